@@ -7,7 +7,7 @@ to k** in predictions, never to cross-covariances between distinct variables.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -23,7 +23,6 @@ class RBF:
     lengthscale: np.ndarray
     variance: float = 1.0
     nugget: float = 1e-6
-    _check: None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         lengthscale = np.atleast_1d(np.asarray(self.lengthscale, dtype=float)).copy()

@@ -26,12 +26,12 @@ def pg_mean(c: np.ndarray) -> np.ndarray:
 
 
 def pg_variance(c: np.ndarray) -> np.ndarray:
-    """Var[ω] = (sinh c − c) / (4c³ cosh²(c/2)) for ω ~ PG(1, c); series 1/24 below |c| < 1e-2.  Any shape."""
+    """Var[ω] = (sinh c − c) / (4c³ cosh²(c/2)) for ω ~ PG(1, c); series 1/24 − c²/120 below |c| < 1e-2.  Any shape."""
     c = np.abs(np.asarray(c, dtype=float))
     small = c < 1e-2
     safe = np.where(small, 1.0, np.minimum(c, 700.0))
     exact = (np.sinh(safe) - safe) / (4.0 * safe**3 * np.cosh(safe / 2.0) ** 2)
-    return np.where(small, 1.0 / 24.0 - c * c / 160.0, exact)
+    return np.where(small, 1.0 / 24.0 - c * c / 120.0, exact)
 
 
 def kl_to_prior(c: np.ndarray) -> np.ndarray:

@@ -1,0 +1,25 @@
+"""`python -m explorer bench <name>`: each module here with a `DESCRIPTION` and `main(argv)` is one benchmark."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+
+def available() -> dict[str, str]:
+    """Benchmark name → one-line description, discovered from the modules of this package."""
+    names = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name == "common":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "main") and hasattr(module, "DESCRIPTION"):
+            names[info.name] = module.DESCRIPTION
+    return names
+
+
+def run(name: str, argv: list[str]) -> int:
+    benchmarks = available()
+    if name not in benchmarks:
+        listing = "\n".join(f"  {n:12s} {d}" for n, d in sorted(benchmarks.items()))
+        raise SystemExit(f"unknown benchmark {name!r}; available:\n{listing}")
+    return importlib.import_module(f"{__name__}.{name}").main(argv)

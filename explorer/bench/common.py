@@ -1,0 +1,125 @@
+"""Shared plumbing for `python -m explorer bench <name>`: BLAS pinning, machine facts, JSON and Markdown output.
+
+Benchmarks report ratios against a baseline timed in the same process, medians over repeats, with BLAS pinned to
+one thread by default (DESIGN §6: two BLAS threads on two shared cores turned a 5 ms Cholesky into 500 ms).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import re
+import time
+from pathlib import Path
+
+import numpy as np
+from threadpoolctl import threadpool_info, threadpool_limits
+
+BENCHMARKS_MD = Path("BENCHMARKS.md")
+
+
+@contextlib.contextmanager
+def pinned_blas(threads: int = 1):
+    """Limit BLAS/OpenMP pools to `threads` inside the block."""
+    with threadpool_limits(limits=threads):
+        yield
+
+
+def machine_info() -> dict:
+    """CPU, core count, BLAS libraries with their thread counts, load average: recorded with every result."""
+    return {
+        "cpu": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "blas": [
+            {"library": p.get("internal_api"), "threads": p.get("num_threads"), "version": p.get("version")}
+            for p in threadpool_info()
+        ],
+        "load_average": list(os.getloadavg()),
+        "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+    }
+
+
+def median_seconds(fn, repeats: int = 5, number: int = 1) -> float:
+    """Median over `repeats` of the mean wall time of `number` calls of fn()."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - start) / number)
+    return float(np.median(times))
+
+
+def write_json(path: str | Path, payload: dict) -> None:
+    """Write payload (plain types and numpy scalars/arrays) as indented JSON."""
+    def default(obj):
+        if isinstance(obj, np.ndarray):
+            return obj.tolist()
+        if isinstance(obj, np.generic):
+            return obj.item()
+        raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+    Path(path).write_text(json.dumps(payload, indent=2, default=default) + "\n")
+
+
+def _fmt(value) -> str:
+    if isinstance(value, (float, np.floating)):
+        if not np.isfinite(value):
+            return "—"
+        magnitude = abs(value)
+        if magnitude != 0 and (magnitude >= 1e5 or magnitude < 1e-3):
+            return f"{value:.3g}"
+        return f"{value:.4g}"
+    return str(value)
+
+
+def markdown_table(rows: list[dict], columns: list[str] | None = None) -> str:
+    """A GitHub Markdown table of `rows` (dicts) in the order of `columns` (default: keys of the first row)."""
+    columns = columns or list(rows[0])
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(_fmt(row.get(c, "")) for c in columns) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def update_benchmarks_md(section: str, markdown: str, command: str, path: Path = BENCHMARKS_MD) -> None:
+    """Replace (or append) the section `## {section}` of BENCHMARKS.md with the command, machine line and markdown."""
+    info = machine_info()
+    threads = ", ".join(f"{b['library']}={b['threads']}" for b in info["blas"])
+    body = (
+        f"## {section}\n\n"
+        f"Command: `{command}`  \n"
+        f"Machine: {info['cores']} cores, {info['cpu']}, BLAS threads {threads}, "
+        f"load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
+        f"{markdown.strip()}\n"
+    )
+    text = path.read_text() if path.exists() else "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
+    pattern = re.compile(rf"^## {re.escape(section)}\n.*?(?=^## |\Z)", re.S | re.M)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: body + "\n", text)
+    else:
+        text = text.rstrip("\n") + "\n\n" + body
+    path.write_text(text.rstrip("\n") + "\n")
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """--json PATH, --threads N, --no-write-md: the flags every benchmark takes."""
+    parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
+    parser.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1; see DESIGN §6)")
+    parser.add_argument("--no-write-md", action="store_true", help="do not update BENCHMARKS.md")
+
+
+def finish(args, section: str, command: str, markdown: str, payload: dict) -> None:
+    """Print the table, write JSON if asked, update BENCHMARKS.md unless --no-write-md."""
+    print(markdown)
+    payload = {"machine": machine_info(), "command": command, **payload}
+    if args.json:
+        write_json(args.json, payload)
+        print(f"wrote {args.json}")
+    if not args.no_write_md:
+        update_benchmarks_md(section, markdown, command)
+        print(f"updated {BENCHMARKS_MD} section '{section}'")

@@ -55,16 +55,17 @@ class RBF:
         if self.ard and self.lengthscale.size != d:
             raise KernelParameterError(f"ARD lengthscale has {self.lengthscale.size} entries but the data has {d} features")
 
-    def _scaled_sq_dist(self, X1: np.ndarray, X2: np.ndarray) -> np.ndarray:
-        """r²_ij = ‖(x1_i − x2_j)/ℓ‖², shape (n1, n2), clipped at 0."""
+    def cross(self, X1: np.ndarray, X2: np.ndarray) -> np.ndarray:
+        """K(X1, X2) without nugget, shape (n1, n2): σ² exp(AᵀB − ½‖A‖² − ½‖B‖²) with A = X1/ℓ, B = X2/ℓ."""
         A = X1 / self.lengthscale
         B = X2 / self.lengthscale
-        r2 = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * (A @ B.T)
-        return np.maximum(r2, 0.0)
-
-    def cross(self, X1: np.ndarray, X2: np.ndarray) -> np.ndarray:
-        """K(X1, X2) without nugget, shape (n1, n2)."""
-        return self.variance * np.exp(-0.5 * self._scaled_sq_dist(X1, X2))
+        log_k = A @ B.T
+        log_k -= 0.5 * np.einsum("ij,ij->i", A, A)[:, None]
+        log_k -= 0.5 * np.einsum("ij,ij->i", B, B)[None, :]
+        np.minimum(log_k, 0.0, out=log_k)
+        np.exp(log_k, out=log_k)
+        log_k *= self.variance
+        return log_k
 
     def gram(self, Z: np.ndarray) -> np.ndarray:
         """K(Z, Z) + γI, shape (m, m), exactly symmetric."""

@@ -1,0 +1,19 @@
+"""X-GPC Explorer: Pólya-Gamma augmented sparse variational GP classification you can watch, race and check.
+
+Public names: `XGPClassifier` (scikit-learn estimator), `Model` (param-based stepping run), `datasets`.
+They load on first use, so `import explorer.xgpc` stays free of param and the UI stack.
+"""
+from __future__ import annotations
+
+import importlib
+
+__all__ = ["XGPClassifier", "Model", "datasets"]
+_LOCATIONS = {"XGPClassifier": "explorer.estimator", "Model": "explorer.model"}
+
+
+def __getattr__(name: str):
+    if name in _LOCATIONS:
+        return getattr(importlib.import_module(_LOCATIONS[name]), name)
+    if name == "datasets":
+        return importlib.import_module("explorer.datasets")
+    raise AttributeError(f"module 'explorer' has no attribute {name!r}")

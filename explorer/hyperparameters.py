@@ -1,0 +1,67 @@
+"""Kernel hyperparameter learning: the analytic gradient of the minibatch ELBO in θ = (log ℓ, log σ²), and Adam.
+
+With q(u) = N(μ, Σ) held fixed and c at its optimum (so ∂L/∂c = 0), for A = K_mm⁻¹, κ = K_sm A:
+  ∂L̂ = Σ G_sm ∘ ∂K_sm + Σ G_mm ∘ ∂K_mm − ½ (n/s) Σ_i θ_i ∂k_ii, with
+  r_i = (½y_i − θ_i κ_iμ) μ − θ_i Σκ_iᵀ,  W = R A,
+  G_sm = (n/s)(W + Θκ),  G_mm = −(n/s)(κᵀW + ½κᵀΘκ) − ½(A − AΣA − AμμᵀA)   (the last term is −∂KL).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.kernels import RBF
+
+
+def elbo_kernel_gradient(kernel: RBF, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,
+                         mu: np.ndarray, Sigma: np.ndarray, K_inv: np.ndarray, kappa: np.ndarray,
+                         K_sm: np.ndarray, theta: np.ndarray, full: bool = False) -> np.ndarray:
+    """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO (n/s)Σ_S(…) − KL. Shapes: X_batch (s, d), Z (m, d), mu (m,),
+    Sigma/K_inv (m, m), kappa/K_sm (s, m), theta (s,). Returns (L + 1,). In the non-sparse mode (u = f) only the KL
+    term depends on the kernel."""
+    A_mu = K_inv @ mu
+    G_mm = -0.5 * (K_inv - K_inv @ Sigma @ K_inv - np.outer(A_mu, A_mu))
+    grad = kernel.contract_gradient(Z, Z, kernel.cross(Z, Z), G_mm)
+    if full:
+        return grad
+    scale = n / len(y_batch)
+    a = kappa @ mu
+    R = np.outer(0.5 * y_batch - theta * a, mu) - theta[:, None] * (kappa @ Sigma)
+    W = R @ K_inv
+    theta_kappa = theta[:, None] * kappa
+    G_sm = scale * (W + theta_kappa)
+    G_mm_data = -scale * (kappa.T @ W + 0.5 * kappa.T @ theta_kappa)
+    grad = grad + kernel.contract_gradient(X_batch, Z, K_sm, G_sm)
+    grad = grad + kernel.contract_gradient(Z, Z, kernel.cross(Z, Z), G_mm_data)
+    grad[-1] += -0.5 * scale * kernel.variance * theta.sum()
+    return grad
+
+
+class Adam:
+    """Adam ascent on a parameter vector (Kingma & Ba 2015): x ← x + lr · m̂ / (√v̂ + ε)."""
+
+    def __init__(self, learning_rate: float = 0.01, beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8):
+        if learning_rate <= 0:
+            raise ValueError(f"Adam learning rate must be > 0, got {learning_rate}")
+        self.learning_rate, self.beta1, self.beta2, self.eps = float(learning_rate), beta1, beta2, eps
+        self.m: np.ndarray | None = None
+        self.v: np.ndarray | None = None
+        self.t = 0
+
+    def ascend(self, x: np.ndarray, gradient: np.ndarray) -> np.ndarray:
+        """One ascent step from x along `gradient`; returns the new x (same shape)."""
+        if self.m is None:
+            self.m, self.v = np.zeros_like(x), np.zeros_like(x)
+        self.t += 1
+        self.m = self.beta1 * self.m + (1 - self.beta1) * gradient
+        self.v = self.beta2 * self.v + (1 - self.beta2) * gradient * gradient
+        m_hat = self.m / (1 - self.beta1**self.t)
+        v_hat = self.v / (1 - self.beta2**self.t)
+        return x + self.learning_rate * m_hat / (np.sqrt(v_hat) + self.eps)
+
+    def state_dict(self) -> dict:
+        return {"m": self.m, "v": self.v, "t": self.t}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.m = None if state["m"] is None else np.asarray(state["m"], dtype=float)
+        self.v = None if state["v"] is None else np.asarray(state["v"], dtype=float)
+        self.t = int(state["t"])

@@ -1,0 +1,113 @@
+"""Step-size rules ρ_t for the natural-gradient step η ← (1−ρ)η + ρλ̂ (paper: adaptive rule of Ranganath et al. 2013).
+
+Every rule has `rate(gradient) -> ρ` (gradient = λ̂ − η flattened, shape (p,)) and `state_dict()/load_state_dict()`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Constant:
+    """ρ_t = ρ. With ρ = 1 and full batches the step is exact coordinate ascent."""
+
+    needs_warm_start = False
+
+    def __init__(self, rho: float = 1.0):
+        if not 0.0 < rho <= 1.0:
+            raise ValueError(f"constant step size must be in (0, 1], got {rho}")
+        self.rho = float(rho)
+
+    def rate(self, gradient: np.ndarray) -> float:
+        return self.rho
+
+    def state_dict(self) -> dict:
+        return {}
+
+    def load_state_dict(self, state: dict) -> None:
+        pass
+
+
+class RobbinsMonro:
+    """ρ_t = (t + τ)^(−κ), κ ∈ (0.5, 1], τ ≥ 1 (t counts calls from 1)."""
+
+    needs_warm_start = False
+
+    def __init__(self, tau: float = 1.0, kappa: float = 0.75):
+        if tau < 1.0:
+            raise ValueError(f"Robbins–Monro delay tau must be ≥ 1, got {tau}")
+        if not 0.5 < kappa <= 1.0:
+            raise ValueError(f"Robbins–Monro forgetting rate kappa must be in (0.5, 1], got {kappa}")
+        self.tau, self.kappa, self.t = float(tau), float(kappa), 0
+
+    def rate(self, gradient: np.ndarray) -> float:
+        self.t += 1
+        return float((self.t + self.tau) ** (-self.kappa))
+
+    def state_dict(self) -> dict:
+        return {"t": self.t}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.t = int(state["t"])
+
+
+class Adaptive:
+    """Ranganath et al. (2013): ḡ ← (1−1/τ)ḡ + g/τ; h̄ ← (1−1/τ)h̄ + gᵀg/τ; ρ = ḡᵀḡ/h̄; τ ← τ(1−ρ) + 1.
+
+    Warm start: ḡ, h̄ are the mean of g and of gᵀg over `warm_start_batches` minibatches at the initial q, τ starts at
+    that count. `warm_start_on="gradient"` (default) averages g = λ̂ − η; "target" averages λ̂ itself, as the authors'
+    2018 code did, which makes the first step close to a full coordinate-ascent step. ρ is clipped to
+    [rho_min, rho_max] with rho_max < 1, since ρ = 1, τ = 1 is absorbing.
+    """
+
+    needs_warm_start = True
+
+    def __init__(self, warm_start_batches: int = 10, warm_start_on: str = "gradient",
+                 rho_max: float = 0.99, rho_min: float = 1e-6):
+        if warm_start_batches < 1:
+            raise ValueError(f"warm_start_batches must be ≥ 1, got {warm_start_batches}")
+        if warm_start_on not in ("gradient", "target"):
+            raise ValueError(f"warm_start_on must be 'gradient' or 'target', got {warm_start_on!r}")
+        if not 0.0 < rho_min < rho_max < 1.0:
+            raise ValueError(f"need 0 < rho_min < rho_max < 1, got {rho_min}, {rho_max}")
+        self.warm_start_batches, self.warm_start_on = int(warm_start_batches), warm_start_on
+        self.rho_max, self.rho_min = float(rho_max), float(rho_min)
+        self.g_bar: np.ndarray | None = None
+        self.h_bar = 0.0
+        self.tau = float(warm_start_batches)
+
+    def warm_start(self, samples: list[np.ndarray]) -> None:
+        """Initialise ḡ, h̄ from the warm-start samples (each (p,)); τ = number of samples."""
+        stack = np.stack(samples)
+        self.g_bar = stack.mean(0)
+        self.h_bar = float(np.mean(np.einsum("ij,ij->i", stack, stack)))
+        self.tau = float(len(samples))
+
+    def rate(self, gradient: np.ndarray) -> float:
+        if self.g_bar is None:
+            raise RuntimeError("Adaptive step size used before warm_start")
+        w = 1.0 / self.tau
+        self.g_bar = (1.0 - w) * self.g_bar + w * gradient
+        self.h_bar = (1.0 - w) * self.h_bar + w * float(gradient @ gradient)
+        rho = float(self.g_bar @ self.g_bar) / self.h_bar if self.h_bar > 0 else self.rho_max
+        rho = min(max(rho, self.rho_min), self.rho_max)
+        self.tau = self.tau * (1.0 - rho) + 1.0
+        return rho
+
+    def state_dict(self) -> dict:
+        return {"g_bar": self.g_bar, "h_bar": self.h_bar, "tau": self.tau}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.g_bar = None if state["g_bar"] is None else np.asarray(state["g_bar"], dtype=float)
+        self.h_bar, self.tau = float(state["h_bar"]), float(state["tau"])
+
+
+def make_schedule(rule: str, *, rho: float = 0.5, tau: float = 1.0, kappa: float = 0.75,
+                  warm_start_batches: int = 10, warm_start_on: str = "gradient", rho_max: float = 0.99):
+    """Build a step-size rule by name: 'adaptive', 'robbins-monro' or 'constant'."""
+    if rule == "adaptive":
+        return Adaptive(warm_start_batches, warm_start_on, rho_max=rho_max)
+    if rule == "robbins-monro":
+        return RobbinsMonro(tau, kappa)
+    if rule == "constant":
+        return Constant(rho)
+    raise ValueError(f"unknown step-size rule {rule!r}; choose 'adaptive', 'robbins-monro' or 'constant'")

@@ -1,0 +1,308 @@
+"""X-GPC: Pólya-Gamma augmented sparse variational GP classification with closed-form natural gradients.
+
+Wenzel, Galy-Fajou, Donner, Kloft, Opper (AAAI 2019), §3-4 and appendix; notation of DESIGN §2. Labels y ∈ {−1, +1}.
+q(u) = N(μ, Σ) in natural parameters η₁ = Σ⁻¹μ (m,), η₂ = −½Σ⁻¹ (m, m); q(ω_i) = PG(1, c_i).
+κ = K_nm K_mm⁻¹, K̃_ii = k(x_i, x_i) − κ_i K_mi. Memory during training is O(m² + s·m): no n×m matrix is formed.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy.special import expit
+
+from explorer.convergence import SlidingWindow, global_parameter_criterion, relative_change
+from explorer.hyperparameters import Adam, elbo_kernel_gradient
+from explorer.kernels import RBF
+from explorer.linalg import inverse_from_factor_inverse, log_det_from_cholesky, robust_cholesky, triangular_inverse
+from explorer.polyagamma import log_cosh, pg_mean
+from explorer.schedules import Adaptive
+
+_CHUNK = 4096
+_GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
+
+
+def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precision_inv: np.ndarray) -> np.ndarray:
+    """Eq. (local_updates): c_i = sqrt(K̃_ii + κ_iΣκ_iᵀ + (κ_iμ)²), Σ = L⁻ᵀL⁻¹ with L⁻¹ = `L_precision_inv` (m, m).
+    kappa (s, m) → c (s,)."""
+    a = kappa @ mu
+    V = L_precision_inv @ kappa.T
+    return np.sqrt(np.maximum(K_tilde + np.einsum("ij,ij->j", V, V) + a * a, 0.0))
+
+
+def natural_gradient_targets(kappa: np.ndarray, y: np.ndarray, theta: np.ndarray, K_inv: np.ndarray,
+                             n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Eq. (natural_gradients) without −η: λ̂₁ = (n/2s) κ_Sᵀ y_S (m,), λ̂₂ = −½(K_mm⁻¹ + (n/s) κ_Sᵀ Θ_S κ_S) (m, m)."""
+    scale = n / len(y)
+    lam1 = 0.5 * scale * (kappa.T @ y)
+    lam2 = -0.5 * (K_inv + scale * (kappa.T @ (theta[:, None] * kappa)))
+    return lam1, 0.5 * (lam2 + lam2.T)
+
+
+def augmented_likelihood_terms(y: np.ndarray, a: np.ndarray, b: np.ndarray, K_tilde: np.ndarray,
+                               c: np.ndarray) -> np.ndarray:
+    """Per-point bound on E_q[log σ(y_i f_i)]: −log 2 + ½y_i a_i − ½θ_i(K̃_ii + b_i + a_i²) + ½c_i²θ_i − log cosh(c_i/2),
+    with a = κμ, b = diag(κΣκᵀ). Shapes (s,)."""
+    theta = pg_mean(c)
+    return -np.log(2.0) + 0.5 * y * a - 0.5 * theta * (K_tilde + b + a * a) + 0.5 * c * c * theta - log_cosh(c / 2.0)
+
+
+def gaussian_kl(mu: np.ndarray, L_precision: np.ndarray, L_precision_inv: np.ndarray, L_prior: np.ndarray,
+                L_prior_inv: np.ndarray) -> float:
+    """KL(N(μ, Σ) ‖ N(0, K)) = ½[tr(K⁻¹Σ) + μᵀK⁻¹μ − m + log|K| − log|Σ|], with Σ⁻¹ = L_P L_Pᵀ, K = L_K L_Kᵀ
+    and the inverse factors L_P⁻¹, L_K⁻¹ (all (m, m))."""
+    M = L_prior_inv @ L_precision_inv.T  # K⁻¹Σ has trace ‖L_K⁻¹ L_P⁻ᵀ‖²_F
+    alpha = L_prior_inv @ mu
+    return 0.5 * (float(np.sum(M * M)) + float(alpha @ alpha) - len(mu)
+                  + log_det_from_cholesky(L_prior) + log_det_from_cholesky(L_precision))
+
+
+def predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """Eq. (test_distribution): p(y*=1) = ∫σ(f)N(f|mean, var)df by 64-node Gauss–Hermite. Shapes (n*,)."""
+    f = mean[:, None] + np.sqrt(2.0 * np.maximum(var, 0.0))[:, None] * _GH_NODES[None, :]
+    return expit(f) @ _GH_WEIGHTS / np.sqrt(np.pi)
+
+
+class XGPC:
+    """The X-GPC training state: one `step` = minibatch, local step, natural-gradient step, optional kernel step.
+
+    X (n, d), y (n,) in ±1, Z (m, d) fixed inducing inputs. `full=True` is the non-sparse mode u = f (Z = X, κ = I,
+    K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size = n with `Constant(1.0)` is exact coordinate ascent.
+    `hyper_optimizer` (an `Adam`) turns on kernel learning: after each natural-gradient step one Adam step on
+    (log ℓ, log σ²) along the analytic gradient of the same minibatch's ELBO. A failed step leaves the state as it was.
+    """
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: RBF, *, batch_size: int = 100,
+                 schedule=None, hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
+                 full: bool = False, criterion: SlidingWindow | None = None):
+        self.X = np.ascontiguousarray(X, dtype=float)
+        self.y = np.asarray(y, dtype=float)
+        if self.X.ndim != 2 or len(self.X) != len(self.y):
+            raise ValueError(f"X must be (n, d) with n = len(y); got X {self.X.shape}, y {self.y.shape}")
+        if not np.all(np.isin(self.y, (-1.0, 1.0))):
+            raise ValueError("y must hold only −1 and +1 (encode labels with datasets.encode_labels)")
+        self.full = bool(full)
+        self.Z = self.X if self.full else np.ascontiguousarray(Z, dtype=float)
+        if self.Z.ndim != 2 or self.Z.shape[1] != self.X.shape[1]:
+            raise ValueError(f"Z must be (m, {self.X.shape[1]}), got {self.Z.shape}")
+        kernel.check_dimension(self.X.shape[1])
+        self.n, self.m = len(self.X), len(self.Z)
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
+        if batch_size > self.n:
+            warnings.warn(f"batch_size {batch_size} > n = {self.n}; using full batches of {self.n}", stacklevel=2)
+            batch_size = self.n
+        self.batch_size = int(batch_size)
+        self.kernel = kernel
+        self.schedule = schedule if schedule is not None else Adaptive()
+        self.hyper_optimizer = hyper_optimizer
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.criterion = criterion if criterion is not None else global_parameter_criterion()
+        self.iteration = 0
+        self.rho = float("nan")
+        self.warm_started = not getattr(self.schedule, "needs_warm_start", False)
+        self._set_kernel(kernel)
+        self.eta1 = np.zeros(self.m)
+        self.eta2 = -0.5 * self.K_inv
+        self._set_posterior(self.eta1, self.eta2, robust_cholesky(-2.0 * self.eta2, "Σ⁻¹ = −2η₂", 0))
+        self.last_batch = np.arange(0)
+        self.last_c = np.zeros(0)
+
+    # ----- derived quantities ---------------------------------------------------------------------------------
+    def _set_kernel(self, kernel: RBF) -> None:
+        self.kernel = kernel
+        self.L_K = robust_cholesky(kernel.gram(self.Z), "K_mm", self.iteration)
+        self.L_K_inv = triangular_inverse(self.L_K)
+        self.K_inv = inverse_from_factor_inverse(self.L_K_inv)
+
+    def _set_posterior(self, eta1: np.ndarray, eta2: np.ndarray, L_P: np.ndarray) -> None:
+        self.eta1, self.eta2, self.L_P = eta1, eta2, L_P
+        self.L_P_inv = triangular_inverse(L_P)
+        self.mu = self.L_P_inv.T @ (self.L_P_inv @ eta1)
+
+    @property
+    def Sigma(self) -> np.ndarray:
+        """Σ = (−2η₂)⁻¹, shape (m, m)."""
+        return inverse_from_factor_inverse(self.L_P_inv)
+
+    @property
+    def converged(self) -> bool:
+        return self.criterion.converged
+
+    def project(self, X: np.ndarray, index: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d); in the full mode `index` picks rows of I."""
+        if self.full:
+            kappa = np.zeros((len(index), self.m))
+            kappa[np.arange(len(index)), index] = 1.0
+            return kappa, np.zeros(len(index)), self.kernel.cross(X, self.Z)
+        K_sm = self.kernel.cross(X, self.Z)
+        kappa = K_sm @ self.K_inv
+        K_tilde = np.maximum(self.kernel.diag(len(X)) - np.einsum("ij,ij->i", kappa, K_sm), 0.0)
+        return kappa, K_tilde, K_sm
+
+    def _sample_batch(self) -> np.ndarray:
+        if self.batch_size == self.n:
+            return np.arange(self.n)
+        return self.rng.choice(self.n, self.batch_size, replace=False)
+
+    def minibatch_targets(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""
+        kappa, K_tilde, _ = self.project(self.X[index], index)
+        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
+        return natural_gradient_targets(kappa, self.y[index], theta, self.K_inv, self.n)
+
+    def _warm_start(self) -> None:
+        samples = []
+        for _ in range(self.schedule.warm_start_batches):
+            lam1, lam2 = self.minibatch_targets(self._sample_batch())
+            if self.schedule.warm_start_on == "target":
+                samples.append(np.concatenate([lam1, lam2.ravel()]))
+            else:
+                samples.append(np.concatenate([lam1 - self.eta1, (lam2 - self.eta2).ravel()]))
+        self.schedule.warm_start(samples)
+        self.warm_started = True
+
+    # ----- one SVI iteration -------------------------------------------------------------------------------------
+    def step(self, k: int = 1) -> None:
+        """Advance k SVI iterations. On an error the state is exactly that before the failing iteration."""
+        for _ in range(int(k)):
+            saved = self._volatile_state()
+            try:
+                self._iterate()
+            except Exception:
+                self._restore_volatile_state(saved)
+                raise
+
+    def _iterate(self) -> None:
+        if not self.warm_started:
+            self._warm_start()
+        index = self._sample_batch()
+        X_b, y_b = self.X[index], self.y[index]
+        kappa, K_tilde, K_sm = self.project(X_b, index)
+        c = local_step(kappa, K_tilde, self.mu, self.L_P_inv)
+        lam1, lam2 = natural_gradient_targets(kappa, y_b, pg_mean(c), self.K_inv, self.n)
+        g1, g2 = lam1 - self.eta1, lam2 - self.eta2
+        rho = self.schedule.rate(np.concatenate([g1, g2.ravel()]))
+        eta1 = self.eta1 + rho * g1
+        eta2 = self.eta2 + rho * g2
+        iteration = self.iteration + 1
+        L_P = robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", iteration)
+        change = relative_change(np.concatenate([self.eta1, self.eta2.ravel()]),
+                                 np.concatenate([eta1, eta2.ravel()]))
+        old_eta1, old_eta2, old_L_P = self.eta1, self.eta2, self.L_P
+        self._set_posterior(eta1, eta2, L_P)
+        if self.hyper_optimizer is not None:
+            try:
+                self._hyper_step(X_b, y_b, index, kappa, K_tilde, K_sm)
+            except Exception:
+                self._set_posterior(old_eta1, old_eta2, old_L_P)
+                raise
+        self.criterion.update(change)
+        self.iteration, self.rho = iteration, rho
+        self.last_batch, self.last_c = index, c
+
+    def _hyper_step(self, X_b, y_b, index, kappa, K_tilde, K_sm) -> None:
+        """One Adam step on (log ℓ, log σ²) along ∂L̂/∂θ at the new q, c re-optimised on the same minibatch."""
+        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
+        gradient = elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.Sigma, self.K_inv,
+                                        kappa, K_sm, theta, full=self.full)
+        new_kernel = self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params, gradient))
+        old = (self.kernel, self.L_K, self.L_K_inv, self.K_inv)
+        try:
+            self.iteration += 1  # so an error names the iteration being computed
+            self._set_kernel(new_kernel)
+        except Exception:
+            self.kernel, self.L_K, self.L_K_inv, self.K_inv = old
+            raise
+        finally:
+            self.iteration -= 1
+
+    def _volatile_state(self):
+        return (self.rng.bit_generator.state, _copy_state(self.schedule.state_dict()),
+                None if self.hyper_optimizer is None else _copy_state(self.hyper_optimizer.state_dict()),
+                self.criterion.state_dict(), self.kernel, self.L_K, self.L_K_inv, self.K_inv, self.eta1, self.eta2,
+                self.L_P, self.warm_started)
+
+    def _restore_volatile_state(self, saved) -> None:
+        (rng_state, schedule, adam, criterion, kernel, L_K, L_K_inv, K_inv, eta1, eta2, L_P, warm) = saved
+        self.rng.bit_generator.state = rng_state
+        self.schedule.load_state_dict(schedule)
+        if adam is not None:
+            self.hyper_optimizer.load_state_dict(adam)
+        self.criterion.load_state_dict(criterion)
+        self.kernel, self.L_K, self.L_K_inv, self.K_inv, self.warm_started = kernel, L_K, L_K_inv, K_inv, warm
+        self._set_posterior(eta1, eta2, L_P)
+
+    # ----- objective and prediction ------------------------------------------------------------------------------
+    def elbo(self, index: np.ndarray | None = None) -> float:
+        """The augmented ELBO (eq. variational_bound with all constants), a lower bound on log p(y).
+        On all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
+        rows = np.arange(self.n) if index is None else np.asarray(index)
+        total = 0.0
+        for start in range(0, len(rows), _CHUNK):
+            part = rows[start:start + _CHUNK]
+            kappa, K_tilde, _ = self.project(self.X[part], part)
+            a = kappa @ self.mu
+            V = self.L_P_inv @ kappa.T
+            b = np.einsum("ij,ij->j", V, V)
+            c = np.sqrt(K_tilde + b + a * a)
+            total += float(np.sum(augmented_likelihood_terms(self.y[part], a, b, K_tilde, c)))
+        return self.n / len(rows) * total - self.kl()
+
+    def kl(self) -> float:
+        """KL(q(u) ‖ p(u))."""
+        return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, self.L_K_inv)
+
+    def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
+        Xs = np.asarray(Xs, dtype=float)
+        mean, var = np.empty(len(Xs)), np.empty(len(Xs))
+        for start in range(0, len(Xs), _CHUNK):
+            part = slice(start, start + _CHUNK)
+            K_sm = self.kernel.cross(Xs[part], self.Z)
+            kappa = K_sm @ self.K_inv
+            V = self.L_P_inv @ kappa.T
+            mean[part] = kappa @ self.mu
+            var[part] = (self.kernel.variance + self.kernel.nugget - np.einsum("ij,ij->i", kappa, K_sm)
+                         + np.einsum("ij,ij->j", V, V))
+        return mean, np.maximum(var, 1e-12)
+
+    def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
+        """p(y* = +1 | data) at Xs (n*, d) → (n*,)."""
+        return predictive_probability(*self.predict_latent(Xs))
+
+    def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
+        """Optimal c_i (eq. local_updates) for the rows X (s, d) at the current q → (s,)."""
+        kappa, K_tilde, _ = self.project(np.asarray(X, dtype=float), index)
+        return local_step(kappa, K_tilde, self.mu, self.L_P_inv)
+
+    # ----- persistence ---------------------------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
+        return {
+            "eta1": self.eta1, "eta2": self.eta2, "log_params": self.kernel.log_params, "nugget": self.kernel.nugget,
+            "lengthscale": self.kernel.lengthscale, "variance": self.kernel.variance,
+            "iteration": self.iteration, "rho": self.rho, "warm_started": self.warm_started,
+            "rng": self.rng.bit_generator.state, "schedule": self.schedule.state_dict(),
+            "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
+            "criterion": self.criterion.state_dict(), "last_batch": self.last_batch, "last_c": self.last_c,
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        kernel = RBF(np.asarray(state["lengthscale"], dtype=float), float(state["variance"]), float(state["nugget"]))
+        self.iteration = int(state["iteration"])
+        self._set_kernel(kernel)
+        eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
+        self._set_posterior(eta1, eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", self.iteration))
+        self.rho, self.warm_started = float(state["rho"]), bool(state["warm_started"])
+        self.rng.bit_generator.state = state["rng"]
+        self.schedule.load_state_dict(state["schedule"])
+        if self.hyper_optimizer is not None and state["hyper_optimizer"] is not None:
+            self.hyper_optimizer.load_state_dict(state["hyper_optimizer"])
+        self.criterion.load_state_dict(state["criterion"])
+        self.last_batch = np.asarray(state["last_batch"], dtype=int)
+        self.last_c = np.asarray(state["last_c"], dtype=float)
+
+
+def _copy_state(state: dict) -> dict:
+    return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in state.items()}

@@ -108,6 +108,20 @@ class XGPC:
         self.last_batch = np.arange(0)
         self.last_c = np.zeros(0)
 
+    def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
+        """Replace the training set (e.g. a point added by the user), keeping q(u), Z and the kernel; the n/s scaling
+        follows the new n from the next step on. Not available in the full mode, where Z is the training set."""
+        if self.full:
+            raise ValueError("the non-sparse mode (u = f) cannot change its training set; start a new run")
+        X = np.ascontiguousarray(X, dtype=float)
+        y = np.asarray(y, dtype=float)
+        if X.ndim != 2 or X.shape[1] != self.X.shape[1] or len(X) != len(y):
+            raise ValueError(f"new training set must be (n, {self.X.shape[1]}) with n = len(y); got {X.shape}, {y.shape}")
+        if not np.all(np.isin(y, (-1.0, 1.0))):
+            raise ValueError("y must hold only −1 and +1")
+        self.X, self.y, self.n = X, y, len(X)
+        self.batch_size = min(self.batch_size, self.n)
+
     # ----- derived quantities ---------------------------------------------------------------------------------
     def _set_kernel(self, kernel: RBF) -> None:
         self.kernel = kernel

@@ -1,0 +1,175 @@
+"""The one training loop every caller drives (Model, XGPClassifier, benchmarks, dashboard): step an engine, keep
+training time apart from evaluation time, evaluate every `eval_every` iterations into a bounded `History`, and apply
+the paper's convergence criteria.
+
+An engine (`XGPC`, or an SVGP baseline) offers: `step(k)`, `iteration`, `rho`, `kernel`, `n`, `converged`
+(global-parameter criterion), `elbo(index=None)`, `predict_proba(X)`, `state_dict()`, `load_state_dict(state)`.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import time
+from collections import deque
+
+import numpy as np
+
+from explorer.convergence import holdout_nll_criterion
+from explorer.metrics import error_rate, negative_log_likelihood
+
+COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "lengthscale", "variance")
+CONVERGENCE_RULES = ("parameters", "holdout", "none")
+
+
+class History:
+    """One row per evaluation (dicts with `COLUMNS`), keeping the most recent `max_rows`; `total` counts all rows
+    ever added, so a poller that remembers `total` gets exactly the new rows from `since`."""
+
+    def __init__(self, max_rows: int = 100_000):
+        self.rows: deque[dict] = deque(maxlen=max_rows)
+        self.total = 0
+
+    def append(self, row: dict) -> None:
+        self.rows.append(row)
+        self.total += 1
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def since(self, count: int) -> list[dict]:
+        """Rows added after the first `count` ever added (as many as are still kept)."""
+        new = min(self.total - count, len(self.rows))
+        return list(self.rows)[len(self.rows) - new:] if new > 0 else []
+
+    def column(self, name: str) -> np.ndarray:
+        return np.array([row[name] for row in self.rows], dtype=float)
+
+    def to_csv(self) -> str:
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(self.rows)
+        return buffer.getvalue()
+
+    def state_dict(self) -> dict:
+        return {"columns": {name: self.column(name) for name in COLUMNS}, "total": self.total,
+                "max_rows": self.rows.maxlen}
+
+    @classmethod
+    def from_state_dict(cls, state: dict) -> "History":
+        history = cls(int(state["max_rows"]))
+        columns = state["columns"]
+        for i in range(len(columns["iteration"])):
+            history.rows.append({name: _plain(name, columns[name][i]) for name in COLUMNS})
+        history.total = int(state["total"])
+        return history
+
+
+def _plain(name: str, value) -> int | float:
+    return int(value) if name == "iteration" else float(value)
+
+
+class Trainer:
+    """Runs an engine with evaluation on (X_eval, y_eval) every `eval_every` iterations.
+
+    `seconds` counts only time inside `engine.step`. The ELBO column is the full training ELBO when n ≤ `elbo_points`,
+    otherwise the unbiased estimate on a fixed random subset of `elbo_points` training rows.
+    Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
+    relative change of the hold-out NLL < 1e-3) or "none".
+    """
+
+    def __init__(self, engine, X_eval: np.ndarray, y_eval: np.ndarray, *, eval_every: int = 10,
+                 convergence: str = "parameters", elbo_points: int = 10_000, max_history: int = 100_000,
+                 rng: np.random.Generator | None = None):
+        if eval_every < 1:
+            raise ValueError(f"eval_every must be ≥ 1, got {eval_every}")
+        if convergence not in CONVERGENCE_RULES:
+            raise ValueError(f"convergence must be one of {CONVERGENCE_RULES}, got {convergence!r}")
+        self.engine = engine
+        self.X_eval, self.y_eval = np.asarray(X_eval, dtype=float), np.asarray(y_eval, dtype=float)
+        self.eval_every, self.convergence = int(eval_every), convergence
+        self.history = History(max_history)
+        self.holdout = holdout_nll_criterion()
+        self.seconds = 0.0
+        rng = rng if rng is not None else np.random.default_rng(0)
+        self.elbo_index = None if engine.n <= elbo_points else np.sort(rng.choice(engine.n, elbo_points, replace=False))
+
+    @property
+    def converged(self) -> bool:
+        if self.convergence == "parameters":
+            return bool(self.engine.converged)
+        if self.convergence == "holdout":
+            return self.holdout.converged
+        return False
+
+    def evaluate(self) -> dict:
+        """Append and return one history row at the engine's current state."""
+        engine = self.engine
+        row = {"iteration": int(engine.iteration), "seconds": self.seconds,
+               "elbo": float(engine.elbo(self.elbo_index)), "rho": float(engine.rho),
+               "lengthscale": float(np.exp(np.mean(np.log(engine.kernel.lengthscale)))),
+               "variance": float(engine.kernel.variance)}
+        if len(self.y_eval):
+            p = engine.predict_proba(self.X_eval)
+            row["test_nll"] = negative_log_likelihood(p, self.y_eval)
+            row["test_error"] = error_rate(p, self.y_eval)
+        else:
+            row["test_nll"] = row["test_error"] = float("nan")
+        previous = self.history.rows[-1]["test_nll"] if len(self.history) else None
+        if previous is not None and np.isfinite(previous) and np.isfinite(row["test_nll"]):
+            self.holdout.update(abs(row["test_nll"] - previous) / max(abs(previous), 1e-12))
+        self.history.append(row)
+        return row
+
+    def step(self, k: int = 1) -> int:
+        """Advance k iterations, evaluating at every multiple of `eval_every` (and at iteration 0 if nothing was
+        evaluated yet). Returns the number of new history rows."""
+        before = self.history.total
+        if self.history.total == 0:
+            self.evaluate()
+        remaining = int(k)
+        while remaining > 0:
+            to_next = self.eval_every - self.engine.iteration % self.eval_every
+            chunk = min(remaining, to_next)
+            start = time.perf_counter()
+            try:
+                self.engine.step(chunk)
+            finally:
+                self.seconds += time.perf_counter() - start
+            remaining -= chunk
+            if self.engine.iteration % self.eval_every == 0:
+                self.evaluate()
+        return self.history.total - before
+
+    def run(self, seconds: float | None = None, max_iter: int | None = None, stop_at_convergence: bool = True,
+            progress=None) -> int:
+        """Step until `seconds` of training time have passed, `max_iter` total iterations, or convergence
+        (when `stop_at_convergence`). `progress(trainer)` is called after every evaluation chunk. Returns new rows."""
+        if seconds is None and max_iter is None and (not stop_at_convergence or self.convergence == "none"):
+            raise ValueError("run needs a time budget, an iteration limit, or a convergence rule to stop")
+        before = self.history.total
+        deadline = None if seconds is None else self.seconds + seconds
+        while True:
+            if max_iter is not None and self.engine.iteration >= max_iter:
+                break
+            if deadline is not None and self.seconds >= deadline:
+                break
+            if stop_at_convergence and self.converged:
+                break
+            chunk = self.eval_every - self.engine.iteration % self.eval_every
+            if max_iter is not None:
+                chunk = min(chunk, max_iter - self.engine.iteration)
+            self.step(chunk)
+            if progress is not None:
+                progress(self)
+        return self.history.total - before
+
+    def state_dict(self) -> dict:
+        return {"seconds": self.seconds, "history": self.history.state_dict(),
+                "holdout": self.holdout.state_dict(), "elbo_index": self.elbo_index}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.seconds = float(state["seconds"])
+        self.history = History.from_state_dict(state["history"])
+        self.holdout.load_state_dict(state["holdout"])
+        self.elbo_index = None if state["elbo_index"] is None else np.asarray(state["elbo_index"], dtype=int)

@@ -10,6 +10,7 @@ import numpy as np
 from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
 from explorer.schedules import make_schedule
+from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.xgpc import XGPC
 
 
@@ -22,7 +23,27 @@ def build_xgpc(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Generato
                 hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
 
 
-METHODS = {"xgpc": build_xgpc}
+def build_svgp_adam(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Generator, step_size: str | None = None,
+                    rho: float | None = None, tau: float | None = None, kappa: float | None = None,
+                    learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01,
+                    learning_rate: float = 0.01) -> SVGPAdam:
+    """Non-augmented SVGP trained by Adam (`learning_rate`) on the whitened mean and Cholesky factor. X-GPC's
+    step-size options (step_size, rho, tau, kappa) do not apply to Adam and are ignored."""
+    return SVGPAdam(X, y, Z, kernel, batch_size=batch_size, rng=rng, learning_rate=learning_rate,
+                    hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
+
+
+def build_svgp_natgrad(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Generator,
+                       step_size: str = "constant", rho: float = 0.1, tau: float = 1.0, kappa: float = 0.75,
+                       learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01) -> SVGPNatGrad:
+    """Non-augmented SVGP trained by natural-gradient steps from the quadrature expectations, with the named
+    step-size rule (as for X-GPC; the defaults here are Salimbeni et al.'s small constant step ρ = 0.1)."""
+    return SVGPNatGrad(X, y, Z, kernel, batch_size=batch_size, rng=rng,
+                       schedule=make_schedule(step_size, rho=rho, tau=tau, kappa=kappa),
+                       hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
+
+
+METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad}
 
 
 def build(method: str, X, y, Z, kernel: RBF, **options):

@@ -1,0 +1,427 @@
+"""The baseline the paper raced: non-augmented sparse variational GP classification (SVGP) with a logit link.
+
+Hensman, Matthews, Ghahramani (AISTATS 2015); natural gradients as in Salimbeni, Eleftheriadis, Hensman (AISTATS 2018).
+Same kernel, inducing inputs Z, minibatches and linear algebra as `explorer.xgpc` (DESIGN §4). With q(u) = N(μ, Σ),
+a_i = κ_iμ and v_i = K̃_ii + κ_iΣκ_iᵀ (the marginal q(f_i) = N(a_i, v_i)), the exact, non-augmented bound is
+
+    L = Σ_i E_{N(f|a_i, v_i)}[log σ(y_i f)] − KL(q(u) ‖ p(u)),
+
+with the expectation and its derivatives g_a = ∂E/∂a, g_v = ∂E/∂v = ½E[∂²_f log σ] (Price's theorem) by Gauss–Hermite.
+It is never below X-GPC's augmented bound at the same q(u), so both methods' ELBOs share one axis.
+
+Link to X-GPC: the augmented per-point term ½y a − ½θ(K̃ + b + a²) + const has ∂/∂a = ½y − θa, ∂/∂v = −½θ. With the
+pseudo-data θ̃ = −2g_v, ỹ = 2(g_a + θ̃a) its gradients in (a, v) equal the quadrature ones, so X-GPC's natural-gradient
+targets λ̂ and its kernel gradient at fixed q(u) are exact for SVGP when evaluated at (ỹ, θ̃) (`pseudo_data`).
+
+Two optimisers of q(u):
+  SVGPAdam     Adam on the whitened mean and Cholesky factor, u = L_K w, q(w) = N(m, L_S L_Sᵀ), diag L_S = exp(·)
+               (GPflow's default parameterisation: KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is).
+  SVGPNatGrad  η ← (1−ρ)η + ρλ̂ on the natural parameters of q(u), λ̂ from the quadrature (ρ small or adaptive:
+               the step is not coordinate ascent, so ρ = 1 can oscillate).
+Kernel learning alternates as in X-GPC: after each variational step, one Adam step on (log ℓ, log σ²) along the
+analytic gradient of the same minibatch's bound. `rho` is the natural-gradient step used (NaN for SVGPAdam).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy.special import expit
+
+from explorer.convergence import SlidingWindow, global_parameter_criterion, relative_change
+from explorer.hyperparameters import Adam, elbo_kernel_gradient
+from explorer.kernels import RBF
+from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.schedules import Constant
+from explorer.xgpc import gaussian_kl, natural_gradient_targets, predictive_probability
+
+_CHUNK = 4096
+_GH_X, _GH_W = np.polynomial.hermite.hermgauss(32)
+_GH_W = _GH_W / np.sqrt(np.pi)
+
+
+# ----- the likelihood and its Gaussian expectations ---------------------------------------------------------------
+def logit_log_likelihood(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """log σ(yf), its first and second derivatives in f: y σ(−yf) and −σ(f)σ(−f). Broadcasting shapes."""
+    z = y * f
+    return -np.logaddexp(0.0, -z), y * expit(-z), -expit(z) * expit(-z)
+
+
+def gauss_hermite_expectations(log_likelihood, y: np.ndarray, a: np.ndarray,
+                               v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """E = E_{N(f|a,v)}[ℓ(y, f)], g_a = ∂E/∂a = E[ℓ'], g_v = ∂E/∂v = ½E[ℓ''] by 32-node Gauss–Hermite.
+    `log_likelihood(y, f)` returns (ℓ, ℓ', ℓ''); y, a, v (s,) → three (s,)."""
+    f = a[:, None] + np.sqrt(2.0 * np.maximum(v, 0.0))[:, None] * _GH_X[None, :]
+    value, first, second = log_likelihood(y[:, None], f)
+    return value @ _GH_W, first @ _GH_W, 0.5 * (second @ _GH_W)
+
+
+def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ỹ, θ̃) = (2(g_a + θ̃a), −2g_v): the X-GPC labels and PG means whose augmented term has the gradients (g_a, g_v)
+    in (a, v). Shapes (s,)."""
+    theta = -2.0 * g_v
+    return 2.0 * (g_a + theta * a), theta
+
+
+def cholesky_backward(L: np.ndarray, L_inv: np.ndarray, G_L: np.ndarray) -> np.ndarray:
+    """Symmetric ∂f/∂A from ∂f/∂L (lower part used) for L = chol(A) (Murray 2016): L⁻ᵀ Φ(LᵀḠ_L) L⁻¹, Φ = lower
+    triangle with halved diagonal. All (m, m)."""
+    P = np.tril(L.T @ np.tril(G_L))
+    P[np.diag_indices_from(P)] *= 0.5
+    G = L_inv.T @ P @ L_inv
+    return 0.5 * (G + G.T)
+
+
+# ----- what both optimisers share ------------------------------------------------------------------------------
+class _SVGP:
+    """Shared state and interface (that of `explorer.xgpc.XGPC`): kernel factors, minibatches, bound, prediction,
+    kernel learning, failure-safe `step`. Subclasses define the parameterisation of q(u)."""
+
+    def __init__(self, X: np.ndarray, y: np.ndarray, Z: np.ndarray, kernel: RBF, *, batch_size: int = 100,
+                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
+                 criterion: SlidingWindow | None = None):
+        self.X = np.ascontiguousarray(X, dtype=float)
+        self.y = np.asarray(y, dtype=float)
+        if self.X.ndim != 2 or len(self.X) != len(self.y):
+            raise ValueError(f"X must be (n, d) with n = len(y); got X {self.X.shape}, y {self.y.shape}")
+        if not np.all(np.isin(self.y, (-1.0, 1.0))):
+            raise ValueError("y must hold only −1 and +1 (encode labels with datasets.encode_labels)")
+        self.Z = np.ascontiguousarray(Z, dtype=float)
+        if self.Z.ndim != 2 or self.Z.shape[1] != self.X.shape[1]:
+            raise ValueError(f"Z must be (m, {self.X.shape[1]}), got {self.Z.shape}")
+        kernel.check_dimension(self.X.shape[1])
+        self.n, self.m = len(self.X), len(self.Z)
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
+        if batch_size > self.n:
+            warnings.warn(f"batch_size {batch_size} > n = {self.n}; using full batches of {self.n}", stacklevel=3)
+            batch_size = self.n
+        self.batch_size = int(batch_size)
+        self.hyper_optimizer = hyper_optimizer
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.criterion = criterion if criterion is not None else global_parameter_criterion()
+        self.iteration = 0
+        self.rho = float("nan")
+        self.last_batch = np.arange(0)
+        self.last_c = np.zeros(0)  # no local variational parameters
+        self._set_kernel(kernel)
+
+    def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
+        """Replace the training set, keeping q(u), Z and the kernel; n/s follows the new n from the next step on."""
+        X = np.ascontiguousarray(X, dtype=float)
+        y = np.asarray(y, dtype=float)
+        if X.ndim != 2 or X.shape[1] != self.X.shape[1] or len(X) != len(y):
+            raise ValueError(f"new training set must be (n, {self.X.shape[1]}) with n = len(y); got {X.shape}, {y.shape}")
+        if not np.all(np.isin(y, (-1.0, 1.0))):
+            raise ValueError("y must hold only −1 and +1")
+        self.X, self.y, self.n = X, y, len(X)
+        self.batch_size = min(self.batch_size, self.n)
+
+    def _set_kernel(self, kernel: RBF) -> None:
+        self.kernel = kernel
+        self.L_K = robust_cholesky(kernel.gram(self.Z), "K_mm", self.iteration)
+        self.L_K_inv = triangular_inverse(self.L_K)
+        self.K_inv = inverse_from_factor_inverse(self.L_K_inv)
+
+    @property
+    def converged(self) -> bool:
+        return self.criterion.converged
+
+    def _sample_batch(self) -> np.ndarray:
+        if self.batch_size == self.n:
+            return np.arange(self.n)
+        return self.rng.choice(self.n, self.batch_size, replace=False)
+
+    def _expectations(self, K_sm: np.ndarray, y: np.ndarray):
+        """Marginals a, v (s,) of the rows with cross-covariance K_sm (s, m) and (E, g_a, g_v) at them."""
+        a, v = self.marginals(K_sm)
+        return (a, v) + gauss_hermite_expectations(logit_log_likelihood, y, a, v)
+
+    # ----- one iteration -------------------------------------------------------------------------------------
+    def step(self, k: int = 1) -> None:
+        """Advance k iterations. On an error the state is exactly that before the failing iteration."""
+        for _ in range(int(k)):
+            # updates replace arrays instead of mutating them, so a shallow copy of the attributes plus the states
+            # of the mutable helpers restores the state exactly
+            saved = (dict(self.__dict__), self.rng.bit_generator.state, self.criterion.state_dict(),
+                     self._optimizer_states())
+            try:
+                self._iterate()
+            except Exception:
+                attributes, rng_state, criterion, optimizers = saved
+                self.__dict__.update(attributes)
+                self.rng.bit_generator.state = rng_state
+                self.criterion.load_state_dict(criterion)
+                self._load_optimizer_states(optimizers)
+                raise
+
+    def _iterate(self) -> None:
+        index = self._sample_batch()
+        X_b, y_b = self.X[index], self.y[index]
+        K_sm = self.kernel.cross(X_b, self.Z)
+        self.iteration += 1  # so a numerical error names the iteration being computed
+        change = self._variational_step(K_sm, y_b)
+        if self.hyper_optimizer is not None:
+            gradient = self.kernel_gradient(X_b, y_b, K_sm)
+            self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params, gradient)))
+        self.criterion.update(change)
+        self.last_batch = index
+
+    # ----- objective and prediction ------------------------------------------------------------------------
+    def elbo(self, index: np.ndarray | None = None) -> float:
+        """The exact bound Σ_i E_q[log σ(y_i f_i)] − KL on all n points (in chunks), or estimated as
+        (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
+        rows = np.arange(self.n) if index is None else np.asarray(index)
+        total = 0.0
+        for start in range(0, len(rows), _CHUNK):
+            part = rows[start:start + _CHUNK]
+            total += float(np.sum(self._expectations(self.kernel.cross(self.X[part], self.Z), self.y[part])[2]))
+        return self.n / len(rows) * total - self.kl()
+
+    def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,)."""
+        Xs = np.asarray(Xs, dtype=float)
+        mean, var = np.empty(len(Xs)), np.empty(len(Xs))
+        for start in range(0, len(Xs), _CHUNK):
+            part = slice(start, start + _CHUNK)
+            mean[part], var[part] = self.marginals(self.kernel.cross(Xs[part], self.Z))
+        return mean, np.maximum(var, 1e-12)
+
+    def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
+        """p(y* = +1 | data) at Xs (n*, d) → (n*,)."""
+        return predictive_probability(*self.predict_latent(Xs))
+
+    def _base_state(self) -> dict:
+        return {"log_params": self.kernel.log_params, "nugget": self.kernel.nugget,
+                "lengthscale": self.kernel.lengthscale, "variance": self.kernel.variance,
+                "iteration": self.iteration, "rho": self.rho, "rng": self.rng.bit_generator.state,
+                "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
+                "criterion": self.criterion.state_dict(), "last_batch": self.last_batch}
+
+    def _load_base_state(self, state: dict) -> None:
+        self.iteration = int(state["iteration"])
+        self._set_kernel(RBF(np.asarray(state["lengthscale"], dtype=float), float(state["variance"]),
+                             float(state["nugget"])))
+        self.rho = float(state["rho"])
+        self.rng.bit_generator.state = state["rng"]
+        if self.hyper_optimizer is not None and state["hyper_optimizer"] is not None:
+            self.hyper_optimizer.load_state_dict(state["hyper_optimizer"])
+        self.criterion.load_state_dict(state["criterion"])
+        self.last_batch = np.asarray(state["last_batch"], dtype=int)
+
+
+# ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------
+class SVGPAdam(_SVGP):
+    """SVGP trained by Adam on (m, L_S), u = L_K w, q(w) = N(m, S), S = L_S L_Sᵀ (Hensman et al. 2015; whitened).
+
+    q(u) starts at the prior (m = 0, L_S = I). One step: Adam ascent (learning rate `learning_rate`) on the minibatch
+    bound in the packed parameters (m, lower triangle of L_S with log-diagonal), then the optional kernel step at
+    fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
+    """
+
+    def __init__(self, X, y, Z, kernel: RBF, *, batch_size: int = 100, learning_rate: float = 0.01,
+                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
+                 criterion: SlidingWindow | None = None):
+        super().__init__(X, y, Z, kernel, batch_size=batch_size, hyper_optimizer=hyper_optimizer, rng=rng,
+                         criterion=criterion)
+        self.optimizer = Adam(learning_rate)
+        self._tril = np.tril_indices(self.m)
+        self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
+        self._set_whitened(np.zeros(self.m), np.eye(self.m))
+
+    def _set_whitened(self, m_w: np.ndarray, L_S: np.ndarray) -> None:
+        self.m_w, self.L_S = m_w, L_S
+
+    def _pack(self) -> np.ndarray:
+        """(m, L_S) → one vector (m + m(m+1)/2,): m, then L_S's lower triangle with log on the diagonal."""
+        lower = self.L_S[self._tril].copy()
+        lower[self._diag_in_tril] = np.log(lower[self._diag_in_tril])
+        return np.concatenate([self.m_w, lower])
+
+    def _unpack(self, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lower = packed[self.m:].copy()
+        lower[self._diag_in_tril] = np.exp(lower[self._diag_in_tril])
+        L_S = np.zeros((self.m, self.m))
+        L_S[self._tril] = lower
+        return packed[:self.m].copy(), L_S
+
+    @property
+    def mu(self) -> np.ndarray:
+        """μ = L_K m, shape (m,)."""
+        return self.L_K @ self.m_w
+
+    @property
+    def Sigma(self) -> np.ndarray:
+        """Σ = L_K S L_Kᵀ, shape (m, m)."""
+        F = self.L_K @ self.L_S
+        return F @ F.T
+
+    def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖² with β = L_K⁻¹K_ms. K_sm (s, m) → (s,), (s,)."""
+        beta = self.L_K_inv @ K_sm.T
+        V = self.L_S.T @ beta
+        v = self.kernel.diag(len(K_sm)) - np.einsum("ij,ij->j", beta, beta) + np.einsum("ij,ij->j", V, V)
+        return beta.T @ self.m_w, np.maximum(v, 0.0)
+
+    def kl(self) -> float:
+        """KL(N(m, S) ‖ N(0, I)) = ½[tr S + mᵀm − m_dim − log|S|] (= KL(q(u) ‖ p(u)))."""
+        return 0.5 * (float(np.sum(self.L_S**2)) + float(self.m_w @ self.m_w) - self.m) - float(
+            np.sum(np.log(np.diag(self.L_S))))
+
+    def variational_gradient(self, K_sm: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """∂L̂/∂(packed m, L_S) of the minibatch bound: ∂m = (n/s)βg_a − m,
+        ∂L_S = tril(2(n/s)βG_vβᵀL_S − L_S) + diag(1/L_ii), times L_ii on the log-diagonal."""
+        scale = self.n / len(y)
+        beta = self.L_K_inv @ K_sm.T
+        _, _, _, g_a, g_v = self._expectations(K_sm, y)
+        grad_m = scale * (beta @ g_a) - self.m_w
+        grad_L = np.tril(2.0 * scale * ((beta * g_v) @ beta.T) @ self.L_S - self.L_S)
+        diag = np.diag(self.L_S)
+        grad_L[np.diag_indices(self.m)] += 1.0 / diag
+        lower = grad_L[self._tril]
+        lower[self._diag_in_tril] *= diag
+        return np.concatenate([grad_m, lower])
+
+    def _variational_step(self, K_sm: np.ndarray, y: np.ndarray) -> float:
+        old = self._pack()
+        new = self.optimizer.ascend(old, self.variational_gradient(K_sm, y))
+        self._set_whitened(*self._unpack(new))
+        return relative_change(old, new)
+
+    def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray) -> np.ndarray:
+        """∂L̂/∂(log ℓ, log σ²) at fixed (m, L_S). Only β = L_K⁻¹K_ms and k_ii carry the kernel:
+        Ḡ_β = (n/s)(m g_aᵀ + 2(S − I)β G_v), ∂K_ms = L_K⁻ᵀḠ_β, ∂L_K = −tril(∂K_ms βᵀ) → K_mm by `cholesky_backward`."""
+        scale = self.n / len(y_b)
+        beta = self.L_K_inv @ K_sm.T
+        _, _, _, g_a, g_v = self._expectations(K_sm, y_b)
+        S_minus_I = self.L_S @ self.L_S.T - np.eye(self.m)
+        G_beta = scale * (np.outer(self.m_w, g_a) + 2.0 * (S_minus_I @ beta) * g_v)
+        G_Kms = self.L_K_inv.T @ G_beta
+        G_Kmm = cholesky_backward(self.L_K, self.L_K_inv, -G_Kms @ beta.T)
+        gradient = self.kernel.contract_gradient(X_b, self.Z, K_sm, G_Kms.T)
+        gradient = gradient + self.kernel.contract_gradient(self.Z, self.Z, self.kernel.cross(self.Z, self.Z), G_Kmm)
+        gradient[-1] += scale * self.kernel.variance * g_v.sum()
+        return gradient
+
+    def _optimizer_states(self):
+        return (self.optimizer.state_dict(),
+                None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict())
+
+    def _load_optimizer_states(self, states) -> None:
+        self.optimizer.load_state_dict(states[0])
+        if self.hyper_optimizer is not None:
+            self.hyper_optimizer.load_state_dict(states[1])
+
+    def state_dict(self) -> dict:
+        """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
+        return {**self._base_state(), "m_w": self.m_w, "L_S": self.L_S, "optimizer": self.optimizer.state_dict()}
+
+    def load_state_dict(self, state: dict) -> None:
+        self._load_base_state(state)
+        self._set_whitened(np.asarray(state["m_w"], dtype=float), np.asarray(state["L_S"], dtype=float))
+        self.optimizer.load_state_dict(state["optimizer"])
+
+
+# ----- (b) natural gradients from the quadrature expectations --------------------------------------------------
+class SVGPNatGrad(_SVGP):
+    """SVGP trained by natural-gradient steps on η₁ = Σ⁻¹μ, η₂ = −½Σ⁻¹ (Salimbeni et al. 2018).
+
+    λ̂₁ = (n/s)κᵀ(g_a − 2g_v∘a), λ̂₂ = −½K_mm⁻¹ + (n/s)κᵀdiag(g_v)κ — X-GPC's targets at the pseudo-data (ỹ, θ̃);
+    g_v ≤ 0 (log σ is concave) keeps −η₂ positive definite for any ρ ∈ (0, 1]. `schedule` is an `explorer.schedules`
+    rule (default `Constant(0.1)`); a rule that needs a warm start gets it from `warm_start_batches` minibatches at
+    the initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
+    """
+
+    def __init__(self, X, y, Z, kernel: RBF, *, batch_size: int = 100, schedule=None,
+                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
+                 criterion: SlidingWindow | None = None):
+        super().__init__(X, y, Z, kernel, batch_size=batch_size, hyper_optimizer=hyper_optimizer, rng=rng,
+                         criterion=criterion)
+        self.schedule = schedule if schedule is not None else Constant(0.1)
+        self.warm_started = not getattr(self.schedule, "needs_warm_start", False)
+        eta2 = -0.5 * self.K_inv
+        self._set_natural(np.zeros(self.m), eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", 0))
+
+    def _set_natural(self, eta1: np.ndarray, eta2: np.ndarray, L_P: np.ndarray) -> None:
+        self.eta1, self.eta2, self.L_P = eta1, eta2, L_P
+        self.L_P_inv = triangular_inverse(L_P)
+        self.mu = self.L_P_inv.T @ (self.L_P_inv @ eta1)
+
+    @property
+    def Sigma(self) -> np.ndarray:
+        """Σ = (−2η₂)⁻¹, shape (m, m)."""
+        return inverse_from_factor_inverse(self.L_P_inv)
+
+    def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖² with κ = K_smK_mm⁻¹. K_sm (s, m) → (s,), (s,)."""
+        kappa = K_sm @ self.K_inv
+        V = self.L_P_inv @ kappa.T
+        v = self.kernel.diag(len(K_sm)) - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
+        return kappa @ self.mu, np.maximum(v, 0.0)
+
+    def kl(self) -> float:
+        """KL(q(u) ‖ p(u))."""
+        return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, self.L_K_inv)
+
+    def natural_gradient_targets(self, K_sm: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(λ̂₁ (m,), λ̂₂ (m, m)) on a minibatch with cross-covariance K_sm (s, m), at the current q."""
+        a, _, _, g_a, g_v = self._expectations(K_sm, y)
+        y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
+        return natural_gradient_targets(K_sm @ self.K_inv, y_tilde, theta_tilde, self.K_inv, self.n)
+
+    def _warm_start(self) -> None:
+        samples = []
+        for _ in range(self.schedule.warm_start_batches):
+            index = self._sample_batch()
+            lam1, lam2 = self.natural_gradient_targets(self.kernel.cross(self.X[index], self.Z), self.y[index])
+            if self.schedule.warm_start_on == "target":
+                samples.append(np.concatenate([lam1, lam2.ravel()]))
+            else:
+                samples.append(np.concatenate([lam1 - self.eta1, (lam2 - self.eta2).ravel()]))
+        self.schedule.warm_start(samples)
+        self.warm_started = True
+
+    def _iterate(self) -> None:
+        if not self.warm_started:
+            self._warm_start()
+        super()._iterate()
+
+    def _variational_step(self, K_sm: np.ndarray, y: np.ndarray) -> float:
+        lam1, lam2 = self.natural_gradient_targets(K_sm, y)
+        g1, g2 = lam1 - self.eta1, lam2 - self.eta2
+        rho = self.schedule.rate(np.concatenate([g1, g2.ravel()]))
+        eta1, eta2 = self.eta1 + rho * g1, self.eta2 + rho * g2
+        L_P = robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", self.iteration)
+        change = relative_change(np.concatenate([self.eta1, self.eta2.ravel()]), np.concatenate([eta1, eta2.ravel()]))
+        self._set_natural(eta1, eta2, L_P)
+        self.rho = rho
+        return change
+
+    def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray) -> np.ndarray:
+        """∂L̂/∂(log ℓ, log σ²) at fixed q(u): X-GPC's `elbo_kernel_gradient` at the pseudo-data (ỹ, θ̃)."""
+        kappa = K_sm @ self.K_inv
+        a, _, _, g_a, g_v = self._expectations(K_sm, y_b)
+        y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
+        return elbo_kernel_gradient(self.kernel, X_b, y_tilde, self.Z, self.n, self.mu, self.Sigma, self.K_inv,
+                                    kappa, K_sm, theta_tilde)
+
+    def _optimizer_states(self):
+        return ({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in self.schedule.state_dict().items()},
+                None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict())
+
+    def _load_optimizer_states(self, states) -> None:
+        self.schedule.load_state_dict(states[0])
+        if self.hyper_optimizer is not None:
+            self.hyper_optimizer.load_state_dict(states[1])
+
+    def state_dict(self) -> dict:
+        """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
+        return {**self._base_state(), "eta1": self.eta1, "eta2": self.eta2, "warm_started": self.warm_started,
+                "schedule": self.schedule.state_dict()}
+
+    def load_state_dict(self, state: dict) -> None:
+        self._load_base_state(state)
+        eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
+        self._set_natural(eta1, eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", self.iteration))
+        self.warm_started = bool(state["warm_started"])
+        self.schedule.load_state_dict(state["schedule"])

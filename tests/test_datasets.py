@@ -1,0 +1,633 @@
+"""Tests for explorer/datasets.py: labels, checks, teaching sets, file loaders, the paper data, splits, scaling.
+
+Files are written by the tests with independent writers (string formatting, csv, numpy) and read back; the paper's
+data are checked against the sizes and class counts stated in shared/data/README.md.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sklearn
+import sklearn.datasets
+
+from explorer import datasets as D
+from explorer.datasets import DataError
+
+DATA_DIR = Path(os.environ.get("XGPC_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
+
+
+# ----------------------------------------------------------------------------------------------------------- labels
+
+@pytest.mark.parametrize(
+    "raw, expected, classes",
+    [
+        ([-1, 1, 1, -1], [-1, 1, 1, -1], [-1, 1]),
+        ([0, 1, 1, 0], [-1, 1, 1, -1], [0, 1]),
+        ([True, False, True], [1, -1, 1], [False, True]),
+        (["spam", "ham", "spam"], [1, -1, 1], ["ham", "spam"]),
+        ([10, 2, 2], [1, -1, -1], [2, 10]),
+        ([0.0, 1.0], [-1, 1], [0.0, 1.0]),
+    ],
+)
+def test_encode_labels_maps_sorted_classes_to_minus_then_plus_one(raw, expected, classes):
+    y, found = D.encode_labels(raw)
+    assert y.dtype == np.int8
+    assert y.tolist() == expected
+    assert found.tolist() == classes
+    assert D.decode_labels(y, found).tolist() == list(raw)
+
+
+def test_encode_labels_one_class_lists_what_it_found():
+    with pytest.raises(DataError, match=r"found 1: 'yes' \(3 rows\)"):
+        D.encode_labels(["yes", "yes", "yes"])
+
+
+def test_encode_labels_three_classes_lists_classes_and_counts():
+    with pytest.raises(DataError) as info:
+        D.encode_labels([0, 1, 2, 2, 1, 2])
+    message = str(info.value)
+    assert "found 3" in message and "0 (1 rows)" in message and "1 (2 rows)" in message and "2 (3 rows)" in message
+
+
+def test_encode_labels_rejects_nan_label():
+    with pytest.raises(DataError, match="row index 2"):
+        D.encode_labels([0.0, 1.0, np.nan])
+
+
+def test_decode_labels_rejects_values_other_than_plus_minus_one():
+    with pytest.raises(DataError, match="row index 1"):
+        D.decode_labels([1, 0, -1], np.array(["a", "b"]))
+
+
+# ----------------------------------------------------------------------------------------------------------- checks
+
+def test_validate_returns_c_contiguous_float64():
+    X = np.asfortranarray(np.arange(12, dtype=np.int32).reshape(6, 2))
+    Xv, y, classes = D.validate(X, ["a", "b"] * 3)
+    assert Xv.dtype == np.float64 and Xv.flags.c_contiguous
+    np.testing.assert_array_equal(Xv, np.arange(12).reshape(6, 2))
+    assert y.tolist() == [-1, 1] * 3 and classes.tolist() == ["a", "b"]
+
+
+def test_validate_nan_names_feature_and_first_row():
+    X = np.zeros((5, 3))
+    X[3, 1] = np.nan
+    X[4, 1] = np.nan
+    with pytest.raises(DataError) as info:
+        D.validate(X, [0, 1, 0, 1, 0], feature_names=["age", "glucose", "bmi"], source="pima.csv")
+    message = str(info.value)
+    assert message.startswith("pima.csv: ") and "'glucose'" in message and "row index 3" in message and "nan" in message
+
+
+def test_validate_inf_names_column_index_when_no_names():
+    X = np.zeros((4, 3))
+    X[2, 2] = -np.inf
+    with pytest.raises(DataError, match=r"column 2 .*-?inf.*row index 2"):
+        D.validate(X, [0, 1, 0, 1])
+
+
+def test_validate_non_numeric_column_names_column_and_value():
+    X = np.array([[1.0, "3"], [2.0, "oops"], [3.0, "4"]], dtype=object)
+    with pytest.raises(DataError) as info:
+        D.validate(X, [0, 1, 1], feature_names=["a", "b"])
+    message = str(info.value)
+    assert "'b'" in message and "'oops'" in message and "row index 1" in message
+
+
+def test_validate_length_mismatch_gives_both_lengths():
+    with pytest.raises(DataError, match=r"5 rows but y has 4"):
+        D.validate(np.zeros((5, 2)), [0, 1, 0, 1])
+
+
+def test_validate_rejects_one_row_and_one_dimensional_x():
+    with pytest.raises(DataError, match="at least 2 rows"):
+        D.validate(np.zeros((1, 2)), [1])
+    with pytest.raises(DataError, match="2-D"):
+        D.validate(np.zeros(4), [0, 1, 0, 1])
+
+
+# ----------------------------------------------------------------------------------------------- built-in 2-D sets
+
+@pytest.mark.parametrize("name", list(D.BUILTIN))
+def test_builtin_sets_deterministic_shapes_and_balanced(name):
+    make = D.BUILTIN[name]
+    X1, y1 = make(101, D.DEFAULT_NOISE[name], np.random.default_rng(7))
+    X2, y2 = make(101, D.DEFAULT_NOISE[name], np.random.default_rng(7))
+    X3, _ = make(101, D.DEFAULT_NOISE[name], np.random.default_rng(8))
+    np.testing.assert_array_equal(X1, X2)
+    np.testing.assert_array_equal(y1, y2)
+    assert not np.allclose(X1, X3)
+    assert X1.shape == (101, 2) and X1.dtype == np.float64 and y1.dtype == np.int8
+    assert sorted(np.unique(y1).tolist()) == [-1, 1]
+    assert abs(int(np.sum(y1 == 1)) - int(np.sum(y1 == -1))) <= 1
+    # the rows are shuffled, not in class blocks (a contiguous fold must not hold one class only)
+    assert set(y1[:20].tolist()) == {-1, 1}
+
+
+def test_builtin_noiseless_shapes_match_their_closed_forms():
+    rng = np.random.default_rng(0)
+    X, y = D.make_moons(200, 0.0, rng)
+    neg, pos = X[y == -1], X[y == 1]
+    np.testing.assert_allclose(np.hypot(*neg.T), 1.0)
+    assert np.all(neg[:, 1] >= 0)
+    np.testing.assert_allclose(np.hypot(1 - pos[:, 0], 0.5 - pos[:, 1]), 1.0)
+
+    X, y = D.make_circles(200, 0.0, rng)
+    np.testing.assert_allclose(np.hypot(*X.T), np.where(y == 1, 0.5, 1.0))
+
+    X, y = D.make_xor(200, 0.0, rng)
+    np.testing.assert_array_equal(np.sign(X[:, 0] * X[:, 1]), y)
+    assert np.all(np.abs(X) <= 1)
+
+    X, y = D.make_blobs(200, 0.0, rng)
+    np.testing.assert_array_equal(X, np.c_[y, y].astype(float))
+
+    X, y = D.make_banana(200, 0.0, rng)
+    pos = X[y == 1]
+    np.testing.assert_allclose(pos[:, 1], pos[:, 0] ** 2 / 2 - 1, atol=1e-12)
+    assert np.all(np.abs(pos[:, 0]) <= 2)
+
+
+def test_builtin_sets_are_nonlinear_where_they_should_be():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_val_score
+    from sklearn.neighbors import KNeighborsClassifier
+
+    for name in D.BUILTIN:
+        X, y = D.load(name, n=400, seed=3)
+        nearest = cross_val_score(KNeighborsClassifier(15), X, y, cv=4).mean()
+        linear = cross_val_score(LogisticRegression(), X, y, cv=4).mean()
+        assert nearest > 0.9, name
+        if name in ("banana-like", "circles", "xor"):
+            assert linear < 0.75, name
+
+
+@pytest.mark.parametrize("n, noise, match", [(3, 0.1, "n ≥ 4"), (10, -0.1, "noise"), (10, np.nan, "noise")])
+def test_builtin_rejects_bad_arguments(n, noise, match):
+    with pytest.raises(DataError, match=match):
+        D.make_moons(n, noise, np.random.default_rng(0))
+
+
+def test_load_builtin_defaults_and_seed():
+    X, y = D.load("moons")
+    assert X.shape == (400, 2)
+    X_again, _ = D.load("moons", seed=0)
+    X_other, _ = D.load("moons", seed=1)
+    np.testing.assert_array_equal(X, X_again)
+    assert not np.allclose(X, X_other)
+    X_small, _ = D.load("xor", n=50, noise=0.0)
+    assert X_small.shape == (50, 2)
+
+
+def test_load_unknown_name_lists_valid_names():
+    with pytest.raises(DataError) as info:
+        D.load("bananna")
+    message = str(info.value)
+    assert "'bananna'" in message and "banana-like" in message and "a9a" in message and "moons" in message
+
+
+# ------------------------------------------------------------------------------------------------------- CSV / TSV
+
+def _random_table(rng, n=12, d=3):
+    X = rng.normal(size=(n, d)) * 10 ** rng.integers(-3, 4, size=d)
+    y = np.array(["no", "yes"])[rng.integers(0, 2, size=n)]
+    y[:2] = ["no", "yes"]
+    return X, y
+
+
+def test_csv_round_trip_with_label_column_in_the_middle(tmp_path):
+    X, y = _random_table(np.random.default_rng(1))
+    lines = ["f0,outcome,f1,f2"] + [f"{float(r[0])!r},{lab},{float(r[1])!r},{float(r[2])!r}" for r, lab in zip(X, y)]
+    path = tmp_path / "table.csv"
+    path.write_text("\n".join(lines) + "\n\n")
+    Xr, yr, classes, names = D.read_csv(path, "outcome")
+    np.testing.assert_array_equal(Xr, X)
+    assert names == ["f0", "f1", "f2"]
+    assert classes.tolist() == ["no", "yes"]
+    np.testing.assert_array_equal(yr, np.where(y == "yes", 1, -1))
+
+
+def test_tsv_by_extension_and_label_by_index(tmp_path):
+    X, y = _random_table(np.random.default_rng(2))
+    path = tmp_path / "table.tsv"
+    rows = ["a b\tc\ty"] + ["\t".join([repr(float(v)) for v in r] + [str(int(lab == "yes"))])
+                            for r, lab in zip(X[:, :2], y)]
+    path.write_text("\n".join(rows))
+    Xr, yr, classes, names = D.read_csv(path, -1)
+    np.testing.assert_array_equal(Xr, X[:, :2])
+    assert names == ["a b", "c"] and classes.tolist() == [0, 1]
+    np.testing.assert_array_equal(yr, np.where(y == "yes", 1, -1))
+
+
+def test_csv_semicolon_quoted_fields_and_numeric_labels_sorted_numerically(tmp_path):
+    text = '"age";"balance";"y"\n"30";"-12.5";"+1"\n"41";"7";"-1"\n"55";"0";"+1"\n'
+    Xr, yr, classes, names = D.read_csv(io.BytesIO(text.encode()), "y", source_name="bank.csv")
+    np.testing.assert_array_equal(Xr, [[30, -12.5], [41, 7], [55, 0]])
+    assert names == ["age", "balance"] and classes.tolist() == [-1, 1] and yr.tolist() == [1, -1, 1]
+
+
+def test_csv_non_numeric_value_names_file_column_line_and_value(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("x1,x2,label\n1,2,a\n3,4,b\n5,seven,a\n")
+    with pytest.raises(DataError) as info:
+        D.read_csv(path, "label")
+    message = str(info.value)
+    assert "bad.csv" in message and "line 4" in message and "'x2'" in message and "'seven'" in message
+
+
+def test_csv_empty_value_is_an_error_not_a_zero(tmp_path):
+    path = tmp_path / "gap.csv"
+    path.write_text("x1,x2,label\n1,2,a\n3,,b\n")
+    with pytest.raises(DataError, match=r"line 3, column 'x2': value '' is not a number"):
+        D.read_csv(path, "label")
+
+
+def test_csv_nan_and_inf_name_column_and_line(tmp_path):
+    path = tmp_path / "nan.csv"
+    path.write_text("x1,x2,label\n1,2,a\n3,4,b\nnan,6,a\n")
+    with pytest.raises(DataError, match=r"nan\.csv: line 4, column 'x1': value 'nan' is not finite"):
+        D.read_csv(path, "label")
+    path.write_text("x1,x2,label\n1,inf,a\n3,4,b\n")
+    with pytest.raises(DataError, match=r"line 2, column 'x2': value 'inf' is not finite"):
+        D.read_csv(path, "label")
+
+
+def test_csv_ragged_line_names_file_and_line(tmp_path):
+    path = tmp_path / "ragged.csv"
+    path.write_text("x1,x2,label\n1,2,a\n\n3,4,b,9\n")
+    with pytest.raises(DataError, match=r"ragged\.csv: line 4 has 4 fields but the header has 3"):
+        D.read_csv(path, "label")
+
+
+def test_csv_missing_label_column_lists_header(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("x1,x2,class\n1,2,a\n3,4,b\n")
+    with pytest.raises(DataError, match=r"no label column 'label'; the header has \['x1', 'x2', 'class'\]"):
+        D.read_csv(path, "label")
+
+
+def test_csv_empty_file_header_only_and_headerless(tmp_path):
+    path = tmp_path / "empty.csv"
+    path.write_text("\n \n")
+    with pytest.raises(DataError, match=r"empty\.csv: the file is empty"):
+        D.read_csv(path, "label")
+    path.write_text("x1,label\n")
+    with pytest.raises(DataError, match="no data rows"):
+        D.read_csv(path, "label")
+    path.write_text("1,2,0\n3,4,1\n")
+    with pytest.raises(DataError, match="header row is required"):
+        D.read_csv(path, 2)
+
+
+def test_csv_one_class_and_three_classes_name_the_file(tmp_path):
+    path = tmp_path / "classes.csv"
+    path.write_text("x,label\n1,a\n2,a\n")
+    with pytest.raises(DataError, match=r"classes\.csv: .*found 1: 'a' \(2 rows\)"):
+        D.read_csv(path, "label")
+    path.write_text("x,label\n1,a\n2,b\n3,c\n")
+    with pytest.raises(DataError, match=r"classes\.csv: .*found 3"):
+        D.read_csv(path, "label")
+
+
+# ---------------------------------------------------------------------------------------------------------- LIBSVM
+
+def _write_libsvm(path: Path, X: np.ndarray, y: np.ndarray) -> None:
+    lines = []
+    for row, label in zip(X, y):
+        entries = " ".join(f"{k + 1}:{float(v)!r}" for k, v in enumerate(row) if v != 0)
+        lines.append(f"{label:+d} {entries}".rstrip())
+    path.write_text("# written by the test\n" + "\n".join(lines) + "\n")
+
+
+def test_libsvm_round_trip_dense_with_padding(tmp_path):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(15, 6)) * (rng.random((15, 6)) < 0.5)
+    X[:, -1] = 0.0  # the last feature never appears in the file: n_features keeps the column
+    y = np.where(rng.random(15) < 0.5, 1, -1)
+    y[:2] = [1, -1]
+    path = tmp_path / "data.svm"
+    _write_libsvm(path, X, y)
+    Xr, yr, classes, names = D.read_libsvm(path, n_features=6)
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(yr, y)
+    assert classes.tolist() == [-1, 1] and names == [f"x{k}" for k in range(1, 7)]
+    Xs, _, _, _ = D.read_libsvm(path)
+    assert Xs.shape[1] == int(np.max(np.nonzero(X)[1])) + 1
+
+
+def test_libsvm_zero_one_labels_and_comments(tmp_path):
+    text = "0 1:0.5 3:2  # a comment\n\n1 2:1.5\n1 1:-1\n"
+    X, y, classes, _ = D.read_libsvm(io.BytesIO(text.encode()), source_name="upload.libsvm")
+    np.testing.assert_array_equal(X, [[0.5, 0, 2], [0, 1.5, 0], [-1, 0, 0]])
+    assert y.tolist() == [-1, 1, 1] and classes.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize(
+    "bad_line, match",
+    [
+        ("+1 2:abc", r"line 3: '2:abc' is not of the form index:value"),
+        ("+1 2=0.5", r"line 3: '2=0.5' is not of the form index:value"),
+        ("yes 1:0.5", r"line 3: label 'yes' is not a number"),
+        ("-1 0:0.5", r"line 3: feature index 0"),
+        ("-1 1:0.5 1:0.7", r"line 3: feature index 1 appears twice"),
+        ("-1 9:0.5", r"line 3: feature index 9 exceeds n_features=4"),
+        ("-1 2:nan", r"line 3, feature 2: value 'nan' is not finite"),
+    ],
+)
+def test_libsvm_bad_line_names_file_and_line(tmp_path, bad_line, match):
+    path = tmp_path / "broken.libsvm"
+    path.write_text(f"+1 1:0.5\n-1 2:1\n{bad_line}\n")
+    with pytest.raises(DataError, match=r"broken\.libsvm: " + match):
+        D.read_libsvm(path, n_features=4)
+
+
+# ------------------------------------------------------------------------------------------------------------- npz
+
+def test_npz_round_trip_path_and_bytes(tmp_path):
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(9, 4))
+    y = np.array([0, 1, 1, 0, 1, 0, 0, 1, 1])
+    path = tmp_path / "set.npz"
+    np.savez(path, X=X, y=y, feature_names=np.array(["a", "b", "c", "d"]))
+    Xr, yr, classes, names = D.read_npz(path)
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(yr, 2 * y - 1)
+    assert names == ["a", "b", "c", "d"] and classes.tolist() == [0, 1]
+    np.savez(path, X=X, y=y)
+    Xb, _, _, names_b = D.read_npz(io.BytesIO(path.read_bytes()), source_name="upload.npz")
+    np.testing.assert_array_equal(Xb, X)
+    assert names_b == ["x1", "x2", "x3", "x4"]
+
+
+def test_npz_missing_key_and_pickled_array(tmp_path):
+    path = tmp_path / "nolabels.npz"
+    np.savez(path, X=np.zeros((3, 2)), labels=np.array([0, 1, 0]))
+    with pytest.raises(DataError, match=r"nolabels\.npz: no array 'y' in the archive; it holds \['X', 'labels'\]"):
+        D.read_npz(path)
+    path = tmp_path / "objects.npz"
+    np.savez(path, X=np.zeros((3, 2)), y=np.array(["a", None, "b"], dtype=object))
+    with pytest.raises(DataError, match=r"objects\.npz: array 'y' cannot be loaded without pickling"):
+        D.read_npz(path)
+
+
+def test_npz_not_an_archive(tmp_path):
+    path = tmp_path / "junk.npz"
+    path.write_bytes(b"not a zip file at all")
+    with pytest.raises(DataError, match=r"junk\.npz: not a readable \.npz archive"):
+        D.read_npz(path)
+
+
+# ------------------------------------------------------------------------------------------------------- load_file
+
+def test_load_file_dispatches_by_extension(tmp_path):
+    X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    y = np.array([1, -1, 1])
+    (tmp_path / "a.csv").write_text("u,v,Label\n1,2,1\n3,4,-1\n5,6,1\n")
+    (tmp_path / "a.txt").write_text("u v target\n1 2 1\n3 4 -1\n5 6 1\n")
+    _write_libsvm(tmp_path / "a.svmlight", X, y)
+    np.savez(tmp_path / "a.npz", X=X, y=y)
+    for name in ("a.csv", "a.txt", "a.svmlight", "a.npz"):
+        Xr, yr, _, _ = D.load_file(tmp_path / name)
+        np.testing.assert_array_equal(Xr, X)
+        np.testing.assert_array_equal(yr, y)
+    Xu, yu, _, names = D.load_file(io.BytesIO((tmp_path / "a.csv").read_bytes()), source_name="upload.CSV")
+    np.testing.assert_array_equal(Xu, X)
+    assert names == ["u", "v"]
+
+
+def test_load_file_unknown_extension_and_unguessable_label(tmp_path):
+    path = tmp_path / "sheet.xlsx"
+    path.write_bytes(b"PK")
+    with pytest.raises(DataError, match=r"sheet\.xlsx: unknown file extension '\.xlsx'; supported: .*'\.csv'"):
+        D.load_file(path)
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,c\n1,2,0\n3,4,1\n")
+    with pytest.raises(DataError, match=r"label_column=.*\['a', 'b', 'c'\]"):
+        D.load_file(path)
+    with pytest.raises(DataError, match="CSV/TSV files only"):
+        D.load_file(tmp_path / "x.npz", label_column="y")
+
+
+# --------------------------------------------------------------------------------------------------- paper data
+
+def test_paper_registry_matches_the_offline_files():
+    for name, spec in D.PAPER_DATASETS.items():
+        X, y = D.load(name, data_dir=DATA_DIR)
+        assert X.shape == (spec.n, spec.d), name
+        assert X.dtype == np.float64 and y.dtype == np.int8 and set(np.unique(y).tolist()) == {-1, 1}, name
+
+
+def test_load_diabetes_and_banana_sizes_and_class_counts_from_readme():
+    X, y = D.load("diabetes", data_dir=DATA_DIR)
+    assert X.shape == (768, 8) and int(np.sum(y == 1)) == 268  # README: positive rate 0.3490 = 268/768
+    X, y = D.load("banana", data_dir=DATA_DIR)
+    assert X.shape == (5300, 2) and int(np.sum(y == 1)) == 2376 and int(np.sum(y == -1)) == 2924
+
+
+def test_a9a_deduplicated_has_the_papers_size():
+    X, y = D.load("a9a", data_dir=DATA_DIR)
+    Xd, yd = D.deduplicate(X, y)
+    assert X.shape == (48842, 123)
+    assert Xd.shape == (36974, 123) and yd.shape == (36974,)
+
+
+def test_deduplicate_keeps_first_occurrences_in_order():
+    X = np.array([[1.0, 2.0], [0.0, 0.0], [1.0, 2.0], [1.0, 2.0], [5.0, 5.0], [0.0, 0.0]])
+    y = np.array([1, -1, 1, -1, 1, -1])
+    Xd, yd = D.deduplicate(X, y)
+    np.testing.assert_array_equal(Xd, [[1, 2], [0, 0], [1, 2], [5, 5]])
+    np.testing.assert_array_equal(yd, [1, -1, -1, 1])
+
+
+def test_load_paper_reads_the_env_var_and_available_lists_present_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("XGPC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("XGPC_DATA_DIR", str(tmp_path))
+    assert D.available() == list(D.BUILTIN)
+    X = np.arange(12.0).reshape(6, 2)
+    np.savez(tmp_path / "diabetes.npz", X=X, y=np.array([-1, 1] * 3, dtype=np.int8))
+    assert D.available() == list(D.BUILTIN) + ["diabetes"]
+    Xr, yr = D.load("diabetes")
+    np.testing.assert_array_equal(Xr, X)
+    assert set(D.available(DATA_DIR)) == set(D.BUILTIN) | set(D.PAPER_DATASETS)
+    with pytest.raises(DataError, match="built-in sets only"):
+        D.load("diabetes", n=100)
+
+
+def test_missing_paper_file_offline_names_where_it_looked(tmp_path, monkeypatch):
+    def offline(*args, **kwargs):
+        raise OSError("Temporary failure in name resolution")
+
+    monkeypatch.setenv("XGPC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(sklearn.datasets, "fetch_openml", offline)
+    empty = tmp_path / "nothing-here"
+    empty.mkdir()
+    with pytest.raises(DataError) as info:
+        D.load("diabetes", data_dir=empty)
+    message = str(info.value)
+    assert "diabetes.npz is not in " + str(empty) in message
+    assert "OpenML id 37" in message and str(tmp_path / "cache") in message
+    assert "XGPC_DATA_DIR" in message and "OSError: Temporary failure in name resolution" in message
+    with pytest.raises(DataError, match=r"w8a\.npz is not in .*no OpenML copy"):
+        D.load("w8a", data_dir=empty)
+
+
+def _seed_openml_cache_from_sklearn_fixture(data_id: int, cache: Path) -> Path:
+    """Put scikit-learn's own recorded OpenML responses for `data_id` where fetch_openml looks for its cache, so
+    the real fetch_openml runs offline. Returns the ARFF fixture."""
+    fixtures = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" / f"id_{data_id}"
+    root = cache / "openml" / "openml.org"
+    for prefix, url in (("api-v1-jd-", "api/v1/json/data/"), ("api-v1-jdf-", "api/v1/json/data/features/"),
+                        ("api-v1-jdq-", "api/v1/json/data/qualities/")):
+        target = root / f"{url}{data_id}.gz"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(fixtures / f"{prefix}{data_id}.json.gz", target)
+    description = json.loads(gzip.open(fixtures / f"api-v1-jd-{data_id}.json.gz").read())["data_set_description"]
+    arff = next(fixtures.glob("data-v1-dl-*.arff.gz"))
+    target = root / (description["url"].split("openml.org/", 1)[1] + ".gz")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(arff, target)
+    return arff
+
+
+def _parse_arff(path: Path):
+    """Minimal independent ARFF reader for a nominal data set: attribute names and rows of strings."""
+    names, rows, in_data = [], [], False
+    for line in gzip.open(path, "rt"):
+        line = line.strip()
+        if not line or line.startswith("%"):
+            continue
+        if in_data:
+            rows.append([v.strip().strip("'") for v in line.split(",")])
+        elif line.lower().startswith("@attribute"):
+            names.append(line.split()[1].strip("'"))
+        elif line.lower().startswith("@data"):
+            in_data = True
+    return names, np.array(rows)
+
+
+@pytest.mark.filterwarnings("ignore:OpenML raised a warning on the dataset")
+def test_openml_fetch_encodes_categories_and_orients_labels(tmp_path):
+    # kr-vs-kp (OpenML 3): 36 nominal features, target won/nowin; scikit-learn ships its OpenML responses.
+    # Levels are those present in the data (one declared level of 'wtoeg' never occurs), sorted alphabetically.
+    arff = _seed_openml_cache_from_sklearn_fixture(3, tmp_path)
+    names, rows = _parse_arff(arff)
+    target = rows[:, -1]
+    minority = min(set(target), key=lambda c: np.sum(target == c))
+
+    X, y, classes, feature_names = D.load_openml(3, cache=tmp_path)
+    assert X.shape == (len(rows), 36) and feature_names == names[:-1]
+    assert classes[1] == minority
+    np.testing.assert_array_equal(y, np.where(target == minority, 1, -1))
+    levels = [sorted(set(rows[:, j])) for j in range(36)]
+    for j in range(36):
+        np.testing.assert_array_equal(X[:, j], [levels[j].index(v) for v in rows[:, j]])
+
+    Xh, yh, _, names_h = D.load_openml(3, one_hot=True, cache=tmp_path)
+    assert Xh.shape == (len(rows), sum(len(levels[j]) for j in range(36)))
+    np.testing.assert_array_equal(yh, y)
+    for j in range(36):
+        for level in levels[j]:
+            column = names_h.index(f"{names[j]}={level}")
+            np.testing.assert_array_equal(Xh[:, column], rows[:, j] == level)
+
+    shutil.rmtree(tmp_path / "openml")  # the converted arrays are cached: no OpenML files are needed again
+    X_again, y_again, classes_again, _ = D.load_openml(3, cache=tmp_path)
+    np.testing.assert_array_equal(X_again, X)
+    np.testing.assert_array_equal(y_again, y)
+    assert classes_again.tolist() == classes.tolist()
+
+
+# --------------------------------------------------------------------------------------------- splits and scaling
+
+def test_train_test_split_stratified_partitions_rows():
+    rng = np.random.default_rng(5)
+    y = np.r_[np.ones(30, dtype=np.int8), -np.ones(70, dtype=np.int8), ]
+    X = np.c_[np.arange(100.0), rng.normal(size=100)]
+    X_tr, X_te, y_tr, y_te = D.train_test_split(X, y, 0.25, np.random.default_rng(0))
+    assert sorted(np.r_[X_tr[:, 0], X_te[:, 0]].tolist()) == list(range(100))
+    assert int(np.sum(y_te == 1)) == round(0.25 * 30) and int(np.sum(y_te == -1)) == round(0.25 * 70)
+    np.testing.assert_array_equal(y[X_te[:, 0].astype(int)], y_te)
+    again = D.train_test_split(X, y, 0.25, np.random.default_rng(0))
+    np.testing.assert_array_equal(again[1], X_te)
+
+
+def test_train_test_split_puts_a_two_member_class_in_both_parts():
+    y = np.array([1, 1] + [-1] * 18)
+    X = np.arange(20.0)[:, None]
+    _, _, y_tr, y_te = D.train_test_split(X, y, 0.1, np.random.default_rng(1))
+    assert int(np.sum(y_tr == 1)) == 1 and int(np.sum(y_te == 1)) == 1
+    with pytest.raises(DataError, match="test_fraction"):
+        D.train_test_split(X, y, 1.0, np.random.default_rng(1))
+
+
+def test_kfold_contiguous_is_the_papers_file_order_protocol():
+    folds = D.kfold_indices(np.tile([1, -1, -1], 9)[:23], 5, rng=None, stratified=False)
+    sizes = [len(test) for _, test in folds]
+    assert sizes == [5, 5, 5, 4, 4]
+    start = 0
+    for train, test in folds:
+        np.testing.assert_array_equal(test, np.arange(start, start + len(test)))
+        np.testing.assert_array_equal(train, np.setdiff1d(np.arange(23), test))
+        start += len(test)
+
+
+@pytest.mark.parametrize("rng", [None, 11])
+def test_kfold_stratified_partitions_and_keeps_class_ratios(rng):
+    y = np.array(["a"] * 23 + ["b"] * 9 + ["c"] * 15)
+    np.random.default_rng(2).shuffle(y)
+    k = 4
+    folds = D.kfold_indices(y, k, rng=None if rng is None else np.random.default_rng(rng))
+    tests = np.concatenate([test for _, test in folds])
+    assert sorted(tests.tolist()) == list(range(len(y)))
+    for train, test in folds:
+        assert np.intersect1d(train, test).size == 0 and len(train) + len(test) == len(y)
+        for c in ("a", "b", "c"):
+            share = np.sum(y == c) / k
+            assert abs(np.sum(y[test] == c) - share) < 1
+    assert max(len(t) for _, t in folds) - min(len(t) for _, t in folds) <= 1
+
+
+def test_kfold_shuffles_with_rng_and_rejects_too_small_classes():
+    y = np.tile([1, -1], 20)
+    plain = D.kfold_indices(y, 4)
+    shuffled = D.kfold_indices(y, 4, rng=np.random.default_rng(0))
+    assert any(not np.array_equal(a[1], b[1]) for a, b in zip(plain, shuffled))
+    with pytest.raises(DataError, match="class 1 has 3 rows, fewer than k=4"):
+        D.kfold_indices(np.array([1, 1, 1] + [-1] * 10), 4)
+
+
+def test_standardizer_uses_training_statistics_only_and_round_trips():
+    rng = np.random.default_rng(6)
+    X_train = rng.normal(loc=[5.0, -2.0, 0.0], scale=[2.0, 0.5, 1.0], size=(200, 3))
+    X_train[:, 2] = 3.0  # constant column: scale 1
+    X_test = rng.normal(loc=[7.0, -1.0, 1.0], scale=[1.0, 1.0, 1.0], size=(50, 3))
+    s = D.Standardizer().fit(X_train)
+    Z_train = s.transform(X_train)
+    np.testing.assert_allclose(Z_train[:, :2].mean(axis=0), 0.0, atol=1e-12)
+    np.testing.assert_allclose(Z_train[:, :2].std(axis=0), 1.0)
+    np.testing.assert_array_equal(Z_train[:, 2], 0.0)
+    Z_test = s.transform(X_test)
+    expected = (X_test[:, 0] - X_train[:, 0].mean()) / X_train[:, 0].std()
+    np.testing.assert_allclose(Z_test[:, 0], expected)
+    assert Z_test[:, 0].mean() > 0.5  # test inputs are scaled by training statistics, not re-centred
+    np.testing.assert_allclose(Z_test[:, 2], X_test[:, 2] - 3.0)
+    np.testing.assert_allclose(s.inverse_transform(Z_test), X_test)
+    restored = D.Standardizer.from_dict(json.loads(json.dumps(s.to_dict())))
+    np.testing.assert_array_equal(restored.transform(X_test), Z_test)
+
+
+def test_standardizer_errors():
+    with pytest.raises(DataError, match="not fitted"):
+        D.Standardizer().transform(np.zeros((2, 2)))
+    s = D.Standardizer().fit(np.arange(6.0).reshape(3, 2))
+    with pytest.raises(DataError, match=r"shape \(n, 2\)"):
+        s.transform(np.zeros((2, 3)))
+    with pytest.raises(DataError, match="scale"):
+        D.Standardizer([0.0], [0.0])

@@ -59,7 +59,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                  learn_hyperparameters: bool = True, random_state=None, lengthscale: float = 1.0,
                  variance: float = 1.0, nugget: float = 1e-4, step_size: str = "adaptive",
                  hyper_learning_rate: float = 0.01, convergence: str = "parameters",
-                 validation_fraction: float = 0.0, eval_every: int = 50):
+                 validation_fraction: float = 0.0, eval_every: int = 50, ard: bool = False):
         self.n_inducing = n_inducing
         self.batch_size = batch_size
         self.max_iter = max_iter
@@ -73,6 +73,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.convergence = convergence
         self.validation_fraction = validation_fraction
         self.eval_every = eval_every
+        self.ard = ard
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -135,8 +136,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                                  f"validation rows among {len(X)}")
             X_fit, y_fit, X_eval, y_eval = X_std[~held], y_pm1[~held], X_std[held], y_pm1[held]
         Z = kmeans_plus_plus(X_fit, self.n_inducing, rng)
+        lengthscale = np.full(X.shape[1], self.lengthscale) if self.ard else self.lengthscale
         self.engine_ = methods.build(
-            "xgpc", X_fit, y_fit, Z, RBF(self.lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
+            "xgpc", X_fit, y_fit, Z, RBF(lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
             rng=rng, step_size=self.step_size, learn_hyperparameters=self.learn_hyperparameters,
             hyper_learning_rate=self.hyper_learning_rate)
         self.trainer_ = Trainer(self.engine_, X_eval, y_eval, eval_every=self.eval_every,

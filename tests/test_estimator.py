@@ -92,3 +92,14 @@ def test_more_inducing_points_than_rows_warns_and_clamps():
     with pytest.warns(UserWarning, match="inducing points requested"):
         clf = XGPClassifier(n_inducing=50, batch_size=10, max_iter=20, random_state=0).fit(X, np.arange(30) % 2)
     assert clf.inducing_points_.shape == (30, 2)
+
+
+def test_ard_learns_to_ignore_a_noise_feature():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((400, 2))
+    y = (np.sin(2.0 * X[:, 0]) > 0).astype(int)  # only the first feature matters
+    clf = XGPClassifier(n_inducing=30, batch_size=100, max_iter=1500, ard=True, hyper_learning_rate=0.05,
+                        convergence="none", random_state=4).fit(X, y)
+    lengthscale = clf.engine_.kernel.lengthscale
+    assert lengthscale.shape == (2,)
+    assert lengthscale[1] > 2.0 * lengthscale[0]

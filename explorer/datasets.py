@@ -120,6 +120,8 @@ def validate(X, y, feature_names=None, source: str | None = None):
         raise DataError(f"{_prefix(source)}X has {n} rows but y has {y.shape[0] if y.ndim else 'no'} labels")
     if n < 2:
         raise DataError(f"{_prefix(source)}need at least 2 rows to classify, got {n}")
+    if X.dtype.kind == "c":
+        raise DataError(f"{_prefix(source)}X holds complex numbers; features must be real")
     if X.dtype.kind in "biuf":
         X = X.astype(np.float64, copy=False)
     else:
@@ -315,9 +317,13 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
         first_line = next(line for line in text.splitlines() if line.strip())
         delimiter = _sniff_delimiter(first_line, name)
     rows = _rows(text, delimiter)
-    header_line, header = next(rows)
+    header_line, header = next(rows, (None, None))
+    if header is None:
+        raise DataError(f"{name}: the file holds no header row, only blank or empty fields")
     if all(_is_number(field) for field in header):
         raise DataError(f"{name}: line {header_line} looks like data, not a header {header}; a header row is required")
+    if "" in header:
+        raise DataError(f"{name}: line {header_line}: header column {header.index('')} (0-based) has no name: {header}")
     duplicates = sorted({h for h in header if header.count(h) > 1})
     if duplicates:
         raise DataError(f"{name}: line {header_line}: column names {duplicates} appear more than once in {header}")
@@ -757,6 +763,9 @@ class Standardizer:
             raise DataError(f"expected X of shape (n, {d if d is not None else 'd'}), got {X.shape}")
         if len(X) == 0:
             raise DataError("X has no rows")
+        if not np.all(np.isfinite(X)):
+            j = int(np.flatnonzero(~np.isfinite(X).all(axis=0))[0])
+            raise DataError(f"column {j} (0-based) holds a non-finite value; standardise only checked data")
         return X
 
     def _fitted_d(self) -> int:

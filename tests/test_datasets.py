@@ -111,6 +111,8 @@ def test_validate_rejects_one_row_and_one_dimensional_x():
         D.validate(np.zeros((1, 2)), [1])
     with pytest.raises(DataError, match="2-D"):
         D.validate(np.zeros(4), [0, 1, 0, 1])
+    with pytest.raises(DataError, match="complex"):
+        D.validate(np.ones((2, 1), dtype=complex), [0, 1])
 
 
 # ----------------------------------------------------------------------------------------------- built-in 2-D sets
@@ -280,6 +282,12 @@ def test_csv_empty_file_header_only_and_headerless(tmp_path):
         D.read_csv(path, "label")
     path.write_text("x1,label\n")
     with pytest.raises(DataError, match="no data rows"):
+        D.read_csv(path, "label")
+    path.write_text('""\n')
+    with pytest.raises(DataError, match="no header row"):
+        D.read_csv(path, 0, delimiter=",")
+    path.write_text("x1,,label\n1,2,0\n3,4,1\n")
+    with pytest.raises(DataError, match=r"line 1: header column 1 \(0-based\) has no name"):
         D.read_csv(path, "label")
     path.write_text("1,2,0\n3,4,1\n")
     with pytest.raises(DataError, match="header row is required"):
@@ -631,3 +639,5 @@ def test_standardizer_errors():
         s.transform(np.zeros((2, 3)))
     with pytest.raises(DataError, match="scale"):
         D.Standardizer([0.0], [0.0])
+    with pytest.raises(DataError, match=r"column 1 \(0-based\) holds a non-finite value"):
+        s.transform(np.array([[0.0, np.nan]]))

@@ -609,17 +609,23 @@ PAPER_DATASETS = {
 }
 
 
+_CHECKOUT_DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
 def resolve_data_dir(path=None) -> Path | None:
-    """The directory holding the offline paper data: `path` if given, else $XGPC_DATA_DIR, else None."""
+    """The directory holding the offline paper data: `path` if given, else $XGPC_DATA_DIR, else `../shared/data`
+    beside this checkout when it exists, else None."""
     chosen = path if path is not None else os.environ.get("XGPC_DATA_DIR")
-    return Path(chosen) if chosen else None
+    if chosen:
+        return Path(chosen)
+    return _CHECKOUT_DATA_DIR if _CHECKOUT_DATA_DIR.is_dir() else None
 
 
-def _load_paper(name: str, directory: Path | None) -> tuple[np.ndarray, np.ndarray]:
+def _load_paper(name: str, directory: Path | None) -> tuple[np.ndarray, np.ndarray, list[str]]:
     spec = PAPER_DATASETS[name]
     if directory is not None and (directory / spec.file).exists():
-        X, y, _, _ = read_npz(directory / spec.file)
-        return X, y
+        X, y, _, names = read_npz(directory / spec.file)
+        return X, y, names
     looked = (f"{spec.file} is not in {directory}" if directory is not None
               else "no data directory was given (argument data_dir or environment variable XGPC_DATA_DIR)")
     advice = (f"Set XGPC_DATA_DIR (or pass data_dir) to a directory holding {spec.file}, e.g. the project's "
@@ -628,13 +634,13 @@ def _load_paper(name: str, directory: Path | None) -> tuple[np.ndarray, np.ndarr
         raise DataError(f"paper data set {name!r}: {looked}, and it has no OpenML copy to fetch. {advice}.")
     cache = cache_dir()
     try:
-        X, y, _, _ = load_openml(spec.openml_id, one_hot=spec.one_hot, cache=cache)
+        X, y, _, names = load_openml(spec.openml_id, one_hot=spec.one_hot, cache=cache)
     except Exception as err:
         raise DataError(
             f"paper data set {name!r}: {looked}, and fetching OpenML id {spec.openml_id} into the cache {cache} "
             f"(XGPC_CACHE_DIR) failed: {type(err).__name__}: {err}. {advice}."
         ) from err
-    return X, y
+    return X, y, names
 
 
 def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None = None, seed: int = 0):
@@ -643,10 +649,17 @@ def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None 
     Built-in sets are generated from `seed` with n rows (default 400) and their default noise (`DEFAULT_NOISE`);
     paper sets come from the data directory or OpenML (n and noise do not apply to them).
     """
+    X, y, _ = load_with_names(name, data_dir, n=n, noise=noise, seed=seed)
+    return X, y
+
+
+def load_with_names(name: str, data_dir=None, *, n: int | None = None, noise: float | None = None, seed: int = 0):
+    """As `load`, plus the feature names: (X, y, names (d,))."""
     if name in BUILTIN:
         n = 400 if n is None else n
         noise = DEFAULT_NOISE[name] if noise is None else noise
-        return BUILTIN[name](n, noise, np.random.default_rng(seed))
+        X, y = BUILTIN[name](n, noise, np.random.default_rng(seed))
+        return X, y, ["x1", "x2"]
     if name in PAPER_DATASETS:
         if n is not None or noise is not None:
             raise DataError(f"n and noise apply to the built-in sets only, not to the paper data set {name!r}")

@@ -75,11 +75,10 @@ class Model(param.Parameterized):
                 raise datasets.DataError("dataset 'custom' needs data: call set_data(X, y, name) first")
             X, y, self.feature_names = self._custom["X"], self._custom["y"], self._custom["feature_names"]
         elif self.dataset in datasets.BUILTIN:
-            X, y = datasets.load(self.dataset, n=self.n_points, noise=self.noise, seed=self.seed)
-            self.feature_names = ["x1", "x2"]
+            X, y, self.feature_names = datasets.load_with_names(self.dataset, n=self.n_points, noise=self.noise,
+                                                                seed=self.seed)
         else:
-            X, y = datasets.load(self.dataset, self.data_dir)
-            self.feature_names = [f"x{j + 1}" for j in range(X.shape[1])]
+            X, y, self.feature_names = datasets.load_with_names(self.dataset, self.data_dir)
         split_rng, self._inducing_rng, self._engine_rng, self._elbo_rng = (
             np.random.default_rng(s) for s in np.random.SeedSequence(self.seed).spawn(4))
         X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, split_rng)

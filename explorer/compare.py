@@ -1,0 +1,264 @@
+"""MCMC versus variational: X-GPC's q(f) against the exact PG Gibbs posterior at the same kernel (paper Fig. 1).
+
+At test points: posterior mean, variance and p(y*=1) of X-GPC (sparse or full) against the Gibbs sampler, with
+correlation and mean/max absolute difference per pair, the mean KL between the Gaussian marginals, and the test NLL
+and error of both. On the training data: how much the PG augmentation loosens the bound for the same q(u) (paper
+§"On the quality of the approximation"),
+
+    L_orig − L_aug = Σ_i E_q(f_i)[KL(q(ω_i) ‖ p(ω_i | f_i, y_i))] = Σ_i E_N(f_i|m_i,v_i)[KL(PG(1,c_i) ‖ PG(1,|f_i|))],
+
+with L_orig = Σ_i E_q[log σ(y_i f_i)] − KL(q(u) ‖ p(u)) the non-augmented ELBO of the same q(u), q(f_i) = N(m_i, v_i)
+its marginals through the sparse projection (m_i = κ_iμ, v_i = K̃_ii + κ_iΣκ_iᵀ) and c_i = sqrt(v_i + m_i²).
+Expectations over f_i are 64-node Gauss–Hermite.
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from scipy.special import log_expit
+
+from explorer import metrics, polyagamma
+from explorer.datasets import train_test_split
+from explorer.gibbs import N_MAX, GibbsSampler
+from explorer.inducing import kmeans_plus_plus
+from explorer.kernels import RBF
+from explorer.schedules import Constant
+from explorer.xgpc import XGPC
+
+_GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
+_CHUNK = 4096
+
+
+def normal_expectation(fn: Callable[[np.ndarray], np.ndarray], mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """E_N(f | mean_i, var_i)[fn(f)] per entry by 64-node Gauss–Hermite; fn maps (s, 64) nodes to values. (s,)."""
+    f = mean[:, None] + np.sqrt(2.0 * np.maximum(var, 0.0))[:, None] * _GH_NODES
+    return fn(f) @ _GH_WEIGHTS / np.sqrt(np.pi)
+
+
+def training_marginals(model: XGPC) -> tuple[np.ndarray, np.ndarray]:
+    """q(f_i) = N(κ_iμ, K̃_ii + κ_iΣκ_iᵀ) at the n training points (sparse or full), in chunks. Shapes (n,), (n,)."""
+    mean, var = np.empty(model.n), np.empty(model.n)
+    Sigma = model.Sigma
+    for start in range(0, model.n, _CHUNK):
+        index = np.arange(start, min(start + _CHUNK, model.n))
+        kappa, K_tilde, _ = model.project(model.X[index], index)
+        mean[index] = kappa @ model.mu
+        var[index] = K_tilde + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa)
+    return mean, var
+
+
+def nonaugmented_elbo(model: XGPC) -> float:
+    """L_orig = Σ_i E_q[log σ(y_i f_i)] − KL(q(u) ‖ p(u)) for X-GPC's current q(u) (quadrature over q(f_i))."""
+    mean, var = training_marginals(model)
+    expected = normal_expectation(lambda f: log_expit(model.y[:, None] * f), mean, var)
+    return float(expected.sum()) - model.kl()
+
+
+def augmentation_gap(model: XGPC) -> float:
+    """Σ_i E_N(f_i|m_i,v_i)[KL(PG(1,c_i) ‖ PG(1,|f_i|))], c_i = sqrt(v_i + m_i²): the paper's L_orig − L_aug."""
+    mean, var = training_marginals(model)
+    c = np.sqrt(var + mean * mean)
+    return float(normal_expectation(lambda f: polyagamma.kl_between(c[:, None], f), mean, var).sum())
+
+
+@dataclass(frozen=True)
+class PairSummary:
+    """Agreement of one quantity at the test points, MCMC (x) against variational (y)."""
+
+    correlation: float  # Pearson
+    mean_abs_diff: float
+    max_abs_diff: float
+
+    @classmethod
+    def of(cls, mcmc: np.ndarray, vi: np.ndarray) -> "PairSummary":
+        diff = np.abs(vi - mcmc)
+        corr = np.corrcoef(mcmc, vi)[0, 1] if np.std(mcmc) > 0 and np.std(vi) > 0 else math.nan
+        return cls(float(corr), float(diff.mean()), float(diff.max()))
+
+
+def gaussian_marginal_kl(mean_q: np.ndarray, var_q: np.ndarray, mean_p: np.ndarray, var_p: np.ndarray) -> np.ndarray:
+    """KL(N(mean_q, var_q) ‖ N(mean_p, var_p)) = ½[log(var_p/var_q) + (var_q + (mean_q − mean_p)²)/var_p − 1]."""
+    return 0.5 * (np.log(var_p / var_q) + (var_q + (mean_q - mean_p) ** 2) / var_p - 1.0)
+
+
+@dataclass
+class ComparisonResult:
+    """X-GPC (`label`) against the Gibbs sampler at the same kernel, on the test points and on the training bound.
+
+    Arrays (n_test,): `mcmc_mean`, `mcmc_var`, `mcmc_proba` (x-axes of Fig. 1) and `vi_mean`, `vi_var`, `vi_proba`
+    (y-axes); `y_test`. `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
+    ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of their
+    difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
+    subsampled to fit the sampler's limit, None if it was not.
+    """
+
+    label: str
+    mcmc_mean: np.ndarray
+    mcmc_var: np.ndarray
+    mcmc_proba: np.ndarray
+    vi_mean: np.ndarray
+    vi_var: np.ndarray
+    vi_proba: np.ndarray
+    y_test: np.ndarray
+    mean_kl: float
+    elbo_augmented: float
+    elbo_nonaugmented: float
+    augmentation_gap: float
+    mcmc_diagnostics: dict[str, float]
+    n_train: int
+    subsampled_from: int | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def pairs(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """The three scatter pairs of Fig. 1: name → (MCMC values, variational values)."""
+        return {"mean": (self.mcmc_mean, self.vi_mean), "variance": (self.mcmc_var, self.vi_var),
+                "p(y=1)": (self.mcmc_proba, self.vi_proba)}
+
+    def pair_summaries(self) -> dict[str, PairSummary]:
+        return {name: PairSummary.of(mcmc, vi) for name, (mcmc, vi) in self.pairs().items()}
+
+    def summary(self) -> dict[str, float | int | str | None]:
+        """Plain numbers (JSON-able): per pair correlation / mean / max |diff|, KL, NLL and error, the three bounds."""
+        out: dict[str, float | int | str | None] = {"label": self.label, "n_train": self.n_train,
+                                                    "n_test": len(self.y_test), "subsampled_from": self.subsampled_from}
+        for name, pair in self.pair_summaries().items():
+            out.update({f"{name}/{key}": value for key, value in asdict(pair).items()})
+        nll_vi = metrics.negative_log_likelihood(self.vi_proba, self.y_test)
+        nll_mcmc = metrics.negative_log_likelihood(self.mcmc_proba, self.y_test)
+        error_vi = metrics.error_rate(self.vi_proba, self.y_test)
+        error_mcmc = metrics.error_rate(self.mcmc_proba, self.y_test)
+        out.update({
+            "mean_kl": self.mean_kl,
+            "nll_vi": nll_vi, "nll_mcmc": nll_mcmc, "nll_difference": nll_vi - nll_mcmc,
+            "error_vi": error_vi, "error_mcmc": error_mcmc, "error_difference": error_vi - error_mcmc,
+            "elbo_augmented": self.elbo_augmented, "elbo_nonaugmented": self.elbo_nonaugmented,
+            "bound_difference": self.elbo_nonaugmented - self.elbo_augmented,
+            "augmentation_gap": self.augmentation_gap,
+        })
+        out.update({f"mcmc/{key}": value for key, value in self.mcmc_diagnostics.items()})
+        out.update({f"seconds/{key}": value for key, value in self.seconds.items()})
+        return out
+
+
+def _same_kernel(a: RBF, b: RBF) -> bool:
+    return (np.allclose(a.log_params, b.log_params, rtol=1e-12, atol=0.0) and a.lengthscale.size == b.lengthscale.size
+            and math.isclose(a.nugget, b.nugget, rel_tol=1e-12))
+
+
+def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_test: np.ndarray, *,
+                      label: str | None = None, subsampled_from: int | None = None) -> ComparisonResult:
+    """Compare a trained X-GPC (sparse or full) with a finished-or-running Gibbs run on the same training data and
+    kernel hyperparameters. X_test (n*, d), y_test (n*,) in ±1. Uses the sampler's stored draws so far."""
+    if not _same_kernel(model.kernel, sampler.kernel):
+        raise ValueError(f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "
+                         "compare them at the same hyperparameters")
+    if model.X.shape != sampler.X.shape or not (np.array_equal(model.X, sampler.X) and np.array_equal(model.y, sampler.y)):
+        raise ValueError("X-GPC and the sampler were given different training data")
+    X_test = np.asarray(X_test, dtype=float)
+    y_test = np.asarray(y_test, dtype=float)
+    if X_test.ndim != 2 or X_test.shape[1] != model.X.shape[1] or y_test.shape != (len(X_test),):
+        raise ValueError(f"X_test must be (n*, {model.X.shape[1]}) and y_test (n*,); got {X_test.shape}, {y_test.shape}")
+    if not np.all(np.isin(y_test, (-1.0, 1.0))):
+        raise ValueError("y_test must hold only −1 and +1")
+    vi_mean, vi_var = model.predict_latent(X_test)
+    mcmc_mean, mcmc_var = sampler.predict_latent(X_test)
+    return ComparisonResult(
+        label=label or ("X-GPC full" if model.full else f"X-GPC sparse (m={model.m})"),
+        mcmc_mean=mcmc_mean, mcmc_var=mcmc_var, mcmc_proba=sampler.predict_proba(X_test),
+        vi_mean=vi_mean, vi_var=vi_var, vi_proba=model.predict_proba(X_test), y_test=y_test,
+        mean_kl=float(np.mean(gaussian_marginal_kl(vi_mean, vi_var, mcmc_mean, mcmc_var))),
+        elbo_augmented=model.elbo(), elbo_nonaugmented=nonaugmented_elbo(model), augmentation_gap=augmentation_gap(model),
+        mcmc_diagnostics=sampler.diagnostics(), n_train=model.n, subsampled_from=subsampled_from,
+    )
+
+
+def fit_coordinate_ascent(model: XGPC, *, tolerance: float = 1e-10, max_iterations: int = 500) -> int:
+    """Full-batch, ρ = 1 natural-gradient steps (exact coordinate ascent) until max|Δμ| ≤ tolerance·(1 + max|μ|).
+    The model must have been built with batch_size = n and `Constant(1.0)`. Returns the iterations taken."""
+    for iteration in range(1, max_iterations + 1):
+        previous = model.mu.copy()
+        model.step(1)
+        if np.max(np.abs(model.mu - previous)) <= tolerance * (1.0 + np.max(np.abs(model.mu))):
+            return iteration
+    return max_iterations
+
+
+@dataclass
+class ComparisonRun:
+    """What `run_comparison` did: the comparison(s), the sampler (traces, draws), sizes and timings."""
+
+    full: ComparisonResult
+    sparse: ComparisonResult | None
+    sampler: GibbsSampler
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    subsampled_from: int | None
+
+    def summary(self) -> dict:
+        """{"full": {...}, "sparse": {...} or None} of plain numbers."""
+        return {"full": self.full.summary(), "sparse": None if self.sparse is None else self.sparse.summary()}
+
+
+def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: int = N_MAX, test_fraction: float = 0.2,
+                   seed: int = 0, n_samples: int = 1000, burn_in: int = 100, n_chains: int = 4,
+                   n_inducing: int | None = None, max_stored_draws: int = 1000,
+                   progress: Callable[[int, int], None] | None = None) -> ComparisonRun:
+    """Fig. 1 end to end at a fixed kernel: split, fit full X-GPC (and a sparse one with `n_inducing` k-means++
+    inducing points) by exact coordinate ascent, run the Gibbs sampler, compare at the test points.
+
+    X (n, d) as given (standardise beforehand), y (n,) in ±1. If the training part would exceed `n_train_max`, the
+    data are first subsampled (seeded) to ⌊n_train_max / (1 − test_fraction)⌋ rows; the result says so in
+    `subsampled_from`. Split: stratified, `test_fraction` of each class. Sampler: `n_chains` chains of `burn_in` +
+    `n_samples` sweeps; `progress(sweeps_done, total_sweeps)` is called every 10 sweeps. All randomness from `seed`.
+    Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n_train) seconds.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if X.ndim != 2 or y.shape != (len(X),):
+        raise ValueError(f"X must be (n, d) and y (n,); got {X.shape}, {y.shape}")
+    if not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError("y must hold only −1 and +1")
+    if not 0.0 < test_fraction < 1.0:
+        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")
+    if not 1 <= n_train_max <= N_MAX:
+        raise ValueError(f"n_train_max must be between 1 and the sampler's limit {N_MAX}, got {n_train_max}")
+    split_rng, sampler_rng, inducing_rng, model_rng = np.random.default_rng(seed).spawn(4)
+    subsampled_from = None
+    n_keep = int(n_train_max / (1.0 - test_fraction))
+    if len(y) > n_keep:
+        subsampled_from = len(y)
+        keep = np.sort(split_rng.choice(len(y), n_keep, replace=False))
+        X, y = X[keep], y[keep]
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_fraction, split_rng)
+
+    start = time.perf_counter()
+    full = XGPC(X_train, y_train, None, kernel, batch_size=len(y_train), schedule=Constant(1.0), rng=model_rng,
+                full=True)
+    full_iterations = fit_coordinate_ascent(full)
+    full_seconds = time.perf_counter() - start
+    sparse = None
+    if n_inducing is not None:
+        start = time.perf_counter()
+        Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
+        sparse = XGPC(X_train, y_train, Z, kernel, batch_size=len(y_train), schedule=Constant(1.0), rng=model_rng)
+        sparse_iterations = fit_coordinate_ascent(sparse)
+        sparse_seconds = time.perf_counter() - start
+
+    sampler = GibbsSampler(X_train, y_train, kernel, rng=sampler_rng, n_chains=n_chains, burn_in=burn_in,
+                           n_samples=n_samples, max_stored_draws=max_stored_draws)
+    sampler.run(progress=progress)
+    mcmc_seconds = {"mcmc": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
+
+    result_full = compare_with_mcmc(full, sampler, X_test, y_test, subsampled_from=subsampled_from)
+    result_full.seconds = {"vi": full_seconds, "vi_iterations": full_iterations, **mcmc_seconds}
+    result_sparse = None
+    if sparse is not None:
+        result_sparse = compare_with_mcmc(sparse, sampler, X_test, y_test, subsampled_from=subsampled_from)
+        result_sparse.seconds = {"vi": sparse_seconds, "vi_iterations": sparse_iterations, **mcmc_seconds}
+    return ComparisonRun(result_full, result_sparse, sampler, X_train, y_train, X_test, y_test, subsampled_from)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack, solve_triangular
+from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack
 from scipy.special import log_expit
 
 from explorer import diagnostics, polyagamma
@@ -31,33 +31,58 @@ PRECISION_FORM_MAX_CONDITION = 1e12
 _PREDICT_CHUNK = 2_000_000  # draws × test points per block in predict_proba
 
 
-def conditional_latent_precision(K_inv: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+def _cholesky_in_place(A: np.ndarray) -> np.ndarray:
+    """Lower Cholesky factor of the Fortran-ordered A, overwriting its lower triangle (upper left as is)."""
+    R, info = lapack.dpotrf(A, lower=1, overwrite_a=1, clean=0)
+    if info != 0:
+        raise LinAlgError(f"Cholesky of the f | ω precision failed (LAPACK info {info}); the matrix is not "
+                          "numerically positive definite")
+    return R
+
+
+def _triangular_solve(R: np.ndarray, b: np.ndarray, transpose: bool = False) -> np.ndarray:
+    """R⁻¹ b, or R⁻ᵀ b with `transpose`, for lower-triangular R (only its lower triangle is read); b (n,) or (n, s)."""
+    x, info = lapack.dtrtrs(R, b, lower=1, trans=int(transpose))
+    if info != 0:
+        raise LinAlgError(f"triangular solve failed (LAPACK info {info}): singular factor")
+    return x
+
+
+def _add_to_diagonal(A: np.ndarray, values: np.ndarray) -> None:
+    A.reshape(-1, order="F")[:: len(A) + 1] += values  # a view for a Fortran-ordered A
+
+
+def conditional_latent_precision(K_inv: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray,
+                                 work: np.ndarray | None = None) -> np.ndarray:
     """A draw of f | ω ~ N(C y/2, C), C = P⁻¹, P = K⁻¹ + Ω, from standard normals z (n,) or (n, s).
 
-    P = R Rᵀ (one n×n Cholesky), a = R⁻¹ y/2, f = R⁻ᵀ (a + z): two triangular solves. K_inv (n, n) should be
-    Fortran-ordered so that the factorisation works in place on P's buffer.
+    P = R Rᵀ (one n×n Cholesky), a = R⁻¹ y/2, f = R⁻ᵀ (a + z): two triangular solves. `work`, an optional
+    Fortran-ordered (n, n) buffer, receives P and then R (no n² allocation per sweep).
     """
-    P = K_inv.copy(order="F")
-    P[np.diag_indices_from(P)] += omega
-    R = cholesky(P, lower=True, overwrite_a=True, check_finite=False)
-    a = solve_triangular(R, 0.5 * y, lower=True, check_finite=False)
-    shift = a if z.ndim == 1 else a[:, None]
-    return solve_triangular(R, shift + z, lower=True, trans="T", check_finite=False)
+    P = np.empty_like(K_inv, order="F") if work is None else work
+    np.copyto(P, K_inv)
+    _add_to_diagonal(P, omega)
+    R = _cholesky_in_place(P)
+    a = _triangular_solve(R, 0.5 * y)
+    return _triangular_solve(R, (a if z.ndim == 1 else a[:, None]) + z, transpose=True)
 
 
-def conditional_latent_whitened(L: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
+def conditional_latent_whitened(L: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray,
+                                work: np.ndarray | None = None) -> np.ndarray:
     """A draw of f | ω ~ N(C y/2, C) in whitened coordinates f = L v, K = L Lᵀ, from standard normals z (n,) or (n, s).
 
     v | ω ~ N(B⁻¹Lᵀy/2, B⁻¹), B = I + LᵀΩL = R Rᵀ (a symmetric rank-n update, then one Cholesky);
     v = R⁻ᵀ(R⁻¹Lᵀy/2 + z), f = L v. Never inverts K, so it stays accurate when K is ill-conditioned.
+    `work`, an optional Fortran-ordered (n, n) buffer, receives B and then R.
     """
+    B = np.empty_like(L, order="F") if work is None else work
+    B.fill(0.0)
+    _add_to_diagonal(B, 1.0)
     W = (np.sqrt(omega)[:, None] * L).T  # Fortran-ordered (Ω^½ L)ᵀ, so syrk reads it without a copy
-    B = blas.dsyrk(1.0, W, beta=1.0, c=np.eye(len(L), order="F"), trans=0, lower=1, overwrite_c=1)
-    R = cholesky(B, lower=True, overwrite_a=True, check_finite=False)
-    a = solve_triangular(R, L.T @ (0.5 * y), lower=True, check_finite=False)
-    shift = a if z.ndim == 1 else a[:, None]
-    v = solve_triangular(R, shift + z, lower=True, trans="T", check_finite=False)
-    return L @ v
+    B = blas.dsyrk(1.0, W, beta=1.0, c=B, trans=0, lower=1, overwrite_c=1)
+    R = _cholesky_in_place(B)
+    a = _triangular_solve(R, L.T @ (0.5 * y))
+    return L @ _triangular_solve(R, (a if z.ndim == 1 else a[:, None]) + z, transpose=True)
 
 
 def condition_number(K: np.ndarray, L: np.ndarray) -> float:
@@ -182,6 +207,7 @@ class GibbsSampler:
         self.total_sweeps = self.burn_in + self.n_samples
         self._traces = np.empty((self.n_chains, self.total_sweeps, len(self.trace_names)))
         self._draws = np.empty((self.n_chains, self.n_samples // self.thin, self.n))
+        self._work = np.empty((self.n, self.n), order="F")  # the per-sweep n×n factor, reused by every chain
         self.sweeps_done = 0
         self.draws_stored = 0
         self.seconds = 0.0
@@ -206,9 +232,9 @@ class GibbsSampler:
         omega = polyagamma.sample(self.f[chain], rng)
         z = rng.standard_normal(self.n)
         if self.form == "precision":
-            self.f[chain] = conditional_latent_precision(self.K_inv, omega, self.y, z)
+            self.f[chain] = conditional_latent_precision(self.K_inv, omega, self.y, z, self._work)
         else:
-            self.f[chain] = conditional_latent_whitened(self.L, omega, self.y, z)
+            self.f[chain] = conditional_latent_whitened(self.L, omega, self.y, z, self._work)
         self.omega[chain] = omega
 
     def step(self, k: int = 1) -> int:

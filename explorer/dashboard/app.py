@@ -1,0 +1,257 @@
+"""`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
+session) or shown in a notebook. Training runs in the session's worker thread; a periodic callback (every
+`period_ms`) takes the worker's gate briefly to read what is new and renders it: traces at every tick, the surface
+at most every `surface_seconds`, only while its tab is shown.
+"""
+from __future__ import annotations
+
+import io
+import logging
+import os
+import time
+from pathlib import Path
+
+import panel as pn
+import param
+from threadpoolctl import threadpool_limits
+
+from explorer import datasets
+from explorer.dashboard.controls import Settings, configuration
+from explorer.dashboard.data import DataTab, summary
+from explorer.dashboard.learn import LearnTab
+from explorer.dashboard.surface import SurfaceView
+from explorer.dashboard.train import TrainTab
+from explorer.dashboard.worker import Worker
+from explorer.model import Model
+
+log = logging.getLogger(__name__)
+CHUNK_SECONDS = 0.03  # training time per worker chunk; Pause answers within one chunk plus its evaluation
+TAB_NAMES = ("Train", "Data", "Learn")
+
+
+def default_data_dir() -> str | None:
+    """$XGPC_DATA_DIR, else the project's shared data next to the repository (`<repo>/../shared/data`) if present."""
+    if os.environ.get("XGPC_DATA_DIR"):
+        return os.environ["XGPC_DATA_DIR"]
+    shared = Path(__file__).resolve().parents[3] / "shared" / "data"
+    return str(shared) if shared.is_dir() else None
+
+
+def notify(message: str, kind: str = "error") -> None:
+    """A notification in this session's page (or the log where there is none, e.g. a notebook without them)."""
+    area = pn.state.notifications
+    if area is None:
+        (log.error if kind == "error" else log.info)(message)
+        return
+    getattr(area, kind)(message, duration=8000 if kind == "error" else 4000)
+
+
+class Dashboard(pn.viewable.Viewer):
+    """Everything one session sees, built around its own `Model` and worker thread."""
+
+    period_ms = param.Integer(default=150, bounds=(50, 2000), doc="Refresh period of the plots")
+    surface_seconds = param.Number(default=0.8, bounds=(0.1, None), doc="Least time between surface refreshes")
+
+    def __init__(self, model: Model | None = None, **params):
+        super().__init__(**params)
+        self.model = model if model is not None else Model(data_dir=default_data_dir())
+        self.worker = Worker()
+        self.settings = Settings(self.model, self.apply)
+        self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
+                                   redraw=lambda: self.refresh(force_surface=True))
+        self.train = TrainTab(self.settings, self.surface, self.history_csv)
+        self.data = DataTab(self.settings, self.load_file, notify)
+        self.learn = LearnTab()
+        self.tabs = pn.Tabs(("Train", self.train), ("Data", self.data), ("Learn", self.learn),
+                            dynamic=True, sizing_mode="stretch_width")
+        self.refreshes = 0
+        self._surface_due = 0.0
+        self._surface_iteration = -1
+        self._learn_iteration = -1
+        self._shown_status = None
+        self._wire()
+        with self.worker.hold():
+            self._trainer = self.model.trainer
+            self._run_config = configuration(self.model)
+            self._consumed = 0
+            static = self.surface.reset(self.model)
+            self.data.description.object = summary(self.model)
+        self.surface.build(static)
+        self._served = bool(pn.state.curdoc and pn.state.curdoc.session_context)
+        self.refresh()
+        self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
+        if self._served:
+            pn.state.on_session_destroyed(lambda context: self.close())
+
+    def _wire(self) -> None:
+        t = self.train
+        t.play.on_click(lambda e: self.play())
+        t.pause.on_click(lambda e: self.pause())
+        t.step.on_click(lambda e: self.step())
+        t.reset.on_click(lambda e: self.reset())
+        t.clear.on_click(lambda e: t.traces.clear_earlier())
+        self.tabs.param.watch(lambda e: self.refresh(force_surface=True), "active")
+
+    # ------------------------------------------------------------------------------------------------- actions
+    def play(self) -> None:
+        """Train in the worker until Pause (or convergence, unless the run had already converged)."""
+        stop_at_convergence = not self.model.converged
+
+        def chunk() -> bool:
+            self.model.run(seconds=CHUNK_SECONDS, stop_at_convergence=stop_at_convergence)
+            return stop_at_convergence and self.model.converged
+
+        self.worker.play(chunk)
+
+    def pause(self) -> None:
+        self.worker.pause()
+        self.refresh(force_surface=True)
+
+    def step(self) -> None:
+        """One evaluation interval (eval_every iterations), then redraw."""
+        self.worker.pause()
+        with self.worker.hold():
+            self._guard(self.model.step, self.model.eval_every)
+        self.refresh(force_surface=True)
+
+    def reset(self) -> None:
+        self.worker.pause()
+        with self.worker.hold():
+            self._guard(self.model.reset)
+        self.refresh(force_surface=True)
+
+    def apply(self, changes: dict) -> None:
+        """Set configuration parameters on the Model (a structural change resets the run and pauses training)."""
+        self.worker.pause()
+        with self.worker.hold():
+            self._guard(self.model.param.update, **changes)
+        self.settings.sync()
+        self.refresh(force_surface=True)
+
+    def add_point(self, x, label: int) -> None:
+        """The surface click: a training point of class `label` at raw input x (d,); training continues."""
+        with self.worker.hold():
+            if not self._guard(self.model.add_point, x, label):
+                return
+            points = self.surface.points(self.model)
+        self.surface.show_points(points)
+        self.refresh(force_surface=True)
+
+    def load_file(self, content: bytes, filename: str, label_column: str) -> None:
+        """Parse an uploaded CSV and make it the data set; a bad file only raises a notification."""
+        try:
+            X, y, classes, names = datasets.read_csv(io.BytesIO(content), label_column, source_name=filename)
+        except datasets.DataError as err:
+            notify(f"{err}. The current run is unchanged.")
+            return
+        self.worker.pause()
+        with self.worker.hold():
+            ok = self._guard(self.model.set_data, X, y, filename, names)
+        if ok:
+            notify(f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]!r}, "
+                   f"+1 = {classes[1]!r}.", kind="success")
+        self.settings.sync()
+        self.refresh(force_surface=True)
+
+    def history_csv(self) -> str:
+        with self.worker.hold():
+            return self.model.history.to_csv()
+
+    def close(self) -> None:
+        """Stop the worker and the periodic callback (the session ended)."""
+        self._callback.stop()
+        self.worker.stop()
+
+    def _guard(self, action, *args, **kwargs) -> bool:
+        """Run action; an exception becomes a notification. Returns whether it succeeded."""
+        try:
+            action(*args, **kwargs)
+        except Exception as err:  # any failure of a user action is reported, the session carries on
+            notify(f"{type(err).__name__}: {err}" if not isinstance(err, datasets.DataError) else str(err))
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------------------------ refresh
+    def _visible(self, name: str) -> bool:
+        return TAB_NAMES[self.tabs.active] == name
+
+    def _replot_surface(self) -> None:
+        with self.worker.hold():
+            static = self.surface.reset(self.model)
+        self.surface.build(static)
+
+    def refresh(self, force_surface: bool = False) -> None:
+        """Read what is new under the gate, then render it: new history rows, status, the surface (when due) and
+        the last minibatch for the Learn tab. A new run (reset or configuration change) archives the old curves."""
+        try:
+            with self.worker.hold():
+                update = self._collect(force_surface)
+            self._render(update)
+        except Exception as err:  # never let one bad tick kill the periodic callback
+            log.exception("refresh failed")
+            notify(f"Refresh failed: {type(err).__name__}: {err}")
+        self.refreshes += 1
+
+    def _collect(self, force_surface: bool) -> dict:
+        model, now = self.model, time.monotonic()
+        update = {"rows": [], "new_run": None}
+        if model.trainer is not self._trainer:
+            update["new_run"] = (self._run_config, configuration(model), self.surface.reset(model), summary(model))
+            self._trainer, self._run_config, self._consumed = model.trainer, configuration(model), 0
+            self._surface_iteration = model.iteration
+        update["rows"] = model.history.since(self._consumed)
+        self._consumed = model.history.total
+        update["status"] = (model.iteration, model.status, model.converged)
+        surface_due = force_surface or (now >= self._surface_due and model.iteration != self._surface_iteration)
+        if self._visible("Train") and surface_due and update["new_run"] is None:
+            update["frame"] = self.surface.frame(model)
+            self._surface_due, self._surface_iteration = now + self.surface_seconds, model.iteration
+        if self._visible("Learn") and model.iteration != self._learn_iteration:
+            update["local"] = model.last_local()
+            self._learn_iteration = model.iteration
+        return update
+
+    def _render(self, update: dict) -> None:
+        t = self.train
+        if update["new_run"] is not None:
+            previous, current, static, description = update["new_run"]
+            t.traces.archive(previous, current)
+            self.surface.build(static)
+            self.data.description.object = description
+            self.settings.sync()
+        t.traces.add(update["rows"])
+        if update["status"] != self._shown_status:
+            iteration, status, converged = update["status"]
+            t.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
+            t.status.value = status
+            self._shown_status = update["status"]
+        if "frame" in update:
+            self.surface.show(update["frame"])
+        if "local" in update:
+            self.learn.update_minibatch(update["local"])
+        if self.worker.error is not None:
+            error, self.worker.error = self.worker.error, None
+            notify(f"Training stopped: {type(error).__name__}: {error}")
+        if not self._served:
+            pn.io.push_notebook(self.layout)
+
+    # -------------------------------------------------------------------------------------------------- layout
+    @property
+    def layout(self) -> pn.Column:
+        if not hasattr(self, "_layout"):
+            header = pn.pane.Markdown(
+                "## X-GPC Explorer\nPólya-Gamma augmented sparse variational GP classification "
+                "(Wenzel et al., AAAI 2019): watch it learn, check it against MCMC, race it, learn how it works.",
+                sizing_mode="stretch_width")
+            self._layout = pn.Column(header, self.tabs, sizing_mode="stretch_width")
+        return self._layout
+
+    def __panel__(self):
+        return self.layout
+
+
+def serve_app() -> Dashboard:
+    """The page for one browser session: BLAS on one thread (DESIGN §8), notifications on, a fresh Dashboard."""
+    threadpool_limits(limits=1)
+    pn.extension(notifications=True)
+    return Dashboard()

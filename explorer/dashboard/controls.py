@@ -1,0 +1,104 @@
+"""Widgets for the Model's configuration. They are not linked to the Model directly: a change goes through
+`apply` (the dashboard pauses the worker and sets the parameter under the gate), and `sync` shows the Model's
+values again afterwards (also after a rejected change, which the Model rolls back)."""
+from __future__ import annotations
+
+from functools import partial
+
+import panel as pn
+import param
+
+from explorer import datasets
+
+DATA = ("dataset", "n_points", "noise", "train_fraction", "seed")
+TRAINING = ("method", "n_inducing", "batch_size", "step_size", "rho", "tau", "kappa", "learn_hyperparameters",
+            "hyper_learning_rate", "lengthscale", "variance", "nugget", "eval_every")
+CONFIGURATION = DATA + TRAINING
+LABELS = {
+    "dataset": "data set", "n_points": "points (built-in sets)", "noise": "noise (empty: the set's default)",
+    "train_fraction": "train fraction", "seed": "seed", "method": "method", "n_inducing": "inducing points m",
+    "batch_size": "minibatch size s", "step_size": "step-size rule", "rho": "constant ρ",
+    "tau": "Robbins–Monro delay τ", "kappa": "Robbins–Monro rate κ", "learn_hyperparameters": "learn ℓ and σ² (Adam)",
+    "hyper_learning_rate": "Adam learning rate", "lengthscale": "initial lengthscale ℓ",
+    "variance": "initial variance σ²", "nugget": "nugget γ", "eval_every": "evaluate every … iterations",
+}
+
+
+def configuration(model) -> dict:
+    """The model's configuration values, by name."""
+    return {name: getattr(model, name) for name in CONFIGURATION}
+
+
+def _widget(parameter: param.Parameter, value, label: str):
+    bounds = getattr(parameter, "bounds", None) or (None, None)
+    common = dict(name=label, description=parameter.doc, sizing_mode="stretch_width")
+    if isinstance(parameter, param.Selector):
+        return pn.widgets.Select(options=list(parameter.objects), value=value, **common)
+    if isinstance(parameter, param.Boolean):
+        return pn.widgets.Checkbox(value=value, name=label, sizing_mode="stretch_width")
+    if isinstance(parameter, param.Integer):
+        return pn.widgets.IntInput(value=value, start=bounds[0], end=bounds[1], **common)
+    if parameter.name == "train_fraction":
+        return pn.widgets.FloatSlider(value=value, start=bounds[0], end=bounds[1], step=0.05, name=label,
+                                      sizing_mode="stretch_width")
+    step = 0.01 if parameter.name in ("noise", "rho") else 0.1
+    return pn.widgets.FloatInput(value=value, start=bounds[0], end=bounds[1], step=step, format="0[.]000000", **common)
+
+
+class Settings:
+    """Builds widget groups for configuration names (`group(names)`, callable more than once: each call makes new
+    widgets, so the same setting can appear on two tabs) and keeps every copy in step with the Model."""
+
+    def __init__(self, model, apply):
+        self._model = model
+        self._apply = apply
+        self._widgets: dict[str, list] = {name: [] for name in CONFIGURATION}
+        self._syncing = False
+
+    def group(self, names) -> pn.Column:
+        widgets = []
+        for name in names:
+            widget = _widget(self._model.param[name], getattr(self._model, name), LABELS[name])
+            event = "value_throttled" if isinstance(widget, pn.widgets.FloatSlider) else "value"
+            widget.param.watch(partial(self._changed, name), event)
+            self._widgets[name].append(widget)
+            widgets.append(widget)
+        self._update_visibility()
+        return pn.Column(*widgets, sizing_mode="stretch_width")
+
+    def widgets(self, name: str) -> list:
+        """Every widget built for configuration parameter `name`."""
+        return list(self._widgets[name])
+
+    def _changed(self, name, event):
+        if self._syncing or event.new == getattr(self._model, name):
+            return
+        self._apply({name: event.new})
+
+    def sync(self) -> None:
+        """Show the Model's current values and options in every widget (without applying anything)."""
+        self._syncing = True
+        try:
+            for name, widgets in self._widgets.items():
+                value = getattr(self._model, name)
+                for widget in widgets:
+                    if isinstance(widget, pn.widgets.Select):
+                        widget.options = list(self._model.param[name].objects)
+                    if widget.value != value:
+                        widget.value = value
+        finally:
+            self._syncing = False
+        self._update_visibility()
+
+    def _update_visibility(self) -> None:
+        """Show only the settings that apply: n and noise for built-in sets, the constants of the chosen rule."""
+        model = self._model
+        show = {"n_points": model.dataset in datasets.BUILTIN, "noise": model.dataset in datasets.BUILTIN,
+                "rho": model.step_size == "constant", "tau": model.step_size == "robbins-monro",
+                "kappa": model.step_size == "robbins-monro", "hyper_learning_rate": model.learn_hyperparameters}
+        for name, visible in show.items():
+            for widget in self._widgets[name]:
+                widget.visible = visible
+        if model.dataset in datasets.DEFAULT_NOISE:
+            for widget in self._widgets["noise"]:
+                widget.placeholder = f"default {datasets.DEFAULT_NOISE[model.dataset]}"

@@ -1,0 +1,249 @@
+"""The decision surface: p(y=1) (or the predictive sd of f*) as an image with its 0.5 contour, train and test points
+by class with the misclassified ones crossed out, and the inducing points.
+
+For d > 2 the plane is two chosen features (the other features at their training mean) or the first two principal
+components of the standardised training inputs. A click on the plane adds a training point of the chosen class.
+
+Raw Bokeh rather than HoloViews `Pipe`/`DynamicMap` (DESIGN §8): in the full dashboard document each HoloViews
+update took ≈ 0.8 s of server time (Bokeh re-walked the document's ~6,000 models per update), while replacing the
+data of a `ColumnDataSource` costs milliseconds.
+"""
+from __future__ import annotations
+
+import contourpy
+import numpy as np
+import panel as pn
+from bokeh.events import Tap
+from bokeh.models import ColorBar, ColumnDataSource, HoverTool, LinearColorMapper, Range1d
+from bokeh.palettes import RdBu11, Viridis256, interp_palette
+from bokeh.plotting import figure
+from bokeh.transform import linear_cmap
+
+from explorer.xgpc import predictive_probability
+
+MAX_SHOWN = 2500  # points drawn (and checked for misclassification) per part; larger sets show a fixed sample
+PCA = "first two principal components"
+FEATURES = "two features"
+_CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the heatmap's palette
+_P_PALETTE = interp_palette(tuple(reversed(RdBu11)), 256)  # p = 0 blue … p = 1 red
+
+
+class Projection:
+    """Maps raw inputs (n, d) to plot coordinates (n, 2) and back: two features (i, j), or the first two principal
+    components of the training inputs standardised with their mean and std. d = 1 plots x1 against a dummy axis."""
+
+    def __init__(self, X_train: np.ndarray, kind: str = FEATURES, features: tuple[int, int] = (0, 1)):
+        self.d = X_train.shape[1]
+        self.mean = X_train.mean(axis=0)
+        std = X_train.std(axis=0)
+        self.scale = np.where(std > 0, std, 1.0)
+        self.kind = kind if self.d > 2 else FEATURES
+        self.features = features if self.d >= 2 else (0, None)
+        if self.kind == PCA:
+            _, _, Vt = np.linalg.svd((X_train - self.mean) / self.scale, full_matrices=False)
+            self.basis = Vt[:2].T  # (d, 2), orthonormal in standardised units
+
+    def labels(self, feature_names: list[str]) -> tuple[str, str]:
+        if self.kind == PCA:
+            return "PC 1 (standardised)", "PC 2 (standardised)"
+        i, j = self.features
+        return feature_names[i], (feature_names[j] if j is not None else "(no second feature)")
+
+    def to_plane(self, X: np.ndarray) -> np.ndarray:
+        """(n, d) raw → (n, 2)."""
+        if self.kind == PCA:
+            return ((X - self.mean) / self.scale) @ self.basis
+        i, j = self.features
+        return np.c_[X[:, i], X[:, j] if j is not None else np.zeros(len(X))]
+
+    def from_plane(self, P: np.ndarray) -> np.ndarray:
+        """(n, 2) plane → (n, d) raw inputs (off-plane coordinates at the training mean)."""
+        if self.kind == PCA:
+            return self.mean + (P @ self.basis.T) * self.scale
+        X = np.tile(self.mean, (len(P), 1))
+        i, j = self.features
+        X[:, i] = P[:, 0]
+        if j is not None:
+            X[:, j] = P[:, 1]
+        return X
+
+
+def grid_axes(points: np.ndarray, resolution: int, margin: float = 0.1) -> tuple[np.ndarray, np.ndarray]:
+    """Two (resolution,) axes spanning the points' range (n, 2) plus `margin` of it on each side."""
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    span = np.where(hi - lo > 0, hi - lo, 1.0)
+    lo, hi = lo - margin * span, hi + margin * span
+    return np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution)
+
+
+def decision_contour(gx: np.ndarray, gy: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """The p = 0.5 level lines of p (ny, nx) on the grid as one (k, 2) array, pieces separated by NaN rows (one
+    HoloViews path: hundreds of separate pieces render slowly). Empty while p is flat at ½ (an untrained model)."""
+    if np.ptp(p) < 1e-3:
+        return np.zeros((0, 2))
+    pieces = [np.vstack([line, [np.nan, np.nan]]) for line in contourpy.contour_generator(gx, gy, p).lines(0.5)]
+    return np.concatenate(pieces) if pieces else np.zeros((0, 2))
+
+
+def _xy(points: np.ndarray, **columns) -> dict:
+    return dict(x=points[:, 0], y=points[:, 1], **columns)
+
+
+class SurfaceView:
+    """The surface figure and its controls. `reset(model)` and `frame(model)` read the model (call them under the
+    worker gate); `build(static)` and `show(frame)` render what they returned."""
+
+    def __init__(self, add_point, replot, redraw, resolution: int = 80):
+        """add_point(x (d,), label): a click; replot(): the plane changed; redraw(): the shown quantity changed."""
+        self._add_point = add_point
+        self.resolution = resolution
+        self.mode = pn.widgets.RadioButtonGroup(options=["p(y=1)", "predictive sd"], value="p(y=1)",
+                                                button_type="default")
+        self.click_class = pn.widgets.RadioButtonGroup(options={"click adds class +1": 1, "click adds class −1": -1},
+                                                       value=1, button_type="default")
+        self.axes = pn.widgets.Select(name="plane", options=[PCA, FEATURES], value=PCA, width=220)
+        self.feature_x = pn.widgets.Select(name="horizontal", options=[], width=140)
+        self.feature_y = pn.widgets.Select(name="vertical", options=[], width=140)
+        self.projection: Projection | None = None
+        self.feature_names: list[str] = []
+        self.frames = 0
+        self._configuring = False
+        self._build_figure()
+        self.mode.param.watch(lambda e: redraw(), "value")
+        for widget in (self.axes, self.feature_x, self.feature_y):
+            widget.param.watch(lambda e: None if self._configuring else replot(), "value")
+
+    def _build_figure(self) -> None:
+        self.figure = figure(height=520, sizing_mode="stretch_width", x_range=Range1d(0, 1), y_range=Range1d(0, 1),
+                             tools="pan,wheel_zoom,box_zoom,reset,save", toolbar_location="above")
+        self.mapper = LinearColorMapper(palette=_P_PALETTE, low=0.0, high=1.0)
+        self.image = ColumnDataSource(dict(image=[np.full((2, 2), 0.5, np.float32)], x=[0.0], y=[0.0], dw=[1.0],
+                                           dh=[1.0]))
+        image = self.figure.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.image,
+                                  color_mapper=self.mapper)
+        self.figure.add_tools(HoverTool(renderers=[image], tooltips=[("value", "@image{0.000}")]))
+        self.colorbar = ColorBar(color_mapper=self.mapper, title="p(y=1)", width=14)
+        self.figure.add_layout(self.colorbar, "right")
+        self.contour = ColumnDataSource(dict(x=[], y=[]))
+        self.figure.line("x", "y", source=self.contour, color="black", line_width=2.5)
+        self.train = ColumnDataSource(dict(x=[], y=[], label=[]))
+        self.test = ColumnDataSource(dict(x=[], y=[], label=[]))
+        colors = linear_cmap("label", _CLASS_COLORS, -1, 1)
+        self.figure.scatter("x", "y", source=self.train, marker="circle", size=6, color=colors, line_color="white",
+                            line_width=0.5)
+        self.figure.scatter("x", "y", source=self.test, marker="triangle", size=8, color=colors, alpha=0.8,
+                            line_color="white", line_width=0.5)
+        self.wrong = ColumnDataSource(dict(x=[], y=[]))
+        self.figure.scatter("x", "y", source=self.wrong, marker="x", size=9, color="black", line_width=2)
+        self.inducing = ColumnDataSource(dict(x=[], y=[]))
+        self.figure.scatter("x", "y", source=self.inducing, marker="square", size=9, fill_alpha=0.0,
+                            line_color="gold", line_width=2.5)
+        self.figure.on_event(Tap, self._tapped)
+
+    # ------------------------------------------------------------------------------------------------ building
+    def configure(self, X_train: np.ndarray, feature_names: list[str]) -> None:
+        """Set the projection for this data (keeping the user's choice of plane where it still applies)."""
+        d = X_train.shape[1]
+        self.feature_names = list(feature_names)
+        self._configuring = True
+        try:
+            if self.feature_x.options != self.feature_names:
+                self.feature_x.options = self.feature_y.options = self.feature_names
+                self.feature_x.value = self.feature_names[0]
+                self.feature_y.value = self.feature_names[min(1, d - 1)]
+            for widget in (self.axes, self.feature_x, self.feature_y):
+                widget.visible = d > 2
+        finally:
+            self._configuring = False
+        self.feature_x.disabled = self.feature_y.disabled = self.axes.value == PCA
+        features = (self.feature_names.index(self.feature_x.value), self.feature_names.index(self.feature_y.value))
+        if d == 2:
+            features = (0, 1)
+        self.projection = Projection(X_train, self.axes.value, features)
+
+    def reset(self, model) -> dict:
+        """Projection, grid, drawn points and a first frame for the model's current data (call under the gate)."""
+        self.configure(model.X_train, model.feature_names)
+        rng = np.random.default_rng(0)
+        self._n_train = len(model.y_train)
+        self._shown = {part: np.sort(rng.choice(n, MAX_SHOWN, replace=False)) if n > MAX_SHOWN else np.arange(n)
+                       for part, n in (("train", self._n_train), ("test", len(model.y_test)))}
+        self._axes = grid_axes(self.projection.to_plane(model.X_train), self.resolution)
+        return {"axes": self._axes, "labels": self.projection.labels(self.feature_names), **self.points(model),
+                **self.frame(model)}
+
+    def build(self, static: dict) -> None:
+        """Show new data: axis ranges and labels fitted to it, points, inducing points and the first frame."""
+        gx, gy = static["axes"]
+        self.figure.x_range.update(start=gx[0], end=gx[-1])
+        self.figure.y_range.update(start=gy[0], end=gy[-1])
+        self.figure.xaxis[0].axis_label, self.figure.yaxis[0].axis_label = static["labels"]
+        self.show_points(static)
+        self.inducing.data = _xy(static["inducing"])
+        self.show(static)
+
+    # ----------------------------------------------------------------------------------------------- refreshing
+    def _shown_data(self, model) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(X_train, y_train, X_test, y_test) of the drawn points: the fixed sample plus every point added since."""
+        train = np.r_[self._shown["train"], np.arange(self._n_train, len(model.y_train))]
+        test = self._shown["test"]
+        return model.X_train[train], model.y_train[train], model.X_test[test], model.y_test[test]
+
+    def points(self, model) -> dict:
+        """Drawn train, test and inducing points in plot coordinates (call under the worker gate)."""
+        X_train, y_train, X_test, y_test = self._shown_data(model)
+        project = self.projection.to_plane
+        return {"train": _xy(project(X_train), label=np.asarray(y_train, dtype=float)),
+                "test": _xy(project(X_test), label=np.asarray(y_test, dtype=float)),
+                "inducing": project(model.inducing_points)}
+
+    def frame(self, model) -> dict:
+        """Grid predictions and misclassified points at the model's current state (call under the worker gate)."""
+        gx, gy = self._axes
+        xx, yy = np.meshgrid(gx, gy)
+        mean, var = model.predict_latent(self.projection.from_plane(np.c_[xx.ravel(), yy.ravel()]))
+        p = predictive_probability(mean, var).reshape(xx.shape)
+        sd = np.sqrt(np.maximum(var, 0.0)).reshape(xx.shape)
+        X_train, y_train, X_test, y_test = self._shown_data(model)
+        X_all, y_all = np.vstack([X_train, X_test]), np.concatenate([y_train, y_test])
+        wrong = X_all[np.where(model.predict_proba(X_all) > 0.5, 1.0, -1.0) != y_all]
+        shown = p if self.mode.value == "p(y=1)" else sd
+        return {"grid": (gx, gy), "z": shown.astype(np.float32), "sd": self.mode.value != "p(y=1)",
+                "contour": decision_contour(gx, gy, p),
+                "wrong": self.projection.to_plane(wrong) if len(wrong) else np.zeros((0, 2))}
+
+    def show(self, frame: dict) -> None:
+        """Render a frame from `frame(model)`: image, colour scale, contour and misclassified marks."""
+        gx, gy = frame["grid"]
+        step_x, step_y = gx[1] - gx[0], gy[1] - gy[0]
+        self.image.data = dict(image=[frame["z"]], x=[gx[0] - step_x / 2], y=[gy[0] - step_y / 2],
+                               dw=[gx[-1] - gx[0] + step_x], dh=[gy[-1] - gy[0] + step_y])
+        if frame["sd"]:
+            self.mapper.update(palette=Viridis256, low=0.0, high=float(frame["z"].max()) or 1.0)
+        elif self.colorbar.title != "p(y=1)":
+            self.mapper.update(palette=_P_PALETTE, low=0.0, high=1.0)
+        self.colorbar.title = "sd of f*" if frame["sd"] else "p(y=1)"
+        self.contour.data = _xy(frame["contour"])
+        self.wrong.data = _xy(frame["wrong"])
+        self.frames += 1
+
+    def show_points(self, points: dict) -> None:
+        """Render train/test points from `points(model)` (after new data, or a click added one)."""
+        self.train.data = points["train"]
+        self.test.data = points["test"]
+
+    def _tapped(self, event) -> None:
+        if event.x is not None and event.y is not None:
+            x = self.projection.from_plane(np.array([[event.x, event.y]]))[0]
+            self._add_point(x, int(self.click_class.value))
+
+    def __panel__(self):
+        return pn.Column(
+            pn.Row(self.mode, self.click_class),
+            pn.Row(self.axes, self.feature_x, self.feature_y),
+            pn.pane.Bokeh(self.figure, sizing_mode="stretch_width"),
+            pn.pane.Markdown("Circles: training points, triangles: test points (red +1, blue −1); black crosses: "
+                             "misclassified; gold squares: inducing points; black line: p(y=1) = 0.5.",
+                             styles={"font-size": "0.85em"}),
+            sizing_mode="stretch_width",
+        )

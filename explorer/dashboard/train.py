@@ -1,0 +1,54 @@
+"""Train tab: Play / Pause / Step / Reset, the configuration, the decision surface and the live training curves."""
+from __future__ import annotations
+
+import io
+
+import panel as pn
+
+from explorer.dashboard.controls import DATA, TRAINING
+from explorer.dashboard.traces import Traces
+
+
+class TrainTab:
+    """Widgets and layout of the Train tab; the `Dashboard` wires the buttons to its worker."""
+
+    def __init__(self, settings, surface, history_csv):
+        self.play = pn.widgets.Button(name="▶ Play", button_type="success", width=90)
+        self.pause = pn.widgets.Button(name="❚❚ Pause", button_type="warning", width=90)
+        self.step = pn.widgets.Button(name="Step", button_type="default", width=70,
+                                      description="Advance to the next evaluation (eval_every iterations)")
+        self.reset = pn.widgets.Button(name="↺ Reset", button_type="default", width=80,
+                                       description="Start this run again from the prior")
+        self.counter = pn.widgets.StaticText(value="iteration 0", styles={"font-size": "1.15em", "font-weight": "bold"})
+        self.status = pn.widgets.StaticText(value="", styles={"font-size": "0.85em"}, sizing_mode="stretch_width")
+        self.traces = Traces()
+        self.elbo_axis = pn.widgets.RadioButtonGroup(options={"ELBO vs iteration": "iteration",
+                                                              "ELBO vs wall time": "seconds"}, value="iteration")
+        self.log_time = pn.widgets.Checkbox(name="log time axis (NLL, error)", value=False)
+        self.clear = pn.widgets.Button(name="Clear earlier runs", button_type="light")
+        self.download = pn.widgets.FileDownload(callback=lambda: io.StringIO(history_csv()),
+                                                filename="xgpc-history.csv", label="History as CSV",
+                                                button_type="light", embed=False)
+        self.elbo_axis.param.watch(lambda e: self.traces.set_elbo_axis(e.new), "value")
+        self.log_time.param.watch(lambda e: self.traces.set_log_time(e.new), "value")
+        self._settings = settings
+        self._surface = surface
+
+    def __panel__(self):
+        t = self.traces
+        controls = pn.Column(
+            pn.Row(self.play, self.pause, self.step, self.reset),
+            self.counter, self.status,
+            pn.Card(self._settings.group(DATA), title="Data (more on the Data tab)", collapsed=False),
+            pn.Card(self._settings.group(TRAINING), title="Method and training", collapsed=False),
+            width=320,
+        )
+        curves = pn.Column(
+            pn.Row(self.elbo_axis, self.log_time),
+            pn.Row(self.clear, self.download),
+            pn.pane.Bokeh(t.elbo), pn.pane.Bokeh(t.nll), pn.pane.Bokeh(t.nll_log), pn.pane.Bokeh(t.error),
+            pn.pane.Bokeh(t.error_log), pn.pane.Bokeh(t.params),
+            sizing_mode="stretch_width", min_width=380,
+        )
+        return pn.Row(controls, pn.Column(self._surface, sizing_mode="stretch_width", min_width=480), curves,
+                      sizing_mode="stretch_width")

@@ -48,8 +48,8 @@ def _triangular_solve(R: np.ndarray, b: np.ndarray, transpose: bool = False) -> 
     return x
 
 
-def _add_to_diagonal(A: np.ndarray, values: np.ndarray) -> None:
-    A.reshape(-1, order="F")[:: len(A) + 1] += values  # a view for a Fortran-ordered A
+def _add_to_diagonal(A: np.ndarray, values: np.ndarray | float) -> None:
+    A.flat[:: len(A) + 1] += values  # entry (i, i) sits at flat index i(n + 1) in either memory order
 
 
 def conditional_latent_precision(K_inv: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray,
@@ -146,6 +146,8 @@ class GibbsSampler:
     chain (`thin=None` picks the smallest thinning that fits). Once the run length is reached `finished` is True and
     `step` does nothing (returns 0); memory never grows. Posterior summaries use the stored draws of all chains.
 
+    State: `f` and `omega` (chains, n) hold every chain's latest sweep.
+
     Start: each chain starts from f⁽⁰⁾ ~ N(0, init_scale² K), overdispersed relative to the posterior (whose
     covariance C ⪯ K) for init_scale ≥ 1; default 2.
 
@@ -176,9 +178,9 @@ class GibbsSampler:
         if not (np.isfinite(init_scale) and init_scale > 0):
             raise ValueError(f"init_scale must be finite and > 0, got {init_scale}")
         thin = math.ceil(n_samples / max_stored_draws) if thin is None else int(thin)
-        if thin < 1 or n_samples // thin > max_stored_draws:
-            raise ValueError(f"thin = {thin} keeps {n_samples // max(thin, 1)} draws per chain; it must be ≥ 1 and "
-                             f"keep at most max_stored_draws = {max_stored_draws}")
+        if not 1 <= thin <= n_samples or n_samples // thin > max_stored_draws:
+            raise ValueError(f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
+                             f"keep at least 1 and at most max_stored_draws = {max_stored_draws}")
         self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, int(n_chains), int(burn_in), \
             int(n_samples), thin
 

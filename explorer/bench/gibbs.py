@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 
 import numpy as np
 from scipy.linalg import lapack
@@ -34,49 +35,57 @@ def synthetic_problem(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.
     return X, y, RBF(np.sqrt(8.0), 1.0, 1e-6)
 
 
-def sweep_floor(sampler: GibbsSampler, repeats: int, number: int) -> dict[str, float]:
-    """Median seconds (over `repeats`, each the mean of `number` calls) of the floor's parts at the sampler's state,
-    as raw LAPACK calls: n PG draws, one in-place Cholesky (dpotrf) of P = K⁻¹ + Ω, two triangular solves (dtrtrs).
-    The Cholesky is timed as copy-into-a-reused-buffer + dpotrf, minus the copy timed alone (warm caches, as in a
-    sweep)."""
+def floor_parts(sampler: GibbsSampler, number: int) -> dict[str, Callable[[], float]]:
+    """Timers (mean seconds of `number` calls) for the floor's parts at the sampler's state, as raw LAPACK calls:
+    n PG draws; one Cholesky (dpotrf) of P = K⁻¹ + Ω, timed as copy-into-a-reused-buffer + dpotrf minus the copy
+    alone (warm caches, as in a sweep); two triangular solves (dtrtrs)."""
     rng = np.random.default_rng(1)
     f = sampler.f[0]
     P = np.asfortranarray(sampler.K_inv + np.diag(polyagamma.sample(f, rng)))
     work = np.empty_like(P, order="F")
+    R = lapack.dpotrf(P, lower=1, clean=0)[0]
+    b = rng.standard_normal(len(f))
 
     def copy_and_factor():
         np.copyto(work, P)
         lapack.dpotrf(work, lower=1, overwrite_a=1, clean=0)
 
-    R = lapack.dpotrf(P, lower=1, clean=0)[0]
-    b = rng.standard_normal(len(f))
+    def timer(fn):
+        return lambda: median_seconds(fn, repeats=1, number=number)
+
+    copy, factor = timer(lambda: np.copyto(work, P)), timer(copy_and_factor)
     return {
-        "pg": median_seconds(lambda: polyagamma.sample(f, rng), repeats, number),
-        "cholesky": median_seconds(copy_and_factor, repeats, number)
-                    - median_seconds(lambda: np.copyto(work, P), repeats, number),
-        "solves": median_seconds(lambda: lapack.dtrtrs(R, lapack.dtrtrs(R, b, lower=1)[0], lower=1, trans=1),
-                                 repeats, number),
+        "pg": timer(lambda: polyagamma.sample(f, rng)),
+        "cholesky": lambda: factor() - copy(),
+        "solves": timer(lambda: lapack.dtrtrs(R, lapack.dtrtrs(R, b, lower=1)[0], lower=1, trans=1)),
     }
 
 
 def sweep_rows(sizes: list[int], repeats: int) -> list[dict]:
+    """Per n: each repeat times the precision sweep, the whitened sweep and the floor back to back (so a burst of
+    load from other processes hits all of them); medians over repeats, ratios are medians of per-repeat ratios."""
     rows = []
     for n in sizes:
         X, y, kernel = synthetic_problem(n, np.random.default_rng(n))
-        number = max(2, int(0.2 / max(seconds_per_sweep_estimate(n, repeats=1), 1e-5)))  # ≈ 0.2 s per repeat
-        row: dict = {"n": n}
-        for form in ("precision", "whitened"):
-            sampler = GibbsSampler(X, y, kernel, rng=np.random.default_rng(0), n_chains=1, burn_in=0,
-                                   n_samples=100_000, form=form)
+        number = max(2, int(0.2 / max(seconds_per_sweep_estimate(n, repeats=1), 1e-5)))  # ≈ 0.2 s per timing
+        samplers = {form: GibbsSampler(X, y, kernel, rng=np.random.default_rng(0), n_chains=1, burn_in=0,
+                                       n_samples=100_000, form=form) for form in ("precision", "whitened")}
+        for sampler in samplers.values():
             sampler.step(2)  # warm-up, and away from the overdispersed start
-            sweeps = number if form == "precision" else max(2, number // 2)
-            row[f"{form} ms"] = 1e3 * median_seconds(lambda: sampler.step(sweeps), repeats) / sweeps
-            if form == "precision":
-                floor = sweep_floor(sampler, repeats, number)
-        row["floor ms"] = 1e3 * sum(floor.values())
-        row.update({f"floor {k} ms": 1e3 * v for k, v in floor.items()})
-        row["precision / floor"] = row["precision ms"] / row["floor ms"]
-        row["whitened / floor"] = row["whitened ms"] / row["floor ms"]
+        floor = floor_parts(samplers["precision"], number)
+        sweeps = {"precision": number, "whitened": max(2, number // 3)}
+        times: dict[str, list[float]] = {key: [] for key in ("precision", "whitened", *floor)}
+        for _ in range(repeats):
+            for form, sampler in samplers.items():
+                times[form].append(median_seconds(lambda: sampler.step(sweeps[form]), repeats=1) / sweeps[form])
+            for part, timer in floor.items():
+                times[part].append(timer())
+        floor_total = np.sum([times[part] for part in floor], axis=0)
+        row: dict = {"n": n, "precision ms": 1e3 * np.median(times["precision"]),
+                     "whitened ms": 1e3 * np.median(times["whitened"]), "floor ms": 1e3 * np.median(floor_total),
+                     "precision / floor": float(np.median(np.array(times["precision"]) / floor_total)),
+                     "whitened / floor": float(np.median(np.array(times["whitened"]) / floor_total))}
+        row.update({f"floor {part} ms": 1e3 * np.median(times[part]) for part in floor})
         rows.append(row)
         print(f"n = {n}: precision {row['precision ms']:.2f} ms, whitened {row['whitened ms']:.2f} ms, floor "
               f"{row['floor ms']:.2f} ms", file=sys.stderr)
@@ -100,14 +109,16 @@ def figure1(n_samples: int, burn_in: int, n_chains: int, n_inducing: int, seed: 
     return {"run": run, "estimated_seconds": estimate, "wall_seconds": time.perf_counter() - start}
 
 
-_FIG1_ROWS = [
-    ("mean/correlation", "corr(mean)"), ("mean/max_abs_diff", "max |Δ mean|"),
-    ("variance/correlation", "corr(var)"), ("variance/max_abs_diff", "max |Δ var|"),
-    ("p(y=1)/correlation", "corr(p)"), ("p(y=1)/max_abs_diff", "max |Δ p|"), ("p(y=1)/mean_abs_diff", "mean |Δ p|"),
-    ("mean_kl", "mean KL(N_vi ‖ N_mcmc)"), ("nll_vi", "test NLL (VI)"), ("nll_mcmc", "test NLL (MCMC)"),
-    ("error_vi", "test error (VI)"), ("error_mcmc", "test error (MCMC)"),
-    ("elbo_augmented", "augmented ELBO"), ("elbo_nonaugmented", "non-augmented ELBO, same q(u)"),
-    ("augmentation_gap", "Σ E_q[KL(q(ω) ‖ p(ω|f,y))]"),
+_FIG1_ROWS = [  # (summary key, label, format)
+    ("mean/correlation", "corr(mean)", ".5f"), ("mean/max_abs_diff", "max abs Δ mean", ".4f"),
+    ("mean/mean_abs_diff", "mean abs Δ mean", ".4f"),
+    ("variance/correlation", "corr(var)", ".5f"), ("variance/max_abs_diff", "max abs Δ var", ".4f"),
+    ("p(y=1)/correlation", "corr(p)", ".5f"), ("p(y=1)/max_abs_diff", "max abs Δ p", ".4f"),
+    ("p(y=1)/mean_abs_diff", "mean abs Δ p", ".4f"), ("mean_kl", "mean KL(N_vi ‖ N_mcmc)", ".4f"),
+    ("nll_vi", "test NLL (VI)", ".4f"), ("nll_mcmc", "test NLL (MCMC)", ".4f"),
+    ("error_vi", "test error (VI)", ".4f"), ("error_mcmc", "test error (MCMC)", ".4f"),
+    ("elbo_augmented", "augmented ELBO", ".2f"), ("elbo_nonaugmented", "non-augmented ELBO, same q(u)", ".2f"),
+    ("augmentation_gap", "Σ E_q KL(q(ω) ‖ p(ω ∣ f, y))", ".3f"),
 ]
 
 
@@ -115,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m explorer bench gibbs", description=DESCRIPTION)
     add_common_arguments(parser)
     parser.add_argument("--sizes", type=int, nargs="+", default=[200, 500, 768, 1500])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--samples", type=int, default=2500, help="Fig. 1 draws per chain after burn-in")
     parser.add_argument("--burn-in", type=int, default=100)
     parser.add_argument("--chains", type=int, default=4)
@@ -139,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     if fig is not None:
         run = fig["run"]
         full, sparse = run.full.summary(), run.sparse.summary()
-        table = [{"quantity": label, "X-GPC full": full[key], f"X-GPC sparse (m={args.inducing})": sparse[key]}
-                 for key, label in _FIG1_ROWS]
+        table = [{"quantity": label, "X-GPC full": format(full[key], fmt),
+                  f"X-GPC sparse (m={args.inducing})": format(sparse[key], fmt)} for key, label, fmt in _FIG1_ROWS]
         diag = run.sampler.diagnostics()
         markdown += (
             f"\n\n### Fig. 1: MCMC vs X-GPC on Diabetes\n\n"

@@ -1,0 +1,215 @@
+"""What the paper-reproduction benchmarks share: data and folds under the two protocols, one fit through the
+`Trainer`, time-to-quality readings, the paper's Table 1, and a progress line with the time left.
+
+Protocols (Wenzel et al. 2019, §Experiments; `../shared/data/README.md`):
+  "paper"  contiguous folds in file order (the authors' scripts), the authors' pre-standardised files for Diabetes and
+           German (`diabetis_agp`, `german_agp`; other sets standardised with the training part's statistics),
+           duplicates removed from a9a and w8a (the paper's n), nugget γ = 1; the hold-out set that the convergence
+           rule watches is the test fold (the paper names no other).
+  "clean"  shuffled stratified folds, per-fold standardisation, all rows kept, nugget γ = 1e-4; the convergence rule
+           watches a stratified 10% validation part of the training fold, which is then not trained on.
+Everything else follows the paper: m = 100 inducing inputs by k-means++ on the training part (fixed), minibatch 100,
+initial kernel ℓ = √d, σ² = 1, Adam (0.01) on (log ℓ, log σ²). Reported times are training time only.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from explorer import datasets, methods
+from explorer.inducing import kmeans_plus_plus
+from explorer.kernels import RBF
+from explorer.metrics import error_rate, negative_log_likelihood
+from explorer.training import Trainer
+
+PROTOCOLS = ("paper", "clean")
+OFFLINE_DATASETS = ("diabetes", "german", "banana", "a9a", "w8a", "ijcnn1", "bank_marketing")
+METHOD_NAMES = ("xgpc", "svgp-adam", "svgp-natgrad")
+PAPER_FILES = {"diabetes": "diabetis_agp", "german": "german_agp"}
+DEDUPLICATED = ("a9a", "w8a")
+NUGGET = {"paper": 1.0, "clean": 1e-4}
+
+# Table 1 of the paper: (mean, sd) of test error, test NLL and time in seconds, per dataset and method.
+PAPER_NAMES = {"a9a": "aXa", "bank_marketing": "Bank Market.", "diabetes": "Diabetes", "german": "German",
+               "ijcnn1": "IJCNN", "w8a": "wXa"}
+PAPER_TABLE1 = {
+    "a9a": {"xgpc": ((0.17, 0.07), (0.29, 0.13), (47, 2.2)), "svgpc": ((0.17, 0.07), (0.36, 0.13), (451, 7.8)),
+            "epgpc": ((0.17, 0.07), (0.34, 0.13), (214, 4.8))},
+    "bank_marketing": {"xgpc": ((0.14, 0.12), (0.27, 0.22), (9, 1.5)), "svgpc": ((0.12, 0.12), (0.31, 0.26), (205, 6.6)),
+                       "epgpc": ((0.12, 0.13), (0.33, 0.20), (46, 3.5))},
+    "diabetes": {"xgpc": ((0.23, 0.07), (0.47, 0.11), (8.8, 0.12)), "svgpc": ((0.23, 0.06), (0.47, 0.10), (150, 5.1)),
+                 "epgpc": ((0.24, 0.06), (0.48, 0.09), (8, 0.45))},
+    "german": {"xgpc": ((0.25, 0.12), (0.44, 0.17), (17, 0.42)), "svgpc": ((0.25, 0.11), (0.51, 0.15), (374, 7.3)),
+               "epgpc": ((0.26, 0.13), (0.53, 0.11), (5.2, 0.03))},
+    "ijcnn1": {"xgpc": ((0.03, 0.01), (0.10, 0.03), (17, 0.44)), "svgpc": ((0.06, 0.01), (0.15, 0.07), (1033, 45)),
+               "epgpc": ((0.02, 0.01), (0.09, 0.04), (756, 8.6))},
+    "w8a": {"xgpc": ((0.03, 0.01), (0.27, 0.07), (66, 16)), "svgpc": ((0.04, 0.01), (0.25, 0.07), (612, 11)),
+            "epgpc": ((0.03, 0.01), (0.19, 0.06), (1.4, 0.10))},
+}
+PAPER_COLUMN = {"xgpc": "xgpc", "svgp-adam": "svgpc"}  # the paper's SVGPC was GPflow's SVGP trained by Adam
+
+
+def data_dir() -> Path:
+    """$XGPC_DATA_DIR, else `<repository>/../shared/data`."""
+    chosen = os.environ.get("XGPC_DATA_DIR")
+    return Path(chosen) if chosen else Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+def load_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
+    """(X (n, d), y (n,) ±1) of a paper data set as the protocol reads it."""
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {PROTOCOLS}, got {protocol!r}")
+    file = PAPER_FILES.get(name, name) if protocol == "paper" else name
+    X, y = datasets.load(file, data_dir())
+    if protocol == "paper" and name in DEDUPLICATED:
+        X, y = datasets.deduplicate(X, y)
+    return np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+
+
+def folds(y: np.ndarray, k: int, protocol: str, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """k (train, test) index pairs: contiguous in file order ("paper") or shuffled and stratified ("clean")."""
+    if protocol == "paper":
+        return datasets.kfold_indices(y, k, rng=None, stratified=False)
+    return datasets.kfold_indices(y, k, rng=np.random.default_rng(seed), stratified=True)
+
+
+@dataclass
+class Split:
+    """One fold, ready to train: standardised arrays, the monitored hold-out set, Z and the initial kernel."""
+
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    X_monitor: np.ndarray
+    y_monitor: np.ndarray
+    Z: np.ndarray
+    kernel: RBF
+
+
+def prepare_split(name: str, X: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray, protocol: str, *,
+                  m: int, seed: int, nugget: float | None = None, monitor_points: int = 5000) -> Split:
+    """Standardise (unless the file already is), choose the monitored hold-out set (at most `monitor_points` rows),
+    k-means++ inducing inputs Z (m, d) on the training part, kernel RBF(√d, 1, γ)."""
+    rng = np.random.default_rng(seed)
+    X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
+    if protocol == "clean":
+        X_train, X_monitor, y_train, y_monitor = datasets.train_test_split(X_train, y_train, 0.1, rng)
+    else:
+        X_monitor, y_monitor = X_test, y_test
+    if not (protocol == "paper" and name in PAPER_FILES):
+        scaler = datasets.Standardizer().fit(X_train)
+        X_train, X_test, X_monitor = scaler.transform(X_train), scaler.transform(X_test), scaler.transform(X_monitor)
+    if len(y_monitor) > monitor_points:
+        keep = np.sort(rng.choice(len(y_monitor), monitor_points, replace=False))
+        X_monitor, y_monitor = X_monitor[keep], y_monitor[keep]
+    Z = kmeans_plus_plus(X_train, m, rng)
+    gamma = NUGGET[protocol] if nugget is None else nugget
+    return Split(X_train, y_train, X_test, y_test, X_monitor, y_monitor, Z,
+                 RBF(np.sqrt(X.shape[1]), 1.0, gamma))
+
+
+def make_trainer(method: str, split: Split, *, seed: int, batch_size: int = 100, convergence: str = "holdout",
+                 eval_every: int = 10, elbo_points: int = 1000, options: dict | None = None) -> Trainer:
+    """A `Trainer` for `method` on the split; all methods get the same Z, initial kernel and minibatch stream."""
+    engine = methods.build(method, split.X_train, split.y_train, split.Z, split.kernel, batch_size=batch_size,
+                           rng=np.random.default_rng(seed), **(options or {}))
+    return Trainer(engine, split.X_monitor, split.y_monitor, eval_every=eval_every, convergence=convergence,
+                   elbo_points=elbo_points, rng=np.random.default_rng(seed + 1))
+
+
+def test_metrics(trainer: Trainer, split: Split) -> dict:
+    """Test error and NLL of the trained engine on the whole test part."""
+    p = trainer.engine.predict_proba(split.X_test)
+    return {"error": error_rate(p, split.y_test), "nll": negative_log_likelihood(p, split.y_test)}
+
+
+def log_spaced_evaluation(trainer: Trainer, per_decade: int = 40, minimum: int = 10) -> None:
+    """Progress hook: evaluate about `per_decade` times per decade of iterations (every max(minimum, t/per_decade)
+    iterations), so long races keep fine resolution early and stay cheap late."""
+    trainer.eval_every = max(minimum, int(trainer.engine.iteration / per_decade) // minimum * minimum)
+
+
+# ----- time to quality (DESIGN §6) ----------------------------------------------------------------------------
+def final_value(values: np.ndarray, last: int = 5) -> float:
+    """The median of the last `last` evaluations: a run's final quality, robust to one noisy evaluation."""
+    return float(np.median(values[-last:]))
+
+
+def first_time(seconds: np.ndarray, values: np.ndarray, target: float) -> float:
+    """Training time of the first evaluation with value ≤ target (inf if none)."""
+    hit = np.flatnonzero(values <= target)
+    return float(seconds[hit[0]]) if len(hit) else float("inf")
+
+
+def settled_time(seconds: np.ndarray, values: np.ndarray, target: float) -> float:
+    """Training time from which every later evaluation has value ≤ target (inf if the last one does not)."""
+    outside = np.flatnonzero(~(values <= target))
+    if len(outside) == 0:
+        return float(seconds[0])
+    if outside[-1] == len(values) - 1:
+        return float("inf")
+    return float(seconds[outside[-1] + 1])
+
+
+def mean_sd(values) -> tuple[float, float]:
+    values = np.asarray(values, dtype=float)
+    return float(np.mean(values)), float(np.std(values, ddof=1)) if len(values) > 1 else float("nan")
+
+
+def fmt_mean_sd(pair, digits: int = 3) -> str:
+    mean, sd = pair
+    if not np.isfinite(mean):
+        return "—"
+    return f"{mean:.{digits}g} ± {sd:.2g}" if np.isfinite(sd) else f"{mean:.{digits}g}"
+
+
+def fmt_seconds(value: float) -> str:
+    return "never" if not np.isfinite(value) else f"{value:.3g}"
+
+
+# ----- progress ---------------------------------------------------------------------------------------------
+class Progress:
+    """A one-line progress report on stderr: percent of the work budget done and the estimated wall time left.
+
+    Work is counted in budget units (e.g. seconds of allowed training); `advance` adds finished units, `update`
+    reports the fraction of the current unit done."""
+
+    def __init__(self, total: float, stream=None):
+        self.total, self.done = max(float(total), 1e-12), 0.0
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.perf_counter()
+        self._last = 0.0
+
+    def advance(self, units: float, note: str = "") -> None:
+        self.done += units
+        self.show(0.0, note, force=True)
+
+    def show(self, current: float, note: str = "", force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self._last < 0.5:
+            return
+        self._last = now
+        fraction = min((self.done + current) / self.total, 1.0)
+        elapsed = now - self.start
+        left = elapsed * (1.0 - fraction) / fraction if fraction > 0 else float("nan")
+        self.stream.write(f"\r[{100 * fraction:5.1f}%] {note[:70]:70s} elapsed {_clock(elapsed)}, "
+                          f"about {_clock(left)} left ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.write(f"\rdone in {_clock(time.perf_counter() - self.start)}" + " " * 100 + "\n")
+        self.stream.flush()
+
+
+def _clock(seconds: float) -> str:
+    if not np.isfinite(seconds):
+        return "?"
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"

@@ -1,0 +1,167 @@
+"""`python -m explorer bench race`: the paper's Fig. 2 race on one data set — test NLL and error against training time
+for each method (evaluation time excluded), time to get within 1% and 5% of the best final test NLL of all methods
+("first" reaches the band, "settled" stays in it to the end; DESIGN §6), and the speed-up ratios of X-GPC.
+
+Every method runs the whole budget on the same split, Z, initial kernel and minibatch stream, evaluated on a fixed
+subset of the test fold about 40 times per decade of iterations. A method's final NLL is the median of its last five
+evaluations. With several folds the table shows each fold and the medians.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+import numpy as np
+
+from explorer.bench import protocol as P
+from explorer.bench.common import add_common_arguments, finish, pinned_blas
+
+DESCRIPTION = "Race: test NLL/error against training time, time to within 1%/5% of the best NLL, X-GPC speed-ups"
+BANDS = (0.01, 0.05)
+TARGETS = {"svgp-adam": 10.0, "svgp-natgrad": 3.0}  # issue 4: X-GPC settles this many times sooner
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m explorer bench race", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dataset", default="a9a", help="data set name (default a9a)")
+    parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
+    parser.add_argument("--protocol", choices=P.PROTOCOLS, default="paper")
+    parser.add_argument("--folds", type=int, default=1, help="race on the first FOLDS of 10 folds (default 1)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="training time per method (default 60)")
+    parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
+    parser.add_argument("--m", type=int, default=100)
+    parser.add_argument("--batch-size", type=int, default=100)
+    parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--html", default=None, help="plot file (default race-<dataset>.html)")
+    add_common_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def race_fold(split: P.Split, args, fold: int, progress: P.Progress) -> dict[str, dict]:
+    """Run every method for the budget on one split; traces and final values per method."""
+    results = {}
+    for method in args.methods:
+        note = f"{args.dataset} fold {fold + 1}/{args.folds} {method}"
+        trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size, convergence="none")
+
+        def hook(t, note=note):
+            P.log_spaced_evaluation(t)
+            progress.show(min(t.seconds, args.seconds), note)
+
+        trainer.run(seconds=args.seconds, progress=hook, stop_at_convergence=False)
+        progress.advance(args.seconds, note)
+        h = trainer.history
+        trace = {name: h.column(name) for name in ("seconds", "iteration", "test_nll", "test_error", "elbo")}
+        results[method] = {"trace": trace, "final_nll": P.final_value(trace["test_nll"]),
+                           "final_error": P.final_value(trace["test_error"]),
+                           "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
+                           "iterations": trainer.engine.iteration}
+    return results
+
+
+def time_to_quality(results: dict[str, dict]) -> float:
+    """Add first/settled times for each band to every method; returns the best final NLL (the reference)."""
+    best = min(r["final_nll"] for r in results.values())
+    for r in results.values():
+        s, nll = r["trace"]["seconds"], r["trace"]["test_nll"]
+        for band in BANDS:
+            r[f"first_{band:g}"] = P.first_time(s, nll, best * (1 + band))
+            r[f"settled_{band:g}"] = P.settled_time(s, nll, best * (1 + band))
+    return best
+
+
+def speedups(results: dict[str, dict], budget: float) -> dict[str, dict]:
+    """X-GPC's speed-up over each baseline: ratio of their times (inf/NaN when one never reaches the band; a
+    baseline that never settles gives at least budget / X-GPC's time, flagged `lower_bound`)."""
+    if "xgpc" not in results:
+        return {}
+    ours = results["xgpc"]
+    out = {}
+    for method, r in results.items():
+        if method == "xgpc":
+            continue
+        entry = {"final_nll_gap": ours["final_nll"] - r["final_nll"]}
+        for key in [f"{kind}_{band:g}" for band in BANDS for kind in ("first", "settled")]:
+            theirs, mine = r[key], ours[key]
+            lower = not np.isfinite(theirs) and np.isfinite(mine)
+            entry[key] = (budget if lower else theirs) / mine if np.isfinite(mine) and mine > 0 else float("nan")
+            entry[f"{key}_lower_bound"] = bool(lower)
+        out[method] = entry
+    return out
+
+
+def _ratio(entry: dict, key: str) -> str:
+    value = entry[key]
+    if not np.isfinite(value):
+        return "—"
+    return (">" if entry[f"{key}_lower_bound"] else "") + f"{value:.3g}×"
+
+
+def markdown(folds: list[dict], args) -> str:
+    lines = ["| fold | method | final NLL | final error | ms/iteration | first 1% s | settled 1% s | first 5% s | "
+             "settled 5% s | X-GPC speed-up, settled 1% (target) | first 1% | NLL gap (≤ 0.01) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for fold, race in enumerate(folds):
+        for method, r in race["methods"].items():
+            gain = race["speedups"].get(method)
+            target = f" ({TARGETS[method]:g}×)" if method in TARGETS else ""
+            gain_cells = (f"{_ratio(gain, 'settled_0.01')}{target} | {_ratio(gain, 'first_0.01')} | "
+                          f"{gain['final_nll_gap']:+.4f}") if gain else " | | "
+            lines.append(f"| {fold + 1} | {method} | {r['final_nll']:.4f} | {r['final_error']:.4f} | "
+                         f"{r['ms_per_iteration']:.2f} | {P.fmt_seconds(r['first_0.01'])} | "
+                         f"{P.fmt_seconds(r['settled_0.01'])} | {P.fmt_seconds(r['first_0.05'])} | "
+                         f"{P.fmt_seconds(r['settled_0.05'])} | {gain_cells} |")
+    if len(folds) > 1:
+        for method in args.methods:
+            if method == "xgpc":
+                continue
+            values = np.array([race["speedups"][method]["settled_0.01"] for race in folds
+                               if method in race["speedups"]])
+            defined = values[np.isfinite(values)]
+            median = f"{np.median(defined):.3g}× ({len(defined)} of {len(values)} folds defined)" if len(defined) else "—"
+            lines.append(f"| median | {method} | | | | | | | | {median} | | |")
+    bands = ", ".join(f"{race['best_nll']:.4f}" for race in folds)
+    return "\n".join(lines) + (
+        f"\n\n{args.dataset}, protocol {args.protocol}, first {args.folds} of 10 folds, {args.seconds:g} s of training "
+        f"per method, evaluated on ≤ {args.eval_points} test rows. Reference = best final NLL of all methods "
+        f"(per fold: {bands}); 'first' = first evaluation within the band, 'settled' = stays within it to the end "
+        "('never' if the last evaluations are outside). Speed-up = baseline time / X-GPC time; '>' marks a lower "
+        "bound (the baseline never settled within the budget). NLL gap = X-GPC final − baseline final.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(list(argv or []))
+    X, y = P.load_dataset(args.dataset, args.protocol)
+    folds = []
+    progress = P.Progress(args.folds * len(args.methods) * args.seconds)
+    with pinned_blas(args.threads):
+        for fold, (train, test) in enumerate(P.folds(y, 10, args.protocol, args.seed)[:args.folds]):
+            split = P.prepare_split(args.dataset, X, y, train, test, args.protocol, m=args.m, seed=args.seed + fold,
+                                    nugget=args.nugget, monitor_points=args.eval_points)
+            results = race_fold(split, args, fold, progress)
+            best = time_to_quality(results)
+            folds.append({"best_nll": best, "methods": results, "speedups": speedups(results, args.seconds)})
+    progress.close()
+    html = Path(args.html or f"race-{args.dataset}.html")
+    _write_html(html, args, folds[0])
+    command = "python -m explorer bench race " + shlex.join(list(argv or []))
+    finish(args, f"race ({args.dataset})", command.strip(), markdown(folds, args),
+           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "folds": folds,
+            "html": str(html)})
+    print(f"wrote {html}")
+    return 0
+
+
+def _write_html(path: Path, args, race: dict) -> None:
+    from explorer.dashboard.race_report import write_race_html  # the only bench code that draws: kept lazy
+
+    best = race["best_nll"]
+    summary = "<p>" + "; ".join(
+        f"{method}: final NLL {r['final_nll']:.4f}, settled within 1% after {P.fmt_seconds(r['settled_0.01'])} s"
+        for method, r in race["methods"].items()) + "</p>"
+    write_race_html(path, f"Race on {args.dataset} (fold 1, protocol {args.protocol})",
+                    {method: r["trace"] for method, r in race["methods"].items()},
+                    {f"best + {100 * band:g}%": best * (1 + band) for band in BANDS}, summary)

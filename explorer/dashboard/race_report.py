@@ -1,0 +1,42 @@
+"""A self-contained HTML page of a race (`python -m explorer bench race`): test NLL and error against training time.
+
+Bokeh with inline resources, so the file opens without a network connection.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from bokeh.embed import file_html
+from bokeh.layouts import column
+from bokeh.models import Div, Span
+from bokeh.palettes import Category10_10
+from bokeh.plotting import figure
+from bokeh.resources import INLINE
+
+
+def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands: dict[str, float],
+                    summary_html: str = "") -> Path:
+    """Write the race page. traces: method → {"seconds", "test_nll", "test_error"} arrays (one run each);
+    bands: label → NLL level drawn as a dashed line (e.g. best final NLL + 1%). Returns the path."""
+    x_label = "training time (s, log scale; evaluation excluded)"
+    nll = figure(title="test NLL", x_axis_type="log", x_axis_label=x_label, y_axis_label="negative log-likelihood",
+                 width=900, height=380, tools="pan,wheel_zoom,box_zoom,reset,save")
+    error = figure(title="test error", x_axis_type="log", x_axis_label=x_label, y_axis_label="error rate",
+                   width=900, height=300, x_range=nll.x_range, tools="pan,wheel_zoom,box_zoom,reset,save")
+    for (method, trace), color in zip(traces.items(), Category10_10):
+        seconds = np.asarray(trace["seconds"], dtype=float)
+        shown = seconds > 0  # a log axis cannot show the evaluation before the first step
+        nll.line(seconds[shown], np.asarray(trace["test_nll"])[shown], legend_label=method, color=color, line_width=2)
+        error.line(seconds[shown], np.asarray(trace["test_error"])[shown], legend_label=method, color=color,
+                   line_width=2)
+    for label, level in bands.items():
+        nll.add_layout(Span(location=level, dimension="width", line_dash="dashed", line_color="gray"))
+        nll.scatter([], [], legend_label=f"{label}: {level:.4g}", color="gray")
+    for fig in (nll, error):
+        fig.legend.click_policy = "hide"
+        fig.legend.location = "top_right"
+    page = column(Div(text=f"<h2>{title}</h2>{summary_html}"), nll, error)
+    path = Path(path)
+    path.write_text(file_html(page, INLINE, title))
+    return path

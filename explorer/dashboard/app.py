@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import io
 import logging
-import os
 import time
-from pathlib import Path
 
 import panel as pn
 import param
@@ -19,6 +17,8 @@ from explorer import datasets
 from explorer.dashboard.controls import Settings, configuration
 from explorer.dashboard.data import DataTab, summary
 from explorer.dashboard.learn import LearnTab
+from explorer.dashboard.mcmc import McmcTab
+from explorer.dashboard.race import RaceTab
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.train import TrainTab
 from explorer.dashboard.worker import Worker
@@ -26,15 +26,16 @@ from explorer.model import Model
 
 log = logging.getLogger(__name__)
 CHUNK_SECONDS = 0.03  # training time per worker chunk; Pause answers within one chunk plus its evaluation
-TAB_NAMES = ("Train", "Data", "Learn")
+TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
 
 
-def default_data_dir() -> str | None:
-    """$XGPC_DATA_DIR, else the project's shared data next to the repository (`<repo>/../shared/data`) if present."""
-    if os.environ.get("XGPC_DATA_DIR"):
-        return os.environ["XGPC_DATA_DIR"]
-    shared = Path(__file__).resolve().parents[3] / "shared" / "data"
-    return str(shared) if shared.is_dir() else None
+def stepper(generator):
+    """A worker job that advances `generator` by one step per call and reports True once it is exhausted."""
+    def job() -> bool:
+        for _ in generator:
+            return False
+        return True
+    return job
 
 
 def notify(message: str, kind: str = "error") -> None:
@@ -54,16 +55,19 @@ class Dashboard(pn.viewable.Viewer):
 
     def __init__(self, model: Model | None = None, **params):
         super().__init__(**params)
-        self.model = model if model is not None else Model(data_dir=default_data_dir())
+        self.model = model if model is not None else Model()
         self.worker = Worker()
         self.settings = Settings(self.model, self.apply)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
         self.train = TrainTab(self.settings, self.surface, self.history_csv)
         self.data = DataTab(self.settings, self.load_file, notify)
+        self.mcmc = McmcTab()
+        self.race = RaceTab(list(self.model.param.method.objects))
         self.learn = LearnTab()
-        self.tabs = pn.Tabs(("Train", self.train), ("Data", self.data), ("Learn", self.learn),
+        self.tabs = pn.Tabs(*zip(TAB_NAMES, (self.train, self.data, self.mcmc, self.race, self.learn)),
                             dynamic=True, sizing_mode="stretch_width")
+        self._jobs = {}
         self.refreshes = 0
         self._surface_due = 0.0
         self._surface_iteration = -1
@@ -90,6 +94,10 @@ class Dashboard(pn.viewable.Viewer):
         t.step.on_click(lambda e: self.step())
         t.reset.on_click(lambda e: self.reset())
         t.clear.on_click(lambda e: t.traces.clear_earlier())
+        self.mcmc.start.on_click(lambda e: self.start_mcmc())
+        self.race.start.on_click(lambda e: self.start_race())
+        self.mcmc.stop.on_click(lambda e: self.stop_job("mcmc"))
+        self.race.stop.on_click(lambda e: self.stop_job("race"))
         self.tabs.param.watch(lambda e: self.refresh(force_surface=True), "active")
 
     # ------------------------------------------------------------------------------------------------- actions
@@ -101,7 +109,40 @@ class Dashboard(pn.viewable.Viewer):
             self.model.run(seconds=CHUNK_SECONDS, stop_at_convergence=stop_at_convergence)
             return stop_at_convergence and self.model.converged
 
-        self.worker.play(chunk)
+        self._start_job("train", chunk)
+
+    def start_mcmc(self) -> None:
+        """Run the Gibbs comparison on the model's current data and kernel (training pauses meanwhile)."""
+        self.worker.pause()
+        projection = self.surface.projection
+        with self.worker.hold():
+            run = self.mcmc.new_run(self.model, projection.kind, projection.features)
+        self._start_job("mcmc", stepper(run.chunks()))
+
+    def start_race(self) -> None:
+        """Race the chosen methods on the model's configuration (training pauses meanwhile)."""
+        if not self.race.methods.value:
+            notify("Choose at least one method to race.")
+            return
+        self.worker.pause()
+        with self.worker.hold():
+            run = self.race.new_run(self.model)
+        self._start_job("race", stepper(run.chunks()))
+
+    def stop_job(self, name: str) -> None:
+        if self._running(name):
+            self.worker.pause()
+        self.refresh()
+
+    def _running(self, name: str) -> bool:
+        return self.worker.playing and self.worker.job is self._jobs.get(name)
+
+    def _start_job(self, name: str, job) -> None:
+        for other, label in (("mcmc", "The MCMC run"), ("race", "The race"), ("train", "Training")):
+            if other != name and self._running(other):
+                notify(f"{label} was paused: one job runs at a time per session.", kind="info")
+        self._jobs[name] = job
+        self.worker.play(job)
 
     def pause(self) -> None:
         self.worker.pause()
@@ -209,6 +250,10 @@ class Dashboard(pn.viewable.Viewer):
         if self._visible("Learn") and model.iteration != self._learn_iteration:
             update["local"] = model.last_local()
             self._learn_iteration = model.iteration
+        if self._visible("MCMC"):
+            update["mcmc"] = self.mcmc.collect()
+        if self._visible("Race"):
+            update["race"] = self.race.collect()
         return update
 
     def _render(self, update: dict) -> None:
@@ -229,9 +274,13 @@ class Dashboard(pn.viewable.Viewer):
             self.surface.show(update["frame"])
         if "local" in update:
             self.learn.update_minibatch(update["local"])
+        if "mcmc" in update:
+            self.mcmc.render(update["mcmc"], self._running("mcmc"))
+        if "race" in update:
+            self.race.render(update["race"], self._running("race"))
         if self.worker.error is not None:
             error, self.worker.error = self.worker.error, None
-            notify(f"Training stopped: {type(error).__name__}: {error}")
+            notify(f"Stopped by an error: {type(error).__name__}: {error}")
         if not self._served:
             pn.io.push_notebook(self.layout)
 

@@ -24,8 +24,8 @@ from explorer.xgpc import predictive_probability
 MAX_SHOWN = 2500  # points drawn (and checked for misclassification) per part; larger sets show a fixed sample
 PCA = "first two principal components"
 FEATURES = "two features"
-_CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the heatmap's palette
-_P_PALETTE = interp_palette(tuple(reversed(RdBu11)), 256)  # p = 0 blue … p = 1 red
+CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the heatmap's palette
+P_PALETTE = interp_palette(tuple(reversed(RdBu11)), 256)  # p = 0 blue … p = 1 red
 
 
 class Projection:
@@ -116,7 +116,7 @@ class SurfaceView:
     def _build_figure(self) -> None:
         self.figure = figure(height=520, sizing_mode="stretch_width", x_range=Range1d(0, 1), y_range=Range1d(0, 1),
                              tools="pan,wheel_zoom,box_zoom,reset,save", toolbar_location="above")
-        self.mapper = LinearColorMapper(palette=_P_PALETTE, low=0.0, high=1.0)
+        self.mapper = LinearColorMapper(palette=P_PALETTE, low=0.0, high=1.0)
         self.image = ColumnDataSource(dict(image=[np.full((2, 2), 0.5, np.float32)], x=[0.0], y=[0.0], dw=[1.0],
                                            dh=[1.0]))
         image = self.figure.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.image,
@@ -128,7 +128,7 @@ class SurfaceView:
         self.figure.line("x", "y", source=self.contour, color="black", line_width=2.5)
         self.train = ColumnDataSource(dict(x=[], y=[], label=[]))
         self.test = ColumnDataSource(dict(x=[], y=[], label=[]))
-        colors = linear_cmap("label", _CLASS_COLORS, -1, 1)
+        colors = linear_cmap("label", CLASS_COLORS, -1, 1)
         self.figure.scatter("x", "y", source=self.train, marker="circle", size=6, color=colors, line_color="white",
                             line_width=0.5)
         self.figure.scatter("x", "y", source=self.test, marker="triangle", size=8, color=colors, alpha=0.8,
@@ -221,7 +221,7 @@ class SurfaceView:
         if frame["sd"]:
             self.mapper.update(palette=Viridis256, low=0.0, high=float(frame["z"].max()) or 1.0)
         elif self.colorbar.title != "p(y=1)":
-            self.mapper.update(palette=_P_PALETTE, low=0.0, high=1.0)
+            self.mapper.update(palette=P_PALETTE, low=0.0, high=1.0)
         self.colorbar.title = "sd of f*" if frame["sd"] else "p(y=1)"
         self.contour.data = _xy(frame["contour"])
         self.wrong.data = _xy(frame["wrong"])

@@ -1,0 +1,182 @@
+"""Race tab: X-GPC and the SVGP baselines on the same data, inducing points, minibatch size and seed, advanced in
+fair slices of training time (the racer with the least training time goes next; evaluation time is not counted).
+Test NLL and error against training time, overlaid; the time each needs to come within 1% of the best NLL any of
+them reached, and its ratio to X-GPC's.
+"""
+from __future__ import annotations
+
+import numpy as np
+import panel as pn
+from bokeh.models import ColumnDataSource
+from bokeh.palettes import Category10_10
+from bokeh.plotting import figure
+
+from explorer.dashboard.controls import CONFIGURATION
+from explorer.model import Model
+
+SLICE_SECONDS = 0.05
+_COLUMNS = ("seconds", "test_nll", "test_error", "iteration")
+
+
+def first_within(seconds: np.ndarray, nll: np.ndarray, target: float) -> float:
+    """Training time of the first evaluation with NLL ≤ target (inf if none)."""
+    hit = np.flatnonzero(nll <= target)
+    return float(seconds[hit[0]]) if len(hit) else float("inf")
+
+
+def settled_within(seconds: np.ndarray, nll: np.ndarray, target: float) -> float:
+    """Training time from which every later evaluation has NLL ≤ target (inf if the last one does not)."""
+    outside = np.flatnonzero(~(nll <= target))
+    if len(outside) == 0:
+        return float(seconds[0]) if len(seconds) else float("inf")
+    return float("inf") if outside[-1] == len(nll) - 1 else float(seconds[outside[-1] + 1])
+
+
+class RaceRun:
+    """One race: a Model per method built like the dashboard's model (same configuration and data), stepped by
+    `chunks()` in slices of `SLICE_SECONDS` of training time until each has trained `budget` seconds."""
+
+    def __init__(self, model, methods: list[str], budget: float):
+        self.methods, self.budget = list(methods), float(budget)
+        self.config = {name: getattr(model, name) for name in CONFIGURATION if name != "method"}
+        self.data_dir = model.data_dir
+        self.custom = None
+        if model.dataset == "custom":
+            self.custom = (np.vstack([model.X_train, model.X_test]), np.concatenate([model.y_train, model.y_test]),
+                           list(model.feature_names))
+        self.models: dict = {}
+        self.finished = False
+
+    def chunks(self):
+        for method in self.methods:
+            config = dict(self.config, method=method)
+            if self.custom is not None:
+                config.pop("dataset")
+            racer = Model(data_dir=self.data_dir, **config)
+            if self.custom is not None:
+                racer.set_data(*self.custom[:2], name="custom", feature_names=self.custom[2])
+            self.models[method] = racer
+            yield
+        while True:
+            behind = [m for m in self.methods if self.models[m].trainer.seconds < self.budget]
+            if not behind:
+                break
+            racer = self.models[min(behind, key=lambda m: self.models[m].trainer.seconds)]
+            racer.run(seconds=SLICE_SECONDS, stop_at_convergence=False)
+            yield
+        self.finished = True
+
+
+def standings(histories: dict[str, dict]) -> tuple[float, list[dict]]:
+    """From per-method columns (seconds, test_nll, test_error, iteration arrays): the best NLL of all, and per
+    method its final numbers and the first / settled training time within 1% of that best NLL."""
+    finite = [h["test_nll"][np.isfinite(h["test_nll"])] for h in histories.values()]
+    best = min((values.min() for values in finite if len(values)), default=float("nan"))
+    target = best + 0.01 * abs(best)
+    rows = []
+    for method, h in histories.items():
+        if not len(h["seconds"]):
+            continue
+        rows.append({"method": method, "iterations": int(h["iteration"][-1]), "seconds": float(h["seconds"][-1]),
+                     "best_nll": float(np.nanmin(h["test_nll"])), "final_nll": float(h["test_nll"][-1]),
+                     "final_error": float(h["test_error"][-1]),
+                     "first": first_within(h["seconds"], h["test_nll"], target),
+                     "settled": settled_within(h["seconds"], h["test_nll"], target)})
+    return best, rows
+
+
+class RaceTab:
+    """Controls, curves and table of the race; the dashboard runs `RaceRun.chunks()` in its worker."""
+
+    def __init__(self, methods: list[str]):
+        self.methods = pn.widgets.CheckBoxGroup(name="methods", options=list(methods), value=list(methods),
+                                                inline=False)
+        self.budget = pn.widgets.FloatInput(name="training seconds per method", value=8.0, start=0.5, end=600.0,
+                                            step=1.0)
+        self.start = pn.widgets.Button(name="Start race", button_type="primary")
+        self.stop = pn.widgets.Button(name="Stop", button_type="warning")
+        self.status = pn.widgets.StaticText(value="Not run yet.", sizing_mode="stretch_width")
+        self.table = pn.pane.Markdown("", sizing_mode="stretch_width")
+        self.run: RaceRun | None = None
+        self._consumed: dict[str, int] = {}
+        self.histories: dict[str, dict] = {}
+        common = dict(height=320, sizing_mode="stretch_width", x_axis_type="log",
+                      x_axis_label="training time (s, log scale; evaluation excluded)",
+                      tools="pan,wheel_zoom,box_zoom,reset,save")
+        self.nll = figure(title="test negative log-likelihood", **common)
+        self.error = figure(title="test error", **common)
+        self.sources: dict[str, ColumnDataSource] = {}
+        for i, method in enumerate(methods):
+            source = ColumnDataSource({name: [] for name in _COLUMNS})
+            for fig, column in ((self.nll, "test_nll"), (self.error, "test_error")):
+                fig.line("seconds", column, source=source, color=Category10_10[i], line_width=2, legend_label=method)
+            self.sources[method] = source
+        for fig in (self.nll, self.error):
+            fig.legend.location = "top_right"
+
+    def new_run(self, model) -> RaceRun:
+        """A race configured from the widgets and the model's configuration (call under the gate)."""
+        self.run = RaceRun(model, self.methods.value, self.budget.value)
+        self._consumed = {m: 0 for m in self.run.methods}
+        self.histories = {m: {name: np.zeros(0) for name in _COLUMNS} for m in self.run.methods}
+        for source in self.sources.values():
+            source.data = {name: [] for name in _COLUMNS}
+        return self.run
+
+    def collect(self) -> dict | None:
+        """New history rows per racer (call under the gate)."""
+        if self.run is None:
+            return None
+        new = {}
+        for method, racer in self.run.models.items():
+            rows = racer.history.since(self._consumed[method])
+            self._consumed[method] = racer.history.total
+            new[method] = {name: np.array([row[name] for row in rows], dtype=float) for name in _COLUMNS}
+        return {"new": new, "finished": self.run.finished,
+                "seconds": {m: r.trainer.seconds for m, r in self.run.models.items()}}
+
+    def render(self, update: dict | None, running: bool) -> None:
+        if update is None:
+            return
+        for method, data in update["new"].items():
+            if len(data["seconds"]):
+                self.sources[method].stream(data)
+                self.histories[method] = {k: np.concatenate([self.histories[method][k], data[k]]) for k in _COLUMNS}
+        done = ", ".join(f"{m} {s:.1f} s" for m, s in update["seconds"].items())
+        state = "finished" if update["finished"] else ("running" if running else "stopped")
+        self.status.value = f"Race {state}: training time so far {done or '—'} (budget {self.run.budget:g} s each)."
+        self.table.object = _table(*standings(self.histories))
+
+    def __panel__(self):
+        return pn.Row(
+            pn.Column("### Race", pn.pane.Markdown("Same data, inducing points, minibatch size and seed as the Train "
+                                                   "tab; each method gets the same training time."),
+                      self.methods, self.budget, pn.Row(self.start, self.stop), width=300),
+            pn.Column(self.status, pn.Row(pn.pane.Bokeh(self.nll, sizing_mode="stretch_width"),
+                                          pn.pane.Bokeh(self.error, sizing_mode="stretch_width"),
+                                          sizing_mode="stretch_width"),
+                      self.table, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width")
+
+
+def _table(best: float, rows: list[dict]) -> str:
+    if not rows:
+        return ""
+    reference = next((r["first"] for r in rows if r["method"] == "xgpc"), float("nan"))
+
+    def seconds(value):
+        return "not yet" if not np.isfinite(value) else f"{value:.3g} s"
+
+    def ratio(value):
+        if not (np.isfinite(value) and np.isfinite(reference) and reference > 0):
+            return "—"
+        return f"{value / reference:.2g}×"
+
+    lines = [f"Best test NLL of any method: **{best:.4f}**; target: within 1% of it (NLL ≤ {best + 0.01 * abs(best):.4f}).",
+             "", "| method | iterations | training time | best NLL | final NLL | final error | first within 1% | "
+                 "settled within 1% | first time ÷ X-GPC's |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['method']} | {r['iterations']} | {r['seconds']:.2f} s | {r['best_nll']:.4f} | "
+                     f"{r['final_nll']:.4f} | {r['final_error']:.3f} | {seconds(r['first'])} | "
+                     f"{seconds(r['settled'])} | {ratio(r['first'])} |")
+    return "\n".join(lines)

@@ -93,7 +93,8 @@ class ComparisonResult:
     (y-axes); `y_test`. `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
     ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of their
     difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
-    subsampled to fit the sampler's limit, None if it was not.
+    subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by
+    `run_comparison`).
     """
 
     label: str
@@ -111,7 +112,7 @@ class ComparisonResult:
     mcmc_diagnostics: dict[str, float]
     n_train: int
     subsampled_from: int | None = None
-    seconds: dict[str, float] = field(default_factory=dict)
+    cost: dict[str, float] = field(default_factory=dict)
 
     def pairs(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """The three scatter pairs of Fig. 1: name → (MCMC values, variational values)."""
@@ -140,7 +141,7 @@ class ComparisonResult:
             "augmentation_gap": self.augmentation_gap,
         })
         out.update({f"mcmc/{key}": value for key, value in self.mcmc_diagnostics.items()})
-        out.update({f"seconds/{key}": value for key, value in self.seconds.items()})
+        out.update({f"cost/{key}": value for key, value in self.cost.items()})
         return out
 
 
@@ -156,12 +157,13 @@ def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_
     if not _same_kernel(model.kernel, sampler.kernel):
         raise ValueError(f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "
                          "compare them at the same hyperparameters")
-    if model.X.shape != sampler.X.shape or not (np.array_equal(model.X, sampler.X) and np.array_equal(model.y, sampler.y)):
+    if not (np.array_equal(model.X, sampler.X) and np.array_equal(model.y, sampler.y)):
         raise ValueError("X-GPC and the sampler were given different training data")
     X_test = np.asarray(X_test, dtype=float)
     y_test = np.asarray(y_test, dtype=float)
     if X_test.ndim != 2 or X_test.shape[1] != model.X.shape[1] or y_test.shape != (len(X_test),):
-        raise ValueError(f"X_test must be (n*, {model.X.shape[1]}) and y_test (n*,); got {X_test.shape}, {y_test.shape}")
+        raise ValueError(f"X_test must be (n*, {model.X.shape[1]}) and y_test (n*,); "
+                         f"got {X_test.shape}, {y_test.shape}")
     if not np.all(np.isin(y_test, (-1.0, 1.0))):
         raise ValueError("y_test must hold only −1 and +1")
     vi_mean, vi_var = model.predict_latent(X_test)
@@ -171,7 +173,8 @@ def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_
         mcmc_mean=mcmc_mean, mcmc_var=mcmc_var, mcmc_proba=sampler.predict_proba(X_test),
         vi_mean=vi_mean, vi_var=vi_var, vi_proba=model.predict_proba(X_test), y_test=y_test,
         mean_kl=float(np.mean(gaussian_marginal_kl(vi_mean, vi_var, mcmc_mean, mcmc_var))),
-        elbo_augmented=model.elbo(), elbo_nonaugmented=nonaugmented_elbo(model), augmentation_gap=augmentation_gap(model),
+        elbo_augmented=model.elbo(), elbo_nonaugmented=nonaugmented_elbo(model),
+        augmentation_gap=augmentation_gap(model),
         mcmc_diagnostics=sampler.diagnostics(), n_train=model.n, subsampled_from=subsampled_from,
     )
 
@@ -253,12 +256,12 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
     sampler = GibbsSampler(X_train, y_train, kernel, rng=sampler_rng, n_chains=n_chains, burn_in=burn_in,
                            n_samples=n_samples, max_stored_draws=max_stored_draws)
     sampler.run(progress=progress)
-    mcmc_seconds = {"mcmc": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
+    mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
 
     result_full = compare_with_mcmc(full, sampler, X_test, y_test, subsampled_from=subsampled_from)
-    result_full.seconds = {"vi": full_seconds, "vi_iterations": full_iterations, **mcmc_seconds}
+    result_full.cost = {"vi_seconds": full_seconds, "vi_iterations": full_iterations, **mcmc_cost}
     result_sparse = None
     if sparse is not None:
         result_sparse = compare_with_mcmc(sparse, sampler, X_test, y_test, subsampled_from=subsampled_from)
-        result_sparse.seconds = {"vi": sparse_seconds, "vi_iterations": sparse_iterations, **mcmc_seconds}
+        result_sparse.cost = {"vi_seconds": sparse_seconds, "vi_iterations": sparse_iterations, **mcmc_cost}
     return ComparisonRun(result_full, result_sparse, sampler, X_train, y_train, X_test, y_test, subsampled_from)

@@ -159,11 +159,12 @@ def main(argv: list[str] | None = None) -> int:
             f"{full['n_test']} test points. Kernel fixed at ℓ = {FIG1_KERNEL.lengthscale[0]}, σ² = "
             f"{FIG1_KERNEL.variance}, nugget {FIG1_KERNEL.nugget:g} (ELBO-optimal for sparse X-GPC, m = 100, on all "
             f"points). Gibbs: {args.chains} chains × ({args.burn_in} burn-in + {args.samples}) sweeps, "
-            f"{run.sampler.form} form, {run.sampler.draws_stored * args.chains} stored draws (thin {run.sampler.thin}); "
+            f"{run.sampler.form} form, {run.sampler.draws_stored * args.chains} stored draws "
+            f"(thin {run.sampler.thin}); "
             f"max R̂ over f = {diag['rhat_max/f']:.4f}, min bulk / tail ESS over f = {diag['ess_bulk_min/f']:.0f} / "
             f"{diag['ess_tail_min/f']:.0f}. Sampling took {run.sampler.seconds:.0f} s (estimated beforehand "
-            f"{fig['estimated_seconds']:.0f} s); X-GPC full {run.full.seconds['vi']:.2f} s "
-            f"({run.full.seconds['vi_iterations']:.0f} coordinate-ascent steps). Test-point comparison (MCMC on x):\n\n"
+            f"{fig['estimated_seconds']:.0f} s); X-GPC full {run.full.cost['vi_seconds']:.2f} s "
+            f"({run.full.cost['vi_iterations']:.0f} coordinate-ascent steps). Test-point comparison (MCMC on x):\n\n"
             + markdown_table(table, ["quantity", "X-GPC full", f"X-GPC sparse (m={args.inducing})"]))
         payload["figure1"] = {
             "kernel": {"lengthscale": FIG1_KERNEL.lengthscale[0], "variance": FIG1_KERNEL.variance,

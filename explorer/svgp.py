@@ -38,7 +38,7 @@ from explorer.schedules import Adaptive
 from explorer.xgpc import gaussian_kl, natural_gradient_targets, predictive_probability
 
 _CHUNK = 4096
-_GH_X, _GH_W = np.polynomial.hermite.hermgauss(32)
+_GH_X, _GH_W = np.polynomial.hermite.hermgauss(64)
 _GH_W = _GH_W / np.sqrt(np.pi)
 
 
@@ -52,8 +52,9 @@ def logit_log_likelihood(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.n
 
 def gauss_hermite_expectations(log_likelihood, y: np.ndarray, a: np.ndarray,
                                v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """E = E_{N(f|a,v)}[ℓ(y, f)], g_a = ∂E/∂a = E[ℓ'], g_v = ∂E/∂v = ½E[ℓ''] by 32-node Gauss–Hermite.
-    `log_likelihood(y, f)` returns (ℓ, ℓ', ℓ''); y, a, v (s,) → three (s,)."""
+    """E = E_{N(f|a,v)}[ℓ(y, f)], g_a = ∂E/∂a = E[ℓ'], g_v = ∂E/∂v = ½E[ℓ''] by 64-node Gauss–Hermite.
+    `log_likelihood(y, f)` returns (ℓ, ℓ', ℓ''); y, a, v (s,) → three (s,). For the logit the rule's error grows
+    with v (the kink of log σ at f = 0): < 1e-9 at v = 4, ~1e-5 at v = 30, ~2e-3 at v = 100 (GPflow uses 20 nodes)."""
     f = a[:, None] + np.sqrt(2.0 * np.maximum(v, 0.0))[:, None] * _GH_X[None, :]
     value, first, second = log_likelihood(y[:, None], f)
     return value @ _GH_W, first @ _GH_W, 0.5 * (second @ _GH_W)

@@ -1,0 +1,72 @@
+"""The Table 1 benchmark end to end on a tiny run, its protocols' data, and the time-to-quality readings."""
+import json
+
+import numpy as np
+import pytest
+
+from explorer.bench import protocol, table1
+
+
+def test_first_and_settled_times_on_a_hand_made_trace():
+    seconds = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    nll = np.array([0.9, 0.50, 0.70, 0.505, 0.51, 0.50])
+    assert protocol.first_time(seconds, nll, 0.505) == 1.0
+    assert protocol.settled_time(seconds, nll, 0.505) == 5.0  # 0.51 at 4 s leaves the band
+    assert protocol.settled_time(seconds, nll, 0.52) == 3.0
+    assert protocol.settled_time(seconds, nll, 1.0) == 0.0
+    assert protocol.first_time(seconds, nll, 0.4) == np.inf
+    assert protocol.settled_time(seconds, np.append(nll, 0.6), 0.52) == np.inf  # drifted out at the end
+
+
+def test_paper_protocol_reproduces_the_papers_data_set_sizes():
+    """Table 1 lists aXa with n = 36,974 and wXa with n = 34,780: the de-duplicated LIBSVM files."""
+    assert len(protocol.load_dataset("a9a", "paper")[1]) == 36_974
+    assert len(protocol.load_dataset("w8a", "paper")[1]) == 34_780
+    assert len(protocol.load_dataset("a9a", "clean")[1]) == 48_842
+
+
+def test_paper_protocol_uses_the_authors_standardised_file_and_contiguous_folds():
+    X, y = protocol.load_dataset("german", "paper")
+    np.testing.assert_allclose(X.mean(0), 0.0, atol=1e-6)  # german_agp is z-scored upstream
+    np.testing.assert_allclose(X.std(0, ddof=1), 1.0, atol=1e-3)
+    train, test = protocol.folds(y, 10, "paper", seed=0)[3]
+    np.testing.assert_array_equal(test, np.arange(300, 400))
+    split = protocol.prepare_split("german", X, y, train, test, "paper", m=20, seed=0)
+    np.testing.assert_array_equal(split.X_test, X[300:400])  # not re-standardised
+    assert split.kernel.nugget == 1.0 and split.Z.shape == (20, 20)
+
+
+def test_clean_protocol_keeps_a_validation_part_out_of_training():
+    X, y = protocol.load_dataset("diabetes", "clean")
+    train, test = protocol.folds(y, 10, "clean", seed=0)[0]
+    split = protocol.prepare_split("diabetes", X, y, train, test, "clean", m=10, seed=0)
+    assert len(split.y_train) + len(split.y_monitor) == len(train) and len(split.y_test) == len(test)
+    np.testing.assert_allclose(split.X_train.mean(0), 0.0, atol=0.05)  # standardised with the full training fold
+
+
+def test_tiny_table1_run_writes_a_well_formed_table_and_json(tmp_path, capsys):
+    path = tmp_path / "table1.json"
+    code = table1.main(["--datasets", "diabetes", "--folds", "2", "--seconds", "0.5", "--m", "20",
+                        "--no-write-md", "--json", str(path)])
+    assert code == 0
+    out = capsys.readouterr()
+    payload = json.loads(path.read_text())
+    fits = payload["fits"]
+    assert sorted((f["fold"], f["method"]) for f in fits) == sorted(
+        (fold, method) for fold in range(2) for method in protocol.METHOD_NAMES)
+    for fit in fits:
+        assert 0.0 <= fit["error"] <= 0.5  # better than or equal to chance on a 35/65 data set
+        assert 0.0 < fit["nll"] < np.log(2.0) + 0.05
+        assert 0.0 < fit["seconds"] < 5.0 and fit["iterations"] > 0
+        assert len(fit["trace"]["seconds"]) == len(fit["trace"]["test_nll"]) > 0
+    rows = payload["summary"]
+    assert [r["method"] for r in rows] == list(protocol.METHOD_NAMES)
+    xgpc = rows[0]
+    errors = [f["error"] for f in fits if f["method"] == "xgpc"]
+    assert xgpc["error"][0] == pytest.approx(np.mean(errors))
+    assert xgpc["error"][1] == pytest.approx(np.std(errors, ddof=1))
+    assert xgpc["paper"]["nll"] == [0.47, 0.11]
+    table = [line for line in out.out.splitlines() if line.startswith("|")]
+    assert len(table) == 2 + 3 and all(line.count("|") == table[0].count("|") for line in table)
+    assert "0.47 ± 0.11" in table[2]  # the paper's X-GPC NLL beside ours
+    assert "%]" in out.err and "left" in out.err  # the progress line

@@ -90,7 +90,7 @@ class ComparisonResult:
     """X-GPC (`label`) against the Gibbs sampler at the same kernel, on the test points and on the training bound.
 
     Arrays (n_test,): `mcmc_mean`, `mcmc_var`, `mcmc_proba` (x-axes of Fig. 1) and `vi_mean`, `vi_var`, `vi_proba`
-    (y-axes); `y_test`. `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
+    (y-axes); `y_test`; `mcmc_mean_se`, the Monte Carlo standard error of `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
     ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of their
     difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
     subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by
@@ -99,6 +99,7 @@ class ComparisonResult:
 
     label: str
     mcmc_mean: np.ndarray
+    mcmc_mean_se: np.ndarray
     mcmc_var: np.ndarray
     mcmc_proba: np.ndarray
     vi_mean: np.ndarray
@@ -128,6 +129,7 @@ class ComparisonResult:
                                                     "n_test": len(self.y_test), "subsampled_from": self.subsampled_from}
         for name, pair in self.pair_summaries().items():
             out.update({f"{name}/{key}": value for key, value in asdict(pair).items()})
+        out["mean/mcmc_se_max"] = float(np.max(self.mcmc_mean_se))
         nll_vi = metrics.negative_log_likelihood(self.vi_proba, self.y_test)
         nll_mcmc = metrics.negative_log_likelihood(self.mcmc_proba, self.y_test)
         error_vi = metrics.error_rate(self.vi_proba, self.y_test)
@@ -170,7 +172,8 @@ def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_
     mcmc_mean, mcmc_var = sampler.predict_latent(X_test)
     return ComparisonResult(
         label=label or ("X-GPC full" if model.full else f"X-GPC sparse (m={model.m})"),
-        mcmc_mean=mcmc_mean, mcmc_var=mcmc_var, mcmc_proba=sampler.predict_proba(X_test),
+        mcmc_mean=mcmc_mean, mcmc_mean_se=sampler.mean_standard_error(X_test), mcmc_var=mcmc_var,
+        mcmc_proba=sampler.predict_proba(X_test),
         vi_mean=vi_mean, vi_var=vi_var, vi_proba=model.predict_proba(X_test), y_test=y_test,
         mean_kl=float(np.mean(gaussian_marginal_kl(vi_mean, vi_var, mcmc_mean, mcmc_var))),
         elbo_augmented=model.elbo(), elbo_nonaugmented=nonaugmented_elbo(model),

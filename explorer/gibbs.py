@@ -305,6 +305,13 @@ class GibbsSampler:
         means, var = self._test_conditionals(Xs)
         return means.mean(axis=0), var + means.var(axis=0)
 
+    def mean_standard_error(self, Xs: np.ndarray) -> np.ndarray:
+        """Monte Carlo standard error of `predict_latent`'s mean at Xs: sd_s(K_*n K⁻¹ f_s) / sqrt(ESS), with the ESS
+        of those per-draw means over the stored draws of all chains (explorer.diagnostics.ess_mean). (n*,)."""
+        means, _ = self._test_conditionals(Xs)
+        per_chain = means.reshape(self.n_chains, self.draws_stored, -1)
+        return means.std(axis=0, ddof=1) / np.sqrt(diagnostics.ess_mean(per_chain))
+
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
         """p(y*=1 | y) = mean_s ∫σ(f*) N(f* | K_*n K⁻¹ f_s, k** − K_*n K⁻¹ K_n*) df*: the integral is 64-node
         Gauss–Hermite per stored draw (Rao–Blackwellised over f* | f), then averaged over draws. (n*,)."""

@@ -149,6 +149,9 @@ def test_sampler_matches_brute_force_posterior(form, brute_force_two_point_poste
     assert np.all(np.abs(sampler.posterior_variance() - truth["var"]) < 5 * se_var)
     m_s, v_s = sampler.predict_latent(XS2)
     assert np.all(np.abs(m_s - truth["mean_s"]) < 5 * np.sqrt(truth["between"] / ess.min()))
+    # the sampler's own standard error of that mean: draws are nearly independent here (ESS ≈ 0.97 N)
+    np.testing.assert_allclose(sampler.mean_standard_error(XS2), np.sqrt(truth["between"] / draws[..., 0].size),
+                               rtol=0.15)
     # Var[f*] = v + Var[a·f]; the second term's relative MC error is ≈ sqrt(2 / ESS) < 0.7 %
     np.testing.assert_allclose(v_s - truth["v"], truth["between"], rtol=5 * np.sqrt(2 / ess.min()))
     assert np.all(np.abs(sampler.predict_proba(XS2) - truth["p"]) < 5 * truth["p_sd"] / np.sqrt(ess.min()))

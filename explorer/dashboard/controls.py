@@ -31,15 +31,15 @@ def configuration(model) -> dict:
 
 def _widget(parameter: param.Parameter, value, label: str):
     bounds = getattr(parameter, "bounds", None) or (None, None)
-    common = dict(name=label, description=parameter.doc, sizing_mode="stretch_width")
+    common = dict(label=label, description=parameter.doc, sizing_mode="stretch_width")
     if isinstance(parameter, param.Selector):
         return pn.widgets.Select(options=list(parameter.objects), value=value, **common)
     if isinstance(parameter, param.Boolean):
-        return pn.widgets.Checkbox(value=value, name=label, sizing_mode="stretch_width")
+        return pn.widgets.Checkbox(value=value, label=label, sizing_mode="stretch_width")
     if isinstance(parameter, param.Integer):
         return pn.widgets.IntInput(value=value, start=bounds[0], end=bounds[1], **common)
     if parameter.name == "train_fraction":
-        return pn.widgets.FloatSlider(value=value, start=bounds[0], end=bounds[1], step=0.05, name=label,
+        return pn.widgets.FloatSlider(value=value, start=bounds[0], end=bounds[1], step=0.05, label=label,
                                       sizing_mode="stretch_width")
     step = 0.01 if parameter.name in ("noise", "rho") else 0.1
     return pn.widgets.FloatInput(value=value, start=bounds[0], end=bounds[1], step=step, format="0[.]000000", **common)

@@ -69,7 +69,7 @@ class DataTab:
         self._content: bytes | None = None
         self._filename = ""
         self.upload = pn.widgets.FileInput(accept=".csv,.tsv,.txt", multiple=False)
-        self.label_column = pn.widgets.Select(name="label column", options=[], disabled=True, width=240)
+        self.label_column = pn.widgets.Select(label="label column", options=[], disabled=True, width=240)
         self.description = pn.pane.Markdown("", sizing_mode="stretch_width")
         self.upload.param.watch(self._uploaded, "value")
         self.label_column.param.watch(self._label_chosen, "value")

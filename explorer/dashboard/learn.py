@@ -59,9 +59,9 @@ class LearnTab:
     def __init__(self, seed: int = 0):
         self._rng = np.random.default_rng(seed)
         self._prior_draws = sample(np.zeros(20_000), self._rng)
-        self.c_density = pn.widgets.FloatSlider(name="c", start=0.0, end=10.0, step=0.1, value=2.0)
-        self.z_identity = pn.widgets.FloatSlider(name="z", start=-8.0, end=8.0, step=0.1, value=1.5)
-        self.c_bound = pn.widgets.FloatSlider(name="c", start=0.0, end=8.0, step=0.1, value=2.0)
+        self.c_density = pn.widgets.FloatSlider(label="c", start=0.0, end=10.0, step=0.1, value=2.0)
+        self.z_identity = pn.widgets.FloatSlider(label="z", start=-8.0, end=8.0, step=0.1, value=1.5)
+        self.c_bound = pn.widgets.FloatSlider(label="c", start=0.0, end=8.0, step=0.1, value=2.0)
         self._build_density()
         self._build_identity()
         self._build_bound()

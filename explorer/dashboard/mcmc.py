@@ -123,13 +123,13 @@ class McmcTab:
     run; the dashboard hands `run.chunks()` to the worker and calls `collect`/`render` from its refresh."""
 
     def __init__(self):
-        self.n_train = pn.widgets.IntInput(name="training points (subsample)", value=300, start=20, end=N_MAX)
-        self.n_test = pn.widgets.IntInput(name="test points (subsample)", value=300, start=10, end=5000)
-        self.n_samples = pn.widgets.IntInput(name="sweeps kept per chain", value=500, start=20, end=20000)
-        self.burn_in = pn.widgets.IntInput(name="burn-in sweeps", value=100, start=0, end=10000)
-        self.n_chains = pn.widgets.IntInput(name="chains", value=4, start=1, end=8)
-        self.start = pn.widgets.Button(name="Run MCMC comparison", button_type="primary")
-        self.stop = pn.widgets.Button(name="Stop", button_type="warning")
+        self.n_train = pn.widgets.IntInput(label="training points (subsample)", value=300, start=20, end=N_MAX)
+        self.n_test = pn.widgets.IntInput(label="test points (subsample)", value=300, start=10, end=5000)
+        self.n_samples = pn.widgets.IntInput(label="sweeps kept per chain", value=500, start=20, end=20000)
+        self.burn_in = pn.widgets.IntInput(label="burn-in sweeps", value=100, start=0, end=10000)
+        self.n_chains = pn.widgets.IntInput(label="chains", value=4, start=1, end=8)
+        self.start = pn.widgets.Button(label="Run MCMC comparison", color="primary")
+        self.stop = pn.widgets.Button(label="Stop", color="warning")
         self.progress_bar = pn.indicators.Progress(value=0, max=100, sizing_mode="stretch_width", bar_color="info")
         self.progress_text = pn.widgets.StaticText(value="Not run yet.", sizing_mode="stretch_width")
         self.note = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")

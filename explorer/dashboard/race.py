@@ -89,12 +89,12 @@ class RaceTab:
     """Controls, curves and table of the race; the dashboard runs `RaceRun.chunks()` in its worker."""
 
     def __init__(self, methods: list[str]):
-        self.methods = pn.widgets.CheckBoxGroup(name="methods", options=list(methods), value=list(methods),
+        self.methods = pn.widgets.CheckBoxGroup(label="methods", options=list(methods), value=list(methods),
                                                 inline=False)
-        self.budget = pn.widgets.FloatInput(name="training seconds per method", value=8.0, start=0.5, end=600.0,
+        self.budget = pn.widgets.FloatInput(label="training seconds per method", value=8.0, start=0.5, end=600.0,
                                             step=1.0)
-        self.start = pn.widgets.Button(name="Start race", button_type="primary")
-        self.stop = pn.widgets.Button(name="Stop", button_type="warning")
+        self.start = pn.widgets.Button(label="Start race", color="primary")
+        self.stop = pn.widgets.Button(label="Stop", color="warning")
         self.status = pn.widgets.StaticText(value="Not run yet.", sizing_mode="stretch_width")
         self.table = pn.pane.Markdown("", sizing_mode="stretch_width")
         self.run: RaceRun | None = None

@@ -98,12 +98,12 @@ class SurfaceView:
         self._add_point = add_point
         self.resolution = resolution
         self.mode = pn.widgets.RadioButtonGroup(options=["p(y=1)", "predictive sd"], value="p(y=1)",
-                                                button_type="default")
+                                                color="default")
         self.click_class = pn.widgets.RadioButtonGroup(options={"click adds class +1": 1, "click adds class −1": -1},
-                                                       value=1, button_type="default")
-        self.axes = pn.widgets.Select(name="plane", options=[PCA, FEATURES], value=PCA, width=220)
-        self.feature_x = pn.widgets.Select(name="horizontal", options=[], width=140)
-        self.feature_y = pn.widgets.Select(name="vertical", options=[], width=140)
+                                                       value=1, color="default")
+        self.axes = pn.widgets.Select(label="plane", options=[PCA, FEATURES], value=PCA, width=220)
+        self.feature_x = pn.widgets.Select(label="horizontal", options=[], width=140)
+        self.feature_y = pn.widgets.Select(label="vertical", options=[], width=140)
         self.projection: Projection | None = None
         self.feature_names: list[str] = []
         self.frames = 0
@@ -118,7 +118,7 @@ class SurfaceView:
                              tools="pan,wheel_zoom,box_zoom,reset,save", toolbar_location="above")
         self.mapper = LinearColorMapper(palette=P_PALETTE, low=0.0, high=1.0)
         self.image = ColumnDataSource(dict(image=[np.full((2, 2), 0.5, np.float32)], x=[0.0], y=[0.0], dw=[1.0],
-                                           dh=[1.0]))
+                                           dh=[1.0]), name="surface-image")
         image = self.figure.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.image,
                                   color_mapper=self.mapper)
         self.figure.add_tools(HoverTool(renderers=[image], tooltips=[("value", "@image{0.000}")]))

@@ -66,7 +66,7 @@ class Traces:
     into the overlay of earlier runs, `clear_earlier()` removes them, `relabel(current)` redoes their labels."""
 
     def __init__(self, capacity: int = 4000):
-        self.live = ColumnDataSource(_empty())
+        self.live = ColumnDataSource(_empty(), name="live-trace")
         self.buffer = Decimator(capacity)
         self.earlier: list[dict] = []
         self._runs = 0

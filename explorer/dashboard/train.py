@@ -13,22 +13,22 @@ class TrainTab:
     """Widgets and layout of the Train tab; the `Dashboard` wires the buttons to its worker."""
 
     def __init__(self, settings, surface, history_csv):
-        self.play = pn.widgets.Button(name="▶ Play", button_type="success", width=90)
-        self.pause = pn.widgets.Button(name="❚❚ Pause", button_type="warning", width=90)
-        self.step = pn.widgets.Button(name="Step", button_type="default", width=70,
+        self.play = pn.widgets.Button(label="▶ Play", color="success", width=90)
+        self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=90)
+        self.step = pn.widgets.Button(label="Step", color="default", width=70,
                                       description="Advance to the next evaluation (eval_every iterations)")
-        self.reset = pn.widgets.Button(name="↺ Reset", button_type="default", width=80,
+        self.reset = pn.widgets.Button(label="↺ Reset", color="default", width=80,
                                        description="Start this run again from the prior")
         self.counter = pn.widgets.StaticText(value="iteration 0", styles={"font-size": "1.15em", "font-weight": "bold"})
         self.status = pn.widgets.StaticText(value="", styles={"font-size": "0.85em"}, sizing_mode="stretch_width")
         self.traces = Traces()
         self.elbo_axis = pn.widgets.RadioButtonGroup(options={"ELBO vs iteration": "iteration",
                                                               "ELBO vs wall time": "seconds"}, value="iteration")
-        self.log_time = pn.widgets.Checkbox(name="log time axis (NLL, error)", value=False)
-        self.clear = pn.widgets.Button(name="Clear earlier runs", button_type="light")
+        self.log_time = pn.widgets.Checkbox(label="log time axis (NLL, error)", value=False)
+        self.clear = pn.widgets.Button(label="Clear earlier runs", color="light")
         self.download = pn.widgets.FileDownload(callback=lambda: io.StringIO(history_csv()),
                                                 filename="xgpc-history.csv", label="History as CSV",
-                                                button_type="light", embed=False)
+                                                color="light", embed=False)
         self.elbo_axis.param.watch(lambda e: self.traces.set_elbo_axis(e.new), "value")
         self.log_time.param.watch(lambda e: self.traces.set_log_time(e.new), "value")
         self._settings = settings

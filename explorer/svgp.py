@@ -28,7 +28,6 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy.special import expit
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion, relative_change
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
@@ -44,10 +43,12 @@ _GH_W = _GH_W / np.sqrt(np.pi)
 
 # ----- the likelihood and its Gaussian expectations ---------------------------------------------------------------
 def logit_log_likelihood(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """log σ(yf), its first and second derivatives in f: y σ(−yf) and −σ(f)σ(−f). Broadcasting shapes."""
+    """log σ(yf), its first and second derivatives in f: y σ(−yf) and −σ(f)σ(−f). Broadcasting shapes.
+    With z = yf and e = exp(−|z|) (no overflow): log σ(z) = min(z, 0) − log1p(e), σ(f)σ(−f) = e/(1+e)²."""
     z = y * f
-    s = expit(-z)
-    return -np.logaddexp(0.0, -z), y * s, -s * (1.0 - s)
+    e = np.exp(-np.abs(z))
+    r = 1.0 / (1.0 + e)
+    return np.minimum(z, 0.0) - np.log1p(e), y * np.where(z > 0, e * r, r), -e * r * r
 
 
 def gauss_hermite_expectations(log_likelihood, y: np.ndarray, a: np.ndarray,
@@ -136,9 +137,14 @@ class _SVGP:
             return np.arange(self.n)
         return self.rng.choice(self.n, self.batch_size, replace=False)
 
-    def _expectations(self, K_sm: np.ndarray, y: np.ndarray):
-        """Marginals a, v (s,) of the rows with cross-covariance K_sm (s, m) and (E, g_a, g_v) at them."""
-        a, v = self.marginals(K_sm)
+    def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Mean a and variance v (s,) of q(f_i) for the rows with cross-covariance K_sm (s, m)."""
+        return self._marginals(K_sm, self._project(K_sm))
+
+    def _expectations(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray):
+        """a, v (s,) of the rows with cross-covariance K_sm (s, m) and `projection` = `_project(K_sm)`, and
+        (E, g_a, g_v) at them."""
+        a, v = self._marginals(K_sm, projection)
         return (a, v) + gauss_hermite_expectations(logit_log_likelihood, y, a, v)
 
     # ----- one iteration -------------------------------------------------------------------------------------
@@ -163,10 +169,11 @@ class _SVGP:
         index = self._sample_batch()
         X_b, y_b = self.X[index], self.y[index]
         K_sm = self.kernel.cross(X_b, self.Z)
+        projection = self._project(K_sm)  # depends on the kernel only, so it serves both steps
         self.iteration += 1  # so a numerical error names the iteration being computed
-        change = self._variational_step(K_sm, y_b)
+        change = self._variational_step(K_sm, projection, y_b)
         if self.hyper_optimizer is not None:
-            gradient = self.kernel_gradient(X_b, y_b, K_sm)
+            gradient = self.kernel_gradient(X_b, y_b, K_sm, projection)
             self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params, gradient)))
         self.criterion.update(change)
         self.last_batch = index
@@ -179,7 +186,8 @@ class _SVGP:
         total = 0.0
         for start in range(0, len(rows), _CHUNK):
             part = rows[start:start + _CHUNK]
-            total += float(np.sum(self._expectations(self.kernel.cross(self.X[part], self.Z), self.y[part])[2]))
+            K_sm = self.kernel.cross(self.X[part], self.Z)
+            total += float(np.sum(self._expectations(K_sm, self._project(K_sm), self.y[part])[2]))
         return self.n / len(rows) * total - self.kl()
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -260,9 +268,12 @@ class SVGPAdam(_SVGP):
         F = self.L_K @ self.L_S
         return F @ F.T
 
-    def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖² with β = L_K⁻¹K_ms. K_sm (s, m) → (s,), (s,)."""
-        beta = self.L_K_inv @ K_sm.T
+    def _project(self, K_sm: np.ndarray) -> np.ndarray:
+        """β = L_K⁻¹K_ms, shape (m, s)."""
+        return self.L_K_inv @ K_sm.T
+
+    def _marginals(self, K_sm: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖². K_sm (s, m), β (m, s) → (s,), (s,)."""
         V = self.L_S.T @ beta
         v = self.kernel.diag(len(K_sm)) - np.einsum("ij,ij->j", beta, beta) + np.einsum("ij,ij->j", V, V)
         return beta.T @ self.m_w, np.maximum(v, 0.0)
@@ -272,12 +283,12 @@ class SVGPAdam(_SVGP):
         return 0.5 * (float(np.sum(self.L_S**2)) + float(self.m_w @ self.m_w) - self.m) - float(
             np.sum(np.log(np.diag(self.L_S))))
 
-    def variational_gradient(self, K_sm: np.ndarray, y: np.ndarray) -> np.ndarray:
+    def variational_gradient(self, K_sm: np.ndarray, y: np.ndarray, beta: np.ndarray | None = None) -> np.ndarray:
         """∂L̂/∂(packed m, L_S) of the minibatch bound: ∂m = (n/s)βg_a − m,
         ∂L_S = tril(2(n/s)βG_vβᵀL_S − L_S) + diag(1/L_ii), times L_ii on the log-diagonal."""
         scale = self.n / len(y)
-        beta = self.L_K_inv @ K_sm.T
-        _, _, _, g_a, g_v = self._expectations(K_sm, y)
+        beta = self._project(K_sm) if beta is None else beta
+        _, _, _, g_a, g_v = self._expectations(K_sm, beta, y)
         grad_m = scale * (beta @ g_a) - self.m_w
         grad_L = np.tril(2.0 * scale * ((beta * g_v) @ beta.T) @ self.L_S - self.L_S)
         diag = np.diag(self.L_S)
@@ -286,18 +297,19 @@ class SVGPAdam(_SVGP):
         lower[self._diag_in_tril] *= diag
         return np.concatenate([grad_m, lower])
 
-    def _variational_step(self, K_sm: np.ndarray, y: np.ndarray) -> float:
+    def _variational_step(self, K_sm: np.ndarray, beta: np.ndarray, y: np.ndarray) -> float:
         old = self._pack()
-        new = self.optimizer.ascend(old, self.variational_gradient(K_sm, y))
+        new = self.optimizer.ascend(old, self.variational_gradient(K_sm, y, beta))
         self._set_whitened(*self._unpack(new))
         return relative_change(old, new)
 
-    def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray) -> np.ndarray:
+    def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray,
+                        beta: np.ndarray | None = None) -> np.ndarray:
         """∂L̂/∂(log ℓ, log σ²) at fixed (m, L_S). Only β = L_K⁻¹K_ms and k_ii carry the kernel:
         Ḡ_β = (n/s)(m g_aᵀ + 2(S − I)β G_v), ∂K_ms = L_K⁻ᵀḠ_β, ∂L_K = −tril(∂K_ms βᵀ) → K_mm by `cholesky_backward`."""
         scale = self.n / len(y_b)
-        beta = self.L_K_inv @ K_sm.T
-        _, _, _, g_a, g_v = self._expectations(K_sm, y_b)
+        beta = self._project(K_sm) if beta is None else beta
+        _, _, _, g_a, g_v = self._expectations(K_sm, beta, y_b)
         S_minus_I = self.L_S @ self.L_S.T - np.eye(self.m)
         G_beta = scale * (np.outer(self.m_w, g_a) + 2.0 * (S_minus_I @ beta) * g_v)
         G_Kms = self.L_K_inv.T @ G_beta
@@ -356,9 +368,12 @@ class SVGPNatGrad(_SVGP):
         """Σ = (−2η₂)⁻¹, shape (m, m)."""
         return inverse_from_factor_inverse(self.L_P_inv)
 
-    def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖² with κ = K_smK_mm⁻¹. K_sm (s, m) → (s,), (s,)."""
-        kappa = K_sm @ self.K_inv
+    def _project(self, K_sm: np.ndarray) -> np.ndarray:
+        """κ = K_smK_mm⁻¹, shape (s, m)."""
+        return K_sm @ self.K_inv
+
+    def _marginals(self, K_sm: np.ndarray, kappa: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖². K_sm, κ (s, m) → (s,), (s,)."""
         V = self.L_P_inv @ kappa.T
         v = self.kernel.diag(len(K_sm)) - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
         return kappa @ self.mu, np.maximum(v, 0.0)
@@ -367,11 +382,13 @@ class SVGPNatGrad(_SVGP):
         """KL(q(u) ‖ p(u))."""
         return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, self.L_K_inv)
 
-    def natural_gradient_targets(self, K_sm: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def natural_gradient_targets(self, K_sm: np.ndarray, y: np.ndarray,
+                                 kappa: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(λ̂₁ (m,), λ̂₂ (m, m)) on a minibatch with cross-covariance K_sm (s, m), at the current q."""
-        a, _, _, g_a, g_v = self._expectations(K_sm, y)
+        kappa = self._project(K_sm) if kappa is None else kappa
+        a, _, _, g_a, g_v = self._expectations(K_sm, kappa, y)
         y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
-        return natural_gradient_targets(K_sm @ self.K_inv, y_tilde, theta_tilde, self.K_inv, self.n)
+        return natural_gradient_targets(kappa, y_tilde, theta_tilde, self.K_inv, self.n)
 
     def _warm_start(self) -> None:
         samples = []
@@ -390,8 +407,8 @@ class SVGPNatGrad(_SVGP):
             self._warm_start()
         super()._iterate()
 
-    def _variational_step(self, K_sm: np.ndarray, y: np.ndarray) -> float:
-        lam1, lam2 = self.natural_gradient_targets(K_sm, y)
+    def _variational_step(self, K_sm: np.ndarray, kappa: np.ndarray, y: np.ndarray) -> float:
+        lam1, lam2 = self.natural_gradient_targets(K_sm, y, kappa)
         g1, g2 = lam1 - self.eta1, lam2 - self.eta2
         rho = self.schedule.rate(np.concatenate([g1, g2.ravel()]))
         eta1, eta2 = self.eta1 + rho * g1, self.eta2 + rho * g2
@@ -401,10 +418,11 @@ class SVGPNatGrad(_SVGP):
         self.rho = rho
         return change
 
-    def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray) -> np.ndarray:
+    def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray,
+                        kappa: np.ndarray | None = None) -> np.ndarray:
         """∂L̂/∂(log ℓ, log σ²) at fixed q(u): X-GPC's `elbo_kernel_gradient` at the pseudo-data (ỹ, θ̃)."""
-        kappa = K_sm @ self.K_inv
-        a, _, _, g_a, g_v = self._expectations(K_sm, y_b)
+        kappa = self._project(K_sm) if kappa is None else kappa
+        a, _, _, g_a, g_v = self._expectations(K_sm, kappa, y_b)
         y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
         return elbo_kernel_gradient(self.kernel, X_b, y_tilde, self.Z, self.n, self.mu, self.Sigma, self.K_inv,
                                     kappa, K_sm, theta_tilde)

@@ -21,7 +21,7 @@ class SlidingWindow:
 
     @property
     def converged(self) -> bool:
-        return len(self.changes) == self.window and float(np.mean(self.changes)) < self.threshold
+        return len(self.changes) == self.window and sum(self.changes) / self.window < self.threshold
 
     def state_dict(self) -> dict:
         return {"changes": list(self.changes)}

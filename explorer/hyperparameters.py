@@ -1,9 +1,11 @@
 """Kernel hyperparameter learning: the analytic gradient of the minibatch ELBO in θ = (log ℓ, log σ²), and Adam.
 
-With q(u) = N(μ, Σ) held fixed and c at its optimum (so ∂L/∂c = 0), for A = K_mm⁻¹, κ = K_sm A:
+With q(u) = N(μ, Σ) held fixed and c at its optimum (so ∂L/∂c = 0), for A = K_mm⁻¹, κ = K_sm A, u = ½y − θ∘(κμ),
+P = κᵀΘκ, v = κᵀu, M = ΣA − I and Q = ½A + (n/s)P:
   ∂L̂ = Σ G_sm ∘ ∂K_sm + Σ G_mm ∘ ∂K_mm − ½ (n/s) Σ_i θ_i ∂k_ii, with
-  r_i = (½y_i − θ_i κ_iμ) μ − θ_i Σκ_iᵀ,  W = R A,
-  G_sm = (n/s)(W + Θκ),  G_mm = −(n/s)(κᵀW + ½κᵀΘκ) − ½(A − AΣA − AμμᵀA)   (the last term is −∂KL).
+  G_sm = (n/s)(u(Aμ)ᵀ − ΘκM),   G_mm = QM + (½Aμ − (n/s)v)(Aμ)ᵀ + ½(n/s)P.
+(Derivation: ∂κ = ∂K_sm A − κ ∂K_mm A and ∂K̃_ii = ∂k_ii − 2∂K_im κ_iᵀ + κ_i ∂K_mm κ_iᵀ in the per-point terms of
+eq. variational_bound, and −∂KL = ½⟨AΣA + AμμᵀA − A, ∂K_mm⟩; the AΣA and PΣA terms share the product QΣA.)
 """
 from __future__ import annotations
 
@@ -14,25 +16,34 @@ from explorer.kernels import RBF
 
 def elbo_kernel_gradient(kernel: RBF, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,
                          mu: np.ndarray, Sigma: np.ndarray, K_inv: np.ndarray, kappa: np.ndarray,
-                         K_sm: np.ndarray, theta: np.ndarray, full: bool = False) -> np.ndarray:
+                         K_sm: np.ndarray, theta: np.ndarray, full: bool = False,
+                         K_zz: np.ndarray | None = None) -> np.ndarray:
     """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO (n/s)Σ_S(…) − KL. Shapes: X_batch (s, d), Z (m, d), mu (m,),
-    Sigma/K_inv (m, m), kappa/K_sm (s, m), theta (s,). Returns (L + 1,). In the non-sparse mode (u = f) only the KL
-    term depends on the kernel."""
+    Sigma/K_inv (m, m), kappa/K_sm (s, m), theta (s,); K_zz = kernel.cross(Z, Z) if already computed.
+    Returns (L + 1,). In the non-sparse mode (u = f) only the KL term depends on the kernel."""
+    K_zz = kernel.cross(Z, Z) if K_zz is None else K_zz
     A_mu = K_inv @ mu
-    G_mm = -0.5 * (K_inv - K_inv @ Sigma @ K_inv - np.outer(A_mu, A_mu))
-    grad = kernel.contract_gradient(Z, Z, kernel.cross(Z, Z), G_mm)
+    M = Sigma @ K_inv
+    M.flat[:: len(M) + 1] -= 1.0  # M = ΣA − I
     if full:
-        return grad
+        G_mm = K_inv @ M
+        G_mm += np.outer(A_mu, A_mu)
+        G_mm *= 0.5
+        return kernel.contract_gradient(Z, Z, K_zz, G_mm)
     scale = n / len(y_batch)
-    a = kappa @ mu
-    R = np.outer(0.5 * y_batch - theta * a, mu) - theta[:, None] * (kappa @ Sigma)
-    W = R @ K_inv
-    theta_kappa = theta[:, None] * kappa
-    G_sm = scale * (W + theta_kappa)
-    G_mm_data = -scale * (kappa.T @ W + 0.5 * kappa.T @ theta_kappa)
-    grad = grad + kernel.contract_gradient(X_batch, Z, K_sm, G_sm)
-    grad = grad + kernel.contract_gradient(Z, Z, kernel.cross(Z, Z), G_mm_data)
-    grad[-1] += -0.5 * scale * kernel.variance * theta.sum()
+    u = 0.5 * y_batch - theta * (kappa @ mu)
+    root_theta_kappa = np.sqrt(theta)[:, None] * kappa
+    P = root_theta_kappa.T @ root_theta_kappa
+    P *= scale  # (n/s)P from here on
+    Q = 0.5 * K_inv
+    Q += P
+    G_mm = Q @ M
+    G_mm += np.outer(0.5 * A_mu - scale * (u @ kappa), A_mu)
+    G_mm += 0.5 * P
+    G_sm = np.outer(scale * u, A_mu)
+    G_sm -= ((scale * theta)[:, None] * kappa) @ M
+    grad = kernel.contract_gradient(Z, Z, K_zz, G_mm) + kernel.contract_gradient(X_batch, Z, K_sm, G_sm)
+    grad[-1] -= 0.5 * scale * kernel.variance * theta.sum()
     return grad
 
 

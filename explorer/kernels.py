@@ -7,13 +7,24 @@ to k** in predictions, never to cross-covariances between distinct variables.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+# log k is clipped below at −700 before exp: k < 1e-304 is zero for every purpose, and exp of values that
+# underflow to subnormals is ~20× slower than exp of ordinary values.
+_LOG_K_MIN = -700.0
+
 
 class KernelParameterError(ValueError):
     """A kernel parameter is not a finite positive number."""
+
+
+def _check_positive(name: str, value) -> None:
+    array = np.asarray(value, dtype=float)
+    if not (array.min() > 0 and array.max() < np.inf):  # NaN fails the first comparison
+        raise KernelParameterError(f"kernel {name} must be finite and > 0, got {array.tolist()}")
 
 
 @dataclass(frozen=True)
@@ -25,13 +36,14 @@ class RBF:
     nugget: float = 1e-6
 
     def __post_init__(self):
-        lengthscale = np.atleast_1d(np.asarray(self.lengthscale, dtype=float)).copy()
+        lengthscale = np.array(self.lengthscale, dtype=float, ndmin=1)
         if lengthscale.ndim != 1 or lengthscale.size == 0:
             raise KernelParameterError(f"lengthscale must be a scalar or a 1-D array, got shape {lengthscale.shape}")
-        for name, value in (("lengthscale", lengthscale), ("variance", self.variance), ("nugget", self.nugget)):
-            value = np.asarray(value, dtype=float)
-            if not np.all(np.isfinite(value)) or np.any(value <= 0):
-                raise KernelParameterError(f"kernel {name} must be finite and > 0, got {value.tolist()}")
+        _check_positive("lengthscale", lengthscale)
+        for name in ("variance", "nugget"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
+                _check_positive(name, value)
         lengthscale.setflags(write=False)
         object.__setattr__(self, "lengthscale", lengthscale)
         object.__setattr__(self, "variance", float(self.variance))
@@ -44,34 +56,49 @@ class RBF:
     @property
     def log_params(self) -> np.ndarray:
         """Learnable parameters θ = (log ℓ_1..ℓ_L, log σ²), shape (L + 1,)."""
-        return np.append(np.log(self.lengthscale), np.log(self.variance))
+        return np.log(np.concatenate([self.lengthscale, [self.variance]]))
 
     def with_log_params(self, log_params: np.ndarray) -> "RBF":
         """A copy with θ = (log ℓ, log σ²) replaced; the nugget is kept."""
-        log_params = np.asarray(log_params, dtype=float)
-        return RBF(np.exp(log_params[:-1]), float(np.exp(log_params[-1])), self.nugget)
+        params = np.exp(np.asarray(log_params, dtype=float))
+        return RBF(params[:-1], float(params[-1]), self.nugget)
 
     def check_dimension(self, d: int) -> None:
         if self.ard and self.lengthscale.size != d:
             raise KernelParameterError(f"ARD lengthscale has {self.lengthscale.size} entries but the data has {d} features")
 
-    def cross(self, X1: np.ndarray, X2: np.ndarray) -> np.ndarray:
-        """K(X1, X2) without nugget, shape (n1, n2): σ² exp(AᵀB − ½‖A‖² − ½‖B‖²) with A = X1/ℓ, B = X2/ℓ."""
-        A = X1 / self.lengthscale
-        B = X2 / self.lengthscale
-        log_k = A @ B.T
-        log_k -= 0.5 * np.einsum("ij,ij->i", A, A)[:, None]
-        log_k -= 0.5 * np.einsum("ij,ij->i", B, B)[None, :]
-        np.minimum(log_k, 0.0, out=log_k)
-        np.exp(log_k, out=log_k)
-        log_k *= self.variance
-        return log_k
+    def features(self, X2: np.ndarray) -> np.ndarray:
+        """Right-hand factor of log K(·, X2): rows (b_j, log σ² − ½‖b_j‖², 1) with b_j = x2_j/ℓ, shape (n2, d + 2).
+        It changes only with the kernel parameters: compute it once for fixed inducing inputs."""
+        n2, d = X2.shape
+        F = np.empty((n2, d + 2))
+        B = np.divide(X2, self.lengthscale, out=F[:, :d])
+        F[:, d] = math.log(self.variance) - 0.5 * np.einsum("ij,ij->i", B, B)
+        F[:, d + 1] = 1.0
+        return F
 
-    def gram(self, Z: np.ndarray) -> np.ndarray:
-        """K(Z, Z) + γI, shape (m, m), exactly symmetric."""
-        K = self.cross(Z, Z)
+    def cross_from_features(self, X1: np.ndarray, features: np.ndarray) -> np.ndarray:
+        """K(X1, X2) without nugget, shape (n1, n2), from `features(X2)`: log K = Ã F̃ᵀ with Ã rows
+        (a_i, 1, −½‖a_i‖²), a_i = x1_i/ℓ, i.e. aᵀb − ½‖a‖² − ½‖b‖² + log σ² in one matrix product, clipped
+        below at −700 and exponentiated in place."""
+        n1, d = X1.shape
+        A = np.empty((n1, d + 2))
+        a = np.divide(X1, self.lengthscale, out=A[:, :d])
+        A[:, d] = 1.0
+        A[:, d + 1] = -0.5 * np.einsum("ij,ij->i", a, a)
+        log_k = A @ features.T
+        np.maximum(log_k, _LOG_K_MIN, out=log_k)
+        return np.exp(log_k, out=log_k)
+
+    def cross(self, X1: np.ndarray, X2: np.ndarray) -> np.ndarray:
+        """K(X1, X2) without nugget, shape (n1, n2)."""
+        return self.cross_from_features(X1, self.features(X2))
+
+    def gram(self, Z: np.ndarray, cross: np.ndarray | None = None) -> np.ndarray:
+        """K(Z, Z) + γI, shape (m, m), exactly symmetric; pass `cross` = cross(Z, Z) if it is already computed."""
+        K = self.cross(Z, Z) if cross is None else cross
         K = 0.5 * (K + K.T)
-        K[np.diag_indices_from(K)] = self.variance + self.nugget
+        np.fill_diagonal(K, self.variance + self.nugget)
         return K
 
     def diag(self, n: int) -> np.ndarray:
@@ -88,5 +115,7 @@ class RBF:
         A = X1 / self.lengthscale
         B = X2 / self.lengthscale
         per_dim = row @ (A * A) + col @ (B * B) - 2.0 * np.einsum("id,id->d", A, H @ B)
-        grad_ls = per_dim if self.ard else np.array([per_dim.sum()])
-        return np.append(grad_ls, H.sum())
+        grad = np.empty(self.lengthscale.size + 1)
+        grad[:-1] = per_dim if self.ard else per_dim.sum()
+        grad[-1] = row.sum()
+        return grad

@@ -1,9 +1,17 @@
-"""Cholesky factorisation with a bounded, growing jitter, and the inverses built on it (LAPACK directly:
-scipy's wrappers cost more than the 100×100 factorisations themselves)."""
+"""Cholesky factorisation with a bounded, growing jitter, and the inverses built on it.
+
+LAPACK directly: scipy's wrappers cost more than the 100×100 factorisations themselves. A C-ordered symmetric A is
+passed as the Fortran-ordered Aᵀ (= A) with `lower=0`, so no transposing copy is made; the upper factor U (Fortran
+order) is then the lower factor L = Uᵀ in C order. OpenBLAS is also faster on that triangle for small matrices.
+"""
 from __future__ import annotations
 
 import numpy as np
 from scipy.linalg import lapack
+
+# jitter·mean|diag A| for the retries: 1e-10, 1e-9, …, 1e-4. The last keeps a genuinely indefinite matrix an error
+# (eigenvalue below −1e-4 of the mean diagonal) instead of hiding it under a large ridge.
+_JITTERS = 10.0 ** np.arange(-10, -3)
 
 
 class NumericalError(RuntimeError):
@@ -11,25 +19,27 @@ class NumericalError(RuntimeError):
 
 
 def _potrf(A: np.ndarray) -> np.ndarray | None:
-    L, info = lapack.dpotrf(A, lower=1, clean=1)
-    return L if info == 0 else None
+    U, info = lapack.dpotrf(A.T, lower=0, clean=1)
+    return U.T if info == 0 and np.isfinite(U.diagonal().sum()) else None  # an infinite last pivot "succeeds"
 
 
-def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = 6) -> np.ndarray:
-    """Lower Cholesky factor of A (m, m); on failure retry A + jitter·I, jitter = 1e-10·mean|diag A|·100^k.
+def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = len(_JITTERS)
+                    ) -> np.ndarray:
+    """Lower Cholesky factor L of a symmetric A (m, m), L Lᵀ = A; on failure retry A + jitter·I with
+    jitter = mean|diag A|·(1e-10, 1e-9, …, 1e-4) (the first `max_tries` of them). A is not modified.
 
-    Raises NumericalError naming the matrix and the iteration after `max_tries` jittered attempts.
+    Raises NumericalError naming the matrix and the iteration when A has non-finite entries or every try fails.
     """
     where = "" if iteration is None else f" at iteration {iteration}"
-    if not np.all(np.isfinite(A)):
-        raise NumericalError(f"Cholesky of {name}{where}: the matrix has non-finite entries")
     L = _potrf(A)
     if L is not None:
         return L
+    if not np.all(np.isfinite(A)):
+        raise NumericalError(f"Cholesky of {name}{where}: the matrix has non-finite entries")
     scale = max(float(np.mean(np.abs(np.diag(A)))), np.finfo(float).tiny)
     jitter = 0.0
-    for k in range(max_tries):
-        jitter = 1e-10 * scale * 100.0**k
+    for relative in _JITTERS[:max_tries]:
+        jitter = relative * scale
         L = _potrf(A + jitter * np.eye(len(A)))
         if L is not None:
             return L
@@ -40,17 +50,17 @@ def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None, max_
 
 
 def triangular_inverse(L: np.ndarray) -> np.ndarray:
-    """L⁻¹ for a lower-triangular L (m, m)."""
-    L_inv, info = lapack.dtrtri(L, lower=1)
+    """L⁻¹ for a lower-triangular L (m, m), zeros above the diagonal."""
+    U_inv, info = lapack.dtrtri(L.T, lower=0)
     if info != 0:
         raise NumericalError(f"triangular inverse failed: zero on the diagonal at position {info}")
-    return L_inv
+    return U_inv.T
 
 
 def inverse_from_factor_inverse(L_inv: np.ndarray) -> np.ndarray:
-    """A⁻¹ = L⁻ᵀ L⁻¹ from the inverse lower factor of A = L Lᵀ, shape (m, m), exactly symmetric."""
-    inv = L_inv.T @ L_inv
-    return 0.5 * (inv + inv.T)
+    """A⁻¹ = L⁻ᵀ L⁻¹ from the inverse lower factor of A = L Lᵀ, shape (m, m), exactly symmetric (numpy computes
+    `B.T @ B` with a symmetric rank-k update)."""
+    return L_inv.T @ L_inv
 
 
 def log_det_from_cholesky(L: np.ndarray) -> float:

@@ -1,10 +1,13 @@
 """Step-size rules ρ_t for the natural-gradient step η ← (1−ρ)η + ρλ̂ (paper: adaptive rule of Ranganath et al. 2013).
 
-Every rule has `rate(gradient) -> ρ` (gradient = λ̂ − η flattened, shape (p,)) and `state_dict()/load_state_dict()`.
+Every rule has `rate(gradient, squared_norm=None) -> ρ` (gradient = λ̂ − η flattened, shape (p,); its gᵀg may be
+passed when the caller has it) and `state_dict()/load_state_dict()`. Rules replace their state arrays and never
+write into them, so a caller may keep `state_dict()` as a cheap snapshot to roll back to.
 """
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg import blas
 
 
 class Constant:
@@ -17,7 +20,7 @@ class Constant:
             raise ValueError(f"constant step size must be in (0, 1], got {rho}")
         self.rho = float(rho)
 
-    def rate(self, gradient: np.ndarray) -> float:
+    def rate(self, gradient: np.ndarray, squared_norm: float | None = None) -> float:
         return self.rho
 
     def state_dict(self) -> dict:
@@ -39,7 +42,7 @@ class RobbinsMonro:
             raise ValueError(f"Robbins–Monro forgetting rate kappa must be in (0.5, 1], got {kappa}")
         self.tau, self.kappa, self.t = float(tau), float(kappa), 0
 
-    def rate(self, gradient: np.ndarray) -> float:
+    def rate(self, gradient: np.ndarray, squared_norm: float | None = None) -> float:
         self.t += 1
         return float((self.t + self.tau) ** (-self.kappa))
 
@@ -82,12 +85,14 @@ class Adaptive:
         self.h_bar = float(np.mean(np.einsum("ij,ij->i", stack, stack)))
         self.tau = float(len(samples))
 
-    def rate(self, gradient: np.ndarray) -> float:
+    def rate(self, gradient: np.ndarray, squared_norm: float | None = None) -> float:
         if self.g_bar is None:
             raise RuntimeError("Adaptive step size used before warm_start")
+        if squared_norm is None:
+            squared_norm = float(gradient @ gradient)
         w = 1.0 / self.tau
-        self.g_bar = (1.0 - w) * self.g_bar + w * gradient
-        self.h_bar = (1.0 - w) * self.h_bar + w * float(gradient @ gradient)
+        self.g_bar = blas.daxpy(gradient, (1.0 - w) * self.g_bar, a=w)  # (1 − w)ḡ + w g in one pass
+        self.h_bar = (1.0 - w) * self.h_bar + w * squared_norm
         rho = float(self.g_bar @ self.g_bar) / self.h_bar if self.h_bar > 0 else self.rho_max
         rho = min(max(rho, self.rho_min), self.rho_max)
         self.tau = self.tau * (1.0 - rho) + 1.0

@@ -6,12 +6,14 @@ q(u) = N(μ, Σ) in natural parameters η₁ = Σ⁻¹μ (m,), η₂ = −½Σ�
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
+from scipy.linalg import blas
 from scipy.special import expit, ndtr
 
-from explorer.convergence import SlidingWindow, global_parameter_criterion, relative_change
+from explorer.convergence import SlidingWindow, global_parameter_criterion
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
 from explorer.kernels import RBF
 from explorer.linalg import inverse_from_factor_inverse, log_det_from_cholesky, robust_cholesky, triangular_inverse
@@ -24,21 +26,29 @@ _GL_NODES, _GL_WEIGHTS = np.polynomial.laguerre.laggauss(64)
 _GH_MAX_VARIANCE = 2.0  # above it 64 Gauss–Hermite nodes under-resolve the sigmoid (error 3e-2 at var = 1e3)
 
 
+def _whiten(L_inv: np.ndarray, kappa: np.ndarray) -> np.ndarray:
+    """V = L⁻¹κᵀ (m, s) for a lower-triangular L⁻¹ (m, m) and κ (s, m): a triangular product (BLAS trmm, half the
+    work of a general one), so that diag(κΣκᵀ) = column sums of V∘V when Σ = L⁻ᵀL⁻¹."""
+    return blas.dtrmm(1.0, L_inv.T, kappa.T, lower=0, trans_a=1)
+
+
 def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precision_inv: np.ndarray) -> np.ndarray:
-    """Eq. (local_updates): c_i = sqrt(K̃_ii + κ_iΣκ_iᵀ + (κ_iμ)²), Σ = L⁻ᵀL⁻¹ with L⁻¹ = `L_precision_inv` (m, m).
-    kappa (s, m) → c (s,)."""
+    """Eq. (local_updates): c_i = sqrt(K̃_ii + κ_iΣκ_iᵀ + (κ_iμ)²), Σ = L⁻ᵀL⁻¹ with L⁻¹ = `L_precision_inv` (m, m),
+    lower triangular. kappa (s, m) → c (s,)."""
     a = kappa @ mu
-    V = L_precision_inv @ kappa.T
+    V = _whiten(L_precision_inv, kappa)
     return np.sqrt(np.maximum(K_tilde + np.einsum("ij,ij->j", V, V) + a * a, 0.0))
 
 
 def natural_gradient_targets(kappa: np.ndarray, y: np.ndarray, theta: np.ndarray, K_inv: np.ndarray,
                              n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Eq. (natural_gradients) without −η: λ̂₁ = (n/2s) κ_Sᵀ y_S (m,), λ̂₂ = −½(K_mm⁻¹ + (n/s) κ_Sᵀ Θ_S κ_S) (m, m)."""
+    """Eq. (natural_gradients) without −η: λ̂₁ = (n/2s) κ_Sᵀ y_S (m,), λ̂₂ = −½(K_mm⁻¹ + (n/s) κ_Sᵀ Θ_S κ_S) (m, m),
+    exactly symmetric when K_inv is: ½(n/s)κᵀΘκ = BᵀB with B = (½(n/s)θ)^½ ∘ κ, a symmetric rank-s update."""
     scale = n / len(y)
-    lam1 = 0.5 * scale * (kappa.T @ y)
-    lam2 = -0.5 * (K_inv + scale * (kappa.T @ (theta[:, None] * kappa)))
-    return lam1, 0.5 * (lam2 + lam2.T)
+    B = np.sqrt((0.5 * scale) * theta)[:, None] * kappa
+    lam2 = -0.5 * K_inv
+    lam2 -= B.T @ B
+    return (0.5 * scale) * (y @ kappa), lam2
 
 
 def augmented_likelihood_terms(y: np.ndarray, a: np.ndarray, b: np.ndarray, K_tilde: np.ndarray,
@@ -84,10 +94,18 @@ class XGPC:
     """The X-GPC training state: one `step` = minibatch, local step, natural-gradient step, optional kernel step.
 
     X (n, d), y (n,) in ±1, Z (m, d) fixed inducing inputs. `full=True` is the non-sparse mode u = f (Z = X, κ = I,
-    K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size = n with `Constant(1.0)` is exact coordinate ascent.
-    `hyper_optimizer` (an `Adam`) turns on kernel learning: after each natural-gradient step one Adam step on
-    (log ℓ, log σ²) along the analytic gradient of the same minibatch's ELBO. A failed step leaves the state as it was.
+    K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size = n with `Constant(1.0)` is exact coordinate ascent;
+    a batch_size above n is clamped to n with a warning. `hyper_optimizer` (an `Adam`) turns on kernel learning:
+    after each natural-gradient step one Adam step on (log ℓ, log σ²) along the analytic gradient of the same
+    minibatch's ELBO at the new q. A failed iteration leaves every part of the state as it was before it.
+
+    η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
+    Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
+    changes; the posterior factor L_P (Σ⁻¹ = L_P L_Pᵀ), L_P⁻¹ and μ until η changes.
     """
+
+    _KERNEL_STATE = ("kernel", "_features", "K_zz", "L_K", "K_inv")
+    _POSTERIOR_STATE = ("_eta", "L_P", "L_P_inv", "mu")
 
     def __init__(self, X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: RBF, *, batch_size: int = 100,
                  schedule=None, hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
@@ -110,7 +128,6 @@ class XGPC:
             warnings.warn(f"batch_size {batch_size} > n = {self.n}; using full batches of {self.n}", stacklevel=2)
             batch_size = self.n
         self.batch_size = int(batch_size)
-        self.kernel = kernel
         self.schedule = schedule if schedule is not None else Adaptive()
         self.hyper_optimizer = hyper_optimizer
         self.rng = rng if rng is not None else np.random.default_rng()
@@ -119,9 +136,7 @@ class XGPC:
         self.rho = float("nan")
         self.warm_started = not getattr(self.schedule, "needs_warm_start", False)
         self._set_kernel(kernel)
-        self.eta1 = np.zeros(self.m)
-        self.eta2 = -0.5 * self.K_inv
-        self._set_posterior(self.eta1, self.eta2, robust_cholesky(-2.0 * self.eta2, "Σ⁻¹ = −2η₂", 0))
+        self._set_posterior(np.concatenate([np.zeros(self.m), (-0.5 * self.K_inv).ravel()]))
         self.last_batch = np.arange(0)
         self.last_c = np.zeros(0)
 
@@ -141,15 +156,32 @@ class XGPC:
 
     # ----- derived quantities ---------------------------------------------------------------------------------
     def _set_kernel(self, kernel: RBF) -> None:
-        self.kernel = kernel
-        self.L_K = robust_cholesky(kernel.gram(self.Z), "K_mm", self.iteration)
-        self.L_K_inv = triangular_inverse(self.L_K)
-        self.K_inv = inverse_from_factor_inverse(self.L_K_inv)
+        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = K_zz + γI = L_K L_Kᵀ) and K_mm⁻¹."""
+        features = kernel.features(self.Z)
+        K_zz = kernel.cross_from_features(self.Z, features)
+        L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
+        K_inv = inverse_from_factor_inverse(triangular_inverse(L_K))
+        self.kernel, self._features, self.K_zz, self.L_K, self.K_inv = kernel, features, K_zz, L_K, K_inv
+        self._prior_variance = kernel.variance + kernel.nugget
 
-    def _set_posterior(self, eta1: np.ndarray, eta2: np.ndarray, L_P: np.ndarray) -> None:
-        self.eta1, self.eta2, self.L_P = eta1, eta2, L_P
-        self.L_P_inv = triangular_inverse(L_P)
-        self.mu = self.L_P_inv.T @ (self.L_P_inv @ eta1)
+    def _set_posterior(self, eta: np.ndarray) -> None:
+        """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ, L_P⁻¹ and μ = Σ η₁."""
+        m = self.m
+        L_P = robust_cholesky(-2.0 * eta[m:].reshape(m, m), "Σ⁻¹ = −2η₂", self.iteration)
+        L_P_inv = triangular_inverse(L_P)
+        eta.setflags(write=False)
+        self._eta, self.L_P, self.L_P_inv = eta, L_P, L_P_inv
+        self.mu = L_P_inv.T @ (L_P_inv @ eta[:m])
+
+    @property
+    def eta1(self) -> np.ndarray:
+        """η₁ = Σ⁻¹μ, shape (m,) (read-only)."""
+        return self._eta[: self.m]
+
+    @property
+    def eta2(self) -> np.ndarray:
+        """η₂ = −½Σ⁻¹, shape (m, m) (read-only)."""
+        return self._eta[self.m:].reshape(self.m, self.m)
 
     @property
     def Sigma(self) -> np.ndarray:
@@ -165,11 +197,11 @@ class XGPC:
         if self.full:
             kappa = np.zeros((len(index), self.m))
             kappa[np.arange(len(index)), index] = 1.0
-            return kappa, np.zeros(len(index)), self.kernel.cross(X, self.Z)
-        K_sm = self.kernel.cross(X, self.Z)
+            return kappa, np.zeros(len(index)), self.kernel.cross_from_features(X, self._features)
+        K_sm = self.kernel.cross_from_features(X, self._features)
         kappa = K_sm @ self.K_inv
-        K_tilde = np.maximum(self.kernel.diag(len(X)) - np.einsum("ij,ij->i", kappa, K_sm), 0.0)
-        return kappa, K_tilde, K_sm
+        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
+        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
 
     def _sample_batch(self) -> np.ndarray:
         if self.batch_size == self.n:
@@ -184,20 +216,24 @@ class XGPC:
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO on rows `index` at the current q, c at its optimum → (L + 1,)."""
-        X_b, y_b = self.X[index], self.y[index]
+        X_b = self.X[index]
         kappa, K_tilde, K_sm = self.project(X_b, index)
+        return self._kernel_gradient(X_b, self.y[index], kappa, K_tilde, K_sm)
+
+    def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
-        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.Sigma, self.K_inv,
-                                    kappa, K_sm, theta, full=self.full)
+        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.Sigma, self.K_inv, kappa,
+                                    K_sm, theta, full=self.full, K_zz=self.K_zz)
+
+    def _flat_targets(self, index: np.ndarray) -> np.ndarray:
+        lam1, lam2 = self.minibatch_targets(index)
+        return np.concatenate([lam1, lam2.ravel()])
 
     def _warm_start(self) -> None:
         samples = []
         for _ in range(self.schedule.warm_start_batches):
-            lam1, lam2 = self.minibatch_targets(self._sample_batch())
-            if self.schedule.warm_start_on == "target":
-                samples.append(np.concatenate([lam1, lam2.ravel()]))
-            else:
-                samples.append(np.concatenate([lam1 - self.eta1, (lam2 - self.eta2).ravel()]))
+            target = self._flat_targets(self._sample_batch())
+            samples.append(target if self.schedule.warm_start_on == "target" else target - self._eta)
         self.schedule.warm_start(samples)
         self.warm_started = True
 
@@ -220,57 +256,40 @@ class XGPC:
         kappa, K_tilde, K_sm = self.project(X_b, index)
         c = local_step(kappa, K_tilde, self.mu, self.L_P_inv)
         lam1, lam2 = natural_gradient_targets(kappa, y_b, pg_mean(c), self.K_inv, self.n)
-        g1, g2 = lam1 - self.eta1, lam2 - self.eta2
-        rho = self.schedule.rate(np.concatenate([g1, g2.ravel()]))
-        eta1 = self.eta1 + rho * g1
-        eta2 = self.eta2 + rho * g2
-        iteration = self.iteration + 1
-        L_P = robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", iteration)
-        change = relative_change(np.concatenate([self.eta1, self.eta2.ravel()]),
-                                 np.concatenate([eta1, eta2.ravel()]))
-        old_eta1, old_eta2, old_L_P = self.eta1, self.eta2, self.L_P
-        self._set_posterior(eta1, eta2, L_P)
+        gradient = np.empty_like(self._eta)  # the natural gradient λ̂ − η, flat like η
+        np.subtract(lam1, self.eta1, out=gradient[: self.m])
+        np.subtract(lam2, self.eta2, out=gradient[self.m:].reshape(self.m, self.m))
+        squared_norm = float(gradient @ gradient)
+        rho = self.schedule.rate(gradient, squared_norm)
+        old_eta = self._eta
+        self.iteration += 1  # from here errors name the iteration being computed; step() restores it on failure
+        self._set_posterior(old_eta + rho * gradient)
         if self.hyper_optimizer is not None:
-            try:
-                self._hyper_step(X_b, y_b, index, kappa, K_tilde, K_sm)
-            except Exception:
-                self._set_posterior(old_eta1, old_eta2, old_L_P)
-                raise
-        self.criterion.update(change)
-        self.iteration, self.rho = iteration, rho
-        self.last_batch, self.last_c = index, c
+            gradient = self._kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
+            self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params,
+                                                                                     gradient)))
+        # relative change of the global parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖
+        self.criterion.update(rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12))
+        self.rho, self.last_batch, self.last_c = rho, index, c
 
-    def _hyper_step(self, X_b, y_b, index, kappa, K_tilde, K_sm) -> None:
-        """One Adam step on (log ℓ, log σ²) along ∂L̂/∂θ at the new q, c re-optimised on the same minibatch."""
-        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
-        gradient = elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.Sigma, self.K_inv,
-                                        kappa, K_sm, theta, full=self.full)
-        new_kernel = self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params, gradient))
-        old = (self.kernel, self.L_K, self.L_K_inv, self.K_inv)
-        try:
-            self.iteration += 1  # so an error names the iteration being computed
-            self._set_kernel(new_kernel)
-        except Exception:
-            self.kernel, self.L_K, self.L_K_inv, self.K_inv = old
-            raise
-        finally:
-            self.iteration -= 1
+    def _volatile_state(self) -> tuple:
+        """References to everything an iteration replaces (schedules and Adam replace their arrays, never write
+        into them, so references suffice)."""
+        return (self.rng.bit_generator.state, self.schedule.state_dict(),
+                None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
+                self.criterion.state_dict(), self.iteration, self.warm_started,
+                [getattr(self, name) for name in self._KERNEL_STATE + self._POSTERIOR_STATE])
 
-    def _volatile_state(self):
-        return (self.rng.bit_generator.state, _copy_state(self.schedule.state_dict()),
-                None if self.hyper_optimizer is None else _copy_state(self.hyper_optimizer.state_dict()),
-                self.criterion.state_dict(), self.kernel, self.L_K, self.L_K_inv, self.K_inv, self.eta1, self.eta2,
-                self.L_P, self.warm_started)
-
-    def _restore_volatile_state(self, saved) -> None:
-        (rng_state, schedule, adam, criterion, kernel, L_K, L_K_inv, K_inv, eta1, eta2, L_P, warm) = saved
+    def _restore_volatile_state(self, saved: tuple) -> None:
+        rng_state, schedule, adam, criterion, self.iteration, self.warm_started, cached = saved
         self.rng.bit_generator.state = rng_state
         self.schedule.load_state_dict(schedule)
         if adam is not None:
             self.hyper_optimizer.load_state_dict(adam)
         self.criterion.load_state_dict(criterion)
-        self.kernel, self.L_K, self.L_K_inv, self.K_inv, self.warm_started = kernel, L_K, L_K_inv, K_inv, warm
-        self._set_posterior(eta1, eta2, L_P)
+        for name, value in zip(self._KERNEL_STATE + self._POSTERIOR_STATE, cached):
+            setattr(self, name, value)
+        self._prior_variance = self.kernel.variance + self.kernel.nugget
 
     # ----- objective and prediction ------------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:
@@ -282,7 +301,7 @@ class XGPC:
             part = rows[start:start + _CHUNK]
             kappa, K_tilde, _ = self.project(self.X[part], part)
             a = kappa @ self.mu
-            V = self.L_P_inv @ kappa.T
+            V = _whiten(self.L_P_inv, kappa)
             b = np.einsum("ij,ij->j", V, V)
             c = np.sqrt(K_tilde + b + a * a)
             total += float(np.sum(augmented_likelihood_terms(self.y[part], a, b, K_tilde, c)))
@@ -290,20 +309,19 @@ class XGPC:
 
     def kl(self) -> float:
         """KL(q(u) ‖ p(u))."""
-        return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, self.L_K_inv)
+        return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, triangular_inverse(self.L_K))
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
-        Xs = np.asarray(Xs, dtype=float)
+        Xs = np.ascontiguousarray(Xs, dtype=float)
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)
-            K_sm = self.kernel.cross(Xs[part], self.Z)
+            K_sm = self.kernel.cross_from_features(Xs[part], self._features)
             kappa = K_sm @ self.K_inv
-            V = self.L_P_inv @ kappa.T
+            V = _whiten(self.L_P_inv, kappa)
             mean[part] = kappa @ self.mu
-            var[part] = (self.kernel.variance + self.kernel.nugget - np.einsum("ij,ij->i", kappa, K_sm)
-                         + np.einsum("ij,ij->j", V, V))
+            var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V))
         return mean, np.maximum(var, 1e-12)
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
@@ -312,17 +330,18 @@ class XGPC:
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_i (eq. local_updates) for the rows X (s, d) at the current q → (s,)."""
-        kappa, K_tilde, _ = self.project(np.asarray(X, dtype=float), index)
+        kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
         return local_step(kappa, K_tilde, self.mu, self.L_P_inv)
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
         return {
-            "eta1": self.eta1, "eta2": self.eta2, "log_params": self.kernel.log_params, "nugget": self.kernel.nugget,
-            "lengthscale": self.kernel.lengthscale, "variance": self.kernel.variance,
-            "iteration": self.iteration, "rho": self.rho, "warm_started": self.warm_started,
-            "rng": self.rng.bit_generator.state, "schedule": self.schedule.state_dict(),
+            "eta1": self.eta1.copy(), "eta2": self.eta2.copy(), "log_params": self.kernel.log_params,
+            "nugget": self.kernel.nugget, "lengthscale": self.kernel.lengthscale.copy(),
+            "variance": self.kernel.variance, "iteration": self.iteration, "rho": self.rho,
+            "warm_started": self.warm_started, "rng": self.rng.bit_generator.state,
+            "schedule": self.schedule.state_dict(),
             "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
             "criterion": self.criterion.state_dict(), "last_batch": self.last_batch, "last_c": self.last_c,
         }
@@ -332,7 +351,7 @@ class XGPC:
         self.iteration = int(state["iteration"])
         self._set_kernel(kernel)
         eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
-        self._set_posterior(eta1, eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", self.iteration))
+        self._set_posterior(np.concatenate([eta1, eta2.ravel()]))
         self.rho, self.warm_started = float(state["rho"]), bool(state["warm_started"])
         self.rng.bit_generator.state = state["rng"]
         self.schedule.load_state_dict(state["schedule"])
@@ -341,7 +360,3 @@ class XGPC:
         self.criterion.load_state_dict(state["criterion"])
         self.last_batch = np.asarray(state["last_batch"], dtype=int)
         self.last_c = np.asarray(state["last_c"], dtype=float)
-
-
-def _copy_state(state: dict) -> dict:
-    return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in state.items()}

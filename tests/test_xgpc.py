@@ -9,7 +9,7 @@ import pytest
 from scipy import integrate, optimize
 from scipy.special import expit, log_expit
 
-from explorer.hyperparameters import Adam, elbo_kernel_gradient
+from explorer.hyperparameters import Adam
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.metrics import error_rate
@@ -176,61 +176,6 @@ def _optimal_c_squared(X, engine, kernel):
     kappa = np.linalg.solve(K, K_nm.T).T
     K_tilde = kernel.variance + kernel.nugget - np.sum(kappa * K_nm, axis=1)
     return K_tilde + np.einsum("ij,jk,ik->i", kappa, engine.Sigma, kappa) + (kappa @ engine.mu) ** 2
-
-
-# ----- kernel hyperparameter gradient -------------------------------------------------------------------------------
-def finite_difference_gradient(X_b, y_b, Z, n, kernel, mu, Sigma, full, h=1e-5):
-    theta = kernel.log_params
-    numeric = np.empty_like(theta)
-    for k in range(len(theta)):
-        values = []
-        for sign in (1, -1):
-            t = theta.copy()
-            t[k] += sign * h
-            values.append(reference_elbo(X_b, y_b, Z, np.exp(t[:-1]), np.exp(t[-1]), kernel.nugget, mu, Sigma,
-                                         full=full, scale=n / len(y_b)))
-        numeric[k] = (values[0] - values[1]) / (2 * h)
-    return numeric
-
-
-@pytest.mark.parametrize("full", [False, True])
-@pytest.mark.parametrize("lengthscale", [np.array([0.8]), np.array([0.6, 1.5])])
-def test_engine_kernel_gradient_matches_finite_differences(full, lengthscale):
-    X, y = toy_problem(40, seed=5)
-    kernel = RBF(lengthscale, 1.4, 1e-3)
-    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), full=full)
-    engine.step(15)
-    index = np.arange(10) if full else np.arange(3, 13)
-    analytic = engine.kernel_gradient(index)
-    # in the full mode the data terms do not depend on the kernel (u = f): the FD objective is the same formula
-    X_b, y_b = (X, y) if full else (X[index], y[index])
-    numeric = finite_difference_gradient(X_b, y_b, engine.Z, 40 if not full else len(y_b), kernel, engine.mu,
-                                         engine.Sigma, full)
-    np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-6 * np.abs(numeric).max())
-
-
-@pytest.mark.parametrize("lengthscale", [np.array([1.1]), np.array([0.7, 2.0])])
-def test_elbo_kernel_gradient_function_matches_finite_differences(lengthscale):
-    # The module function on inputs computed here (any q, not only the engine's): μ random, Σ random SPD.
-    rng = np.random.default_rng(6)
-    X, y = toy_problem(12, seed=6)
-    Z = rng.standard_normal((5, 2))
-    kernel = RBF(lengthscale, 0.9, 1e-3)
-    mu = rng.standard_normal(5)
-    B = rng.standard_normal((5, 5))
-    Sigma = 0.3 * B @ B.T + 0.1 * np.eye(5)
-    K = rbf(Z, Z, lengthscale, 0.9) + 1e-3 * np.eye(5)
-    K_sm = rbf(X, Z, lengthscale, 0.9)
-    kappa = np.linalg.solve(K, K_sm.T).T
-    c = np.sqrt(_optimal_c_squared_given(kappa, K_sm, mu, Sigma, 0.9 + 1e-3))
-    theta = np.tanh(c / 2) / (2 * c)
-    analytic = elbo_kernel_gradient(kernel, X, y, Z, 100, mu, Sigma, np.linalg.inv(K), kappa, K_sm, theta)
-    numeric = finite_difference_gradient(X, y, Z, 100, kernel, mu, Sigma, False)
-    np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
-
-
-def _optimal_c_squared_given(kappa, K_sm, mu, Sigma, prior_var):
-    return prior_var - np.sum(kappa * K_sm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + (kappa @ mu) ** 2
 
 
 # ----- prediction ----------------------------------------------------------------------------------------------------

@@ -1,0 +1,184 @@
+"""`python -m explorer bench speed`: how fast one X-GPC SVI iteration is, against the linear algebra it cannot avoid.
+
+1. Iterations per second for m ∈ {16, 32, 64, 100, 128, 256}, s = 100, d = 8, on a 100,000-point synthetic set,
+   without and with the hyperparameter (Adam) step, and the ratio of one iteration to the bare linear-algebra floor
+   timed in the same run: one m×m Cholesky plus the s×m products (kernel block, κ = K_sm K_mm⁻¹, κᵀΘκ).
+2. Seconds per iteration at n ∈ {10⁴, 10⁵, 10⁶} (m = s = 100): independent of n.
+3. Peak memory allocated while training (tracemalloc) against n·m·8 bytes, the size of the n×m matrix that an
+   implementation must never hold.
+4. Banana (5,300 points, 80/20 split, m = 100): training seconds until the test NLL is within 1% of its final value.
+Targets (issue 2): at m = s = 100 at least 2,000 iterations/s without and 500/s with hyperparameter steps.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import time
+import tracemalloc
+
+import numpy as np
+from scipy.linalg import lapack
+
+from explorer import datasets
+from explorer.bench.common import add_common_arguments, finish, markdown_table, median_seconds, pinned_blas
+from explorer.bench.protocol import data_dir, final_value, first_time, settled_time
+from explorer.hyperparameters import Adam
+from explorer.inducing import kmeans_plus_plus
+from explorer.kernels import RBF
+from explorer.schedules import Adaptive
+from explorer.training import Trainer
+from explorer.xgpc import XGPC
+
+DESCRIPTION = "SVI iterations/s vs m against the linear-algebra floor, n-independence, training memory, banana time-to-NLL"
+BATCH, DIM = 100, 8
+TARGETS = {"without": 2000.0, "with": 500.0}  # iterations/s at m = s = 100
+
+
+def synthetic(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """n points in 8-D, N(0, I), labels from a smooth nonlinear function with 10% flips."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, DIM))
+    f = np.sin(X[:, 0]) + 0.5 * X[:, 1] * X[:, 2] - 0.3 * X[:, 3]
+    y = np.where(f > 0, 1.0, -1.0)
+    flip = rng.random(n) < 0.1
+    y[flip] = -y[flip]
+    return X, y
+
+
+def make_engine(X, y, m: int, hyper: bool, seed: int = 1) -> XGPC:
+    rng = np.random.default_rng(seed)
+    Z = X[rng.choice(len(X), m, replace=False)]
+    return XGPC(X, y, Z, RBF(np.sqrt(DIM), 1.0, 1e-4), batch_size=BATCH, schedule=Adaptive(),
+                hyper_optimizer=Adam(0.01) if hyper else None, rng=rng)
+
+
+def seconds_per_iteration(engine: XGPC, repeats: int, number: int) -> float:
+    """Median over repeats of the mean time of `number` iterations, after 20 warm-up iterations."""
+    engine.step(20)
+    return median_seconds(lambda: engine.step(number), repeats=repeats, number=1) / number
+
+
+def floor_seconds(engine: XGPC, repeats: int, number: int) -> float:
+    """One m×m Cholesky (of the current −2η₂) plus the s×m products of an iteration: the kernel block
+    exp(AFᵀ), κ = K_sm K_mm⁻¹ and κᵀΘκ (a symmetric rank-s update), on a fixed minibatch."""
+    X_b = engine.X[:BATCH]
+    features, K_inv = engine.kernel.features(engine.Z), engine.K_inv
+    precision = -2.0 * engine.eta2
+    theta_root = np.full(BATCH, 0.3)
+
+    def floor():
+        kappa = engine.kernel.cross_from_features(X_b, features) @ K_inv
+        B = theta_root[:, None] * kappa
+        B.T @ B
+        lapack.dpotrf(precision.T, lower=0)
+
+    return median_seconds(floor, repeats=repeats, number=number)
+
+
+def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[dict]:
+    X, y = synthetic(n)
+    rows = []
+    for m in sizes:
+        without = seconds_per_iteration(make_engine(X, y, m, hyper=False), repeats, number)
+        learning = make_engine(X, y, m, hyper=True)
+        with_hyper = seconds_per_iteration(learning, repeats, max(number // 3, 10))
+        floor = floor_seconds(learning, repeats, number)
+        rows.append({"m": m, "it/s": 1.0 / without, "it/s with hyper": 1.0 / with_hyper,
+                     "µs/it": without * 1e6, "µs/it with hyper": with_hyper * 1e6, "floor µs": floor * 1e6,
+                     "it / floor": without / floor, "it with hyper / floor": with_hyper / floor})
+        print(f"  m = {m}: {1 / without:.0f} it/s, {1 / with_hyper:.0f} it/s with hyper, floor {floor * 1e6:.0f} µs",
+              flush=True)
+    return rows
+
+
+def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[dict]:
+    """Per-iteration time and peak traced memory of training (with hyperparameter steps) at each n."""
+    rows = []
+    for n in sizes:
+        X, y = synthetic(n)
+        without = seconds_per_iteration(make_engine(X, y, m, hyper=False), repeats, number)
+        engine = make_engine(X, y, m, hyper=True)
+        engine.step(20)
+        tracemalloc.start()
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        engine.step(100)
+        peak = tracemalloc.get_traced_memory()[1] - before
+        tracemalloc.stop()
+        rows.append({"n": n, "µs/it": without * 1e6, "peak training MB": peak / 1e6,
+                     "n·m·8 MB": n * m * 8 / 1e6, "peak / (n·m·8)": peak / (n * m * 8)})
+        print(f"  n = {n}: {without * 1e6:.0f} µs/it, peak {peak / 1e6:.2f} MB", flush=True)
+        del X, y, engine
+    return rows
+
+
+def banana_row(iterations: int, seed: int = 0) -> dict:
+    """Train on banana (standardised, random 80/20 split, m = 100 by k-means++, s = 100, adaptive step, Adam) and
+    read the training seconds at which the test NLL first gets, and stays, within 1% of its final value."""
+    X, y = datasets.load("banana", data_dir())
+    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    rng = np.random.default_rng(seed)
+    X_train, X_test, y_train, y_test = datasets.train_test_split(X, y, 0.2, rng)
+    scaler = datasets.Standardizer().fit(X_train)
+    X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
+    Z = kmeans_plus_plus(X_train, 100, rng)
+    engine = XGPC(X_train, y_train, Z, RBF(1.0, 1.0, 1e-4), batch_size=BATCH, schedule=Adaptive(),
+                  hyper_optimizer=Adam(0.01), rng=rng)
+    trainer = Trainer(engine, X_test, y_test, eval_every=10, convergence="none")
+    trainer.run(max_iter=iterations, stop_at_convergence=False)
+    seconds, nll = trainer.history.column("seconds"), trainer.history.column("test_nll")
+    final = final_value(nll)
+    target = final * 1.01
+    return {"iterations": iterations, "training s": float(seconds[-1]), "final test NLL": final,
+            "final test error": float(trainer.history.column("test_error")[-1]),
+            "first within 1% (s)": first_time(seconds, nll, target),
+            "settled within 1% (s)": settled_time(seconds, nll, target)}
+
+
+def markdown(result: dict) -> str:
+    at_100 = next((row for row in result["iterations"] if row["m"] == 100), None)
+    verdict = ""
+    if at_100 is not None:
+        verdict = (f"At m = s = 100: {at_100['it/s']:.0f} it/s without hyperparameter steps (target ≥ "
+                   f"{TARGETS['without']:.0f}), {at_100['it/s with hyper']:.0f} it/s with them (target ≥ "
+                   f"{TARGETS['with']:.0f}).\n\n")
+    return (
+        f"SVI iterations of X-GPC, s = {BATCH}, d = {DIM}, synthetic n = {result['n']:,}; medians of "
+        f"{result['repeats']} repeats. The floor is one m×m Cholesky plus the s×m products (kernel block, κ, "
+        f"κᵀΘκ), timed in the same run. Load average before: {result['load_before']:.2f}.\n\n{verdict}"
+        + markdown_table(result["iterations"]) + "\n\n"
+        "Per-iteration time against n (m = s = 100, without hyperparameter steps), and the peak memory allocated by "
+        "100 training iterations with hyperparameter steps (tracemalloc) against the n×m matrix that is never "
+        "formed:\n\n" + markdown_table(result["scaling"]) + "\n\n"
+        "Banana (5,300 points, standardised, random 80/20 split, m = 100 by k-means++, s = 100, adaptive step, "
+        "Adam 0.01 on the kernel): training seconds until the test NLL is within 1% of its final value (median of "
+        "the last 5 evaluations) — first reached, and from when on it stayed there:\n\n"
+        + markdown_table([result["banana"]])
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m explorer bench speed", description=DESCRIPTION)
+    add_common_arguments(parser)
+    parser.add_argument("--quick", action="store_true", help="a fast smoke run: fewer sizes, repeats and iterations")
+    args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    if args.quick:
+        n, sizes, n_sizes, repeats, number, banana_iterations = 20_000, [16, 100], [10_000, 100_000], 3, 50, 300
+    else:
+        n, sizes, n_sizes, repeats, number, banana_iterations = (100_000, [16, 32, 64, 100, 128, 256],
+                                                                 [10_000, 100_000, 1_000_000], 7, 300, 3000)
+    with pinned_blas(args.threads):
+        print("iterations per second:", flush=True)
+        rows = iteration_rows(sizes, n, repeats, number)
+        print("independence of n and memory:", flush=True)
+        scaling = scaling_rows(n_sizes, 100, repeats, number)
+        print("banana:", flush=True)
+        banana = banana_row(banana_iterations)
+    result = {"n": n, "batch_size": BATCH, "d": DIM, "repeats": repeats, "quick": args.quick,
+              "load_before": load_before, "iterations": rows, "scaling": scaling, "banana": banana,
+              "targets_at_m100": TARGETS, "wall_seconds": time.perf_counter() - start}
+    command = "python -m explorer bench speed" + (" --quick" if args.quick else "")
+    finish(args, "Speed: X-GPC iterations" + (" (quick)" if args.quick else ""), command, markdown(result), result)
+    return 0

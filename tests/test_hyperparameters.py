@@ -1,0 +1,92 @@
+"""Kernel hyperparameter learning: the analytic ELBO gradient against central finite differences of an
+independently written minibatch ELBO (c re-optimised at every perturbed kernel, q(u) held fixed), and Adam."""
+import numpy as np
+import pytest
+
+from explorer.hyperparameters import Adam, elbo_kernel_gradient
+from explorer.kernels import RBF
+from explorer.xgpc import XGPC
+from test_xgpc import rbf, reference_elbo, toy_problem
+
+
+def finite_difference_gradient(X_b, y_b, Z, n, kernel, mu, Sigma, full, h=1e-5):
+    theta = kernel.log_params
+    numeric = np.empty_like(theta)
+    for k in range(len(theta)):
+        values = []
+        for sign in (1, -1):
+            t = theta.copy()
+            t[k] += sign * h
+            values.append(reference_elbo(X_b, y_b, Z, np.exp(t[:-1]), np.exp(t[-1]), kernel.nugget, mu, Sigma,
+                                         full=full, scale=n / len(y_b)))
+        numeric[k] = (values[0] - values[1]) / (2 * h)
+    return numeric
+
+
+@pytest.mark.parametrize("full", [False, True])
+@pytest.mark.parametrize("lengthscale", [np.array([0.8]), np.array([0.6, 1.5])])
+def test_engine_kernel_gradient_matches_finite_differences(full, lengthscale):
+    X, y = toy_problem(40, seed=5)
+    kernel = RBF(lengthscale, 1.4, 1e-3)
+    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), full=full)
+    engine.step(15)
+    index = np.arange(10) if full else np.arange(3, 13)
+    analytic = engine.kernel_gradient(index)
+    # in the full mode the data terms do not depend on the kernel (u = f): the FD objective is the same formula
+    X_b, y_b = (X, y) if full else (X[index], y[index])
+    numeric = finite_difference_gradient(X_b, y_b, engine.Z, 40 if not full else len(y_b), kernel, engine.mu,
+                                         engine.Sigma, full)
+    np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-6 * np.abs(numeric).max())
+
+
+@pytest.mark.parametrize("lengthscale", [np.array([1.1]), np.array([0.7, 2.0])])
+def test_elbo_kernel_gradient_function_matches_finite_differences(lengthscale):
+    # The module function on inputs computed here (any q, not only the engine's): μ random, Σ random SPD.
+    rng = np.random.default_rng(6)
+    X, y = toy_problem(12, seed=6)
+    Z = rng.standard_normal((5, 2))
+    kernel = RBF(lengthscale, 0.9, 1e-3)
+    mu = rng.standard_normal(5)
+    B = rng.standard_normal((5, 5))
+    Sigma = 0.3 * B @ B.T + 0.1 * np.eye(5)
+    K = rbf(Z, Z, lengthscale, 0.9) + 1e-3 * np.eye(5)
+    K_sm = rbf(X, Z, lengthscale, 0.9)
+    kappa = np.linalg.solve(K, K_sm.T).T
+    c = np.sqrt(_optimal_c_squared_given(kappa, K_sm, mu, Sigma, 0.9 + 1e-3))
+    theta = np.tanh(c / 2) / (2 * c)
+    analytic = elbo_kernel_gradient(kernel, X, y, Z, 100, mu, Sigma, np.linalg.inv(K), kappa, K_sm, theta)
+    numeric = finite_difference_gradient(X, y, Z, 100, kernel, mu, Sigma, False)
+    np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
+
+
+def _optimal_c_squared_given(kappa, K_sm, mu, Sigma, prior_var):
+    return prior_var - np.sum(kappa * K_sm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + (kappa @ mu) ** 2
+
+
+def test_adam_first_steps_by_hand():
+    # t = 1: m = 0.1g, v = 0.001g², m̂ = g, v̂ = g², step = lr·g/(|g| + ε) ≈ lr·sign(g)
+    adam = Adam(0.5, eps=0.0)
+    x = adam.ascend(np.array([1.0, -2.0]), np.array([4.0, -0.25]))
+    np.testing.assert_allclose(x, [1.5, -2.5], rtol=1e-15)
+    # t = 2 with gradient (2, 0.25): m = 0.9·0.1g₁ + 0.1g₂, v = 0.999·0.001g₁² + 0.001g₂², bias-corrected by
+    # 1 − 0.9² and 1 − 0.999²
+    g1, g2 = np.array([4.0, -0.25]), np.array([2.0, 0.25])
+    m = 0.9 * 0.1 * g1 + 0.1 * g2
+    v = 0.999 * 0.001 * g1**2 + 0.001 * g2**2
+    expected = x + 0.5 * (m / (1 - 0.81)) / np.sqrt(v / (1 - 0.999**2))
+    np.testing.assert_allclose(adam.ascend(x, g2), expected, rtol=1e-14)
+    assert adam.t == 2
+
+
+def test_adam_climbs_a_concave_quadratic_and_restores_its_state():
+    centre = np.array([0.7, -1.3, 2.0])
+    adam, x = Adam(0.05), np.zeros(3)
+    for _ in range(3000):
+        x = adam.ascend(x, -2.0 * (x - centre))
+    np.testing.assert_allclose(x, centre, atol=1e-3)
+    twin = Adam(0.05)
+    twin.load_state_dict(adam.state_dict())
+    g = np.array([0.3, -0.1, 0.2])
+    np.testing.assert_array_equal(twin.ascend(x, g), adam.ascend(x, g))
+    with pytest.raises(ValueError):
+        Adam(0.0)

@@ -1,0 +1,170 @@
+"""Bad input to the numerics: clear errors, warnings with clamping, and a failed step that loses nothing."""
+import numpy as np
+import pytest
+
+import explorer.xgpc as xgpc_module
+from explorer.hyperparameters import Adam
+from explorer.kernels import RBF, KernelParameterError
+from explorer.linalg import NumericalError, robust_cholesky
+from explorer.schedules import Adaptive
+from explorer.xgpc import XGPC
+
+
+def problem(n=60, d=2, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] * X[:, 1] + 0.2 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    return X, y
+
+
+@pytest.mark.parametrize("kwargs", [dict(lengthscale=0.0), dict(lengthscale=-1.0), dict(lengthscale=np.nan),
+                                    dict(lengthscale=[1.0, np.inf]), dict(variance=0.0), dict(variance=np.nan),
+                                    dict(nugget=-1e-6), dict(nugget=0.0)])
+def test_non_positive_or_nan_kernel_parameters_are_rejected(kwargs):
+    arguments = dict(lengthscale=1.0, variance=1.0, nugget=1e-6) | kwargs
+    name = next(iter(kwargs))
+    with pytest.raises(KernelParameterError, match=name):
+        RBF(**arguments)
+
+
+def test_kernel_errors_for_nan_log_parameters_and_wrong_ard_dimension():
+    with pytest.raises(KernelParameterError, match="lengthscale"):
+        RBF(np.array([1.0])).with_log_params(np.array([np.nan, 0.0]))
+    with pytest.raises(KernelParameterError, match="variance"):
+        RBF(np.array([1.0])).with_log_params(np.array([0.0, np.inf]))
+    X, y = problem(d=3)
+    with pytest.raises(KernelParameterError, match="3 features"):
+        XGPC(X, y, X[:5], RBF(np.array([1.0, 2.0])))
+
+
+def test_batch_size_larger_than_n_warns_and_clamps():
+    X, y = problem(n=20)
+    with pytest.warns(UserWarning, match="batch_size 50 > n = 20"):
+        engine = XGPC(X, y, X[:4], RBF(1.0), batch_size=50, rng=np.random.default_rng(0))
+    assert engine.batch_size == 20
+    engine.step(3)
+    assert np.isfinite(engine.elbo())
+    with pytest.raises(ValueError, match="batch_size"):
+        XGPC(X, y, X[:4], RBF(1.0), batch_size=0)
+
+
+@pytest.mark.parametrize("labels", [np.array([0.0, 1.0]), np.array([1.0, 2.0]), np.array([-1.0, np.nan])])
+def test_labels_other_than_plus_minus_one_are_an_error(labels):
+    X, _ = problem(n=20)
+    y = np.resize(labels, 20)
+    with pytest.raises(ValueError, match="−1 and \\+1"):
+        XGPC(X, y, X[:4], RBF(1.0))
+
+
+def test_shape_mismatch_is_an_error():
+    X, y = problem(n=20)
+    with pytest.raises(ValueError, match="n = len"):
+        XGPC(X, y[:-1], X[:4], RBF(1.0))
+
+
+# ----- Cholesky -------------------------------------------------------------------------------------------------------
+def test_robust_cholesky_names_the_matrix_and_iteration_for_an_indefinite_matrix():
+    A = np.diag([1.0, 2.0, -0.5])
+    with pytest.raises(NumericalError, match=r"Σ⁻¹ = −2η₂.*iteration 17"):
+        robust_cholesky(A, "Σ⁻¹ = −2η₂", 17)
+    with pytest.raises(NumericalError, match="K_mm.*non-finite"):
+        robust_cholesky(np.array([[1.0, np.nan], [np.nan, 1.0]]), "K_mm", 3)
+
+
+def test_robust_cholesky_succeeds_with_jitter_on_a_singular_psd_matrix():
+    # rank 3 of 8, and the zero eigenvalues pushed to −1e-13 (rounding-sized): plain Cholesky fails on it
+    Q, _ = np.linalg.qr(np.random.default_rng(0).standard_normal((8, 8)))
+    eigenvalues = np.array([3.0, 2.0, 1.0, 0.0, 0.0, -1e-13, -1e-13, -1e-13])
+    A = (Q * eigenvalues) @ Q.T
+    A = 0.5 * (A + A.T)
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.cholesky(A)
+    L = robust_cholesky(A, "A", 0)
+    assert np.array_equal(L, np.tril(L))
+    np.testing.assert_allclose(L @ L.T, A, atol=1e-6)
+    # and a little more negative than the largest jitter allows is an error again
+    with pytest.raises(NumericalError, match="not positive definite"):
+        robust_cholesky((Q * np.array([3.0, 2.0, 1.0, 0, 0, 0, 0, -1e-3])) @ Q.T, "A", 0)
+
+
+# ----- a failed step loses nothing ------------------------------------------------------------------------------------
+def learning_engine(X, y, seed=0):
+    return XGPC(X, y, X[:8], RBF(np.array([0.9, 1.2]), 1.0, 1e-4), batch_size=12, schedule=Adaptive(4),
+                hyper_optimizer=Adam(0.05), rng=np.random.default_rng(seed))
+
+
+def snapshot(engine):
+    schedule = engine.schedule.state_dict()
+    adam = engine.hyper_optimizer.state_dict()
+    return dict(eta1=engine.eta1.copy(), eta2=engine.eta2.copy(), log_params=engine.kernel.log_params.copy(),
+                iteration=engine.iteration, rho=engine.rho, rng=engine.rng.bit_generator.state,
+                g_bar=schedule["g_bar"].copy(), h_bar=schedule["h_bar"], tau=schedule["tau"],
+                adam_m=adam["m"].copy(), adam_v=adam["v"].copy(), adam_t=adam["t"],
+                criterion=list(engine.criterion.state_dict()["changes"]), mu=engine.mu.copy(),
+                elbo=engine.elbo())
+
+
+def assert_same(before, after):
+    for key, value in before.items():
+        if isinstance(value, np.ndarray):
+            np.testing.assert_array_equal(after[key], value, err_msg=key)
+        else:
+            assert after[key] == value, key
+
+
+def test_a_step_failing_in_cholesky_leaves_the_state_exactly_as_before():
+    X, y = problem()
+    engine = learning_engine(X, y)
+    engine.step(7)
+    before = snapshot(engine)
+    good_X = engine.X
+    engine.X = np.full_like(good_X, np.nan)  # every kernel entry NaN: the Cholesky of −2η₂ must fail
+    with pytest.raises(NumericalError, match="iteration 8"):
+        engine.step()
+    engine.X = good_X
+    assert_same(before, snapshot(engine))
+
+
+def test_a_step_failing_in_the_hyperparameter_step_leaves_the_state_exactly_as_before(monkeypatch):
+    X, y = problem()
+    engine, twin = learning_engine(X, y), learning_engine(X, y)
+    engine.step(5)
+    twin.step(5)
+    before = snapshot(engine)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("injected failure after the natural-gradient step")
+
+    monkeypatch.setattr(xgpc_module, "elbo_kernel_gradient", broken)
+    with pytest.raises(RuntimeError, match="injected"):
+        engine.step(3)
+    assert_same(before, snapshot(engine))
+    monkeypatch.undo()
+    engine.step(4)  # and it continues exactly as a run that never failed
+    twin.step(4)
+    np.testing.assert_array_equal(engine.eta2, twin.eta2)
+    np.testing.assert_array_equal(engine.kernel.log_params, twin.kernel.log_params)
+
+
+def test_a_failing_kernel_update_leaves_the_state_exactly_as_before(monkeypatch):
+    X, y = problem()
+    engine = learning_engine(X, y)
+    engine.step(6)
+    before = snapshot(engine)
+    monkeypatch.setattr(engine.hyper_optimizer, "ascend", lambda x, g: np.full_like(x, np.nan))
+    with pytest.raises(KernelParameterError):
+        engine.step()
+    monkeypatch.undo()
+    assert_same(before, snapshot(engine))
+
+
+def test_a_hundred_thousand_iterations_never_give_a_nan_elbo():
+    X, y = problem(n=200, d=2, seed=4)
+    rng = np.random.default_rng(1)
+    engine = XGPC(X, y, X[rng.choice(200, 20, replace=False)], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=20,
+                  schedule=Adaptive(), hyper_optimizer=Adam(0.01), rng=rng)
+    for _ in range(100):
+        engine.step(1000)
+        assert np.isfinite(engine.elbo())
+        assert np.all(np.isfinite(engine.kernel.log_params))
+    assert engine.iteration == 100_000

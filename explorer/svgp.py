@@ -123,10 +123,16 @@ class _SVGP:
         self.batch_size = min(self.batch_size, self.n)
 
     def _set_kernel(self, kernel: RBF) -> None:
-        self.kernel = kernel
-        self.L_K = robust_cholesky(kernel.gram(self.Z), "K_mm", self.iteration)
+        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = L_K L_Kᵀ), L_K⁻¹ and K_mm⁻¹."""
+        self.kernel, self._features = kernel, kernel.features(self.Z)
+        self.K_zz = kernel.cross_from_features(self.Z, self._features)
+        self.L_K = robust_cholesky(kernel.gram(self.Z, self.K_zz), "K_mm", self.iteration)
         self.L_K_inv = triangular_inverse(self.L_K)
         self.K_inv = inverse_from_factor_inverse(self.L_K_inv)
+
+    def _cross(self, X: np.ndarray) -> np.ndarray:
+        """K(X, Z) (s, m) for rows X (s, d)."""
+        return self.kernel.cross_from_features(X, self._features)
 
     @property
     def converged(self) -> bool:
@@ -168,7 +174,7 @@ class _SVGP:
     def _iterate(self) -> None:
         index = self._sample_batch()
         X_b, y_b = self.X[index], self.y[index]
-        K_sm = self.kernel.cross(X_b, self.Z)
+        K_sm = self._cross(X_b)
         projection = self._project(K_sm)  # depends on the kernel only, so it serves both steps
         self.iteration += 1  # so a numerical error names the iteration being computed
         change = self._variational_step(K_sm, projection, y_b)
@@ -186,7 +192,7 @@ class _SVGP:
         total = 0.0
         for start in range(0, len(rows), _CHUNK):
             part = rows[start:start + _CHUNK]
-            K_sm = self.kernel.cross(self.X[part], self.Z)
+            K_sm = self._cross(self.X[part])
             total += float(np.sum(self._expectations(K_sm, self._project(K_sm), self.y[part])[2]))
         return self.n / len(rows) * total - self.kl()
 
@@ -196,7 +202,7 @@ class _SVGP:
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)
-            mean[part], var[part] = self.marginals(self.kernel.cross(Xs[part], self.Z))
+            mean[part], var[part] = self.marginals(self._cross(Xs[part]))
         return mean, np.maximum(var, 1e-12)
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
@@ -315,7 +321,7 @@ class SVGPAdam(_SVGP):
         G_Kms = self.L_K_inv.T @ G_beta
         G_Kmm = cholesky_backward(self.L_K, self.L_K_inv, -G_Kms @ beta.T)
         gradient = self.kernel.contract_gradient(X_b, self.Z, K_sm, G_Kms.T)
-        gradient = gradient + self.kernel.contract_gradient(self.Z, self.Z, self.kernel.cross(self.Z, self.Z), G_Kmm)
+        gradient = gradient + self.kernel.contract_gradient(self.Z, self.Z, self.K_zz, G_Kmm)
         gradient[-1] += scale * self.kernel.variance * g_v.sum()
         return gradient
 
@@ -394,7 +400,7 @@ class SVGPNatGrad(_SVGP):
         samples = []
         for _ in range(self.schedule.warm_start_batches):
             index = self._sample_batch()
-            lam1, lam2 = self.natural_gradient_targets(self.kernel.cross(self.X[index], self.Z), self.y[index])
+            lam1, lam2 = self.natural_gradient_targets(self._cross(self.X[index]), self.y[index])
             if self.schedule.warm_start_on == "target":
                 samples.append(np.concatenate([lam1, lam2.ravel()]))
             else:
@@ -425,7 +431,7 @@ class SVGPNatGrad(_SVGP):
         a, _, _, g_a, g_v = self._expectations(K_sm, kappa, y_b)
         y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
         return elbo_kernel_gradient(self.kernel, X_b, y_tilde, self.Z, self.n, self.mu, self.Sigma, self.K_inv,
-                                    kappa, K_sm, theta_tilde)
+                                    kappa, K_sm, theta_tilde, K_zz=self.K_zz)
 
     def _optimizer_states(self):
         return ({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in self.schedule.state_dict().items()},

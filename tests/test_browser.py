@@ -1,0 +1,215 @@
+"""The served dashboard in headless Debian Chromium (Playwright). One in-process server for the module (its sessions'
+dashboards are recorded so tests can look at the server side too) and one real `panel serve apps/explorer.py`.
+Screenshots go to $XGPC_TEST_ARTIFACTS (default test-artifacts/)."""
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import panel as pn
+import pytest
+
+from explorer import datasets
+from explorer.dashboard import serve_app
+
+pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(os.environ.get("XGPC_TEST_ARTIFACTS", ROOT / "test-artifacts"))
+TIMEOUT_MS = 90_000  # failsafe for waits on a loaded 2-core machine, never an assertion about speed
+
+LIVE_POINTS = """() => {
+  for (const doc of Bokeh.documents) {
+    const source = doc.get_model_by_name("live-trace");
+    if (source) return source.data.iteration.length;
+  }
+  return -1;
+}"""
+IMAGE_SUM = """() => {
+  for (const doc of Bokeh.documents) {
+    const source = doc.get_model_by_name("surface-image");
+    if (source) return Array.from(source.data.image[0]).reduce((a, b) => a + b, 0);
+  }
+  return null;
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served():
+    """(url, dashboards): the app served in this process; `dashboards` lists each session's Dashboard in order."""
+    dashboards = []
+
+    def app():
+        dashboard = serve_app()
+        dashboards.append(dashboard)
+        return dashboard
+
+    port = free_port()
+    server = pn.serve(app, port=port, address="127.0.0.1", threaded=True, show=False,
+                      websocket_origin=[f"127.0.0.1:{port}"])
+    yield f"http://127.0.0.1:{port}/", dashboards
+    server.stop()
+    server.join()
+    pn.state.reset()
+
+
+def open_app(page, url, dashboards):
+    """Load the page, wait until it is live; returns (that session's Dashboard, list of console errors)."""
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    count = len(dashboards)
+    page.goto(url)
+    page.get_by_role("button", name="Play").wait_for(timeout=TIMEOUT_MS)
+    page.wait_for_function(f"() => ({LIVE_POINTS})() >= 0", timeout=TIMEOUT_MS)
+    assert len(dashboards) == count + 1
+    return dashboards[-1], errors
+
+
+def wait_server(page, condition) -> None:
+    """Let the page run until a server-side condition holds (failsafe deadline)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not condition():
+        assert time.monotonic() < deadline, "the server never reached the expected state"
+        page.wait_for_timeout(100)
+
+
+def shoot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_fresh_page_shows_banana_ready_without_console_errors(served, page):
+    dashboard, errors = open_app(page, *served)
+    expected = "banana" if "banana" in datasets.available() else "banana-like"
+    assert dashboard.model.dataset == expected and dashboard.model.iteration == 0
+    assert page.get_by_text("iteration 0").count() == 1
+    page.wait_for_timeout(500)
+    assert errors == []
+
+
+def test_play_grows_curves_changes_surface_and_pause_stops(served, page):
+    dashboard, errors = open_app(page, *served)
+    surface_before = page.evaluate(IMAGE_SUM)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function(f"() => ({LIVE_POINTS})() >= 4", timeout=TIMEOUT_MS)
+    page.wait_for_function(f"() => ({IMAGE_SUM})() !== {surface_before}", timeout=TIMEOUT_MS)
+    page.get_by_role("button", name="Pause").click()
+    wait_server(page, lambda: not dashboard.worker.playing)
+    with dashboard.worker.hold():  # the chunk that was running when Pause arrived has finished
+        stopped_at = dashboard.model.iteration
+    page.wait_for_timeout(1500)
+    points = page.evaluate(LIVE_POINTS)
+    page.wait_for_timeout(1000)
+    assert dashboard.model.iteration == stopped_at > 0
+    assert page.evaluate(LIVE_POINTS) == points
+    shoot(page, "train")
+    assert errors == []
+
+
+def test_each_tab_renders(served, page):
+    dashboard, errors = open_app(page, *served)
+    checks = {"Data": "Upload a CSV", "MCMC": "Run MCMC comparison", "Race": "Start race",
+              "Learn": "Pólya-Gamma augmentation in four pictures"}
+    for tab, text in checks.items():
+        page.locator(".bk-tab", has_text=tab).click()
+        page.get_by_text(text).first.wait_for(timeout=TIMEOUT_MS)
+        if tab == "MCMC":
+            for widget, value in ((dashboard.mcmc.n_train, 150), (dashboard.mcmc.n_samples, 200)):
+                widget.value = value
+            page.get_by_role("button", name="Run MCMC comparison").click()
+            page.get_by_text("ELBO without augmentation").wait_for(timeout=TIMEOUT_MS)
+        if tab == "Race":
+            dashboard.race.budget.value = 1.5
+            page.get_by_role("button", name="Start race").click()
+            page.get_by_text("Race finished").wait_for(timeout=TIMEOUT_MS)
+        page.wait_for_timeout(800)
+        shoot(page, tab.lower())
+    assert dashboard.mcmc.run.stage == "done"
+    assert dashboard.race.run.finished
+    assert errors == []
+
+
+def test_malformed_csv_upload_shows_an_error_and_the_app_keeps_working(served, page):
+    dashboard, errors = open_app(page, *served)
+    dataset = dashboard.model.dataset
+    page.locator(".bk-tab", has_text="Data").click()
+    page.locator("input[type=file]").set_input_files(
+        files=[{"name": "broken.csv", "mimeType": "text/csv", "buffer": b"x1,x2,label\n0.1,0.2,a\n0.3,,b\n"}])
+    notice = page.locator(".notyf__message", has_text="broken.csv")
+    notice.wait_for(timeout=TIMEOUT_MS)
+    assert "x2" in notice.inner_text()
+    page.wait_for_timeout(800)  # the notification has slid in
+    shoot(page, "bad-upload")
+    assert dashboard.model.dataset == dataset and dashboard.model.iteration == 0
+    page.locator(".bk-tab", has_text="Train").click()
+    page.get_by_role("button", name="Step").click()
+    page.wait_for_function(f"() => ({LIVE_POINTS})() >= 2", timeout=TIMEOUT_MS)
+    assert dashboard.model.iteration == dashboard.model.eval_every
+    assert errors == []
+
+
+def test_a_click_on_the_surface_adds_a_training_point(served, page):
+    dashboard, errors = open_app(page, *served)
+    n = len(dashboard.model.y_train)
+    box = page.locator(".bk-Canvas").first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.4, box["y"] + box["height"] * 0.5)
+    wait_server(page, lambda: len(dashboard.model.y_train) == n + 1)
+    assert dashboard.model.y_train[-1] == 1
+    assert errors == []
+
+
+def test_two_browser_contexts_train_independently(served, browser):
+    url, dashboards = served
+    first, second = browser.new_context(), browser.new_context()
+    try:
+        page_a, page_b = first.new_page(), second.new_page()
+        a, errors_a = open_app(page_a, url, dashboards)
+        b, errors_b = open_app(page_b, url, dashboards)
+        assert a is not b and a.model is not b.model
+        page_a.get_by_role("button", name="Play").click()
+        page_a.wait_for_function(f"() => ({LIVE_POINTS})() >= 3", timeout=TIMEOUT_MS)
+        page_a.get_by_role("button", name="Pause").click()
+        assert a.model.iteration > 0
+        assert b.model.iteration == 0 and page_b.evaluate(LIVE_POINTS) == 0
+        page_b.get_by_role("button", name="Step").click()
+        page_b.wait_for_function(f"() => ({LIVE_POINTS})() >= 2", timeout=TIMEOUT_MS)
+        assert b.model.iteration == b.model.eval_every
+        assert errors_a == [] and errors_b == []
+    finally:
+        first.close()
+        second.close()
+
+
+def test_panel_serve_subprocess(page):
+    port = free_port()
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    command = [sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "explorer.py"), "--port", str(port),
+               "--address", "127.0.0.1", f"--allow-websocket-origin=127.0.0.1:{port}"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert server.poll() is None, server.stdout.read()
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "panel serve did not start"
+            time.sleep(0.2)
+        errors = []
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        page.goto(f"http://127.0.0.1:{port}/explorer")
+        page.get_by_role("button", name="Play").click(timeout=TIMEOUT_MS)
+        page.wait_for_function(f"() => ({LIVE_POINTS})() >= 3", timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Pause").click()
+        assert errors == []
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

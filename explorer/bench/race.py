@@ -160,7 +160,8 @@ def _write_html(path: Path, args, race: dict) -> None:
 
     best = race["best_nll"]
     summary = "<p>" + "; ".join(
-        f"{method}: final NLL {r['final_nll']:.4f}, settled within 1% after {P.fmt_seconds(r['settled_0.01'])} s"
+        f"{method}: final NLL {r['final_nll']:.4f}, " + (f"settled within 1% after {r['settled_0.01']:.3g} s"
+                                                         if np.isfinite(r["settled_0.01"]) else "not settled within 1%")
         for method, r in race["methods"].items()) + "</p>"
     write_race_html(path, f"Race on {args.dataset} (fold 1, protocol {args.protocol})",
                     {method: r["trace"] for method, r in race["methods"].items()},

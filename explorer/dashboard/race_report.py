@@ -32,7 +32,7 @@ def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands
                    line_width=2)
     for label, level in bands.items():
         nll.add_layout(Span(location=level, dimension="width", line_dash="dashed", line_color="gray"))
-        nll.scatter([], [], legend_label=f"{label}: {level:.4g}", color="gray")
+        nll.line([], [], legend_label=f"{label}: {level:.4g}", color="gray", line_dash="dashed")
     for fig in (nll, error):
         fig.legend.click_policy = "hide"
         fig.legend.location = "top_right"

@@ -27,7 +27,7 @@ def elbo_kernel_gradient(kernel: RBF, X_batch: np.ndarray, y_batch: np.ndarray, 
     M.flat[:: len(M) + 1] -= 1.0  # M = ΣA − I
     if full:
         G_mm = K_inv @ M
-        G_mm += np.outer(A_mu, A_mu)
+        G_mm += A_mu[:, None] * A_mu
         G_mm *= 0.5
         return kernel.contract_gradient(Z, Z, K_zz, G_mm)
     scale = n / len(y_batch)
@@ -38,11 +38,13 @@ def elbo_kernel_gradient(kernel: RBF, X_batch: np.ndarray, y_batch: np.ndarray, 
     Q = 0.5 * K_inv
     Q += P
     G_mm = Q @ M
-    G_mm += np.outer(0.5 * A_mu - scale * (u @ kappa), A_mu)
+    G_mm += (0.5 * A_mu - scale * (u @ kappa))[:, None] * A_mu
     G_mm += 0.5 * P
-    G_sm = np.outer(scale * u, A_mu)
+    G_sm = (scale * u)[:, None] * A_mu
     G_sm -= ((scale * theta)[:, None] * kappa) @ M
-    grad = kernel.contract_gradient(Z, Z, K_zz, G_mm) + kernel.contract_gradient(X_batch, Z, K_sm, G_sm)
+    # both blocks share X2 = Z: contract them at once, rows (X_batch; Z) against Z
+    grad = kernel.contract_gradient(np.concatenate([X_batch, Z]), Z, np.concatenate([K_sm, K_zz]),
+                                    np.concatenate([G_sm, G_mm]))
     grad[-1] -= 0.5 * scale * kernel.variance * theta.sum()
     return grad
 
@@ -65,9 +67,8 @@ class Adam:
         self.t += 1
         self.m = self.beta1 * self.m + (1 - self.beta1) * gradient
         self.v = self.beta2 * self.v + (1 - self.beta2) * gradient * gradient
-        m_hat = self.m / (1 - self.beta1**self.t)
-        v_hat = self.v / (1 - self.beta2**self.t)
-        return x + self.learning_rate * m_hat / (np.sqrt(v_hat) + self.eps)
+        m_hat_scale, v_hat_scale = 1 / (1 - self.beta1**self.t), 1 / (1 - self.beta2**self.t)  # bias corrections
+        return x + (self.learning_rate * m_hat_scale) * self.m / (np.sqrt(v_hat_scale * self.v) + self.eps)
 
     def state_dict(self) -> dict:
         return {"m": self.m, "v": self.v, "t": self.t}

@@ -92,23 +92,31 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
 
 
 def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[dict]:
-    """Per-iteration time and peak traced memory of training (with hyperparameter steps) at each n."""
+    """Per-iteration time (engines for all n timed in turn within each repeat, so load drifts hit them alike) and
+    the peak traced memory of 100 training iterations with hyperparameter steps, at each n."""
+    problems = {n: synthetic(n) for n in sizes}
+    engines = {n: make_engine(*problems[n], m, hyper=False) for n in sizes}
+    times = {n: [] for n in sizes}
+    for engine in engines.values():
+        engine.step(20)
+    for _ in range(repeats):
+        for n, engine in engines.items():
+            start = time.perf_counter()
+            engine.step(number)
+            times[n].append((time.perf_counter() - start) / number)
     rows = []
     for n in sizes:
-        X, y = synthetic(n)
-        without = seconds_per_iteration(make_engine(X, y, m, hyper=False), repeats, number)
-        engine = make_engine(X, y, m, hyper=True)
+        engine = make_engine(*problems[n], m, hyper=True)
         engine.step(20)
         tracemalloc.start()
-        tracemalloc.reset_peak()
         before = tracemalloc.get_traced_memory()[0]
         engine.step(100)
         peak = tracemalloc.get_traced_memory()[1] - before
         tracemalloc.stop()
-        rows.append({"n": n, "µs/it": without * 1e6, "peak training MB": peak / 1e6,
+        seconds = float(np.median(times[n]))
+        rows.append({"n": n, "µs/it": seconds * 1e6, "peak training MB": peak / 1e6,
                      "n·m·8 MB": n * m * 8 / 1e6, "peak / (n·m·8)": peak / (n * m * 8)})
-        print(f"  n = {n}: {without * 1e6:.0f} µs/it, peak {peak / 1e6:.2f} MB", flush=True)
-        del X, y, engine
+        print(f"  n = {n}: {seconds * 1e6:.0f} µs/it, peak {peak / 1e6:.2f} MB", flush=True)
     return rows
 
 

@@ -70,22 +70,22 @@ class RBF:
     def features(self, X2: np.ndarray) -> np.ndarray:
         """Right-hand factor of log K(·, X2): rows (b_j, log σ² − ½‖b_j‖², 1) with b_j = x2_j/ℓ, shape (n2, d + 2).
         It changes only with the kernel parameters: compute it once for fixed inducing inputs."""
-        n2, d = X2.shape
-        F = np.empty((n2, d + 2))
-        B = np.divide(X2, self.lengthscale, out=F[:, :d])
-        F[:, d] = math.log(self.variance) - 0.5 * np.einsum("ij,ij->i", B, B)
-        F[:, d + 1] = 1.0
+        B = X2 / self.lengthscale
+        F = np.empty((len(B), B.shape[1] + 2))
+        F[:, :-2] = B
+        F[:, -2] = math.log(self.variance) - 0.5 * np.einsum("ij,ij->i", B, B)
+        F[:, -1] = 1.0
         return F
 
     def cross_from_features(self, X1: np.ndarray, features: np.ndarray) -> np.ndarray:
         """K(X1, X2) without nugget, shape (n1, n2), from `features(X2)`: log K = Ã F̃ᵀ with Ã rows
         (a_i, 1, −½‖a_i‖²), a_i = x1_i/ℓ, i.e. aᵀb − ½‖a‖² − ½‖b‖² + log σ² in one matrix product, clipped
         below at −700 and exponentiated in place."""
-        n1, d = X1.shape
-        A = np.empty((n1, d + 2))
-        a = np.divide(X1, self.lengthscale, out=A[:, :d])
-        A[:, d] = 1.0
-        A[:, d + 1] = -0.5 * np.einsum("ij,ij->i", a, a)
+        a = X1 / self.lengthscale
+        A = np.empty((len(a), a.shape[1] + 2))
+        A[:, :-2] = a
+        A[:, -2] = 1.0
+        A[:, -1] = -0.5 * np.einsum("ij,ij->i", a, a)
         log_k = A @ features.T
         np.maximum(log_k, _LOG_K_MIN, out=log_k)
         return np.exp(log_k, out=log_k)

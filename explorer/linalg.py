@@ -6,6 +6,8 @@ order) is then the lower factor L = Uᵀ in C order. OpenBLAS is also faster on 
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.linalg import lapack
 
@@ -20,7 +22,8 @@ class NumericalError(RuntimeError):
 
 def _potrf(A: np.ndarray) -> np.ndarray | None:
     U, info = lapack.dpotrf(A.T, lower=0, clean=1)
-    return U.T if info == 0 and np.isfinite(U.diagonal().sum()) else None  # an infinite last pivot "succeeds"
+    # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
+    return U.T if info == 0 and math.isfinite(U[-1, -1]) else None
 
 
 def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = len(_JITTERS)

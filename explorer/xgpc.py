@@ -96,8 +96,9 @@ class XGPC:
     X (n, d), y (n,) in ±1, Z (m, d) fixed inducing inputs. `full=True` is the non-sparse mode u = f (Z = X, κ = I,
     K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size = n with `Constant(1.0)` is exact coordinate ascent;
     a batch_size above n is clamped to n with a warning. `hyper_optimizer` (an `Adam`) turns on kernel learning:
-    after each natural-gradient step one Adam step on (log ℓ, log σ²) along the analytic gradient of the same
-    minibatch's ELBO at the new q. A failed iteration leaves every part of the state as it was before it.
+    after the natural-gradient step of every `hyper_every`-th iteration (1, the default, alternates as in the paper)
+    one Adam step on (log ℓ, log σ²) along the analytic gradient of the same minibatch's ELBO at the new q.
+    A failed iteration leaves every part of the state as it was before it.
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -109,7 +110,7 @@ class XGPC:
 
     def __init__(self, X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: RBF, *, batch_size: int = 100,
                  schedule=None, hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
-                 full: bool = False, criterion: SlidingWindow | None = None):
+                 full: bool = False, criterion: SlidingWindow | None = None, hyper_every: int = 1):
         self.X = np.ascontiguousarray(X, dtype=float)
         self.y = np.asarray(y, dtype=float)
         if self.X.ndim != 2 or len(self.X) != len(self.y):
@@ -130,6 +131,9 @@ class XGPC:
         self.batch_size = int(batch_size)
         self.schedule = schedule if schedule is not None else Adaptive()
         self.hyper_optimizer = hyper_optimizer
+        if hyper_every < 1:
+            raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
+        self.hyper_every = int(hyper_every)
         self.rng = rng if rng is not None else np.random.default_rng()
         self.criterion = criterion if criterion is not None else global_parameter_criterion()
         self.iteration = 0
@@ -204,9 +208,10 @@ class XGPC:
         return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
 
     def _sample_batch(self) -> np.ndarray:
+        """A fresh minibatch of distinct rows (in no particular order: the step only sums over it)."""
         if self.batch_size == self.n:
             return np.arange(self.n)
-        return self.rng.choice(self.n, self.batch_size, replace=False)
+        return self.rng.choice(self.n, self.batch_size, replace=False, shuffle=False)
 
     def minibatch_targets(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""
@@ -264,7 +269,7 @@ class XGPC:
         old_eta = self._eta
         self.iteration += 1  # from here errors name the iteration being computed; step() restores it on failure
         self._set_posterior(old_eta + rho * gradient)
-        if self.hyper_optimizer is not None:
+        if self.hyper_optimizer is not None and self.iteration % self.hyper_every == 0:
             gradient = self._kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
             self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params,
                                                                                      gradient)))

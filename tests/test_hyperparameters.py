@@ -90,3 +90,18 @@ def test_adam_climbs_a_concave_quadratic_and_restores_its_state():
     np.testing.assert_array_equal(twin.ascend(x, g), adam.ascend(x, g))
     with pytest.raises(ValueError):
         Adam(0.0)
+
+
+def test_hyper_every_takes_an_adam_step_on_every_kth_iteration_only():
+    X, y = toy_problem(60, seed=7)
+    engine = XGPC(X, y, X[:6], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=10, hyper_optimizer=Adam(0.05),
+                  rng=np.random.default_rng(0), hyper_every=3)
+    kernels = []
+    for _ in range(9):
+        engine.step()
+        kernels.append(engine.kernel.log_params)
+    assert engine.hyper_optimizer.t == 3
+    changed = [not np.array_equal(a, b) for a, b in zip(kernels, kernels[1:])]
+    assert changed == [False, True, False, False, True, False, False, True]  # after iterations 3, 6, 9
+    with pytest.raises(ValueError, match="hyper_every"):
+        XGPC(X, y, X[:6], RBF(1.0), batch_size=10, hyper_every=0)

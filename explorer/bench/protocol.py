@@ -114,6 +114,27 @@ def prepare_split(name: str, X: np.ndarray, y: np.ndarray, train: np.ndarray, te
                  RBF(np.sqrt(X.shape[1]), 1.0, gamma))
 
 
+def parse_options(items: list[str] | None) -> dict[str, dict]:
+    """["xgpc.step_size=constant", "xgpc.rho=0.1", …] → {"xgpc": {"step_size": "constant", "rho": 0.1}}: builder
+    options per method (`explorer.methods`); numbers become floats (ints when integral), true/false booleans."""
+    options: dict[str, dict] = {}
+    for item in items or []:
+        name, _, value = item.partition("=")
+        method, _, key = name.partition(".")
+        if not (method and key and value):
+            raise ValueError(f"option {item!r} is not of the form METHOD.KEY=VALUE")
+        if value.lower() in ("true", "false"):
+            parsed = value.lower() == "true"
+        else:
+            try:
+                parsed = float(value)
+                parsed = int(parsed) if parsed.is_integer() and "." not in value and "e" not in value.lower() else parsed
+            except ValueError:
+                parsed = value
+        options.setdefault(method, {})[key] = parsed
+    return options
+
+
 def make_trainer(method: str, split: Split, *, seed: int, batch_size: int = 100, convergence: str = "holdout",
                  eval_every: int = 10, elbo_points: int = 1000, options: dict | None = None) -> Trainer:
     """A `Trainer` for `method` on the split; all methods get the same Z, initial kernel and minibatch stream."""

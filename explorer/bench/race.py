@@ -35,6 +35,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="METHOD.KEY=VALUE",
+                        help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)")
     parser.add_argument("--html", default=None, help="plot file (default race-<dataset>.html)")
     add_common_arguments(parser)
     return parser.parse_args(argv)
@@ -45,7 +47,8 @@ def race_fold(split: P.Split, args, fold: int, progress: P.Progress) -> dict[str
     results = {}
     for method in args.methods:
         note = f"{args.dataset} fold {fold + 1}/{args.folds} {method}"
-        trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size, convergence="none")
+        trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size, convergence="none",
+                                 options=P.parse_options(args.option).get(method))
 
         def hook(t, note=note):
             P.log_spaced_evaluation(t)
@@ -126,7 +129,8 @@ def markdown(folds: list[dict], args) -> str:
     bands = ", ".join(f"{race['best_nll']:.4f}" for race in folds)
     return "\n".join(lines) + (
         f"\n\n{args.dataset}, protocol {args.protocol}, first {args.folds} of 10 folds, {args.seconds:g} s of training "
-        f"per method, evaluated on ≤ {args.eval_points} test rows. Reference = best final NLL of all methods "
+        f"per method{' (options: ' + ', '.join(args.option) + ')' if args.option else ''}, evaluated on "
+        f"≤ {args.eval_points} test rows. Reference = best final NLL of all methods "
         f"(per fold: {bands}); 'first' = first evaluation within the band, 'settled' = stays within it to the end "
         "('never' if the last evaluations are outside). Speed-up = baseline time / X-GPC time; '>' marks a lower "
         "bound (the baseline never settled within the budget). NLL gap = X-GPC final − baseline final.")
@@ -148,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     html = Path(args.html or f"race-{args.dataset}.html")
     _write_html(html, args, folds[0])
     command = "python -m explorer bench race " + shlex.join(list(argv or []))
-    finish(args, f"race ({args.dataset})", command.strip(), markdown(folds, args),
+    variant = "".join(f", {item}" for item in args.option)
+    finish(args, f"race ({args.dataset}{variant})", command.strip(), markdown(folds, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "folds": folds,
             "html": str(html)})
     print(f"wrote {html}")

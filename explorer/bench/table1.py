@@ -39,6 +39,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--monitor-points", type=int, default=2000,
                         help="largest hold-out subset the convergence rule watches (fixed per fold)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--option", action="append", default=[], metavar="METHOD.KEY=VALUE",
+                        help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)")
     parser.add_argument("--quick", action="store_true",
                         help=f"{' and '.join(QUICK['datasets'])}, {QUICK['folds']} folds, {QUICK['seconds']:g} s cap "
                              "(a few minutes); explicit --datasets/--folds/--seconds still win")
@@ -63,6 +65,7 @@ def run(args) -> list[dict]:
     """All fits; one record per (dataset, fold, method)."""
     total = len(args.datasets) * args.folds * len(args.methods) * args.seconds
     progress = P.Progress(total)
+    options = P.parse_options(args.option)
     records = []
     for name in args.datasets:
         X, y = P.load_dataset(name, args.protocol)
@@ -72,7 +75,8 @@ def run(args) -> list[dict]:
             for method in args.methods:
                 note = f"{name} fold {fold + 1}/{args.folds} {method}"
                 trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size,
-                                         convergence=args.convergence, eval_every=args.eval_every)
+                                         convergence=args.convergence, eval_every=args.eval_every,
+                                         options=options.get(method))
                 trainer.run(seconds=args.seconds, progress=lambda t: progress.show(min(t.seconds, args.seconds), note),
                             stop_at_convergence=args.convergence != "none")
                 records.append({"dataset": name, "n": len(y), "d": X.shape[1], "fold": fold, "method": method,
@@ -124,7 +128,8 @@ def markdown(rows: list[dict], args) -> str:
     notes = (
         f"\nProtocol **{args.protocol}** (see `explorer/bench/protocol.py`): first {args.folds} of {args.k} folds, "
         f"m = {args.m}, minibatch {args.batch_size}, stopping rule `{args.convergence}` (hold-out NLL watched every "
-        f"{args.eval_every} iterations on ≤ {args.monitor_points} points) or {args.seconds:g} s of training. "
+        f"{args.eval_every} iterations on ≤ {args.monitor_points} points) or {args.seconds:g} s of training"
+        f"{'; options: ' + ', '.join(args.option) if args.option else ''}. "
         "Times are training time only (evaluation excluded), on this machine, BLAS pinned; the paper's were on its "
         "machine and its implementations (Julia X-GPC, GPflow SVGPC). The paper's SVGPC column stands beside "
         "svgp-adam; it did not run natural-gradient SVGP; EPGPC is not reproduced. ✓/✗ after xgpc: mean error / NLL "
@@ -139,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         records = run(args)
     rows = summarise(records, args)
     command = "python -m explorer bench table1 " + shlex.join(list(argv or []))
-    section = f"table1 ({args.protocol}{', quick' if args.quick else ''})"
+    section = f"table1 ({args.protocol}{', quick' if args.quick else ''}{''.join(', ' + o for o in args.option)})"
     finish(args, section, command.strip(), markdown(rows, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")},
             "summary": rows, "fits": records})

@@ -198,7 +198,8 @@ def test_predictive_probability_matches_direct_integration(mean, var):
 
 def test_full_mode_prediction_at_a_training_point_is_its_marginal_up_to_the_nugget():
     # f* at x_i is g(x_i) plus its own white noise γ: k* = K_:i − γe_i (no nugget across variables), k** = σ² + γ,
-    # so μ* = μ_i − γ(K⁻¹μ)_i and σ*² = 2γ − γ²(K⁻¹)_ii + wᵀΣw with w = e_i − γK⁻¹e_i (k** − k*ᵀK⁻¹k* = 2γ − γ²(K⁻¹)_ii).
+    # so μ* = μ_i − γ(K⁻¹μ)_i and σ*² = 2γ − γ²(K⁻¹)_ii + wᵀΣw with w = e_i − γK⁻¹e_i
+    # (k** − k*ᵀK⁻¹k* = σ² + γ − (σ² − γ + γ²(K⁻¹)_ii)).
     X, y = toy_problem(8, seed=7)
     gamma = 0.05
     kernel = RBF(np.array([0.9]), 1.3, gamma)

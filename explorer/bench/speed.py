@@ -29,7 +29,7 @@ from explorer.schedules import Adaptive
 from explorer.training import Trainer
 from explorer.xgpc import XGPC
 
-DESCRIPTION = "SVI iterations/s vs m against the linear-algebra floor, n-independence, training memory, banana time-to-NLL"
+DESCRIPTION = "X-GPC iterations/s vs m against the linear-algebra floor, n-independence, memory, banana time-to-NLL"
 BATCH, DIM = 100, 8
 TARGETS = {"without": 2000.0, "with": 500.0}  # iterations/s at m = s = 100
 

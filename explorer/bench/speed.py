@@ -20,7 +20,7 @@ import numpy as np
 from scipy.linalg import lapack
 
 from explorer import datasets
-from explorer.bench.common import add_common_arguments, finish, markdown_table, median_seconds, pinned_blas
+from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import data_dir, final_value, first_time, settled_time
 from explorer.hyperparameters import Adam
 from explorer.inducing import kmeans_plus_plus
@@ -52,15 +52,9 @@ def make_engine(X, y, m: int, hyper: bool, seed: int = 1) -> XGPC:
                 hyper_optimizer=Adam(0.01) if hyper else None, rng=rng)
 
 
-def seconds_per_iteration(engine: XGPC, repeats: int, number: int) -> float:
-    """Median over repeats of the mean time of `number` iterations, after 20 warm-up iterations."""
-    engine.step(20)
-    return median_seconds(lambda: engine.step(number), repeats=repeats, number=1) / number
-
-
-def floor_seconds(engine: XGPC, repeats: int, number: int) -> float:
+def floor_function(engine: XGPC):
     """One m×m Cholesky (of the current −2η₂) plus the s×m products of an iteration: the kernel block
-    exp(AFᵀ), κ = K_sm K_mm⁻¹ and κᵀΘκ (a symmetric rank-s update), on a fixed minibatch."""
+    exp(ÃF̃ᵀ), κ = K_sm K_mm⁻¹ and κᵀΘκ (a symmetric rank-s update), on a fixed minibatch."""
     X_b = engine.X[:BATCH]
     features, K_inv = engine.kernel.features(engine.Z), engine.K_inv
     precision = -2.0 * engine.eta2
@@ -72,21 +66,38 @@ def floor_seconds(engine: XGPC, repeats: int, number: int) -> float:
         B.T @ B
         lapack.dpotrf(precision.T, lower=0)
 
-    return median_seconds(floor, repeats=repeats, number=number)
+    return floor
+
+
+def interleaved_seconds(blocks: dict, repeats: int) -> dict:
+    """Median seconds per unit of each timed block {name: (fn, units)}, the blocks run in turn within every
+    repeat so that a change of machine load hits them alike (their ratios are what the table reports)."""
+    times = {name: [] for name in blocks}
+    for _ in range(repeats):
+        for name, (fn, units) in blocks.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append((time.perf_counter() - start) / units)
+    return {name: float(np.median(values)) for name, values in times.items()}
 
 
 def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[dict]:
     X, y = synthetic(n)
     rows = []
     for m in sizes:
-        without = seconds_per_iteration(make_engine(X, y, m, hyper=False), repeats, number)
-        learning = make_engine(X, y, m, hyper=True)
-        with_hyper = seconds_per_iteration(learning, repeats, max(number // 3, 10))
-        floor = floor_seconds(learning, repeats, number)
+        plain, learning = make_engine(X, y, m, hyper=False), make_engine(X, y, m, hyper=True)
+        plain.step(20)
+        learning.step(20)
+        floor, hyper_number = floor_function(learning), max(number // 3, 10)
+        seconds = interleaved_seconds({
+            "without": (lambda: plain.step(number), number),
+            "with": (lambda: learning.step(hyper_number), hyper_number),
+            "floor": (lambda: [floor() for _ in range(number)], number)}, repeats)
+        without, with_hyper, floor_s = seconds["without"], seconds["with"], seconds["floor"]
         rows.append({"m": m, "it/s": 1.0 / without, "it/s with hyper": 1.0 / with_hyper,
-                     "µs/it": without * 1e6, "µs/it with hyper": with_hyper * 1e6, "floor µs": floor * 1e6,
-                     "it / floor": without / floor, "it with hyper / floor": with_hyper / floor})
-        print(f"  m = {m}: {1 / without:.0f} it/s, {1 / with_hyper:.0f} it/s with hyper, floor {floor * 1e6:.0f} µs",
+                     "µs/it": without * 1e6, "µs/it with hyper": with_hyper * 1e6, "floor µs": floor_s * 1e6,
+                     "it / floor": without / floor_s, "it with hyper / floor": with_hyper / floor_s})
+        print(f"  m = {m}: {1 / without:.0f} it/s, {1 / with_hyper:.0f} it/s with hyper, floor {floor_s * 1e6:.0f} µs",
               flush=True)
     return rows
 
@@ -96,14 +107,10 @@ def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[di
     the peak traced memory of 100 training iterations with hyperparameter steps, at each n."""
     problems = {n: synthetic(n) for n in sizes}
     engines = {n: make_engine(*problems[n], m, hyper=False) for n in sizes}
-    times = {n: [] for n in sizes}
     for engine in engines.values():
         engine.step(20)
-    for _ in range(repeats):
-        for n, engine in engines.items():
-            start = time.perf_counter()
-            engine.step(number)
-            times[n].append((time.perf_counter() - start) / number)
+    seconds = interleaved_seconds({n: (lambda e=engine: e.step(number), number) for n, engine in engines.items()},
+                                  repeats)
     rows = []
     for n in sizes:
         engine = make_engine(*problems[n], m, hyper=True)
@@ -113,10 +120,9 @@ def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[di
         engine.step(100)
         peak = tracemalloc.get_traced_memory()[1] - before
         tracemalloc.stop()
-        seconds = float(np.median(times[n]))
-        rows.append({"n": n, "µs/it": seconds * 1e6, "peak training MB": peak / 1e6,
+        rows.append({"n": n, "µs/it": seconds[n] * 1e6, "peak training MB": peak / 1e6,
                      "n·m·8 MB": n * m * 8 / 1e6, "peak / (n·m·8)": peak / (n * m * 8)})
-        print(f"  n = {n}: {seconds * 1e6:.0f} µs/it, peak {peak / 1e6:.2f} MB", flush=True)
+        print(f"  n = {n}: {seconds[n] * 1e6:.0f} µs/it, peak {peak / 1e6:.2f} MB", flush=True)
     return rows
 
 
@@ -152,8 +158,8 @@ def markdown(result: dict) -> str:
                    f"{TARGETS['with']:.0f}).\n\n")
     return (
         f"SVI iterations of X-GPC, s = {BATCH}, d = {DIM}, synthetic n = {result['n']:,}; medians of "
-        f"{result['repeats']} repeats. The floor is one m×m Cholesky plus the s×m products (kernel block, κ, "
-        f"κᵀΘκ), timed in the same run. Load average before: {result['load_before']:.2f}.\n\n{verdict}"
+        f"{result['repeats']} repeats, the blocks timed in turn. The floor is one m×m Cholesky plus the s×m "
+        f"products (kernel block, κ, κᵀΘκ), timed in the same run. Load average before: {result['load_before']:.2f}.\n\n{verdict}"
         + markdown_table(result["iterations"]) + "\n\n"
         "Per-iteration time against n (m = s = 100, without hyperparameter steps), and the peak memory allocated by "
         "100 training iterations with hyperparameter steps (tracemalloc) against the n×m matrix that is never "

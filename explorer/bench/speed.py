@@ -159,7 +159,8 @@ def markdown(result: dict) -> str:
     return (
         f"SVI iterations of X-GPC, s = {BATCH}, d = {DIM}, synthetic n = {result['n']:,}; medians of "
         f"{result['repeats']} repeats, the blocks timed in turn. The floor is one m×m Cholesky plus the s×m "
-        f"products (kernel block, κ, κᵀΘκ), timed in the same run. Load average before: {result['load_before']:.2f}.\n\n{verdict}"
+        f"products (kernel block, κ, κᵀΘκ), timed in the same run. Load average before: "
+        f"{result['load_before']:.2f}.\n\n{verdict}"
         + markdown_table(result["iterations"]) + "\n\n"
         "Per-iteration time against n (m = s = 100, without hyperparameter steps), and the peak memory allocated by "
         "100 training iterations with hyperparameter steps (tracemalloc) against the n×m matrix that is never "

@@ -1,8 +1,7 @@
 """Cholesky factorisation with a bounded, growing jitter, and the inverses built on it.
 
 LAPACK directly: scipy's wrappers cost more than the 100×100 factorisations themselves. A C-ordered symmetric A is
-passed as the Fortran-ordered Aᵀ (= A) with `lower=0`, so no transposing copy is made; the upper factor U (Fortran
-order) is then the lower factor L = Uᵀ in C order. OpenBLAS is also faster on that triangle for small matrices.
+passed as its Fortran-ordered transpose Aᵀ (= A), so no transposing copy is made; factors come back in Fortran order.
 """
 from __future__ import annotations
 
@@ -21,9 +20,9 @@ class NumericalError(RuntimeError):
 
 
 def _potrf(A: np.ndarray) -> np.ndarray | None:
-    U, info = lapack.dpotrf(A.T, lower=0, clean=1)
+    L, info = lapack.dpotrf(A.T, lower=1, clean=1)
     # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
-    return U.T if info == 0 and math.isfinite(U[-1, -1]) else None
+    return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
 def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = len(_JITTERS)
@@ -54,10 +53,10 @@ def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None, max_
 
 def triangular_inverse(L: np.ndarray) -> np.ndarray:
     """L⁻¹ for a lower-triangular L (m, m), zeros above the diagonal."""
-    U_inv, info = lapack.dtrtri(L.T, lower=0)
+    L_inv, info = lapack.dtrtri(L, lower=1)
     if info != 0:
         raise NumericalError(f"triangular inverse failed: zero on the diagonal at position {info}")
-    return U_inv.T
+    return L_inv
 
 
 def inverse_from_factor_inverse(L_inv: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ _GH_MAX_VARIANCE = 2.0  # above it 64 Gauss–Hermite nodes under-resolve the si
 def _whiten(L_inv: np.ndarray, kappa: np.ndarray) -> np.ndarray:
     """V = L⁻¹κᵀ (m, s) for a lower-triangular L⁻¹ (m, m) and κ (s, m): a triangular product (BLAS trmm, half the
     work of a general one), so that diag(κΣκᵀ) = column sums of V∘V when Σ = L⁻ᵀL⁻¹."""
-    return blas.dtrmm(1.0, L_inv.T, kappa.T, lower=0, trans_a=1)
+    return blas.dtrmm(1.0, L_inv, kappa.T, lower=1)
 
 
 def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precision_inv: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ import panel as pn
 import pytest
 
 from explorer import datasets
-from explorer.dashboard import serve_app
+from explorer.dashboard import serve_in_background
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,15 +45,8 @@ def free_port() -> int:
 def served():
     """(url, dashboards): the app served in this process; `dashboards` lists each session's Dashboard in order."""
     dashboards = []
-
-    def app():
-        dashboard = serve_app()
-        dashboards.append(dashboard)
-        return dashboard
-
     port = free_port()
-    server = pn.serve(app, port=port, address="127.0.0.1", threaded=True, show=False,
-                      websocket_origin=[f"127.0.0.1:{port}"])
+    server = serve_in_background(port, dashboards)
     yield f"http://127.0.0.1:{port}/", dashboards
     server.stop()
     server.join()

@@ -50,8 +50,11 @@ def notify(message: str, kind: str = "error") -> None:
 class Dashboard(pn.viewable.Viewer):
     """Everything one session sees, built around its own `Model` and worker thread."""
 
-    period_ms = param.Integer(default=150, bounds=(50, 2000), doc="Refresh period of the plots")
+    period_ms = param.Integer(default=170, bounds=(50, 2000), doc="Refresh period of the training curves")
     surface_seconds = param.Number(default=0.8, bounds=(0.1, None), doc="Least time between surface refreshes")
+    slow_seconds = param.Number(default=1.0, bounds=(0.1, None),
+                                doc="Least time between refreshes of the status text and the ρ/kernel figure (a text "
+                                    "change re-lays out the page: ≈ 0.4 of a browser core at 6 Hz, measured)")
 
     def __init__(self, model: Model | None = None, **params):
         super().__init__(**params)
@@ -70,6 +73,7 @@ class Dashboard(pn.viewable.Viewer):
         self._jobs = {}
         self.refreshes = 0
         self._surface_due = 0.0
+        self._slow_due = 0.0
         self._surface_iteration = -1
         self._learn_iteration = -1
         self._shown_status = None
@@ -227,7 +231,8 @@ class Dashboard(pn.viewable.Viewer):
         try:
             with self.worker.hold():
                 update = self._collect(force_surface)
-            self._render(update)
+            with pn.io.hold():  # one message to the page for all of this tick's changes
+                self._render(update)
         except Exception as err:  # never let one bad tick kill the periodic callback
             log.exception("refresh failed")
             notify(f"Refresh failed: {type(err).__name__}: {err}")
@@ -242,7 +247,9 @@ class Dashboard(pn.viewable.Viewer):
             self._surface_iteration = model.iteration
         update["rows"] = model.history.since(self._consumed)
         self._consumed = model.history.total
-        update["status"] = (model.iteration, model.status, model.converged)
+        if force_surface or update["new_run"] is not None or now >= self._slow_due:
+            update["status"] = (model.iteration, model.status, model.converged)
+            self._slow_due = now + self.slow_seconds
         surface_due = force_surface or (now >= self._surface_due and model.iteration != self._surface_iteration)
         if self._visible("Train") and surface_due and update["new_run"] is None:
             update["frame"] = self.surface.frame(model)
@@ -265,7 +272,9 @@ class Dashboard(pn.viewable.Viewer):
             self.data.description.object = description
             self.settings.sync()
         t.traces.add(update["rows"])
-        if update["status"] != self._shown_status:
+        if "status" in update:
+            t.traces.flush_parameters()
+        if "status" in update and update["status"] != self._shown_status:
             iteration, status, converged = update["status"]
             t.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
             t.status.value = status
@@ -304,3 +313,16 @@ def serve_app() -> Dashboard:
     threadpool_limits(limits=1)
     pn.extension(notifications=True)
     return Dashboard()
+
+
+def serve_in_background(port: int, sessions: list | None = None):
+    """Serve the app on 127.0.0.1:`port` from a background thread (tests, benchmarks), appending each session's
+    Dashboard to `sessions`. Returns the server; stop it with `.stop()` then `.join()`."""
+    def app() -> Dashboard:
+        dashboard = serve_app()
+        if sessions is not None:
+            sessions.append(dashboard)
+        return dashboard
+
+    return pn.serve(app, port=port, address="127.0.0.1", threaded=True, show=False,
+                    websocket_origin=[f"127.0.0.1:{port}"])

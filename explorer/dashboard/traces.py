@@ -55,6 +55,15 @@ def _thin(data: dict, points: int) -> dict:
     return {name: np.asarray(values)[index] for name, values in data.items()}
 
 
+def _send(source: ColumnDataSource, data: dict, replace: bool) -> None:
+    """Replace the source's data, or stream a few new rows as plain lists (one small JSON message, no binary
+    buffers per column)."""
+    if replace:
+        source.data = dict(data)
+    elif len(data["iteration"]):
+        source.stream({name: values.tolist() for name, values in data.items()})
+
+
 def describe_difference(config: dict, current: dict) -> str:
     """'n_inducing=50, seed=3': the settings of `config` that differ from `current` ('same settings' if none)."""
     changed = [f"{name}={config[name]}" for name in config if current.get(name) != config[name]]
@@ -63,15 +72,21 @@ def describe_difference(config: dict, current: dict) -> str:
 
 class Traces:
     """Bokeh figures fed from Model history rows with `add(rows)`; `archive(config, current)` moves the live run
-    into the overlay of earlier runs, `clear_earlier()` removes them, `relabel(current)` redoes their labels."""
+    into the overlay of earlier runs, `clear_earlier()` removes them, `relabel(current)` redoes their labels.
+
+    Every repaint of a figure costs the browser ≈ 15 ms of CPU (measured in headless Chromium without GPU), so the
+    ρ/kernel figure, the least urgent, has its own source and is redrawn only by `flush_parameters()` (≈ 1 Hz)."""
 
     def __init__(self, capacity: int = 4000):
         self.live = ColumnDataSource(_empty(), name="live-trace")
         self.buffer = Decimator(capacity)
+        self.parameters = ColumnDataSource(_empty())
+        self.parameter_buffer = Decimator(capacity)
+        self._pending: list[dict] = []
         self.earlier: list[dict] = []
         self._runs = 0
         tools = "pan,wheel_zoom,box_zoom,reset,save"
-        common = dict(height=260, sizing_mode="stretch_width", tools=tools)
+        common = dict(height=230, sizing_mode="stretch_width", tools=tools)
         self.elbo = figure(title="ELBO", x_axis_label=_X_LABEL["iteration"], **common)
         time_axis = dict(x_axis_label=_X_LABEL["seconds"], **common)
         self.nll = figure(title="test negative log-likelihood", **time_axis)
@@ -91,7 +106,7 @@ class Traces:
             fig.legend[0].items.append(LegendItem(label="current run", renderers=[renderer]))
         for name, color in (("rho", "crimson"), ("lengthscale", "seagreen"), ("variance", "darkorange")):
             label = {"rho": "ρ", "lengthscale": "lengthscale ℓ", "variance": "variance σ²"}[name]
-            self.params.line("iteration", name, source=self.live, line_width=2, color=color, legend_label=label)
+            self.params.line("iteration", name, source=self.parameters, line_width=2, color=color, legend_label=label)
         self.params.legend.location = "bottom_left"
         self.figures = [self.elbo, self.nll, self.nll_log, self.error, self.error_log, self.params]
 
@@ -104,11 +119,14 @@ class Traces:
         """Append new history rows to the live curves (a stream, or a whole send after the buffer thins)."""
         if not rows:
             return
-        data, replace = self.buffer.add(rows)
-        if replace:
-            self.live.data = dict(data)
-        elif len(data["iteration"]):
-            self.live.stream(data)
+        self._pending.extend(rows)
+        _send(self.live, *self.buffer.add(rows))
+
+    def flush_parameters(self) -> None:
+        """Draw the rows added since the last flush on the ρ/kernel-parameter figure."""
+        if self._pending:
+            _send(self.parameters, *self.parameter_buffer.add(self._pending))
+            self._pending = []
 
     def archive(self, config: dict, current: dict) -> None:
         """Keep the live run (if it has rows) as an earlier run labelled against `current`; then empty the live run."""
@@ -127,7 +145,10 @@ class Traces:
             while len(self.earlier) > MAX_EARLIER:
                 self._remove(self.earlier.pop(0))
         self.buffer = Decimator(self.buffer.capacity)
+        self.parameter_buffer = Decimator(self.buffer.capacity)
+        self._pending = []
         self.live.data = _empty()
+        self.parameters.data = _empty()
         self.relabel(current)
 
     def relabel(self, current: dict) -> None:

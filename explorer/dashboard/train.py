@@ -19,8 +19,10 @@ class TrainTab:
                                       description="Advance to the next evaluation (eval_every iterations)")
         self.reset = pn.widgets.Button(label="↺ Reset", color="default", width=80,
                                        description="Start this run again from the prior")
-        self.counter = pn.widgets.StaticText(value="iteration 0", styles={"font-size": "1.15em", "font-weight": "bold"})
-        self.status = pn.widgets.StaticText(value="", styles={"font-size": "0.85em"}, sizing_mode="stretch_width")
+        self.counter = pn.widgets.StaticText(value="iteration 0", width=300, height=28,
+                                             styles={"font-size": "1.15em", "font-weight": "bold"})
+        self.status = pn.widgets.StaticText(value="", width=300, height=64, styles={"font-size": "0.85em",
+                                                                                   "overflow": "hidden"})
         self.traces = Traces()
         self.elbo_axis = pn.widgets.RadioButtonGroup(options={"ELBO vs iteration": "iteration",
                                                               "ELBO vs wall time": "seconds"}, value="iteration")

@@ -12,7 +12,7 @@ from explorer.dashboard import Dashboard
 from explorer.dashboard.data import header_columns, guess_label_column
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.dashboard.race import first_within, settled_within, standings
-from explorer.dashboard.surface import PCA
+from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
 from explorer.datasets import DataError
@@ -228,3 +228,12 @@ def test_time_to_target_readings():
     best, rows = standings({"a": {"seconds": seconds, "test_nll": nll, "test_error": nll / 10,
                                   "iteration": np.arange(5.0)}})
     assert best == 0.5 and rows[0]["first"] == 1.0
+
+
+def test_heatmap_and_point_colours_agree():
+    def rgb(color):
+        return np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)])
+
+    for low_end, high_end in ((P_PALETTE[0], P_PALETTE[-1]), tuple(CLASS_COLORS)):
+        assert rgb(low_end)[2] > rgb(low_end)[0]  # p = 0 and class −1: blue
+        assert rgb(high_end)[0] > rgb(high_end)[2]  # p = 1 and class +1: red

@@ -93,15 +93,11 @@ class Dashboard(pn.viewable.Viewer):
 
     def _wire(self) -> None:
         t = self.train
-        t.play.on_click(lambda e: self.play())
-        t.pause.on_click(lambda e: self.pause())
-        t.step.on_click(lambda e: self.step())
-        t.reset.on_click(lambda e: self.reset())
-        t.clear.on_click(lambda e: t.traces.clear_earlier())
-        self.mcmc.start.on_click(lambda e: self.start_mcmc())
-        self.race.start.on_click(lambda e: self.start_race())
-        self.mcmc.stop.on_click(lambda e: self.stop_job("mcmc"))
-        self.race.stop.on_click(lambda e: self.stop_job("race"))
+        buttons = {t.play: self.play, t.pause: self.pause, t.step: self.step, t.reset: self.reset,
+                   t.clear: t.traces.clear_earlier, self.mcmc.start: self.start_mcmc, self.race.start: self.start_race,
+                   self.mcmc.stop: lambda: self.stop_job("mcmc"), self.race.stop: lambda: self.stop_job("race")}
+        for button, action in buttons.items():
+            button.on_click(lambda event, action=action: self._guard(action))
         self.tabs.param.watch(lambda e: self.refresh(force_surface=True), "active")
 
     # ------------------------------------------------------------------------------------------------- actions
@@ -308,10 +304,15 @@ class Dashboard(pn.viewable.Viewer):
         return self.layout
 
 
+def _report(error: Exception) -> None:
+    notify(f"{type(error).__name__}: {error}")
+
+
 def serve_app() -> Dashboard:
-    """The page for one browser session: BLAS on one thread (DESIGN §8), notifications on, a fresh Dashboard."""
+    """The page for one browser session: BLAS on one thread (DESIGN §8), notifications on (also for any exception
+    a callback did not handle itself), a fresh Dashboard."""
     threadpool_limits(limits=1)
-    pn.extension(notifications=True)
+    pn.extension(notifications=True, exception_handler=_report)
     return Dashboard()
 
 

@@ -168,7 +168,8 @@ class LearnTab:
         if local is None or len(local["c"]) == 0:
             self.c_source.data = dict(left=[], right=[], top=[])
             self.theta_source.data = dict(left=[], right=[], top=[])
-            self.minibatch_text.object = "No minibatch yet: press Play (or Step)."
+            self.minibatch_text.object = ("No local parameters: press Play (or Step). The SVGP baselines have none: "
+                                          "they do not augment.")
             return
         c, theta = np.asarray(local["c"]), np.asarray(local["theta"])
         self.c_source.data = histogram(c)

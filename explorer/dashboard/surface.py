@@ -25,7 +25,7 @@ MAX_SHOWN = 2500  # points drawn (and checked for misclassification) per part; l
 PCA = "first two principal components"
 FEATURES = "two features"
 CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the heatmap's palette
-P_PALETTE = interp_palette(tuple(reversed(RdBu11)), 256)  # p = 0 blue … p = 1 red
+P_PALETTE = interp_palette(RdBu11, 256)  # p = 0 blue … p = 1 red (Bokeh orders RdBu from blue)
 
 
 class Projection:

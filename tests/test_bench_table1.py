@@ -29,16 +29,24 @@ def test_paper_protocol_uses_the_authors_standardised_file_and_contiguous_folds(
     X, y = protocol.load_dataset("german", "paper")
     np.testing.assert_allclose(X.mean(0), 0.0, atol=1e-6)  # german_agp is z-scored upstream
     np.testing.assert_allclose(X.std(0, ddof=1), 1.0, atol=1e-3)
-    train, test = protocol.folds(y, 10, "paper", seed=0)[3]
+    train, test = protocol.folds("german", y, 10, "paper", seed=0)[3]
     np.testing.assert_array_equal(test, np.arange(300, 400))
     split = protocol.prepare_split("german", X, y, train, test, "paper", m=20, seed=0)
     np.testing.assert_array_equal(split.X_test, X[300:400])  # not re-standardised
     assert split.kernel.nugget == 1.0 and split.Z.shape == (20, 20)
 
 
+def test_paper_protocol_shuffles_w8a_whose_file_lists_its_positives_first():
+    X, y = protocol.load_dataset("w8a", "paper")
+    in_file_order = [(y[test] > 0).mean() for _, test in protocol.folds("a9a", y, 10, "paper", seed=0)]
+    assert max(in_file_order) > 0.25 and min(in_file_order) == 0.0
+    rates = [(y[test] > 0).mean() for _, test in protocol.folds("w8a", y, 10, "paper", seed=0)]
+    assert max(rates) - min(rates) < 0.02
+
+
 def test_clean_protocol_keeps_a_validation_part_out_of_training():
     X, y = protocol.load_dataset("diabetes", "clean")
-    train, test = protocol.folds(y, 10, "clean", seed=0)[0]
+    train, test = protocol.folds("diabetes", y, 10, "clean", seed=0)[0]
     split = protocol.prepare_split("diabetes", X, y, train, test, "clean", m=10, seed=0)
     assert len(split.y_train) + len(split.y_monitor) == len(train) and len(split.y_test) == len(test)
     np.testing.assert_allclose(split.X_train.mean(0), 0.0, atol=0.05)  # standardised with the full training fold

@@ -49,7 +49,7 @@ def checkpoints(budget: float) -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     X, y = P.load_dataset(args.dataset, args.protocol)
-    fold_list = P.folds(y, 10, args.protocol, args.seed)[:args.folds]
+    fold_list = P.folds(args.dataset, y, 10, args.protocol, args.seed)[:args.folds]
     progress = P.Progress(len(args.m) * len(args.methods) * args.folds * args.seconds)
     times = checkpoints(args.seconds)
     results = []

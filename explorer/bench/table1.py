@@ -69,7 +69,7 @@ def run(args) -> list[dict]:
     records = []
     for name in args.datasets:
         X, y = P.load_dataset(name, args.protocol)
-        for fold, (train, test) in enumerate(P.folds(y, args.k, args.protocol, args.seed)[:args.folds]):
+        for fold, (train, test) in enumerate(P.folds(name, y, args.k, args.protocol, args.seed)[:args.folds]):
             split = P.prepare_split(name, X, y, train, test, args.protocol, m=args.m, seed=args.seed + fold,
                                     nugget=args.nugget, monitor_points=args.monitor_points)
             for method in args.methods:

@@ -129,7 +129,13 @@ def markdown(folds: list[dict], args) -> str:
             median = f"{np.median(defined):.3g}× ({len(defined)} of {len(values)} folds defined)" if len(defined) else "—"
             lines.append(f"| median | {method} | | | | | | | | {median} | | |")
     bands = ", ".join(f"{race['best_nll']:.4f}" for race in folds)
-    return "\n".join(lines) + (
+    paper = P.PAPER_TABLE1.get(args.dataset)
+    paper_line = "" if paper is None else (
+        f"\n\nPaper, Table 1 ({P.PAPER_NAMES[args.dataset]}; time to its stopping rule, its machine and code): X-GPC "
+        f"{P.fmt_mean_sd(paper['xgpc'][2])} s, SVGPC {P.fmt_mean_sd(paper['svgpc'][2])} s "
+        f"({paper['svgpc'][2][0] / paper['xgpc'][2][0]:.3g}×); NLL {P.fmt_mean_sd(paper['xgpc'][1])} against "
+        f"{P.fmt_mean_sd(paper['svgpc'][1])}.")
+    return "\n".join(lines) + paper_line + (
         f"\n\n{args.dataset}, protocol {args.protocol}, first {args.folds} of 10 folds, {args.seconds:g} s of training "
         f"per method{' (options: ' + ', '.join(args.option) + ')' if args.option else ''}, evaluated on "
         f"≤ {args.eval_points} test rows. Reference = best final NLL of all methods "

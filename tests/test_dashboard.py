@@ -65,7 +65,7 @@ def test_play_trains_in_the_worker_and_pause_stops_it(dash):
     dash.refresh()
     assert dash.model.iteration == stopped_at
     assert not dash.worker.playing
-    assert dash.train.traces.live.data["iteration"][-1] == stopped_at
+    assert dash.train.traces.live.data["iteration"][-1] == stopped_at - stopped_at % dash.model.eval_every
 
 
 def test_a_configuration_change_archives_the_run_labelled_by_the_difference(dash):

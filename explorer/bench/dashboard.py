@@ -1,17 +1,20 @@
 """`python -m explorer bench dashboard`: what the served dashboard costs the training it shows.
 
 The app is served in this process (`pn.serve`, as `panel serve` would) and opened in headless Debian Chromium
-(Playwright). Phases alternate, `--repeats` times: (a) a headless `Model` with the same configuration trained by the
-same chunked `run` calls for `--seconds`; (b) the served session trained by its Play button for `--seconds`, with the
-page receiving every update. Reported: SVI iterations/s of each and their ratio (median of per-repeat ratios;
-target ≥ 70%), the refresh and websocket message rates, bytes per message and per second, then resident memory
-after `--minutes` of uninterrupted training (default 1 minute; the issue's figure is `--minutes 10`).
+(Playwright). Phases alternate, `--repeats` times: (a) a headless `Model` with the same configuration trained by
+`step(100)` calls for `--seconds`; (b) the served session trained by its Play button for `--seconds`, with the page
+receiving and drawing every update. Reported: SVI iterations/s of each and their ratio (median of per-repeat
+ratios; target ≥ 70%), refresh and surface rates, bytes per refresh and per second, the CPU taken by this process,
+by the Chromium drawing the page and by the whole machine, then resident memory after `--minutes` of uninterrupted
+training (default 1 minute; the issue's figure is `--minutes 10`).
 """
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -31,6 +34,45 @@ def resident_mb() -> float:
     return float("nan")
 
 
+def _ticks(pid: int | str) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def cpu_seconds() -> dict:
+    """CPU seconds so far of this process, of its descendant Chromium processes, and of the whole machine (busy)."""
+    parents, names = {}, {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            names[entry.name] = stat.split("(", 1)[1].rsplit(")", 1)[0]
+            parents[entry.name] = stat.rsplit(")", 1)[1].split()[1]
+    me = str(os.getpid())
+
+    def descends(pid: str) -> bool:
+        while pid in parents and pid != "1":
+            pid = parents[pid]
+            if pid == me:
+                return True
+        return False
+
+    browser = 0
+    for pid, name in names.items():
+        if "chrom" in name and descends(pid):
+            try:
+                browser += _ticks(pid)
+            except OSError:
+                pass
+    busy = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    user, nice, system, _, _, irq, softirq, steal = busy[:8]  # guest time is already inside user
+    return {"app": _ticks(me) / tick, "browser": browser / tick,
+            "machine": (user + nice + system + irq + softirq + steal) / tick}
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -38,54 +80,63 @@ def _free_port() -> int:
 
 
 class Traffic:
-    """Counts websocket messages and bytes the page receives."""
+    """Counts the websocket frames and bytes the page receives (a Bokeh message is several frames: header,
+    metadata, content and one per binary buffer)."""
 
     def __init__(self, page):
-        self.messages = 0
+        self.frames = 0
         self.bytes = 0
         page.on("websocket", lambda ws: ws.on("framereceived", self._received))
 
     def _received(self, payload) -> None:
-        self.messages += 1
+        self.frames += 1
         self.bytes += len(payload.encode() if isinstance(payload, str) else payload)
 
 
-def headless_rate(model, seconds: float, chunk: float) -> float:
-    """SVI iterations per wall-clock second of `model.run(seconds=chunk)` calls, as the dashboard's worker makes."""
+def headless_rate(model, seconds: float) -> float:
+    """SVI iterations per wall-clock second of `model.step(100)` calls (evaluating every eval_every, like the app)."""
     start_iteration, start = model.iteration, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        model.run(seconds=chunk, stop_at_convergence=False)
+        model.step(100)
     return (model.iteration - start_iteration) / (time.perf_counter() - start)
+
+
+def train_through_page(page, dashboard, seconds: float) -> float:
+    """Press Play, train for `seconds` (pressing Play again if the run stops at convergence), press Pause and wait
+    until the worker is idle. Returns the elapsed wall time."""
+    page.get_by_role("button", name="Play").click()
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        page.wait_for_timeout(250)
+        if not dashboard.worker.playing:
+            page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Pause").click()
+    while dashboard.worker.playing:
+        page.wait_for_timeout(20)
+    return time.perf_counter() - start
 
 
 def served_phase(page, dashboard, traffic: Traffic, seconds: float) -> dict:
     """Train through the page's Play button for `seconds`; rates seen by the server and the browser."""
-    before = dict(iteration=dashboard.model.iteration, refreshes=dashboard.refreshes, frames=dashboard.surface.frames,
-                  messages=traffic.messages, bytes=traffic.bytes, points=dashboard.train.traces.buffer.seen)
-    page.get_by_role("button", name="Play").click()
-    start = time.perf_counter()
-    page.wait_for_timeout(seconds * 1000)
-    page.get_by_role("button", name="Pause").click()
-    while dashboard.worker.playing:
-        page.wait_for_timeout(20)
-    elapsed = time.perf_counter() - start
+    before = dict(iteration=dashboard.model.iteration, refreshes=dashboard.refreshes, surface=dashboard.surface.frames,
+                  frames=traffic.frames, bytes=traffic.bytes, points=dashboard.train.traces.buffer.seen)
+    cpu = cpu_seconds()
+    elapsed = train_through_page(page, dashboard, seconds)
+    cpu = {key: (value - cpu[key]) / elapsed for key, value in cpu_seconds().items()}
     return {"iterations_per_s": (dashboard.model.iteration - before["iteration"]) / elapsed,
             "refreshes_per_s": (dashboard.refreshes - before["refreshes"]) / elapsed,
-            "surface_frames_per_s": (dashboard.surface.frames - before["frames"]) / elapsed,
-            "messages_per_s": (traffic.messages - before["messages"]) / elapsed,
+            "surface_frames_per_s": (dashboard.surface.frames - before["surface"]) / elapsed,
+            "frames_per_s": (traffic.frames - before["frames"]) / elapsed,
             "bytes_per_s": (traffic.bytes - before["bytes"]) / elapsed,
-            "bytes_per_message": (traffic.bytes - before["bytes"]) / max(traffic.messages - before["messages"], 1),
-            "history_rows_per_s": (dashboard.train.traces.buffer.seen - before["points"]) / elapsed}
+            "bytes_per_refresh": (traffic.bytes - before["bytes"]) / max(dashboard.refreshes - before["refreshes"], 1),
+            "history_rows_per_s": (dashboard.train.traces.buffer.seen - before["points"]) / elapsed,
+            "app_cores": cpu["app"], "browser_cores": cpu["browser"], "machine_busy_cores": cpu["machine"]}
 
 
 def soak(page, dashboard, minutes: float) -> dict:
     """Train for `minutes` without pause; memory and buffer sizes before and after."""
     before = resident_mb()
-    page.get_by_role("button", name="Play").click()
-    page.wait_for_timeout(minutes * 60_000)
-    page.get_by_role("button", name="Pause").click()
-    while dashboard.worker.playing:
-        page.wait_for_timeout(20)
+    train_through_page(page, dashboard, minutes * 60.0)
     return {"minutes": minutes, "rss_before_mb": before, "rss_after_mb": resident_mb(),
             "iterations": dashboard.model.iteration, "history_rows_kept": len(dashboard.model.history),
             "trace_points_plotted": dashboard.train.traces.points}
@@ -104,7 +155,6 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     from explorer.dashboard import serve_in_background
-    from explorer.dashboard.app import CHUNK_SECONDS
     from explorer.model import Model
 
     with pinned_blas(args.threads):
@@ -124,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                                       "batch_size", "seed")})
                 rows = []
                 for repeat in range(args.repeats):
-                    alone = headless_rate(headless, args.seconds, CHUNK_SECONDS)
+                    alone = headless_rate(headless, args.seconds)
                     served = served_phase(page, dashboard, traffic, args.seconds)
                     rows.append({"repeat": repeat + 1, "headless it/s": alone, "served it/s": served["iterations_per_s"],
                                  "served / headless": served["iterations_per_s"] / alone, **served})
@@ -136,19 +186,23 @@ def main(argv: list[str] | None = None) -> int:
 
     median = {key: float(np.median([row[key] for row in rows])) for key in rows[0] if key != "repeat"}
     columns = ["repeat", "headless it/s", "served it/s", "served / headless", "refreshes_per_s",
-               "surface_frames_per_s", "messages_per_s", "bytes_per_message", "bytes_per_s"]
+               "surface_frames_per_s", "bytes_per_refresh", "bytes_per_s", "app_cores", "browser_cores",
+               "machine_busy_cores"]
     markdown = (
         f"Data set {dashboard.model.dataset} (n = {len(dashboard.model.y_train)} train), default configuration "
         f"(m = {dashboard.model.n_inducing}, s = {dashboard.model.batch_size}, evaluation every "
         f"{dashboard.model.eval_every} iterations). Each repeat: {args.seconds:g} s of a headless Model trained by "
-        f"`run(seconds={CHUNK_SECONDS})` calls, then {args.seconds:g} s of the served session trained by its Play "
+        "`step(100)` calls, then {args.seconds:g} s of the served session trained by its Play "
         "button with a headless Chromium page receiving every update (same process, same machine, BLAS threads "
         f"{args.threads}).\n\n"
         + markdown_table(rows + [{"repeat": "median", **median}], columns)
         + f"\n\n**Served / headless iterations per second: {median['served / headless']:.0%}** (target ≥ 70%). "
-        f"Page updates: {median['refreshes_per_s']:.1f} refreshes/s, surface {median['surface_frames_per_s']:.1f}/s, "
-        f"{median['messages_per_s']:.1f} websocket messages/s of {median['bytes_per_message'] / 1e3:.1f} kB "
-        f"({median['bytes_per_s'] / 1e3:.0f} kB/s).\n\n"
+        f"Page updates: {median['refreshes_per_s']:.1f} refreshes/s (curves), surface "
+        f"{median['surface_frames_per_s']:.1f}/s, {median['bytes_per_refresh'] / 1e3:.1f} kB per refresh "
+        f"({median['bytes_per_s'] / 1e3:.0f} kB/s in {median['frames_per_s']:.0f} websocket frames/s). "
+        f"CPU while served, in cores: this process (worker + server) {median['app_cores']:.2f}, Chromium drawing the "
+        f"page {median['browser_cores']:.2f}, whole machine {median['machine_busy_cores']:.2f} of {os.cpu_count()}: "
+        "the browser shares the machine with the training here; a browser on another machine would not.\n\n"
         f"Memory after {memory['minutes']:g} min of training ({memory['iterations']} iterations in all): resident "
         f"{memory['rss_before_mb']:.0f} MB before, {memory['rss_after_mb']:.0f} MB after; history rows kept "
         f"{memory['history_rows_kept']}, live trace points plotted {memory['trace_points_plotted']} (bounded)."

@@ -25,7 +25,7 @@ from explorer.dashboard.worker import Worker
 from explorer.model import Model
 
 log = logging.getLogger(__name__)
-CHUNK_SECONDS = 0.03  # training time per worker chunk; Pause answers within one chunk plus its evaluation
+CHUNK_SECONDS = 0.015  # target length of a worker chunk: the UI waits at most this (plus an evaluation) for the gate
 TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
 
 
@@ -71,6 +71,7 @@ class Dashboard(pn.viewable.Viewer):
         self.tabs = pn.Tabs(*zip(TAB_NAMES, (self.train, self.data, self.mcmc, self.race, self.learn)),
                             dynamic=True, sizing_mode="stretch_width")
         self._jobs = {}
+        self._announced = True
         self.refreshes = 0
         self._surface_due = 0.0
         self._slow_due = 0.0
@@ -104,9 +105,14 @@ class Dashboard(pn.viewable.Viewer):
     def play(self) -> None:
         """Train in the worker until Pause (or convergence, unless the run had already converged)."""
         stop_at_convergence = not self.model.converged
+        per_iteration = {"seconds": None}  # measured on chunks without an evaluation
 
         def chunk() -> bool:
-            self.model.run(seconds=CHUNK_SECONDS, stop_at_convergence=stop_at_convergence)
+            seconds = per_iteration["seconds"]
+            k = 1 if seconds is None else max(1, min(self.model.eval_every, int(CHUNK_SECONDS / max(seconds, 1e-5))))
+            start = time.perf_counter()
+            if self.model.step(k) == 0:
+                per_iteration["seconds"] = (time.perf_counter() - start) / k
             return stop_at_convergence and self.model.converged
 
         self._start_job("train", chunk)
@@ -142,6 +148,7 @@ class Dashboard(pn.viewable.Viewer):
             if other != name and self._running(other):
                 notify(f"{label} was paused: one job runs at a time per session.", kind="info")
         self._jobs[name] = job
+        self._announced = False
         self.worker.play(job)
 
     def pause(self) -> None:
@@ -285,7 +292,12 @@ class Dashboard(pn.viewable.Viewer):
             self.race.render(update["race"], self._running("race"))
         if self.worker.error is not None:
             error, self.worker.error = self.worker.error, None
+            self._announced = True
             notify(f"Stopped by an error: {type(error).__name__}: {error}")
+        if self.worker.finished and not self._announced and self.worker.job is self._jobs.get("train"):
+            self._announced = True
+            notify(f"Converged at iteration {self.model.iteration} (the paper's criterion on the global parameters); "
+                   "Play trains on.", kind="info")
         if not self._served:
             pn.io.push_notebook(self.layout)
 

@@ -3,7 +3,6 @@ label-column chooser. A file that cannot be used raises a notification and leave
 from __future__ import annotations
 
 import csv
-import io
 
 import numpy as np
 import panel as pn

@@ -49,6 +49,9 @@ class Model(param.Parameterized):
     nugget = param.Number(default=1e-4, bounds=(1e-10, 10.0), doc="γ: white-noise variance on f (jitter)")
     seed = param.Integer(default=0, bounds=(0, None), doc="Seed of the data split, inducing points and minibatches")
     eval_every = param.Integer(default=10, bounds=(1, None), doc="Iterations between evaluations")
+    eval_points = param.Integer(default=5000, bounds=(100, None),
+                                doc="Most test rows (and training rows for the ELBO) used per evaluation: larger data "
+                                    "are evaluated on fixed random subsets so big sets stay responsive")
 
     iteration = param.Integer(default=0, constant=True, doc="SVI iterations done")
     history_length = param.Integer(default=0, constant=True, doc="History rows ever added; grows with new rows")
@@ -57,7 +60,7 @@ class Model(param.Parameterized):
 
     _STRUCTURAL = ("dataset", "n_points", "noise", "train_fraction", "method", "n_inducing", "batch_size",
                    "step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate",
-                   "lengthscale", "variance", "nugget", "seed")
+                   "lengthscale", "variance", "nugget", "seed", "eval_points")
 
     def __init__(self, data_dir: str | None = None, **params):
         self.data_dir = data_dir
@@ -98,7 +101,9 @@ class Model(param.Parameterized):
                 batch_size=self.batch_size, rng=self._engine_rng, step_size=self.step_size, rho=self.rho,
                 tau=self.tau, kappa=self.kappa, learn_hyperparameters=self.learn_hyperparameters,
                 hyper_learning_rate=self.hyper_learning_rate)
-        trainer = Trainer(engine, scaler.transform(X_te), y_te, eval_every=self.eval_every, rng=self._elbo_rng)
+        monitor = _evaluation_rows(len(X_te), self.eval_points, self.seed)
+        trainer = Trainer(engine, scaler.transform(X_te[monitor]), y_te[monitor], eval_every=self.eval_every,
+                          elbo_points=self.eval_points, rng=self._elbo_rng)
         self.X_train, self.X_test, self.y_train, self.y_test = X_tr, X_te, y_tr, y_te
         self.scaler, self.engine, self.trainer = scaler, engine, trainer
         self.warnings = [str(w.message) for w in caught]
@@ -281,11 +286,19 @@ class Model(param.Parameterized):
             rng=np.random.default_rng(), step_size=self.step_size, rho=self.rho, tau=self.tau, kappa=self.kappa,
             learn_hyperparameters=self.learn_hyperparameters, hyper_learning_rate=self.hyper_learning_rate)
         self.engine.load_state_dict(state["engine"])
-        self.trainer = Trainer(self.engine, self.scaler.transform(self.X_test), self.y_test,
-                               eval_every=self.eval_every)
+        monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
+        self.trainer = Trainer(self.engine, self.scaler.transform(self.X_test[monitor]), self.y_test[monitor],
+                               eval_every=self.eval_every, elbo_points=self.eval_points)
         self.trainer.load_state_dict(state["trainer"])
         self.warnings = []
         self._publish(status=f"Loaded run at iteration {self.engine.iteration}")
+
+
+def _evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
+    """Indices of the test rows used for the live evaluation: all n, or a fixed random subset of `most`."""
+    if n <= most:
+        return np.arange(n)
+    return np.sort(np.random.default_rng([seed, 7]).choice(n, most, replace=False))
 
 
 class _Change:

@@ -11,7 +11,8 @@ from scipy.special import expit, log_expit
 from explorer.dashboard import Dashboard
 from explorer.dashboard.data import header_columns, guess_label_column
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
-from explorer.dashboard.race import first_within, settled_within, standings
+from explorer.dashboard.race import standings
+from explorer.metrics import first_time_within, settled_time_within
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
@@ -222,9 +223,9 @@ def test_race_tab_races_and_ranks(dash):
 def test_time_to_target_readings():
     seconds = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
     nll = np.array([0.9, 0.5, 0.7, 0.5, 0.5])
-    assert first_within(seconds, nll, 0.55) == 1.0
-    assert settled_within(seconds, nll, 0.55) == 3.0
-    assert first_within(seconds, nll, 0.1) == np.inf
+    assert first_time_within(seconds, nll, 0.55) == 1.0
+    assert settled_time_within(seconds, nll, 0.55) == 3.0
+    assert first_time_within(seconds, nll, 0.1) == np.inf
     best, rows = standings({"a": {"seconds": seconds, "test_nll": nll, "test_error": nll / 10,
                                   "iteration": np.arange(5.0)}})
     assert best == 0.5 and rows[0]["first"] == 1.0

@@ -12,24 +12,11 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.dashboard.controls import CONFIGURATION
+from explorer.metrics import first_time_within, settled_time_within
 from explorer.model import Model
 
 SLICE_SECONDS = 0.05
 _COLUMNS = ("seconds", "test_nll", "test_error", "iteration")
-
-
-def first_within(seconds: np.ndarray, nll: np.ndarray, target: float) -> float:
-    """Training time of the first evaluation with NLL ≤ target (inf if none)."""
-    hit = np.flatnonzero(nll <= target)
-    return float(seconds[hit[0]]) if len(hit) else float("inf")
-
-
-def settled_within(seconds: np.ndarray, nll: np.ndarray, target: float) -> float:
-    """Training time from which every later evaluation has NLL ≤ target (inf if the last one does not)."""
-    outside = np.flatnonzero(~(nll <= target))
-    if len(outside) == 0:
-        return float(seconds[0]) if len(seconds) else float("inf")
-    return float("inf") if outside[-1] == len(nll) - 1 else float(seconds[outside[-1] + 1])
 
 
 class RaceRun:
@@ -80,8 +67,8 @@ def standings(histories: dict[str, dict]) -> tuple[float, list[dict]]:
         rows.append({"method": method, "iterations": int(h["iteration"][-1]), "seconds": float(h["seconds"][-1]),
                      "best_nll": float(np.nanmin(h["test_nll"])), "final_nll": float(h["test_nll"][-1]),
                      "final_error": float(h["test_error"][-1]),
-                     "first": first_within(h["seconds"], h["test_nll"], target),
-                     "settled": settled_within(h["seconds"], h["test_nll"], target)})
+                     "first": first_time_within(h["seconds"], h["test_nll"], target),
+                     "settled": settled_time_within(h["seconds"], h["test_nll"], target)})
     return best, rows
 
 

@@ -7,17 +7,6 @@ import pytest
 from explorer.bench import protocol, table1
 
 
-def test_first_and_settled_times_on_a_hand_made_trace():
-    seconds = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
-    nll = np.array([0.9, 0.50, 0.70, 0.505, 0.51, 0.50])
-    assert protocol.first_time(seconds, nll, 0.505) == 1.0
-    assert protocol.settled_time(seconds, nll, 0.505) == 5.0  # 0.51 at 4 s leaves the band
-    assert protocol.settled_time(seconds, nll, 0.52) == 3.0
-    assert protocol.settled_time(seconds, nll, 1.0) == 0.0
-    assert protocol.first_time(seconds, nll, 0.4) == np.inf
-    assert protocol.settled_time(seconds, np.append(nll, 0.6), 0.52) == np.inf  # drifted out at the end
-
-
 def test_paper_protocol_reproduces_the_papers_data_set_sizes():
     """Table 1 lists aXa with n = 36,974 and wXa with n = 34,780: the de-duplicated LIBSVM files."""
     assert len(protocol.load_dataset("a9a", "paper")[1]) == 36_974

@@ -28,6 +28,8 @@ from explorer import datasets, methods
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.metrics import error_rate, negative_log_likelihood
+from explorer.metrics import first_time_within as first_time  # noqa: F401  (imported from here by bench/speed.py)
+from explorer.metrics import settled_time_within as settled_time  # noqa: F401  (idem)
 from explorer.training import Trainer
 
 PROTOCOLS = ("paper", "clean")
@@ -166,22 +168,6 @@ def log_spaced_evaluation(trainer: Trainer, per_decade: int = 40, minimum: int =
 def final_value(values: np.ndarray, last: int = 5) -> float:
     """The median of the last `last` evaluations: a run's final quality, robust to one noisy evaluation."""
     return float(np.median(values[-last:]))
-
-
-def first_time(seconds: np.ndarray, values: np.ndarray, target: float) -> float:
-    """Training time of the first evaluation with value ≤ target (inf if none)."""
-    hit = np.flatnonzero(values <= target)
-    return float(seconds[hit[0]]) if len(hit) else float("inf")
-
-
-def settled_time(seconds: np.ndarray, values: np.ndarray, target: float) -> float:
-    """Training time from which every later evaluation has value ≤ target (inf if the last one does not)."""
-    outside = np.flatnonzero(~(values <= target))
-    if len(outside) == 0:
-        return float(seconds[0])
-    if outside[-1] == len(values) - 1:
-        return float("inf")
-    return float(seconds[outside[-1] + 1])
 
 
 def mean_sd(values) -> tuple[float, float]:

@@ -16,6 +16,7 @@ import numpy as np
 
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, pinned_blas
+from explorer.metrics import first_time_within, settled_time_within
 
 DESCRIPTION = "Race: test NLL/error against training time, time to within 1%/5% of the best NLL, X-GPC speed-ups"
 BANDS = (0.01, 0.05)
@@ -73,8 +74,8 @@ def time_to_quality(results: dict[str, dict]) -> float:
     for r in results.values():
         s, nll = r["trace"]["seconds"], r["trace"]["test_nll"]
         for band in BANDS:
-            r[f"first_{band:g}"] = P.first_time(s, nll, best * (1 + band))
-            r[f"settled_{band:g}"] = P.settled_time(s, nll, best * (1 + band))
+            r[f"first_{band:g}"] = first_time_within(s, nll, best * (1 + band))
+            r[f"settled_{band:g}"] = settled_time_within(s, nll, best * (1 + band))
     return best
 
 
@@ -158,12 +159,12 @@ def main(argv: list[str] | None = None) -> int:
             folds.append({"best_nll": best, "methods": results, "speedups": speedups(results, args.seconds)})
     progress.close()
     html = Path(args.html or f"race-{args.dataset}.html")
-    _write_html(html, args, folds[0])
     command = "python -m explorer bench race " + shlex.join(list(argv or []))
     variant = "".join(f", {item}" for item in args.option)
     finish(args, f"race ({args.dataset}{variant})", command.strip(), markdown(folds, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "folds": folds,
             "html": str(html)})
+    _write_html(html, args, folds[0])
     print(f"wrote {html}")
     return 0
 

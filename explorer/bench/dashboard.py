@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Data set {dashboard.model.dataset} (n = {len(dashboard.model.y_train)} train), default configuration "
         f"(m = {dashboard.model.n_inducing}, s = {dashboard.model.batch_size}, evaluation every "
         f"{dashboard.model.eval_every} iterations). Each repeat: {args.seconds:g} s of a headless Model trained by "
-        "`step(100)` calls, then {args.seconds:g} s of the served session trained by its Play "
+        f"`step(100)` calls, then {args.seconds:g} s of the served session trained by its Play "
         "button with a headless Chromium page receiving every update (same process, same machine, BLAS threads "
         f"{args.threads}).\n\n"
         + markdown_table(rows + [{"repeat": "median", **median}], columns)

@@ -25,6 +25,7 @@ from explorer import metrics, polyagamma
 from explorer.datasets import train_test_split
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
+from explorer.inputs import labelled_data
 from explorer.kernels import RBF
 from explorer.schedules import Constant
 from explorer.xgpc import XGPC
@@ -161,13 +162,7 @@ def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_
                          "compare them at the same hyperparameters")
     if not (np.array_equal(model.X, sampler.X) and np.array_equal(model.y, sampler.y)):
         raise ValueError("X-GPC and the sampler were given different training data")
-    X_test = np.asarray(X_test, dtype=float)
-    y_test = np.asarray(y_test, dtype=float)
-    if X_test.ndim != 2 or X_test.shape[1] != model.X.shape[1] or y_test.shape != (len(X_test),):
-        raise ValueError(f"X_test must be (n*, {model.X.shape[1]}) and y_test (n*,); "
-                         f"got {X_test.shape}, {y_test.shape}")
-    if not np.all(np.isin(y_test, (-1.0, 1.0))):
-        raise ValueError("y_test must hold only −1 and +1")
+    X_test, y_test = labelled_data(X_test, y_test, d=model.X.shape[1], names=("X_test", "y_test"))
     vi_mean, vi_var = model.predict_latent(X_test)
     mcmc_mean, mcmc_var = sampler.predict_latent(X_test)
     return ComparisonResult(
@@ -224,12 +219,7 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
     `n_samples` sweeps; `progress(sweeps_done, total_sweeps)` is called every 10 sweeps. All randomness from `seed`.
     Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n_train) seconds.
     """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if X.ndim != 2 or y.shape != (len(X),):
-        raise ValueError(f"X must be (n, d) and y (n,); got {X.shape}, {y.shape}")
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must hold only −1 and +1")
+    X, y = labelled_data(X, y)
     if not 0.0 < test_fraction < 1.0:
         raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")
     if not 1 <= n_train_max <= N_MAX:

@@ -40,7 +40,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     learn_hyperparameters : bool, Adam on (log ℓ, log σ²) alternating with the natural-gradient steps.
     random_state : None, int or numpy Generator; drives the inducing points and the minibatches.
     lengthscale, variance, nugget : initial RBF lengthscale (standardised units) and variance; nugget γ (fixed).
-    step_size : "adaptive" (Ranganath et al. 2013, the paper's choice), "robbins-monro" or "constant".
+    step_size : "robbins-monro" (default: τ = 10, κ = 0.6, `schedules.default_xgpc_schedule`), "adaptive"
+        (Ranganath et al. 2013, the paper's choice) or "constant".
     hyper_learning_rate : Adam learning rate.
     convergence : "parameters" (paper's X-GPC rule), "holdout" (hold-out NLL rule; needs validation_fraction > 0
         to mean what it says) or "none" (run `max_iter`).
@@ -57,7 +58,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, n_inducing: int = 100, batch_size: int = 100, max_iter: int = 2000,
                  learn_hyperparameters: bool = True, random_state=None, lengthscale: float = 1.0,
-                 variance: float = 1.0, nugget: float = 1e-4, step_size: str = "adaptive",
+                 variance: float = 1.0, nugget: float = 1e-4, step_size: str = "robbins-monro",
                  hyper_learning_rate: float = 0.01, convergence: str = "parameters",
                  validation_fraction: float = 0.0, eval_every: int = 50, ard: bool = False):
         self.n_inducing = n_inducing

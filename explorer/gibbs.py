@@ -19,6 +19,7 @@ from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack
 from scipy.special import log_expit
 
 from explorer import diagnostics, polyagamma
+from explorer.inputs import labelled_data
 from explorer.kernels import RBF
 from explorer.xgpc import predictive_probability
 
@@ -123,18 +124,6 @@ def seconds_per_sweep_estimate(n: int, *, form: str = "precision", rng: np.rando
     return float(np.median(times))
 
 
-def _check_data(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    X = np.ascontiguousarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if X.ndim != 2 or y.ndim != 1 or len(X) != len(y):
-        raise ValueError(f"X must be (n, d) and y (n,) with the same n; got X {X.shape}, y {y.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinite values")
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError("y must hold only −1 and +1")
-    return X, y
-
-
 class GibbsSampler:
     """Several independent PG Gibbs chains for the full logit GP, advanced incrementally with `step(k)`.
 
@@ -164,7 +153,7 @@ class GibbsSampler:
     def __init__(self, X: np.ndarray, y: np.ndarray, kernel: RBF, *, rng: np.random.Generator, n_chains: int = 4,
                  burn_in: int = 100, n_samples: int = 1000, thin: int | None = None, max_stored_draws: int = 1000,
                  form: str = "auto", init_scale: float = 2.0, monitor: np.ndarray | None = None, force: bool = False):
-        self.X, self.y = _check_data(X, y)
+        self.X, self.y = labelled_data(X, y, finite=True)
         self.n = len(self.y)
         if self.n > N_MAX and not force:
             raise ValueError(f"n = {self.n} training points exceeds the Gibbs limit N_MAX = {N_MAX} (each sweep is "

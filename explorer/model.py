@@ -35,11 +35,13 @@ class Model(param.Parameterized):
     method = param.Selector(default="xgpc", objects=list(methods.METHODS), doc="Inference method")
     n_inducing = param.Integer(default=100, bounds=(1, 2000), doc="m: inducing points (k-means++, fixed)")
     batch_size = param.Integer(default=100, bounds=(1, None), doc="s: minibatch size (clamped to n with a warning)")
-    step_size = param.Selector(default="adaptive", objects=["adaptive", "robbins-monro", "constant"],
-                               doc="Step-size rule for the natural-gradient step")
+    step_size = param.Selector(default="method default", objects=["method default", "adaptive", "robbins-monro",
+                                                                   "constant"],
+                               doc="Step-size rule for the natural-gradient step; 'method default': Robbins–Monro "
+                                   "(τ = 10, κ = 0.6) for X-GPC, the adaptive rule for natural-gradient SVGP")
     rho = param.Number(default=0.5, bounds=(1e-6, 1.0), doc="Constant step size ρ")
-    tau = param.Number(default=1.0, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
-    kappa = param.Number(default=0.75, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
+    tau = param.Number(default=10.0, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
+    kappa = param.Number(default=0.6, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
     learn_hyperparameters = param.Boolean(default=True, doc="Adam on log lengthscale and log variance")
     hyper_learning_rate = param.Number(default=0.01, bounds=(1e-6, 1.0), doc="Adam learning rate")
     lengthscale = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
@@ -98,9 +100,8 @@ class Model(param.Parameterized):
                 Z_std = kmeans_plus_plus(X_tr_std, self.n_inducing, self._inducing_rng)
             engine = methods.build(
                 self.method, X_tr_std, y_tr, Z_std, RBF(self.lengthscale, self.variance, self.nugget),
-                batch_size=self.batch_size, rng=self._engine_rng, step_size=self.step_size, rho=self.rho,
-                tau=self.tau, kappa=self.kappa, learn_hyperparameters=self.learn_hyperparameters,
-                hyper_learning_rate=self.hyper_learning_rate)
+                batch_size=self.batch_size, rng=self._engine_rng, learn_hyperparameters=self.learn_hyperparameters,
+                hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
         monitor = _evaluation_rows(len(X_te), self.eval_points, self.seed)
         trainer = Trainer(engine, scaler.transform(X_te[monitor]), y_te[monitor], eval_every=self.eval_every,
                           elbo_points=self.eval_points, rng=self._elbo_rng)
@@ -109,6 +110,13 @@ class Model(param.Parameterized):
         self.warnings = [str(w.message) for w in caught]
         self._publish(status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
                             f"m = {engine.m})" + "".join(f"; {w}" for w in self.warnings))
+
+    def _step_options(self) -> dict:
+        """Builder options for the step-size rule: none for "method default" (each method's own), else the rule and
+        its parameters."""
+        if self.step_size == "method default":
+            return {}
+        return {"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa}
 
     def _publish(self, status: str | None = None) -> None:
         values = {"iteration": int(self.engine.iteration), "history_length": self.trainer.history.total,
@@ -283,8 +291,8 @@ class Model(param.Parameterized):
         self.engine = methods.build(
             self.method, self.scaler.transform(self.X_train), self.y_train, arrays["Z"],
             RBF(self.lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
-            rng=np.random.default_rng(), step_size=self.step_size, rho=self.rho, tau=self.tau, kappa=self.kappa,
-            learn_hyperparameters=self.learn_hyperparameters, hyper_learning_rate=self.hyper_learning_rate)
+            rng=np.random.default_rng(), learn_hyperparameters=self.learn_hyperparameters,
+            hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
         self.engine.load_state_dict(state["engine"])
         monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
         self.trainer = Trainer(self.engine, self.scaler.transform(self.X_test[monitor]), self.y_test[monitor],

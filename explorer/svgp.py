@@ -17,7 +17,7 @@ Two optimisers of q(u):
   SVGPAdam     Adam on the whitened mean and Cholesky factor, u = L_K w, q(w) = N(m, L_S L_Sᵀ), diag L_S = exp(·)
                (GPflow's default parameterisation: KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is).
   SVGPNatGrad  η ← (1−ρ)η + ρλ̂ on the natural parameters of q(u), λ̂ from the quadrature. The step is not
-               coordinate ascent, so ρ must be small or adaptive: by default the adaptive rule X-GPC uses (Ranganath
+               coordinate ascent, so ρ must be small or adaptive: by default the adaptive rule of the paper (Ranganath
                et al. 2013), which settled on ρ ≈ 1e-2…1e-3 here; a constant ρ = 0.1 with kernel learning diverged
                on a9a, ρ = 0.01 worked.
 Kernel learning alternates as in X-GPC: after each variational step, one Adam step on (log ℓ, log σ²) along the
@@ -25,12 +25,12 @@ analytic gradient of the same minibatch's bound. `rho` is the natural-gradient s
 """
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion, relative_change
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
+from explorer.inputs import inducing_inputs, labelled_data, minibatch_size
 from explorer.kernels import RBF
 from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import Adaptive
@@ -85,23 +85,11 @@ class _SVGP:
     def __init__(self, X: np.ndarray, y: np.ndarray, Z: np.ndarray, kernel: RBF, *, batch_size: int = 100,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None):
-        self.X = np.ascontiguousarray(X, dtype=float)
-        self.y = np.asarray(y, dtype=float)
-        if self.X.ndim != 2 or len(self.X) != len(self.y):
-            raise ValueError(f"X must be (n, d) with n = len(y); got X {self.X.shape}, y {self.y.shape}")
-        if not np.all(np.isin(self.y, (-1.0, 1.0))):
-            raise ValueError("y must hold only −1 and +1 (encode labels with datasets.encode_labels)")
-        self.Z = np.ascontiguousarray(Z, dtype=float)
-        if self.Z.ndim != 2 or self.Z.shape[1] != self.X.shape[1]:
-            raise ValueError(f"Z must be (m, {self.X.shape[1]}), got {self.Z.shape}")
+        self.X, self.y = labelled_data(X, y)
+        self.Z = inducing_inputs(Z, self.X.shape[1])
         kernel.check_dimension(self.X.shape[1])
         self.n, self.m = len(self.X), len(self.Z)
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
-        if batch_size > self.n:
-            warnings.warn(f"batch_size {batch_size} > n = {self.n}; using full batches of {self.n}", stacklevel=3)
-            batch_size = self.n
-        self.batch_size = int(batch_size)
+        self.batch_size = minibatch_size(batch_size, self.n)
         self.hyper_optimizer = hyper_optimizer
         self.rng = rng if rng is not None else np.random.default_rng()
         self.criterion = criterion if criterion is not None else global_parameter_criterion()
@@ -113,13 +101,8 @@ class _SVGP:
 
     def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
         """Replace the training set, keeping q(u), Z and the kernel; n/s follows the new n from the next step on."""
-        X = np.ascontiguousarray(X, dtype=float)
-        y = np.asarray(y, dtype=float)
-        if X.ndim != 2 or X.shape[1] != self.X.shape[1] or len(X) != len(y):
-            raise ValueError(f"new training set must be (n, {self.X.shape[1]}) with n = len(y); got {X.shape}, {y.shape}")
-        if not np.all(np.isin(y, (-1.0, 1.0))):
-            raise ValueError("y must hold only −1 and +1")
-        self.X, self.y, self.n = X, y, len(X)
+        self.X, self.y = labelled_data(X, y, d=self.X.shape[1])
+        self.n = len(self.X)
         self.batch_size = min(self.batch_size, self.n)
 
     def _set_kernel(self, kernel: RBF) -> None:
@@ -350,7 +333,7 @@ class SVGPNatGrad(_SVGP):
 
     λ̂₁ = (n/s)κᵀ(g_a − 2g_v∘a), λ̂₂ = −½K_mm⁻¹ + (n/s)κᵀdiag(g_v)κ — X-GPC's targets at the pseudo-data (ỹ, θ̃);
     g_v ≤ 0 (log σ is concave) keeps −η₂ positive definite for any ρ ∈ (0, 1]. `schedule` is an `explorer.schedules`
-    rule (default `Adaptive()`, as X-GPC); a rule that needs a warm start gets it from `warm_start_batches`
+    rule (default `Adaptive()`, the paper's rule); a rule that needs a warm start gets it from `warm_start_batches`
     minibatches at the initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
     """
 

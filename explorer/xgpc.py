@@ -7,7 +7,6 @@ q(u) = N(μ, Σ) in natural parameters η₁ = Σ⁻¹μ (m,), η₂ = −½Σ�
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 from scipy.linalg import blas
@@ -15,10 +14,11 @@ from scipy.special import expit, ndtr
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
+from explorer.inputs import inducing_inputs, labelled_data, minibatch_size
 from explorer.kernels import RBF
 from explorer.linalg import inverse_from_factor_inverse, log_det_from_cholesky, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
-from explorer.schedules import Adaptive
+from explorer.schedules import default_xgpc_schedule
 
 _CHUNK = 4096
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
@@ -95,7 +95,8 @@ class XGPC:
 
     X (n, d), y (n,) in ±1, Z (m, d) fixed inducing inputs. `full=True` is the non-sparse mode u = f (Z = X, κ = I,
     K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size = n with `Constant(1.0)` is exact coordinate ascent;
-    a batch_size above n is clamped to n with a warning. `hyper_optimizer` (an `Adam`) turns on kernel learning:
+    a batch_size above n is clamped to n with a warning. `schedule` is a step-size rule (`explorer.schedules`;
+    default Robbins–Monro τ = 10, κ = 0.6, see `default_xgpc_schedule`). `hyper_optimizer` (an `Adam`) turns on kernel learning:
     after the natural-gradient step of every `hyper_every`-th iteration (1, the default, alternates as in the paper)
     one Adam step on (log ℓ, log σ²) along the analytic gradient of the same minibatch's ELBO at the new q.
     A failed iteration leaves every part of the state as it was before it.
@@ -111,25 +112,13 @@ class XGPC:
     def __init__(self, X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: RBF, *, batch_size: int = 100,
                  schedule=None, hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  full: bool = False, criterion: SlidingWindow | None = None, hyper_every: int = 1):
-        self.X = np.ascontiguousarray(X, dtype=float)
-        self.y = np.asarray(y, dtype=float)
-        if self.X.ndim != 2 or len(self.X) != len(self.y):
-            raise ValueError(f"X must be (n, d) with n = len(y); got X {self.X.shape}, y {self.y.shape}")
-        if not np.all(np.isin(self.y, (-1.0, 1.0))):
-            raise ValueError("y must hold only −1 and +1 (encode labels with datasets.encode_labels)")
+        self.X, self.y = labelled_data(X, y)
         self.full = bool(full)
-        self.Z = self.X if self.full else np.ascontiguousarray(Z, dtype=float)
-        if self.Z.ndim != 2 or self.Z.shape[1] != self.X.shape[1]:
-            raise ValueError(f"Z must be (m, {self.X.shape[1]}), got {self.Z.shape}")
+        self.Z = self.X if self.full else inducing_inputs(Z, self.X.shape[1])
         kernel.check_dimension(self.X.shape[1])
         self.n, self.m = len(self.X), len(self.Z)
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
-        if batch_size > self.n:
-            warnings.warn(f"batch_size {batch_size} > n = {self.n}; using full batches of {self.n}", stacklevel=2)
-            batch_size = self.n
-        self.batch_size = int(batch_size)
-        self.schedule = schedule if schedule is not None else Adaptive()
+        self.batch_size = minibatch_size(batch_size, self.n)
+        self.schedule = schedule if schedule is not None else default_xgpc_schedule()
         self.hyper_optimizer = hyper_optimizer
         if hyper_every < 1:
             raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
@@ -149,13 +138,8 @@ class XGPC:
         follows the new n from the next step on. Not available in the full mode, where Z is the training set."""
         if self.full:
             raise ValueError("the non-sparse mode (u = f) cannot change its training set; start a new run")
-        X = np.ascontiguousarray(X, dtype=float)
-        y = np.asarray(y, dtype=float)
-        if X.ndim != 2 or X.shape[1] != self.X.shape[1] or len(X) != len(y):
-            raise ValueError(f"new training set must be (n, {self.X.shape[1]}) with n = len(y); got {X.shape}, {y.shape}")
-        if not np.all(np.isin(y, (-1.0, 1.0))):
-            raise ValueError("y must hold only −1 and +1")
-        self.X, self.y, self.n = X, y, len(X)
+        self.X, self.y = labelled_data(X, y, d=self.X.shape[1])
+        self.n = len(self.X)
         self.batch_size = min(self.batch_size, self.n)
 
     # ----- derived quantities ---------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ def test_labels_other_than_plus_minus_one_are_an_error(labels):
 
 def test_shape_mismatch_is_an_error():
     X, y = problem(n=20)
-    with pytest.raises(ValueError, match="n = len"):
+    with pytest.raises(ValueError, match="y \\(n,\\) with the same n"):
         XGPC(X, y[:-1], X[:4], RBF(1.0))
 
 

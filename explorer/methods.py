@@ -15,12 +15,13 @@ from explorer.xgpc import XGPC
 
 
 def build_xgpc(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Generator,
-               step_size: str = "robbins-monro", rho: float = 0.5, tau: float = 10.0, kappa: float = 0.6, learn_hyperparameters: bool = True,
-               hyper_learning_rate: float = 0.01, full: bool = False) -> XGPC:
+               step_size: str = "robbins-monro", rho: float = 0.5, tau: float = 10.0, kappa: float = 0.6,
+               warm_start_on: str = "gradient", learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01,
+               full: bool = False) -> XGPC:
     """X-GPC with the named step-size rule (default: `schedules.default_xgpc_schedule`, Robbins–Monro τ = 10,
-    κ = 0.6) and, when asked, Adam on the kernel's log-parameters."""
+    κ = 0.6; `warm_start_on` applies to the adaptive rule) and, when asked, Adam on the kernel's log-parameters."""
     return XGPC(X, y, Z, kernel, batch_size=batch_size, rng=rng, full=full,
-                schedule=make_schedule(step_size, rho=rho, tau=tau, kappa=kappa),
+                schedule=make_schedule(step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on),
                 hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
 
 

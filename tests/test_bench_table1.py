@@ -1,10 +1,10 @@
-"""The Table 1 benchmark end to end on a tiny run, its protocols' data, and the time-to-quality readings."""
+"""The Table 1 and step-size benchmarks end to end on tiny runs, their protocols' data, and the time-to-quality readings."""
 import json
 
 import numpy as np
 import pytest
 
-from explorer.bench import protocol, table1
+from explorer.bench import protocol, race, steps, table1
 
 
 def test_paper_protocol_reproduces_the_papers_data_set_sizes():
@@ -67,3 +67,39 @@ def test_tiny_table1_run_writes_a_well_formed_table_and_json(tmp_path, capsys):
     assert len(table) == 2 + 3 and all(line.count("|") == table[0].count("|") for line in table)
     assert "0.47 ± 0.11" in table[2]  # the paper's X-GPC NLL beside ours
     assert "%]" in out.err and "left" in out.err  # the progress line
+
+
+def test_tiny_steps_run_races_the_chosen_rules_on_one_split(tmp_path, capsys):
+    path = tmp_path / "steps.json"
+    code = steps.main(["--datasets", "diabetes", "--seconds", "0.5", "--entrants", "rm-10-0.6", "adaptive",
+                       "svgp-natgrad", "--no-write-md", "--json", str(path)])
+    assert code == 0
+    race = json.loads(path.read_text())["races"]["diabetes"]
+    entrants = race["entrants"]
+    assert [label.split()[0] for label in entrants] == ["xgpc", "xgpc", "svgp-natgrad"]
+    finals = [r["final_nll"] for r in entrants.values()]
+    assert race["best_nll"] == min(finals) and all(0.0 < f < np.log(2.0) + 0.05 for f in finals)
+    for r in entrants.values():
+        nll = np.asarray(r["trace"]["test_nll"])
+        assert r["iterations"] > 0 and len(nll) > 0
+        if np.isfinite(r["settled_0.01"]):  # settled: every evaluation from then on is inside the 1% band
+            after = np.asarray(r["trace"]["seconds"]) >= r["settled_0.01"]
+            assert np.all(nll[after] <= race["best_nll"] * 1.01)
+    table = [line for line in capsys.readouterr().out.splitlines() if line.startswith("|")]
+    assert len(table) == 2 + 3 and sum("**best**" in line for line in table) == 1
+
+
+def test_tiny_race_writes_speedups_json_and_a_self_contained_plot(tmp_path):
+    path, html = tmp_path / "race.json", tmp_path / "race.html"
+    code = race.main(["--dataset", "diabetes", "--seconds", "0.5", "--no-write-md", "--json", str(path),
+                      "--html", str(html)])
+    assert code == 0
+    fold = json.loads(path.read_text())["folds"][0]
+    assert list(fold["methods"]) == list(protocol.METHOD_NAMES)
+    assert fold["best_nll"] == min(r["final_nll"] for r in fold["methods"].values())
+    for method in ("svgp-adam", "svgp-natgrad"):
+        gain = fold["speedups"][method]
+        assert gain["final_nll_gap"] == pytest.approx(fold["methods"]["xgpc"]["final_nll"]
+                                                      - fold["methods"][method]["final_nll"])
+    page = html.read_text()
+    assert "<html" in page.lower() and "xgpc" in page and "Bokeh" in page

@@ -45,26 +45,29 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def race_fold(split: P.Split, args, fold: int, progress: P.Progress) -> dict[str, dict]:
-    """Run every method for the budget on one split; traces and final values per method."""
+def race_fold(split: P.Split, entrants: dict[str, tuple[str, dict]], seconds: float, seed: int, note: str,
+              progress: P.Progress, batch_size: int = 100) -> dict[str, dict]:
+    """Run every entrant (label → (method, builder options)) for `seconds` of training on one split, all from the
+    same seed; traces and final values per label."""
     results = {}
-    for method in args.methods:
-        note = f"{args.dataset} fold {fold + 1}/{args.folds} {method}"
-        trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size, convergence="none",
-                                 options=P.parse_options(args.option).get(method))
+    for label, (method, options) in entrants.items():
+        trainer = P.make_trainer(method, split, seed=seed, batch_size=batch_size, convergence="none",
+                                 options=options)
 
-        def hook(t, note=note):
+        def hook(t, note=f"{note} {label}"):
             P.log_spaced_evaluation(t)
-            progress.show(min(t.seconds, args.seconds), note)
+            progress.show(min(t.seconds, seconds), note)
 
-        trainer.run(seconds=args.seconds, progress=hook, stop_at_convergence=False)
-        progress.advance(args.seconds, note)
+        trainer.run(seconds=seconds, progress=hook, stop_at_convergence=False)
+        progress.advance(seconds, f"{note} {label}")
         h = trainer.history
         trace = {name: h.column(name) for name in ("seconds", "iteration", "test_nll", "test_error", "elbo")}
-        results[method] = {"trace": trace, "final_nll": P.final_value(trace["test_nll"]),
-                           "final_error": P.final_value(trace["test_error"]),
-                           "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
-                           "iterations": trainer.engine.iteration}
+        results[label] = {"trace": trace, "final_nll": P.final_value(trace["test_nll"]),
+                          "final_error": P.final_value(trace["test_error"]),
+                          "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
+                          "iterations": trainer.engine.iteration,
+                          "lengthscale": float(np.exp(np.mean(np.log(trainer.engine.kernel.lengthscale)))),
+                          "variance": float(trainer.engine.kernel.variance)}
     return results
 
 
@@ -154,7 +157,10 @@ def main(argv: list[str] | None = None) -> int:
         for fold, (train, test) in enumerate(P.folds(args.dataset, y, 10, args.protocol, args.seed)[:args.folds]):
             split = P.prepare_split(args.dataset, X, y, train, test, args.protocol, m=args.m, seed=args.seed + fold,
                                     nugget=args.nugget, monitor_points=args.eval_points)
-            results = race_fold(split, args, fold, progress)
+            options = P.parse_options(args.option)
+            entrants = {method: (method, options.get(method)) for method in args.methods}
+            results = race_fold(split, entrants, args.seconds, args.seed + fold,
+                                f"{args.dataset} fold {fold + 1}/{args.folds}", progress, args.batch_size)
             best = time_to_quality(results)
             folds.append({"best_nll": best, "methods": results, "speedups": speedups(results, args.seconds)})
     progress.close()

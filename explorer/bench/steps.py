@@ -1,0 +1,84 @@
+"""`python -m explorer bench steps`: which step-size rule should X-GPC use? Each rule races on the same split of
+each data set (same Z, initial kernel, minibatch stream and kernel learning), with natural-gradient SVGP beside them
+as the reference the issue's targets are measured against.
+
+Per data set and rule: final test NLL and error (median of the last five evaluations), the time to get within 1% of
+the best final NLL of all entrants ("first" reaches the band, "settled" stays in it to the end; DESIGN §6), and the
+kernel the run ended with. This is the evidence behind X-GPC's default rule (`schedules.default_xgpc_schedule`).
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+
+import numpy as np
+
+from explorer.bench import protocol as P
+from explorer.bench.common import add_common_arguments, finish, pinned_blas
+from explorer.bench.race import race_fold, time_to_quality
+
+DESCRIPTION = "Step-size rules for X-GPC raced on each data set, natural-gradient SVGP as the reference"
+ENTRANTS = {
+    "xgpc robbins-monro τ=10 κ=0.6": ("xgpc", {"step_size": "robbins-monro", "tau": 10, "kappa": 0.6}),
+    "xgpc robbins-monro τ=1 κ=0.51": ("xgpc", {"step_size": "robbins-monro", "tau": 1, "kappa": 0.51}),
+    "xgpc adaptive (warm start on λ̂ − η)": ("xgpc", {"step_size": "adaptive", "warm_start_on": "gradient"}),
+    "xgpc adaptive (warm start on λ̂)": ("xgpc", {"step_size": "adaptive", "warm_start_on": "target"}),
+    "xgpc constant ρ=0.02": ("xgpc", {"step_size": "constant", "rho": 0.02}),
+    "svgp-natgrad (adaptive)": ("svgp-natgrad", {}),
+}
+SHORT_NAMES = ["rm-10-0.6", "rm-1-0.51", "adaptive", "adaptive-target", "constant-0.02", "svgp-natgrad"]
+
+
+def parse_arguments(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m explorer bench steps", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--datasets", nargs="+", default=list(P.OFFLINE_DATASETS), metavar="NAME",
+                        help=f"data sets (default: {' '.join(P.OFFLINE_DATASETS)})")
+    parser.add_argument("--entrants", nargs="+", default=SHORT_NAMES, choices=SHORT_NAMES,
+                        help="rules to race (default: all)")
+    parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean")
+    parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="training time per entrant (default 30)")
+    parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
+    parser.add_argument("--seed", type=int, default=0)
+    add_common_arguments(parser)
+    args = parser.parse_args(argv)
+    if not 1 <= args.fold <= 10:
+        parser.error(f"--fold must be between 1 and 10, got {args.fold}")
+    return args
+
+
+def markdown(races: dict[str, dict], args) -> str:
+    lines = ["| data set (n) | entrant | final NLL | final error | first 1% s | settled 1% s | iterations | final ℓ | "
+             "final σ² |", "|---|---|---|---|---|---|---|---|---|"]
+    for name, race in races.items():
+        for label, r in race["entrants"].items():
+            best = " **best**" if r["final_nll"] == race["best_nll"] else ""
+            lines.append(f"| {name} ({race['n']:,}) | {label} | {r['final_nll']:.4f}{best} | {r['final_error']:.4f} | "
+                         f"{P.fmt_seconds(r['first_0.01'])} | {P.fmt_seconds(r['settled_0.01'])} | "
+                         f"{r['iterations']} | {r['lengthscale']:.3g} | {r['variance']:.3g} |")
+    return "\n".join(lines) + (
+        f"\n\nProtocol {args.protocol}, fold {args.fold} of 10, {args.seconds:g} s of training per entrant, m = 100, "
+        f"minibatch 100, kernel learning (Adam 0.01), evaluated on ≤ {args.eval_points} test rows; 'first'/'settled' "
+        "against the best final NLL of all entrants on that data set (1% band; 'never': not within it at the end). "
+        "ℓ is the geometric mean lengthscale.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(list(argv or []))
+    entrants = {label: ENTRANTS[label] for short, label in zip(SHORT_NAMES, ENTRANTS) if short in args.entrants}
+    progress = P.Progress(len(args.datasets) * len(entrants) * args.seconds)
+    races = {}
+    with pinned_blas(args.threads):
+        for name in args.datasets:
+            X, y = P.load_dataset(name, args.protocol)
+            train, test = P.folds(name, y, 10, args.protocol, args.seed)[args.fold - 1]
+            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed + args.fold - 1,
+                                    monitor_points=args.eval_points)
+            results = race_fold(split, entrants, args.seconds, args.seed + args.fold - 1, name, progress)
+            races[name] = {"n": len(y), "best_nll": time_to_quality(results), "entrants": results}
+    progress.close()
+    command = ("python -m explorer bench steps " + shlex.join(list(argv or []))).strip()
+    finish(args, "steps: X-GPC step-size rules", command, markdown(races, args),
+           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "races": races})
+    return 0

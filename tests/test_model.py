@@ -116,3 +116,17 @@ def test_surface_shapes_and_range(model):
     assert 0.0 <= surface["p"].min() < 0.2 and 0.8 < surface["p"].max() <= 1.0
     local = model.last_local()
     assert local["c"].shape == (20,) and np.all((local["theta"] > 0) & (local["theta"] <= 0.25))
+
+
+def test_method_default_step_gives_each_method_its_own_rule_and_an_explicit_rule_is_used_as_set():
+    from explorer.schedules import Adaptive, Constant, RobbinsMonro
+
+    xgpc = Model(dataset="banana-like", n_points=200, seed=0)
+    assert xgpc.step_size == "method default"
+    rates = [xgpc.engine.schedule.rate(np.zeros(1)) for _ in range(2)]
+    assert isinstance(xgpc.engine.schedule, RobbinsMonro)
+    assert rates == pytest.approx([11.0 ** -0.6, 12.0 ** -0.6])  # ρ_t = (t + 10)^−0.6
+    natgrad = Model(dataset="banana-like", n_points=200, seed=0, method="svgp-natgrad")
+    assert isinstance(natgrad.engine.schedule, Adaptive)
+    natgrad.step_size, natgrad.rho = "constant", 0.01
+    assert isinstance(natgrad.engine.schedule, Constant) and natgrad.engine.schedule.rho == 0.01

@@ -4,7 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from explorer.bench import protocol, race, steps, table1
+from explorer.bench import bound, protocol, race, steps, table1
 
 
 def test_paper_protocol_reproduces_the_papers_data_set_sizes():
@@ -103,3 +103,16 @@ def test_tiny_race_writes_speedups_json_and_a_self_contained_plot(tmp_path):
                                                       - fold["methods"][method]["final_nll"])
     page = html.read_text()
     assert "<html" in page.lower() and "xgpc" in page and "Bokeh" in page
+
+
+def test_tiny_bound_run_orders_the_two_bounds_as_theory_says(tmp_path):
+    """SVGP's full-batch optimum maximises L_orig, so X-GPC's q scores no higher on it; and for X-GPC's own q the
+    augmented bound lies below L_orig (the gap is an expected KL)."""
+    path = tmp_path / "bound.json"
+    assert bound.main(["--datasets", "diabetes", "--seconds", "0.5", "--no-write-md", "--json", str(path)]) == 0
+    r = json.loads(path.read_text())["results"]["diabetes"]
+    xgpc, svgp = r["xgpc"], r["svgp"]
+    assert xgpc["converged"] and svgp["converged"]
+    assert xgpc["exact_bound_per_point"] <= svgp["exact_bound_per_point"] + 1e-7
+    assert xgpc["augmented_bound_per_point"] < xgpc["exact_bound_per_point"]
+    assert abs(xgpc["nll"] - svgp["nll"]) < 0.05 and 0.0 < svgp["nll"] < np.log(2.0)

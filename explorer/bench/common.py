@@ -86,14 +86,18 @@ def markdown_table(rows: list[dict], columns: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def update_benchmarks_md(section: str, markdown: str, command: str, path: Path = BENCHMARKS_MD) -> None:
-    """Replace (or append) the section `## {section}` of BENCHMARKS.md with the command, machine line and markdown."""
+def update_benchmarks_md(section: str, markdown: str, command: str, path: Path = BENCHMARKS_MD,
+                         threads: int | None = None) -> None:
+    """Replace (or append) the section `## {section}` of BENCHMARKS.md with the command, machine line and markdown.
+    `threads`: the BLAS thread limit the run used (the pools' own sizes are listed otherwise)."""
     info = machine_info()
-    threads = ", ".join(f"{b['library']}={b['threads']}" for b in info["blas"])
+    libraries = ", ".join(sorted({str(b["library"]) for b in info["blas"]}))
+    pools = (f"BLAS pinned to {threads} thread{'s' if threads != 1 else ''} ({libraries})" if threads is not None
+             else "BLAS threads " + ", ".join(f"{b['library']}={b['threads']}" for b in info["blas"]))
     body = (
         f"## {section}\n\n"
         f"Command: `{command}`  \n"
-        f"Machine: {info['cores']} cores, {info['cpu']}, BLAS threads {threads}, "
+        f"Machine: {info['cores']} cores, {info['cpu']}, {pools}, "
         f"load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
         f"{markdown.strip()}\n"
     )
@@ -116,10 +120,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 def finish(args, section: str, command: str, markdown: str, payload: dict) -> None:
     """Print the table, write JSON if asked, update BENCHMARKS.md unless --no-write-md."""
     print(markdown)
-    payload = {"machine": machine_info(), "command": command, **payload}
+    payload = {"machine": {**machine_info(), "blas_thread_limit": args.threads}, "command": command, **payload}
     if args.json:
         write_json(args.json, payload)
         print(f"wrote {args.json}")
     if not args.no_write_md:
-        update_benchmarks_md(section, markdown, command)
+        update_benchmarks_md(section, markdown, command, threads=args.threads)
         print(f"updated {BENCHMARKS_MD} section '{section}'")

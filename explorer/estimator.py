@@ -43,8 +43,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     step_size : "robbins-monro" (default: τ = 10, κ = 0.6, `schedules.default_xgpc_schedule`), "adaptive"
         (Ranganath et al. 2013, the paper's choice) or "constant".
     hyper_learning_rate : Adam learning rate.
-    convergence : "parameters" (paper's X-GPC rule), "holdout" (hold-out NLL rule; needs validation_fraction > 0
-        to mean what it says) or "none" (run `max_iter`).
+    convergence : "parameters" (paper's X-GPC rule; it measures ρ‖λ̂ − η‖/‖η‖, so under the Robbins–Monro default
+        it fires late and `max_iter` usually ends the fit), "holdout" (hold-out NLL rule; needs
+        validation_fraction > 0 to mean what it says) or "none" (run `max_iter`).
     validation_fraction : share of the training rows held out for `history_`'s test_nll/test_error and the hold-out
         rule; 0 evaluates on the training rows.
     eval_every : iterations between history rows.

@@ -54,6 +54,11 @@ class RBF:
         return self.lengthscale.size > 1
 
     @property
+    def mean_lengthscale(self) -> float:
+        """Geometric mean of the lengthscales (the lengthscale itself when isotropic)."""
+        return float(np.exp(np.mean(np.log(self.lengthscale))))
+
+    @property
     def log_params(self) -> np.ndarray:
         """Learnable parameters θ = (log ℓ_1..ℓ_L, log σ²), shape (L + 1,)."""
         return np.log(np.concatenate([self.lengthscale, [self.variance]]))

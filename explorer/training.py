@@ -107,7 +107,7 @@ class Trainer:
         engine = self.engine
         row = {"iteration": int(engine.iteration), "seconds": self.seconds,
                "elbo": float(engine.elbo(self.elbo_index)), "rho": float(engine.rho),
-               "lengthscale": float(np.exp(np.mean(np.log(engine.kernel.lengthscale)))),
+               "lengthscale": engine.kernel.mean_lengthscale,
                "variance": float(engine.kernel.variance)}
         if len(self.y_eval):
             p = engine.predict_proba(self.X_eval)

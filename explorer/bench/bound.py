@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             race = held_out(trainer.engine, split)
             progress.show(args.seconds, f"{name}: full-batch optima at that kernel", force=True)
             results[name] = {"n_train": len(split.y_train),
-                             "lengthscale": float(np.exp(np.mean(np.log(kernel.lengthscale)))),
+                             "lengthscale": kernel.mean_lengthscale,
                              "variance": float(kernel.variance), "race_nll": race["nll"], "race_error": race["error"],
                              **compare_at_kernel(split, kernel, args.max_sweeps)}
             progress.advance(args.seconds, name)

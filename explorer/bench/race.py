@@ -66,7 +66,7 @@ def race_fold(split: P.Split, entrants: dict[str, tuple[str, dict]], seconds: fl
                           "final_error": P.final_value(trace["test_error"]),
                           "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
                           "iterations": trainer.engine.iteration,
-                          "lengthscale": float(np.exp(np.mean(np.log(trainer.engine.kernel.lengthscale)))),
+                          "lengthscale": trainer.engine.kernel.mean_lengthscale,
                           "variance": float(trainer.engine.kernel.variance)}
     return results
 
@@ -153,12 +153,12 @@ def main(argv: list[str] | None = None) -> int:
     X, y = P.load_dataset(args.dataset, args.protocol)
     folds = []
     progress = P.Progress(args.folds * len(args.methods) * args.seconds)
+    options = P.parse_options(args.option)
+    entrants = {method: (method, options.get(method)) for method in args.methods}
     with pinned_blas(args.threads):
         for fold, (train, test) in enumerate(P.folds(args.dataset, y, 10, args.protocol, args.seed)[:args.folds]):
             split = P.prepare_split(args.dataset, X, y, train, test, args.protocol, m=args.m, seed=args.seed + fold,
                                     nugget=args.nugget, monitor_points=args.eval_points)
-            options = P.parse_options(args.option)
-            entrants = {method: (method, options.get(method)) for method in args.methods}
             results = race_fold(split, entrants, args.seconds, args.seed + fold,
                                 f"{args.dataset} fold {fold + 1}/{args.folds}", progress, args.batch_size)
             best = time_to_quality(results)

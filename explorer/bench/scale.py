@@ -129,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown_table(rows) + (
         f"\n\n{args.method}, synthetic SUSY-like data (d = {D}, label noise {args.noise:g}; `explorer/bench/scale.py`), "
         f"m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the paper's "
-        f"{RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time only; ms/iteration is the median over "
-        f"{args.eval_every}-iteration chunks; test metrics on 100,000 fresh rows. 'step peak MB' is the peak of numpy "
+        f"{RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time only; "
+        f"ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on 100,000 fresh rows. 'step peak MB' is the peak of numpy "
         "allocations during 100 further iterations (tracemalloc); 'max RSS' is the process's peak resident size "
         "so far (it includes the data).")
     command = "python -m explorer bench scale " + shlex.join(list(argv or []))

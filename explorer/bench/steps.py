@@ -11,22 +11,19 @@ from __future__ import annotations
 import argparse
 import shlex
 
-import numpy as np
-
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, pinned_blas
 from explorer.bench.race import race_fold, time_to_quality
 
 DESCRIPTION = "Step-size rules for X-GPC raced on each data set, natural-gradient SVGP as the reference"
-ENTRANTS = {
-    "xgpc robbins-monro τ=10 κ=0.6": ("xgpc", {"step_size": "robbins-monro", "tau": 10, "kappa": 0.6}),
-    "xgpc robbins-monro τ=1 κ=0.51": ("xgpc", {"step_size": "robbins-monro", "tau": 1, "kappa": 0.51}),
-    "xgpc adaptive (warm start on λ̂ − η)": ("xgpc", {"step_size": "adaptive", "warm_start_on": "gradient"}),
-    "xgpc adaptive (warm start on λ̂)": ("xgpc", {"step_size": "adaptive", "warm_start_on": "target"}),
-    "xgpc constant ρ=0.02": ("xgpc", {"step_size": "constant", "rho": 0.02}),
-    "svgp-natgrad (adaptive)": ("svgp-natgrad", {}),
+ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
+    "rm-10-0.6": ("xgpc robbins-monro τ=10 κ=0.6", "xgpc", {"step_size": "robbins-monro", "tau": 10, "kappa": 0.6}),
+    "rm-1-0.51": ("xgpc robbins-monro τ=1 κ=0.51", "xgpc", {"step_size": "robbins-monro", "tau": 1, "kappa": 0.51}),
+    "adaptive": ("xgpc adaptive (warm start on λ̂ − η)", "xgpc", {"step_size": "adaptive", "warm_start_on": "gradient"}),
+    "adaptive-target": ("xgpc adaptive (warm start on λ̂)", "xgpc", {"step_size": "adaptive", "warm_start_on": "target"}),
+    "constant-0.02": ("xgpc constant ρ=0.02", "xgpc", {"step_size": "constant", "rho": 0.02}),
+    "svgp-natgrad": ("svgp-natgrad (adaptive)", "svgp-natgrad", {}),
 }
-SHORT_NAMES = ["rm-10-0.6", "rm-1-0.51", "adaptive", "adaptive-target", "constant-0.02", "svgp-natgrad"]
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
@@ -34,7 +31,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--datasets", nargs="+", default=list(P.OFFLINE_DATASETS), metavar="NAME",
                         help=f"data sets (default: {' '.join(P.OFFLINE_DATASETS)})")
-    parser.add_argument("--entrants", nargs="+", default=SHORT_NAMES, choices=SHORT_NAMES,
+    parser.add_argument("--entrants", nargs="+", default=list(ENTRANTS), choices=list(ENTRANTS),
                         help="rules to race (default: all)")
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean")
     parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
@@ -66,7 +63,8 @@ def markdown(races: dict[str, dict], args) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
-    entrants = {label: ENTRANTS[label] for short, label in zip(SHORT_NAMES, ENTRANTS) if short in args.entrants}
+    entrants = {label: (method, options) for short, (label, method, options) in ENTRANTS.items()
+                if short in args.entrants}
     progress = P.Progress(len(args.datasets) * len(entrants) * args.seconds)
     races = {}
     with pinned_blas(args.threads):

@@ -82,7 +82,7 @@ def run(args) -> list[dict]:
                 records.append({"dataset": name, "n": len(y), "d": X.shape[1], "fold": fold, "method": method,
                                 **P.test_metrics(trainer, split), "seconds": trainer.seconds,
                                 "iterations": trainer.engine.iteration, "converged": bool(trainer.converged),
-                                "lengthscale": float(np.exp(np.mean(np.log(trainer.engine.kernel.lengthscale)))),
+                                "lengthscale": trainer.engine.kernel.mean_lengthscale,
                                 "variance": trainer.engine.kernel.variance, "trace": thinned(trainer.history)})
                 progress.advance(args.seconds, note)
     progress.close()

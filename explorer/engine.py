@@ -113,13 +113,16 @@ class SVIEngine:
         self.last_batch = index
 
     def _warm_start(self) -> None:
-        """Initialise the step-size rule from `warm_start_batches` minibatches at the initial q: samples of λ̂
-        (`warm_start_on="target"`) or of the natural gradient λ̂ − η."""
+        """Initialise the step-size rule from samples of λ̂ (`warm_start_on="target"`) or of the natural gradient
+        λ̂ − η at the initial q, on the first `warm_start_batches` minibatches that training will then draw: the
+        random stream is rewound afterwards, so a warm-started method sees the same minibatches as any other."""
+        stream = self.rng.bit_generator.state
         samples = []
         for _ in range(self.schedule.warm_start_batches):
             target = self._warm_start_target(self._sample_batch())
             samples.append(target if self.schedule.warm_start_on == "target"
                            else target - self._flat_natural_parameters())
+        self.rng.bit_generator.state = stream
         self.schedule.warm_start(samples)
         self.warm_started = True
 

@@ -30,7 +30,9 @@ def minibatch_indices(rng: np.random.Generator, n: int, s: int) -> np.ndarray:
 
 
 class DataSource:
-    """Base class of the training-data sources; subclasses define `n`, `d` and `batch(index)`."""
+    """Base class of the training-data sources; subclasses define `n`, `d` and `batch(index)`. The SVI loop, the
+    ELBO and prediction need nothing else. Callers that want the whole set at once (the MCMC comparison on ≤ 2,000
+    rows, `XGPClassifier.partial_fit`) read the attributes `X` and `y`, which both sources here offer."""
 
     n: int
     d: int

@@ -142,8 +142,9 @@ def test_sources_check_what_they_are_given(tmp_path):
 
 
 def test_the_package_face_offers_the_methods():
-    from explorer import XGPC, SVGPAdam, SVGPNatGrad, Trainer  # noqa: F401  (the import is the test)
+    from explorer import XGPC, SVGPAdam, SVGPNatGrad, Trainer
 
+    assert all(issubclass(cls, SVIEngine) for cls in (XGPC, SVGPAdam, SVGPNatGrad))
     X, y, Z = problem(n=40)
     engine = XGPC(X, y, Z, RBF(1.0), batch_size=10, rng=np.random.default_rng(0))
     Trainer(engine, X, y, eval_every=5).step(5)

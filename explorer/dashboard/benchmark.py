@@ -1,7 +1,8 @@
 """`python -m explorer.dashboard.benchmark`: what the served dashboard costs the training it shows.
 
 It lives in the dashboard package (which may import the benchmarks' helpers, never the other way round) and writes
-its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark.
+its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark. Needs Playwright (the `test`
+extra) and Debian Chromium.
 
 The app is served in this process (`pn.serve`, as `panel serve` would) and opened in headless Debian Chromium
 (Playwright). Phases alternate, `--repeats` times: (a) a headless `Model` with the same configuration trained by

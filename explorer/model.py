@@ -20,7 +20,7 @@ from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.polyagamma import pg_mean
 from explorer.training import Trainer
-from explorer.xgpc import predictive_probability
+from explorer.likelihoods import logit_predictive_probability
 
 class Model(param.Parameterized):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
@@ -235,7 +235,7 @@ class Model(param.Parameterized):
         xx, yy = np.meshgrid(gx, gy)
         grid[:, i], grid[:, j] = xx.ravel(), yy.ravel()
         mean, var = self.predict_latent(grid)
-        p = predictive_probability(mean, var)
+        p = logit_predictive_probability(mean, var)
         return {"x": gx, "y": gy, "p": p.reshape(resolution, resolution),
                 "sd": np.sqrt(var).reshape(resolution, resolution)}
 

@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from explorer import methods
 from explorer.datasets import Standardizer
 from explorer.inducing import kmeans_plus_plus
-from explorer.kernels import RBF
+from explorer.kernels import initial_kernel
 from explorer.training import Trainer
 
 
@@ -39,7 +39,12 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     max_iter : int, most SVI iterations per `fit`.
     learn_hyperparameters : bool, Adam on (log ℓ, log σ²) alternating with the natural-gradient steps.
     random_state : None, int or numpy Generator; drives the inducing points and the minibatches.
-    lengthscale, variance, nugget : initial RBF lengthscale (standardised units) and variance; nugget γ (fixed).
+    kernel : None (RBF), a family name ("rbf", "matern12", "matern32", "matern52"; `explorer.kernels.KERNELS`) or
+        an `explorer.kernels.Kernel` object. A name takes `lengthscale`, `variance`, `nugget` and `ard` below; an
+        object brings its own initial parameters (in standardised units) and is copied, never changed: the learned
+        kernel is `kernel_`.
+    lengthscale, variance, nugget : initial lengthscale (standardised units) and variance; nugget γ (fixed).
+    ard : one lengthscale per feature (all starting at `lengthscale`).
     step_size : "robbins-monro" (default: τ = 10, κ = 0.6, `schedules.default_xgpc_schedule`), "adaptive"
         (Ranganath et al. 2013, the paper's choice) or "constant".
     hyper_learning_rate : Adam learning rate.
@@ -53,7 +58,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_, n_features_in_, n_iter_, history_ (list of dicts: iteration, seconds, elbo, test_nll, test_error,
-    rho, lengthscale, variance), engine_ (the fitted `explorer.xgpc.XGPC`), inducing_points_ (m, d) in input units,
+    rho, lengthscale (geometric mean under ARD), variance, and with ARD lengthscale_1 … lengthscale_d), kernel_ (the
+    learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`), inducing_points_ (m, d) in input units,
     converged_.
     """
 
@@ -61,7 +67,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                  learn_hyperparameters: bool = True, random_state=None, lengthscale: float = 1.0,
                  variance: float = 1.0, nugget: float = 1e-4, step_size: str = "robbins-monro",
                  hyper_learning_rate: float = 0.01, convergence: str = "parameters",
-                 validation_fraction: float = 0.0, eval_every: int = 50, ard: bool = False):
+                 validation_fraction: float = 0.0, eval_every: int = 50, ard: bool = False, kernel=None):
         self.n_inducing = n_inducing
         self.batch_size = batch_size
         self.max_iter = max_iter
@@ -76,6 +82,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.validation_fraction = validation_fraction
         self.eval_every = eval_every
         self.ard = ard
+        self.kernel = kernel
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -138,9 +145,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                                  f"validation rows among {len(X)}")
             X_fit, y_fit, X_eval, y_eval = X_std[~held], y_pm1[~held], X_std[held], y_pm1[held]
         Z = kmeans_plus_plus(X_fit, self.n_inducing, rng)
-        lengthscale = np.full(X.shape[1], self.lengthscale) if self.ard else self.lengthscale
+        kernel = initial_kernel(self.kernel, X.shape[1], lengthscale=self.lengthscale, variance=self.variance,
+                                nugget=self.nugget, ard=self.ard)
         self.engine_ = methods.build(
-            "xgpc", X_fit, y_fit, Z, RBF(lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
+            "xgpc", X_fit, y_fit, Z, kernel, batch_size=self.batch_size,
             rng=rng, step_size=self.step_size, learn_hyperparameters=self.learn_hyperparameters,
             hyper_learning_rate=self.hyper_learning_rate)
         self.trainer_ = Trainer(self.engine_, X_eval, y_eval, eval_every=self.eval_every,
@@ -151,6 +159,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.history_ = list(self.trainer_.history.rows)
         self.converged_ = bool(self.trainer_.converged)
         self.inducing_points_ = self.scaler_.inverse_transform(self.engine_.Z)
+        self.kernel_ = self.engine_.kernel
         return self
 
     # ----- prediction ------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ took exactly that; nothing else in the package names a kernel class.
 """
 from __future__ import annotations
 
+import copy
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -59,6 +60,20 @@ def make_kernel(name: str, lengthscale, variance: float = 1.0, nugget: float = 1
     return KERNELS[name](lengthscale, variance, nugget)
 
 
+def initial_kernel(kernel=None, d: int | None = None, *, lengthscale: float = 1.0, variance: float = 1.0,
+                   nugget: float = 1e-6, ard: bool = False) -> "Kernel":
+    """The kernel a run starts from: for a family name (None: "rbf") that family with these parameters (with `ard`,
+    one lengthscale per feature, all = `lengthscale`; needs d); for a `Kernel`, a copy of it (its own parameters
+    and lengthscale shape win over the keyword arguments; the caller's object is never changed)."""
+    if isinstance(kernel, Kernel):
+        return copy.deepcopy(kernel)
+    if kernel is not None and not isinstance(kernel, str):
+        raise KernelParameterError(f"kernel must be None, a family name ({sorted(KERNELS)}) or a Kernel, got "
+                                   f"{type(kernel).__name__}")
+    return make_kernel("rbf" if kernel is None else kernel, np.full(d, float(lengthscale)) if ard else lengthscale,
+                       variance, nugget)
+
+
 def kernel_from_state(state: dict) -> "Kernel":
     """The kernel a `Kernel.state_dict()` describes. A state without "name" is an RBF (written before kernels had
     names)."""
@@ -66,12 +81,17 @@ def kernel_from_state(state: dict) -> "Kernel":
                        float(state["variance"]), float(state["nugget"]))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Kernel(ABC):
     """A stationary kernel σ² g(‖(x − x')/ℓ‖) plus nugget γ. ``lengthscale`` has shape (1,) (isotropic) or (d,) (ARD).
-    Immutable: learning replaces the kernel (`with_log_params`), never changes it."""
+    Immutable: learning replaces the kernel (`with_log_params`), never changes it. Kernels of the same family with
+    the same parameters are equal."""
 
     name: ClassVar[str]
+    exact_close_pairs: ClassVar[bool] = True
+    """Recompute r² from differences where the product lost more than 6 digits to cancellation (r ≪ ‖x‖, e.g. a
+    point against itself). Needed where g is not smooth in r² at 0 (Matérn 1/2: an r² off by 1e-16 moves K by 1e-8);
+    the RBF, a function of r², does without."""
     lengthscale: np.ndarray
     variance: float = 1.0
     nugget: float = 1e-6
@@ -89,6 +109,13 @@ class Kernel(ABC):
         object.__setattr__(self, "lengthscale", lengthscale)
         object.__setattr__(self, "variance", float(self.variance))
         object.__setattr__(self, "nugget", float(self.nugget))
+
+    def __eq__(self, other) -> bool:
+        return (type(other) is type(self) and np.array_equal(self.lengthscale, other.lengthscale)
+                and self.variance == other.variance and self.nugget == other.nugget)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.lengthscale.tobytes(), self.variance, self.nugget))
 
     # ----- parameters and state ------------------------------------------------------------------------------
     @property
@@ -143,13 +170,20 @@ class Kernel(ABC):
         return F
 
     def _exponent(self, X1: np.ndarray, features: np.ndarray) -> np.ndarray:
-        """c − ½r²_ij (n1, n2) as Ã F̃ᵀ with Ã rows (a_i, 1, −½‖a_i‖²), a_i = x1_i/ℓ: aᵀb − ½‖a‖² − ½‖b‖² + c."""
+        """c − ½r²_ij (n1, n2) as Ã F̃ᵀ with Ã rows (a_i, 1, −½‖a_i‖²), a_i = x1_i/ℓ: aᵀb − ½‖a‖² − ½‖b‖² + c;
+        with `exact_close_pairs`, entries with ½r² < 1e-6(½‖a_i‖² + ½‖b_j‖²) again as c − ½‖a_i − b_j‖²."""
         a = X1 / self.lengthscale
         A = np.empty((len(a), a.shape[1] + 2))
         A[:, :-2] = a
         A[:, -2] = 1.0
         A[:, -1] = -0.5 * np.einsum("ij,ij->i", a, a)
-        return A @ features.T
+        exponent = A @ features.T
+        if self.exact_close_pairs:
+            c = self._exponent_offset()
+            i, j = np.nonzero(c - exponent < 1e-6 * ((c - features[:, -2]) - A[:, -1, None]))
+            difference = a[i] - features[j, :-2]
+            exponent[i, j] = c - 0.5 * np.einsum("ij,ij->i", difference, difference)
+        return exponent
 
     def _distance(self, exponent: np.ndarray) -> np.ndarray:
         """r = sqrt(2(c − exponent)) in place (rounding can make r² slightly negative near r = 0: clipped to 0)."""
@@ -204,11 +238,11 @@ class Kernel(ABC):
 
 
 @register
-@dataclass(frozen=True)
 class RBF(Kernel):
     """Squared exponential: g(r) = exp(−r²/2). log σ² rides in the product, so K = exp(ÃF̃ᵀ) in place; W = K."""
 
     name: ClassVar[str] = "rbf"
+    exact_close_pairs: ClassVar[bool] = False
 
     def _exponent_offset(self) -> float:
         return math.log(self.variance)
@@ -222,7 +256,6 @@ class RBF(Kernel):
 
 
 @register
-@dataclass(frozen=True)
 class Matern12(Kernel):
     """Matérn ν = 1/2 (exponential): g(r) = exp(−r); W = σ² exp(−r)/r (0 at r = 0, where Δ² = 0 as well)."""
 
@@ -241,7 +274,6 @@ class Matern12(Kernel):
 
 
 @register
-@dataclass(frozen=True)
 class Matern32(Kernel):
     """Matérn ν = 3/2: g(r) = (1 + √3 r) exp(−√3 r); W = 3σ² exp(−√3 r)."""
 
@@ -258,7 +290,6 @@ class Matern32(Kernel):
 
 
 @register
-@dataclass(frozen=True)
 class Matern52(Kernel):
     """Matérn ν = 5/2: g(r) = (1 + √5 r + 5r²/3) exp(−√5 r); W = (5σ²/3)(1 + √5 r) exp(−√5 r)."""
 

@@ -17,7 +17,7 @@ import param
 
 from explorer import datasets, methods
 from explorer.inducing import kmeans_plus_plus
-from explorer.kernels import RBF
+from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
 from explorer.polyagamma import pg_mean
 from explorer.training import Trainer
 from explorer.likelihoods import logit_predictive_probability
@@ -44,10 +44,15 @@ class Model(param.Parameterized):
     kappa = param.Number(default=0.6, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
     learn_hyperparameters = param.Boolean(default=True, doc="Adam on log lengthscale and log variance")
     hyper_learning_rate = param.Number(default=0.01, bounds=(1e-6, 1.0), doc="Adam learning rate")
+    kernel = param.ClassSelector(default="rbf", class_=(str, Kernel),
+                                 doc=f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own "
+                                     "initial parameters replace lengthscale, variance, nugget and ard (it is copied, "
+                                     "never changed)")
+    ard = param.Boolean(default=False, doc="One lengthscale per feature (ARD), all starting at `lengthscale`")
     lengthscale = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
-                               doc="Initial RBF lengthscale ℓ (standardised units)")
+                               doc="Initial kernel lengthscale ℓ (standardised units)")
     variance = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
-                            doc="Initial RBF variance σ²")
+                            doc="Initial kernel variance σ²")
     nugget = param.Number(default=1e-4, bounds=(1e-10, 10.0), doc="γ: white-noise variance on f (jitter)")
     seed = param.Integer(default=0, bounds=(0, None), doc="Seed of the data split, inducing points and minibatches")
     eval_every = param.Integer(default=10, bounds=(1, None), doc="Iterations between evaluations")
@@ -62,7 +67,7 @@ class Model(param.Parameterized):
 
     _STRUCTURAL = ("dataset", "n_points", "noise", "train_fraction", "method", "n_inducing", "batch_size",
                    "step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate",
-                   "lengthscale", "variance", "nugget", "seed", "eval_points")
+                   "kernel", "ard", "lengthscale", "variance", "nugget", "seed", "eval_points")
 
     def __init__(self, data_dir: str | None = None, **params):
         self.data_dir = data_dir
@@ -99,7 +104,7 @@ class Model(param.Parameterized):
             if Z_std is None:
                 Z_std = kmeans_plus_plus(X_tr_std, self.n_inducing, self._inducing_rng)
             engine = methods.build(
-                self.method, X_tr_std, y_tr, Z_std, RBF(self.lengthscale, self.variance, self.nugget),
+                self.method, X_tr_std, y_tr, Z_std, self._initial_kernel(X_tr.shape[1]),
                 batch_size=self.batch_size, rng=self._engine_rng, learn_hyperparameters=self.learn_hyperparameters,
                 hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
         monitor = _evaluation_rows(len(X_te), self.eval_points, self.seed)
@@ -110,6 +115,11 @@ class Model(param.Parameterized):
         self.warnings = [str(w.message) for w in caught]
         self._publish(status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
                             f"m = {engine.m})" + "".join(f"; {w}" for w in self.warnings))
+
+    def _initial_kernel(self, d: int) -> Kernel:
+        """The run's starting kernel: the family `kernel` with the initial parameters, or a copy of a `Kernel`."""
+        return initial_kernel(self.kernel, d, lengthscale=self.lengthscale, variance=self.variance,
+                              nugget=self.nugget, ard=self.ard)
 
     def _step_options(self) -> dict:
         """Builder options for the step-size rule: none for "method default" (each method's own), else the rule and
@@ -146,7 +156,7 @@ class Model(param.Parameterized):
     @property
     def history(self):
         """The run's `training.History` (rows: iteration, seconds, elbo, test_nll, test_error, rho, lengthscale,
-        variance)."""
+        variance, and the kernel's further parameters, e.g. lengthscale_1 … under ARD)."""
         return self.trainer.history
 
     def step(self, k: int = 1) -> int:
@@ -249,6 +259,8 @@ class Model(param.Parameterized):
         """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle). `Model.load(path)`
         continues it exactly: the next step gives the same state as without the round trip."""
         config = {name: getattr(self, name) for name in self._STRUCTURAL + ("eval_every",)}
+        if isinstance(self.kernel, Kernel):
+            config["kernel"] = {key: np.asarray(value).tolist() for key, value in self.kernel.state_dict().items()}
         state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
         arrays = {"X_train": self.X_train, "X_test": self.X_test, "y_train": self.y_train, "y_test": self.y_test,
                   "Z": self.engine.Z}
@@ -268,6 +280,8 @@ class Model(param.Parameterized):
         if meta.get("format") != "xgpc-explorer-run/1":
             raise ValueError(f"{path}: not an X-GPC Explorer run file (format {meta.get('format')!r})")
         config = dict(meta["config"])
+        if isinstance(config.get("kernel"), dict):
+            config["kernel"] = kernel_from_state(config["kernel"])
         model = cls.__new__(cls)
         model.data_dir = meta["data_dir"]
         model.param.dataset.objects = datasets.available(model.data_dir) + ["custom"]
@@ -290,7 +304,7 @@ class Model(param.Parameterized):
         state = _insert_arrays(meta["state"], arrays)
         self.engine = methods.build(
             self.method, self.scaler.transform(self.X_train), self.y_train, arrays["Z"],
-            RBF(self.lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
+            self._initial_kernel(self.X_train.shape[1]), batch_size=self.batch_size,
             rng=np.random.default_rng(), learn_hyperparameters=self.learn_hyperparameters,
             hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
         self.engine.load_state_dict(state["engine"])

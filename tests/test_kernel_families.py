@@ -205,3 +205,33 @@ def test_an_rbf_state_written_before_kernels_had_names_still_loads():
     engine.step(2)
     twin.step(2)
     np.testing.assert_array_equal(twin.mu, engine.mu)
+
+
+# ----- the dashboard ------------------------------------------------------------------------------------------------
+def test_dashboard_kernel_choice_and_ard_traces():
+    from explorer.dashboard import Dashboard
+
+    dash = Dashboard(Model(dataset="moons", n_points=150, n_inducing=10, batch_size=50, eval_every=5))
+    try:
+        (kernel_widget, *_), (ard_widget, *_) = dash.settings.widgets("kernel"), dash.settings.widgets("ard")
+        assert set(kernel_widget.options) == set(KERNELS) and kernel_widget.value == "rbf"
+        dash.step()
+        kernel_widget.value = "matern52"  # the widget applies the change through the dashboard
+        ard_widget.value = True
+        assert dash.model.kernel == "matern52" and dash.model.ard
+        assert isinstance(dash.model.engine.kernel, Matern52) and dash.model.engine.kernel.lengthscale.shape == (2,)
+        dash.step()
+        dash.step()
+        traces = dash.train.traces
+        traces.flush_parameters()
+        data = traces.parameters.data
+        assert len(data["lengthscale_1"]) == len(data["iteration"]) >= 2
+        labels = [item.label["value"] for item in traces.params.legend[0].items]
+        assert "ℓ_1" in labels and "ℓ_2" in labels
+        ard_widget.value = False  # back to one lengthscale: the per-feature lines go away
+        dash.step()
+        traces.flush_parameters()
+        assert "lengthscale_1" not in traces.parameters.data
+        assert "ℓ_1" not in [item.label["value"] for item in traces.params.legend[0].items]
+    finally:
+        dash.close()

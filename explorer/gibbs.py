@@ -127,7 +127,8 @@ def seconds_per_sweep_estimate(n: int, *, form: str = "precision", rng: np.rando
 class GibbsSampler:
     """Several independent PG Gibbs chains for the full logit GP, advanced incrementally with `step(k)`.
 
-    X (n, d), y (n,) in ±1, `kernel` fixed (any `explorer.kernels.Kernel`). `rng` is spawned into one independent stream per chain.
+    X (n, d), y (n,) in ±1, `kernel` fixed (any `explorer.kernels.Kernel`). `rng` is spawned into one independent
+    stream per chain.
 
     Run length and memory. The run is fixed at construction: `burn_in` + `n_samples` sweeps per chain. Every array
     is allocated up front: `traces` (chains, burn_in + n_samples, k) holds monitored scalars at every sweep, and the

@@ -17,11 +17,12 @@ product ÃF̃ᵀ = c − ½r² with the Z side F̃ computed once per kernel sett
 
 Adding a kernel = one subclass of `Kernel` defining `name`, `_from_exponent` (K from c − ½r²) and
 `_lengthscale_weight` (W with ∂K_ij/∂log ℓ_d = W_ij (x_id − x'_jd)²/ℓ_d²), plus `@register`. The Matérn family below
-took exactly that; nothing else in the package names a kernel class.
+took exactly that and nothing else: the methods, the sampler, the estimator, the Model and the dashboard reach
+kernels only through this protocol and the registry (`KERNELS`, `make_kernel`, `initial_kernel`, `kernel_from_state`).
 """
 from __future__ import annotations
 
-import copy
+import dataclasses
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -66,7 +67,7 @@ def initial_kernel(kernel=None, d: int | None = None, *, lengthscale: float = 1.
     one lengthscale per feature, all = `lengthscale`; needs d); for a `Kernel`, a copy of it (its own parameters
     and lengthscale shape win over the keyword arguments; the caller's object is never changed)."""
     if isinstance(kernel, Kernel):
-        return copy.deepcopy(kernel)
+        return dataclasses.replace(kernel)  # a new object through __init__: validated, its arrays read-only
     if kernel is not None and not isinstance(kernel, str):
         raise KernelParameterError(f"kernel must be None, a family name ({sorted(KERNELS)}) or a Kernel, got "
                                    f"{type(kernel).__name__}")

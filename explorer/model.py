@@ -18,9 +18,9 @@ import param
 from explorer import datasets, methods
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
+from explorer.likelihoods import logit_predictive_probability
 from explorer.polyagamma import pg_mean
 from explorer.training import Trainer
-from explorer.likelihoods import logit_predictive_probability
 
 class Model(param.Parameterized):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the

@@ -173,7 +173,8 @@ class _SVGP:
         return logit_predictive_probability(*self.predict_latent(Xs))
 
     def _base_state(self) -> dict:
-        return {"kernel": self.kernel.state_dict(), "iteration": self.iteration, "rho": self.rho, "rng": self.rng.bit_generator.state,
+        return {"kernel": self.kernel.state_dict(), "iteration": self.iteration, "rho": self.rho,
+                "rng": self.rng.bit_generator.state,
                 "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
                 "criterion": self.criterion.state_dict(), "last_batch": self.last_batch}
 

@@ -26,19 +26,13 @@ from explorer.datasets import train_test_split
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data
-from explorer.kernels import RBF
+from explorer.kernels import Kernel
+from explorer.likelihoods import normal_expectation
 from explorer.recipe import full_batch_engine
 from explorer.training import Fit, fit_to_optimum
 from explorer.xgpc import XGPC
 
-_GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
 _CHUNK = 4096
-
-
-def normal_expectation(fn: Callable[[np.ndarray], np.ndarray], mean: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """E_N(f | mean_i, var_i)[fn(f)] per entry by 64-node Gauss–Hermite; fn maps (s, 64) nodes to values. (s,)."""
-    f = mean[:, None] + np.sqrt(2.0 * np.maximum(var, 0.0))[:, None] * _GH_NODES
-    return fn(f) @ _GH_WEIGHTS / np.sqrt(np.pi)
 
 
 def training_marginals(model: XGPC) -> tuple[np.ndarray, np.ndarray]:
@@ -149,8 +143,9 @@ class ComparisonResult:
         return out
 
 
-def _same_kernel(a: RBF, b: RBF) -> bool:
-    return (np.allclose(a.log_params, b.log_params, rtol=1e-12, atol=0.0) and a.lengthscale.size == b.lengthscale.size
+def _same_kernel(a: Kernel, b: Kernel) -> bool:
+    return (a.name == b.name and a.lengthscale.size == b.lengthscale.size
+            and np.allclose(a.log_params, b.log_params, rtol=1e-12, atol=0.0)
             and math.isclose(a.nugget, b.nugget, rel_tol=1e-12))
 
 
@@ -204,7 +199,7 @@ class ComparisonRun:
         return {"full": self.full.summary(), "sparse": None if self.sparse is None else self.sparse.summary()}
 
 
-def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: int = N_MAX, test_fraction: float = 0.2,
+def run_comparison(X: np.ndarray, y: np.ndarray, kernel: Kernel, *, n_train_max: int = N_MAX, test_fraction: float = 0.2,
                    seed: int = 0, n_samples: int = 1000, burn_in: int = 100, n_chains: int = 4,
                    n_inducing: int | None = None, max_stored_draws: int = 1000,
                    progress: Callable[[int, int], None] | None = None) -> ComparisonRun:

@@ -31,7 +31,7 @@ import numpy as np
 from explorer.convergence import SlidingWindow, global_parameter_criterion
 from explorer.hyperparameters import Adam
 from explorer.inputs import minibatch_size
-from explorer.kernels import RBF
+from explorer.kernels import Kernel, kernel_from_state
 from explorer.sources import ArraySource, DataSource
 
 
@@ -41,7 +41,7 @@ class SVIEngine:
     `hyper_every`, `rng` (the minibatch stream), `criterion` (default: the paper's global-parameter window),
     `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last minibatch)."""
 
-    def __init__(self, source: DataSource, Z: np.ndarray, kernel: RBF, *, batch_size: int = 100, schedule=None,
+    def __init__(self, source: DataSource, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100, schedule=None,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None, hyper_every: int = 1):
         if hyper_every < 1:
@@ -150,17 +150,9 @@ class SVIEngine:
             part.load_state_dict(state)
 
     # ----- persistence of the shared parts -------------------------------------------------------------------
-    def _kernel_state(self) -> dict:
-        return {"log_params": self.kernel.log_params, "nugget": self.kernel.nugget,
-                "lengthscale": self.kernel.lengthscale.copy(), "variance": self.kernel.variance}
-
-    @staticmethod
-    def _kernel_from_state(state: dict) -> RBF:
-        return RBF(np.asarray(state["lengthscale"], dtype=float), float(state["variance"]), float(state["nugget"]))
-
     def _base_state(self) -> dict:
         """The shared parts of `state_dict()`: kernel, iteration, ρ, random stream, optimisers, criterion, last batch."""
-        state = {**self._kernel_state(), "iteration": self.iteration, "rho": self.rho,
+        state = {"kernel": self.kernel.state_dict(), "iteration": self.iteration, "rho": self.rho,
                  "rng": self.rng.bit_generator.state,
                  "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
                  "criterion": self.criterion.state_dict(), "last_batch": self.last_batch}
@@ -171,7 +163,7 @@ class SVIEngine:
     def _load_base_state(self, state: dict) -> None:
         """Restore the shared parts (the kernel first, so the method's kernel caches follow)."""
         self.iteration = int(state["iteration"])
-        self._set_kernel(self._kernel_from_state(state))
+        self._set_kernel(kernel_from_state(state.get("kernel", state)))  # older files: the kernel's values flat
         self.rho = float(state["rho"])
         self.rng.bit_generator.state = state["rng"]
         if self.hyper_optimizer is not None and state["hyper_optimizer"] is not None:

@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from explorer import recipe
 from explorer.datasets import Standardizer
-from explorer.kernels import RBF
+from explorer.kernels import initial_kernel
 from explorer.schedules import DEFAULT_STEP_RULES
 
 _STEPS = DEFAULT_STEP_RULES["xgpc"]
@@ -40,7 +40,12 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     max_iter : int, most SVI iterations per `fit`.
     learn_hyperparameters : bool, Adam on (log ℓ, log σ²) alternating with the natural-gradient steps.
     random_state : None, int or numpy Generator; drives the inducing points and the minibatches.
-    lengthscale, variance, nugget : initial RBF lengthscale (standardised units) and variance; nugget γ (fixed).
+    kernel : None (RBF), a family name ("rbf", "matern12", "matern32", "matern52"; `explorer.kernels.KERNELS`) or
+        an `explorer.kernels.Kernel` object. A name takes `lengthscale`, `variance`, `nugget` and `ard` below; an
+        object brings its own initial parameters (in standardised units) and is copied, never changed: the learned
+        kernel is `kernel_`.
+    lengthscale, variance, nugget : initial lengthscale (standardised units) and variance; nugget γ (fixed).
+    ard : one lengthscale per feature (all starting at `lengthscale`).
     step_size : the natural-gradient step-size rule: "robbins-monro" (default) ρ_t = (t + tau)^−kappa, "adaptive"
         (Ranganath et al. 2013, the paper's choice), "constant" (ρ = rho), or a rule object from
         `explorer.schedules` (copied, never advanced itself).
@@ -57,7 +62,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_, n_features_in_, n_iter_, history_ (list of dicts: iteration, seconds, elbo, test_nll, test_error,
-    rho, lengthscale, variance), engine_ (the fitted `explorer.xgpc.XGPC`), inducing_points_ (m, d) in input units,
+    rho, lengthscale (geometric mean under ARD), variance, and with ARD lengthscale_1 … lengthscale_d), kernel_ (the
+    learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`), inducing_points_ (m, d) in input units,
     converged_.
     """
 
@@ -66,7 +72,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                  variance: float = 1.0, nugget: float = 1e-4, step_size=_STEPS.rule, rho: float = _STEPS.rho,
                  tau: float = _STEPS.tau, kappa: float = _STEPS.kappa, hyper_learning_rate: float = 0.01,
                  convergence: str = "parameters", validation_fraction: float = 0.0, eval_every: int = 50,
-                 ard: bool = False):
+                 ard: bool = False, kernel=None):
         self.n_inducing = n_inducing
         self.batch_size = batch_size
         self.max_iter = max_iter
@@ -84,6 +90,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.validation_fraction = validation_fraction
         self.eval_every = eval_every
         self.ard = ard
+        self.kernel = kernel
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -146,9 +153,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"validation_fraction={self.validation_fraction} leaves no training or no "
                                  f"validation rows among {len(X)}")
             X_fit, y_fit, X_eval, y_eval = X[~held], y_pm1[~held], X[held], y_pm1[held]
-        lengthscale = np.full(X.shape[1], self.lengthscale) if self.ard else self.lengthscale
+        kernel = initial_kernel(self.kernel, X.shape[1], lengthscale=self.lengthscale, variance=self.variance,
+                                nugget=self.nugget, ard=self.ard)
         run = recipe.start_run(
-            "xgpc", X_fit, y_fit, X_eval, y_eval, RBF(lengthscale, self.variance, self.nugget), scaler=scaler,
+            "xgpc", X_fit, y_fit, X_eval, y_eval, kernel, scaler=scaler,
             n_inducing=self.n_inducing, inducing_rng=rng, engine_rng=rng, evaluation_rng=rng,
             batch_size=self.batch_size, eval_every=self.eval_every, convergence=self.convergence,
             options={"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa,
@@ -161,6 +169,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.history_ = list(self.trainer_.history.rows)
         self.converged_ = bool(self.trainer_.converged)
         self.inducing_points_ = self.scaler_.inverse_transform(self.engine_.Z)
+        self.kernel_ = self.engine_.kernel
         return self
 
     # ----- prediction ------------------------------------------------------------------------------------------

@@ -11,13 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.hyperparameters import Adam
-from explorer.kernels import RBF
+from explorer.kernels import Kernel
 from explorer.schedules import schedule_for
 from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.xgpc import XGPC
 
 
-def build_xgpc(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Generator, step_size=None,
+def build_xgpc(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
                rho: float | None = None, tau: float | None = None, kappa: float | None = None,
                warm_start_on: str = "gradient", learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01,
                full: bool = False) -> XGPC:
@@ -28,7 +28,7 @@ def build_xgpc(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Generato
                 hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
 
 
-def build_svgp_adam(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Generator, step_size=None,
+def build_svgp_adam(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
                     rho: float | None = None, tau: float | None = None, kappa: float | None = None,
                     learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01,
                     learning_rate: float = 0.01) -> SVGPAdam:
@@ -38,7 +38,7 @@ def build_svgp_adam(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Gen
                     hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
 
 
-def build_svgp_natgrad(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.Generator, step_size=None,
+def build_svgp_natgrad(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
                        rho: float | None = None, tau: float | None = None, kappa: float | None = None,
                        learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01) -> SVGPNatGrad:
     """Non-augmented SVGP trained by natural-gradient steps from the quadrature expectations, with the given
@@ -51,7 +51,7 @@ def build_svgp_natgrad(X, y, Z, kernel: RBF, *, batch_size: int, rng: np.random.
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad}
 
 
-def build(method: str, X, y, Z, kernel: RBF, **options):
+def build(method: str, X, y, Z, kernel: Kernel, **options):
     """Engine for `method` (a key of METHODS) on X (n, d), y (n,) ±1, Z (m, d)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {sorted(METHODS)}")

@@ -16,10 +16,10 @@ import numpy as np
 import param
 
 from explorer import datasets, methods, recipe
-from explorer.kernels import RBF
+from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
+from explorer.likelihoods import logit_predictive_probability
 from explorer.polyagamma import pg_mean
 from explorer.schedules import DEFAULT_STEP_RULES
-from explorer.xgpc import predictive_probability
 
 _XGPC_STEPS = DEFAULT_STEP_RULES["xgpc"]
 
@@ -46,10 +46,15 @@ class Model(param.Parameterized):
     kappa = param.Number(default=_XGPC_STEPS.kappa, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
     learn_hyperparameters = param.Boolean(default=True, doc="Adam on log lengthscale and log variance")
     hyper_learning_rate = param.Number(default=0.01, bounds=(1e-6, 1.0), doc="Adam learning rate")
+    kernel = param.ClassSelector(default="rbf", class_=(str, Kernel),
+                                 doc=f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own "
+                                     "initial parameters replace lengthscale, variance, nugget and ard (it is copied, "
+                                     "never changed)")
+    ard = param.Boolean(default=False, doc="One lengthscale per feature (ARD), all starting at `lengthscale`")
     lengthscale = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
-                               doc="Initial RBF lengthscale ℓ (standardised units)")
+                               doc="Initial kernel lengthscale ℓ (standardised units)")
     variance = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
-                            doc="Initial RBF variance σ²")
+                            doc="Initial kernel variance σ²")
     nugget = param.Number(default=1e-4, bounds=(1e-10, 10.0), doc="γ: white-noise variance on f (jitter)")
     seed = param.Integer(default=0, bounds=(0, None), doc="Seed of the data split, inducing points and minibatches")
     eval_every = param.Integer(default=10, bounds=(1, None), doc="Iterations between evaluations")
@@ -64,7 +69,7 @@ class Model(param.Parameterized):
 
     _STRUCTURAL = ("dataset", "n_points", "noise", "train_fraction", "method", "n_inducing", "batch_size",
                    "step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate",
-                   "lengthscale", "variance", "nugget", "seed", "eval_points")
+                   "kernel", "ard", "lengthscale", "variance", "nugget", "seed", "eval_points")
 
     def __init__(self, data_dir: str | None = None, **params):
         self.data_dir = data_dir
@@ -98,7 +103,7 @@ class Model(param.Parameterized):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             run = recipe.start_run(
-                self.method, X_tr, y_tr, X_te[monitor], y_te[monitor], self._kernel(), n_inducing=self.n_inducing,
+                self.method, X_tr, y_tr, X_te[monitor], y_te[monitor], self._initial_kernel(X_tr.shape[1]), n_inducing=self.n_inducing,
                 inducing_rng=self._inducing_rng, engine_rng=self._engine_rng, evaluation_rng=self._elbo_rng,
                 **self._run_options())
         self.X_train, self.X_test, self.y_train, self.y_test = X_tr, X_te, y_tr, y_te
@@ -107,14 +112,16 @@ class Model(param.Parameterized):
         self._publish(status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
                             f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings))
 
-    def _kernel(self) -> RBF:
-        return RBF(self.lengthscale, self.variance, self.nugget)
-
     def _run_options(self) -> dict:
         """The recipe's options that follow from the configuration (minibatches, evaluation, builder options)."""
         return {"batch_size": self.batch_size, "eval_every": self.eval_every, "elbo_points": self.eval_points,
                 "options": {"learn_hyperparameters": self.learn_hyperparameters,
                             "hyper_learning_rate": self.hyper_learning_rate, **self._step_options()}}
+
+    def _initial_kernel(self, d: int) -> Kernel:
+        """The run's starting kernel: the family `kernel` with the initial parameters, or a copy of a `Kernel`."""
+        return initial_kernel(self.kernel, d, lengthscale=self.lengthscale, variance=self.variance,
+                              nugget=self.nugget, ard=self.ard)
 
     def _step_options(self) -> dict:
         """Builder options for the step-size rule: none for "method default" (each method's own), else the rule and
@@ -151,7 +158,7 @@ class Model(param.Parameterized):
     @property
     def history(self):
         """The run's `training.History` (rows: iteration, seconds, elbo, test_nll, test_error, rho, lengthscale,
-        variance)."""
+        variance, and the kernel's further parameters, e.g. lengthscale_1 … under ARD)."""
         return self.trainer.history
 
     def step(self, k: int = 1) -> int:
@@ -240,7 +247,7 @@ class Model(param.Parameterized):
         xx, yy = np.meshgrid(gx, gy)
         grid[:, i], grid[:, j] = xx.ravel(), yy.ravel()
         mean, var = self.predict_latent(grid)
-        p = predictive_probability(mean, var)
+        p = logit_predictive_probability(mean, var)
         return {"x": gx, "y": gy, "p": p.reshape(resolution, resolution),
                 "sd": np.sqrt(var).reshape(resolution, resolution)}
 
@@ -254,6 +261,8 @@ class Model(param.Parameterized):
         """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle). `Model.load(path)`
         continues it exactly: the next step gives the same state as without the round trip."""
         config = {name: getattr(self, name) for name in self._STRUCTURAL + ("eval_every",)}
+        if isinstance(self.kernel, Kernel):
+            config["kernel"] = {key: np.asarray(value).tolist() for key, value in self.kernel.state_dict().items()}
         state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
         arrays = {"X_train": self.X_train, "X_test": self.X_test, "y_train": self.y_train, "y_test": self.y_test,
                   "Z": self.engine.Z}
@@ -273,6 +282,8 @@ class Model(param.Parameterized):
         if meta.get("format") != "xgpc-explorer-run/1":
             raise ValueError(f"{path}: not an X-GPC Explorer run file (format {meta.get('format')!r})")
         config = dict(meta["config"])
+        if isinstance(config.get("kernel"), dict):
+            config["kernel"] = kernel_from_state(config["kernel"])
         model = cls.__new__(cls)
         model.data_dir = meta["data_dir"]
         model.param.dataset.objects = datasets.available(model.data_dir) + ["custom"]
@@ -295,7 +306,8 @@ class Model(param.Parameterized):
         state = _insert_arrays(meta["state"], arrays)
         monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
         run = recipe.start_run(self.method, self.X_train, self.y_train, self.X_test[monitor], self.y_test[monitor],
-                               self._kernel(), scaler=self.scaler, Z=arrays["Z"], **self._run_options())
+                               self._initial_kernel(self.X_train.shape[1]), scaler=self.scaler, Z=arrays["Z"],
+                               **self._run_options())
         self.engine, self.trainer = run.engine, run.trainer
         self.engine.load_state_dict(state["engine"])
         self.trainer.load_state_dict(state["trainer"])

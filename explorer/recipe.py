@@ -14,7 +14,7 @@ import numpy as np
 from explorer import methods
 from explorer.datasets import Standardizer
 from explorer.inducing import kmeans_plus_plus
-from explorer.kernels import RBF
+from explorer.kernels import Kernel
 from explorer.training import Trainer
 
 
@@ -38,7 +38,7 @@ class Run:
 
 
 def start_run(method: str, X_train: np.ndarray, y_train: np.ndarray, X_eval: np.ndarray, y_eval: np.ndarray,
-              kernel: RBF, *, scaler: Standardizer | bool = True, Z: np.ndarray | None = None, n_inducing: int = 100,
+              kernel: Kernel, *, scaler: Standardizer | bool = True, Z: np.ndarray | None = None, n_inducing: int = 100,
               inducing_rng: np.random.Generator | None = None, engine_rng: np.random.Generator | None = None,
               evaluation_rng: np.random.Generator | None = None, batch_size: int = 100, eval_every: int = 10,
               convergence: str = "parameters", elbo_points: int = 10_000, options: dict | None = None) -> Run:
@@ -56,7 +56,7 @@ def start_run(method: str, X_train: np.ndarray, y_train: np.ndarray, X_eval: np.
     return Run(scaler, engine, trainer)
 
 
-def full_batch_engine(method: str, X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: RBF, *,
+def full_batch_engine(method: str, X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, *,
                       rho: float = 1.0, full: bool = False):
     """An engine for `training.fit_to_optimum`: full batches, constant step ρ (X-GPC with ρ = 1 is exact coordinate
     ascent; SVGP's natural-gradient step needs a smaller one), fixed kernel. `full` is X-GPC's non-sparse mode

@@ -32,37 +32,17 @@ from explorer.convergence import SlidingWindow, relative_change
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
 from explorer.inputs import inducing_inputs
-from explorer.kernels import RBF
-from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.kernels import Kernel
+from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood, logit_predictive_probability
+from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
-from explorer.xgpc import gaussian_kl, natural_gradient_targets, predictive_probability
+from explorer.xgpc import natural_gradient_targets
 
 _CHUNK = 4096
-_GH_X, _GH_W = np.polynomial.hermite.hermgauss(64)
-_GH_W = _GH_W / np.sqrt(np.pi)
 
 
-# ----- the likelihood and its Gaussian expectations ---------------------------------------------------------------
-def logit_log_likelihood(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """log σ(yf), its first and second derivatives in f: y σ(−yf) and −σ(f)σ(−f). Broadcasting shapes.
-    With z = yf and e = exp(−|z|) (no overflow): log σ(z) = min(z, 0) − log1p(e), σ(f)σ(−f) = e/(1+e)²."""
-    z = y * f
-    e = np.exp(-np.abs(z))
-    r = 1.0 / (1.0 + e)
-    return np.minimum(z, 0.0) - np.log1p(e), y * np.where(z > 0, e * r, r), -e * r * r
-
-
-def gauss_hermite_expectations(log_likelihood, y: np.ndarray, a: np.ndarray,
-                               v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """E = E_{N(f|a,v)}[ℓ(y, f)], g_a = ∂E/∂a = E[ℓ'], g_v = ∂E/∂v = ½E[ℓ''] by 64-node Gauss–Hermite.
-    `log_likelihood(y, f)` returns (ℓ, ℓ', ℓ''); y, a, v (s,) → three (s,). For the logit the rule's error grows
-    with v (the kink of log σ at f = 0): < 1e-9 at v = 4, ~1e-5 at v = 30, ~2e-3 at v = 100 (GPflow uses 20 nodes)."""
-    f = a[:, None] + np.sqrt(2.0 * np.maximum(v, 0.0))[:, None] * _GH_X[None, :]
-    value, first, second = log_likelihood(y[:, None], f)
-    return value @ _GH_W, first @ _GH_W, 0.5 * (second @ _GH_W)
-
-
+# ----- the pseudo-data link to X-GPC -------------------------------------------------------------------------------
 def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(ỹ, θ̃) = (2(g_a + θ̃a), −2g_v): the X-GPC labels and PG means whose augmented term has the gradients (g_a, g_v)
     in (a, v). Shapes (s,)."""
@@ -85,7 +65,7 @@ class _SVGP(SVIEngine):
     quadrature expectations, the bound, prediction. Subclasses define the parameterisation of q(u) and its
     `_variational_step`."""
 
-    def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray, kernel: RBF, *, batch_size: int = 100,
+    def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100,
                  schedule=None, hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None):
         source = as_source(X, y)
@@ -93,7 +73,7 @@ class _SVGP(SVIEngine):
                          hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion)
         self.last_c = np.zeros(0)  # no local variational parameters
 
-    def _set_kernel(self, kernel: RBF) -> None:
+    def _set_kernel(self, kernel: Kernel) -> None:
         """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = L_K L_Kᵀ), L_K⁻¹ and K_mm⁻¹."""
         self.kernel, self._features = kernel, kernel.features(self.Z)
         self.K_zz = kernel.cross_from_features(self.Z, self._features)
@@ -147,7 +127,7 @@ class _SVGP(SVIEngine):
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
         """p(y* = +1 | data) at Xs (n*, d) → (n*,)."""
-        return predictive_probability(*self.predict_latent(Xs))
+        return logit_predictive_probability(*self.predict_latent(Xs))
 
 
 # ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------
@@ -159,7 +139,7 @@ class SVGPAdam(_SVGP):
     fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
     """
 
-    def __init__(self, X, y, Z, kernel: RBF, *, batch_size: int = 100, learning_rate: float = 0.01,
+    def __init__(self, X, y, Z, kernel: Kernel, *, batch_size: int = 100, learning_rate: float = 0.01,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None):
         self.optimizer = Adam(learning_rate)
@@ -270,7 +250,7 @@ class SVGPNatGrad(_SVGP):
     minibatches at the initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
     """
 
-    def __init__(self, X, y, Z, kernel: RBF, *, batch_size: int = 100, schedule=None,
+    def __init__(self, X, y, Z, kernel: Kernel, *, batch_size: int = 100, schedule=None,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None):
         super().__init__(X, y, Z, kernel, batch_size=batch_size,

@@ -21,18 +21,23 @@ from explorer.linalg import NumericalError
 from explorer.metrics import error_rate, negative_log_likelihood
 
 COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "lengthscale", "variance")
+"""The columns of every row. "lengthscale" (the geometric mean under ARD) and "variance" come from the kernel's
+`summary()`, whose further entries (e.g. the ARD lengthscales "lengthscale_1" …) become extra columns."""
 CONVERGENCE_RULES = ("parameters", "holdout", "none")
 
 
 class History:
-    """One row per evaluation (dicts with `COLUMNS`), keeping the most recent `max_rows`; `total` counts all rows
-    ever added, so a poller that remembers `total` gets exactly the new rows from `since`."""
+    """One row per evaluation (dicts with `COLUMNS` and any extra kernel columns, listed in `columns`), keeping the
+    most recent `max_rows`; `total` counts all rows ever added, so a poller that remembers `total` gets exactly the
+    new rows from `since`."""
 
     def __init__(self, max_rows: int = 100_000):
         self.rows: deque[dict] = deque(maxlen=max_rows)
+        self.columns = list(COLUMNS)
         self.total = 0
 
     def append(self, row: dict) -> None:
+        self.columns.extend(name for name in row if name not in self.columns)
         self.rows.append(row)
         self.total += 1
 
@@ -45,25 +50,27 @@ class History:
         return list(self.rows)[len(self.rows) - new:] if new > 0 else []
 
     def column(self, name: str) -> np.ndarray:
-        return np.array([row[name] for row in self.rows], dtype=float)
+        """The values of `name` in the kept rows (NaN in a row without it)."""
+        return np.array([row.get(name, np.nan) for row in self.rows], dtype=float)
 
     def to_csv(self) -> str:
         buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(buffer, fieldnames=self.columns, restval="nan", lineterminator="\n")
         writer.writeheader()
         writer.writerows(self.rows)
         return buffer.getvalue()
 
     def state_dict(self) -> dict:
-        return {"columns": {name: self.column(name) for name in COLUMNS}, "total": self.total,
+        return {"columns": {name: self.column(name) for name in self.columns}, "total": self.total,
                 "max_rows": self.rows.maxlen}
 
     @classmethod
     def from_state_dict(cls, state: dict) -> "History":
         history = cls(int(state["max_rows"]))
         columns = state["columns"]
+        history.columns = list(COLUMNS) + [name for name in columns if name not in COLUMNS]
         for i in range(len(columns["iteration"])):
-            history.rows.append({name: _plain(name, columns[name][i]) for name in COLUMNS})
+            history.rows.append({name: _plain(name, columns[name][i]) for name in columns})
         history.total = int(state["total"])
         return history
 
@@ -109,9 +116,7 @@ class Trainer:
         """Append and return one history row at the engine's current state."""
         engine = self.engine
         row = {"iteration": int(engine.iteration), "seconds": self.seconds,
-               "elbo": float(engine.elbo(self.elbo_index)), "rho": float(engine.rho),
-               "lengthscale": engine.kernel.mean_lengthscale,
-               "variance": float(engine.kernel.variance)}
+               "elbo": float(engine.elbo(self.elbo_index)), "rho": float(engine.rho), **engine.kernel.summary()}
         if len(self.y_eval):
             p = engine.predict_proba(self.X_eval)
             row["test_nll"] = negative_log_likelihood(p, self.y_eval)

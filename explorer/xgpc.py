@@ -10,22 +10,19 @@ import math
 
 import numpy as np
 from scipy.linalg import blas
-from scipy.special import expit, ndtr
 
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
 from explorer.inputs import inducing_inputs
-from explorer.kernels import RBF
-from explorer.linalg import inverse_from_factor_inverse, log_det_from_cholesky, robust_cholesky, triangular_inverse
+from explorer.kernels import Kernel
+from explorer.likelihoods import logit_predictive_probability
+from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule
 from explorer.sources import as_source
 
 _CHUNK = 4096
-_GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
-_GL_NODES, _GL_WEIGHTS = np.polynomial.laguerre.laggauss(64)
-_GH_MAX_VARIANCE = 2.0  # above it 64 Gauss–Hermite nodes under-resolve the sigmoid (error 3e-2 at var = 1e3)
 
 
 def _whiten(L_inv: np.ndarray, kappa: np.ndarray) -> np.ndarray:
@@ -61,37 +58,6 @@ def augmented_likelihood_terms(y: np.ndarray, a: np.ndarray, b: np.ndarray, K_ti
     return -np.log(2.0) + 0.5 * y * a - 0.5 * theta * (K_tilde + b + a * a) + 0.5 * c * c * theta - log_cosh(c / 2.0)
 
 
-def gaussian_kl(mu: np.ndarray, L_precision: np.ndarray, L_precision_inv: np.ndarray, L_prior: np.ndarray,
-                L_prior_inv: np.ndarray) -> float:
-    """KL(N(μ, Σ) ‖ N(0, K)) = ½[tr(K⁻¹Σ) + μᵀK⁻¹μ − m + log|K| − log|Σ|], with Σ⁻¹ = L_P L_Pᵀ, K = L_K L_Kᵀ
-    and the inverse factors L_P⁻¹, L_K⁻¹ (all (m, m))."""
-    M = L_prior_inv @ L_precision_inv.T  # K⁻¹Σ has trace ‖L_K⁻¹ L_P⁻ᵀ‖²_F
-    alpha = L_prior_inv @ mu
-    return 0.5 * (float(np.sum(M * M)) + float(alpha @ alpha) - len(mu)
-                  + log_det_from_cholesky(L_prior) + log_det_from_cholesky(L_precision))
-
-
-def predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """Eq. (test_distribution): p(y*=1) = ∫σ(f)N(f|mean, var)df, accurate to ~1e-12 for any variance. Shapes (n*,).
-
-    var ≤ 2: 64-node Gauss–Hermite. Larger var, where the Gaussian is wide against the sigmoid's unit width: split
-    σ(f) = 1[f > 0] + (σ(f) − 1[f > 0]), so p = Φ(mean/sd) + ∫₀^∞ e^{−t} σ(t)[N(−t|mean, var) − N(t|mean, var)]dt,
-    the integral by 64-node Gauss–Laguerre (its integrand is smooth on the scale sd).
-    """
-    mean = np.asarray(mean, dtype=float)
-    var = np.maximum(np.asarray(var, dtype=float), 0.0)
-    p = np.empty(mean.shape)
-    narrow = var <= _GH_MAX_VARIANCE
-    f = mean[narrow, None] + np.sqrt(2.0 * var[narrow])[:, None] * _GH_NODES
-    p[narrow] = expit(f) @ _GH_WEIGHTS / np.sqrt(np.pi)
-    wide = ~narrow
-    m, sd = mean[wide, None], np.sqrt(var[wide])[:, None]
-    density_difference = (np.exp(-0.5 * ((_GL_NODES + m) / sd) ** 2)
-                          - np.exp(-0.5 * ((_GL_NODES - m) / sd) ** 2)) / (sd * np.sqrt(2.0 * np.pi))
-    p[wide] = ndtr(mean[wide] / sd[:, 0]) + (expit(_GL_NODES) * density_difference) @ _GL_WEIGHTS
-    return p
-
-
 class XGPC(SVIEngine):
     """The X-GPC training state on the shared SVI skeleton (`explorer.engine.SVIEngine`): its variational step is the
     local step plus the closed-form natural-gradient step, its bound the augmented ELBO.
@@ -110,7 +76,7 @@ class XGPC(SVIEngine):
     changes; the posterior factor L_P (Σ⁻¹ = L_P L_Pᵀ), L_P⁻¹ and μ until η changes.
     """
 
-    def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray | None, kernel: RBF, *,
+    def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray | None, kernel: Kernel, *,
                  batch_size: int = 100, schedule=None, hyper_optimizer: Adam | None = None,
                  rng: np.random.Generator | None = None, full: bool = False, criterion: SlidingWindow | None = None,
                  hyper_every: int = 1):
@@ -131,7 +97,7 @@ class XGPC(SVIEngine):
         super().set_training_data(X, y)
 
     # ----- derived quantities ---------------------------------------------------------------------------------
-    def _set_kernel(self, kernel: RBF) -> None:
+    def _set_kernel(self, kernel: Kernel) -> None:
         """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = K_zz + γI = L_K L_Kᵀ) and K_mm⁻¹."""
         features = kernel.features(self.Z)
         K_zz = kernel.cross_from_features(self.Z, features)
@@ -256,7 +222,7 @@ class XGPC(SVIEngine):
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
         """p(y* = +1 | data) at Xs (n*, d) → (n*,)."""
-        return predictive_probability(*self.predict_latent(Xs))
+        return logit_predictive_probability(*self.predict_latent(Xs))
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_i (eq. local_updates) for the rows X (s, d) at the current q → (s,)."""

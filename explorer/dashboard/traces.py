@@ -1,44 +1,49 @@
 """Live training curves in raw Bokeh (DESIGN §8: `ColumnDataSource.stream` costs ≈ 1 ms per update).
 
 ELBO against iteration or wall time; test NLL and test error against wall time (log-x toggle); ρ and the kernel
-parameters. The live run is a decimating buffer, so an hour of training keeps a bounded number of points on screen;
+parameters (every column of the kernel's `summary()`: the lengthscale, under ARD also one line per feature, and the
+variance). The live run is a decimating buffer, so an hour of training keeps a bounded number of points on screen;
 earlier runs stay overlaid (at most `MAX_EARLIER`), each labelled by the settings in which it differed.
 """
 from __future__ import annotations
 
 import numpy as np
 from bokeh.models import ColumnDataSource, Legend, LegendItem
-from bokeh.palettes import Category10_10
+from bokeh.palettes import Category10_10, Viridis256
 from bokeh.plotting import figure
 
-COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "lengthscale", "variance")
+from explorer.training import COLUMNS
+
+PARAMETER_COLUMNS = ("iteration", "rho", "lengthscale", "variance")
 MAX_EARLIER = 5
 EARLIER_POINTS = 600
 _EARLIER_COLORS = Category10_10[1:6]
 _X_LABEL = {"iteration": "iteration", "seconds": "training time (s, evaluation excluded)"}
 
 
-def _empty() -> dict:
-    return {name: np.zeros(0) for name in COLUMNS}
+def _empty(columns=COLUMNS) -> dict:
+    return {name: np.zeros(0) for name in columns}
 
 
 class Decimator:
-    """Keeps at most `capacity` rows of a growing run. When full it drops every other kept row and from then on keeps
-    only every 2nd (later 4th, 8th, …) new row: the whole run stays visible at falling resolution in bounded memory."""
+    """Keeps at most `capacity` rows (the values of `columns`) of a growing run. When full it drops every other kept
+    row and from then on keeps only every 2nd (later 4th, 8th, …) new row: the whole run stays visible at falling
+    resolution in bounded memory."""
 
-    def __init__(self, capacity: int = 4000):
+    def __init__(self, capacity: int = 4000, columns=COLUMNS):
         self.capacity = capacity
+        self.columns = tuple(columns)
         self.stride = 1
         self.seen = 0
-        self.kept = _empty()
+        self.kept = _empty(self.columns)
 
     def add(self, rows: list[dict]) -> tuple[dict, bool]:
         """Take new history rows. Returns (data, replace): the new kept rows to stream, or (replace=True) all kept
         rows after a thinning, which the caller sends whole."""
         picked = [row for offset, row in enumerate(rows) if (self.seen + offset) % self.stride == 0]
         self.seen += len(rows)
-        new = {name: np.array([row[name] for row in picked], dtype=float) for name in COLUMNS}
-        self.kept = {name: np.concatenate([self.kept[name], new[name]]) for name in COLUMNS}
+        new = {name: np.array([row[name] for row in picked], dtype=float) for name in self.columns}
+        self.kept = {name: np.concatenate([self.kept[name], new[name]]) for name in self.columns}
         if len(self.kept["iteration"]) <= self.capacity:
             return new, False
         self.kept = {name: values[::2] for name, values in self.kept.items()}
@@ -80,8 +85,9 @@ class Traces:
     def __init__(self, capacity: int = 4000):
         self.live = ColumnDataSource(_empty(), name="live-trace")
         self.buffer = Decimator(capacity)
-        self.parameters = ColumnDataSource(_empty())
-        self.parameter_buffer = Decimator(capacity)
+        self.parameters = ColumnDataSource(_empty(PARAMETER_COLUMNS))
+        self.parameter_buffer = Decimator(capacity, PARAMETER_COLUMNS)
+        self._kernel_lines: list = []  # (renderer, legend item) of the kernel's further parameters
         self._pending: list[dict] = []
         self.earlier: list[dict] = []
         self._runs = 0
@@ -108,6 +114,7 @@ class Traces:
             label = {"rho": "ρ", "lengthscale": "lengthscale ℓ", "variance": "variance σ²"}[name]
             self.params.line("iteration", name, source=self.parameters, line_width=2, color=color, legend_label=label)
         self.params.legend.location = "bottom_left"
+        self.params.legend.click_policy = "hide"
         self.figures = [self.elbo, self.nll, self.nll_log, self.error, self.error_log, self.params]
 
     @property
@@ -125,8 +132,28 @@ class Traces:
     def flush_parameters(self) -> None:
         """Draw the rows added since the last flush on the ρ/kernel-parameter figure."""
         if self._pending:
+            extra = tuple(name for name in self._pending[-1] if name not in COLUMNS)
+            if PARAMETER_COLUMNS + extra != self.parameter_buffer.columns:
+                self._set_kernel_lines(extra)
             _send(self.parameters, *self.parameter_buffer.add(self._pending))
             self._pending = []
+
+    def _set_kernel_lines(self, names: tuple[str, ...]) -> None:
+        """One thin line per further kernel parameter (e.g. the ARD lengthscales "lengthscale_1" …), replacing
+        those of an earlier run; the figure's data restart with these columns."""
+        for renderer, item in self._kernel_lines:
+            self.params.renderers = [r for r in self.params.renderers if r is not renderer]
+            self.params.legend[0].items = [i for i in self.params.legend[0].items if i is not item]
+        self.parameter_buffer = Decimator(self.parameter_buffer.capacity, PARAMETER_COLUMNS + names)
+        self.parameters.data = _empty(self.parameter_buffer.columns)
+        colors = Viridis256[:: max(1, 256 // max(len(names), 1))]
+        self._kernel_lines = []
+        for name, color in zip(names, colors):
+            renderer = self.params.line("iteration", name, source=self.parameters, line_width=1, color=color,
+                                        alpha=0.8, line_dash="dashed")
+            item = LegendItem(label=name.replace("lengthscale_", "ℓ_"), renderers=[renderer])
+            self.params.legend[0].items.append(item)
+            self._kernel_lines.append((renderer, item))
 
     def archive(self, config: dict, current: dict) -> None:
         """Keep the live run (if it has rows) as an earlier run labelled against `current`; then empty the live run."""
@@ -145,10 +172,10 @@ class Traces:
             while len(self.earlier) > MAX_EARLIER:
                 self._remove(self.earlier.pop(0))
         self.buffer = Decimator(self.buffer.capacity)
-        self.parameter_buffer = Decimator(self.buffer.capacity)
+        self.parameter_buffer = Decimator(self.buffer.capacity, self.parameter_buffer.columns)
         self._pending = []
         self.live.data = _empty()
-        self.parameters.data = _empty()
+        self.parameters.data = _empty(self.parameter_buffer.columns)
         self.relabel(current)
 
     def relabel(self, current: dict) -> None:

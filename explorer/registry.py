@@ -137,17 +137,21 @@ def find_openml_copy(name: str, data_dir=None) -> Path | None:
     return None
 
 
-def how_to_get(name: str) -> str:
-    """What a user can do to get a paper set that is missing here."""
+def copy_by_hand(name: str) -> str:
+    """How to get a paper set's file without OpenML (one line)."""
     spec = PAPER_DATASETS[name]
-    copy = (f"copy {spec.file} (sha256 {spec.sha256[:12]}…) into {PROJECT_DATA_DIR} or set XGPC_DATA_DIR to a "
-            f"directory holding it, or run `python -m explorer data fetch {name} --from URL` with a mirror of the "
-            "files")
+    return (f"put {spec.file} (sha256 {spec.sha256[:12]}…) into data/ or $XGPC_DATA_DIR, or run `python -m explorer "
+            f"data fetch {name} --from URL` with a mirror of the files")
+
+
+def how_to_get(name: str) -> str:
+    """What a user can do to get a paper set that is missing here (one line)."""
+    spec = PAPER_DATASETS[name]
+    put = copy_by_hand(name)
     if spec.openml_id is not None:
-        return (f"run `python -m explorer data fetch {name}` (downloads OpenML data set {spec.openml_id}; needs the "
-                f"network), or {copy}")
+        return f"run `python -m explorer data fetch {name}` (OpenML {spec.openml_id}, needs the network), or {put}"
     source = "; ".join(f"{s['repository']}: {s['path']}" for s in spec.sources)
-    return f"it has no OpenML copy: {copy}; its source is {source} (see data/README.md)"
+    return f"no OpenML copy: {put}; source {source} (data/README.md)"
 
 
 def paper_availability(data_dir=None) -> list[dict]:

@@ -351,7 +351,7 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
             if n_features is not None and index > n_features:
                 raise DataError(f"{name}: line {number}: feature index {index} exceeds n_features={n_features}")
             if index > widest:
-                raise DataError(f"{name}: line {number}: feature index {index:,} would make even one dense row "
+                raise DataError(f"{name}: line {number}: feature index {index} would make even one dense row "
                                 f"{_megabytes(8 * index)}, over the limit of {_megabytes(MAX_DENSE_BYTES)}")
             if index in seen:
                 raise DataError(f"{name}: line {number}: feature index {index} appears twice")
@@ -369,7 +369,7 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
     d = n_features if n_features is not None else largest
     if d == 0:
         raise DataError(f"{name}: no line holds a feature (index:value), so there are no feature columns")
-    check_dense_size(len(labels), d, name, f"line {largest_line} has feature index {largest:,}: " if largest == d else "")
+    check_dense_size(len(labels), d, name, f"line {largest_line} has feature index {largest}: " if largest == d else "")
     X = np.zeros((len(labels), d), dtype=np.float64)
     X[rows, cols] = vals
     feature_names = [f"x{k}" for k in range(1, d + 1)]

@@ -214,7 +214,7 @@ def _date_hint(value: str) -> str:
 def _fast_table(content: bytes, header: list[str], label_at: int, delimiter: str | None):
     """pandas' C parser on the rows after a one-line header: (X (n, d) float64, labels (n,) str) when every feature cell is a finite
     number and every row has a non-empty label, else None (the careful reader then decides)."""
-    import pandas as pd
+    import pandas as pd  # here, not at the top: importing pandas takes about a second
 
     options = (dict(sep=delimiter, quoting=csv.QUOTE_MINIMAL) if delimiter is not None
                else dict(sep=r"\s+", quoting=csv.QUOTE_NONE))

@@ -106,7 +106,7 @@ class DataTab:
         paper = "\n".join(
             ([f"Found here ({len(found)} of {len(availability)}), in the data set list:", *found] if found
              else [f"None of the {len(availability)} sets was found here."])
-            + (["", "Missing, and how to get them (then restart the app):", *missing] if missing else []))
+            + (["", "Missing, and how to get them (then reload the page):", *missing] if missing else []))
         return pn.Row(
             pn.Column(
                 "### Data set", self._settings.group(DATA),

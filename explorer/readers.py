@@ -77,6 +77,10 @@ def read_bytes(file, source_name: str | None = None) -> tuple[bytes, str]:
         except OSError as err:
             raise DataError(f"{name}: cannot read the file: {err.strerror or err}") from None
     name = str(source_name or getattr(file, "name", None) or "<uploaded data>")
+    if isinstance(file, (bytes, bytearray, memoryview)):
+        raise DataError(f"{name}: got the content itself; pass a path or a file object such as io.BytesIO(content)")
+    if not callable(getattr(file, "read", None)):
+        raise DataError(f"{name}: expected a path or a file object with read(), got {type(file).__name__}")
     try:
         content = file.read(MAX_FILE_BYTES + 1)
     except (OSError, ValueError) as err:

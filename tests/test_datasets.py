@@ -1076,3 +1076,10 @@ def test_example_files_are_the_ones_the_script_writes_and_read_back(tmp_path):
         # the label that stands for generated class +1 is the file's labels[1]
         plus = [classes[0], classes[1]][int(y[np.flatnonzero(y_true == 1)[0]] == 1)]
         assert str(plus).lstrip("+") == example.labels[1].lstrip("+")
+
+
+def test_readers_refuse_content_passed_instead_of_a_file_and_non_files():
+    with pytest.raises(DataError, match="got the content itself; pass a path or a file object"):
+        D.read_csv(b"a,label\n1,0\n2,1\n", "label")
+    with pytest.raises(DataError, match="expected a path or a file object with read\\(\\), got NoneType"):
+        D.read_npz(None)

@@ -131,6 +131,7 @@ _LINE_BREAK = re.compile("\r\n|[\n\r" + _EXOTIC_LINE_BREAKS + "]")
 _EXOTIC_LINE_BREAK = re.compile("[" + _EXOTIC_LINE_BREAKS + "]")
 _PHYSICAL_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")  # what the csv module calls a line
 
+
 def sniff_delimiter(header_line: str, name: str) -> str | None:
     """Delimiter from the header line: TAB for a .tsv name, else the most frequent of , TAB ; |, else None
     (runs of whitespace)."""
@@ -208,16 +209,14 @@ def _label_index(label_column, header: list[str], name: str) -> int:
     return header.index(label_column)
 
 
-
-
 def _date_hint(value: str) -> str:
     has_date = len(value) >= 8 and value[:4].isdigit() and value[4:5] in "-/." and value[5:7].isdigit()
     return "; dates and times must be converted to numbers first" if has_date or value.count(":") == 2 else ""
 
 
 def _fast_table(content: bytes, header: list[str], label_at: int, delimiter: str | None):
-    """pandas' C parser on the rows after a one-line header: (X (n, d) float64, labels (n,) str) when every feature cell is a finite
-    number and every row has a non-empty label, else None (the careful reader then decides)."""
+    """pandas' C parser on the rows after a one-line header: (X (n, d) float64, labels (n,)) when every feature cell
+    is a finite number and every row has a non-empty label, else None (the careful reader then decides)."""
     import pandas as pd  # here, not at the top: importing pandas takes about a second
 
     options = (dict(sep=delimiter, quoting=csv.QUOTE_MINIMAL) if delimiter is not None

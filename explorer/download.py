@@ -1,13 +1,17 @@
 """Fetching the paper's data sets into the project's `data/` (`python -m explorer data fetch NAME…`).
 
-Two routes: a mirror of the registry's files (`--from URL`, http(s) or file; each download streamed with a progress
-bar, checked against the registry's sha256 and written atomically), or OpenML by id through scikit-learn's
-`fetch_openml` (its raw files and the converted arrays `openml-ID-ENCODING.npz` land in the data directory).
-Without a network both fail with a `DataError` that says so; nothing half-written is left behind.
+Two routes: a mirror of the registry's files (`--from URL`, http(s) or file; checked against the registry's sha256),
+or OpenML by id: its description, feature list, qualities and ARFF data are downloaded into the layout of
+scikit-learn's OpenML cache under the data directory, then `fetch_openml` reads them from there and the converted
+arrays are written as `openml-ID-ENCODING.npz` (should scikit-learn change that layout, it simply downloads the
+files again itself, without progress bars). Every download streams with a progress bar and is written atomically;
+without a network both routes fail with a `DataError` that says so, and nothing half-written is left behind.
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 import os
 import sys
 import urllib.error
@@ -22,6 +26,7 @@ from explorer.registry import PAPER_DATASETS, PROJECT_DATA_DIR, copy_by_hand, ho
 from explorer.validation import DataError, show
 
 BLOCK_BYTES = 1 << 16
+OPENML_URL = "https://www.openml.org"
 
 
 def download(url: str, target: Path, *, expected_sha256: str | None = None, progress: bool = True,
@@ -64,10 +69,33 @@ def download(url: str, target: Path, *, expected_sha256: str | None = None, prog
         partial.unlink(missing_ok=True)
 
 
-def fetch(name: str, directory: Path = PROJECT_DATA_DIR, *, mirror: str | None = None,
-          progress: bool = True) -> Path:
+def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: str) -> None:
+    """Download OpenML data set `data_id`'s files with progress bars into scikit-learn's cache layout,
+    directory/openml/openml.org/PATH.gz, where `fetch_openml(data_home=directory)` looks before the network."""
+    root = directory / "openml" / "openml.org"
+
+    def get(path: str) -> Path:
+        cached = root / (path + ".gz")
+        if not cached.exists():
+            plain = download(f"{openml_url.rstrip('/')}/{path}", cached.with_name(cached.stem), progress=progress)
+            partial = cached.with_name(cached.name + ".partial")
+            with open(plain, "rb") as source, gzip.open(partial, "wb") as target:
+                while block := source.read(BLOCK_BYTES):
+                    target.write(block)
+            os.replace(partial, cached)
+            plain.unlink()
+        return cached
+
+    description = json.loads(gzip.decompress(get(f"api/v1/json/data/{data_id}").read_bytes()))
+    get(f"api/v1/json/data/features/{data_id}")
+    get(f"api/v1/json/data/qualities/{data_id}")
+    get(urllib.parse.urlparse(description["data_set_description"]["url"]).path.lstrip("/"))
+
+
+def fetch(name: str, directory: Path = PROJECT_DATA_DIR, *, mirror: str | None = None, progress: bool = True,
+          openml_url: str | None = None) -> Path:
     """Bring paper set `name` into `directory`: from `mirror` (a URL holding the registry's files) when given,
-    else from OpenML by its id. Returns the file written."""
+    else from OpenML by its id (at `openml_url`, default OPENML_URL). Returns the file written."""
     if name not in PAPER_DATASETS:
         raise DataError(f"unknown paper data set {show(name)}; the registry has {list(PAPER_DATASETS)}")
     spec = PAPER_DATASETS[name]
@@ -79,8 +107,14 @@ def fetch(name: str, directory: Path = PROJECT_DATA_DIR, *, mirror: str | None =
         raise DataError(f"{name}: {how_to_get(name)}")
     from explorer.datasets import load_openml
 
-    print(f"{name}: fetching OpenML data set {spec.openml_id} through scikit-learn into {directory} …",
-          file=sys.stderr)
+    try:
+        _openml_files(spec.openml_id, directory, progress=progress, openml_url=openml_url or OPENML_URL)
+    except DataError as err:
+        raise DataError(f"{name}: fetching OpenML data set {spec.openml_id} failed: {err} Otherwise "
+                        f"{copy_by_hand(name)}") from None
+    except (ValueError, KeyError, OSError, EOFError) as err:  # a reply that is not the JSON OpenML sends
+        raise DataError(f"{name}: OpenML's description of data set {spec.openml_id} cannot be read: "
+                        f"{type(err).__name__}: {err}") from None
     try:
         load_openml(spec.openml_id, one_hot=spec.one_hot, cache=directory)
     except DataError:

@@ -1018,27 +1018,72 @@ def test_fetch_from_a_file_url_and_a_mismatching_checksum_keeps_nothing(tmp_path
 
 def test_fetch_offline_fails_with_a_clear_message(tmp_path, monkeypatch, capsys):
     import socket
-    import urllib.error
 
+    from explorer import download
     from explorer.__main__ import main
 
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+        unreachable = f"http://127.0.0.1:{probe.getsockname()[1]}"
     target = tmp_path / "data"
-    assert main(["data", "fetch", "german", "--from", f"http://127.0.0.1:{port}", "--to", str(target)]) == 1
+    assert main(["data", "fetch", "german", "--from", unreachable, "--to", str(target)]) == 1
     err = capsys.readouterr().err
-    assert f"cannot download http://127.0.0.1:{port}/german.npz" in err and "offline" in err
+    assert f"cannot download {unreachable}/german.npz" in err and "offline" in err
 
-    def no_network(*args, **kwargs):
-        raise urllib.error.URLError("[Errno -2] Name or service not known")
-
-    monkeypatch.setattr(sklearn.datasets, "fetch_openml", no_network)
+    monkeypatch.setattr(download, "OPENML_URL", unreachable)
     assert main(["data", "fetch", "diabetes", "w8a", "--to", str(target)]) == 1
     err = capsys.readouterr().err
-    assert "diabetes: fetching OpenML data set 37 failed: URLError" in err and "offline" in err
+    assert f"diabetes: fetching OpenML data set 37 failed: cannot download {unreachable}/api/v1/json/data/37" in err
+    assert "offline" in err and "put diabetes.npz" in err
     assert "w8a: no OpenML copy" in err
-    assert not any(p.suffix == ".npz" for p in target.rglob("*"))
+    assert not target.exists() or not any(p.is_file() for p in target.rglob("*"))
+
+
+def _serve_openml_fixture(data_id: int, root: Path) -> None:
+    """Lay out scikit-learn's recorded OpenML responses for `data_id` as OpenML's URLs would serve them."""
+    fixtures = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" / f"id_{data_id}"
+    for prefix, url in (("api-v1-jd-", "api/v1/json/data/"), ("api-v1-jdf-", "api/v1/json/data/features/"),
+                        ("api-v1-jdq-", "api/v1/json/data/qualities/")):
+        target = root / f"{url}{data_id}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(gzip.open(fixtures / f"{prefix}{data_id}.json.gz").read())
+    description = json.loads(gzip.open(fixtures / f"api-v1-jd-{data_id}.json.gz").read())["data_set_description"]
+    target = root / description["url"].split("openml.org/", 1)[1]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(gzip.open(next(fixtures.glob("data-v1-dl-*.arff.gz"))).read())
+
+
+@pytest.mark.filterwarnings("ignore:OpenML raised a warning on the dataset")
+def test_fetch_from_openml_downloads_with_progress_bars_then_loads_offline(tmp_path, monkeypatch, capsys):
+    import dataclasses
+    import functools
+    import threading
+
+    from explorer import download
+
+    served = tmp_path / "openml"
+    _serve_openml_fixture(3, served)  # kr-vs-kp, standing in for diabetes
+    monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes",
+                        dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(served)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        target = tmp_path / "data"
+        path = download.fetch("diabetes", target, openml_url=f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert path == target / "openml-3-ordinal.npz" and path.is_file()
+    err = capsys.readouterr().err
+    assert all(f"{name}: 100%" in err for name in ("3", "kr-vs-kp.arff"))
+    X, y = D.load("diabetes", data_dir=target)  # the converted copy is found without the network
+    names, rows = _parse_arff(next((Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" /
+                                    "id_3").glob("data-v1-dl-*.arff.gz")))
+    assert X.shape == (len(rows), 36)
+    minority = min(set(rows[:, -1]), key=lambda c: np.sum(rows[:, -1] == c))
+    np.testing.assert_array_equal(y, np.where(rows[:, -1] == minority, 1, -1))
 
 
 def test_data_list_shows_where_each_set_is_and_how_to_get_the_rest(tmp_path, monkeypatch, capsys):

@@ -202,10 +202,10 @@ def _label_index(label_column, header: list[str], name: str) -> int:
     if isinstance(label_column, (int, np.integer)) and not isinstance(label_column, bool):
         if not -len(header) <= label_column < len(header):
             raise DataError(f"{name}: label column index {show(label_column)} is out of range for {len(header)} "
-                            f"columns {header}")
+                            f"columns {show_list(header)}")
         return int(label_column) % len(header)
     if label_column not in header:
-        raise DataError(f"{name}: no label column {show(label_column)}; the header has {header}")
+        raise DataError(f"{name}: no label column {show(label_column)}; the header has {show_list(header)}")
     return header.index(label_column)
 
 
@@ -288,15 +288,15 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
     if header is None:
         raise DataError(f"{name}: the file holds no header row, only blank or empty fields")
     if all(_is_number(field) for field in header):
-        raise DataError(f"{name}: line {header_line} looks like data, not a header {header}; a header row is required")
+        raise DataError(f"{name}: line {header_line} looks like data, not a header {show_list(header)}; a header row is required")
     if "" in header:
-        raise DataError(f"{name}: line {header_line}: header column {header.index('')} (0-based) has no name: {header}")
+        raise DataError(f"{name}: line {header_line}: header column {header.index('')} (0-based) has no name: {show_list(header)}")
     duplicates = sorted({h for h in header if header.count(h) > 1})
     if duplicates:
-        raise DataError(f"{name}: line {header_line}: column names {duplicates} appear more than once in {header}")
+        raise DataError(f"{name}: line {header_line}: column names {show_list(duplicates)} appear more than once in {show_list(header)}")
     label_at = _label_index(label_column, header, name)
     if len(header) < 2:
-        raise DataError(f"{name}: the header {header} has no feature column besides the label {show(header[label_at])}")
+        raise DataError(f"{name}: the header {show_list(header)} has no feature column besides the label {show(header[label_at])}")
     feature_names = [header[j] for j in range(len(header)) if j != label_at]
     exotic_breaks = len(_EXOTIC_LINE_BREAK.findall(text)) if _EXOTIC_LINE_BREAK.search(text) else 0
     lines = content.count(b"\n") + content.count(b"\r") - content.count(b"\r\n") + exotic_breaks + 1
@@ -439,7 +439,7 @@ def read_npz(file, *, source_name: str | None = None):
             keys = sorted(m[:-4] if m.endswith(".npy") else m for m in members)
             for key in ("X", "y"):
                 if f"{key}.npy" not in members:
-                    raise DataError(f"{name}: no array {key!r} in the archive; it holds {keys}")
+                    raise DataError(f"{name}: no array {key!r} in the archive; it holds {show_list(keys)}")
             for key in ("X", "y", "feature_names"):
                 if f"{key}.npy" in members:
                     arrays[key] = _npz_member(archive, key, name)
@@ -495,11 +495,11 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
         matches = [h for h in header if h.lower() in DEFAULT_LABEL_NAMES]
         if len(matches) != 1:
             raise DataError(
-                f"{name}: say which column holds the labels (label_column=...); the header is {header} and "
+                f"{name}: say which column holds the labels (label_column=...); the header is {show_list(header)} and "
                 f"{'none' if not matches else 'several'} of its names are one of {list(DEFAULT_LABEL_NAMES)}"
             )
         label_column = matches[0]
     return read_csv(io.BytesIO(content), label_column, source_name=name)
 
 
-__all__ = ["MAX_FILE_BYTES", "MAX_DENSE_BYTES", "read_csv", "read_libsvm", "read_npz", "load_file", "show_list"]
+__all__ = ["MAX_FILE_BYTES", "MAX_DENSE_BYTES", "read_csv", "read_libsvm", "read_npz", "load_file"]

@@ -28,9 +28,14 @@ def show(value) -> str:
     return text
 
 
+SHOWN_LIST_ITEMS = 12
+
+
 def show_list(values) -> str:
-    """A list of values shown with `show`: [0, 1] or ['no', 'yes']."""
-    return "[" + ", ".join(show(v) for v in values) + "]"
+    """A list of values shown with `show`: [0, 1] or ['no', 'yes']; a long list by its first items and its length."""
+    values = list(values)
+    shown = ", ".join(show(v) for v in values[:SHOWN_LIST_ITEMS])
+    return f"[{shown}, … ({len(values)} in all)]" if len(values) > SHOWN_LIST_ITEMS else f"[{shown}]"
 
 
 def prefix(source: str | None) -> str:
@@ -70,7 +75,8 @@ def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarr
         kinds = sorted({type(v).__name__ for v in y.tolist()})
         raise DataError(f"{prefix(source)}labels mix value types {kinds} and cannot be compared: {err}") from None
     if classes.size != 2:
-        found = ", ".join(f"{show(c)} ({k} rows)" for c, k in zip(classes.tolist(), counts.tolist()))
+        found = ", ".join(f"{show(c)} ({k} rows)" for c, k in zip(classes[:SHOWN_LIST_ITEMS].tolist(), counts.tolist()))
+        found += f", … ({classes.size} values in all)" if classes.size > SHOWN_LIST_ITEMS else ""
         raise DataError(
             f"{prefix(source)}binary classification needs exactly 2 label values, found {classes.size}: {found or 'none'}"
         )

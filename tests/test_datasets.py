@@ -1128,3 +1128,20 @@ def test_readers_refuse_content_passed_instead_of_a_file_and_non_files():
         D.read_csv(b"a,label\n1,0\n2,1\n", "label")
     with pytest.raises(DataError, match="expected a path or a file object with read\\(\\), got NoneType"):
         D.read_npz(None)
+
+
+def test_messages_stay_short_for_wide_headers_and_many_label_values(tmp_path):
+    path = tmp_path / "wide.csv"
+    header = [f"feature_{j}" for j in range(500)] + ["label"]
+    path.write_text(",".join(header) + "\n" + ",".join(["1"] * 501) + "\n")
+    with pytest.raises(DataError) as info:
+        D.read_csv(path, "outcome")
+    message = str(info.value)
+    assert "no label column 'outcome'" in message and "(501 in all)" in message and len(message) < 600
+    path = tmp_path / "many.csv"
+    path.write_text("x,label\n" + "".join(f"{k},{k}\n" for k in range(1000)))
+    with pytest.raises(DataError) as info:
+        D.read_csv(path, "label")
+    message = str(info.value)
+    assert "found 1000: 0 (1 rows), 1 (1 rows)" in message and "(1000 values in all)" in message
+    assert len(message) < 600

@@ -253,16 +253,16 @@ def _careful_table(rows, header: list[str], label_at: int, name: str):
         label = fields[label_at]
         if not label:
             raise DataError(f"{name}: line {number}, label column {show(header[label_at])}: the label is empty")
-        for j in feature_at:
-            try:
-                value = float(fields[j])
-            except (ValueError, OverflowError):
-                raise DataError(f"{name}: line {number}, column {show(header[j])}: value {show(fields[j])} is not "
-                                f"a number{_date_hint(fields[j])}") from None
-            if not math.isfinite(value):
-                raise DataError(f"{name}: line {number}, column {show(header[j])}: value {show(fields[j])} is not "
-                                "finite")
-            values.append(value)
+        try:
+            row = [float(fields[j]) for j in feature_at]
+        except (ValueError, OverflowError):
+            j = next(j for j in feature_at if not _is_number(fields[j]))
+            raise DataError(f"{name}: line {number}, column {show(header[j])}: value {show(fields[j])} is not "
+                            f"a number{_date_hint(fields[j])}") from None
+        if not all(map(math.isfinite, row)):
+            j = next(j for j, value in zip(feature_at, row) if not math.isfinite(value))
+            raise DataError(f"{name}: line {number}, column {show(header[j])}: value {show(fields[j])} is not finite")
+        values.extend(row)
         labels.append(label)
     if not labels:
         return None

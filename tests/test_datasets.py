@@ -6,6 +6,7 @@ data are checked against the sizes and class counts stated in shared/data/README
 from __future__ import annotations
 
 import gzip
+import http.server
 import io
 import json
 import os
@@ -861,6 +862,20 @@ def test_csv_fast_and_careful_paths_agree(text):
     assert labels.tolist() == ["x", "y"]
 
 
+def test_plain_csv_takes_pandas_fast_path_and_matches_the_careful_reader():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(300, 3)) * 10.0 ** rng.integers(-5, 6, size=(300, 3))
+    labels = np.where(rng.random(300) < 0.4, "yes", "no")
+    text = "a,b,c,label\n" + "".join(f"{r[0]!r},{r[1]!r},{r[2]!r},{lab}\n" for r, lab in zip(X.tolist(), labels))
+    fast = readers._fast_table(text.encode(), ["a", "b", "c", "label"], 3, ",")
+    assert fast is not None
+    np.testing.assert_array_equal(fast[0], X)
+    assert fast[1].tolist() == labels.tolist()
+    Xr, yr, classes, _ = D.read_csv(io.BytesIO(text.encode()), "label")
+    np.testing.assert_array_equal(Xr, X)
+    assert classes.tolist() == ["no", "yes"] and yr.tolist() == np.where(labels == "yes", 1, -1).tolist()
+
+
 def test_read_csv_bad_delimiter_and_unreadable_file_object():
     with pytest.raises(DataError, match="delimiter must be one character"):
         D.read_csv(io.BytesIO(b"a,label\n1,0\n2,1\n"), "label", delimiter=",,")
@@ -970,9 +985,6 @@ def http_server(small_paper_file):
     server.shutdown()
     server.server_close()
     thread.join()
-
-
-import http.server  # noqa: E402  (the handler class needs it at import time)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

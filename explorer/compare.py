@@ -27,7 +27,8 @@ from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data
 from explorer.kernels import RBF
-from explorer.schedules import Constant
+from explorer.recipe import full_batch_engine
+from explorer.training import Fit, fit_to_optimum
 from explorer.xgpc import XGPC
 
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
@@ -177,15 +178,12 @@ def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_
     )
 
 
-def fit_coordinate_ascent(model: XGPC, *, tolerance: float = 1e-10, max_iterations: int = 500) -> int:
-    """Full-batch, ρ = 1 natural-gradient steps (exact coordinate ascent) until max|Δμ| ≤ tolerance·(1 + max|μ|).
-    The model must have been built with batch_size = n and `Constant(1.0)`. Returns the iterations taken."""
-    for iteration in range(1, max_iterations + 1):
-        previous = model.mu.copy()
-        model.step(1)
-        if np.max(np.abs(model.mu - previous)) <= tolerance * (1.0 + np.max(np.abs(model.mu))):
-            return iteration
-    return max_iterations
+def _fitted(engine: XGPC) -> Fit:
+    """`fit_to_optimum` (exact coordinate ascent to max|Δμ| ≤ 1e-10(1 + max|μ|)); a numerical failure is raised."""
+    fit = fit_to_optimum(engine)
+    if fit.error is not None:
+        raise fit.error
+    return fit
 
 
 @dataclass
@@ -211,7 +209,8 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
                    n_inducing: int | None = None, max_stored_draws: int = 1000,
                    progress: Callable[[int, int], None] | None = None) -> ComparisonRun:
     """Fig. 1 end to end at a fixed kernel: split, fit full X-GPC (and a sparse one with `n_inducing` k-means++
-    inducing points) by exact coordinate ascent, run the Gibbs sampler, compare at the test points.
+    inducing points) by exact coordinate ascent (`recipe.full_batch_engine`, `training.fit_to_optimum`), run the
+    Gibbs sampler, compare at the test points.
 
     X (n, d) as given (standardise beforehand), y (n,) in ±1. If the training part would exceed `n_train_max`, the
     data are first subsampled (seeded) to ⌊n_train_max / (1 − test_fraction)⌋ rows; the result says so in
@@ -224,7 +223,7 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
         raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")
     if not 1 <= n_train_max <= N_MAX:
         raise ValueError(f"n_train_max must be between 1 and the sampler's limit {N_MAX}, got {n_train_max}")
-    split_rng, sampler_rng, inducing_rng, model_rng = np.random.default_rng(seed).spawn(4)
+    split_rng, sampler_rng, inducing_rng = np.random.default_rng(seed).spawn(3)
     subsampled_from = None
     n_keep = int(n_train_max / (1.0 - test_fraction))
     if len(y) > n_keep:
@@ -233,17 +232,14 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
         X, y = X[keep], y[keep]
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_fraction, split_rng)
 
-    start = time.perf_counter()
-    full = XGPC(X_train, y_train, None, kernel, batch_size=len(y_train), schedule=Constant(1.0), rng=model_rng,
-                full=True)
-    full_iterations = fit_coordinate_ascent(full)
-    full_seconds = time.perf_counter() - start
+    full = full_batch_engine("xgpc", X_train, y_train, None, kernel, full=True)
+    full_fit = _fitted(full)
     sparse = None
     if n_inducing is not None:
         start = time.perf_counter()
         Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
-        sparse = XGPC(X_train, y_train, Z, kernel, batch_size=len(y_train), schedule=Constant(1.0), rng=model_rng)
-        sparse_iterations = fit_coordinate_ascent(sparse)
+        sparse = full_batch_engine("xgpc", X_train, y_train, Z, kernel)
+        sparse_fit = _fitted(sparse)
         sparse_seconds = time.perf_counter() - start
 
     sampler = GibbsSampler(X_train, y_train, kernel, rng=sampler_rng, n_chains=n_chains, burn_in=burn_in,
@@ -252,9 +248,9 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
     mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
 
     result_full = compare_with_mcmc(full, sampler, X_test, y_test, subsampled_from=subsampled_from)
-    result_full.cost = {"vi_seconds": full_seconds, "vi_iterations": full_iterations, **mcmc_cost}
+    result_full.cost = {"vi_seconds": full_fit.seconds, "vi_iterations": full_fit.sweeps, **mcmc_cost}
     result_sparse = None
     if sparse is not None:
         result_sparse = compare_with_mcmc(sparse, sampler, X_test, y_test, subsampled_from=subsampled_from)
-        result_sparse.cost = {"vi_seconds": sparse_seconds, "vi_iterations": sparse_iterations, **mcmc_cost}
+        result_sparse.cost = {"vi_seconds": sparse_seconds, "vi_iterations": sparse_fit.sweeps, **mcmc_cost}
     return ComparisonRun(result_full, result_sparse, sampler, X_train, y_train, X_test, y_test, subsampled_from)

@@ -12,11 +12,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from explorer import methods
+from explorer import recipe
 from explorer.datasets import Standardizer
-from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
-from explorer.training import Trainer
+from explorer.schedules import DEFAULT_STEP_RULES
+
+_STEPS = DEFAULT_STEP_RULES["xgpc"]
 
 
 def _generator(random_state) -> np.random.Generator:
@@ -40,8 +41,11 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     learn_hyperparameters : bool, Adam on (log ℓ, log σ²) alternating with the natural-gradient steps.
     random_state : None, int or numpy Generator; drives the inducing points and the minibatches.
     lengthscale, variance, nugget : initial RBF lengthscale (standardised units) and variance; nugget γ (fixed).
-    step_size : "robbins-monro" (default: τ = 10, κ = 0.6, `schedules.default_xgpc_schedule`), "adaptive"
-        (Ranganath et al. 2013, the paper's choice) or "constant".
+    step_size : the natural-gradient step-size rule: "robbins-monro" (default) ρ_t = (t + tau)^−kappa, "adaptive"
+        (Ranganath et al. 2013, the paper's choice), "constant" (ρ = rho), or a rule object from
+        `explorer.schedules` (copied, never advanced itself).
+    rho, tau, kappa : the constant step ρ and the Robbins–Monro τ, κ; defaults are X-GPC's row of
+        `schedules.DEFAULT_STEP_RULES` (ρ = 0.5, τ = 10, κ = 0.6). Ignored for a rule they do not belong to.
     hyper_learning_rate : Adam learning rate.
     convergence : "parameters" (paper's X-GPC rule; it measures ρ‖λ̂ − η‖/‖η‖, so under the Robbins–Monro default
         it fires late and `max_iter` usually ends the fit), "holdout" (hold-out NLL rule; needs
@@ -59,9 +63,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, n_inducing: int = 100, batch_size: int = 100, max_iter: int = 2000,
                  learn_hyperparameters: bool = True, random_state=None, lengthscale: float = 1.0,
-                 variance: float = 1.0, nugget: float = 1e-4, step_size: str = "robbins-monro",
-                 hyper_learning_rate: float = 0.01, convergence: str = "parameters",
-                 validation_fraction: float = 0.0, eval_every: int = 50, ard: bool = False):
+                 variance: float = 1.0, nugget: float = 1e-4, step_size=_STEPS.rule, rho: float = _STEPS.rho,
+                 tau: float = _STEPS.tau, kappa: float = _STEPS.kappa, hyper_learning_rate: float = 0.01,
+                 convergence: str = "parameters", validation_fraction: float = 0.0, eval_every: int = 50,
+                 ard: bool = False):
         self.n_inducing = n_inducing
         self.batch_size = batch_size
         self.max_iter = max_iter
@@ -71,6 +76,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.variance = variance
         self.nugget = nugget
         self.step_size = step_size
+        self.rho = rho
+        self.tau = tau
+        self.kappa = kappa
         self.hyper_learning_rate = hyper_learning_rate
         self.convergence = convergence
         self.validation_fraction = validation_fraction
@@ -128,23 +136,25 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self._finish()
 
     def _start(self, X: np.ndarray, y_pm1: np.ndarray, rng: np.random.Generator) -> None:
-        self.scaler_ = Standardizer().fit(X)
-        X_std = self.scaler_.transform(X)
-        X_fit, y_fit, X_eval, y_eval = X_std, y_pm1, X_std, y_pm1
+        """Standardise with all of X's statistics, hold out the validation rows, then the run recipe (inducing
+        points, X-GPC, Trainer), all randomness from `rng`."""
+        scaler = Standardizer().fit(X)
+        X_fit, y_fit, X_eval, y_eval = X, y_pm1, X, y_pm1
         if self.validation_fraction > 0:
             held = rng.random(len(X)) < self.validation_fraction
             if held.all() or not held.any():
                 raise ValueError(f"validation_fraction={self.validation_fraction} leaves no training or no "
                                  f"validation rows among {len(X)}")
-            X_fit, y_fit, X_eval, y_eval = X_std[~held], y_pm1[~held], X_std[held], y_pm1[held]
-        Z = kmeans_plus_plus(X_fit, self.n_inducing, rng)
+            X_fit, y_fit, X_eval, y_eval = X[~held], y_pm1[~held], X[held], y_pm1[held]
         lengthscale = np.full(X.shape[1], self.lengthscale) if self.ard else self.lengthscale
-        self.engine_ = methods.build(
-            "xgpc", X_fit, y_fit, Z, RBF(lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
-            rng=rng, step_size=self.step_size, learn_hyperparameters=self.learn_hyperparameters,
-            hyper_learning_rate=self.hyper_learning_rate)
-        self.trainer_ = Trainer(self.engine_, X_eval, y_eval, eval_every=self.eval_every,
-                                convergence=self.convergence, rng=rng)
+        run = recipe.start_run(
+            "xgpc", X_fit, y_fit, X_eval, y_eval, RBF(lengthscale, self.variance, self.nugget), scaler=scaler,
+            n_inducing=self.n_inducing, inducing_rng=rng, engine_rng=rng, evaluation_rng=rng,
+            batch_size=self.batch_size, eval_every=self.eval_every, convergence=self.convergence,
+            options={"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa,
+                     "learn_hyperparameters": self.learn_hyperparameters,
+                     "hyper_learning_rate": self.hyper_learning_rate})
+        self.scaler_, self.engine_, self.trainer_ = run.scaler, run.engine, run.trainer
 
     def _finish(self):
         self.n_iter_ = int(self.engine_.iteration)

@@ -15,12 +15,14 @@ from pathlib import Path
 import numpy as np
 import param
 
-from explorer import datasets, methods
-from explorer.inducing import kmeans_plus_plus
+from explorer import datasets, methods, recipe
 from explorer.kernels import RBF
 from explorer.polyagamma import pg_mean
-from explorer.training import Trainer
+from explorer.schedules import DEFAULT_STEP_RULES
 from explorer.xgpc import predictive_probability
+
+_XGPC_STEPS = DEFAULT_STEP_RULES["xgpc"]
+
 
 class Model(param.Parameterized):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
@@ -39,9 +41,9 @@ class Model(param.Parameterized):
                                                                    "constant"],
                                doc="Step-size rule for the natural-gradient step; 'method default': Robbins–Monro "
                                    "(τ = 10, κ = 0.6) for X-GPC, the adaptive rule for natural-gradient SVGP")
-    rho = param.Number(default=0.5, bounds=(1e-6, 1.0), doc="Constant step size ρ")
-    tau = param.Number(default=10.0, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
-    kappa = param.Number(default=0.6, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
+    rho = param.Number(default=_XGPC_STEPS.rho, bounds=(1e-6, 1.0), doc="Constant step size ρ")
+    tau = param.Number(default=_XGPC_STEPS.tau, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
+    kappa = param.Number(default=_XGPC_STEPS.kappa, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
     learn_hyperparameters = param.Boolean(default=True, doc="Adam on log lengthscale and log variance")
     hyper_learning_rate = param.Number(default=0.01, bounds=(1e-6, 1.0), doc="Adam learning rate")
     lengthscale = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
@@ -89,27 +91,30 @@ class Model(param.Parameterized):
         X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, split_rng)
         return X_tr, X_te, y_tr.astype(float), y_te.astype(float)
 
-    def _build(self, Z_std: np.ndarray | None = None) -> None:
-        """Load data, choose Z and build the engine and trainer for the current configuration (all or nothing)."""
+    def _build(self) -> None:
+        """Load data and start the run (`recipe.start_run`) for the current configuration (all or nothing)."""
         X_tr, X_te, y_tr, y_te = self._load_data()
-        scaler = datasets.Standardizer().fit(X_tr)
-        X_tr_std = scaler.transform(X_tr)
+        monitor = _evaluation_rows(len(X_te), self.eval_points, self.seed)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            if Z_std is None:
-                Z_std = kmeans_plus_plus(X_tr_std, self.n_inducing, self._inducing_rng)
-            engine = methods.build(
-                self.method, X_tr_std, y_tr, Z_std, RBF(self.lengthscale, self.variance, self.nugget),
-                batch_size=self.batch_size, rng=self._engine_rng, learn_hyperparameters=self.learn_hyperparameters,
-                hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
-        monitor = _evaluation_rows(len(X_te), self.eval_points, self.seed)
-        trainer = Trainer(engine, scaler.transform(X_te[monitor]), y_te[monitor], eval_every=self.eval_every,
-                          elbo_points=self.eval_points, rng=self._elbo_rng)
+            run = recipe.start_run(
+                self.method, X_tr, y_tr, X_te[monitor], y_te[monitor], self._kernel(), n_inducing=self.n_inducing,
+                inducing_rng=self._inducing_rng, engine_rng=self._engine_rng, evaluation_rng=self._elbo_rng,
+                **self._run_options())
         self.X_train, self.X_test, self.y_train, self.y_test = X_tr, X_te, y_tr, y_te
-        self.scaler, self.engine, self.trainer = scaler, engine, trainer
+        self.scaler, self.engine, self.trainer = run.scaler, run.engine, run.trainer
         self.warnings = [str(w.message) for w in caught]
         self._publish(status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
-                            f"m = {engine.m})" + "".join(f"; {w}" for w in self.warnings))
+                            f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings))
+
+    def _kernel(self) -> RBF:
+        return RBF(self.lengthscale, self.variance, self.nugget)
+
+    def _run_options(self) -> dict:
+        """The recipe's options that follow from the configuration (minibatches, evaluation, builder options)."""
+        return {"batch_size": self.batch_size, "eval_every": self.eval_every, "elbo_points": self.eval_points,
+                "options": {"learn_hyperparameters": self.learn_hyperparameters,
+                            "hyper_learning_rate": self.hyper_learning_rate, **self._step_options()}}
 
     def _step_options(self) -> dict:
         """Builder options for the step-size rule: none for "method default" (each method's own), else the rule and
@@ -288,15 +293,11 @@ class Model(param.Parameterized):
         self.feature_names = meta["feature_names"]
         self.scaler = datasets.Standardizer.from_dict(meta["scaler"])
         state = _insert_arrays(meta["state"], arrays)
-        self.engine = methods.build(
-            self.method, self.scaler.transform(self.X_train), self.y_train, arrays["Z"],
-            RBF(self.lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
-            rng=np.random.default_rng(), learn_hyperparameters=self.learn_hyperparameters,
-            hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
-        self.engine.load_state_dict(state["engine"])
         monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
-        self.trainer = Trainer(self.engine, self.scaler.transform(self.X_test[monitor]), self.y_test[monitor],
-                               eval_every=self.eval_every, elbo_points=self.eval_points)
+        run = recipe.start_run(self.method, self.X_train, self.y_train, self.X_test[monitor], self.y_test[monitor],
+                               self._kernel(), scaler=self.scaler, Z=arrays["Z"], **self._run_options())
+        self.engine, self.trainer = run.engine, run.trainer
+        self.engine.load_state_dict(state["engine"])
         self.trainer.load_state_dict(state["trainer"])
         self.warnings = []
         self._publish(status=f"Loaded run at iteration {self.engine.iteration}")

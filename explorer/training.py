@@ -1,9 +1,10 @@
 """The one training loop every caller drives (Model, XGPClassifier, benchmarks, dashboard): step an engine, keep
 training time apart from evaluation time, evaluate every `eval_every` iterations into a bounded `History`, and apply
-the paper's convergence criteria.
+the paper's convergence criteria; and the one full-batch fit to the optimum (`fit_to_optimum`).
 
-An engine (`XGPC`, or an SVGP baseline) offers: `step(k)`, `iteration`, `rho`, `kernel`, `n`, `converged`
-(global-parameter criterion), `elbo(index=None)`, `predict_proba(X)`, `state_dict()`, `load_state_dict(state)`.
+An engine (`explorer.engine.SVIEngine`: `XGPC`, an SVGP baseline) offers: `step(k)`, `iteration`, `rho`, `kernel`,
+`n`, `mu`, `converged` (global-parameter criterion), `elbo(index=None)`, `predict_proba(X)`, `state_dict()`,
+`load_state_dict(state)`.
 """
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import csv
 import io
 import time
 from collections import deque
+from dataclasses import dataclass
 
 import numpy as np
 
 from explorer.convergence import holdout_nll_criterion
+from explorer.linalg import NumericalError
 from explorer.metrics import error_rate, negative_log_likelihood
 
 COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "lengthscale", "variance")
@@ -173,3 +176,34 @@ class Trainer:
         self.history = History.from_state_dict(state["history"])
         self.holdout.load_state_dict(state["holdout"])
         self.elbo_index = None if state["elbo_index"] is None else np.asarray(state["elbo_index"], dtype=int)
+
+
+@dataclass
+class Fit:
+    """What `fit_to_optimum` did: total sweeps of the engine, seconds, whether the stopping rule held, and the
+    NumericalError that ended it (the engine then stays at its last good state), if any."""
+
+    sweeps: int
+    seconds: float
+    converged: bool
+    error: NumericalError | None = None
+
+
+def fit_to_optimum(engine, *, tolerance: float = 1e-10, max_sweeps: int = 500) -> Fit:
+    """Step a full-batch engine (batch_size = n; for X-GPC with `Constant(1.0)` this is exact coordinate ascent) until
+    one sweep moves the posterior mean by max|Δμ| ≤ tolerance·(1 + max|μ|), the engine has done `max_sweeps` sweeps
+    in all, or a step fails with a NumericalError (e.g. a diverging natural-gradient step). Resumable: call again
+    with a larger `max_sweeps` to continue."""
+    start = time.perf_counter()
+    converged, error = False, None
+    try:
+        while engine.iteration < max_sweeps:
+            previous = engine.mu.copy()
+            engine.step(1)
+            mu = engine.mu
+            if np.max(np.abs(mu - previous)) <= tolerance * (1.0 + np.max(np.abs(mu))):
+                converged = True
+                break
+    except NumericalError as err:
+        error = err
+    return Fit(int(engine.iteration), time.perf_counter() - start, converged, error)

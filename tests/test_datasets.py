@@ -22,18 +22,8 @@ from explorer import datasets as D
 from explorer import readers, registry
 from explorer.datasets import DataError
 
-DATA_DIR = Path(os.environ.get("XGPC_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
 
 
-@pytest.fixture
-def paper_data() -> Path:
-    """The offline copies of the paper's sets ($XGPC_DATA_DIR, else ../shared/data beside the checkout). A fresh
-    clone has none: the tests that read them skip there, but fail on CI (environment variable CI set), which has them."""
-    if (DATA_DIR / "README.md").is_file():
-        return DATA_DIR
-    if os.environ.get("CI"):
-        pytest.fail(f"CI must have the paper's offline data beside the checkout; {DATA_DIR} is missing")
-    pytest.skip(f"the paper's offline data are not beside this checkout ({DATA_DIR}); see data/README.md")
 
 
 # ----------------------------------------------------------------------------------------------------------- labels

@@ -1,8 +1,6 @@
 """The X-GPC engine against independent truth: coordinate-ascent monotonicity, the exact log marginal likelihood by
 quadrature, the Gibbs–MacKay bound, the natural-gradient fixed point, unbiased minibatch targets, finite-difference
 kernel gradients, direct numerical integration of the predictive probability, exact save/restore, and accuracy."""
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -242,12 +240,8 @@ def test_state_dict_round_trip_continues_bit_identically(steps_before):
 
 
 # ----- accuracy ------------------------------------------------------------------------------------------------------
-def _data_dir() -> Path:
-    return Path(os.environ.get("XGPC_DATA_DIR", Path(__file__).resolve().parents[1].parent / "shared" / "data"))
-
-
-def test_banana_test_error_after_two_thousand_iterations():
-    data = np.load(_data_dir() / "banana.npz")
+def test_banana_test_error_after_two_thousand_iterations(paper_data):
+    data = np.load(paper_data / "banana.npz")
     X, y = np.asarray(data["X"], dtype=float), np.asarray(data["y"], dtype=float)
     rng = np.random.default_rng(0)
     order = rng.permutation(len(y))

@@ -16,7 +16,8 @@ def html_text(value) -> str:
 
 def markdown_text(value) -> str:
     """str(value) as literal Markdown text on one line: every ASCII punctuation character backslash-escaped (so no
-    tag, entity, emphasis, link, emoji or table syntax survives), line breaks as spaces. Use it in panes built with
-    `disable_math=True`: the browser typesets $…$ after Markdown has run."""
-    line = " ".join(str(value).splitlines())
+    tag, entity, emphasis, link, emoji or table syntax survives), line breaks as spaces, no space at either end (it
+    would break the emphasis around it). Use it in panes built with `disable_math=True`: the browser typesets $…$
+    after Markdown has run."""
+    line = " ".join(str(value).splitlines()).strip()
     return "".join("\\" + char if char in _MARKDOWN_PUNCTUATION else char for char in line)

@@ -117,10 +117,16 @@ class DataTab:
             return
         await self._read(Upload(content, filename, columns, guess_label_column(columns)))
 
-    async def _label_chosen(self, event) -> None:
+    def _label_chosen(self, event) -> None:
+        """A label column chosen by the user (not one shown by `_show_accepted`): read the file again with it."""
         if self._showing or self.accepted is None or event.new in (None, self.accepted.label_column):
             return
-        await self._read(replace(self.accepted, label_column=event.new))
+        upload = replace(self.accepted, label_column=event.new)
+
+        async def read() -> None:
+            await self._read(upload)
+
+        pn.state.execute(read)
 
     async def _read(self, upload: Upload) -> None:
         """Read `upload` (progress shown meanwhile); keep it as the accepted file if the dashboard took it."""

@@ -2,7 +2,12 @@
 or cells shows as text and runs nothing; a file over the limit is refused by the browser before it is sent and the
 session carries on; one session's upload is read off the event loop, so another session's page loads meanwhile;
 every upload gets feedback. The helpers and the Chromium fixtures are those of test_browser.py and conftest.py."""
+import os
+import socket
+import subprocess
+import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -10,7 +15,8 @@ import pytest
 from explorer import datasets
 from explorer.dashboard import app
 from explorer.dashboard.data import MAX_UPLOAD_BYTES
-from test_browser import LIVE_POINTS, TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401 (served: fixture)
+from test_browser import (  # noqa: F401 (served: the fixture)
+    LIVE_POINTS, ROOT, TIMEOUT_MS, free_port, open_app, served, shoot, wait_server)
 
 pytestmark = pytest.mark.browser
 MARKUP = "<img src=x onerror=window.__x=1>"  # valid HTML without quotes, so it is a plain CSV field
@@ -161,3 +167,31 @@ def test_every_upload_gets_feedback_and_the_label_box_keeps_the_file_in_use(serv
     assert label_box(page).locator("option").all_inner_texts() == ["u", "v", "label"]
     assert dashboard.data.label_column.options == ["u", "v", "label"] and dashboard.model.feature_names == ["u", "v"]
     assert errors == []
+
+
+def test_panel_serve_has_the_same_upload_limit(page):
+    """`panel serve apps/explorer.py` as a user types it: the browser refuses a file over the limit, takes one under."""
+    port = free_port()
+    command = [sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "explorer.py"), "--port", str(port),
+               "--address", "127.0.0.1", f"--allow-websocket-origin=127.0.0.1:{port}"]
+    server = subprocess.Popen(command, cwd=ROOT, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while True:
+            assert server.poll() is None, "panel serve exited"
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "panel serve did not start"
+            time.sleep(0.2)
+        page.goto(f"http://127.0.0.1:{port}/explorer")
+        page.get_by_role("button", name="Play").wait_for(timeout=TIMEOUT_MS)
+        page.locator(".bk-tab", has_text="Data").click()
+        upload(page, "huge.csv", b"x1,x2,label\n" + b"0.5,0.25,a\n" * (12_000_000 // 11))
+        page.locator(".filepond--file-status-main", has_text="File is too large").wait_for(timeout=TIMEOUT_MS)
+        upload(page, "fine.csv", csv_bytes(["x1", "x2", "label"]))
+        notice(page, "Loaded fine.csv")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -391,3 +391,11 @@ def test_a_rejected_label_choice_restores_the_label_box(dash, caplog):
         dash.data.label_column.value = "u"  # 60 distinct values: not a label column
     assert "good.csv" in caplog.text
     assert dash.data.label_column.value == "label" and dash.model.feature_names == ["u", "w"]
+
+
+def test_feature_names_label_the_surface_axes_as_plain_text(dash):
+    names = [r"$$\frac{a}{b}$$", r"\(x^2\)"]
+    assert dash.load_file(_csv([*names, "label"], _two_class_rows()), "tex.csv", "label")
+    labels = [axis[0].axis_label for axis in (dash.surface.figure.xaxis, dash.surface.figure.yaxis)]
+    assert [type(label).__name__ for label in labels] == ["PlainText", "PlainText"]  # not typeset as TeX
+    assert [label.text for label in labels] == names

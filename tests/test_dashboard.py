@@ -399,3 +399,36 @@ def test_feature_names_label_the_surface_axes_as_plain_text(dash):
     labels = [axis[0].axis_label for axis in (dash.surface.figure.xaxis, dash.surface.figure.yaxis)]
     assert [type(label).__name__ for label in labels] == ["PlainText", "PlainText"]  # not typeset as TeX
     assert [label.text for label in labels] == names
+
+
+def test_a_file_dropped_while_another_is_read_is_refused_and_the_first_carries_on(dash, monkeypatch, caplog):
+    real_read_csv, parsing, release = datasets.read_csv, threading.Event(), threading.Event()
+
+    def held_read_csv(*args, **kwargs):
+        parsing.set()
+        release.wait(timeout=30)
+        return real_read_csv(*args, **kwargs)
+
+    monkeypatch.setattr(datasets, "read_csv", held_read_csv)
+
+    async def until(condition):
+        for _ in range(3000):  # failsafe: 30 s
+            if condition():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("condition not reached")
+
+    async def session():
+        _drop(dash, "first.csv", _csv(["u", "v", "label"], _two_class_rows()))  # its watcher runs as a task
+        await until(parsing.is_set)
+        assert dash.data.reading.visible and dash.data.label_column.disabled
+        with caplog.at_level(logging.ERROR):
+            _drop(dash, "second.csv", _csv(["p", "q", "label"], _two_class_rows()))
+            await until(lambda: "Still reading first.csv" in caplog.text)
+        assert dash.data.reading.visible  # the first file's progress is still shown
+        release.set()
+        await until(lambda: dash.data.accepted is not None)
+
+    asyncio.run(session())
+    assert dash.data.accepted.filename == "first.csv" and dash.model.feature_names == ["u", "v"]
+    assert not dash.data.reading.visible and dash.data.label_column.options == ["u", "v", "label"]

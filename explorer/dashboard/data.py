@@ -92,6 +92,7 @@ class DataTab:
         self._read_file = read_file
         self._report_error = report_error
         self.accepted: Upload | None = None
+        self._in_progress: Upload | None = None
         self.upload = pn.widgets.FileDropper(max_file_size=f"{MAX_UPLOAD_BYTES // 10**6}MB",
                                              chunk_size=UPLOAD_CHUNK_BYTES, multiple=False, layout="compact",
                                              sizing_mode="stretch_width")
@@ -129,12 +130,19 @@ class DataTab:
         pn.state.execute(read)
 
     async def _read(self, upload: Upload) -> None:
-        """Read `upload` (progress shown meanwhile); keep it as the accepted file if the dashboard took it."""
+        """Read `upload` (progress shown meanwhile); keep it as the accepted file if the dashboard took it. One file
+        at a time: another one dropped meanwhile is refused with a message."""
+        if self._in_progress is not None:
+            self._report_error(f"Still reading {self._in_progress.filename}: upload {upload.filename} once it is "
+                               "loaded.")
+            return
+        self._in_progress = upload
         self._show_reading(upload)
         try:
             if await self._read_file(upload.content, upload.filename, upload.label_column):
                 self.accepted = upload
         finally:
+            self._in_progress = None
             self._show_reading(None)
             self._show_accepted()
 

@@ -15,7 +15,7 @@ import pytest
 from explorer import datasets
 from explorer.dashboard import app
 from explorer.dashboard.data import MAX_UPLOAD_BYTES
-from test_browser import (  # noqa: F401 (served: the fixture)
+from test_browser import (  # noqa: F401 (served: the in-process server fixture)
     LIVE_POINTS, ROOT, TIMEOUT_MS, free_port, open_app, served, shoot, wait_server)
 
 pytestmark = pytest.mark.browser

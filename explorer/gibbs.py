@@ -19,7 +19,7 @@ from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack
 from scipy.special import log_expit
 
 from explorer import diagnostics, polyagamma
-from explorer.inputs import labelled_data
+from explorer.inputs import count, labelled_data, query_points
 from explorer.kernels import RBF
 from explorer.xgpc import predictive_probability
 
@@ -127,7 +127,8 @@ def seconds_per_sweep_estimate(n: int, *, form: str = "precision", rng: np.rando
 class GibbsSampler:
     """Several independent PG Gibbs chains for the full logit GP, advanced incrementally with `step(k)`.
 
-    X (n, d), y (n,) in ±1, `kernel` fixed (an `RBF`). `rng` is spawned into one independent stream per chain.
+    X (n, d), y (n,) in ±1 with both classes present, `kernel` fixed (an `RBF`). `rng` (a numpy Generator; None: a
+    fresh `default_rng()`, not reproducible) is spawned into one independent stream per chain.
 
     Run length and memory. The run is fixed at construction: `burn_in` + `n_samples` sweeps per chain. Every array
     is allocated up front: `traces` (chains, burn_in + n_samples, k) holds monitored scalars at every sweep, and the
@@ -150,11 +151,22 @@ class GibbsSampler:
     n above `N_MAX` = 2000 raises unless `force=True`; call `seconds_per_sweep_estimate(n)` first to know the cost.
     """
 
-    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: RBF, *, rng: np.random.Generator, n_chains: int = 4,
-                 burn_in: int = 100, n_samples: int = 1000, thin: int | None = None, max_stored_draws: int = 1000,
-                 form: str = "auto", init_scale: float = 2.0, monitor: np.ndarray | None = None, force: bool = False):
-        self.X, self.y = labelled_data(X, y, finite=True)
+    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: RBF, *, rng: np.random.Generator | None = None,
+                 n_chains: int = 4, burn_in: int = 100, n_samples: int = 1000, thin: int | None = None,
+                 max_stored_draws: int = 1000, form: str = "auto", init_scale: float = 2.0,
+                 monitor: np.ndarray | None = None, force: bool = False):
+        self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
+        if np.all(self.y == self.y[0]):
+            raise ValueError(f"y holds only the class {self.y[0]:+.0f} ({self.n} rows): the posterior of a one-class "
+                             "data set only says 'more of the same'; give the sampler rows of both classes")
+        if rng is None:
+            rng = np.random.default_rng()
+        elif not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
+        n_chains, burn_in, n_samples, max_stored_draws = (count(value, name) for value, name in (
+            (n_chains, "n_chains"), (burn_in, "burn_in"), (n_samples, "n_samples"),
+            (max_stored_draws, "max_stored_draws")))
         if self.n > N_MAX and not force:
             raise ValueError(f"n = {self.n} training points exceeds the Gibbs limit N_MAX = {N_MAX} (each sweep is "
                              f"O(n³) per chain); subsample, or pass force=True after seconds_per_sweep_estimate(n)")
@@ -166,7 +178,7 @@ class GibbsSampler:
                              f"{n_chains}, {burn_in}, {n_samples}, {max_stored_draws}")
         if not (np.isfinite(init_scale) and init_scale > 0):
             raise ValueError(f"init_scale must be finite and > 0, got {init_scale}")
-        thin = math.ceil(n_samples / max_stored_draws) if thin is None else int(thin)
+        thin = math.ceil(n_samples / max_stored_draws) if thin is None else count(thin, "thin")
         if not 1 <= thin <= n_samples or n_samples // thin > max_stored_draws:
             raise ValueError(f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
                              f"keep at least 1 and at most max_stored_draws = {max_stored_draws}")
@@ -229,8 +241,8 @@ class GibbsSampler:
         self.omega[chain] = omega
 
     def step(self, k: int = 1) -> int:
-        """Add up to k sweeps to every chain (fewer if the run length is reached); return the number done."""
-        k = max(0, min(int(k), self.total_sweeps - self.sweeps_done))
+        """Add up to k ≥ 0 sweeps to every chain (fewer if the run length is reached); return the number done."""
+        k = min(count(k), self.total_sweeps - self.sweeps_done)
         start = time.perf_counter()
         for _ in range(k):
             for chain in range(self.n_chains):
@@ -246,7 +258,9 @@ class GibbsSampler:
         return k
 
     def run(self, progress: Callable[[int, int], None] | None = None, chunk: int = 10) -> "GibbsSampler":
-        """Step to the end in slices of `chunk` sweeps, calling progress(sweeps_done, total_sweeps) after each."""
+        """Step to the end in slices of `chunk` ≥ 1 sweeps, calling progress(sweeps_done, total_sweeps) after each."""
+        if count(chunk, "chunk") < 1:
+            raise ValueError(f"chunk must be ≥ 1, got {chunk!r}")
         while not self.finished:
             self.step(chunk)
             if progress is not None:
@@ -280,9 +294,7 @@ class GibbsSampler:
 
     def _test_conditionals(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per stored draw, f* | f ~ N(K_*n K⁻¹ f, k** − K_*n K⁻¹ K_n*): means (draws, n*), shared variance (n*,)."""
-        Xs = np.ascontiguousarray(Xs, dtype=float)
-        if Xs.ndim != 2 or Xs.shape[1] != self.X.shape[1]:
-            raise ValueError(f"Xs must be (n*, {self.X.shape[1]}), got {Xs.shape}")
+        Xs = query_points(Xs, self.X.shape[1])
         K_ns = self.kernel.cross(self.X, Xs)
         A = cho_solve((self.L, True), K_ns, check_finite=False)  # K⁻¹ K_n*, (n, n*)
         var = np.maximum(self.kernel.diag(len(Xs)) - np.einsum("ij,ij->j", A, K_ns), 0.0)

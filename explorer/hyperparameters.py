@@ -9,9 +9,33 @@ eq. variational_bound, and −∂KL = ½⟨AΣA + AμμᵀA − A, ∂K_mm⟩; t
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
-from explorer.kernels import RBF
+from explorer.kernels import RBF, KernelParameterError
+from explorer.linalg import NumericalError
+
+
+class KernelLearningError(NumericalError):
+    """A kernel-learning step diverged: its gradient or the new (ℓ, σ²) were not finite, or the new kernel matrix
+    could not be factorised. The engine's state is that before the failing iteration."""
+
+
+@contextmanager
+def kernel_step_guard(kernel: RBF, iteration: int):
+    """Around one kernel-learning step from `kernel` at `iteration`: a non-finite or non-positive new parameter
+    (KernelParameterError) or a failed factorisation of the new kernel (NumericalError) becomes KernelLearningError
+    with advice."""
+    try:
+        yield
+    except KernelLearningError:
+        raise
+    except (KernelParameterError, NumericalError) as err:
+        raise KernelLearningError(
+            f"kernel learning diverged at iteration {iteration} (from lengthscale {kernel.lengthscale.tolist()}, "
+            f"variance {kernel.variance:.4g}): {err}. Lower the kernel learning rate (hyper_learning_rate) or turn "
+            f"kernel learning off") from err
 
 
 def elbo_kernel_gradient(kernel: RBF, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,

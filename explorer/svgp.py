@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion, relative_change
-from explorer.hyperparameters import Adam, elbo_kernel_gradient
-from explorer.inputs import inducing_inputs, labelled_data, minibatch_size
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, kernel_step_guard
+from explorer.inputs import count, inducing_inputs, labelled_data, minibatch_size, query_points
 from explorer.kernels import RBF
 from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import Adaptive
@@ -138,8 +138,8 @@ class _SVGP:
 
     # ----- one iteration -------------------------------------------------------------------------------------
     def step(self, k: int = 1) -> None:
-        """Advance k iterations. On an error the state is exactly that before the failing iteration."""
-        for _ in range(int(k)):
+        """Advance k ≥ 0 iterations. On an error the state is exactly that before the failing iteration."""
+        for _ in range(count(k)):
             # updates replace arrays instead of mutating them, so a shallow copy of the attributes plus the states
             # of the mutable helpers restores the state exactly
             saved = (dict(self.__dict__), self.rng.bit_generator.state, self.criterion.state_dict(),
@@ -163,7 +163,9 @@ class _SVGP:
         change = self._variational_step(K_sm, projection, y_b)
         if self.hyper_optimizer is not None:
             gradient = self.kernel_gradient(X_b, y_b, K_sm, projection)
-            self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params, gradient)))
+            with kernel_step_guard(self.kernel, self.iteration):
+                self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params,
+                                                                                         gradient)))
         self.criterion.update(change)
         self.last_batch = index
 
@@ -181,7 +183,7 @@ class _SVGP:
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,)."""
-        Xs = np.asarray(Xs, dtype=float)
+        Xs = query_points(Xs, self.X.shape[1])
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)

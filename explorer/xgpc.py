@@ -13,10 +13,11 @@ from scipy.linalg import blas
 from scipy.special import expit, ndtr
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion
-from explorer.hyperparameters import Adam, elbo_kernel_gradient
-from explorer.inputs import inducing_inputs, labelled_data, minibatch_size
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, kernel_step_guard
+from explorer.inputs import count, inducing_inputs, labelled_data, minibatch_size, query_points
 from explorer.kernels import RBF
-from explorer.linalg import inverse_from_factor_inverse, log_det_from_cholesky, robust_cholesky, triangular_inverse
+from explorer.linalg import (NumericalError, inverse_from_factor_inverse, log_det_from_cholesky, robust_cholesky,
+                             triangular_inverse)
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule
 
@@ -78,6 +79,11 @@ def predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
     """
     mean = np.asarray(mean, dtype=float)
     var = np.maximum(np.asarray(var, dtype=float), 0.0)
+    bad = ~(np.isfinite(mean) & np.isfinite(var))
+    if bad.any():
+        i = int(np.flatnonzero(bad.ravel())[0])
+        raise NumericalError(f"the predictive distribution of f* is not finite at row {i} (mean "
+                             f"{mean.ravel()[i]!r}, variance {var.ravel()[i]!r}): the model has diverged")
     p = np.empty(mean.shape)
     narrow = var <= _GH_MAX_VARIANCE
     f = mean[narrow, None] + np.sqrt(2.0 * var[narrow])[:, None] * _GH_NODES
@@ -87,7 +93,7 @@ def predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
     density_difference = (np.exp(-0.5 * ((_GL_NODES + m) / sd) ** 2)
                           - np.exp(-0.5 * ((_GL_NODES - m) / sd) ** 2)) / (sd * np.sqrt(2.0 * np.pi))
     p[wide] = ndtr(mean[wide] / sd[:, 0]) + (expit(_GL_NODES) * density_difference) @ _GL_WEIGHTS
-    return p
+    return np.clip(p, 0.0, 1.0, out=p)  # the quadratures' rounding may step a hair outside [0, 1]
 
 
 class XGPC:
@@ -228,8 +234,8 @@ class XGPC:
 
     # ----- one SVI iteration -------------------------------------------------------------------------------------
     def step(self, k: int = 1) -> None:
-        """Advance k SVI iterations. On an error the state is exactly that before the failing iteration."""
-        for _ in range(int(k)):
+        """Advance k ≥ 0 SVI iterations. On an error the state is exactly that before the failing iteration."""
+        for _ in range(count(k)):
             saved = self._volatile_state()
             try:
                 self._iterate()
@@ -255,8 +261,9 @@ class XGPC:
         self._set_posterior(old_eta + rho * gradient)
         if self.hyper_optimizer is not None and self.iteration % self.hyper_every == 0:
             gradient = self._kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
-            self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params,
-                                                                                     gradient)))
+            with kernel_step_guard(self.kernel, self.iteration):
+                self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params,
+                                                                                         gradient)))
         # relative change of the global parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖
         self.criterion.update(rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12))
         self.rho, self.last_batch, self.last_c = rho, index, c
@@ -302,7 +309,7 @@ class XGPC:
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
-        Xs = np.ascontiguousarray(Xs, dtype=float)
+        Xs = query_points(Xs, self.X.shape[1])
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)

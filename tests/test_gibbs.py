@@ -99,7 +99,7 @@ def test_auto_form_follows_the_condition_number():
 
 # ----- the whole sampler against a brute-force posterior -------------------------------------------------------------
 X2 = np.array([[0.0], [0.8]])
-Y2 = np.array([1.0, 1.0])
+Y2 = np.array([1.0, -1.0])  # both classes: the sampler refuses one-class data
 KERNEL2 = RBF(1.0, 3.0, 1e-6)
 XS2 = np.array([[0.4], [2.0]])
 
@@ -219,7 +219,8 @@ def test_prediction_chunks_give_the_same_probabilities(monkeypatch):
 def test_bad_input_gets_a_clear_error():
     X, y = small_problem()
     with pytest.raises(ValueError, match="N_MAX"):
-        GibbsSampler(np.zeros((gibbs.N_MAX + 1, 1)), np.ones(gibbs.N_MAX + 1), RBF(1.0), rng=np.random.default_rng())
+        GibbsSampler(np.zeros((gibbs.N_MAX + 1, 1)), np.resize([1.0, -1.0], gibbs.N_MAX + 1), RBF(1.0),
+                     rng=np.random.default_rng())
     with pytest.raises(ValueError, match="−1 and \\+1"):
         GibbsSampler(X, (y > 0).astype(float), RBF(1.0), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="form"):
@@ -229,6 +230,6 @@ def test_bad_input_gets_a_clear_error():
     with pytest.raises(ValueError, match="NaN"):
         GibbsSampler(np.where(X > 1, np.nan, X), y, RBF(1.0), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="nugget"):
-        GibbsSampler(np.zeros((5, 1)), np.ones(5), RBF(1.0, 1.0, 1e-300), rng=np.random.default_rng())
+        GibbsSampler(np.zeros((5, 1)), np.resize([1.0, -1.0], 5), RBF(1.0, 1.0, 1e-300), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="form"):
         gibbs.seconds_per_sweep_estimate(10, form="saddle")

@@ -21,7 +21,7 @@ import param
 from explorer import datasets, methods
 from explorer.hyperparameters import KernelLearningError
 from explorer.inducing import kmeans_plus_plus
-from explorer.inputs import count, fitted_standardizer, labelled_data, standardised
+from explorer.inputs import bounded_features, count, fitted_standardizer, labelled_data, standardised
 from explorer.kernels import RBF
 from explorer.polyagamma import pg_mean
 from explorer.training import Trainer
@@ -243,6 +243,7 @@ class Model(param.Parameterized):
     def set_data(self, X, y, name: str = "custom", feature_names=None) -> None:
         """Use (X, y) as the data set ('custom'); validated first: on a DataError nothing changes."""
         X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
+        bounded_features(X, str(name))
         names = list(feature_names) if feature_names is not None else [f"x{j + 1}" for j in range(X.shape[1])]
         previous = self._custom
         self._custom = {"X": X, "y": y, "feature_names": names, "name": name, "classes": classes}

@@ -83,8 +83,9 @@ def test_nan_features_and_length_mismatch():
 
 def test_non_positive_kernel_parameter_is_refused():
     X = np.random.default_rng(0).standard_normal((20, 2))
-    with pytest.raises(ValueError, match="lengthscale must be finite and > 0"):
-        XGPClassifier(lengthscale=-1.0, max_iter=10).fit(X, np.arange(20) % 2)
+    for value in (-1.0, 0.0, np.nan, np.inf):
+        with pytest.raises(ValueError, match="'lengthscale' parameter of XGPClassifier must be"):
+            XGPClassifier(lengthscale=value, max_iter=10).fit(X, np.arange(20) % 2)
 
 
 def test_more_inducing_points_than_rows_warns_and_clamps():

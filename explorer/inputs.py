@@ -36,9 +36,12 @@ def bounded_features(X: np.ndarray, name: str = "X", units: str = "") -> np.ndar
 
 def fitted_standardizer(X: np.ndarray, name: str = "X") -> Standardizer:
     """The `Standardizer` of the training inputs X (n, d), refusing (DataError) values beyond ±FEATURE_LIMIT and a
-    column whose spread is too small for float64 (its sd underflows to 0 although its values differ)."""
+    column whose spread is too small for float64 (its sd underflows to 0 although its values differ). A constant
+    column's mean is its value, so it standardises to exactly 0 (the mean of 7 × 9.3e26 is off by ~1e10)."""
     bounded_features(X, name)
     scaler = Standardizer().fit(X)
+    constant = np.ptp(X, axis=0) == 0
+    scaler.mean[constant] = X[0, constant]  # a constant column standardises to exactly 0, not to its mean's rounding
     if not np.all(scaler.scale > 0):
         j = int(np.flatnonzero(~(scaler.scale > 0))[0])
         raise DataError(f"{name} column {j} (0-based) spreads over only {np.ptp(X[:, j]):.3g}, too little to "

@@ -333,7 +333,8 @@ class Model(param.Parameterized):
         tree = _extract_arrays(state, arrays, "state")
         meta = {"format": RUN_FORMAT, "config": config, "state": tree, "feature_names": self.feature_names,
                 "scaler": self.scaler.to_dict(), "custom": custom,
-                "kernel_learning": self.engine.hyper_optimizer is not None}
+                "kernel_learning": self.engine.hyper_optimizer is not None,
+                "engine_batch_size": self.engine.batch_size}  # clamped to n at the start; added points keep it
         with open(path, "wb") as f:
             np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
 
@@ -427,9 +428,12 @@ class Model(param.Parameterized):
         self.feature_names = meta["feature_names"]
         self.scaler = datasets.Standardizer.from_dict(meta["scaler"])
         state = _insert_arrays(meta["state"], arrays)
+        batch_size = meta["engine_batch_size"]
+        if not (isinstance(batch_size, int) and 1 <= batch_size <= min(self.batch_size, len(self.X_train))):
+            raise ValueError(f"engine batch size {batch_size!r} is not between 1 and min(batch_size, n)")
         self.engine = methods.build(
             self.method, standardised(self.scaler, self.X_train), self.y_train, arrays["Z"],
-            RBF(self.lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
+            RBF(self.lengthscale, self.variance, self.nugget), batch_size=batch_size,
             rng=np.random.default_rng(), learn_hyperparameters=self.learn_hyperparameters,
             hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
         if not meta["kernel_learning"]:

@@ -238,3 +238,19 @@ def test_heatmap_and_point_colours_agree():
     for low_end, high_end in ((P_PALETTE[0], P_PALETTE[-1]), tuple(CLASS_COLORS)):
         assert rgb(low_end)[2] > rgb(low_end)[0]  # p = 0 and class −1: blue
         assert rgb(high_end)[0] > rgb(high_end)[2]  # p = 1 and class +1: red
+
+
+def test_a_diverged_kernel_step_shows_advice_and_continues_with_kernel_learning_off(dash, caplog):
+    dash.step()
+    iteration, trainer = dash.model.iteration, dash.model.trainer
+    assert not dash.kernel_advice.visible
+    dash.model.engine.hyper_optimizer.learning_rate = 1e3  # the next kernel step overflows (see test_model)
+    with caplog.at_level(logging.ERROR):
+        dash.step()
+    assert "kernel learning diverged" in caplog.text
+    assert dash.kernel_advice.visible and dash.model.iteration == iteration
+    dash.fix_kernel.clicks += 1  # the button, through its on_click callback
+    assert not dash.kernel_advice.visible
+    assert dash.model.learn_hyperparameters is False and dash.model.trainer is trainer  # same run, no reset
+    dash.step()
+    assert dash.model.iteration == iteration + dash.model.eval_every

@@ -11,6 +11,7 @@ drawn through Cholesky factors in one of two forms (`conditional_latent_precisio
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable
 
@@ -28,6 +29,9 @@ N_MAX = 2000
 
 PRECISION_FORM_MAX_CONDITION = 1e12
 """`form="auto"` uses the precision form when the estimated cond(K) is at most this, else the whitened form."""
+
+MAX_STORED_BYTES = 2e9
+"""Most memory the traces and stored draws of one sampler may take (they are allocated up front)."""
 
 _PREDICT_CHUNK = 2_000_000  # draws × test points per block in predict_proba
 
@@ -176,14 +180,20 @@ class GibbsSampler:
         if n_chains < 1 or burn_in < 0 or n_samples < 1 or max_stored_draws < 1:
             raise ValueError(f"need n_chains ≥ 1, burn_in ≥ 0, n_samples ≥ 1, max_stored_draws ≥ 1; got "
                              f"{n_chains}, {burn_in}, {n_samples}, {max_stored_draws}")
-        if not (np.isfinite(init_scale) and init_scale > 0):
-            raise ValueError(f"init_scale must be finite and > 0, got {init_scale}")
+        if isinstance(init_scale, bool) or not isinstance(init_scale, numbers.Real) or not (
+                0 < init_scale < math.inf):
+            raise ValueError(f"init_scale must be a finite number > 0, got {init_scale!r}")
         thin = math.ceil(n_samples / max_stored_draws) if thin is None else count(thin, "thin")
         if not 1 <= thin <= n_samples or n_samples // thin > max_stored_draws:
             raise ValueError(f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
                              f"keep at least 1 and at most max_stored_draws = {max_stored_draws}")
         self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, int(n_chains), int(burn_in), \
             int(n_samples), thin
+        stored = 8 * n_chains * ((burn_in + n_samples) * 4 + (n_samples // thin) * self.n)
+        if stored > MAX_STORED_BYTES:
+            raise ValueError(f"{n_chains} chains × ({burn_in} + {n_samples}) sweeps would store {stored / 1e9:.3g} GB "
+                             f"of traces and draws (limit {MAX_STORED_BYTES / 1e9:g} GB): fewer chains or sweeps, or "
+                             "a smaller max_stored_draws")
 
         self.K = kernel.gram(self.X)
         try:
@@ -198,10 +208,15 @@ class GibbsSampler:
         self.K_inv = np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False)) \
             if form == "precision" else None
 
-        self.monitor = np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int)) if monitor is None \
-            else np.asarray(monitor, dtype=int)
-        if self.monitor.ndim != 1 or np.any((self.monitor < 0) | (self.monitor >= self.n)):
-            raise ValueError(f"monitor must be a 1-D array of training indices in [0, {self.n}), got {self.monitor}")
+        try:
+            self.monitor = np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int)) if monitor is None \
+                else np.asarray(monitor, dtype=int)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"monitor must be a 1-D array of training indices in [0, {self.n}), got {monitor!r}") \
+                from None
+        if self.monitor.ndim != 1 or len(self.monitor) > 100 or np.any((self.monitor < 0) | (self.monitor >= self.n)):
+            raise ValueError(f"monitor must be a 1-D array of at most 100 training indices in [0, {self.n}), got "
+                             f"{self.monitor}")
         self.trace_names = ["log_likelihood"] + [f"f[{i}]" for i in self.monitor]
 
         self.rngs = rng.spawn(self.n_chains)

@@ -101,9 +101,13 @@ def minibatch_size(batch_size: int, n: int) -> int:
     return batch_size
 
 
+MAX_COUNT = 10**9
+"""Most iterations or sweeps one call may ask for: more is hours of work a call cannot be interrupted in."""
+
+
 def count(k, name: str = "k") -> int:
-    """k as an int ≥ 0 (iterations, sweeps): an integer, or a float with an integer value; a negative, fractional,
-    infinite or NaN k, a bool or a non-number raises ValueError naming `name`."""
+    """k as an int in [0, MAX_COUNT] (iterations, sweeps): an integer, or a float with an integer value; a negative,
+    fractional, infinite or NaN k, one above MAX_COUNT, a bool or a non-number raises ValueError naming `name`."""
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real):
         raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
     if isinstance(k, numbers.Integral):
@@ -114,4 +118,7 @@ def count(k, name: str = "k") -> int:
         raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
     if value < 0:
         raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
+    if value > MAX_COUNT:
+        raise ValueError(f"{name} = {k!r} is more than {MAX_COUNT:.0e} in one call; ask for fewer (or use a time "
+                         "budget, e.g. Model.run(seconds=…))")
     return value

@@ -297,8 +297,17 @@ class Model(param.Parameterized):
 
     def surface(self, resolution: int = 80, features: tuple[int, int] = (0, 1), margin: float = 0.1) -> dict:
         """p(y=1) and predictive sd on a resolution² grid over the training range of two features (others at their
-        training mean): dict(x (nx,), y (ny,), p (ny, nx), sd (ny, nx)). sd is that of the latent f*."""
-        i, j = features
+        training mean): dict(x (nx,), y (ny,), p (ny, nx), sd (ny, nx)). sd is that of the latent f*.
+        resolution: 2…1000; features: two column indices of the data."""
+        if not 2 <= count(resolution, "resolution") <= 1000:
+            raise ValueError(f"resolution must be between 2 and 1000, got {resolution!r}")
+        d = self.X_train.shape[1]
+        try:
+            i, j = (count(f, "feature index") for f in features)
+        except (TypeError, ValueError):
+            raise ValueError(f"features must be two column indices in [0, {d}), got {features!r}") from None
+        if not (i < d and j < d):
+            raise ValueError(f"features must be two column indices in [0, {d}), got {features!r}")
         lo, hi = self.X_train.min(0), self.X_train.max(0)
         pad = margin * (hi - lo)
         gx = np.linspace(lo[i] - pad[i], hi[i] + pad[i], resolution)

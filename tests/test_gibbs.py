@@ -267,3 +267,14 @@ def test_step_counts_must_be_whole_numbers(k):
             GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), **bad)
     with pytest.raises(ValueError, match="row 0, column 0"):
         sampler.predict_latent(np.array([[1e200]] * X.shape[1]).reshape(1, -1))
+
+
+def test_runs_too_large_to_store_and_bad_settings_are_refused_before_allocating():
+    X, y = small_problem()
+    with pytest.raises(ValueError, match="GB of traces and draws"):
+        GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=1000, n_samples=10**6,
+                     max_stored_draws=10**6)
+    for bad in (dict(n_chains=10**12), dict(n_chains=1e308), dict(init_scale="2"), dict(init_scale=None),
+                dict(monitor={}), dict(monitor=np.inf), dict(monitor=[0, 10**30])):
+        with pytest.raises(ValueError):
+            GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_samples=5, **bad)

@@ -362,3 +362,16 @@ def test_damaged_or_foreign_files_raise_one_clear_error(model, tmp_path, content
         Model.load(path)
     with pytest.raises(RunFileError):
         Model.load(tmp_path / "no-such-file.npz")
+
+
+def test_huge_counts_and_bad_surface_arguments_are_refused(model):
+    for k in (10**9 + 1, 1e308, 2**70):
+        with pytest.raises(ValueError, match="more than 1e\\+09"):
+            model.step(k)
+    for resolution in (1, 0, 1001, 2.5, None):
+        with pytest.raises(ValueError, match="resolution"):
+            model.surface(resolution=resolution)
+    for features in ((0, 2), (-1, 0), ("a", 1), None, (0,)):
+        with pytest.raises(ValueError, match="features"):
+            model.surface(resolution=5, features=features)
+    assert model.surface(resolution=2)["p"].shape == (2, 2)

@@ -10,6 +10,7 @@ fixed. A run whose predictions collapsed to the prior (p ≈ ½ everywhere) says
 """
 from __future__ import annotations
 
+import copy
 import json
 import math
 import warnings
@@ -23,6 +24,7 @@ from explorer.hyperparameters import KernelLearningError
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import bounded_features, count, fitted_standardizer, labelled_data, standardised
 from explorer.kernels import RBF
+from explorer.linalg import NumericalError
 from explorer.polyagamma import pg_mean
 from explorer.training import Trainer
 from explorer.xgpc import predictive_probability
@@ -447,13 +449,31 @@ class Model(param.Parameterized):
             hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
         if not meta["kernel_learning"]:
             self.engine.hyper_optimizer = None  # turned off by continue_without_kernel_learning
+        warm = state["engine"].get("warm_started", True)
+        if not isinstance(warm, bool) or not (warm or getattr(self.engine.schedule, "needs_warm_start", False)):
+            raise ValueError(f"warm_started = {warm!r} does not fit the step-size rule {self.step_size!r}")
         self.engine.load_state_dict(state["engine"])
         monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
         self.trainer = Trainer(self.engine, standardised(self.scaler, self.X_test[monitor]), self.y_test[monitor],
                                eval_every=self.eval_every, elbo_points=self.eval_points)
         self.trainer.load_state_dict(state["trainer"])
+        _trial_step(self.trainer)
         self.warnings = []
         self._publish(status=f"Loaded run at iteration {self.engine.iteration}")
+
+
+def _trial_step(trainer: Trainer) -> None:
+    """One step and one evaluation on a copy of a restored run: a stored state that cannot run (arrays of the wrong
+    shape or kind) raises ValueError here, at load. A NumericalError is let through: a real run can be saved in a
+    state whose next step fails numerically, and loading it lets the user continue differently."""
+    trial = copy.deepcopy(trainer)
+    try:
+        trial.engine.step(1)
+        trial.evaluate()
+    except NumericalError:
+        pass
+    except Exception as err:
+        raise ValueError(f"the stored state does not run ({type(err).__name__}: {err})") from err
 
 
 def _numeric(arrays: dict, name: str, refuse) -> np.ndarray:

@@ -240,7 +240,7 @@ def test_a_run_collapsed_to_the_prior_says_so():
     assert "Collapsed" not in healthy.status
 
 
-# ----- save / load -----------------------------------------------------------------------------------------------------
+# ----- save / load ------------------------------------------------------------------------------------------------
 def custom_model():
     rng = np.random.default_rng(5)
     X = rng.standard_normal((90, 2))

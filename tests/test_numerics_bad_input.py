@@ -161,8 +161,8 @@ def test_a_diverged_kernel_step_is_a_numerical_error_and_leaves_the_state_exactl
     engine.step(6)
     before = engine.state_dict()
     engine.hyper_optimizer.learning_rate = 1e3
-    with pytest.raises(NumericalError, match="kernel learning diverged at iteration 7.*Lower the kernel learning rate") \
-            as caught:
+    diverged = "kernel learning diverged at iteration 7.*Lower the kernel learning rate"
+    with pytest.raises(NumericalError, match=diverged) as caught:
         engine.step()
     assert isinstance(caught.value, KernelLearningError)
     after = engine.state_dict()

@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion
-from explorer.hyperparameters import Adam
-from explorer.inputs import minibatch_size
+from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
+from explorer.inputs import count, minibatch_size
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.sources import ArraySource, DataSource
 
@@ -89,8 +89,9 @@ class SVIEngine:
 
     # ----- one SVI iteration ---------------------------------------------------------------------------------
     def step(self, k: int = 1) -> None:
-        """Advance k SVI iterations. On an error the state is exactly that before the failing iteration."""
-        for _ in range(int(k)):
+        """Advance k ≥ 0 SVI iterations. On an error the state is exactly that before the failing iteration; a kernel
+        step that diverges raises `hyperparameters.KernelLearningError` (a `NumericalError`) with advice."""
+        for _ in range(count(k)):
             saved = self._volatile_state()
             try:
                 self._iterate()
@@ -107,8 +108,9 @@ class SVIEngine:
         change, context = self._update_q(index, X_b, y_b)
         if self.hyper_optimizer is not None and self.iteration % self.hyper_every == 0:
             gradient = self._minibatch_kernel_gradient(X_b, y_b, context)
-            self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params,
-                                                                                     gradient)))
+            with kernel_step_guard(self.kernel, self.iteration):
+                log_params = self.hyper_optimizer.ascend(self.kernel.log_params, gradient)
+                self._set_kernel(learned_kernel(self.kernel.with_log_params(log_params)))
         self.criterion.update(change)
         self.last_batch = index
 

@@ -9,13 +9,15 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from explorer import recipe
-from explorer.datasets import Standardizer
-from explorer.kernels import initial_kernel
+from explorer.inputs import fitted_standardizer, standardised
+from explorer.kernels import KERNELS, Kernel, initial_kernel
 from explorer.schedules import DEFAULT_STEP_RULES
+from explorer.training import CONVERGENCE_RULES
 
 _STEPS = DEFAULT_STEP_RULES["xgpc"]
 
@@ -59,6 +61,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         rule; 0 evaluates on the training rows.
     eval_every : iterations between history rows.
 
+    Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a ValueError, naming the parameter).
+    Feature values beyond ±1e100, in the input units or after standardisation, raise DataError (a ValueError)
+    naming the row and column (`explorer.inputs.FEATURE_LIMIT`).
+
     Attributes
     ----------
     classes_, n_features_in_, n_iter_, history_ (list of dicts: iteration, seconds, elbo, test_nll, test_error,
@@ -66,6 +72,27 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`), inducing_points_ (m, d) in input units,
     converged_.
     """
+
+    _parameter_constraints = {
+        "n_inducing": [Interval(numbers.Integral, 1, None, closed="left")],
+        "batch_size": [Interval(numbers.Integral, 1, None, closed="left")],
+        "max_iter": [Interval(numbers.Integral, 0, None, closed="left")],
+        "learn_hyperparameters": ["boolean"],
+        "random_state": ["random_state", np.random.Generator],
+        "lengthscale": [Interval(numbers.Real, 0, 1e100, closed="neither")],
+        "variance": [Interval(numbers.Real, 0, 1e100, closed="neither")],
+        "nugget": [Interval(numbers.Real, 0, 1e100, closed="neither")],
+        "step_size": [StrOptions({"robbins-monro", "adaptive", "constant"}), HasMethods(["rate", "state_dict"])],
+        "rho": [Interval(numbers.Real, 0, 1, closed="right")],
+        "tau": [Interval(numbers.Real, 1, None, closed="left")],
+        "kappa": [Interval(numbers.Real, 0.5, 1, closed="right")],
+        "hyper_learning_rate": [Interval(numbers.Real, 0, 1e100, closed="neither")],
+        "convergence": [StrOptions(set(CONVERGENCE_RULES))],
+        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="left")],
+        "eval_every": [Interval(numbers.Integral, 1, None, closed="left")],
+        "ard": ["boolean"],
+        "kernel": [None, StrOptions(set(KERNELS)), Kernel],
+    }
 
     def __init__(self, n_inducing: int = 100, batch_size: int = 100, max_iter: int = 2000,
                  learn_hyperparameters: bool = True, random_state=None, lengthscale: float = 1.0,
@@ -116,6 +143,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit on X (n, d), y (n,) with two classes; returns self."""
+        self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         y, self.classes_ = self._check_y(y)
         rng = _generator(self.random_state)
@@ -130,22 +158,29 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         the first call fixes the standardisation and the inducing points from its rows and needs `classes` unless
         its y holds both classes."""
         first = not hasattr(self, "engine_")
+        if first:
+            self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
         if first:
             y, self.classes_ = self._check_y(y, classes)
             self._start(X, self._encode(y), _generator(self.random_state))
         else:
             y, _ = self._check_y(y, self.classes_)
-            X_seen = np.vstack([self.engine_.X, self.scaler_.transform(X)])
+            X_seen = np.vstack([self.engine_.X, self._standardise(X)])
             y_seen = np.concatenate([self.engine_.y, self._encode(y)])
             self.engine_.set_training_data(X_seen, y_seen)
         self.trainer_.step(-(-len(X) // min(self.batch_size, self.engine_.n)))
         return self._finish()
 
+    def _standardise(self, X: np.ndarray) -> np.ndarray:
+        """(X − mean)/sd with the training statistics, X within ±1e100 before and after (DataError otherwise)."""
+        return standardised(self.scaler_, X)
+
     def _start(self, X: np.ndarray, y_pm1: np.ndarray, rng: np.random.Generator) -> None:
-        """Standardise with all of X's statistics, hold out the validation rows, then the run recipe (inducing
-        points, X-GPC, Trainer), all randomness from `rng`."""
-        scaler = Standardizer().fit(X)
+        """Standardise with all of X's statistics (X within ±1e100 before and after), hold out the validation rows,
+        then the run recipe (inducing points, X-GPC, Trainer), all randomness from `rng`."""
+        scaler = fitted_standardizer(X)
+        standardised(scaler, X)
         X_fit, y_fit, X_eval, y_eval = X, y_pm1, X, y_pm1
         if self.validation_fraction > 0:
             held = rng.random(len(X)) < self.validation_fraction
@@ -176,13 +211,14 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     def _latent(self, X):
         check_is_fitted(self, "engine_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.engine_.predict_latent(self.scaler_.transform(X))
+        return self.engine_.predict_latent(self._standardise(X))
 
     def predict_proba(self, X) -> np.ndarray:
-        """(n, 2): columns p(classes_[0]), p(classes_[1]) = ∫σ(f)N(f|μ*, σ*²)df."""
+        """(n, 2): columns p(classes_[0]), p(classes_[1]) = ∫σ(f)N(f|μ*, σ*²)df, finite in [0, 1] (a diverged
+        model raises NumericalError instead)."""
         check_is_fitted(self, "engine_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        p = self.engine_.predict_proba(self.scaler_.transform(X))
+        p = self.engine_.predict_proba(self._standardise(X))
         return np.column_stack([1.0 - p, p])
 
     def decision_function(self, X) -> np.ndarray:

@@ -11,6 +11,7 @@ drawn through Cholesky factors in one of two forms (`conditional_latent_precisio
 from __future__ import annotations
 
 import math
+import numbers
 import time
 from collections.abc import Callable
 
@@ -19,7 +20,7 @@ from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack
 from scipy.special import log_expit
 
 from explorer import diagnostics, polyagamma
-from explorer.inputs import labelled_data
+from explorer.inputs import count, labelled_data, query_points
 from explorer.kernels import RBF, Kernel
 from explorer.likelihoods import logit_predictive_probability
 
@@ -28,6 +29,9 @@ N_MAX = 2000
 
 PRECISION_FORM_MAX_CONDITION = 1e12
 """`form="auto"` uses the precision form when the estimated cond(K) is at most this, else the whitened form."""
+
+MAX_STORED_BYTES = 2e9
+"""Most memory the traces and stored draws of one sampler may take (they are allocated up front)."""
 
 _PREDICT_CHUNK = 2_000_000  # draws × test points per block in predict_proba
 
@@ -127,8 +131,8 @@ def seconds_per_sweep_estimate(n: int, *, form: str = "precision", rng: np.rando
 class GibbsSampler:
     """Several independent PG Gibbs chains for the full logit GP, advanced incrementally with `step(k)`.
 
-    X (n, d), y (n,) in ±1, `kernel` fixed (any `explorer.kernels.Kernel`). `rng` is spawned into one independent
-    stream per chain.
+    X (n, d), y (n,) in ±1 with both classes present, `kernel` fixed (any `explorer.kernels.Kernel`). `rng` (a numpy Generator; None: a
+    fresh `default_rng()`, not reproducible) is spawned into one independent stream per chain.
 
     Run length and memory. The run is fixed at construction: `burn_in` + `n_samples` sweeps per chain. Every array
     is allocated up front: `traces` (chains, burn_in + n_samples, k) holds monitored scalars at every sweep, and the
@@ -151,11 +155,22 @@ class GibbsSampler:
     n above `N_MAX` = 2000 raises unless `force=True`; call `seconds_per_sweep_estimate(n)` first to know the cost.
     """
 
-    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, *, rng: np.random.Generator, n_chains: int = 4,
-                 burn_in: int = 100, n_samples: int = 1000, thin: int | None = None, max_stored_draws: int = 1000,
-                 form: str = "auto", init_scale: float = 2.0, monitor: np.ndarray | None = None, force: bool = False):
-        self.X, self.y = labelled_data(X, y, finite=True)
+    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, *, rng: np.random.Generator | None = None,
+                 n_chains: int = 4, burn_in: int = 100, n_samples: int = 1000, thin: int | None = None,
+                 max_stored_draws: int = 1000, form: str = "auto", init_scale: float = 2.0,
+                 monitor: np.ndarray | None = None, force: bool = False):
+        self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
+        if np.all(self.y == self.y[0]):
+            raise ValueError(f"y holds only the class {self.y[0]:+.0f} ({self.n} rows): the posterior of a one-class "
+                             "data set only says 'more of the same'; give the sampler rows of both classes")
+        if rng is None:
+            rng = np.random.default_rng()
+        elif not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
+        n_chains, burn_in, n_samples, max_stored_draws = (count(value, name) for value, name in (
+            (n_chains, "n_chains"), (burn_in, "burn_in"), (n_samples, "n_samples"),
+            (max_stored_draws, "max_stored_draws")))
         if self.n > N_MAX and not force:
             raise ValueError(f"n = {self.n} training points exceeds the Gibbs limit N_MAX = {N_MAX} (each sweep is "
                              f"O(n³) per chain); subsample, or pass force=True after seconds_per_sweep_estimate(n)")
@@ -165,14 +180,20 @@ class GibbsSampler:
         if n_chains < 1 or burn_in < 0 or n_samples < 1 or max_stored_draws < 1:
             raise ValueError(f"need n_chains ≥ 1, burn_in ≥ 0, n_samples ≥ 1, max_stored_draws ≥ 1; got "
                              f"{n_chains}, {burn_in}, {n_samples}, {max_stored_draws}")
-        if not (np.isfinite(init_scale) and init_scale > 0):
-            raise ValueError(f"init_scale must be finite and > 0, got {init_scale}")
-        thin = math.ceil(n_samples / max_stored_draws) if thin is None else int(thin)
+        if isinstance(init_scale, bool) or not isinstance(init_scale, numbers.Real) or not (
+                0 < init_scale < math.inf):
+            raise ValueError(f"init_scale must be a finite number > 0, got {init_scale!r}")
+        thin = math.ceil(n_samples / max_stored_draws) if thin is None else count(thin, "thin")
         if not 1 <= thin <= n_samples or n_samples // thin > max_stored_draws:
             raise ValueError(f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
                              f"keep at least 1 and at most max_stored_draws = {max_stored_draws}")
         self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, int(n_chains), int(burn_in), \
             int(n_samples), thin
+        stored = 8 * n_chains * ((burn_in + n_samples) * 4 + (n_samples // thin) * self.n)
+        if stored > MAX_STORED_BYTES:
+            raise ValueError(f"{n_chains} chains × ({burn_in} + {n_samples}) sweeps would store {stored / 1e9:.3g} GB "
+                             f"of traces and draws (limit {MAX_STORED_BYTES / 1e9:g} GB): fewer chains or sweeps, or "
+                             "a smaller max_stored_draws")
 
         self.K = kernel.gram(self.X)
         try:
@@ -187,10 +208,15 @@ class GibbsSampler:
         self.K_inv = np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False)) \
             if form == "precision" else None
 
-        self.monitor = np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int)) if monitor is None \
-            else np.asarray(monitor, dtype=int)
-        if self.monitor.ndim != 1 or np.any((self.monitor < 0) | (self.monitor >= self.n)):
-            raise ValueError(f"monitor must be a 1-D array of training indices in [0, {self.n}), got {self.monitor}")
+        try:
+            self.monitor = np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int)) if monitor is None \
+                else np.asarray(monitor, dtype=int)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"monitor must be a 1-D array of training indices in [0, {self.n}), got {monitor!r}") \
+                from None
+        if self.monitor.ndim != 1 or len(self.monitor) > 100 or np.any((self.monitor < 0) | (self.monitor >= self.n)):
+            raise ValueError(f"monitor must be a 1-D array of at most 100 training indices in [0, {self.n}), got "
+                             f"{self.monitor}")
         self.trace_names = ["log_likelihood"] + [f"f[{i}]" for i in self.monitor]
 
         self.rngs = rng.spawn(self.n_chains)
@@ -230,8 +256,8 @@ class GibbsSampler:
         self.omega[chain] = omega
 
     def step(self, k: int = 1) -> int:
-        """Add up to k sweeps to every chain (fewer if the run length is reached); return the number done."""
-        k = max(0, min(int(k), self.total_sweeps - self.sweeps_done))
+        """Add up to k ≥ 0 sweeps to every chain (fewer if the run length is reached); return the number done."""
+        k = min(count(k), self.total_sweeps - self.sweeps_done)
         start = time.perf_counter()
         for _ in range(k):
             for chain in range(self.n_chains):
@@ -247,7 +273,9 @@ class GibbsSampler:
         return k
 
     def run(self, progress: Callable[[int, int], None] | None = None, chunk: int = 10) -> "GibbsSampler":
-        """Step to the end in slices of `chunk` sweeps, calling progress(sweeps_done, total_sweeps) after each."""
+        """Step to the end in slices of `chunk` ≥ 1 sweeps, calling progress(sweeps_done, total_sweeps) after each."""
+        if count(chunk, "chunk") < 1:
+            raise ValueError(f"chunk must be ≥ 1, got {chunk!r}")
         while not self.finished:
             self.step(chunk)
             if progress is not None:
@@ -281,9 +309,7 @@ class GibbsSampler:
 
     def _test_conditionals(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per stored draw, f* | f ~ N(K_*n K⁻¹ f, k** − K_*n K⁻¹ K_n*): means (draws, n*), shared variance (n*,)."""
-        Xs = np.ascontiguousarray(Xs, dtype=float)
-        if Xs.ndim != 2 or Xs.shape[1] != self.X.shape[1]:
-            raise ValueError(f"Xs must be (n*, {self.X.shape[1]}), got {Xs.shape}")
+        Xs = query_points(Xs, self.X.shape[1])
         K_ns = self.kernel.cross(self.X, Xs)
         A = cho_solve((self.L, True), K_ns, check_finite=False)  # K⁻¹ K_n*, (n, n*)
         var = np.maximum(self.kernel.diag(len(Xs)) - np.einsum("ij,ij->j", A, K_ns), 0.0)

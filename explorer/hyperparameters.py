@@ -9,9 +9,47 @@ eq. variational_bound, and −∂KL = ½⟨AΣA + AμμᵀA − A, ∂K_mm⟩; t
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 
-from explorer.kernels import Kernel
+from explorer.kernels import Kernel, KernelParameterError
+from explorer.linalg import NumericalError
+
+
+class KernelLearningError(NumericalError):
+    """A kernel-learning step diverged: its gradient or the new (ℓ, σ²) were not finite, or the new kernel matrix
+    could not be factorised. The engine's state is that before the failing iteration."""
+
+
+LEARNED_PARAMETER_LIMIT = 1e100
+"""Kernel learning that takes a lengthscale or variance beyond [1e−100, 1e100] (standardised units) has diverged."""
+
+
+def learned_kernel(kernel: Kernel) -> Kernel:
+    """`kernel` when every parameter learned so far lies within [1/LEARNED_PARAMETER_LIMIT, LEARNED_PARAMETER_LIMIT];
+    else KernelParameterError naming them (finite but absurd values: the next steps would overflow)."""
+    params = np.exp(np.abs(kernel.log_params))
+    if not np.all(params <= LEARNED_PARAMETER_LIMIT):
+        raise KernelParameterError(f"learned kernel parameters outside [1e-100, 1e100]: lengthscale "
+                                   f"{kernel.lengthscale.tolist()}, variance {kernel.variance:.4g}")
+    return kernel
+
+
+@contextmanager
+def kernel_step_guard(kernel: Kernel, iteration: int):
+    """Around one kernel-learning step from `kernel` at `iteration`: a non-finite, non-positive or absurd new
+    parameter (KernelParameterError; see `learned_kernel`) or a failed factorisation of the new kernel
+    (NumericalError) becomes KernelLearningError with advice."""
+    try:
+        yield
+    except KernelLearningError:
+        raise
+    except (KernelParameterError, NumericalError) as err:
+        raise KernelLearningError(
+            f"kernel learning diverged at iteration {iteration} (from lengthscale {kernel.lengthscale.tolist()}, "
+            f"variance {kernel.variance:.4g}): {err}. Lower the kernel learning rate (hyper_learning_rate) or turn "
+            f"kernel learning off") from err
 
 
 def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,

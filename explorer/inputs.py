@@ -1,45 +1,124 @@
 """Checks every engine applies to the arrays it is given: labelled data X (n, d), y (n,) in ±1, inducing inputs
-Z (m, d), the minibatch size. One place, so X-GPC, SVGP, the Gibbs sampler and the comparison reject bad input
-with the same words.
+Z (m, d), query points, the minibatch size, iteration counts. One place, so X-GPC, SVGP, the Gibbs sampler, the
+comparison, the `Model` and `XGPClassifier` reject bad input with the same words.
+
+Feature values are limited to |x| ≤ FEATURE_LIMIT = 1e100, in the data's own units and after standardisation:
+the kernel forms squared distances ‖x/ℓ‖², which overflow float64 from |x/ℓ| ≈ 1e154, and a value beyond 1e100
+is a unit or sentinel mistake in any data set this tool is meant for.
 """
 from __future__ import annotations
 
+import math
+import numbers
 import warnings
 
 import numpy as np
 
+from explorer.datasets import DataError, Standardizer
 
-def labelled_data(X, y, *, d: int | None = None, names: tuple[str, str] = ("X", "y"),
-                  finite: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """(X (n, d) C-contiguous float, y (n,) float in ±1); `d` fixes the number of columns, `finite` rejects NaN/inf
-    in X. Raises ValueError naming the array and its shape."""
+FEATURE_LIMIT = 1e100
+STANDARDISED = "after standardisation with the training mean and sd"
+
+
+def bounded_features(X: np.ndarray, name: str = "X", units: str = "") -> np.ndarray:
+    """X (n, d) unchanged when every entry is finite with |x| ≤ FEATURE_LIMIT; else DataError naming the first
+    offending row and column (0-based) and its value. `units` says where the values live (e.g. "after
+    standardisation with the training mean and sd")."""
+    bad = ~(np.abs(X) <= FEATURE_LIMIT)  # NaN fails the comparison
+    if bad.any():
+        i, j = (int(k) for k in np.argwhere(bad)[0])
+        where = f" {units}" if units else ""
+        kind = "is NaN or infinite" if not np.isfinite(X[i, j]) else f"exceeds the limit ±{FEATURE_LIMIT:g}"
+        raise DataError(f"{name} row {i}, column {j} (0-based) holds {X[i, j].item()!r}{where}, which {kind}: "
+                        f"squared distances in the kernel would overflow; rescale the feature or drop the row")
+    return X
+
+
+def fitted_standardizer(X: np.ndarray, name: str = "X") -> Standardizer:
+    """The `Standardizer` of the training inputs X (n, d), refusing (DataError) values beyond ±FEATURE_LIMIT and a
+    column whose spread is too small for float64 (its sd underflows to 0 although its values differ). A constant
+    column's mean is its value, so it standardises to exactly 0 (the mean of 7 × 9.3e26 is off by ~1e10)."""
+    bounded_features(X, name)
+    scaler = Standardizer().fit(X)
+    constant = np.ptp(X, axis=0) == 0
+    scaler.mean[constant] = X[0, constant]  # a constant column standardises to exactly 0, not to its mean's rounding
+    if not np.all(scaler.scale > 0):
+        j = int(np.flatnonzero(~(scaler.scale > 0))[0])
+        raise DataError(f"{name} column {j} (0-based) spreads over only {np.ptp(X[:, j]):.3g}, too little to "
+                        "standardise in float64; rescale the column")
+    return scaler
+
+
+def standardised(scaler: Standardizer, X: np.ndarray, name: str = "X") -> np.ndarray:
+    """scaler.transform(X) for X (n, d) within ±FEATURE_LIMIT before and after standardisation (DataError)."""
+    bounded_features(np.asarray(X, dtype=float), name)
+    return bounded_features(scaler.transform(X), name, STANDARDISED)
+
+
+def labelled_data(X, y, *, d: int | None = None, names: tuple[str, str] = ("X", "y")
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(X (n, d) C-contiguous float, y (n,) float in ±1); `d` fixes the number of columns. X must be finite and
+    within ±FEATURE_LIMIT. Raises ValueError (DataError) naming the array and its shape or the bad entry."""
     x_name, y_name = names
     X = np.ascontiguousarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     if X.ndim != 2 or y.ndim != 1 or len(X) != len(y) or (d is not None and X.shape[1] != d):
         columns = "d" if d is None else str(d)
-        raise ValueError(f"{x_name} must be (n, {columns}) and {y_name} (n,) with the same n; "
-                         f"got {x_name} {X.shape}, {y_name} {y.shape}")
-    if finite and not np.all(np.isfinite(X)):
-        raise ValueError(f"{x_name} contains NaN or infinite values")
+        raise DataError(f"{x_name} must be (n, {columns}) and {y_name} (n,) with the same n; "
+                        f"got {x_name} {X.shape}, {y_name} {y.shape}")
+    if len(X) == 0:
+        raise DataError(f"{x_name} has no rows")
+    bounded_features(X, x_name)
     if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise ValueError(f"{y_name} must hold only −1 and +1 (encode labels with datasets.encode_labels)")
+        raise DataError(f"{y_name} must hold only −1 and +1 (encode labels with datasets.encode_labels)")
     return X, y
 
 
+def query_points(Xs, d: int, name: str = "Xs") -> np.ndarray:
+    """Prediction inputs as a C-contiguous float (n*, d) array, finite and within ±FEATURE_LIMIT."""
+    Xs = np.ascontiguousarray(Xs, dtype=float)
+    if Xs.ndim != 2 or Xs.shape[1] != d:
+        raise DataError(f"{name} must be (n*, {d}), got {Xs.shape}")
+    return bounded_features(Xs, name)
+
+
 def inducing_inputs(Z, d: int) -> np.ndarray:
-    """Z as a C-contiguous float (m, d) array."""
+    """Z as a C-contiguous float (m, d) array, m ≥ 1, finite and within ±FEATURE_LIMIT."""
     Z = np.ascontiguousarray(Z, dtype=float)
-    if Z.ndim != 2 or Z.shape[1] != d:
-        raise ValueError(f"Z must be (m, {d}), got {Z.shape}")
-    return Z
+    if Z.ndim != 2 or Z.shape[1] != d or len(Z) == 0:
+        raise DataError(f"Z must be (m, {d}) with m ≥ 1, got {Z.shape}")
+    return bounded_features(Z, "Z")
 
 
 def minibatch_size(batch_size: int, n: int) -> int:
     """batch_size ≥ 1; one above n is clamped to n with a warning (full batches)."""
+    batch_size = count(batch_size, "batch_size")
     if batch_size < 1:
         raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
     if batch_size > n:
         warnings.warn(f"batch_size {batch_size} > n = {n}; using full batches of {n}", stacklevel=3)
         return n
-    return int(batch_size)
+    return batch_size
+
+
+MAX_COUNT = 10**9
+"""Most iterations or sweeps one call may ask for: more is hours of work a call cannot be interrupted in."""
+
+
+def count(k, name: str = "k") -> int:
+    """k as an int in [0, MAX_COUNT] (iterations, sweeps): an integer, or a float with an integer value; a negative,
+    fractional, infinite or NaN k, one above MAX_COUNT, a bool or a non-number raises ValueError naming `name`."""
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real):
+        raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
+    if isinstance(k, numbers.Integral):
+        value = int(k)
+    elif math.isfinite(k) and float(k).is_integer():
+        value = int(k)
+    else:
+        raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
+    if value < 0:
+        raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
+    if value > MAX_COUNT:
+        raise ValueError(f"{name} = {k!r} is more than {MAX_COUNT:.0e} in one call; ask for fewer (or use a time "
+                         "budget, e.g. Model.run(seconds=…))")
+    return value

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import expit, log_ndtr, ndtr
 
+from explorer.linalg import NumericalError
+
 # ∫ e^{−x²} h(x) dx ≈ Σ_k w_k h(x_k); E_{N(f|a,v)}[h(f)] ≈ Σ_k (w_k/√π) h(a + √(2v) x_k)
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
 _GH_NORMAL_WEIGHTS = _GH_WEIGHTS / np.sqrt(np.pi)
@@ -62,8 +64,7 @@ def logit_predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarra
     σ(f) = 1[f > 0] + (σ(f) − 1[f > 0]), so p = Φ(mean/sd) + ∫₀^∞ e^{−t} σ(t)[N(−t|mean, var) − N(t|mean, var)]dt,
     the integral by 64-node Gauss–Laguerre (its integrand is smooth on the scale sd).
     """
-    mean = np.asarray(mean, dtype=float)
-    var = np.maximum(np.asarray(var, dtype=float), 0.0)
+    mean, var = _finite_predictive(mean, var)
     p = np.empty(mean.shape)
     narrow = var <= _GH_MAX_VARIANCE
     p[narrow] = expit(_nodes(mean[narrow], var[narrow])) @ _GH_WEIGHTS / np.sqrt(np.pi)
@@ -72,7 +73,20 @@ def logit_predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarra
     density_difference = (np.exp(-0.5 * ((_GL_NODES + m) / sd) ** 2)
                           - np.exp(-0.5 * ((_GL_NODES - m) / sd) ** 2)) / (sd * np.sqrt(2.0 * np.pi))
     p[wide] = ndtr(mean[wide] / sd[:, 0]) + (expit(_GL_NODES) * density_difference) @ _GL_WEIGHTS
-    return p
+    return np.clip(p, 0.0, 1.0, out=p)  # the quadratures' rounding may step a hair outside [0, 1]
+
+
+def _finite_predictive(mean, var) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, max(var, 0)) as float arrays; a non-finite entry raises NumericalError naming the row (a diverged
+    model), so no predictive probability is ever NaN."""
+    mean = np.asarray(mean, dtype=float)
+    var = np.maximum(np.asarray(var, dtype=float), 0.0)
+    bad = ~(np.isfinite(mean) & np.isfinite(var))
+    if bad.any():
+        i = int(np.flatnonzero(bad.ravel())[0])
+        raise NumericalError(f"the predictive distribution of f* is not finite at row {i} (mean "
+                             f"{mean.ravel()[i]!r}, variance {var.ravel()[i]!r}): the model has diverged")
+    return mean, var
 
 
 # ----- probit -----------------------------------------------------------------------------------------------------
@@ -87,8 +101,8 @@ def probit_log_likelihood(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.
 
 def probit_predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
     """p(y*=1) = ∫Φ(f)N(f|mean, var)df = Φ(mean/√(1 + var)), exactly. Shapes (n*,)."""
-    mean = np.asarray(mean, dtype=float)
-    return ndtr(mean / np.sqrt(1.0 + np.maximum(np.asarray(var, dtype=float), 0.0)))
+    mean, var = _finite_predictive(mean, var)
+    return ndtr(mean / np.sqrt(1.0 + var))
 
 
 # ----- the links by name ------------------------------------------------------------------------------------------

@@ -4,25 +4,41 @@ evaluation. UIs watch `history_length` (new rows), `iteration` and `status`. No 
 
 Every configuration parameter except `eval_every` defines the run: changing one resets the run and `status` says so.
 A change that cannot be applied (e.g. a data set that is not available) is rolled back, the run stays as it was, and
-the error is raised to the caller.
+the error is raised to the caller. A step that fails (`NumericalError`; `KernelLearningError` when kernel learning
+diverged) leaves the run at its last good state; `continue_without_kernel_learning()` then trains on with the kernel
+fixed. A run whose predictions collapsed to the prior (p ≈ ½ everywhere) says so in `status`.
 """
 from __future__ import annotations
 
+import copy
 import json
+import math
 import warnings
-from pathlib import Path
+import zipfile
 
 import numpy as np
 import param
 
 from explorer import datasets, methods, recipe
+from explorer.hyperparameters import KernelLearningError
+from explorer.inputs import bounded_features, count, labelled_data, standardised
 from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
 from explorer.likelihoods import logit_predictive_probability
+from explorer.linalg import NumericalError
 from explorer.polyagamma import pg_mean
 from explorer.schedules import DEFAULT_STEP_RULES
+from explorer.training import Trainer
 
 _XGPC_STEPS = DEFAULT_STEP_RULES["xgpc"]
 
+
+RUN_FORMAT = "xgpc-explorer-run/2"
+COLLAPSE_TOLERANCE = 0.02
+"""A run has collapsed to the prior when every evaluated p(y=1) is within this of ½ (test NLL ≈ log 2)."""
+
+
+class RunFileError(ValueError):
+    """A run file that `Model.load` cannot use; the message names the file and the problem."""
 
 class Model(param.Parameterized):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
@@ -51,10 +67,10 @@ class Model(param.Parameterized):
                                      "initial parameters replace lengthscale, variance, nugget and ard (it is copied, "
                                      "never changed)")
     ard = param.Boolean(default=False, doc="One lengthscale per feature (ARD), all starting at `lengthscale`")
-    lengthscale = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
+    lengthscale = param.Number(default=1.0, bounds=(1e-6, 1e6), inclusive_bounds=(False, True),
                                doc="Initial kernel lengthscale ℓ (standardised units)")
-    variance = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
-                            doc="Initial kernel variance σ²")
+    variance = param.Number(default=1.0, bounds=(1e-6, 1e6), inclusive_bounds=(False, True),
+                            doc="Initial kernel variance σ² (at most 1e6: a latent sd of 1000 is certainty already)")
     nugget = param.Number(default=1e-4, bounds=(1e-10, 10.0), doc="γ: white-noise variance on f (jitter)")
     seed = param.Integer(default=0, bounds=(0, None), doc="Seed of the data split, inducing points and minibatches")
     eval_every = param.Integer(default=10, bounds=(1, None), doc="Iterations between evaluations")
@@ -76,6 +92,7 @@ class Model(param.Parameterized):
         self.param.dataset.objects = datasets.available(data_dir) + ["custom"]
         params.setdefault("dataset", "banana" if "banana" in self.param.dataset.objects else "banana-like")
         self._custom = None
+        self._collapsed = False
         super().__init__(**params)
         self._build()
         self.param.watch(self._configuration_changed, list(self._STRUCTURAL))
@@ -103,11 +120,12 @@ class Model(param.Parameterized):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             run = recipe.start_run(
-                self.method, X_tr, y_tr, X_te[monitor], y_te[monitor], self._initial_kernel(X_tr.shape[1]), n_inducing=self.n_inducing,
-                inducing_rng=self._inducing_rng, engine_rng=self._engine_rng, evaluation_rng=self._elbo_rng,
-                **self._run_options())
+                self.method, X_tr, y_tr, X_te[monitor], y_te[monitor], self._initial_kernel(X_tr.shape[1]),
+                n_inducing=self.n_inducing, inducing_rng=self._inducing_rng, engine_rng=self._engine_rng,
+                evaluation_rng=self._elbo_rng, **self._run_options())
         self.X_train, self.X_test, self.y_train, self.y_test = X_tr, X_te, y_tr, y_te
         self.scaler, self.engine, self.trainer = run.scaler, run.engine, run.trainer
+        self._collapsed = False
         self.warnings = [str(w.message) for w in caught]
         self._publish(status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
                             f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings))
@@ -162,23 +180,68 @@ class Model(param.Parameterized):
         return self.trainer.history
 
     def step(self, k: int = 1) -> int:
-        """Advance k SVI iterations (evaluating every `eval_every`); returns the number of new history rows.
-        On an error the run stays at its last good state and `status` names the error."""
+        """Advance k ≥ 0 SVI iterations (evaluating every `eval_every`); returns the number of new history rows.
+        On an error the run stays at its last good state and `status` names the error and what to change."""
+        k = count(k)
         try:
             new = self.trainer.step(k)
         except Exception as err:
-            self._publish(status=f"Step failed at iteration {self.engine.iteration + 1}: {err}")
+            self._failed(err)
             raise
-        self._publish()
+        self._publish(status=self._collapse_status(new))
         return new
 
     def run(self, seconds: float | None = None, max_iter: int | None = None, stop_at_convergence: bool = True) -> int:
         """Step until `seconds` of training time, `max_iter` total iterations, or convergence. Returns new rows."""
-        new = self.trainer.run(seconds=seconds, max_iter=max_iter, stop_at_convergence=stop_at_convergence,
-                               progress=lambda _: self._publish())
-        self._publish(status=f"Ran to iteration {self.engine.iteration}"
-                             + (" (converged)" if self.trainer.converged else ""))
+        if seconds is not None and not (isinstance(seconds, (int, float)) and 0 <= seconds < math.inf):
+            raise ValueError(f"seconds must be a finite number ≥ 0 or None, got {seconds!r}")
+        max_iter = None if max_iter is None else count(max_iter, "max_iter")
+        try:
+            new = self.trainer.run(seconds=seconds, max_iter=max_iter, stop_at_convergence=stop_at_convergence,
+                                   progress=lambda _: self._publish())
+        except Exception as err:
+            self._failed(err)
+            raise
+        self._publish(status=self._collapse_status(1) or f"Ran to iteration {self.engine.iteration}"
+                      + (" (converged)" if self.trainer.converged else ""))
         return new
+
+    def _failed(self, err: Exception) -> None:
+        """Say in `status` which step failed, that the run is kept, and (kernel learning diverged) what to do."""
+        status = f"Step failed at iteration {self.engine.iteration + 1}: {err}."
+        if isinstance(err, KernelLearningError):
+            status += (f" The run is kept at iteration {self.engine.iteration}: lower the kernel learning rate "
+                       "(this starts a new run), or continue this run with kernel learning off "
+                       "(continue_without_kernel_learning()).")
+        self._publish(status=status)
+
+    def continue_without_kernel_learning(self) -> None:
+        """Keep the run (q(u), the kernel as learned so far, the history) and train on with the kernel fixed: the
+        way on after kernel learning diverged. Setting `learn_hyperparameters` instead starts a new run."""
+        self.engine.hyper_optimizer = None
+        with param.parameterized.discard_events(self):
+            self.learn_hyperparameters = False
+        kernel = self.engine.kernel
+        self._publish(status=f"Kernel learning is off from iteration {self.engine.iteration}: training goes on "
+                             f"with ℓ = {kernel.mean_lengthscale:.4g}, σ² = {kernel.variance:.4g}.")
+
+    def _collapse_status(self, new_rows: int) -> str | None:
+        """A status line when the run has just collapsed to the prior (every evaluated p within
+        COLLAPSE_TOLERANCE of ½) or has just left it; None when nothing changed."""
+        if new_rows == 0 or self.engine.iteration == 0 or not len(self.trainer.y_eval):
+            return None
+        nll = self.history.rows[-1]["test_nll"]
+        collapsed = bool(abs(nll - math.log(2.0)) < 0.01) and bool(
+            np.max(np.abs(self.engine.predict_proba(self.trainer.X_eval) - 0.5)) < COLLAPSE_TOLERANCE)
+        if collapsed == self._collapsed:
+            return None
+        self._collapsed = collapsed
+        kernel = self.engine.kernel
+        if not collapsed:
+            return f"Iteration {self.engine.iteration}: the predictions have left the prior (test NLL {nll:.4f})."
+        return (f"Collapsed to the prior at iteration {self.engine.iteration}: p(y=1) ≈ 0.5 at every test point "
+                f"(test NLL {nll:.4f} ≈ log 2), with ℓ = {kernel.mean_lengthscale:.3g}, σ² = {kernel.variance:.3g}. "
+                "Try a larger initial lengthscale, a lower kernel learning rate, or kernel learning off.")
 
     def reset(self) -> None:
         """Start the run again from the prior with the current configuration."""
@@ -194,6 +257,7 @@ class Model(param.Parameterized):
     def set_data(self, X, y, name: str = "custom", feature_names=None) -> None:
         """Use (X, y) as the data set ('custom'); validated first: on a DataError nothing changes."""
         X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
+        bounded_features(X, str(name))
         names = list(feature_names) if feature_names is not None else [f"x{j + 1}" for j in range(X.shape[1])]
         previous = self._custom
         self._custom = {"X": X, "y": y, "feature_names": names, "name": name, "classes": classes}
@@ -210,14 +274,19 @@ class Model(param.Parameterized):
 
     def add_point(self, x, label: int) -> None:
         """Add a training point x (raw units, (d,)) with label ±1 and keep training (the playground click)."""
-        x = np.asarray(x, dtype=float).reshape(1, -1)
+        try:
+            x = np.asarray(x, dtype=float).reshape(1, -1)
+        except (TypeError, ValueError) as err:
+            raise datasets.DataError(f"a new point needs {self.X_train.shape[1]} numbers, got {x!r}") from err
         if x.shape[1] != self.X_train.shape[1] or not np.all(np.isfinite(x)):
             raise datasets.DataError(f"a new point needs {self.X_train.shape[1]} finite coordinates, got {x.ravel()}")
-        if label not in (-1, 1):
+        if isinstance(label, (bool, np.bool_)) or label not in (-1, 1):
             raise datasets.DataError(f"label must be −1 or +1, got {label!r}")
+        label = int(label)
+        x_std = standardised(self.scaler, x, "the new point")
         X_train = np.vstack([self.X_train, x])
         y_train = np.append(self.y_train, float(label))
-        self.engine.set_training_data(self.scaler.transform(X_train), y_train)
+        self.engine.set_training_data(np.vstack([self.engine.X, x_std]), y_train)
         self.X_train, self.y_train = X_train, y_train
         self._publish(status=f"Added a training point of class {label:+d} at {np.round(x.ravel(), 3).tolist()}")
 
@@ -228,17 +297,31 @@ class Model(param.Parameterized):
 
     # ----- predictions -----------------------------------------------------------------------------------------
     def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*) mean and variance at raw-unit inputs X (n*, d)."""
-        return self.engine.predict_latent(self.scaler.transform(np.asarray(X, dtype=float)))
+        """q(f*) mean and variance at raw-unit inputs X (n*, d), within ±1e100 before and after standardisation."""
+        return self.engine.predict_latent(standardised(self.scaler, X))
 
     def predict_proba(self, X) -> np.ndarray:
-        """p(y* = +1 | data) at raw-unit inputs X (n*, d)."""
-        return self.engine.predict_proba(self.scaler.transform(np.asarray(X, dtype=float)))
+        """p(y* = +1 | data) at raw-unit inputs X (n*, d): finite, in [0, 1] (NumericalError if the run diverged)."""
+        return self.engine.predict_proba(standardised(self.scaler, X))
+
+    @property
+    def classes(self) -> np.ndarray:
+        """The data's two class values (2,): classes[0] is −1, classes[1] is +1 (custom data keep their names)."""
+        return np.array([-1, 1]) if self._custom is None else self._custom["classes"]
 
     def surface(self, resolution: int = 80, features: tuple[int, int] = (0, 1), margin: float = 0.1) -> dict:
         """p(y=1) and predictive sd on a resolution² grid over the training range of two features (others at their
-        training mean): dict(x (nx,), y (ny,), p (ny, nx), sd (ny, nx)). sd is that of the latent f*."""
-        i, j = features
+        training mean): dict(x (nx,), y (ny,), p (ny, nx), sd (ny, nx)). sd is that of the latent f*.
+        resolution: 2…1000; features: two column indices of the data."""
+        if not 2 <= count(resolution, "resolution") <= 1000:
+            raise ValueError(f"resolution must be between 2 and 1000, got {resolution!r}")
+        d = self.X_train.shape[1]
+        try:
+            i, j = (count(f, "feature index") for f in features)
+        except (TypeError, ValueError):
+            raise ValueError(f"features must be two column indices in [0, {d}), got {features!r}") from None
+        if not (i < d and j < d):
+            raise ValueError(f"features must be two column indices in [0, {d}), got {features!r}")
         lo, hi = self.X_train.min(0), self.X_train.max(0)
         pad = margin * (hi - lo)
         gx = np.linspace(lo[i] - pad[i], hi[i] + pad[i], resolution)
@@ -259,44 +342,113 @@ class Model(param.Parameterized):
     # ----- persistence ---------------------------------------------------------------------------------------
     def save(self, path) -> None:
         """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle). `Model.load(path)`
-        continues it exactly: the next step gives the same state as without the round trip."""
+        continues it exactly: the next step gives the same state as without the round trip, and `reset()` the same
+        split (custom data are stored with their class names)."""
         config = {name: getattr(self, name) for name in self._STRUCTURAL + ("eval_every",)}
         if isinstance(self.kernel, Kernel):
             config["kernel"] = {key: np.asarray(value).tolist() for key, value in self.kernel.state_dict().items()}
+        config = _extract_arrays(config, {}, "")
         state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
         arrays = {"X_train": self.X_train, "X_test": self.X_test, "y_train": self.y_train, "y_test": self.y_test,
                   "Z": self.engine.Z}
+        custom = None
+        if self._custom is not None:
+            arrays["custom/X"], arrays["custom/y"] = self._custom["X"], self._custom["y"]
+            custom = {"name": self._custom["name"], "feature_names": self._custom["feature_names"],
+                      "classes": self._custom["classes"].tolist()}
         tree = _extract_arrays(state, arrays, "state")
-        meta = {"format": "xgpc-explorer-run/1", "config": config, "state": tree,
-                "feature_names": self.feature_names, "data_dir": self.data_dir,
-                "scaler": self.scaler.to_dict(), "custom_name": None if self._custom is None else self._custom["name"]}
+        meta = {"format": RUN_FORMAT, "config": config, "state": tree, "feature_names": self.feature_names,
+                "scaler": self.scaler.to_dict(), "custom": custom,
+                "kernel_learning": self.engine.hyper_optimizer is not None,
+                "engine_batch_size": self.engine.batch_size}  # clamped to n at the start; added points keep it
         with open(path, "wb") as f:
             np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
 
     @classmethod
-    def load(cls, path) -> "Model":
-        """Restore a run written by `save`."""
-        with np.load(path, allow_pickle=False) as archive:
-            arrays = {key: archive[key] for key in archive.files}
+    def load(cls, path, data_dir: str | None = None) -> "Model":
+        """Restore a run written by `save`. `data_dir` is where a later `reset()` reads a paper data set from (as for
+        `Model(data_dir=…)`; the file does not choose it). Any problem with the file — not an npz, truncated,
+        corrupted, wrong or inconsistent contents — raises RunFileError naming the file and the problem."""
+        try:
+            return cls._load(path, data_dir)
+        except RunFileError:
+            raise
+        except Exception as err:  # whatever a damaged file makes the reader or the checks raise
+            raise RunFileError(f"{path}: not a usable X-GPC Explorer run file ({type(err).__name__}: {err})") from err
+
+    @classmethod
+    def _load(cls, path, data_dir) -> "Model":
+        def refuse(problem: str):
+            raise RunFileError(f"{path}: {problem}")
+
+        with open(path, "rb") as f:
+            magic = f.read(4)
+        if not magic:
+            refuse("the file is empty")
+        if magic != b"PK\x03\x04":
+            refuse("not an .npz archive (Model.save writes one); another kind of file or its start is damaged")
+        try:
+            with np.load(path, allow_pickle=False) as archive:
+                arrays = {key: archive[key] for key in archive.files}
+        except (zipfile.BadZipFile, EOFError, ValueError, OSError) as err:
+            refuse(f"the .npz archive is truncated or corrupted ({type(err).__name__}: {err})")
+        if "__meta__" not in arrays or arrays["__meta__"].shape != () or arrays["__meta__"].dtype.kind != "U":
+            refuse("no run description (__meta__) inside; not written by Model.save")
         meta = json.loads(str(arrays.pop("__meta__")))
-        if meta.get("format") != "xgpc-explorer-run/1":
-            raise ValueError(f"{path}: not an X-GPC Explorer run file (format {meta.get('format')!r})")
-        config = dict(meta["config"])
-        if isinstance(config.get("kernel"), dict):
-            config["kernel"] = kernel_from_state(config["kernel"])
+        if not isinstance(meta, dict) or meta.get("format") != RUN_FORMAT:
+            found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+            refuse(f"format {found!r}, expected {RUN_FORMAT!r} (written by another program or version)")
+        config = meta["config"]
+        expected = set(cls._STRUCTURAL) | {"eval_every"}
+        if not isinstance(config, dict) or set(config) != expected:
+            keys = set(config) if isinstance(config, dict) else set()
+            refuse(f"settings missing {sorted(expected - keys)} or unknown {sorted(keys - expected)}")
+        X_train, X_test, y_train, y_test, Z = (_numeric(arrays, name, refuse) for name in
+                                               ("X_train", "X_test", "y_train", "y_test", "Z"))
+        try:
+            X_train, y_train = labelled_data(X_train, y_train, names=("X_train", "y_train"))
+            X_test, y_test = labelled_data(X_test, y_test, d=X_train.shape[1], names=("X_test", "y_test"))
+        except ValueError as err:
+            refuse(f"data arrays: {err}")
+        d = X_train.shape[1]
+        if Z.ndim != 2 or Z.shape[1] != d or not 1 <= len(Z) <= config["n_inducing"]:
+            refuse(f"inducing inputs Z {Z.shape} do not fit n_inducing = {config['n_inducing']} and d = {d}")
+        if isinstance(config["kernel"], dict):
+            config = dict(config, kernel=kernel_from_state(config["kernel"]))
+        names = meta["feature_names"]
+        if not (isinstance(names, list) and len(names) == d and all(isinstance(n, str) for n in names)):
+            refuse(f"feature_names must be {d} strings, got {names!r}")
+
         model = cls.__new__(cls)
-        model.data_dir = meta["data_dir"]
-        model.param.dataset.objects = datasets.available(model.data_dir) + ["custom"]
-        X_all = np.vstack([arrays["X_train"], arrays["X_test"]])
-        y_all = np.concatenate([arrays["y_train"], arrays["y_test"]])
-        model._custom = None
-        if config["dataset"] == "custom":
-            model._custom = {"X": X_all, "y": y_all.astype(np.int8), "feature_names": meta["feature_names"],
-                             "name": meta["custom_name"], "classes": np.array([-1, 1])}
+        model.data_dir = data_dir
+        objects = datasets.available(data_dir) + ["custom"]
+        if config["dataset"] in datasets.PAPER_DATASETS and config["dataset"] not in objects:
+            objects.insert(-1, config["dataset"])  # the run continues from its arrays; a reset needs the data
+        model.param.dataset.objects = objects
+        model._custom, model._collapsed = _custom_data(meta.get("custom"), arrays, config["dataset"], refuse), False
         param.Parameterized.__init__(model, **config)
-        model._restore(arrays, meta)
+        model._check_data(X_train, X_test, y_train, y_test, len(Z), refuse)
+        model._restore(dict(arrays, X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test, Z=Z), meta)
         model.param.watch(model._configuration_changed, list(cls._STRUCTURAL))
         return model
+
+    def _check_data(self, X_train, X_test, y_train, y_test, m: int, refuse) -> None:
+        """The stored arrays must be the configured data set's split (training rows may end with added points), and
+        m inducing points n_inducing unless k-means++ had fewer distinct training rows."""
+        if self.dataset in datasets.PAPER_DATASETS:
+            expected_d = datasets.PAPER_DATASETS[self.dataset].d
+            if X_train.shape[1] != expected_d:
+                refuse(f"data set {self.dataset!r} has {expected_d} features, the stored arrays {X_train.shape[1]}")
+            return
+        X_tr, X_te, y_tr, y_te = self._load_data()
+        n = len(X_tr)
+        if not (X_te.shape == X_test.shape and np.array_equal(X_te, X_test) and np.array_equal(y_te, y_test)
+                and len(X_train) >= n and np.array_equal(X_tr, X_train[:n]) and np.array_equal(y_tr, y_train[:n])):
+            refuse(f"the stored data are not data set {self.dataset!r} as configured (n_points, noise, seed, "
+                   "train_fraction): inconsistent file")
+        if m < self.n_inducing and m != len(np.unique(X_tr, axis=0)):
+            refuse(f"Z has {m} rows, but n_inducing = {self.n_inducing} and the training part has "
+                   f"{len(np.unique(X_tr, axis=0))} distinct rows")
 
     def _restore(self, arrays: dict, meta: dict) -> None:
         self.X_train, self.X_test = arrays["X_train"], arrays["X_test"]
@@ -304,15 +456,66 @@ class Model(param.Parameterized):
         self.feature_names = meta["feature_names"]
         self.scaler = datasets.Standardizer.from_dict(meta["scaler"])
         state = _insert_arrays(meta["state"], arrays)
+        batch_size = meta["engine_batch_size"]
+        if not (isinstance(batch_size, int) and 1 <= batch_size <= min(self.batch_size, len(self.X_train))):
+            raise ValueError(f"engine batch size {batch_size!r} is not between 1 and min(batch_size, n)")
         monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
         run = recipe.start_run(self.method, self.X_train, self.y_train, self.X_test[monitor], self.y_test[monitor],
                                self._initial_kernel(self.X_train.shape[1]), scaler=self.scaler, Z=arrays["Z"],
-                               **self._run_options())
+                               **dict(self._run_options(), batch_size=batch_size))
         self.engine, self.trainer = run.engine, run.trainer
+        if not meta["kernel_learning"]:
+            self.engine.hyper_optimizer = None  # turned off by continue_without_kernel_learning
+        warm = state["engine"].get("warm_started", True)
+        if not isinstance(warm, bool) or not (warm or getattr(self.engine.schedule, "needs_warm_start", False)):
+            raise ValueError(f"warm_started = {warm!r} does not fit the step-size rule {self.step_size!r}")
         self.engine.load_state_dict(state["engine"])
         self.trainer.load_state_dict(state["trainer"])
+        _trial_step(self.trainer)
         self.warnings = []
         self._publish(status=f"Loaded run at iteration {self.engine.iteration}")
+
+
+def _trial_step(trainer: Trainer) -> None:
+    """One step and one evaluation on a copy of a restored run: a stored state that cannot run (arrays of the wrong
+    shape or kind) raises ValueError here, at load. A NumericalError is let through: a real run can be saved in a
+    state whose next step fails numerically, and loading it lets the user continue differently."""
+    trial = copy.deepcopy(trainer)
+    try:
+        trial.engine.step(1)
+        trial.evaluate()
+    except NumericalError:
+        pass
+    except Exception as err:
+        raise ValueError(f"the stored state does not run ({type(err).__name__}: {err})") from err
+
+
+def _numeric(arrays: dict, name: str, refuse) -> np.ndarray:
+    """The stored array `name`, which must exist and hold real numbers."""
+    if name not in arrays:
+        refuse(f"array {name!r} is missing")
+    if arrays[name].dtype.kind not in "biuf":
+        refuse(f"array {name!r} holds {arrays[name].dtype} values, not numbers")
+    return arrays[name]
+
+
+def _custom_data(custom, arrays: dict, dataset: str, refuse) -> dict | None:
+    """The custom data set stored with a run (X, y ±1, names, classes), checked; None for other data sets."""
+    if dataset != "custom":
+        return None
+    if not isinstance(custom, dict) or "custom/X" not in arrays or "custom/y" not in arrays:
+        refuse("data set 'custom' but no custom data stored")
+    try:
+        X, y_pm1, _ = datasets.validate(arrays["custom/X"], arrays["custom/y"], custom["feature_names"],
+                                        source="stored custom data")
+    except datasets.DataError as err:
+        refuse(str(err))
+    classes = np.array(custom["classes"])
+    if classes.shape != (2,) or classes[0] == classes[1] or not np.array_equal(np.unique(arrays["custom/y"]),
+                                                                                [-1, 1]):
+        refuse(f"custom classes {custom['classes']!r} are not two distinct values for labels −1, +1")
+    return {"X": X, "y": y_pm1, "feature_names": list(custom["feature_names"]), "name": str(custom["name"]),
+            "classes": classes}
 
 
 def _evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:

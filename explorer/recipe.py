@@ -14,18 +14,21 @@ import numpy as np
 from explorer import methods
 from explorer.datasets import Standardizer
 from explorer.inducing import kmeans_plus_plus
+from explorer.inputs import fitted_standardizer, standardised
 from explorer.kernels import Kernel
 from explorer.training import Trainer
 
 
 def standardise(X_train: np.ndarray, *others: np.ndarray, scaler: Standardizer | bool = True):
     """(scaler, X_train, *others) in standardised units: `scaler` True fits a `Standardizer` on X_train, a fitted
-    `Standardizer` is applied as it is, False keeps the inputs as given (already standardised; scaler None)."""
+    `Standardizer` is applied as it is, False keeps the inputs as given (already standardised; scaler None).
+    Values beyond ±1e100 before or after standardisation raise DataError (`inputs.standardised`)."""
     if scaler is False:
         return (None, X_train, *others)
     if scaler is True:
-        scaler = Standardizer().fit(X_train)
-    return (scaler, scaler.transform(X_train), *(scaler.transform(X) for X in others))
+        scaler = fitted_standardizer(X_train, "training data")
+    return (scaler, standardised(scaler, X_train, "training data"),
+            *(standardised(scaler, X, "evaluation data") for X in others))
 
 
 @dataclass

@@ -31,7 +31,7 @@ import numpy as np
 from explorer.convergence import SlidingWindow, relative_change
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
-from explorer.inputs import inducing_inputs
+from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood, logit_predictive_probability
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
@@ -118,7 +118,7 @@ class _SVGP(SVIEngine):
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,)."""
-        Xs = np.asarray(Xs, dtype=float)
+        Xs = query_points(Xs, self.source.d)
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)

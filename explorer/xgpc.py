@@ -14,7 +14,7 @@ from scipy.linalg import blas
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
-from explorer.inputs import inducing_inputs
+from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import logit_predictive_probability
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
@@ -209,7 +209,7 @@ class XGPC(SVIEngine):
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
-        Xs = np.ascontiguousarray(Xs, dtype=float)
+        Xs = query_points(Xs, self.source.d)
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)

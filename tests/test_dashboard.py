@@ -432,3 +432,17 @@ def test_a_file_dropped_while_another_is_read_is_refused_and_the_first_carries_o
     asyncio.run(session())
     assert dash.data.accepted.filename == "first.csv" and dash.model.feature_names == ["u", "v"]
     assert not dash.data.reading.visible and dash.data.label_column.options == ["u", "v", "label"]
+def test_a_diverged_kernel_step_shows_advice_and_continues_with_kernel_learning_off(dash, caplog):
+    dash.step()
+    iteration, trainer = dash.model.iteration, dash.model.trainer
+    assert not dash.kernel_advice.visible
+    dash.model.engine.hyper_optimizer.learning_rate = 1e3  # the next kernel step overflows (see test_model)
+    with caplog.at_level(logging.ERROR):
+        dash.step()
+    assert "kernel learning diverged" in caplog.text
+    assert dash.kernel_advice.visible and dash.model.iteration == iteration
+    dash.fix_kernel.clicks += 1  # the button, through its on_click callback
+    assert not dash.kernel_advice.visible
+    assert dash.model.learn_hyperparameters is False and dash.model.trainer is trainer  # same run, no reset
+    dash.step()
+    assert dash.model.iteration == iteration + dash.model.eval_every

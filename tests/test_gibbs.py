@@ -99,7 +99,7 @@ def test_auto_form_follows_the_condition_number():
 
 # ----- the whole sampler against a brute-force posterior -------------------------------------------------------------
 X2 = np.array([[0.0], [0.8]])
-Y2 = np.array([1.0, 1.0])
+Y2 = np.array([1.0, -1.0])  # both classes: the sampler refuses one-class data
 KERNEL2 = RBF(1.0, 3.0, 1e-6)
 XS2 = np.array([[0.4], [2.0]])
 
@@ -219,7 +219,8 @@ def test_prediction_chunks_give_the_same_probabilities(monkeypatch):
 def test_bad_input_gets_a_clear_error():
     X, y = small_problem()
     with pytest.raises(ValueError, match="N_MAX"):
-        GibbsSampler(np.zeros((gibbs.N_MAX + 1, 1)), np.ones(gibbs.N_MAX + 1), RBF(1.0), rng=np.random.default_rng())
+        GibbsSampler(np.zeros((gibbs.N_MAX + 1, 1)), np.resize([1.0, -1.0], gibbs.N_MAX + 1), RBF(1.0),
+                     rng=np.random.default_rng())
     with pytest.raises(ValueError, match="−1 and \\+1"):
         GibbsSampler(X, (y > 0).astype(float), RBF(1.0), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="form"):
@@ -229,6 +230,51 @@ def test_bad_input_gets_a_clear_error():
     with pytest.raises(ValueError, match="NaN"):
         GibbsSampler(np.where(X > 1, np.nan, X), y, RBF(1.0), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="nugget"):
-        GibbsSampler(np.zeros((5, 1)), np.ones(5), RBF(1.0, 1.0, 1e-300), rng=np.random.default_rng())
+        GibbsSampler(np.zeros((5, 1)), np.resize([1.0, -1.0], 5), RBF(1.0, 1.0, 1e-300), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="form"):
         gibbs.seconds_per_sweep_estimate(10, form="saddle")
+
+
+# ----- API edges (issue 9) --------------------------------------------------------------------------------------------
+def test_rng_none_gives_a_fresh_generator():
+    X, y = small_problem()
+    sampler = GibbsSampler(X, y, RBF(1.0), rng=None, n_chains=2, burn_in=2, n_samples=4)
+    twin = GibbsSampler(X, y, RBF(1.0), n_chains=2, burn_in=2, n_samples=4)  # rng may also be left out
+    assert sampler.step(6) == 6 and twin.step(6) == 6
+    assert not np.array_equal(sampler.f, twin.f)  # two fresh, unseeded streams
+    with pytest.raises(ValueError, match="rng must be a numpy Generator"):
+        GibbsSampler(X, y, RBF(1.0), rng=42)
+
+
+def test_one_class_data_are_refused_with_a_clear_message():
+    X, _ = small_problem()
+    for label in (1.0, -1.0):
+        with pytest.raises(ValueError, match=f"only the class \\{label:+.0f}.*both classes"):
+            GibbsSampler(X, np.full(len(X), label), RBF(1.0), rng=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("k", [-5, float("inf"), float("nan"), 1.5, None, "3"])
+def test_step_counts_must_be_whole_numbers(k):
+    X, y = small_problem()
+    sampler = GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=1, burn_in=1, n_samples=3)
+    with pytest.raises(ValueError, match="whole number"):
+        sampler.step(k)
+    assert sampler.sweeps_done == 0
+    with pytest.raises(ValueError, match="chunk"):
+        sampler.run(chunk=0)
+    for bad in (dict(n_chains=2.5), dict(burn_in=-1), dict(n_samples=float("inf")), dict(thin=0.5)):
+        with pytest.raises(ValueError):
+            GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), **bad)
+    with pytest.raises(ValueError, match="row 0, column 0"):
+        sampler.predict_latent(np.array([[1e200]] * X.shape[1]).reshape(1, -1))
+
+
+def test_runs_too_large_to_store_and_bad_settings_are_refused_before_allocating():
+    X, y = small_problem()
+    with pytest.raises(ValueError, match="GB of traces and draws"):
+        GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=1000, n_samples=10**6,
+                     max_stored_draws=10**6)
+    for bad in (dict(n_chains=10**12), dict(n_chains=1e308), dict(init_scale="2"), dict(init_scale=None),
+                dict(monitor={}), dict(monitor=np.inf), dict(monitor=[0, 10**30])):
+        with pytest.raises(ValueError):
+            GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_samples=5, **bad)

@@ -4,8 +4,10 @@ import pytest
 from threadpoolctl import threadpool_limits
 
 import explorer.xgpc as xgpc_module
-from explorer.hyperparameters import Adam
+from explorer import methods
+from explorer.hyperparameters import Adam, KernelLearningError
 from explorer.kernels import RBF, KernelParameterError
+from explorer.likelihoods import logit_predictive_probability
 from explorer.linalg import NumericalError, robust_cholesky
 from explorer.schedules import Adaptive
 from explorer.xgpc import XGPC
@@ -147,16 +149,33 @@ def test_a_step_failing_in_the_hyperparameter_step_leaves_the_state_exactly_as_b
     np.testing.assert_array_equal(engine.kernel.log_params, twin.kernel.log_params)
 
 
-def test_a_failing_kernel_update_leaves_the_state_exactly_as_before(monkeypatch):
+@pytest.mark.parametrize("engine_class", ["xgpc", "svgp-adam", "svgp-natgrad"])
+def test_a_diverged_kernel_step_is_a_numerical_error_and_leaves_the_state_exactly_as_before(engine_class):
+    # an Adam learning rate of 1e3 moves log ℓ and log σ² by ±1000 in one step: exp overflows to inf or
+    # underflows to 0, a genuinely diverged kernel step
     X, y = problem()
-    engine = learning_engine(X, y)
+    if engine_class == "xgpc":
+        engine = learning_engine(X, y)
+    else:
+        engine = methods.build(engine_class, X, y, X[:8], RBF(np.array([0.9, 1.2]), 1.0, 1e-4), batch_size=12,
+                               rng=np.random.default_rng(0), hyper_learning_rate=0.05)
     engine.step(6)
-    before = snapshot(engine)
-    monkeypatch.setattr(engine.hyper_optimizer, "ascend", lambda x, g: np.full_like(x, np.nan))
-    with pytest.raises(KernelParameterError):
+    before = engine.state_dict()
+    engine.hyper_optimizer.learning_rate = 1e3
+    diverged = "kernel learning diverged at iteration 7.*Lower the kernel learning rate"
+    with pytest.raises(NumericalError, match=diverged) as caught:
         engine.step()
-    monkeypatch.undo()
-    assert_same(before, snapshot(engine))
+    assert isinstance(caught.value, KernelLearningError)
+    after = engine.state_dict()
+    assert after.keys() == before.keys()
+    for key in before:
+        if isinstance(before[key], np.ndarray):
+            np.testing.assert_array_equal(after[key], before[key], err_msg=key)
+        else:
+            assert repr(after[key]) == repr(before[key]), key
+    engine.hyper_optimizer.learning_rate = 0.05
+    engine.step(2)  # the run goes on from its last good state
+    assert engine.iteration == 8
 
 
 def test_a_hundred_thousand_iterations_never_give_a_nan_elbo():
@@ -174,3 +193,58 @@ def test_a_hundred_thousand_iterations_never_give_a_nan_elbo():
             assert np.all(np.isfinite(engine.kernel.log_params))
     assert engine.iteration == 100_000 and engine.hyper_optimizer.t == 20_000
     assert not np.allclose(engine.kernel.log_params, start, atol=0.1)  # the kernel did move
+
+
+# ----- huge finite inputs, counts, the predictive guard (issue 9) -----------------------------------------------------
+@pytest.mark.parametrize("value", [1e101, -1e160, 1e308, np.nan, np.inf])
+def test_engines_refuse_features_beyond_the_limit_naming_row_and_column(value):
+    X, y = problem(n=30)
+    X_bad = X.copy()
+    X_bad[7, 1] = value
+    for build in ("xgpc", "svgp-adam", "svgp-natgrad"):
+        with pytest.raises(ValueError, match="row 7, column 1"):
+            methods.build(build, X_bad, y, X[:4], RBF(1.0), batch_size=10, rng=np.random.default_rng(0))
+        engine = methods.build(build, X, y, X[:4], RBF(1.0), batch_size=10, rng=np.random.default_rng(0))
+        engine.step(3)
+        with pytest.raises(ValueError, match="row 7, column 1"):
+            engine.predict_proba(X_bad)
+        with pytest.raises(ValueError, match="row 7, column 1"):
+            engine.set_training_data(X_bad, y)
+        assert engine.n == 30
+
+
+def test_features_up_to_the_limit_give_finite_predictions_far_away_the_prior():
+    # 1e100 is inside the limit: k(x, Z) vanishes there (below e^−700), so q(f*) is the prior N(0, σ² + γ), p = ½
+    X, y = problem(n=40)
+    engine = XGPC(X, y, X[:6], RBF(0.5, 2.0, 1e-4), batch_size=20, rng=np.random.default_rng(0))
+    engine.step(20)
+    far = np.array([[1e100, -1e100], [-1e100, 0.0]])
+    mean, var = engine.predict_latent(far)
+    np.testing.assert_allclose(mean, 0.0, atol=1e-250)
+    np.testing.assert_allclose(var, 2.0 + 1e-4)
+    np.testing.assert_allclose(engine.predict_proba(far), 0.5, atol=1e-12)
+
+
+def test_predictive_probability_refuses_a_non_finite_latent_and_stays_in_the_unit_interval():
+    with pytest.raises(NumericalError, match="row 1"):
+        logit_predictive_probability(np.array([0.0, np.nan]), np.array([1.0, 1.0]))
+    with pytest.raises(NumericalError, match="row 0"):
+        logit_predictive_probability(np.array([0.0]), np.array([np.inf]))
+    mean = np.array([-1e300, -40.0, 0.0, 40.0, 1e300, 3.0, -3.0])
+    var = np.array([1e-12, 1e-12, 1e300, 1e-12, 5.0, 1e6, 1e-12])
+    p = logit_predictive_probability(mean, var)
+    assert np.all((p >= 0.0) & (p <= 1.0))
+    assert p[2] == pytest.approx(0.5) and p[0] == 0.0 and p[4] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("k", [-5, -1, float("inf"), float("nan"), 2.5, "2", None, True, np.float64(-2.0)])
+def test_engine_step_counts_must_be_whole_numbers(k):
+    X, y = problem(n=30)
+    for build in ("xgpc", "svgp-adam", "svgp-natgrad"):
+        engine = methods.build(build, X, y, X[:4], RBF(1.0), batch_size=10, rng=np.random.default_rng(0))
+        with pytest.raises(ValueError, match="whole number"):
+            engine.step(k)
+        assert engine.iteration == 0
+        engine.step(np.int64(2))
+        engine.step(3.0)  # a float with a whole value is a count
+        assert engine.iteration == 5

@@ -26,11 +26,14 @@ from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.text import html_text
 from explorer.dashboard.train import TrainTab
 from explorer.dashboard.worker import Worker
+from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
 
 log = logging.getLogger(__name__)
 CHUNK_SECONDS = 0.015  # target length of a worker chunk: the UI waits at most this (plus an evaluation) for the gate
 TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
+KERNEL_ADVICE = ("**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
+                 "rate (this starts a new run), or continue this run with the kernel as learned so far.")
 
 
 def stepper(generator):
@@ -89,6 +92,9 @@ class Dashboard(pn.viewable.Viewer):
         self.learn = LearnTab()
         self.tabs = pn.Tabs(*zip(TAB_NAMES, (self.train, self.data, self.mcmc, self.race, self.learn)),
                             dynamic=True, sizing_mode="stretch_width")
+        self.fix_kernel = pn.widgets.Button(label="Continue with kernel learning off", color="primary")
+        self.kernel_advice = pn.Row(pn.pane.Alert(KERNEL_ADVICE, alert_type="warning"), self.fix_kernel,
+                                    visible=False, sizing_mode="stretch_width")
         self._jobs = {}
         self._announced = True
         self.refreshes = 0
@@ -117,7 +123,8 @@ class Dashboard(pn.viewable.Viewer):
         t = self.train
         buttons = {t.play: self.play, t.pause: self.pause, t.step: self.step, t.reset: self.reset,
                    t.clear: t.traces.clear_earlier, self.mcmc.start: self.start_mcmc, self.race.start: self.start_race,
-                   self.mcmc.stop: lambda: self.stop_job("mcmc"), self.race.stop: lambda: self.stop_job("race")}
+                   self.mcmc.stop: lambda: self.stop_job("mcmc"), self.race.stop: lambda: self.stop_job("race"),
+                   self.fix_kernel: self.continue_without_kernel_learning}
         for button, action in buttons.items():
             button.on_click(lambda event, action=action: self._guard(action))
         self.tabs.param.watch(lambda e: self.refresh(force_surface=True), "active")
@@ -187,6 +194,16 @@ class Dashboard(pn.viewable.Viewer):
         self.worker.pause()
         with self.worker.hold():
             self._guard(self.model.reset)
+        self.refresh(force_surface=True)
+
+    def continue_without_kernel_learning(self) -> None:
+        """After kernel learning diverged: keep the run, turn kernel learning off (no reset)."""
+        self.worker.pause()
+        with self.worker.hold():
+            self.model.continue_without_kernel_learning()
+            self._run_config = configuration(self.model)
+        self.kernel_advice.visible = False
+        self.settings.sync()
         self.refresh(force_surface=True)
 
     def apply(self, changes: dict) -> None:
@@ -284,9 +301,15 @@ class Dashboard(pn.viewable.Viewer):
         try:
             action(*args, **kwargs)
         except Exception as err:  # any failure of a user action is reported, the session carries on
-            notify(describe(err))
+            self._report_failure(err)
             return False
         return True
+
+    def _report_failure(self, err: Exception, prefix: str = "") -> None:
+        """A notification for a failed action; a diverged kernel step also shows the way on (KERNEL_ADVICE)."""
+        notify(prefix + describe(err))
+        if isinstance(err, KernelLearningError):
+            self.kernel_advice.visible = True
 
     def _busy(self) -> bool:
         """Whether an uploaded file is being swapped in; if so, says that the action has to wait."""
@@ -352,6 +375,7 @@ class Dashboard(pn.viewable.Viewer):
             self.surface.build(static)
             self.data.description.object = description
             self.settings.sync()
+            self.kernel_advice.visible = False
         t.traces.add(update["rows"])
         if "status" in update:
             t.traces.flush_parameters()
@@ -371,7 +395,7 @@ class Dashboard(pn.viewable.Viewer):
         if self.worker.error is not None:
             error, self.worker.error = self.worker.error, None
             self._announced = True
-            notify(f"Stopped by an error: {type(error).__name__}: {error}")
+            self._report_failure(error, "Stopped by an error: ")
         if self.worker.finished and not self._announced and self.worker.job is self._jobs.get("train"):
             self._announced = True
             notify(f"Converged at iteration {self.model.iteration} (the paper's criterion on the global parameters); "
@@ -387,7 +411,7 @@ class Dashboard(pn.viewable.Viewer):
                 "## X-GPC Explorer\nPólya-Gamma augmented sparse variational GP classification "
                 "(Wenzel et al., AAAI 2019): watch it learn, check it against MCMC, race it, learn how it works.",
                 sizing_mode="stretch_width")
-            self._layout = pn.Column(header, self.tabs, sizing_mode="stretch_width")
+            self._layout = pn.Column(header, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
         return self._layout
 
     def __panel__(self):

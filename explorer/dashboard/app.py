@@ -60,7 +60,7 @@ class Dashboard(pn.viewable.Viewer):
         super().__init__(**params)
         self.model = model if model is not None else Model()
         self.worker = Worker()
-        self.settings = Settings(self.model, self.apply)
+        self.settings = Settings(self.model, self.apply, notify)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
         self.train = TrainTab(self.settings, self.surface, self.history_csv)

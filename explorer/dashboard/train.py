@@ -8,16 +8,18 @@ import panel as pn
 from explorer.dashboard.controls import DATA, TRAINING
 from explorer.dashboard.traces import Traces
 
+CONTROLS_WIDTH = 330  # px: the four run buttons (290 px plus margins) fit on one line
+
 
 class TrainTab:
     """Widgets and layout of the Train tab; the `Dashboard` wires the buttons to its worker."""
 
     def __init__(self, settings, surface, history_csv):
-        self.play = pn.widgets.Button(label="▶ Play", color="success", width=90)
-        self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=90)
-        self.step = pn.widgets.Button(label="Step", color="default", width=70,
+        self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
+        self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
+        self.step = pn.widgets.Button(label="Step", color="default", width=62,
                                       description="Advance to the next evaluation (eval_every iterations)")
-        self.reset = pn.widgets.Button(label="↺ Reset", color="default", width=80,
+        self.reset = pn.widgets.Button(label="↺ Reset", color="default", width=74,
                                        description="Start this run again from the prior")
         self.counter = pn.widgets.StaticText(value="iteration 0", width=300, height=28,
                                              styles={"font-size": "1.15em", "font-weight": "bold"})
@@ -38,12 +40,14 @@ class TrainTab:
 
     def __panel__(self):
         t = self.traces
+        # The buttons wrap inside the column rather than spill under the surface beside it (a click on Reset once
+        # landed on the surface's p(y=1) toggle at 1280–1920 px).
         controls = pn.Column(
-            pn.Row(self.play, self.pause, self.step, self.reset),
+            pn.FlexBox(self.play, self.pause, self.step, self.reset, flex_wrap="wrap", sizing_mode="stretch_width"),
             self.counter, self.status,
             pn.Card(self._settings.group(DATA), title="Data (more on the Data tab)", collapsed=False),
             pn.Card(self._settings.group(TRAINING), title="Method and training", collapsed=False),
-            width=320,
+            width=CONTROLS_WIDTH,
         )
         curves = pn.Column(
             pn.Row(self.elbo_axis, self.log_time),

@@ -81,7 +81,7 @@ class Dashboard(pn.viewable.Viewer):
         self._wire()
         with self.worker.hold():
             self._trainer = self.model.trainer
-            self._run_config = configuration(self.model)
+            self.train.traces.new_run(configuration(self.model))
             self._consumed = 0
             static = self.surface.reset(self.model)
             self.data.description.object = summary(self.model)
@@ -245,8 +245,8 @@ class Dashboard(pn.viewable.Viewer):
         model, now = self.model, time.monotonic()
         update = {"rows": [], "new_run": None}
         if model.trainer is not self._trainer:
-            update["new_run"] = (self._run_config, configuration(model), self.surface.reset(model), summary(model))
-            self._trainer, self._run_config, self._consumed = model.trainer, configuration(model), 0
+            update["new_run"] = (configuration(model), self.surface.reset(model), summary(model))
+            self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
         update["rows"] = model.history.since(self._consumed)
         self._consumed = model.history.total
@@ -269,8 +269,8 @@ class Dashboard(pn.viewable.Viewer):
     def _render(self, update: dict) -> None:
         t = self.train
         if update["new_run"] is not None:
-            previous, current, static, description = update["new_run"]
-            t.traces.archive(previous, current)
+            config, static, description = update["new_run"]
+            t.traces.new_run(config)
             self.surface.build(static)
             self.data.description.object = description
             self.settings.sync()

@@ -28,9 +28,34 @@ LABELS = {
 }
 
 
+SHORT_LABELS = {  # settings in the legend of earlier runs, where space is short
+    "dataset": "data", "n_points": "points", "noise": "noise", "train_fraction": "train fraction", "seed": "seed",
+    "method": "method", "n_inducing": "inducing points", "batch_size": "minibatch size", "step_size": "step-size rule",
+    "rho": "ρ", "tau": "τ", "kappa": "κ", "learn_hyperparameters": "learn ℓ and σ²",
+    "hyper_learning_rate": "Adam rate", "lengthscale": "initial ℓ", "variance": "initial σ²", "nugget": "nugget γ",
+    "eval_every": "evaluate every",
+}
+
+
 def configuration(model) -> dict:
-    """The model's configuration values, by name."""
-    return {name: getattr(model, name) for name in CONFIGURATION}
+    """The model's configuration values, by name (custom data by the name it was given)."""
+    return {name: model.data_name if name == "dataset" else getattr(model, name) for name in CONFIGURATION}
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "default"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def describe_change(before: dict, after: dict) -> str:
+    """'inducing points 30 → 50, seed 0 → 1': the settings in which configuration `after` differs from `before`, in
+    words ('same settings' if none)."""
+    changed = [f"{SHORT_LABELS.get(name, name)} {_shown(before[name])} → {_shown(after[name])}"
+               for name in after if name in before and before[name] != after[name]]
+    return ", ".join(changed) if changed else "same settings"
 
 
 def out_of_range(parameter: param.Parameter, value, label: str) -> str | None:

@@ -58,11 +58,13 @@ def summary(model) -> str:
             f"Inputs are standardised with the training statistics; plots show raw units.{note}")
 
 
-class DataTab:
-    """Upload widgets and the description of the current data. `load_file(content, filename, label_column)` is the
-    dashboard's callback that parses a file and swaps the data in (or notifies what is wrong)."""
+class DataTab(pn.viewable.Viewer):
+    """Upload widgets and the description of the current data (shows itself in a notebook). `load_file(content,
+    filename, label_column)` is the dashboard's callback that parses a file and swaps the data in (or notifies what
+    is wrong)."""
 
     def __init__(self, settings, load_file, report_error):
+        super().__init__()
         self._load_file = load_file
         self._report_error = report_error
         self._content: bytes | None = None

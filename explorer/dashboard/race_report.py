@@ -1,4 +1,5 @@
-"""A self-contained HTML page of a race (`python -m explorer bench race`): test NLL and error against training time.
+"""A self-contained HTML page of a race (`python -m explorer bench race`): test NLL and error against training time,
+the NLL axis fitted to the bulk of the curves (`robust_range`, shared with the dashboard's Race tab).
 
 Bokeh with inline resources, so the file opens without a network connection.
 """
@@ -9,10 +10,25 @@ from pathlib import Path
 import numpy as np
 from bokeh.embed import file_html
 from bokeh.layouts import column
-from bokeh.models import Div, Span
+from bokeh.models import Div, Range1d, Span
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 from bokeh.resources import INLINE
+
+
+def robust_range(curves: list[np.ndarray], quantile: float = 0.95, pad: float = 0.05) -> tuple[float, float] | None:
+    """A y-range (low, high) for several curves that shows the bulk of each one: from the lowest value to the
+    largest per-curve `quantile`, padded by `pad` of the span. A short spike (e.g. one natural-gradient evaluation
+    at NLL ≈ 7 among values near 0.3) lies above it and is cut off instead of squashing every curve to the floor.
+    None when there are no finite values."""
+    finite = [c[np.isfinite(c)] for c in (np.asarray(curve, dtype=float) for curve in curves)]
+    finite = [c for c in finite if len(c)]
+    if not finite:
+        return None
+    low = min(float(c.min()) for c in finite)
+    high = max(float(np.quantile(c, quantile)) for c in finite)
+    span = high - low if high > low else max(abs(high), 1.0) * 0.1
+    return low - pad * span, high + pad * span
 
 
 def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands: dict[str, float],
@@ -30,6 +46,9 @@ def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands
         nll.line(seconds[shown], np.asarray(trace["test_nll"])[shown], legend_label=method, color=color, line_width=2)
         error.line(seconds[shown], np.asarray(trace["test_error"])[shown], legend_label=method, color=color,
                    line_width=2)
+    fitted = robust_range([trace["test_nll"] for trace in traces.values()] + [list(bands.values())])
+    if fitted is not None:
+        nll.y_range = Range1d(*fitted)
     for label, level in bands.items():
         nll.add_layout(Span(location=level, dimension="width", line_dash="dashed", line_color="gray"))
         nll.line([], [], legend_label=f"{label}: {level:.4g}", color="gray", line_dash="dashed")

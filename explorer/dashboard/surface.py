@@ -97,12 +97,13 @@ def _xy(points: np.ndarray, **columns) -> dict:
     return dict(x=points[:, 0], y=points[:, 1], **columns)
 
 
-class SurfaceView:
-    """The surface figure and its controls. `reset(model)` and `frame(model)` read the model (call them under the
-    worker gate); `build(static)` and `show(frame)` render what they returned."""
+class SurfaceView(pn.viewable.Viewer):
+    """The surface figure and its controls (shows itself in a notebook). `reset(model)` and `frame(model)` read the
+    model (call them under the worker gate); `build(static)` and `show(frame)` render what they returned."""
 
     def __init__(self, add_point, replot, redraw, resolution: int = 80):
         """add_point(x (d,), label): a click; replot(): the plane changed; redraw(): the shown quantity changed."""
+        super().__init__()
         self._add_point = add_point
         self.resolution = resolution
         self.mode = pn.widgets.RadioButtonGroup(options=["p(y=1)", "predictive sd"], value="p(y=1)",

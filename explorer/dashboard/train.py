@@ -11,10 +11,12 @@ from explorer.dashboard.traces import Traces
 CONTROLS_WIDTH = 330  # px: the four run buttons (290 px plus margins) fit on one line
 
 
-class TrainTab:
-    """Widgets and layout of the Train tab; the `Dashboard` wires the buttons to its worker."""
+class TrainTab(pn.viewable.Viewer):
+    """Widgets and layout of the Train tab (shows itself in a notebook); the `Dashboard` wires the buttons to its
+    worker."""
 
     def __init__(self, settings, surface, history_csv):
+        super().__init__()
         self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
         self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
         self.step = pn.widgets.Button(label="Step", color="default", width=62,

@@ -126,6 +126,11 @@ class Traces:
         self._label()
 
     @property
+    def labels(self) -> list[str]:
+        """The runs as the ELBO legend names them, oldest first, the live run last."""
+        return [item.label["value"] for item in self.elbo.legend[0].items]
+
+    @property
     def points(self) -> int:
         """Rows currently plotted for the live run."""
         return len(self.live.data["iteration"])

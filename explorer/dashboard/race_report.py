@@ -14,19 +14,21 @@ from bokeh.models import Div, Range1d, Span
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 from bokeh.resources import INLINE
+from scipy.ndimage import median_filter
 
 
-def robust_range(curves: list[np.ndarray], quantile: float = 0.95, pad: float = 0.05) -> tuple[float, float] | None:
-    """A y-range (low, high) for several curves that shows the bulk of each one: from the lowest value to the
-    largest per-curve `quantile`, padded by `pad` of the span. A short spike (e.g. one natural-gradient evaluation
-    at NLL ≈ 7 among values near 0.3) lies above it and is cut off instead of squashing every curve to the floor.
-    None when there are no finite values."""
+def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[float, float] | None:
+    """A y-range (low, high) for several curves that shows every curve whole except brief spikes: from the lowest
+    value to the highest value of the curves smoothed by a running median over `window` points (a spike of up to
+    window // 2 evaluations, e.g. one natural-gradient evaluation at NLL ≈ 7 among values near 0.3, is cut off
+    instead of squashing every curve to the floor; the start of a falling curve is kept), padded by `pad` of the
+    span. None when there are no finite values."""
     finite = [c[np.isfinite(c)] for c in (np.asarray(curve, dtype=float) for curve in curves)]
     finite = [c for c in finite if len(c)]
     if not finite:
         return None
     low = min(float(c.min()) for c in finite)
-    high = max(float(np.quantile(c, quantile)) for c in finite)
+    high = max(float(median_filter(c, size=min(window, len(c)), mode="nearest").max()) for c in finite)
     span = high - low if high > low else max(abs(high), 1.0) * 0.1
     return low - pad * span, high + pad * span
 

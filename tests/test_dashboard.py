@@ -8,7 +8,7 @@ import numpy as np
 import panel as pn
 import pytest
 from bokeh.events import Tap
-from bokeh.models import GlyphRenderer, Legend
+from bokeh.models import GlyphRenderer, Legend, Range1d
 from scipy.special import expit, log_expit
 
 from explorer.dashboard import Dashboard
@@ -301,19 +301,27 @@ def test_run_labels_say_what_changed_in_words():
 
 
 def _has_extent(fig) -> bool:
-    """Bokeh can fit a figure's automatic ranges: some visible renderer has data."""
-    return any(r.visible and any(len(column) for column in r.data_source.data.values()) for r in fig.renderers)
+    """Bokeh can set the figure's initial ranges: they are explicit, or some visible renderer has data to fit."""
+    explicit = all(isinstance(r, Range1d) and r.start < r.end for r in (fig.x_range, fig.y_range))
+    return explicit or any(r.visible and any(len(column) for column in r.data_source.data.values())
+                           for r in fig.renderers)
 
 
-def test_every_figure_can_set_its_initial_ranges(dash):
-    figures = (dash.train.traces.figures + [dash.race.nll, dash.race.error, dash.mcmc.trace]
+def test_every_figure_can_set_its_initial_ranges_and_the_curves_fill_them(dash):
+    traces = dash.train.traces
+    figures = (traces.figures + [dash.race.nll, dash.race.error, dash.mcmc.trace]
                + [fig for fig, _ in dash.mcmc.scatter.values()] + [dash.learn.c_fig, dash.learn.theta_fig])
     assert all(_has_extent(fig) for fig in figures)
-    dash.step()
-    dash.step()
+    for _ in range(4):
+        dash.step()
+    for fig, y in ((traces.nll, "test_nll"), (traces.error, "test_error"), (traces.elbo, "elbo")):
+        values = np.asarray(traces.live.data[y])
+        low, high, span = values.min(), values.max(), np.ptp(values)
+        assert fig.y_range.start <= low and fig.y_range.end >= high  # every point shown …
+        assert fig.y_range.start >= low - 0.1 * span and fig.y_range.end <= high + 0.1 * span  # … and filling it
     dash.reset()
-    dash.train.traces.clear_earlier()
-    assert all(_has_extent(fig) for fig in dash.train.traces.figures)
+    traces.clear_earlier()
+    assert all(_has_extent(fig) for fig in traces.figures)
 
 
 def test_legends_sit_beside_or_below_the_curves(dash):

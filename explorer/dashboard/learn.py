@@ -13,7 +13,7 @@ from bokeh.plotting import figure
 from scipy import integrate
 from scipy.special import expit, log_expit
 
-from explorer.dashboard.ranges import placeholder
+from explorer.dashboard.ranges import Placeholder
 from explorer.polyagamma import density, log_cosh, pg_mean, sample
 
 _OMEGA_MAX = 20.0  # PG(1, 0) mass beyond ω = 20 is below 1e-40; the series density is noise there
@@ -164,7 +164,7 @@ class LearnTab(pn.viewable.Viewer):
         self.theta_fig = figure(title="θ_i = E[ω_i] on the last minibatch", x_axis_label="θ", **_PLOT)
         self.theta_fig.quad(left="left", right="right", top="top", bottom=0, source=self.theta_source,
                             fill_alpha=0.5, color="darkorange")
-        self.placeholders = [placeholder(self.c_fig), placeholder(self.theta_fig, x=(0.0, 0.25))]
+        self.placeholders = [Placeholder(self.c_fig), Placeholder(self.theta_fig, x=(0.0, 0.25))]
         self.minibatch_text = pn.pane.Markdown("Press Play (or Step) to see the local parameters of a minibatch.")
 
     def update_minibatch(self, local: dict | None) -> None:
@@ -172,16 +172,16 @@ class LearnTab(pn.viewable.Viewer):
         if local is None or len(local["c"]) == 0:
             self.c_source.data = dict(left=[], right=[], top=[])
             self.theta_source.data = dict(left=[], right=[], top=[])
-            for renderer in self.placeholders:
-                renderer.visible = True
+            for extent in self.placeholders:
+                extent.show(True)
             self.minibatch_text.object = ("No local parameters: press Play (or Step). The SVGP baselines have none: "
                                           "they do not augment.")
             return
         c, theta = np.asarray(local["c"]), np.asarray(local["theta"])
         self.c_source.data = histogram(c)
         self.theta_source.data = histogram(theta)
-        for renderer in self.placeholders:
-            renderer.visible = False
+        for extent in self.placeholders:
+            extent.show(False)
         self.minibatch_text.object = (
             f"{len(c)} points: c from {c.min():.3f} to {c.max():.3f}. Points the model is sure about (large c) get "
             f"small θ = E[ω] (here down to {theta.min():.4f}); uncertain points have c ≈ 0 and θ ≈ 1/4."

@@ -16,7 +16,7 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.compare import compare_with_mcmc, fit_coordinate_ascent
-from explorer.dashboard.ranges import placeholder
+from explorer.dashboard.ranges import Placeholder, fit_range
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, Projection, decision_contour, grid_axes
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
@@ -147,13 +147,14 @@ class McmcTab(pn.viewable.Viewer):
 
     def _build_figures(self) -> None:
         self.trace = figure(title="log-likelihood per sweep, by chain", height=260, sizing_mode="stretch_width",
-                            x_axis_label="sweep", tools="pan,wheel_zoom,box_zoom,reset,save")
+                            x_axis_label="sweep", tools="pan,wheel_zoom,box_zoom,reset,save",
+                            x_range=Range1d(0.0, 1.0), y_range=Range1d(0.0, 1.0))  # fitted as sweeps arrive
         self.trace_sources = []
         for chain in range(8):
             source = ColumnDataSource(dict(sweep=[], value=[]))
             self.trace.line("sweep", "value", source=source, color=Category10_10[chain], alpha=0.8)
             self.trace_sources.append(source)
-        self.placeholders = [placeholder(self.trace)]
+        self.placeholders = []  # the scatter figures': their values (probabilities, moments of f) lie around [0, 1]
         self.scatter = {}
         for name in ("mean", "variance", "p(y=1)"):
             fig = _scatter_figure(f"posterior {name} at test points")
@@ -163,7 +164,7 @@ class McmcTab(pn.viewable.Viewer):
                 fig.scatter("x", "y", source=sources[kind], legend_label=f"X-GPC {kind}", **style)
             fig.legend.location = "top_left"
             fig.legend.click_policy = "hide"
-            self.placeholders.append(placeholder(fig))
+            self.placeholders.append(Placeholder(fig))
             self.scatter[name] = (fig, sources)
         self.surface_figs = []
         shared_x, shared_y = Range1d(0, 1), Range1d(0, 1)
@@ -192,8 +193,8 @@ class McmcTab(pn.viewable.Viewer):
         for fig, sources in self.scatter.values():
             for source in sources.values():
                 source.data = dict(x=[], y=[])
-        for renderer in self.placeholders:
-            renderer.visible = True
+        for extent in self.placeholders:
+            extent.show(True)
         return self.run
 
     def collect(self) -> dict | None:
@@ -233,7 +234,8 @@ class McmcTab(pn.viewable.Viewer):
             sweeps = np.arange(start, start + values.shape[1])
             for chain, source in enumerate(self.trace_sources[: values.shape[0]]):
                 source.stream(dict(sweep=sweeps, value=values[chain]), rollover=20_000)
-            self.placeholders[0].visible = False
+            fit_range(self.trace.x_range, [source.data["sweep"] for source in self.trace_sources])
+            fit_range(self.trace.y_range, [source.data["value"] for source in self.trace_sources])
         if update["results"] is not None:
             self._show_results(*update["results"])
 
@@ -246,8 +248,8 @@ class McmcTab(pn.viewable.Viewer):
                 sources[kind].data = dict(x=mcmc, y=vi)
                 low, high = min(low, mcmc.min(), vi.min()), max(high, mcmc.max(), vi.max())
             fig.select_one({"name": "identity"}).data_source.data = dict(x=[low, high], y=[low, high])
-        for renderer in self.placeholders[1:]:
-            renderer.visible = False
+        for extent in self.placeholders:
+            extent.show(False)
         self.summary.object = _summary_table(results, run)
         if run.subsampled:
             self.note.object = (f"MCMC used {len(run.y_train)} of {run.n_available[0]} training points and "

@@ -14,7 +14,7 @@ from bokeh.plotting import figure
 
 from explorer.dashboard.controls import CONFIGURATION
 from explorer.dashboard.race_report import robust_range
-from explorer.dashboard.ranges import placeholder
+from explorer.dashboard.ranges import fit_range
 from explorer.metrics import first_time_within, settled_time_within
 from explorer.model import Model
 
@@ -135,9 +135,9 @@ class RaceTab(pn.viewable.Viewer):
         common = dict(height=320, sizing_mode="stretch_width", x_axis_type="log",
                       x_axis_label="training time (s, log scale; evaluation excluded)",
                       tools="pan,wheel_zoom,box_zoom,reset,save")
-        self.nll = figure(title="test negative log-likelihood", y_range=Range1d(0.0, 1.0), **common)
-        self.error = figure(title="test error", y_range=Range1d(0.0, 1.0), **common)
-        self._x_placeholders = [placeholder(fig, x=(0.01, 10.0)) for fig in (self.nll, self.error)]
+        self.nll = figure(title="test negative log-likelihood", x_range=Range1d(0.01, 10.0), y_range=Range1d(0.0, 1.0),
+                          **common)
+        self.error = figure(title="test error", x_range=self.nll.x_range, y_range=Range1d(0.0, 1.0), **common)
         self.sources: dict[str, ColumnDataSource] = {}
         for i, method in enumerate(methods):
             source = ColumnDataSource({name: [] for name in _COLUMNS})
@@ -155,8 +155,6 @@ class RaceTab(pn.viewable.Viewer):
         self.histories = {m: {name: np.zeros(0) for name in _COLUMNS} for m in self.run.methods}
         for source in self.sources.values():
             source.data = {name: [] for name in _COLUMNS}
-        for renderer in self._x_placeholders:
-            renderer.visible = True
         return self.run
 
     def collect(self) -> dict | None:
@@ -181,7 +179,7 @@ class RaceTab(pn.viewable.Viewer):
                 self.histories[method] = {k: np.concatenate([self.histories[method][k], data[k]]) for k in _COLUMNS}
                 new = True
         if new:
-            self._fit_y_ranges()
+            self._fit_ranges()
         done = ", ".join(f"{NAMES.get(m, m)} {s:.1f} s" for m, s in update["seconds"].items())
         finished = update["finished"]
         state = "finished" if finished else ("running" if running else "stopped")
@@ -194,16 +192,14 @@ class RaceTab(pn.viewable.Viewer):
         self.verdict.object = verdict(best, rows, finished)
         self.table.object = _table(best, rows, finished)
 
-    def _fit_y_ranges(self) -> None:
-        """Fit each figure's y-range to the bulk of the curves (`robust_range`), and hide the empty-figure
-        placeholders once there is a curve on the log time axis."""
+    def _fit_ranges(self) -> None:
+        """Fit the shared log time axis to the curves, and each figure's y-range to the bulk of them
+        (`robust_range`)."""
+        fit_range(self.nll.x_range, [h["seconds"] for h in self.histories.values()], log=True)
         for fig, column in ((self.nll, "test_nll"), (self.error, "test_error")):
             fitted = robust_range([h[column] for h in self.histories.values()])
             if fitted is not None:
                 fig.y_range.update(start=fitted[0], end=fitted[1])
-        on_axis = any((h["seconds"] > 0).any() for h in self.histories.values())
-        for renderer in self._x_placeholders:
-            renderer.visible = not on_axis
 
     def __panel__(self):
         return pn.Row(

@@ -10,12 +10,12 @@ right, so no legend covers a curve. A click on a legend entry hides that run.
 from __future__ import annotations
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Legend, LegendItem
+from bokeh.models import ColumnDataSource, Legend, LegendItem, Range1d
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.dashboard.controls import describe_change
-from explorer.dashboard.ranges import placeholder
+from explorer.dashboard.ranges import fit_range
 
 COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "lengthscale", "variance")
 MAX_EARLIER = 5
@@ -92,16 +92,22 @@ class Traces:
         self._config: dict | None = None  # the live run's settings
         self._reference: dict | None = None  # the settings of the run before it (None: it is the first)
         tools = "pan,wheel_zoom,box_zoom,reset,save"
-        common = dict(height=_HEIGHT, sizing_mode="stretch_width", tools=tools)
-        self.elbo = figure(title="ELBO", x_axis_label=_X_LABEL["iteration"], **common)
-        time_axis = dict(x_axis_label=_X_LABEL["seconds"], **common)
-        self.nll = figure(title="test negative log-likelihood", **time_axis)
-        self.error = figure(title="test error", **time_axis)
-        # Bokeh cannot swap a live figure's scale cleanly, so the log-time versions are separate, hidden figures.
-        self.nll_log = figure(title="test negative log-likelihood", x_axis_type="log", visible=False, **time_axis)
-        self.error_log = figure(title="test error", x_axis_type="log", visible=False, **time_axis)
+
+        def common(x=(0.0, 1.0), y=(0.0, 1.0)):  # ranges fitted by `_fit_ranges` (ranges.py says why)
+            return dict(height=_HEIGHT, sizing_mode="stretch_width", tools=tools, x_range=Range1d(*x),
+                        y_range=Range1d(*y))
+
+        self.elbo = figure(title="ELBO", x_axis_label=_X_LABEL["iteration"], **common())
+        seconds = _X_LABEL["seconds"]
+        self.nll = figure(title="test negative log-likelihood", x_axis_label=seconds, **common())
+        self.error = figure(title="test error", x_axis_label=seconds, **common())
+        # Bokeh cannot swap a live figure's scale cleanly, so the log-time versions are separate figures, shown
+        # instead of the linear ones (`time_figures`).
+        self.nll_log = figure(title="test negative log-likelihood", x_axis_type="log", x_axis_label=seconds,
+                              **common(x=(1e-3, 1.0)))
+        self.error_log = figure(title="test error", x_axis_type="log", x_axis_label=seconds, **common(x=(1e-3, 1.0)))
         self.params = figure(title="step size ρ and kernel parameters", x_axis_label="iteration", y_axis_type="log",
-                             **common)
+                             **common(y=(1e-2, 1.0)))
         self.elbo_x = "iteration"
         self.overlaid = {self.elbo: ("elbo", "iteration"), self.nll: ("test_nll", "seconds"),
                          self.error: ("test_error", "seconds"), self.nll_log: ("test_nll", "seconds"),
@@ -118,10 +124,6 @@ class Traces:
                  for name, label, color in (("rho", "ρ", "crimson"), ("lengthscale", "ℓ", "seagreen"),
                                             ("variance", "σ²", "darkorange"))]
         self.params.add_layout(Legend(items=items, **_LEGEND), "right")
-        log_x = (1e-3, 1.0)
-        self._placeholders = {fig: placeholder(fig, x=log_x if fig in (self.nll_log, self.error_log) else (0.0, 1.0))
-                              for fig in self.overlaid}
-        self._placeholders[self.params] = placeholder(self.params, y=(1e-2, 1.0))
         self.figures = [self.elbo, self.nll, self.nll_log, self.error, self.error_log, self.params]
         self._label()
 
@@ -141,14 +143,16 @@ class Traces:
             return
         self._pending.extend(rows)
         _send(self.live, *self.buffer.add(rows))
-        self._show_placeholders()
+        self._fit_ranges()
 
     def flush_parameters(self) -> None:
         """Draw the rows added since the last flush on the ρ/kernel-parameter figure."""
         if self._pending:
             _send(self.parameters, *self.parameter_buffer.add(self._pending))
             self._pending = []
-            self._placeholders[self.params].visible = False
+            kept = self.parameter_buffer.kept
+            fit_range(self.params.x_range, [kept["iteration"]])
+            fit_range(self.params.y_range, [kept["rho"], kept["lengthscale"], kept["variance"]], log=True)
 
     def new_run(self, config: dict) -> None:
         """The model started a new run with settings `config` (by name). The live run, if it drew a curve (two rows
@@ -167,7 +171,6 @@ class Traces:
         self._pending = []
         self.live.data = _empty()
         self.parameters.data = _empty()
-        self._placeholders[self.params].visible = True
         self._label()
 
     def _keep(self) -> None:
@@ -194,12 +197,15 @@ class Traces:
             item.label = {"value": f"run {self.number} (now): {self._what_changed()}" if fig is self.elbo
                           else f"run {self.number} (now)"}
         self.elbo.height = _HEIGHT + _LEGEND_ROW * (len(self.earlier) + 1)
-        self._show_placeholders()
+        self._fit_ranges()
 
-    def _show_placeholders(self) -> None:
-        empty = self.points == 0 and not self.earlier
-        for fig in self.overlaid:
-            self._placeholders[fig].visible = empty
+    def _fit_ranges(self) -> None:
+        """Fit the overlaid figures' ranges to the live and the earlier runs (what the legend hides included)."""
+        runs = [self.buffer.kept] + [run["source"].data for run in self.earlier]
+        for fig, (y, x) in self.overlaid.items():
+            x = self.elbo_x if fig is self.elbo else x
+            fit_range(fig.x_range, [run[x] for run in runs], log=fig in (self.nll_log, self.error_log))
+            fit_range(fig.y_range, [run[y] for run in runs])
 
     def clear_earlier(self) -> None:
         for run in self.earlier:
@@ -216,11 +222,10 @@ class Traces:
         """x = 'iteration' or 'seconds' for the ELBO figure (live and earlier runs)."""
         self.elbo_x = x
         for renderer in self.elbo.renderers:
-            if renderer is not self._placeholders[self.elbo]:
-                renderer.glyph.x = x
+            renderer.glyph.x = x
         self.elbo.xaxis[0].axis_label = _X_LABEL[x]
+        self._fit_ranges()
 
-    def set_log_time(self, log: bool) -> None:
-        """Logarithmic or linear time axis for the NLL and error figures."""
-        for linear, logarithmic in ((self.nll, self.nll_log), (self.error, self.error_log)):
-            linear.visible, logarithmic.visible = not log, log
+    def time_figures(self, log: bool) -> tuple:
+        """The (NLL, error) figures to show, with a logarithmic or a linear time axis."""
+        return (self.nll_log, self.error_log) if log else (self.nll, self.error)

@@ -36,12 +36,20 @@ class TrainTab(pn.viewable.Viewer):
                                                 filename="xgpc-history.csv", label="History as CSV",
                                                 color="light", embed=False)
         self.elbo_axis.param.watch(lambda e: self.traces.set_elbo_axis(e.new), "value")
-        self.log_time.param.watch(lambda e: self.traces.set_log_time(e.new), "value")
+        self.log_time.param.watch(self._show_time_axis, "value")
+        self._time_panes: list[tuple] = []  # (NLL pane, error pane) of every view built
         self._settings = settings
         self._surface = surface
 
+    def _show_time_axis(self, event) -> None:
+        for panes in self._time_panes:
+            for pane, fig in zip(panes, self.traces.time_figures(event.new)):
+                pane.object = fig
+
     def __panel__(self):
         t = self.traces
+        panes = tuple(pn.pane.Bokeh(fig) for fig in t.time_figures(self.log_time.value))
+        self._time_panes.append(panes)
         # The buttons wrap inside the column rather than spill under the surface beside it (a click on Reset once
         # landed on the surface's p(y=1) toggle at 1280–1920 px).
         controls = pn.Column(
@@ -54,8 +62,7 @@ class TrainTab(pn.viewable.Viewer):
         curves = pn.Column(
             pn.Row(self.elbo_axis, self.log_time),
             pn.Row(self.clear, self.download),
-            pn.pane.Bokeh(t.elbo), pn.pane.Bokeh(t.nll), pn.pane.Bokeh(t.nll_log), pn.pane.Bokeh(t.error),
-            pn.pane.Bokeh(t.error_log), pn.pane.Bokeh(t.params),
+            pn.pane.Bokeh(t.elbo), *panes, pn.pane.Bokeh(t.params),
             sizing_mode="stretch_width", min_width=380,
         )
         return pn.Row(controls, pn.Column(self._surface, sizing_mode="stretch_width", min_width=480), curves,

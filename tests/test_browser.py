@@ -245,7 +245,7 @@ def test_a_typed_value_out_of_range_is_refused_visibly(served, page):
 def test_a_fresh_page_logs_no_range_warnings(served, page):
     messages = []
     page.on("console", lambda message: messages.append(message.text))
-    dashboard, errors = open_app(page, *served)
+    _, errors = open_app(page, *served)
     page.wait_for_timeout(1500)  # the first repaints are done
     for tab in ("MCMC", "Race", "Learn", "Train"):
         page.locator(".bk-tab", has_text=tab).click()

@@ -288,7 +288,7 @@ def test_a_fresh_surface_crosses_out_nothing_and_a_trained_one_its_errors(dash):
         dash.step()
     p = dash.model.predict_proba(X)
     assert np.all(np.abs(p - 0.5) > 1e-3)  # every point decided: the crosses are exactly the errors
-    errors = int(round(error_rate(p, y) * len(y)))
+    errors = round(error_rate(p, y) * len(y))
     assert errors > 0 and len(dash.surface.wrong.data["x"]) == errors
 
 

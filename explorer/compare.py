@@ -27,18 +27,13 @@ from explorer.datasets import train_test_split
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data
-from explorer.kernels import RBF
-from explorer.schedules import Constant
+from explorer.kernels import Kernel
+from explorer.likelihoods import normal_expectation
+from explorer.recipe import full_batch_engine
+from explorer.training import Fit, fit_to_optimum
 from explorer.xgpc import XGPC
 
-_GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
 _CHUNK = 4096
-
-
-def normal_expectation(fn: Callable[[np.ndarray], np.ndarray], mean: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """E_N(f | mean_i, var_i)[fn(f)] per entry by 64-node Gauss–Hermite; fn maps (s, 64) nodes to values. (s,)."""
-    f = mean[:, None] + np.sqrt(2.0 * np.maximum(var, 0.0))[:, None] * _GH_NODES
-    return fn(f) @ _GH_WEIGHTS / np.sqrt(np.pi)
 
 
 def training_marginals(model: XGPC) -> tuple[np.ndarray, np.ndarray]:
@@ -149,8 +144,9 @@ class ComparisonResult:
         return out
 
 
-def _same_kernel(a: RBF, b: RBF) -> bool:
-    return (np.allclose(a.log_params, b.log_params, rtol=1e-12, atol=0.0) and a.lengthscale.size == b.lengthscale.size
+def _same_kernel(a: Kernel, b: Kernel) -> bool:
+    return (a.name == b.name and a.lengthscale.size == b.lengthscale.size
+            and np.allclose(a.log_params, b.log_params, rtol=1e-12, atol=0.0)
             and math.isclose(a.nugget, b.nugget, rel_tol=1e-12))
 
 
@@ -178,15 +174,12 @@ def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_
     )
 
 
-def fit_coordinate_ascent(model: XGPC, *, tolerance: float = 1e-10, max_iterations: int = 500) -> int:
-    """Full-batch, ρ = 1 natural-gradient steps (exact coordinate ascent) until max|Δμ| ≤ tolerance·(1 + max|μ|).
-    The model must have been built with batch_size = n and `Constant(1.0)`. Returns the iterations taken."""
-    for iteration in range(1, max_iterations + 1):
-        previous = model.mu.copy()
-        model.step(1)
-        if np.max(np.abs(model.mu - previous)) <= tolerance * (1.0 + np.max(np.abs(model.mu))):
-            return iteration
-    return max_iterations
+def _fitted(engine: XGPC) -> Fit:
+    """`fit_to_optimum` (exact coordinate ascent to max|Δμ| ≤ 1e-10(1 + max|μ|)); a numerical failure is raised."""
+    fit = fit_to_optimum(engine)
+    if fit.error is not None:
+        raise fit.error
+    return fit
 
 
 @dataclass
@@ -231,12 +224,13 @@ def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int
     return report
 
 
-def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: int = N_MAX, test_fraction: float = 0.2,
+def run_comparison(X: np.ndarray, y: np.ndarray, kernel: Kernel, *, n_train_max: int = N_MAX, test_fraction: float = 0.2,
                    seed: int = 0, n_samples: int = 1000, burn_in: int = 100, n_chains: int = 4,
                    n_inducing: int | None = None, max_stored_draws: int = 1000,
                    progress: Callable[[int, int], None] | str | None = "auto") -> ComparisonRun:
     """Fig. 1 end to end at a fixed kernel: split, fit full X-GPC (and a sparse one with `n_inducing` k-means++
-    inducing points) by exact coordinate ascent, run the Gibbs sampler, compare at the test points.
+    inducing points) by exact coordinate ascent (`recipe.full_batch_engine`, `training.fit_to_optimum`), run the
+    Gibbs sampler, compare at the test points.
 
     X (n, d) as given (standardise beforehand), y (n,) in ±1. If the training part would exceed `n_train_max`, the
     data are first subsampled (seeded) to ⌊n_train_max / (1 − test_fraction)⌋ rows; the result says so in
@@ -252,7 +246,7 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
         raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")
     if not 1 <= n_train_max <= N_MAX:
         raise ValueError(f"n_train_max must be between 1 and the sampler's limit {N_MAX}, got {n_train_max}")
-    split_rng, sampler_rng, inducing_rng, model_rng = np.random.default_rng(seed).spawn(4)
+    split_rng, sampler_rng, inducing_rng = np.random.default_rng(seed).spawn(3)
     subsampled_from = None
     n_keep = int(n_train_max / (1.0 - test_fraction))
     if len(y) > n_keep:
@@ -261,17 +255,14 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
         X, y = X[keep], y[keep]
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_fraction, split_rng)
 
-    start = time.perf_counter()
-    full = XGPC(X_train, y_train, None, kernel, batch_size=len(y_train), schedule=Constant(1.0), rng=model_rng,
-                full=True)
-    full_iterations = fit_coordinate_ascent(full)
-    full_seconds = time.perf_counter() - start
+    full = full_batch_engine("xgpc", X_train, y_train, None, kernel, full=True)
+    full_fit = _fitted(full)
     sparse = None
     if n_inducing is not None:
         start = time.perf_counter()
         Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
-        sparse = XGPC(X_train, y_train, Z, kernel, batch_size=len(y_train), schedule=Constant(1.0), rng=model_rng)
-        sparse_iterations = fit_coordinate_ascent(sparse)
+        sparse = full_batch_engine("xgpc", X_train, y_train, Z, kernel)
+        sparse_fit = _fitted(sparse)
         sparse_seconds = time.perf_counter() - start
 
     sampler = GibbsSampler(X_train, y_train, kernel, rng=sampler_rng, n_chains=n_chains, burn_in=burn_in,
@@ -280,9 +271,9 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: RBF, *, n_train_max: in
     mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
 
     result_full = compare_with_mcmc(full, sampler, X_test, y_test, subsampled_from=subsampled_from)
-    result_full.cost = {"vi_seconds": full_seconds, "vi_iterations": full_iterations, **mcmc_cost}
+    result_full.cost = {"vi_seconds": full_fit.seconds, "vi_iterations": full_fit.sweeps, **mcmc_cost}
     result_sparse = None
     if sparse is not None:
         result_sparse = compare_with_mcmc(sparse, sampler, X_test, y_test, subsampled_from=subsampled_from)
-        result_sparse.cost = {"vi_seconds": sparse_seconds, "vi_iterations": sparse_iterations, **mcmc_cost}
+        result_sparse.cost = {"vi_seconds": sparse_seconds, "vi_iterations": sparse_fit.sweeps, **mcmc_cost}
     return ComparisonRun(result_full, result_sparse, sampler, X_train, y_train, X_test, y_test, subsampled_from)

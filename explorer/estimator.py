@@ -12,11 +12,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from explorer import methods
+from explorer import recipe
 from explorer.datasets import Standardizer
-from explorer.inducing import kmeans_plus_plus
-from explorer.kernels import RBF
-from explorer.training import Trainer
+from explorer.kernels import initial_kernel
+from explorer.schedules import DEFAULT_STEP_RULES
+
+_STEPS = DEFAULT_STEP_RULES["xgpc"]
 
 
 def _generator(random_state) -> np.random.Generator:
@@ -39,9 +40,17 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     max_iter : int, most SVI iterations per `fit`.
     learn_hyperparameters : bool, Adam on (log ℓ, log σ²) alternating with the natural-gradient steps.
     random_state : None, int or numpy Generator; drives the inducing points and the minibatches.
-    lengthscale, variance, nugget : initial RBF lengthscale (standardised units) and variance; nugget γ (fixed).
-    step_size : "robbins-monro" (default: τ = 10, κ = 0.6, `schedules.default_xgpc_schedule`), "adaptive"
-        (Ranganath et al. 2013, the paper's choice) or "constant".
+    kernel : None (RBF), a family name ("rbf", "matern12", "matern32", "matern52"; `explorer.kernels.KERNELS`) or
+        an `explorer.kernels.Kernel` object. A name takes `lengthscale`, `variance`, `nugget` and `ard` below; an
+        object brings its own initial parameters (in standardised units) and is copied, never changed: the learned
+        kernel is `kernel_`.
+    lengthscale, variance, nugget : initial lengthscale (standardised units) and variance; nugget γ (fixed).
+    ard : one lengthscale per feature (all starting at `lengthscale`).
+    step_size : the natural-gradient step-size rule: "robbins-monro" (default) ρ_t = (t + tau)^−kappa, "adaptive"
+        (Ranganath et al. 2013, the paper's choice), "constant" (ρ = rho), or a rule object from
+        `explorer.schedules` (copied, never advanced itself).
+    rho, tau, kappa : the constant step ρ and the Robbins–Monro τ, κ; defaults are X-GPC's row of
+        `schedules.DEFAULT_STEP_RULES` (ρ = 0.5, τ = 10, κ = 0.6). Ignored for a rule they do not belong to.
     hyper_learning_rate : Adam learning rate.
     convergence : "parameters" (paper's X-GPC rule; it measures ρ‖λ̂ − η‖/‖η‖, so under the Robbins–Monro default
         it fires late and `max_iter` usually ends the fit), "holdout" (hold-out NLL rule; needs
@@ -53,15 +62,17 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_, n_features_in_, n_iter_, history_ (list of dicts: iteration, seconds, elbo, test_nll, test_error,
-    rho, lengthscale, variance), engine_ (the fitted `explorer.xgpc.XGPC`), inducing_points_ (m, d) in input units,
+    rho, lengthscale (geometric mean under ARD), variance, and with ARD lengthscale_1 … lengthscale_d), kernel_ (the
+    learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`), inducing_points_ (m, d) in input units,
     converged_.
     """
 
     def __init__(self, n_inducing: int = 100, batch_size: int = 100, max_iter: int = 2000,
                  learn_hyperparameters: bool = True, random_state=None, lengthscale: float = 1.0,
-                 variance: float = 1.0, nugget: float = 1e-4, step_size: str = "robbins-monro",
-                 hyper_learning_rate: float = 0.01, convergence: str = "parameters",
-                 validation_fraction: float = 0.0, eval_every: int = 50, ard: bool = False):
+                 variance: float = 1.0, nugget: float = 1e-4, step_size=_STEPS.rule, rho: float = _STEPS.rho,
+                 tau: float = _STEPS.tau, kappa: float = _STEPS.kappa, hyper_learning_rate: float = 0.01,
+                 convergence: str = "parameters", validation_fraction: float = 0.0, eval_every: int = 50,
+                 ard: bool = False, kernel=None):
         self.n_inducing = n_inducing
         self.batch_size = batch_size
         self.max_iter = max_iter
@@ -71,11 +82,15 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.variance = variance
         self.nugget = nugget
         self.step_size = step_size
+        self.rho = rho
+        self.tau = tau
+        self.kappa = kappa
         self.hyper_learning_rate = hyper_learning_rate
         self.convergence = convergence
         self.validation_fraction = validation_fraction
         self.eval_every = eval_every
         self.ard = ard
+        self.kernel = kernel
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -128,29 +143,33 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self._finish()
 
     def _start(self, X: np.ndarray, y_pm1: np.ndarray, rng: np.random.Generator) -> None:
-        self.scaler_ = Standardizer().fit(X)
-        X_std = self.scaler_.transform(X)
-        X_fit, y_fit, X_eval, y_eval = X_std, y_pm1, X_std, y_pm1
+        """Standardise with all of X's statistics, hold out the validation rows, then the run recipe (inducing
+        points, X-GPC, Trainer), all randomness from `rng`."""
+        scaler = Standardizer().fit(X)
+        X_fit, y_fit, X_eval, y_eval = X, y_pm1, X, y_pm1
         if self.validation_fraction > 0:
             held = rng.random(len(X)) < self.validation_fraction
             if held.all() or not held.any():
                 raise ValueError(f"validation_fraction={self.validation_fraction} leaves no training or no "
                                  f"validation rows among {len(X)}")
-            X_fit, y_fit, X_eval, y_eval = X_std[~held], y_pm1[~held], X_std[held], y_pm1[held]
-        Z = kmeans_plus_plus(X_fit, self.n_inducing, rng)
-        lengthscale = np.full(X.shape[1], self.lengthscale) if self.ard else self.lengthscale
-        self.engine_ = methods.build(
-            "xgpc", X_fit, y_fit, Z, RBF(lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
-            rng=rng, step_size=self.step_size, learn_hyperparameters=self.learn_hyperparameters,
-            hyper_learning_rate=self.hyper_learning_rate)
-        self.trainer_ = Trainer(self.engine_, X_eval, y_eval, eval_every=self.eval_every,
-                                convergence=self.convergence, rng=rng)
+            X_fit, y_fit, X_eval, y_eval = X[~held], y_pm1[~held], X[held], y_pm1[held]
+        kernel = initial_kernel(self.kernel, X.shape[1], lengthscale=self.lengthscale, variance=self.variance,
+                                nugget=self.nugget, ard=self.ard)
+        run = recipe.start_run(
+            "xgpc", X_fit, y_fit, X_eval, y_eval, kernel, scaler=scaler,
+            n_inducing=self.n_inducing, inducing_rng=rng, engine_rng=rng, evaluation_rng=rng,
+            batch_size=self.batch_size, eval_every=self.eval_every, convergence=self.convergence,
+            options={"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa,
+                     "learn_hyperparameters": self.learn_hyperparameters,
+                     "hyper_learning_rate": self.hyper_learning_rate})
+        self.scaler_, self.engine_, self.trainer_ = run.scaler, run.engine, run.trainer
 
     def _finish(self):
         self.n_iter_ = int(self.engine_.iteration)
         self.history_ = list(self.trainer_.history.rows)
         self.converged_ = bool(self.trainer_.converged)
         self.inducing_points_ = self.scaler_.inverse_transform(self.engine_.Z)
+        self.kernel_ = self.engine_.kernel
         return self
 
     # ----- prediction ------------------------------------------------------------------------------------------

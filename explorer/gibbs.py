@@ -20,8 +20,8 @@ from scipy.special import log_expit
 
 from explorer import diagnostics, polyagamma
 from explorer.inputs import labelled_data
-from explorer.kernels import RBF
-from explorer.xgpc import predictive_probability
+from explorer.kernels import RBF, Kernel
+from explorer.likelihoods import logit_predictive_probability
 
 N_MAX = 2000
 """Largest training set the sampler accepts without `force=True`: a sweep costs O(n³) per chain."""
@@ -127,7 +127,8 @@ def seconds_per_sweep_estimate(n: int, *, form: str = "precision", rng: np.rando
 class GibbsSampler:
     """Several independent PG Gibbs chains for the full logit GP, advanced incrementally with `step(k)`.
 
-    X (n, d), y (n,) in ±1, `kernel` fixed (an `RBF`). `rng` is spawned into one independent stream per chain.
+    X (n, d), y (n,) in ±1, `kernel` fixed (any `explorer.kernels.Kernel`). `rng` is spawned into one independent
+    stream per chain.
 
     Run length and memory. The run is fixed at construction: `burn_in` + `n_samples` sweeps per chain. Every array
     is allocated up front: `traces` (chains, burn_in + n_samples, k) holds monitored scalars at every sweep, and the
@@ -150,7 +151,7 @@ class GibbsSampler:
     n above `N_MAX` = 2000 raises unless `force=True`; call `seconds_per_sweep_estimate(n)` first to know the cost.
     """
 
-    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: RBF, *, rng: np.random.Generator, n_chains: int = 4,
+    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, *, rng: np.random.Generator, n_chains: int = 4,
                  burn_in: int = 100, n_samples: int = 1000, thin: int | None = None, max_stored_draws: int = 1000,
                  form: str = "auto", init_scale: float = 2.0, monitor: np.ndarray | None = None, force: bool = False):
         self.X, self.y = labelled_data(X, y, finite=True)
@@ -309,7 +310,7 @@ class GibbsSampler:
         total = np.zeros(means.shape[1])
         for start in range(0, len(means), rows):
             block = means[start:start + rows]
-            total += predictive_probability(block.ravel(), np.tile(var, len(block))).reshape(block.shape).sum(axis=0)
+            total += logit_predictive_probability(block.ravel(), np.tile(var, len(block))).reshape(block.shape).sum(axis=0)
         return total / len(means)
 
     def diagnostics(self) -> dict[str, float]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.kernels import RBF
+from explorer.kernels import Kernel
 
 
-def elbo_kernel_gradient(kernel: RBF, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,
+def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,
                          mu: np.ndarray, Sigma: np.ndarray, K_inv: np.ndarray, kappa: np.ndarray,
                          K_sm: np.ndarray, theta: np.ndarray, full: bool = False,
                          K_zz: np.ndarray | None = None) -> np.ndarray:

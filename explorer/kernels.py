@@ -1,20 +1,41 @@
-"""Squared-exponential (RBF) kernel with a diagonal nugget, and its gradients in log-parameters.
+"""Stationary kernels behind one protocol, with a diagonal nugget, and their gradients in log-parameters.
 
-k(x, x') = σ² exp(−‖(x − x')/ℓ‖² / 2)   (DESIGN §2; one lengthscale as in the paper, or one per feature: ARD)
+k(x, x') = σ² g(r),  r = ‖(x − x')/ℓ‖   (DESIGN §2; one lengthscale as in the paper, or one per feature: ARD)
+
+    RBF          g(r) = exp(−r²/2)
+    Matérn 1/2   g(r) = exp(−r)
+    Matérn 3/2   g(r) = (1 + √3 r) exp(−√3 r)
+    Matérn 5/2   g(r) = (1 + √5 r + 5r²/3) exp(−√5 r)       (→ RBF as ν → ∞)
 
 The nugget γ is a white-noise term on the latent f: it is added to the diagonal of K_mm, to k(x_i, x_i) in K̃ and
 to k** in predictions, never to cross-covariances between distinct variables.
+
+The protocol (`Kernel`): `gram`, `cross`, `diag`, `contract_gradient` (Σ G ∘ ∂K/∂θ for θ = (log ℓ, log σ²)),
+`log_params`/`with_log_params`, `state_dict`/`kernel_from_state`, `summary` (the numbers a history row and a plot
+show), and the inducing-side cache `features(Z)` + `cross_from_features(X, features)`: every K(X, Z) is one matrix
+product ÃF̃ᵀ = c − ½r² with the Z side F̃ computed once per kernel setting, then `_from_exponent` maps it to K in place.
+
+Adding a kernel = one subclass of `Kernel` defining `name`, `_from_exponent` (K from c − ½r²) and
+`_lengthscale_weight` (W with ∂K_ij/∂log ℓ_d = W_ij (x_id − x'_jd)²/ℓ_d²), plus `@register`. The Matérn family below
+took exactly that and nothing else: the methods, the sampler, the estimator, the Model and the dashboard reach
+kernels only through this protocol and the registry (`KERNELS`, `make_kernel`, `initial_kernel`, `kernel_from_state`).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 # log k is clipped below at −700 before exp: k < 1e-304 is zero for every purpose, and exp of values that
 # underflow to subnormals is ~20× slower than exp of ordinary values.
 _LOG_K_MIN = -700.0
+
+KERNELS: dict[str, type["Kernel"]] = {}
+"""The kernel families by name (`Kernel.name`), filled by `register`."""
 
 
 class KernelParameterError(ValueError):
@@ -27,10 +48,51 @@ def _check_positive(name: str, value) -> None:
         raise KernelParameterError(f"kernel {name} must be finite and > 0, got {array.tolist()}")
 
 
-@dataclass(frozen=True)
-class RBF:
-    """RBF kernel parameters. ``lengthscale`` has shape (1,) (isotropic) or (d,) (ARD)."""
+def register(cls: type["Kernel"]) -> type["Kernel"]:
+    """Class decorator: make the kernel family `cls` known by `cls.name` to `make_kernel` and `kernel_from_state`."""
+    KERNELS[cls.name] = cls
+    return cls
 
+
+def make_kernel(name: str, lengthscale, variance: float = 1.0, nugget: float = 1e-6) -> "Kernel":
+    """The kernel family `name` (a key of `KERNELS`) with these parameters."""
+    if name not in KERNELS:
+        raise KernelParameterError(f"unknown kernel {name!r}; choose one of {sorted(KERNELS)}")
+    return KERNELS[name](lengthscale, variance, nugget)
+
+
+def initial_kernel(kernel=None, d: int | None = None, *, lengthscale: float = 1.0, variance: float = 1.0,
+                   nugget: float = 1e-6, ard: bool = False) -> "Kernel":
+    """The kernel a run starts from: for a family name (None: "rbf") that family with these parameters (with `ard`,
+    one lengthscale per feature, all = `lengthscale`; needs d); for a `Kernel`, a copy of it (its own parameters
+    and lengthscale shape win over the keyword arguments; the caller's object is never changed)."""
+    if isinstance(kernel, Kernel):
+        return dataclasses.replace(kernel)  # a new object through __init__: validated, its arrays read-only
+    if kernel is not None and not isinstance(kernel, str):
+        raise KernelParameterError(f"kernel must be None, a family name ({sorted(KERNELS)}) or a Kernel, got "
+                                   f"{type(kernel).__name__}")
+    return make_kernel("rbf" if kernel is None else kernel, np.full(d, float(lengthscale)) if ard else lengthscale,
+                       variance, nugget)
+
+
+def kernel_from_state(state: dict) -> "Kernel":
+    """The kernel a `Kernel.state_dict()` describes. A state without "name" is an RBF (written before kernels had
+    names)."""
+    return make_kernel(str(state.get("name", "rbf")), np.asarray(state["lengthscale"], dtype=float),
+                       float(state["variance"]), float(state["nugget"]))
+
+
+@dataclass(frozen=True, eq=False)
+class Kernel(ABC):
+    """A stationary kernel σ² g(‖(x − x')/ℓ‖) plus nugget γ. ``lengthscale`` has shape (1,) (isotropic) or (d,) (ARD).
+    Immutable: learning replaces the kernel (`with_log_params`), never changes it. Kernels of the same family with
+    the same parameters are equal."""
+
+    name: ClassVar[str]
+    exact_close_pairs: ClassVar[bool] = True
+    """Recompute r² from differences where the product lost more than 6 digits to cancellation (r ≪ ‖x‖, e.g. a
+    point against itself). Needed where g is not smooth in r² at 0 (Matérn 1/2: an r² off by 1e-16 moves K by 1e-8);
+    the RBF, a function of r², does without."""
     lengthscale: np.ndarray
     variance: float = 1.0
     nugget: float = 1e-6
@@ -49,6 +111,14 @@ class RBF:
         object.__setattr__(self, "variance", float(self.variance))
         object.__setattr__(self, "nugget", float(self.nugget))
 
+    def __eq__(self, other) -> bool:
+        return (type(other) is type(self) and np.array_equal(self.lengthscale, other.lengthscale)
+                and self.variance == other.variance and self.nugget == other.nugget)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.lengthscale.tobytes(), self.variance, self.nugget))
+
+    # ----- parameters and state ------------------------------------------------------------------------------
     @property
     def ard(self) -> bool:
         return self.lengthscale.size > 1
@@ -63,37 +133,77 @@ class RBF:
         """Learnable parameters θ = (log ℓ_1..ℓ_L, log σ²), shape (L + 1,)."""
         return np.log(np.concatenate([self.lengthscale, [self.variance]]))
 
-    def with_log_params(self, log_params: np.ndarray) -> "RBF":
-        """A copy with θ = (log ℓ, log σ²) replaced; the nugget is kept."""
+    def with_log_params(self, log_params: np.ndarray) -> "Kernel":
+        """A copy with θ = (log ℓ, log σ²) replaced; the family and the nugget are kept."""
         params = np.exp(np.asarray(log_params, dtype=float))
-        return RBF(params[:-1], float(params[-1]), self.nugget)
+        return type(self)(params[:-1], float(params[-1]), self.nugget)
 
     def check_dimension(self, d: int) -> None:
         if self.ard and self.lengthscale.size != d:
             raise KernelParameterError(f"ARD lengthscale has {self.lengthscale.size} entries but the data has {d} features")
 
+    def state_dict(self) -> dict:
+        """{"name", "lengthscale" (L,), "variance", "nugget"}: plain values for `kernel_from_state`."""
+        return {"name": self.name, "lengthscale": self.lengthscale.copy(), "variance": self.variance,
+                "nugget": self.nugget}
+
+    def summary(self) -> dict[str, float]:
+        """The learnable parameters for a history row or a plot: "lengthscale" (the geometric mean), "variance", and
+        with ARD "lengthscale_1" … "lengthscale_d" (one per feature)."""
+        values = {"lengthscale": self.mean_lengthscale, "variance": self.variance}
+        if self.ard:
+            values.update({f"lengthscale_{j + 1}": float(value) for j, value in enumerate(self.lengthscale)})
+        return values
+
+    # ----- covariances ---------------------------------------------------------------------------------------
+    def _exponent_offset(self) -> float:
+        """c in the product ÃF̃ᵀ = c − ½r² (0 here; the RBF folds log σ² into it)."""
+        return 0.0
+
     def features(self, X2: np.ndarray) -> np.ndarray:
-        """Right-hand factor of log K(·, X2): rows (b_j, log σ² − ½‖b_j‖², 1) with b_j = x2_j/ℓ, shape (n2, d + 2).
+        """Right-hand factor of c − ½r²(·, X2): rows (b_j, c − ½‖b_j‖², 1) with b_j = x2_j/ℓ, shape (n2, d + 2).
         It changes only with the kernel parameters: compute it once for fixed inducing inputs."""
         B = X2 / self.lengthscale
         F = np.empty((len(B), B.shape[1] + 2))
         F[:, :-2] = B
-        F[:, -2] = math.log(self.variance) - 0.5 * np.einsum("ij,ij->i", B, B)
+        F[:, -2] = self._exponent_offset() - 0.5 * np.einsum("ij,ij->i", B, B)
         F[:, -1] = 1.0
         return F
 
-    def cross_from_features(self, X1: np.ndarray, features: np.ndarray) -> np.ndarray:
-        """K(X1, X2) without nugget, shape (n1, n2), from `features(X2)`: log K = Ã F̃ᵀ with Ã rows
-        (a_i, 1, −½‖a_i‖²), a_i = x1_i/ℓ, i.e. aᵀb − ½‖a‖² − ½‖b‖² + log σ² in one matrix product, clipped
-        below at −700 and exponentiated in place."""
+    def _exponent(self, X1: np.ndarray, features: np.ndarray) -> np.ndarray:
+        """c − ½r²_ij (n1, n2) as Ã F̃ᵀ with Ã rows (a_i, 1, −½‖a_i‖²), a_i = x1_i/ℓ: aᵀb − ½‖a‖² − ½‖b‖² + c;
+        with `exact_close_pairs`, entries with ½r² < 1e-6(½‖a_i‖² + ½‖b_j‖²) again as c − ½‖a_i − b_j‖²."""
         a = X1 / self.lengthscale
         A = np.empty((len(a), a.shape[1] + 2))
         A[:, :-2] = a
         A[:, -2] = 1.0
         A[:, -1] = -0.5 * np.einsum("ij,ij->i", a, a)
-        log_k = A @ features.T
-        np.maximum(log_k, _LOG_K_MIN, out=log_k)
-        return np.exp(log_k, out=log_k)
+        exponent = A @ features.T
+        if self.exact_close_pairs:
+            c = self._exponent_offset()
+            i, j = np.nonzero(c - exponent < 1e-6 * ((c - features[:, -2]) - A[:, -1, None]))
+            difference = a[i] - features[j, :-2]
+            exponent[i, j] = c - 0.5 * np.einsum("ij,ij->i", difference, difference)
+        return exponent
+
+    def _distance(self, exponent: np.ndarray) -> np.ndarray:
+        """r = sqrt(2(c − exponent)) in place (rounding can make r² slightly negative near r = 0: clipped to 0)."""
+        np.subtract(self._exponent_offset(), exponent, out=exponent)
+        exponent *= 2.0
+        np.maximum(exponent, 0.0, out=exponent)
+        return np.sqrt(exponent, out=exponent)
+
+    @abstractmethod
+    def _from_exponent(self, exponent: np.ndarray) -> np.ndarray:
+        """K = σ² g(r) from `exponent` = c − ½r² (n1, n2), overwriting it."""
+
+    @abstractmethod
+    def _lengthscale_weight(self, X1: np.ndarray, X2: np.ndarray, K: np.ndarray) -> np.ndarray:
+        """W (n1, n2) with ∂K_ij/∂log ℓ_d = W_ij (x1_id − x2_jd)²/ℓ_d², i.e. W = −2σ² dg/d(r²); K = cross(X1, X2)."""
+
+    def cross_from_features(self, X1: np.ndarray, features: np.ndarray) -> np.ndarray:
+        """K(X1, X2) without nugget, shape (n1, n2), from `features(X2)`: one matrix product, then g in place."""
+        return self._from_exponent(self._exponent(X1, features))
 
     def cross(self, X1: np.ndarray, X2: np.ndarray) -> np.ndarray:
         """K(X1, X2) without nugget, shape (n1, n2)."""
@@ -107,20 +217,90 @@ class RBF:
         return K
 
     def diag(self, n: int) -> np.ndarray:
-        """k(x_i, x_i) + γ = σ² + γ for every i, shape (n,)."""
+        """k(x_i, x_i) + γ = σ² + γ for every i (g(0) = 1), shape (n,)."""
         return np.full(n, self.variance + self.nugget)
 
     def contract_gradient(self, X1: np.ndarray, X2: np.ndarray, K: np.ndarray, G: np.ndarray) -> np.ndarray:
         """Σ_ij G_ij ∂K_ij/∂θ for θ = (log ℓ, log σ²), given K = cross(X1, X2) (no nugget). Shape (L + 1,).
 
-        ∂K/∂log σ² = K;  ∂K_ij/∂log ℓ_d = K_ij (x1_id − x2_jd)² / ℓ_d²  (summed over d when isotropic).
+        ∂K/∂log σ² = K;  ∂K_ij/∂log ℓ_d = W_ij (x1_id − x2_jd)² / ℓ_d²  (summed over d when isotropic), with
+        Σ_ij H_ij (a_id − b_jd)² = row·a_d² + col·b_d² − 2 a_dᵀ H b_d for H = W ∘ G, a = x1/ℓ, b = x2/ℓ.
         """
-        H = K * G
+        W = self._lengthscale_weight(X1, X2, K)
+        H = W * G
         row, col = H.sum(1), H.sum(0)
         A = X1 / self.lengthscale
         B = X2 / self.lengthscale
         per_dim = row @ (A * A) + col @ (B * B) - 2.0 * np.einsum("id,id->d", A, H @ B)
         grad = np.empty(self.lengthscale.size + 1)
         grad[:-1] = per_dim if self.ard else per_dim.sum()
-        grad[-1] = row.sum()
+        grad[-1] = row.sum() if W is K else float(np.einsum("ij,ij->", K, G))
         return grad
+
+
+@register
+class RBF(Kernel):
+    """Squared exponential: g(r) = exp(−r²/2). log σ² rides in the product, so K = exp(ÃF̃ᵀ) in place; W = K."""
+
+    name: ClassVar[str] = "rbf"
+    exact_close_pairs: ClassVar[bool] = False
+
+    def _exponent_offset(self) -> float:
+        return math.log(self.variance)
+
+    def _from_exponent(self, exponent: np.ndarray) -> np.ndarray:
+        np.maximum(exponent, _LOG_K_MIN, out=exponent)
+        return np.exp(exponent, out=exponent)
+
+    def _lengthscale_weight(self, X1, X2, K):
+        return K
+
+
+@register
+class Matern12(Kernel):
+    """Matérn ν = 1/2 (exponential): g(r) = exp(−r); W = σ² exp(−r)/r (0 at r = 0, where Δ² = 0 as well)."""
+
+    name: ClassVar[str] = "matern12"
+
+    def _from_exponent(self, exponent):
+        r = self._distance(exponent)
+        np.negative(r, out=r)
+        np.exp(r, out=r)
+        r *= self.variance
+        return r
+
+    def _lengthscale_weight(self, X1, X2, K):
+        r = self._distance(self._exponent(X1, self.features(X2)))
+        return np.divide(K, r, out=np.zeros_like(K), where=r > 0)
+
+
+@register
+class Matern32(Kernel):
+    """Matérn ν = 3/2: g(r) = (1 + √3 r) exp(−√3 r); W = 3σ² exp(−√3 r)."""
+
+    name: ClassVar[str] = "matern32"
+
+    def _from_exponent(self, exponent):
+        s = self._distance(exponent)
+        s *= math.sqrt(3.0)
+        return self.variance * (1.0 + s) * np.exp(-s)
+
+    def _lengthscale_weight(self, X1, X2, K):
+        s = math.sqrt(3.0) * self._distance(self._exponent(X1, self.features(X2)))
+        return 3.0 * self.variance * np.exp(-s)
+
+
+@register
+class Matern52(Kernel):
+    """Matérn ν = 5/2: g(r) = (1 + √5 r + 5r²/3) exp(−√5 r); W = (5σ²/3)(1 + √5 r) exp(−√5 r)."""
+
+    name: ClassVar[str] = "matern52"
+
+    def _from_exponent(self, exponent):
+        s = self._distance(exponent)
+        s *= math.sqrt(5.0)
+        return self.variance * (1.0 + s + s * s / 3.0) * np.exp(-s)
+
+    def _lengthscale_weight(self, X1, X2, K):
+        s = math.sqrt(5.0) * self._distance(self._exponent(X1, self.features(X2)))
+        return (5.0 / 3.0) * self.variance * (1.0 + s) * np.exp(-s)

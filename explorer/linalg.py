@@ -1,4 +1,4 @@
-"""Cholesky factorisation with a bounded, growing jitter, and the inverses built on it.
+"""Cholesky factorisation with a bounded, growing jitter, the inverses built on it, and the Gaussian KL divergence.
 
 LAPACK directly: scipy's wrappers cost more than the 100×100 factorisations themselves. A C-ordered symmetric A is
 passed as its Fortran-ordered transpose Aᵀ (= A), so no transposing copy is made; factors come back in Fortran order.
@@ -68,3 +68,13 @@ def inverse_from_factor_inverse(L_inv: np.ndarray) -> np.ndarray:
 def log_det_from_cholesky(L: np.ndarray) -> float:
     """log |A| = 2 Σ log L_ii."""
     return 2.0 * float(np.sum(np.log(np.diag(L))))
+
+
+def gaussian_kl(mu: np.ndarray, L_precision: np.ndarray, L_precision_inv: np.ndarray, L_prior: np.ndarray,
+                L_prior_inv: np.ndarray) -> float:
+    """KL(N(μ, Σ) ‖ N(0, K)) = ½[tr(K⁻¹Σ) + μᵀK⁻¹μ − m + log|K| − log|Σ|], with Σ⁻¹ = L_P L_Pᵀ, K = L_K L_Kᵀ
+    and the inverse factors L_P⁻¹, L_K⁻¹ (all (m, m))."""
+    M = L_prior_inv @ L_precision_inv.T  # K⁻¹Σ has trace ‖L_K⁻¹ L_P⁻ᵀ‖²_F
+    alpha = L_prior_inv @ mu
+    return 0.5 * (float(np.sum(M * M)) + float(alpha @ alpha) - len(mu)
+                  + log_det_from_cholesky(L_prior) + log_det_from_cholesky(L_precision))

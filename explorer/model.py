@@ -15,12 +15,14 @@ from pathlib import Path
 import numpy as np
 import param
 
-from explorer import datasets, methods
-from explorer.inducing import kmeans_plus_plus
-from explorer.kernels import RBF
+from explorer import datasets, methods, recipe
+from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
+from explorer.likelihoods import logit_predictive_probability
 from explorer.polyagamma import pg_mean
-from explorer.training import Trainer
-from explorer.xgpc import predictive_probability
+from explorer.schedules import DEFAULT_STEP_RULES
+
+_XGPC_STEPS = DEFAULT_STEP_RULES["xgpc"]
+
 
 class Model(param.Parameterized):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
@@ -39,15 +41,20 @@ class Model(param.Parameterized):
                                                                    "constant"],
                                doc="Step-size rule for the natural-gradient step; 'method default': Robbins–Monro "
                                    "(τ = 10, κ = 0.6) for X-GPC, the adaptive rule for natural-gradient SVGP")
-    rho = param.Number(default=0.5, bounds=(1e-6, 1.0), doc="Constant step size ρ")
-    tau = param.Number(default=10.0, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
-    kappa = param.Number(default=0.6, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
+    rho = param.Number(default=_XGPC_STEPS.rho, bounds=(1e-6, 1.0), doc="Constant step size ρ")
+    tau = param.Number(default=_XGPC_STEPS.tau, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
+    kappa = param.Number(default=_XGPC_STEPS.kappa, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
     learn_hyperparameters = param.Boolean(default=True, doc="Adam on log lengthscale and log variance")
     hyper_learning_rate = param.Number(default=0.01, bounds=(1e-6, 1.0), doc="Adam learning rate")
+    kernel = param.ClassSelector(default="rbf", class_=(str, Kernel),
+                                 doc=f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own "
+                                     "initial parameters replace lengthscale, variance, nugget and ard (it is copied, "
+                                     "never changed)")
+    ard = param.Boolean(default=False, doc="One lengthscale per feature (ARD), all starting at `lengthscale`")
     lengthscale = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
-                               doc="Initial RBF lengthscale ℓ (standardised units)")
+                               doc="Initial kernel lengthscale ℓ (standardised units)")
     variance = param.Number(default=1.0, bounds=(1e-6, None), inclusive_bounds=(False, True),
-                            doc="Initial RBF variance σ²")
+                            doc="Initial kernel variance σ²")
     nugget = param.Number(default=1e-4, bounds=(1e-10, 10.0), doc="γ: white-noise variance on f (jitter)")
     seed = param.Integer(default=0, bounds=(0, None), doc="Seed of the data split, inducing points and minibatches")
     eval_every = param.Integer(default=10, bounds=(1, None), doc="Iterations between evaluations")
@@ -62,7 +69,7 @@ class Model(param.Parameterized):
 
     _STRUCTURAL = ("dataset", "n_points", "noise", "train_fraction", "method", "n_inducing", "batch_size",
                    "step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate",
-                   "lengthscale", "variance", "nugget", "seed", "eval_points")
+                   "kernel", "ard", "lengthscale", "variance", "nugget", "seed", "eval_points")
 
     def __init__(self, data_dir: str | None = None, **params):
         self.data_dir = data_dir
@@ -89,27 +96,32 @@ class Model(param.Parameterized):
         X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, split_rng)
         return X_tr, X_te, y_tr.astype(float), y_te.astype(float)
 
-    def _build(self, Z_std: np.ndarray | None = None) -> None:
-        """Load data, choose Z and build the engine and trainer for the current configuration (all or nothing)."""
+    def _build(self) -> None:
+        """Load data and start the run (`recipe.start_run`) for the current configuration (all or nothing)."""
         X_tr, X_te, y_tr, y_te = self._load_data()
-        scaler = datasets.Standardizer().fit(X_tr)
-        X_tr_std = scaler.transform(X_tr)
+        monitor = _evaluation_rows(len(X_te), self.eval_points, self.seed)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            if Z_std is None:
-                Z_std = kmeans_plus_plus(X_tr_std, self.n_inducing, self._inducing_rng)
-            engine = methods.build(
-                self.method, X_tr_std, y_tr, Z_std, RBF(self.lengthscale, self.variance, self.nugget),
-                batch_size=self.batch_size, rng=self._engine_rng, learn_hyperparameters=self.learn_hyperparameters,
-                hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
-        monitor = _evaluation_rows(len(X_te), self.eval_points, self.seed)
-        trainer = Trainer(engine, scaler.transform(X_te[monitor]), y_te[monitor], eval_every=self.eval_every,
-                          elbo_points=self.eval_points, rng=self._elbo_rng)
+            run = recipe.start_run(
+                self.method, X_tr, y_tr, X_te[monitor], y_te[monitor], self._initial_kernel(X_tr.shape[1]), n_inducing=self.n_inducing,
+                inducing_rng=self._inducing_rng, engine_rng=self._engine_rng, evaluation_rng=self._elbo_rng,
+                **self._run_options())
         self.X_train, self.X_test, self.y_train, self.y_test = X_tr, X_te, y_tr, y_te
-        self.scaler, self.engine, self.trainer = scaler, engine, trainer
+        self.scaler, self.engine, self.trainer = run.scaler, run.engine, run.trainer
         self.warnings = [str(w.message) for w in caught]
         self._publish(status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
-                            f"m = {engine.m})" + "".join(f"; {w}" for w in self.warnings))
+                            f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings))
+
+    def _run_options(self) -> dict:
+        """The recipe's options that follow from the configuration (minibatches, evaluation, builder options)."""
+        return {"batch_size": self.batch_size, "eval_every": self.eval_every, "elbo_points": self.eval_points,
+                "options": {"learn_hyperparameters": self.learn_hyperparameters,
+                            "hyper_learning_rate": self.hyper_learning_rate, **self._step_options()}}
+
+    def _initial_kernel(self, d: int) -> Kernel:
+        """The run's starting kernel: the family `kernel` with the initial parameters, or a copy of a `Kernel`."""
+        return initial_kernel(self.kernel, d, lengthscale=self.lengthscale, variance=self.variance,
+                              nugget=self.nugget, ard=self.ard)
 
     def _step_options(self) -> dict:
         """Builder options for the step-size rule: none for "method default" (each method's own), else the rule and
@@ -146,7 +158,7 @@ class Model(param.Parameterized):
     @property
     def history(self):
         """The run's `training.History` (rows: iteration, seconds, elbo, test_nll, test_error, rho, lengthscale,
-        variance)."""
+        variance, and the kernel's further parameters, e.g. lengthscale_1 … under ARD)."""
         return self.trainer.history
 
     def step(self, k: int = 1) -> int:
@@ -235,7 +247,7 @@ class Model(param.Parameterized):
         xx, yy = np.meshgrid(gx, gy)
         grid[:, i], grid[:, j] = xx.ravel(), yy.ravel()
         mean, var = self.predict_latent(grid)
-        p = predictive_probability(mean, var)
+        p = logit_predictive_probability(mean, var)
         return {"x": gx, "y": gy, "p": p.reshape(resolution, resolution),
                 "sd": np.sqrt(var).reshape(resolution, resolution)}
 
@@ -254,6 +266,8 @@ class Model(param.Parameterized):
         """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle). `Model.load(path)`
         continues it exactly: the next step gives the same state as without the round trip."""
         config = {name: getattr(self, name) for name in self._STRUCTURAL + ("eval_every",)}
+        if isinstance(self.kernel, Kernel):
+            config["kernel"] = {key: np.asarray(value).tolist() for key, value in self.kernel.state_dict().items()}
         state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
         arrays = {"X_train": self.X_train, "X_test": self.X_test, "y_train": self.y_train, "y_test": self.y_test,
                   "Z": self.engine.Z}
@@ -273,6 +287,8 @@ class Model(param.Parameterized):
         if meta.get("format") != "xgpc-explorer-run/1":
             raise ValueError(f"{path}: not an X-GPC Explorer run file (format {meta.get('format')!r})")
         config = dict(meta["config"])
+        if isinstance(config.get("kernel"), dict):
+            config["kernel"] = kernel_from_state(config["kernel"])
         model = cls.__new__(cls)
         model.data_dir = meta["data_dir"]
         model.param.dataset.objects = datasets.available(model.data_dir) + ["custom"]
@@ -293,15 +309,12 @@ class Model(param.Parameterized):
         self.feature_names = meta["feature_names"]
         self.scaler = datasets.Standardizer.from_dict(meta["scaler"])
         state = _insert_arrays(meta["state"], arrays)
-        self.engine = methods.build(
-            self.method, self.scaler.transform(self.X_train), self.y_train, arrays["Z"],
-            RBF(self.lengthscale, self.variance, self.nugget), batch_size=self.batch_size,
-            rng=np.random.default_rng(), learn_hyperparameters=self.learn_hyperparameters,
-            hyper_learning_rate=self.hyper_learning_rate, **self._step_options())
-        self.engine.load_state_dict(state["engine"])
         monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
-        self.trainer = Trainer(self.engine, self.scaler.transform(self.X_test[monitor]), self.y_test[monitor],
-                               eval_every=self.eval_every, elbo_points=self.eval_points)
+        run = recipe.start_run(self.method, self.X_train, self.y_train, self.X_test[monitor], self.y_test[monitor],
+                               self._initial_kernel(self.X_train.shape[1]), scaler=self.scaler, Z=arrays["Z"],
+                               **self._run_options())
+        self.engine, self.trainer = run.engine, run.trainer
+        self.engine.load_state_dict(state["engine"])
         self.trainer.load_state_dict(state["trainer"])
         self.warnings = []
         self._publish(status=f"Loaded run at iteration {self.engine.iteration}")

@@ -6,6 +6,9 @@ write into them, so a caller may keep `state_dict()` as a cheap snapshot to roll
 """
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
+
 import numpy as np
 from scipy.linalg import blas
 
@@ -106,19 +109,54 @@ class Adaptive:
         self.h_bar, self.tau = float(state["h_bar"]), float(state["tau"])
 
 
+@dataclass(frozen=True)
+class StepRule:
+    """A method's default step-size rule by name and the parameters each rule takes when it is chosen without them:
+    ρ (constant), τ and κ (Robbins–Monro)."""
+
+    rule: str
+    rho: float
+    tau: float
+    kappa: float
+
+
+# The one table of step-size defaults. X-GPC: Robbins–Monro τ = 10, κ = 0.6 (ρ₁ ≈ 0.24, ρ at 10⁴ iterations ≈ 0.004),
+# chosen over the paper's adaptive rule by `python -m explorer bench steps` (BENCHMARKS.md): after 30 s on the
+# offline data sets above 10,000 rows its held-out NLL was better on ijcnn1 (0.100 against 0.114) and w8a (0.062
+# against 0.068) and within 0.001 on a9a and bank_marketing; the adaptive ρ falls to ~1e-4 while X-GPC's
+# coordinate-ascent steps are still far from the optimum. Natural-gradient SVGP: the paper's adaptive rule; its
+# step is not coordinate ascent, so a constant ρ must be small (0.01 worked, 0.1 diverged on a9a).
+# SVGP-Adam has no natural-gradient step (its Adam learning rate is a builder option).
+DEFAULT_STEP_RULES = {
+    "xgpc": StepRule("robbins-monro", rho=0.5, tau=10.0, kappa=0.6),
+    "svgp-natgrad": StepRule("adaptive", rho=0.01, tau=1.0, kappa=0.75),
+}
+
+
+def schedule_for(method: str, step_size=None, *, rho: float | None = None, tau: float | None = None,
+                 kappa: float | None = None, warm_start_on: str = "gradient"):
+    """The step-size rule of `method` (a key of DEFAULT_STEP_RULES): `step_size` None gives the method's default rule;
+    a name ('adaptive', 'robbins-monro', 'constant') that rule, with ρ, τ, κ as given or else from the method's row;
+    a rule object (anything with `rate`) a deep copy of it, so the caller's object is never advanced."""
+    if step_size is not None and not isinstance(step_size, str):
+        if not hasattr(step_size, "rate"):
+            raise ValueError(f"step_size must be a rule name or a step-size rule object, got {step_size!r}")
+        return copy.deepcopy(step_size)
+    default = DEFAULT_STEP_RULES[method]
+    return make_schedule(default.rule if step_size is None else step_size,
+                         rho=default.rho if rho is None else rho, tau=default.tau if tau is None else tau,
+                         kappa=default.kappa if kappa is None else kappa, warm_start_on=warm_start_on)
+
+
 def default_xgpc_schedule() -> RobbinsMonro:
-    """X-GPC's default rule: Robbins–Monro with τ = 10, κ = 0.6 (ρ₁ ≈ 0.24, ρ at 10⁴ iterations ≈ 0.004).
-
-    Chosen over the paper's adaptive rule by `python -m explorer bench steps` (BENCHMARKS.md): after 30 s on the
-    offline data sets above 10,000 rows its held-out NLL was better on ijcnn1 (0.100 against 0.114) and w8a (0.062
-    against 0.068) and within 0.001 on a9a and bank_marketing; the adaptive ρ falls to ~1e-4 while X-GPC's
-    coordinate-ascent steps are still far from the optimum."""
-    return RobbinsMonro(tau=10.0, kappa=0.6)
+    """X-GPC's default rule (its row of DEFAULT_STEP_RULES): Robbins–Monro with τ = 10, κ = 0.6."""
+    return schedule_for("xgpc")
 
 
-def make_schedule(rule: str, *, rho: float = 0.5, tau: float = 1.0, kappa: float = 0.75,
-                  warm_start_batches: int = 10, warm_start_on: str = "gradient", rho_max: float = 0.99):
-    """Build a step-size rule by name: 'adaptive', 'robbins-monro' or 'constant'."""
+def make_schedule(rule: str, *, rho: float, tau: float, kappa: float, warm_start_batches: int = 10,
+                  warm_start_on: str = "gradient", rho_max: float = 0.99):
+    """Build a step-size rule by name: 'adaptive', 'robbins-monro' or 'constant' (every parameter given: the
+    defaults live in DEFAULT_STEP_RULES)."""
     if rule == "adaptive":
         return Adaptive(warm_start_batches, warm_start_on, rho_max=rho_max)
     if rule == "robbins-monro":

@@ -28,39 +28,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.convergence import SlidingWindow, global_parameter_criterion, relative_change
+from explorer.convergence import SlidingWindow, relative_change
+from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
-from explorer.inputs import inducing_inputs, labelled_data, minibatch_size
-from explorer.kernels import RBF
-from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
-from explorer.schedules import Adaptive
-from explorer.xgpc import gaussian_kl, natural_gradient_targets, predictive_probability
+from explorer.inputs import inducing_inputs
+from explorer.kernels import Kernel
+from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood, logit_predictive_probability
+from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.schedules import schedule_for
+from explorer.sources import as_source
+from explorer.xgpc import natural_gradient_targets
 
 _CHUNK = 4096
-_GH_X, _GH_W = np.polynomial.hermite.hermgauss(64)
-_GH_W = _GH_W / np.sqrt(np.pi)
 
 
-# ----- the likelihood and its Gaussian expectations ---------------------------------------------------------------
-def logit_log_likelihood(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """log σ(yf), its first and second derivatives in f: y σ(−yf) and −σ(f)σ(−f). Broadcasting shapes.
-    With z = yf and e = exp(−|z|) (no overflow): log σ(z) = min(z, 0) − log1p(e), σ(f)σ(−f) = e/(1+e)²."""
-    z = y * f
-    e = np.exp(-np.abs(z))
-    r = 1.0 / (1.0 + e)
-    return np.minimum(z, 0.0) - np.log1p(e), y * np.where(z > 0, e * r, r), -e * r * r
-
-
-def gauss_hermite_expectations(log_likelihood, y: np.ndarray, a: np.ndarray,
-                               v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """E = E_{N(f|a,v)}[ℓ(y, f)], g_a = ∂E/∂a = E[ℓ'], g_v = ∂E/∂v = ½E[ℓ''] by 64-node Gauss–Hermite.
-    `log_likelihood(y, f)` returns (ℓ, ℓ', ℓ''); y, a, v (s,) → three (s,). For the logit the rule's error grows
-    with v (the kink of log σ at f = 0): < 1e-9 at v = 4, ~1e-5 at v = 30, ~2e-3 at v = 100 (GPflow uses 20 nodes)."""
-    f = a[:, None] + np.sqrt(2.0 * np.maximum(v, 0.0))[:, None] * _GH_X[None, :]
-    value, first, second = log_likelihood(y[:, None], f)
-    return value @ _GH_W, first @ _GH_W, 0.5 * (second @ _GH_W)
-
-
+# ----- the pseudo-data link to X-GPC -------------------------------------------------------------------------------
 def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(ỹ, θ̃) = (2(g_a + θ̃a), −2g_v): the X-GPC labels and PG means whose augmented term has the gradients (g_a, g_v)
     in (a, v). Shapes (s,)."""
@@ -78,34 +60,20 @@ def cholesky_backward(L: np.ndarray, L_inv: np.ndarray, G_L: np.ndarray) -> np.n
 
 
 # ----- what both optimisers share ------------------------------------------------------------------------------
-class _SVGP:
-    """Shared state and interface (that of `explorer.xgpc.XGPC`): kernel factors, minibatches, bound, prediction,
-    kernel learning, failure-safe `step`. Subclasses define the parameterisation of q(u)."""
+class _SVGP(SVIEngine):
+    """What both optimisers share on the SVI skeleton (`explorer.engine.SVIEngine`): kernel factors, the
+    quadrature expectations, the bound, prediction. Subclasses define the parameterisation of q(u) and its
+    `_variational_step`."""
 
-    def __init__(self, X: np.ndarray, y: np.ndarray, Z: np.ndarray, kernel: RBF, *, batch_size: int = 100,
-                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
+    def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100,
+                 schedule=None, hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None):
-        self.X, self.y = labelled_data(X, y)
-        self.Z = inducing_inputs(Z, self.X.shape[1])
-        kernel.check_dimension(self.X.shape[1])
-        self.n, self.m = len(self.X), len(self.Z)
-        self.batch_size = minibatch_size(batch_size, self.n)
-        self.hyper_optimizer = hyper_optimizer
-        self.rng = rng if rng is not None else np.random.default_rng()
-        self.criterion = criterion if criterion is not None else global_parameter_criterion()
-        self.iteration = 0
-        self.rho = float("nan")
-        self.last_batch = np.arange(0)
+        source = as_source(X, y)
+        super().__init__(source, inducing_inputs(Z, source.d), kernel, batch_size=batch_size, schedule=schedule,
+                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion)
         self.last_c = np.zeros(0)  # no local variational parameters
-        self._set_kernel(kernel)
 
-    def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
-        """Replace the training set, keeping q(u), Z and the kernel; n/s follows the new n from the next step on."""
-        self.X, self.y = labelled_data(X, y, d=self.X.shape[1])
-        self.n = len(self.X)
-        self.batch_size = min(self.batch_size, self.n)
-
-    def _set_kernel(self, kernel: RBF) -> None:
+    def _set_kernel(self, kernel: Kernel) -> None:
         """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = L_K L_Kᵀ), L_K⁻¹ and K_mm⁻¹."""
         self.kernel, self._features = kernel, kernel.features(self.Z)
         self.K_zz = kernel.cross_from_features(self.Z, self._features)
@@ -117,15 +85,6 @@ class _SVGP:
         """K(X, Z) (s, m) for rows X (s, d)."""
         return self.kernel.cross_from_features(X, self._features)
 
-    @property
-    def converged(self) -> bool:
-        return self.criterion.converged
-
-    def _sample_batch(self) -> np.ndarray:
-        if self.batch_size == self.n:
-            return np.arange(self.n)
-        return self.rng.choice(self.n, self.batch_size, replace=False)
-
     def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Mean a and variance v (s,) of q(f_i) for the rows with cross-covariance K_sm (s, m)."""
         return self._marginals(K_sm, self._project(K_sm))
@@ -136,48 +95,26 @@ class _SVGP:
         a, v = self._marginals(K_sm, projection)
         return (a, v) + gauss_hermite_expectations(logit_log_likelihood, y, a, v)
 
-    # ----- one iteration -------------------------------------------------------------------------------------
-    def step(self, k: int = 1) -> None:
-        """Advance k iterations. On an error the state is exactly that before the failing iteration."""
-        for _ in range(int(k)):
-            # updates replace arrays instead of mutating them, so a shallow copy of the attributes plus the states
-            # of the mutable helpers restores the state exactly
-            saved = (dict(self.__dict__), self.rng.bit_generator.state, self.criterion.state_dict(),
-                     self._optimizer_states())
-            try:
-                self._iterate()
-            except Exception:
-                attributes, rng_state, criterion, optimizers = saved
-                self.__dict__.update(attributes)
-                self.rng.bit_generator.state = rng_state
-                self.criterion.load_state_dict(criterion)
-                self._load_optimizer_states(optimizers)
-                raise
-
-    def _iterate(self) -> None:
-        index = self._sample_batch()
-        X_b, y_b = self.X[index], self.y[index]
+    # ----- the variational step of one SVI iteration (the skeleton's `_update_q`) -----------------------------
+    def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
         K_sm = self._cross(X_b)
         projection = self._project(K_sm)  # depends on the kernel only, so it serves both steps
-        self.iteration += 1  # so a numerical error names the iteration being computed
-        change = self._variational_step(K_sm, projection, y_b)
-        if self.hyper_optimizer is not None:
-            gradient = self.kernel_gradient(X_b, y_b, K_sm, projection)
-            self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params, gradient)))
-        self.criterion.update(change)
-        self.last_batch = index
+        return self._variational_step(K_sm, projection, y_b), (K_sm, projection)
+
+    def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:
+        return self.kernel_gradient(X_b, y_b, *context)
 
     # ----- objective and prediction ------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The exact bound Σ_i E_q[log σ(y_i f_i)] − KL on all n points (in chunks), or estimated as
         (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-        rows = np.arange(self.n) if index is None else np.asarray(index)
-        total = 0.0
-        for start in range(0, len(rows), _CHUNK):
-            part = rows[start:start + _CHUNK]
-            K_sm = self._cross(self.X[part])
-            total += float(np.sum(self._expectations(K_sm, self._project(K_sm), self.y[part])[2]))
-        return self.n / len(rows) * total - self.kl()
+        count, total = 0, 0.0
+        for part in self.source.chunks(_CHUNK, index):
+            X_part, y_part = self.source.batch(part)
+            K_sm = self._cross(X_part)
+            total += float(np.sum(self._expectations(K_sm, self._project(K_sm), y_part)[2]))
+            count += len(part)
+        return self.n / count * total - self.kl()
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,)."""
@@ -190,25 +127,7 @@ class _SVGP:
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
         """p(y* = +1 | data) at Xs (n*, d) → (n*,)."""
-        return predictive_probability(*self.predict_latent(Xs))
-
-    def _base_state(self) -> dict:
-        return {"log_params": self.kernel.log_params, "nugget": self.kernel.nugget,
-                "lengthscale": self.kernel.lengthscale, "variance": self.kernel.variance,
-                "iteration": self.iteration, "rho": self.rho, "rng": self.rng.bit_generator.state,
-                "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
-                "criterion": self.criterion.state_dict(), "last_batch": self.last_batch}
-
-    def _load_base_state(self, state: dict) -> None:
-        self.iteration = int(state["iteration"])
-        self._set_kernel(RBF(np.asarray(state["lengthscale"], dtype=float), float(state["variance"]),
-                             float(state["nugget"])))
-        self.rho = float(state["rho"])
-        self.rng.bit_generator.state = state["rng"]
-        if self.hyper_optimizer is not None and state["hyper_optimizer"] is not None:
-            self.hyper_optimizer.load_state_dict(state["hyper_optimizer"])
-        self.criterion.load_state_dict(state["criterion"])
-        self.last_batch = np.asarray(state["last_batch"], dtype=int)
+        return logit_predictive_probability(*self.predict_latent(Xs))
 
 
 # ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------
@@ -220,12 +139,12 @@ class SVGPAdam(_SVGP):
     fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
     """
 
-    def __init__(self, X, y, Z, kernel: RBF, *, batch_size: int = 100, learning_rate: float = 0.01,
+    def __init__(self, X, y, Z, kernel: Kernel, *, batch_size: int = 100, learning_rate: float = 0.01,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None):
+        self.optimizer = Adam(learning_rate)
         super().__init__(X, y, Z, kernel, batch_size=batch_size, hyper_optimizer=hyper_optimizer, rng=rng,
                          criterion=criterion)
-        self.optimizer = Adam(learning_rate)
         self._tril = np.tril_indices(self.m)
         self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
         self._set_whitened(np.zeros(self.m), np.eye(self.m))
@@ -308,14 +227,8 @@ class SVGPAdam(_SVGP):
         gradient[-1] += scale * self.kernel.variance * g_v.sum()
         return gradient
 
-    def _optimizer_states(self):
-        return (self.optimizer.state_dict(),
-                None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict())
-
-    def _load_optimizer_states(self, states) -> None:
-        self.optimizer.load_state_dict(states[0])
-        if self.hyper_optimizer is not None:
-            self.hyper_optimizer.load_state_dict(states[1])
+    def _stateful_parts(self) -> list:
+        return super()._stateful_parts() + [self.optimizer]
 
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
@@ -333,17 +246,16 @@ class SVGPNatGrad(_SVGP):
 
     λ̂₁ = (n/s)κᵀ(g_a − 2g_v∘a), λ̂₂ = −½K_mm⁻¹ + (n/s)κᵀdiag(g_v)κ — X-GPC's targets at the pseudo-data (ỹ, θ̃);
     g_v ≤ 0 (log σ is concave) keeps −η₂ positive definite for any ρ ∈ (0, 1]. `schedule` is an `explorer.schedules`
-    rule (default `Adaptive()`, the paper's rule); a rule that needs a warm start gets it from `warm_start_batches`
+    rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the paper's adaptive rule); a rule that needs a warm start gets it from `warm_start_batches`
     minibatches at the initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
     """
 
-    def __init__(self, X, y, Z, kernel: RBF, *, batch_size: int = 100, schedule=None,
+    def __init__(self, X, y, Z, kernel: Kernel, *, batch_size: int = 100, schedule=None,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None):
-        super().__init__(X, y, Z, kernel, batch_size=batch_size, hyper_optimizer=hyper_optimizer, rng=rng,
-                         criterion=criterion)
-        self.schedule = schedule if schedule is not None else Adaptive()
-        self.warm_started = not getattr(self.schedule, "needs_warm_start", False)
+        super().__init__(X, y, Z, kernel, batch_size=batch_size,
+                         schedule=schedule if schedule is not None else schedule_for("svgp-natgrad"),
+                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion)
         eta2 = -0.5 * self.K_inv
         self._set_natural(np.zeros(self.m), eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", 0))
 
@@ -379,22 +291,13 @@ class SVGPNatGrad(_SVGP):
         y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
         return natural_gradient_targets(kappa, y_tilde, theta_tilde, self.K_inv, self.n)
 
-    def _warm_start(self) -> None:
-        samples = []
-        for _ in range(self.schedule.warm_start_batches):
-            index = self._sample_batch()
-            lam1, lam2 = self.natural_gradient_targets(self._cross(self.X[index]), self.y[index])
-            if self.schedule.warm_start_on == "target":
-                samples.append(np.concatenate([lam1, lam2.ravel()]))
-            else:
-                samples.append(np.concatenate([lam1 - self.eta1, (lam2 - self.eta2).ravel()]))
-        self.schedule.warm_start(samples)
-        self.warm_started = True
+    def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
+        X_b, y_b = self.source.batch(index)
+        lam1, lam2 = self.natural_gradient_targets(self._cross(X_b), y_b)
+        return np.concatenate([lam1, lam2.ravel()])
 
-    def _iterate(self) -> None:
-        if not self.warm_started:
-            self._warm_start()
-        super()._iterate()
+    def _flat_natural_parameters(self) -> np.ndarray:
+        return np.concatenate([self.eta1, self.eta2.ravel()])
 
     def _variational_step(self, K_sm: np.ndarray, kappa: np.ndarray, y: np.ndarray) -> float:
         lam1, lam2 = self.natural_gradient_targets(K_sm, y, kappa)
@@ -416,23 +319,11 @@ class SVGPNatGrad(_SVGP):
         return elbo_kernel_gradient(self.kernel, X_b, y_tilde, self.Z, self.n, self.mu, self.Sigma, self.K_inv,
                                     kappa, K_sm, theta_tilde, K_zz=self.K_zz)
 
-    def _optimizer_states(self):
-        return ({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in self.schedule.state_dict().items()},
-                None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict())
-
-    def _load_optimizer_states(self, states) -> None:
-        self.schedule.load_state_dict(states[0])
-        if self.hyper_optimizer is not None:
-            self.hyper_optimizer.load_state_dict(states[1])
-
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**self._base_state(), "eta1": self.eta1, "eta2": self.eta2, "warm_started": self.warm_started,
-                "schedule": self.schedule.state_dict()}
+        return {**self._base_state(), "eta1": self.eta1, "eta2": self.eta2}
 
     def load_state_dict(self, state: dict) -> None:
         self._load_base_state(state)
         eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
         self._set_natural(eta1, eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", self.iteration))
-        self.warm_started = bool(state["warm_started"])
-        self.schedule.load_state_dict(state["schedule"])

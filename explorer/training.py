@@ -1,9 +1,10 @@
 """The one training loop every caller drives (Model, XGPClassifier, benchmarks, dashboard): step an engine, keep
 training time apart from evaluation time, evaluate every `eval_every` iterations into a bounded `History`, and apply
-the paper's convergence criteria.
+the paper's convergence criteria; and the one full-batch fit to the optimum (`fit_to_optimum`).
 
-An engine (`XGPC`, or an SVGP baseline) offers: `step(k)`, `iteration`, `rho`, `kernel`, `n`, `converged`
-(global-parameter criterion), `elbo(index=None)`, `predict_proba(X)`, `state_dict()`, `load_state_dict(state)`.
+An engine (`explorer.engine.SVIEngine`: `XGPC`, an SVGP baseline) offers: `step(k)`, `iteration`, `rho`, `kernel`,
+`n`, `mu`, `converged` (global-parameter criterion), `elbo(index=None)`, `predict_proba(X)`, `state_dict()`,
+`load_state_dict(state)`.
 """
 from __future__ import annotations
 
@@ -11,25 +12,32 @@ import csv
 import io
 import time
 from collections import deque
+from dataclasses import dataclass
 
 import numpy as np
 
 from explorer.convergence import holdout_nll_criterion
+from explorer.linalg import NumericalError
 from explorer.metrics import error_rate, negative_log_likelihood
 
 COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "lengthscale", "variance")
+"""The columns of every row. "lengthscale" (the geometric mean under ARD) and "variance" come from the kernel's
+`summary()`, whose further entries (e.g. the ARD lengthscales "lengthscale_1" …) become extra columns."""
 CONVERGENCE_RULES = ("parameters", "holdout", "none")
 
 
 class History:
-    """One row per evaluation (dicts with `COLUMNS`), keeping the most recent `max_rows`; `total` counts all rows
-    ever added, so a poller that remembers `total` gets exactly the new rows from `since`."""
+    """One row per evaluation (dicts with `COLUMNS` and any extra kernel columns, listed in `columns`), keeping the
+    most recent `max_rows`; `total` counts all rows ever added, so a poller that remembers `total` gets exactly the
+    new rows from `since`."""
 
     def __init__(self, max_rows: int = 100_000):
         self.rows: deque[dict] = deque(maxlen=max_rows)
+        self.columns = list(COLUMNS)
         self.total = 0
 
     def append(self, row: dict) -> None:
+        self.columns.extend(name for name in row if name not in self.columns)
         self.rows.append(row)
         self.total += 1
 
@@ -42,25 +50,27 @@ class History:
         return list(self.rows)[len(self.rows) - new:] if new > 0 else []
 
     def column(self, name: str) -> np.ndarray:
-        return np.array([row[name] for row in self.rows], dtype=float)
+        """The values of `name` in the kept rows (NaN in a row without it)."""
+        return np.array([row.get(name, np.nan) for row in self.rows], dtype=float)
 
     def to_csv(self) -> str:
         buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(buffer, fieldnames=self.columns, restval="nan", lineterminator="\n")
         writer.writeheader()
         writer.writerows(self.rows)
         return buffer.getvalue()
 
     def state_dict(self) -> dict:
-        return {"columns": {name: self.column(name) for name in COLUMNS}, "total": self.total,
+        return {"columns": {name: self.column(name) for name in self.columns}, "total": self.total,
                 "max_rows": self.rows.maxlen}
 
     @classmethod
     def from_state_dict(cls, state: dict) -> "History":
         history = cls(int(state["max_rows"]))
         columns = state["columns"]
+        history.columns = list(COLUMNS) + [name for name in columns if name not in COLUMNS]
         for i in range(len(columns["iteration"])):
-            history.rows.append({name: _plain(name, columns[name][i]) for name in COLUMNS})
+            history.rows.append({name: _plain(name, columns[name][i]) for name in columns})
         history.total = int(state["total"])
         return history
 
@@ -106,9 +116,7 @@ class Trainer:
         """Append and return one history row at the engine's current state."""
         engine = self.engine
         row = {"iteration": int(engine.iteration), "seconds": self.seconds,
-               "elbo": float(engine.elbo(self.elbo_index)), "rho": float(engine.rho),
-               "lengthscale": engine.kernel.mean_lengthscale,
-               "variance": float(engine.kernel.variance)}
+               "elbo": float(engine.elbo(self.elbo_index)), "rho": float(engine.rho), **engine.kernel.summary()}
         if len(self.y_eval):
             p = engine.predict_proba(self.X_eval)
             row["test_nll"] = negative_log_likelihood(p, self.y_eval)
@@ -173,3 +181,34 @@ class Trainer:
         self.history = History.from_state_dict(state["history"])
         self.holdout.load_state_dict(state["holdout"])
         self.elbo_index = None if state["elbo_index"] is None else np.asarray(state["elbo_index"], dtype=int)
+
+
+@dataclass
+class Fit:
+    """What `fit_to_optimum` did: total sweeps of the engine, seconds, whether the stopping rule held, and the
+    NumericalError that ended it (the engine then stays at its last good state), if any."""
+
+    sweeps: int
+    seconds: float
+    converged: bool
+    error: NumericalError | None = None
+
+
+def fit_to_optimum(engine, *, tolerance: float = 1e-10, max_sweeps: int = 500) -> Fit:
+    """Step a full-batch engine (batch_size = n; for X-GPC with `Constant(1.0)` this is exact coordinate ascent) until
+    one sweep moves the posterior mean by max|Δμ| ≤ tolerance·(1 + max|μ|), the engine has done `max_sweeps` sweeps
+    in all, or a step fails with a NumericalError (e.g. a diverging natural-gradient step). Resumable: call again
+    with a larger `max_sweeps` to continue."""
+    start = time.perf_counter()
+    converged, error = False, None
+    try:
+        while engine.iteration < max_sweeps:
+            previous = engine.mu.copy()
+            engine.step(1)
+            mu = engine.mu
+            if np.max(np.abs(mu - previous)) <= tolerance * (1.0 + np.max(np.abs(mu))):
+                converged = True
+                break
+    except NumericalError as err:
+        error = err
+    return Fit(int(engine.iteration), time.perf_counter() - start, converged, error)

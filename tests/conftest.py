@@ -1,5 +1,22 @@
-"""Browser fixtures for the Playwright tests: Debian's Chromium, headless (its own browser download cannot work here)."""
+"""Shared fixtures: the paper's offline data (`paper_data`), and Debian's Chromium, headless, for the Playwright tests
+(its own browser download cannot work here)."""
+import os
+from pathlib import Path
+
 import pytest
+
+PAPER_DATA = Path(os.environ.get("XGPC_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
+
+
+@pytest.fixture(scope="session")
+def paper_data() -> Path:
+    """The offline copies of the paper's sets ($XGPC_DATA_DIR, else ../shared/data beside the checkout). A fresh
+    clone has none: the tests that read them skip there, but fail on CI (environment variable CI set), which has them."""
+    if (PAPER_DATA / "README.md").is_file():
+        return PAPER_DATA
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must have the paper's offline data beside the checkout; {PAPER_DATA} is missing")
+    pytest.skip(f"the paper's offline data are not beside this checkout ({PAPER_DATA}); see data/README.md")
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

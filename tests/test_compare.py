@@ -1,6 +1,4 @@
 """MCMC versus variational: X-GPC against the Gibbs ground truth, and the bounds against exact quadrature."""
-import os
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,30 +7,28 @@ from scipy.special import log_expit
 from scipy.stats import norm
 
 from explorer.compare import (
-    compare_with_mcmc, fit_coordinate_ascent, gaussian_marginal_kl, nonaugmented_elbo, run_comparison,
+    compare_with_mcmc, gaussian_marginal_kl, nonaugmented_elbo, run_comparison,
 )
 from explorer.gibbs import GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
-from explorer.schedules import Constant
-from explorer.xgpc import XGPC
+from explorer.recipe import full_batch_engine
+from explorer.training import fit_to_optimum
 
-DATA_DIR = Path(os.environ.get("XGPC_DATA_DIR") or Path(__file__).resolve().parents[1] / ".." / "shared" / "data")
 KERNEL = RBF(5.35, 6.93)  # the bench's Fig. 1 kernel: ELBO-optimal for a sparse X-GPC (m = 100) on all of Diabetes
 
 
 def fitted(X, y, kernel, Z=None):
-    model = XGPC(X, y, Z, kernel, batch_size=len(y), schedule=Constant(1.0), rng=np.random.default_rng(0),
-                 full=Z is None)
-    fit_coordinate_ascent(model)
+    model = full_batch_engine("xgpc", X, y, Z, kernel, full=Z is None)
+    assert fit_to_optimum(model).converged
     return model
 
 
 @pytest.fixture(scope="module")
-def diabetes_comparison():
+def diabetes_comparison(paper_data):
     """200 training and 100 test points of Diabetes (z-scored with the 300 points' statistics), full and sparse
     (m = 40) X-GPC against 4 chains × 2,000 Gibbs draws after 100 burn-in."""
-    data = np.load(DATA_DIR / "diabetes.npz")
+    data = np.load(paper_data / "diabetes.npz")
     rows = np.random.default_rng(0).permutation(len(data["y"]))[:300]
     X, y = data["X"][rows], data["y"][rows].astype(float)
     X = (X - X.mean(axis=0)) / X.std(axis=0, ddof=1)

@@ -6,6 +6,7 @@ data are checked against the sizes and class counts stated in shared/data/README
 from __future__ import annotations
 
 import gzip
+import http.server
 import io
 import json
 import os
@@ -18,9 +19,11 @@ import sklearn
 import sklearn.datasets
 
 from explorer import datasets as D
+from explorer import readers, registry
 from explorer.datasets import DataError
 
-DATA_DIR = Path(os.environ.get("XGPC_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
+
+
 
 
 # ----------------------------------------------------------------------------------------------------------- labels
@@ -381,7 +384,7 @@ def test_npz_missing_key_and_pickled_array(tmp_path):
         D.read_npz(path)
     path = tmp_path / "objects.npz"
     np.savez(path, X=np.zeros((3, 2)), y=np.array(["a", None, "b"], dtype=object))
-    with pytest.raises(DataError, match=r"objects\.npz: array 'y' cannot be loaded without pickling"):
+    with pytest.raises(DataError, match=r"objects\.npz: array 'y' holds Python objects .* without pickling"):
         D.read_npz(path)
 
 
@@ -425,22 +428,23 @@ def test_load_file_unknown_extension_and_unguessable_label(tmp_path):
 
 # --------------------------------------------------------------------------------------------------- paper data
 
-def test_paper_registry_matches_the_offline_files():
+def test_paper_registry_matches_the_offline_files(paper_data):
+    assert set(D.available(paper_data)) == set(D.BUILTIN) | set(D.PAPER_DATASETS)
     for name, spec in D.PAPER_DATASETS.items():
-        X, y = D.load(name, data_dir=DATA_DIR)
+        X, y = D.load(name, data_dir=paper_data)
         assert X.shape == (spec.n, spec.d), name
         assert X.dtype == np.float64 and y.dtype == np.int8 and set(np.unique(y).tolist()) == {-1, 1}, name
 
 
-def test_load_diabetes_and_banana_sizes_and_class_counts_from_readme():
-    X, y = D.load("diabetes", data_dir=DATA_DIR)
+def test_load_diabetes_and_banana_sizes_and_class_counts_from_readme(paper_data):
+    X, y = D.load("diabetes", data_dir=paper_data)
     assert X.shape == (768, 8) and int(np.sum(y == 1)) == 268  # README: positive rate 0.3490 = 268/768
-    X, y = D.load("banana", data_dir=DATA_DIR)
+    X, y = D.load("banana", data_dir=paper_data)
     assert X.shape == (5300, 2) and int(np.sum(y == 1)) == 2376 and int(np.sum(y == -1)) == 2924
 
 
-def test_a9a_deduplicated_has_the_papers_size():
-    X, y = D.load("a9a", data_dir=DATA_DIR)
+def test_a9a_deduplicated_has_the_papers_size(paper_data):
+    X, y = D.load("a9a", data_dir=paper_data)
     Xd, yd = D.deduplicate(X, y)
     assert X.shape == (48842, 123)
     assert Xd.shape == (36974, 123) and yd.shape == (36974,)
@@ -454,16 +458,25 @@ def test_deduplicate_keeps_first_occurrences_in_order():
     np.testing.assert_array_equal(yd, [1, -1, -1, 1])
 
 
-def test_load_paper_reads_the_env_var_and_available_lists_present_files(tmp_path, monkeypatch):
+def _no_data_beside(tmp_path, monkeypatch):
+    """Point the project's data/ and ../shared/data at empty directories, and the cache at tmp_path/cache."""
+    monkeypatch.setattr(registry, "PROJECT_DATA_DIR", tmp_path / "project-data")
+    monkeypatch.setattr(registry, "SHARED_DATA_DIR", tmp_path / "no-shared")
     monkeypatch.setenv("XGPC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("XGPC_DATA_DIR", raising=False)
+    (tmp_path / "project-data").mkdir()
+
+
+def test_load_paper_reads_the_env_var_and_available_lists_present_files(tmp_path, monkeypatch):
+    _no_data_beside(tmp_path, monkeypatch)
     monkeypatch.setenv("XGPC_DATA_DIR", str(tmp_path))
     assert D.available() == list(D.BUILTIN)
     X = np.arange(12.0).reshape(6, 2)
     np.savez(tmp_path / "diabetes.npz", X=X, y=np.array([-1, 1] * 3, dtype=np.int8))
     assert D.available() == list(D.BUILTIN) + ["diabetes"]
-    Xr, yr = D.load("diabetes")
+    with pytest.warns(D.ChecksumWarning, match="not the paper's copy"):
+        Xr, yr = D.load("diabetes")
     np.testing.assert_array_equal(Xr, X)
-    assert set(D.available(DATA_DIR)) == set(D.BUILTIN) | set(D.PAPER_DATASETS)
     with pytest.raises(DataError, match="built-in sets only"):
         D.load("diabetes", n=100)
 
@@ -479,10 +492,10 @@ def test_missing_paper_file_offline_names_where_it_looked(tmp_path, monkeypatch)
     with pytest.raises(DataError) as info:
         D.load("diabetes", data_dir=empty)
     message = str(info.value)
-    assert "diabetes.npz is not in " + str(empty) in message
+    assert "diabetes.npz is in none of " + str(empty) in message
     assert "OpenML id 37" in message and str(tmp_path / "cache") in message
     assert "XGPC_DATA_DIR" in message and "OSError: Temporary failure in name resolution" in message
-    with pytest.raises(DataError, match=r"w8a\.npz is not in .*no OpenML copy"):
+    with pytest.raises(DataError, match=r"w8a\.npz is in none of .*no OpenML copy"):
         D.load("w8a", data_dir=empty)
 
 
@@ -641,3 +654,496 @@ def test_standardizer_errors():
         D.Standardizer([0.0], [0.0])
     with pytest.raises(DataError, match=r"column 1 \(0-based\) holds a non-finite value"):
         s.transform(np.array([[0.0, np.nan]]))
+
+
+# ------------------------------------------------------------------------------------- hardened readers (issue 9)
+
+@pytest.mark.parametrize("index", [100000000, 10**12])
+def test_libsvm_huge_feature_index_is_refused_before_allocating(tmp_path, index):
+    path = tmp_path / "bomb.libsvm"
+    path.write_bytes(f"+1 {index}:1\n-1 1:1\n".encode())
+    assert path.stat().st_size <= 31
+    with pytest.raises(DataError) as info:
+        D.read_libsvm(path)
+    message = str(info.value)
+    assert "bomb.libsvm" in message and "line 1" in message and f"feature index {index}" in message
+    assert "limit" in message
+
+
+def test_libsvm_many_rows_over_the_dense_limit_name_the_widest_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(readers, "MAX_DENSE_BYTES", 1000)
+    path = tmp_path / "wide.svm"
+    lines = [f"{(-1) ** k:+d} 1:0.5" for k in range(20)]
+    lines[7] = "+1 1:0.5 10:2"  # 20 rows x 10 features x 8 bytes = 1600 bytes > 1000
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataError, match=r"wide\.svm: line 8 has feature index 10: 20 rows × 10 features .* limit"):
+        D.read_libsvm(path)
+    with pytest.raises(DataError, match="n_features"):
+        D.read_libsvm(path, n_features=10**12)
+
+
+def test_csv_over_the_dense_limit_is_refused_before_parsing(tmp_path, monkeypatch):
+    monkeypatch.setattr(readers, "MAX_DENSE_BYTES", 1000)
+    path = tmp_path / "long.csv"
+    path.write_text("a,b,label\n" + "1,2,0\n3,4,1\n" * 40)
+    with pytest.raises(DataError, match=r"long\.csv: up to 82 rows × 2 features .* over the limit"):
+        D.read_csv(path, "label")
+
+
+def test_load_file_refuses_directories_devices_and_pipes(tmp_path):
+    folder = tmp_path / "folder.csv"
+    folder.mkdir()
+    with pytest.raises(DataError, match=r"folder\.csv: is a directory, not a regular file"):
+        D.load_file(folder, "label")
+    with pytest.raises(DataError, match="is a device, not a regular file"):
+        D.load_file("/dev/zero", source_name="zero.npz")
+    with pytest.raises(DataError, match="is a device, not a regular file"):
+        D.read_libsvm("/dev/zero")
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(DataError, match=r"pipe\.csv: is a pipe \(FIFO\), not a regular file"):
+        D.load_file(fifo, "label")
+    with pytest.raises(DataError, match=r"missing\.csv: cannot read the file"):
+        D.read_csv(tmp_path / "missing.csv", "label")
+
+
+def test_csv_field_longer_than_the_csv_modules_limit_names_line_and_column(tmp_path):
+    import csv
+
+    long = "9" * 10 + "x" * (csv.field_size_limit() + 10)
+    path = tmp_path / "long-field.csv"
+    path.write_text(f"a,b,label\n1,2,0\n3,{long},1\n")
+    with pytest.raises(DataError) as info:
+        D.read_csv(path, "label")
+    message = str(info.value)
+    assert "long-field.csv: line 3, column 'b'" in message
+    assert len(message) < 400  # the value is cut short, not pasted whole
+    path.write_text(f"a,{long},label\n1,2,0\n3,4,1\n")
+    with pytest.raises(DataError, match=r"line 1, column 'a'|line 1, field 1"):
+        D.read_csv(path, "label")
+
+
+def _valid_npz_bytes() -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, X=np.arange(20.0).reshape(10, 2), y=np.array([0, 1] * 5))
+    return buffer.getvalue()
+
+
+def _npz_with_member(member: str, payload: bytes) -> bytes:
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("y.npy", _npy_bytes(np.array([0, 1, 0])))
+        archive.writestr(member, payload)
+    return buffer.getvalue()
+
+
+def _npy_bytes(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
+
+
+def test_corrupt_npz_archives_and_members_give_data_errors():
+    content = _valid_npz_bytes()
+    for cut in (len(content) // 2, len(content) - 30, 40):
+        with pytest.raises(DataError, match=r"cut\.npz: "):
+            D.read_npz(io.BytesIO(content[:cut]), source_name="cut.npz")
+    with pytest.raises(DataError, match=r"garbage\.npz: array 'X' is not a readable \.npy array"):
+        D.read_npz(io.BytesIO(_npz_with_member("X.npy", b"this is not an array")), source_name="garbage.npz")
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (1000, 3)})
+    short = _npz_with_member("X.npy", header.getvalue() + b"\0" * 64)
+    with pytest.raises(DataError, match=r"short\.npz: array 'X': its header promises shape \(1000, 3\).* truncated"):
+        D.read_npz(io.BytesIO(short), source_name="short.npz")
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (10**6, 10**6)})
+    bomb = _npz_with_member("X.npy", header.getvalue())
+    with pytest.raises(DataError, match=r"bomb\.npz: array 'X': shape \(1000000, 1000000\) .* over the limit"):
+        D.read_npz(io.BytesIO(bomb), source_name="bomb.npz")
+    with pytest.raises(DataError, match=r"bytes\.npz: no array 'X' in the archive"):
+        D.read_npz(io.BytesIO(_npz_with_member("X", b"raw bytes, not .npy")), source_name="bytes.npz")
+    with pytest.raises(DataError, match=r"one\.npz: holds a single \.npy array"):
+        D.read_npz(io.BytesIO(_npy_bytes(np.zeros((3, 2)))), source_name="one.npz")
+
+
+def test_object_and_pickled_npz_members_are_refused_without_unpickling():
+    X = np.empty((4, 1), dtype=object)
+    X[:, 0] = [1.0, 2.0, 3.0, 4.0]
+    buffer = io.BytesIO()
+    np.savez(buffer, X=X, y=np.array([0, 1, 0, 1]))
+    with pytest.raises(DataError, match=r"pickled\.npz: array 'X' holds Python objects"):
+        D.read_npz(io.BytesIO(buffer.getvalue()), source_name="pickled.npz")
+
+
+def test_dates_give_data_errors_naming_where(tmp_path):
+    days = np.array(["2020-01-01", "2020-02-01", "2020-03-01"], dtype="datetime64[D]").reshape(-1, 1)
+    buffer = io.BytesIO()
+    np.savez(buffer, X=days, y=np.array([0, 1, 0]))
+    with pytest.raises(DataError, match=r"dates\.npz: X holds dates or times \(dtype datetime64\[D\]\)"):
+        D.read_npz(io.BytesIO(buffer.getvalue()), source_name="dates.npz")
+    path = tmp_path / "dated.csv"
+    path.write_text("when,x,label\n2020-01-01,1,a\n2020-01-02,2,b\n")
+    with pytest.raises(DataError, match=r"dated\.csv: line 2, column 'when': value '2020-01-01' is not a number; "
+                                        "dates and times must be converted to numbers first"):
+        D.read_csv(path, "label")
+    import datetime
+
+    X = np.array([[1.0, datetime.date(2020, 1, 1)], [2.0, datetime.date(2020, 1, 2)]], dtype=object)
+    with pytest.raises(DataError, match=r"column 'day' is not numeric: row index 0 .*dates and times"):
+        D.validate(X, [0, 1], feature_names=["x", "day"])
+
+
+def test_messages_show_plain_labels_not_numpy_reprs(tmp_path):
+    labels = np.array([np.int64(0), np.int64(1), np.int64(2)], dtype=object)
+    with pytest.raises(DataError) as info:
+        D.encode_labels(labels)
+    assert "0 (1 rows), 1 (1 rows), 2 (1 rows)" in str(info.value) and "np." not in str(info.value)
+    with pytest.raises(DataError) as info:
+        D.encode_labels(np.array([np.float64(1.5)] * 3))
+    assert "1.5 (3 rows)" in str(info.value) and "np." not in str(info.value)
+    with pytest.raises(DataError) as info:
+        D.decode_labels(np.array([1, np.int64(5)]), ["a", "b"])
+    assert "row index 1 is 5" in str(info.value)
+    path = tmp_path / "three.csv"
+    path.write_text("x,label\n1,0\n2,1\n3,2\n")
+    with pytest.raises(DataError) as info:
+        D.read_csv(path, "label")
+    assert "found 3: 0 (1 rows), 1 (1 rows), 2 (1 rows)" in str(info.value) and "np." not in str(info.value)
+    with pytest.raises(DataError) as info:
+        D.kfold_indices(np.array([np.int64(1)] * 3 + [np.int64(-1)] * 10), 4)
+    assert "class 1 has 3 rows" in str(info.value)
+    with pytest.raises(DataError) as info:
+        D.load_file(tmp_path / "three.csv", label_column=np.int64(7))
+    assert "index 7 is out of range" in str(info.value) and "np." not in str(info.value)
+
+
+def test_huge_numeric_labels_are_not_wrapped_into_int64(tmp_path):
+    path = tmp_path / "huge-labels.csv"
+    path.write_text("x,label\n1,1e30\n2,0\n3,1e30\n")
+    _, y, classes, _ = D.read_csv(path, "label")
+    assert classes.tolist() == [0.0, 1e30] and y.tolist() == [1, -1, 1]
+
+
+@pytest.mark.parametrize("text", [
+    "a,b,label\n1_000,2,x\n3,4,y\n",            # Python's float() reads 1_000; pandas does not
+    "a,b,label\n 1 ,\t2\t, x \n3,4,y\n",       # spaces around cells
+    "a,b,label\n1,2,x\n   \n\n3,4,y\n",        # blank and whitespace-only lines
+    "\n\na,b,label\n1,2,x\n3,4,y\n",           # blank lines before the header
+    "a,b,label\r\n1,2,x\r\n3,4,y\r\n",         # CRLF
+    "a,b,label\r1,2,x\r3,4,y\r",               # old Mac line ends
+    "a b label\n1 2 x\x0c3 4 y\n",             # a form feed: a line break for str.splitlines, not for pandas
+    'a,b,label\n"1",2,"x"\n3,"4",y\n',         # quoted cells
+    "a b label\n1 2 x\n3\t4   y\n",            # whitespace-delimited
+    "a,b,label\n١,2,x\n3,4,y\n",               # Arabic-Indic digit one: float() reads it
+])
+def test_csv_fast_and_careful_paths_agree(text):
+    header_fields = ["a", "b", "label"]
+    X, y, classes, names = D.read_csv(io.BytesIO(text.encode()), "label", source_name="t.csv")
+    assert names == ["a", "b"] and classes.tolist() == ["x", "y"] and y.tolist() == [-1, 1]
+    np.testing.assert_array_equal(X, [[1000.0 if "1_000" in text else 1.0, 2.0], [3.0, 4.0]])
+    # the careful reader on its own gives the same table
+    delimiter = None if text.startswith("a b") else ","
+    rows = readers.csv_rows(text, delimiter, "t.csv")
+    next(rows)
+    Xc, labels = readers._careful_table(rows, header_fields, 2, "t.csv")
+    np.testing.assert_array_equal(Xc, X)
+    assert labels.tolist() == ["x", "y"]
+
+
+def test_plain_csv_takes_pandas_fast_path_and_matches_the_careful_reader():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(300, 3)) * 10.0 ** rng.integers(-5, 6, size=(300, 3))
+    labels = np.where(rng.random(300) < 0.4, "yes", "no")
+    text = "a,b,c,label\n" + "".join(f"{r[0]!r},{r[1]!r},{r[2]!r},{lab}\n" for r, lab in zip(X.tolist(), labels))
+    fast = readers._fast_table(text.encode(), ["a", "b", "c", "label"], 3, ",")
+    assert fast is not None
+    np.testing.assert_array_equal(fast[0], X)
+    assert fast[1].tolist() == labels.tolist()
+    Xr, yr, classes, _ = D.read_csv(io.BytesIO(text.encode()), "label")
+    np.testing.assert_array_equal(Xr, X)
+    assert classes.tolist() == ["no", "yes"] and yr.tolist() == np.where(labels == "yes", 1, -1).tolist()
+
+
+def test_read_csv_bad_delimiter_and_unreadable_file_object():
+    with pytest.raises(DataError, match="delimiter must be one character"):
+        D.read_csv(io.BytesIO(b"a,label\n1,0\n2,1\n"), "label", delimiter=",,")
+
+    class Broken:
+        name = "broken.csv"
+
+        def read(self, size=-1):
+            raise OSError("device went away")
+
+    with pytest.raises(DataError, match=r"broken\.csv: cannot read the data: device went away"):
+        D.read_csv(Broken(), "label")
+
+
+# ------------------------------------------------------------------------------- registry and where data are found
+
+def test_registry_matches_the_offline_files_and_the_shared_readme(paper_data):
+    readme = (paper_data / "README.md").read_text()
+    for name, spec in D.PAPER_DATASETS.items():
+        path = paper_data / spec.file
+        assert registry.sha256_of(path) == spec.sha256, name
+        assert f"{spec.sha256}  {spec.file}" in readme, name  # the shared README's integrity list
+        with np.load(path) as archive:
+            y = archive["y"]
+            assert archive["X"].shape == (spec.n, spec.d), name
+            assert abs(np.mean(y == 1) - spec.positive_rate) < 5e-5, name
+        assert spec.sources and all(s["url"].startswith("https://raw.githubusercontent.com/") for s in spec.sources)
+        assert spec.note and spec.quirks and spec.origin and spec.license
+
+
+def test_search_order_env_then_project_data_then_shared_then_cache(tmp_path, monkeypatch):
+    _no_data_beside(tmp_path, monkeypatch)
+    spec = D.PAPER_DATASETS["diabetes"]
+    places = {"env": tmp_path / "env", "project": registry.PROJECT_DATA_DIR, "shared": tmp_path / "shared",
+              "cache": tmp_path / "cache"}
+    monkeypatch.setattr(registry, "SHARED_DATA_DIR", places["shared"])
+    for k, (label, directory) in enumerate(places.items()):
+        directory.mkdir(exist_ok=True)
+        np.savez(directory / spec.file, X=np.full((4, 1), float(k)), y=np.array([0, 1, 0, 1]))
+    monkeypatch.setenv("XGPC_DATA_DIR", str(places["env"]))
+    expected_order = ["env", "project", "shared", "cache"]
+    assert [d for _, d in D.data_locations()] == [places[k] for k in expected_order]
+    for k, label in enumerate(expected_order):
+        with pytest.warns(D.ChecksumWarning):
+            X, _ = D.load("diabetes")
+        assert X[0, 0] == list(places).index(label)
+        row = next(r for r in D.paper_availability() if r["name"] == "diabetes")
+        assert row == {"name": "diabetes", "available": True, "location": str(places[label] / spec.file),
+                       "how_to_get": row["how_to_get"]}
+        (places[label] / spec.file).unlink()
+        if label == "env":
+            monkeypatch.delenv("XGPC_DATA_DIR")
+    row = next(r for r in D.paper_availability() if r["name"] == "diabetes")
+    assert row["available"] is False and row["location"] is None
+    assert "python -m explorer data fetch diabetes" in row["how_to_get"] and "OpenML 37" in row["how_to_get"]
+    w8a = next(r for r in D.paper_availability() if r["name"] == "w8a")
+    assert "no OpenML copy" in w8a["how_to_get"] and "w8a.npz" in w8a["how_to_get"]
+    # an explicit data_dir replaces the directories
+    assert D.data_locations(tmp_path / "mine") == [("the data_dir argument", tmp_path / "mine")]
+
+
+def test_the_real_offline_copies_load_without_a_checksum_warning(paper_data):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", D.ChecksumWarning)
+        X, y = D.load("german", data_dir=paper_data)
+    assert X.shape == (1000, 20) and int(np.sum(y == 1)) == 300
+
+
+def test_shared_data_beside_the_checkout_is_found_without_an_environment_variable(tmp_path, monkeypatch, paper_data):
+    _no_data_beside(tmp_path, monkeypatch)
+    monkeypatch.setattr(registry, "SHARED_DATA_DIR", paper_data)
+    X, y = D.load("diabetes")
+    assert X.shape == (768, 8) and int(np.sum(y == 1)) == 268
+    assert "diabetes" in D.available()
+
+
+# ------------------------------------------------------------------------------------ data fetch / list / examples
+
+@pytest.fixture
+def small_paper_file(tmp_path, monkeypatch):
+    """A small generated file standing in for diabetes.npz in the registry (its sha256 entered there)."""
+    import dataclasses
+
+    served = tmp_path / "served"
+    served.mkdir()
+    rng = np.random.default_rng(0)
+    np.savez_compressed(served / "diabetes.npz", X=rng.normal(size=(3000, 8)), y=np.where(rng.random(3000) < 0.35, 1, -1))
+    spec = dataclasses.replace(D.PAPER_DATASETS["diabetes"], sha256=registry.sha256_of(served / "diabetes.npz"))
+    monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes", spec)
+    return served / "diabetes.npz"
+
+
+@pytest.fixture
+def http_server(small_paper_file):
+    """A local http.server on 127.0.0.1 serving the directory of `small_paper_file`; yields its base URL."""
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(_QuietHandler, directory=str(small_paper_file.parent))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def test_fetch_from_a_local_http_mirror_writes_the_file_with_a_progress_bar(tmp_path, http_server, small_paper_file,
+                                                                             capsys):
+    from explorer.__main__ import main
+
+    target = tmp_path / "data"
+    assert main(["data", "fetch", "diabetes", "--from", http_server, "--to", str(target)]) == 0
+    written = target / "diabetes.npz"
+    assert written.read_bytes() == small_paper_file.read_bytes()
+    assert sorted(p.name for p in target.iterdir()) == ["diabetes.npz"]  # no partial file left
+    captured = capsys.readouterr()
+    assert "diabetes.npz: 100%" in captured.err and str(written) in captured.out
+    X, y = D.load("diabetes", data_dir=target)  # the registry's checksum now matches: no warning
+    assert X.shape == (3000, 8)
+    assert main(["data", "fetch", "banana", "--from", http_server, "--to", str(target)]) == 1
+    assert f"{http_server}/banana.npz: the server answered 404" in capsys.readouterr().err
+    assert sorted(p.name for p in target.iterdir()) == ["diabetes.npz"]
+
+
+def test_fetch_from_a_file_url_and_a_mismatching_checksum_keeps_nothing(tmp_path, small_paper_file, monkeypatch):
+    import dataclasses
+
+    from explorer import download
+
+    target = tmp_path / "data"
+    path = download.fetch("diabetes", target, mirror=small_paper_file.parent.as_uri(), progress=False)
+    assert path.read_bytes() == small_paper_file.read_bytes()
+    path.unlink()
+    spec = dataclasses.replace(D.PAPER_DATASETS["diabetes"], sha256="0" * 64)
+    monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes", spec)
+    with pytest.raises(DataError, match=r"sha256 .* differs from the registry's 0000.*not kept"):
+        download.fetch("diabetes", target, mirror=small_paper_file.parent.as_uri(), progress=False)
+    assert list(target.iterdir()) == []
+    with pytest.raises(DataError, match=r"cannot download file:.*/nowhere/banana\.npz: .*No such file"):
+        download.fetch("banana", target, mirror=small_paper_file.parent.as_uri() + "/nowhere", progress=False)
+
+
+def test_fetch_offline_fails_with_a_clear_message(tmp_path, monkeypatch, capsys):
+    import socket
+
+    from explorer import download
+    from explorer.__main__ import main
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        unreachable = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    target = tmp_path / "data"
+    assert main(["data", "fetch", "german", "--from", unreachable, "--to", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot download {unreachable}/german.npz" in err and "offline" in err
+
+    monkeypatch.setattr(download, "OPENML_URL", unreachable)
+    assert main(["data", "fetch", "diabetes", "w8a", "--to", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert f"diabetes: fetching OpenML data set 37 failed: cannot download {unreachable}/api/v1/json/data/37" in err
+    assert "offline" in err and "put diabetes.npz" in err
+    assert "w8a: no OpenML copy" in err
+    assert not target.exists() or not any(p.is_file() for p in target.rglob("*"))
+
+
+def _serve_openml_fixture(data_id: int, root: Path) -> None:
+    """Lay out scikit-learn's recorded OpenML responses for `data_id` as OpenML's URLs would serve them."""
+    fixtures = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" / f"id_{data_id}"
+    for prefix, url in (("api-v1-jd-", "api/v1/json/data/"), ("api-v1-jdf-", "api/v1/json/data/features/"),
+                        ("api-v1-jdq-", "api/v1/json/data/qualities/")):
+        target = root / f"{url}{data_id}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(gzip.open(fixtures / f"{prefix}{data_id}.json.gz").read())
+    description = json.loads(gzip.open(fixtures / f"api-v1-jd-{data_id}.json.gz").read())["data_set_description"]
+    target = root / description["url"].split("openml.org/", 1)[1]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(gzip.open(next(fixtures.glob("data-v1-dl-*.arff.gz"))).read())
+
+
+@pytest.mark.filterwarnings("ignore:OpenML raised a warning on the dataset")
+def test_fetch_from_openml_downloads_with_progress_bars_then_loads_offline(tmp_path, monkeypatch, capsys):
+    import dataclasses
+    import functools
+    import threading
+
+    from explorer import download
+
+    served = tmp_path / "openml"
+    _serve_openml_fixture(3, served)  # kr-vs-kp, standing in for diabetes
+    monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes",
+                        dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(served)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        target = tmp_path / "data"
+        path = download.fetch("diabetes", target, openml_url=f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert path == target / "openml-3-ordinal.npz" and path.is_file()
+    err = capsys.readouterr().err
+    assert all(f"{name}: 100%" in err for name in ("3", "kr-vs-kp.arff"))
+    X, y = D.load("diabetes", data_dir=target)  # the converted copy is found without the network
+    names, rows = _parse_arff(next((Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" /
+                                    "id_3").glob("data-v1-dl-*.arff.gz")))
+    assert X.shape == (len(rows), 36)
+    minority = min(set(rows[:, -1]), key=lambda c: np.sum(rows[:, -1] == c))
+    np.testing.assert_array_equal(y, np.where(rows[:, -1] == minority, 1, -1))
+
+
+def test_data_list_shows_where_each_set_is_and_how_to_get_the_rest(tmp_path, monkeypatch, capsys):
+    from explorer.__main__ import main
+
+    _no_data_beside(tmp_path, monkeypatch)
+    np.savez(registry.PROJECT_DATA_DIR / "banana.npz", X=np.zeros((4, 2)), y=np.array([-1, 1, -1, 1]))
+    assert main(["data", "list"]) == 0
+    out = capsys.readouterr().out
+    banana = next(line for line in out.splitlines() if line.strip().startswith("banana "))
+    assert "5300 × 2" in banana and str(registry.PROJECT_DATA_DIR / "banana.npz") in banana
+    a9a = next(line for line in out.splitlines() if line.strip().startswith("a9a "))
+    assert "missing" in a9a
+    assert "a9a: run `python -m explorer data fetch a9a`" in out and "banana: run" not in out
+    assert main([]) == 2 and main(["bench"]) == 2  # the bench usage still answers
+    assert "python -m explorer data" in capsys.readouterr().err
+
+
+def test_example_files_are_the_ones_the_script_writes_and_read_back(tmp_path):
+    from explorer import examples
+    from explorer.__main__ import main
+
+    assert main(["data", "examples", "--to", str(tmp_path)]) == 0
+    committed = Path(__file__).resolve().parents[1] / "data" / "examples"
+    assert sorted(p.name for p in committed.iterdir()) == sorted(e.file for e in examples.EXAMPLES)
+    for example in examples.EXAMPLES:
+        assert (tmp_path / example.file).read_bytes() == (committed / example.file).read_bytes(), example.file
+        X, y, classes, names = D.load_file(committed / example.file, example.label)
+        X_true, y_true = D.load(example.dataset, n=example.n, seed=example.seed)
+        np.testing.assert_allclose(X, X_true, rtol=1e-5, atol=1e-5)
+        assert names == ["x1", "x2"] and len(y) == example.n
+        shown = [str(c) if not isinstance(c, (int, np.integer)) else f"{int(c):+d}" if "+1" in example.labels
+                 else str(int(c)) for c in classes.tolist()]
+        assert sorted(shown) == sorted(example.labels)
+        # the label that stands for generated class +1 is the file's labels[1]
+        plus = [classes[0], classes[1]][int(y[np.flatnonzero(y_true == 1)[0]] == 1)]
+        assert str(plus).lstrip("+") == example.labels[1].lstrip("+")
+
+
+def test_readers_refuse_content_passed_instead_of_a_file_and_non_files():
+    with pytest.raises(DataError, match="got the content itself; pass a path or a file object"):
+        D.read_csv(b"a,label\n1,0\n2,1\n", "label")
+    with pytest.raises(DataError, match="expected a path or a file object with read\\(\\), got NoneType"):
+        D.read_npz(None)
+
+
+def test_messages_stay_short_for_wide_headers_and_many_label_values(tmp_path):
+    path = tmp_path / "wide.csv"
+    header = [f"feature_{j}" for j in range(500)] + ["label"]
+    path.write_text(",".join(header) + "\n" + ",".join(["1"] * 501) + "\n")
+    with pytest.raises(DataError) as info:
+        D.read_csv(path, "outcome")
+    message = str(info.value)
+    assert "no label column 'outcome'" in message and "(501 in all)" in message and len(message) < 600
+    path = tmp_path / "many.csv"
+    path.write_text("x,label\n" + "".join(f"{k},{k}\n" for k in range(1000)))
+    with pytest.raises(DataError) as info:
+        D.read_csv(path, "label")
+    message = str(info.value)
+    assert "found 1000: 0 (1 rows), 1 (1 rows)" in message and "(1000 values in all)" in message
+    assert len(message) < 600

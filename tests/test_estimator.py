@@ -1,7 +1,5 @@
 """XGPClassifier: scikit-learn conformance, accuracy on the paper's banana set, streaming, bad input."""
-import os
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,7 +7,6 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from explorer import XGPClassifier, datasets
 
-DATA_DIR = os.environ.get("XGPC_DATA_DIR", str(Path(__file__).resolve().parents[2] / "shared" / "data"))
 
 
 def test_passes_check_estimator():
@@ -21,8 +18,8 @@ def test_passes_check_estimator():
     assert failed == {}
 
 
-def test_banana_test_error_at_most_011():
-    X, y = datasets.load("banana", DATA_DIR)
+def test_banana_test_error_at_most_011(paper_data):
+    X, y = datasets.load("banana", paper_data)
     X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 0.2, np.random.default_rng(0))
     clf = XGPClassifier(random_state=0).fit(X_tr, y_tr)
     error = 1.0 - clf.score(X_te, y_te)

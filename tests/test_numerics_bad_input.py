@@ -118,11 +118,11 @@ def test_a_step_failing_in_cholesky_leaves_the_state_exactly_as_before():
     engine = learning_engine(X, y)
     engine.step(7)
     before = snapshot(engine)
-    good_X = engine.X
-    engine.X = np.full_like(good_X, np.nan)  # every kernel entry NaN: the Cholesky of −2η₂ must fail
+    good_X = engine.X.copy()
+    engine.X[:] = np.nan  # every kernel entry NaN: the Cholesky of −2η₂ must fail
     with pytest.raises(NumericalError, match="iteration 8"):
         engine.step()
-    engine.X = good_X
+    engine.X[:] = good_X
     assert_same(before, snapshot(engine))
 
 

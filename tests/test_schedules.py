@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from explorer.kernels import RBF
-from explorer.schedules import Adaptive, Constant, RobbinsMonro, make_schedule
+from explorer.schedules import DEFAULT_STEP_RULES, Adaptive, Constant, RobbinsMonro, make_schedule, schedule_for
 from explorer.xgpc import XGPC
 
 
@@ -19,12 +19,25 @@ def test_robbins_monro_values():
 def test_constant_and_validation():
     assert Constant(0.3).rate(np.ones(2)) == 0.3
     for bad in (lambda: Constant(0.0), lambda: Constant(1.5), lambda: RobbinsMonro(0.5), lambda: RobbinsMonro(1, 0.4),
-                lambda: Adaptive(rho_max=1.0), lambda: Adaptive(warm_start_on="other"), lambda: make_schedule("x")):
+                lambda: Adaptive(rho_max=1.0), lambda: Adaptive(warm_start_on="other"), lambda: make_schedule("x", rho=0.5, tau=1.0, kappa=0.75), lambda: schedule_for("xgpc", object())):
         with pytest.raises(ValueError):
             bad()
-    assert isinstance(make_schedule("robbins-monro"), RobbinsMonro)
-    assert isinstance(make_schedule("constant", rho=0.2), Constant)
-    assert isinstance(make_schedule("adaptive"), Adaptive)
+
+
+def test_step_rules_come_from_the_one_table_and_given_values_win():
+    rule = schedule_for("xgpc")
+    default = DEFAULT_STEP_RULES["xgpc"]
+    assert isinstance(rule, RobbinsMonro) and (rule.tau, rule.kappa) == (default.tau, default.kappa)
+    assert isinstance(schedule_for("svgp-natgrad"), Adaptive)
+    assert schedule_for("xgpc", "constant").rho == default.rho
+    assert schedule_for("xgpc", "constant", rho=0.123).rho == 0.123
+    assert schedule_for("svgp-natgrad", "constant").rho == DEFAULT_STEP_RULES["svgp-natgrad"].rho
+    tuned = schedule_for("xgpc", "robbins-monro", tau=3.0, kappa=0.9)
+    assert (tuned.tau, tuned.kappa) == (3.0, 0.9)
+    given = RobbinsMonro(2.0, 0.7)
+    copied = schedule_for("xgpc", given)
+    copied.rate(np.zeros(1))
+    assert copied is not given and (copied.tau, copied.kappa) == (2.0, 0.7) and given.t == 0 and copied.t == 1
 
 
 def test_adaptive_rule_on_a_hand_computed_sequence():

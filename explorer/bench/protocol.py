@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import datasets, methods
+from explorer import datasets, recipe
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -110,9 +110,8 @@ def prepare_split(name: str, X: np.ndarray, y: np.ndarray, train: np.ndarray, te
         X_train, X_monitor, y_train, y_monitor = datasets.train_test_split(X_train, y_train, 0.1, rng)
     else:
         X_monitor, y_monitor = X_test, y_test
-    if not (protocol == "paper" and name in PAPER_FILES):
-        scaler = datasets.Standardizer().fit(X_train)
-        X_train, X_test, X_monitor = scaler.transform(X_train), scaler.transform(X_test), scaler.transform(X_monitor)
+    _, X_train, X_test, X_monitor = recipe.standardise(X_train, X_test, X_monitor,
+                                                       scaler=not (protocol == "paper" and name in PAPER_FILES))
     if len(y_monitor) > monitor_points:
         keep = np.sort(rng.choice(len(y_monitor), monitor_points, replace=False))
         X_monitor, y_monitor = X_monitor[keep], y_monitor[keep]
@@ -145,11 +144,13 @@ def parse_options(items: list[str] | None) -> dict[str, dict]:
 
 def make_trainer(method: str, split: Split, *, seed: int, batch_size: int = 100, convergence: str = "holdout",
                  eval_every: int = 10, elbo_points: int = 1000, options: dict | None = None) -> Trainer:
-    """A `Trainer` for `method` on the split; all methods get the same Z, initial kernel and minibatch stream."""
-    engine = methods.build(method, split.X_train, split.y_train, split.Z, split.kernel, batch_size=batch_size,
-                           rng=np.random.default_rng(seed), **(options or {}))
-    return Trainer(engine, split.X_monitor, split.y_monitor, eval_every=eval_every, convergence=convergence,
-                   elbo_points=elbo_points, rng=np.random.default_rng(seed + 1))
+    """A `Trainer` for `method` on the split (`recipe.start_run`); all methods get the same Z, initial kernel and
+    minibatch stream."""
+    return recipe.start_run(method, split.X_train, split.y_train, split.X_monitor, split.y_monitor, split.kernel,
+                            scaler=False, Z=split.Z, engine_rng=np.random.default_rng(seed),
+                            evaluation_rng=np.random.default_rng(seed + 1), batch_size=batch_size,
+                            eval_every=eval_every, convergence=convergence, elbo_points=elbo_points,
+                            options=options).trainer
 
 
 def test_metrics(trainer: Trainer, split: Split) -> dict:

@@ -4,7 +4,8 @@ for each method (evaluation time excluded), time to get within 1% and 5% of the 
 
 Every method runs the whole budget on the same split, Z, initial kernel and minibatch stream, evaluated on a fixed
 subset of the test fold about 40 times per decade of iterations. A method's final NLL is the median of its last five
-evaluations. With several folds the table shows each fold and the medians.
+evaluations. With several folds the table shows each fold and the medians. The numbers go to JSON (`--json`, default
+race-<dataset>.json); `python -m explorer.dashboard.race_report RACE.json RACE.html` draws them.
 """
 from __future__ import annotations
 
@@ -40,7 +41,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--option", action="append", default=[], metavar="METHOD.KEY=VALUE",
                         help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)")
-    parser.add_argument("--html", default=None, help="plot file (default race-<dataset>.html)")
     add_common_arguments(parser)
     return parser.parse_args(argv)
 
@@ -164,25 +164,12 @@ def main(argv: list[str] | None = None) -> int:
             best = time_to_quality(results)
             folds.append({"best_nll": best, "methods": results, "speedups": speedups(results, args.seconds)})
     progress.close()
-    html = Path(args.html or f"race-{args.dataset}.html")
     command = "python -m explorer bench race " + shlex.join(list(argv or []))
     variant = "".join(f", {item}" for item in args.option)
+    args.json = args.json or f"race-{args.dataset}.json"
     finish(args, f"race ({args.dataset}{variant})", command.strip(), markdown(folds, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "folds": folds,
-            "html": str(html)})
-    _write_html(html, args, folds[0])
-    print(f"wrote {html}")
+            "bands": list(BANDS)})
+    print(f"plot it: python -m explorer.dashboard.race_report {args.json} {Path(args.json).with_suffix('.html')}")
     return 0
 
-
-def _write_html(path: Path, args, race: dict) -> None:
-    from explorer.dashboard.race_report import write_race_html  # the only bench code that draws: kept lazy
-
-    best = race["best_nll"]
-    summary = "<p>" + "; ".join(
-        f"{method}: final NLL {r['final_nll']:.4f}, " + (f"settled within 1% after {r['settled_0.01']:.3g} s"
-                                                         if np.isfinite(r["settled_0.01"]) else "not settled within 1%")
-        for method, r in race["methods"].items()) + "</p>"
-    write_race_html(path, f"Race on {args.dataset} (fold 1, protocol {args.protocol})",
-                    {method: r["trace"] for method, r in race["methods"].items()},
-                    {f"best + {100 * band:g}%": best * (1 + band) for band in BANDS}, summary)

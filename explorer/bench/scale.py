@@ -20,13 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import methods
+from explorer import methods, recipe
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import Progress
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.metrics import error_rate, negative_log_likelihood
-from explorer.training import Trainer
 
 DESCRIPTION = "Scaling: seconds per iteration and to convergence, memory, for n = 1e4 … 1e7 synthetic SUSY-like rows"
 D = 18
@@ -88,10 +87,11 @@ def run_size(n: int, args, X_test: np.ndarray, y_test: np.ndarray, X_holdout: np
     X, y = susy_like(n, rng, args.noise, out)
     rows = rng.choice(n, KMEANS_ROWS, replace=False) if n > KMEANS_ROWS else slice(None)
     Z = kmeans_plus_plus(np.asarray(X[rows]), args.m, rng)
-    engine = methods.build(args.method, X, y, Z, RBF(np.sqrt(D), 1.0, 1e-4), batch_size=args.batch_size,
-                           rng=np.random.default_rng([args.seed, n, 1]))
-    trainer = Trainer(engine, X_holdout, y_holdout, eval_every=args.eval_every, convergence=args.convergence,
-                      elbo_points=1000, rng=np.random.default_rng([args.seed, n, 2]))
+    trainer = recipe.start_run(args.method, X, y, X_holdout, y_holdout, RBF(np.sqrt(D), 1.0, 1e-4), scaler=False,
+                               Z=Z, engine_rng=np.random.default_rng([args.seed, n, 1]),
+                               evaluation_rng=np.random.default_rng([args.seed, n, 2]), batch_size=args.batch_size,
+                               eval_every=args.eval_every, convergence=args.convergence, elbo_points=1000).trainer
+    engine = trainer.engine
     trainer.run(seconds=args.seconds, progress=lambda t: progress.show(min(t.seconds, args.seconds), f"n = {n:,}"))
     converged, seconds, iterations = bool(trainer.converged), trainer.seconds, engine.iteration
     s, it = trainer.history.column("seconds"), trainer.history.column("iteration")

@@ -19,14 +19,12 @@ import tracemalloc
 import numpy as np
 from scipy.linalg import lapack
 
-from explorer import datasets
+from explorer import datasets, recipe
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import data_dir, final_value, first_time, settled_time
 from explorer.hyperparameters import Adam
-from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.schedules import Adaptive
-from explorer.training import Trainer
 from explorer.xgpc import XGPC
 
 DESCRIPTION = "X-GPC iterations/s vs m against the linear-algebra floor, n-independence, memory, banana time-to-NLL"
@@ -133,12 +131,9 @@ def banana_row(iterations: int, seed: int = 0) -> dict:
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     rng = np.random.default_rng(seed)
     X_train, X_test, y_train, y_test = datasets.train_test_split(X, y, 0.2, rng)
-    scaler = datasets.Standardizer().fit(X_train)
-    X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
-    Z = kmeans_plus_plus(X_train, 100, rng)
-    engine = XGPC(X_train, y_train, Z, RBF(1.0, 1.0, 1e-4), batch_size=BATCH, schedule=Adaptive(),
-                  hyper_optimizer=Adam(0.01), rng=rng)
-    trainer = Trainer(engine, X_test, y_test, eval_every=10, convergence="none")
+    trainer = recipe.start_run("xgpc", X_train, y_train, X_test, y_test, RBF(1.0, 1.0, 1e-4), n_inducing=100,
+                               inducing_rng=rng, engine_rng=rng, batch_size=BATCH, convergence="none",
+                               options={"step_size": "adaptive", "hyper_learning_rate": 0.01}).trainer
     trainer.run(max_iter=iterations, stop_at_convergence=False)
     seconds, nll = trainer.history.column("seconds"), trainer.history.column("test_nll")
     final = final_value(nll)

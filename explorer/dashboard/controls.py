@@ -13,17 +13,19 @@ import panel as pn
 import param
 
 from explorer import datasets
+from explorer.kernels import KERNELS
 
 DATA = ("dataset", "n_points", "noise", "train_fraction", "seed")
 TRAINING = ("method", "n_inducing", "batch_size", "step_size", "rho", "tau", "kappa", "learn_hyperparameters",
-            "hyper_learning_rate", "lengthscale", "variance", "nugget", "eval_every")
+            "hyper_learning_rate", "kernel", "ard", "lengthscale", "variance", "nugget", "eval_every")
 CONFIGURATION = DATA + TRAINING
 LABELS = {
     "dataset": "data set", "n_points": "points (built-in sets)", "noise": "noise (empty: the set's default)",
     "train_fraction": "train fraction", "seed": "seed", "method": "method", "n_inducing": "inducing points m",
     "batch_size": "minibatch size s", "step_size": "step-size rule", "rho": "constant ρ",
     "tau": "Robbins–Monro delay τ", "kappa": "Robbins–Monro rate κ", "learn_hyperparameters": "learn ℓ and σ² (Adam)",
-    "hyper_learning_rate": "Adam learning rate", "lengthscale": "initial lengthscale ℓ",
+    "hyper_learning_rate": "Adam learning rate", "kernel": "kernel", "ard": "one lengthscale per feature (ARD)",
+    "lengthscale": "initial lengthscale ℓ",
     "variance": "initial variance σ²", "nugget": "nugget γ", "eval_every": "evaluate every … iterations",
 }
 
@@ -32,8 +34,8 @@ SHORT_LABELS = {  # settings in the legend of earlier runs, where space is short
     "dataset": "data", "n_points": "points", "noise": "noise", "train_fraction": "train fraction", "seed": "seed",
     "method": "method", "n_inducing": "inducing points", "batch_size": "minibatch size", "step_size": "step-size rule",
     "rho": "ρ", "tau": "τ", "kappa": "κ", "learn_hyperparameters": "learn ℓ and σ²",
-    "hyper_learning_rate": "Adam rate", "lengthscale": "initial ℓ", "variance": "initial σ²", "nugget": "nugget γ",
-    "eval_every": "evaluate every",
+    "hyper_learning_rate": "Adam rate", "kernel": "kernel", "ard": "ARD", "lengthscale": "initial ℓ",
+    "variance": "initial σ²", "nugget": "nugget γ", "eval_every": "evaluate every",
 }
 
 
@@ -42,7 +44,9 @@ def configuration(model) -> dict:
     return {name: model.data_name if name == "dataset" else getattr(model, name) for name in CONFIGURATION}
 
 
-def _shown(value) -> str:
+def _in_words(name: str, value) -> str:
+    """A setting's value in a run label: a kernel by its family name, None as "default", booleans as on/off."""
+    value = _shown(name, value)
     if value is None:
         return "default"
     if isinstance(value, bool):
@@ -53,7 +57,7 @@ def _shown(value) -> str:
 def describe_change(before: dict, after: dict) -> str:
     """'inducing points 30 → 50, seed 0 → 1': the settings in which configuration `after` differs from `before`, in
     words ('same settings' if none)."""
-    changed = [f"{SHORT_LABELS.get(name, name)} {_shown(before[name])} → {_shown(after[name])}"
+    changed = [f"{SHORT_LABELS.get(name, name)} {_in_words(name, before[name])} → {_in_words(name, after[name])}"
                for name in after if name in before and before[name] != after[name]]
     return ", ".join(changed) if changed else "same settings"
 
@@ -77,11 +81,24 @@ def out_of_range(parameter: param.Parameter, value, label: str) -> str | None:
     return f"{label}: {value:g} is out of range ({allowed})"
 
 
+def _options(parameter: param.Parameter) -> list | None:
+    """The choices of a selector parameter (the kernel families by name for `kernel`); None for other parameters."""
+    if parameter.name == "kernel":
+        return list(KERNELS)
+    return list(parameter.objects) if isinstance(parameter, param.Selector) else None
+
+
+def _shown(name: str, value):
+    """A parameter value as its widget shows it: a `Kernel` object as its family name."""
+    return getattr(value, "name", value) if name == "kernel" else value
+
+
 def _widget(parameter: param.Parameter, value, label: str):
     bounds = getattr(parameter, "bounds", None) or (None, None)
     common = dict(label=label, description=parameter.doc, sizing_mode="stretch_width")
-    if isinstance(parameter, param.Selector):
-        return pn.widgets.Select(options=list(parameter.objects), value=value, **common)
+    options = _options(parameter)
+    if options is not None:
+        return pn.widgets.Select(options=options, value=_shown(parameter.name, value), **common)
     if isinstance(parameter, param.Boolean):
         return pn.widgets.Checkbox(value=value, label=label, sizing_mode="stretch_width")
     if isinstance(parameter, param.Integer):
@@ -121,7 +138,7 @@ class Settings:
         return list(self._widgets[name])
 
     def _changed(self, name, event):
-        if self._syncing or event.new == getattr(self._model, name):
+        if self._syncing or event.new == _shown(name, getattr(self._model, name)):
             return
         parameter = self._model.param[name]
         problem = out_of_range(parameter, event.new, LABELS[name]) if isinstance(parameter, param.Number) else None
@@ -136,10 +153,10 @@ class Settings:
         self._syncing = True
         try:
             for name, widgets in self._widgets.items():
-                value = getattr(self._model, name)
+                value = _shown(name, getattr(self._model, name))
                 for widget in widgets:
                     if isinstance(widget, pn.widgets.Select):
-                        widget.options = list(self._model.param[name].objects)
+                        widget.options = _options(self._model.param[name])
                     if widget.value != value:
                         widget.value = value
         finally:
@@ -147,11 +164,14 @@ class Settings:
         self._update_visibility()
 
     def _update_visibility(self) -> None:
-        """Show only the settings that apply: n and noise for built-in sets, the constants of the chosen rule."""
+        """Show only the settings that apply: n and noise for built-in sets, the constants of the chosen rule, the
+        initial kernel parameters unless a kernel object brought its own."""
         model = self._model
+        by_name = isinstance(model.kernel, str)
         show = {"n_points": model.dataset in datasets.BUILTIN, "noise": model.dataset in datasets.BUILTIN,
                 "rho": model.step_size == "constant", "tau": model.step_size == "robbins-monro",
-                "kappa": model.step_size == "robbins-monro", "hyper_learning_rate": model.learn_hyperparameters}
+                "kappa": model.step_size == "robbins-monro", "hyper_learning_rate": model.learn_hyperparameters,
+                "ard": by_name, "lengthscale": by_name, "variance": by_name, "nugget": by_name}
         for name, visible in show.items():
             for widget in self._widgets[name]:
                 widget.visible = visible

@@ -101,7 +101,14 @@ class DataTab(pn.viewable.Viewer):
             self._load_file(self._content, self._filename, event.new)
 
     def __panel__(self):
-        paper = [f"- **{name}**: {spec.note}" for name, spec in datasets.PAPER_DATASETS.items()]
+        availability = datasets.paper_availability()
+        found = [f"{row['name']}: {datasets.PAPER_DATASETS[row['name']].note}"
+                 for row in availability if row["available"]]
+        missing = [f"{row['name']}: {row['how_to_get']}" for row in availability if not row["available"]]
+        paper = "\n".join(
+            ([f"Found here ({len(found)} of {len(availability)}), in the data set list:", *found] if found
+             else [f"None of the {len(availability)} sets was found here."])
+            + (["", "Missing, and how to get them (then reload the page):", *missing] if missing else []))
         return pn.Row(
             pn.Column(
                 "### Data set", self._settings.group(DATA),
@@ -115,8 +122,7 @@ class DataTab(pn.viewable.Viewer):
             pn.Column(
                 "### Current data", self.description,
                 "### The paper's data sets",
-                pn.pane.Markdown("They appear in the list when the data directory (environment variable "
-                                 "`XGPC_DATA_DIR`) holds them:\n\n" + "\n".join(paper)),
+                pn.pane.Str(paper, styles={"white-space": "pre-wrap"}, sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),
             sizing_mode="stretch_width",

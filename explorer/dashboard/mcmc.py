@@ -15,17 +15,18 @@ from bokeh.models import ColumnDataSource, LinearColorMapper, Range1d
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
-from explorer.compare import compare_with_mcmc, fit_coordinate_ascent
+from explorer.compare import compare_with_mcmc
 from explorer.dashboard.ranges import Placeholder, fit_range
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, Projection, decision_contour, grid_axes
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
-from explorer.schedules import Constant
-from explorer.xgpc import XGPC
+from explorer.recipe import full_batch_engine
+from explorer.training import fit_to_optimum
 
 SURFACE_RESOLUTION = 40
 _CHUNK_SECONDS = 0.05
 _GRID_BLOCK = 40  # grid points per MCMC prediction chunk
+_MAX_SWEEPS = 500  # coordinate-ascent sweeps at most per X-GPC fit (fit_to_optimum's default)
 # Sparse and full X-GPC often agree to the pixel: open circles under small filled diamonds keep both visible.
 MARKERS = {"sparse": dict(marker="circle", size=9, fill_alpha=0.0, line_color="#1f77b4", line_width=1.5),
            "full": dict(marker="diamond", size=6, color="#ff7f0e", alpha=0.8)}
@@ -62,13 +63,15 @@ class McmcRun:
     def chunks(self):
         """The run as a generator: each `next` does ≲ 0.1 s of work."""
         X, X_test = self.scaler.transform(self.X_train_raw), self.scaler.transform(self.X_test_raw)
-        sparse = XGPC(X, self.y_train, kmeans_plus_plus(X, self.m, self._rng), self.kernel, batch_size=len(X),
-                      schedule=Constant(1.0), rng=self._rng)
-        full = XGPC(X, self.y_train, None, self.kernel, batch_size=len(X), schedule=Constant(1.0), rng=self._rng,
-                    full=True)
+        sparse = full_batch_engine("xgpc", X, self.y_train, kmeans_plus_plus(X, self.m, self._rng), self.kernel)
+        full = full_batch_engine("xgpc", X, self.y_train, None, self.kernel, full=True)
         for vi in (sparse, full):
-            while fit_coordinate_ascent(vi, max_iterations=3) == 3:
+            fit = fit_to_optimum(vi, max_sweeps=3)
+            while not fit.converged and fit.error is None and fit.sweeps < _MAX_SWEEPS:
                 yield
+                fit = fit_to_optimum(vi, max_sweeps=min(fit.sweeps + 3, _MAX_SWEEPS))
+            if fit.error is not None:
+                raise fit.error
         self.stage = "sampling"
         self.sampler = GibbsSampler(X, self.y_train, self.kernel, rng=self._rng, max_stored_draws=100,
                                     **self.settings)

@@ -1,10 +1,19 @@
-"""A self-contained HTML page of a race (`python -m explorer bench race`): test NLL and error against training time,
-the NLL axis fitted to the bulk of the curves (`robust_range`, shared with the dashboard's Race tab).
+"""A self-contained HTML page of a race: test NLL and error against training time, the NLL axis fitted to the bulk
+of the curves (`robust_range`, shared with the dashboard's Race tab).
+
+The race benchmark (`python -m explorer bench race`) writes its numbers as JSON and draws nothing; this module, in
+the dashboard package (the only one that imports Bokeh), renders them:
+
+    python -m explorer.dashboard.race_report race-a9a.json race-a9a.html
 
 Bokeh with inline resources, so the file opens without a network connection.
 """
 from __future__ import annotations
 
+import argparse
+import html
+import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +45,8 @@ def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[floa
 def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands: dict[str, float],
                     summary_html: str = "") -> Path:
     """Write the race page. traces: method → {"seconds", "test_nll", "test_error"} arrays (one run each);
-    bands: label → NLL level drawn as a dashed line (e.g. best final NLL + 1%). Returns the path."""
+    bands: label → NLL level drawn as a dashed line (e.g. best final NLL + 1%); `title` is shown as text,
+    `summary_html` as HTML (escape what it quotes). Returns the path."""
     x_label = "training time (s, log scale; evaluation excluded)"
     nll = figure(title="test NLL", x_axis_type="log", x_axis_label=x_label, y_axis_label="negative log-likelihood",
                  width=900, height=380, tools="pan,wheel_zoom,box_zoom,reset,save")
@@ -57,7 +67,42 @@ def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands
     for fig in (nll, error):
         fig.legend.click_policy = "hide"
         fig.legend.location = "top_right"
-    page = column(Div(text=f"<h2>{title}</h2>{summary_html}"), nll, error)
+    page = column(Div(text=f"<h2>{html.escape(title)}</h2>{summary_html}"), nll, error)
     path = Path(path)
     path.write_text(file_html(page, INLINE, title))
     return path
+
+
+def race_report_from_json(json_path: str | Path, html_path: str | Path, fold: int = 1) -> Path:
+    """Render fold `fold` (1-based) of a race JSON written by `python -m explorer bench race` as an HTML page."""
+    payload = json.loads(Path(json_path).read_text())
+    folds = payload.get("folds")
+    if not folds or not 1 <= fold <= len(folds):
+        raise ValueError(f"{json_path}: no fold {fold} in this file (is it the JSON of `python -m explorer bench "
+                         f"race`? it has {0 if not folds else len(folds)} folds)")
+    race, config = folds[fold - 1], payload.get("config", {})
+    best = race["best_nll"]
+    summary = "<p>" + "; ".join(
+        f"{html.escape(method)}: final NLL {r['final_nll']:.4f}, "
+        + (f"settled within 1% after {r['settled_0.01']:.3g} s" if math.isfinite(r["settled_0.01"])
+           else "not settled within 1%")
+        for method, r in race["methods"].items()) + "</p>"
+    title = f"Race on {config.get('dataset', '?')} (fold {fold}, protocol {config.get('protocol', '?')})"
+    return write_race_html(html_path, title, {method: r["trace"] for method, r in race["methods"].items()},
+                           {f"best + {100 * band:g}%": best * (1 + band) for band in payload.get("bands", (0.01, 0.05))},
+                           summary)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.race_report",
+                                     description="Draw a race JSON (python -m explorer bench race) as an HTML page")
+    parser.add_argument("json_path", help="the race's JSON")
+    parser.add_argument("html_path", help="the page to write")
+    parser.add_argument("--fold", type=int, default=1, help="which fold to draw (default 1)")
+    args = parser.parse_args(argv)
+    print(f"wrote {race_report_from_json(args.json_path, args.html_path, args.fold)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,7 +1,8 @@
 """Live training curves in raw Bokeh (DESIGN §8: `ColumnDataSource.stream` costs ≈ 1 ms per update).
 
 ELBO against iteration or wall time; test NLL and test error against wall time (log-x toggle); ρ and the kernel
-parameters. The live run is a decimating buffer, so an hour of training keeps a bounded number of points on screen;
+parameters (every column of the kernel's `summary()`: the lengthscale, under ARD also one line per feature, and the
+variance). The live run is a decimating buffer, so an hour of training keeps a bounded number of points on screen;
 earlier runs stay overlaid (at most `MAX_EARLIER`). Runs are numbered in order (a run ended before it drew a curve
 gives its number to the next) and labelled by what changed since the run before, old → new ("run 2: inducing points
 30 → 50"). The ELBO figure has the full labels in a legend below it; the others name the runs compactly at their
@@ -11,13 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 from bokeh.models import ColumnDataSource, Legend, LegendItem, Range1d
-from bokeh.palettes import Category10_10
+from bokeh.palettes import Category10_10, Viridis256
 from bokeh.plotting import figure
 
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.ranges import fit_range
+from explorer.training import COLUMNS
 
-COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "lengthscale", "variance")
+PARAMETER_COLUMNS = ("iteration", "rho", "lengthscale", "variance")
 MAX_EARLIER = 5
 EARLIER_POINTS = 600
 _EARLIER_COLORS = Category10_10[1:6]
@@ -28,27 +30,29 @@ _LEGEND = dict(click_policy="hide", label_text_font_size="9pt", glyph_height=12,
                padding=4, margin=4, border_line_alpha=0.3)
 
 
-def _empty() -> dict:
-    return {name: np.zeros(0) for name in COLUMNS}
+def _empty(columns=COLUMNS) -> dict:
+    return {name: np.zeros(0) for name in columns}
 
 
 class Decimator:
-    """Keeps at most `capacity` rows of a growing run. When full it drops every other kept row and from then on keeps
-    only every 2nd (later 4th, 8th, …) new row: the whole run stays visible at falling resolution in bounded memory."""
+    """Keeps at most `capacity` rows (the values of `columns`) of a growing run. When full it drops every other kept
+    row and from then on keeps only every 2nd (later 4th, 8th, …) new row: the whole run stays visible at falling
+    resolution in bounded memory."""
 
-    def __init__(self, capacity: int = 4000):
+    def __init__(self, capacity: int = 4000, columns=COLUMNS):
         self.capacity = capacity
+        self.columns = tuple(columns)
         self.stride = 1
         self.seen = 0
-        self.kept = _empty()
+        self.kept = _empty(self.columns)
 
     def add(self, rows: list[dict]) -> tuple[dict, bool]:
         """Take new history rows. Returns (data, replace): the new kept rows to stream, or (replace=True) all kept
         rows after a thinning, which the caller sends whole."""
         picked = [row for offset, row in enumerate(rows) if (self.seen + offset) % self.stride == 0]
         self.seen += len(rows)
-        new = {name: np.array([row[name] for row in picked], dtype=float) for name in COLUMNS}
-        self.kept = {name: np.concatenate([self.kept[name], new[name]]) for name in COLUMNS}
+        new = {name: np.array([row[name] for row in picked], dtype=float) for name in self.columns}
+        self.kept = {name: np.concatenate([self.kept[name], new[name]]) for name in self.columns}
         if len(self.kept["iteration"]) <= self.capacity:
             return new, False
         self.kept = {name: values[::2] for name, values in self.kept.items()}
@@ -84,8 +88,9 @@ class Traces:
     def __init__(self, capacity: int = 4000):
         self.live = ColumnDataSource(_empty(), name="live-trace")
         self.buffer = Decimator(capacity)
-        self.parameters = ColumnDataSource(_empty())
-        self.parameter_buffer = Decimator(capacity)
+        self.parameters = ColumnDataSource(_empty(PARAMETER_COLUMNS))
+        self.parameter_buffer = Decimator(capacity, PARAMETER_COLUMNS)
+        self._kernel_lines: list = []  # (renderer, legend item) of the kernel's further parameters
         self._pending: list[dict] = []
         self.earlier: list[dict] = []
         self.number = 1  # of the live run
@@ -148,11 +153,31 @@ class Traces:
     def flush_parameters(self) -> None:
         """Draw the rows added since the last flush on the ρ/kernel-parameter figure."""
         if self._pending:
+            extra = tuple(name for name in self._pending[-1] if name not in COLUMNS)
+            if PARAMETER_COLUMNS + extra != self.parameter_buffer.columns:
+                self._set_kernel_lines(extra)
             _send(self.parameters, *self.parameter_buffer.add(self._pending))
             self._pending = []
             kept = self.parameter_buffer.kept
             fit_range(self.params.x_range, [kept["iteration"]])
-            fit_range(self.params.y_range, [kept["rho"], kept["lengthscale"], kept["variance"]], log=True)
+            fit_range(self.params.y_range, [kept[name] for name in kept if name != "iteration"], log=True)
+
+    def _set_kernel_lines(self, names: tuple[str, ...]) -> None:
+        """One thin line per further kernel parameter (e.g. the ARD lengthscales "lengthscale_1" …), replacing
+        those of an earlier run; the figure's data restart with these columns."""
+        for renderer, item in self._kernel_lines:
+            self.params.renderers = [r for r in self.params.renderers if r is not renderer]
+            self.params.legend[0].items = [i for i in self.params.legend[0].items if i is not item]
+        self.parameter_buffer = Decimator(self.parameter_buffer.capacity, PARAMETER_COLUMNS + names)
+        self.parameters.data = _empty(self.parameter_buffer.columns)
+        colors = Viridis256[:: max(1, 256 // max(len(names), 1))]
+        self._kernel_lines = []
+        for name, color in zip(names, colors):
+            renderer = self.params.line("iteration", name, source=self.parameters, line_width=1, color=color,
+                                        alpha=0.8, line_dash="dashed")
+            item = LegendItem(label=name.replace("lengthscale_", "ℓ_"), renderers=[renderer])
+            self.params.legend[0].items.append(item)
+            self._kernel_lines.append((renderer, item))
 
     def new_run(self, config: dict) -> None:
         """The model started a new run with settings `config` (by name). The live run, if it drew a curve (two rows
@@ -167,10 +192,10 @@ class Traces:
             self.number += 1
         self._config = dict(config)
         self.buffer = Decimator(self.buffer.capacity)
-        self.parameter_buffer = Decimator(self.buffer.capacity)
+        self.parameter_buffer = Decimator(self.buffer.capacity, self.parameter_buffer.columns)
         self._pending = []
         self.live.data = _empty()
-        self.parameters.data = _empty()
+        self.parameters.data = _empty(self.parameter_buffer.columns)
         self._label()
 
     def _keep(self) -> None:

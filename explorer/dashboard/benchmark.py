@@ -1,4 +1,8 @@
-"""`python -m explorer bench dashboard`: what the served dashboard costs the training it shows.
+"""`python -m explorer.dashboard.benchmark`: what the served dashboard costs the training it shows.
+
+It lives in the dashboard package (which may import the benchmarks' helpers, never the other way round) and writes
+its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark. Needs Playwright (the `test`
+extra) and Debian Chromium.
 
 The app is served in this process (`pn.serve`, as `panel serve` would) and opened in headless Debian Chromium
 (Playwright). Phases alternate, `--repeats` times: (a) a headless `Model` with the same configuration trained by
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import sys
 import time
 from pathlib import Path
 
@@ -143,14 +148,14 @@ def soak(page, dashboard, minutes: float) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench dashboard", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.benchmark", description=DESCRIPTION)
     add_common_arguments(parser)
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase (default 15)")
     parser.add_argument("--repeats", type=int, default=3, help="headless/served alternations (default 3)")
     parser.add_argument("--minutes", type=float, default=1.0,
                         help="training time of the memory soak at the end (default 1; the issue asks for 10)")
     args = parser.parse_args(argv)
-    command = "python -m explorer bench dashboard" + ("" if argv is None else "".join(f" {a}" for a in argv))
+    command = "python -m explorer.dashboard.benchmark" + ("" if argv is None else "".join(f" {a}" for a in argv))
 
     from playwright.sync_api import sync_playwright
 
@@ -210,3 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     finish(args, "Dashboard: training inside the served app", command, markdown,
            {"repeats": rows, "median": median, "memory": memory, "seconds": args.seconds})
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,125 @@
+"""Fetching the paper's data sets into the project's `data/` (`python -m explorer data fetch NAME…`).
+
+Two routes: a mirror of the registry's files (`--from URL`, http(s) or file; checked against the registry's sha256),
+or OpenML by id: its description, feature list, qualities and ARFF data are downloaded into the layout of
+scikit-learn's OpenML cache under the data directory, then `fetch_openml` reads them from there and the converted
+arrays are written as `openml-ID-ENCODING.npz` (should scikit-learn change that layout, it simply downloads the
+files again itself, without progress bars). Every download streams with a progress bar and is written atomically;
+without a network both routes fail with a `DataError` that says so, and nothing half-written is left behind.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from tqdm import tqdm
+
+from explorer.readers import MAX_FILE_BYTES
+from explorer.registry import PAPER_DATASETS, PROJECT_DATA_DIR, copy_by_hand, how_to_get, openml_cache_file
+from explorer.validation import DataError, show
+
+BLOCK_BYTES = 1 << 16
+OPENML_URL = "https://www.openml.org"
+
+
+def download(url: str, target: Path, *, expected_sha256: str | None = None, progress: bool = True,
+             timeout: float = 30.0) -> Path:
+    """Stream `url` into `target` (via `target.partial`, renamed when complete and, if given, its sha256 matches).
+    At most MAX_FILE_BYTES. Returns target."""
+    target = Path(target)
+    partial = target.with_name(target.name + ".partial")
+    digest = hashlib.sha256()
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            length = response.headers.get("Content-Length")
+            total = int(length) if length and length.isdigit() else None
+            if total is not None and total > MAX_FILE_BYTES:
+                raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            received = 0
+            with open(partial, "wb") as out, tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024,
+                                                  desc=target.name, disable=not progress, file=sys.stderr) as bar:
+                while block := response.read(BLOCK_BYTES):
+                    received += len(block)
+                    if received > MAX_FILE_BYTES:
+                        raise DataError(f"{url}: more than {MAX_FILE_BYTES:,} bytes, over the limit")
+                    out.write(block)
+                    digest.update(block)
+                    bar.update(len(block))
+        if expected_sha256 is not None and digest.hexdigest() != expected_sha256:
+            raise DataError(f"{url}: the download's sha256 {digest.hexdigest()} differs from the registry's "
+                            f"{expected_sha256}; it was not kept")
+        os.replace(partial, target)
+        return target
+    except urllib.error.HTTPError as err:
+        raise DataError(f"{url}: the server answered {err.code} {err.reason}") from None
+    except urllib.error.URLError as err:
+        raise DataError(f"cannot download {url}: {err.reason}. Is this machine offline, or is the address "
+                        "wrong?") from None
+    except (OSError, TimeoutError) as err:
+        raise DataError(f"cannot download {url} into {target}: {type(err).__name__}: {err}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: str) -> None:
+    """Download OpenML data set `data_id`'s files with progress bars into scikit-learn's cache layout,
+    directory/openml/openml.org/PATH.gz, where `fetch_openml(data_home=directory)` looks before the network."""
+    root = directory / "openml" / "openml.org"
+
+    def get(path: str) -> Path:
+        cached = root / (path + ".gz")
+        if not cached.exists():
+            plain = download(f"{openml_url.rstrip('/')}/{path}", cached.with_name(cached.stem), progress=progress)
+            partial = cached.with_name(cached.name + ".partial")
+            with open(plain, "rb") as source, gzip.open(partial, "wb") as target:
+                while block := source.read(BLOCK_BYTES):
+                    target.write(block)
+            os.replace(partial, cached)
+            plain.unlink()
+        return cached
+
+    description = json.loads(gzip.decompress(get(f"api/v1/json/data/{data_id}").read_bytes()))
+    get(f"api/v1/json/data/features/{data_id}")
+    get(f"api/v1/json/data/qualities/{data_id}")
+    get(urllib.parse.urlparse(description["data_set_description"]["url"]).path.lstrip("/"))
+
+
+def fetch(name: str, directory: Path = PROJECT_DATA_DIR, *, mirror: str | None = None, progress: bool = True,
+          openml_url: str | None = None) -> Path:
+    """Bring paper set `name` into `directory`: from `mirror` (a URL holding the registry's files) when given,
+    else from OpenML by its id (at `openml_url`, default OPENML_URL). Returns the file written."""
+    if name not in PAPER_DATASETS:
+        raise DataError(f"unknown paper data set {show(name)}; the registry has {list(PAPER_DATASETS)}")
+    spec = PAPER_DATASETS[name]
+    directory = Path(directory)
+    if mirror is not None:
+        url = mirror.rstrip("/") + "/" + urllib.parse.quote(spec.file)
+        return download(url, directory / spec.file, expected_sha256=spec.sha256, progress=progress)
+    if spec.openml_id is None:
+        raise DataError(f"{name}: {how_to_get(name)}")
+    from explorer.datasets import load_openml
+
+    try:
+        _openml_files(spec.openml_id, directory, progress=progress, openml_url=openml_url or OPENML_URL)
+    except DataError as err:
+        raise DataError(f"{name}: fetching OpenML data set {spec.openml_id} failed: {err} Otherwise "
+                        f"{copy_by_hand(name)}") from None
+    except (ValueError, KeyError, OSError, EOFError) as err:  # a reply that is not the JSON OpenML sends
+        raise DataError(f"{name}: OpenML's description of data set {spec.openml_id} cannot be read: "
+                        f"{type(err).__name__}: {err}") from None
+    try:
+        load_openml(spec.openml_id, one_hot=spec.one_hot, cache=directory)
+    except DataError:
+        raise
+    except Exception as err:  # network, HTTP and OpenML failures all mean the same thing here
+        raise DataError(f"{name}: fetching OpenML data set {spec.openml_id} failed: {type(err).__name__}: {err}. "
+                        "Is this machine offline? Otherwise " + copy_by_hand(name)) from None
+    return openml_cache_file(spec.openml_id, spec.one_hot, directory)

@@ -1,0 +1,175 @@
+"""The one SVI skeleton every sparse GP classification method plugs into (DESIGN §1, "one training loop").
+
+One iteration (`step`): warm-start the step-size rule if it needs it, draw a minibatch from the data source, let the
+method update q(u) on it (its variational step), then — every `hyper_every`-th iteration, when a hyper optimiser is
+given — one ascent step on the kernel's log-parameters along the method's gradient of the same minibatch's bound at the
+new q(u), and feed the relative change of the global parameters to the convergence criterion. An iteration that
+raises leaves the engine exactly as it was before it.
+
+A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses `SVIEngine` and supplies only:
+
+  `_set_kernel(kernel)`          cache what depends on the kernel (K_mm's factor, …); called at construction and after
+                                 every kernel step.
+  `_update_q(index, X_b, y_b)`   its variational step on the minibatch (rows `index`, inputs X_b (s, d), labels y_b
+                                 (s,)); returns (relative change of its global parameters, context), the context being
+                                 whatever the kernel gradient can reuse (κ, K_sm, …).
+  `_minibatch_kernel_gradient(X_b, y_b, context)`   ∂(minibatch bound)/∂(kernel log-parameters) at the current q(u).
+  `elbo(index=None)`, `predict_latent(X)`, `predict_proba(X)`   its bound and prediction (`Trainer` needs them).
+  `state_dict()` / `load_state_dict()`   its own variational parameters, merged with `_base_state()` /
+                                 `_load_base_state()` (the shared parts below).
+Optionally: `_stateful_parts()` (extra optimiser objects with state_dict/load_state_dict that an iteration advances,
+so a failed iteration rolls them back), and, for a step-size rule that needs a warm start, `_warm_start_target(index)`
+(flat natural-gradient target λ̂ on rows `index`) and `_flat_natural_parameters()` (flat η).
+
+Rollback contract: an iteration only *replaces* attributes (never writes into arrays it keeps), so a shallow copy of
+the attributes plus the states of the random stream and of the stateful parts restores everything.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.convergence import SlidingWindow, global_parameter_criterion
+from explorer.hyperparameters import Adam
+from explorer.inputs import minibatch_size
+from explorer.kernels import Kernel, kernel_from_state
+from explorer.sources import ArraySource, DataSource
+
+
+class SVIEngine:
+    """Shared state of an SVI run: `source` (n rows of d features), Z (m, d), `kernel`, `batch_size` s, `schedule`
+    (a step-size rule or None), `hyper_optimizer` (Adam on the kernel's log-parameters, or None: fixed kernel),
+    `hyper_every`, `rng` (the minibatch stream), `criterion` (default: the paper's global-parameter window),
+    `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last minibatch)."""
+
+    def __init__(self, source: DataSource, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100, schedule=None,
+                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
+                 criterion: SlidingWindow | None = None, hyper_every: int = 1):
+        if hyper_every < 1:
+            raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
+        kernel.check_dimension(source.d)
+        self.source, self.Z = source, Z
+        self.n, self.m = source.n, len(Z)
+        self.batch_size = minibatch_size(batch_size, self.n)
+        self.schedule = schedule
+        self.hyper_optimizer = hyper_optimizer
+        self.hyper_every = int(hyper_every)
+        self.rng = rng if rng is not None else np.random.default_rng()
+        self.criterion = criterion if criterion is not None else global_parameter_criterion()
+        self.iteration = 0
+        self.rho = float("nan")
+        self.warm_started = not getattr(schedule, "needs_warm_start", False)
+        self.last_batch = np.arange(0)
+        self._set_kernel(kernel)
+
+    # ----- the training data ---------------------------------------------------------------------------------
+    @property
+    def X(self):
+        """The training inputs as the source holds them, (n, d) (an array, or a memory map for `NpySource`)."""
+        return self.source.X
+
+    @property
+    def y(self):
+        """The training labels in ±1 as the source holds them, (n,)."""
+        return self.source.y
+
+    def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
+        """Replace the training set (e.g. a point added by the user), keeping q(u), Z and the kernel; the n/s scaling
+        follows the new n from the next step on."""
+        self.source = ArraySource(X, y, d=self.source.d)
+        self.n = self.source.n
+        self.batch_size = min(self.batch_size, self.n)
+
+    def _sample_batch(self) -> np.ndarray:
+        """A fresh minibatch (s,) from the source: the same rows for every method given the same seed."""
+        return self.source.sample(self.rng, self.batch_size)
+
+    @property
+    def converged(self) -> bool:
+        return self.criterion.converged
+
+    # ----- one SVI iteration ---------------------------------------------------------------------------------
+    def step(self, k: int = 1) -> None:
+        """Advance k SVI iterations. On an error the state is exactly that before the failing iteration."""
+        for _ in range(int(k)):
+            saved = self._volatile_state()
+            try:
+                self._iterate()
+            except Exception:
+                self._restore_volatile_state(saved)
+                raise
+
+    def _iterate(self) -> None:
+        if not self.warm_started:
+            self._warm_start()
+        index = self._sample_batch()
+        X_b, y_b = self.source.batch(index)
+        self.iteration += 1  # from here errors name the iteration being computed; step() restores it on failure
+        change, context = self._update_q(index, X_b, y_b)
+        if self.hyper_optimizer is not None and self.iteration % self.hyper_every == 0:
+            gradient = self._minibatch_kernel_gradient(X_b, y_b, context)
+            self._set_kernel(self.kernel.with_log_params(self.hyper_optimizer.ascend(self.kernel.log_params,
+                                                                                     gradient)))
+        self.criterion.update(change)
+        self.last_batch = index
+
+    def _warm_start(self) -> None:
+        """Initialise the step-size rule from samples of λ̂ (`warm_start_on="target"`) or of the natural gradient
+        λ̂ − η at the initial q, on the first `warm_start_batches` minibatches that training will then draw: the
+        random stream is rewound afterwards, so a warm-started method sees the same minibatches as any other."""
+        stream = self.rng.bit_generator.state
+        samples = []
+        for _ in range(self.schedule.warm_start_batches):
+            target = self._warm_start_target(self._sample_batch())
+            samples.append(target if self.schedule.warm_start_on == "target"
+                           else target - self._flat_natural_parameters())
+        self.rng.bit_generator.state = stream
+        self.schedule.warm_start(samples)
+        self.warm_started = True
+
+    def _stateful_parts(self) -> list:
+        """The objects an iteration advances in place (each with state_dict/load_state_dict)."""
+        parts = [self.criterion]
+        if self.schedule is not None:
+            parts.append(self.schedule)
+        if self.hyper_optimizer is not None:
+            parts.append(self.hyper_optimizer)
+        return parts
+
+    def _volatile_state(self) -> tuple:
+        """Attributes (references suffice: an iteration replaces them) and the states of the random stream and of
+        the stateful parts (their state dicts hold arrays they replace, never write into)."""
+        return (dict(self.__dict__), self.rng.bit_generator.state,
+                [part.state_dict() for part in self._stateful_parts()])
+
+    def _restore_volatile_state(self, saved: tuple) -> None:
+        attributes, rng_state, parts = saved
+        self.__dict__.clear()
+        self.__dict__.update(attributes)
+        self.rng.bit_generator.state = rng_state
+        for part, state in zip(self._stateful_parts(), parts):
+            part.load_state_dict(state)
+
+    # ----- persistence of the shared parts -------------------------------------------------------------------
+    def _base_state(self) -> dict:
+        """The shared parts of `state_dict()`: kernel, iteration, ρ, random stream, optimisers, criterion, last batch."""
+        state = {"kernel": self.kernel.state_dict(), "iteration": self.iteration, "rho": self.rho,
+                 "rng": self.rng.bit_generator.state,
+                 "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
+                 "criterion": self.criterion.state_dict(), "last_batch": self.last_batch}
+        if self.schedule is not None:
+            state.update(schedule=self.schedule.state_dict(), warm_started=self.warm_started)
+        return state
+
+    def _load_base_state(self, state: dict) -> None:
+        """Restore the shared parts (the kernel first, so the method's kernel caches follow)."""
+        self.iteration = int(state["iteration"])
+        self._set_kernel(kernel_from_state(state.get("kernel", state)))  # older files: the kernel's values flat
+        self.rho = float(state["rho"])
+        self.rng.bit_generator.state = state["rng"]
+        if self.hyper_optimizer is not None and state["hyper_optimizer"] is not None:
+            self.hyper_optimizer.load_state_dict(state["hyper_optimizer"])
+        self.criterion.load_state_dict(state["criterion"])
+        self.last_batch = np.asarray(state["last_batch"], dtype=int)
+        if self.schedule is not None:
+            self.schedule.load_state_dict(state["schedule"])
+            self.warm_started = bool(state["warm_started"])

@@ -1,0 +1,164 @@
+"""The paper's data sets (Table 1) and where their files are found.
+
+`data/registry.json` in the repository lists each set: its file, sha256, size, positive rate, OpenML id, source and
+quirks. A set's file is looked for, in this order, in
+  1. $XGPC_DATA_DIR, when set;
+  2. the repository's `data/` (where `python -m explorer data fetch` puts downloads);
+  3. `../shared/data` beside the checkout, when it exists;
+  4. the user cache ($XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer);
+then its OpenML copy (converted to arrays and cached as `openml-ID-ENCODING.npz`) in those directories; and last
+OpenML itself when online (see `datasets.load`). An explicit `data_dir` argument replaces the four directories
+(OpenML copies in the user cache still count).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from explorer.validation import DataError
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+PROJECT_DATA_DIR = REPOSITORY / "data"
+SHARED_DATA_DIR = REPOSITORY.parent / "shared" / "data"
+REGISTRY_FILE = PROJECT_DATA_DIR / "registry.json"
+
+
+class ChecksumWarning(UserWarning):
+    """A data file's sha256 differs from the registry's: it is not the paper's copy."""
+
+
+@dataclass(frozen=True)
+class PaperDataset:
+    """One of the paper's benchmark sets: its file (X (n, d), y (n,) ±1), checksum and provenance."""
+
+    name: str
+    file: str
+    sha256: str
+    n: int
+    d: int
+    positive_rate: float
+    openml_id: int | None  # None: offline copy only
+    note: str  # one line for people
+    origin: str
+    license: str
+    sources: tuple[dict, ...]
+    quirks: str
+    one_hot: bool = False  # how OpenML categorical columns are encoded if the set has to be fetched
+
+
+def read_registry(path: Path = REGISTRY_FILE) -> dict[str, PaperDataset]:
+    """{name: PaperDataset} from the registry file."""
+    try:
+        entries = json.loads(Path(path).read_text(encoding="utf-8"))["datasets"]
+        return {name: PaperDataset(name=name, file=e["file"], sha256=e["sha256"], n=e["n"], d=e["d"],
+                                   positive_rate=e["positive_rate"], openml_id=e["openml_id"], note=e["summary"],
+                                   origin=e["origin"], license=e["license"], sources=tuple(e["sources"]),
+                                   quirks=e["quirks"], one_hot=e.get("openml_one_hot", False))
+                for name, e in entries.items()}
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise DataError(f"{path}: the registry of the paper's data sets cannot be read: {type(err).__name__}: {err}"
+                        ) from None
+
+
+PAPER_DATASETS = read_registry()
+
+
+def cache_dir() -> Path:
+    """Where OpenML downloads and their converted arrays are kept: $XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer."""
+    return Path(os.environ.get("XGPC_CACHE_DIR") or Path.home() / ".cache" / "xgpc-explorer")
+
+
+def openml_cache_file(data_id: int, one_hot: bool, directory: Path) -> Path:
+    return Path(directory) / f"openml-{data_id}-{'onehot' if one_hot else 'ordinal'}.npz"
+
+
+def data_locations(data_dir=None) -> list[tuple[str, Path]]:
+    """The directories searched for a paper set's file, in order, each with how it was chosen."""
+    if data_dir is not None:
+        return [("the data_dir argument", Path(data_dir))]
+    found = []
+    if os.environ.get("XGPC_DATA_DIR"):
+        found.append(("$XGPC_DATA_DIR", Path(os.environ["XGPC_DATA_DIR"])))
+    found.append(("the project's data/", PROJECT_DATA_DIR))
+    if SHARED_DATA_DIR.is_dir():
+        found.append(("../shared/data beside the checkout", SHARED_DATA_DIR))
+    found.append(("the user cache", cache_dir()))
+    return found
+
+
+def resolve_data_dir(path=None) -> Path | None:
+    """The first data directory that exists (see `data_locations`), or None."""
+    return next((directory for _, directory in data_locations(path) if directory.is_dir()), None)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_checksum(spec: PaperDataset, path: Path) -> bool:
+    """True when the file is the registry's copy; else warn (ChecksumWarning) naming both checksums."""
+    actual = sha256_of(path)
+    if actual == spec.sha256:
+        return True
+    warnings.warn(f"{path}: sha256 {actual} differs from the registry's {spec.sha256} for {spec.name!r}; this is "
+                  "not the paper's copy (modified, re-converted or corrupt), using it anyway", ChecksumWarning,
+                  stacklevel=3)
+    return False
+
+
+def find_paper_file(name: str, data_dir=None) -> Path | None:
+    """The first copy of a paper set's registry file in `data_locations`, or None."""
+    spec = PAPER_DATASETS[name]
+    for _, directory in data_locations(data_dir):
+        candidate = directory / spec.file
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def find_openml_copy(name: str, data_dir=None) -> Path | None:
+    """A converted OpenML copy of a paper set in the data directories or the user cache, or None."""
+    spec = PAPER_DATASETS[name]
+    if spec.openml_id is None:
+        return None
+    directories = [directory for _, directory in data_locations(data_dir)]
+    for directory in directories + [cache_dir()] * (cache_dir() not in directories):
+        candidate = openml_cache_file(spec.openml_id, spec.one_hot, directory)
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def copy_by_hand(name: str) -> str:
+    """How to get a paper set's file without OpenML (one line)."""
+    spec = PAPER_DATASETS[name]
+    return (f"put {spec.file} (sha256 {spec.sha256[:12]}…) into data/ or $XGPC_DATA_DIR, or run `python -m explorer "
+            f"data fetch {name} --from URL` with a mirror of the files")
+
+
+def how_to_get(name: str) -> str:
+    """What a user can do to get a paper set that is missing here (one line)."""
+    spec = PAPER_DATASETS[name]
+    put = copy_by_hand(name)
+    if spec.openml_id is not None:
+        return f"run `python -m explorer data fetch {name}` (OpenML {spec.openml_id}, needs the network), or {put}"
+    source = "; ".join(f"{s['repository']}: {s['path']}" for s in spec.sources)
+    return f"no OpenML copy: {put}; source {source} (data/README.md)"
+
+
+def paper_availability(data_dir=None) -> list[dict]:
+    """One dict per paper set: name, available (bool), location (str or None), how_to_get (str)."""
+    rows = []
+    for name in PAPER_DATASETS:
+        location = find_paper_file(name, data_dir) or find_openml_copy(name, data_dir)
+        rows.append({"name": name, "available": location is not None,
+                     "location": None if location is None else str(location), "how_to_get": how_to_get(name)})
+    return rows

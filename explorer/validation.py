@@ -1,0 +1,166 @@
+"""Checks at the data boundary: labels to ±1 and back, and float features that are finite (DESIGN §5).
+
+Internally every classifier sees X float64 (n, d), finite, and y int8 in {−1, +1} (paper §3). Bad input raises
+`DataError` naming the source, line or row, column and value; nothing is silently dropped or coerced. Values in
+messages are shown as plain Python values (`0`, `1`, `'yes'`), never as NumPy reprs, and long ones are cut short.
+"""
+from __future__ import annotations
+
+import datetime
+
+import numpy as np
+from scipy import sparse
+
+SHOWN_VALUE_CHARACTERS = 60
+
+
+class DataError(ValueError):
+    """Bad input data; the message names the file, line, column and offending value where there are such."""
+
+
+def show(value) -> str:
+    """repr of a value as a user would write it: NumPy scalars as plain Python values, long reprs cut short."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    text = repr(value)
+    if len(text) > SHOWN_VALUE_CHARACTERS:
+        text = f"{text[:SHOWN_VALUE_CHARACTERS - 1]}… ({len(text)} characters)"
+    return text
+
+
+SHOWN_LIST_ITEMS = 12
+
+
+def show_list(values) -> str:
+    """A list of values shown with `show`: [0, 1] or ['no', 'yes']; a long list by its first items and its length."""
+    values = list(values)
+    shown = ", ".join(show(v) for v in values[:SHOWN_LIST_ITEMS])
+    return f"[{shown}, … ({len(values)} in all)]" if len(values) > SHOWN_LIST_ITEMS else f"[{shown}]"
+
+
+def prefix(source: str | None) -> str:
+    return f"{source}: " if source else ""
+
+
+def column_label(j: int, feature_names) -> str:
+    return f"column {show(feature_names[j])}" if feature_names is not None else f"column {j} (0-based)"
+
+
+def _looks_like_a_date(value) -> bool:
+    return isinstance(value, (datetime.date, datetime.time, np.datetime64, np.timedelta64, datetime.timedelta))
+
+
+# ----------------------------------------------------------------------------------------------------------- labels
+
+def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Map two distinct label values to ±1: classes[0] ↦ −1, classes[1] ↦ +1 in sorted order.
+
+    y: (n,) of ±1, 0/1, bool, or any two distinct values (strings, ints). Returns (y_pm1 int8 (n,), classes (2,)).
+    So {0, 1}: 0 ↦ −1; {−1, +1} unchanged; {False, True}: False ↦ −1.
+    """
+    try:
+        y = np.asarray(y)
+    except (ValueError, TypeError) as err:
+        raise DataError(f"{prefix(source)}labels must be one value per row: {err}") from None
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise DataError(f"{prefix(source)}labels must be one value per row, got an array of shape {y.shape}")
+    if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
+        row = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise DataError(f"{prefix(source)}label at row index {row} is {show(y[row])}, not a class value")
+    try:
+        classes, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
+    except TypeError as err:
+        kinds = sorted({type(v).__name__ for v in y.tolist()})
+        raise DataError(f"{prefix(source)}labels mix value types {kinds} and cannot be compared: {err}") from None
+    if classes.size != 2:
+        found = ", ".join(f"{show(c)} ({k} rows)" for c, k in zip(classes[:SHOWN_LIST_ITEMS].tolist(), counts.tolist()))
+        found += f", … ({classes.size} values in all)" if classes.size > SHOWN_LIST_ITEMS else ""
+        raise DataError(
+            f"{prefix(source)}binary classification needs exactly 2 label values, found {classes.size}: {found or 'none'}"
+        )
+    y_pm1 = np.where(inverse.reshape(-1) == 1, 1, -1).astype(np.int8)
+    return y_pm1, classes
+
+
+def decode_labels(y_pm1, classes) -> np.ndarray:
+    """Inverse of `encode_labels`: −1 ↦ classes[0], +1 ↦ classes[1]. y_pm1 (n,) → (n,) of the classes' dtype."""
+    y_pm1 = np.asarray(y_pm1)
+    classes = np.asarray(classes)
+    if classes.shape != (2,):
+        raise DataError(f"classes must hold exactly 2 values, got shape {classes.shape}")
+    bad = ~np.isin(y_pm1, (-1, 1))
+    if np.any(bad):
+        row = int(np.flatnonzero(bad)[0])
+        raise DataError(f"labels to decode must be -1 or +1; row index {row} is {show(y_pm1.reshape(-1)[row])}")
+    return classes[(y_pm1 == 1).astype(np.intp)]
+
+
+# ----------------------------------------------------------------------------------------------------------- checks
+
+def _to_float_columns(X: np.ndarray, feature_names, source) -> np.ndarray:
+    """Convert a 2-D object/string array to float64 column by column, naming the first non-numeric value."""
+    out = np.empty(X.shape, dtype=np.float64)
+    for j in range(X.shape[1]):
+        for i, value in enumerate(X[:, j].tolist()):
+            try:
+                out[i, j] = float(value)
+            except (TypeError, ValueError, OverflowError):
+                hint = "; dates and times must be converted to numbers first" if _looks_like_a_date(value) else ""
+                raise DataError(
+                    f"{prefix(source)}{column_label(j, feature_names)} is not numeric: "
+                    f"row index {i} holds {show(value)}{hint}"
+                ) from None
+    return out
+
+
+def validate(X, y, feature_names=None, source: str | None = None):
+    """Check and convert a classification data set. Returns (X float64 C-contiguous (n, d), y_pm1 (n,), classes (2,)).
+
+    X must be 2-D, numeric and finite; y has one of two label values per row (see `encode_labels`); n ≥ 2.
+    """
+    if sparse.issparse(X):
+        X = X.toarray()
+    try:
+        X = np.asarray(X)
+    except (ValueError, TypeError) as err:
+        raise DataError(f"{prefix(source)}X must be a 2-D table of numbers (rows of equal length): {err}") from None
+    if X.ndim != 2:
+        hint = " (use X.reshape(-1, 1) for a single feature)" if X.ndim == 1 else ""
+        raise DataError(f"{prefix(source)}X must be 2-D (n rows, d features), got shape {X.shape}{hint}")
+    n, d = X.shape
+    if d == 0:
+        raise DataError(f"{prefix(source)}X has no feature columns (shape {X.shape})")
+    if feature_names is not None:
+        feature_names = [str(name) for name in feature_names]
+        if len(feature_names) != d:
+            raise DataError(f"{prefix(source)}{len(feature_names)} feature names given for {d} feature columns")
+    try:
+        y = np.asarray(y)
+    except (ValueError, TypeError) as err:
+        raise DataError(f"{prefix(source)}labels must be one value per row: {err}") from None
+    if y.shape[:1] != (n,):
+        raise DataError(f"{prefix(source)}X has {n} rows but y has {y.shape[0] if y.ndim else 'no'} labels")
+    if n < 2:
+        raise DataError(f"{prefix(source)}need at least 2 rows to classify, got {n}")
+    if X.dtype.kind == "c":
+        raise DataError(f"{prefix(source)}X holds complex numbers; features must be real")
+    if X.dtype.kind in "mM":
+        raise DataError(f"{prefix(source)}X holds dates or times (dtype {X.dtype}); convert them to numbers first")
+    if X.dtype.kind == "V":
+        raise DataError(f"{prefix(source)}X has a structured dtype {X.dtype}; features must be a plain 2-D array")
+    if X.dtype.kind in "biuf":
+        X = X.astype(np.float64, copy=False)
+    else:
+        X = _to_float_columns(X, feature_names, source)
+    finite = np.isfinite(X)
+    if not finite.all():
+        j = int(np.flatnonzero(~finite.all(axis=0))[0])
+        i = int(np.flatnonzero(~finite[:, j])[0])
+        raise DataError(
+            f"{prefix(source)}{column_label(j, feature_names)} has a non-finite value {show(X[i, j])} "
+            f"(first at row index {i}); NaN and inf are not allowed"
+        )
+    y_pm1, classes = encode_labels(y, source=source)
+    return np.ascontiguousarray(X), y_pm1, classes

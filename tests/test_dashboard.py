@@ -1,6 +1,8 @@
 """The dashboard's views and callbacks without a browser: a real Model steps, the plot sources change, bad input is
 reported and leaves the run alone. `Dashboard.refresh()` is called directly (no server runs its periodic callback)."""
+import html
 import io
+import json
 import logging
 import time
 
@@ -17,8 +19,8 @@ from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.compare import text_progress
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.mcmc import McmcTab
-from explorer.dashboard.race import _table, seconds_left, standings, verdict
-from explorer.dashboard.race_report import robust_range
+from explorer.dashboard.race import _table, seconds_left, standings
+from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
 from explorer.metrics import error_rate, first_time_within, settled_time_within
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, misclassified
 from explorer.dashboard.traces import Decimator
@@ -387,3 +389,19 @@ def test_text_progress_counts_sweeps_and_ends_its_line():
     assert "10 of 30 sweeps per chain (33%)" in lines[1] and "estimating" in lines[1]
     assert "20 of 30" in lines[2] and "s left" in lines[2]
     assert lines[3].rstrip().endswith("done") and out.getvalue().endswith("\n")
+
+
+def test_race_report_page_names_the_winner_in_words(tmp_path):
+    seconds = np.linspace(0.0, 2.0, 41)
+    calm = 0.3 + 0.4 * np.exp(-3 * seconds)
+    spiky = calm + 0.02
+    spiky[10] = 7.0
+    methods = {"xgpc": (calm, 0.3, 0.5), "svgp-natgrad": (spiky, np.inf, 1.5)}
+    race = {"best_nll": float(calm.min()), "methods": {
+        name: {"trace": {"seconds": seconds.tolist(), "test_nll": nll.tolist(), "test_error": (nll / 3).tolist()},
+               "final_nll": float(nll[-1]), "first_0.01": first, "settled_0.01": settled}
+        for name, (nll, settled, first) in methods.items()}}
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps({"folds": [race], "config": {"dataset": "toy"}, "bands": [0.01]}))
+    page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())  # the Div's text is escaped
+    assert "<b>X-GPC won</b>" in page and "SVGP (natural gradients) reached the band at 1.5 s but did not stay" in page

@@ -13,14 +13,13 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.dashboard.controls import CONFIGURATION
-from explorer.dashboard.race_report import robust_range
+from explorer.dashboard.race_report import NAMES, robust_range, verdict
 from explorer.dashboard.ranges import fit_range
 from explorer.metrics import first_time_within, settled_time_within
 from explorer.model import Model
 
 SLICE_SECONDS = 0.05
 BAND = 0.01  # "within 1% of the best NLL"
-NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)"}
 _COLUMNS = ("seconds", "test_nll", "test_error", "iteration")
 
 
@@ -75,38 +74,6 @@ def standings(histories: dict[str, dict]) -> tuple[float, list[dict]]:
                      "first": first_time_within(h["seconds"], h["test_nll"], target),
                      "settled": settled_time_within(h["seconds"], h["test_nll"], target)})
     return best, rows
-
-
-def verdict(best: float, rows: list[dict], finished: bool) -> str:
-    """Who won (or leads) the race and by how much, in words. The winner is the first to settle within 1% of the
-    best NLL any method reached (it got there and stayed: DESIGN §6); if none has settled, the lowest final NLL."""
-    if not rows:
-        return ""
-    name = {r["method"]: NAMES.get(r["method"], r["method"]) for r in rows}
-    wins, leads = ("won", "") if finished else ("leads", " so far")
-    settled = sorted((r for r in rows if np.isfinite(r["settled"])), key=lambda r: r["settled"])
-    if settled:
-        winner, others = settled[0], [r for r in rows if r is not settled[0]]
-        words = [(f"**{name[winner['method']]} {wins}**{leads}: it came within 1% of the best test NLL ({best:.4f}) "
-                  f"to stay after {winner['settled']:.2g} s of training")]
-        for r in others:
-            if np.isfinite(r["settled"]):
-                ratio = r["settled"] / winner["settled"] if winner["settled"] > 0 else float("inf")
-                words.append(f"{name[r['method']]} after {r['settled']:.2g} s ({ratio:.2g}× as long)")
-            elif np.isfinite(r["first"]):
-                words.append(f"{name[r['method']]} reached the band at {r['first']:.2g} s but did not stay "
-                             f"(final NLL {r['final_nll']:.4f})")
-            else:
-                words.append(f"{name[r['method']]} {'never' if finished else 'has not yet'} reached it "
-                             f"(final NLL {r['final_nll']:.4f})")
-        return "; ".join(words) + "."
-    ranked = sorted(rows, key=lambda r: r["final_nll"])
-    winner = ranked[0]
-    words = [(f"No method {'settled' if finished else 'has settled yet'} within 1% of the best test NLL "
-              f"({best:.4f}). Lowest final NLL: **{name[winner['method']]}** ({winner['final_nll']:.4f})")]
-    words += [f"{name[r['method']]} {r['final_nll']:.4f} (+{100 * (r['final_nll'] / winner['final_nll'] - 1):.1f}%)"
-              for r in ranked[1:]]
-    return "; ".join(words) + "."
 
 
 def seconds_left(budget: float, trained: dict[str, float]) -> float:

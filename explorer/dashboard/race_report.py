@@ -1,5 +1,6 @@
-"""A self-contained HTML page of a race: test NLL and error against training time, the NLL axis fitted to the bulk
-of the curves (`robust_range`, shared with the dashboard's Race tab).
+"""A self-contained HTML page of a race: who won and by how much in words (`verdict`), test NLL and error against
+training time, the NLL axis fitted to the bulk of the curves (`robust_range`); both shared with the dashboard's Race
+tab.
 
 The race benchmark (`python -m explorer bench race`) writes its numbers as JSON and draws nothing; this module, in
 the dashboard package (the only one that imports Bokeh), renders them:
@@ -14,6 +15,7 @@ import argparse
 import html
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +26,8 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 from bokeh.resources import INLINE
 from scipy.ndimage import median_filter
+
+NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)"}
 
 
 def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[float, float] | None:
@@ -40,6 +44,38 @@ def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[floa
     high = max(float(median_filter(c, size=min(window, len(c)), mode="nearest").max()) for c in finite)
     span = high - low if high > low else max(abs(high), 1.0) * 0.1
     return low - pad * span, high + pad * span
+
+
+def verdict(best: float, rows: list[dict], finished: bool) -> str:
+    """Who won (or leads) the race and by how much, in words. The winner is the first to settle within 1% of the
+    best NLL any method reached (it got there and stayed: DESIGN §6); if none has settled, the lowest final NLL."""
+    if not rows:
+        return ""
+    name = {r["method"]: NAMES.get(r["method"], r["method"]) for r in rows}
+    wins, leads = ("won", "") if finished else ("leads", " so far")
+    settled = sorted((r for r in rows if np.isfinite(r["settled"])), key=lambda r: r["settled"])
+    if settled:
+        winner, others = settled[0], [r for r in rows if r is not settled[0]]
+        words = [(f"**{name[winner['method']]} {wins}**{leads}: it came within 1% of the best test NLL ({best:.4f}) "
+                  f"to stay after {winner['settled']:.2g} s of training")]
+        for r in others:
+            if np.isfinite(r["settled"]):
+                ratio = r["settled"] / winner["settled"] if winner["settled"] > 0 else float("inf")
+                words.append(f"{name[r['method']]} after {r['settled']:.2g} s ({ratio:.2g}× as long)")
+            elif np.isfinite(r["first"]):
+                words.append(f"{name[r['method']]} reached the band at {r['first']:.2g} s but did not stay "
+                             f"(final NLL {r['final_nll']:.4f})")
+            else:
+                words.append(f"{name[r['method']]} {'never' if finished else 'has not yet'} reached it "
+                             f"(final NLL {r['final_nll']:.4f})")
+        return "; ".join(words) + "."
+    ranked = sorted(rows, key=lambda r: r["final_nll"])
+    winner = ranked[0]
+    words = [(f"No method {'settled' if finished else 'has settled yet'} within 1% of the best test NLL "
+              f"({best:.4f}). Lowest final NLL: **{name[winner['method']]}** ({winner['final_nll']:.4f})")]
+    words += [f"{name[r['method']]} {r['final_nll']:.4f} (+{100 * (r['final_nll'] / winner['final_nll'] - 1):.1f}%)"
+              for r in ranked[1:]]
+    return "; ".join(words) + "."
 
 
 def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands: dict[str, float],
@@ -82,7 +118,10 @@ def race_report_from_json(json_path: str | Path, html_path: str | Path, fold: in
                          f"race`? it has {0 if not folds else len(folds)} folds)")
     race, config = folds[fold - 1], payload.get("config", {})
     best = race["best_nll"]
-    summary = "<p>" + "; ".join(
+    rows = [{"method": method, "first": r["first_0.01"], "settled": r["settled_0.01"], "final_nll": r["final_nll"]}
+            for method, r in race["methods"].items() if "first_0.01" in r]
+    words = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(verdict(best, rows, finished=True)))
+    summary = f"<p>{words}</p>" + "<p>" + "; ".join(
         f"{html.escape(method)}: final NLL {r['final_nll']:.4f}, "
         + (f"settled within 1% after {r['settled_0.01']:.3g} s" if math.isfinite(r["settled_0.01"])
            else "not settled within 1%")

@@ -266,7 +266,7 @@ def test_closing_a_training_page_stops_its_worker_quietly(served, browser, caplo
         assert dashboard.worker.playing
         page.close()
         deadline = time.monotonic() + 10.0  # generous: Bokeh itself would end the session only after 15–30 s
-        while dashboard.worker._thread.is_alive():
+        while dashboard.worker.alive:
             assert time.monotonic() < deadline, "the worker still trains for a closed page"
             time.sleep(0.1)
         time.sleep(1.0)  # anything still on its way to the closed page has failed by now

@@ -326,10 +326,10 @@ def test_every_figure_can_set_its_initial_ranges_and_the_curves_fill_them(dash):
     assert all(_has_extent(fig) for fig in traces.figures)
 
 
-def test_legends_sit_beside_or_below_the_curves(dash):
-    for fig in dash.train.traces.figures:
+def test_legends_sit_beside_above_or_below_the_curves(dash):
+    for fig in dash.train.traces.figures + [dash.race.nll, dash.race.error]:
         assert not any(isinstance(item, Legend) for item in fig.center)
-        assert any(isinstance(item, Legend) for item in fig.below + fig.right)
+        assert any(isinstance(item, Legend) for item in fig.below + fig.right + fig.above)
 
 
 def test_mcmc_sparse_and_full_markers_differ():

@@ -111,9 +111,11 @@ class RaceTab(pn.viewable.Viewer):
             for fig, column in ((self.nll, "test_nll"), (self.error, "test_error")):
                 fig.line("seconds", column, source=source, color=Category10_10[i], line_width=2, legend_label=method)
             self.sources[method] = source
-        for fig in (self.nll, self.error):
-            fig.legend.location = "top_right"
-            fig.legend.click_policy = "hide"
+        for fig in (self.nll, self.error):  # the legend above the plot, in one row: it covers no curve
+            legend = fig.legend[0]
+            fig.center = [item for item in fig.center if item is not legend]
+            legend.update(orientation="horizontal", click_policy="hide", margin=0, padding=2, spacing=8)
+            fig.add_layout(legend, "above")
 
     def new_run(self, model) -> RaceRun:
         """A race configured from the widgets and the model's configuration (call under the gate)."""

@@ -405,3 +405,195 @@ def test_race_report_page_names_the_winner_in_words(tmp_path):
     path.write_text(json.dumps({"folds": [race], "config": {"dataset": "toy"}, "bands": [0.01]}))
     page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())  # the Div's text is escaped
     assert "<b>X-GPC won</b>" in page and "SVGP (natural gradients) reached the band at 1.5 s but did not stay" in page
+
+
+# ------------------------------------------------------------------------------------------ uploads (issue 9)
+import asyncio  # noqa: E402
+import threading  # noqa: E402
+from html.parser import HTMLParser  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from explorer import datasets  # noqa: E402
+from explorer.dashboard.text import html_text, markdown_text  # noqa: E402
+
+PAYLOAD = '<img src=x onerror="window.__x=1">'
+
+
+class _Visible(HTMLParser):
+    """The tags and the text a browser would show for an HTML fragment."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.text = [], ""
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+    def handle_data(self, data):
+        self.text += data
+
+
+def _visible(fragment: str) -> _Visible:
+    parser = _Visible()
+    parser.feed(fragment)
+    parser.close()
+    return parser
+
+
+def _markdown_as_html(markdown: str) -> str:
+    """The HTML the Markdown pane sends to the page (Panel escapes it once more for transport)."""
+    pane = pn.pane.Markdown(markdown, disable_math=True)
+    return html.unescape(pane._transform_object(markdown)["object"])
+
+
+_PRINTABLE = st.text(st.characters(codec="utf-8", categories=("L", "N", "P", "S", "Zs")), min_size=1, max_size=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_PRINTABLE.filter(lambda s: s.strip()))
+def test_user_strings_render_as_their_literal_text(value):
+    shown = _visible(html_text(value))
+    assert shown.tags == [] and shown.text == value
+    rendered = _visible(_markdown_as_html(f"**{markdown_text(value)}**"))
+    assert rendered.tags == ["p", "strong"] and rendered.text.strip() == value.strip()
+
+
+def test_markup_payloads_stay_text():
+    for value in (PAYLOAD, "[x](javascript:alert(1))", "*a* _b_ `c` :smile: &lt;b&gt; $x^2$ www.example.com",
+                  "line one\n<script>window.__x=1</script>"):
+        assert _visible(html_text(value)).tags == []
+        rendered = _visible(_markdown_as_html(markdown_text(value)))
+        assert rendered.tags == ["p"] and rendered.text.strip() == " ".join(value.splitlines())
+
+
+def _csv(header, rows) -> bytes:
+    return ("\n".join([",".join(header)] + [",".join(map(str, row)) for row in rows]) + "\n").encode()
+
+
+def _two_class_rows(n=60, labels=(0, 1), seed=2):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    return [(a, b, labels[int(a + b > 0)]) for a, b in X]
+
+
+def test_uploaded_names_reach_the_description_as_text():
+    dash = Dashboard(Model(dataset="moons", n_points=100, n_inducing=10))
+    try:
+        assert dash.load_file(_csv(["x1", PAYLOAD.replace('"', ""), "label"], _two_class_rows()), "p.csv", "label")
+        rendered = _visible(_markdown_as_html(dash.data.description.object))
+        assert "img" not in rendered.tags and PAYLOAD.replace('"', "") in rendered.text
+    finally:
+        dash.close()
+
+
+def test_messages_name_classes_plainly(dash, caplog):
+    with caplog.at_level(logging.INFO):
+        assert dash.load_file(_csv(["a", "b", "label"], _two_class_rows()), "zero-one.csv", "label")
+    assert "class −1 = 0, class +1 = 1" in caplog.text and "np." not in caplog.text
+
+
+def test_custom_before_any_upload_says_what_to_do(dash, caplog):
+    with caplog.at_level(logging.ERROR):
+        dash.apply({"dataset": "custom"})
+    assert "upload a CSV in the Data tab first" in caplog.text and "set_data" not in caplog.text
+    assert dash.model.dataset == "moons"
+
+
+def test_read_file_parses_off_the_event_loop(dash, monkeypatch):
+    """While the file is parsed, another task on the same event loop runs: the parse waits until that task has run,
+    which it never could if the parse held the loop (then it gives up after the failsafe and the test fails)."""
+    real_read_csv, started, loop_ran, outcome = datasets.read_csv, threading.Event(), threading.Event(), []
+
+    def gated_read_csv(*args, **kwargs):
+        started.set()
+        outcome.append(loop_ran.wait(timeout=30))
+        return real_read_csv(*args, **kwargs)
+
+    monkeypatch.setattr(datasets, "read_csv", gated_read_csv)
+
+    async def session():
+        async def other_session():
+            while not started.is_set():
+                await asyncio.sleep(0.001)
+            loop_ran.set()
+
+        other = asyncio.ensure_future(other_session())
+        loaded = await dash.read_file(_csv(["a", "b", "label"], _two_class_rows()), "slow.csv", "label")
+        await other
+        return loaded
+
+    assert asyncio.run(session())
+    assert outcome == [True]
+    assert dash.model.dataset == "custom" and len(dash.model.y_train) + len(dash.model.y_test) == 60
+
+
+def _drop(dash, filename, content):
+    """What the browser's upload does: the FileDropper's value becomes {filename: content} (its watcher runs)."""
+    dash.data.upload.value = {filename: content}
+
+
+def test_every_upload_gets_feedback_and_a_rejected_file_leaves_the_label_box(dash, caplog):
+    good = _csv(["u", "v", "label"], _two_class_rows())
+    with caplog.at_level(logging.INFO):
+        _drop(dash, "good.csv", good.decode())  # text files arrive decoded
+        assert dash.model.dataset == "custom" and caplog.text.count("Loaded good.csv") == 1
+        _drop(dash, "good.csv", good.decode())  # the same file again
+        assert caplog.text.count("Loaded good.csv") == 2
+        _drop(dash, "empty.csv", b"")
+        assert "empty.csv: the file is empty" in caplog.text
+        _drop(dash, "three.csv", _csv(["p", "q", "r", "label"], [(1, 2, 3, "a"), (2, 3, 4, "b"), (3, 4, 5, "c")]))
+        assert "three.csv" in caplog.text
+    assert dash.data.label_column.options == ["u", "v", "label"] and dash.data.label_column.value == "label"
+    assert dash.model.feature_names == ["u", "v"]
+    assert not dash.data.label_column.disabled and not dash.data.reading.visible
+
+
+def test_a_rejected_label_choice_restores_the_label_box(dash, caplog):
+    content = _csv(["u", "w", "label"], [(a, round(b, 3), c) for a, b, c in _two_class_rows()])
+    _drop(dash, "good.csv", content)
+    with caplog.at_level(logging.ERROR):
+        dash.data.label_column.value = "u"  # 60 distinct values: not a label column
+    assert "good.csv" in caplog.text
+    assert dash.data.label_column.value == "label" and dash.model.feature_names == ["u", "w"]
+
+
+def test_feature_names_label_the_surface_axes_as_plain_text(dash):
+    names = [r"$$\frac{a}{b}$$", r"\(x^2\)"]
+    assert dash.load_file(_csv([*names, "label"], _two_class_rows()), "tex.csv", "label")
+    labels = [axis[0].axis_label for axis in (dash.surface.figure.xaxis, dash.surface.figure.yaxis)]
+    assert [type(label).__name__ for label in labels] == ["PlainText", "PlainText"]  # not typeset as TeX
+    assert [label.text for label in labels] == names
+
+
+def test_a_file_dropped_while_another_is_read_is_refused_and_the_first_carries_on(dash, monkeypatch, caplog):
+    real_read_csv, parsing, release = datasets.read_csv, threading.Event(), threading.Event()
+
+    def held_read_csv(*args, **kwargs):
+        parsing.set()
+        release.wait(timeout=30)
+        return real_read_csv(*args, **kwargs)
+
+    monkeypatch.setattr(datasets, "read_csv", held_read_csv)
+
+    async def until(condition):
+        for _ in range(3000):  # failsafe: 30 s
+            if condition():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("condition not reached")
+
+    async def session():
+        _drop(dash, "first.csv", _csv(["u", "v", "label"], _two_class_rows()))  # its watcher runs as a task
+        await until(parsing.is_set)
+        assert dash.data.reading.visible and dash.data.label_column.disabled
+        with caplog.at_level(logging.ERROR):
+            _drop(dash, "second.csv", _csv(["p", "q", "label"], _two_class_rows()))
+            await until(lambda: "Still reading first.csv" in caplog.text)
+        assert dash.data.reading.visible  # the first file's progress is still shown
+        release.set()
+        await until(lambda: dash.data.accepted is not None)
+
+    asyncio.run(session())
+    assert dash.data.accepted.filename == "first.csv" and dash.model.feature_names == ["u", "v"]
+    assert not dash.data.reading.visible and dash.data.label_column.options == ["u", "v", "label"]

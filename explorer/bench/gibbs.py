@@ -3,8 +3,9 @@
 1. Seconds per sweep (one chain) at n ∈ {200, 500, 768, 1500} for the precision and whitened forms, as a ratio to
    the floor timed in the same run: n PG(1, ·) draws + one n×n Cholesky + two triangular solves (medians over
    repeats; BLAS pinned). Target: precision form ≤ 1.5× the floor.
-2. Fig. 1: Diabetes (768 points, z-scored), fixed RBF kernel, 80/20 stratified split, full and sparse (m = 100)
-   X-GPC by exact coordinate ascent against 4 Gibbs chains × (100 burn-in + 2,500) sweeps = 10,000 draws.
+2. Fig. 1: Diabetes (768 points, z-scored), fixed kernel (RBF; `--kernel` another family at the same ℓ, σ²),
+   80/20 stratified split, full and sparse (m = 100) X-GPC by exact coordinate ascent against 4 Gibbs chains ×
+   (100 burn-in + 2,500) sweeps = 10,000 draws.
 """
 from __future__ import annotations
 
@@ -20,19 +21,26 @@ from explorer import datasets, polyagamma
 from explorer.bench.common import add_common_arguments, finish, markdown_table, median_seconds, pinned_blas
 from explorer.compare import run_comparison
 from explorer.gibbs import GibbsSampler, seconds_per_sweep_estimate
-from explorer.kernels import RBF
+from explorer.kernels import KERNELS, Kernel, make_kernel
 
 DESCRIPTION = "PG Gibbs sampler: seconds per sweep vs the Cholesky+solves+PG floor; Fig. 1 MCMC vs X-GPC on Diabetes"
 
-FIG1_KERNEL = RBF(5.35, 6.93, 1e-6)
-"""ELBO-optimal (ℓ, σ²) of a sparse X-GPC (m = 100, Adam on the analytic gradient) on all 768 z-scored points."""
+FIG1_PARAMETERS = {"lengthscale": 5.35, "variance": 6.93, "nugget": 1e-6}
+"""ELBO-optimal (ℓ, σ²) of a sparse X-GPC with the RBF kernel (m = 100, Adam on the analytic gradient) on all 768
+z-scored points, and the nugget."""
 
 
-def synthetic_problem(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, RBF]:
-    """n points in 8-D (Diabetes' dimension), labels from a noisy linear rule, RBF(√8, 1)."""
+def figure1_kernel(family: str = "rbf") -> Kernel:
+    """Fig. 1's fixed kernel: the family `family` (a key of `kernels.KERNELS`) at `FIG1_PARAMETERS`."""
+    return make_kernel(family, **FIG1_PARAMETERS)
+
+
+def synthetic_problem(n: int, rng: np.random.Generator,
+                      family: str = "rbf") -> tuple[np.ndarray, np.ndarray, Kernel]:
+    """n points in 8-D (Diabetes' dimension), labels from a noisy linear rule; kernel `family`, ℓ = √8, σ² = 1."""
     X = rng.standard_normal((n, 8))
     y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
-    return X, y, RBF(np.sqrt(8.0), 1.0, 1e-6)
+    return X, y, make_kernel(family, np.sqrt(8.0), 1.0, 1e-6)
 
 
 def floor_parts(sampler: GibbsSampler, number: int) -> dict[str, Callable[[], float]]:
@@ -61,12 +69,12 @@ def floor_parts(sampler: GibbsSampler, number: int) -> dict[str, Callable[[], fl
     }
 
 
-def sweep_rows(sizes: list[int], repeats: int) -> list[dict]:
+def sweep_rows(sizes: list[int], repeats: int, family: str = "rbf") -> list[dict]:
     """Per n: each repeat times the precision sweep, the whitened sweep and the floor back to back (so a burst of
     load from other processes hits all of them); medians over repeats, ratios are medians of per-repeat ratios."""
     rows = []
     for n in sizes:
-        X, y, kernel = synthetic_problem(n, np.random.default_rng(n))
+        X, y, kernel = synthetic_problem(n, np.random.default_rng(n), family)
         number = max(2, int(0.2 / max(seconds_per_sweep_estimate(n, repeats=1), 1e-5)))  # ≈ 0.2 s per timing
         samplers = {form: GibbsSampler(X, y, kernel, rng=np.random.default_rng(0), n_chains=1, burn_in=0,
                                        n_samples=100_000, form=form) for form in ("precision", "whitened")}
@@ -92,7 +100,7 @@ def sweep_rows(sizes: list[int], repeats: int) -> list[dict]:
     return rows
 
 
-def figure1(n_samples: int, burn_in: int, n_chains: int, n_inducing: int, seed: int) -> dict:
+def figure1(kernel: Kernel, n_samples: int, burn_in: int, n_chains: int, n_inducing: int, seed: int) -> dict:
     X, y = datasets.load("diabetes")
     X = (X - X.mean(axis=0)) / X.std(axis=0, ddof=1)
     n_train = len(y) - int(round(0.2 * (y > 0).sum())) - int(round(0.2 * (y < 0).sum()))
@@ -104,7 +112,7 @@ def figure1(n_samples: int, burn_in: int, n_chains: int, n_inducing: int, seed: 
             print(f"  sweep {done}/{total}", file=sys.stderr)
 
     start = time.perf_counter()
-    run = run_comparison(X, y.astype(float), FIG1_KERNEL, test_fraction=0.2, seed=seed, n_samples=n_samples,
+    run = run_comparison(X, y.astype(float), kernel, test_fraction=0.2, seed=seed, n_samples=n_samples,
                          burn_in=burn_in, n_chains=n_chains, n_inducing=n_inducing, max_stored_draws=n_samples,
                          progress=progress)
     return {"run": run, "estimated_seconds": estimate, "wall_seconds": time.perf_counter() - start}
@@ -133,21 +141,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chains", type=int, default=4)
     parser.add_argument("--inducing", type=int, default=100, help="m of the sparse X-GPC in Fig. 1")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--kernel", choices=sorted(KERNELS), default="rbf",
+                        help="kernel family of the sweeps and Fig. 1 (default rbf; Fig. 1 keeps the RBF's ℓ, σ²)")
     parser.add_argument("--skip-fig1", action="store_true")
     args = parser.parse_args(argv)
     command = "python -m explorer bench gibbs" + ("" if argv is None else "".join(f" {a}" for a in argv))
 
     with pinned_blas(args.threads):
-        rows = sweep_rows(args.sizes, args.repeats)
-        fig = None if args.skip_fig1 else figure1(args.samples, args.burn_in, args.chains, args.inducing, args.seed)
+        rows = sweep_rows(args.sizes, args.repeats, args.kernel)
+        kernel = figure1_kernel(args.kernel)
+        fig = None if args.skip_fig1 else figure1(kernel, args.samples, args.burn_in, args.chains, args.inducing,
+                                                  args.seed)
 
     columns = ["n", "precision ms", "whitened ms", "floor ms", "precision / floor", "whitened / floor",
                "floor cholesky ms", "floor solves ms", "floor pg ms"]
     markdown = ("Seconds per sweep of one chain (PG draws + f | ω), medians of "
                 f"{args.repeats} repeats, against the floor timed in the same run: n PG(1, ·) draws + one n×n "
-                "Cholesky + two triangular solves. Synthetic 8-D data, RBF(√8, 1). Target: precision ≤ 1.5× floor.\n\n"
+                "Cholesky + two triangular solves. Synthetic 8-D data, kernel "
+                f"{args.kernel} (ℓ = √8, σ² = 1). Target: precision ≤ 1.5× floor.\n\n"
                 + markdown_table(rows, columns))
-    payload: dict = {"sweeps": rows}
+    payload: dict = {"kernel": args.kernel, "sweeps": rows}
     if fig is not None:
         run = fig["run"]
         full, sparse = run.full.summary(), run.sparse.summary()
@@ -157,8 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         markdown += (
             f"\n\n### Fig. 1: MCMC vs X-GPC on Diabetes\n\n"
             f"768 points z-scored, stratified 80/20 split (seed {args.seed}): {full['n_train']} training, "
-            f"{full['n_test']} test points. Kernel fixed at ℓ = {FIG1_KERNEL.lengthscale[0]}, σ² = "
-            f"{FIG1_KERNEL.variance}, nugget {FIG1_KERNEL.nugget:g} (ELBO-optimal for sparse X-GPC, m = 100, on all "
+            f"{full['n_test']} test points. Kernel {kernel.name} fixed at ℓ = {kernel.lengthscale[0]}, σ² = "
+            f"{kernel.variance}, nugget {kernel.nugget:g} (ELBO-optimal for sparse RBF X-GPC, m = 100, on all "
             f"points). Gibbs: {args.chains} chains × ({args.burn_in} burn-in + {args.samples}) sweeps, "
             f"{run.sampler.form} form, all {run.sampler.draws_stored * args.chains} draws stored; "
             f"max R̂ over f = {diag['rhat_max/f']:.4f}, min bulk / tail ESS over f = {diag['ess_bulk_min/f']:.0f} / "
@@ -167,12 +180,13 @@ def main(argv: list[str] | None = None) -> int:
             f"({run.full.cost['vi_iterations']:.0f} coordinate-ascent steps). Test-point comparison (MCMC on x):\n\n"
             + markdown_table(table, ["quantity", "X-GPC full", f"X-GPC sparse (m={args.inducing})"]))
         payload["figure1"] = {
-            "kernel": {"lengthscale": FIG1_KERNEL.lengthscale[0], "variance": FIG1_KERNEL.variance,
-                       "nugget": FIG1_KERNEL.nugget},
+            "kernel": {"name": kernel.name, "lengthscale": kernel.lengthscale[0], "variance": kernel.variance,
+                       "nugget": kernel.nugget},
             "full": full, "sparse": sparse, "mcmc_diagnostics": diag,
             "estimated_sampling_seconds": fig["estimated_seconds"], "wall_seconds": fig["wall_seconds"],
             "pairs": {result.label: {name: {"mcmc": mcmc, "vi": vi} for name, (mcmc, vi) in result.pairs().items()}
                       for result in (run.full, run.sparse)},
         }
-    finish(args, "Gibbs sampler and Fig. 1 (MCMC vs X-GPC)", command, markdown, payload)
+    section = "Gibbs sampler and Fig. 1 (MCMC vs X-GPC" + ("" if args.kernel == "rbf" else f", {args.kernel}") + ")"
+    finish(args, section, command, markdown, payload)
     return 0

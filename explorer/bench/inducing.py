@@ -29,6 +29,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=30.0, help="training time per fit (default 30)")
     parser.add_argument("--eval-points", type=int, default=5000)
     parser.add_argument("--batch-size", type=int, default=100)
+    P.add_kernel_argument(parser)
     parser.add_argument("--seed", type=int, default=0)
     add_common_arguments(parser)
     return parser.parse_args(argv)
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         for m in args.m:
             for fold, (train, test) in enumerate(fold_list):
                 split = P.prepare_split(args.dataset, X, y, train, test, args.protocol, m=m, seed=args.seed + fold,
-                                        monitor_points=args.eval_points)
+                                        monitor_points=args.eval_points, kernel=args.kernel)
                 for method in args.methods:
                     note = f"m = {m} fold {fold + 1}/{args.folds} {method}"
                     trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size,
@@ -88,11 +89,12 @@ def main(argv: list[str] | None = None) -> int:
             row[f"NLL @ {args.seconds:g} s"] = float(np.mean([r["final"]["nll"] for r in runs]))
             rows.append(row)
     text = markdown_table(rows) + (
-        f"\n\n{args.dataset} (the paper used Shuttle, not available offline), protocol {args.protocol}, mean over the "
-        f"first {args.folds} of 10 folds; errors read from each trace at the given training time (evaluation "
-        f"excluded; — = no step finished yet); the last columns are the medians of the final five evaluations.")
+        f"\n\n{args.dataset} (the paper used Shuttle, not available offline), protocol {args.protocol}, kernel "
+        f"{args.kernel}, mean over the first {args.folds} of 10 folds; errors read from each trace at the given "
+        f"training time (evaluation excluded; — = no step finished yet); the last columns are the medians of the "
+        "final five evaluations.")
     command = "python -m explorer bench inducing " + shlex.join(list(argv or []))
-    finish(args, f"inducing ({args.dataset})", command.strip(), text,
+    finish(args, f"inducing ({args.dataset}{P.kernel_label(args.kernel)})", command.strip(), text,
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "checkpoints": times,
             "rows": rows, "fits": results})
     return 0

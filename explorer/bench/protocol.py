@@ -12,10 +12,12 @@ Protocols (Wenzel et al. 2019, §Experiments; `../shared/data/README.md`):
   "clean"  shuffled stratified folds, per-fold standardisation, all rows kept, nugget γ = 1e-4; the convergence rule
            watches a stratified 10% validation part of the training fold, which is then not trained on.
 Everything else follows the paper: m = 100 inducing inputs by k-means++ on the training part (fixed), minibatch 100,
-initial kernel ℓ = √d, σ² = 1, Adam (0.01) on (log ℓ, log σ²). Reported times are training time only.
+initial kernel ℓ = √d, σ² = 1 (RBF unless `--kernel` names another family of `kernels.KERNELS`), Adam (0.01) on
+(log ℓ, log σ²). Reported times are training time only.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -26,7 +28,7 @@ import numpy as np
 
 from explorer import datasets, recipe
 from explorer.inducing import kmeans_plus_plus
-from explorer.kernels import RBF
+from explorer.kernels import KERNELS, Kernel, make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.metrics import first_time_within as first_time  # noqa: F401  (imported from here by bench/speed.py)
 from explorer.metrics import settled_time_within as settled_time  # noqa: F401  (idem)
@@ -97,13 +99,15 @@ class Split:
     X_monitor: np.ndarray
     y_monitor: np.ndarray
     Z: np.ndarray
-    kernel: RBF
+    kernel: Kernel
 
 
 def prepare_split(name: str, X: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray, protocol: str, *,
-                  m: int, seed: int, nugget: float | None = None, monitor_points: int = 5000) -> Split:
+                  m: int, seed: int, nugget: float | None = None, monitor_points: int = 5000,
+                  kernel: str = "rbf") -> Split:
     """Standardise (unless the file already is), choose the monitored hold-out set (at most `monitor_points` rows),
-    k-means++ inducing inputs Z (m, d) on the training part, kernel RBF(√d, 1, γ)."""
+    k-means++ inducing inputs Z (m, d) on the training part, initial kernel of the family `kernel` (a key of
+    `kernels.KERNELS`) with ℓ = √d, σ² = 1 and nugget γ."""
     rng = np.random.default_rng(seed)
     X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
     if protocol == "clean":
@@ -118,7 +122,19 @@ def prepare_split(name: str, X: np.ndarray, y: np.ndarray, train: np.ndarray, te
     Z = kmeans_plus_plus(X_train, m, rng)
     gamma = NUGGET[protocol] if nugget is None else nugget
     return Split(X_train, y_train, X_test, y_test, X_monitor, y_monitor, Z,
-                 RBF(np.sqrt(X.shape[1]), 1.0, gamma))
+                 make_kernel(kernel, np.sqrt(X.shape[1]), 1.0, gamma))
+
+
+def add_kernel_argument(parser: argparse.ArgumentParser) -> None:
+    """--kernel NAME: the kernel family every method starts from (default rbf, the paper's)."""
+    parser.add_argument("--kernel", choices=sorted(KERNELS), default="rbf",
+                        help="kernel family of the initial kernel ℓ = √d, σ² = 1 (default rbf, as in the paper)")
+
+
+def kernel_label(name: str) -> str:
+    """The suffix a benchmark's BENCHMARKS.md section gets for kernel `name`: none for the default RBF (its tables
+    stay where they were), ", NAME" otherwise (so a Matérn run does not replace the RBF table)."""
+    return "" if name == "rbf" else f", {name}"
 
 
 def parse_options(items: list[str] | None) -> dict[str, dict]:

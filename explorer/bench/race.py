@@ -36,6 +36,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=60.0, help="training time per method (default 60)")
     parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
     parser.add_argument("--m", type=int, default=100)
+    P.add_kernel_argument(parser)
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
     parser.add_argument("--seed", type=int, default=0)
@@ -65,7 +66,7 @@ def race_fold(split: P.Split, entrants: dict[str, tuple[str, dict]], seconds: fl
         results[label] = {"trace": trace, "final_nll": P.final_value(trace["test_nll"]),
                           "final_error": P.final_value(trace["test_error"]),
                           "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
-                          "iterations": trainer.engine.iteration,
+                          "iterations": trainer.engine.iteration, "kernel": trainer.engine.kernel.name,
                           "lengthscale": trainer.engine.kernel.mean_lengthscale,
                           "variance": float(trainer.engine.kernel.variance)}
     return results
@@ -140,8 +141,9 @@ def markdown(folds: list[dict], args) -> str:
         f"({paper['svgpc'][2][0] / paper['xgpc'][2][0]:.3g}×); NLL {P.fmt_mean_sd(paper['xgpc'][1])} against "
         f"{P.fmt_mean_sd(paper['svgpc'][1])}.")
     return "\n".join(lines) + paper_line + (
-        f"\n\n{args.dataset}, protocol {args.protocol}, first {args.folds} of 10 folds, {args.seconds:g} s of training "
-        f"per method{' (options: ' + ', '.join(args.option) + ')' if args.option else ''}, evaluated on "
+        f"\n\n{args.dataset}, protocol {args.protocol}, first {args.folds} of 10 folds, kernel {args.kernel}, "
+        f"{args.seconds:g} s of training per method"
+        f"{' (options: ' + ', '.join(args.option) + ')' if args.option else ''}, evaluated on "
         f"≤ {args.eval_points} test rows. Reference = best final NLL of all methods "
         f"(per fold: {bands}); 'first' = first evaluation within the band, 'settled' = stays within it to the end "
         "('never' if the last evaluations are outside). Speed-up = baseline time / X-GPC time; '>' marks a lower "
@@ -158,14 +160,14 @@ def main(argv: list[str] | None = None) -> int:
     with pinned_blas(args.threads):
         for fold, (train, test) in enumerate(P.folds(args.dataset, y, 10, args.protocol, args.seed)[:args.folds]):
             split = P.prepare_split(args.dataset, X, y, train, test, args.protocol, m=args.m, seed=args.seed + fold,
-                                    nugget=args.nugget, monitor_points=args.eval_points)
+                                    nugget=args.nugget, monitor_points=args.eval_points, kernel=args.kernel)
             results = race_fold(split, entrants, args.seconds, args.seed + fold,
                                 f"{args.dataset} fold {fold + 1}/{args.folds}", progress, args.batch_size)
             best = time_to_quality(results)
             folds.append({"best_nll": best, "methods": results, "speedups": speedups(results, args.seconds)})
     progress.close()
     command = "python -m explorer bench race " + shlex.join(list(argv or []))
-    variant = "".join(f", {item}" for item in args.option)
+    variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
     args.json = args.json or f"race-{args.dataset}.json"
     finish(args, f"race ({args.dataset}{variant})", command.strip(), markdown(folds, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "folds": folds,

@@ -37,6 +37,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
     parser.add_argument("--seconds", type=float, default=30.0, help="training time per entrant (default 30)")
     parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
+    P.add_kernel_argument(parser)
     parser.add_argument("--seed", type=int, default=0)
     add_common_arguments(parser)
     args = parser.parse_args(argv)
@@ -56,8 +57,9 @@ def markdown(races: dict[str, dict], args) -> str:
                          f"{r['iterations']} | {r['lengthscale']:.3g} | {r['variance']:.3g} |")
     return "\n".join(lines) + (
         f"\n\nProtocol {args.protocol}, fold {args.fold} of 10, {args.seconds:g} s of training per entrant, m = 100, "
-        f"minibatch 100, kernel learning (Adam 0.01), evaluated on ≤ {args.eval_points} test rows; 'first'/'settled' "
-        "against the best final NLL of all entrants on that data set (1% band; 'never': not within it at the end). "
+        f"minibatch 100, kernel {args.kernel} learned by Adam (0.01), evaluated on ≤ {args.eval_points} test rows; "
+        "'first'/'settled' against the best final NLL of all entrants on that data set (1% band; 'never': not "
+        "within it at the end). "
         "ℓ is the geometric mean lengthscale.")
 
 
@@ -72,11 +74,11 @@ def main(argv: list[str] | None = None) -> int:
             X, y = P.load_dataset(name, args.protocol)
             train, test = P.folds(name, y, 10, args.protocol, args.seed)[args.fold - 1]
             split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed + args.fold - 1,
-                                    monitor_points=args.eval_points)
+                                    monitor_points=args.eval_points, kernel=args.kernel)
             results = race_fold(split, entrants, args.seconds, args.seed + args.fold - 1, name, progress)
             races[name] = {"n": len(y), "best_nll": time_to_quality(results), "entrants": results}
     progress.close()
     command = ("python -m explorer bench steps " + shlex.join(list(argv or []))).strip()
-    finish(args, "steps: X-GPC step-size rules", command, markdown(races, args),
+    finish(args, f"steps: X-GPC step-size rules{P.kernel_label(args.kernel)}", command, markdown(races, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "races": races})
     return 0

@@ -34,6 +34,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
                              "parameter rule, or only the time cap")
     parser.add_argument("--eval-every", type=int, default=10, help="iterations between hold-out evaluations")
     parser.add_argument("--m", type=int, default=100, help="inducing points")
+    P.add_kernel_argument(parser)
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
     parser.add_argument("--monitor-points", type=int, default=2000,
@@ -71,7 +72,7 @@ def run(args) -> list[dict]:
         X, y = P.load_dataset(name, args.protocol)
         for fold, (train, test) in enumerate(P.folds(name, y, args.k, args.protocol, args.seed)[:args.folds]):
             split = P.prepare_split(name, X, y, train, test, args.protocol, m=args.m, seed=args.seed + fold,
-                                    nugget=args.nugget, monitor_points=args.monitor_points)
+                                    nugget=args.nugget, monitor_points=args.monitor_points, kernel=args.kernel)
             for method in args.methods:
                 note = f"{name} fold {fold + 1}/{args.folds} {method}"
                 trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size,
@@ -82,6 +83,7 @@ def run(args) -> list[dict]:
                 records.append({"dataset": name, "n": len(y), "d": X.shape[1], "fold": fold, "method": method,
                                 **P.test_metrics(trainer, split), "seconds": trainer.seconds,
                                 "iterations": trainer.engine.iteration, "converged": bool(trainer.converged),
+                                "kernel": trainer.engine.kernel.name,
                                 "lengthscale": trainer.engine.kernel.mean_lengthscale,
                                 "variance": trainer.engine.kernel.variance, "trace": thinned(trainer.history)})
                 progress.advance(args.seconds, note)
@@ -127,8 +129,9 @@ def markdown(rows: list[dict], args) -> str:
             f"{row['converged']}/{row['folds']} |")
     notes = (
         f"\nProtocol **{args.protocol}** (see `explorer/bench/protocol.py`): first {args.folds} of {args.k} folds, "
-        f"m = {args.m}, minibatch {args.batch_size}, stopping rule `{args.convergence}` (hold-out NLL watched every "
-        f"{args.eval_every} iterations on ≤ {args.monitor_points} points) or {args.seconds:g} s of training"
+        f"kernel {args.kernel}, m = {args.m}, minibatch {args.batch_size}, stopping rule `{args.convergence}` "
+        f"(hold-out NLL watched every {args.eval_every} iterations on ≤ {args.monitor_points} points) or "
+        f"{args.seconds:g} s of training"
         f"{'; options: ' + ', '.join(args.option) if args.option else ''}. "
         "Times are training time only (evaluation excluded), on this machine, BLAS pinned; the paper's were on its "
         "machine and its implementations (Julia X-GPC, GPflow SVGPC). The paper's SVGPC column stands beside "
@@ -144,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         records = run(args)
     rows = summarise(records, args)
     command = "python -m explorer bench table1 " + shlex.join(list(argv or []))
-    section = f"table1 ({args.protocol}{', quick' if args.quick else ''}{''.join(', ' + o for o in args.option)})"
+    section = (f"table1 ({args.protocol}{', quick' if args.quick else ''}{P.kernel_label(args.kernel)}"
+               f"{''.join(', ' + o for o in args.option)})")
     finish(args, section, command.strip(), markdown(rows, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")},
             "summary": rows, "fits": records})

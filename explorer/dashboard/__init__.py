@@ -1,8 +1,8 @@
 """The X-GPC Explorer dashboard: the only package that imports Panel, HoloViews or Bokeh (DESIGN §1).
 
-`Dashboard(model)` shows a `Model` in a notebook (after `pn.extension(notifications=True)`) or a served page;
-`serve_app()` builds the page for one browser session of `panel serve apps/explorer.py`; `serve_in_background`
-serves it from a thread (tests, benchmarks).
+`Dashboard(model)` shows a `Model` in a notebook (after `pn.extension("filedropper", notifications=True)`: the upload
+widget's script and notifications) or a served page; `serve_app()` builds the page for one browser session of
+`panel serve apps/explorer.py`; `serve_in_background` serves it from a thread (tests, benchmarks).
 """
 from explorer.dashboard.app import Dashboard, serve_app, serve_in_background
 

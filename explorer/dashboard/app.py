@@ -1,7 +1,8 @@
 """`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
 session) or shown in a notebook. Training runs in the session's worker thread; a periodic callback (every
 `period_ms`) takes the worker's gate briefly to read what is new and renders it: traces at every tick, the surface
-at most every `surface_seconds`, only while its tab is shown.
+at most every `surface_seconds`, only while its tab is shown. An uploaded file is read and swapped in off the event
+loop (`read_file`), so one upload never stalls the other sessions.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import asyncio
 import io
 import logging
 import time
+from functools import partial
 
 import panel as pn
 import param
@@ -23,6 +25,7 @@ from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import RaceTab
 from explorer.dashboard.surface import SurfaceView
+from explorer.dashboard.text import html_text
 from explorer.dashboard.train import TrainTab
 from explorer.dashboard.worker import Worker
 from explorer.model import Model
@@ -42,12 +45,27 @@ def stepper(generator):
 
 
 def notify(message: str, kind: str = "error") -> None:
-    """A notification in this session's page (or the log where there is none, e.g. a notebook without them)."""
+    """A notification in this session's page (or the log where there is none, e.g. a notebook without them). The
+    page renders notifications as HTML; `message` is shown as text (it often quotes file names and cell values)."""
     area = pn.state.notifications
     if area is None:
         (log.error if kind == "error" else log.info)(message)
         return
-    getattr(area, kind)(message, duration=8000 if kind == "error" else 4000)
+    getattr(area, kind)(html_text(message), duration=8000 if kind == "error" else 4000)
+
+
+def describe(error: Exception) -> str:
+    """An exception in words for people: a DataError says everything itself, others name their type."""
+    return str(error) if isinstance(error, datasets.DataError) else f"{type(error).__name__}: {error}"
+
+
+def unchanged(error: Exception) -> str:
+    return f"{describe(error)}. The current run is unchanged."
+
+
+def parse_upload(content: bytes, filename: str, label_column: str) -> tuple:
+    """An uploaded CSV/TSV as (X (n, d), y (n,) ±1, classes (2,), feature names); raises DataError (any thread)."""
+    return datasets.read_csv(io.BytesIO(content), label_column, source_name=filename)
 
 
 class Dashboard(pn.viewable.Viewer):
@@ -67,7 +85,7 @@ class Dashboard(pn.viewable.Viewer):
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
         self.train = TrainTab(self.settings, self.surface, self.history_csv)
-        self.data = DataTab(self.settings, self.load_file, notify)
+        self.data = DataTab(self.settings, self.read_file, notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
         self.learn = LearnTab()
@@ -81,6 +99,8 @@ class Dashboard(pn.viewable.Viewer):
         self._surface_iteration = -1
         self._learn_iteration = -1
         self._shown_status = None
+        self._reading: str | None = None  # the uploaded file being read, if any
+        self._swapping = False  # its data are being swapped in: the gate is taken for seconds, so the UI waits
         self._wire()
         with self.worker.hold():
             self._trainer = self.model.trainer
@@ -176,14 +196,26 @@ class Dashboard(pn.viewable.Viewer):
 
     def apply(self, changes: dict) -> None:
         """Set configuration parameters on the Model (a structural change resets the run and pauses training)."""
+        if self._busy():
+            self.settings.sync()
+            return
         self.worker.pause()
         with self.worker.hold():
-            self._guard(self.model.param.update, **changes)
+            try:
+                self.model.param.update(**changes)
+            except datasets.DataError as err:
+                no_upload = changes.get("dataset") == "custom" and self.data.accepted is None
+                notify("The data set 'custom' is a file you upload: upload a CSV in the Data tab first."
+                       if no_upload else describe(err))
+            except Exception as err:  # a rejected change is reported; the Model has rolled it back
+                notify(describe(err))
         self.settings.sync()
         self.refresh(force_surface=True)
 
     def add_point(self, x, label: int) -> None:
         """The surface click: a training point of class `label` at raw input x (d,); training continues."""
+        if self._busy():
+            return
         with self.worker.hold():
             if not self._guard(self.model.add_point, x, label):
                 return
@@ -191,21 +223,55 @@ class Dashboard(pn.viewable.Viewer):
         self.surface.show_points(points)
         self.refresh(force_surface=True)
 
-    def load_file(self, content: bytes, filename: str, label_column: str) -> None:
-        """Parse an uploaded CSV and make it the data set; a bad file only raises a notification."""
+    def load_file(self, content: bytes, filename: str, label_column: str) -> bool:
+        """Parse an uploaded CSV and make it the data set, here and now (notebooks, tests; the page uses `read_file`).
+        A bad file only raises a notification. Returns whether the data were swapped in."""
+        if self._busy():
+            return False
         try:
-            X, y, classes, names = datasets.read_csv(io.BytesIO(content), label_column, source_name=filename)
-        except datasets.DataError as err:
-            notify(f"{err}. The current run is unchanged.")
-            return
+            parsed = parse_upload(content, filename, label_column)
+        except Exception as err:  # a file that cannot be read is reported; nothing has changed
+            return self._show_loaded(False, unchanged(err))
         self.worker.pause()
+        return self._show_loaded(*self._swap(filename, *parsed))
+
+    async def read_file(self, content: bytes, filename: str, label_column: str) -> bool:
+        """`load_file` off the event loop, so that other sessions stay served: the file is parsed in a thread (this
+        session carries on meanwhile), then swapped in under the gate in a thread (this session's refresh skips and
+        its actions wait); the result is rendered by a callback scheduled on the session. Returns whether the data
+        were swapped in."""
+        if self._reading is not None:
+            notify(f"Still reading {self._reading}: upload {filename} once it is loaded.", kind="info")
+            return False
+        self._reading = filename
+        try:
+            parsed = await asyncio.to_thread(parse_upload, content, filename, label_column)
+            self._swapping = True
+            self.worker.pause()
+            loaded, message = await asyncio.to_thread(self._swap, filename, *parsed)
+        except Exception as err:  # a file that cannot be read is reported; nothing has changed
+            loaded, message = False, unchanged(err)
+        finally:
+            self._reading, self._swapping = None, False
+        pn.state.execute(partial(self._show_loaded, loaded, message), schedule=True)
+        return loaded
+
+    def _swap(self, filename: str, X, y, classes, names) -> tuple[bool, str]:
+        """Make a parsed file the data set, under the gate (any thread; touches no Panel or Bokeh object).
+        Returns (whether it was swapped in, the message for people)."""
         with self.worker.hold():
-            ok = self._guard(self.model.set_data, X, y, filename, names)
-        if ok:
-            notify(f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]!r}, "
-                   f"+1 = {classes[1]!r}.", kind="success")
+            try:
+                self.model.set_data(X, y, filename, names)
+            except Exception as err:  # the Model keeps its data on any failure
+                return False, unchanged(err)
+        return True, (f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]}, "
+                      f"class +1 = {classes[1]}.")
+
+    def _show_loaded(self, loaded: bool, message: str) -> bool:
+        notify(message, kind="success" if loaded else "error")
         self.settings.sync()
         self.refresh(force_surface=True)
+        return loaded
 
     def history_csv(self) -> str:
         with self.worker.hold():
@@ -232,12 +298,20 @@ class Dashboard(pn.viewable.Viewer):
 
     def _guard(self, action, *args, **kwargs) -> bool:
         """Run action; an exception becomes a notification. Returns whether it succeeded."""
+        if self._busy():
+            return False
         try:
             action(*args, **kwargs)
         except Exception as err:  # any failure of a user action is reported, the session carries on
-            notify(f"{type(err).__name__}: {err}" if not isinstance(err, datasets.DataError) else str(err))
+            notify(describe(err))
             return False
         return True
+
+    def _busy(self) -> bool:
+        """Whether an uploaded file is being swapped in; if so, says that the action has to wait."""
+        if self._swapping:
+            notify(f"Loading {self._reading}: try again in a moment.", kind="info")
+        return self._swapping
 
     # ------------------------------------------------------------------------------------------------ refresh
     def _visible(self, name: str) -> bool:
@@ -251,11 +325,14 @@ class Dashboard(pn.viewable.Viewer):
     def refresh(self, force_surface: bool = False) -> None:
         """Read what is new under the gate, then render it: new history rows, status, the surface (when due) and
         the last minibatch for the Learn tab. A new run (reset or configuration change) archives the old curves.
-        Once the browser has left, stop instead (one quiet log line)."""
+        Skipped while an uploaded file is swapped in (its thread holds the gate). Once the browser has left, stop
+        instead (one quiet log line)."""
         if self._browser_left():
             log.info("Browser page closed: session %s stopped at iteration %d.", self._session.id,
                      self.model.iteration)
             self.close()
+            return
+        if self._swapping:
             return
         try:
             with self.worker.hold():
@@ -306,7 +383,7 @@ class Dashboard(pn.viewable.Viewer):
         if "status" in update and update["status"] != self._shown_status:
             iteration, status, converged = update["status"]
             t.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
-            t.status.value = status
+            t.status.value = html_text(status)
             self._shown_status = update["status"]
         if "frame" in update:
             self.surface.show(update["frame"])
@@ -343,7 +420,7 @@ class Dashboard(pn.viewable.Viewer):
 
 
 def _report(error: Exception) -> None:
-    notify(f"{type(error).__name__}: {error}")
+    notify(describe(error))
 
 
 def _closed_page_is_no_error(loop, context: dict) -> None:
@@ -358,10 +435,10 @@ def _closed_page_is_no_error(loop, context: dict) -> None:
 
 
 def serve_app() -> Dashboard:
-    """The page for one browser session: BLAS on one thread (DESIGN §8), notifications on (also for any exception
-    a callback did not handle itself), quiet disconnects, a fresh Dashboard."""
+    """The page for one browser session: BLAS on one thread (DESIGN §8), the upload widget's script, notifications
+    on (also for any exception a callback did not handle itself), quiet disconnects, a fresh Dashboard."""
     threadpool_limits(limits=1)
-    pn.extension(notifications=True, exception_handler=_report)
+    pn.extension("filedropper", notifications=True, exception_handler=_report)
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # not on the server's loop (e.g. called from a script)

@@ -1,22 +1,27 @@
 """Data tab: the built-in 2-D sets, the paper's data sets found in the data directory, and CSV upload with a
-label-column chooser. A file that cannot be used raises a notification and leaves the current run as it was."""
+label-column chooser. The browser refuses a file over the limit before sending anything and sends the rest in small
+chunks; the dashboard reads it off the event loop. A file that cannot be used raises a notification and leaves the
+current run, and the label-column box, as they were."""
 from __future__ import annotations
 
 import csv
+from dataclasses import dataclass, replace
 
 import numpy as np
 import panel as pn
 
 from explorer import datasets
 from explorer.dashboard.controls import DATA
+from explorer.dashboard.text import html_text, markdown_text
 
-MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+MAX_UPLOAD_BYTES = 10_000_000  # "10MB" for the browser's check (FilePond counts 1 MB as 10**6 bytes)
+UPLOAD_CHUNK_BYTES = 1_000_000  # one websocket message per chunk, far below the server's message limit
 _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
 
 
 def header_columns(content: bytes, filename: str) -> list[str]:
     """Column names from the first non-blank line of an uploaded CSV/TSV (delimiter: the most frequent of
-    , TAB ; | else whitespace). Raises `DataError` for an empty, binary or one-column file."""
+    , TAB ; | else whitespace). Raises `DataError` for an oversized, empty, binary or one-column file."""
     if len(content) > MAX_UPLOAD_BYTES:
         raise datasets.DataError(f"{filename}: {len(content) / 1e6:.1f} MB is over the upload limit of "
                                  f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB")
@@ -45,60 +50,119 @@ def guess_label_column(columns: list[str]) -> str:
     return columns[-1]
 
 
+def dropped_file(value: dict) -> tuple[str, bytes] | None:
+    """(filename, content) of the file in a FileDropper value {filename: content}, None when it is empty (a file was
+    removed). Text files arrive decoded from UTF-8; they are encoded back so every file is read the same way."""
+    if not value:
+        return None
+    filename, content = list(value.items())[-1]
+    return filename, content.encode("utf-8") if isinstance(content, str) else bytes(content)
+
+
 def summary(model) -> str:
-    """Markdown description of the model's current data (call under the worker gate)."""
+    """Markdown description of the model's current data (call under the worker gate). Names come from files, so
+    they are escaped: show it in a pane with `disable_math=True`."""
     y = np.concatenate([model.y_train, model.y_test])
     positive = int(np.sum(y > 0))
-    names = ", ".join(model.feature_names[:12]) + (" …" if len(model.feature_names) > 12 else "")
+    names = ", ".join(markdown_text(name) for name in model.feature_names[:12])
+    names += " …" if len(model.feature_names) > 12 else ""
     note = ""
     if model.dataset in datasets.PAPER_DATASETS:
         note = f"\n\n*Source:* {datasets.PAPER_DATASETS[model.dataset].note}"
-    return (f"**{model.dataset}**: {len(model.y_train)} training and {len(model.y_test)} test points, "
+    return (f"**{markdown_text(model.dataset)}**: {len(model.y_train)} training and {len(model.y_test)} test points, "
             f"d = {model.X_train.shape[1]} features ({names}); class +1: {positive}, class −1: {len(y) - positive}. "
             f"Inputs are standardised with the training statistics; plots show raw units.{note}")
 
 
-class DataTab(pn.viewable.Viewer):
-    """Upload widgets and the description of the current data (shows itself in a notebook). `load_file(content,
-    filename, label_column)` is the dashboard's callback that parses a file and swaps the data in (or notifies what
-    is wrong)."""
+@dataclass(frozen=True)
+class Upload:
+    """An uploaded file, its header and the chosen label column."""
+    content: bytes
+    filename: str
+    columns: list[str]
+    label_column: str
 
-    def __init__(self, settings, load_file, report_error):
+
+class DataTab(pn.viewable.Viewer):
+    """Upload widgets and the description of the current data (shows itself in a notebook). `read_file(content,
+    filename, label_column)` is the dashboard's coroutine that reads a file off the event loop and swaps the data in;
+    it returns whether it did (if not, it has said why). The label-column box always shows the header of the file in
+    use."""
+
+    def __init__(self, settings, read_file, report_error):
         super().__init__()
-        self._load_file = load_file
+        self._read_file = read_file
         self._report_error = report_error
-        self._content: bytes | None = None
-        self._filename = ""
-        self.upload = pn.widgets.FileInput(accept=".csv,.tsv,.txt", multiple=False)
+        self.accepted: Upload | None = None
+        self._in_progress: Upload | None = None
+        self.upload = pn.widgets.FileDropper(max_file_size=f"{MAX_UPLOAD_BYTES // 10**6}MB",
+                                             chunk_size=UPLOAD_CHUNK_BYTES, multiple=False, layout="compact",
+                                             sizing_mode="stretch_width")
         self.label_column = pn.widgets.Select(label="label column", options=[], disabled=True, width=240)
-        self.description = pn.pane.Markdown("", sizing_mode="stretch_width")
+        self.reading = pn.widgets.StaticText(value="", visible=False)
+        self.reading_bar = pn.indicators.Progress(value=-1, active=True, visible=False, sizing_mode="stretch_width")
+        self.description = pn.pane.Markdown("", disable_math=True, sizing_mode="stretch_width")
         self.upload.param.watch(self._uploaded, "value")
         self.label_column.param.watch(self._label_chosen, "value")
         self._settings = settings
-        self._choosing = False
+        self._showing = False
 
-    def _uploaded(self, event) -> None:
-        if event.new is None:
+    async def _uploaded(self, event) -> None:
+        dropped = dropped_file(event.new)
+        if dropped is None:
             return
-        content, filename = bytes(event.new), self.upload.filename or "uploaded file"
+        filename, content = dropped
+        self.upload.value.clear()  # the content lives on in `accepted` only if the file is accepted
         try:
             columns = header_columns(content, filename)
         except datasets.DataError as err:
             self._report_error(str(err))
             return
-        self._content, self._filename = content, filename
-        self._choosing = True
-        try:
-            self.label_column.options = columns
-            self.label_column.value = guess_label_column(columns)
-            self.label_column.disabled = False
-        finally:
-            self._choosing = False
-        self._load_file(content, filename, self.label_column.value)
+        await self._read(Upload(content, filename, columns, guess_label_column(columns)))
 
     def _label_chosen(self, event) -> None:
-        if not self._choosing and self._content is not None and event.new is not None:
-            self._load_file(self._content, self._filename, event.new)
+        """A label column chosen by the user (not one shown by `_show_accepted`): read the file again with it."""
+        if self._showing or self.accepted is None or event.new in (None, self.accepted.label_column):
+            return
+        upload = replace(self.accepted, label_column=event.new)
+
+        async def read() -> None:
+            await self._read(upload)
+
+        pn.state.execute(read)
+
+    async def _read(self, upload: Upload) -> None:
+        """Read `upload` (progress shown meanwhile); keep it as the accepted file if the dashboard took it. One file
+        at a time: another one dropped meanwhile is refused with a message."""
+        if self._in_progress is not None:
+            self._report_error(f"Still reading {self._in_progress.filename}: upload {upload.filename} once it is "
+                               "loaded.")
+            return
+        self._in_progress = upload
+        self._show_reading(upload)
+        try:
+            if await self._read_file(upload.content, upload.filename, upload.label_column):
+                self.accepted = upload
+        finally:
+            self._in_progress = None
+            self._show_reading(None)
+            self._show_accepted()
+
+    def _show_reading(self, upload: Upload | None) -> None:
+        if upload is not None:
+            self.reading.value = f"Reading {html_text(upload.filename)} ({len(upload.content) / 1e6:.1f} MB)…"
+        self.reading.visible = self.reading_bar.visible = upload is not None
+        self.label_column.disabled = upload is not None or self.accepted is None
+
+    def _show_accepted(self) -> None:
+        """The label-column box shows the accepted file's header and label (empty before any file was accepted)."""
+        self._showing = True
+        try:
+            self.label_column.options = list(self.accepted.columns) if self.accepted else []
+            self.label_column.value = self.accepted.label_column if self.accepted else None
+            self.label_column.disabled = self.accepted is None
+        finally:
+            self._showing = False
 
     def __panel__(self):
         availability = datasets.paper_availability()
@@ -114,9 +178,9 @@ class DataTab(pn.viewable.Viewer):
                 "### Data set", self._settings.group(DATA),
                 "### Upload a CSV",
                 pn.pane.Markdown(f"A header row, one label column with two distinct values, numeric features. "
-                                 f"At most {MAX_UPLOAD_BYTES // 2**20} MB. The label column is guessed from its "
+                                 f"At most {MAX_UPLOAD_BYTES // 10**6} MB. The label column is guessed from its "
                                  "name (label, class, target, y) or is the last column; change it below."),
-                self.upload, self.label_column,
+                self.upload, self.reading, self.reading_bar, self.label_column,
                 width=360,
             ),
             pn.Column(

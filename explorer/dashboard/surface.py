@@ -14,7 +14,7 @@ import contourpy
 import numpy as np
 import panel as pn
 from bokeh.events import Tap
-from bokeh.models import ColorBar, ColumnDataSource, HoverTool, LinearColorMapper, Range1d
+from bokeh.models import ColorBar, ColumnDataSource, HoverTool, LinearColorMapper, PlainText, Range1d
 from bokeh.palettes import RdBu11, Viridis256, interp_palette
 from bokeh.plotting import figure
 from bokeh.transform import linear_cmap
@@ -44,11 +44,13 @@ class Projection:
             _, _, Vt = np.linalg.svd((X_train - self.mean) / self.scale, full_matrices=False)
             self.basis = Vt[:2].T  # (d, 2), orthonormal in standardised units
 
-    def labels(self, feature_names: list[str]) -> tuple[str, str]:
+    def labels(self, feature_names: list[str]) -> tuple[PlainText, PlainText]:
+        """Axis labels, as plain text: Bokeh would typeset a feature name such as "$$x$$" as TeX."""
         if self.kind == PCA:
-            return "PC 1 (standardised)", "PC 2 (standardised)"
+            return PlainText(text="PC 1 (standardised)"), PlainText(text="PC 2 (standardised)")
         i, j = self.features
-        return feature_names[i], (feature_names[j] if j is not None else "(no second feature)")
+        return PlainText(text=feature_names[i]), PlainText(text=feature_names[j] if j is not None
+                                                           else "(no second feature)")
 
     def to_plane(self, X: np.ndarray) -> np.ndarray:
         """(n, d) raw → (n, 2)."""

@@ -14,6 +14,7 @@ Expectations over f_i are 64-node Gauss–Hermite.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -199,10 +200,34 @@ class ComparisonRun:
         return {"full": self.full.summary(), "sparse": None if self.sparse is None else self.sparse.summary()}
 
 
+def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int], None]:
+    """A `progress(sweeps_done, total_sweeps)` callback for long sampler runs: rewrites one line such as
+    "Gibbs sampling: 1,200 of 2,600 sweeps per chain (46%), about 21 s left" on `stream` (default sys.stderr) at most
+    every `every_seconds`, and ends the line when done."""
+    first, shown = {}, [-math.inf]  # the first report (time, sweeps) starts the clock: setup time is not sweeping
+
+    def report(done: int, total: int) -> None:
+        now = time.perf_counter()
+        first.setdefault("time", now)
+        first.setdefault("done", done)
+        if done < total and now - shown[0] < every_seconds:
+            return
+        shown[0] = now
+        elapsed, swept = now - first["time"], done - first["done"]
+        tail = (f"about {elapsed * (total - done) / swept:.0f} s left" if done < total and swept > 0 else
+                "estimating the time left" if done < total else "done")
+        out = stream if stream is not None else sys.stderr
+        line = f"Gibbs sampling: {done:,} of {total:,} sweeps per chain ({100 * done / total:.0f}%), {tail}"
+        out.write("\r" + line.ljust(80) + ("\n" if done >= total else ""))  # padded: a shorter line hides a longer
+        out.flush()
+
+    return report
+
+
 def run_comparison(X: np.ndarray, y: np.ndarray, kernel: Kernel, *, n_train_max: int = N_MAX, test_fraction: float = 0.2,
                    seed: int = 0, n_samples: int = 1000, burn_in: int = 100, n_chains: int = 4,
                    n_inducing: int | None = None, max_stored_draws: int = 1000,
-                   progress: Callable[[int, int], None] | None = None) -> ComparisonRun:
+                   progress: Callable[[int, int], None] | str | None = "auto") -> ComparisonRun:
     """Fig. 1 end to end at a fixed kernel: split, fit full X-GPC (and a sparse one with `n_inducing` k-means++
     inducing points) by exact coordinate ascent (`recipe.full_batch_engine`, `training.fit_to_optimum`), run the
     Gibbs sampler, compare at the test points.
@@ -210,9 +235,12 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: Kernel, *, n_train_max:
     X (n, d) as given (standardise beforehand), y (n,) in ±1. If the training part would exceed `n_train_max`, the
     data are first subsampled (seeded) to ⌊n_train_max / (1 − test_fraction)⌋ rows; the result says so in
     `subsampled_from`. Split: stratified, `test_fraction` of each class. Sampler: `n_chains` chains of `burn_in` +
-    `n_samples` sweeps; `progress(sweeps_done, total_sweeps)` is called every 10 sweeps. All randomness from `seed`.
+    `n_samples` sweeps; `progress(sweeps_done, total_sweeps)` is called every 10 sweeps ("auto": `text_progress()`
+    in a terminal or notebook, else nothing; None: nothing). All randomness from `seed`.
     Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n_train) seconds.
     """
+    if progress == "auto":
+        progress = text_progress() if sys.stderr.isatty() or "ipykernel" in sys.modules else None
     X, y = labelled_data(X, y)
     if not 0.0 < test_fraction < 1.0:
         raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")

@@ -339,6 +339,11 @@ class Model(param.Parameterized):
         c = np.asarray(getattr(self.engine, "last_c", np.zeros(0)), dtype=float)
         return {"c": c, "theta": pg_mean(c)}
 
+    @property
+    def data_name(self) -> str:
+        """The data set's name for people: `dataset`, or the name given to `set_data` for custom data."""
+        return self._custom["name"] if self.dataset == "custom" and self._custom is not None else self.dataset
+
     # ----- persistence ---------------------------------------------------------------------------------------
     def save(self, path) -> None:
         """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle). `Model.load(path)`

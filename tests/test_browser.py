@@ -1,6 +1,7 @@
 """The served dashboard in headless Debian Chromium (Playwright). One in-process server for the module (its sessions'
 dashboards are recorded so tests can look at the server side too) and one real `panel serve apps/explorer.py`.
 Screenshots go to $XGPC_TEST_ARTIFACTS (default test-artifacts/)."""
+import logging
 import os
 import socket
 import subprocess
@@ -206,3 +207,71 @@ def test_panel_serve_subprocess(page):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+# ----- issue 9: first-hour stumbles ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("width", [1280, 1600, 1920])
+def test_reset_is_clickable_by_mouse_at_common_widths(served, page, width):
+    page.set_viewport_size({"width": width, "height": 1000})
+    dashboard, errors = open_app(page, *served)
+    page.get_by_role("button", name="Step").click()
+    wait_server(page, lambda: dashboard.model.iteration > 0)
+    page.get_by_text(f"iteration {dashboard.model.iteration}").wait_for(timeout=TIMEOUT_MS)
+    mode, click_class = dashboard.surface.mode.value, dashboard.surface.click_class.value
+    box = page.get_by_role("button", name="Reset").bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # where a person would click
+    page.get_by_text("iteration 0", exact=True).wait_for(timeout=TIMEOUT_MS)
+    assert dashboard.model.iteration == 0 and "Run reset by request" in dashboard.model.status
+    assert (dashboard.surface.mode.value, dashboard.surface.click_class.value) == (mode, click_class)
+    assert errors == []
+
+
+def test_a_typed_value_out_of_range_is_refused_visibly(served, page):
+    dashboard, errors = open_app(page, *served)
+    box = page.get_by_label("inducing points m")
+    box.fill("100000")
+    box.press("Enter")
+    notice = page.locator(".notyf__message", has_text="inducing points m")
+    notice.wait_for(timeout=TIMEOUT_MS)
+    assert "100000 is out of range (from 1 to 2000)" in notice.inner_text()
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while box.input_value() != "100":
+        assert time.monotonic() < deadline, f"the box still shows {box.input_value()}"
+        page.wait_for_timeout(100)
+    assert dashboard.model.n_inducing == 100
+    assert errors == []
+
+
+def test_a_fresh_page_logs_no_range_warnings(served, page):
+    messages = []
+    page.on("console", lambda message: messages.append(message.text))
+    _, errors = open_app(page, *served)
+    page.wait_for_timeout(1500)  # the first repaints are done
+    for tab in ("MCMC", "Race", "Learn", "Train"):
+        page.locator(".bk-tab", has_text=tab).click()
+        page.wait_for_timeout(700)
+    assert any("Bokeh items were rendered" in text for text in messages)  # the listener heard the page
+    assert not [text for text in messages if "could not set initial ranges" in text]
+    assert errors == []
+
+
+def test_closing_a_training_page_stops_its_worker_quietly(served, browser, caplog):
+    url, dashboards = served
+    context = browser.new_context()
+    with caplog.at_level(logging.INFO):
+        page = context.new_page()
+        dashboard, errors = open_app(page, url, dashboards)
+        page.get_by_role("button", name="Play").click()
+        page.wait_for_function(f"() => ({LIVE_POINTS})() >= 3", timeout=TIMEOUT_MS)
+        assert dashboard.worker.playing
+        page.close()
+        deadline = time.monotonic() + 10.0  # generous: Bokeh itself would end the session only after 15–30 s
+        while dashboard.worker.alive:
+            assert time.monotonic() < deadline, "the worker still trains for a closed page"
+            time.sleep(0.1)
+        time.sleep(1.0)  # anything still on its way to the closed page has failed by now
+    context.close()
+    assert "Traceback" not in caplog.text and not [r for r in caplog.records if r.exc_info]
+    closed = [r for r in caplog.records if r.getMessage().startswith("Browser page closed")]
+    assert len([r for r in closed if dashboard._session.id in r.getMessage()]) == 1  # one line for this page
+    assert errors == []

@@ -1,19 +1,28 @@
 """The dashboard's views and callbacks without a browser: a real Model steps, the plot sources change, bad input is
 reported and leaves the run alone. `Dashboard.refresh()` is called directly (no server runs its periodic callback)."""
+import html
+import io
+import json
 import logging
 import time
 
 import numpy as np
+import panel as pn
 import pytest
 from bokeh.events import Tap
+from bokeh.models import GlyphRenderer, Legend, Range1d
 from scipy.special import expit, log_expit
 
 from explorer.dashboard import Dashboard
 from explorer.dashboard.data import header_columns, guess_label_column
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
-from explorer.dashboard.race import standings
-from explorer.metrics import first_time_within, settled_time_within
-from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA
+from explorer.compare import text_progress
+from explorer.dashboard.controls import describe_change
+from explorer.dashboard.mcmc import McmcTab
+from explorer.dashboard.race import _table, seconds_left, standings
+from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
+from explorer.metrics import error_rate, first_time_within, settled_time_within
+from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, misclassified
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
 from explorer.datasets import DataError
@@ -69,16 +78,22 @@ def test_play_trains_in_the_worker_and_pause_stops_it(dash):
     assert dash.train.traces.live.data["iteration"][-1] == stopped_at - stopped_at % dash.model.eval_every
 
 
-def test_a_configuration_change_archives_the_run_labelled_by_the_difference(dash):
+def test_a_configuration_change_archives_the_run_and_labels_runs_by_what_changed(dash):
+    traces = dash.train.traces
     dash.step()
     dash.step()
     dash.apply({"n_inducing": 10})
     assert dash.model.n_inducing == 10 and dash.model.iteration == 0
-    assert dash.train.traces.points == 0
-    (run,) = dash.train.traces.earlier
-    labels = [item.label["value"] for _, _, item in run["items"]]
-    assert labels and all("n_inducing=20" in label for label in labels)
+    assert traces.points == 0
     assert all(w.value == 10 for w in dash.settings.widgets("n_inducing"))
+    dash.apply({"seed": 3})  # run 2 ends before it drew anything: run 3 does not exist, the next run is run 2
+    dash.step()
+    dash.step()
+    dash.reset()
+    elbo_labels = [item.label["value"] for item in traces.elbo.legend[0].items]
+    assert elbo_labels == ["run 1: first run", "run 2: seed 0 → 3, inducing points 20 → 10",
+                           "run 3 (now): same settings"]
+    assert [item.label["value"] for item in traces.nll.legend[0].items] == ["run 1", "run 2", "run 3 (now)"]
 
 
 def test_a_rejected_change_keeps_the_run_and_resyncs_the_widgets(dash, caplog):
@@ -217,7 +232,7 @@ def test_race_tab_races_and_ranks(dash):
     assert run.finished and all(m.trainer.seconds >= 0.5 for m in run.models.values())
     assert set(run.models) == {"xgpc", "svgp-adam"}
     assert len(dash.race.sources["xgpc"].data["seconds"]) >= 2
-    assert "first within 1%" in dash.race.table.object
+    assert "reached the band" in dash.race.table.object
 
 
 def test_time_to_target_readings():
@@ -240,13 +255,163 @@ def test_heatmap_and_point_colours_agree():
         assert rgb(high_end)[0] > rgb(high_end)[2]  # p = 1 and class +1: red
 
 
+# ----- issue 9: first-hour stumbles in the served app ---------------------------------------------------------------
+def test_a_typed_value_out_of_range_is_refused_visibly(dash, caplog):
+    box = dash.settings.widgets("n_inducing")[0]
+    with caplog.at_level(logging.ERROR):
+        box.value = 100000
+    assert dash.model.n_inducing == 20
+    assert all(w.value == 20 for w in dash.settings.widgets("n_inducing"))  # the box no longer shows 100000
+    assert "inducing points m: 100000 is out of range (from 1 to 2000); still 20" in caplog.text
+    caplog.clear()
+    with caplog.at_level(logging.ERROR):
+        dash.settings.widgets("lengthscale")[0].value = 0.0  # the lower bound is exclusive
+        dash.settings.widgets("batch_size")[0].value = None  # an emptied box
+    assert dash.model.lengthscale == 1.0 and dash.model.batch_size == 50
+    assert "initial lengthscale ℓ: 0 is out of range (above 1e-06)" in caplog.text
+    assert "minibatch size s needs a value" in caplog.text
+    box.value = 15  # in range: applied
+    assert dash.model.n_inducing == 15
+
+
+def test_misclassified_marks_only_where_the_model_has_decided():
+    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
+    p = np.array([0.5, 0.5, 0.4995, 0.5004, 0.2, 0.9])
+    assert misclassified(p, y).tolist() == [False, False, False, False, True, True]
+
+
+def test_a_fresh_surface_crosses_out_nothing_and_a_trained_one_its_errors(dash):
+    shown = dash.surface._shown_data(dash.model)
+    X = np.vstack([shown[0], shown[2]])
+    y = np.concatenate([shown[1], shown[3]])
+    assert np.allclose(dash.model.predict_proba(X), 0.5, rtol=0, atol=1e-12)  # the prior predicts nothing
+    assert len(dash.surface.wrong.data["x"]) == 0
+    for _ in range(6):
+        dash.step()
+    p = dash.model.predict_proba(X)
+    assert np.all(np.abs(p - 0.5) > 1e-3)  # every point decided: the crosses are exactly the errors
+    errors = round(error_rate(p, y) * len(y))
+    assert errors > 0 and len(dash.surface.wrong.data["x"]) == errors
+
+
+def test_run_labels_say_what_changed_in_words():
+    before = {"n_inducing": 30, "seed": 0, "learn_hyperparameters": True, "noise": None, "rho": 0.5}
+    assert describe_change(before, dict(before)) == "same settings"
+    after = dict(before, n_inducing=50, learn_hyperparameters=False, noise=0.25, rho=0.125)
+    assert describe_change(before, after) == ("inducing points 30 → 50, learn ℓ and σ² on → off, noise default → "
+                                              "0.25, ρ 0.5 → 0.125")
+
+
+def _has_extent(fig) -> bool:
+    """Bokeh can set the figure's initial ranges: they are explicit, or some visible renderer has data to fit."""
+    explicit = all(isinstance(r, Range1d) and r.start < r.end for r in (fig.x_range, fig.y_range))
+    return explicit or any(r.visible and any(len(column) for column in r.data_source.data.values())
+                           for r in fig.renderers)
+
+
+def test_every_figure_can_set_its_initial_ranges_and_the_curves_fill_them(dash):
+    traces = dash.train.traces
+    figures = (traces.figures + [dash.race.nll, dash.race.error, dash.mcmc.trace]
+               + [fig for fig, _ in dash.mcmc.scatter.values()] + [dash.learn.c_fig, dash.learn.theta_fig])
+    assert all(_has_extent(fig) for fig in figures)
+    for _ in range(4):
+        dash.step()
+    for fig, y in ((traces.nll, "test_nll"), (traces.error, "test_error"), (traces.elbo, "elbo")):
+        values = np.asarray(traces.live.data[y])
+        low, high, span = values.min(), values.max(), np.ptp(values)
+        assert fig.y_range.start <= low and fig.y_range.end >= high  # every point shown …
+        assert fig.y_range.start >= low - 0.1 * span and fig.y_range.end <= high + 0.1 * span  # … and filling it
+    dash.reset()
+    traces.clear_earlier()
+    assert all(_has_extent(fig) for fig in traces.figures)
+
+
+def test_legends_sit_beside_above_or_below_the_curves(dash):
+    for fig in dash.train.traces.figures + [dash.race.nll, dash.race.error]:
+        assert not any(isinstance(item, Legend) for item in fig.center)
+        assert any(isinstance(item, Legend) for item in fig.below + fig.right + fig.above)
+
+
+def test_mcmc_sparse_and_full_markers_differ():
+    tab = McmcTab()
+    for fig, sources in tab.scatter.values():
+        glyphs = {kind: fig.select_one({"type": GlyphRenderer, "data_source": source}).glyph
+                  for kind, source in sources.items()}
+        sparse, full = glyphs["sparse"], glyphs["full"]
+        assert (sparse.marker, sparse.size) != (full.marker, full.size)
+        assert sparse.fill_alpha == 0.0  # hollow: the full-model marker inside stays visible
+        assert {item.label["value"] for item in fig.legend[0].items} >= {"X-GPC sparse", "X-GPC full"}
+
+
+def test_race_robust_range_ignores_a_spike():
+    rng = np.random.default_rng(0)
+    calm = np.log(2.0) * np.exp(-np.linspace(0, 3, 60)) + 0.3 + 0.01 * rng.random(60)  # falls from ≈ 1 to ≈ 0.33
+    spiky = calm - 0.02
+    spiky[20] = 7.0
+    low, high = robust_range([calm, spiky])
+    assert low <= spiky.min() and max(calm.max(), np.delete(spiky, 20).max()) <= high < 1.5  # whole curves, no spike
+    low, high = robust_range([calm, [np.nan, 0.31]])
+    assert low <= calm.min() and high >= calm.max()
+    assert robust_range([[np.nan], []]) is None
+
+
+def test_race_verdict_and_table_in_words():
+    def row(method, first, settled, final):
+        return {"method": method, "iterations": 100, "seconds": 8.0, "best_nll": 0.3, "final_nll": final,
+                "final_error": 0.1, "first": first, "settled": settled}
+
+    rows = [row("xgpc", 0.5, 1.0, 0.301), row("svgp-adam", 2.0, 3.0, 0.302), row("svgp-natgrad", 0.2, np.inf, 0.35)]
+    text = verdict(0.3, rows, finished=True)
+    assert text.startswith("**X-GPC won**") and "SVGP (Adam) after 3 s (3× as long)" in text
+    assert "SVGP (natural gradients) reached the band at 0.2 s but did not stay" in text
+    assert "leads" in verdict(0.3, rows, finished=False)
+    text = verdict(0.3, [row("xgpc", np.inf, np.inf, 0.32), row("svgp-adam", np.inf, np.inf, 0.4)], finished=True)
+    assert "No method settled" in text and "**X-GPC** (0.3200)" in text and "SVGP (Adam) 0.4000 (+25.0%)" in text
+    table = _table(0.3, rows + [row("svgp-adam", np.inf, np.inf, 0.5)], finished=True)
+    assert "| left it again |" in table and "| never | never |" in table
+    assert "| not yet | not yet |" in _table(0.3, [row("xgpc", np.inf, np.inf, 0.5)], finished=False)
+    assert seconds_left(8.0, {"xgpc": 3.0, "svgp-adam": 9.0}) == 5.0
+
+
+def test_every_tab_displays_itself_as_a_panel_view(dash):
+    for tab in (dash.train, dash.data, dash.mcmc, dash.race, dash.learn, dash.surface, dash):
+        assert isinstance(tab, pn.viewable.Viewer)
+        view = pn.panel(tab)
+        assert isinstance(view, pn.layout.ListPanel) and len(view.objects) > 0
+
+
+def test_text_progress_counts_sweeps_and_ends_its_line():
+    out = io.StringIO()
+    report = text_progress(out, every_seconds=0.0)
+    for done in (10, 20, 30):
+        report(done, 30)
+    lines = out.getvalue().split("\r")
+    assert "10 of 30 sweeps per chain (33%)" in lines[1] and "estimating" in lines[1]
+    assert "20 of 30" in lines[2] and "s left" in lines[2]
+    assert lines[3].rstrip().endswith("done") and out.getvalue().endswith("\n")
+
+
+def test_race_report_page_names_the_winner_in_words(tmp_path):
+    seconds = np.linspace(0.0, 2.0, 41)
+    calm = 0.3 + 0.4 * np.exp(-3 * seconds)
+    spiky = calm + 0.02
+    spiky[10] = 7.0
+    methods = {"xgpc": (calm, 0.3, 0.5), "svgp-natgrad": (spiky, np.inf, 1.5)}
+    race = {"best_nll": float(calm.min()), "methods": {
+        name: {"trace": {"seconds": seconds.tolist(), "test_nll": nll.tolist(), "test_error": (nll / 3).tolist()},
+               "final_nll": float(nll[-1]), "first_0.01": first, "settled_0.01": settled}
+        for name, (nll, settled, first) in methods.items()}}
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps({"folds": [race], "config": {"dataset": "toy"}, "bands": [0.01]}))
+    page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())  # the Div's text is escaped
+    assert "<b>X-GPC won</b>" in page and "SVGP (natural gradients) reached the band at 1.5 s but did not stay" in page
+
+
 # ------------------------------------------------------------------------------------------ uploads (issue 9)
 import asyncio  # noqa: E402
-import html  # noqa: E402
 import threading  # noqa: E402
 from html.parser import HTMLParser  # noqa: E402
 
-import panel as pn  # noqa: E402
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from explorer import datasets  # noqa: E402

@@ -15,6 +15,8 @@ from functools import partial
 import panel as pn
 import param
 from threadpoolctl import threadpool_limits
+from tornado.iostream import StreamClosedError
+from tornado.websocket import WebSocketClosedError
 
 from explorer import datasets
 from explorer.dashboard.controls import Settings, configuration
@@ -82,7 +84,7 @@ class Dashboard(pn.viewable.Viewer):
         super().__init__(**params)
         self.model = model if model is not None else Model()
         self.worker = Worker()
-        self.settings = Settings(self.model, self.apply)
+        self.settings = Settings(self.model, self.apply, notify)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
         self.train = TrainTab(self.settings, self.surface, self.history_csv)
@@ -108,12 +110,15 @@ class Dashboard(pn.viewable.Viewer):
         self._wire()
         with self.worker.hold():
             self._trainer = self.model.trainer
-            self._run_config = configuration(self.model)
+            self.train.traces.new_run(configuration(self.model))
             self._consumed = 0
             static = self.surface.reset(self.model)
             self.data.description.object = summary(self.model)
         self.surface.build(static)
-        self._served = bool(pn.state.curdoc and pn.state.curdoc.session_context)
+        self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
+        self._served = self._session is not None
+        self._was_connected = False
+        self._closed = False
         self.refresh()
         self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
         if self._served:
@@ -290,9 +295,23 @@ class Dashboard(pn.viewable.Viewer):
             return self.model.history.to_csv()
 
     def close(self) -> None:
-        """Stop the worker and the periodic callback (the session ended)."""
+        """Stop the worker and the periodic callback (the session ended). Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
         self._callback.stop()
         self.worker.stop()
+
+    def _browser_left(self) -> bool:
+        """Whether the page of this served session was closed: it had a connection and has none now. The server
+        destroys such a session only after its unused-session lifetime (15–30 s by default), and until then the
+        worker would train on and every refresh would push to a closed socket; the refresh asks this instead."""
+        session = self._session.session if self._served else None
+        if session is None:
+            return False
+        connected = session.connection_count > 0
+        self._was_connected |= connected
+        return self._was_connected and not connected
 
     def _guard(self, action, *args, **kwargs) -> bool:
         """Run action; an exception becomes a notification. Returns whether it succeeded."""
@@ -329,7 +348,13 @@ class Dashboard(pn.viewable.Viewer):
     def refresh(self, force_surface: bool = False) -> None:
         """Read what is new under the gate, then render it: new history rows, status, the surface (when due) and
         the last minibatch for the Learn tab. A new run (reset or configuration change) archives the old curves.
-        Skipped while an uploaded file is swapped in (its thread holds the gate)."""
+        Skipped while an uploaded file is swapped in (its thread holds the gate). Once the browser has left, stop
+        instead (one quiet log line)."""
+        if self._browser_left():
+            log.info("Browser page closed: session %s stopped at iteration %d.", self._session.id,
+                     self.model.iteration)
+            self.close()
+            return
         if self._swapping:
             return
         try:
@@ -346,8 +371,8 @@ class Dashboard(pn.viewable.Viewer):
         model, now = self.model, time.monotonic()
         update = {"rows": [], "new_run": None}
         if model.trainer is not self._trainer:
-            update["new_run"] = (self._run_config, configuration(model), self.surface.reset(model), summary(model))
-            self._trainer, self._run_config, self._consumed = model.trainer, configuration(model), 0
+            update["new_run"] = (configuration(model), self.surface.reset(model), summary(model))
+            self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
         update["rows"] = model.history.since(self._consumed)
         self._consumed = model.history.total
@@ -370,8 +395,8 @@ class Dashboard(pn.viewable.Viewer):
     def _render(self, update: dict) -> None:
         t = self.train
         if update["new_run"] is not None:
-            previous, current, static, description = update["new_run"]
-            t.traces.archive(previous, current)
+            config, static, description = update["new_run"]
+            t.traces.new_run(config)
             self.surface.build(static)
             self.data.description.object = description
             self.settings.sync()
@@ -422,11 +447,28 @@ def _report(error: Exception) -> None:
     notify(describe(error))
 
 
+def _closed_page_is_no_error(loop, context: dict) -> None:
+    """asyncio exception handler of the server's loop: a message still on its way to a page that has just closed
+    fails with tornado's WebSocketClosedError, which Panel leaves unretrieved when the session ends; that is a
+    disconnect (logged by Bokeh and the Dashboard as one line each), not an error. Anything else goes to the default
+    handler."""
+    if isinstance(context.get("exception"), (WebSocketClosedError, StreamClosedError)):
+        log.debug("a message to a closed page was dropped")
+        return
+    loop.default_exception_handler(context)
+
+
 def serve_app() -> Dashboard:
     """The page for one browser session: BLAS on one thread (DESIGN §8), the upload widget's script, notifications
-    on (also for any exception a callback did not handle itself), a fresh Dashboard."""
+    on (also for any exception a callback did not handle itself), quiet disconnects, a fresh Dashboard."""
     threadpool_limits(limits=1)
     pn.extension("filedropper", notifications=True, exception_handler=_report)
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # not on the server's loop (e.g. called from a script)
+        loop = None
+    if loop is not None and loop.get_exception_handler() is None:
+        loop.set_exception_handler(_closed_page_is_no_error)
     return Dashboard()
 
 

@@ -1,6 +1,10 @@
 """Widgets for the Model's configuration. They are not linked to the Model directly: a change goes through
 `apply` (the dashboard pauses the worker and sets the parameter under the gate), and `sync` shows the Model's
-values again afterwards (also after a rejected change, which the Model rolls back)."""
+values again afterwards (also after a rejected change, which the Model rolls back).
+
+A typed value outside a setting's range is refused visibly: the box goes back to the value in use and a notification
+names the setting, the value typed and the range (the browser's own number boxes would keep showing it while sending
+nothing, so they are given no limits of their own)."""
 from __future__ import annotations
 
 from functools import partial
@@ -26,9 +30,55 @@ LABELS = {
 }
 
 
+SHORT_LABELS = {  # settings in the legend of earlier runs, where space is short
+    "dataset": "data", "n_points": "points", "noise": "noise", "train_fraction": "train fraction", "seed": "seed",
+    "method": "method", "n_inducing": "inducing points", "batch_size": "minibatch size", "step_size": "step-size rule",
+    "rho": "ρ", "tau": "τ", "kappa": "κ", "learn_hyperparameters": "learn ℓ and σ²",
+    "hyper_learning_rate": "Adam rate", "kernel": "kernel", "ard": "ARD", "lengthscale": "initial ℓ",
+    "variance": "initial σ²", "nugget": "nugget γ", "eval_every": "evaluate every",
+}
+
+
 def configuration(model) -> dict:
-    """The model's configuration values, by name."""
-    return {name: getattr(model, name) for name in CONFIGURATION}
+    """The model's configuration values, by name (custom data by the name it was given)."""
+    return {name: model.data_name if name == "dataset" else getattr(model, name) for name in CONFIGURATION}
+
+
+def _in_words(name: str, value) -> str:
+    """A setting's value in a run label: a kernel by its family name, None as "default", booleans as on/off."""
+    value = _shown(name, value)
+    if value is None:
+        return "default"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def describe_change(before: dict, after: dict) -> str:
+    """'inducing points 30 → 50, seed 0 → 1': the settings in which configuration `after` differs from `before`, in
+    words ('same settings' if none)."""
+    changed = [f"{SHORT_LABELS.get(name, name)} {_in_words(name, before[name])} → {_in_words(name, after[name])}"
+               for name in after if name in before and before[name] != after[name]]
+    return ", ".join(changed) if changed else "same settings"
+
+
+def out_of_range(parameter: param.Parameter, value, label: str) -> str | None:
+    """Why `value` cannot be set on the numeric `parameter` (shown as `label`), in words; None if it can."""
+    if value is None:
+        return None if parameter.allow_None else f"{label} needs a value"
+    low, high = getattr(parameter, "bounds", None) or (None, None)
+    low_inclusive, high_inclusive = getattr(parameter, "inclusive_bounds", (True, True))
+    too_low = low is not None and (value < low or (value == low and not low_inclusive))
+    too_high = high is not None and (value > high or (value == high and not high_inclusive))
+    if not (too_low or too_high):
+        return None
+    if low is not None and high is not None:
+        allowed = f"from {low:g} to {high:g}"
+    elif low is not None:
+        allowed = f"{'at least' if low_inclusive else 'above'} {low:g}"
+    else:
+        allowed = f"{'at most' if high_inclusive else 'below'} {high:g}"
+    return f"{label}: {value:g} is out of range ({allowed})"
 
 
 def _options(parameter: param.Parameter) -> list | None:
@@ -52,21 +102,23 @@ def _widget(parameter: param.Parameter, value, label: str):
     if isinstance(parameter, param.Boolean):
         return pn.widgets.Checkbox(value=value, label=label, sizing_mode="stretch_width")
     if isinstance(parameter, param.Integer):
-        return pn.widgets.IntInput(value=value, start=bounds[0], end=bounds[1], **common)
+        return pn.widgets.IntInput(value=value, **common)
     if parameter.name == "train_fraction":
         return pn.widgets.FloatSlider(value=value, start=bounds[0], end=bounds[1], step=0.05, label=label,
                                       sizing_mode="stretch_width")
     step = 0.01 if parameter.name in ("noise", "rho") else 0.1
-    return pn.widgets.FloatInput(value=value, start=bounds[0], end=bounds[1], step=step, format="0[.]000000", **common)
+    return pn.widgets.FloatInput(value=value, step=step, format="0[.]000000", **common)
 
 
 class Settings:
     """Builds widget groups for configuration names (`group(names)`, callable more than once: each call makes new
     widgets, so the same setting can appear on two tabs) and keeps every copy in step with the Model."""
 
-    def __init__(self, model, apply):
+    def __init__(self, model, apply, refuse):
+        """apply(changes: dict) sets values on the model; refuse(message) tells the user why a value was not set."""
         self._model = model
         self._apply = apply
+        self._refuse = refuse
         self._widgets: dict[str, list] = {name: [] for name in CONFIGURATION}
         self._syncing = False
 
@@ -87,6 +139,12 @@ class Settings:
 
     def _changed(self, name, event):
         if self._syncing or event.new == _shown(name, getattr(self._model, name)):
+            return
+        parameter = self._model.param[name]
+        problem = out_of_range(parameter, event.new, LABELS[name]) if isinstance(parameter, param.Number) else None
+        if problem is not None:
+            self._refuse(f"{problem}; still {getattr(self._model, name)}.")
+            self.sync()
             return
         self._apply({name: event.new})
 

@@ -83,12 +83,14 @@ class Upload:
     label_column: str
 
 
-class DataTab:
-    """Upload widgets and the description of the current data. `read_file(content, filename, label_column)` is the
-    dashboard's coroutine that reads a file off the event loop and swaps the data in; it returns whether it did (if
-    not, it has said why). The label-column box always shows the header of the file in use."""
+class DataTab(pn.viewable.Viewer):
+    """Upload widgets and the description of the current data (shows itself in a notebook). `read_file(content,
+    filename, label_column)` is the dashboard's coroutine that reads a file off the event loop and swaps the data in;
+    it returns whether it did (if not, it has said why). The label-column box always shows the header of the file in
+    use."""
 
     def __init__(self, settings, read_file, report_error):
+        super().__init__()
         self._read_file = read_file
         self._report_error = report_error
         self.accepted: Upload | None = None

@@ -13,6 +13,7 @@ from bokeh.plotting import figure
 from scipy import integrate
 from scipy.special import expit, log_expit
 
+from explorer.dashboard.ranges import Placeholder
 from explorer.polyagamma import density, log_cosh, pg_mean, sample
 
 _OMEGA_MAX = 20.0  # PG(1, 0) mass beyond ω = 20 is below 1e-40; the series density is noise there
@@ -53,10 +54,12 @@ def histogram(values: np.ndarray, bins: int = 30) -> dict:
     return dict(left=edges[:-1], right=edges[1:], top=top)
 
 
-class LearnTab:
-    """The teaching tab. `update_minibatch(local)` takes `Model.last_local()`; everything else reacts to its sliders."""
+class LearnTab(pn.viewable.Viewer):
+    """The teaching tab (shows itself in a notebook). `update_minibatch(local)` takes `Model.last_local()`;
+    everything else reacts to its sliders."""
 
     def __init__(self, seed: int = 0):
+        super().__init__()
         self._rng = np.random.default_rng(seed)
         self._prior_draws = sample(np.zeros(20_000), self._rng)
         self.c_density = pn.widgets.FloatSlider(label="c", start=0.0, end=10.0, step=0.1, value=2.0)
@@ -161,6 +164,7 @@ class LearnTab:
         self.theta_fig = figure(title="θ_i = E[ω_i] on the last minibatch", x_axis_label="θ", **_PLOT)
         self.theta_fig.quad(left="left", right="right", top="top", bottom=0, source=self.theta_source,
                             fill_alpha=0.5, color="darkorange")
+        self.placeholders = [Placeholder(self.c_fig), Placeholder(self.theta_fig, x=(0.0, 0.25))]
         self.minibatch_text = pn.pane.Markdown("Press Play (or Step) to see the local parameters of a minibatch.")
 
     def update_minibatch(self, local: dict | None) -> None:
@@ -168,12 +172,16 @@ class LearnTab:
         if local is None or len(local["c"]) == 0:
             self.c_source.data = dict(left=[], right=[], top=[])
             self.theta_source.data = dict(left=[], right=[], top=[])
+            for extent in self.placeholders:
+                extent.show(True)
             self.minibatch_text.object = ("No local parameters: press Play (or Step). The SVGP baselines have none: "
                                           "they do not augment.")
             return
         c, theta = np.asarray(local["c"]), np.asarray(local["theta"])
         self.c_source.data = histogram(c)
         self.theta_source.data = histogram(theta)
+        for extent in self.placeholders:
+            extent.show(False)
         self.minibatch_text.object = (
             f"{len(c)} points: c from {c.min():.3f} to {c.max():.3f}. Points the model is sure about (large c) get "
             f"small θ = E[ω] (here down to {theta.min():.4f}); uncertain points have c ≈ 0 and θ ≈ 1/4."

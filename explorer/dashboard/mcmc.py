@@ -16,6 +16,7 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.compare import compare_with_mcmc
+from explorer.dashboard.ranges import Placeholder, fit_range
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, Projection, decision_contour, grid_axes
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
@@ -26,6 +27,9 @@ SURFACE_RESOLUTION = 40
 _CHUNK_SECONDS = 0.05
 _GRID_BLOCK = 40  # grid points per MCMC prediction chunk
 _MAX_SWEEPS = 500  # coordinate-ascent sweeps at most per X-GPC fit (fit_to_optimum's default)
+# Sparse and full X-GPC often agree to the pixel: open circles under small filled diamonds keep both visible.
+MARKERS = {"sparse": dict(marker="circle", size=9, fill_alpha=0.0, line_color="#1f77b4", line_width=1.5),
+           "full": dict(marker="diamond", size=6, color="#ff7f0e", alpha=0.8)}
 
 
 class McmcRun:
@@ -121,11 +125,13 @@ def _scatter_figure(title: str) -> figure:
     return fig
 
 
-class McmcTab:
-    """Controls, live progress and results of the MCMC comparison. `start(model)` (under the gate) returns the
-    run; the dashboard hands `run.chunks()` to the worker and calls `collect`/`render` from its refresh."""
+class McmcTab(pn.viewable.Viewer):
+    """Controls, live progress and results of the MCMC comparison (shows itself in a notebook). `new_run(model, …)`
+    (under the gate) returns the run; the dashboard hands `run.chunks()` to the worker and calls `collect`/`render`
+    from its refresh."""
 
     def __init__(self):
+        super().__init__()
         self.n_train = pn.widgets.IntInput(label="training points (subsample)", value=300, start=20, end=N_MAX)
         self.n_test = pn.widgets.IntInput(label="test points (subsample)", value=300, start=10, end=5000)
         self.n_samples = pn.widgets.IntInput(label="sweeps kept per chain", value=500, start=20, end=20000)
@@ -144,21 +150,24 @@ class McmcTab:
 
     def _build_figures(self) -> None:
         self.trace = figure(title="log-likelihood per sweep, by chain", height=260, sizing_mode="stretch_width",
-                            x_axis_label="sweep", tools="pan,wheel_zoom,box_zoom,reset,save")
+                            x_axis_label="sweep", tools="pan,wheel_zoom,box_zoom,reset,save",
+                            x_range=Range1d(0.0, 1.0), y_range=Range1d(0.0, 1.0))  # fitted as sweeps arrive
         self.trace_sources = []
         for chain in range(8):
             source = ColumnDataSource(dict(sweep=[], value=[]))
             self.trace.line("sweep", "value", source=source, color=Category10_10[chain], alpha=0.8)
             self.trace_sources.append(source)
+        self.placeholders = []  # the scatter figures': their values (probabilities, moments of f) lie around [0, 1]
         self.scatter = {}
         for name in ("mean", "variance", "p(y=1)"):
             fig = _scatter_figure(f"posterior {name} at test points")
             sources = {}
-            for kind, color in (("sparse", "#1f77b4"), ("full", "#ff7f0e")):
+            for kind, style in MARKERS.items():
                 sources[kind] = ColumnDataSource(dict(x=[], y=[]))
-                fig.scatter("x", "y", source=sources[kind], size=5, alpha=0.6, color=color,
-                            legend_label="X-GPC sparse" if kind == "sparse" else "X-GPC full")
+                fig.scatter("x", "y", source=sources[kind], legend_label=f"X-GPC {kind}", **style)
             fig.legend.location = "top_left"
+            fig.legend.click_policy = "hide"
+            self.placeholders.append(Placeholder(fig))
             self.scatter[name] = (fig, sources)
         self.surface_figs = []
         shared_x, shared_y = Range1d(0, 1), Range1d(0, 1)
@@ -184,6 +193,11 @@ class McmcTab:
         self._shown_traces = 0
         for source in self.trace_sources:
             source.data = dict(sweep=[], value=[])
+        for fig, sources in self.scatter.values():
+            for source in sources.values():
+                source.data = dict(x=[], y=[])
+        for extent in self.placeholders:
+            extent.show(True)
         return self.run
 
     def collect(self) -> dict | None:
@@ -223,6 +237,8 @@ class McmcTab:
             sweeps = np.arange(start, start + values.shape[1])
             for chain, source in enumerate(self.trace_sources[: values.shape[0]]):
                 source.stream(dict(sweep=sweeps, value=values[chain]), rollover=20_000)
+            fit_range(self.trace.x_range, [source.data["sweep"] for source in self.trace_sources])
+            fit_range(self.trace.y_range, [source.data["value"] for source in self.trace_sources])
         if update["results"] is not None:
             self._show_results(*update["results"])
 
@@ -235,6 +251,8 @@ class McmcTab:
                 sources[kind].data = dict(x=mcmc, y=vi)
                 low, high = min(low, mcmc.min(), vi.min()), max(high, mcmc.max(), vi.max())
             fig.select_one({"name": "identity"}).data_source.data = dict(x=[low, high], y=[low, high])
+        for extent in self.placeholders:
+            extent.show(False)
         self.summary.object = _summary_table(results, run)
         if run.subsampled:
             self.note.object = (f"MCMC used {len(run.y_train)} of {run.n_available[0]} training points and "

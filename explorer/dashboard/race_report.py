@@ -1,4 +1,6 @@
-"""A self-contained HTML page of a race: test NLL and error against training time.
+"""A self-contained HTML page of a race: who won and by how much in words (`verdict`), test NLL and error against
+training time, the NLL axis fitted to the bulk of the curves (`robust_range`); both shared with the dashboard's Race
+tab.
 
 The race benchmark (`python -m explorer bench race`) writes its numbers as JSON and draws nothing; this module, in
 the dashboard package (the only one that imports Bokeh), renders them:
@@ -13,15 +15,67 @@ import argparse
 import html
 import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 from bokeh.embed import file_html
 from bokeh.layouts import column
-from bokeh.models import Div, Span
+from bokeh.models import Div, Range1d, Span
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 from bokeh.resources import INLINE
+from scipy.ndimage import median_filter
+
+NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)"}
+
+
+def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[float, float] | None:
+    """A y-range (low, high) for several curves that shows every curve whole except brief spikes: from the lowest
+    value to the highest value of the curves smoothed by a running median over `window` points (a spike of up to
+    window // 2 evaluations, e.g. one natural-gradient evaluation at NLL ≈ 7 among values near 0.3, is cut off
+    instead of squashing every curve to the floor; the start of a falling curve is kept), padded by `pad` of the
+    span. None when there are no finite values."""
+    finite = [c[np.isfinite(c)] for c in (np.asarray(curve, dtype=float) for curve in curves)]
+    finite = [c for c in finite if len(c)]
+    if not finite:
+        return None
+    low = min(float(c.min()) for c in finite)
+    high = max(float(median_filter(c, size=min(window, len(c)), mode="nearest").max()) for c in finite)
+    span = high - low if high > low else max(abs(high), 1.0) * 0.1
+    return low - pad * span, high + pad * span
+
+
+def verdict(best: float, rows: list[dict], finished: bool) -> str:
+    """Who won (or leads) the race and by how much, in words. The winner is the first to settle within 1% of the
+    best NLL any method reached (it got there and stayed: DESIGN §6); if none has settled, the lowest final NLL."""
+    if not rows:
+        return ""
+    name = {r["method"]: NAMES.get(r["method"], r["method"]) for r in rows}
+    wins, leads = ("won", "") if finished else ("leads", " so far")
+    settled = sorted((r for r in rows if np.isfinite(r["settled"])), key=lambda r: r["settled"])
+    if settled:
+        winner, others = settled[0], [r for r in rows if r is not settled[0]]
+        words = [(f"**{name[winner['method']]} {wins}**{leads}: it came within 1% of the best test NLL ({best:.4f}) "
+                  f"to stay after {winner['settled']:.2g} s of training")]
+        for r in others:
+            if np.isfinite(r["settled"]):
+                ratio = r["settled"] / winner["settled"] if winner["settled"] > 0 else float("inf")
+                words.append(f"{name[r['method']]} after {r['settled']:.2g} s ({ratio:.2g}× as long)")
+            elif np.isfinite(r["first"]):
+                words.append(f"{name[r['method']]} reached the band at {r['first']:.2g} s but did not stay "
+                             f"(final NLL {r['final_nll']:.4f})")
+            else:
+                words.append(f"{name[r['method']]} {'never' if finished else 'has not yet'} reached it "
+                             f"(final NLL {r['final_nll']:.4f})")
+        return "; ".join(words) + "."
+    ranked = sorted(rows, key=lambda r: r["final_nll"])
+    winner = ranked[0]
+    words = [(f"No method {'settled' if finished else 'has settled yet'} within 1% of the best test NLL "
+              f"({best:.4f}). Lowest final NLL: **{name[winner['method']]}** ({winner['final_nll']:.4f})")]
+    words += [f"{name[r['method']]} {r['final_nll']:.4f} (+{100 * (r['final_nll'] / winner['final_nll'] - 1):.1f}%)"
+              for r in ranked[1:]]
+    return "; ".join(words) + "."
 
 
 def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands: dict[str, float],
@@ -40,6 +94,9 @@ def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands
         nll.line(seconds[shown], np.asarray(trace["test_nll"])[shown], legend_label=method, color=color, line_width=2)
         error.line(seconds[shown], np.asarray(trace["test_error"])[shown], legend_label=method, color=color,
                    line_width=2)
+    fitted = robust_range([trace["test_nll"] for trace in traces.values()] + [list(bands.values())])
+    if fitted is not None:
+        nll.y_range = Range1d(*fitted)
     for label, level in bands.items():
         nll.add_layout(Span(location=level, dimension="width", line_dash="dashed", line_color="gray"))
         nll.line([], [], legend_label=f"{label}: {level:.4g}", color="gray", line_dash="dashed")
@@ -61,7 +118,10 @@ def race_report_from_json(json_path: str | Path, html_path: str | Path, fold: in
                          f"race`? it has {0 if not folds else len(folds)} folds)")
     race, config = folds[fold - 1], payload.get("config", {})
     best = race["best_nll"]
-    summary = "<p>" + "; ".join(
+    rows = [{"method": method, "first": r["first_0.01"], "settled": r["settled_0.01"], "final_nll": r["final_nll"]}
+            for method, r in race["methods"].items() if "first_0.01" in r]
+    words = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(verdict(best, rows, finished=True)))
+    summary = f"<p>{words}</p>" + "<p>" + "; ".join(
         f"{html.escape(method)}: final NLL {r['final_nll']:.4f}, "
         + (f"settled within 1% after {r['settled_0.01']:.3g} s" if math.isfinite(r["settled_0.01"])
            else "not settled within 1%")

@@ -26,6 +26,7 @@ PCA = "first two principal components"
 FEATURES = "two features"
 CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the heatmap's palette
 P_PALETTE = interp_palette(RdBu11, 256)  # p = 0 blue … p = 1 red (Bokeh orders RdBu from blue)
+UNDECIDED = 1e-3  # |p − ½| up to this is "no prediction yet": such points are not crossed out as misclassified
 
 
 class Projection:
@@ -87,16 +88,24 @@ def decision_contour(gx: np.ndarray, gy: np.ndarray, p: np.ndarray) -> np.ndarra
     return np.concatenate(pieces) if pieces else np.zeros((0, 2))
 
 
+def misclassified(p: np.ndarray, y: np.ndarray, margin: float = UNDECIDED) -> np.ndarray:
+    """Mask (n,) of points whose p(y=1) (n,) lies on the wrong side of ½ for their label y (n,) in {−1, +1} by more
+    than `margin`. Points the model is undecided about (|p − ½| ≤ margin: every point of an untrained model, where
+    p = ½ exactly) are not marked, so a fresh plot shows each point's class instead of a cross."""
+    return np.where(y > 0, p < 0.5 - margin, p > 0.5 + margin)
+
+
 def _xy(points: np.ndarray, **columns) -> dict:
     return dict(x=points[:, 0], y=points[:, 1], **columns)
 
 
-class SurfaceView:
-    """The surface figure and its controls. `reset(model)` and `frame(model)` read the model (call them under the
-    worker gate); `build(static)` and `show(frame)` render what they returned."""
+class SurfaceView(pn.viewable.Viewer):
+    """The surface figure and its controls (shows itself in a notebook). `reset(model)` and `frame(model)` read the
+    model (call them under the worker gate); `build(static)` and `show(frame)` render what they returned."""
 
     def __init__(self, add_point, replot, redraw, resolution: int = 80):
         """add_point(x (d,), label): a click; replot(): the plane changed; redraw(): the shown quantity changed."""
+        super().__init__()
         self._add_point = add_point
         self.resolution = resolution
         self.mode = pn.widgets.RadioButtonGroup(options=["p(y=1)", "predictive sd"], value="p(y=1)",
@@ -208,7 +217,7 @@ class SurfaceView:
         sd = np.sqrt(np.maximum(var, 0.0)).reshape(xx.shape)
         X_train, y_train, X_test, y_test = self._shown_data(model)
         X_all, y_all = np.vstack([X_train, X_test]), np.concatenate([y_train, y_test])
-        wrong = X_all[np.where(model.predict_proba(X_all) > 0.5, 1.0, -1.0) != y_all]
+        wrong = X_all[misclassified(model.predict_proba(X_all), y_all)]
         shown = p if self.mode.value == "p(y=1)" else sd
         return {"grid": (gx, gy), "z": shown.astype(np.float32), "sd": self.mode.value != "p(y=1)",
                 "contour": decision_contour(gx, gy, p),
@@ -245,7 +254,8 @@ class SurfaceView:
             pn.Row(self.axes, self.feature_x, self.feature_y),
             pn.pane.Bokeh(self.figure, sizing_mode="stretch_width"),
             pn.pane.Markdown("Circles: training points, triangles: test points (red +1, blue −1); black crosses: "
-                             "misclassified; gold squares: inducing points; black line: p(y=1) = 0.5.",
+                             "misclassified (none while the model is undecided, p ≈ ½); gold squares: inducing "
+                             "points; black line: p(y=1) = 0.5.",
                              styles={"font-size": "0.85em"}),
             sizing_mode="stretch_width",
         )

@@ -3,15 +3,20 @@
 ELBO against iteration or wall time; test NLL and test error against wall time (log-x toggle); ρ and the kernel
 parameters (every column of the kernel's `summary()`: the lengthscale, under ARD also one line per feature, and the
 variance). The live run is a decimating buffer, so an hour of training keeps a bounded number of points on screen;
-earlier runs stay overlaid (at most `MAX_EARLIER`), each labelled by the settings in which it differed.
+earlier runs stay overlaid (at most `MAX_EARLIER`). Runs are numbered in order (a run ended before it drew a curve
+gives its number to the next) and labelled by what changed since the run before, old → new ("run 2: inducing points
+30 → 50"). The ELBO figure has the full labels in a legend below it; the others name the runs compactly at their
+right, so no legend covers a curve. A click on a legend entry hides that run.
 """
 from __future__ import annotations
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Legend, LegendItem
+from bokeh.models import ColumnDataSource, Legend, LegendItem, Range1d
 from bokeh.palettes import Category10_10, Viridis256
 from bokeh.plotting import figure
 
+from explorer.dashboard.controls import describe_change
+from explorer.dashboard.ranges import fit_range
 from explorer.training import COLUMNS
 
 PARAMETER_COLUMNS = ("iteration", "rho", "lengthscale", "variance")
@@ -19,6 +24,10 @@ MAX_EARLIER = 5
 EARLIER_POINTS = 600
 _EARLIER_COLORS = Category10_10[1:6]
 _X_LABEL = {"iteration": "iteration", "seconds": "training time (s, evaluation excluded)"}
+_HEIGHT = 230
+_LEGEND_ROW = 19  # px per entry of the ELBO figure's legend below the plot
+_LEGEND = dict(click_policy="hide", label_text_font_size="9pt", glyph_height=12, glyph_width=18, spacing=0,
+               padding=4, margin=4, border_line_alpha=0.3)
 
 
 def _empty(columns=COLUMNS) -> dict:
@@ -69,15 +78,9 @@ def _send(source: ColumnDataSource, data: dict, replace: bool) -> None:
         source.stream({name: values.tolist() for name, values in data.items()})
 
 
-def describe_difference(config: dict, current: dict) -> str:
-    """'n_inducing=50, seed=3': the settings of `config` that differ from `current` ('same settings' if none)."""
-    changed = [f"{name}={config[name]}" for name in config if current.get(name) != config[name]]
-    return ", ".join(changed) if changed else "same settings"
-
-
 class Traces:
-    """Bokeh figures fed from Model history rows with `add(rows)`; `archive(config, current)` moves the live run
-    into the overlay of earlier runs, `clear_earlier()` removes them, `relabel(current)` redoes their labels.
+    """Bokeh figures fed from Model history rows with `add(rows)`; `new_run(config)` moves the live run into the
+    overlay of earlier runs, `clear_earlier()` removes them.
 
     Every repaint of a figure costs the browser ≈ 15 ms of CPU (measured in headless Chromium without GPU), so the
     ρ/kernel figure, the least urgent, has its own source and is redrawn only by `flush_parameters()` (≈ 1 Hz)."""
@@ -90,32 +93,49 @@ class Traces:
         self._kernel_lines: list = []  # (renderer, legend item) of the kernel's further parameters
         self._pending: list[dict] = []
         self.earlier: list[dict] = []
-        self._runs = 0
+        self.number = 1  # of the live run
+        self._config: dict | None = None  # the live run's settings
+        self._reference: dict | None = None  # the settings of the run before it (None: it is the first)
         tools = "pan,wheel_zoom,box_zoom,reset,save"
-        common = dict(height=230, sizing_mode="stretch_width", tools=tools)
-        self.elbo = figure(title="ELBO", x_axis_label=_X_LABEL["iteration"], **common)
-        time_axis = dict(x_axis_label=_X_LABEL["seconds"], **common)
-        self.nll = figure(title="test negative log-likelihood", **time_axis)
-        self.error = figure(title="test error", **time_axis)
-        # Bokeh cannot swap a live figure's scale cleanly, so the log-time versions are separate, hidden figures.
-        self.nll_log = figure(title="test negative log-likelihood", x_axis_type="log", visible=False, **time_axis)
-        self.error_log = figure(title="test error", x_axis_type="log", visible=False, **time_axis)
+
+        def common(x=(0.0, 1.0), y=(0.0, 1.0)):  # ranges fitted by `_fit_ranges` (ranges.py says why)
+            return dict(height=_HEIGHT, sizing_mode="stretch_width", tools=tools, x_range=Range1d(*x),
+                        y_range=Range1d(*y))
+
+        self.elbo = figure(title="ELBO", x_axis_label=_X_LABEL["iteration"], **common())
+        seconds = _X_LABEL["seconds"]
+        self.nll = figure(title="test negative log-likelihood", x_axis_label=seconds, **common())
+        self.error = figure(title="test error", x_axis_label=seconds, **common())
+        # Bokeh cannot swap a live figure's scale cleanly, so the log-time versions are separate figures, shown
+        # instead of the linear ones (`time_figures`).
+        self.nll_log = figure(title="test negative log-likelihood", x_axis_type="log", x_axis_label=seconds,
+                              **common(x=(1e-3, 1.0)))
+        self.error_log = figure(title="test error", x_axis_type="log", x_axis_label=seconds, **common(x=(1e-3, 1.0)))
         self.params = figure(title="step size ρ and kernel parameters", x_axis_label="iteration", y_axis_type="log",
-                             **common)
+                             **common(y=(1e-2, 1.0)))
         self.elbo_x = "iteration"
         self.overlaid = {self.elbo: ("elbo", "iteration"), self.nll: ("test_nll", "seconds"),
                          self.error: ("test_error", "seconds"), self.nll_log: ("test_nll", "seconds"),
                          self.error_log: ("test_error", "seconds")}
+        self._live_items = []
         for fig, (y, x) in self.overlaid.items():
-            fig.add_layout(Legend(items=[], location="top_right", click_policy="hide"))
+            fig.add_layout(Legend(items=[], orientation="vertical", **_LEGEND), "below" if fig is self.elbo else "right")
             renderer = fig.line(x, y, source=self.live, line_width=2.5, color="black")
-            fig.legend[0].items.append(LegendItem(label="current run", renderers=[renderer]))
-        for name, color in (("rho", "crimson"), ("lengthscale", "seagreen"), ("variance", "darkorange")):
-            label = {"rho": "ρ", "lengthscale": "lengthscale ℓ", "variance": "variance σ²"}[name]
-            self.params.line("iteration", name, source=self.parameters, line_width=2, color=color, legend_label=label)
-        self.params.legend.location = "bottom_left"
-        self.params.legend.click_policy = "hide"
+            item = LegendItem(label="", renderers=[renderer])
+            fig.legend[0].items.append(item)
+            self._live_items.append((fig, item))
+        items = [LegendItem(label=label, renderers=[self.params.line("iteration", name, source=self.parameters,
+                                                                     line_width=2, color=color)])
+                 for name, label, color in (("rho", "ρ", "crimson"), ("lengthscale", "ℓ", "seagreen"),
+                                            ("variance", "σ²", "darkorange"))]
+        self.params.add_layout(Legend(items=items, **_LEGEND), "right")
         self.figures = [self.elbo, self.nll, self.nll_log, self.error, self.error_log, self.params]
+        self._label()
+
+    @property
+    def labels(self) -> list[str]:
+        """The runs as the ELBO legend names them, oldest first, the live run last."""
+        return [item.label["value"] for item in self.elbo.legend[0].items]
 
     @property
     def points(self) -> int:
@@ -128,6 +148,7 @@ class Traces:
             return
         self._pending.extend(rows)
         _send(self.live, *self.buffer.add(rows))
+        self._fit_ranges()
 
     def flush_parameters(self) -> None:
         """Draw the rows added since the last flush on the ρ/kernel-parameter figure."""
@@ -137,6 +158,9 @@ class Traces:
                 self._set_kernel_lines(extra)
             _send(self.parameters, *self.parameter_buffer.add(self._pending))
             self._pending = []
+            kept = self.parameter_buffer.kept
+            fit_range(self.params.x_range, [kept["iteration"]])
+            fit_range(self.params.y_range, [kept[name] for name in kept if name != "iteration"], log=True)
 
     def _set_kernel_lines(self, names: tuple[str, ...]) -> None:
         """One thin line per further kernel parameter (e.g. the ARD lengthscales "lengthscale_1" …), replacing
@@ -155,40 +179,64 @@ class Traces:
             self.params.legend[0].items.append(item)
             self._kernel_lines.append((renderer, item))
 
-    def archive(self, config: dict, current: dict) -> None:
-        """Keep the live run (if it has rows) as an earlier run labelled against `current`; then empty the live run."""
-        self._runs += 1
+    def new_run(self, config: dict) -> None:
+        """The model started a new run with settings `config` (by name). The live run, if it drew a curve (two rows
+        or more), becomes an earlier run under its number; then the live curves empty and take the next number."""
+        if self._config is None:  # the first run
+            self._config = dict(config)
+            self._label()
+            return
         if self.points > 1:
-            source = ColumnDataSource(_thin(dict(self.buffer.kept), EARLIER_POINTS))
-            color = _EARLIER_COLORS[(self._runs - 1) % len(_EARLIER_COLORS)]
-            run = {"number": self._runs, "config": dict(config), "source": source, "items": []}
-            for fig, (y, x) in self.overlaid.items():
-                x = self.elbo_x if fig is self.elbo else x
-                renderer = fig.line(x, y, source=source, line_width=1.5, color=color, alpha=0.75)
-                item = LegendItem(label="", renderers=[renderer])
-                fig.legend[0].items.append(item)
-                run["items"].append((fig, renderer, item))
-            self.earlier.append(run)
-            while len(self.earlier) > MAX_EARLIER:
-                self._remove(self.earlier.pop(0))
+            self._keep()
+            self._reference = self._config
+            self.number += 1
+        self._config = dict(config)
         self.buffer = Decimator(self.buffer.capacity)
         self.parameter_buffer = Decimator(self.buffer.capacity, self.parameter_buffer.columns)
         self._pending = []
         self.live.data = _empty()
         self.parameters.data = _empty(self.parameter_buffer.columns)
-        self.relabel(current)
+        self._label()
 
-    def relabel(self, current: dict) -> None:
-        """Label each earlier run by the settings in which it differed from `current`."""
-        for run in self.earlier:
-            text = f"run {run['number']}: {describe_difference(run['config'], current)}"
-            for _, _, item in run["items"]:
-                item.label = {"value": text}
+    def _keep(self) -> None:
+        source = ColumnDataSource(_thin(dict(self.buffer.kept), EARLIER_POINTS))
+        color = _EARLIER_COLORS[(self.number - 1) % len(_EARLIER_COLORS)]
+        run = {"number": self.number, "label": f"run {self.number}: {self._what_changed()}",
+               "config": self._config, "source": source, "items": []}
+        for fig, (y, x) in self.overlaid.items():
+            x = self.elbo_x if fig is self.elbo else x
+            renderer = fig.line(x, y, source=source, line_width=1.5, color=color, alpha=0.75)
+            item = LegendItem(label=run["label"] if fig is self.elbo else f"run {self.number}", renderers=[renderer])
+            fig.legend[0].items.insert(len(fig.legend[0].items) - 1, item)  # the live run stays last
+            run["items"].append((fig, renderer, item))
+        self.earlier.append(run)
+        while len(self.earlier) > MAX_EARLIER:
+            self._remove(self.earlier.pop(0))
+
+    def _what_changed(self) -> str:
+        return "first run" if self._reference is None else describe_change(self._reference, self._config)
+
+    def _label(self) -> None:
+        """Label the live run and size the ELBO figure to its legend below it."""
+        for fig, item in self._live_items:
+            item.label = {"value": f"run {self.number} (now): {self._what_changed()}" if fig is self.elbo
+                          else f"run {self.number} (now)"}
+        self.elbo.height = _HEIGHT + _LEGEND_ROW * (len(self.earlier) + 1)
+        self._fit_ranges()
+
+    def _fit_ranges(self) -> None:
+        """Fit the overlaid figures' ranges to the live and the earlier runs (what the legend hides included)."""
+        runs = [self.buffer.kept] + [run["source"].data for run in self.earlier]
+        for fig, (y, x) in self.overlaid.items():
+            x = self.elbo_x if fig is self.elbo else x
+            fit_range(fig.x_range, [run[x] for run in runs], log=fig in (self.nll_log, self.error_log))
+            fit_range(fig.y_range, [run[y] for run in runs])
 
     def clear_earlier(self) -> None:
         for run in self.earlier:
             self._remove(run)
         self.earlier = []
+        self._label()
 
     def _remove(self, run: dict) -> None:
         for fig, renderer, item in run["items"]:
@@ -201,8 +249,8 @@ class Traces:
         for renderer in self.elbo.renderers:
             renderer.glyph.x = x
         self.elbo.xaxis[0].axis_label = _X_LABEL[x]
+        self._fit_ranges()
 
-    def set_log_time(self, log: bool) -> None:
-        """Logarithmic or linear time axis for the NLL and error figures."""
-        for linear, logarithmic in ((self.nll, self.nll_log), (self.error, self.error_log)):
-            linear.visible, logarithmic.visible = not log, log
+    def time_figures(self, log: bool) -> tuple:
+        """The (NLL, error) figures to show, with a logarithmic or a linear time axis."""
+        return (self.nll_log, self.error_log) if log else (self.nll, self.error)

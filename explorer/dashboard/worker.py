@@ -33,6 +33,11 @@ class Worker:
         return self._playing.is_set()
 
     @property
+    def alive(self) -> bool:
+        """Whether the thread still runs (False once `stop` has ended it)."""
+        return self._thread.is_alive()
+
+    @property
     def job(self) -> Callable[[], bool] | None:
         return self._job
 

@@ -101,7 +101,8 @@ class Model(param.Parameterized):
     def _load_data(self):
         if self.dataset == "custom":
             if self._custom is None:
-                raise datasets.DataError("dataset 'custom' needs data: call set_data(X, y, name) first")
+                raise datasets.DataError("the data set 'custom' needs your data first: upload a CSV in the Data tab "
+                                         "(from Python: model.set_data(X, y, name))")
             X, y, self.feature_names = self._custom["X"], self._custom["y"], self._custom["feature_names"]
         elif self.dataset in datasets.BUILTIN:
             X, y, self.feature_names = datasets.load_with_names(self.dataset, n=self.n_points, noise=self.noise,

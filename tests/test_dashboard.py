@@ -268,7 +268,7 @@ def test_a_typed_value_out_of_range_is_refused_visibly(dash, caplog):
         dash.settings.widgets("lengthscale")[0].value = 0.0  # the lower bound is exclusive
         dash.settings.widgets("batch_size")[0].value = None  # an emptied box
     assert dash.model.lengthscale == 1.0 and dash.model.batch_size == 50
-    assert "initial lengthscale ℓ: 0 is out of range (above 1e-06)" in caplog.text
+    assert "initial lengthscale ℓ: 0 is out of range (from 1e-06 to 1e+06)" in caplog.text
     assert "minibatch size s needs a value" in caplog.text
     box.value = 15  # in range: applied
     assert dash.model.n_inducing == 15

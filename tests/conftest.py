@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 import pytest
+from threadpoolctl import threadpool_limits
 
 PAPER_DATA = Path(os.environ.get("XGPC_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
 
@@ -31,3 +32,15 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1500, "height": 1000}}
+
+
+def pytest_configure(config):
+    """BLAS on one thread for the whole run: on this 2-core kind of machine two BLAS threads under load turn a
+    millisecond factorisation into hundreds (DESIGN §6), and the served app pins its own the same way."""
+    config._blas_limits = threadpool_limits(limits=1)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Browser tests run last: Playwright's sync API keeps an event loop running in the main thread for the rest of
+    the session, under which `asyncio.run` fails and Panel schedules async watchers instead of running them."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

@@ -64,8 +64,7 @@ class NoImprovement:
             self.count = 0
         else:
             self.count += 1
-        if loss < self.best:
-            self.best = loss
+        self.best = min(self.best, loss)  # a NaN never becomes the best
         return self.converged
 
     @property

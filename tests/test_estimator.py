@@ -10,7 +10,6 @@ from explorer.estimator import AUTO_EARLY_STOPPING_ROWS
 from explorer.metrics import negative_log_likelihood
 
 
-
 def test_passes_check_estimator():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

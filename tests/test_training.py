@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 from explorer import methods, recipe, training
+from explorer.convergence import NoImprovement
 from explorer.estimator import XGPClassifier
 from explorer.kernels import RBF
 from explorer.linalg import NumericalError
 from explorer.schedules import RobbinsMonro
-from explorer.convergence import NoImprovement
 from explorer.training import History, Trainer, fit_to_optimum
 
 

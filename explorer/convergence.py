@@ -1,4 +1,5 @@
-"""The paper's convergence criteria (§Experiments): sliding-window means of relative changes below a threshold."""
+"""Convergence criteria: the paper's (§Experiments; sliding-window means of relative changes below a threshold) and
+scikit-learn's early-stopping rule (no improvement of a loss by `tol` for `n_iter_no_change` evaluations)."""
 from __future__ import annotations
 
 from collections import deque
@@ -43,3 +44,41 @@ def global_parameter_criterion(window: int = 10, threshold: float = 1e-4) -> Sli
 def holdout_nll_criterion(window: int = 5, threshold: float = 1e-3) -> SlidingWindow:
     """Paper's rule for all methods: window-5 mean of the relative change of the hold-out NLL < 1e-3."""
     return SlidingWindow(window, threshold)
+
+
+class NoImprovement:
+    """scikit-learn's early-stopping rule (as in SGDClassifier): a count of consecutive evaluations whose loss L_k did
+    not beat the best earlier loss by more than `tol`, L_k ≥ min_{j<k} L_j − tol; converged when it reaches
+    `n_iter_no_change`. A NaN loss is no improvement."""
+
+    def __init__(self, n_iter_no_change: int = 5, tol: float = 1e-4):
+        if n_iter_no_change < 1 or not tol >= 0:
+            raise ValueError(f"need n_iter_no_change ≥ 1 and tol ≥ 0, got {n_iter_no_change}, {tol}")
+        self.n_iter_no_change, self.tol = int(n_iter_no_change), float(tol)
+        self.best = float("inf")
+        self.count = 0
+
+    def update(self, loss: float) -> bool:
+        loss = float(loss)
+        if loss < self.best - self.tol:
+            self.count = 0
+        else:
+            self.count += 1
+        self.best = min(self.best, loss)  # a NaN never becomes the best
+        return self.converged
+
+    @property
+    def converged(self) -> bool:
+        return self.count >= self.n_iter_no_change
+
+    def state_dict(self) -> dict:
+        return {"best": self.best, "count": self.count}
+
+    def load_state_dict(self, state: dict) -> None:
+        self.best, self.count = float(state["best"]), int(state["count"])
+
+
+def no_improvement_criterion(n_iter_no_change: int = 5, tol: float = 1e-4) -> NoImprovement:
+    """scikit-learn's rule on the hold-out NLL: stop after `n_iter_no_change` evaluations without an improvement of
+    the best NLL by more than `tol` (nats per point)."""
+    return NoImprovement(n_iter_no_change, tol)

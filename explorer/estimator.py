@@ -1,7 +1,8 @@
 """`XGPClassifier`: X-GPC as a scikit-learn estimator (binary classification; passes `check_estimator`).
 
 Inputs are standardised with the training statistics; inducing points are chosen by k-means++ on them and fixed;
-training is the shared loop (`explorer.training.Trainer`) until the paper's convergence criterion or `max_iter`.
+training is the shared loop (`explorer.training.Trainer`) until scikit-learn-style early stopping on a held-out
+share of the rows (or a chosen convergence rule) fires, or `max_iter`.
 """
 from __future__ import annotations
 
@@ -14,12 +15,15 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from explorer import recipe
+from explorer.convergence import no_improvement_criterion
 from explorer.inputs import fitted_standardizer, standardised
 from explorer.kernels import KERNELS, Kernel, initial_kernel
 from explorer.schedules import DEFAULT_STEP_RULES
 from explorer.training import CONVERGENCE_RULES
 
 _STEPS = DEFAULT_STEP_RULES["xgpc"]
+AUTO_EARLY_STOPPING_ROWS = 500
+"""Rows from which `early_stopping="auto"` turns early stopping on (a tenth held out then has ≥ 50 rows)."""
 
 
 def _generator(random_state) -> np.random.Generator:
@@ -54,11 +58,20 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     rho, tau, kappa : the constant step ρ and the Robbins–Monro τ, κ; defaults are X-GPC's row of
         `schedules.DEFAULT_STEP_RULES` (ρ = 0.5, τ = 10, κ = 0.6). Ignored for a rule they do not belong to.
     hyper_learning_rate : Adam learning rate.
-    convergence : "parameters" (paper's X-GPC rule; it measures ρ‖λ̂ − η‖/‖η‖, so under the Robbins–Monro default
-        it fires late and `max_iter` usually ends the fit), "holdout" (hold-out NLL rule; needs
-        validation_fraction > 0 to mean what it says) or "none" (run `max_iter`).
-    validation_fraction : share of the training rows held out for `history_`'s test_nll/test_error and the hold-out
-        rule; 0 evaluates on the training rows.
+    early_stopping : "auto" (default), True or False: scikit-learn's early stopping. On, `fit` holds out
+        `validation_fraction` of the rows (drawn with `random_state`), evaluates their NLL every `eval_every`
+        iterations and stops once it has not beaten its best by more than `tol` for `n_iter_no_change` consecutive
+        evaluations (`convergence.NoImprovement`; `max_iter` stays the cap and `converged_` says whether the rule
+        fired). "auto" turns it on when `convergence` is None and there are at least `AUTO_EARLY_STOPPING_ROWS`
+        (500) training rows; below that, or with False, `fit` runs `max_iter` iterations on all rows.
+    validation_fraction : share of the rows held out for early stopping (and for an explicit `convergence` rule,
+        where 0 evaluates on the training rows); `history_`'s test_nll/test_error are on these rows.
+    n_iter_no_change, tol : the early-stopping patience (evaluations) and improvement (nats per point).
+    convergence : None (default: `early_stopping` decides) or one of the Trainer's rules, which replaces early
+        stopping (with early_stopping=True it is refused): "parameters" (paper's X-GPC rule; it measures
+        ρ‖λ̂ − η‖/‖η‖, so under the Robbins–Monro default it fires late and `max_iter` usually ends the fit),
+        "holdout" (paper's hold-out NLL rule; needs validation_fraction > 0 to mean what it says),
+        "no-improvement" (the early-stopping rule) or "none" (run `max_iter`).
     eval_every : iterations between history rows.
 
     Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a ValueError, naming the parameter).
@@ -87,8 +100,11 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         "tau": [Interval(numbers.Real, 1, None, closed="left")],
         "kappa": [Interval(numbers.Real, 0.5, 1, closed="right")],
         "hyper_learning_rate": [Interval(numbers.Real, 0, 1e100, closed="neither")],
-        "convergence": [StrOptions(set(CONVERGENCE_RULES))],
+        "early_stopping": [StrOptions({"auto"}), "boolean"],
         "validation_fraction": [Interval(numbers.Real, 0, 1, closed="left")],
+        "n_iter_no_change": [Interval(numbers.Integral, 1, None, closed="left")],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "convergence": [None, StrOptions(set(CONVERGENCE_RULES))],
         "eval_every": [Interval(numbers.Integral, 1, None, closed="left")],
         "ard": ["boolean"],
         "kernel": [None, StrOptions(set(KERNELS)), Kernel],
@@ -98,8 +114,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                  learn_hyperparameters: bool = True, random_state=None, lengthscale: float = 1.0,
                  variance: float = 1.0, nugget: float = 1e-4, step_size=_STEPS.rule, rho: float = _STEPS.rho,
                  tau: float = _STEPS.tau, kappa: float = _STEPS.kappa, hyper_learning_rate: float = 0.01,
-                 convergence: str = "parameters", validation_fraction: float = 0.0, eval_every: int = 50,
-                 ard: bool = False, kernel=None):
+                 early_stopping="auto", validation_fraction: float = 0.1, n_iter_no_change: int = 5,
+                 tol: float = 1e-4, convergence: str | None = None, eval_every: int = 50, ard: bool = False,
+                 kernel=None):
         self.n_inducing = n_inducing
         self.batch_size = batch_size
         self.max_iter = max_iter
@@ -113,8 +130,11 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.tau = tau
         self.kappa = kappa
         self.hyper_learning_rate = hyper_learning_rate
-        self.convergence = convergence
+        self.early_stopping = early_stopping
         self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.convergence = convergence
         self.eval_every = eval_every
         self.ard = ard
         self.kernel = kernel
@@ -146,24 +166,41 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         y, self.classes_ = self._check_y(y)
-        rng = _generator(self.random_state)
-        self._start(X, self._encode(y), rng)
-        self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=self.convergence != "none")
+        rule = self._stopping_rule(len(X))
+        self._start(X, self._encode(y), _generator(self.random_state), rule,
+                    hold_out=rule != "none" or self.convergence is not None)
+        self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=rule != "none")
         return self._finish()
+
+    def _stopping_rule(self, n: int) -> str:
+        """The Trainer's convergence rule for a fit on n rows: `convergence` if given, else "no-improvement" when
+        early stopping is on, else "none"."""
+        if self.convergence is not None:
+            if self.early_stopping is True:
+                raise ValueError(f"early_stopping=True and convergence={self.convergence!r} name two stopping "
+                                 f"rules; set convergence=None to stop early, or early_stopping='auto' or False")
+            return self.convergence
+        on = self.early_stopping is True or (self.early_stopping == "auto" and n >= AUTO_EARLY_STOPPING_ROWS)
+        if on and self.validation_fraction == 0:
+            raise ValueError("early stopping needs validation_fraction > 0 (the rows whose NLL it watches); "
+                             "set validation_fraction or early_stopping=False")
+        return "no-improvement" if on else "none"
 
     def partial_fit(self, X, y, classes=None):
         """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far.
 
         The rows seen are kept (O(n·d) memory, never n×m) so the likelihood scaling n/s stays that of all data seen;
         the first call fixes the standardisation and the inducing points from its rows and needs `classes` unless
-        its y holds both classes."""
+        its y holds both classes. Nothing is held out and nothing stops early (as in scikit-learn's SGDClassifier):
+        the caller decides how many passes to make."""
         first = not hasattr(self, "engine_")
         if first:
             self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
         if first:
             y, self.classes_ = self._check_y(y, classes)
-            self._start(X, self._encode(y), _generator(self.random_state))
+            self._start(X, self._encode(y), _generator(self.random_state), self.convergence or "none",
+                        hold_out=False)
         else:
             y, _ = self._check_y(y, self.classes_)
             X_seen = np.vstack([self.engine_.X, self._standardise(X)])
@@ -176,13 +213,14 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         """(X − mean)/sd with the training statistics, X within ±1e100 before and after (DataError otherwise)."""
         return standardised(self.scaler_, X)
 
-    def _start(self, X: np.ndarray, y_pm1: np.ndarray, rng: np.random.Generator) -> None:
-        """Standardise with all of X's statistics (X within ±1e100 before and after), hold out the validation rows,
-        then the run recipe (inducing points, X-GPC, Trainer), all randomness from `rng`."""
+    def _start(self, X: np.ndarray, y_pm1: np.ndarray, rng: np.random.Generator, rule: str, hold_out: bool) -> None:
+        """Standardise with all of X's statistics (X within ±1e100 before and after), hold out the validation rows
+        if `hold_out`, then the run recipe (inducing points, X-GPC, Trainer with convergence `rule`), all randomness
+        from `rng`."""
         scaler = fitted_standardizer(X)
         standardised(scaler, X)
         X_fit, y_fit, X_eval, y_eval = X, y_pm1, X, y_pm1
-        if self.validation_fraction > 0:
+        if hold_out and self.validation_fraction > 0:
             held = rng.random(len(X)) < self.validation_fraction
             if held.all() or not held.any():
                 raise ValueError(f"validation_fraction={self.validation_fraction} leaves no training or no "
@@ -193,10 +231,11 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         run = recipe.start_run(
             "xgpc", X_fit, y_fit, X_eval, y_eval, kernel, scaler=scaler,
             n_inducing=self.n_inducing, inducing_rng=rng, engine_rng=rng, evaluation_rng=rng,
-            batch_size=self.batch_size, eval_every=self.eval_every, convergence=self.convergence,
+            batch_size=self.batch_size, eval_every=self.eval_every, convergence=rule,
             options={"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa,
                      "learn_hyperparameters": self.learn_hyperparameters,
                      "hyper_learning_rate": self.hyper_learning_rate})
+        run.trainer.no_improvement = no_improvement_criterion(self.n_iter_no_change, self.tol)
         self.scaler_, self.engine_, self.trainer_ = run.scaler, run.engine, run.trainer
 
     def _finish(self):

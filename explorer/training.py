@@ -16,14 +16,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.convergence import holdout_nll_criterion
+from explorer.convergence import holdout_nll_criterion, no_improvement_criterion
 from explorer.linalg import NumericalError
 from explorer.metrics import error_rate, negative_log_likelihood
 
 COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "lengthscale", "variance")
 """The columns of every row. "lengthscale" (the geometric mean under ARD) and "variance" come from the kernel's
 `summary()`, whose further entries (e.g. the ARD lengthscales "lengthscale_1" …) become extra columns."""
-CONVERGENCE_RULES = ("parameters", "holdout", "none")
+CONVERGENCE_RULES = ("parameters", "holdout", "no-improvement", "none")
 
 
 class History:
@@ -85,7 +85,9 @@ class Trainer:
     `seconds` counts only time inside `engine.step`. The ELBO column is the full training ELBO when n ≤ `elbo_points`,
     otherwise the unbiased estimate on a fixed random subset of `elbo_points` training rows.
     Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
-    relative change of the hold-out NLL < 1e-3) or "none".
+    relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
+    `no_improvement`, by default 5 evaluations without beating the best by 1e-4; a caller may replace it with its
+    own `convergence.NoImprovement` before the first evaluation) or "none".
     """
 
     def __init__(self, engine, X_eval: np.ndarray, y_eval: np.ndarray, *, eval_every: int = 10,
@@ -100,6 +102,7 @@ class Trainer:
         self.eval_every, self.convergence = int(eval_every), convergence
         self.history = History(max_history)
         self.holdout = holdout_nll_criterion()
+        self.no_improvement = no_improvement_criterion()
         self.seconds = 0.0
         rng = rng if rng is not None else np.random.default_rng(0)
         self.elbo_index = None if engine.n <= elbo_points else np.sort(rng.choice(engine.n, elbo_points, replace=False))
@@ -110,6 +113,8 @@ class Trainer:
             return bool(self.engine.converged)
         if self.convergence == "holdout":
             return self.holdout.converged
+        if self.convergence == "no-improvement":
+            return self.no_improvement.converged
         return False
 
     def evaluate(self) -> dict:
@@ -126,6 +131,8 @@ class Trainer:
         previous = self.history.rows[-1]["test_nll"] if len(self.history) else None
         if previous is not None and np.isfinite(previous) and np.isfinite(row["test_nll"]):
             self.holdout.update(abs(row["test_nll"] - previous) / max(abs(previous), 1e-12))
+        if len(self.y_eval):
+            self.no_improvement.update(row["test_nll"])
         self.history.append(row)
         return row
 
@@ -174,12 +181,15 @@ class Trainer:
 
     def state_dict(self) -> dict:
         return {"seconds": self.seconds, "history": self.history.state_dict(),
-                "holdout": self.holdout.state_dict(), "elbo_index": self.elbo_index}
+                "holdout": self.holdout.state_dict(), "no_improvement": self.no_improvement.state_dict(),
+                "elbo_index": self.elbo_index}
 
     def load_state_dict(self, state: dict) -> None:
         self.seconds = float(state["seconds"])
         self.history = History.from_state_dict(state["history"])
         self.holdout.load_state_dict(state["holdout"])
+        if "no_improvement" in state:  # states saved before the rule existed start it afresh
+            self.no_improvement.load_state_dict(state["no_improvement"])
         self.elbo_index = None if state["elbo_index"] is None else np.asarray(state["elbo_index"], dtype=int)
 
 

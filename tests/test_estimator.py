@@ -6,7 +6,8 @@ import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
 from explorer import XGPClassifier, datasets
-
+from explorer.estimator import AUTO_EARLY_STOPPING_ROWS
+from explorer.metrics import negative_log_likelihood
 
 
 def test_passes_check_estimator():
@@ -110,7 +111,8 @@ def test_ard_learns_to_ignore_a_noise_feature():
     (dict(nugget=0.0), "nugget"), (dict(hyper_learning_rate=-0.1), "hyper_learning_rate"),
     (dict(step_size="fast"), "step_size"), (dict(convergence="never"), "convergence"),
     (dict(validation_fraction=1.0), "validation_fraction"), (dict(random_state="seed"), "random_state"),
-    (dict(learn_hyperparameters="yes"), "learn_hyperparameters"),
+    (dict(learn_hyperparameters="yes"), "learn_hyperparameters"), (dict(early_stopping="sometimes"), "early_stopping"),
+    (dict(n_iter_no_change=0), "n_iter_no_change"), (dict(tol=-1e-4), "tol"), (dict(tol=np.nan), "tol"),
 ])
 def test_bad_parameters_are_refused_by_name(setting, name):
     X = np.random.default_rng(0).standard_normal((20, 2))
@@ -166,3 +168,80 @@ def test_a_column_too_narrow_for_float64_is_refused():
     X[:, 1] = np.where(np.arange(30) % 2 == 0, 0.0, 1e-170)  # sd underflows to 0 although the values differ
     with pytest.raises(ValueError, match="column 1 .* too little to standardise"):
         XGPClassifier(n_inducing=5, max_iter=5).fit(X, np.arange(30) % 2)
+
+
+# ----- early stopping (issue 11, target 4) ----------------------------------------------------------------------------
+def _no_improvement_run_lengths(nll, tol):
+    """For each evaluation k, how many consecutive evaluations up to k failed to beat min(nll[:j]) − tol."""
+    lengths, run = [], 0
+    for k, value in enumerate(nll):
+        run = run + 1 if k > 0 and value >= min(nll[:k]) - tol else 0
+        lengths.append(run)
+    return lengths
+
+
+@pytest.fixture(scope="module")
+def banana_split(paper_data):
+    X, y = datasets.load("banana", paper_data)
+    keep = np.random.default_rng(0).choice(len(y), 1500, replace=False)
+    return datasets.train_test_split(X[keep], y[keep], 0.2, np.random.default_rng(0))
+
+
+SMALL = dict(n_inducing=30, batch_size=100, max_iter=2000, random_state=0)
+
+
+def test_default_fit_stops_by_its_rule_and_predicts_as_well_as_a_full_run(banana_split):
+    X_tr, X_te, y_tr, y_te = banana_split
+    stopped = XGPClassifier(**SMALL).fit(X_tr, y_tr)
+    assert stopped.converged_ and stopped.n_iter_ < SMALL["max_iter"]
+    # it held out a tenth of the rows and stopped the first time 5 evaluations in a row missed the best by 1e-4
+    assert 0.05 < len(stopped.trainer_.y_eval) / len(y_tr) < 0.15
+    assert stopped.engine_.n + len(stopped.trainer_.y_eval) == len(y_tr)
+    lengths = _no_improvement_run_lengths([row["test_nll"] for row in stopped.history_], 1e-4)
+    assert lengths[-1] == 5 and max(lengths[:-1]) < 5
+    full = XGPClassifier(early_stopping=False, **SMALL).fit(X_tr, y_tr)
+    assert full.n_iter_ == SMALL["max_iter"] and not full.converged_
+    # tolerance: at most 2 points of test error and 0.02 nats of test NLL worse than running all 2000 iterations
+    assert 1.0 - stopped.score(X_te, y_te) <= 1.0 - full.score(X_te, y_te) + 0.02
+    y_pm1 = np.where(y_te == stopped.classes_[1], 1.0, -1.0)
+    nll = [negative_log_likelihood(clf.predict_proba(X_te)[:, 1], y_pm1) for clf in (stopped, full)]
+    assert nll[0] <= nll[1] + 0.02
+
+
+def test_early_stopping_off_runs_max_iter_on_all_rows(banana_split):
+    X_tr, _, y_tr, _ = banana_split
+    clf = XGPClassifier(early_stopping=False, **{**SMALL, "max_iter": 400}).fit(X_tr, y_tr)
+    assert clf.n_iter_ == 400 and not clf.converged_
+    assert clf.engine_.n == len(y_tr) and len(clf.trainer_.y_eval) == len(y_tr)  # nothing held out
+
+
+def test_auto_is_off_below_the_threshold_and_true_forces_it_on(banana_split):
+    X_tr, _, y_tr, _ = banana_split
+    small = dict(SMALL, max_iter=600)
+    auto = XGPClassifier(**small).fit(X_tr[:AUTO_EARLY_STOPPING_ROWS - 1], y_tr[:AUTO_EARLY_STOPPING_ROWS - 1])
+    assert auto.n_iter_ == 600 and not auto.converged_ and auto.engine_.n == AUTO_EARLY_STOPPING_ROWS - 1
+    forced = XGPClassifier(early_stopping=True, n_iter_no_change=2, tol=0.01, **small).fit(X_tr[:300], y_tr[:300])
+    assert forced.converged_ and forced.n_iter_ < 600 and forced.engine_.n < 300
+    lengths = _no_improvement_run_lengths([row["test_nll"] for row in forced.history_], 0.01)
+    assert lengths[-1] == 2 and max(lengths[:-1]) < 2
+
+
+def test_early_stopping_is_deterministic_given_random_state(banana_split):
+    X_tr, X_te, y_tr, _ = banana_split
+    first, second = (XGPClassifier(**SMALL).fit(X_tr, y_tr) for _ in range(2))
+    assert first.n_iter_ == second.n_iter_ and first.converged_ == second.converged_
+    assert [r["test_nll"] for r in first.history_] == [r["test_nll"] for r in second.history_]
+    np.testing.assert_array_equal(first.predict_proba(X_te), second.predict_proba(X_te))
+    other = XGPClassifier(**{**SMALL, "random_state": 1}).fit(X_tr, y_tr)
+    assert not np.array_equal(other.trainer_.X_eval, first.trainer_.X_eval)  # the split follows random_state
+
+
+def test_an_explicit_rule_replaces_early_stopping_and_conflicts_are_named():
+    X = np.random.default_rng(0).standard_normal((600, 2))
+    y = (X[:, 0] > 0).astype(int)
+    clf = XGPClassifier(n_inducing=10, max_iter=100, convergence="none", random_state=0).fit(X, y)
+    assert clf.n_iter_ == 100 and not clf.converged_
+    with pytest.raises(ValueError, match="early_stopping=True and convergence='holdout'"):
+        XGPClassifier(early_stopping=True, convergence="holdout", max_iter=10).fit(X, y)
+    with pytest.raises(ValueError, match="validation_fraction > 0"):
+        XGPClassifier(validation_fraction=0.0, max_iter=10).fit(X, y)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from explorer import methods, recipe, training
+from explorer.convergence import NoImprovement
 from explorer.estimator import XGPClassifier
 from explorer.kernels import RBF
 from explorer.linalg import NumericalError
@@ -163,3 +164,31 @@ def test_the_estimator_uses_the_step_rule_it_is_given():
     tuned = XGPClassifier(n_inducing=10, batch_size=20, max_iter=10, step_size="robbins-monro", tau=4.0, kappa=0.9,
                           learn_hyperparameters=False, convergence="none", eval_every=10, random_state=0).fit(X, y)
     assert tuned.history_[-1]["rho"] == pytest.approx((10 + 4.0) ** -0.9)
+
+
+def test_no_improvement_counts_evaluations_that_miss_the_best_by_tol():
+    rule = NoImprovement(n_iter_no_change=3, tol=0.1)
+    # 1.0 sets the best; 0.95 misses by < tol (but becomes the best); 0.8 beats 0.95 − 0.1; then three misses
+    verdicts = [rule.update(loss) for loss in (1.0, 0.95, 0.8, 0.75, 0.9, float("nan"))]
+    assert verdicts == [False, False, False, False, False, True]
+    assert rule.best == 0.75 and rule.count == 3
+    copy_ = NoImprovement(3, 0.1)
+    copy_.load_state_dict(rule.state_dict())
+    assert copy_.converged and copy_.update(0.6) is False  # an improvement by more than tol resets the count
+    with pytest.raises(ValueError, match="n_iter_no_change"):
+        NoImprovement(0, 0.1)
+
+
+def test_no_improvement_rule_stops_the_trainer_the_first_time_it_holds():
+    X, y, Z = problem()
+    trainer = Trainer(xgpc(X[:100], y[:100], Z), X[100:], y[100:], eval_every=5, convergence="no-improvement")
+    trainer.no_improvement = NoImprovement(n_iter_no_change=3, tol=1e-3)
+    trainer.run(max_iter=3000)
+    nll = trainer.history.column("test_nll")
+    misses = [k > 0 and nll[k] >= nll[:k].min() - 1e-3 for k in range(len(nll))]
+    assert trainer.converged and trainer.engine.iteration < 3000
+    assert all(misses[-3:]) and not any(all(misses[k - 3:k]) for k in range(3, len(nll)))
+    resumed = Trainer(xgpc(X[:100], y[:100], Z), X[100:], y[100:], eval_every=5, convergence="no-improvement")
+    resumed.no_improvement = NoImprovement(n_iter_no_change=3, tol=1e-3)
+    resumed.load_state_dict(copy.deepcopy(trainer.state_dict()))
+    assert resumed.converged and resumed.no_improvement.best == nll.min()

@@ -156,7 +156,7 @@ class XGPC(SVIEngine):
 
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
-        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.Sigma, self.K_inv, kappa,
+        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv, kappa,
                                     K_sm, theta, full=self.full, K_zz=self.K_zz)
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:

@@ -56,33 +56,38 @@ def kernel_step_guard(kernel: Kernel, iteration: int):
             f"kernel learning off") from err
 
 
+def posterior_products(L_P_inv: np.ndarray, K_inv: np.ndarray,
+                       K_sm: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """N = AΣA (m, m) as CᵀC with C = L_P⁻¹A (Σ = L_P⁻ᵀL_P⁻¹, L_P_inv lower triangular), and T = κΣA = K_sm N
+    (s, m) when K_sm is given (None otherwise). Then diag(κΣκᵀ) = rowsum(T ∘ K_sm), as the local step needs."""
+    C = blas.dtrmm(1.0, L_P_inv, K_inv, lower=1)
+    N = C.T @ C  # a symmetric rank-m update
+    return N, None if K_sm is None else K_sm @ N
+
+
 def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,
                          mu: np.ndarray, L_P_inv: np.ndarray, K_inv: np.ndarray, kappa: np.ndarray,
-                         K_sm: np.ndarray, theta: np.ndarray, full: bool = False,
-                         K_zz: np.ndarray | None = None) -> np.ndarray:
+                         K_sm: np.ndarray, theta: np.ndarray | None, full: bool = False,
+                         K_zz: np.ndarray | None = None, products: tuple | None = None) -> np.ndarray:
     """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO (n/s)Σ_S(…) − KL. Shapes: X_batch (s, d), Z (m, d), mu (m,),
     L_P_inv (m, m) lower triangular with Σ = L_P_invᵀ L_P_inv, K_inv (m, m), kappa/K_sm (s, m), theta (s,);
-    K_zz = kernel.cross(Z, Z) if already computed. Returns (L + 1,). In the non-sparse mode (u = f) only the KL
-    term depends on the kernel."""
+    K_zz = kernel.cross(Z, Z) and products = posterior_products(L_P_inv, K_inv, K_sm) if already computed.
+    Returns (L + 1,). In the non-sparse mode (u = f) only the KL term depends on the kernel (theta is unused)."""
     K_zz = kernel.cross(Z, Z) if K_zz is None else K_zz
+    N, T = posterior_products(L_P_inv, K_inv, None if full else K_sm) if products is None else products
     A_mu = K_inv @ mu
-    C = blas.dtrmm(1.0, L_P_inv, K_inv, lower=1)  # L_P⁻¹A
-    N = C.T @ C  # AΣA, a symmetric rank-m update
     if full:
-        G_mm = N
-        G_mm -= K_inv
+        G_mm = N - K_inv
         G_mm += A_mu[:, None] * A_mu
         G_mm *= 0.5
         return kernel.contract_gradient(Z, Z, K_zz, G_mm)
     scale = n / len(y_batch)
     u = 0.5 * y_batch - theta * (kappa @ mu)
-    T = K_sm @ N  # κΣA
     theta_kappa = (scale * theta)[:, None] * kappa  # (n/s)Θκ
     G_sm = (scale * u)[:, None] * A_mu
     G_sm -= (scale * theta)[:, None] * T
-    G_sm += theta_kappa  # −(n/s)Θκ(ΣA − I)
-    T -= 0.5 * kappa
-    G_mm = theta_kappa.T @ T  # (n/s)κᵀΘ(κΣA − ½κ)
+    G_sm += theta_kappa  # G_sm = (n/s)(u(Aμ)ᵀ − Θ(κΣA − κ))
+    G_mm = theta_kappa.T @ (T - 0.5 * kappa)  # (n/s)κᵀΘ(κΣA − ½κ)
     G_mm += 0.5 * N
     G_mm -= 0.5 * K_inv
     G_mm += (0.5 * A_mu - scale * (u @ kappa))[:, None] * A_mu

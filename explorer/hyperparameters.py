@@ -71,7 +71,8 @@ def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarra
                          K_zz: np.ndarray | None = None, products: tuple | None = None) -> np.ndarray:
     """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO (n/s)Σ_S(…) − KL. Shapes: X_batch (s, d), Z (m, d), mu (m,),
     L_P_inv (m, m) lower triangular with Σ = L_P_invᵀ L_P_inv, K_inv (m, m), kappa/K_sm (s, m), theta (s,);
-    K_zz = kernel.cross(Z, Z) and products = posterior_products(L_P_inv, K_inv, K_sm) if already computed.
+    K_zz = kernel.cross(Z, Z) and products = posterior_products(L_P_inv, K_inv, K_sm) if already computed
+    (its T is overwritten).
     Returns (L + 1,). In the non-sparse mode (u = f) only the KL term depends on the kernel (theta is unused)."""
     K_zz = kernel.cross(Z, Z) if K_zz is None else K_zz
     N, T = posterior_products(L_P_inv, K_inv, None if full else K_sm) if products is None else products
@@ -82,18 +83,19 @@ def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarra
         G_mm *= 0.5
         return kernel.contract_gradient(Z, Z, K_zz, G_mm)
     scale = n / len(y_batch)
+    s = len(y_batch)
     u = 0.5 * y_batch - theta * (kappa @ mu)
     theta_kappa = (scale * theta)[:, None] * kappa  # (n/s)Θκ
-    G_sm = (scale * u)[:, None] * A_mu
+    G = np.empty((s + len(Z), len(Z)))  # rows (G_sm; G_mm): both blocks share X2 = Z and are contracted at once
+    G_sm, G_mm = G[:s], G[s:]
+    np.multiply((scale * u)[:, None], A_mu, out=G_sm)
     G_sm -= (scale * theta)[:, None] * T
     G_sm += theta_kappa  # G_sm = (n/s)(u(Aμ)ᵀ − Θ(κΣA − κ))
-    G_mm = theta_kappa.T @ (T - 0.5 * kappa)  # (n/s)κᵀΘ(κΣA − ½κ)
-    G_mm += 0.5 * N
-    G_mm -= 0.5 * K_inv
+    T -= 0.5 * kappa
+    np.matmul(theta_kappa.T, T, out=G_mm)  # (n/s)κᵀΘ(κΣA − ½κ)
+    G_mm += 0.5 * (N - K_inv)
     G_mm += (0.5 * A_mu - scale * (u @ kappa))[:, None] * A_mu
-    # both blocks share X2 = Z: contract them at once, rows (X_batch; Z) against Z
-    grad = kernel.contract_gradient(np.concatenate([X_batch, Z]), Z, np.concatenate([K_sm, K_zz]),
-                                    np.concatenate([G_sm, G_mm]))
+    grad = kernel.contract_gradient(np.concatenate([X_batch, Z]), Z, np.concatenate([K_sm, K_zz]), G)
     grad[-1] -= 0.5 * scale * kernel.variance * theta.sum()
     return grad
 

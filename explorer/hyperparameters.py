@@ -82,8 +82,8 @@ def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarra
         G_mm += A_mu[:, None] * A_mu
         G_mm *= 0.5
         return kernel.contract_gradient(Z, Z, K_zz, G_mm)
-    scale = n / len(y_batch)
     s = len(y_batch)
+    scale = n / s
     u = 0.5 * y_batch - theta * (kappa @ mu)
     theta_kappa = (scale * theta)[:, None] * kappa  # (n/s)Θκ
     G = np.empty((s + len(Z), len(Z)))  # rows (G_sm; G_mm): both blocks share X2 = Z and are contracted at once

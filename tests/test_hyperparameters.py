@@ -5,7 +5,8 @@ import pytest
 
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
 from explorer.kernels import RBF, make_kernel
-from explorer.xgpc import XGPC
+from explorer.polyagamma import pg_mean
+from explorer.xgpc import XGPC, local_step
 from test_xgpc import rbf, reference_elbo, toy_problem
 
 
@@ -103,6 +104,22 @@ def test_restructured_gradient_equals_the_defining_formula(full, name, lengthsca
                                K_sm, theta, full=full)
     old = _gradient_by_the_defining_formula(kernel, X_b, y_b, Z, 500, mu, Sigma, K_inv, kappa, K_sm, theta, full)
     np.testing.assert_allclose(new, old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
+
+
+@pytest.mark.parametrize("full", [False, True])
+@pytest.mark.parametrize("kernel", [RBF(np.array([0.6, 1.5]), 1.4, 1e-3), make_kernel("matern32", 0.9, 0.8, 1e-3)])
+def test_engine_gradient_with_c_from_its_products_equals_the_defining_formula(full, kernel):
+    # the engine takes diag(κΣκᵀ) for c from T = κΣA; the reference takes c from the whitened local step and Σ
+    X, y = toy_problem(40, seed=8)
+    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(1), full=full)
+    engine.step(12)
+    index = np.arange(4, 14)
+    X_b, y_b = engine.source.batch(index)
+    kappa, K_tilde, K_sm = engine.project(X_b, index)
+    theta = pg_mean(local_step(kappa, K_tilde, engine.mu, engine.L_P_inv))
+    old = _gradient_by_the_defining_formula(engine.kernel, X_b, y_b, engine.Z, engine.n, engine.mu, engine.Sigma,
+                                            engine.K_inv, kappa, K_sm, theta, full)
+    np.testing.assert_allclose(engine.kernel_gradient(index), old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
 
 
 def _optimal_c_squared_given(kappa, K_sm, mu, Sigma, prior_var):

@@ -224,14 +224,18 @@ class Kernel(ABC):
         """Σ_ij G_ij ∂K_ij/∂θ for θ = (log ℓ, log σ²), given K = cross(X1, X2) (no nugget). Shape (L + 1,).
 
         ∂K/∂log σ² = K;  ∂K_ij/∂log ℓ_d = W_ij (x1_id − x2_jd)² / ℓ_d²  (summed over d when isotropic), with
-        Σ_ij H_ij (a_id − b_jd)² = row·a_d² + col·b_d² − 2 a_dᵀ H b_d for H = W ∘ G, a = x1/ℓ, b = x2/ℓ.
+        Σ_ij H_ij (a_id − b_jd)² = row·a_d² + col·b_d² − 2 a_dᵀ H b_d for H = W ∘ G, a = x1/ℓ, b = x2/ℓ; H b and the
+        row sums come from one product H (b, 1).
         """
         W = self._lengthscale_weight(X1, X2, K)
         H = W * G
-        row, col = H.sum(1), H.sum(0)
         A = X1 / self.lengthscale
-        B = X2 / self.lengthscale
-        per_dim = row @ (A * A) + col @ (B * B) - 2.0 * np.einsum("id,id->d", A, H @ B)
+        B_one = np.empty((len(X2), X2.shape[1] + 1))
+        np.divide(X2, self.lengthscale, out=B_one[:, :-1])
+        B_one[:, -1] = 1.0
+        HB_row = H @ B_one
+        B, HB, row, col = B_one[:, :-1], HB_row[:, :-1], HB_row[:, -1], np.ones(len(H)) @ H
+        per_dim = row @ (A * A) + col @ (B * B) - 2.0 * np.einsum("id,id->d", A, HB)
         grad = np.empty(self.lengthscale.size + 1)
         grad[:-1] = per_dim if self.ard else per_dim.sum()
         grad[-1] = row.sum() if W is K else float(np.einsum("ij,ij->", K, G))

@@ -13,7 +13,7 @@ from scipy.linalg import blas
 
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
-from explorer.hyperparameters import Adam, elbo_kernel_gradient
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import logit_predictive_probability
@@ -31,12 +31,16 @@ def _whiten(L_inv: np.ndarray, kappa: np.ndarray) -> np.ndarray:
     return blas.dtrmm(1.0, L_inv, kappa.T, lower=1)
 
 
+def optimal_c(K_tilde: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Eq. (local_updates): c_i = sqrt(K̃_ii + b_i + a_i²) with b = diag(κΣκᵀ), a = κμ. Shapes (s,)."""
+    return np.sqrt(np.maximum(K_tilde + b + a * a, 0.0))
+
+
 def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precision_inv: np.ndarray) -> np.ndarray:
     """Eq. (local_updates): c_i = sqrt(K̃_ii + κ_iΣκ_iᵀ + (κ_iμ)²), Σ = L⁻ᵀL⁻¹ with L⁻¹ = `L_precision_inv` (m, m),
     lower triangular. kappa (s, m) → c (s,)."""
-    a = kappa @ mu
     V = _whiten(L_precision_inv, kappa)
-    return np.sqrt(np.maximum(K_tilde + np.einsum("ij,ij->j", V, V) + a * a, 0.0))
+    return optimal_c(K_tilde, np.einsum("ij,ij->j", V, V), kappa @ mu)
 
 
 def natural_gradient_targets(kappa: np.ndarray, y: np.ndarray, theta: np.ndarray, K_inv: np.ndarray,
@@ -155,9 +159,15 @@ class XGPC(SVIEngine):
         return self._kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
 
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
-        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
-        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.Sigma, self.K_inv, kappa,
-                                    K_sm, theta, full=self.full, K_zz=self.K_zz)
+        """The gradient at the current q with c at its optimum for it: the local step's diag(κΣκᵀ) comes from the
+        gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c)."""
+        if self.full:
+            return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv,
+                                        kappa, K_sm, None, full=True, K_zz=self.K_zz)
+        products = posterior_products(self.L_P_inv, self.K_inv, K_sm)
+        theta = pg_mean(optimal_c(K_tilde, np.einsum("ij,ij->i", products[1], K_sm), kappa @ self.mu))
+        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv, kappa,
+                                    K_sm, theta, K_zz=self.K_zz, products=products)
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
         lam1, lam2 = self.minibatch_targets(index)

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from explorer.hyperparameters import Adam, elbo_kernel_gradient
-from explorer.kernels import RBF
-from explorer.xgpc import XGPC
+from explorer.kernels import RBF, make_kernel
+from explorer.polyagamma import pg_mean
+from explorer.xgpc import XGPC, local_step
 from test_xgpc import rbf, reference_elbo, toy_problem
 
 
@@ -54,9 +55,71 @@ def test_elbo_kernel_gradient_function_matches_finite_differences(lengthscale):
     kappa = np.linalg.solve(K, K_sm.T).T
     c = np.sqrt(_optimal_c_squared_given(kappa, K_sm, mu, Sigma, 0.9 + 1e-3))
     theta = np.tanh(c / 2) / (2 * c)
-    analytic = elbo_kernel_gradient(kernel, X, y, Z, 100, mu, Sigma, np.linalg.inv(K), kappa, K_sm, theta)
+    analytic = elbo_kernel_gradient(kernel, X, y, Z, 100, mu, _inverse_lower_factor_of_inverse(Sigma), np.linalg.inv(K),
+                                    kappa, K_sm, theta)
     numeric = finite_difference_gradient(X, y, Z, 100, kernel, mu, Sigma, False)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
+
+
+def _inverse_lower_factor_of_inverse(Sigma):
+    """L⁻¹ with Σ⁻¹ = LLᵀ, so that Σ = L⁻ᵀL⁻¹."""
+    return np.linalg.inv(np.linalg.cholesky(np.linalg.inv(Sigma)))
+
+
+def _gradient_by_the_defining_formula(kernel, X_b, y_b, Z, n, mu, Sigma, K_inv, kappa, K_sm, theta, full):
+    """The module docstring's G_sm, G_mm with Σ, M = ΣA − I and Q = ½A + (n/s)P formed explicitly (the formula
+    before it was restructured), contracted block by block."""
+    A_mu, M = K_inv @ mu, Sigma @ K_inv - np.eye(len(mu))
+    K_zz = kernel.cross(Z, Z)
+    if full:
+        return kernel.contract_gradient(Z, Z, K_zz, 0.5 * (K_inv @ M + np.outer(A_mu, A_mu)))
+    scale = n / len(y_b)
+    u = 0.5 * y_b - theta * (kappa @ mu)
+    P = kappa.T @ np.diag(theta) @ kappa
+    G_sm = scale * (np.outer(u, A_mu) - np.diag(theta) @ kappa @ M)
+    G_mm = (0.5 * K_inv + scale * P) @ M + np.outer(0.5 * A_mu - scale * kappa.T @ u, A_mu) + 0.5 * scale * P
+    grad = kernel.contract_gradient(X_b, Z, K_sm, G_sm) + kernel.contract_gradient(Z, Z, K_zz, G_mm)
+    grad[-1] -= 0.5 * scale * kernel.variance * theta.sum()
+    return grad
+
+
+@pytest.mark.parametrize("full", [False, True])
+@pytest.mark.parametrize("name, lengthscale", [("rbf", [0.9]), ("rbf", [0.5, 1.3, 2.2]), ("matern52", [1.2]),
+                                               ("matern32", [0.7, 1.6, 0.9]), ("matern12", [1.4])])
+def test_restructured_gradient_equals_the_defining_formula(full, name, lengthscale):
+    # random q (μ, Σ SPD), random θ > 0: the gradient computed through N = AΣA equals the explicit-Σ formula
+    rng = np.random.default_rng(len(lengthscale) + 10 * full)
+    d, m, s = len(lengthscale) if len(lengthscale) > 1 else 3, 9, 13
+    X_b, Z = rng.standard_normal((s, d)), rng.standard_normal((m, d))
+    y_b = rng.choice([-1.0, 1.0], s)
+    kernel = make_kernel(name, np.array(lengthscale), 1.3, 1e-3)
+    K_inv = np.linalg.inv(kernel.gram(Z))
+    K_sm = kernel.cross(X_b, Z)
+    kappa = K_sm @ K_inv
+    mu = rng.standard_normal(m)
+    B = rng.standard_normal((m, m))
+    Sigma = 0.2 * B @ B.T + 0.05 * np.eye(m)
+    theta = rng.uniform(0.05, 0.25, s)
+    new = elbo_kernel_gradient(kernel, X_b, y_b, Z, 500, mu, _inverse_lower_factor_of_inverse(Sigma), K_inv, kappa,
+                               K_sm, theta, full=full)
+    old = _gradient_by_the_defining_formula(kernel, X_b, y_b, Z, 500, mu, Sigma, K_inv, kappa, K_sm, theta, full)
+    np.testing.assert_allclose(new, old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
+
+
+@pytest.mark.parametrize("full", [False, True])
+@pytest.mark.parametrize("kernel", [RBF(np.array([0.6, 1.5]), 1.4, 1e-3), make_kernel("matern32", 0.9, 0.8, 1e-3)])
+def test_engine_gradient_with_c_from_its_products_equals_the_defining_formula(full, kernel):
+    # the engine takes diag(κΣκᵀ) for c from T = κΣA; the reference takes c from the whitened local step and Σ
+    X, y = toy_problem(40, seed=8)
+    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(1), full=full)
+    engine.step(12)
+    index = np.arange(4, 14)
+    X_b, y_b = engine.source.batch(index)
+    kappa, K_tilde, K_sm = engine.project(X_b, index)
+    theta = pg_mean(local_step(kappa, K_tilde, engine.mu, engine.L_P_inv))
+    old = _gradient_by_the_defining_formula(engine.kernel, X_b, y_b, engine.Z, engine.n, engine.mu, engine.Sigma,
+                                            engine.K_inv, kappa, K_sm, theta, full)
+    np.testing.assert_allclose(engine.kernel_gradient(index), old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
 
 
 def _optimal_c_squared_given(kappa, K_sm, mu, Sigma, prior_var):

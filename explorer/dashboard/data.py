@@ -186,7 +186,7 @@ class DataTab(pn.viewable.Viewer):
             pn.Column(
                 "### Current data", self.description,
                 "### The paper's data sets",
-                pn.pane.Str(paper, styles={"white-space": "pre-wrap"}, sizing_mode="stretch_width"),
+                pn.pane.Str(paper, stylesheets=["pre { white-space: pre-wrap; }"], sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),
             sizing_mode="stretch_width",

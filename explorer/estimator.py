@@ -218,7 +218,6 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         if `hold_out`, then the run recipe (inducing points, X-GPC, Trainer with convergence `rule`), all randomness
         from `rng`."""
         scaler = fitted_standardizer(X)
-        standardised(scaler, X)
         X_fit, y_fit, X_eval, y_eval = X, y_pm1, X, y_pm1
         if hold_out and self.validation_fraction > 0:
             held = rng.random(len(X)) < self.validation_fraction
@@ -234,8 +233,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
             batch_size=self.batch_size, eval_every=self.eval_every, convergence=rule,
             options={"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa,
                      "learn_hyperparameters": self.learn_hyperparameters,
-                     "hyper_learning_rate": self.hyper_learning_rate})
-        run.trainer.no_improvement = no_improvement_criterion(self.n_iter_no_change, self.tol)
+                     "hyper_learning_rate": self.hyper_learning_rate},
+            no_improvement=no_improvement_criterion(self.n_iter_no_change, self.tol))
         self.scaler_, self.engine_, self.trainer_ = run.scaler, run.engine, run.trainer
 
     def _finish(self):

@@ -44,18 +44,20 @@ def start_run(method: str, X_train: np.ndarray, y_train: np.ndarray, X_eval: np.
               kernel: Kernel, *, scaler: Standardizer | bool = True, Z: np.ndarray | None = None, n_inducing: int = 100,
               inducing_rng: np.random.Generator | None = None, engine_rng: np.random.Generator | None = None,
               evaluation_rng: np.random.Generator | None = None, batch_size: int = 100, eval_every: int = 10,
-              convergence: str = "parameters", elbo_points: int = 10_000, options: dict | None = None) -> Run:
+              convergence: str = "parameters", elbo_points: int = 10_000, options: dict | None = None,
+              no_improvement=None) -> Run:
     """Standardise X_train (n, d) and X_eval (n_eval, d) (see `standardise`), choose Z (m, d) by k-means++ on the
     standardised training rows with `inducing_rng` unless Z is given (standardised units), build `method` (a key of
     `methods.METHODS`, with builder `options`) on them with the minibatch stream `engine_rng`, and wrap it in a
-    `Trainer` evaluating on (X_eval, y_eval); `evaluation_rng` picks the Trainer's ELBO subset. y in ±1."""
+    `Trainer` evaluating on (X_eval, y_eval); `evaluation_rng` picks the Trainer's ELBO subset, `no_improvement`
+    is the Trainer's early-stopping rule (`convergence.NoImprovement`; None: its default). y in ±1."""
     scaler, X_train, X_eval = standardise(X_train, X_eval, scaler=scaler)
     if Z is None:
         Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
     engine = methods.build(method, X_train, y_train, Z, kernel, batch_size=batch_size, rng=engine_rng,
                            **(options or {}))
     trainer = Trainer(engine, X_eval, y_eval, eval_every=eval_every, convergence=convergence,
-                      elbo_points=elbo_points, rng=evaluation_rng)
+                      elbo_points=elbo_points, rng=evaluation_rng, no_improvement=no_improvement)
     return Run(scaler, engine, trainer)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.convergence import holdout_nll_criterion, no_improvement_criterion
+from explorer.convergence import NoImprovement, holdout_nll_criterion, no_improvement_criterion
 from explorer.linalg import NumericalError
 from explorer.metrics import error_rate, negative_log_likelihood
 
@@ -86,13 +86,13 @@ class Trainer:
     otherwise the unbiased estimate on a fixed random subset of `elbo_points` training rows.
     Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
     relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
-    `no_improvement`, by default 5 evaluations without beating the best by 1e-4; a caller may replace it with its
-    own `convergence.NoImprovement` before the first evaluation) or "none".
+    `no_improvement`, a `convergence.NoImprovement`, by default 5 evaluations without beating the best by 1e-4) or
+    "none".
     """
 
     def __init__(self, engine, X_eval: np.ndarray, y_eval: np.ndarray, *, eval_every: int = 10,
                  convergence: str = "parameters", elbo_points: int = 10_000, max_history: int = 100_000,
-                 rng: np.random.Generator | None = None):
+                 rng: np.random.Generator | None = None, no_improvement: NoImprovement | None = None):
         if eval_every < 1:
             raise ValueError(f"eval_every must be ≥ 1, got {eval_every}")
         if convergence not in CONVERGENCE_RULES:
@@ -102,7 +102,7 @@ class Trainer:
         self.eval_every, self.convergence = int(eval_every), convergence
         self.history = History(max_history)
         self.holdout = holdout_nll_criterion()
-        self.no_improvement = no_improvement_criterion()
+        self.no_improvement = no_improvement if no_improvement is not None else no_improvement_criterion()
         self.seconds = 0.0
         rng = rng if rng is not None else np.random.default_rng(0)
         self.elbo_index = None if engine.n <= elbo_points else np.sort(rng.choice(engine.n, elbo_points, replace=False))

@@ -11,6 +11,7 @@ import numpy as np
 import panel as pn
 
 from explorer import datasets
+from explorer.readers import sniff_delimiter
 from explorer.dashboard.controls import DATA
 from explorer.dashboard.text import html_text, markdown_text
 
@@ -20,8 +21,7 @@ _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
 
 
 def header_columns(content: bytes, filename: str) -> list[str]:
-    """Column names from the first non-blank line of an uploaded CSV/TSV (delimiter: the most frequent of
-    , TAB ; | else whitespace). Raises `DataError` for an oversized, empty, binary or one-column file."""
+    """Column names from the first non-blank line of an uploaded CSV/TSV (delimiter: `readers.sniff_delimiter`). Raises `DataError` for an oversized, empty, binary or one-column file."""
     if len(content) > MAX_UPLOAD_BYTES:
         raise datasets.DataError(f"{filename}: {len(content) / 1e6:.1f} MB is over the upload limit of "
                                  f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB")
@@ -32,9 +32,8 @@ def header_columns(content: bytes, filename: str) -> list[str]:
     first = next((line for line in text.splitlines() if line.strip()), None)
     if first is None:
         raise datasets.DataError(f"{filename}: the file is empty")
-    counts = {d: first.count(d) for d in (",", "\t", ";", "|")}
-    delimiter = max(counts, key=counts.get)
-    columns = next(csv.reader([first], delimiter=delimiter)) if counts[delimiter] else first.split()
+    delimiter = sniff_delimiter(first, filename)  # the rule the reader parses the file with
+    columns = next(csv.reader([first], delimiter=delimiter)) if delimiter else first.split()
     columns = [c.strip() for c in columns]
     if len(columns) < 2:
         raise datasets.DataError(f"{filename}: the first line {first!r} has one column; a header row with a label "

@@ -206,7 +206,6 @@ class Dashboard(pn.viewable.Viewer):
         self.worker.pause()
         with self.worker.hold():
             self.model.continue_without_kernel_learning()
-            self._run_config = configuration(self.model)
         self.kernel_advice.visible = False
         self.settings.sync()
         self.refresh(force_surface=True)

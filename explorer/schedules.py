@@ -130,6 +130,7 @@ class StepRule:
 DEFAULT_STEP_RULES = {
     "xgpc": StepRule("robbins-monro", rho=0.5, tau=10.0, kappa=0.6),
     "svgp-natgrad": StepRule("adaptive", rho=0.01, tau=1.0, kappa=0.75),
+    "epgpc": StepRule("robbins-monro", rho=0.5, tau=10.0, kappa=0.6),
 }
 
 

@@ -9,27 +9,28 @@ Model on the inducing values u = f(Z) (Z fixed, m rows), p(u) = N(0, K_mm), κ_i
     φ_i(u) = ∫ Φ(y_i f_i) N(f_i | κ_iu, K̃_ii) df_i = Φ(y_i κ_iu / √(1 + K̃_ii)),     p(y, u) ≈ p(u) Π_i φ_i(u).
 
 Each φ_i is replaced by a Gaussian site in u-space, t̃_i(u) = exp(−½uᵀΛ_iu + h_iᵀu). φ_i depends on u only through
-t = κ_iu, so EP's site is rank one: Λ_i = τ̃_i κ_iᵀκ_i, h_i = ν̃_i κ_iᵀ, with (τ̃_i, ν̃_i) the 1-D site of Φ(y t/√(1+K̃_ii))
-against the cavity's marginal N(t | κ_iμ_\\i, κ_iΣ_\\iκ_iᵀ) (`probit_site_in_u_space`). The sites keep their u-space
-parameters when the kernel changes (only p(u) changes), so a kernel step costs O(m³), independent of n.
+t = κ_iu, so EP's site is rank one: Λ_i = τ̃_i κ_iᵀκ_i, h_i = ν̃_i κ_iᵀ, with (τ̃_i, ν̃_i) the 1-D site of
+Φ(y t/√(1 + K̃_ii)) against the cavity's marginal N(t | κ_iμ₋ᵢ, κ_iΣ₋ᵢκ_iᵀ) (`probit_site_in_u_space`). The sites
+keep their u-space parameters when the kernel changes (only p(u) changes), so a kernel step costs O(m³),
+independent of n.
 
 Two forms of the sites (`sites=`):
   "tied" (default, SEP)  one site f̃ shared by all points, q(u) ∝ p(u) f̃(u)ⁿ; f̃'s natural parameters (h_f (m,),
-                         Λ_f (m, m)) are the only state: memory O(m²) whatever n. Cavity q_\\1 ∝ p(u) f̃(u)ⁿ⁻¹. A
+                         Λ_f (m, m)) are the only state: memory O(m²) whatever n. Cavity q₋₁ ∝ p(u) f̃(u)ⁿ⁻¹. A
                          minibatch B moves them towards the mean of its sites: λ_f ← (1 − ε)λ_f + ε (1/s)Σ_{i∈B} λ_i
                          (f̃ ← f̃^{1−ε} Π_B t̃_i^{ε/s}), ε from the step-size rule (`schedules`, row "epgpc").
   "per-point" (EP)       one rank-one site per point, stored as its direction a_i = κ_i at its last update and
-                         (τ̃_i, ν̃_i): memory O(nm) (the AISTATS 2016 form). A minibatch's sites are replaced in parallel
+                         (τ̃_i, ν̃_i): memory O(nm) (the AISTATS 2016 form). A minibatch's sites are replaced at once
                          with damping δ: (τ̃, ν̃) ← (1 − δ)(τ̃, ν̃)_old + δ(τ̃, ν̃)_new, direction the current κ_i.
                          With s = n and a fixed kernel this is damped parallel EP; its fixed point is EP's.
 The tied form is the default because its memory does not grow with n (per-point sites need 8·n·(m + 2) bytes:
 400 MB for a9a-sized n = 5·10⁵ at m = 100); its fixed point is averaged EP's, which is close to EP's for n ≫ 1.
 
 EP's estimate of log p(y) (Seeger 2005), with Ψ(Λ, h) = ½hᵀΛ⁻¹h − ½log|Λ| the log normaliser of a Gaussian in natural
-parameters (the (m/2)log 2π terms cancel) and Z_i = ∫ φ_i(u) q_\\i(u) du = Φ(y_i κ_iμ_\\i / √(1 + K̃_ii + κ_iΣ_\\iκ_iᵀ)):
+parameters (the (m/2)log 2π terms cancel) and Z_i = ∫ φ_i(u) q₋ᵢ(u) du = Φ(y_i κ_iμ₋ᵢ / √(1 + K̃_ii + κ_iΣ₋ᵢκ_iᵀ)):
 
-    per-point  log Z_EP = Ψ(q) − Ψ(p) + Σ_i [log Z_i + Ψ(q_\\i) − Ψ(q)],
-    tied       log Z_EP = (1 − n)Ψ(q) − Ψ(p) + nΨ(q_\\1) + Σ_i log Z_i        (exact for n = 1: log Φ(yμ/√(1 + k))).
+    per-point  log Z_EP = Ψ(q) − Ψ(p) + Σ_i [log Z_i + Ψ(q₋ᵢ) − Ψ(q)],
+    tied       log Z_EP = (1 − n)Ψ(q) − Ψ(p) + nΨ(q₋₁) + Σ_i log Z_i        (exact for n = 1: log Φ(yμ/√(1 + k))).
 
 It is an estimate, not a lower bound (`elbo` returns it for the Trainer's "elbo" column). Kernel learning follows the
 authors: Adam ascent along its stochastic gradient at fixed sites, the sum over points replaced by (n/s)Σ_B. At a
@@ -154,7 +155,7 @@ class EPGPC(SVIEngine):
         self._set_posterior()
 
     def _set_posterior(self) -> None:
-        """q = p · sites: tied Λ = B + nΛ_f, h = nh_f and the cavity q_\\1 (B + (n−1)Λ_f, (n−1)h_f); per-point
+        """q = p · sites: tied Λ = B + nΛ_f, h = nh_f and the cavity q₋₁ (B + (n−1)Λ_f, (n−1)h_f); per-point
         Λ = B + Σ_iΛ_i, h = Σ_ih_i."""
         if self.sites == "tied":
             self.q = Gaussian(self.K_inv + self.n * self.site_precision, self.n * self.site_shift,
@@ -193,8 +194,8 @@ class EPGPC(SVIEngine):
     # ----- cavities of a minibatch ---------------------------------------------------------------------------
     def _cavities(self, rows: np.ndarray, kappa: np.ndarray) -> dict:
         """The cavity of each row and its marginal of t_i = κ_iu: t_mean, t_var (s,); for the kernel gradient P (rows
-        Bμ_\\i) and E (rows BΣ_\\iκ_iᵀ − κ_i), (s, m); per-point also U (rows BΣa_i), d_i (Σ_\\i = Σ + d_iΣa_ia_iᵀΣ),
-        and Ψ(q_\\i) − Ψ(q) (s,)."""
+        Bμ₋ᵢ) and E (rows BΣ₋ᵢκ_iᵀ − κ_i), (s, m); per-point also U (rows BΣa_i), d_i (Σ₋ᵢ = Σ + d_iΣa_ia_iᵀΣ),
+        and Ψ(q₋ᵢ) − Ψ(q) (s,)."""
         B = self.K_inv
         if self.sites == "tied":
             cav = self.cavity
@@ -205,8 +206,8 @@ class EPGPC(SVIEngine):
         a, tau, nu = store.direction[rows], store.tau[rows], store.nu[rows]
         sigma_a = a @ q.Sigma  # rows Σa_i
         s_aa = np.einsum("ij,ij->i", sigma_a, a)
-        d = tau / (1.0 - tau * s_aa)  # Σ_\i = Σ + d_i Σa_i a_iᵀΣ (Sherman–Morrison; 1 − τ̃ aᵀΣa > 0 for Λ_\i ≻ 0)
-        shift = d * (a @ q.mu) - nu * (1.0 + d * s_aa)  # μ_\i = μ + shift_i Σa_i
+        d = tau / (1.0 - tau * s_aa)  # Σ₋ᵢ = Σ + d_i Σa_i a_iᵀΣ (Sherman–Morrison; 1 − τ̃ aᵀΣa > 0 for Λ₋ᵢ ≻ 0)
+        shift = d * (a @ q.mu) - nu * (1.0 + d * s_aa)  # μ₋ᵢ = μ + shift_i Σa_i
         kappa_sigma_a = np.einsum("ij,ij->i", kappa, sigma_a)
         kappa_Sigma = kappa @ q.Sigma
         U = sigma_a @ B
@@ -277,7 +278,7 @@ class EPGPC(SVIEngine):
 
     # ----- EP's estimate of log p(y) and its kernel gradient -----------------------------------------------
     def _normaliser_terms(self) -> float:
-        """The terms of log Z_EP without the points' sums: tied (1 − n)Ψ(q) − Ψ(p) + nΨ(q_\\1); per-point Ψ(q) − Ψ(p)
+        """The terms of log Z_EP without the points' sums: tied (1 − n)Ψ(q) − Ψ(p) + nΨ(q₋₁); per-point Ψ(q) − Ψ(p)
         (Ψ(p) = ½log|K_mm|)."""
         prior = float(np.sum(np.log(np.diag(self.L_K))))
         if self.sites == "tied":
@@ -285,7 +286,7 @@ class EPGPC(SVIEngine):
         return self.q.log_normaliser - prior
 
     def _point_terms(self, rows: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """Each row's term of log Z_EP: log Z_i, plus Ψ(q_\\i) − Ψ(q) for per-point sites. (s,)."""
+        """Each row's term of log Z_EP: log Z_i, plus Ψ(q₋ᵢ) − Ψ(q) for per-point sites. (s,)."""
         kappa, K_tilde, _ = self.project(X)
         cav = self._cavities(rows, kappa)
         log_z = probit_site_in_u_space(y, cav["t_mean"], cav["t_var"], K_tilde)[0]
@@ -316,8 +317,8 @@ class EPGPC(SVIEngine):
 
     def _kernel_gradient(self, rows, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """Through K_mm (B = K_mm⁻¹, Λ_q = B + sites, dB = −B dK B), K_sm and k_ii at fixed site parameters.
-        For log Z_i(a, v), a = κμ_\\i, v = K̃ + κΣ_\\iκᵀ: da = dkᵀp + eᵀdK p, dv = dk_ii + 2dkᵀe + eᵀdK e with p = Bμ_\\i,
-        e = BΣ_\\iκᵀ − κᵀ; dΨ(Λ, h) = −½tr((Σ + μμᵀ)dΛ) gives ½B(Σ + μμᵀ)B for each normaliser, ½B for Ψ(p)."""
+        For log Z_i(a, v), a = κμ₋ᵢ, v = K̃ + κΣ₋ᵢκᵀ: da = dkᵀp + eᵀdK p, dv = dk_ii + 2dkᵀe + eᵀdK e with p = Bμ₋ᵢ,
+        e = BΣ₋ᵢκᵀ − κᵀ; dΨ(Λ, h) = −½tr((Σ + μμᵀ)dΛ) gives ½B(Σ + μμᵀ)B for each normaliser, ½B for Ψ(p)."""
         scale = self.n / len(y_b)
         cav = self._cavities(rows, kappa)
         _, alpha, beta, _, _ = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)
@@ -327,7 +328,7 @@ class EPGPC(SVIEngine):
         def moments(gaussian):  # ½B(Σ + μμᵀ)B
             p = B @ gaussian.mu
             return 0.5 * (B @ gaussian.Sigma @ B + np.outer(p, p))
-        # per-point: Σ_B ½B(Σ_\i + μ_\iμ_\iᵀ)B = ½(s·BΣB + Uᵀdiag(d)U + PᵀP), with s·scale = n
+        # per-point: Σ_B ½B(Σ₋ᵢ + μ₋ᵢμ₋ᵢᵀ)B = ½(s·BΣB + Uᵀdiag(d)U + PᵀP), with s·scale = n
 
         alpha_E = alpha[:, None] * E
         G_mm = 0.5 * (alpha_E.T @ P + P.T @ alpha_E) + (beta[:, None] * E).T @ E

@@ -40,8 +40,10 @@ Predictions: q(f*) = N(κ*μ, k** − κ*K_m* + κ*Σκ*ᵀ), p(y* = 1) = Φ(μ*
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 import numpy as np
+from scipy.linalg import blas
 
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
@@ -68,16 +70,30 @@ def probit_site_in_u_space(y: np.ndarray, t_mean: np.ndarray, t_var: np.ndarray,
 
 
 class Gaussian:
-    """A Gaussian in u-space from its natural parameters Λ (m, m) and h (m,): L (Λ = LLᵀ), Σ = Λ⁻¹, μ = Σh and the
-    log normaliser Ψ = ½hᵀμ − ½log|Λ| (without (m/2)log 2π)."""
+    """A Gaussian in u-space from its natural parameters Λ (m, m) and h (m,): L⁻¹ (Λ = LLᵀ, lower triangular),
+    μ = Λ⁻¹h, the log normaliser Ψ = ½hᵀμ − ½log|Λ| (without (m/2)log 2π), and Σ = L⁻ᵀL⁻¹ when asked. Never
+    changed after construction (a new posterior is a new object)."""
 
     def __init__(self, precision: np.ndarray, shift: np.ndarray, name: str, iteration: int):
         L = robust_cholesky(precision, name, iteration)
-        L_inv = triangular_inverse(L)
-        self.precision, self.shift, self.L_inv = precision, shift, L_inv
-        self.Sigma = inverse_from_factor_inverse(L_inv)
-        self.mu = self.Sigma @ shift
+        self.shift, self.L_inv = shift, triangular_inverse(L)
+        self.mu = self.L_inv.T @ (self.L_inv @ shift)
         self.log_normaliser = 0.5 * float(shift @ self.mu) - float(np.sum(np.log(np.diag(L))))
+
+    @cached_property
+    def Sigma(self) -> np.ndarray:
+        """Σ = Λ⁻¹, (m, m)."""
+        return inverse_from_factor_inverse(self.L_inv)
+
+    def quadratic_forms(self, rows: np.ndarray) -> np.ndarray:
+        """diag(RΣRᵀ) for R (s, m) → (s,)."""
+        V = rows @ self.L_inv.T
+        return np.einsum("ij,ij->i", V, V)
+
+    def sandwich(self, B: np.ndarray) -> np.ndarray:
+        """BΣB for a symmetric B (m, m), as CᵀC with C = L⁻¹B (a triangular product and a symmetric rank-m update)."""
+        C = blas.dtrmm(1.0, self.L_inv, B, lower=1)
+        return C.T @ C
 
 
 class _SiteJournal:
@@ -192,16 +208,18 @@ class EPGPC(SVIEngine):
         return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
 
     # ----- cavities of a minibatch ---------------------------------------------------------------------------
-    def _cavities(self, rows: np.ndarray, kappa: np.ndarray) -> dict:
-        """The cavity of each row and its marginal of t_i = κ_iu: t_mean, t_var (s,); for the kernel gradient P (rows
-        Bμ₋ᵢ) and E (rows BΣ₋ᵢκ_iᵀ − κ_i), (s, m); per-point also U (rows BΣa_i), d_i (Σ₋ᵢ = Σ + d_iΣa_ia_iᵀΣ),
-        and Ψ(q₋ᵢ) − Ψ(q) (s,)."""
+    def _cavities(self, rows: np.ndarray, kappa: np.ndarray, K_sm: np.ndarray | None = None) -> dict:
+        """The cavity of each row and its marginal of t_i = κ_iu: t_mean, t_var (s,); given K_sm (for the kernel
+        gradient) also P (rows Bμ₋ᵢ) and E (rows BΣ₋ᵢκ_iᵀ − κ_i), (s, m); per-point also U (rows BΣa_i), d_i
+        (Σ₋ᵢ = Σ + d_iΣa_ia_iᵀΣ) and Ψ(q₋ᵢ) − Ψ(q) (s,)."""
         B = self.K_inv
         if self.sites == "tied":
             cav = self.cavity
-            kappa_Sigma = kappa @ cav.Sigma
-            return {"t_mean": kappa @ cav.mu, "t_var": np.einsum("ij,ij->i", kappa_Sigma, kappa),
-                    "P": np.broadcast_to(B @ cav.mu, kappa.shape), "E": kappa_Sigma @ B - kappa}
+            if K_sm is None:
+                return {"t_mean": kappa @ cav.mu, "t_var": cav.quadratic_forms(kappa)}
+            kappa_Sigma_B = K_sm @ cav.sandwich(B)  # κΣ₋₁B = K_sm BΣ₋₁B
+            return {"t_mean": kappa @ cav.mu, "t_var": np.einsum("ij,ij->i", kappa_Sigma_B, K_sm),
+                    "P": np.repeat((B @ cav.mu)[None], len(kappa), axis=0), "E": kappa_Sigma_B - kappa}
         q, store = self.q, self.point_sites
         a, tau, nu = store.direction[rows], store.tau[rows], store.nu[rows]
         sigma_a = a @ q.Sigma  # rows Σa_i
@@ -320,24 +338,23 @@ class EPGPC(SVIEngine):
         For log Z_i(a, v), a = κμ₋ᵢ, v = K̃ + κΣ₋ᵢκᵀ: da = dkᵀp + eᵀdK p, dv = dk_ii + 2dkᵀe + eᵀdK e with p = Bμ₋ᵢ,
         e = BΣ₋ᵢκᵀ − κᵀ; dΨ(Λ, h) = −½tr((Σ + μμᵀ)dΛ) gives ½B(Σ + μμᵀ)B for each normaliser, ½B for Ψ(p)."""
         scale = self.n / len(y_b)
-        cav = self._cavities(rows, kappa)
+        cav = self._cavities(rows, kappa, K_sm)
         _, alpha, beta, _, _ = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)
         P, E = cav["P"], cav["E"]
         B = self.K_inv
 
-        def moments(gaussian):  # ½B(Σ + μμᵀ)B
-            p = B @ gaussian.mu
-            return 0.5 * (B @ gaussian.Sigma @ B + np.outer(p, p))
-        # per-point: Σ_B ½B(Σ₋ᵢ + μ₋ᵢμ₋ᵢᵀ)B = ½(s·BΣB + Uᵀdiag(d)U + PᵀP), with s·scale = n
-
-        alpha_E = alpha[:, None] * E
-        G_mm = 0.5 * (alpha_E.T @ P + P.T @ alpha_E) + (beta[:, None] * E).T @ E
-        if self.sites == "tied":
-            G_mm = scale * G_mm + (1 - self.n) * moments(self.q) + self.n * moments(self.cavity) - 0.5 * B
-        else:
+        p_q = B @ self.q.mu
+        G_mm = (beta[:, None] * E).T @ E  # the log Z_i terms: Σ_i β_ie_ie_iᵀ + ½α_i(e_ip_iᵀ + p_ie_iᵀ)
+        if self.sites == "tied":  # p_i = p₋₁ for all i; (1 − n)·½B(Σ + μμᵀ)B + n·½B(Σ₋₁ + μ₋₁μ₋₁ᵀ)B − ½B
+            p_c, E_alpha = P[0], E.T @ alpha
+            G_mm += 0.5 * (np.outer(E_alpha, p_c) + np.outer(p_c, E_alpha))
+            G_mm = (scale * G_mm + 0.5 * ((1 - self.n) * (self.q.sandwich(B) + np.outer(p_q, p_q))
+                                          + self.n * (self.cavity.sandwich(B) + np.outer(p_c, p_c)) - B))
+        else:  # Ψ(q)(1 − n) + Σ_iΨ(q₋ᵢ): Σ_i ½B(Σ₋ᵢ + μ₋ᵢμ₋ᵢᵀ)B = ½(n·BΣB + Uᵀdiag(d)U + PᵀP) (estimated)
             U, d = cav["U"], cav["d"]
-            G_mm += 0.5 * ((d[:, None] * U).T @ U + P.T @ P)
-            G_mm = scale * G_mm + (1 - self.n) * moments(self.q) + 0.5 * self.n * (B @ self.q.Sigma @ B) - 0.5 * B
+            alpha_E = alpha[:, None] * E
+            G_mm += 0.5 * (alpha_E.T @ P + P.T @ alpha_E + (d[:, None] * U).T @ U + P.T @ P)
+            G_mm = scale * G_mm + 0.5 * (self.q.sandwich(B) + (1 - self.n) * np.outer(p_q, p_q) - B)
         G_sm = scale * (alpha[:, None] * P + 2.0 * beta[:, None] * E)
         G_mm = 0.5 * (G_mm + G_mm.T)
         gradient = self.kernel.contract_gradient(np.concatenate([X_b, self.Z]), self.Z,

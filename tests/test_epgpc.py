@@ -316,3 +316,22 @@ def test_a_model_runs_epgpc_end_to_end_and_continues_exactly_after_save_and_load
     loaded.step(7)
     np.testing.assert_array_equal(loaded.engine.mu, model.engine.mu)
     assert loaded.history.rows[-1]["elbo"] == model.history.rows[-1]["elbo"]
+
+
+def test_the_estimator_offers_epgpc():
+    import warnings
+
+    from sklearn.utils.estimator_checks import check_estimator
+
+    from explorer import XGPClassifier
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = check_estimator(XGPClassifier(method="epgpc", max_iter=30, random_state=0), on_fail=None)
+    assert {r["check_name"]: repr(r["exception"]) for r in results if r["status"] == "failed"} == {}
+    X, y = np.random.default_rng(3).normal(size=(300, 2)), None
+    y = np.where(X[:, 0] * X[:, 1] > 0, "a", "b")
+    clf = XGPClassifier(method="epgpc", n_inducing=30, max_iter=300, random_state=0).fit(X[:200], y[:200])
+    assert isinstance(clf.engine_, EPGPC) and clf.score(X[200:], y[200:]) > 0.85
+    with pytest.raises(ValueError, match="method"):
+        XGPClassifier(method="ep").fit(X, y)

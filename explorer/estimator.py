@@ -87,8 +87,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     ----------
     classes_, n_features_in_, n_iter_, history_ (list of dicts: iteration, seconds, elbo, test_nll, test_error,
     rho, lengthscale (geometric mean under ARD), variance, and with ARD lengthscale_1 … lengthscale_d), kernel_ (the
-    learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`, or `explorer.epgpc.EPGPC`), inducing_points_ (m, d) in input units,
-    converged_.
+    learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`, or `explorer.epgpc.EPGPC`), inducing_points_ (m, d)
+    in input units, converged_.
     """
 
     _parameter_constraints = {
@@ -222,8 +222,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     def _start(self, X: np.ndarray, y_pm1: np.ndarray, rng: np.random.Generator, rule: str, hold_out: bool) -> None:
         """Standardise with all of X's statistics (X within ±1e100 before and after), hold out the validation rows
-        if `hold_out`, then the run recipe (inducing points, the method, Trainer with convergence `rule`), all randomness
-        from `rng`."""
+        if `hold_out`, then the run recipe (inducing points, the method, Trainer with convergence `rule`), all
+        randomness from `rng`."""
         scaler = fitted_standardizer(X)
         X_fit, y_fit, X_eval, y_eval = X, y_pm1, X, y_pm1
         if hold_out and self.validation_fraction > 0:

@@ -335,3 +335,20 @@ def test_the_estimator_offers_epgpc():
     assert isinstance(clf.engine_, EPGPC) and clf.score(X[200:], y[200:]) > 0.85
     with pytest.raises(ValueError, match="method"):
         XGPClassifier(method="ep").fit(X, y)
+
+
+@pytest.mark.parametrize("sites", SITE_FORMS)
+def test_an_added_point_keeps_the_sites_and_counts_from_the_next_step(sites):
+    X, y, Z, kernel = small_problem()
+    engine = ep_fit(X, y, Z, kernel, sites=sites, batch_size=20, iterations=10)
+    mu = engine.mu.copy()
+    engine.set_training_data(np.vstack([X, [[3.0, 3.0]]]), np.append(y, 1.0))
+    assert engine.n == 61
+    if sites == "per-point":  # the new point has no site yet: q is unchanged
+        np.testing.assert_array_equal(engine.mu, mu)
+        assert engine.point_sites.tau[-1] == 0.0
+    else:  # the tied site now stands for 61 points: q(u) ∝ p(u) f̃(u)⁶¹
+        np.testing.assert_allclose(np.linalg.inv(engine.Sigma), engine.K_inv + 61 * engine.site_precision,
+                                   rtol=1e-8, atol=1e-8)
+    engine.step(5)
+    assert np.isfinite(engine.elbo())

@@ -63,7 +63,7 @@ from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
-from explorer.likelihoods import probit_log_normaliser_derivatives, probit_predictive_probability
+from explorer.likelihoods import PROBIT, probit_log_normaliser_derivatives
 from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import Constant, schedule_for
 from explorer.sources import as_source
@@ -148,6 +148,8 @@ class EPGPC(SVIEngine):
     `Adam`) turns on kernel learning along the stochastic gradient of log Z_EP at fixed sites. `rho` is the last ε
     (δ). Attributes q (`Gaussian`, the posterior of u), `mu`, `Sigma`; tied: `site_shift` h_f, `site_precision` Λ_f.
     """
+
+    link = PROBIT
 
     def __init__(self, X, y, Z, kernel: Kernel, *, batch_size: int = 100, sites: str = "tied", schedule=None,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
@@ -388,10 +390,6 @@ class EPGPC(SVIEngine):
             mean[part] = kappa @ self.q.mu
             var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->i", V, V))
         return mean, np.maximum(var, 1e-12)
-
-    def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
-        """p(y* = +1 | data) = Φ(μ*/√(1 + σ*²)) at Xs (n*, d) → (n*,)."""
-        return probit_predictive_probability(*self.predict_latent(Xs))
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def _stateful_parts(self) -> list:

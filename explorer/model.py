@@ -331,7 +331,7 @@ class Model(param.Parameterized):
         xx, yy = np.meshgrid(gx, gy)
         grid[:, i], grid[:, j] = xx.ravel(), yy.ravel()
         mean, var = self.predict_latent(grid)
-        p = self.predict_proba(grid)  # the method's own link (logit, or EPGPC's probit)
+        p = self.engine.link.predictive_probability(mean, var)  # the method's link (logit, or EPGPC's probit)
         return {"x": gx, "y": gy, "p": p.reshape(resolution, resolution),
                 "sd": np.sqrt(var).reshape(resolution, resolution)}
 

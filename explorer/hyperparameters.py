@@ -13,6 +13,7 @@ one triangular solve, one symmetric rank-m update and two s×m×m products (QM's
 """
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 
 import numpy as np
@@ -34,8 +35,7 @@ LEARNED_PARAMETER_LIMIT = 1e100
 def learned_kernel(kernel: Kernel) -> Kernel:
     """`kernel` when every parameter learned so far lies within [1/LEARNED_PARAMETER_LIMIT, LEARNED_PARAMETER_LIMIT];
     else KernelParameterError naming them (finite but absurd values: the next steps would overflow)."""
-    params = np.exp(np.abs(kernel.log_params))
-    if not np.all(params <= LEARNED_PARAMETER_LIMIT):
+    if not np.all(np.abs(kernel.log_params) <= math.log(LEARNED_PARAMETER_LIMIT)):
         raise KernelParameterError(f"learned kernel parameters outside [1e-100, 1e100]: lengthscale "
                                    f"{kernel.lengthscale.tolist()}, variance {kernel.variance:.4g}")
     return kernel

@@ -3,8 +3,8 @@ independently written minibatch ELBO (c re-optimised at every perturbed kernel, 
 import numpy as np
 import pytest
 
-from explorer.hyperparameters import Adam, elbo_kernel_gradient
-from explorer.kernels import RBF, make_kernel
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, learned_kernel
+from explorer.kernels import RBF, KernelParameterError, make_kernel
 from explorer.polyagamma import pg_mean
 from explorer.xgpc import XGPC, local_step
 from test_xgpc import rbf, reference_elbo, toy_problem
@@ -124,6 +124,17 @@ def test_engine_gradient_with_c_from_its_products_equals_the_defining_formula(fu
 
 def _optimal_c_squared_given(kappa, K_sm, mu, Sigma, prior_var):
     return prior_var - np.sum(kappa * K_sm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + (kappa @ mu) ** 2
+
+
+@pytest.mark.parametrize("lengthscale, variance, fine", [([1e99, 2.0], 1e-99, True), ([1e-99], 1e99, True),
+                                                         ([1.0, 1e101], 1.0, False), ([1.0], 1e-101, False)])
+def test_learned_kernels_beyond_1e100_either_way_are_refused(lengthscale, variance, fine):
+    kernel = RBF(np.array(lengthscale), variance, 1e-3)
+    if fine:
+        assert learned_kernel(kernel) is kernel
+    else:
+        with pytest.raises(KernelParameterError, match="outside"):
+            learned_kernel(kernel)
 
 
 def test_adam_first_steps_by_hand():

@@ -4,16 +4,16 @@ session) or shown in a notebook. Training runs in the session's worker thread; a
 at most every `surface_seconds` (and rarer when its frames are slow: they take at most `SURFACE_SHARE` of the time),
 only while its tab is shown. A periodic surface frame is computed in the session's frame thread from a frozen copy
 of the prediction, off the event loop and without the gate, and shown at the first tick after it is ready; a frame
-the user asked for (Step, Pause, a new setting, a tab change) is computed at once. An uploaded file is read and swapped in off the event
-loop (`read_file`), so one upload never stalls the other sessions.
+the user asked for (Step, Pause, a new setting, a tab change) is computed at once. An uploaded file is read and
+swapped in off the event loop (`read_file`), so one upload never stalls the other sessions.
 """
 from __future__ import annotations
 
 import asyncio
 import io
-from concurrent.futures import Future, ThreadPoolExecutor
 import logging
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 
 import panel as pn

@@ -242,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                     alone, alone_cores = headless_rate(headless, args.seconds)
                     served = served_phase(page, dashboard, traffic, args.seconds)
                     per_cpu = (served["iterations_per_s"] / served["app_cores"]) / (alone / alone_cores)
-                    rows.append({"repeat": repeat + 1, "headless it/s": alone, "served it/s": served["iterations_per_s"],
+                    rows.append({"repeat": repeat + 1, "headless it/s": alone,
+                                 "served it/s": served["iterations_per_s"],
                                  "served / headless": served["iterations_per_s"] / alone,
                                  "headless cores": alone_cores, "per CPU-second": per_cpu, **served})
                 memory = soak(page, dashboard, args.minutes)

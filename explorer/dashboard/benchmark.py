@@ -208,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=1.0,
                         help="training time of the memory soak at the end (default 1; the issue asks for 10)")
     args = parser.parse_args(argv)
+    if args.pin and not APP_CORES | BROWSER_CORES <= os.sched_getaffinity(0):
+        parser.error(f"--pin needs cores {sorted(APP_CORES | BROWSER_CORES)}; this process may use only "
+                     f"{sorted(os.sched_getaffinity(0))}")
     command = "python -m explorer.dashboard.benchmark" + ("" if argv is None else "".join(f" {a}" for a in argv))
 
     from playwright.sync_api import sync_playwright

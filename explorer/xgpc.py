@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.linalg import blas
+from scipy.linalg import blas, lapack
 
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
@@ -24,10 +24,10 @@ from explorer.sources import as_source
 _CHUNK = 4096
 
 
-def _whiten(L_inv: np.ndarray, kappa: np.ndarray) -> np.ndarray:
-    """V = L⁻¹κᵀ (m, s) for a lower-triangular L⁻¹ (m, m) and κ (s, m): a triangular product (BLAS trmm, half the
-    work of a general one), so that diag(κΣκᵀ) = column sums of V∘V when Σ = L⁻ᵀL⁻¹."""
-    return blas.dtrmm(1.0, L_inv, kappa.T, lower=1)
+def _whiten(L: np.ndarray, kappa: np.ndarray) -> np.ndarray:
+    """V = L⁻¹κᵀ (m, s) for a lower-triangular L (m, m) and κ (s, m): a triangular solve (BLAS trsm, half the work
+    of a general product), so that diag(κΣκᵀ) = column sums of V∘V when Σ⁻¹ = LLᵀ."""
+    return blas.dtrsm(1.0, L, kappa.T, lower=1)
 
 
 def optimal_c(K_tilde: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -35,10 +35,10 @@ def optimal_c(K_tilde: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(K_tilde + b + a * a, 0.0))
 
 
-def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precision_inv: np.ndarray) -> np.ndarray:
-    """Eq. (local_updates): c_i = sqrt(K̃_ii + κ_iΣκ_iᵀ + (κ_iμ)²), Σ = L⁻ᵀL⁻¹ with L⁻¹ = `L_precision_inv` (m, m),
-    lower triangular. kappa (s, m) → c (s,)."""
-    V = _whiten(L_precision_inv, kappa)
+def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precision: np.ndarray) -> np.ndarray:
+    """Eq. (local_updates): c_i = sqrt(K̃_ii + κ_iΣκ_iᵀ + (κ_iμ)²), Σ⁻¹ = LLᵀ with L = `L_precision` (m, m), lower
+    triangular. kappa (s, m) → c (s,)."""
+    V = _whiten(L_precision, kappa)
     return optimal_c(K_tilde, np.einsum("ij,ij->j", V, V), kappa @ mu)
 
 
@@ -76,7 +76,8 @@ class XGPC(SVIEngine):
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
-    changes; the posterior factor L_P (Σ⁻¹ = L_P L_Pᵀ), L_P⁻¹ and μ until η changes.
+    changes; the posterior factor L_P (Σ⁻¹ = L_P L_Pᵀ) and μ until η changes (training solves with L_P and never
+    forms L_P⁻¹ or Σ).
     """
 
     def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray | None, kernel: Kernel, *,
@@ -110,13 +111,12 @@ class XGPC(SVIEngine):
         self._prior_variance = kernel.variance + kernel.nugget
 
     def _set_posterior(self, eta: np.ndarray) -> None:
-        """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ, L_P⁻¹ and μ = Σ η₁."""
+        """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ and μ = Σ η₁ (two triangular solves)."""
         m = self.m
         L_P = robust_cholesky(-2.0 * eta[m:].reshape(m, m), "Σ⁻¹ = −2η₂", self.iteration)
-        L_P_inv = triangular_inverse(L_P)
         eta.setflags(write=False)
-        self._eta, self.L_P, self.L_P_inv = eta, L_P, L_P_inv
-        self.mu = L_P_inv.T @ (L_P_inv @ eta[:m])
+        self._eta, self.L_P = eta, L_P
+        self.mu = lapack.dpotrs(L_P, eta[:m], lower=1)[0]
 
     @property
     def eta1(self) -> np.ndarray:
@@ -131,7 +131,7 @@ class XGPC(SVIEngine):
     @property
     def Sigma(self) -> np.ndarray:
         """Σ = (−2η₂)⁻¹, shape (m, m)."""
-        return inverse_from_factor_inverse(self.L_P_inv)
+        return inverse_from_factor_inverse(triangular_inverse(self.L_P))
 
     def project(self, X: np.ndarray, index: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d); in the full mode `index` picks rows of I."""
@@ -148,7 +148,7 @@ class XGPC(SVIEngine):
         """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""
         X_b, y_b = self.source.batch(index)
         kappa, K_tilde, _ = self.project(X_b, index)
-        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
+        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P))
         return natural_gradient_targets(kappa, y_b, theta, self.K_inv, self.n)
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
@@ -161,11 +161,11 @@ class XGPC(SVIEngine):
         """The gradient at the current q with c at its optimum for it: the local step's diag(κΣκᵀ) comes from the
         gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c)."""
         if self.full:
-            return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv,
+            return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P, self.K_inv,
                                         kappa, K_sm, None, full=True, K_zz=self.K_zz)
-        products = posterior_products(self.L_P_inv, self.K_inv, K_sm)
+        products = posterior_products(self.L_P, self.K_inv, K_sm)
         theta = pg_mean(optimal_c(K_tilde, np.einsum("ij,ij->i", products[1], K_sm), kappa @ self.mu))
-        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv, kappa,
+        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P, self.K_inv, kappa,
                                     K_sm, theta, K_zz=self.K_zz, products=products)
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
@@ -180,7 +180,7 @@ class XGPC(SVIEngine):
         """Local step, natural-gradient targets, η ← η + ρ(λ̂ − η). Returns the relative change of the global
         parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖ and (κ, K̃, K_sm) for the kernel gradient."""
         kappa, K_tilde, K_sm = self.project(X_b, index)
-        c = local_step(kappa, K_tilde, self.mu, self.L_P_inv)
+        c = local_step(kappa, K_tilde, self.mu, self.L_P)
         lam1, lam2 = natural_gradient_targets(kappa, y_b, pg_mean(c), self.K_inv, self.n)
         gradient = np.empty_like(self._eta)  # the natural gradient λ̂ − η, flat like η
         np.subtract(lam1, self.eta1, out=gradient[: self.m])
@@ -205,7 +205,7 @@ class XGPC(SVIEngine):
             X_part, y_part = self.source.batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
             a = kappa @ self.mu
-            V = _whiten(self.L_P_inv, kappa)
+            V = _whiten(self.L_P, kappa)
             b = np.einsum("ij,ij->j", V, V)
             c = np.sqrt(K_tilde + b + a * a)
             total += float(np.sum(augmented_likelihood_terms(y_part, a, b, K_tilde, c)))
@@ -214,7 +214,7 @@ class XGPC(SVIEngine):
 
     def kl(self) -> float:
         """KL(q(u) ‖ p(u))."""
-        return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, triangular_inverse(self.L_K))
+        return gaussian_kl(self.mu, self.L_P, triangular_inverse(self.L_P), self.L_K, triangular_inverse(self.L_K))
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
@@ -224,7 +224,7 @@ class XGPC(SVIEngine):
             part = slice(start, start + _CHUNK)
             K_sm = self.kernel.cross_from_features(Xs[part], self._features)
             kappa = K_sm @ self.K_inv
-            V = _whiten(self.L_P_inv, kappa)
+            V = _whiten(self.L_P, kappa)
             mean[part] = kappa @ self.mu
             var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V))
         return mean, np.maximum(var, 1e-12)
@@ -232,7 +232,7 @@ class XGPC(SVIEngine):
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_i (eq. local_updates) for the rows X (s, d) at the current q → (s,)."""
         kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
-        return local_step(kappa, K_tilde, self.mu, self.L_P_inv)
+        return local_step(kappa, K_tilde, self.mu, self.L_P)
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def state_dict(self) -> dict:

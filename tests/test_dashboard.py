@@ -22,7 +22,7 @@ from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import _table, seconds_left, standings
 from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
 from explorer.metrics import error_rate, first_time_within, settled_time_within
-from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, misclassified
+from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, FrozenPrediction, misclassified
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
 from explorer.datasets import DataError
@@ -278,6 +278,33 @@ def test_misclassified_marks_only_where_the_model_has_decided():
     y = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
     p = np.array([0.5, 0.5, 0.4995, 0.5004, 0.2, 0.9])
     assert misclassified(p, y).tolist() == [False, False, False, False, True, True]
+
+
+@pytest.mark.parametrize("method", ["xgpc", "svgp-natgrad", "svgp-adam"])
+def test_a_frozen_prediction_keeps_the_state_it_was_taken_at_while_the_model_trains_on(method):
+    model = Model(dataset="moons", n_points=200, n_inducing=20, batch_size=50, method=method)
+    model.step(5)
+    X = model.X_test[:30]
+    frozen, (mean, var) = FrozenPrediction(model), model.predict_latent(X)
+    model.step(20)
+    now_mean, _ = model.predict_latent(X)
+    assert not np.allclose(now_mean, mean)  # the model moved on …
+    frozen_mean, frozen_var = frozen.predict_latent(X)
+    assert np.array_equal(frozen_mean, mean) and np.array_equal(frozen_var, var)  # … its frozen copy did not
+
+
+def test_a_periodic_surface_frame_is_computed_off_the_gate_and_shown_at_a_later_tick(dash):
+    dash.model.step(10)
+    dash._surface_due = 0.0
+    dash.refresh()  # due: the frame is computed in the frame thread from the state now
+    job = dash._pending_frame
+    assert job is not None
+    expected = dash.surface.frame(dash.model)  # the same state, computed here
+    job.result(timeout=60)
+    dash.model.step(10)  # training went on meanwhile: the frame shows the state it was taken at
+    dash.refresh()
+    np.testing.assert_array_equal(image(dash), expected["z"])
+    assert dash._pending_frame is None or dash._pending_frame is not job
 
 
 def test_a_fresh_surface_crosses_out_nothing_and_a_trained_one_its_errors(dash):

@@ -1,8 +1,11 @@
 """`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
 session) or shown in a notebook. Training runs in the session's worker thread; a periodic callback (every
 `period_ms`) takes the worker's gate briefly to read what is new and renders it: traces at every tick, the surface
-at most every `surface_seconds`, only while its tab is shown. An uploaded file is read and swapped in off the event
-loop (`read_file`), so one upload never stalls the other sessions.
+at most every `surface_seconds` (and rarer when its frames are slow: they take at most `SURFACE_SHARE` of the time),
+only while its tab is shown. A periodic surface frame is computed in the session's frame thread from a frozen copy
+of the prediction, off the event loop and without the gate, and shown at the first tick after it is ready; a frame
+the user asked for (Step, Pause, a new setting, a tab change) is computed at once. An uploaded file is read and
+swapped in off the event loop (`read_file`), so one upload never stalls the other sessions.
 """
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import asyncio
 import io
 import logging
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 
 import panel as pn
@@ -32,6 +36,7 @@ from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
 
 log = logging.getLogger(__name__)
+SURFACE_SHARE = 0.1  # periodic surface frames take at most this share of the wall time (slow machine: rarer frames)
 CHUNK_SECONDS = 0.015  # target length of a worker chunk: the UI waits at most this (plus an evaluation) for the gate
 TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
 KERNEL_ADVICE = ("**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
@@ -103,6 +108,9 @@ class Dashboard(pn.viewable.Viewer):
         self._surface_due = 0.0
         self._slow_due = 0.0
         self._surface_iteration = -1
+        self._frames = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xgpc-surface")
+        self._pending_frame: Future | None = None  # a periodic frame being computed in the frame thread
+        self._frame_seconds = 0.0  # how long the last frame took to compute
         self._learn_iteration = -1
         self._shown_status = None
         self._reading: str | None = None  # the uploaded file being read, if any
@@ -300,6 +308,7 @@ class Dashboard(pn.viewable.Viewer):
         self._closed = True
         self._callback.stop()
         self.worker.stop()
+        self._frames.shutdown(wait=False, cancel_futures=True)
 
     def _browser_left(self) -> bool:
         """Whether the page of this served session was closed: it had a connection and has none now. The server
@@ -342,6 +351,7 @@ class Dashboard(pn.viewable.Viewer):
     def _replot_surface(self) -> None:
         with self.worker.hold():
             static = self.surface.reset(self.model)
+            self._pending_frame = None  # of the old plane: never shown
         self.surface.build(static)
 
     def refresh(self, force_surface: bool = False) -> None:
@@ -369,19 +379,32 @@ class Dashboard(pn.viewable.Viewer):
     def _collect(self, force_surface: bool) -> dict:
         model, now = self.model, time.monotonic()
         update = {"rows": [], "new_run": None}
+        if self._pending_frame is not None and self._pending_frame.done():
+            job, self._pending_frame = self._pending_frame, None
+            update["frame"] = job.result()
         if model.trainer is not self._trainer:
             update["new_run"] = (configuration(model), self.surface.reset(model), summary(model))
             self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
+            self._pending_frame = None  # of the old data: never shown
+            update.pop("frame", None)
         update["rows"] = model.history.since(self._consumed)
         self._consumed = model.history.total
         if force_surface or update["new_run"] is not None or now >= self._slow_due:
             update["status"] = (model.iteration, model.status, model.converged)
             self._slow_due = now + self.slow_seconds
         surface_due = force_surface or (now >= self._surface_due and model.iteration != self._surface_iteration)
-        if self._visible("Train") and surface_due and update["new_run"] is None:
-            update["frame"] = self.surface.frame(model)
-            self._surface_due, self._surface_iteration = now + self.surface_seconds, model.iteration
+        if "frame" in update:
+            self._frame_seconds = update["frame"]["seconds"]
+        if (self._visible("Train") and surface_due and update["new_run"] is None
+                and (force_surface or self._pending_frame is None)):
+            if force_surface:  # the user acted: show the state now; an older frame still computing is dropped
+                update["frame"] = self.surface.frame(model)
+                self._pending_frame = None
+            else:
+                self._pending_frame = self._frames.submit(self.surface.compute_frame, self.surface.frame_inputs(model))
+            self._surface_due = now + max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE)
+            self._surface_iteration = model.iteration
         if self._visible("Learn") and model.iteration != self._learn_iteration:
             update["local"] = model.last_local()
             self._learn_iteration = model.iteration

@@ -13,6 +13,9 @@ maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` an
 Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
 stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
 """
+from explorer.dashboard.views.race import race_curves, settle_points
 from explorer.dashboard.views.surface import decision_surface, decision_surface_from_arrays, surface_arrays
+from explorer.dashboard.views.traces import training_traces
 
-__all__ = ["decision_surface", "decision_surface_from_arrays", "surface_arrays"]
+__all__ = ["decision_surface", "decision_surface_from_arrays", "race_curves", "settle_points", "surface_arrays",
+           "training_traces"]

@@ -21,7 +21,7 @@ CLASS_COLOR = {-1: CLASS_COLORS[0], 1: CLASS_COLORS[1]}
 RUN_COLORS = list(Category10_10)
 
 # Markers by name, per backend: (Bokeh marker, matplotlib marker).
-_MARKERS = {"circle": ("circle", "o"), "triangle": ("triangle", "^"), "x": ("x", "x"), "square": ("square", "s"),
+_MARKERS = {"circle": ("circle", "o"), "triangle": ("triangle", "^"), "x": ("x", "X"), "square": ("square", "s"),
             "diamond": ("diamond", "D")}
 
 
@@ -43,4 +43,4 @@ def styled(element, *, marker: str | None = None, size: float | None = None, lin
 def sized(element, *, width: int = 420, height: int = 360, aspect: float | None = None):
     """A plot size per backend: width × height px in Bokeh; in matplotlib the same aspect ratio (fig_size in %)."""
     return element.opts(width=width, height=height, backend="bokeh").opts(
-        aspect=aspect if aspect is not None else width / height, backend="matplotlib")
+        aspect=aspect if aspect is not None else width / height, fig_size=100 * width / 300, backend="matplotlib")

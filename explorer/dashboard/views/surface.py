@@ -135,7 +135,8 @@ def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "pro
                      matplotlib=dict(facecolors="none", edgecolors="gold"))
     overlay = (image * contour * _points(train, train_labels, x, y, "training points", "circle", 6)
                * _points(test, test_labels, x, y, "test points", "triangle", 8, alpha=0.8) * crosses * squares)
-    overlay = overlay.opts(title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour", legend_position="right")
+    overlay = styled(overlay, title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour",
+                     legend_position="right")
     return sized(overlay, width=620, height=480)
 
 

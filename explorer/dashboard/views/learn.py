@@ -67,15 +67,17 @@ def _histogram(values, dim: hv.Dimension, label: str, color: str, bins: int) -> 
     return styled(element, color=color, alpha=0.4, bokeh=dict(line_alpha=0.0), matplotlib=dict(edgecolor="none"))
 
 
-def pg_density(c: float, *, n_draws: int = 5000, rng: np.random.Generator | None = None) -> hv.Overlay:
-    """PG(ω | 1, c): `n_draws` exact draws (histogram; rng default seed 0), the density (series) and E[ω] = θ(c)
-    (dashed line), on ω ∈ (0, max(99.5% quantile of the draws, 4 θ(c))]."""
-    rng = rng if rng is not None else np.random.default_rng(0)
+def pg_density(c: float, draws: np.ndarray | None = None, *, n_draws: int = 5000,
+               rng: np.random.Generator | None = None) -> hv.Overlay:
+    """PG(ω | 1, c): exact draws (histogram: `draws`, or `n_draws` drawn with `rng`, default seed 0), the density
+    (series) and E[ω] = θ(c) (dashed line), on ω ∈ (0, max(99.5% quantile of the draws, 4 θ(c))]."""
     mean = float(pg_mean(c))
-    draws = sample(np.full(n_draws, float(c)), rng)
+    if draws is None:
+        draws = sample(np.full(n_draws, float(c)), rng if rng is not None else np.random.default_rng(0))
+    draws = np.asarray(draws, dtype=float)
     upper = max(float(np.quantile(draws, 0.995)), 4.0 * mean)
     omega = np.linspace(1e-4, upper, 400)
-    histogram = _histogram(draws[draws <= upper], OMEGA, f"{n_draws:,} exact draws", "#1f77b4", 50)
+    histogram = _histogram(draws[draws <= upper], OMEGA, f"{len(draws):,} exact draws", "#1f77b4", 50)
     curve = styled(hv.Curve((omega, density(omega, c)), kdims=[OMEGA], vdims=[DENSITY], label="PG(1, c) density"),
                    color="black", line_width=2)
     mean_line = styled(hv.VLine(mean, group="Mean", label="E[ω] = θ(c)"), color="crimson", line_width=2,

@@ -6,7 +6,7 @@ import math
 import holoviews as hv
 import numpy as np
 import pytest
-from bokeh.models import GlyphRenderer, Span
+from bokeh.models import GlyphRenderer, PlainText, Span
 from scipy.interpolate import RegularGridInterpolator
 from scipy.special import expit, log_expit
 
@@ -342,3 +342,15 @@ def test_pg_pictures_agree_with_the_formulas(model_2d):
                  minibatch_view({"c": np.zeros(0), "theta": np.zeros(0)})):
         for backend in BACKENDS:
             hv.render(view, backend=backend)
+
+
+def test_feature_names_are_shown_literally():
+    """A feature called "$$x^2$$" is a name, not TeX (Bokeh) or mathtext (matplotlib)."""
+    view = decision_surface_from_arrays(np.arange(3.0), np.arange(4.0), np.full((4, 3), 0.3), xlabel="$$x^2$$",
+                                        ylabel="cost in $ (2024)")
+    figure = hv.render(view, backend="bokeh")
+    assert isinstance(figure.xaxis[0].axis_label, PlainText) and figure.xaxis[0].axis_label.text == "$$x^2$$"
+    assert figure.yaxis[0].axis_label.text == "cost in $ (2024)"
+    figure = hv.render(view, backend="matplotlib")  # drawing the labels would fail on "$$x^2$$" as mathtext
+    (ax,) = [ax for ax in figure.axes if ax.get_xlabel()]
+    assert ax.get_xlabel() == r"\$\$x^2\$\$"  # matplotlib draws \$ as a dollar sign

@@ -17,7 +17,8 @@ import numpy as np
 
 from explorer.dashboard.surface import (FEATURES, MAX_SHOWN, PCA, Projection, decision_contour, grid_axes,
                                         misclassified)
-from explorer.dashboard.views.style import CLASS_COLOR, PROBABILITY_CMAP, SD_CMAP, sized, styled
+from explorer.dashboard.views.style import (CLASS_COLOR, PROBABILITY_CMAP, SD_CMAP, literal, plain_axis_labels,
+                                              sized, styled)
 from explorer.likelihoods import logit_predictive_probability
 
 QUANTITIES = {"probability": "p(y=1)", "sd": "predictive sd of f*"}
@@ -114,7 +115,7 @@ def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "pro
     if values.shape != (len(gy), len(gx)):
         raise ValueError(f"values have shape {values.shape}, the grid needs (len(grid_y), len(grid_x)) = "
                          f"({len(gy)}, {len(gx)})")
-    x, y = hv.Dimension("x", label=xlabel), hv.Dimension("y", label=ylabel)
+    x, y = hv.Dimension("x", label=literal(xlabel)), hv.Dimension("y", label=literal(ylabel))
     z = hv.Dimension("p" if quantity == "probability" else "sd", label=QUANTITIES[quantity])
     top = 1.0 if quantity == "probability" else max(float(np.nanmax(values)), 1e-12)
     image = styled(hv.Image((gx, gy, values), kdims=[x, y], vdims=[z], group="Surface",
@@ -136,8 +137,8 @@ def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "pro
     overlay = (image * contour * _points(train, train_labels, x, y, "training points", "circle", 6)
                * _points(test, test_labels, x, y, "test points", "triangle", 8, alpha=0.8) * crosses * squares)
     overlay = styled(overlay, title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour",
-                     legend_position="right")
-    return sized(overlay, width=620, height=480)
+                     legend_position="bottom", legend_cols=4)
+    return sized(plain_axis_labels(overlay, xlabel, ylabel), width=620, height=560)
 
 
 def decision_surface(model, *, quantity: str = "probability", features=None, resolution: int = 80,

@@ -5,6 +5,7 @@ the inducing points (gold squares).
     decision_surface(model)                          # the model's current state
     surface_arrays(model) → dict                     # the same as plain arrays (a snapshot, e.g. one per iteration)
     decision_surface_from_arrays(**snapshot)         # … drawn again, e.g. as frames of a HoloMap animation
+    surface_plane(model) → (plane, axes)             # the plane and grid, to keep fixed across snapshots
 
 For d > 2 the plane is the dashboard's (`explorer.dashboard.surface.Projection`): the first two principal components
 of the standardised training inputs, or two chosen features with the others at their training mean.
@@ -52,8 +53,9 @@ def surface_arrays(model, *, quantity: str = "probability", features=None, resol
     (ny, nx), train / test points (n, 2) in the plane with labels (n,) in ±1 (at most `max_points` each, a fixed
     sample by `seed`), misclassified (k, 2), inducing (m, 2), axis labels.
 
-    Snapshots taken while a model trains share a grid when given the same `plane` and `axes` (e.g. those of the
-    first snapshot, returned under "plane" and "axes" by `surface_plane`)."""
+    Snapshots taken while a model trains share a grid when given the same `plane` and `axes`, e.g.
+    `plane, axes = surface_plane(model)` before training; a HoloMap of `decision_surface_from_arrays(**snapshot)`
+    over the iterations is then an animation."""
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {list(QUANTITIES)}, got {quantity!r}")
     plane, axes = surface_plane(model, features=features, resolution=resolution, plane=plane, axes=axes)

@@ -1,6 +1,7 @@
-"""The decision surface as a HoloViews overlay: p(y=1) = ∫σ(f)N(f|μ*,σ*²)df (or the predictive sd σ* of f*) on a grid,
-the p = 0.5 contour, train (circles) and test (triangles) points by class, misclassified points (black crosses) and
-the inducing points (gold squares).
+"""The decision surface as a HoloViews overlay: p(y=1) = ∫p(y=1|f)N(f|μ*,σ*²)df (`Model.predict_proba`, through the
+method's own link, e.g. the logit σ(f)) or the predictive sd σ* of f* on a grid, the p = 0.5 contour, train
+(circles) and test (triangles) points by class, misclassified points (black crosses) and the inducing points (gold
+squares).
 
     decision_surface(model)                          # the model's current state
     surface_arrays(model) → dict                     # the same as plain arrays (a snapshot, e.g. one per iteration)
@@ -20,7 +21,6 @@ from explorer.dashboard.surface import (FEATURES, MAX_SHOWN, PCA, Projection, de
                                         misclassified)
 from explorer.dashboard.views.style import (CLASS_COLOR, PROBABILITY_CMAP, SD_CMAP, literal, plain_axis_labels,
                                               sized, styled)
-from explorer.likelihoods import logit_predictive_probability
 
 QUANTITIES = {"probability": "p(y=1)", "sd": "predictive sd of f*"}
 
@@ -61,16 +61,17 @@ def surface_arrays(model, *, quantity: str = "probability", features=None, resol
     plane, axes = surface_plane(model, features=features, resolution=resolution, plane=plane, axes=axes)
     gx, gy = axes
     xx, yy = np.meshgrid(gx, gy)
-    mean, var = model.predict_latent(plane.from_plane(np.c_[xx.ravel(), yy.ravel()]))
-    p = logit_predictive_probability(mean, var).reshape(xx.shape)
-    sd = np.sqrt(np.maximum(var, 0.0)).reshape(xx.shape)
+    grid = plane.from_plane(np.c_[xx.ravel(), yy.ravel()])
+    p = model.predict_proba(grid).reshape(xx.shape)  # through the method's own link
+    if quantity == "sd":
+        sd = np.sqrt(np.maximum(model.predict_latent(grid)[1], 0.0)).reshape(xx.shape)
     rng = np.random.default_rng(seed)
     train, test = _shown(len(model.y_train), max_points, rng), _shown(len(model.y_test), max_points, rng)
     X_shown = np.vstack([model.X_train[train], model.X_test[test]])
     y_shown = np.concatenate([model.y_train[train], model.y_test[test]])
     wrong = X_shown[misclassified(model.predict_proba(X_shown), y_shown)]
     xlabel, ylabel = (label.text for label in plane.labels(list(model.feature_names)))
-    return {"grid_x": gx, "grid_y": gy, "values": p if quantity == "probability" else sd, "quantity": quantity,
+    return {"grid_x": gx, "grid_y": gy, "values": sd if quantity == "sd" else p, "quantity": quantity,
             "probability": p, "train": plane.to_plane(model.X_train[train]), "train_labels": model.y_train[train],
             "test": plane.to_plane(model.X_test[test]), "test_labels": model.y_test[test],
             "misclassified": plane.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
@@ -78,7 +79,7 @@ def surface_arrays(model, *, quantity: str = "probability", features=None, resol
 
 
 def surface_plane(model, *, features=None, resolution: int = 80, plane: Projection | None = None,
-                  axes: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Projection, tuple[np.ndarray, np.ndarray]]:
+                  axes: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Projection, tuple]:
     """The plane (`Projection`) and grid axes ((nx,), (ny,)) the surface of `model` is drawn on: those given, else
     the dashboard's plane and a resolution × resolution grid over the training points plus 10% on each side."""
     if not isinstance(resolution, (int, np.integer)) or not 2 <= resolution <= 1000:

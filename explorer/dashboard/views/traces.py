@@ -18,7 +18,8 @@ from explorer.dashboard.views.style import RUN_COLORS, sized, styled
 KERNEL_PARAMETERS = ("lengthscale", "variance")
 DEFAULT_QUANTITIES = ("elbo", "test_nll", "test_error", "rho") + KERNEL_PARAMETERS
 LABELS = {"elbo": "ELBO", "test_nll": "test negative log-likelihood", "test_error": "test error rate",
-          "rho": "step size ρ", "lengthscale": "lengthscale ℓ (geometric mean under ARD)", "variance": "variance σ²",
+          "rho": "step size ρ", "lengthscale": "lengthscale ℓ (geometric mean under ARD)",
+          "variance": "variance σ²",
           "seconds": "training time (s, evaluation excluded)", "iteration": "iteration"}
 LOG_SCALE = {"rho", "lengthscale", "variance"}  # positive quantities that change by orders of magnitude
 

@@ -40,10 +40,17 @@ def styled(element, *, marker: str | None = None, size: float | None = None, lin
     return element.opts(**b, **(bokeh or {}), backend="bokeh").opts(**m, **(matplotlib or {}), backend="matplotlib")
 
 
-def sized(element, *, width: int = 420, height: int = 360, aspect: float | None = None):
-    """A plot size per backend: width × height px in Bokeh; in matplotlib the same aspect ratio (fig_size in %)."""
+def sized(element, *, width: int = 420, height: int = 360):
+    """A plot size per backend: width × height px in Bokeh; in matplotlib the same height/width ratio of the axes
+    box (set by a hook: HoloViews' numeric `aspect` is a data aspect, which distorts log axes) in a figure scaled
+    with the width."""
+    def box_aspect(plot, _element):
+        axis = plot.handles["axis"]
+        axis.set_aspect("auto")
+        axis.set_box_aspect(height / width)
+
     return element.opts(width=width, height=height, backend="bokeh").opts(
-        aspect=aspect if aspect is not None else width / height, fig_size=100 * width / 300, backend="matplotlib")
+        hooks=[box_aspect], fig_size=100 * width / 300, backend="matplotlib")
 
 
 def literal(text: str) -> str:

@@ -74,4 +74,4 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
         overlay = styled(hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
                          title=_label(quantity), logy=logy, show_legend=len(histories) > 1)
         panels.append(sized(overlay, width=460, height=280))
-    return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", tight=True))
+    return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))

@@ -19,7 +19,7 @@ from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
 from explorer import datasets
-from explorer.dashboard.controls import Settings, configuration
+from explorer.dashboard.controls import Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
 from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
@@ -33,6 +33,7 @@ from explorer.model import Model
 
 log = logging.getLogger(__name__)
 CHUNK_SECONDS = 0.015  # target length of a worker chunk: the UI waits at most this (plus an evaluation) for the gate
+LINK_PROBLEMS_SHOWN = 5  # problems of a shared link named in its notification
 TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
 KERNEL_ADVICE = ("**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
                  "rate (this starts a new run), or continue this run with the kernel as learned so far.")
@@ -84,7 +85,11 @@ class Dashboard(pn.viewable.Viewer):
         super().__init__(**params)
         self.model = model if model is not None else Model()
         self.worker = Worker()
-        self.settings = Settings(self.model, self.apply, notify)
+        self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
+        self._served = self._session is not None
+        if self._served:
+            self.open_link(pn.state.location.search)
+        self.settings = Settings(self.model, self.apply, notify, pn.state.location if self._served else None)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
         self.train = TrainTab(self.settings, self.surface, self.history_csv)
@@ -115,8 +120,7 @@ class Dashboard(pn.viewable.Viewer):
             static = self.surface.reset(self.model)
             self.data.description.object = summary(self.model)
         self.surface.build(static)
-        self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
-        self._served = self._session is not None
+        self.settings.sync()  # a served page's URL shows the settings from the start
         self._was_connected = False
         self._closed = False
         self.refresh()
@@ -209,6 +213,22 @@ class Dashboard(pn.viewable.Viewer):
         self.kernel_advice.visible = False
         self.settings.sync()
         self.refresh(force_surface=True)
+
+    def open_link(self, search: str) -> None:
+        """Take the settings of a shared link's URL query ('?dataset=moons&n_inducing=30'): the usable ones are applied
+        together; values that cannot be used, or settings the model refuses as a whole, are named in a notification
+        and the defaults kept (served pages only)."""
+        changes, problems = settings_from_query(search, self.model)
+        if changes:
+            try:
+                self.model.param.update(**changes)
+            except Exception as err:  # the Model has rolled the change back: the defaults stay
+                problems.append(f"{describe(err)} — this link's settings are not used, the defaults are")
+        if problems:
+            shown = problems[:LINK_PROBLEMS_SHOWN] + ([f"… and {len(problems) - LINK_PROBLEMS_SHOWN} more"]
+                                                      if len(problems) > LINK_PROBLEMS_SHOWN else [])
+            message = "Some settings in this link were not used: " + "; ".join(shown) + "."
+            pn.state.onload(partial(notify, message))  # a notification before the page has loaded is lost
 
     def apply(self, changes: dict) -> None:
         """Set configuration parameters on the Model (a structural change resets the run and pauses training)."""

@@ -48,14 +48,17 @@ def stepper(generator):
     return job
 
 
-def notify(message: str, kind: str = "error") -> None:
-    """A notification in this session's page (or the log where there is none, e.g. a notebook without them). The
-    page renders notifications as HTML; `message` is shown as text (it often quotes file names and cell values)."""
+def notify(message: str, kind: str = "error", duration: int | None = None) -> None:
+    """A notification in this session's page (or the log where there is none, e.g. a notebook without them) for
+    `duration` ms (0: until closed; default 8 s for errors, 4 s otherwise). The page renders notifications as HTML;
+    `message` is shown as text (it often quotes file names and cell values)."""
     area = pn.state.notifications
     if area is None:
         (log.error if kind == "error" else log.info)(message)
         return
-    getattr(area, kind)(html_text(message), duration=8000 if kind == "error" else 4000)
+    if duration is None:
+        duration = 8000 if kind == "error" else 4000
+    getattr(area, kind)(html_text(message), duration=duration)
 
 
 def describe(error: Exception) -> str:
@@ -120,7 +123,8 @@ class Dashboard(pn.viewable.Viewer):
             static = self.surface.reset(self.model)
             self.data.description.object = summary(self.model)
         self.surface.build(static)
-        self.settings.sync()  # a served page's URL shows the settings from the start
+        if self._served:  # the page's URL shows the settings once it has loaded (it sends its own URL first)
+            pn.state.onload(self.settings.sync)
         self._was_connected = False
         self._closed = False
         self.refresh()
@@ -228,7 +232,7 @@ class Dashboard(pn.viewable.Viewer):
             shown = problems[:LINK_PROBLEMS_SHOWN] + ([f"… and {len(problems) - LINK_PROBLEMS_SHOWN} more"]
                                                       if len(problems) > LINK_PROBLEMS_SHOWN else [])
             message = "Some settings in this link were not used: " + "; ".join(shown) + "."
-            pn.state.onload(partial(notify, message))  # a notification before the page has loaded is lost
+            pn.state.onload(partial(notify, message, duration=0))  # one sent before the page has loaded is lost
 
     def apply(self, changes: dict) -> None:
         """Set configuration parameters on the Model (a structural change resets the run and pauses training)."""

@@ -1,6 +1,7 @@
 """Exports (explorer.dashboard.export): the files are real images or documents — PNG and GIF decode with Pillow at
 the requested size and are not blank, the animation's frames differ, SVG parses as XML with drawing elements, HTML
 holds the Bokeh document and loads no script from elsewhere — and exporting never changes the model."""
+import asyncio
 import io
 import json
 import re
@@ -99,3 +100,31 @@ def test_bad_requests_name_the_problem(model, tmp_path, monkeypatch):
         export.write_animation(export.training_frames(model, iterations=10, every=10, resolution=10),
                                tmp_path / "training.mp4")
     assert not (tmp_path / "training.mp4").exists()
+
+
+def test_the_train_tab_downloads_files_drawn_from_a_copy_of_the_session_model(monkeypatch):
+    from explorer.dashboard import Dashboard, train
+    monkeypatch.setattr(train, "ANIMATION_FRAMES", 2)
+    monkeypatch.setattr(train, "ANIMATION_SIZE", dict(width=320, height=240, dpi=40, resolution=12, fps=2))
+    dashboard = Dashboard(Model(dataset="moons", n_points=200, n_inducing=15, batch_size=50, eval_every=10))
+    tab = dashboard.train
+    try:
+        dashboard.step()
+        iteration, rows = dashboard.model.iteration, dashboard.model.history.total
+        rgb = pixels(asyncio.run(tab.surface_file_bytes()).getvalue())
+        assert min(reddish_and_bluish(rgb)) > 500
+        tab.export_format.value = "SVG"
+        assert (tab.surface_file.filename, tab.traces_file.filename) == ("xgpc-surface.svg", "xgpc-traces.svg")
+        assert ET.fromstring(asyncio.run(tab.traces_file_bytes()).getvalue()).tag == f"{SVG}svg"
+        tab.animation_iterations.value = 20
+        gif = Image.open(asyncio.run(tab.animation_file_bytes()))
+        assert gif.size == (320, 240) and gif.n_frames == 3  # now and after 10 and 20 iterations
+        assert "ready" in tab.export_status.value and not tab.export_progress.visible
+        assert not tab.animation_file.disabled
+        assert (dashboard.model.iteration, dashboard.model.history.total) == (iteration, rows)
+        tab.animation_iterations.value = 5
+        with pytest.raises(ValueError):
+            asyncio.run(tab.animation_file_bytes())
+        assert "5 iterations is out of range (from 10 to 2000)" in tab.export_status.value
+    finally:
+        dashboard.close()

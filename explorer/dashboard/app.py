@@ -7,6 +7,7 @@ loop (`read_file`), so one upload never stalls the other sessions.
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 import logging
 import time
@@ -95,7 +96,7 @@ class Dashboard(pn.viewable.Viewer):
         self.settings = Settings(self.model, self.apply, notify, pn.state.location if self._served else None)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
-        self.train = TrainTab(self.settings, self.surface, self.history_csv)
+        self.train = TrainTab(self.settings, self.surface, self.history_csv, self.model_copy)
         self.data = DataTab(self.settings, self.read_file, notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
@@ -312,6 +313,11 @@ class Dashboard(pn.viewable.Viewer):
         self.settings.sync()
         self.refresh(force_surface=True)
         return loaded
+
+    def model_copy(self) -> Model:
+        """A copy of the session's model as it is now, taken under the gate (exports step and draw the copy)."""
+        with self.worker.hold():
+            return copy.deepcopy(self.model)
 
     def history_csv(self) -> str:
         with self.worker.hold():

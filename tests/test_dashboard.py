@@ -10,7 +10,7 @@ import numpy as np
 import panel as pn
 import pytest
 from bokeh.events import Tap
-from bokeh.models import GlyphRenderer, Legend, Range1d
+from bokeh.models import Legend, Range1d
 from scipy.special import expit, log_expit
 
 from explorer.dashboard import Dashboard
@@ -18,7 +18,6 @@ from explorer.dashboard.data import header_columns, guess_label_column
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.compare import text_progress
 from explorer.dashboard.controls import describe_change
-from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import _table, seconds_left, standings
 from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
 from explorer.metrics import error_rate, first_time_within, settled_time_within
@@ -168,7 +167,9 @@ def test_history_csv_and_learn_histograms(dash):
     assert len(csv.splitlines()) == 1 + len(dash.model.history)
     dash.tabs.active = 4
     dash.refresh()
-    assert len(dash.learn.c_source.data["top"]) == 30
+    c_histogram = dash.learn.minibatch_pane.object[()].values()[0]  # the Learn view's current frame
+    top, _ = np.histogram(dash.model.last_local()["c"], bins=30, density=True)
+    np.testing.assert_allclose(c_histogram.dimension_values(1), top)
     assert "points" in dash.learn.minibatch_text.object
 
 
@@ -214,7 +215,10 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     run = dash.mcmc.run
     assert run.stage == "done" and run.sampler.sweeps_done == 80
     assert set(run.results) == {"sparse", "full"}
-    assert len(dash.mcmc.scatter["mean"][1]["sparse"].data["x"]) == 30
+    mean_panel = dash.mcmc.comparison.object.values()[0]  # the MCMC view: mean, variance, p(y=1) panels
+    sparse = next(element for element in mean_panel if element.label == run.results["sparse"].label)
+    assert len(sparse.dimension_values(0)) == 30
+    np.testing.assert_array_equal(sparse.dimension_values(1), run.results["sparse"].vi_mean)
     assert run.results["full"].pair_summaries()["p(y=1)"].correlation > 0.9
     assert "correlation" in dash.mcmc.summary.object and dash.mcmc.note.visible  # 40 of 160 training points
     assert len(dash.mcmc.trace_sources[0].data["sweep"]) == 80
@@ -311,8 +315,7 @@ def _has_extent(fig) -> bool:
 
 def test_every_figure_can_set_its_initial_ranges_and_the_curves_fill_them(dash):
     traces = dash.train.traces
-    figures = (traces.figures + [dash.race.nll, dash.race.error, dash.mcmc.trace]
-               + [fig for fig, _ in dash.mcmc.scatter.values()] + [dash.learn.c_fig, dash.learn.theta_fig])
+    figures = traces.figures + [dash.race.nll, dash.race.error, dash.mcmc.trace]  # the raw-Bokeh ones
     assert all(_has_extent(fig) for fig in figures)
     for _ in range(4):
         dash.step()
@@ -330,17 +333,6 @@ def test_legends_sit_beside_above_or_below_the_curves(dash):
     for fig in dash.train.traces.figures + [dash.race.nll, dash.race.error]:
         assert not any(isinstance(item, Legend) for item in fig.center)
         assert any(isinstance(item, Legend) for item in fig.below + fig.right + fig.above)
-
-
-def test_mcmc_sparse_and_full_markers_differ():
-    tab = McmcTab()
-    for fig, sources in tab.scatter.values():
-        glyphs = {kind: fig.select_one({"type": GlyphRenderer, "data_source": source}).glyph
-                  for kind, source in sources.items()}
-        sparse, full = glyphs["sparse"], glyphs["full"]
-        assert (sparse.marker, sparse.size) != (full.marker, full.size)
-        assert sparse.fill_alpha == 0.0  # hollow: the full-model marker inside stays visible
-        assert {item.label["value"] for item in fig.legend[0].items} >= {"X-GPC sparse", "X-GPC full"}
 
 
 def test_race_robust_range_ignores_a_spike():

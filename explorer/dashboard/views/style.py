@@ -7,7 +7,6 @@ its options once per backend through `styled`. Importing this module loads both 
 """
 from __future__ import annotations
 
-import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's options)
 import holoviews.plotting.mpl  # noqa: F401  (registers the matplotlib backend's options)
 from bokeh.palettes import Category10_10

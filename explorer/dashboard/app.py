@@ -7,7 +7,6 @@ loop (`read_file`), so one upload never stalls the other sessions.
 from __future__ import annotations
 
 import asyncio
-import copy
 import io
 import logging
 import time
@@ -22,6 +21,7 @@ from tornado.websocket import WebSocketClosedError
 from explorer import datasets
 from explorer.dashboard.controls import Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
+from explorer.dashboard.export import run_copy
 from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import RaceTab
@@ -317,7 +317,7 @@ class Dashboard(pn.viewable.Viewer):
     def model_copy(self) -> Model:
         """A copy of the session's model as it is now, taken under the gate (exports step and draw the copy)."""
         with self.worker.hold():
-            return copy.deepcopy(self.model)
+            return run_copy(self.model)
 
     def history_csv(self) -> str:
         with self.worker.hold():

@@ -10,8 +10,8 @@ ffmpeg on the machine (checked); a GIF needs only Pillow.
 """
 from __future__ import annotations
 
-import copy
 import io
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -88,6 +88,16 @@ def save(view, path, *, width: int | None = None, height: int | None = None, dpi
     return path
 
 
+def run_copy(model):
+    """An independent copy of the run of `model` (an `explorer.model.Model`), through `Model.save` and `Model.load`,
+    which continue a run bit-identically: unlike `copy.deepcopy`, nothing that watches the model (a displayed live
+    view, a dashboard) comes along."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "run.npz"
+        model.save(path)
+        return type(model).load(path, data_dir=model.data_dir)
+
+
 def training_frames(model, *, iterations: int = 200, every: int = 10, resolution: int = 40, plane=None,
                     progress: Callable[[int, int], None] | None = None) -> hv.Layout:
     """Step a copy of `model` (the model itself is not changed) `iterations` more SVI iterations, taking a snapshot
@@ -102,7 +112,7 @@ def training_frames(model, *, iterations: int = 200, every: int = 10, resolution
     if frames > MAX_FRAMES:
         raise ValueError(f"{iterations} iterations every {every} make {frames} frames; at most {MAX_FRAMES}: "
                          "take snapshots less often (a larger `every`)")
-    run = copy.deepcopy(model)
+    run = run_copy(model)
     plane, axes = surface_plane(run, resolution=resolution, plane=plane)
     snapshots = {}
     for k in range(frames):

@@ -86,6 +86,15 @@ def test_gif_animates_training_on_a_copy_of_the_model(model, tmp_path):
     assert np.abs(frames[0] - frames[-1]).sum() > 0  # training moved the surface and the traces
 
 
+def test_frames_of_a_fresh_model_start_at_its_prior():
+    fresh = Model(dataset="xor", n_points=100, n_inducing=8, batch_size=40, eval_every=10)
+    frames = export.training_frames(fresh, iterations=20, every=10, resolution=10)
+    assert fresh.iteration == 0 and fresh.history.total == 0  # the model itself is untouched
+    surface, nll = frames[0], frames[2]
+    assert list(surface.keys()) == [0, 10, 20]
+    assert [len(nll[k].get(0).dimension_values(0)) for k in (0, 10, 20)] == [1, 2, 3]  # one evaluation per 10
+
+
 def test_bad_requests_name_the_problem(model, tmp_path, monkeypatch):
     with pytest.raises(ValueError, match=r"figure\.jpg.*\.png, \.svg, \.html"):
         export.save(views.training_traces(model), tmp_path / "figure.jpg")

@@ -113,6 +113,8 @@ def training_frames(model, *, iterations: int = 200, every: int = 10, resolution
         raise ValueError(f"{iterations} iterations every {every} make {frames} frames; at most {MAX_FRAMES}: "
                          "take snapshots less often (a larger `every`)")
     run = run_copy(model)
+    if run.history.total == 0:
+        run.step(0)  # a fresh run: its first evaluation (the prior), so every frame has traces
     plane, axes = surface_plane(run, resolution=resolution, plane=plane)
     snapshots = {}
     for k in range(frames):

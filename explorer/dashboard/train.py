@@ -27,7 +27,8 @@ class TrainTab(pn.viewable.Viewer):
     worker."""
 
     def __init__(self, settings, surface, history_csv, model_copy):
-        """model_copy() returns a copy of the session's model as it is now (the files are drawn from it)."""
+        """model_copy() returns a copy of the session's model as it is now, from any thread (the files are drawn
+        from it)."""
         super().__init__()
         self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
         self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
@@ -78,10 +79,10 @@ class TrainTab(pn.viewable.Viewer):
     async def _exported(self, draw, what: str) -> io.BytesIO:
         """The bytes of draw(model copy) made in a thread; a failure is shown as text under the buttons (and
         raised, so that nothing is downloaded)."""
-        model, plane, fmt = self._model_copy(), self._surface.projection, self.export_format.value.lower()
+        plane, fmt = self._surface.projection, self.export_format.value.lower()
         self.export_status.value = html_text(f"Drawing the {what}…")
         try:
-            data = await asyncio.to_thread(lambda: export.render(draw(model, plane), fmt))
+            data = await asyncio.to_thread(lambda: export.render(draw(self._model_copy(), plane), fmt))
         except Exception as err:
             self.export_status.value = html_text(f"The {what} could not be exported: {type(err).__name__}: {err}")
             raise
@@ -106,7 +107,7 @@ class TrainTab(pn.viewable.Viewer):
             self.export_status.value = html_text(f"animation: {iterations} iterations is out of range (from {low} "
                                                  f"to {high}); nothing was made.")
             raise ValueError(f"animation iterations {iterations} out of range")
-        model, plane = self._model_copy(), self._surface.projection
+        plane, start = self._surface.projection, {}
         every = max(1, iterations // ANIMATION_FRAMES)
         done = {"stage": "training", "count": 0, "total": 1}
 
@@ -114,6 +115,8 @@ class TrainTab(pn.viewable.Viewer):
             done.update(stage=stage, count=count, total=total)
 
         def make() -> bytes:
+            model = self._model_copy()
+            start["iteration"] = model.iteration
             with tempfile.TemporaryDirectory() as folder:
                 path = Path(folder) / "training.gif"
                 export.animate_training(model, path, iterations=iterations, every=every, plane=plane,
@@ -136,8 +139,9 @@ class TrainTab(pn.viewable.Viewer):
         finally:
             self.animation_file.disabled = False
             self.export_progress.visible = False
-        self.export_status.value = html_text(f"Animation of iterations {model.iteration}–{model.iteration + iterations}"
-                                             f" ready ({len(data) / 1e6:.1f} MB).")
+        first = start["iteration"]
+        self.export_status.value = html_text(f"Animation of iterations {first}–{first + iterations} ready "
+                                             f"({len(data) / 1e6:.1f} MB).")
         return io.BytesIO(data)
 
     def _show_time_axis(self, event) -> None:

@@ -26,7 +26,8 @@ def test_the_url_carries_the_settings_to_a_fresh_page(served, browser):
         for label, value in (("inducing points m", "23"), ("seed", "4"), ("constant ρ", "0.25")):
             page.get_by_label(label, exact=True).fill(value)
             page.keyboard.press("Enter")
-        wait_server(page, lambda: (dashboard.model.n_inducing, dashboard.model.seed, dashboard.model.rho) == (23, 4, 0.25))
+        model = dashboard.model
+        wait_server(page, lambda: (model.n_inducing, model.seed, model.rho) == (23, 4, 0.25))
         page.wait_for_function("() => window.location.search.includes('rho=0.25')", timeout=TIMEOUT_MS)
         query = parse_qs(urlparse(page.url).query, keep_blank_values=True)
         assert set(query) == set(CONFIGURATION)

@@ -167,7 +167,7 @@ def test_history_csv_and_learn_histograms(dash):
     assert len(csv.splitlines()) == 1 + len(dash.model.history)
     dash.tabs.active = 4
     dash.refresh()
-    c_histogram = dash.learn.minibatch_pane.object[()].values()[0]  # the Learn view's current frame
+    c_histogram = dash.learn.minibatch_panes[0].object[()]  # the Learn view's current frame
     top, _ = np.histogram(dash.model.last_local()["c"], bins=30, density=True)
     np.testing.assert_allclose(c_histogram.dimension_values(1), top)
     assert "points" in dash.learn.minibatch_text.object
@@ -215,7 +215,7 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     run = dash.mcmc.run
     assert run.stage == "done" and run.sampler.sweeps_done == 80
     assert set(run.results) == {"sparse", "full"}
-    mean_panel = dash.mcmc.comparison.object.values()[0]  # the MCMC view: mean, variance, p(y=1) panels
+    mean_panel = dash.mcmc.comparison[0].object  # the MCMC view's panels: mean, variance, p(y=1)
     sparse = next(element for element in mean_panel if element.label == run.results["sparse"].label)
     assert len(sparse.dimension_values(0)) == 30
     np.testing.assert_array_equal(sparse.dimension_values(1), run.results["sparse"].vi_mean)

@@ -6,7 +6,8 @@ import math
 import holoviews as hv
 import numpy as np
 import pytest
-from bokeh.models import GlyphRenderer, Span
+from bokeh.models import GlyphRenderer, PlainText, Span
+from PIL import Image
 from scipy.interpolate import RegularGridInterpolator
 from scipy.special import expit, log_expit
 
@@ -15,7 +16,7 @@ from explorer.compare import run_comparison
 from explorer.dashboard.views import (augmentation_identity, augmented_bound, decision_surface,
                                       decision_surface_from_arrays, inducing_study, mcmc_comparison, mcmc_scatter,
                                       mcmc_surfaces, mcmc_traces, minibatch_view, pg_density, race_curves,
-                                      surface_arrays, training_traces)
+                                      surface_arrays, surface_plane, training_traces)
 from explorer.kernels import initial_kernel
 from explorer.metrics import settled_time_within
 from explorer.model import Model
@@ -146,6 +147,28 @@ def test_surface_draws_every_kind_of_point(model_2d):
     assert markers["square"] == len(model_2d.inducing_points)
     (ax,) = [ax for ax in drawn_axes(view) if ax.images]
     assert len(ax.collections) >= 4  # matplotlib: train, test, misclassified, inducing
+
+
+def test_snapshots_on_a_fixed_grid_make_an_animation(tmp_path):
+    model = Model(dataset="banana-like", n_points=120, n_inducing=10, seed=4)
+    plane, axes = surface_plane(model, resolution=12)
+    xx, yy = np.meshgrid(*axes)
+    frames, expected = {}, {}
+    for _ in range(3):
+        model.step(15)
+        snapshot = surface_arrays(model, plane=plane, axes=axes)
+        expected[model.iteration] = model.predict_proba(np.c_[xx.ravel(), yy.ravel()]).reshape(12, 12)
+        frames[model.iteration] = decision_surface_from_arrays(**snapshot)
+    animation = hv.HoloMap(frames, kdims=["iteration"])
+    assert list(animation.keys()) == [15, 30, 45]
+    for iteration, frame in animation.items():
+        np.testing.assert_allclose(frame.values()[0].dimension_values(2, flat=False), expected[iteration],
+                                   rtol=1e-6)  # row i at grid_y[i]
+    assert not np.allclose(expected[15], expected[45])  # the frames differ: training moved the surface
+    hv.render(animation, backend="bokeh")
+    hv.save(animation, tmp_path / "surface.gif", backend="matplotlib", fps=2)
+    with Image.open(tmp_path / "surface.gif") as gif:
+        assert gif.n_frames == 3
 
 
 def test_surface_from_arrays_refuses_a_grid_of_the_wrong_shape():
@@ -342,3 +365,15 @@ def test_pg_pictures_agree_with_the_formulas(model_2d):
                  minibatch_view({"c": np.zeros(0), "theta": np.zeros(0)})):
         for backend in BACKENDS:
             hv.render(view, backend=backend)
+
+
+def test_feature_names_are_shown_literally():
+    """A feature called "$$x^2$$" is a name, not TeX (Bokeh) or mathtext (matplotlib)."""
+    view = decision_surface_from_arrays(np.arange(3.0), np.arange(4.0), np.full((4, 3), 0.3), xlabel="$$x^2$$",
+                                        ylabel="cost in $ (2024)")
+    figure = hv.render(view, backend="bokeh")
+    assert isinstance(figure.xaxis[0].axis_label, PlainText) and figure.xaxis[0].axis_label.text == "$$x^2$$"
+    assert figure.yaxis[0].axis_label.text == "cost in $ (2024)"
+    figure = hv.render(view, backend="matplotlib")  # drawing the labels would fail on "$$x^2$$" as mathtext
+    (ax,) = [ax for ax in figure.axes if ax.get_xlabel()]
+    assert ax.get_xlabel() == r"\$\$x^2\$\$"  # matplotlib draws \$ as a dollar sign

@@ -13,7 +13,7 @@ import panel as pn
 from scipy.special import expit, log_expit
 
 from explorer.dashboard.views.learn import (augmentation_identity, augmented_bound, gibbs_mackay_bound,
-                                            minibatch_view, pg_density, sigmoid_by_augmentation,
+                                            minibatch_histogram, pg_density, sigmoid_by_augmentation,
                                             sigmoid_by_sampling)
 from explorer.polyagamma import pg_mean, sample
 
@@ -30,6 +30,7 @@ def _live(draw, data) -> tuple[hv.streams.Pipe, pn.pane.HoloViews]:
                                    backend="bokeh")
 
 
+
 class LearnTab(pn.viewable.Viewer):
     """The teaching tab (shows itself in a notebook): the PG pictures of `views.learn` in HoloViews panes, redrawn
     when their sliders move (`*_pipe.send`). `update_minibatch(local)` takes `Model.last_local()`."""
@@ -44,7 +45,11 @@ class LearnTab(pn.viewable.Viewer):
         self.density_pipe, self.density_pane = _live(lambda data: pg_density(*data), (2.0, np.full(1, 0.25)))
         self.identity_pipe, self.identity_pane = _live(augmentation_identity, 1.5)
         self.bound_pipe, self.bound_pane = _live(augmented_bound, 2.0)
-        self.minibatch_pipe, self.minibatch_pane = _live(minibatch_view, _EMPTY)
+        # The two histograms in two panes of one Row, each redrawn from the same Pipe.
+        self.minibatch_pipe = hv.streams.Pipe(data=_EMPTY)
+        self.minibatch_panes = [pn.pane.HoloViews(hv.DynamicMap(
+            lambda data, quantity=quantity: minibatch_histogram(data, quantity).opts(*_FRAMEWISE),
+            streams=[self.minibatch_pipe]), backend="bokeh") for quantity in ("c", "theta")]
         self.density_text, self.identity_text, self.bound_text = pn.pane.Markdown(), pn.pane.Markdown(), \
             pn.pane.Markdown()
         self.minibatch_text = pn.pane.Markdown("Press Play (or Step) to see the local parameters of a minibatch.")
@@ -120,7 +125,7 @@ class LearnTab(pn.viewable.Viewer):
             pn.Row(
                 pn.Column("#### 3. The augmented bound", self.c_bound, self.bound_pane, self.bound_text,
                           sizing_mode="stretch_width"),
-                pn.Column("#### 4. Your model's last minibatch", self.minibatch_pane, self.minibatch_text,
+                pn.Column("#### 4. Your model's last minibatch", pn.Row(*self.minibatch_panes), self.minibatch_text,
                           sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),

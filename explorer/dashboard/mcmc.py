@@ -149,8 +149,8 @@ class McmcTab(pn.viewable.Viewer):
             source = ColumnDataSource(dict(sweep=[], value=[]))
             self.trace.line("sweep", "value", source=source, color=Category10_10[chain], alpha=0.8)
             self.trace_sources.append(source)
-        self.comparison = pn.pane.HoloViews(None, backend="bokeh")  # the views, set when a run is done
-        self.surfaces = pn.pane.HoloViews(None, backend="bokeh", sizing_mode="stretch_width")
+        # The views' panels, one pane each, set when a run is done.
+        self.comparison, self.surfaces = pn.Row(), pn.Row()
 
     # ------------------------------------------------------------------------------------------------ running
     def new_run(self, model, plane: str, features: tuple[int, int]) -> McmcRun:
@@ -162,7 +162,7 @@ class McmcTab(pn.viewable.Viewer):
         self._shown_traces = 0
         for source in self.trace_sources:
             source.data = dict(sweep=[], value=[])
-        self.comparison.object = self.surfaces.object = None
+        self.comparison.objects, self.surfaces.objects = [], []
         return self.run
 
     def collect(self) -> dict | None:
@@ -209,7 +209,7 @@ class McmcTab(pn.viewable.Viewer):
 
     def _show_results(self, results: dict, surfaces: dict) -> None:
         run = self.run
-        self.comparison.object = mcmc_comparison(results)
+        self.comparison.objects = [pn.pane.HoloViews(panel, backend="bokeh") for panel in mcmc_comparison(results)]
         self.summary.object = _summary_table(results, run)
         if run.subsampled:
             self.note.object = (f"MCMC used {len(run.y_train)} of {run.n_available[0]} training points and "
@@ -217,8 +217,9 @@ class McmcTab(pn.viewable.Viewer):
                                 "Gibbs sweep costs O(n³). Both X-GPC fits here use the same subsample and kernel.")
         self.note.visible = run.subsampled
         xlabel, ylabel = (label.text for label in run.projection.labels(run.feature_names))
-        self.surfaces.object = mcmc_surfaces(surfaces, train=run.projection.to_plane(run.X_train_raw),
-                                             train_labels=run.y_train, xlabel=xlabel, ylabel=ylabel)
+        view = mcmc_surfaces(surfaces, train=run.projection.to_plane(run.X_train_raw), train_labels=run.y_train,
+                             xlabel=xlabel, ylabel=ylabel)
+        self.surfaces.objects = [pn.pane.HoloViews(panel, backend="bokeh") for panel in view]
 
     def __panel__(self):
         settings = pn.Column("### PG Gibbs sampler", self.n_train, self.n_test, self.n_samples, self.burn_in,

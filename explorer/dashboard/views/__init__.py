@@ -14,12 +14,15 @@ Notebooks, the MCMC and Learn tabs and the race report draw with these; the Trai
 stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
 """
 from explorer.dashboard.views.inducing import inducing_study
-from explorer.dashboard.views.learn import augmentation_identity, augmented_bound, minibatch_view, pg_density
+from explorer.dashboard.views.learn import (augmentation_identity, augmented_bound, minibatch_histogram, minibatch_view,
+                                            pg_density)
 from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_scatter, mcmc_surfaces, mcmc_traces
 from explorer.dashboard.views.race import race_curves, settle_points
-from explorer.dashboard.views.surface import decision_surface, decision_surface_from_arrays, surface_arrays
+from explorer.dashboard.views.surface import (decision_surface, decision_surface_from_arrays, surface_arrays,
+                                             surface_plane)
 from explorer.dashboard.views.traces import training_traces
 
 __all__ = ["augmentation_identity", "augmented_bound", "decision_surface", "decision_surface_from_arrays",
-           "inducing_study", "mcmc_comparison", "mcmc_scatter", "mcmc_surfaces", "mcmc_traces", "minibatch_view",
-           "pg_density", "race_curves", "settle_points", "surface_arrays", "training_traces"]
+           "inducing_study", "mcmc_comparison", "mcmc_scatter", "mcmc_surfaces", "mcmc_traces",
+           "minibatch_histogram", "minibatch_view", "pg_density", "race_curves", "settle_points", "surface_arrays",
+           "surface_plane", "training_traces"]

@@ -4,7 +4,8 @@ tab shows these:
 - `pg_density(c)`: the PG(1, c) density with a histogram of exact draws and E[ω] = θ(c) = tanh(c/2)/(2c);
 - `augmentation_identity(z)`: σ(z) = ½∫exp(z/2 − z²ω/2) PG(ω|1,0)dω, the integral by quadrature at 17 points;
 - `augmented_bound(c)`: log σ(z) against the Gibbs–MacKay lower bound, tight at z = ±c;
-- `minibatch_view(local)`: histograms of c_i and θ_i on a model's last minibatch (`Model.last_local()`).
+- `minibatch_view(local)`: histograms of c_i and θ_i on a model's last minibatch (`Model.last_local()`), each
+  also alone (`minibatch_histogram`).
 """
 from __future__ import annotations
 
@@ -122,13 +123,20 @@ def augmented_bound(c: float) -> hv.Overlay:
     return sized(overlay, width=460, height=300)
 
 
+def minibatch_histogram(local: dict, quantity: str = "c", bins: int = 30) -> hv.Histogram:
+    """Histogram (density) of c_i (quantity "c") or θ_i = E[ω_i] ("theta") of a minibatch: local = {"c": (s,),
+    "theta": (s,)}, as `Model.last_local()` returns (empty before the first step and for the SVGP baselines, which
+    do not augment)."""
+    if quantity not in ("c", "theta"):
+        raise ValueError(f"quantity must be 'c' or 'theta', got {quantity!r}")
+    dim, color = ((hv.Dimension("c", label="c_i"), "#1f77b4") if quantity == "c"
+                  else (hv.Dimension("theta", label="θ_i = E[ω_i]"), "darkorange"))
+    histogram = styled(_histogram(local[quantity], dim, dim.label, color, bins),
+                       title=f"{dim.label} on the last minibatch")
+    return sized(histogram, width=300, height=300)
+
+
 def minibatch_view(local: dict, bins: int = 30) -> hv.Layout:
-    """Histograms (density) of c_i and θ_i = E[ω_i] of a minibatch: local = {"c": (s,), "theta": (s,)}, as
-    `Model.last_local()` returns (empty before the first step and for the SVGP baselines, which do not augment)."""
-    c = hv.Dimension("c", label="c_i")
-    theta = hv.Dimension("theta", label="θ_i = E[ω_i]")
-    panels = [styled(_histogram(local["c"], c, "c_i", "#1f77b4", bins), title="c_i on the last minibatch"),
-              styled(_histogram(local["theta"], theta, "θ_i", "darkorange", bins),
-                     title="θ_i = E[ω_i] on the last minibatch")]
-    return styled(hv.Layout([sized(panel, width=300, height=300) for panel in panels]).cols(2),
-                  matplotlib=dict(sublabel_format=""))
+    """The histograms of c_i and θ_i of a minibatch side by side (`minibatch_histogram`), each on its own axes."""
+    return styled(hv.Layout([minibatch_histogram(local, quantity, bins) for quantity in ("c", "theta")]).cols(2),
+                  shared_axes=False, matplotlib=dict(sublabel_format=""))

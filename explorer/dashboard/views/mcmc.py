@@ -79,8 +79,8 @@ def mcmc_surfaces(surfaces: dict, *, train=None, train_labels=None, xlabel: str 
 
 
 def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
-    """The Gibbs sampler's log-likelihood Σ_i log σ(y_i f_i) per sweep, one curve per chain, the end of burn-in dashed.
-    Takes a `GibbsSampler` or its `traces` array (chains, sweeps, k) whose [:, :, 0] is the log-likelihood."""
+    """The Gibbs sampler's log-likelihood Σ_i log σ(y_i f_i) per sweep, one curve per chain, the end of burn-in
+    dashed. Takes a `GibbsSampler` or its `traces` array (chains, sweeps, k) whose [:, :, 0] is the log-likelihood."""
     traces = np.asarray(getattr(sampler_or_traces, "traces", sampler_or_traces), dtype=float)
     if traces.ndim != 3 or traces.shape[2] < 1:
         raise ValueError(f"traces must be (chains, sweeps, k), got shape {traces.shape}")

@@ -100,4 +100,4 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
     error = styled(hv.Overlay(error_curves, group="Race", label="test_error"), title="test error", logx=True,
                    legend_position="right")
     return styled(hv.Layout([sized(nll, width=900, height=380), sized(error, width=900, height=300)]).cols(1),
-                  shared_axes=True, matplotlib=dict(sublabel_format="", fig_size=200))
+                  shared_axes=True, matplotlib=dict(sublabel_format="", fig_size=200, vspace=0.45))

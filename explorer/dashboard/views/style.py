@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's options)
 import holoviews.plotting.mpl  # noqa: F401  (registers the matplotlib backend's options)
+from bokeh.models import PlainText
 from bokeh.palettes import Category10_10
 
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE
@@ -39,7 +40,29 @@ def styled(element, *, marker: str | None = None, size: float | None = None, lin
     return element.opts(**b, **(bokeh or {}), backend="bokeh").opts(**m, **(matplotlib or {}), backend="matplotlib")
 
 
-def sized(element, *, width: int = 420, height: int = 360, aspect: float | None = None):
-    """A plot size per backend: width × height px in Bokeh; in matplotlib the same aspect ratio (fig_size in %)."""
+def sized(element, *, width: int = 420, height: int = 360):
+    """A plot size per backend: width × height px in Bokeh; in matplotlib the same height/width ratio of the axes
+    box (set by a hook: HoloViews' numeric `aspect` is a data aspect, which distorts log axes) in a figure scaled
+    with the width."""
+    def box_aspect(plot, _element):
+        axis = plot.handles["axis"]
+        axis.set_aspect("auto")
+        axis.set_box_aspect(height / width)
+
     return element.opts(width=width, height=height, backend="bokeh").opts(
-        aspect=aspect if aspect is not None else width / height, fig_size=100 * width / 300, backend="matplotlib")
+        hooks=[box_aspect], fig_size=100 * width / 300, backend="matplotlib")
+
+
+def literal(text: str) -> str:
+    """`text` for a matplotlib label, shown literally: "$" escaped, so "$x$" is not typeset as mathtext."""
+    return text.replace("$", r"\$")
+
+
+def plain_axis_labels(element, xlabel: str, ylabel: str):
+    """`element` whose Bokeh axis labels show `xlabel`, `ylabel` literally, as user-given names must be (Bokeh would
+    typeset "$$x$$" as TeX): they become `PlainText`. (For matplotlib, label the dimensions with `literal`.)"""
+    def bokeh_labels(plot, _element):
+        plot.state.xaxis[0].axis_label = PlainText(text=xlabel)
+        plot.state.yaxis[0].axis_label = PlainText(text=ylabel)
+
+    return element.opts(hooks=[bokeh_labels], backend="bokeh")

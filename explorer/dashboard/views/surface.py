@@ -1,10 +1,12 @@
-"""The decision surface as a HoloViews overlay: p(y=1) = ∫σ(f)N(f|μ*,σ*²)df (or the predictive sd σ* of f*) on a grid,
-the p = 0.5 contour, train (circles) and test (triangles) points by class, misclassified points (black crosses) and
-the inducing points (gold squares).
+"""The decision surface as a HoloViews overlay: p(y=1) = ∫p(y=1|f)N(f|μ*,σ*²)df (`Model.predict_proba`, through the
+method's own link, e.g. the logit σ(f)) or the predictive sd σ* of f* on a grid, the p = 0.5 contour, train
+(circles) and test (triangles) points by class, misclassified points (black crosses) and the inducing points (gold
+squares).
 
     decision_surface(model)                          # the model's current state
     surface_arrays(model) → dict                     # the same as plain arrays (a snapshot, e.g. one per iteration)
     decision_surface_from_arrays(**snapshot)         # … drawn again, e.g. as frames of a HoloMap animation
+    surface_plane(model) → (plane, axes)             # the plane and grid, to keep fixed across snapshots
 
 For d > 2 the plane is the dashboard's (`explorer.dashboard.surface.Projection`): the first two principal components
 of the standardised training inputs, or two chosen features with the others at their training mean.
@@ -17,8 +19,8 @@ import numpy as np
 
 from explorer.dashboard.surface import (FEATURES, MAX_SHOWN, PCA, Projection, decision_contour, grid_axes,
                                         misclassified)
-from explorer.dashboard.views.style import CLASS_COLOR, PROBABILITY_CMAP, SD_CMAP, sized, styled
-from explorer.likelihoods import logit_predictive_probability
+from explorer.dashboard.views.style import (CLASS_COLOR, PROBABILITY_CMAP, SD_CMAP, literal, plain_axis_labels,
+                                              sized, styled)
 
 QUANTITIES = {"probability": "p(y=1)", "sd": "predictive sd of f*"}
 
@@ -51,23 +53,25 @@ def surface_arrays(model, *, quantity: str = "probability", features=None, resol
     (ny, nx), train / test points (n, 2) in the plane with labels (n,) in ±1 (at most `max_points` each, a fixed
     sample by `seed`), misclassified (k, 2), inducing (m, 2), axis labels.
 
-    Snapshots taken while a model trains share a grid when given the same `plane` and `axes` (e.g. those of the
-    first snapshot, returned under "plane" and "axes" by `surface_plane`)."""
+    Snapshots taken while a model trains share a grid when given the same `plane` and `axes`, e.g.
+    `plane, axes = surface_plane(model)` before training; a HoloMap of `decision_surface_from_arrays(**snapshot)`
+    over the iterations is then an animation."""
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {list(QUANTITIES)}, got {quantity!r}")
     plane, axes = surface_plane(model, features=features, resolution=resolution, plane=plane, axes=axes)
     gx, gy = axes
     xx, yy = np.meshgrid(gx, gy)
-    mean, var = model.predict_latent(plane.from_plane(np.c_[xx.ravel(), yy.ravel()]))
-    p = logit_predictive_probability(mean, var).reshape(xx.shape)
-    sd = np.sqrt(np.maximum(var, 0.0)).reshape(xx.shape)
+    grid = plane.from_plane(np.c_[xx.ravel(), yy.ravel()])
+    p = model.predict_proba(grid).reshape(xx.shape)  # through the method's own link
+    if quantity == "sd":
+        sd = np.sqrt(np.maximum(model.predict_latent(grid)[1], 0.0)).reshape(xx.shape)
     rng = np.random.default_rng(seed)
     train, test = _shown(len(model.y_train), max_points, rng), _shown(len(model.y_test), max_points, rng)
     X_shown = np.vstack([model.X_train[train], model.X_test[test]])
     y_shown = np.concatenate([model.y_train[train], model.y_test[test]])
     wrong = X_shown[misclassified(model.predict_proba(X_shown), y_shown)]
     xlabel, ylabel = (label.text for label in plane.labels(list(model.feature_names)))
-    return {"grid_x": gx, "grid_y": gy, "values": p if quantity == "probability" else sd, "quantity": quantity,
+    return {"grid_x": gx, "grid_y": gy, "values": sd if quantity == "sd" else p, "quantity": quantity,
             "probability": p, "train": plane.to_plane(model.X_train[train]), "train_labels": model.y_train[train],
             "test": plane.to_plane(model.X_test[test]), "test_labels": model.y_test[test],
             "misclassified": plane.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
@@ -75,7 +79,7 @@ def surface_arrays(model, *, quantity: str = "probability", features=None, resol
 
 
 def surface_plane(model, *, features=None, resolution: int = 80, plane: Projection | None = None,
-                  axes: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Projection, tuple[np.ndarray, np.ndarray]]:
+                  axes: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Projection, tuple]:
     """The plane (`Projection`) and grid axes ((nx,), (ny,)) the surface of `model` is drawn on: those given, else
     the dashboard's plane and a resolution × resolution grid over the training points plus 10% on each side."""
     if not isinstance(resolution, (int, np.integer)) or not 2 <= resolution <= 1000:
@@ -114,7 +118,7 @@ def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "pro
     if values.shape != (len(gy), len(gx)):
         raise ValueError(f"values have shape {values.shape}, the grid needs (len(grid_y), len(grid_x)) = "
                          f"({len(gy)}, {len(gx)})")
-    x, y = hv.Dimension("x", label=xlabel), hv.Dimension("y", label=ylabel)
+    x, y = hv.Dimension("x", label=literal(xlabel)), hv.Dimension("y", label=literal(ylabel))
     z = hv.Dimension("p" if quantity == "probability" else "sd", label=QUANTITIES[quantity])
     top = 1.0 if quantity == "probability" else max(float(np.nanmax(values)), 1e-12)
     image = styled(hv.Image((gx, gy, values), kdims=[x, y], vdims=[z], group="Surface",
@@ -136,8 +140,8 @@ def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "pro
     overlay = (image * contour * _points(train, train_labels, x, y, "training points", "circle", 6)
                * _points(test, test_labels, x, y, "test points", "triangle", 8, alpha=0.8) * crosses * squares)
     overlay = styled(overlay, title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour",
-                     legend_position="right")
-    return sized(overlay, width=620, height=480)
+                     legend_position="bottom", legend_cols=4)
+    return sized(plain_axis_labels(overlay, xlabel, ylabel), width=620, height=560)
 
 
 def decision_surface(model, *, quantity: str = "probability", features=None, resolution: int = 80,

@@ -18,7 +18,8 @@ from explorer.dashboard.views.style import RUN_COLORS, sized, styled
 KERNEL_PARAMETERS = ("lengthscale", "variance")
 DEFAULT_QUANTITIES = ("elbo", "test_nll", "test_error", "rho") + KERNEL_PARAMETERS
 LABELS = {"elbo": "ELBO", "test_nll": "test negative log-likelihood", "test_error": "test error rate",
-          "rho": "step size ρ", "lengthscale": "lengthscale ℓ (geometric mean under ARD)", "variance": "variance σ²",
+          "rho": "step size ρ", "lengthscale": "lengthscale ℓ (geometric mean under ARD)",
+          "variance": "variance σ²",
           "seconds": "training time (s, evaluation excluded)", "iteration": "iteration"}
 LOG_SCALE = {"rho", "lengthscale", "variance"}  # positive quantities that change by orders of magnitude
 
@@ -73,4 +74,4 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
         overlay = styled(hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
                          title=_label(quantity), logy=logy, show_legend=len(histories) > 1)
         panels.append(sized(overlay, width=460, height=280))
-    return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", tight=True))
+    return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))

@@ -23,8 +23,9 @@ from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
 from explorer import datasets
-from explorer.dashboard.controls import Settings, configuration
+from explorer.dashboard.controls import Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
+from explorer.dashboard.export import run_copy
 from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import RaceTab
@@ -38,6 +39,7 @@ from explorer.model import Model
 log = logging.getLogger(__name__)
 SURFACE_SHARE = 0.1  # periodic surface frames take at most this share of the wall time (slow machine: rarer frames)
 CHUNK_SECONDS = 0.015  # target length of a worker chunk: the UI waits at most this (plus an evaluation) for the gate
+LINK_PROBLEMS_SHOWN = 5  # problems of a shared link named in its notification
 TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
 KERNEL_ADVICE = ("**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
                  "rate (this starts a new run), or continue this run with the kernel as learned so far.")
@@ -52,14 +54,17 @@ def stepper(generator):
     return job
 
 
-def notify(message: str, kind: str = "error") -> None:
-    """A notification in this session's page (or the log where there is none, e.g. a notebook without them). The
-    page renders notifications as HTML; `message` is shown as text (it often quotes file names and cell values)."""
+def notify(message: str, kind: str = "error", duration: int | None = None) -> None:
+    """A notification in this session's page (or the log where there is none, e.g. a notebook without them) for
+    `duration` ms (0: until closed; default 8 s for errors, 4 s otherwise). The page renders notifications as HTML;
+    `message` is shown as text (it often quotes file names and cell values)."""
     area = pn.state.notifications
     if area is None:
         (log.error if kind == "error" else log.info)(message)
         return
-    getattr(area, kind)(html_text(message), duration=8000 if kind == "error" else 4000)
+    if duration is None:
+        duration = 8000 if kind == "error" else 4000
+    getattr(area, kind)(html_text(message), duration=duration)
 
 
 def describe(error: Exception) -> str:
@@ -89,10 +94,14 @@ class Dashboard(pn.viewable.Viewer):
         super().__init__(**params)
         self.model = model if model is not None else Model()
         self.worker = Worker()
-        self.settings = Settings(self.model, self.apply, notify)
+        self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
+        self._served = self._session is not None
+        if self._served:
+            self.open_link(pn.state.location.search)
+        self.settings = Settings(self.model, self.apply, notify, pn.state.location if self._served else None)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
-        self.train = TrainTab(self.settings, self.surface, self.history_csv)
+        self.train = TrainTab(self.settings, self.surface, self.history_csv, self.model_copy)
         self.data = DataTab(self.settings, self.read_file, notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
@@ -123,8 +132,8 @@ class Dashboard(pn.viewable.Viewer):
             static = self.surface.reset(self.model)
             self.data.description.object = summary(self.model)
         self.surface.build(static)
-        self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
-        self._served = self._session is not None
+        if self._served:  # the page's URL shows the settings once it has loaded (it sends its own URL first)
+            pn.state.onload(self.settings.sync)
         self._was_connected = False
         self._closed = False
         self.refresh()
@@ -218,6 +227,22 @@ class Dashboard(pn.viewable.Viewer):
         self.settings.sync()
         self.refresh(force_surface=True)
 
+    def open_link(self, search: str) -> None:
+        """Take the settings of a shared link's URL query ('?dataset=moons&n_inducing=30'): the usable ones are applied
+        together; values that cannot be used, or settings the model refuses as a whole, are named in a notification
+        and the defaults kept (served pages only)."""
+        changes, problems = settings_from_query(search, self.model)
+        if changes:
+            try:
+                self.model.param.update(**changes)
+            except Exception as err:  # the Model has rolled the change back: the defaults stay
+                problems.append(f"{describe(err)} — this link's settings are not used, the defaults are")
+        if problems:
+            shown = problems[:LINK_PROBLEMS_SHOWN] + ([f"… and {len(problems) - LINK_PROBLEMS_SHOWN} more"]
+                                                      if len(problems) > LINK_PROBLEMS_SHOWN else [])
+            message = "Some settings in this link were not used: " + "; ".join(shown) + "."
+            pn.state.onload(partial(notify, message, duration=0))  # one sent before the page has loaded is lost
+
     def apply(self, changes: dict) -> None:
         """Set configuration parameters on the Model (a structural change resets the run and pauses training)."""
         if self._busy():
@@ -296,6 +321,11 @@ class Dashboard(pn.viewable.Viewer):
         self.settings.sync()
         self.refresh(force_surface=True)
         return loaded
+
+    def model_copy(self) -> Model:
+        """A copy of the session's model as it is now, taken under the gate (exports step and draw the copy)."""
+        with self.worker.hold():
+            return run_copy(self.model)
 
     def history_csv(self) -> str:
         with self.worker.hold():

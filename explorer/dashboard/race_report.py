@@ -27,7 +27,7 @@ from bokeh.plotting import figure
 from bokeh.resources import INLINE
 from scipy.ndimage import median_filter
 
-NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)"}
+NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)", "epgpc": "EPGPC"}
 
 
 def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[float, float] | None:
@@ -91,8 +91,9 @@ def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands
     for (method, trace), color in zip(traces.items(), Category10_10):
         seconds = np.asarray(trace["seconds"], dtype=float)
         shown = seconds > 0  # a log axis cannot show the evaluation before the first step
-        nll.line(seconds[shown], np.asarray(trace["test_nll"])[shown], legend_label=method, color=color, line_width=2)
-        error.line(seconds[shown], np.asarray(trace["test_error"])[shown], legend_label=method, color=color,
+        label = NAMES.get(method, method)
+        nll.line(seconds[shown], np.asarray(trace["test_nll"])[shown], legend_label=label, color=color, line_width=2)
+        error.line(seconds[shown], np.asarray(trace["test_error"])[shown], legend_label=label, color=color,
                    line_width=2)
     fitted = robust_range([trace["test_nll"] for trace in traces.values()] + [list(bands.values())])
     if fitted is not None:

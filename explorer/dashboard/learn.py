@@ -1,8 +1,11 @@
-"""Learn tab: Pólya-Gamma augmentation shown on screen (paper §3 and appendix "Variational bound").
+"""Learn tab: Pólya-Gamma augmentation shown on screen (paper §3 and appendix "Variational bound"), and EP's site
+approximation beside it.
 
 Four panels: the PG(1, c) density with E[ω] and exact draws; the identity σ(z) = ½∫exp(z/2 − z²ω/2) PG(ω|1,0)dω
 checked by quadrature and by Monte Carlo; log σ(z) against the Gibbs–MacKay bound for a chosen c; histograms of
-c_i and θ_i = E[ω_i] on the running model's last minibatch.
+c_i and θ_i = E[ω_i] on the running model's last minibatch. A fifth shows what EPGPC does instead of the bound for
+one point: the probit likelihood, the cavity, the tilted distribution and the Gaussian site
+(`explorer.dashboard.views.ep_site`, HoloViews).
 """
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from scipy import integrate
 from scipy.special import expit, log_expit
 
 from explorer.dashboard.ranges import Placeholder
+from explorer.dashboard.views.ep_site import EPSite, ep_site_view
 from explorer.polyagamma import density, log_cosh, pg_mean, sample
 
 _OMEGA_MAX = 20.0  # PG(1, 0) mass beyond ω = 20 is below 1e-40; the series density is noise there
@@ -65,16 +69,27 @@ class LearnTab(pn.viewable.Viewer):
         self.c_density = pn.widgets.FloatSlider(label="c", start=0.0, end=10.0, step=0.1, value=2.0)
         self.z_identity = pn.widgets.FloatSlider(label="z", start=-8.0, end=8.0, step=0.1, value=1.5)
         self.c_bound = pn.widgets.FloatSlider(label="c", start=0.0, end=8.0, step=0.1, value=2.0)
+        self.cavity_mean = pn.widgets.FloatSlider(label="cavity mean μ₋", start=-4.0, end=4.0, step=0.05, value=-0.5)
+        self.cavity_var = pn.widgets.FloatSlider(label="cavity variance σ₋²", start=0.05, end=9.0, step=0.05,
+                                                 value=2.0)
+        self.label = pn.widgets.RadioButtonGroup(name="label y", options={"y = −1": -1, "y = +1": 1}, value=1)
         self._build_density()
         self._build_identity()
         self._build_bound()
         self._build_minibatch()
+        # one pane per plot of the layout: a HoloViews Layout (a Bokeh GridPlot) nested in the dashboard's Column of
+        # dynamic Tabs was drawn with plots of zero size (Panel 1.9.4, Bokeh 3.9.2); single overlays draw fine
+        self.ep_panes = [pn.pane.HoloViews(), pn.pane.HoloViews()]
+        self.ep_text = pn.pane.Markdown()
         self.c_density.param.watch(lambda e: self._update_density(), "value")
         self.z_identity.param.watch(lambda e: self._update_identity(), "value")
         self.c_bound.param.watch(lambda e: self._update_bound(), "value")
+        for widget in (self.cavity_mean, self.cavity_var, self.label):
+            widget.param.watch(lambda e: self._update_ep_site(), "value")
         self._update_density()
         self._update_identity()
         self._update_bound()
+        self._update_ep_site()
 
     # ------------------------------------------------------------------------------------------- PG(1, c) density
     def _build_density(self):
@@ -155,6 +170,21 @@ class LearnTab(pn.viewable.Viewer):
             f"Gap at z = 0: {gap:.4f}. The local step sets c_i = √E[f_i²], where the bound is tightest on average."
         )
 
+    # ------------------------------------------------------------------------------------------------ EP's site
+    def _update_ep_site(self):
+        mean, var, y = self.cavity_mean.value, self.cavity_var.value, self.label.value
+        ep = EPSite.from_cavity(mean, var, y)
+        for pane, plot in zip(self.ep_panes, ep_site_view(mean, var, y)):
+            pane.object = plot
+        self.ep_text.object = (
+            f"Z = ∫Φ(yf)N(f | μ₋, σ₋²)df = Φ(yμ₋/√(1+σ₋²)) = **{ep.z:.4f}**; tilted mean {ep.mean:.4f}, variance "
+            f"{ep.var:.4f} (cavity: {mean:.2f}, {var:.2f}); site precision τ̃ = {ep.tau:.4f}, ν̃ = {ep.nu:.4f}. "
+            "EP removes the point's old site from q(f) (the cavity), multiplies in the true Φ(yf) (the tilted "
+            "distribution) and fits the Gaussian with the same mean and variance; the site is what turns the "
+            "cavity into that Gaussian. Unlike the bound in picture 3 it is no bound: it fits Φ(yf) where the "
+            "cavity has mass and may lie above it elsewhere. A point on the wrong side of 0 (Z small) moves q most."
+        )
+
     # ------------------------------------------------------------------------------------------- the last minibatch
     def _build_minibatch(self):
         self.c_source = ColumnDataSource(dict(left=[], right=[], top=[]))
@@ -210,5 +240,12 @@ class LearnTab(pn.viewable.Viewer):
                           self.minibatch_text, sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),
+            pn.pane.Markdown(
+                "### Expectation propagation instead of a bound (EPGPC)\n"
+                "EPGPC (Hernández-Lobato & Hernández-Lobato 2016), the paper's third system, keeps the probit "
+                "likelihood Φ(yf) and replaces each point's likelihood by a Gaussian *site* chosen by moment matching."
+            ),
+            pn.Column("#### 5. One point's EP update", pn.Row(self.cavity_mean, self.cavity_var, self.label),
+                      pn.Row(*self.ep_panes), self.ep_text, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )

@@ -26,7 +26,8 @@ def problem(n=120, seed=0):
 
 # every method with its default step rule, and X-GPC with the adaptive rule, which warm-starts on minibatches
 ENTRANTS = {"xgpc": ("xgpc", {}), "xgpc-adaptive": ("xgpc", {"step_size": "adaptive"}),
-            "svgp-adam": ("svgp-adam", {}), "svgp-natgrad": ("svgp-natgrad", {})}
+            "svgp-adam": ("svgp-adam", {}), "svgp-natgrad": ("svgp-natgrad", {}),
+            "epgpc": ("epgpc", {}), "epgpc-per-point": ("epgpc", {"sites": "per-point"})}
 
 
 def engine_for(entrant, X, y, Z, seed=3, **extra):

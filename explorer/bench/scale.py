@@ -23,7 +23,7 @@ import numpy as np
 
 from explorer import methods, recipe
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
-from explorer.bench.protocol import Progress
+from explorer.bench.protocol import Progress, parse_options
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -61,7 +61,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m explorer bench scale", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=float, nargs="+", default=[1e4, 1e5, 1e6, 1e7])
-    parser.add_argument("--method", default="xgpc", choices=sorted(methods.METHODS))
+    parser.add_argument("--method", default="xgpc", choices=list(methods.METHODS))
+    parser.add_argument("--option", action="append", default=[], metavar="METHOD.KEY=VALUE",
+                        help="builder option, e.g. epgpc.sites=per-point (repeatable; options of other methods are "
+                             "ignored)")
     parser.add_argument("--noise", type=float, default=0.5, help="label noise sd on the latent score (default 0.5)")
     parser.add_argument("--m", type=int, default=100)
     parser.add_argument("--batch-size", type=int, default=100)
@@ -92,7 +95,8 @@ def run_size(n: int, args, X_test: np.ndarray, y_test: np.ndarray, X_holdout: np
     trainer = recipe.start_run(args.method, X, y, X_holdout, y_holdout, RBF(np.sqrt(D), 1.0, 1e-4), scaler=False,
                                Z=Z, engine_rng=np.random.default_rng([args.seed, n, 1]),
                                evaluation_rng=np.random.default_rng([args.seed, n, 2]), batch_size=args.batch_size,
-                               eval_every=args.eval_every, convergence=args.convergence, elbo_points=1000).trainer
+                               eval_every=args.eval_every, convergence=args.convergence, elbo_points=1000,
+                               options=parse_options(args.option).get(args.method)).trainer
     state = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     engine = trainer.engine
@@ -133,16 +137,16 @@ def main(argv: list[str] | None = None) -> int:
              "step peak MB": r["step_peak_mb"], "kept after 100 steps MB": r["step_growth_mb"],
              "max RSS GB": r["process_max_rss_gb"]} for r in results]
     text = markdown_table(rows) + (
-        f"\n\n{args.method}, synthetic SUSY-like data (d = {D}, label noise {args.noise:g}; `explorer/bench/scale.py`), "
-        f"m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the paper's "
+        f"\n\n{args.method}{' (' + ', '.join(args.option) + ')' if args.option else ''}, synthetic SUSY-like data "
+        f"(d = {D}, label noise {args.noise:g}; `explorer/bench/scale.py`), m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the paper's "
         f"{RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time only; "
-        f"ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on 100,000 fresh rows. Memory "
-        "(tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and still holds "
+        f"ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on 100,000 fresh rows. "
+        "Memory (tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and still holds "
         "(the method's state and any copy it makes of the data; the data themselves exist before and are not "
         "counted); 'step peak MB' the peak during 100 further iterations and 'kept after 100 steps MB' what they "
         "left allocated (bounded memory: both flat in n); 'max RSS' is the process's peak resident size so far (it "
         "includes the data).")
     command = "python -m explorer bench scale " + shlex.join(list(argv or []))
-    finish(args, f"scale ({args.method})", command.strip(), text,
+    finish(args, f"scale ({args.method}{''.join(', ' + o for o in args.option)})", command.strip(), text,
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "results": results})
     return 0

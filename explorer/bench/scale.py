@@ -136,16 +136,17 @@ def main(argv: list[str] | None = None) -> int:
              "test error": r["test_error"], "test NLL": r["test_nll"], "state MB": r["state_mb"],
              "step peak MB": r["step_peak_mb"], "kept after 100 steps MB": r["step_growth_mb"],
              "max RSS GB": r["process_max_rss_gb"]} for r in results]
+    options = f" ({', '.join(args.option)})" if args.option else ""
     text = markdown_table(rows) + (
-        f"\n\n{args.method}{' (' + ', '.join(args.option) + ')' if args.option else ''}, synthetic SUSY-like data "
-        f"(d = {D}, label noise {args.noise:g}; `explorer/bench/scale.py`), m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the paper's "
-        f"{RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time only; "
-        f"ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on 100,000 fresh rows. "
-        "Memory (tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and still holds "
-        "(the method's state and any copy it makes of the data; the data themselves exist before and are not "
-        "counted); 'step peak MB' the peak during 100 further iterations and 'kept after 100 steps MB' what they "
-        "left allocated (bounded memory: both flat in n); 'max RSS' is the process's peak resident size so far (it "
-        "includes the data).")
+        f"\n\n{args.method}{options}, synthetic SUSY-like data (d = {D}, label noise {args.noise:g}; "
+        f"`explorer/bench/scale.py`), m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the "
+        f"paper's {RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time "
+        f"only; ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on 100,000 fresh "
+        "rows. Memory (tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and "
+        "still holds (the method's state and any copy it makes of the data; the data themselves exist before and are "
+        "not counted); 'step peak MB' the peak during 100 further iterations and 'kept after 100 steps MB' what they "
+        "left allocated (bounded memory: all three flat in n); 'max RSS' is the process's peak resident size so far "
+        "(it includes the data).")
     command = "python -m explorer bench scale " + shlex.join(list(argv or []))
     finish(args, f"scale ({args.method}{''.join(', ' + o for o in args.option)})", command.strip(), text,
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "results": results})

@@ -72,7 +72,7 @@ class LearnTab(pn.viewable.Viewer):
         self.cavity_mean = pn.widgets.FloatSlider(label="cavity mean μ₋", start=-4.0, end=4.0, step=0.05, value=-0.5)
         self.cavity_var = pn.widgets.FloatSlider(label="cavity variance σ₋²", start=0.05, end=9.0, step=0.05,
                                                  value=2.0)
-        self.label = pn.widgets.RadioButtonGroup(name="label y", options={"y = −1": -1, "y = +1": 1}, value=1)
+        self.label = pn.widgets.RadioButtonGroup(label="label y", options={"y = −1": -1, "y = +1": 1}, value=1)
         self._build_density()
         self._build_identity()
         self._build_bound()

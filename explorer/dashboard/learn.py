@@ -204,8 +204,8 @@ class LearnTab(pn.viewable.Viewer):
             self.theta_source.data = dict(left=[], right=[], top=[])
             for extent in self.placeholders:
                 extent.show(True)
-            self.minibatch_text.object = ("No local parameters: press Play (or Step). The SVGP baselines have none: "
-                                          "they do not augment.")
+            self.minibatch_text.object = ("No local parameters: press Play (or Step). The baselines (SVGP, EPGPC) "
+                                          "have none: they do not augment.")
             return
         c, theta = np.asarray(local["c"]), np.asarray(local["theta"])
         self.c_source.data = histogram(c)

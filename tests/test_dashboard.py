@@ -239,6 +239,31 @@ def test_race_tab_races_and_ranks(dash):
     assert "reached the band" in dash.race.table.object
 
 
+def test_race_tab_races_every_registered_method_and_names_each(dash):
+    """Four entrants by default (X-GPC, both SVGPs, EPGPC): each trains its budget, gets a curve, a legend entry
+    (two a row, so four fit above the plot), a table row and a place in the verdict."""
+    from explorer.methods import METHODS
+    from explorer.dashboard.race_report import NAMES
+
+    assert dash.race.methods.value == list(METHODS) and len(METHODS) == 4
+    dash.tabs.active = 3
+    dash.race.budget.value = 0.3
+    dash.start_race()
+    wait_until(lambda: not dash.worker.playing, limit=180)
+    assert dash.worker.error is None
+    dash.refresh()
+    run = dash.race.run
+    assert run.finished and set(run.models) == set(METHODS)
+    assert all(m.trainer.seconds >= 0.3 for m in run.models.values())
+    assert run.models["epgpc"].method == "epgpc"
+    for method in METHODS:
+        assert len(dash.race.sources[method].data["seconds"]) >= 2
+        assert f"| {NAMES[method]} |" in dash.race.table.object
+        assert NAMES[method] in dash.race.verdict.object
+    legend = dash.race.nll.legend[0]
+    assert [item.label.value for item in legend.items] == [NAMES[m] for m in METHODS] and legend.ncols == 2
+
+
 def test_time_to_target_readings():
     seconds = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
     nll = np.array([0.9, 0.5, 0.7, 0.5, 0.5])

@@ -2,8 +2,9 @@
 
 Four panels: the PG(1, c) density with E[ω] and exact draws; the identity σ(z) = ½∫exp(z/2 − z²ω/2) PG(ω|1,0)dω
 checked by quadrature and by Monte Carlo; log σ(z) against the Gibbs–MacKay bound for a chosen c; histograms of
-c_i and θ_i = E[ω_i] on the running model's last minibatch. The pictures are the HoloViews views of
-`explorer.dashboard.views.learn` (one drawing for the tab and for notebooks).
+c_i and θ_i = E[ω_i] on the running model's last minibatch. A fifth shows what EPGPC does instead of the bound for
+one point: the probit likelihood, the cavity, the tilted distribution and the Gaussian site. The pictures are the
+HoloViews views of `explorer.dashboard.views.learn` and `views.ep_site` (one drawing for the tab and notebooks).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 import panel as pn
 from scipy.special import expit, log_expit
 
+from explorer.dashboard.views.ep_site import EPSite, ep_site_view
 from explorer.dashboard.views.learn import (augmentation_identity, augmented_bound, gibbs_mackay_bound,
                                             minibatch_histogram, pg_density, sigmoid_by_augmentation,
                                             sigmoid_by_sampling)
@@ -54,12 +56,23 @@ class LearnTab(pn.viewable.Viewer):
         self.density_text, self.identity_text, self.bound_text = pn.pane.Markdown(), pn.pane.Markdown(), \
             pn.pane.Markdown()
         self.minibatch_text = pn.pane.Markdown("Press Play (or Step) to see the local parameters of a minibatch.")
+        self.cavity_mean = pn.widgets.FloatSlider(label="cavity mean μ₋", start=-4.0, end=4.0, step=0.05, value=-0.5)
+        self.cavity_var = pn.widgets.FloatSlider(label="cavity variance σ₋²", start=0.05, end=9.0, step=0.05,
+                                                 value=2.0)
+        self.label = pn.widgets.RadioButtonGroup(label="label y", options={"y = −1": -1, "y = +1": 1}, value=1)
+        # one pane per plot of the layout: a HoloViews Layout (a Bokeh GridPlot) nested in the dashboard's Column of
+        # dynamic Tabs was drawn with plots of zero size (Panel 1.9.4, Bokeh 3.9.2); single overlays draw fine
+        self.ep_panes = [pn.pane.HoloViews(), pn.pane.HoloViews()]
+        self.ep_text = pn.pane.Markdown()
+        for widget in (self.cavity_mean, self.cavity_var, self.label):
+            widget.param.watch(lambda e: self._update_ep_site(), "value")
         self.c_density.param.watch(lambda e: self._update_density(), "value")
         self.z_identity.param.watch(lambda e: self._update_identity(), "value")
         self.c_bound.param.watch(lambda e: self._update_bound(), "value")
         self._update_density()
         self._update_identity()
         self._update_bound()
+        self._update_ep_site()
 
     def _update_density(self):
         c = self.c_density.value
@@ -108,6 +121,21 @@ class LearnTab(pn.viewable.Viewer):
             f"small θ = E[ω] (here down to {theta.min():.4f}); uncertain points have c ≈ 0 and θ ≈ 1/4."
         )
 
+    # ------------------------------------------------------------------------------------------------ EP's site
+    def _update_ep_site(self):
+        mean, var, y = self.cavity_mean.value, self.cavity_var.value, self.label.value
+        ep = EPSite.from_cavity(mean, var, y)
+        for pane, plot in zip(self.ep_panes, ep_site_view(mean, var, y)):
+            pane.object = plot
+        self.ep_text.object = (
+            f"Z = ∫Φ(yf)N(f | μ₋, σ₋²)df = Φ(yμ₋/√(1+σ₋²)) = **{ep.z:.4f}**; tilted mean {ep.mean:.4f}, variance "
+            f"{ep.var:.4f} (cavity: {mean:.2f}, {var:.2f}); site precision τ̃ = {ep.tau:.4f}, ν̃ = {ep.nu:.4f}. "
+            "EP removes the point's old site from q(f) (the cavity), multiplies in the true Φ(yf) (the tilted "
+            "distribution) and fits the Gaussian with the same mean and variance; the site is what turns the "
+            "cavity into that Gaussian. Unlike the bound in picture 3 it is no bound: it fits Φ(yf) where the "
+            "cavity has mass and may lie above it elsewhere. A point on the wrong side of 0 (Z small) moves q most."
+        )
+
     def __panel__(self):
         return pn.Column(
             pn.pane.Markdown(
@@ -130,5 +158,12 @@ class LearnTab(pn.viewable.Viewer):
                           sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),
+            pn.pane.Markdown(
+                "### Expectation propagation instead of a bound (EPGPC)\n"
+                "EPGPC (Hernández-Lobato & Hernández-Lobato 2016), the paper's third system, keeps the probit "
+                "likelihood Φ(yf) and replaces each point's likelihood by a Gaussian *site* chosen by moment matching."
+            ),
+            pn.Column("#### 5. One point's EP update", pn.Row(self.cavity_mean, self.cavity_var, self.label),
+                      pn.Row(*self.ep_panes), self.ep_text, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )

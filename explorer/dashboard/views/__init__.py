@@ -7,12 +7,14 @@ maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` an
 - `mcmc`: the MCMC-versus-X-GPC comparison (paper Fig. 1).
 - `race`: race curves (test NLL and error against training time, settle markers) from a race JSON.
 - `learn`: the Pólya-Gamma pictures of the Learn tab.
+- `ep_site`: one point's EP update (probit likelihood, cavity, tilted distribution, site), EPGPC's counterpart.
 - `inducing`: the inducing-point study (paper Fig. 3) from a `bench inducing` JSON.
 - `style`: the backend-neutral styling they share.
 
 Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
 stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
 """
+from explorer.dashboard.views.ep_site import ep_site_view
 from explorer.dashboard.views.inducing import inducing_study
 from explorer.dashboard.views.learn import (augmentation_identity, augmented_bound, minibatch_histogram, minibatch_view,
                                             pg_density)
@@ -23,6 +25,6 @@ from explorer.dashboard.views.surface import (decision_surface, decision_surface
 from explorer.dashboard.views.traces import training_traces
 
 __all__ = ["augmentation_identity", "augmented_bound", "decision_surface", "decision_surface_from_arrays",
-           "inducing_study", "mcmc_comparison", "mcmc_scatter", "mcmc_surfaces", "mcmc_traces",
+           "ep_site_view", "inducing_study", "mcmc_comparison", "mcmc_scatter", "mcmc_surfaces", "mcmc_traces",
            "minibatch_histogram", "minibatch_view", "pg_density", "race_curves", "settle_points", "surface_arrays",
            "surface_plane", "training_traces"]

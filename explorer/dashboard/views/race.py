@@ -18,7 +18,8 @@ from scipy.ndimage import median_filter
 
 from explorer.dashboard.views.style import RUN_COLORS, sized, styled
 
-NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)"}
+NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)",
+         "epgpc": "EPGPC"}
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
 NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
 ERROR = hv.Dimension("test_error", label="test error rate")

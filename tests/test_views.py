@@ -7,7 +7,7 @@ import math
 import holoviews as hv
 import numpy as np
 import pytest
-from bokeh.models import GlyphRenderer, PlainText, Plot, Span
+from bokeh.models import GlyphRenderer, Legend, PlainText, Plot, Span
 from matplotlib.colors import to_rgb
 from PIL import Image
 from scipy.interpolate import RegularGridInterpolator
@@ -453,3 +453,17 @@ def test_feature_names_are_shown_literally():
     figure = hv.render(view, backend="matplotlib")  # drawing the labels would fail on "$$x^2$$" as mathtext
     (ax,) = [ax for ax in figure.axes if ax.get_xlabel()]
     assert ax.get_xlabel() == r"\$\$x^2\$\$"  # matplotlib draws \$ as a dollar sign
+
+
+def test_run_labels_are_shown_literally_in_legends():
+    """A run called "$x$" is a name, not mathtext, in the matplotlib legend (escaped as the axis labels are) and
+    stays as typed in the Bokeh legend."""
+    columns = {"iteration": [0, 10, 20], "seconds": [0.0, 0.1, 0.2], "test_nll": [0.7, 0.5, 0.4]}
+    view = training_traces(columns, dict(columns, test_nll=[0.7, 0.6, 0.5]), labels=["$x$", "cost in $ (2024)"],
+                           quantities=("test_nll",))
+    figure = hv.render(view, backend="matplotlib")
+    (legend,) = [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None]
+    assert [text.get_text() for text in legend.get_texts()] == [r"\$x\$", r"cost in \$ (2024)"]
+    figure.canvas.draw()  # the escaped labels draw
+    (bokeh_legend,) = hv.render(view, backend="bokeh").select({"type": Legend})
+    assert sorted(item.label.value for item in bokeh_legend.items) == ["$x$", "cost in $ (2024)"]

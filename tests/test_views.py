@@ -8,7 +8,9 @@ import holoviews as hv
 import numpy as np
 import pytest
 from bokeh.models import GlyphRenderer, Legend, PlainText, Plot, Span
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgb
+from matplotlib.offsetbox import DrawingArea
 from PIL import Image
 from scipy.interpolate import RegularGridInterpolator
 from scipy.special import expit, log_expit
@@ -213,6 +215,31 @@ def test_inducing_points_are_drawn_in_every_frame_of_an_animation(tmp_path):
     assert pixels_of_colour(png_pixels(frames(Z), **size), "gold") > 50  # the HoloMap's first frame
     for frame in gif_frames(frames(Z), tmp_path / "surface.gif"):
         assert pixels_of_colour(frame, "gold") > 50
+
+
+@pytest.mark.parametrize("width, height, dpi", [(960, 600, 60), (800, 600, 80), (1000, 750, 80)])
+def test_surface_legend_entries_do_not_overlap_in_an_animation_layout(width, height, dpi):
+    """At the sizes animations are written (README GIF, Train tab, `animate_training`), the surface's legend
+    markers and labels do not overlap (matplotlib: window extents of the entries' marker areas and texts)."""
+    gx, gy = np.linspace(0.0, 1.0, 10), np.linspace(0.0, 1.0, 10)
+    points = np.array([[0.2, 0.3], [0.6, 0.6], [0.8, 0.1]])
+    surface = decision_surface_from_arrays(gx, gy, np.full((10, 10), 0.3), train=points, train_labels=[1, -1, 1],
+                                           test=points, test_labels=[-1, 1, 1], misclassified=points[:1],
+                                           inducing=points)
+    columns = {"iteration": [0, 10], "seconds": [0.0, 0.1], "elbo": [-9.0, -5.0], "test_nll": [0.7, 0.4],
+               "test_error": [0.5, 0.2]}
+    view = (surface + training_traces(columns, quantities=("elbo", "test_nll", "test_error"), x="iteration")).cols(2)
+    figure = hv.renderer("matplotlib").get_plot(hv.HoloMap({0: view}, kdims=["iteration"]).collate()).state
+    figure.set_size_inches(width / dpi, height / dpi)
+    figure.set_dpi(dpi)
+    FigureCanvasAgg(figure).draw()
+    renderer = figure.canvas.get_renderer()
+    (legend,) = [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None]
+    texts = [text.get_window_extent(renderer) for text in legend.get_texts()]
+    markers = [area.get_window_extent(renderer) for area in legend.findobj(DrawingArea)]
+    assert len(texts) == len(markers) == 4  # training, test, misclassified, inducing points
+    assert not any(marker.overlaps(text) for marker in markers for text in texts)
+    assert not any(a.overlaps(b) for i, a in enumerate(texts) for b in texts[i + 1:])
 
 
 def test_surface_from_arrays_refuses_a_grid_of_the_wrong_shape():

@@ -140,7 +140,7 @@ def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "pro
     overlay = (image * contour * _points(train, train_labels, x, y, "training points", "circle", 6)
                * _points(test, test_labels, x, y, "test points", "triangle", 8, alpha=0.8) * crosses * squares)
     overlay = styled(overlay, title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour",
-                     legend_position="bottom", legend_cols=4)
+                     legend_position="bottom", bokeh=dict(legend_cols=4), matplotlib=dict(legend_cols=2))
     return sized(plain_axis_labels(overlay, xlabel, ylabel), width=620, height=560)
 
 

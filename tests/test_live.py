@@ -21,14 +21,40 @@ def test_stepping_the_model_redraws_the_live_layout():
     plot = hv.renderer("bokeh").get_plot(shown)  # as a notebook displays it
     surface, nll = shown[0], shown[1]
     p_before = surface.last.get(0).dimension_values(2).copy()
-    assert curve_points(plot) == [1, 1]  # the prior's evaluation, before any step
+    assert curve_points(plot) == [0, 0] and model.history.total == 0  # showing it did not evaluate the model
     model.step(40)
     assert list(nll.last.get(0).dimension_values(0)) == [0, 10, 20, 30, 40]
     assert np.abs(surface.last.get(0).dimension_values(2) - p_before).max() > 0.05
     assert curve_points(plot) == [5, 5]  # NLL and error, one point per evaluation
-    model.n_inducing = 10  # a new run: its first step draws its own history
+    model.n_inducing = 10  # a new run: shown at once, with empty traces
+    assert len(nll.last.get(0).dimension_values(0)) == 0 and curve_points(plot) == [0, 0]
+    assert len(inducing(surface.last)) == 10
     model.step(10)
     assert list(nll.last.get(0).dimension_values(0)) == [0, 10]
+    model.reset()
+    assert curve_points(plot) == [0, 0]
+
+
+def inducing(overlay) -> np.ndarray:
+    """The inducing points (m, 2) a drawn decision surface shows."""
+    (points,) = [element for element in overlay if element.group == "Inducing"]
+    return points.array()
+
+
+def test_a_new_run_that_starts_where_the_old_one_stood_is_drawn_at_once():
+    """A setting changed or a reset before any step: iteration and history stay 0, the picture still changes."""
+    model = Model(dataset="xor", n_points=120, n_inducing=10, batch_size=40, eval_every=5, seed=1)
+    shown = live(model)
+    hv.renderer("bokeh").get_plot(shown)
+    surface = shown[0]
+    before = inducing(surface.last)
+    np.testing.assert_allclose(before, model.inducing_points)  # 2-D data: the plane is the features
+    model.seed = 2  # another split and other inducing points, iteration still 0
+    assert model.iteration == 0 and model.history.total == 0
+    np.testing.assert_allclose(inducing(surface.last), model.inducing_points)
+    assert not np.allclose(inducing(surface.last), before)
+    model.n_inducing = 6
+    assert len(inducing(surface.last)) == 6
 
 
 def test_any_drawing_of_the_model_goes_live():

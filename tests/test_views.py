@@ -1,22 +1,28 @@
 """The HoloViews views (explorer.dashboard.views): each renders with the Bokeh and the matplotlib backend for 2-D and
 d > 2 data, and what it draws is what the model, history, comparison or race says (checked against independent
 computations, not against the view's own helpers). Multi-class data do not exist yet: every case is binary."""
+import io
 import math
 
 import holoviews as hv
 import numpy as np
 import pytest
-from bokeh.models import GlyphRenderer, PlainText, Span
+from bokeh.models import GlyphRenderer, Legend, PlainText, Plot, Span
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_rgb
+from matplotlib.offsetbox import DrawingArea
 from PIL import Image
 from scipy.interpolate import RegularGridInterpolator
 from scipy.special import expit, log_expit
 
 from explorer import datasets
 from explorer.compare import run_comparison
+from explorer.dashboard import export
 from explorer.dashboard.views import (augmentation_identity, augmented_bound, decision_surface,
                                       decision_surface_from_arrays, inducing_study, mcmc_comparison, mcmc_scatter,
                                       mcmc_surfaces, mcmc_traces, minibatch_view, pg_density, race_curves,
                                       surface_arrays, surface_plane, training_traces)
+from explorer.dashboard.views.mcmc import MARKERS
 from explorer.kernels import initial_kernel
 from explorer.metrics import settled_time_within
 from explorer.model import Model
@@ -39,6 +45,27 @@ def drawn_axes(view) -> list:
     """The matplotlib axes of the rendered view that draw something (colour bars, which have no x label, excluded)."""
     figure = hv.render(view, backend="matplotlib")
     return [ax for ax in figure.axes if (ax.lines or ax.collections or ax.images or ax.patches) and ax.get_xlabel()]
+
+
+def pixels_of_colour(rgb: np.ndarray, colour: str, tolerance: float = 40.0) -> int:
+    """How many pixels of an RGB image (h, w, 3) lie within `tolerance` (0–255 units) of the named colour."""
+    target = 255 * np.asarray(to_rgb(colour))
+    return int((np.linalg.norm(rgb - target, axis=-1) < tolerance).sum())
+
+
+def png_pixels(view, **size) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(export.render(view, "png", **size))).convert("RGB"), dtype=float)
+
+
+def gif_frames(frames, path) -> list[np.ndarray]:
+    """The frames of `frames` (a HoloMap) written as a GIF by `export.write_animation`, decoded (h, w, 3)."""
+    export.write_animation(frames, path, fps=2, width=400, height=400, dpi=100)
+    with Image.open(path) as gif:
+        decoded = []
+        for k in range(gif.n_frames):
+            gif.seek(k)
+            decoded.append(np.asarray(gif.convert("RGB"), dtype=float))
+    return decoded
 
 
 @pytest.fixture(scope="module")
@@ -171,6 +198,50 @@ def test_snapshots_on_a_fixed_grid_make_an_animation(tmp_path):
         assert gif.n_frames == 3
 
 
+def test_inducing_points_are_drawn_in_every_frame_of_an_animation(tmp_path):
+    """The gold squares show in a still, in a HoloMap and in each GIF frame (matplotlib), and only when there are
+    inducing points (the surface here is deep blue, so nothing else is gold)."""
+    gx, gy = np.linspace(0.0, 1.0, 10), np.linspace(0.0, 1.0, 10)
+    Z = np.array([[0.2, 0.2], [0.5, 0.7], [0.8, 0.3]])
+
+    def frames(inducing):
+        return hv.HoloMap({k: decision_surface_from_arrays(gx, gy, np.full((10, 10), 0.01 * (k + 1)),
+                                                           inducing=inducing) for k in range(2)},
+                          kdims=["iteration"])
+
+    size = dict(width=400, height=400)
+    assert pixels_of_colour(png_pixels(frames(None), **size), "gold") == 0
+    assert pixels_of_colour(png_pixels(frames(Z).last, **size), "gold") > 50
+    assert pixels_of_colour(png_pixels(frames(Z), **size), "gold") > 50  # the HoloMap's first frame
+    for frame in gif_frames(frames(Z), tmp_path / "surface.gif"):
+        assert pixels_of_colour(frame, "gold") > 50
+
+
+@pytest.mark.parametrize("width, height, dpi", [(960, 600, 60), (800, 600, 80), (1000, 750, 80)])
+def test_surface_legend_entries_do_not_overlap_in_an_animation_layout(width, height, dpi):
+    """At the sizes animations are written (README GIF, Train tab, `animate_training`), the surface's legend
+    markers and labels do not overlap (matplotlib: window extents of the entries' marker areas and texts)."""
+    gx, gy = np.linspace(0.0, 1.0, 10), np.linspace(0.0, 1.0, 10)
+    points = np.array([[0.2, 0.3], [0.6, 0.6], [0.8, 0.1]])
+    surface = decision_surface_from_arrays(gx, gy, np.full((10, 10), 0.3), train=points, train_labels=[1, -1, 1],
+                                           test=points, test_labels=[-1, 1, 1], misclassified=points[:1],
+                                           inducing=points)
+    columns = {"iteration": [0, 10], "seconds": [0.0, 0.1], "elbo": [-9.0, -5.0], "test_nll": [0.7, 0.4],
+               "test_error": [0.5, 0.2]}
+    view = (surface + training_traces(columns, quantities=("elbo", "test_nll", "test_error"), x="iteration")).cols(2)
+    figure = hv.renderer("matplotlib").get_plot(hv.HoloMap({0: view}, kdims=["iteration"]).collate()).state
+    figure.set_size_inches(width / dpi, height / dpi)
+    figure.set_dpi(dpi)
+    FigureCanvasAgg(figure).draw()
+    renderer = figure.canvas.get_renderer()
+    (legend,) = [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None]
+    texts = [text.get_window_extent(renderer) for text in legend.get_texts()]
+    markers = [area.get_window_extent(renderer) for area in legend.findobj(DrawingArea)]
+    assert len(texts) == len(markers) == 4  # training, test, misclassified, inducing points
+    assert not any(marker.overlaps(text) for marker in markers for text in texts)
+    assert not any(a.overlaps(b) for i, a in enumerate(texts) for b in texts[i + 1:])
+
+
 def test_surface_from_arrays_refuses_a_grid_of_the_wrong_shape():
     with pytest.raises(ValueError, match=r"values have shape \(3, 4\).*\(4, 3\)"):
         decision_surface_from_arrays(np.arange(3.0), np.arange(4.0), np.zeros((3, 4)))
@@ -203,6 +274,28 @@ def test_traces_against_iterations_and_refusals(model_2d):
         training_traces(model_2d, model_2d, labels=["one"])
     with pytest.raises(ValueError, match="no history has values of 'nonsense'"):
         training_traces(model_2d, quantities=("nonsense",))
+
+
+def test_traces_of_a_run_without_history_are_empty_labelled_panels(model_2d):
+    """A fresh run (or one just reset) has no history rows yet: its panels are drawn, empty, with their labels."""
+    fresh = Model(dataset="xor", n_points=100, n_inducing=8, seed=2)
+    assert fresh.history.total == 0
+    quantities = ("elbo", "test_nll", "rho")
+    for history in (fresh, {"iteration": [], "seconds": [], "elbo": [], "test_nll": [], "rho": []}):
+        view = training_traces(history, quantities=quantities, x="iteration")
+        assert [panel.label for panel in view] == list(quantities)
+        lines = glyphs(view, "Line")
+        assert len(lines) == 3 and all(len(line.data_source.data["iteration"]) == 0 for line in lines)
+        figure = hv.render(view, backend="bokeh")
+        titles = [plot.title.text for plot in figure.select({"type": Plot}) if plot.title is not None]
+        assert sorted(titles) == sorted(["ELBO", "test negative log-likelihood", "step size ρ"])
+        axes = [ax for ax in hv.render(view, backend="matplotlib").axes if ax.get_xlabel()]
+        assert [ax.get_ylabel() for ax in axes] == ["ELBO", "test negative log-likelihood", "step size ρ"]
+        assert {ax.get_xlabel() for ax in axes} == {"iteration"}
+    both = training_traces(model_2d, fresh, labels=["trained", "fresh"], quantities=("test_nll",))
+    trained, empty = sorted(glyphs(both, "Line"), key=lambda line: -len(line.data_source.data["test_nll"]))
+    np.testing.assert_array_equal(trained.data_source.data["test_nll"], model_2d.history.column("test_nll"))
+    assert len(empty.data_source.data["test_nll"]) == 0  # the fresh run's curve, empty until it has rows
 
 
 # -------------------------------------------------------------------------------------------------- composition
@@ -256,6 +349,16 @@ def test_mcmc_sparse_and_full_markers_differ(comparison):
                     for result in (comparison.sparse, comparison.full))
     assert (sparse.marker, sparse.size) != (full.marker, full.size)
     assert sparse.fill_alpha == 0.0  # hollow: the full model's marker inside stays visible
+
+
+def test_mcmc_open_markers_are_drawn_in_an_animation(comparison):
+    """The sparse X-GPC's open circles (matplotlib) show in a HoloMap frame, not only in a still."""
+    colour = MARKERS["sparse"]["matplotlib"]["edgecolors"]
+    frames = {k: mcmc_scatter(comparison, quantity) for k, quantity in enumerate(("mean", "variance"))}
+    full_only = {k: mcmc_scatter({"full": comparison.full}, quantity) for k, quantity in enumerate(("mean", "variance"))}
+    size = dict(width=400, height=400)
+    assert pixels_of_colour(png_pixels(hv.HoloMap(full_only, kdims=["panel"]), **size), colour) < 20  # no sparse run: none
+    assert pixels_of_colour(png_pixels(hv.HoloMap(frames, kdims=["panel"]), **size), colour) > 100
 
 
 def test_mcmc_traces_are_the_samplers_log_likelihood(comparison):
@@ -377,3 +480,17 @@ def test_feature_names_are_shown_literally():
     figure = hv.render(view, backend="matplotlib")  # drawing the labels would fail on "$$x^2$$" as mathtext
     (ax,) = [ax for ax in figure.axes if ax.get_xlabel()]
     assert ax.get_xlabel() == r"\$\$x^2\$\$"  # matplotlib draws \$ as a dollar sign
+
+
+def test_run_labels_are_shown_literally_in_legends():
+    """A run called "$x$" is a name, not mathtext, in the matplotlib legend (escaped as the axis labels are) and
+    stays as typed in the Bokeh legend."""
+    columns = {"iteration": [0, 10, 20], "seconds": [0.0, 0.1, 0.2], "test_nll": [0.7, 0.5, 0.4]}
+    view = training_traces(columns, dict(columns, test_nll=[0.7, 0.6, 0.5]), labels=["$x$", "cost in $ (2024)"],
+                           quantities=("test_nll",))
+    figure = hv.render(view, backend="matplotlib")
+    (legend,) = [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None]
+    assert [text.get_text() for text in legend.get_texts()] == [r"\$x\$", r"cost in \$ (2024)"]
+    figure.canvas.draw()  # the escaped labels draw
+    (bokeh_legend,) = hv.render(view, backend="bokeh").select({"type": Legend})
+    assert sorted(item.label.value for item in bokeh_legend.items) == ["$x$", "cost in $ (2024)"]

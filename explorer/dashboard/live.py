@@ -4,9 +4,11 @@ model steps, with no callback to wire — a cell `model.step(100)` updates the p
     live(model)                                              # the decision surface beside the test NLL and error
     live(model, lambda m: views.training_traces(m))          # any drawing of the model
 
-It is a `DynamicMap` whose stream follows the model's `iteration` and `history_length` parameters (param watchers:
-`Model` publishes both after every step, reset and configuration change). The Train tab of the dashboard keeps its
-own raw Bokeh figures (they stream at 5 Hz: DESIGN §8).
+It is a `DynamicMap` whose stream follows the model's `iteration`, `history_length` and `status` parameters (param
+watchers): `Model` publishes the first two after every step, and every reset or configuration change rewrites
+`status`, so a new run is drawn at once (traces empty until its first evaluation), even when it starts where the
+old one stood (iteration 0, no history). The Train tab of the dashboard keeps its own raw Bokeh figures (they stream
+at 5 Hz: DESIGN §8).
 """
 from __future__ import annotations
 
@@ -27,11 +29,8 @@ def default_drawing(model) -> hv.Layout:
 
 def live(model, draw: Callable[[object], hv.core.Dimensioned] = default_drawing) -> hv.DynamicMap | hv.Layout:
     """draw(model) as a DynamicMap redrawn after every step of `model` (a Layout drawing comes back as a Layout of
-    DynamicMaps, one per panel). draw: any function of the model returning a HoloViews object. A model not evaluated
-    yet is evaluated at its start first (`model.step(0)`: the history row its first step would record), so that the
-    traces have a point to show."""
-    if model.history.total == 0:
-        model.step(0)
-    stream = hv.streams.Params(model, ["iteration", "history_length"])
-    dynamic = hv.DynamicMap(lambda iteration, history_length: draw(model), streams=[stream])
+    DynamicMaps, one per panel). draw: any function of the model returning a HoloViews object. Showing the views
+    does not change the model: a run not evaluated yet shows empty traces until its first step."""
+    stream = hv.streams.Params(model, ["iteration", "history_length", "status"])
+    dynamic = hv.DynamicMap(lambda iteration, history_length, status: draw(model), streams=[stream])
     return dynamic.collate() if isinstance(draw(model), hv.Layout) else dynamic

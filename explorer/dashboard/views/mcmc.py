@@ -20,7 +20,7 @@ from explorer.dashboard.views.surface import decision_surface_from_arrays
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
 # Sparse and full X-GPC often agree to the pixel: open circles around small filled diamonds keep both visible.
 MARKERS = {"sparse": dict(marker="circle", size=9, bokeh=dict(fill_alpha=0.0, line_color=RUN_COLORS[0]),
-                          matplotlib=dict(facecolors="none", edgecolors=RUN_COLORS[0])),
+                          matplotlib=dict(color="none", edgecolors=RUN_COLORS[0])),
            "full": dict(marker="diamond", size=6, color=RUN_COLORS[1], alpha=0.8)}
 
 

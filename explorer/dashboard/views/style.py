@@ -7,6 +7,7 @@ its options once per backend through `styled`. Importing this module loads both 
 """
 from __future__ import annotations
 
+import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's options)
 import holoviews.plotting.mpl  # noqa: F401  (registers the matplotlib backend's options)
 from bokeh.models import PlainText
@@ -41,21 +42,31 @@ def styled(element, *, marker: str | None = None, size: float | None = None, lin
 
 
 def sized(element, *, width: int = 420, height: int = 360):
-    """A plot size per backend: width × height px in Bokeh; in matplotlib the same height/width ratio of the axes
+    """A plot panel per backend: width × height px in Bokeh; in matplotlib the same height/width ratio of the axes
     box (set by a hook: HoloViews' numeric `aspect` is a data aspect, which distorts log axes) in a figure scaled
-    with the width."""
+    with the width, and legend entries shown literally (`literal_legend`)."""
     def box_aspect(plot, _element):
         axis = plot.handles["axis"]
         axis.set_aspect("auto")
         axis.set_box_aspect(height / width)
 
-    return element.opts(width=width, height=height, backend="bokeh").opts(
+    return literal_legend(element).opts(width=width, height=height, backend="bokeh").opts(
         hooks=[box_aspect], fig_size=100 * width / 300, backend="matplotlib")
 
 
 def literal(text: str) -> str:
     """`text` for a matplotlib label, shown literally: "$" escaped, so "$x$" is not typeset as mathtext."""
     return text.replace("$", r"\$")
+
+
+def literal_legend(element):
+    """`element` whose matplotlib legend shows the labels of an Overlay's layers (run, method, data set names, …)
+    literally: each label with a "$" is shown as `literal(label)` (HoloViews' `legend_labels`). Bokeh legends show
+    text as it is."""
+    if not isinstance(element, hv.Overlay):
+        return element
+    escaped = {layer.label: literal(layer.label) for layer in element if "$" in layer.label}
+    return element.opts(legend_labels=escaped, backend="matplotlib") if escaped else element
 
 
 def plain_axis_labels(element, xlabel: str, ylabel: str):

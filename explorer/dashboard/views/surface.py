@@ -136,11 +136,11 @@ def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "pro
     Z = np.zeros((0, 2)) if inducing is None else np.asarray(inducing, float).reshape(-1, 2)
     squares = styled(hv.Points(Z, kdims=[x, y], group="Inducing", label="inducing points"), marker="square",
                      size=9, line_width=2.5, bokeh=dict(fill_alpha=0.0, line_color="gold"),
-                     matplotlib=dict(facecolors="none", edgecolors="gold"))
+                     matplotlib=dict(color="none", edgecolors="gold"))
     overlay = (image * contour * _points(train, train_labels, x, y, "training points", "circle", 6)
                * _points(test, test_labels, x, y, "test points", "triangle", 8, alpha=0.8) * crosses * squares)
     overlay = styled(overlay, title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour",
-                     legend_position="bottom", legend_cols=4)
+                     legend_position="bottom", bokeh=dict(legend_cols=4), matplotlib=dict(legend_cols=2))
     return sized(plain_axis_labels(overlay, xlabel, ylabel), width=620, height=560)
 
 

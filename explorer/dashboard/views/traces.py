@@ -47,7 +47,8 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
     "test_error", "rho", "lengthscale", "variance", "lengthscale_1"), each holding one Curve per history against `x`
     ("seconds": training time, evaluation excluded; or "iteration"). Runs are labelled `labels` (default "run 1",
     "run 2", …) and coloured alike in every panel; ρ and kernel parameters on a log axis. A quantity a history lacks
-    (e.g. ρ of an Adam run) is left out of that panel."""
+    (e.g. ρ of an Adam run) is left out of that panel; a run with no rows yet (fresh, or just reset) gets empty
+    curves, so its panels are drawn with their titles and axis labels."""
     if not histories:
         raise ValueError("training_traces needs at least one history")
     labels = list(labels) if labels is not None else [f"run {k + 1}" for k in range(len(histories))]
@@ -63,7 +64,7 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
         curves = []
         for k, (run, label) in enumerate(zip(runs, labels)):
             values = run.get(quantity)
-            if values is None or not np.any(np.isfinite(values)):
+            if values is None or (len(values) and not np.any(np.isfinite(values))):
                 continue
             curve = hv.Curve((run[x], values), kdims=[x_dim], vdims=[y_dim], label=label)
             curves.append(styled(curve, color=RUN_COLORS[k % len(RUN_COLORS)], line_width=2,

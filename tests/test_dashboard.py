@@ -323,6 +323,9 @@ def test_a_frozen_prediction_keeps_the_state_it_was_taken_at_while_the_model_tra
 
 
 def test_a_periodic_surface_frame_is_computed_off_the_gate_and_shown_at_a_later_tick(dash):
+    if dash._pending_frame is not None:  # the construction-time frame (of the prior) may still be computing
+        dash._pending_frame.result(timeout=60)
+        dash.refresh()  # shows it
     dash.model.step(10)
     dash._surface_due = 0.0
     dash.refresh()  # due: the frame is computed in the frame thread from the state now

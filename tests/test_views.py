@@ -18,6 +18,7 @@ from scipy.special import expit, log_expit
 from explorer import datasets
 from explorer.compare import run_comparison
 from explorer.dashboard import export
+from explorer.dashboard.figure2 import figure2, settle_table
 from explorer.dashboard.views import (augmentation_identity, augmented_bound, decision_surface,
                                       decision_surface_from_arrays, inducing_study, mcmc_comparison, mcmc_scatter,
                                       mcmc_surfaces, mcmc_traces, minibatch_view, pg_density, race_curves,
@@ -413,6 +414,25 @@ def test_race_settle_markers_sit_at_the_jsons_times():
     bands = sorted(span.location for span in spans(view))
     assert bands == pytest.approx([race["folds"][0]["best_nll"] * 1.01, race["folds"][0]["best_nll"] * 1.05])
     assert len(drawn_axes(view)) == 2
+
+
+def test_figure2_has_two_panels_per_data_set_and_a_settle_table(tmp_path):
+    first, second = _race(np.random.default_rng(0)), _race(np.random.default_rng(1))
+    second["config"]["dataset"] = "other <b>set</b>"
+    view = figure2([first, second])
+    assert len(view) == 4
+    titles = [hv.Store.lookup_options("matplotlib", panel, "plot").kwargs["title"] for panel in view]
+    assert titles[0].startswith("toy: test NLL") and titles[3] == "other <b>set</b>: test error"
+    table = settle_table([first, second]).splitlines()
+    assert table[0] == "| data set | X-GPC | SVGP (natural gradients) | SVGP (Adam) |"
+    methods = first["folds"][0]["methods"]
+    assert f"{methods['xgpc']['settled_0.01']:.3g} s" in table[2] and table[2].endswith("never |")  # Adam never
+    path = export.save(view, tmp_path / "figure2.png", width=800, height=600)
+    with Image.open(path) as image:
+        assert image.size == (800, 600)
+        assert len(image.convert("RGB").getcolors(1 << 20)) > 10  # curves in several colours, not a blank page
+    with pytest.raises(ValueError, match="at least one race"):
+        figure2([])
 
 
 def test_race_curves_refuse_a_missing_fold():

@@ -13,7 +13,7 @@ from scipy.linalg import blas
 
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
-from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import logit_predictive_probability
@@ -23,6 +23,7 @@ from explorer.schedules import default_xgpc_schedule
 from explorer.sources import as_source
 
 _CHUNK = 4096
+KERNEL_STEPS = ("fixed-u", "whitened")
 
 
 def _whiten(L_inv: np.ndarray, kappa: np.ndarray) -> np.ndarray:
@@ -72,8 +73,14 @@ class XGPC(SVIEngine):
     step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro
     τ = 10, κ = 0.6). `hyper_optimizer` (an `Adam`) turns on kernel learning: after the natural-gradient step of
     every `hyper_every`-th iteration (1, the default, alternates as in the paper) one Adam step on (log ℓ, log σ²)
-    along the analytic gradient of the same minibatch's ELBO at the new q. A failed iteration leaves every part of
-    the state as it was before it.
+    along the analytic gradient of the same minibatch's ELBO at the new q (`hyper_warmup`, `hyper_rate`: the
+    kernel-step schedule of `SVIEngine`). A failed iteration leaves every part of the state as it was before it.
+
+    `kernel_step` says what the kernel step holds fixed: "fixed-u" (the paper: q(u) = N(μ, Σ), η unchanged) or
+    "whitened" (q(w) with u = L_K w, K_mm = L_K L_Kᵀ, as GPflow's whitened SVGP: the gradient at fixed q(w), and
+    after the step η is carried to the new u-space, `_carry_q_whitened`; sparse mode only). `init_sweeps` > 0
+    starts q(u) from that many full-batch coordinate-ascent sweeps (ρ = 1, the bound scaled by n/`init_rows`) on
+    `init_rows` random training rows before the first SVI iteration (the minibatch stream is rewound afterwards).
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -83,13 +90,23 @@ class XGPC(SVIEngine):
     def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray | None, kernel: Kernel, *,
                  batch_size: int = 100, schedule=None, hyper_optimizer: Adam | None = None,
                  rng: np.random.Generator | None = None, full: bool = False, criterion: SlidingWindow | None = None,
-                 hyper_every: int = 1):
+                 hyper_every: int = 1, hyper_warmup: int = 0, hyper_rate: str = "constant",
+                 kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000):
+        if kernel_step not in KERNEL_STEPS:
+            raise ValueError(f"kernel_step must be one of {KERNEL_STEPS}, got {kernel_step!r}")
+        if kernel_step == "whitened" and full:
+            raise ValueError("kernel_step='whitened' needs inducing points: the non-sparse mode (u = f) has no K_ms")
+        if init_sweeps < 0 or init_rows < 1:
+            raise ValueError(f"need init_sweeps ≥ 0 and init_rows ≥ 1, got {init_sweeps}, {init_rows}")
         source = as_source(X, y)
         self.full = bool(full)
+        self.kernel_step, self.init_sweeps, self.init_rows = kernel_step, int(init_sweeps), int(init_rows)
+        self.q_initialised = self.init_sweeps == 0
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
         super().__init__(source, Z, kernel, batch_size=batch_size,
                          schedule=schedule if schedule is not None else default_xgpc_schedule(),
-                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion, hyper_every=hyper_every)
+                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion, hyper_every=hyper_every,
+                         hyper_warmup=hyper_warmup, hyper_rate=hyper_rate)
         self._set_posterior(np.concatenate([np.zeros(self.m), (-0.5 * self.K_inv).ravel()]))
         self.last_c = np.zeros(0)
 
@@ -102,13 +119,31 @@ class XGPC(SVIEngine):
 
     # ----- derived quantities ---------------------------------------------------------------------------------
     def _set_kernel(self, kernel: Kernel) -> None:
-        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = K_zz + γI = L_K L_Kᵀ) and K_mm⁻¹."""
+        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = K_zz + γI = L_K L_Kᵀ), L_K⁻¹ and
+        K_mm⁻¹."""
         features = kernel.features(self.Z)
         K_zz = kernel.cross_from_features(self.Z, features)
         L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
-        K_inv = inverse_from_factor_inverse(triangular_inverse(L_K))
-        self.kernel, self._features, self.K_zz, self.L_K, self.K_inv = kernel, features, K_zz, L_K, K_inv
+        L_K_inv = triangular_inverse(L_K)
+        self.kernel, self._features, self.K_zz, self.L_K, self.L_K_inv = kernel, features, K_zz, L_K, L_K_inv
+        self.K_inv = inverse_from_factor_inverse(L_K_inv)
         self._prior_variance = kernel.variance + kernel.nugget
+
+    def _move_kernel(self, kernel: Kernel) -> None:
+        """The kernel step: q(u) stays in u-space ("fixed-u") or in whitened coordinates ("whitened")."""
+        if self.kernel_step == "fixed-u":
+            self._set_kernel(kernel)
+            return
+        old_L_K = self.L_K
+        self._set_kernel(kernel)
+        self._set_posterior(self._carry_q_whitened(old_L_K))
+
+    def _carry_q_whitened(self, old_L_K: np.ndarray) -> np.ndarray:
+        """η for the new kernel (cached) with q(w) unchanged, w = L_K⁻¹u: u' = L'L⁻¹u, so with W = L'⁻ᵀLᵀ
+        η₁' = Wη₁ and −2η₂' = Σ'⁻¹ = W L_P (W L_P)ᵀ (exactly symmetric). L = `old_L_K`, L' = the new L_K; (m + m²,)."""
+        W = self.L_K_inv.T @ old_L_K.T
+        R = W @ self.L_P
+        return np.concatenate([W @ self.eta1, (-0.5 * (R @ R.T)).ravel()])
 
     def _set_posterior(self, eta: np.ndarray) -> None:
         """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ, L_P⁻¹ and μ = Σ η₁."""
@@ -160,7 +195,10 @@ class XGPC(SVIEngine):
 
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """The gradient at the current q with c at its optimum for it: the local step's diag(κΣκᵀ) comes from the
-        gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c)."""
+        gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c). With
+        `kernel_step="whitened"` the gradient at fixed q(w) (`_whitened_kernel_gradient`)."""
+        if self.kernel_step == "whitened":
+            return self._whitened_kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
         if self.full:
             return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv,
                                         kappa, K_sm, None, full=True, K_zz=self.K_zz)
@@ -168,6 +206,37 @@ class XGPC(SVIEngine):
         theta = pg_mean(optimal_c(K_tilde, np.einsum("ij,ij->i", products[1], K_sm), kappa @ self.mu))
         return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv, kappa,
                                     K_sm, theta, K_zz=self.K_zz, products=products)
+
+    def _whitened_kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
+        """∂L̂/∂(log ℓ, log σ²) at fixed q(w) = N(m_w, S_w), m_w = L_K⁻¹μ, S_w = L_K⁻¹ΣL_K⁻ᵀ = VᵀV with V = L_P⁻¹L_K⁻ᵀ,
+        c at its optimum: the augmented term has ∂/∂a = ½y − θa and ∂/∂v = −½θ (v = K̃ + κΣκᵀ), given to
+        `hyperparameters.whitened_kernel_gradient`."""
+        a = kappa @ self.mu
+        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
+        V = self.L_P_inv @ self.L_K_inv.T
+        return whitened_kernel_gradient(self.kernel, X_b, self.Z, K_sm, self.K_zz, self.L_K, self.L_K_inv,
+                                        self.L_K_inv @ self.mu, V.T @ V, 0.5 * y_b - theta * a, -0.5 * theta,
+                                        self.n / len(y_b))
+
+    # ----- a better initial q ----------------------------------------------------------------------------------
+    def _iterate(self) -> None:
+        if not self.q_initialised:
+            self._initialise_q()
+        super()._iterate()
+
+    def _initialise_q(self) -> None:
+        """`init_sweeps` coordinate-ascent sweeps η ← λ̂ on `init_rows` rows drawn from the minibatch stream, which is
+        rewound afterwards (so the SVI minibatches are those of any other method with the same seed)."""
+        stream = self.rng.bit_generator.state
+        index = self.source.sample(self.rng, min(self.init_rows, self.n))
+        self.rng.bit_generator.state = stream
+        X_b, y_b = self.source.batch(index)
+        kappa, K_tilde, _ = self.project(X_b, index)
+        for _ in range(self.init_sweeps):
+            theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
+            lam1, lam2 = natural_gradient_targets(kappa, y_b, theta, self.K_inv, self.n)
+            self._set_posterior(np.concatenate([lam1, lam2.ravel()]))
+        self.q_initialised = True
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
         lam1, lam2 = self.minibatch_targets(index)
@@ -242,10 +311,12 @@ class XGPC(SVIEngine):
     # ----- persistence ---------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**self._base_state(), "eta1": self.eta1.copy(), "eta2": self.eta2.copy(), "last_c": self.last_c}
+        return {**self._base_state(), "eta1": self.eta1.copy(), "eta2": self.eta2.copy(), "last_c": self.last_c,
+                "q_initialised": self.q_initialised}
 
     def load_state_dict(self, state: dict) -> None:
         self._load_base_state(state)
         eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
         self._set_posterior(np.concatenate([eta1, eta2.ravel()]))
         self.last_c = np.asarray(state["last_c"], dtype=float)
+        self.q_initialised = bool(state.get("q_initialised", True))  # older files: past their first iteration

@@ -255,3 +255,29 @@ def test_banana_test_error_after_two_thousand_iterations(paper_data):
         engine.step(2000)
     assert error_rate(engine.predict_proba(X[test]), y[test]) <= 0.11
     assert np.isfinite(engine.elbo())
+
+
+# ----- a better initial q (issue 11): coordinate-ascent sweeps on a subsample before SVI -----------------------------
+def test_initial_sweeps_on_all_rows_reach_the_coordinate_ascent_fixed_point_and_keep_the_minibatch_stream():
+    X, y = toy_problem(30, seed=1)
+    kernel = RBF(np.array([1.0]), 1.5, 1e-4)
+    started = XGPC(X, y, X[::3], kernel, batch_size=5, schedule=Constant(1e-9), rng=np.random.default_rng(4),
+                   init_sweeps=300, init_rows=30)
+    plain = XGPC(X, y, X[::3], kernel, batch_size=5, schedule=Constant(1e-9), rng=np.random.default_rng(4))
+    assert started.init_sweeps == 300 and not started.q_initialised
+    started.step()
+    plain.step()
+    np.testing.assert_array_equal(started.last_batch, plain.last_batch)  # the stream was rewound after the subsample
+    # ρ = 1e-9 barely moves q after the sweeps: q is (to 1e-8) the full-batch coordinate-ascent fixed point
+    lam1, lam2 = started.minibatch_targets(np.arange(30))
+    scale = np.linalg.norm(started.eta2)
+    assert np.linalg.norm(lam1 - started.eta1) < 1e-7 * scale
+    assert np.linalg.norm(lam2 - started.eta2) < 1e-7 * scale
+    assert np.linalg.norm(plain.minibatch_targets(np.arange(30))[0] - plain.eta1) > 1e-2 * scale
+    twin = XGPC(X, y, X[::3], kernel, batch_size=5, schedule=Constant(1e-9), rng=np.random.default_rng(4),
+                init_sweeps=300, init_rows=30)
+    twin.load_state_dict(started.state_dict())
+    assert twin.q_initialised
+    started.step(2)
+    twin.step(2)  # no second initialisation after a restore
+    np.testing.assert_array_equal(twin.eta2, started.eta2)

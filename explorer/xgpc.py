@@ -81,6 +81,10 @@ class XGPC(SVIEngine):
     after the step η is carried to the new u-space, `_carry_q_whitened`; sparse mode only). `init_sweeps` > 0
     starts q(u) from that many full-batch coordinate-ascent sweeps (ρ = 1, the bound scaled by n/`init_rows`) on
     `init_rows` random training rows before the first SVI iteration (the minibatch stream is rewound afterwards).
+    `average_window` W > 0 turns on iterate averaging (Polyak–Ruppert, with forgetting): η̄ ← η̄ + w(η − η̄),
+    w = max(1/k, 1/W) at the k-th iterate, so a uniform average of the first W iterates, then an exponential one over
+    about W; the bound and the predictions then use q̄ = q(η̄) (`mu`, `Sigma`, `eta1`, `eta2` stay the SVI iterate's,
+    on which the local, natural-gradient and kernel steps work).
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -91,17 +95,20 @@ class XGPC(SVIEngine):
                  batch_size: int = 100, schedule=None, hyper_optimizer: Adam | None = None,
                  rng: np.random.Generator | None = None, full: bool = False, criterion: SlidingWindow | None = None,
                  hyper_every: int = 1, hyper_warmup: int = 0, hyper_rate: str = "constant",
-                 kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000):
+                 kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000, average_window: int = 0):
         if kernel_step not in KERNEL_STEPS:
             raise ValueError(f"kernel_step must be one of {KERNEL_STEPS}, got {kernel_step!r}")
         if kernel_step == "whitened" and full:
             raise ValueError("kernel_step='whitened' needs inducing points: the non-sparse mode (u = f) has no K_ms")
         if init_sweeps < 0 or init_rows < 1:
             raise ValueError(f"need init_sweeps ≥ 0 and init_rows ≥ 1, got {init_sweeps}, {init_rows}")
+        if average_window < 0:
+            raise ValueError(f"average_window must be ≥ 0 (0: no averaging), got {average_window}")
         source = as_source(X, y)
         self.full = bool(full)
         self.kernel_step, self.init_sweeps, self.init_rows = kernel_step, int(init_sweeps), int(init_rows)
         self.q_initialised = self.init_sweeps == 0
+        self.average_window, self.average_count, self._eta_bar, self._averaged = int(average_window), 0, None, None
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
         super().__init__(source, Z, kernel, batch_size=batch_size,
                          schedule=schedule if schedule is not None else default_xgpc_schedule(),
@@ -136,12 +143,16 @@ class XGPC(SVIEngine):
             return
         old_L_K = self.L_K
         self._set_kernel(kernel)
-        self._set_posterior(self._carry_q_whitened(old_L_K))
-
-    def _carry_q_whitened(self, old_L_K: np.ndarray) -> np.ndarray:
-        """η for the new kernel (cached) with q(w) unchanged, w = L_K⁻¹u: u' = L'L⁻¹u, so with W = L'⁻ᵀLᵀ
-        η₁' = Wη₁ and −2η₂' = Σ'⁻¹ = W L_P (W L_P)ᵀ (exactly symmetric). L = `old_L_K`, L' = the new L_K; (m + m²,)."""
         W = self.L_K_inv.T @ old_L_K.T
+        self._set_posterior(self._carry_q_whitened(W))
+        if self._eta_bar is not None:
+            m, eta_bar = self.m, self._eta_bar
+            eta2_bar = W @ eta_bar[m:].reshape(m, m) @ W.T
+            self._set_average(np.concatenate([W @ eta_bar[:m], (0.5 * (eta2_bar + eta2_bar.T)).ravel()]))
+
+    def _carry_q_whitened(self, W: np.ndarray) -> np.ndarray:
+        """η for the new kernel (cached) with q(w) unchanged, w = L_K⁻¹u: u' = L'L⁻¹u, so with W = L'⁻ᵀLᵀ (m, m)
+        η₁' = Wη₁ and −2η₂' = Σ'⁻¹ = W L_P (W L_P)ᵀ (exactly symmetric); L the old L_K, L' the new one. (m + m²,)."""
         R = W @ self.L_P
         return np.concatenate([W @ self.eta1, (-0.5 * (R @ R.T)).ravel()])
 
@@ -153,6 +164,29 @@ class XGPC(SVIEngine):
         eta.setflags(write=False)
         self._eta, self.L_P, self.L_P_inv = eta, L_P, L_P_inv
         self.mu = L_P_inv.T @ (L_P_inv @ eta[:m])
+
+    # ----- iterate averaging ----------------------------------------------------------------------------------------
+    def _set_average(self, eta_bar: np.ndarray) -> None:
+        eta_bar.setflags(write=False)
+        self._eta_bar, self._averaged = eta_bar, None
+
+    def _average(self) -> None:
+        """η̄ ← η̄ + w(η − η̄), w = max(1/k, 1/W), after the k-th SVI iterate."""
+        self.average_count += 1
+        w = max(1.0 / self.average_count, 1.0 / self.average_window)
+        self._set_average(self._eta.copy() if self._eta_bar is None else self._eta_bar + w * (self._eta - self._eta_bar))
+
+    def _reported(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(μ, L_P, L_P⁻¹) of the q that the bound and the predictions use: q(η̄) when averaging (factorised once per
+        η̄), else the iterate's."""
+        if self._eta_bar is None:
+            return self.mu, self.L_P, self.L_P_inv
+        if self._averaged is None:
+            m = self.m
+            L_P = robust_cholesky(-2.0 * self._eta_bar[m:].reshape(m, m), "Σ̄⁻¹ = −2η̄₂", self.iteration)
+            L_P_inv = triangular_inverse(L_P)
+            self._averaged = (L_P_inv.T @ (L_P_inv @ self._eta_bar[:m]), L_P, L_P_inv)
+        return self._averaged
 
     @property
     def eta1(self) -> np.ndarray:
@@ -260,6 +294,8 @@ class XGPC(SVIEngine):
         old_eta = self._eta
         self._set_posterior(old_eta + rho * gradient)
         self.rho, self.last_c = rho, c
+        if self.average_window:
+            self._average()
         change = rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
         return change, (kappa, K_tilde, K_sm)
 
@@ -270,12 +306,13 @@ class XGPC(SVIEngine):
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO (eq. variational_bound with all constants), a lower bound on log p(y).
         On all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
+        mu, _, L_P_inv = self._reported()
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
             X_part, y_part = self.source.batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
-            a = kappa @ self.mu
-            V = _whiten(self.L_P_inv, kappa)
+            a = kappa @ mu
+            V = _whiten(L_P_inv, kappa)
             b = np.einsum("ij,ij->j", V, V)
             c = np.sqrt(K_tilde + b + a * a)
             total += float(np.sum(augmented_likelihood_terms(y_part, a, b, K_tilde, c)))
@@ -283,19 +320,20 @@ class XGPC(SVIEngine):
         return self.n / count * total - self.kl()
 
     def kl(self) -> float:
-        """KL(q(u) ‖ p(u))."""
-        return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, triangular_inverse(self.L_K))
+        """KL(q(u) ‖ p(u)) (of q̄ when averaging)."""
+        return gaussian_kl(*self._reported(), self.L_K, self.L_K_inv)
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
         Xs = query_points(Xs, self.source.d)
+        mu, _, L_P_inv = self._reported()
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)
             K_sm = self.kernel.cross_from_features(Xs[part], self._features)
             kappa = K_sm @ self.K_inv
-            V = _whiten(self.L_P_inv, kappa)
-            mean[part] = kappa @ self.mu
+            V = _whiten(L_P_inv, kappa)
+            mean[part] = kappa @ mu
             var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V))
         return mean, np.maximum(var, 1e-12)
 
@@ -312,7 +350,8 @@ class XGPC(SVIEngine):
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
         return {**self._base_state(), "eta1": self.eta1.copy(), "eta2": self.eta2.copy(), "last_c": self.last_c,
-                "q_initialised": self.q_initialised}
+                "q_initialised": self.q_initialised, "average_count": self.average_count,
+                "eta_bar": None if self._eta_bar is None else self._eta_bar.copy()}
 
     def load_state_dict(self, state: dict) -> None:
         self._load_base_state(state)
@@ -320,3 +359,6 @@ class XGPC(SVIEngine):
         self._set_posterior(np.concatenate([eta1, eta2.ravel()]))
         self.last_c = np.asarray(state["last_c"], dtype=float)
         self.q_initialised = bool(state.get("q_initialised", True))  # older files: past their first iteration
+        self.average_count, self._eta_bar, self._averaged = int(state.get("average_count", 0)), None, None
+        if state.get("eta_bar") is not None:
+            self._set_average(np.array(state["eta_bar"], dtype=float))

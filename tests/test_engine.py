@@ -28,7 +28,7 @@ def problem(n=120, seed=0):
 ENTRANTS = {"xgpc": ("xgpc", {}), "xgpc-adaptive": ("xgpc", {"step_size": "adaptive"}),
             "svgp-adam": ("svgp-adam", {}), "svgp-natgrad": ("svgp-natgrad", {}),
             "xgpc-whitened-started": ("xgpc", {"kernel_step": "whitened", "init_sweeps": 2, "init_rows": 40,
-                                               "hyper_rate": "rho"})}
+                                               "hyper_rate": "rho", "average_window": 3})}
 
 
 def engine_for(entrant, X, y, Z, seed=3, **extra):

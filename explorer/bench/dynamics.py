@@ -21,13 +21,15 @@ REFERENCE = "svgp-natgrad"
 ENTRANTS = {  # short name (for --entrants) → (label, method, builder options); "paper" pins the paper's alternation
     "paper": ("xgpc, the paper's alternation (q fixed in u-space)", "xgpc",
               {"kernel_step": "fixed-u", "hyper_every": 1, "hyper_warmup": 0, "hyper_rate": "constant",
-               "init_sweeps": 0}),
+               "init_sweeps": 0, "average_window": 0}),
     "whitened": ("xgpc, whitened kernel step", "xgpc", {"kernel_step": "whitened"}),
     "every-5": ("xgpc, kernel step every 5th iteration", "xgpc", {"hyper_every": 5}),
     "every-20": ("xgpc, kernel step every 20th iteration", "xgpc", {"hyper_every": 20}),
     "rate-rho": ("xgpc, Adam rate × ρ_t/ρ₁", "xgpc", {"hyper_rate": "rho"}),
     "warmup-500": ("xgpc, kernel frozen for 500 iterations", "xgpc", {"hyper_warmup": 500}),
     "init-5": ("xgpc, q from 5 sweeps on 2,000 rows", "xgpc", {"init_sweeps": 5}),
+    "average": ("xgpc, ρ = 0.05 constant, iterates averaged (window 200)", "xgpc",
+                {"step_size": "constant", "rho": 0.05, "average_window": 200}),
     "whitened-init-5": ("xgpc, whitened + q from 5 sweeps", "xgpc", {"kernel_step": "whitened", "init_sweeps": 5}),
     "default": ("xgpc, the project's defaults", "xgpc", {}),
     REFERENCE: ("svgp-natgrad (adaptive)", "svgp-natgrad", {}),
@@ -83,7 +85,8 @@ def markdown(races: dict[str, dict], args) -> str:
         "`kernel_step` (fixed-u: q(u) held in u-space during the kernel step, the paper; whitened: q(w), u = L_K w, "
         "held), `hyper_every` (one kernel step per k natural-gradient steps), `hyper_rate` (rho: Adam's rate × "
         "ρ_t/ρ₁), `hyper_warmup` (iterations before kernel learning starts), `init_sweeps` (full-batch "
-        "coordinate-ascent sweeps on 2,000 rows before SVI).")
+        "coordinate-ascent sweeps on 2,000 rows before SVI), `average_window` (Polyak–Ruppert averaging of η with "
+        "forgetting; the bound and predictions use the average).")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,16 +1,17 @@
 """X-GPC Explorer: Pólya-Gamma augmented sparse variational GP classification you can watch, race and check.
 
-Public names: `XGPC` (the method's training state), the baselines `SVGPAdam` and `SVGPNatGrad`, `Trainer` (the one
-training loop), `XGPClassifier` (scikit-learn estimator), `Model` (param-based stepping run), `datasets`.
+Public names: `XGPC` (the method's training state), the baselines `SVGPAdam`, `SVGPNatGrad` and `EPGPC`, `Trainer`
+(the one training loop), `XGPClassifier` (scikit-learn estimator), `Model` (param-based stepping run), `datasets`.
 They load on first use, so `import explorer.xgpc` stays free of param and the UI stack.
 """
 from __future__ import annotations
 
 import importlib
 
-__all__ = ["XGPC", "SVGPAdam", "SVGPNatGrad", "Trainer", "XGPClassifier", "Model", "datasets"]
+__all__ = ["XGPC", "SVGPAdam", "SVGPNatGrad", "EPGPC", "Trainer", "XGPClassifier", "Model", "datasets"]
 _LOCATIONS = {"XGPC": "explorer.xgpc", "SVGPAdam": "explorer.svgp", "SVGPNatGrad": "explorer.svgp",
-              "Trainer": "explorer.training", "XGPClassifier": "explorer.estimator", "Model": "explorer.model"}
+              "EPGPC": "explorer.epgpc", "Trainer": "explorer.training", "XGPClassifier": "explorer.estimator",
+              "Model": "explorer.model"}
 
 
 def __getattr__(name: str):

@@ -16,7 +16,8 @@ A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses 
                                  (s,)); returns (relative change of its global parameters, context), the context being
                                  whatever the kernel gradient can reuse (κ, K_sm, …).
   `_minibatch_kernel_gradient(X_b, y_b, context)`   ∂(minibatch bound)/∂(kernel log-parameters) at the current q(u).
-  `elbo(index=None)`, `predict_latent(X)`, `predict_proba(X)`   its bound and prediction (`Trainer` needs them).
+  `elbo(index=None)`, `predict_latent(X)`   its bound and latent prediction q(f*) (`Trainer` needs them); its
+                                 likelihood `link` (a `likelihoods.Link`, logit unless set) turns q(f*) into p(y*=1).
   `_move_kernel(kernel)`         how q(u) follows a kernel step (default: held fixed in u-space, `_set_kernel`).
   `state_dict()` / `load_state_dict()`   its own variational parameters, merged with `_base_state()` /
                                  `_load_base_state()` (the shared parts below).
@@ -35,6 +36,7 @@ from explorer.convergence import SlidingWindow, global_parameter_criterion
 from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
 from explorer.inputs import count, minibatch_size
 from explorer.kernels import Kernel, kernel_from_state
+from explorer.likelihoods import LOGIT, Link
 from explorer.sources import ArraySource, DataSource
 
 HYPER_RATES = ("constant", "rho")
@@ -47,6 +49,8 @@ class SVIEngine:
     learning rate times ρ_t/ρ₁), `rng` (the minibatch stream), `criterion` (default: the paper's global-parameter
     window), `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last
     minibatch)."""
+
+    link: Link = LOGIT
 
     def __init__(self, source: DataSource, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100, schedule=None,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
@@ -97,6 +101,10 @@ class SVIEngine:
     def _sample_batch(self) -> np.ndarray:
         """A fresh minibatch (s,) from the source: the same rows for every method given the same seed."""
         return self.source.sample(self.rng, self.batch_size)
+
+    def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
+        """p(y* = +1 | data) = ∫ p(y* = 1 | f) q(f*) df* through the method's link, at Xs (n*, d) → (n*,)."""
+        return self.link.predictive_probability(*self.predict_latent(Xs))
 
     @property
     def converged(self) -> bool:

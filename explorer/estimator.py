@@ -22,6 +22,8 @@ from explorer.schedules import DEFAULT_STEP_RULES
 from explorer.training import CONVERGENCE_RULES
 
 _STEPS = DEFAULT_STEP_RULES["xgpc"]
+METHODS = ("xgpc", "epgpc")
+"""The methods the estimator offers (X-GPC, the default, and the paper's EP competitor)."""
 AUTO_EARLY_STOPPING_ROWS = 500
 """Rows from which `early_stopping="auto"` turns early stopping on (a tenth held out then has ≥ 50 rows)."""
 
@@ -73,6 +75,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         "holdout" (paper's hold-out NLL rule; needs validation_fraction > 0 to mean what it says),
         "no-improvement" (the early-stopping rule) or "none" (run `max_iter`).
     eval_every : iterations between history rows.
+    method : "xgpc" (default) or "epgpc", the scalable-EP competitor of the paper (probit link, stochastic EP with
+        tied sites; `explorer.epgpc`): the step-size options then set its SEP step ε, and `history_`'s "elbo" is
+        EP's log-evidence estimate (not a bound).
 
     Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a ValueError, naming the parameter).
     Feature values beyond ±1e100, in the input units or after standardisation, raise DataError (a ValueError)
@@ -82,8 +87,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     ----------
     classes_, n_features_in_, n_iter_, history_ (list of dicts: iteration, seconds, elbo, test_nll, test_error,
     rho, lengthscale (geometric mean under ARD), variance, and with ARD lengthscale_1 … lengthscale_d), kernel_ (the
-    learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`), inducing_points_ (m, d) in input units,
-    converged_.
+    learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`, or `explorer.epgpc.EPGPC`), inducing_points_ (m, d)
+    in input units, converged_.
     """
 
     _parameter_constraints = {
@@ -108,6 +113,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         "eval_every": [Interval(numbers.Integral, 1, None, closed="left")],
         "ard": ["boolean"],
         "kernel": [None, StrOptions(set(KERNELS)), Kernel],
+        "method": [StrOptions(set(METHODS))],
     }
 
     def __init__(self, n_inducing: int = 100, batch_size: int = 100, max_iter: int = 2000,
@@ -116,7 +122,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                  tau: float = _STEPS.tau, kappa: float = _STEPS.kappa, hyper_learning_rate: float = 0.01,
                  early_stopping="auto", validation_fraction: float = 0.1, n_iter_no_change: int = 5,
                  tol: float = 1e-4, convergence: str | None = None, eval_every: int = 50, ard: bool = False,
-                 kernel=None):
+                 kernel=None, method: str = "xgpc"):
         self.n_inducing = n_inducing
         self.batch_size = batch_size
         self.max_iter = max_iter
@@ -138,6 +144,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self.eval_every = eval_every
         self.ard = ard
         self.kernel = kernel
+        self.method = method
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -215,8 +222,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     def _start(self, X: np.ndarray, y_pm1: np.ndarray, rng: np.random.Generator, rule: str, hold_out: bool) -> None:
         """Standardise with all of X's statistics (X within ±1e100 before and after), hold out the validation rows
-        if `hold_out`, then the run recipe (inducing points, X-GPC, Trainer with convergence `rule`), all randomness
-        from `rng`."""
+        if `hold_out`, then the run recipe (inducing points, the method, Trainer with convergence `rule`), all
+        randomness from `rng`."""
         scaler = fitted_standardizer(X)
         X_fit, y_fit, X_eval, y_eval = X, y_pm1, X, y_pm1
         if hold_out and self.validation_fraction > 0:
@@ -228,7 +235,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         kernel = initial_kernel(self.kernel, X.shape[1], lengthscale=self.lengthscale, variance=self.variance,
                                 nugget=self.nugget, ard=self.ard)
         run = recipe.start_run(
-            "xgpc", X_fit, y_fit, X_eval, y_eval, kernel, scaler=scaler,
+            self.method, X_fit, y_fit, X_eval, y_eval, kernel, scaler=scaler,
             n_inducing=self.n_inducing, inducing_rng=rng, engine_rng=rng, evaluation_rng=rng,
             batch_size=self.batch_size, eval_every=self.eval_every, convergence=rule,
             options={"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa,
@@ -252,8 +259,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self.engine_.predict_latent(self._standardise(X))
 
     def predict_proba(self, X) -> np.ndarray:
-        """(n, 2): columns p(classes_[0]), p(classes_[1]) = ∫σ(f)N(f|μ*, σ*²)df, finite in [0, 1] (a diverged
-        model raises NumericalError instead)."""
+        """(n, 2): columns p(classes_[0]), p(classes_[1]) = ∫σ(f)N(f|μ*, σ*²)df (EPGPC: Φ(μ*/√(1 + σ*²))), finite
+        in [0, 1] (a diverged model raises NumericalError instead)."""
         check_is_fitted(self, "engine_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
         p = self.engine_.predict_proba(self._standardise(X))

@@ -5,7 +5,8 @@
 
 Each link offers `log_likelihood(y, f)` → (ℓ, ∂ℓ/∂f, ∂²ℓ/∂f²) and `predictive_probability(mean, var)` =
 ∫ p(y=1 | f) N(f | mean, var) df; `LINKS` holds them by name. Expectations under N(f | a, v) are by 64-node
-Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`).
+Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`). For EP the probit's tilted distribution
+Φ(yf)N(f | μ, v) has closed-form normaliser and moments (`probit_tilted_moments`, `probit_site`).
 """
 from __future__ import annotations
 
@@ -103,6 +104,42 @@ def probit_predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarr
     """p(y*=1) = ∫Φ(f)N(f|mean, var)df = Φ(mean/√(1 + var)), exactly. Shapes (n*,)."""
     mean, var = _finite_predictive(mean, var)
     return ndtr(mean / np.sqrt(1.0 + var))
+
+
+def probit_tilted_moments(y: np.ndarray, cavity_mean: np.ndarray,
+                          cavity_var: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """EP's tilted distribution p̂(f) ∝ Φ(yf) N(f | μ, v): its normaliser and moments (Rasmussen & Williams eq. 3.58).
+
+        z = yμ/√(1+v),  log Z = log Φ(z),  r = φ(z)/Φ(z),
+        E[f] = μ + y v r/√(1+v),  Var[f] = v − v² r (z + r)/(1+v).
+
+    r = exp(log φ(z) − log Φ(z)) stays finite far into the left tail (r ≈ −z there), and r(z + r) ∈ (0, 1), so the
+    tilted variance stays in (0, v]. y, cavity_mean, cavity_var (v ≥ 0): broadcasting shapes → (log Z, mean, var).
+    """
+    log_z, alpha, gamma = probit_log_normaliser_derivatives(y, cavity_mean, cavity_var)
+    return log_z, cavity_mean + cavity_var * alpha, cavity_var - cavity_var**2 * gamma
+
+
+def probit_log_normaliser_derivatives(y: np.ndarray, cavity_mean: np.ndarray,
+                                      cavity_var: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """log Z(μ, v) = log ∫Φ(yf)N(f|μ, v)df = log Φ(yμ/√(1+v)) and its derivatives α = ∂log Z/∂μ = y r/√(1+v),
+    γ = −∂²log Z/∂μ² = r(z + r)/(1+v) ≥ 0 (also ∂log Z/∂v = (α² − γ)/2). Broadcasting shapes → three arrays."""
+    scale = np.sqrt(1.0 + np.asarray(cavity_var, dtype=float))
+    z = y * cavity_mean / scale
+    log_z = log_ndtr(z)
+    r = np.exp(-0.5 * z * z - _LOG_SQRT_2PI - log_z)
+    return log_z, y * r / scale, r * (z + r) / scale**2
+
+
+def probit_site(y: np.ndarray, cavity_mean: np.ndarray,
+                cavity_var: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The Gaussian site t̃(f) = s̃ exp(−½τ̃f² + ν̃f) that EP puts in place of Φ(yf) given the cavity N(f | μ, v):
+    the tilted moments matched, τ̃ = 1/Var[f] − 1/v = γ/(1 − vγ), ν̃ = E[f]/Var[f] − μ/v = (α + μγ)/(1 − vγ), and
+    log Z (the site's scale makes ∫ t̃(f) N(f|μ, v) df = Z). For one point, e.g. the Learn tab's EP picture;
+    v > 0. Broadcasting shapes → (log Z, τ̃, ν̃)."""
+    log_z, alpha, gamma = probit_log_normaliser_derivatives(y, cavity_mean, cavity_var)
+    denominator = 1.0 - cavity_var * gamma  # = Var[f]/v ∈ (0, 1]
+    return log_z, gamma / denominator, (alpha + cavity_mean * gamma) / denominator
 
 
 # ----- the links by name ------------------------------------------------------------------------------------------

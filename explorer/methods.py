@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.epgpc import EPGPC
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
 from explorer.schedules import schedule_for
@@ -52,7 +53,24 @@ def build_svgp_natgrad(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.rand
                        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
 
 
-METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad}
+def build_epgpc(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
+                rho: float | None = None, tau: float | None = None, kappa: float | None = None,
+                learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01, sites: str = "tied",
+                damping: float = 0.5) -> EPGPC:
+    """Scalable EP (probit): `sites` "tied" (stochastic EP, memory O(m²); its step ε follows the step-size rule,
+    default its row of `schedules.DEFAULT_STEP_RULES`) or "per-point" (minibatch EP with one site per point, memory
+    O(nm); damping δ = `damping` unless a step-size rule is named). Kernel learning: Adam along the stochastic
+    gradient of EP's log-evidence estimate at fixed sites."""
+    if sites == "per-point" and step_size is None:
+        schedule = schedule_for("epgpc", "constant", rho=damping)
+    else:
+        schedule = schedule_for("epgpc", step_size, rho=rho, tau=tau, kappa=kappa)
+    return EPGPC(X, y, Z, kernel, batch_size=batch_size, rng=rng, sites=sites, schedule=schedule,
+                 hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
+
+
+METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad,
+           "epgpc": build_epgpc}
 
 
 def build(method: str, X, y, Z, kernel: Kernel, **options):

@@ -23,7 +23,6 @@ from explorer import datasets, methods, recipe
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data, standardised
 from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
-from explorer.likelihoods import logit_predictive_probability
 from explorer.linalg import NumericalError
 from explorer.polyagamma import pg_mean
 from explorer.schedules import DEFAULT_STEP_RULES
@@ -55,8 +54,9 @@ class Model(param.Parameterized):
     batch_size = param.Integer(default=100, bounds=(1, None), doc="s: minibatch size (clamped to n with a warning)")
     step_size = param.Selector(default="method default", objects=["method default", "adaptive", "robbins-monro",
                                                                    "constant"],
-                               doc="Step-size rule for the natural-gradient step; 'method default': Robbins–Monro "
-                                   "(τ = 10, κ = 0.6) for X-GPC, the adaptive rule for natural-gradient SVGP")
+                               doc="Step-size rule for the natural-gradient step (EPGPC: the SEP step ε); "
+                                   "'method default': Robbins–Monro (τ = 10, κ = 0.6) for X-GPC and EPGPC, the "
+                                   "adaptive rule for natural-gradient SVGP")
     rho = param.Number(default=_XGPC_STEPS.rho, bounds=(1e-6, 1.0), doc="Constant step size ρ")
     tau = param.Number(default=_XGPC_STEPS.tau, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
     kappa = param.Number(default=_XGPC_STEPS.kappa, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
@@ -331,7 +331,7 @@ class Model(param.Parameterized):
         xx, yy = np.meshgrid(gx, gy)
         grid[:, i], grid[:, j] = xx.ravel(), yy.ravel()
         mean, var = self.predict_latent(grid)
-        p = logit_predictive_probability(mean, var)
+        p = self.engine.link.predictive_probability(mean, var)  # the method's link (logit, or EPGPC's probit)
         return {"x": gx, "y": gy, "p": p.reshape(resolution, resolution),
                 "sd": np.sqrt(var).reshape(resolution, resolution)}
 

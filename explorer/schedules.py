@@ -126,10 +126,13 @@ class StepRule:
 # against 0.068) and within 0.001 on a9a and bank_marketing; the adaptive ρ falls to ~1e-4 while X-GPC's
 # coordinate-ascent steps are still far from the optimum. Natural-gradient SVGP: the paper's adaptive rule; its
 # step is not coordinate ascent, so a constant ρ must be small (0.01 worked, 0.1 diverged on a9a).
-# SVGP-Adam has no natural-gradient step (its Adam learning rate is a builder option).
+# SVGP-Adam has no natural-gradient step (its Adam learning rate is a builder option). EPGPC: the stochastic-EP step
+# ε on its tied site, λ_f ← (1 − ε)λ_f + ε·(minibatch's mean site) (`explorer.epgpc`), X-GPC's Robbins–Monro rule;
+# the rule's constant ρ is its per-point damping when a rule is named (default per-point damping: 0.5).
 DEFAULT_STEP_RULES = {
     "xgpc": StepRule("robbins-monro", rho=0.5, tau=10.0, kappa=0.6),
     "svgp-natgrad": StepRule("adaptive", rho=0.01, tau=1.0, kappa=0.75),
+    "epgpc": StepRule("robbins-monro", rho=0.5, tau=10.0, kappa=0.6),
 }
 
 

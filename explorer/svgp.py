@@ -33,7 +33,7 @@ from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
-from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood, logit_predictive_probability
+from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
@@ -115,10 +115,6 @@ class _SVGP(SVIEngine):
             part = slice(start, start + _CHUNK)
             mean[part], var[part] = self.marginals(self._cross(Xs[part]))
         return mean, np.maximum(var, 1e-12)
-
-    def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
-        """p(y* = +1 | data) at Xs (n*, d) → (n*,)."""
-        return logit_predictive_probability(*self.predict_latent(Xs))
 
 
 # ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------

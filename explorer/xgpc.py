@@ -16,7 +16,6 @@ from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
-from explorer.likelihoods import logit_predictive_probability
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule
@@ -336,10 +335,6 @@ class XGPC(SVIEngine):
             mean[part] = kappa @ mu
             var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V))
         return mean, np.maximum(var, 1e-12)
-
-    def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
-        """p(y* = +1 | data) at Xs (n*, d) → (n*,)."""
-        return logit_predictive_probability(*self.predict_latent(Xs))
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_i (eq. local_updates) for the rows X (s, d) at the current q → (s,)."""

@@ -27,6 +27,7 @@ def problem(n=120, seed=0):
 # every method with its default step rule, and X-GPC with the adaptive rule, which warm-starts on minibatches
 ENTRANTS = {"xgpc": ("xgpc", {}), "xgpc-adaptive": ("xgpc", {"step_size": "adaptive"}),
             "svgp-adam": ("svgp-adam", {}), "svgp-natgrad": ("svgp-natgrad", {}),
+            "epgpc": ("epgpc", {}), "epgpc-per-point": ("epgpc", {"sites": "per-point"}),
             "xgpc-whitened-started": ("xgpc", {"kernel_step": "whitened", "init_sweeps": 2, "init_rows": 40,
                                                "hyper_rate": "rho", "average_window": 3})}
 

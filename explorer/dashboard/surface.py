@@ -19,7 +19,6 @@ from bokeh.palettes import RdBu11, Viridis256, interp_palette
 from bokeh.plotting import figure
 from bokeh.transform import linear_cmap
 
-from explorer.likelihoods import logit_predictive_probability
 
 MAX_SHOWN = 2500  # points drawn (and checked for misclassification) per part; larger sets show a fixed sample
 PCA = "first two principal components"
@@ -213,7 +212,7 @@ class SurfaceView(pn.viewable.Viewer):
         gx, gy = self._axes
         xx, yy = np.meshgrid(gx, gy)
         mean, var = model.predict_latent(self.projection.from_plane(np.c_[xx.ravel(), yy.ravel()]))
-        p = logit_predictive_probability(mean, var).reshape(xx.shape)
+        p = model.engine.link.predictive_probability(mean, var).reshape(xx.shape)
         sd = np.sqrt(np.maximum(var, 0.0)).reshape(xx.shape)
         X_train, y_train, X_test, y_test = self._shown_data(model)
         X_all, y_all = np.vstack([X_train, X_test]), np.concatenate([y_train, y_test])

@@ -37,17 +37,9 @@ from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihoo
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
-from explorer.xgpc import natural_gradient_targets
+from explorer.xgpc import natural_gradient_targets, pseudo_data
 
 _CHUNK = 4096
-
-
-# ----- the pseudo-data link to X-GPC -------------------------------------------------------------------------------
-def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(ỹ, θ̃) = (2(g_a + θ̃a), −2g_v): the X-GPC labels and PG means whose augmented term has the gradients (g_a, g_v)
-    in (a, v). Shapes (s,)."""
-    theta = -2.0 * g_v
-    return 2.0 * (g_a + theta * a), theta
 
 
 # ----- what both optimisers share ------------------------------------------------------------------------------

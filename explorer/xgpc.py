@@ -16,6 +16,7 @@ from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
+from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule
@@ -23,6 +24,7 @@ from explorer.sources import as_source
 
 _CHUNK = 4096
 KERNEL_STEPS = ("fixed-u", "whitened")
+KERNEL_BOUNDS = ("augmented", "exact")
 
 
 def _whiten(L_inv: np.ndarray, kappa: np.ndarray) -> np.ndarray:
@@ -54,6 +56,13 @@ def natural_gradient_targets(kappa: np.ndarray, y: np.ndarray, theta: np.ndarray
     return (0.5 * scale) * (y @ kappa), lam2
 
 
+def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ỹ, θ̃) = (2(g_a + θ̃a), −2g_v): the X-GPC labels and PG means whose augmented term has the gradients (g_a, g_v)
+    in (a, v). Shapes (s,)."""
+    theta = -2.0 * g_v
+    return 2.0 * (g_a + theta * a), theta
+
+
 def augmented_likelihood_terms(y: np.ndarray, a: np.ndarray, b: np.ndarray, K_tilde: np.ndarray,
                                c: np.ndarray) -> np.ndarray:
     """Per-point bound on E_q[log σ(y_i f_i)]: −log 2 + ½y_i a_i − ½θ_i(K̃_ii + b_i + a_i²) + ½c_i²θ_i − log cosh(c_i/2),
@@ -80,6 +89,10 @@ class XGPC(SVIEngine):
     after the step η is carried to the new u-space, `_carry_q_whitened`; sparse mode only). `init_sweeps` > 0
     starts q(u) from that many full-batch coordinate-ascent sweeps (ρ = 1, the bound scaled by n/`init_rows`) on
     `init_rows` random training rows before the first SVI iteration (the minibatch stream is rewound afterwards).
+    `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
+    ELBO, c at its optimum) or "exact" (Σ E_q[log σ(y f)] − KL, the non-augmented bound that the augmented one
+    lower-bounds, its expectations by Gauss–Hermite: the kernel gradient at the pseudo-data (ỹ, θ̃), `pseudo_data`);
+    the local and natural-gradient steps stay on the augmented bound either way.
     `average_window` W > 0 turns on iterate averaging (Polyak–Ruppert, with forgetting): η̄ ← η̄ + w(η − η̄),
     w = max(1/k, 1/W) at the k-th iterate, so a uniform average of the first W iterates, then an exponential one over
     about W; the bound and the predictions then use q̄ = q(η̄) (`mu`, `Sigma`, `eta1`, `eta2` stay the SVI iterate's,
@@ -94,9 +107,12 @@ class XGPC(SVIEngine):
                  batch_size: int = 100, schedule=None, hyper_optimizer: Adam | None = None,
                  rng: np.random.Generator | None = None, full: bool = False, criterion: SlidingWindow | None = None,
                  hyper_every: int = 1, hyper_warmup: int = 0, hyper_rate: str = "constant",
-                 kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000, average_window: int = 0):
+                 kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000, average_window: int = 0,
+                 kernel_bound: str = "augmented"):
         if kernel_step not in KERNEL_STEPS:
             raise ValueError(f"kernel_step must be one of {KERNEL_STEPS}, got {kernel_step!r}")
+        if kernel_bound not in KERNEL_BOUNDS:
+            raise ValueError(f"kernel_bound must be one of {KERNEL_BOUNDS}, got {kernel_bound!r}")
         if kernel_step == "whitened" and full:
             raise ValueError("kernel_step='whitened' needs inducing points: the non-sparse mode (u = f) has no K_ms")
         if init_sweeps < 0 or init_rows < 1:
@@ -105,7 +121,8 @@ class XGPC(SVIEngine):
             raise ValueError(f"average_window must be ≥ 0 (0: no averaging), got {average_window}")
         source = as_source(X, y)
         self.full = bool(full)
-        self.kernel_step, self.init_sweeps, self.init_rows = kernel_step, int(init_sweeps), int(init_rows)
+        self.kernel_step, self.kernel_bound = kernel_step, kernel_bound
+        self.init_sweeps, self.init_rows = int(init_sweeps), int(init_rows)
         self.q_initialised = self.init_sweeps == 0
         self.average_window, self.average_count, self._eta_bar, self._averaged = int(average_window), 0, None, None
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
@@ -228,27 +245,37 @@ class XGPC(SVIEngine):
 
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """The gradient at the current q with c at its optimum for it: the local step's diag(κΣκᵀ) comes from the
-        gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c). With
-        `kernel_step="whitened"` the gradient at fixed q(w) (`_whitened_kernel_gradient`)."""
-        if self.kernel_step == "whitened":
-            return self._whitened_kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
+        gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c: only the KL depends on the
+        kernel there, for either bound). With `kernel_step="whitened"` the gradient at fixed q(w)."""
         if self.full:
             return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv,
                                         kappa, K_sm, None, full=True, K_zz=self.K_zz)
+        if self.kernel_step == "whitened":
+            return self._whitened_kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
         products = posterior_products(self.L_P_inv, self.K_inv, K_sm)
-        theta = pg_mean(optimal_c(K_tilde, np.einsum("ij,ij->i", products[1], K_sm), kappa @ self.mu))
-        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv, kappa,
+        labels, theta = self._bound_pseudo_data(y_b, kappa @ self.mu, K_tilde + np.einsum("ij,ij->i", products[1], K_sm))
+        return elbo_kernel_gradient(self.kernel, X_b, labels, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv, kappa,
                                     K_sm, theta, K_zz=self.K_zz, products=products)
 
+    def _bound_pseudo_data(self, y: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, θ) whose augmented terms ½·labels·a − ½θ(v + a²) have the slopes in (a, v) of the bound the kernel
+        step ascends, for marginals q(f_i) = N(a_i, v_i): the augmented bound's own (y, θ(c)), c = √(v + a²), or the
+        exact bound's pseudo-data (ỹ, θ̃) from the Gauss–Hermite expectations. Shapes (s,)."""
+        if self.kernel_bound == "augmented":
+            return y, pg_mean(optimal_c(v, 0.0, a))
+        _, g_a, g_v = gauss_hermite_expectations(logit_log_likelihood, y, a, v)
+        return pseudo_data(a, g_a, g_v)
+
     def _whitened_kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
-        """∂L̂/∂(log ℓ, log σ²) at fixed q(w) = N(m_w, S_w), m_w = L_K⁻¹μ, S_w = L_K⁻¹ΣL_K⁻ᵀ = VᵀV with V = L_P⁻¹L_K⁻ᵀ,
-        c at its optimum: the augmented term has ∂/∂a = ½y − θa and ∂/∂v = −½θ (v = K̃ + κΣκᵀ), given to
+        """∂L̂/∂(log ℓ, log σ²) at fixed q(w) = N(m_w, S_w), m_w = L_K⁻¹μ, S_w = L_K⁻¹ΣL_K⁻ᵀ = VᵀV with V = L_P⁻¹L_K⁻ᵀ:
+        the bound's slopes ∂/∂a = ½·labels − θa and ∂/∂v = −½θ (v = K̃ + κΣκᵀ; `_bound_pseudo_data`), given to
         `hyperparameters.whitened_kernel_gradient`."""
         a = kappa @ self.mu
-        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
+        W = _whiten(self.L_P_inv, kappa)
+        labels, theta = self._bound_pseudo_data(y_b, a, K_tilde + np.einsum("ij,ij->j", W, W))
         V = self.L_P_inv @ self.L_K_inv.T
         return whitened_kernel_gradient(self.kernel, X_b, self.Z, K_sm, self.K_zz, self.L_K, self.L_K_inv,
-                                        self.L_K_inv @ self.mu, V.T @ V, 0.5 * y_b - theta * a, -0.5 * theta,
+                                        self.L_K_inv @ self.mu, V.T @ V, 0.5 * labels - theta * a, -0.5 * theta,
                                         self.n / len(y_b))
 
     # ----- a better initial q ----------------------------------------------------------------------------------

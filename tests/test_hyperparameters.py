@@ -230,6 +230,7 @@ def test_kernel_step_options_are_checked():
     X, y = toy_problem(20, seed=7)
     for options, message in [({"kernel_step": "euclidean"}, "kernel_step"), ({"hyper_rate": "fast"}, "hyper_rate"),
                              ({"hyper_warmup": -1}, "hyper_warmup"), ({"init_sweeps": -1}, "init_sweeps"),
+                             ({"kernel_bound": "tight"}, "kernel_bound"),
                              ({"kernel_step": "whitened", "full": True}, "non-sparse")]:
         with pytest.raises(ValueError, match=message):
             XGPC(X, y, X[:5], RBF(1.0), batch_size=10, **options)
@@ -270,3 +271,52 @@ def test_adam_scale_multiplies_its_step_and_hyper_rate_rho_scales_by_rho_over_fi
     for t in range(3):
         np.testing.assert_allclose(runs["rho"][t], rho[t] / rho[0] * runs["constant"][t], rtol=1e-12)
     assert engine.first_rho == pytest.approx(rho[0])
+
+
+# ----- the kernel step on the exact bound (issue 11): Σ E_q[log σ(y f)] − KL at X-GPC's q ------------------------------
+def _exact_elbo(X, y, Z, lengthscale, variance, nugget, mu, Sigma, scale):
+    """scale·Σ_i E_{N(f|a_i, v_i)}[log σ(y_i f)] − KL, the expectations by 200-node Gauss–Hermite (written here)."""
+    nodes, weights = np.polynomial.hermite.hermgauss(200)
+    K = rbf(Z, Z, lengthscale, variance) + nugget * np.eye(len(Z))
+    K_nm = rbf(X, Z, lengthscale, variance)
+    kappa = np.linalg.solve(K, K_nm.T).T
+    a = kappa @ mu
+    v = variance + nugget - np.sum(kappa * K_nm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa)
+    f = a[:, None] + np.sqrt(2 * v)[:, None] * nodes
+    expected = -np.logaddexp(0.0, -y[:, None] * f) @ weights / np.sqrt(np.pi)
+    m = len(mu)
+    kl = 0.5 * (np.trace(np.linalg.solve(K, Sigma)) + mu @ np.linalg.solve(K, mu) - m
+                + np.linalg.slogdet(K)[1] - np.linalg.slogdet(Sigma)[1])
+    return scale * np.sum(expected) - kl
+
+
+@pytest.mark.parametrize("kernel_step", ["fixed-u", "whitened"])
+def test_exact_bound_kernel_gradient_matches_finite_differences(kernel_step):
+    # q held fixed in u-space (fixed-u) or in whitened coordinates (whitened) while the kernel moves, q not optimal
+    X, y = toy_problem(40, seed=9)
+    kernel = RBF(np.array([0.7, 1.3]), 1.2, 1e-3)
+    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(2), schedule=Constant(0.3),
+                  kernel_bound="exact", kernel_step=kernel_step)
+    engine.step(3)
+    index = np.arange(5, 15)
+    m_w, S_w = _whitened_q(engine)
+    numeric = np.empty(3)
+    h = 1e-5
+    for k in range(3):
+        values = []
+        for sign in (1, -1):
+            t = kernel.log_params.copy()
+            t[k] += sign * h
+            ell, var = np.exp(t[:-1]), np.exp(t[-1])
+            mu, Sigma = engine.mu, engine.Sigma
+            if kernel_step == "whitened":
+                L = np.linalg.cholesky(rbf(engine.Z, engine.Z, ell, var) + kernel.nugget * np.eye(7))
+                mu, Sigma = L @ m_w, L @ S_w @ L.T
+            values.append(_exact_elbo(X[index], y[index], engine.Z, ell, var, kernel.nugget, mu, Sigma, 40 / 10))
+        numeric[k] = (values[0] - values[1]) / (2 * h)
+    analytic = engine.kernel_gradient(index)
+    np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
+    augmented = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(2), schedule=Constant(0.3),
+                     kernel_step=kernel_step)
+    augmented.step(3)
+    assert np.abs(augmented.kernel_gradient(index) - analytic).max() > 1e-3 * np.abs(analytic).max()

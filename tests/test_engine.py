@@ -29,7 +29,7 @@ ENTRANTS = {"xgpc": ("xgpc", {}), "xgpc-adaptive": ("xgpc", {"step_size": "adapt
             "svgp-adam": ("svgp-adam", {}), "svgp-natgrad": ("svgp-natgrad", {}),
             "epgpc": ("epgpc", {}), "epgpc-per-point": ("epgpc", {"sites": "per-point"}),
             "xgpc-whitened-started": ("xgpc", {"kernel_step": "whitened", "init_sweeps": 2, "init_rows": 40,
-                                               "hyper_rate": "rho", "average_window": 3})}
+                                               "hyper_rate": "rho", "average_window": 3, "hyper_every": 1})}
 
 
 def engine_for(entrant, X, y, Z, seed=3, **extra):

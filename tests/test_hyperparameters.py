@@ -30,7 +30,8 @@ def finite_difference_gradient(X_b, y_b, Z, n, kernel, mu, Sigma, full, h=1e-5):
 def test_engine_kernel_gradient_matches_finite_differences(full, lengthscale):
     X, y = toy_problem(40, seed=5)
     kernel = RBF(lengthscale, 1.4, 1e-3)
-    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), full=full)
+    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), full=full,
+                  kernel_bound="augmented")
     engine.step(15)
     index = np.arange(10) if full else np.arange(3, 13)
     analytic = engine.kernel_gradient(index)
@@ -112,7 +113,8 @@ def test_restructured_gradient_equals_the_defining_formula(full, name, lengthsca
 def test_engine_gradient_with_c_from_its_products_equals_the_defining_formula(full, kernel):
     # the engine takes diag(κΣκᵀ) for c from T = κΣA; the reference takes c from the whitened local step and Σ
     X, y = toy_problem(40, seed=8)
-    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(1), full=full)
+    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(1), full=full,
+                  kernel_bound="augmented")
     engine.step(12)
     index = np.arange(4, 14)
     X_b, y_b = engine.source.batch(index)
@@ -186,7 +188,7 @@ def test_whitened_kernel_gradient_matches_finite_differences_at_fixed_q_w(length
     X, y = toy_problem(40, seed=5)
     kernel = RBF(lengthscale, 1.4, 1e-3)
     engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), kernel_step="whitened",
-                  schedule=Constant(0.3))
+                  schedule=Constant(0.3), kernel_bound="augmented")
     engine.step(3)
     index = np.arange(3, 13)
     m_w, S_w = _whitened_q(engine)
@@ -205,7 +207,8 @@ def test_whitened_kernel_gradient_matches_finite_differences_at_fixed_q_w(length
     analytic = engine.kernel_gradient(index)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
     # and it is a different gradient from the paper's (q fixed in u-space)
-    paper = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), schedule=Constant(0.3))
+    paper = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), schedule=Constant(0.3),
+                 kernel_bound="augmented")
     paper.step(3)
     assert np.abs(paper.kernel_gradient(index) - analytic).max() > 1e-3 * np.abs(analytic).max()
 
@@ -213,7 +216,7 @@ def test_whitened_kernel_gradient_matches_finite_differences_at_fixed_q_w(length
 def test_whitened_kernel_step_keeps_q_w_and_moves_q_u_with_the_kernel():
     X, y = toy_problem(60, seed=3)
     engine = XGPC(X, y, X[:6], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=10, hyper_optimizer=Adam(0.1),
-                  rng=np.random.default_rng(0), kernel_step="whitened")
+                  rng=np.random.default_rng(0), hyper_every=1, kernel_step="whitened")
     engine.step(3)
     before_w, before_kernel = _whitened_q(engine), engine.kernel.log_params
     # the next iteration's kernel step on its own: its variational step is replaced by one that leaves q(u) as it is
@@ -239,7 +242,7 @@ def test_kernel_step_options_are_checked():
 def test_hyper_warmup_freezes_the_kernel_for_its_iterations_only():
     X, y = toy_problem(60, seed=7)
     engine = XGPC(X, y, X[:6], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=10, hyper_optimizer=Adam(0.05),
-                  rng=np.random.default_rng(0), hyper_warmup=4)
+                  rng=np.random.default_rng(0), hyper_every=1, hyper_warmup=4)
     start = engine.kernel.log_params
     engine.step(4)
     np.testing.assert_array_equal(engine.kernel.log_params, start)
@@ -259,7 +262,7 @@ def test_adam_scale_multiplies_its_step_and_hyper_rate_rho_scales_by_rho_over_fi
     runs = {}
     for rate in ("constant", "rho"):
         engine = XGPC(X, y, X[:6], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=10, hyper_optimizer=Adam(0.05),
-                      rng=np.random.default_rng(0), hyper_rate=rate)
+                      rng=np.random.default_rng(0), hyper_every=1, hyper_rate=rate)
         engine._minibatch_kernel_gradient = lambda X_b, y_b, context: np.array([0.7, -0.2])  # a fixed direction
         steps = []
         for _ in range(3):
@@ -317,6 +320,6 @@ def test_exact_bound_kernel_gradient_matches_finite_differences(kernel_step):
     analytic = engine.kernel_gradient(index)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
     augmented = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(2), schedule=Constant(0.3),
-                     kernel_step=kernel_step)
+                     kernel_step=kernel_step, kernel_bound="augmented")
     augmented.step(3)
     assert np.abs(augmented.kernel_gradient(index) - analytic).max() > 1e-3 * np.abs(analytic).max()

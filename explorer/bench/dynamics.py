@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             races[name] = {"n": len(y), "best_nll": time_to_quality(results), "entrants": results}
     progress.close()
     command = ("python -m explorer bench dynamics " + shlex.join(list(argv or []))).strip()
-    finish(args, f"dynamics: X-GPC kernel-learning options{P.kernel_label(args.kernel)}", command,
+    finish(args, f"dynamics ({', '.join(args.datasets)}, {args.seconds:g} s){P.kernel_label(args.kernel)}", command,
            markdown(races, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "races": races})
     return 0

@@ -6,12 +6,14 @@ P = κᵀΘκ, v = κᵀu, M = ΣA − I and Q = ½A + (n/s)P:
   G_sm = (n/s)(u(Aμ)ᵀ − ΘκM),   G_mm = QM + (½Aμ − (n/s)v)(Aμ)ᵀ + ½(n/s)P.
 (Derivation: ∂κ = ∂K_sm A − κ ∂K_mm A and ∂K̃_ii = ∂k_ii − 2∂K_im κ_iᵀ + κ_i ∂K_mm κ_iᵀ in the per-point terms of
 eq. variational_bound, and −∂KL = ½⟨AΣA + AμμᵀA − A, ∂K_mm⟩.)
-Computed without forming Σ or M: with N = AΣA = CᵀC, C = L_P⁻¹A (Σ = L_P⁻ᵀL_P⁻¹) and T = κΣA = K_sm N,
-  ΘκM = Θ(T − κ),   G_mm = ½(N − A) + (n/s)κᵀΘ(T − ½κ) + (½Aμ − (n/s)v)(Aμ)ᵀ,
-one triangular product, one symmetric rank-m update and two s×m×m products (QM's m×m×m products are gone).
+Computed without forming Σ or M: with N = AΣA = CᵀC, C = L_P⁻¹A (Σ⁻¹ = L_PL_Pᵀ) and T = κΣA = K_sm N,
+  ΘκM = Θ(T − κ), and with R = Θ(T − ½κ) − u(Aμ)ᵀ (s, m):
+  G_sm = (n/s)(½Θκ − R),   G_mm = (n/s)κᵀR + ½(N − A + Aμ(Aμ)ᵀ),
+one triangular solve, one symmetric rank-m update and two s×m×m products (QM's m×m×m products are gone).
 """
 from __future__ import annotations
 
+import math
 from contextlib import contextmanager
 
 import numpy as np
@@ -33,8 +35,7 @@ LEARNED_PARAMETER_LIMIT = 1e100
 def learned_kernel(kernel: Kernel) -> Kernel:
     """`kernel` when every parameter learned so far lies within [1/LEARNED_PARAMETER_LIMIT, LEARNED_PARAMETER_LIMIT];
     else KernelParameterError naming them (finite but absurd values: the next steps would overflow)."""
-    params = np.exp(np.abs(kernel.log_params))
-    if not np.all(params <= LEARNED_PARAMETER_LIMIT):
+    if not np.all(np.abs(kernel.log_params) <= math.log(LEARNED_PARAMETER_LIMIT)):
         raise KernelParameterError(f"learned kernel parameters outside [1e-100, 1e100]: lengthscale "
                                    f"{kernel.lengthscale.tolist()}, variance {kernel.variance:.4g}")
     return kernel
@@ -56,46 +57,47 @@ def kernel_step_guard(kernel: Kernel, iteration: int):
             f"kernel learning off") from err
 
 
-def posterior_products(L_P_inv: np.ndarray, K_inv: np.ndarray,
+def posterior_products(L_P: np.ndarray, K_inv: np.ndarray,
                        K_sm: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-    """N = AΣA (m, m) as CᵀC with C = L_P⁻¹A (Σ = L_P⁻ᵀL_P⁻¹, L_P_inv lower triangular), and T = κΣA = K_sm N
-    (s, m) when K_sm is given (None otherwise). Then diag(κΣκᵀ) = rowsum(T ∘ K_sm), as the local step needs."""
-    C = blas.dtrmm(1.0, L_P_inv, K_inv, lower=1)
+    """N = AΣA (m, m) as CᵀC with C = L_P⁻¹A (Σ⁻¹ = L_PL_Pᵀ, L_P lower triangular: one triangular solve), and
+    T = κΣA = K_sm N (s, m) when K_sm is given (None otherwise). Then diag(κΣκᵀ) = rowsum(T ∘ K_sm), as the local
+    step needs."""
+    C = blas.dtrsm(1.0, L_P, K_inv, lower=1)
     N = C.T @ C  # a symmetric rank-m update
     return N, None if K_sm is None else K_sm @ N
 
 
 def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,
-                         mu: np.ndarray, L_P_inv: np.ndarray, K_inv: np.ndarray, kappa: np.ndarray,
+                         mu: np.ndarray, L_P: np.ndarray, K_inv: np.ndarray, kappa: np.ndarray,
                          K_sm: np.ndarray, theta: np.ndarray | None, full: bool = False,
                          K_zz: np.ndarray | None = None, products: tuple | None = None) -> np.ndarray:
     """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO (n/s)Σ_S(…) − KL. Shapes: X_batch (s, d), Z (m, d), mu (m,),
-    L_P_inv (m, m) lower triangular with Σ = L_P_invᵀ L_P_inv, K_inv (m, m), kappa/K_sm (s, m), theta (s,);
-    K_zz = kernel.cross(Z, Z) and products = posterior_products(L_P_inv, K_inv, K_sm) if already computed
-    (its T is overwritten).
+    L_P (m, m) lower triangular with Σ⁻¹ = L_P L_Pᵀ, K_inv (m, m), kappa/K_sm (s, m), theta (s,);
+    K_zz = kernel.cross(Z, Z) and products = posterior_products(L_P, K_inv, K_sm) if already computed
+    (both of its arrays are overwritten).
     Returns (L + 1,). In the non-sparse mode (u = f) only the KL term depends on the kernel (theta is unused)."""
     K_zz = kernel.cross(Z, Z) if K_zz is None else K_zz
-    N, T = posterior_products(L_P_inv, K_inv, None if full else K_sm) if products is None else products
+    N, T = posterior_products(L_P, K_inv, None if full else K_sm) if products is None else products
     A_mu = K_inv @ mu
+    N -= K_inv
+    N = blas.dger(1.0, A_mu, A_mu, a=N.T, overwrite_a=1).T  # N − A + Aμ(Aμ)ᵀ, in place (symmetric)
     if full:
-        G_mm = N - K_inv
-        G_mm += A_mu[:, None] * A_mu
-        G_mm *= 0.5
-        return kernel.contract_gradient(Z, Z, K_zz, G_mm)
+        N *= 0.5
+        return kernel.contract_gradient(Z, Z, K_zz, N)
     s = len(y_batch)
     scale = n / s
     u = 0.5 * y_batch - theta * (kappa @ mu)
-    theta_kappa = (scale * theta)[:, None] * kappa  # (n/s)Θκ
-    G = np.empty((s + len(Z), len(Z)))  # rows (G_sm; G_mm): both blocks share X2 = Z and are contracted at once
-    G_sm, G_mm = G[:s], G[s:]
-    np.multiply((scale * u)[:, None], A_mu, out=G_sm)
-    G_sm -= (scale * theta)[:, None] * T
-    G_sm += theta_kappa  # G_sm = (n/s)(u(Aμ)ᵀ − Θ(κΣA − κ))
     T -= 0.5 * kappa
-    np.matmul(theta_kappa.T, T, out=G_mm)  # (n/s)κᵀΘ(κΣA − ½κ)
-    G_mm += 0.5 * (N - K_inv)
-    G_mm += (0.5 * A_mu - scale * (u @ kappa))[:, None] * A_mu
+    T *= theta[:, None]
+    R = blas.dger(-1.0, A_mu, u, a=T.T, overwrite_a=1).T  # R = Θ(T − ½κ) − u(Aμ)ᵀ, in place
+    G = np.empty((s + len(Z), len(Z)))  # rows (G_sm; G_mm)/(n/s): both blocks share X2 = Z, contracted at once
+    G_sm, G_mm = G[:s], G[s:]
+    np.multiply((0.5 * theta)[:, None], kappa, out=G_sm)
+    G_sm -= R  # ½Θκ − R
+    np.matmul(kappa.T, R, out=G_mm)
+    G_mm += (0.5 / scale) * N  # κᵀR + ½(N − A + Aμ(Aμ)ᵀ)/(n/s)
     grad = kernel.contract_gradient(np.concatenate([X_batch, Z]), Z, np.concatenate([K_sm, K_zz]), G)
+    grad *= scale
     grad[-1] -= 0.5 * scale * kernel.variance * theta.sum()
     return grad
 

@@ -212,7 +212,8 @@ class Kernel(ABC):
     def gram(self, Z: np.ndarray, cross: np.ndarray | None = None) -> np.ndarray:
         """K(Z, Z) + γI, shape (m, m), exactly symmetric; pass `cross` = cross(Z, Z) if it is already computed."""
         K = self.cross(Z, Z) if cross is None else cross
-        K = 0.5 * (K + K.T)
+        K = K + K.T
+        K *= 0.5
         np.fill_diagonal(K, self.variance + self.nugget)
         return K
 

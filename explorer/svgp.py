@@ -288,7 +288,7 @@ class SVGPNatGrad(_SVGP):
         kappa = self._project(K_sm) if kappa is None else kappa
         a, _, _, g_a, g_v = self._expectations(K_sm, kappa, y_b)
         y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
-        return elbo_kernel_gradient(self.kernel, X_b, y_tilde, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv,
+        return elbo_kernel_gradient(self.kernel, X_b, y_tilde, self.Z, self.n, self.mu, self.L_P, self.K_inv,
                                     kappa, K_sm, theta_tilde, K_zz=self.K_zz)
 
     def state_dict(self) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.linalg import blas
+from scipy.linalg import blas, lapack
 
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
@@ -34,10 +34,10 @@ DEFAULT_HYPER_EVERY = 5
 DEFAULT_KERNEL_BOUND = "exact"
 
 
-def _whiten(L_inv: np.ndarray, kappa: np.ndarray) -> np.ndarray:
-    """V = L⁻¹κᵀ (m, s) for a lower-triangular L⁻¹ (m, m) and κ (s, m): a triangular product (BLAS trmm, half the
-    work of a general one), so that diag(κΣκᵀ) = column sums of V∘V when Σ = L⁻ᵀL⁻¹."""
-    return blas.dtrmm(1.0, L_inv, kappa.T, lower=1)
+def _whiten(L: np.ndarray, kappa: np.ndarray) -> np.ndarray:
+    """V = L⁻¹κᵀ (m, s) for a lower-triangular L (m, m) and κ (s, m): a triangular solve (BLAS trsm, half the work
+    of a general product), so that diag(κΣκᵀ) = column sums of V∘V when Σ⁻¹ = LLᵀ."""
+    return blas.dtrsm(1.0, L, kappa.T, lower=1)
 
 
 def optimal_c(K_tilde: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -45,10 +45,10 @@ def optimal_c(K_tilde: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:
     return np.sqrt(np.maximum(K_tilde + b + a * a, 0.0))
 
 
-def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precision_inv: np.ndarray) -> np.ndarray:
-    """Eq. (local_updates): c_i = sqrt(K̃_ii + κ_iΣκ_iᵀ + (κ_iμ)²), Σ = L⁻ᵀL⁻¹ with L⁻¹ = `L_precision_inv` (m, m),
-    lower triangular. kappa (s, m) → c (s,)."""
-    V = _whiten(L_precision_inv, kappa)
+def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precision: np.ndarray) -> np.ndarray:
+    """Eq. (local_updates): c_i = sqrt(K̃_ii + κ_iΣκ_iᵀ + (κ_iμ)²), Σ⁻¹ = LLᵀ with L = `L_precision` (m, m), lower
+    triangular. kappa (s, m) → c (s,)."""
+    V = _whiten(L_precision, kappa)
     return optimal_c(K_tilde, np.einsum("ij,ij->j", V, V), kappa @ mu)
 
 
@@ -107,7 +107,8 @@ class XGPC(SVIEngine):
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
-    changes; the posterior factor L_P (Σ⁻¹ = L_P L_Pᵀ), L_P⁻¹ and μ until η changes.
+    changes; the posterior factor L_P (Σ⁻¹ = L_P L_Pᵀ) and μ until η changes (training solves with L_P and never
+    forms L_P⁻¹ or Σ).
     """
 
     def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray | None, kernel: Kernel, *,
@@ -180,13 +181,12 @@ class XGPC(SVIEngine):
         return np.concatenate([W @ self.eta1, (-0.5 * (R @ R.T)).ravel()])
 
     def _set_posterior(self, eta: np.ndarray) -> None:
-        """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ, L_P⁻¹ and μ = Σ η₁."""
+        """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ and μ = Σ η₁ (two triangular solves)."""
         m = self.m
         L_P = robust_cholesky(-2.0 * eta[m:].reshape(m, m), "Σ⁻¹ = −2η₂", self.iteration)
-        L_P_inv = triangular_inverse(L_P)
         eta.setflags(write=False)
-        self._eta, self.L_P, self.L_P_inv = eta, L_P, L_P_inv
-        self.mu = L_P_inv.T @ (L_P_inv @ eta[:m])
+        self._eta, self.L_P = eta, L_P
+        self.mu = lapack.dpotrs(L_P, eta[:m], lower=1)[0]
 
     # ----- iterate averaging ----------------------------------------------------------------------------------------
     def _set_average(self, eta_bar: np.ndarray) -> None:
@@ -199,16 +199,15 @@ class XGPC(SVIEngine):
         w = max(1.0 / self.average_count, 1.0 / self.average_window)
         self._set_average(self._eta.copy() if self._eta_bar is None else self._eta_bar + w * (self._eta - self._eta_bar))
 
-    def _reported(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(μ, L_P, L_P⁻¹) of the q that the bound and the predictions use: q(η̄) when averaging (factorised once per
-        η̄), else the iterate's."""
+    def _reported(self) -> tuple[np.ndarray, np.ndarray]:
+        """(μ, L_P) of the q that the bound and the predictions use: q(η̄) when averaging (factorised once per η̄),
+        else the iterate's."""
         if self._eta_bar is None:
-            return self.mu, self.L_P, self.L_P_inv
+            return self.mu, self.L_P
         if self._averaged is None:
             m = self.m
             L_P = robust_cholesky(-2.0 * self._eta_bar[m:].reshape(m, m), "Σ̄⁻¹ = −2η̄₂", self.iteration)
-            L_P_inv = triangular_inverse(L_P)
-            self._averaged = (L_P_inv.T @ (L_P_inv @ self._eta_bar[:m]), L_P, L_P_inv)
+            self._averaged = (lapack.dpotrs(L_P, self._eta_bar[:m], lower=1)[0], L_P)
         return self._averaged
 
     @property
@@ -224,7 +223,7 @@ class XGPC(SVIEngine):
     @property
     def Sigma(self) -> np.ndarray:
         """Σ = (−2η₂)⁻¹, shape (m, m)."""
-        return inverse_from_factor_inverse(self.L_P_inv)
+        return inverse_from_factor_inverse(triangular_inverse(self.L_P))
 
     def project(self, X: np.ndarray, index: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d); in the full mode `index` picks rows of I."""
@@ -241,7 +240,7 @@ class XGPC(SVIEngine):
         """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""
         X_b, y_b = self.source.batch(index)
         kappa, K_tilde, _ = self.project(X_b, index)
-        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
+        theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P))
         return natural_gradient_targets(kappa, y_b, theta, self.K_inv, self.n)
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
@@ -255,13 +254,13 @@ class XGPC(SVIEngine):
         gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c: only the KL depends on the
         kernel there, for either bound). With `kernel_step="whitened"` the gradient at fixed q(w)."""
         if self.full:
-            return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv,
+            return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P, self.K_inv,
                                         kappa, K_sm, None, full=True, K_zz=self.K_zz)
         if self.kernel_step == "whitened":
             return self._whitened_kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
-        products = posterior_products(self.L_P_inv, self.K_inv, K_sm)
+        products = posterior_products(self.L_P, self.K_inv, K_sm)
         labels, theta = self._bound_pseudo_data(y_b, kappa @ self.mu, K_tilde + np.einsum("ij,ij->i", products[1], K_sm))
-        return elbo_kernel_gradient(self.kernel, X_b, labels, self.Z, self.n, self.mu, self.L_P_inv, self.K_inv, kappa,
+        return elbo_kernel_gradient(self.kernel, X_b, labels, self.Z, self.n, self.mu, self.L_P, self.K_inv, kappa,
                                     K_sm, theta, K_zz=self.K_zz, products=products)
 
     def _bound_pseudo_data(self, y: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -274,13 +273,14 @@ class XGPC(SVIEngine):
         return pseudo_data(a, g_a, g_v)
 
     def _whitened_kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
-        """∂L̂/∂(log ℓ, log σ²) at fixed q(w) = N(m_w, S_w), m_w = L_K⁻¹μ, S_w = L_K⁻¹ΣL_K⁻ᵀ = VᵀV with V = L_P⁻¹L_K⁻ᵀ:
+        """∂L̂/∂(log ℓ, log σ²) at fixed q(w) = N(m_w, S_w), m_w = L_K⁻¹μ, S_w = L_K⁻¹ΣL_K⁻ᵀ = VᵀV with V = L_P⁻¹L_K⁻ᵀ
+        (Σ⁻¹ = L_P L_Pᵀ):
         the bound's slopes ∂/∂a = ½·labels − θa and ∂/∂v = −½θ (v = K̃ + κΣκᵀ; `_bound_pseudo_data`), given to
         `hyperparameters.whitened_kernel_gradient`."""
         a = kappa @ self.mu
-        W = _whiten(self.L_P_inv, kappa)
+        W = _whiten(self.L_P, kappa)
         labels, theta = self._bound_pseudo_data(y_b, a, K_tilde + np.einsum("ij,ij->j", W, W))
-        V = self.L_P_inv @ self.L_K_inv.T
+        V = _whiten(self.L_P, self.L_K_inv)
         return whitened_kernel_gradient(self.kernel, X_b, self.Z, K_sm, self.K_zz, self.L_K, self.L_K_inv,
                                         self.L_K_inv @ self.mu, V.T @ V, 0.5 * labels - theta * a, -0.5 * theta,
                                         self.n / len(y_b))
@@ -300,7 +300,7 @@ class XGPC(SVIEngine):
         X_b, y_b = self.source.batch(index)
         kappa, K_tilde, _ = self.project(X_b, index)
         for _ in range(self.init_sweeps):
-            theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P_inv))
+            theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P))
             lam1, lam2 = natural_gradient_targets(kappa, y_b, theta, self.K_inv, self.n)
             self._set_posterior(np.concatenate([lam1, lam2.ravel()]))
         self.q_initialised = True
@@ -317,7 +317,7 @@ class XGPC(SVIEngine):
         """Local step, natural-gradient targets, η ← η + ρ(λ̂ − η). Returns the relative change of the global
         parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖ and (κ, K̃, K_sm) for the kernel gradient."""
         kappa, K_tilde, K_sm = self.project(X_b, index)
-        c = local_step(kappa, K_tilde, self.mu, self.L_P_inv)
+        c = local_step(kappa, K_tilde, self.mu, self.L_P)
         lam1, lam2 = natural_gradient_targets(kappa, y_b, pg_mean(c), self.K_inv, self.n)
         gradient = np.empty_like(self._eta)  # the natural gradient λ̂ − η, flat like η
         np.subtract(lam1, self.eta1, out=gradient[: self.m])
@@ -339,13 +339,13 @@ class XGPC(SVIEngine):
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO (eq. variational_bound with all constants), a lower bound on log p(y).
         On all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-        mu, _, L_P_inv = self._reported()
+        mu, L_P = self._reported()
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
             X_part, y_part = self.source.batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
             a = kappa @ mu
-            V = _whiten(L_P_inv, kappa)
+            V = _whiten(L_P, kappa)
             b = np.einsum("ij,ij->j", V, V)
             c = np.sqrt(K_tilde + b + a * a)
             total += float(np.sum(augmented_likelihood_terms(y_part, a, b, K_tilde, c)))
@@ -354,18 +354,19 @@ class XGPC(SVIEngine):
 
     def kl(self) -> float:
         """KL(q(u) ‖ p(u)) (of q̄ when averaging)."""
-        return gaussian_kl(*self._reported(), self.L_K, self.L_K_inv)
+        mu, L_P = self._reported()
+        return gaussian_kl(mu, L_P, triangular_inverse(L_P), self.L_K, self.L_K_inv)
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
         Xs = query_points(Xs, self.source.d)
-        mu, _, L_P_inv = self._reported()
+        mu, L_P = self._reported()
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)
             K_sm = self.kernel.cross_from_features(Xs[part], self._features)
             kappa = K_sm @ self.K_inv
-            V = _whiten(L_P_inv, kappa)
+            V = _whiten(L_P, kappa)
             mean[part] = kappa @ mu
             var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V))
         return mean, np.maximum(var, 1e-12)
@@ -373,7 +374,7 @@ class XGPC(SVIEngine):
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_i (eq. local_updates) for the rows X (s, d) at the current q → (s,)."""
         kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
-        return local_step(kappa, K_tilde, self.mu, self.L_P_inv)
+        return local_step(kappa, K_tilde, self.mu, self.L_P)
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def state_dict(self) -> dict:

@@ -5,7 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from explorer.bench import bound, gibbs, protocol, race, steps, table1
+from explorer import methods
+from explorer.bench import bound, gibbs, inducing, protocol, race, scale, steps, table1
 from explorer.dashboard import race_report
 from explorer.kernels import KERNELS
 
@@ -67,8 +68,11 @@ def test_tiny_table1_run_writes_a_well_formed_table_and_json(tmp_path, capsys):
     assert xgpc["error"][1] == pytest.approx(np.std(errors, ddof=1))
     assert xgpc["paper"]["nll"] == [0.47, 0.11]
     table = [line for line in out.out.splitlines() if line.startswith("|")]
-    assert len(table) == 2 + 3 and all(line.count("|") == table[0].count("|") for line in table)
+    assert len(table) == 2 + len(protocol.METHOD_NAMES) and all(line.count("|") == table[0].count("|")
+                                                                for line in table)
     assert "0.47 ± 0.11" in table[2]  # the paper's X-GPC NLL beside ours
+    epgpc = next(line for line in table if line.split("|")[2].strip().startswith("epgpc"))
+    assert "0.48 ± 0.09" in epgpc and "8 ± 0.45" in epgpc  # the paper's EPGPC NLL and time beside ours
     assert "%]" in out.err and "left" in out.err  # the progress line
 
 
@@ -92,20 +96,83 @@ def test_tiny_steps_run_races_the_chosen_rules_on_one_split(tmp_path, capsys):
     assert len(table) == 2 + 3 and sum("**best**" in line for line in table) == 1
 
 
-def test_tiny_race_writes_speedups_json_and_a_self_contained_plot(tmp_path):
+def test_benches_offer_every_registered_method_by_default():
+    assert protocol.METHOD_NAMES == tuple(methods.METHODS) and "epgpc" in protocol.METHOD_NAMES
+    assert protocol.METHOD_NAMES[0] == "xgpc"  # the speed-ups are X-GPC's
+    for bench in (table1, race, inducing):
+        assert bench.parse_arguments([]).methods == list(methods.METHODS)
+    assert scale.parse_arguments(["--method", "epgpc"]).method == "epgpc"
+
+
+def test_tiny_race_writes_speedups_json_and_a_self_contained_plot(tmp_path, capsys):
     path, html = tmp_path / "race.json", tmp_path / "race.html"
     code = race.main(["--dataset", "diabetes", "--seconds", "0.5", "--no-write-md", "--json", str(path)])
     assert code == 0 and not html.exists()  # the benchmark writes numbers; the dashboard package draws them
+    out = capsys.readouterr().out
+    assert "SVGPC 150 ± 5.1 s" in out and "EPGPC 8 ± 0.45 s" in out  # the paper's times for Diabetes
     assert race_report.main([str(path), str(html)]) == 0
     fold = json.loads(path.read_text())["folds"][0]
     assert list(fold["methods"]) == list(protocol.METHOD_NAMES)
     assert fold["best_nll"] == min(r["final_nll"] for r in fold["methods"].values())
-    for method in ("svgp-adam", "svgp-natgrad"):
+    assert set(fold["speedups"]) == set(protocol.METHOD_NAMES) - {"xgpc"}  # X-GPC against each baseline
+    for method in fold["speedups"]:
         gain = fold["speedups"][method]
         assert gain["final_nll_gap"] == pytest.approx(fold["methods"]["xgpc"]["final_nll"]
                                                       - fold["methods"][method]["final_nll"])
     page = html.read_text()
     assert "<html" in page.lower() and "xgpc" in page and "Bokeh" in page
+    assert all(race_report.NAMES[method] in page for method in protocol.METHOD_NAMES)  # the legend names each
+
+
+def test_tiny_inducing_run_reads_every_method_at_each_m(tmp_path):
+    path = tmp_path / "inducing.json"
+    code = inducing.main(["--dataset", "diabetes", "--m", "4", "12", "--folds", "1", "--seconds", "0.4",
+                          "--no-write-md", "--json", str(path)])
+    assert code == 0
+    payload = json.loads(path.read_text())
+    rows = payload["rows"]
+    assert [(r["m"], r["method"]) for r in rows] == [(m, method) for m in (4, 12) for method in protocol.METHOD_NAMES]
+    for fit in payload["fits"]:
+        err, seconds = np.asarray(fit["trace"]["test_error"]), np.asarray(fit["trace"]["seconds"])
+        assert 0.0 <= fit["final"]["error"] <= 0.5 and 0.0 < fit["final"]["nll"] < np.log(2.0) + 0.1
+        for t, value in zip(payload["checkpoints"], fit["error_at"]):  # the reading is the trace's value at t
+            if np.isfinite(value):
+                assert value == err[np.searchsorted(seconds, t, side="right") - 1]
+
+
+def _scale(tmp_path, method, *options):
+    path = tmp_path / f"scale-{method}.json"
+    argv = ["--n", "2000", "20000", "--m", "20", "--seconds", "0.3", "--method", method, "--no-write-md",
+            "--json", str(path)] + [arg for option in options for arg in ("--option", option)]
+    assert scale.main(argv) == 0
+    small, large = json.loads(path.read_text())["results"]
+    return small, large, (large["state_mb"] - small["state_mb"]) * 1e6 / (large["n"] - small["n"])
+
+
+@pytest.mark.parametrize("method", list(methods.METHODS))
+def test_tiny_scale_run_measures_bounded_memory_for_every_method(tmp_path, method):
+    """Every method's default form keeps state that does not grow with n beyond a float copy of y (8 bytes a row),
+    and its steps' peak and leftovers do not depend on n."""
+    small, large, bytes_per_row = _scale(tmp_path, method)
+    assert bytes_per_row <= 8.5
+    assert large["step_peak_mb"] == pytest.approx(small["step_peak_mb"], rel=0.1, abs=0.05)
+    assert large["step_growth_mb"] == pytest.approx(small["step_growth_mb"], rel=0.1, abs=0.05)
+    assert 0.0 <= large["test_error"] <= 0.5 and large["ms_per_iteration"] > 0
+
+
+def test_tiny_scale_run_sees_per_point_ep_sites_grow_with_n(tmp_path):
+    """The measurement can fail: EP with one site per point (direction (m,), τ̃, ν̃) keeps 8(m + 2) bytes a row."""
+    *_, bytes_per_row = _scale(tmp_path, "epgpc", "epgpc.sites=per-point")
+    assert bytes_per_row >= 8 * (20 + 2)
+
+
+def test_tiny_steps_run_races_epgpcs_two_step_rules(tmp_path):
+    path = tmp_path / "steps.json"
+    assert steps.main(["--datasets", "diabetes", "--seconds", "0.4", "--entrants", "epgpc-rm-10-0.6",
+                       "epgpc-constant-0.003", "--no-write-md", "--json", str(path)]) == 0
+    entrants = json.loads(path.read_text())["races"]["diabetes"]["entrants"]
+    assert [label.split()[:2] for label in entrants] == [["epgpc", "robbins-monro"], ["epgpc", "constant"]]
+    assert all(r["iterations"] > 0 and 0.0 < r["final_nll"] < np.log(2.0) + 0.05 for r in entrants.values())
 
 
 def test_tiny_bound_run_orders_the_two_bounds_as_theory_says(tmp_path):

@@ -131,6 +131,40 @@ def test_each_tab_renders(served, page):
     assert errors == []
 
 
+def test_learn_tabs_ep_picture_draws_its_curves_and_follows_the_sliders(served, page):
+    """The HoloViews EP picture inside the dashboard's tabs is drawn (a Layout there once came out with zero-size
+    plots): the site's orange and the tilted density's blue are on screen below its heading, and move with μ₋."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    dashboard, errors = open_app(page, *served)
+    page.locator(".bk-tab", has_text="Learn").click()
+    heading = page.get_by_text("5. One point's EP update").first
+    heading.wait_for(timeout=TIMEOUT_MS)
+
+    def picture() -> np.ndarray:
+        page.wait_for_timeout(1500)
+        box = heading.bounding_box()
+        shot = page.screenshot(full_page=True, clip={"x": 0, "y": box["y"] + scroll(), "width": 900, "height": 420})
+        return np.asarray(Image.open(io.BytesIO(shot)).convert("RGB"), dtype=int)
+
+    def scroll() -> float:
+        return page.evaluate("() => window.scrollY")
+
+    def pixels(image, rgb) -> int:
+        return int((np.abs(image - np.array(rgb)).sum(axis=2) < 60).sum())
+
+    before = picture()
+    assert pixels(before, (255, 140, 0)) > 200 and pixels(before, (65, 105, 225)) > 200  # darkorange, royalblue
+    dashboard.learn.cavity_mean.value = 2.5
+    after = picture()
+    assert pixels(after, (255, 140, 0)) > 200 and (np.abs(after - before).sum(axis=2) > 0).sum() > 1000
+    shoot(page, "learn-ep")
+    assert errors == []
+
+
 def test_malformed_csv_upload_shows_an_error_and_the_app_keeps_working(served, page):
     dashboard, errors = open_app(page, *served)
     dataset = dashboard.model.dataset

@@ -10,7 +10,7 @@ import numpy as np
 import panel as pn
 import pytest
 from bokeh.events import Tap
-from bokeh.models import GlyphRenderer, Legend, Range1d
+from bokeh.models import Legend, Range1d
 from scipy.special import expit, log_expit
 
 from explorer.dashboard import Dashboard
@@ -18,11 +18,10 @@ from explorer.dashboard.data import header_columns, guess_label_column
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.compare import text_progress
 from explorer.dashboard.controls import describe_change
-from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import _table, seconds_left, standings
 from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
 from explorer.metrics import error_rate, first_time_within, settled_time_within
-from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, misclassified
+from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, FrozenPrediction, misclassified
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
 from explorer.datasets import DataError
@@ -168,7 +167,9 @@ def test_history_csv_and_learn_histograms(dash):
     assert len(csv.splitlines()) == 1 + len(dash.model.history)
     dash.tabs.active = 4
     dash.refresh()
-    assert len(dash.learn.c_source.data["top"]) == 30
+    c_histogram = dash.learn.minibatch_panes[0].object[()]  # the Learn view's current frame
+    top, _ = np.histogram(dash.model.last_local()["c"], bins=30, density=True)
+    np.testing.assert_allclose(c_histogram.dimension_values(1), top)
     assert "points" in dash.learn.minibatch_text.object
 
 
@@ -214,7 +215,10 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     run = dash.mcmc.run
     assert run.stage == "done" and run.sampler.sweeps_done == 80
     assert set(run.results) == {"sparse", "full"}
-    assert len(dash.mcmc.scatter["mean"][1]["sparse"].data["x"]) == 30
+    mean_panel = dash.mcmc.comparison[0].object  # the MCMC view's panels: mean, variance, p(y=1)
+    sparse = next(element for element in mean_panel if element.label == run.results["sparse"].label)
+    assert len(sparse.dimension_values(0)) == 30
+    np.testing.assert_array_equal(sparse.dimension_values(1), run.results["sparse"].vi_mean)
     assert run.results["full"].pair_summaries()["p(y=1)"].correlation > 0.9
     assert "correlation" in dash.mcmc.summary.object and dash.mcmc.note.visible  # 40 of 160 training points
     assert len(dash.mcmc.trace_sources[0].data["sweep"]) == 80
@@ -233,6 +237,31 @@ def test_race_tab_races_and_ranks(dash):
     assert set(run.models) == {"xgpc", "svgp-adam"}
     assert len(dash.race.sources["xgpc"].data["seconds"]) >= 2
     assert "reached the band" in dash.race.table.object
+
+
+def test_race_tab_races_every_registered_method_and_names_each(dash):
+    """Four entrants by default (X-GPC, both SVGPs, EPGPC): each trains its budget, gets a curve, a legend entry
+    (two a row, so four fit above the plot), a table row and a place in the verdict."""
+    from explorer.methods import METHODS
+    from explorer.dashboard.race_report import NAMES
+
+    assert dash.race.methods.value == list(METHODS) and len(METHODS) == 4
+    dash.tabs.active = 3
+    dash.race.budget.value = 0.3
+    dash.start_race()
+    wait_until(lambda: not dash.worker.playing, limit=180)
+    assert dash.worker.error is None
+    dash.refresh()
+    run = dash.race.run
+    assert run.finished and set(run.models) == set(METHODS)
+    assert all(m.trainer.seconds >= 0.3 for m in run.models.values())
+    assert run.models["epgpc"].method == "epgpc"
+    for method in METHODS:
+        assert len(dash.race.sources[method].data["seconds"]) >= 2
+        assert f"| {NAMES[method]} |" in dash.race.table.object
+        assert NAMES[method] in dash.race.verdict.object
+    legend = dash.race.nll.legend[0]
+    assert [item.label.value for item in legend.items] == [NAMES[m] for m in METHODS] and legend.ncols == 2
 
 
 def test_time_to_target_readings():
@@ -280,6 +309,33 @@ def test_misclassified_marks_only_where_the_model_has_decided():
     assert misclassified(p, y).tolist() == [False, False, False, False, True, True]
 
 
+@pytest.mark.parametrize("method", ["xgpc", "svgp-natgrad", "svgp-adam"])
+def test_a_frozen_prediction_keeps_the_state_it_was_taken_at_while_the_model_trains_on(method):
+    model = Model(dataset="moons", n_points=200, n_inducing=20, batch_size=50, method=method)
+    model.step(5)
+    X = model.X_test[:30]
+    frozen, (mean, var) = FrozenPrediction(model), model.predict_latent(X)
+    model.step(20)
+    now_mean, _ = model.predict_latent(X)
+    assert not np.allclose(now_mean, mean)  # the model moved on …
+    frozen_mean, frozen_var = frozen.predict_latent(X)
+    assert np.array_equal(frozen_mean, mean) and np.array_equal(frozen_var, var)  # … its frozen copy did not
+
+
+def test_a_periodic_surface_frame_is_computed_off_the_gate_and_shown_at_a_later_tick(dash):
+    dash.model.step(10)
+    dash._surface_due = 0.0
+    dash.refresh()  # due: the frame is computed in the frame thread from the state now
+    job = dash._pending_frame
+    assert job is not None
+    expected = dash.surface.frame(dash.model)  # the same state, computed here
+    job.result(timeout=60)
+    dash.model.step(10)  # training went on meanwhile: the frame shows the state it was taken at
+    dash.refresh()
+    np.testing.assert_array_equal(image(dash), expected["z"])
+    assert dash._pending_frame is None or dash._pending_frame is not job
+
+
 def test_a_fresh_surface_crosses_out_nothing_and_a_trained_one_its_errors(dash):
     shown = dash.surface._shown_data(dash.model)
     X = np.vstack([shown[0], shown[2]])
@@ -311,8 +367,7 @@ def _has_extent(fig) -> bool:
 
 def test_every_figure_can_set_its_initial_ranges_and_the_curves_fill_them(dash):
     traces = dash.train.traces
-    figures = (traces.figures + [dash.race.nll, dash.race.error, dash.mcmc.trace]
-               + [fig for fig, _ in dash.mcmc.scatter.values()] + [dash.learn.c_fig, dash.learn.theta_fig])
+    figures = traces.figures + [dash.race.nll, dash.race.error, dash.mcmc.trace]  # the raw-Bokeh ones
     assert all(_has_extent(fig) for fig in figures)
     for _ in range(4):
         dash.step()
@@ -330,17 +385,6 @@ def test_legends_sit_beside_above_or_below_the_curves(dash):
     for fig in dash.train.traces.figures + [dash.race.nll, dash.race.error]:
         assert not any(isinstance(item, Legend) for item in fig.center)
         assert any(isinstance(item, Legend) for item in fig.below + fig.right + fig.above)
-
-
-def test_mcmc_sparse_and_full_markers_differ():
-    tab = McmcTab()
-    for fig, sources in tab.scatter.values():
-        glyphs = {kind: fig.select_one({"type": GlyphRenderer, "data_source": source}).glyph
-                  for kind, source in sources.items()}
-        sparse, full = glyphs["sparse"], glyphs["full"]
-        assert (sparse.marker, sparse.size) != (full.marker, full.size)
-        assert sparse.fill_alpha == 0.0  # hollow: the full-model marker inside stays visible
-        assert {item.label["value"] for item in fig.legend[0].items} >= {"X-GPC sparse", "X-GPC full"}
 
 
 def test_race_robust_range_ignores_a_spike():

@@ -3,8 +3,8 @@ independently written minibatch ELBO (c re-optimised at every perturbed kernel, 
 import numpy as np
 import pytest
 
-from explorer.hyperparameters import Adam, elbo_kernel_gradient
-from explorer.kernels import RBF, make_kernel
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, learned_kernel
+from explorer.kernels import RBF, KernelParameterError, make_kernel
 from explorer.polyagamma import pg_mean
 from explorer.schedules import Constant
 from explorer.xgpc import XGPC, local_step
@@ -57,15 +57,15 @@ def test_elbo_kernel_gradient_function_matches_finite_differences(lengthscale):
     kappa = np.linalg.solve(K, K_sm.T).T
     c = np.sqrt(_optimal_c_squared_given(kappa, K_sm, mu, Sigma, 0.9 + 1e-3))
     theta = np.tanh(c / 2) / (2 * c)
-    analytic = elbo_kernel_gradient(kernel, X, y, Z, 100, mu, _inverse_lower_factor_of_inverse(Sigma), np.linalg.inv(K),
+    analytic = elbo_kernel_gradient(kernel, X, y, Z, 100, mu, _lower_factor_of_inverse(Sigma), np.linalg.inv(K),
                                     kappa, K_sm, theta)
     numeric = finite_difference_gradient(X, y, Z, 100, kernel, mu, Sigma, False)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
 
 
-def _inverse_lower_factor_of_inverse(Sigma):
-    """L⁻¹ with Σ⁻¹ = LLᵀ, so that Σ = L⁻ᵀL⁻¹."""
-    return np.linalg.inv(np.linalg.cholesky(np.linalg.inv(Sigma)))
+def _lower_factor_of_inverse(Sigma):
+    """L with Σ⁻¹ = LLᵀ."""
+    return np.linalg.cholesky(np.linalg.inv(Sigma))
 
 
 def _gradient_by_the_defining_formula(kernel, X_b, y_b, Z, n, mu, Sigma, K_inv, kappa, K_sm, theta, full):
@@ -102,7 +102,7 @@ def test_restructured_gradient_equals_the_defining_formula(full, name, lengthsca
     B = rng.standard_normal((m, m))
     Sigma = 0.2 * B @ B.T + 0.05 * np.eye(m)
     theta = rng.uniform(0.05, 0.25, s)
-    new = elbo_kernel_gradient(kernel, X_b, y_b, Z, 500, mu, _inverse_lower_factor_of_inverse(Sigma), K_inv, kappa,
+    new = elbo_kernel_gradient(kernel, X_b, y_b, Z, 500, mu, _lower_factor_of_inverse(Sigma), K_inv, kappa,
                                K_sm, theta, full=full)
     old = _gradient_by_the_defining_formula(kernel, X_b, y_b, Z, 500, mu, Sigma, K_inv, kappa, K_sm, theta, full)
     np.testing.assert_allclose(new, old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
@@ -119,7 +119,7 @@ def test_engine_gradient_with_c_from_its_products_equals_the_defining_formula(fu
     index = np.arange(4, 14)
     X_b, y_b = engine.source.batch(index)
     kappa, K_tilde, K_sm = engine.project(X_b, index)
-    theta = pg_mean(local_step(kappa, K_tilde, engine.mu, engine.L_P_inv))
+    theta = pg_mean(local_step(kappa, K_tilde, engine.mu, engine.L_P))
     old = _gradient_by_the_defining_formula(engine.kernel, X_b, y_b, engine.Z, engine.n, engine.mu, engine.Sigma,
                                             engine.K_inv, kappa, K_sm, theta, full)
     np.testing.assert_allclose(engine.kernel_gradient(index), old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
@@ -127,6 +127,17 @@ def test_engine_gradient_with_c_from_its_products_equals_the_defining_formula(fu
 
 def _optimal_c_squared_given(kappa, K_sm, mu, Sigma, prior_var):
     return prior_var - np.sum(kappa * K_sm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + (kappa @ mu) ** 2
+
+
+@pytest.mark.parametrize("lengthscale, variance, fine", [([1e99, 2.0], 1e-99, True), ([1e-99], 1e99, True),
+                                                         ([1.0, 1e101], 1.0, False), ([1.0], 1e-101, False)])
+def test_learned_kernels_beyond_1e100_either_way_are_refused(lengthscale, variance, fine):
+    kernel = RBF(np.array(lengthscale), variance, 1e-3)
+    if fine:
+        assert learned_kernel(kernel) is kernel
+    else:
+        with pytest.raises(KernelParameterError, match="outside"):
+            learned_kernel(kernel)
 
 
 def test_adam_first_steps_by_hand():

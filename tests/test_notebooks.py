@@ -16,12 +16,20 @@ def execute(name: str) -> nbformat.NotebookNode:
 
 
 VIEW_TYPES = ("application/vnd.holoviews_exec.v0+json", "application/vnd.bokehjs_exec.v0+json")
+HOLOVIEWS = "application/vnd.holoviews_exec.v0+json"
 
 
 def rendered_view(cell) -> bool:
     """The cell's output holds a rendered Panel/Bokeh view (not the object's plain repr)."""
     return any(any(kind in output.get("data", {}) for kind in VIEW_TYPES) for output in cell.get("outputs", [])
                if output.output_type in ("display_data", "execute_result"))
+
+
+def rendered_holoviews(cell) -> bool:
+    """The cell's result is a HoloViews object rendered by Bokeh: its HTML with the HoloViews exec bundle, not only
+    the object's text repr."""
+    return any(HOLOVIEWS in output.get("data", {}) and "text/html" in output.get("data", {})
+               for output in cell.get("outputs", []) if output.output_type in ("display_data", "execute_result"))
 
 
 def cell_with(notebook, code: str):
@@ -42,6 +50,10 @@ def test_tour_runs_and_the_dashboard_follows_the_model():
     assert "['run 1: first run', 'run 2 (now): inducing points 30 → 10']" in text
     assert "reached the band" in text and ("won" in text or "settled" in text)
     assert rendered_view(cell_with(notebook, "dashboard = Dashboard(model)"))
+    assert rendered_holoviews(cell_with(notebook, "figure = views.decision_surface(model)"))
+    assert rendered_holoviews(cell_with(notebook, "watched = live(model)"))
+    assert "live views at iteration 400" in text
+    assert "['figure.png', 'training.gif'] model still at iteration 400" in text
 
 
 @pytest.mark.slow
@@ -53,3 +65,22 @@ def test_pg_augmentation_notebook_runs_and_shows_the_learn_tab():
     last = cell_with(notebook, "learn = LearnTab()")
     assert rendered_view(last)
     assert not any("LearnTab at 0x" in str(output.get("data", {}).get("text/plain", "")) for output in last.outputs)
+    for view in ("views.pg_density", "views.augmentation_identity", "views.augmented_bound", "views.minibatch_view"):
+        assert rendered_holoviews(cell_with(notebook, view))
+
+
+@pytest.mark.slow
+def test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1():
+    notebook = execute("paper_figures.ipynb")
+    text = text_outputs(notebook)
+    assert "Fig. 1: " in text and "Table 1: " in text  # says which data it used (the paper's or the built-in set)
+    assert "full X-GPC against MCMC: corr(mean)" in text and "sparse X-GPC against MCMC" in text
+    for figure in ("views.mcmc_comparison(fig1)", "views.mcmc_traces(fig1.sampler)", "fig2 = views.race_curves",
+                   "views.inducing_study(study)", 'views.inducing_study(study, x="m")', "paper = (views.mcmc_scatter"):
+        assert rendered_holoviews(cell_with(notebook, figure)), figure
+    (table,) = [output for output in cell_with(notebook, "table1.run(table_args)").outputs
+                if "text/markdown" in output.get("data", {})]
+    assert "| data set (n, d) | method | error |" in table["data"]["text/markdown"]
+    assert "xgpc" in table["data"]["text/markdown"] and "svgp-adam" in table["data"]["text/markdown"]
+    for suffix in ("png", "svg", "html"):
+        assert f"figures.{suffix}: " in text

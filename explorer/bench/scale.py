@@ -1,6 +1,7 @@
-"""`python -m explorer bench scale`: X-GPC on synthetic SUSY-like data at n = 10⁴ … 10⁷ — seconds per iteration
-(independent of n: a minibatch step never touches the other rows), seconds and iterations to the paper's
-convergence rule, and memory.
+"""`python -m explorer bench scale`: one method (`--method`, default X-GPC) on synthetic SUSY-like data at
+n = 10⁴ … 10⁷ — seconds per iteration (independent of n: a minibatch step never touches the other rows), seconds and
+iterations to the paper's convergence rule, and memory: the state the method keeps, the peak of its steps and what
+the steps leave allocated (bounded: independent of n).
 
 Data (d = 18, like SUSY): 8 "low-level" features z ~ N(0, I) and 10 "high-level" non-linear functions of them
 (norms, products, |·|, tanh), label y = sign(g(z) + noise·ε), ε ~ N(0, 1), with
@@ -22,7 +23,7 @@ import numpy as np
 
 from explorer import methods, recipe
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
-from explorer.bench.protocol import Progress
+from explorer.bench.protocol import Progress, parse_options
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -60,7 +61,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m explorer bench scale", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=float, nargs="+", default=[1e4, 1e5, 1e6, 1e7])
-    parser.add_argument("--method", default="xgpc", choices=sorted(methods.METHODS))
+    parser.add_argument("--method", default="xgpc", choices=list(methods.METHODS))
+    parser.add_argument("--option", action="append", default=[], metavar="METHOD.KEY=VALUE",
+                        help="builder option, e.g. epgpc.sites=per-point (repeatable; options of other methods are "
+                             "ignored)")
     parser.add_argument("--noise", type=float, default=0.5, help="label noise sd on the latent score (default 0.5)")
     parser.add_argument("--m", type=int, default=100)
     parser.add_argument("--batch-size", type=int, default=100)
@@ -87,10 +91,14 @@ def run_size(n: int, args, X_test: np.ndarray, y_test: np.ndarray, X_holdout: np
     X, y = susy_like(n, rng, args.noise, out)
     rows = rng.choice(n, KMEANS_ROWS, replace=False) if n > KMEANS_ROWS else slice(None)
     Z = kmeans_plus_plus(np.asarray(X[rows]), args.m, rng)
+    tracemalloc.start()  # what building the run allocates and keeps: the method's state (the data exist already)
     trainer = recipe.start_run(args.method, X, y, X_holdout, y_holdout, RBF(np.sqrt(D), 1.0, 1e-4), scaler=False,
                                Z=Z, engine_rng=np.random.default_rng([args.seed, n, 1]),
                                evaluation_rng=np.random.default_rng([args.seed, n, 2]), batch_size=args.batch_size,
-                               eval_every=args.eval_every, convergence=args.convergence, elbo_points=1000).trainer
+                               eval_every=args.eval_every, convergence=args.convergence, elbo_points=1000,
+                               options=parse_options(args.option).get(args.method)).trainer
+    state = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
     engine = trainer.engine
     trainer.run(seconds=args.seconds, progress=lambda t: progress.show(min(t.seconds, args.seconds), f"n = {n:,}"))
     converged, seconds, iterations = bool(trainer.converged), trainer.seconds, engine.iteration
@@ -98,14 +106,15 @@ def run_size(n: int, args, X_test: np.ndarray, y_test: np.ndarray, X_holdout: np
     per_iteration = np.diff(s) / np.maximum(np.diff(it), 1)
     tracemalloc.start()
     engine.step(100)  # working memory of further iterations (numpy allocations are traced)
-    peak = tracemalloc.get_traced_memory()[1]
+    growth, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     p = engine.predict_proba(X_test)
     progress.advance(args.seconds, f"n = {n:,}")
     return {"n": n, "data_gb": gigabytes, "storage": "memmap" if out is not None else "RAM",
             "ms_per_iteration": 1e3 * float(np.median(per_iteration)), "iterations": iterations,
             "seconds": seconds, "converged": converged, "test_error": error_rate(p, y_test),
-            "test_nll": negative_log_likelihood(p, y_test), "step_peak_mb": peak / 1e6,
+            "test_nll": negative_log_likelihood(p, y_test), "state_mb": state / 1e6, "step_peak_mb": peak / 1e6,
+            "step_growth_mb": growth / 1e6,
             "process_max_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6}
 
 
@@ -124,16 +133,21 @@ def main(argv: list[str] | None = None) -> int:
     rows = [{"n": f"{r['n']:,}", "data GB": r["data_gb"], "storage": r["storage"],
              "ms/iteration (median)": r["ms_per_iteration"], f"ratio to n = {sizes[0]:,}": r["ms_per_iteration"] / base,
              "iterations": r["iterations"], "seconds to converge": r["seconds"] if r["converged"] else float("nan"),
-             "test error": r["test_error"], "test NLL": r["test_nll"], "step peak MB": r["step_peak_mb"],
+             "test error": r["test_error"], "test NLL": r["test_nll"], "state MB": r["state_mb"],
+             "step peak MB": r["step_peak_mb"], "kept after 100 steps MB": r["step_growth_mb"],
              "max RSS GB": r["process_max_rss_gb"]} for r in results]
+    options = f" ({', '.join(args.option)})" if args.option else ""
     text = markdown_table(rows) + (
-        f"\n\n{args.method}, synthetic SUSY-like data (d = {D}, label noise {args.noise:g}; `explorer/bench/scale.py`), "
-        f"m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the paper's "
-        f"{RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time only; "
-        f"ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on 100,000 fresh rows. 'step peak MB' is the peak of numpy "
-        "allocations during 100 further iterations (tracemalloc); 'max RSS' is the process's peak resident size "
-        "so far (it includes the data).")
+        f"\n\n{args.method}{options}, synthetic SUSY-like data (d = {D}, label noise {args.noise:g}; "
+        f"`explorer/bench/scale.py`), m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the "
+        f"paper's {RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time "
+        f"only; ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on 100,000 fresh "
+        "rows. Memory (tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and "
+        "still holds (the method's state and any copy it makes of the data; the data themselves exist before and are "
+        "not counted); 'step peak MB' the peak during 100 further iterations and 'kept after 100 steps MB' what they "
+        "left allocated (bounded memory: all three flat in n); 'max RSS' is the process's peak resident size so far "
+        "(it includes the data).")
     command = "python -m explorer bench scale " + shlex.join(list(argv or []))
-    finish(args, f"scale ({args.method})", command.strip(), text,
+    finish(args, f"scale ({args.method}{''.join(', ' + o for o in args.option)})", command.strip(), text,
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "results": results})
     return 0

@@ -2,7 +2,10 @@
 
 1. Iterations per second for m ∈ {16, 32, 64, 100, 128, 256}, s = 100, d = 8, on a 100,000-point synthetic set,
    without and with the hyperparameter (Adam) step, and the ratio of one iteration to the bare linear-algebra floor
-   timed in the same run: one m×m Cholesky plus the s×m products (kernel block, κ = K_sm K_mm⁻¹, κᵀΘκ).
+   timed in the same run: one m×m Cholesky plus the s×m products (kernel block, κ = K_sm K_mm⁻¹, κᵀΘκ). Beside it,
+   for scale only (the targets stay in units of the floor), the linear algebra a kernel step cannot avoid: the new
+   kernel's K_mm (its m×m exponentials, Cholesky factor and inverse) and the gradient's products N = AΣA, T = K_sm N
+   and κᵀR; the kernel step (with − without) is reported in units of it too.
 2. Seconds per iteration at n ∈ {10⁴, 10⁵, 10⁶} (m = s = 100): independent of n.
 3. Peak memory allocated while training (tracemalloc) against n·m·8 bytes, the size of the n×m matrix that an
    implementation must never hold.
@@ -17,7 +20,7 @@ import time
 import tracemalloc
 
 import numpy as np
-from scipy.linalg import lapack
+from scipy.linalg import blas, lapack
 
 from explorer import datasets, recipe
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
@@ -67,6 +70,26 @@ def floor_function(engine: XGPC):
     return floor
 
 
+def kernel_step_floor_function(engine: XGPC):
+    """The linear algebra of one kernel step, on the engine's current state: the new kernel's K_mm (features, m×m
+    exponentials, nugget), its Cholesky factor and inverse, and the gradient's C = L_P⁻¹A, N = CᵀC, T = K_sm N
+    and κᵀR (R of T's shape)."""
+    X_b, Z, kernel = engine.X[:BATCH], engine.Z, engine.kernel
+    K_sm = kernel.cross_from_features(X_b, engine.kernel.features(Z))
+    kappa, L_P, K_inv = K_sm @ engine.K_inv, engine.L_P, engine.K_inv
+
+    def floor():
+        K_mm = kernel.gram(Z, kernel.cross_from_features(Z, kernel.features(Z)))
+        L = lapack.dpotrf(K_mm.T, lower=1, clean=1)[0]
+        L_inv = lapack.dtrtri(L, lower=1)[0]
+        L_inv.T @ L_inv
+        C = blas.dtrsm(1.0, L_P, K_inv, lower=1)
+        T = K_sm @ (C.T @ C)
+        kappa.T @ T
+
+    return floor
+
+
 def interleaved_seconds(blocks: dict, repeats: int) -> dict:
     """Median seconds per unit of each timed block {name: (fn, units)}, the blocks run in turn within every
     repeat so that a change of machine load hits them alike (their ratios are what the table reports)."""
@@ -87,14 +110,19 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
         plain.step(20)
         learning.step(20)
         floor, hyper_number = floor_function(learning), max(number // 3, 10)
+        kernel_floor = kernel_step_floor_function(learning)
         seconds = interleaved_seconds({
             "without": (lambda: plain.step(number), number),
             "with": (lambda: learning.step(hyper_number), hyper_number),
-            "floor": (lambda: [floor() for _ in range(number)], number)}, repeats)
+            "floor": (lambda: [floor() for _ in range(number)], number),
+            "kernel floor": (lambda: [kernel_floor() for _ in range(hyper_number)], hyper_number)}, repeats)
         without, with_hyper, floor_s = seconds["without"], seconds["with"], seconds["floor"]
         rows.append({"m": m, "it/s": 1.0 / without, "it/s with hyper": 1.0 / with_hyper,
                      "µs/it": without * 1e6, "µs/it with hyper": with_hyper * 1e6, "floor µs": floor_s * 1e6,
-                     "it / floor": without / floor_s, "it with hyper / floor": with_hyper / floor_s})
+                     "it / floor": without / floor_s, "it with hyper / floor": with_hyper / floor_s,
+                     "kernel-step floor µs": seconds["kernel floor"] * 1e6,
+                     "kernel-step floor / floor": seconds["kernel floor"] / floor_s,
+                     "kernel step / its floor": (with_hyper - without) / seconds["kernel floor"]})
         print(f"  m = {m}: {1 / without:.0f} it/s, {1 / with_hyper:.0f} it/s with hyper, floor {floor_s * 1e6:.0f} µs",
               flush=True)
     return rows
@@ -154,7 +182,10 @@ def markdown(result: dict) -> str:
     return (
         f"SVI iterations of X-GPC, s = {BATCH}, d = {DIM}, synthetic n = {result['n']:,}; medians of "
         f"{result['repeats']} repeats, the blocks timed in turn. The floor is one m×m Cholesky plus the s×m "
-        f"products (kernel block, κ, κᵀΘκ), timed in the same run. Load average before: "
+        f"products (kernel block, κ, κᵀΘκ), timed in the same run. For scale, the kernel-step floor is the linear "
+        f"algebra a kernel step cannot avoid (the new K_mm: m×m exponentials, Cholesky factor, inverse; the "
+        f"gradient's N = AΣA, T = K_sm N, κᵀR), and the kernel step (with − without) is given in its units. "
+        f"Load average before: "
         f"{result['load_before']:.2f}.\n\n{verdict}"
         + markdown_table(result["iterations"]) + "\n\n"
         "Per-iteration time against n (m = s = 100, without hyperparameter steps), and the peak memory allocated by "

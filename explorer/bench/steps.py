@@ -1,6 +1,6 @@
 """`python -m explorer bench steps`: which step-size rule should X-GPC use? Each rule races on the same split of
 each data set (same Z, initial kernel, minibatch stream and kernel learning), with natural-gradient SVGP beside them
-as the reference the issue's targets are measured against.
+as the reference the issue's targets are measured against, and EPGPC's two rules for its stochastic-EP step ε.
 
 Per data set and rule: final test NLL and error (median of the last five evaluations), the time to get within 1% of
 the best final NLL of all entrants ("first" reaches the band, "settled" stays in it to the end; DESIGN §6), and the
@@ -15,7 +15,7 @@ from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, pinned_blas
 from explorer.bench.race import race_fold, time_to_quality
 
-DESCRIPTION = "Step-size rules for X-GPC raced on each data set, natural-gradient SVGP as the reference"
+DESCRIPTION = "Step-size rules for X-GPC (and EPGPC's ε) raced on each data set, natural-gradient SVGP as the reference"
 ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
     "rm-10-0.6": ("xgpc robbins-monro τ=10 κ=0.6", "xgpc", {"step_size": "robbins-monro", "tau": 10, "kappa": 0.6}),
     "rm-1-0.51": ("xgpc robbins-monro τ=1 κ=0.51", "xgpc", {"step_size": "robbins-monro", "tau": 1, "kappa": 0.51}),
@@ -23,6 +23,10 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
     "adaptive-target": ("xgpc adaptive (warm start on λ̂)", "xgpc", {"step_size": "adaptive", "warm_start_on": "target"}),
     "constant-0.02": ("xgpc constant ρ=0.02", "xgpc", {"step_size": "constant", "rho": 0.02}),
     "svgp-natgrad": ("svgp-natgrad (adaptive)", "svgp-natgrad", {}),
+    # EPGPC's step ε on its tied site: its default rule, and a constant ε = 0.003 ≈ s/n on a9a (the SEP rule)
+    "epgpc-rm-10-0.6": ("epgpc robbins-monro ε τ=10 κ=0.6", "epgpc", {}),
+    "epgpc-constant-0.003": ("epgpc constant ε=0.003", "epgpc",
+                             {"step_size": "constant", "rho": 0.003}),
 }
 
 

@@ -1,8 +1,11 @@
 """`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
 session) or shown in a notebook. Training runs in the session's worker thread; a periodic callback (every
 `period_ms`) takes the worker's gate briefly to read what is new and renders it: traces at every tick, the surface
-at most every `surface_seconds`, only while its tab is shown. An uploaded file is read and swapped in off the event
-loop (`read_file`), so one upload never stalls the other sessions.
+at most every `surface_seconds` (and rarer when its frames are slow: they take at most `SURFACE_SHARE` of the time),
+only while its tab is shown. A periodic surface frame is computed in the session's frame thread from a frozen copy
+of the prediction, off the event loop and without the gate, and shown at the first tick after it is ready; a frame
+the user asked for (Step, Pause, a new setting, a tab change) is computed at once. An uploaded file is read and
+swapped in off the event loop (`read_file`), so one upload never stalls the other sessions.
 """
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import asyncio
 import io
 import logging
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 
 import panel as pn
@@ -19,8 +23,9 @@ from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
 from explorer import datasets
-from explorer.dashboard.controls import Settings, configuration
+from explorer.dashboard.controls import Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
+from explorer.dashboard.export import run_copy
 from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import RaceTab
@@ -32,7 +37,9 @@ from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
 
 log = logging.getLogger(__name__)
+SURFACE_SHARE = 0.1  # periodic surface frames take at most this share of the wall time (slow machine: rarer frames)
 CHUNK_SECONDS = 0.015  # target length of a worker chunk: the UI waits at most this (plus an evaluation) for the gate
+LINK_PROBLEMS_SHOWN = 5  # problems of a shared link named in its notification
 TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
 KERNEL_ADVICE = ("**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
                  "rate (this starts a new run), or continue this run with the kernel as learned so far.")
@@ -47,14 +54,17 @@ def stepper(generator):
     return job
 
 
-def notify(message: str, kind: str = "error") -> None:
-    """A notification in this session's page (or the log where there is none, e.g. a notebook without them). The
-    page renders notifications as HTML; `message` is shown as text (it often quotes file names and cell values)."""
+def notify(message: str, kind: str = "error", duration: int | None = None) -> None:
+    """A notification in this session's page (or the log where there is none, e.g. a notebook without them) for
+    `duration` ms (0: until closed; default 8 s for errors, 4 s otherwise). The page renders notifications as HTML;
+    `message` is shown as text (it often quotes file names and cell values)."""
     area = pn.state.notifications
     if area is None:
         (log.error if kind == "error" else log.info)(message)
         return
-    getattr(area, kind)(html_text(message), duration=8000 if kind == "error" else 4000)
+    if duration is None:
+        duration = 8000 if kind == "error" else 4000
+    getattr(area, kind)(html_text(message), duration=duration)
 
 
 def describe(error: Exception) -> str:
@@ -84,10 +94,14 @@ class Dashboard(pn.viewable.Viewer):
         super().__init__(**params)
         self.model = model if model is not None else Model()
         self.worker = Worker()
-        self.settings = Settings(self.model, self.apply, notify)
+        self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
+        self._served = self._session is not None
+        if self._served:
+            self.open_link(pn.state.location.search)
+        self.settings = Settings(self.model, self.apply, notify, pn.state.location if self._served else None)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
-        self.train = TrainTab(self.settings, self.surface, self.history_csv)
+        self.train = TrainTab(self.settings, self.surface, self.history_csv, self.model_copy)
         self.data = DataTab(self.settings, self.read_file, notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
@@ -103,6 +117,9 @@ class Dashboard(pn.viewable.Viewer):
         self._surface_due = 0.0
         self._slow_due = 0.0
         self._surface_iteration = -1
+        self._frames = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xgpc-surface")
+        self._pending_frame: Future | None = None  # a periodic frame being computed in the frame thread
+        self._frame_seconds = 0.0  # how long the last frame took to compute
         self._learn_iteration = -1
         self._shown_status = None
         self._reading: str | None = None  # the uploaded file being read, if any
@@ -115,8 +132,8 @@ class Dashboard(pn.viewable.Viewer):
             static = self.surface.reset(self.model)
             self.data.description.object = summary(self.model)
         self.surface.build(static)
-        self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
-        self._served = self._session is not None
+        if self._served:  # the page's URL shows the settings once it has loaded (it sends its own URL first)
+            pn.state.onload(self.settings.sync)
         self._was_connected = False
         self._closed = False
         self.refresh()
@@ -210,6 +227,22 @@ class Dashboard(pn.viewable.Viewer):
         self.settings.sync()
         self.refresh(force_surface=True)
 
+    def open_link(self, search: str) -> None:
+        """Take the settings of a shared link's URL query ('?dataset=moons&n_inducing=30'): the usable ones are applied
+        together; values that cannot be used, or settings the model refuses as a whole, are named in a notification
+        and the defaults kept (served pages only)."""
+        changes, problems = settings_from_query(search, self.model)
+        if changes:
+            try:
+                self.model.param.update(**changes)
+            except Exception as err:  # the Model has rolled the change back: the defaults stay
+                problems.append(f"{describe(err)} — this link's settings are not used, the defaults are")
+        if problems:
+            shown = problems[:LINK_PROBLEMS_SHOWN] + ([f"… and {len(problems) - LINK_PROBLEMS_SHOWN} more"]
+                                                      if len(problems) > LINK_PROBLEMS_SHOWN else [])
+            message = "Some settings in this link were not used: " + "; ".join(shown) + "."
+            pn.state.onload(partial(notify, message, duration=0))  # one sent before the page has loaded is lost
+
     def apply(self, changes: dict) -> None:
         """Set configuration parameters on the Model (a structural change resets the run and pauses training)."""
         if self._busy():
@@ -289,6 +322,11 @@ class Dashboard(pn.viewable.Viewer):
         self.refresh(force_surface=True)
         return loaded
 
+    def model_copy(self) -> Model:
+        """A copy of the session's model as it is now, taken under the gate (exports step and draw the copy)."""
+        with self.worker.hold():
+            return run_copy(self.model)
+
     def history_csv(self) -> str:
         with self.worker.hold():
             return self.model.history.to_csv()
@@ -300,6 +338,7 @@ class Dashboard(pn.viewable.Viewer):
         self._closed = True
         self._callback.stop()
         self.worker.stop()
+        self._frames.shutdown(wait=False, cancel_futures=True)
 
     def _browser_left(self) -> bool:
         """Whether the page of this served session was closed: it had a connection and has none now. The server
@@ -342,6 +381,7 @@ class Dashboard(pn.viewable.Viewer):
     def _replot_surface(self) -> None:
         with self.worker.hold():
             static = self.surface.reset(self.model)
+            self._pending_frame = None  # of the old plane: never shown
         self.surface.build(static)
 
     def refresh(self, force_surface: bool = False) -> None:
@@ -369,19 +409,32 @@ class Dashboard(pn.viewable.Viewer):
     def _collect(self, force_surface: bool) -> dict:
         model, now = self.model, time.monotonic()
         update = {"rows": [], "new_run": None}
+        if self._pending_frame is not None and self._pending_frame.done():
+            job, self._pending_frame = self._pending_frame, None
+            update["frame"] = job.result()
         if model.trainer is not self._trainer:
             update["new_run"] = (configuration(model), self.surface.reset(model), summary(model))
             self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
+            self._pending_frame = None  # of the old data: never shown
+            update.pop("frame", None)
         update["rows"] = model.history.since(self._consumed)
         self._consumed = model.history.total
         if force_surface or update["new_run"] is not None or now >= self._slow_due:
             update["status"] = (model.iteration, model.status, model.converged)
             self._slow_due = now + self.slow_seconds
         surface_due = force_surface or (now >= self._surface_due and model.iteration != self._surface_iteration)
-        if self._visible("Train") and surface_due and update["new_run"] is None:
-            update["frame"] = self.surface.frame(model)
-            self._surface_due, self._surface_iteration = now + self.surface_seconds, model.iteration
+        if "frame" in update:
+            self._frame_seconds = update["frame"]["seconds"]
+        if (self._visible("Train") and surface_due and update["new_run"] is None
+                and (force_surface or self._pending_frame is None)):
+            if force_surface:  # the user acted: show the state now; an older frame still computing is dropped
+                update["frame"] = self.surface.frame(model)
+                self._pending_frame = None
+            else:
+                self._pending_frame = self._frames.submit(self.surface.compute_frame, self.surface.frame_inputs(model))
+            self._surface_due = now + max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE)
+            self._surface_iteration = model.iteration
         if self._visible("Learn") and model.iteration != self._learn_iteration:
             update["local"] = model.last_local()
             self._learn_iteration = model.iteration

@@ -4,10 +4,16 @@ values again afterwards (also after a rejected change, which the Model rolls bac
 
 A typed value outside a setting's range is refused visibly: the box goes back to the value in use and a notification
 names the setting, the value typed and the range (the browser's own number boxes would keep showing it while sending
-nothing, so they are given no limits of their own)."""
+nothing, so they are given no limits of their own).
+
+The settings also travel in the page's URL (`query_string`, `settings_from_query`): a link opens the same data set,
+method and settings; a value in a link that cannot be used is named in words and the default kept."""
 from __future__ import annotations
 
+import math
+import re
 from functools import partial
+from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
 import param
@@ -110,13 +116,84 @@ def _widget(parameter: param.Parameter, value, label: str):
     return pn.widgets.FloatInput(value=value, step=step, format="0[.]000000", **common)
 
 
+LINK_VALUE_CHARS = 60  # longest value of a link quoted back in a message
+KERNEL_SETTINGS = ("kernel", "ard", "lengthscale", "variance", "nugget")  # left out of a link for a `Kernel` object
+
+
+def query_string(model) -> str:
+    """The model's configuration as a URL query, '?dataset=moons&n_inducing=30&…' (every setting, so a link means the
+    same when defaults change; `noise=` is the set's default). Uploaded data and a `Kernel` object cannot travel in a
+    link: the data set and the kernel settings are then left out."""
+    query = {}
+    for name in CONFIGURATION:
+        value = getattr(model, name)
+        custom_kernel = name in KERNEL_SETTINGS and not isinstance(model.kernel, str)
+        if (name == "dataset" and value == "custom") or custom_kernel:
+            continue
+        query[name] = "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+    return "?" + urlencode(query)
+
+
+def settings_from_query(search: str, model) -> tuple[dict, list[str]]:
+    """The settings a URL query ('?dataset=moons&seed=3') asks for, checked against the model's parameters (names,
+    types, choices, ranges): (changes to apply, problems in words — each names the setting and the value, which is
+    to be shown as text). Unknown names and unusable values are left out; the model is not touched."""
+    changes, problems = {}, []
+    for name, text in parse_qsl(search.lstrip("?"), keep_blank_values=True):
+        quoted = repr(text if len(text) <= LINK_VALUE_CHARS else text[:LINK_VALUE_CHARS] + "…")
+        if name not in CONFIGURATION:
+            shown = repr(name if len(name) <= LINK_VALUE_CHARS else name[:LINK_VALUE_CHARS] + "…")
+            problems.append(f"unknown setting {shown}")
+            continue
+        try:
+            value = _link_value(model.param[name], text)
+        except ValueError as err:
+            problems.append(f"{LABELS[name]}: {quoted} {err}")
+            continue
+        parameter = model.param[name]
+        problem = out_of_range(parameter, value, LABELS[name]) if isinstance(parameter, param.Number) else None
+        if problem is not None:
+            problems.append(problem)
+            continue
+        changes[name] = value
+    return changes, problems
+
+
+def _link_value(parameter: param.Parameter, text: str):
+    """A setting's value from its text in a link; ValueError (the reason, in words) if it cannot be one."""
+    options = _options(parameter)
+    if options is not None:
+        if text not in options or text == "custom":
+            raise ValueError(f"is not one of {', '.join(o for o in options if o != 'custom')}")
+        return text
+    if isinstance(parameter, param.Boolean):
+        if text.lower() not in ("true", "false"):
+            raise ValueError("is not true or false")
+        return text.lower() == "true"
+    if isinstance(parameter, param.Integer):
+        if not re.fullmatch(r"[+-]?[0-9]{1,12}", text):
+            raise ValueError("is not a whole number")
+        return int(text)
+    if text == "" and parameter.allow_None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError("is not a number") from None
+    if not math.isfinite(value):
+        raise ValueError("is not a finite number")
+    return value
+
+
 class Settings:
     """Builds widget groups for configuration names (`group(names)`, callable more than once: each call makes new
     widgets, so the same setting can appear on two tabs) and keeps every copy in step with the Model."""
 
-    def __init__(self, model, apply, refuse):
-        """apply(changes: dict) sets values on the model; refuse(message) tells the user why a value was not set."""
+    def __init__(self, model, apply, refuse, location=None):
+        """apply(changes: dict) sets values on the model; refuse(message) tells the user why a value was not set;
+        a `pn.state.location` (served page) is kept showing the settings in its URL."""
         self._model = model
+        self._location = location
         self._apply = apply
         self._refuse = refuse
         self._widgets: dict[str, list] = {name: [] for name in CONFIGURATION}
@@ -162,6 +239,8 @@ class Settings:
         finally:
             self._syncing = False
         self._update_visibility()
+        if self._location is not None:
+            self._location.search = query_string(self._model)
 
     def _update_visibility(self) -> None:
         """Show only the settings that apply: n and noise for built-in sets, the constants of the chosen rule, the

@@ -2,7 +2,9 @@
 
 A run takes a subsample of the model's data (a Gibbs sweep costs O(n³)), fits sparse (m inducing points) and full
 X-GPC by exact coordinate ascent, runs the chains with progress, sweeps/s, R-hat and ESS, then shows posterior
-mean, variance and p(y=1) at the test points, MCMC against X-GPC, and the two decision surfaces side by side.
+mean, variance and p(y=1) at the test points, MCMC against X-GPC, and the two decision surfaces side by side —
+drawn once, when the run is done, with the HoloViews views of `explorer.dashboard.views.mcmc` (the notebooks' drawing);
+the log-likelihood trace streams while the chains run, so it is raw Bokeh (DESIGN §8).
 The worker drives `McmcRun.chunks()`, a generator whose every step is short, so Pause and clicks stay quick.
 """
 from __future__ import annotations
@@ -11,13 +13,14 @@ import time
 
 import numpy as np
 import panel as pn
-from bokeh.models import ColumnDataSource, LinearColorMapper, Range1d
+from bokeh.models import ColumnDataSource, Range1d
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.compare import compare_with_mcmc
-from explorer.dashboard.ranges import Placeholder, fit_range
-from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, Projection, decision_contour, grid_axes
+from explorer.dashboard.ranges import fit_range
+from explorer.dashboard.surface import PCA, Projection, grid_axes
+from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_surfaces
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.recipe import full_batch_engine
@@ -27,9 +30,6 @@ SURFACE_RESOLUTION = 40
 _CHUNK_SECONDS = 0.05
 _GRID_BLOCK = 40  # grid points per MCMC prediction chunk
 _MAX_SWEEPS = 500  # coordinate-ascent sweeps at most per X-GPC fit (fit_to_optimum's default)
-# Sparse and full X-GPC often agree to the pixel: open circles under small filled diamonds keep both visible.
-MARKERS = {"sparse": dict(marker="circle", size=9, fill_alpha=0.0, line_color="#1f77b4", line_width=1.5),
-           "full": dict(marker="diamond", size=6, color="#ff7f0e", alpha=0.8)}
 
 
 class McmcRun:
@@ -117,14 +117,6 @@ def _subsample(n: int, limit: int, rng) -> np.ndarray:
     return np.sort(rng.choice(n, limit, replace=False)) if n > limit else np.arange(n)
 
 
-def _scatter_figure(title: str) -> figure:
-    fig = figure(title=title, height=300, width=330, x_axis_label="MCMC", y_axis_label="X-GPC",
-                 tools="pan,wheel_zoom,box_zoom,reset,save")
-    fig.line("x", "y", source=ColumnDataSource(dict(x=[], y=[])), color="gray", line_dash="dashed",
-             legend_label="identity", name="identity")
-    return fig
-
-
 class McmcTab(pn.viewable.Viewer):
     """Controls, live progress and results of the MCMC comparison (shows itself in a notebook). `new_run(model, …)`
     (under the gate) returns the run; the dashboard hands `run.chunks()` to the worker and calls `collect`/`render`
@@ -157,31 +149,8 @@ class McmcTab(pn.viewable.Viewer):
             source = ColumnDataSource(dict(sweep=[], value=[]))
             self.trace.line("sweep", "value", source=source, color=Category10_10[chain], alpha=0.8)
             self.trace_sources.append(source)
-        self.placeholders = []  # the scatter figures': their values (probabilities, moments of f) lie around [0, 1]
-        self.scatter = {}
-        for name in ("mean", "variance", "p(y=1)"):
-            fig = _scatter_figure(f"posterior {name} at test points")
-            sources = {}
-            for kind, style in MARKERS.items():
-                sources[kind] = ColumnDataSource(dict(x=[], y=[]))
-                fig.scatter("x", "y", source=sources[kind], legend_label=f"X-GPC {kind}", **style)
-            fig.legend.location = "top_left"
-            fig.legend.click_policy = "hide"
-            self.placeholders.append(Placeholder(fig))
-            self.scatter[name] = (fig, sources)
-        self.surface_figs = []
-        shared_x, shared_y = Range1d(0, 1), Range1d(0, 1)
-        for title in ("MCMC (PG Gibbs)", "X-GPC sparse"):
-            fig = figure(title=title, height=340, sizing_mode="stretch_width", x_range=shared_x, y_range=shared_y,
-                         tools="pan,wheel_zoom,box_zoom,reset,save")
-            image = ColumnDataSource(dict(image=[], x=[], y=[], dw=[], dh=[]))
-            fig.image(image="image", x="x", y="y", dw="dw", dh="dh", source=image, 
-                      color_mapper=LinearColorMapper(palette=P_PALETTE, low=0.0, high=1.0))
-            contour = ColumnDataSource(dict(x=[], y=[]))
-            fig.line("x", "y", source=contour, color="black", line_width=2)
-            points = ColumnDataSource(dict(x=[], y=[], color=[]))
-            fig.scatter("x", "y", source=points, color="color", size=4, line_color="white", line_width=0.3)
-            self.surface_figs.append((fig, image, contour, points))
+        # The views' panels, one pane each, set when a run is done.
+        self.comparison, self.surfaces = pn.Row(), pn.Row()
 
     # ------------------------------------------------------------------------------------------------ running
     def new_run(self, model, plane: str, features: tuple[int, int]) -> McmcRun:
@@ -193,11 +162,7 @@ class McmcTab(pn.viewable.Viewer):
         self._shown_traces = 0
         for source in self.trace_sources:
             source.data = dict(sweep=[], value=[])
-        for fig, sources in self.scatter.values():
-            for source in sources.values():
-                source.data = dict(x=[], y=[])
-        for extent in self.placeholders:
-            extent.show(True)
+        self.comparison.objects, self.surfaces.objects = [], []
         return self.run
 
     def collect(self) -> dict | None:
@@ -244,51 +209,28 @@ class McmcTab(pn.viewable.Viewer):
 
     def _show_results(self, results: dict, surfaces: dict) -> None:
         run = self.run
-        for name, (fig, sources) in self.scatter.items():
-            low, high = np.inf, -np.inf
-            for kind, result in results.items():
-                mcmc, vi = result.pairs()[name]
-                sources[kind].data = dict(x=mcmc, y=vi)
-                low, high = min(low, mcmc.min(), vi.min()), max(high, mcmc.max(), vi.max())
-            fig.select_one({"name": "identity"}).data_source.data = dict(x=[low, high], y=[low, high])
-        for extent in self.placeholders:
-            extent.show(False)
+        self.comparison.objects = [pn.pane.HoloViews(panel, backend="bokeh") for panel in mcmc_comparison(results)]
         self.summary.object = _summary_table(results, run)
         if run.subsampled:
             self.note.object = (f"MCMC used {len(run.y_train)} of {run.n_available[0]} training points and "
                                 f"{len(run.y_test)} of {run.n_available[1]} test points (random subsample, seed 0): a "
                                 "Gibbs sweep costs O(n³). Both X-GPC fits here use the same subsample and kernel.")
         self.note.visible = run.subsampled
-        gx, gy = surfaces["grid"]
-        step_x, step_y = gx[1] - gx[0], gy[1] - gy[0]
-        plane = run.projection.to_plane(run.X_train_raw)
-        colors = np.where(run.y_train > 0, CLASS_COLORS[1], CLASS_COLORS[0])
-        fig0 = self.surface_figs[0][0]
-        fig0.x_range.update(start=gx[0], end=gx[-1])
-        fig0.y_range.update(start=gy[0], end=gy[-1])
-        names = [name for name in surfaces if name != "grid"]
-        for (fig, image, contour, points), name in zip(self.surface_figs, names):
-            p = surfaces[name]
-            fig.title.text = f"{name}: p(y=1)"
-            image.data = dict(image=[p.astype(np.float32)], x=[gx[0] - step_x / 2], y=[gy[0] - step_y / 2],
-                              dw=[gx[-1] - gx[0] + step_x], dh=[gy[-1] - gy[0] + step_y])
-            line = decision_contour(gx, gy, p)
-            contour.data = dict(x=line[:, 0], y=line[:, 1])
-            points.data = dict(x=plane[:, 0], y=plane[:, 1], color=colors)
-            fig.xaxis[0].axis_label, fig.yaxis[0].axis_label = run.projection.labels(run.feature_names)
+        xlabel, ylabel = (label.text for label in run.projection.labels(run.feature_names))
+        view = mcmc_surfaces(surfaces, train=run.projection.to_plane(run.X_train_raw), train_labels=run.y_train,
+                             xlabel=xlabel, ylabel=ylabel)
+        self.surfaces.objects = [pn.pane.HoloViews(panel, backend="bokeh") for panel in view]
 
     def __panel__(self):
         settings = pn.Column("### PG Gibbs sampler", self.n_train, self.n_test, self.n_samples, self.burn_in,
                              self.n_chains, pn.Row(self.start, self.stop), width=300)
-        scatter = pn.Row(*[pn.pane.Bokeh(fig) for fig, _ in self.scatter.values()])
-        surfaces = pn.Row(*[pn.pane.Bokeh(fig, sizing_mode="stretch_width") for fig, *_ in self.surface_figs],
-                          sizing_mode="stretch_width")
         return pn.Row(settings, pn.Column(
             pn.pane.Markdown("Exact posterior of the full GP by Pólya-Gamma Gibbs sampling, against X-GPC fitted "
                              "at the **same kernel** (the model's current ℓ, σ², γ) by coordinate ascent, on the same "
                              "data: the paper's Fig. 1. Dashed line: perfect agreement."),
             self.progress_bar, self.progress_text, pn.pane.Bokeh(self.trace, sizing_mode="stretch_width"),
-            self.note, scatter, self.summary, surfaces, sizing_mode="stretch_width"), sizing_mode="stretch_width")
+            self.note, self.comparison, self.summary, self.surfaces, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width")
 
 
 def _summary_table(results: dict, run: McmcRun) -> str:

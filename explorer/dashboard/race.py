@@ -1,5 +1,5 @@
-"""Race tab: X-GPC and the SVGP baselines on the same data, inducing points, minibatch size and seed, advanced in
-fair slices of training time (the racer with the least training time goes next; evaluation time is not counted).
+"""Race tab: every registered method (X-GPC, the SVGP baselines, EPGPC) on the same data, inducing points, minibatch
+size and seed, advanced in fair slices of training time (the racer with the least training time goes next; evaluation time is not counted).
 Test NLL and error against training time, overlaid (the y-axes fit the bulk of the curves, so one spike of a
 natural-gradient run does not flatten the rest); who leads and by how much, in words; the time each needs to come
 within 1% of the best NLL any of them reached ("first") and to stay there ("settled"), and the ratio to X-GPC's.
@@ -87,8 +87,8 @@ class RaceTab(pn.viewable.Viewer):
 
     def __init__(self, methods: list[str]):
         super().__init__()
-        self.methods = pn.widgets.CheckBoxGroup(label="methods", options=list(methods), value=list(methods),
-                                                inline=False)
+        self.methods = pn.widgets.CheckBoxGroup(label="methods", options={NAMES.get(m, m): m for m in methods},
+                                                value=list(methods), inline=False)
         self.budget = pn.widgets.FloatInput(label="training seconds per method", value=8.0, start=0.5, end=600.0,
                                             step=1.0)
         self.start = pn.widgets.Button(label="Start race", color="primary")
@@ -109,12 +109,14 @@ class RaceTab(pn.viewable.Viewer):
         for i, method in enumerate(methods):
             source = ColumnDataSource({name: [] for name in _COLUMNS})
             for fig, column in ((self.nll, "test_nll"), (self.error, "test_error")):
-                fig.line("seconds", column, source=source, color=Category10_10[i], line_width=2, legend_label=method)
+                fig.line("seconds", column, source=source, color=Category10_10[i], line_width=2,
+                         legend_label=NAMES.get(method, method))
             self.sources[method] = source
-        for fig in (self.nll, self.error):  # the legend above the plot, in one row: it covers no curve
+        for fig in (self.nll, self.error):  # the legend above the plot, two entries a row: it covers no curve
             legend = fig.legend[0]
             fig.center = [item for item in fig.center if item is not legend]
-            legend.update(orientation="horizontal", click_policy="hide", margin=0, padding=2, spacing=8)
+            legend.update(orientation="horizontal", ncols=min(2, len(methods)), click_policy="hide", margin=0,
+                          padding=2, spacing=8)
             fig.add_layout(legend, "above")
 
     def new_run(self, model) -> RaceRun:

@@ -1,9 +1,9 @@
-"""A self-contained HTML page of a race: who won and by how much in words (`verdict`), test NLL and error against
-training time, the NLL axis fitted to the bulk of the curves (`robust_range`); both shared with the dashboard's Race
-tab.
+"""A self-contained HTML page of a race: who won and by how much in words (`verdict`), and the race curves (test NLL
+and error against training time with the band lines and settle markers: `views.race.race_curves`), the NLL axis
+fitted to the bulk of the curves (`robust_range`); `verdict` and `robust_range` are shared with the Race tab.
 
 The race benchmark (`python -m explorer bench race`) writes its numbers as JSON and draws nothing; this module, in
-the dashboard package (the only one that imports Bokeh), renders them:
+the dashboard package (the only one that imports Bokeh and HoloViews), renders them:
 
     python -m explorer.dashboard.race_report race-a9a.json race-a9a.html
 
@@ -18,32 +18,16 @@ import math
 import re
 from pathlib import Path
 
+import holoviews as hv
 import numpy as np
 from bokeh.embed import file_html
 from bokeh.layouts import column
-from bokeh.models import Div, Range1d, Span
-from bokeh.palettes import Category10_10
-from bokeh.plotting import figure
+from bokeh.models import Div
 from bokeh.resources import INLINE
-from scipy.ndimage import median_filter
 
-NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)"}
+from explorer.dashboard.views.race import NAMES, race_curves, race_fold, robust_range
 
-
-def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[float, float] | None:
-    """A y-range (low, high) for several curves that shows every curve whole except brief spikes: from the lowest
-    value to the highest value of the curves smoothed by a running median over `window` points (a spike of up to
-    window // 2 evaluations, e.g. one natural-gradient evaluation at NLL ≈ 7 among values near 0.3, is cut off
-    instead of squashing every curve to the floor; the start of a falling curve is kept), padded by `pad` of the
-    span. None when there are no finite values."""
-    finite = [c[np.isfinite(c)] for c in (np.asarray(curve, dtype=float) for curve in curves)]
-    finite = [c for c in finite if len(c)]
-    if not finite:
-        return None
-    low = min(float(c.min()) for c in finite)
-    high = max(float(median_filter(c, size=min(window, len(c)), mode="nearest").max()) for c in finite)
-    span = high - low if high > low else max(abs(high), 1.0) * 0.1
-    return low - pad * span, high + pad * span
+__all__ = ["NAMES", "race_report_from_json", "robust_range", "verdict", "write_race_html"]
 
 
 def verdict(best: float, rows: list[dict], finished: bool) -> str:
@@ -78,32 +62,10 @@ def verdict(best: float, rows: list[dict], finished: bool) -> str:
     return "; ".join(words) + "."
 
 
-def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands: dict[str, float],
-                    summary_html: str = "") -> Path:
-    """Write the race page. traces: method → {"seconds", "test_nll", "test_error"} arrays (one run each);
-    bands: label → NLL level drawn as a dashed line (e.g. best final NLL + 1%); `title` is shown as text,
-    `summary_html` as HTML (escape what it quotes). Returns the path."""
-    x_label = "training time (s, log scale; evaluation excluded)"
-    nll = figure(title="test NLL", x_axis_type="log", x_axis_label=x_label, y_axis_label="negative log-likelihood",
-                 width=900, height=380, tools="pan,wheel_zoom,box_zoom,reset,save")
-    error = figure(title="test error", x_axis_type="log", x_axis_label=x_label, y_axis_label="error rate",
-                   width=900, height=300, x_range=nll.x_range, tools="pan,wheel_zoom,box_zoom,reset,save")
-    for (method, trace), color in zip(traces.items(), Category10_10):
-        seconds = np.asarray(trace["seconds"], dtype=float)
-        shown = seconds > 0  # a log axis cannot show the evaluation before the first step
-        nll.line(seconds[shown], np.asarray(trace["test_nll"])[shown], legend_label=method, color=color, line_width=2)
-        error.line(seconds[shown], np.asarray(trace["test_error"])[shown], legend_label=method, color=color,
-                   line_width=2)
-    fitted = robust_range([trace["test_nll"] for trace in traces.values()] + [list(bands.values())])
-    if fitted is not None:
-        nll.y_range = Range1d(*fitted)
-    for label, level in bands.items():
-        nll.add_layout(Span(location=level, dimension="width", line_dash="dashed", line_color="gray"))
-        nll.line([], [], legend_label=f"{label}: {level:.4g}", color="gray", line_dash="dashed")
-    for fig in (nll, error):
-        fig.legend.click_policy = "hide"
-        fig.legend.location = "top_right"
-    page = column(Div(text=f"<h2>{html.escape(title)}</h2>{summary_html}"), nll, error)
+def write_race_html(path: str | Path, title: str, view: hv.Element, summary_html: str = "") -> Path:
+    """Write the race page: `title` as text, `summary_html` as HTML (escape what it quotes), then `view` (e.g.
+    `race_curves(race)`) rendered with Bokeh. Returns the path."""
+    page = column(Div(text=f"<h2>{html.escape(title)}</h2>{summary_html}"), hv.render(view, backend="bokeh"))
     path = Path(path)
     path.write_text(file_html(page, INLINE, title))
     return path
@@ -112,11 +74,11 @@ def write_race_html(path: str | Path, title: str, traces: dict[str, dict], bands
 def race_report_from_json(json_path: str | Path, html_path: str | Path, fold: int = 1) -> Path:
     """Render fold `fold` (1-based) of a race JSON written by `python -m explorer bench race` as an HTML page."""
     payload = json.loads(Path(json_path).read_text())
-    folds = payload.get("folds")
-    if not folds or not 1 <= fold <= len(folds):
-        raise ValueError(f"{json_path}: no fold {fold} in this file (is it the JSON of `python -m explorer bench "
-                         f"race`? it has {0 if not folds else len(folds)} folds)")
-    race, config = folds[fold - 1], payload.get("config", {})
+    try:
+        race = race_fold(payload, fold)
+    except ValueError as err:
+        raise ValueError(f"{json_path}: {err}") from None
+    config = payload.get("config", {})
     best = race["best_nll"]
     rows = [{"method": method, "first": r["first_0.01"], "settled": r["settled_0.01"], "final_nll": r["final_nll"]}
             for method, r in race["methods"].items() if "first_0.01" in r]
@@ -127,9 +89,7 @@ def race_report_from_json(json_path: str | Path, html_path: str | Path, fold: in
            else "not settled within 1%")
         for method, r in race["methods"].items()) + "</p>"
     title = f"Race on {config.get('dataset', '?')} (fold {fold}, protocol {config.get('protocol', '?')})"
-    return write_race_html(html_path, title, {method: r["trace"] for method, r in race["methods"].items()},
-                           {f"best + {100 * band:g}%": best * (1 + band) for band in payload.get("bands", (0.01, 0.05))},
-                           summary)
+    return write_race_html(html_path, title, race_curves(payload, fold=fold), summary)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,18 +1,13 @@
 """Axis ranges of figures that start empty. Bokeh fits an automatic range (`DataRange1d`) to the data of a figure's
 renderers; with no data yet it cannot, and logs "could not set initial ranges" on every repaint (about 20 warnings
-per fresh page). Two remedies:
-
-- `fit_range`: the live figures (training curves, race, MCMC traces) have explicit `Range1d`s that the server fits
-  to the data it sends (while data arrive they follow it; once paused, a zoom stays).
-- `Placeholder`: an invisible extent for a figure whose data always lie around it (histograms of θ ∈ (0, ¼], the
-  MCMC-versus-VI scatter of probabilities). Bokeh 3.9 keeps fitting the first extent a figure showed even after the
-  placeholder leaves, so it must lie where the data will be.
+per fresh page). The remedy, `fit_range`: the live raw-Bokeh figures (training curves, race, MCMC traces) have
+explicit `Range1d`s that the server fits to the data it sends (while data arrive they follow it; once paused, a
+zoom stays). The HoloViews views set explicit ranges themselves.
 """
 from __future__ import annotations
 
 import numpy as np
 from bokeh.models import Range1d
-from bokeh.plotting import figure
 
 
 def fit_range(axis_range: Range1d, arrays, log: bool = False, pad: float = 0.05) -> None:
@@ -31,20 +26,3 @@ def fit_range(axis_range: Range1d, arrays, log: bool = False, pad: float = 0.05)
         low, high = 10.0 ** low, 10.0 ** high
     if (axis_range.start, axis_range.end) != (low, high):
         axis_range.update(start=low, end=high)
-
-
-class Placeholder:
-    """An invisible extent x × y in `fig`; `show(False)` removes it once the figure has data, `show(True)` puts it
-    back when the figure is empty again."""
-
-    def __init__(self, fig: figure, x: tuple[float, float] = (0.0, 1.0), y: tuple[float, float] = (0.0, 1.0)):
-        self._figure = fig
-        self.renderer = fig.scatter(list(x), list(y), alpha=0.0, size=1)
-        self.shown = True
-
-    def show(self, shown: bool) -> None:
-        if shown == self.shown:
-            return
-        others = [r for r in self._figure.renderers if r is not self.renderer]
-        self._figure.renderers = others + [self.renderer] if shown else others
-        self.shown = shown

@@ -10,6 +10,9 @@ data of a `ColumnDataSource` costs milliseconds.
 """
 from __future__ import annotations
 
+import copy
+import time
+
 import contourpy
 import numpy as np
 import panel as pn
@@ -19,6 +22,7 @@ from bokeh.palettes import RdBu11, Viridis256, interp_palette
 from bokeh.plotting import figure
 from bokeh.transform import linear_cmap
 
+from explorer.inputs import standardised
 
 MAX_SHOWN = 2500  # points drawn (and checked for misclassification) per part; larger sets show a fixed sample
 PCA = "first two principal components"
@@ -26,6 +30,23 @@ FEATURES = "two features"
 CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the heatmap's palette
 P_PALETTE = interp_palette(RdBu11, 256)  # p = 0 blue … p = 1 red (Bokeh orders RdBu from blue)
 UNDECIDED = 1e-3  # |p − ½| up to this is "no prediction yet": such points are not crossed out as misclassified
+
+
+class FrozenPrediction:
+    """The model's predictive q(f*) as it is now, for use outside the worker gate while training goes on: a shallow
+    copy of the engine (an iteration replaces its arrays, never writes into them — the engine's rollback contract)
+    and the model's input scaler. Take it under the gate."""
+
+    def __init__(self, model):
+        self.scaler, self.engine = model.scaler, copy.copy(model.engine)
+
+    def predict_latent(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """q(f*) mean and variance at raw-unit inputs X (n*, d) → (n*,), (n*,), as `Model.predict_latent`."""
+        return self.engine.predict_latent(standardised(self.scaler, X))
+
+    def probability(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+        """p(y* = 1) from q(f*) through the method's link (logit, or EPGPC's probit), (n*,)."""
+        return self.engine.link.predictive_probability(mean, var)
 
 
 class Projection:
@@ -209,18 +230,36 @@ class SurfaceView(pn.viewable.Viewer):
 
     def frame(self, model) -> dict:
         """Grid predictions and misclassified points at the model's current state (call under the worker gate)."""
-        gx, gy = self._axes
-        xx, yy = np.meshgrid(gx, gy)
-        mean, var = model.predict_latent(self.projection.from_plane(np.c_[xx.ravel(), yy.ravel()]))
-        p = model.engine.link.predictive_probability(mean, var).reshape(xx.shape)
-        sd = np.sqrt(np.maximum(var, 0.0)).reshape(xx.shape)
+        return self.compute_frame(self.frame_inputs(model))
+
+    def frame_inputs(self, model) -> dict:
+        """What `compute_frame` needs, read from the model (cheap; call under the worker gate): the frozen
+        prediction, the grid, the drawn points and the display mode."""
         X_train, y_train, X_test, y_test = self._shown_data(model)
-        X_all, y_all = np.vstack([X_train, X_test]), np.concatenate([y_train, y_test])
-        wrong = X_all[misclassified(model.predict_proba(X_all), y_all)]
-        shown = p if self.mode.value == "p(y=1)" else sd
-        return {"grid": (gx, gy), "z": shown.astype(np.float32), "sd": self.mode.value != "p(y=1)",
+        return {"prediction": FrozenPrediction(model), "axes": self._axes, "projection": self.projection,
+                "X": np.vstack([X_train, X_test]), "y": np.concatenate([y_train, y_test]),
+                "sd": self.mode.value != "p(y=1)"}
+
+    @staticmethod
+    def compute_frame(inputs: dict) -> dict:
+        """The frame from `frame_inputs(model)`, in any thread without the gate: q(f*) on the grid and at the drawn
+        points in one prediction, p(y=1) on the grid with its 0.5 contour, the misclassified points; "seconds" is
+        the time it took."""
+        start = time.perf_counter()
+        (gx, gy), projection, X_all, y_all = inputs["axes"], inputs["projection"], inputs["X"], inputs["y"]
+        xx, yy = np.meshgrid(gx, gy)
+        grid = projection.from_plane(np.c_[xx.ravel(), yy.ravel()])
+        mean, var = inputs["prediction"].predict_latent(np.vstack([grid, X_all]))
+        p_all = inputs["prediction"].probability(mean, var)
+        cells = grid.shape[0]
+        p = p_all[:cells].reshape(xx.shape)
+        sd = np.sqrt(np.maximum(var[:cells], 0.0)).reshape(xx.shape)
+        wrong = X_all[misclassified(p_all[cells:], y_all)]
+        shown = sd if inputs["sd"] else p
+        return {"grid": (gx, gy), "z": shown.astype(np.float32), "sd": inputs["sd"],
                 "contour": decision_contour(gx, gy, p),
-                "wrong": self.projection.to_plane(wrong) if len(wrong) else np.zeros((0, 2))}
+                "wrong": projection.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
+                "seconds": time.perf_counter() - start}
 
     def show(self, frame: dict) -> None:
         """Render a frame from `frame(model)`: image, colour scale, contour and misclassified marks."""

@@ -1,21 +1,34 @@
-"""Train tab: Play / Pause / Step / Reset, the configuration, the decision surface and the live training curves."""
+"""Train tab: Play / Pause / Step / Reset, the configuration, the decision surface and the live training curves,
+and downloads of the surface and the traces (PNG, SVG or HTML) and of an animation of the next iterations (GIF). The
+files are drawn from a copy of the session's model in a thread, off the event loop (`explorer.dashboard.export`)."""
 from __future__ import annotations
 
+import asyncio
 import io
+import tempfile
+from pathlib import Path
 
 import panel as pn
 
+from explorer.dashboard import export, views
 from explorer.dashboard.controls import DATA, TRAINING
+from explorer.dashboard.text import html_text
 from explorer.dashboard.traces import Traces
 
 CONTROLS_WIDTH = 330  # px: the four run buttons (290 px plus margins) fit on one line
+ANIMATION_ITERATIONS = (10, 2000)  # least and most iterations an animation from the page may cover
+ANIMATION_FRAMES = 20
+ANIMATION_SIZE = dict(width=800, height=600, dpi=80, resolution=40, fps=4)
+PROGRESS_SECONDS = 0.25  # how often the progress bar follows an animation being made
 
 
 class TrainTab(pn.viewable.Viewer):
     """Widgets and layout of the Train tab (shows itself in a notebook); the `Dashboard` wires the buttons to its
     worker."""
 
-    def __init__(self, settings, surface, history_csv):
+    def __init__(self, settings, surface, history_csv, model_copy):
+        """model_copy() returns a copy of the session's model as it is now, from any thread (the files are drawn
+        from it)."""
         super().__init__()
         self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
         self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
@@ -35,11 +48,101 @@ class TrainTab(pn.viewable.Viewer):
         self.download = pn.widgets.FileDownload(callback=lambda: io.StringIO(history_csv()),
                                                 filename="xgpc-history.csv", label="History as CSV",
                                                 color="light", embed=False)
+        self.export_format = pn.widgets.RadioButtonGroup(options=["PNG", "SVG", "HTML"], value="PNG", width=160,
+                                                         description="File format of the surface and traces downloads")
+        self.surface_file = pn.widgets.FileDownload(callback=self.surface_file_bytes, filename="xgpc-surface.png",
+                                                    label="Surface", color="light", embed=False, width=90)
+        self.traces_file = pn.widgets.FileDownload(callback=self.traces_file_bytes, filename="xgpc-traces.png",
+                                                   label="Traces", color="light", embed=False, width=90)
+        self.animation_iterations = pn.widgets.IntInput(
+            label="animation: the next … iterations", value=200, width=200,
+            description=f"{ANIMATION_ITERATIONS[0]} to {ANIMATION_ITERATIONS[1]} iterations, run on a copy of this "
+                        f"model (the run here is not changed), {ANIMATION_FRAMES} frames")
+        self.animation_file = pn.widgets.FileDownload(callback=self.animation_file_bytes,
+                                                      filename="xgpc-training.gif", label="Animation (GIF)",
+                                                      color="light", embed=False, align="end")
+        self.export_progress = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width",
+                                                      height=12)
+        self.export_status = pn.widgets.StaticText(value="", sizing_mode="stretch_width")
+        self.export_format.param.watch(self._name_files, "value")
+        self._model_copy = model_copy
         self.elbo_axis.param.watch(lambda e: self.traces.set_elbo_axis(e.new), "value")
         self.log_time.param.watch(self._show_time_axis, "value")
         self._time_panes: list[tuple] = []  # (NLL pane, error pane) of every view built
         self._settings = settings
         self._surface = surface
+
+    def _name_files(self, event) -> None:
+        suffix = event.new.lower()
+        self.surface_file.filename, self.traces_file.filename = f"xgpc-surface.{suffix}", f"xgpc-traces.{suffix}"
+
+    async def _exported(self, draw, what: str) -> io.BytesIO:
+        """The bytes of draw(model copy) made in a thread; a failure is shown as text under the buttons (and
+        raised, so that nothing is downloaded)."""
+        plane, fmt = self._surface.projection, self.export_format.value.lower()
+        self.export_status.value = html_text(f"Drawing the {what}…")
+        try:
+            data = await asyncio.to_thread(lambda: export.render(draw(self._model_copy(), plane), fmt))
+        except Exception as err:
+            self.export_status.value = html_text(f"The {what} could not be exported: {type(err).__name__}: {err}")
+            raise
+        self.export_status.value = ""
+        return io.BytesIO(data)
+
+    async def surface_file_bytes(self) -> io.BytesIO:
+        """The current decision surface (on the plane shown) in the chosen format."""
+        return await self._exported(lambda model, plane: views.decision_surface_from_arrays(
+            **views.surface_arrays(model, plane=plane)), "surface")
+
+    async def traces_file_bytes(self) -> io.BytesIO:
+        """The current run's training traces in the chosen format."""
+        return await self._exported(lambda model, plane: views.training_traces(model, labels=[model.data_name]),
+                                    "traces")
+
+    async def animation_file_bytes(self) -> io.BytesIO:
+        """A GIF of the next iterations (the number chosen) of a copy of the model, with progress and errors shown
+        below the button."""
+        iterations, (low, high) = self.animation_iterations.value, ANIMATION_ITERATIONS
+        if iterations is None or not low <= iterations <= high:
+            self.export_status.value = html_text(f"animation: {iterations} iterations is out of range (from {low} "
+                                                 f"to {high}); nothing was made.")
+            raise ValueError(f"animation iterations {iterations} out of range")
+        plane, start = self._surface.projection, {}
+        every = max(1, iterations // ANIMATION_FRAMES)
+        done = {"stage": "training", "count": 0, "total": 1}
+
+        def progress(stage: str, count: int, total: int) -> None:  # called in the thread: no Panel object here
+            done.update(stage=stage, count=count, total=total)
+
+        def make() -> bytes:
+            model = self._model_copy()
+            start["iteration"] = model.iteration
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "training.gif"
+                export.animate_training(model, path, iterations=iterations, every=every, plane=plane,
+                                        progress=progress, **ANIMATION_SIZE)
+                return path.read_bytes()
+
+        self.animation_file.disabled = True
+        self.export_progress.param.update(value=0, visible=True)
+        task = asyncio.ensure_future(asyncio.to_thread(make))
+        try:
+            while not task.done():
+                share = done["count"] / done["total"]
+                self.export_progress.value = int(50 * share + (50 if done["stage"] == "drawing" else 0))
+                self.export_status.value = html_text(f"Animation: {done['stage']} {done['count']}/{done['total']}")
+                await asyncio.wait([task], timeout=PROGRESS_SECONDS)
+            data = task.result()
+        except Exception as err:
+            self.export_status.value = html_text(f"The animation could not be made: {type(err).__name__}: {err}")
+            raise
+        finally:
+            self.animation_file.disabled = False
+            self.export_progress.visible = False
+        first = start["iteration"]
+        self.export_status.value = html_text(f"Animation of iterations {first}–{first + iterations} ready "
+                                             f"({len(data) / 1e6:.1f} MB).")
+        return io.BytesIO(data)
 
     def _show_time_axis(self, event) -> None:
         for panes in self._time_panes:
@@ -63,6 +166,9 @@ class TrainTab(pn.viewable.Viewer):
             pn.Row(self.elbo_axis, self.log_time),
             pn.Row(self.clear, self.download),
             pn.pane.Bokeh(t.elbo), *panes, pn.pane.Bokeh(t.params),
+            pn.Card(pn.Row(self.export_format, self.surface_file, self.traces_file),
+                    pn.Row(self.animation_iterations, self.animation_file), self.export_progress, self.export_status,
+                    title="Export for slides", collapsed=False, sizing_mode="stretch_width"),
             sizing_mode="stretch_width", min_width=380,
         )
         return pn.Row(controls, pn.Column(self._surface, sizing_mode="stretch_width", min_width=480), curves,

@@ -1,0 +1,30 @@
+"""Composable HoloViews views of every picture of the explorer (issue 13): functions that take a `Model`, a run
+history, a comparison result, a race result or plain arrays and return HoloViews objects (labels, units and colour
+maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` and `.opts`:
+
+- `surface`: the decision surface (p(y=1) or predictive sd, 0.5 contour, points, misclassified, inducing points).
+- `traces`: training traces (ELBO, test NLL, error, ρ, kernel parameters) of one or more runs against training time.
+- `mcmc`: the MCMC-versus-X-GPC comparison (paper Fig. 1).
+- `race`: race curves (test NLL and error against training time, settle markers) from a race JSON.
+- `learn`: the Pólya-Gamma pictures of the Learn tab.
+- `ep_site`: one point's EP update (probit likelihood, cavity, tilted distribution, site), EPGPC's counterpart.
+- `inducing`: the inducing-point study (paper Fig. 3) from a `bench inducing` JSON.
+- `style`: the backend-neutral styling they share.
+
+Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
+stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
+"""
+from explorer.dashboard.views.ep_site import ep_site_view
+from explorer.dashboard.views.inducing import inducing_study
+from explorer.dashboard.views.learn import (augmentation_identity, augmented_bound, minibatch_histogram, minibatch_view,
+                                            pg_density)
+from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_scatter, mcmc_surfaces, mcmc_traces
+from explorer.dashboard.views.race import race_curves, settle_points
+from explorer.dashboard.views.surface import (decision_surface, decision_surface_from_arrays, surface_arrays,
+                                             surface_plane)
+from explorer.dashboard.views.traces import training_traces
+
+__all__ = ["augmentation_identity", "augmented_bound", "decision_surface", "decision_surface_from_arrays",
+           "ep_site_view", "inducing_study", "mcmc_comparison", "mcmc_scatter", "mcmc_surfaces", "mcmc_traces",
+           "minibatch_histogram", "minibatch_view", "pg_density", "race_curves", "settle_points", "surface_arrays",
+           "surface_plane", "training_traces"]

@@ -1,0 +1,98 @@
+"""The MCMC-versus-X-GPC comparison (paper Fig. 1) as HoloViews views: at the test points, the posterior mean and
+variance of f* and p(y*=1) of X-GPC (y) against the exact PG Gibbs sampler (x), one marker per X-GPC variant, with
+the identity line; the two decision surfaces side by side; the sampler's log-likelihood trace per chain.
+
+    run = run_comparison(X, y, kernel, n_inducing=20)      # explorer.compare
+    mcmc_comparison(run)                                    # three scatter panels
+    mcmc_traces(run.sampler)
+
+Inputs are `explorer.compare` results: a `ComparisonRun`, one `ComparisonResult`, or a dict name → result (as the
+MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
+"""
+from __future__ import annotations
+
+import holoviews as hv
+import numpy as np
+
+from explorer.dashboard.views.style import RUN_COLORS, sized, styled
+from explorer.dashboard.views.surface import decision_surface_from_arrays
+
+PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
+# Sparse and full X-GPC often agree to the pixel: open circles around small filled diamonds keep both visible.
+MARKERS = {"sparse": dict(marker="circle", size=9, bokeh=dict(fill_alpha=0.0, line_color=RUN_COLORS[0]),
+                          matplotlib=dict(facecolors="none", edgecolors=RUN_COLORS[0])),
+           "full": dict(marker="diamond", size=6, color=RUN_COLORS[1], alpha=0.8)}
+
+
+def comparison_results(results) -> dict:
+    """name ("sparse", "full", …) → `ComparisonResult` from a ComparisonRun, one ComparisonResult or such a dict."""
+    if hasattr(results, "full") and hasattr(results, "sampler"):  # a ComparisonRun
+        return {name: r for name, r in (("sparse", results.sparse), ("full", results.full)) if r is not None}
+    if hasattr(results, "pairs"):  # one ComparisonResult
+        return {"full" if "full" in results.label else "sparse": results}
+    if isinstance(results, dict) and results and all(hasattr(r, "pairs") for r in results.values()):
+        return dict(results)
+    raise TypeError(f"expected a ComparisonRun, a ComparisonResult or a dict of them, got {type(results).__name__}")
+
+
+def mcmc_scatter(results, quantity: str) -> hv.Overlay:
+    """One Fig. 1 panel: `quantity` ("mean", "variance" or "p(y=1)") at the test points, MCMC (x) against each
+    X-GPC variant (y, labelled by the result's label), over the dashed identity line."""
+    if quantity not in PANELS:
+        raise ValueError(f"quantity must be one of {list(PANELS)}, got {quantity!r}")
+    results = comparison_results(results)
+    x = hv.Dimension("mcmc", label=f"MCMC (PG Gibbs): {PANELS[quantity]}")
+    y = hv.Dimension("vi", label=f"X-GPC: {PANELS[quantity]}")
+    scatters, low, high = [], np.inf, -np.inf
+    for kind, result in results.items():
+        mcmc, vi = result.pairs()[quantity]
+        low, high = min(low, mcmc.min(), vi.min()), max(high, mcmc.max(), vi.max())
+        style = MARKERS.get(kind, dict(marker="square", size=6, color=RUN_COLORS[2]))
+        style = dict(style, bokeh=dict(style.get("bokeh", {}), tools=["hover"]))
+        scatters.append(styled(hv.Scatter((mcmc, vi), kdims=[x], vdims=[y], label=result.label), **style))
+    identity = styled(hv.Curve(([low, high], [low, high]), kdims=[x], vdims=[y], group="Identity",
+                               label="identity"), color="gray", line_width=1.5, bokeh=dict(line_dash="dashed"),
+                      matplotlib=dict(linestyle="dashed"))
+    overlay = styled(hv.Overlay([identity] + scatters, group="Comparison", label=quantity), title=PANELS[quantity],
+                     legend_position="top_left")
+    return sized(overlay, width=330, height=300)
+
+
+def mcmc_comparison(results) -> hv.Layout:
+    """The paper's Fig. 1: posterior mean, variance and p(y=1) at the test points, X-GPC against MCMC, side by
+    side (a Layout of three `mcmc_scatter` panels)."""
+    return styled(hv.Layout([mcmc_scatter(results, quantity) for quantity in PANELS]).cols(3),
+                  matplotlib=dict(sublabel_format="", fig_size=150))
+
+
+def mcmc_surfaces(surfaces: dict, *, train=None, train_labels=None, xlabel: str = "x1",
+                  ylabel: str = "x2") -> hv.Layout:
+    """The decision surfaces side by side: surfaces = {"grid": (gx (nx,), gy (ny,)), name: p (ny, nx), …} (as the
+    MCMC tab computes them: MCMC and sparse X-GPC), each with its 0.5 contour and the training points (n, 2) with
+    labels (n,) in ±1, on shared axes."""
+    gx, gy = surfaces["grid"]
+    panels = [decision_surface_from_arrays(gx, gy, p, train=train, train_labels=train_labels, xlabel=xlabel,
+                                           ylabel=ylabel, title=f"{name}: p(y=1)")
+              for name, p in surfaces.items() if name != "grid"]
+    return styled(hv.Layout([sized(panel, width=460, height=380) for panel in panels]).cols(len(panels)),
+                  shared_axes=True, matplotlib=dict(sublabel_format="", fig_size=150))
+
+
+def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
+    """The Gibbs sampler's log-likelihood Σ_i log σ(y_i f_i) per sweep, one curve per chain, the end of burn-in
+    dashed. Takes a `GibbsSampler` or its `traces` array (chains, sweeps, k) whose [:, :, 0] is the log-likelihood."""
+    traces = np.asarray(getattr(sampler_or_traces, "traces", sampler_or_traces), dtype=float)
+    if traces.ndim != 3 or traces.shape[2] < 1:
+        raise ValueError(f"traces must be (chains, sweeps, k), got shape {traces.shape}")
+    burn_in = getattr(sampler_or_traces, "burn_in", 0) if burn_in is None else burn_in
+    sweep = hv.Dimension("sweep", label="sweep")
+    value = hv.Dimension("log_likelihood", label="log-likelihood Σ log σ(y f)")
+    curves = [styled(hv.Curve((np.arange(traces.shape[1]), traces[c, :, 0]), kdims=[sweep], vdims=[value],
+                              label=f"chain {c + 1}"), color=RUN_COLORS[c % len(RUN_COLORS)], line_width=1,
+                     alpha=0.8)
+              for c in range(traces.shape[0])]
+    shaded = ([styled(hv.VLine(burn_in, group="BurnIn", label="end of burn-in"), color="gray", line_width=1.5,
+                      bokeh=dict(line_dash="dashed"), matplotlib=dict(linestyle="dashed"))] if burn_in else [])
+    overlay = styled(hv.Overlay(curves + shaded, group="Gibbs", label="log_likelihood"),
+                     title="PG Gibbs: log-likelihood per sweep, by chain", legend_position="right")
+    return sized(overlay, width=700, height=260)

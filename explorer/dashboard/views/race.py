@@ -1,0 +1,104 @@
+"""Race curves as a HoloViews layout (paper Fig. 2): test NLL and test error against training time on a log axis,
+one curve per method, the NLL bands (best + 1%, best + 5%) as dashed lines and a marker where each method settled
+within the first band (came within it and stayed: DESIGN §6).
+
+    race = json.loads(Path("race-a9a.json").read_text())   # written by `python -m explorer bench race`
+    race_curves(race, fold=1)
+
+The NLL axis is fitted to the bulk of the curves (`robust_range`): one spike of a natural-gradient run does not
+squash the others. The race report (`explorer.dashboard.race_report`) draws this view.
+"""
+from __future__ import annotations
+
+import math
+
+import holoviews as hv
+import numpy as np
+from scipy.ndimage import median_filter
+
+from explorer.dashboard.views.style import RUN_COLORS, sized, styled
+
+NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)",
+         "epgpc": "EPGPC"}
+SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
+NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
+ERROR = hv.Dimension("test_error", label="test error rate")
+
+
+def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[float, float] | None:
+    """A y-range (low, high) for several curves that shows every curve whole except brief spikes: from the lowest
+    value to the highest value of the curves smoothed by a running median over `window` points (a spike of up to
+    window // 2 evaluations, e.g. one natural-gradient evaluation at NLL ≈ 7 among values near 0.3, is cut off
+    instead of squashing every curve to the floor; the start of a falling curve is kept), padded by `pad` of the
+    span. None when there are no finite values."""
+    finite = [c[np.isfinite(c)] for c in (np.asarray(curve, dtype=float) for curve in curves)]
+    finite = [c for c in finite if len(c)]
+    if not finite:
+        return None
+    low = min(float(c.min()) for c in finite)
+    high = max(float(median_filter(c, size=min(window, len(c)), mode="nearest").max()) for c in finite)
+    span = high - low if high > low else max(abs(high), 1.0) * 0.1
+    return low - pad * span, high + pad * span
+
+
+def race_fold(race: dict, fold: int = 1) -> dict:
+    """Fold `fold` (1-based) of a race JSON payload ({"folds": [...], ...}); a single fold ({"best_nll",
+    "methods"}) is returned as it is."""
+    if "methods" in race:
+        return race
+    folds = race.get("folds")
+    if not folds or not 1 <= fold <= len(folds):
+        raise ValueError(f"no fold {fold} in this race (is it the JSON of `python -m explorer bench race`? it has "
+                         f"{0 if not folds else len(folds)} folds)")
+    return folds[fold - 1]
+
+
+def settle_points(race: dict, band: float = 0.01, fold: int = 1) -> dict[str, tuple[float, float]]:
+    """method → (seconds, test NLL) of the evaluation from which it stayed within `band` of the best NLL (the
+    JSON's `settled_<band>` time), for the methods that settled."""
+    out = {}
+    for method, r in race_fold(race, fold)["methods"].items():
+        settled = r.get(f"settled_{band:g}", math.inf)
+        if settled is None or not math.isfinite(settled):
+            continue
+        seconds, nll = np.asarray(r["trace"]["seconds"], float), np.asarray(r["trace"]["test_nll"], float)
+        i = int(np.argmin(np.abs(seconds - settled)))
+        out[method] = (float(seconds[i]), float(nll[i]))
+    return out
+
+
+def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0.01) -> hv.Layout:
+    """Test NLL (with band lines and settle markers) above test error, against training time on a log axis, one
+    colour per method. race: a race JSON payload or one of its folds; bands: fractions above the best NLL drawn as
+    dashed lines (default the payload's "bands", else 1% and 5%). Evaluations at t = 0 are left out (log axis)."""
+    bands = bands if bands is not None else race.get("bands", (0.01, 0.05))
+    one = race_fold(race, fold)
+    best = float(one["best_nll"])
+    nll_curves, error_curves, markers = [], [], []
+    settled = settle_points(one, settle_band)
+    for k, (method, r) in enumerate(one["methods"].items()):
+        color = RUN_COLORS[k % len(RUN_COLORS)]
+        name = NAMES.get(method, method)
+        seconds = np.asarray(r["trace"]["seconds"], float)
+        shown = seconds > 0
+        for dim, curves in ((NLL, nll_curves), (ERROR, error_curves)):
+            values = np.asarray(r["trace"][dim.name], float)[shown]
+            curves.append(styled(hv.Curve((seconds[shown], values), kdims=[SECONDS], vdims=[dim], label=name),
+                                 color=color, line_width=2, logx=True, bokeh=dict(tools=["hover"])))
+        if method in settled:
+            markers.append(styled(hv.Scatter([settled[method]], kdims=[SECONDS], vdims=[NLL], group="Settled",
+                                             label=f"{name} settled within {100 * settle_band:g}%"),
+                                  color=color, marker="diamond", size=12, logx=True,
+                                  bokeh=dict(line_color="black"), matplotlib=dict(edgecolors="black")))
+    lines = [styled(hv.HLine(best * (1 + band), group="Band", label=f"best + {100 * band:g}%"), color="gray",
+                    line_width=1.5, bokeh=dict(line_dash="dashed"), matplotlib=dict(linestyle="dashed"))
+             for band in bands]
+    y_range = robust_range([r["trace"]["test_nll"] for r in one["methods"].values()]
+                           + [[best * (1 + band) for band in bands]])
+    nll = styled(hv.Overlay(nll_curves + markers + lines, group="Race", label="test_nll"),
+                 title=f"test NLL (best {best:.4f})", logx=True, legend_position="right",
+                 **({"ylim": y_range} if y_range is not None else {}))
+    error = styled(hv.Overlay(error_curves, group="Race", label="test_error"), title="test error", logx=True,
+                   legend_position="right")
+    return styled(hv.Layout([sized(nll, width=900, height=380), sized(error, width=900, height=300)]).cols(1),
+                  shared_axes=True, matplotlib=dict(sublabel_format="", fig_size=200, vspace=0.45))

@@ -1,0 +1,77 @@
+"""Training traces as a HoloViews layout: one panel per quantity (ELBO, test NLL, test error, step size ρ, kernel
+parameters) against training time, with several runs overlaid and labelled.
+
+    training_traces(model.history)                                   # one run
+    training_traces(h1, h2, labels=["m = 20", "m = 50"])             # runs overlaid
+    training_traces(model, quantities=("test_nll",), x="iteration")  # a Model stands for its history
+
+A history is a `training.History`, a `Model` (its `history`) or a dict of columns (name → array, e.g.
+`History.state_dict()["columns"]`). The Train tab draws the live run in raw Bokeh (it streams at 5 Hz: DESIGN §8).
+"""
+from __future__ import annotations
+
+import holoviews as hv
+import numpy as np
+
+from explorer.dashboard.views.style import RUN_COLORS, sized, styled
+
+KERNEL_PARAMETERS = ("lengthscale", "variance")
+DEFAULT_QUANTITIES = ("elbo", "test_nll", "test_error", "rho") + KERNEL_PARAMETERS
+LABELS = {"elbo": "ELBO", "test_nll": "test negative log-likelihood", "test_error": "test error rate",
+          "rho": "step size ρ", "lengthscale": "lengthscale ℓ (geometric mean under ARD)",
+          "variance": "variance σ²",
+          "seconds": "training time (s, evaluation excluded)", "iteration": "iteration"}
+LOG_SCALE = {"rho", "lengthscale", "variance"}  # positive quantities that change by orders of magnitude
+
+
+def history_columns(history) -> dict[str, np.ndarray]:
+    """name → (rows,) float array of a `training.History`, a `Model` (its history) or a dict of columns."""
+    history = getattr(history, "history", history)  # a Model
+    if hasattr(history, "columns") and hasattr(history, "column"):  # a training.History
+        return {name: history.column(name) for name in history.columns}
+    if isinstance(history, dict):
+        return {name: np.asarray(values, dtype=float) for name, values in history.items()}
+    raise TypeError(f"a history must be a training.History, a Model or a dict of columns, got "
+                    f"{type(history).__name__}")
+
+
+def _label(name: str) -> str:
+    if name.startswith("lengthscale_"):
+        return f"lengthscale ℓ_{name.removeprefix('lengthscale_')}"
+    return LABELS.get(name, name)
+
+
+def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: str = "seconds",
+                    cols: int = 2) -> hv.Layout:
+    """A Layout with one Overlay per quantity (a column name of the histories, e.g. "elbo", "test_nll",
+    "test_error", "rho", "lengthscale", "variance", "lengthscale_1"), each holding one Curve per history against `x`
+    ("seconds": training time, evaluation excluded; or "iteration"). Runs are labelled `labels` (default "run 1",
+    "run 2", …) and coloured alike in every panel; ρ and kernel parameters on a log axis. A quantity a history lacks
+    (e.g. ρ of an Adam run) is left out of that panel."""
+    if not histories:
+        raise ValueError("training_traces needs at least one history")
+    labels = list(labels) if labels is not None else [f"run {k + 1}" for k in range(len(histories))]
+    if len(labels) != len(histories):
+        raise ValueError(f"{len(histories)} histories but {len(labels)} labels")
+    if x not in ("seconds", "iteration"):
+        raise ValueError(f"x must be 'seconds' or 'iteration', got {x!r}")
+    runs = [history_columns(h) for h in histories]
+    x_dim = hv.Dimension(x, label=LABELS[x])
+    panels = []
+    for quantity in quantities:
+        y_dim = hv.Dimension(quantity, label=_label(quantity))
+        curves = []
+        for k, (run, label) in enumerate(zip(runs, labels)):
+            values = run.get(quantity)
+            if values is None or not np.any(np.isfinite(values)):
+                continue
+            curve = hv.Curve((run[x], values), kdims=[x_dim], vdims=[y_dim], label=label)
+            curves.append(styled(curve, color=RUN_COLORS[k % len(RUN_COLORS)], line_width=2,
+                                 bokeh=dict(tools=["hover"])))
+        if not curves:
+            raise ValueError(f"no history has values of {quantity!r} (columns: {sorted(runs[0])})")
+        logy = quantity in LOG_SCALE or quantity.startswith("lengthscale_")
+        overlay = styled(hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
+                         title=_label(quantity), logy=logy, show_legend=len(histories) > 1)
+        panels.append(sized(overlay, width=460, height=280))
+    return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))

@@ -4,7 +4,9 @@ One iteration (`step`): warm-start the step-size rule if it needs it, draw a min
 method update q(u) on it (its variational step), then — every `hyper_every`-th iteration, when a hyper optimiser is
 given — one ascent step on the kernel's log-parameters along the method's gradient of the same minibatch's bound at the
 new q(u), and feed the relative change of the global parameters to the convergence criterion. An iteration that
-raises leaves the engine exactly as it was before it.
+raises leaves the engine exactly as it was before it. Kernel-step schedule (issue 11): no kernel step during the first
+`hyper_warmup` iterations, and `hyper_rate="rho"` scales Adam's learning rate by ρ_t/ρ₁ (the variational step's
+rule, ρ₁ its first value) so that the kernel slows down as q(u) does.
 
 A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses `SVIEngine` and supplies only:
 
@@ -16,6 +18,7 @@ A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses 
   `_minibatch_kernel_gradient(X_b, y_b, context)`   ∂(minibatch bound)/∂(kernel log-parameters) at the current q(u).
   `elbo(index=None)`, `predict_latent(X)`   its bound and latent prediction q(f*) (`Trainer` needs them); its
                                  likelihood `link` (a `likelihoods.Link`, logit unless set) turns q(f*) into p(y*=1).
+  `_move_kernel(kernel)`         how q(u) follows a kernel step (default: held fixed in u-space, `_set_kernel`).
   `state_dict()` / `load_state_dict()`   its own variational parameters, merged with `_base_state()` /
                                  `_load_base_state()` (the shared parts below).
 Optionally: `_stateful_parts()` (extra optimiser objects with state_dict/load_state_dict that an iteration advances,
@@ -36,27 +39,39 @@ from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
 from explorer.sources import ArraySource, DataSource
 
+HYPER_RATES = ("constant", "rho")
+
 
 class SVIEngine:
     """Shared state of an SVI run: `source` (n rows of d features), Z (m, d), `kernel`, `batch_size` s, `schedule`
     (a step-size rule or None), `hyper_optimizer` (Adam on the kernel's log-parameters, or None: fixed kernel),
-    `hyper_every`, `rng` (the minibatch stream), `criterion` (default: the paper's global-parameter window),
-    `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last minibatch)."""
+    `hyper_every`, `hyper_warmup` (iterations before the first kernel step), `hyper_rate` ("constant" or "rho": Adam's
+    learning rate times ρ_t/ρ₁), `rng` (the minibatch stream), `criterion` (default: the paper's global-parameter
+    window), `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last
+    minibatch)."""
 
     link: Link = LOGIT
 
     def __init__(self, source: DataSource, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100, schedule=None,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
-                 criterion: SlidingWindow | None = None, hyper_every: int = 1):
+                 criterion: SlidingWindow | None = None, hyper_every: int = 1, hyper_warmup: int = 0,
+                 hyper_rate: str = "constant"):
         if hyper_every < 1:
             raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
+        if hyper_warmup < 0:
+            raise ValueError(f"hyper_warmup must be ≥ 0, got {hyper_warmup}")
+        if hyper_rate not in HYPER_RATES:
+            raise ValueError(f"hyper_rate must be one of {HYPER_RATES}, got {hyper_rate!r}")
+        if hyper_rate == "rho" and schedule is None:
+            raise ValueError("hyper_rate='rho' needs a natural-gradient step-size rule (this method has none)")
         kernel.check_dimension(source.d)
         self.source, self.Z = source, Z
         self.n, self.m = source.n, len(Z)
         self.batch_size = minibatch_size(batch_size, self.n)
         self.schedule = schedule
         self.hyper_optimizer = hyper_optimizer
-        self.hyper_every = int(hyper_every)
+        self.hyper_every, self.hyper_warmup, self.hyper_rate = int(hyper_every), int(hyper_warmup), hyper_rate
+        self.first_rho = float("nan")
         self.rng = rng if rng is not None else np.random.default_rng()
         self.criterion = criterion if criterion is not None else global_parameter_criterion()
         self.iteration = 0
@@ -114,13 +129,28 @@ class SVIEngine:
         X_b, y_b = self.source.batch(index)
         self.iteration += 1  # from here errors name the iteration being computed; step() restores it on failure
         change, context = self._update_q(index, X_b, y_b)
-        if self.hyper_optimizer is not None and self.iteration % self.hyper_every == 0:
+        if not np.isfinite(self.first_rho):
+            self.first_rho = self.rho
+        if self._kernel_step_due():
             gradient = self._minibatch_kernel_gradient(X_b, y_b, context)
             with kernel_step_guard(self.kernel, self.iteration):
-                log_params = self.hyper_optimizer.ascend(self.kernel.log_params, gradient)
-                self._set_kernel(learned_kernel(self.kernel.with_log_params(log_params)))
+                log_params = self.hyper_optimizer.ascend(self.kernel.log_params, gradient, self._hyper_rate_scale())
+                self._move_kernel(learned_kernel(self.kernel.with_log_params(log_params)))
         self.criterion.update(change)
         self.last_batch = index
+
+    def _kernel_step_due(self) -> bool:
+        """Kernel learning is on, the warm-up is over and this is a `hyper_every`-th iteration."""
+        return (self.hyper_optimizer is not None and self.iteration > self.hyper_warmup
+                and self.iteration % self.hyper_every == 0)
+
+    def _hyper_rate_scale(self) -> float:
+        """The factor on Adam's learning rate: 1, or ρ_t/ρ₁ for `hyper_rate="rho"`."""
+        return self.rho / self.first_rho if self.hyper_rate == "rho" else 1.0
+
+    def _move_kernel(self, kernel: Kernel) -> None:
+        """Take a kernel step: q(u) stays as it is in u-space (the paper's alternation); methods may override."""
+        self._set_kernel(kernel)
 
     def _warm_start(self) -> None:
         """Initialise the step-size rule from samples of λ̂ (`warm_start_on="target"`) or of the natural gradient
@@ -163,6 +193,7 @@ class SVIEngine:
     def _base_state(self) -> dict:
         """The shared parts of `state_dict()`: kernel, iteration, ρ, random stream, optimisers, criterion, last batch."""
         state = {"kernel": self.kernel.state_dict(), "iteration": self.iteration, "rho": self.rho,
+                 "first_rho": self.first_rho,
                  "rng": self.rng.bit_generator.state,
                  "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
                  "criterion": self.criterion.state_dict(), "last_batch": self.last_batch}
@@ -175,6 +206,7 @@ class SVIEngine:
         self.iteration = int(state["iteration"])
         self._set_kernel(kernel_from_state(state.get("kernel", state)))  # older files: the kernel's values flat
         self.rho = float(state["rho"])
+        self.first_rho = float(state.get("first_rho", self.rho))  # older files: ρ₁ unknown, take the last ρ
         self.rng.bit_generator.state = state["rng"]
         if self.hyper_optimizer is not None and state["hyper_optimizer"] is not None:
             self.hyper_optimizer.load_state_dict(state["hyper_optimizer"])

@@ -102,6 +102,36 @@ def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarra
     return grad
 
 
+def cholesky_backward(L: np.ndarray, L_inv: np.ndarray, G_L: np.ndarray) -> np.ndarray:
+    """Symmetric ∂f/∂A from ∂f/∂L (lower part used) for L = chol(A) (Murray 2016): L⁻ᵀ Φ(LᵀḠ_L) L⁻¹, Φ = lower
+    triangle with halved diagonal. All (m, m)."""
+    P = np.tril(L.T @ np.tril(G_L))
+    P[np.diag_indices_from(P)] *= 0.5
+    G = L_inv.T @ P @ L_inv
+    return 0.5 * (G + G.T)
+
+
+def whitened_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, Z: np.ndarray, K_sm: np.ndarray, K_zz: np.ndarray,
+                             L_K: np.ndarray, L_K_inv: np.ndarray, m_w: np.ndarray, S_w: np.ndarray,
+                             g_a: np.ndarray, g_v: np.ndarray, scale: float,
+                             beta: np.ndarray | None = None) -> np.ndarray:
+    """∂L̂/∂(log ℓ, log σ²) of a minibatch bound scale·Σ_i F_i(a_i, v_i) − KL with q(w) = N(m_w, S_w) held fixed in
+    whitened coordinates u = L_K w (K_mm = L_K L_Kᵀ; the KL to N(0, I) then does not depend on the kernel).
+    a = βᵀm_w, v = k_ii − ‖β_i‖² + β_iᵀS_wβ_i with β = L_K⁻¹K_ms (m, s); g_a = ∂F/∂a, g_v = ∂F/∂v (s,).
+    Only β and k_ii carry the kernel: Ḡ_β = scale(m_w g_aᵀ + 2(S_w − I)β diag(g_v)), ∂K_ms = L_K⁻ᵀḠ_β,
+    ∂L_K = −tril(∂K_ms βᵀ) → ∂K_mm by `cholesky_backward`; ∂k_ii/∂log σ² = σ².
+    Shapes: X_batch (s, d), Z (m, d), K_sm (s, m), K_zz = K(Z, Z) (m, m), L_K, L_K_inv (m, m) lower triangular;
+    `beta` if already computed."""
+    beta = L_K_inv @ K_sm.T if beta is None else beta
+    S_minus_I = S_w - np.eye(len(m_w))
+    G_beta = scale * (np.outer(m_w, g_a) + 2.0 * (S_minus_I @ beta) * g_v)
+    G_Kms = L_K_inv.T @ G_beta
+    G_Kmm = cholesky_backward(L_K, L_K_inv, -G_Kms @ beta.T)
+    gradient = kernel.contract_gradient(X_batch, Z, K_sm, G_Kms.T) + kernel.contract_gradient(Z, Z, K_zz, G_Kmm)
+    gradient[-1] += scale * kernel.variance * g_v.sum()
+    return gradient
+
+
 class Adam:
     """Adam ascent on a parameter vector (Kingma & Ba 2015): x ← x + lr · m̂ / (√v̂ + ε)."""
 
@@ -113,15 +143,16 @@ class Adam:
         self.v: np.ndarray | None = None
         self.t = 0
 
-    def ascend(self, x: np.ndarray, gradient: np.ndarray) -> np.ndarray:
-        """One ascent step from x along `gradient`; returns the new x (same shape)."""
+    def ascend(self, x: np.ndarray, gradient: np.ndarray, scale: float = 1.0) -> np.ndarray:
+        """One ascent step from x along `gradient` with the learning rate times `scale`; returns the new x (same
+        shape)."""
         if self.m is None:
             self.m, self.v = np.zeros_like(x), np.zeros_like(x)
         self.t += 1
         self.m = self.beta1 * self.m + (1 - self.beta1) * gradient
         self.v = self.beta2 * self.v + (1 - self.beta2) * gradient * gradient
         m_hat_scale, v_hat_scale = 1 / (1 - self.beta1**self.t), 1 / (1 - self.beta2**self.t)  # bias corrections
-        return x + (self.learning_rate * m_hat_scale) * self.m / (np.sqrt(v_hat_scale * self.v) + self.eps)
+        return x + (scale * self.learning_rate * m_hat_scale) * self.m / (np.sqrt(v_hat_scale * self.v) + self.eps)
 
     def state_dict(self) -> dict:
         return {"m": self.m, "v": self.v, "t": self.t}

@@ -15,18 +15,24 @@ from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
 from explorer.schedules import schedule_for
 from explorer.svgp import SVGPAdam, SVGPNatGrad
-from explorer.xgpc import XGPC
+from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
 
 
 def build_xgpc(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
                rho: float | None = None, tau: float | None = None, kappa: float | None = None,
                warm_start_on: str = "gradient", learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01,
-               full: bool = False) -> XGPC:
+               full: bool = False, hyper_every: int = DEFAULT_HYPER_EVERY, hyper_warmup: int = 0,
+               hyper_rate: str = "constant",
+               kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000,
+               average_window: int = 0, kernel_bound: str = DEFAULT_KERNEL_BOUND) -> XGPC:
     """X-GPC with the given step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam on
-    the kernel's log-parameters."""
+    the kernel's log-parameters; the kernel-step, initial-q and averaging options are `XGPC`'s (issue 11)."""
     return XGPC(X, y, Z, kernel, batch_size=batch_size, rng=rng, full=full,
                 schedule=schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on),
-                hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
+                hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+                hyper_every=hyper_every, hyper_warmup=hyper_warmup, hyper_rate=hyper_rate, kernel_step=kernel_step,
+                init_sweeps=init_sweeps, init_rows=init_rows, average_window=average_window,
+                kernel_bound=kernel_bound)
 
 
 def build_svgp_adam(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,

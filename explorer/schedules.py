@@ -121,10 +121,11 @@ class StepRule:
 
 
 # The one table of step-size defaults. X-GPC: Robbins–Monro τ = 10, κ = 0.6 (ρ₁ ≈ 0.24, ρ at 10⁴ iterations ≈ 0.004),
-# chosen over the paper's adaptive rule by `python -m explorer bench steps` (BENCHMARKS.md): after 30 s on the
-# offline data sets above 10,000 rows its held-out NLL was better on ijcnn1 (0.100 against 0.114) and w8a (0.062
-# against 0.068) and within 0.001 on a9a and bank_marketing; the adaptive ρ falls to ~1e-4 while X-GPC's
-# coordinate-ascent steps are still far from the optimum. Natural-gradient SVGP: the paper's adaptive rule; its
+# chosen over the paper's adaptive rule by `python -m explorer bench steps`: after 30 s on the offline data sets
+# above 10,000 rows (with the paper's kernel step) its held-out NLL was better on ijcnn1 (0.100 against 0.114) and
+# w8a (0.062 against 0.068) and within 0.001 on a9a and bank_marketing; rerun with the kernel step of issue 11 for
+# 15 s under heavy load (BENCHMARKS.md) it was again ahead of the adaptive rule on ijcnn1 and w8a. The adaptive ρ
+# falls to ~1e-4 while X-GPC's coordinate-ascent steps are still far from the optimum. Natural-gradient SVGP: the paper's adaptive rule; its
 # step is not coordinate ascent, so a constant ρ must be small (0.01 worked, 0.1 diverged on a9a).
 # SVGP-Adam has no natural-gradient step (its Adam learning rate is a builder option). EPGPC: the stochastic-EP step
 # ε on its tied site, λ_f ← (1 − ε)λ_f + ε·(minibatch's mean site) (`explorer.epgpc`), X-GPC's Robbins–Monro rule;

@@ -30,33 +30,16 @@ import numpy as np
 
 from explorer.convergence import SlidingWindow, relative_change
 from explorer.engine import SVIEngine
-from explorer.hyperparameters import Adam, elbo_kernel_gradient
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
-from explorer.xgpc import natural_gradient_targets
+from explorer.xgpc import natural_gradient_targets, pseudo_data
 
 _CHUNK = 4096
-
-
-# ----- the pseudo-data link to X-GPC -------------------------------------------------------------------------------
-def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(ỹ, θ̃) = (2(g_a + θ̃a), −2g_v): the X-GPC labels and PG means whose augmented term has the gradients (g_a, g_v)
-    in (a, v). Shapes (s,)."""
-    theta = -2.0 * g_v
-    return 2.0 * (g_a + theta * a), theta
-
-
-def cholesky_backward(L: np.ndarray, L_inv: np.ndarray, G_L: np.ndarray) -> np.ndarray:
-    """Symmetric ∂f/∂A from ∂f/∂L (lower part used) for L = chol(A) (Murray 2016): L⁻ᵀ Φ(LᵀḠ_L) L⁻¹, Φ = lower
-    triangle with halved diagonal. All (m, m)."""
-    P = np.tril(L.T @ np.tril(G_L))
-    P[np.diag_indices_from(P)] *= 0.5
-    G = L_inv.T @ P @ L_inv
-    return 0.5 * (G + G.T)
 
 
 # ----- what both optimisers share ------------------------------------------------------------------------------
@@ -209,19 +192,12 @@ class SVGPAdam(_SVGP):
 
     def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray,
                         beta: np.ndarray | None = None) -> np.ndarray:
-        """∂L̂/∂(log ℓ, log σ²) at fixed (m, L_S). Only β = L_K⁻¹K_ms and k_ii carry the kernel:
-        Ḡ_β = (n/s)(m g_aᵀ + 2(S − I)β G_v), ∂K_ms = L_K⁻ᵀḠ_β, ∂L_K = −tril(∂K_ms βᵀ) → K_mm by `cholesky_backward`."""
-        scale = self.n / len(y_b)
+        """∂L̂/∂(log ℓ, log σ²) at fixed (m, L_S): `hyperparameters.whitened_kernel_gradient` at the quadrature's
+        (g_a, g_v)."""
         beta = self._project(K_sm) if beta is None else beta
         _, _, _, g_a, g_v = self._expectations(K_sm, beta, y_b)
-        S_minus_I = self.L_S @ self.L_S.T - np.eye(self.m)
-        G_beta = scale * (np.outer(self.m_w, g_a) + 2.0 * (S_minus_I @ beta) * g_v)
-        G_Kms = self.L_K_inv.T @ G_beta
-        G_Kmm = cholesky_backward(self.L_K, self.L_K_inv, -G_Kms @ beta.T)
-        gradient = self.kernel.contract_gradient(X_b, self.Z, K_sm, G_Kms.T)
-        gradient = gradient + self.kernel.contract_gradient(self.Z, self.Z, self.K_zz, G_Kmm)
-        gradient[-1] += scale * self.kernel.variance * g_v.sum()
-        return gradient
+        return whitened_kernel_gradient(self.kernel, X_b, self.Z, K_sm, self.K_zz, self.L_K, self.L_K_inv, self.m_w,
+                                        self.L_S @ self.L_S.T, g_a, g_v, self.n / len(y_b), beta)
 
     def _stateful_parts(self) -> list:
         return super()._stateful_parts() + [self.optimizer]

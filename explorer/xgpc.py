@@ -13,15 +13,24 @@ from scipy.linalg import blas, lapack
 
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
-from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
+from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule
 from explorer.sources import as_source
 
 _CHUNK = 4096
+KERNEL_STEPS = ("fixed-u", "whitened")
+KERNEL_BOUNDS = ("augmented", "exact")
+# The project's kernel-learning defaults (README "Choices"; `python -m explorer bench dynamics`, BENCHMARKS.md): one
+# kernel step per 5 natural-gradient steps, ascending the exact bound at X-GPC's q. The paper's alternation is
+# hyper_every=1, kernel_bound="augmented": on confident data its kernel drifts (ijcnn1 σ² in the hundreds, w8a
+# σ² ≈ 2.4 against natural-gradient SVGP's ≈ 6) and its final NLL stays 0.004–0.006 behind.
+DEFAULT_HYPER_EVERY = 5
+DEFAULT_KERNEL_BOUND = "exact"
 
 
 def _whiten(L: np.ndarray, kappa: np.ndarray) -> np.ndarray:
@@ -53,6 +62,13 @@ def natural_gradient_targets(kappa: np.ndarray, y: np.ndarray, theta: np.ndarray
     return (0.5 * scale) * (y @ kappa), lam2
 
 
+def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ỹ, θ̃) = (2(g_a + θ̃a), −2g_v): the X-GPC labels and PG means whose augmented term has the gradients (g_a, g_v)
+    in (a, v). Shapes (s,)."""
+    theta = -2.0 * g_v
+    return 2.0 * (g_a + theta * a), theta
+
+
 def augmented_likelihood_terms(y: np.ndarray, a: np.ndarray, b: np.ndarray, K_tilde: np.ndarray,
                                c: np.ndarray) -> np.ndarray:
     """Per-point bound on E_q[log σ(y_i f_i)]: −log 2 + ½y_i a_i − ½θ_i(K̃_ii + b_i + a_i²) + ½c_i²θ_i − log cosh(c_i/2),
@@ -70,9 +86,23 @@ class XGPC(SVIEngine):
     `Constant(1.0)` is exact coordinate ascent; a batch_size above n is clamped to n with a warning. `schedule` is a
     step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro
     τ = 10, κ = 0.6). `hyper_optimizer` (an `Adam`) turns on kernel learning: after the natural-gradient step of
-    every `hyper_every`-th iteration (1, the default, alternates as in the paper) one Adam step on (log ℓ, log σ²)
-    along the analytic gradient of the same minibatch's ELBO at the new q. A failed iteration leaves every part of
-    the state as it was before it.
+    every `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam step on (log ℓ, log σ²)
+    along the analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q (`hyper_warmup`, `hyper_rate`: the
+    kernel-step schedule of `SVIEngine`). A failed iteration leaves every part of the state as it was before it.
+
+    `kernel_step` says what the kernel step holds fixed: "fixed-u" (the paper: q(u) = N(μ, Σ), η unchanged) or
+    "whitened" (q(w) with u = L_K w, K_mm = L_K L_Kᵀ, as GPflow's whitened SVGP: the gradient at fixed q(w), and
+    after the step η is carried to the new u-space, `_carry_q_whitened`; sparse mode only). `init_sweeps` > 0
+    starts q(u) from that many full-batch coordinate-ascent sweeps (ρ = 1, the bound scaled by n/`init_rows`) on
+    `init_rows` random training rows before the first SVI iteration (the minibatch stream is rewound afterwards).
+    `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
+    ELBO, c at its optimum) or "exact" (the default; Σ E_q[log σ(y f)] − KL, the non-augmented bound that the augmented one
+    lower-bounds, its expectations by Gauss–Hermite: the kernel gradient at the pseudo-data (ỹ, θ̃), `pseudo_data`);
+    the local and natural-gradient steps stay on the augmented bound either way.
+    `average_window` W > 0 turns on iterate averaging (Polyak–Ruppert, with forgetting): η̄ ← η̄ + w(η − η̄),
+    w = max(1/k, 1/W) at the k-th iterate, so a uniform average of the first W iterates, then an exponential one over
+    about W; the bound and the predictions then use q̄ = q(η̄) (`mu`, `Sigma`, `eta1`, `eta2` stay the SVI iterate's,
+    on which the local, natural-gradient and kernel steps work).
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -83,13 +113,30 @@ class XGPC(SVIEngine):
     def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray | None, kernel: Kernel, *,
                  batch_size: int = 100, schedule=None, hyper_optimizer: Adam | None = None,
                  rng: np.random.Generator | None = None, full: bool = False, criterion: SlidingWindow | None = None,
-                 hyper_every: int = 1):
+                 hyper_every: int = DEFAULT_HYPER_EVERY, hyper_warmup: int = 0, hyper_rate: str = "constant",
+                 kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000, average_window: int = 0,
+                 kernel_bound: str = DEFAULT_KERNEL_BOUND):
+        if kernel_step not in KERNEL_STEPS:
+            raise ValueError(f"kernel_step must be one of {KERNEL_STEPS}, got {kernel_step!r}")
+        if kernel_bound not in KERNEL_BOUNDS:
+            raise ValueError(f"kernel_bound must be one of {KERNEL_BOUNDS}, got {kernel_bound!r}")
+        if kernel_step == "whitened" and full:
+            raise ValueError("kernel_step='whitened' needs inducing points: the non-sparse mode (u = f) has no K_ms")
+        if init_sweeps < 0 or init_rows < 1:
+            raise ValueError(f"need init_sweeps ≥ 0 and init_rows ≥ 1, got {init_sweeps}, {init_rows}")
+        if average_window < 0:
+            raise ValueError(f"average_window must be ≥ 0 (0: no averaging), got {average_window}")
         source = as_source(X, y)
         self.full = bool(full)
+        self.kernel_step, self.kernel_bound = kernel_step, kernel_bound
+        self.init_sweeps, self.init_rows = int(init_sweeps), int(init_rows)
+        self.q_initialised = self.init_sweeps == 0
+        self.average_window, self.average_count, self._eta_bar, self._averaged = int(average_window), 0, None, None
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
         super().__init__(source, Z, kernel, batch_size=batch_size,
                          schedule=schedule if schedule is not None else default_xgpc_schedule(),
-                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion, hyper_every=hyper_every)
+                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion, hyper_every=hyper_every,
+                         hyper_warmup=hyper_warmup, hyper_rate=hyper_rate)
         self._set_posterior(np.concatenate([np.zeros(self.m), (-0.5 * self.K_inv).ravel()]))
         self.last_c = np.zeros(0)
 
@@ -102,13 +149,35 @@ class XGPC(SVIEngine):
 
     # ----- derived quantities ---------------------------------------------------------------------------------
     def _set_kernel(self, kernel: Kernel) -> None:
-        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = K_zz + γI = L_K L_Kᵀ) and K_mm⁻¹."""
+        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = K_zz + γI = L_K L_Kᵀ), L_K⁻¹ and
+        K_mm⁻¹."""
         features = kernel.features(self.Z)
         K_zz = kernel.cross_from_features(self.Z, features)
         L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
-        K_inv = inverse_from_factor_inverse(triangular_inverse(L_K))
-        self.kernel, self._features, self.K_zz, self.L_K, self.K_inv = kernel, features, K_zz, L_K, K_inv
+        L_K_inv = triangular_inverse(L_K)
+        self.kernel, self._features, self.K_zz, self.L_K, self.L_K_inv = kernel, features, K_zz, L_K, L_K_inv
+        self.K_inv = inverse_from_factor_inverse(L_K_inv)
         self._prior_variance = kernel.variance + kernel.nugget
+
+    def _move_kernel(self, kernel: Kernel) -> None:
+        """The kernel step: q(u) stays in u-space ("fixed-u") or in whitened coordinates ("whitened")."""
+        if self.kernel_step == "fixed-u":
+            self._set_kernel(kernel)
+            return
+        old_L_K = self.L_K
+        self._set_kernel(kernel)
+        W = self.L_K_inv.T @ old_L_K.T
+        self._set_posterior(self._carry_q_whitened(W))
+        if self._eta_bar is not None:
+            m, eta_bar = self.m, self._eta_bar
+            eta2_bar = W @ eta_bar[m:].reshape(m, m) @ W.T
+            self._set_average(np.concatenate([W @ eta_bar[:m], (0.5 * (eta2_bar + eta2_bar.T)).ravel()]))
+
+    def _carry_q_whitened(self, W: np.ndarray) -> np.ndarray:
+        """η for the new kernel (cached) with q(w) unchanged, w = L_K⁻¹u: u' = L'L⁻¹u, so with W = L'⁻ᵀLᵀ (m, m)
+        η₁' = Wη₁ and −2η₂' = Σ'⁻¹ = W L_P (W L_P)ᵀ (exactly symmetric); L the old L_K, L' the new one. (m + m²,)."""
+        R = W @ self.L_P
+        return np.concatenate([W @ self.eta1, (-0.5 * (R @ R.T)).ravel()])
 
     def _set_posterior(self, eta: np.ndarray) -> None:
         """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ and μ = Σ η₁ (two triangular solves)."""
@@ -117,6 +186,28 @@ class XGPC(SVIEngine):
         eta.setflags(write=False)
         self._eta, self.L_P = eta, L_P
         self.mu = lapack.dpotrs(L_P, eta[:m], lower=1)[0]
+
+    # ----- iterate averaging ----------------------------------------------------------------------------------------
+    def _set_average(self, eta_bar: np.ndarray) -> None:
+        eta_bar.setflags(write=False)
+        self._eta_bar, self._averaged = eta_bar, None
+
+    def _average(self) -> None:
+        """η̄ ← η̄ + w(η − η̄), w = max(1/k, 1/W), after the k-th SVI iterate."""
+        self.average_count += 1
+        w = max(1.0 / self.average_count, 1.0 / self.average_window)
+        self._set_average(self._eta.copy() if self._eta_bar is None else self._eta_bar + w * (self._eta - self._eta_bar))
+
+    def _reported(self) -> tuple[np.ndarray, np.ndarray]:
+        """(μ, L_P) of the q that the bound and the predictions use: q(η̄) when averaging (factorised once per η̄),
+        else the iterate's."""
+        if self._eta_bar is None:
+            return self.mu, self.L_P
+        if self._averaged is None:
+            m = self.m
+            L_P = robust_cholesky(-2.0 * self._eta_bar[m:].reshape(m, m), "Σ̄⁻¹ = −2η̄₂", self.iteration)
+            self._averaged = (lapack.dpotrs(L_P, self._eta_bar[:m], lower=1)[0], L_P)
+        return self._averaged
 
     @property
     def eta1(self) -> np.ndarray:
@@ -159,14 +250,59 @@ class XGPC(SVIEngine):
 
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """The gradient at the current q with c at its optimum for it: the local step's diag(κΣκᵀ) comes from the
-        gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c)."""
+        gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c: only the KL depends on the
+        kernel there, for either bound). With `kernel_step="whitened"` the gradient at fixed q(w)."""
         if self.full:
             return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P, self.K_inv,
                                         kappa, K_sm, None, full=True, K_zz=self.K_zz)
+        if self.kernel_step == "whitened":
+            return self._whitened_kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
         products = posterior_products(self.L_P, self.K_inv, K_sm)
-        theta = pg_mean(optimal_c(K_tilde, np.einsum("ij,ij->i", products[1], K_sm), kappa @ self.mu))
-        return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P, self.K_inv, kappa,
+        labels, theta = self._bound_pseudo_data(y_b, kappa @ self.mu, K_tilde + np.einsum("ij,ij->i", products[1], K_sm))
+        return elbo_kernel_gradient(self.kernel, X_b, labels, self.Z, self.n, self.mu, self.L_P, self.K_inv, kappa,
                                     K_sm, theta, K_zz=self.K_zz, products=products)
+
+    def _bound_pseudo_data(self, y: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, θ) whose augmented terms ½·labels·a − ½θ(v + a²) have the slopes in (a, v) of the bound the kernel
+        step ascends, for marginals q(f_i) = N(a_i, v_i): the augmented bound's own (y, θ(c)), c = √(v + a²), or the
+        exact bound's pseudo-data (ỹ, θ̃) from the Gauss–Hermite expectations. Shapes (s,)."""
+        if self.kernel_bound == "augmented":
+            return y, pg_mean(optimal_c(v, 0.0, a))
+        _, g_a, g_v = gauss_hermite_expectations(logit_log_likelihood, y, a, v)
+        return pseudo_data(a, g_a, g_v)
+
+    def _whitened_kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
+        """∂L̂/∂(log ℓ, log σ²) at fixed q(w) = N(m_w, S_w), m_w = L_K⁻¹μ, S_w = L_K⁻¹ΣL_K⁻ᵀ = VᵀV with V = L_P⁻¹L_K⁻ᵀ
+        (Σ⁻¹ = L_P L_Pᵀ):
+        the bound's slopes ∂/∂a = ½·labels − θa and ∂/∂v = −½θ (v = K̃ + κΣκᵀ; `_bound_pseudo_data`), given to
+        `hyperparameters.whitened_kernel_gradient`."""
+        a = kappa @ self.mu
+        W = _whiten(self.L_P, kappa)
+        labels, theta = self._bound_pseudo_data(y_b, a, K_tilde + np.einsum("ij,ij->j", W, W))
+        V = _whiten(self.L_P, self.L_K_inv)
+        return whitened_kernel_gradient(self.kernel, X_b, self.Z, K_sm, self.K_zz, self.L_K, self.L_K_inv,
+                                        self.L_K_inv @ self.mu, V.T @ V, 0.5 * labels - theta * a, -0.5 * theta,
+                                        self.n / len(y_b))
+
+    # ----- a better initial q ----------------------------------------------------------------------------------
+    def _iterate(self) -> None:
+        if not self.q_initialised:
+            self._initialise_q()
+        super()._iterate()
+
+    def _initialise_q(self) -> None:
+        """`init_sweeps` coordinate-ascent sweeps η ← λ̂ on `init_rows` rows drawn from the minibatch stream, which is
+        rewound afterwards (so the SVI minibatches are those of any other method with the same seed)."""
+        stream = self.rng.bit_generator.state
+        index = self.source.sample(self.rng, min(self.init_rows, self.n))
+        self.rng.bit_generator.state = stream
+        X_b, y_b = self.source.batch(index)
+        kappa, K_tilde, _ = self.project(X_b, index)
+        for _ in range(self.init_sweeps):
+            theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P))
+            lam1, lam2 = natural_gradient_targets(kappa, y_b, theta, self.K_inv, self.n)
+            self._set_posterior(np.concatenate([lam1, lam2.ravel()]))
+        self.q_initialised = True
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
         lam1, lam2 = self.minibatch_targets(index)
@@ -190,6 +326,8 @@ class XGPC(SVIEngine):
         old_eta = self._eta
         self._set_posterior(old_eta + rho * gradient)
         self.rho, self.last_c = rho, c
+        if self.average_window:
+            self._average()
         change = rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
         return change, (kappa, K_tilde, K_sm)
 
@@ -200,12 +338,13 @@ class XGPC(SVIEngine):
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO (eq. variational_bound with all constants), a lower bound on log p(y).
         On all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
+        mu, L_P = self._reported()
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
             X_part, y_part = self.source.batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
-            a = kappa @ self.mu
-            V = _whiten(self.L_P, kappa)
+            a = kappa @ mu
+            V = _whiten(L_P, kappa)
             b = np.einsum("ij,ij->j", V, V)
             c = np.sqrt(K_tilde + b + a * a)
             total += float(np.sum(augmented_likelihood_terms(y_part, a, b, K_tilde, c)))
@@ -213,19 +352,21 @@ class XGPC(SVIEngine):
         return self.n / count * total - self.kl()
 
     def kl(self) -> float:
-        """KL(q(u) ‖ p(u))."""
-        return gaussian_kl(self.mu, self.L_P, triangular_inverse(self.L_P), self.L_K, triangular_inverse(self.L_K))
+        """KL(q(u) ‖ p(u)) (of q̄ when averaging)."""
+        mu, L_P = self._reported()
+        return gaussian_kl(mu, L_P, triangular_inverse(L_P), self.L_K, self.L_K_inv)
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
         Xs = query_points(Xs, self.source.d)
+        mu, L_P = self._reported()
         mean, var = np.empty(len(Xs)), np.empty(len(Xs))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)
             K_sm = self.kernel.cross_from_features(Xs[part], self._features)
             kappa = K_sm @ self.K_inv
-            V = _whiten(self.L_P, kappa)
-            mean[part] = kappa @ self.mu
+            V = _whiten(L_P, kappa)
+            mean[part] = kappa @ mu
             var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V))
         return mean, np.maximum(var, 1e-12)
 
@@ -237,10 +378,16 @@ class XGPC(SVIEngine):
     # ----- persistence ---------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**self._base_state(), "eta1": self.eta1.copy(), "eta2": self.eta2.copy(), "last_c": self.last_c}
+        return {**self._base_state(), "eta1": self.eta1.copy(), "eta2": self.eta2.copy(), "last_c": self.last_c,
+                "q_initialised": self.q_initialised, "average_count": self.average_count,
+                "eta_bar": None if self._eta_bar is None else self._eta_bar.copy()}
 
     def load_state_dict(self, state: dict) -> None:
         self._load_base_state(state)
         eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
         self._set_posterior(np.concatenate([eta1, eta2.ravel()]))
         self.last_c = np.asarray(state["last_c"], dtype=float)
+        self.q_initialised = bool(state.get("q_initialised", True))  # older files: past their first iteration
+        self.average_count, self._eta_bar, self._averaged = int(state.get("average_count", 0)), None, None
+        if state.get("eta_bar") is not None:
+            self._set_average(np.array(state["eta_bar"], dtype=float))

@@ -93,7 +93,7 @@ def test_robust_cholesky_succeeds_with_jitter_on_a_singular_psd_matrix():
 # ----- a failed step loses nothing ------------------------------------------------------------------------------------
 def learning_engine(X, y, seed=0):
     return XGPC(X, y, X[:8], RBF(np.array([0.9, 1.2]), 1.0, 1e-4), batch_size=12, schedule=Adaptive(4),
-                hyper_optimizer=Adam(0.05), rng=np.random.default_rng(seed))
+                hyper_optimizer=Adam(0.05), rng=np.random.default_rng(seed), hyper_every=1)
 
 
 def snapshot(engine):

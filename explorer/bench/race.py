@@ -69,6 +69,7 @@ def race_fold(split: P.Split, entrants: dict[str, tuple[str, dict]], seconds: fl
                           "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
                           "iterations": trainer.engine.iteration, "kernel": trainer.engine.kernel.name,
                           "lengthscale": trainer.engine.kernel.mean_lengthscale,
+                          "median_lengthscale": float(np.median(trainer.engine.kernel.lengthscale)),
                           "variance": float(trainer.engine.kernel.variance)}
     return results
 
@@ -113,8 +114,8 @@ def _ratio(entry: dict, key: str) -> str:
 
 def markdown(folds: list[dict], args) -> str:
     lines = ["| fold | method | final NLL | final error | ms/iteration | first 1% s | settled 1% s | first 5% s | "
-             "settled 5% s | X-GPC speed-up, settled 1% (target) | first 1% | NLL gap (≤ 0.01) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "settled 5% s | X-GPC speed-up, settled 1% (target) | first 1% | NLL gap (≤ 0.01) | σ² | median ℓ |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for fold, race in enumerate(folds):
         for method, r in race["methods"].items():
             gain = race["speedups"].get(method)
@@ -124,7 +125,8 @@ def markdown(folds: list[dict], args) -> str:
             lines.append(f"| {fold + 1} | {method} | {r['final_nll']:.4f} | {r['final_error']:.4f} | "
                          f"{r['ms_per_iteration']:.2f} | {P.fmt_seconds(r['first_0.01'])} | "
                          f"{P.fmt_seconds(r['settled_0.01'])} | {P.fmt_seconds(r['first_0.05'])} | "
-                         f"{P.fmt_seconds(r['settled_0.05'])} | {gain_cells} |")
+                         f"{P.fmt_seconds(r['settled_0.05'])} | {gain_cells} | {r['variance']:.3g} | "
+                         f"{r['median_lengthscale']:.3g} |")
     if len(folds) > 1:
         for method in args.methods:
             if method == "xgpc":
@@ -133,7 +135,7 @@ def markdown(folds: list[dict], args) -> str:
                                if method in race["speedups"]])
             defined = values[np.isfinite(values)]
             median = f"{np.median(defined):.3g}× ({len(defined)} of {len(values)} folds defined)" if len(defined) else "—"
-            lines.append(f"| median | {method} | | | | | | | | {median} | | |")
+            lines.append(f"| median | {method} | | | | | | | | {median} | | | | |")
     bands = ", ".join(f"{race['best_nll']:.4f}" for race in folds)
     paper = P.PAPER_TABLE1.get(args.dataset)
     paper_line = "" if paper is None else (
@@ -148,7 +150,8 @@ def markdown(folds: list[dict], args) -> str:
         f"≤ {args.eval_points} test rows. Reference = best final NLL of all methods "
         f"(per fold: {bands}); 'first' = first evaluation within the band, 'settled' = stays within it to the end "
         "('never' if the last evaluations are outside). Speed-up = baseline time / X-GPC time; '>' marks a lower "
-        "bound (the baseline never settled within the budget). NLL gap = X-GPC final − baseline final.")
+        "bound (the baseline never settled within the budget). NLL gap = X-GPC final − baseline final. σ², median ℓ: "
+        "the kernel each method ended with.")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,8 +13,8 @@ import argparse
 import shlex
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, pinned_blas
-from explorer.bench.race import race_fold, time_to_quality
+from explorer.bench.common import add_common_arguments, finish
+from explorer.bench.race import race_entrants
 
 DESCRIPTION = "Kernel-learning dynamics: X-GPC's kernel-step options raced against natural-gradient SVGP"
 REFERENCE = "svgp-natgrad"
@@ -48,20 +48,11 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m explorer bench dynamics", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", nargs="+", default=["ijcnn1", "w8a", "a9a", "bank_marketing"], metavar="NAME",
-                        help="data sets (default: ijcnn1 w8a a9a bank_marketing)")
-    parser.add_argument("--entrants", nargs="+", default=list(ENTRANTS), choices=list(ENTRANTS),
-                        help="options to race (default: all); natural-gradient SVGP is always added")
-    parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean")
-    parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="training time per entrant (default 30)")
-    parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
-    P.add_kernel_argument(parser)
-    parser.add_argument("--seed", type=int, default=0)
+    P.add_entrant_arguments(parser, ENTRANTS, ("ijcnn1", "w8a", "a9a", "bank_marketing"),
+                            "options to race (default: all); natural-gradient SVGP is always added")
     add_common_arguments(parser)
     args = parser.parse_args(argv)
-    if not 1 <= args.fold <= 10:
-        parser.error(f"--fold must be between 1 and 10, got {args.fold}")
+    P.check_fold(parser, args)
     if REFERENCE not in args.entrants:
         args.entrants.append(REFERENCE)
     return args
@@ -101,21 +92,8 @@ def markdown(races: dict[str, dict], args) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
-    entrants = {label: (method, options) for short, (label, method, options) in ENTRANTS.items()
-                if short in args.entrants}
     reference = ENTRANTS[REFERENCE][0]
-    progress = P.Progress(len(args.datasets) * len(entrants) * args.seconds)
-    races = {}
-    with pinned_blas(args.threads):
-        for name in args.datasets:
-            X, y = P.load_dataset(name, args.protocol)
-            train, test = P.folds(name, y, 10, args.protocol, args.seed)[args.fold - 1]
-            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed + args.fold - 1,
-                                    monitor_points=args.eval_points, kernel=args.kernel)
-            results = race_fold(split, entrants, args.seconds, args.seed + args.fold - 1, name, progress)
-            kernel_ratios(results, reference)
-            races[name] = {"n": len(y), "best_nll": time_to_quality(results), "entrants": results}
-    progress.close()
+    races = race_entrants(args, ENTRANTS, annotate=lambda results: kernel_ratios(results, reference))
     command = ("python -m explorer bench dynamics " + shlex.join(list(argv or []))).strip()
     finish(args, f"dynamics ({', '.join(args.datasets)}, {args.seconds:g} s){P.kernel_label(args.kernel)}", command,
            markdown(races, args),

@@ -131,6 +131,26 @@ def add_kernel_argument(parser: argparse.ArgumentParser) -> None:
                         help="kernel family of the initial kernel ℓ = √d, σ² = 1 (default rbf, as in the paper)")
 
 
+def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, entrants_help: str) -> None:
+    """The flags of a benchmark that races named entrants on one fold of several data sets (`steps`, `dynamics`):
+    --datasets, --entrants (choices: `entrants`), --protocol, --fold, --seconds, --eval-points, --kernel, --seed."""
+    parser.add_argument("--datasets", nargs="+", default=list(datasets), metavar="NAME",
+                        help=f"data sets (default: {' '.join(datasets)})")
+    parser.add_argument("--entrants", nargs="+", default=list(entrants), choices=list(entrants), help=entrants_help)
+    parser.add_argument("--protocol", choices=PROTOCOLS, default="clean")
+    parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="training time per entrant (default 30)")
+    parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
+    add_kernel_argument(parser)
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def check_fold(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse a --fold outside 1…10 through the parser (a usage error naming the value)."""
+    if not 1 <= args.fold <= 10:
+        parser.error(f"--fold must be between 1 and 10, got {args.fold}")
+
+
 def kernel_label(name: str) -> str:
     """The suffix a benchmark's BENCHMARKS.md section gets for kernel `name`: none for the default RBF (its tables
     stay where they were), ", NAME" otherwise (so a Matérn run does not replace the RBF table)."""

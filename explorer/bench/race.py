@@ -85,6 +85,28 @@ def time_to_quality(results: dict[str, dict]) -> float:
     return best
 
 
+def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dict]], annotate=None) -> dict:
+    """Race the entrants of `table` (short name → (label, method, options)) named in args.entrants, args.seconds each,
+    on fold args.fold of every data set in args.datasets (BLAS pinned to args.threads): data set → {"n", "best_nll",
+    "entrants": label → results}. `annotate(results)` may add columns to a data set's results (e.g. kernel ratios)."""
+    entrants = {label: (method, options) for short, (label, method, options) in table.items()
+                if short in args.entrants}
+    progress = P.Progress(len(args.datasets) * len(entrants) * args.seconds)
+    races = {}
+    with pinned_blas(args.threads):
+        for name in args.datasets:
+            X, y = P.load_dataset(name, args.protocol)
+            train, test = P.folds(name, y, 10, args.protocol, args.seed)[args.fold - 1]
+            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed + args.fold - 1,
+                                    monitor_points=args.eval_points, kernel=args.kernel)
+            results = race_fold(split, entrants, args.seconds, args.seed + args.fold - 1, name, progress)
+            if annotate is not None:
+                annotate(results)
+            races[name] = {"n": len(y), "best_nll": time_to_quality(results), "entrants": results}
+    progress.close()
+    return races
+
+
 def speedups(results: dict[str, dict], budget: float) -> dict[str, dict]:
     """X-GPC's speed-up over each baseline: ratio of their times (inf/NaN when one never reaches the band; a
     baseline that never settles gives at least budget / X-GPC's time, flagged `lower_bound`)."""

@@ -12,8 +12,8 @@ import argparse
 import shlex
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, pinned_blas
-from explorer.bench.race import race_fold, time_to_quality
+from explorer.bench.common import add_common_arguments, finish
+from explorer.bench.race import race_entrants
 
 DESCRIPTION = "Step-size rules for X-GPC (and EPGPC's ε) raced on each data set, natural-gradient SVGP as the reference"
 ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
@@ -33,20 +33,10 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m explorer bench steps", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", nargs="+", default=list(P.OFFLINE_DATASETS), metavar="NAME",
-                        help=f"data sets (default: {' '.join(P.OFFLINE_DATASETS)})")
-    parser.add_argument("--entrants", nargs="+", default=list(ENTRANTS), choices=list(ENTRANTS),
-                        help="rules to race (default: all)")
-    parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean")
-    parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="training time per entrant (default 30)")
-    parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
-    P.add_kernel_argument(parser)
-    parser.add_argument("--seed", type=int, default=0)
+    P.add_entrant_arguments(parser, ENTRANTS, P.OFFLINE_DATASETS, "rules to race (default: all)")
     add_common_arguments(parser)
     args = parser.parse_args(argv)
-    if not 1 <= args.fold <= 10:
-        parser.error(f"--fold must be between 1 and 10, got {args.fold}")
+    P.check_fold(parser, args)
     return args
 
 
@@ -69,19 +59,7 @@ def markdown(races: dict[str, dict], args) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
-    entrants = {label: (method, options) for short, (label, method, options) in ENTRANTS.items()
-                if short in args.entrants}
-    progress = P.Progress(len(args.datasets) * len(entrants) * args.seconds)
-    races = {}
-    with pinned_blas(args.threads):
-        for name in args.datasets:
-            X, y = P.load_dataset(name, args.protocol)
-            train, test = P.folds(name, y, 10, args.protocol, args.seed)[args.fold - 1]
-            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed + args.fold - 1,
-                                    monitor_points=args.eval_points, kernel=args.kernel)
-            results = race_fold(split, entrants, args.seconds, args.seed + args.fold - 1, name, progress)
-            races[name] = {"n": len(y), "best_nll": time_to_quality(results), "entrants": results}
-    progress.close()
+    races = race_entrants(args, ENTRANTS)
     command = ("python -m explorer bench steps " + shlex.join(list(argv or []))).strip()
     finish(args, f"steps: X-GPC step-size rules{P.kernel_label(args.kernel)}", command, markdown(races, args),
            {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "races": races})

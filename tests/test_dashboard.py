@@ -21,7 +21,7 @@ from explorer.dashboard.controls import describe_change
 from explorer.dashboard.race import _table, seconds_left, standings
 from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
 from explorer.metrics import error_rate, first_time_within, settled_time_within
-from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, FrozenPrediction, misclassified
+from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, UNDECIDED, FrozenPrediction, misclassified
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
 from explorer.datasets import DataError
@@ -348,8 +348,9 @@ def test_a_fresh_surface_crosses_out_nothing_and_a_trained_one_its_errors(dash):
     for _ in range(6):
         dash.step()
     p = dash.model.predict_proba(X)
-    assert np.all(np.abs(p - 0.5) > 1e-3)  # every point decided: the crosses are exactly the errors
-    errors = round(error_rate(p, y) * len(y))
+    decided = np.abs(p - 0.5) > UNDECIDED  # a trained model may still sit on ½ at a point or two: no cross there
+    assert decided.mean() > 0.9
+    errors = round(error_rate(p[decided], y[decided]) * decided.sum())
     assert errors > 0 and len(dash.surface.wrong.data["x"]) == errors
 
 
@@ -652,7 +653,9 @@ def test_a_diverged_kernel_step_shows_advice_and_continues_with_kernel_learning_
     with caplog.at_level(logging.ERROR):
         dash.step()
     assert "kernel learning diverged" in caplog.text
-    assert dash.kernel_advice.visible and dash.model.iteration == iteration
+    # the iterations before the failing kernel step stand; the failing one left no trace
+    iteration = dash.model.iteration
+    assert dash.kernel_advice.visible and (iteration + 1) % dash.model.engine.hyper_every == 0
     dash.fix_kernel.clicks += 1  # the button, through its on_click callback
     assert not dash.kernel_advice.visible
     assert dash.model.learn_hyperparameters is False and dash.model.trainer is trainer  # same run, no reset

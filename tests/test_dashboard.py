@@ -224,15 +224,20 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     assert len(dash.mcmc.trace_sources[0].data["sweep"]) == 80
 
 
-def test_race_tab_races_and_ranks(dash):
+def finished_race(dash, budget: float, limit: float):
+    """Run the Race tab's race with `budget` seconds per method to its end (failsafe `limit`) and show it."""
     dash.tabs.active = 3
-    dash.race.methods.value = ["xgpc", "svgp-adam"]
-    dash.race.budget.value = 0.5
+    dash.race.budget.value = budget
     dash.start_race()
-    wait_until(lambda: not dash.worker.playing, limit=120)
+    wait_until(lambda: not dash.worker.playing, limit=limit)
     assert dash.worker.error is None
     dash.refresh()
-    run = dash.race.run
+    return dash.race.run
+
+
+def test_race_tab_races_and_ranks(dash):
+    dash.race.methods.value = ["xgpc", "svgp-adam"]
+    run = finished_race(dash, budget=0.5, limit=120)
     assert run.finished and all(m.trainer.seconds >= 0.5 for m in run.models.values())
     assert set(run.models) == {"xgpc", "svgp-adam"}
     assert len(dash.race.sources["xgpc"].data["seconds"]) >= 2
@@ -246,13 +251,7 @@ def test_race_tab_races_every_registered_method_and_names_each(dash):
     from explorer.dashboard.race_report import NAMES
 
     assert dash.race.methods.value == list(METHODS) and len(METHODS) == 4
-    dash.tabs.active = 3
-    dash.race.budget.value = 0.3
-    dash.start_race()
-    wait_until(lambda: not dash.worker.playing, limit=180)
-    assert dash.worker.error is None
-    dash.refresh()
-    run = dash.race.run
+    run = finished_race(dash, budget=0.3, limit=180)
     assert run.finished and set(run.models) == set(METHODS)
     assert all(m.trainer.seconds >= 0.3 for m in run.models.values())
     assert run.models["epgpc"].method == "epgpc"

@@ -63,7 +63,7 @@ def posterior_products(L_P: np.ndarray, K_inv: np.ndarray,
     """N = AΣA (m, m) as CᵀC with C = L_P⁻¹A (Σ⁻¹ = L_PL_Pᵀ, L_P lower triangular: one triangular solve), and
     T = κΣA = K_sm N (s, m) when K_sm is given (None otherwise). Then diag(κΣκᵀ) = rowsum(T ∘ K_sm), as the local
     step needs."""
-    C = blas.dtrsm(1.0, L_P, K_inv, lower=1)
+    C = blas.dtrsm(1.0, L_P, K_inv.T, lower=1)  # K_inv symmetric: its transpose is it in Fortran order (no copy)
     N = C.T @ C  # a symmetric rank-m update
     return N, None if K_sm is None else K_sm @ N
 

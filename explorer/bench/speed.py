@@ -93,16 +93,29 @@ def kernel_step_floor_function(engine: XGPC):
     return floor
 
 
-def interleaved_seconds(blocks: dict, repeats: int) -> dict:
-    """Median seconds per unit of each timed block {name: (fn, units)}, the blocks run in turn within every
-    repeat so that a change of machine load hits them alike (their ratios are what the table reports)."""
+def interleaved_times(blocks: dict, repeats: int) -> dict:
+    """Seconds per unit of each timed block {name: (fn, units)} in every repeat, {name: (repeats,)}, the blocks run
+    in turn within every repeat so that a change of machine load hits them alike."""
     times = {name: [] for name in blocks}
     for _ in range(repeats):
         for name, (fn, units) in blocks.items():
             start = time.perf_counter()
             fn()
             times[name].append((time.perf_counter() - start) / units)
-    return {name: float(np.median(values)) for name, values in times.items()}
+    return {name: np.array(values) for name, values in times.items()}
+
+
+def interleaved_seconds(blocks: dict, repeats: int) -> dict:
+    """Median seconds per unit of each block of `interleaved_times`."""
+    return {name: float(np.median(values)) for name, values in interleaved_times(blocks, repeats).items()}
+
+
+def median_ratio(times: dict, numerator, denominator) -> float:
+    """Median over repeats of the ratio of two blocks' times within the same repeat (robust to load that changes
+    between repeats, unlike the ratio of the two medians). `numerator` a block name or an array of per-repeat
+    seconds."""
+    top = times[numerator] if isinstance(numerator, str) else numerator
+    return float(np.median(top / times[denominator]))
 
 
 def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[dict]:
@@ -116,20 +129,22 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
             engine.step(20)
         floor, hyper_number = floor_function(learning), max(number // 3, 10)
         kernel_floor = kernel_step_floor_function(learning)
-        seconds = interleaved_seconds({
+        times = interleaved_times({
             "without": (lambda: plain.step(number), number),
             "with": (lambda: learning.step(hyper_number), hyper_number),
             "default": (lambda: default.step(number), number),
             "floor": (lambda: [floor() for _ in range(number)], number),
             "kernel floor": (lambda: [kernel_floor() for _ in range(hyper_number)], hyper_number)}, repeats)
+        seconds = {name: float(np.median(values)) for name, values in times.items()}
         without, with_hyper, floor_s = seconds["without"], seconds["with"], seconds["floor"]
         rows.append({"m": m, "it/s": 1.0 / without, "it/s with hyper": 1.0 / with_hyper,
                      "µs/it": without * 1e6, "µs/it with hyper": with_hyper * 1e6, "floor µs": floor_s * 1e6,
-                     "it / floor": without / floor_s, "it with hyper / floor": with_hyper / floor_s,
-                     "it default schedule / floor": seconds["default"] / floor_s,
+                     "it / floor": median_ratio(times, "without", "floor"),
+                     "it with hyper / floor": median_ratio(times, "with", "floor"),
+                     "it default schedule / floor": median_ratio(times, "default", "floor"),
                      "kernel-step floor µs": seconds["kernel floor"] * 1e6,
-                     "kernel-step floor / floor": seconds["kernel floor"] / floor_s,
-                     "kernel step / its floor": (with_hyper - without) / seconds["kernel floor"]})
+                     "kernel-step floor / floor": median_ratio(times, "kernel floor", "floor"),
+                     "kernel step / its floor": median_ratio(times, times["with"] - times["without"], "kernel floor")})
         print(f"  m = {m}: {1 / without:.0f} it/s, {1 / with_hyper:.0f} it/s with hyper every iteration, "
               f"{1 / seconds['default']:.0f} it/s with the default schedule, floor {floor_s * 1e6:.0f} µs", flush=True)
     return rows
@@ -191,7 +206,8 @@ def markdown(result: dict) -> str:
                    f"4).\n\n")
     return (
         f"SVI iterations of X-GPC, s = {BATCH}, d = {DIM}, synthetic n = {result['n']:,}; medians of "
-        f"{result['repeats']} repeats, the blocks timed in turn. The floor is one m×m Cholesky plus the s×m "
+        f"{result['repeats']} repeats, the blocks timed in turn (the ratios are medians of the ratios within a "
+        f"repeat). The floor is one m×m Cholesky plus the s×m "
         f"products (kernel block, κ, κᵀΘκ), timed in the same run. \"With hyper\" takes a kernel step (Adam on the "
         f"default kernel bound) every iteration, \"default schedule\" every {DEFAULT_HYPER_EVERY}th, as X-GPC does "
         f"by default (its cost amortised over the iterations). For scale, the kernel-step floor is the linear "

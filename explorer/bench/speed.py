@@ -86,7 +86,7 @@ def kernel_step_floor_function(engine: XGPC):
         L = lapack.dpotrf(K_mm.T, lower=1, clean=1)[0]
         L_inv = lapack.dtrtri(L, lower=1)[0]
         L_inv.T @ L_inv
-        C = blas.dtrsm(1.0, L_P, K_inv, lower=1)
+        C = blas.dtrsm(1.0, L_P, K_inv.T, lower=1)  # K_inv symmetric: Fortran order without a copy
         T = K_sm @ (C.T @ C)
         kappa.T @ T
 

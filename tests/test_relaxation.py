@@ -11,10 +11,11 @@ import pytest
 
 from explorer import methods
 from explorer.bench import dynamics
+from explorer.bench.protocol import log_spaced_evaluation
 from explorer.kernels import RBF
 from explorer.linalg import NumericalError
 from explorer.schedules import grown_batch_size, noise_scaled_rho
-from explorer.training import fit_to_optimum
+from explorer.training import Trainer, fit_to_optimum
 
 
 def confident_problem(n=240, m=20, seed=0):
@@ -242,3 +243,25 @@ def test_tiny_dynamics_run_with_the_growth_and_over_relaxation_entrants(tmp_path
     assert len(entrants) == 3  # with natural-gradient SVGP
     for r in entrants.values():
         assert r["iterations"] > 0 and 0.0 < r["final_nll"] < np.log(2.0) + 0.05
+
+
+def test_race_evaluations_come_before_a_growing_minibatch_doubles_and_within_two_seconds_of_training():
+    X, y, Z = confident_problem(n=240)
+    engine = xgpc(X, y, Z, batch_size=10, batch_growth=1.5, batch_growth_start=40)
+    trainer = Trainer(engine, X[:50], y[:50], eval_every=10)
+    while engine.iteration < 60:
+        log_spaced_evaluation(trainer)
+        t = engine.iteration
+        assert engine.batch_size_at(t + trainer.eval_every) <= 2 * engine.batch_size_at(t + 1) or trainer.eval_every == 1
+        trainer.step(trainer.eval_every - t % trainer.eval_every)
+    assert len(engine.last_batch) == 240
+    fixed = xgpc(X, y, Z, batch_size=10)
+    fixed.iteration = 4000  # the log spacing alone would evaluate every 100th iteration here
+    trainer = Trainer(fixed, X[:50], y[:50])
+    trainer.history.append({"iteration": 3990, "seconds": 1.0})
+    trainer.history.append({"iteration": 4000, "seconds": 3.0})  # 0.2 s per iteration
+    log_spaced_evaluation(trainer)
+    assert trainer.eval_every == 10
+    trainer.history.append({"iteration": 4010, "seconds": 3.01})  # 1 ms per iteration
+    log_spaced_evaluation(trainer)
+    assert trainer.eval_every == 100

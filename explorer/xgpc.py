@@ -374,7 +374,7 @@ class XGPC(SVIEngine):
         never lowers L) and restart from ρ = 1. A step at ρ = 1 is kept as is and grows ρ to α. Returns what
         `_update_q` returns."""
         kappa, K_tilde, K_sm = self.project(X_b, index)
-        a, c, bound = self._optimal_bound_terms(kappa, K_tilde, y_b)
+        c, bound = self._optimal_bound_terms(kappa, K_tilde, y_b)
         lam1, lam2 = natural_gradient_targets(kappa, y_b, pg_mean(c), self.K_inv, self.n)
         target = np.concatenate([lam1, lam2.ravel()])
         old_eta, rho = self._eta, self.overrelax_rho
@@ -385,7 +385,7 @@ class XGPC(SVIEngine):
             m = self.m
             if positive_definite_cholesky(-2.0 * proposal[m:].reshape(m, m)) is not None:
                 self._set_posterior(proposal)
-                accepted = self._optimal_bound_terms(kappa, K_tilde, y_b)[2] >= bound
+                accepted = self._optimal_bound_terms(kappa, K_tilde, y_b)[1] >= bound
         if accepted:
             self.overrelax_rho = rho * self.overrelax
         else:
@@ -398,11 +398,10 @@ class XGPC(SVIEngine):
         change = rho * math.sqrt(float(gradient @ gradient)) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
         return change, (kappa, K_tilde, K_sm)
 
-    def _optimal_bound_terms(self, kappa: np.ndarray, K_tilde: np.ndarray, y: np.ndarray
-                             ) -> tuple[np.ndarray, np.ndarray, float]:
-        """(a = κμ, the optimal c (s,), the augmented bound on these rows) at the current q; at the optimal c each
-        point's term is −log 2 + ½y_i a_i − log cosh(c_i/2), since θ_i c_i² cancels. Kept for the next call while q
-        and the kernel stay (an accepted over-relaxed step is the next iteration's starting point)."""
+    def _optimal_bound_terms(self, kappa: np.ndarray, K_tilde: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+        """(the optimal c (s,), the augmented bound on these rows) at the current q; at the optimal c each point's term
+        is −log 2 + ½y_i a_i − log cosh(c_i/2) with a = κμ, since θ_i c_i² cancels. Kept for the next call while q and
+        the kernel stay (an accepted over-relaxed step is the next iteration's starting point)."""
         cache = self._overrelax_cache
         if cache is not None and cache[0] is self._eta and cache[1] is self.kernel:
             return cache[2:]
@@ -411,8 +410,8 @@ class XGPC(SVIEngine):
         c = optimal_c(K_tilde, np.einsum("ij,ij->j", V, V), a)
         kl = gaussian_kl(self.mu, self.L_P, triangular_inverse(self.L_P), self.L_K, self.L_K_inv)
         bound = float(np.sum(0.5 * y * a - log_cosh(c / 2.0))) - len(y) * math.log(2.0) - kl
-        self._overrelax_cache = (self._eta, self.kernel, a, c, bound)
-        return a, c, bound
+        self._overrelax_cache = (self._eta, self.kernel, c, bound)
+        return c, bound
 
     def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:
         return self._kernel_gradient(X_b, y_b, *context)

@@ -117,6 +117,16 @@ def test_over_relaxed_steps_never_lower_the_bound_and_do_over_relax(alpha, accep
     assert (max(rhos) > 1.0) == accepted and min(rhos) == 1.0  # steps beyond coordinate ascent taken or refused
 
 
+def test_the_over_relaxed_step_is_judged_by_the_augmented_elbo():
+    X, y, Z = confident_problem()
+    engine = full_batch_ascent(X, y, Z, overrelax=2.0)
+    engine.step(3)
+    rows = np.arange(len(y))
+    kappa, K_tilde, _ = engine.project(X, rows)
+    _, bound = engine._optimal_bound_terms(kappa, K_tilde, y)
+    assert bound == pytest.approx(engine.elbo(), rel=1e-12)
+
+
 @pytest.mark.parametrize("full", [False, True])
 def test_over_relaxation_reaches_the_coordinate_ascent_optimum_in_fewer_sweeps(full):
     X, y, Z = confident_problem(n=120 if full else 240)

@@ -165,7 +165,7 @@ class SVIEngine:
         X_b, y_b = self.source.batch(index)
         self.iteration += 1  # from here errors name the iteration being computed; step() restores it on failure
         change, context = self._update_q(index, X_b, y_b)
-        if not np.isfinite(self.first_rho):
+        if not math.isfinite(self.first_rho):
             self.first_rho = self.rho
         if self._kernel_step_due():
             gradient = self._minibatch_kernel_gradient(X_b, y_b, context)

@@ -8,7 +8,7 @@ P = κᵀΘκ, v = κᵀu, M = ΣA − I and Q = ½A + (n/s)P:
 eq. variational_bound, and −∂KL = ½⟨AΣA + AμμᵀA − A, ∂K_mm⟩.)
 Computed without forming Σ or M: with N = AΣA = CᵀC, C = L_P⁻¹A (Σ⁻¹ = L_PL_Pᵀ) and T = κΣA = K_sm N,
   ΘκM = Θ(T − κ), and with R = Θ(T − ½κ) − u(Aμ)ᵀ (s, m):
-  G_sm = (n/s)(½Θκ − R),   G_mm = (n/s)κᵀR + ½(N − A + Aμ(Aμ)ᵀ),
+  G_sm = (n/s)(½Θκ − R) = (n/s)(Θ(κ − T) + u(Aμ)ᵀ),   G_mm = (n/s)κᵀR + ½(N − A + Aμ(Aμ)ᵀ),
 one triangular solve, one symmetric rank-m update and two s×m×m products (QM's m×m×m products are gone).
 """
 from __future__ import annotations
@@ -35,7 +35,8 @@ LEARNED_PARAMETER_LIMIT = 1e100
 def learned_kernel(kernel: Kernel) -> Kernel:
     """`kernel` when every parameter learned so far lies within [1/LEARNED_PARAMETER_LIMIT, LEARNED_PARAMETER_LIMIT];
     else KernelParameterError naming them (finite but absurd values: the next steps would overflow)."""
-    if not np.all(np.abs(kernel.log_params) <= math.log(LEARNED_PARAMETER_LIMIT)):
+    limit = math.log(LEARNED_PARAMETER_LIMIT)
+    if not all(abs(math.log(value)) <= limit for value in (*kernel.lengthscale.tolist(), kernel.variance)):
         raise KernelParameterError(f"learned kernel parameters outside [1e-100, 1e100]: lengthscale "
                                    f"{kernel.lengthscale.tolist()}, variance {kernel.variance:.4g}")
     return kernel
@@ -62,7 +63,7 @@ def posterior_products(L_P: np.ndarray, K_inv: np.ndarray,
     """N = AΣA (m, m) as CᵀC with C = L_P⁻¹A (Σ⁻¹ = L_PL_Pᵀ, L_P lower triangular: one triangular solve), and
     T = κΣA = K_sm N (s, m) when K_sm is given (None otherwise). Then diag(κΣκᵀ) = rowsum(T ∘ K_sm), as the local
     step needs."""
-    C = blas.dtrsm(1.0, L_P, K_inv, lower=1)
+    C = blas.dtrsm(1.0, L_P, K_inv.T, lower=1)  # K_inv symmetric: its transpose is it in Fortran order (no copy)
     N = C.T @ C  # a symmetric rank-m update
     return N, None if K_sm is None else K_sm @ N
 
@@ -70,11 +71,12 @@ def posterior_products(L_P: np.ndarray, K_inv: np.ndarray,
 def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,
                          mu: np.ndarray, L_P: np.ndarray, K_inv: np.ndarray, kappa: np.ndarray,
                          K_sm: np.ndarray, theta: np.ndarray | None, full: bool = False,
-                         K_zz: np.ndarray | None = None, products: tuple | None = None) -> np.ndarray:
+                         K_zz: np.ndarray | None = None, products: tuple | None = None,
+                         kappa_mu: np.ndarray | None = None) -> np.ndarray:
     """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO (n/s)Σ_S(…) − KL. Shapes: X_batch (s, d), Z (m, d), mu (m,),
     L_P (m, m) lower triangular with Σ⁻¹ = L_P L_Pᵀ, K_inv (m, m), kappa/K_sm (s, m), theta (s,);
-    K_zz = kernel.cross(Z, Z) and products = posterior_products(L_P, K_inv, K_sm) if already computed
-    (both of its arrays are overwritten).
+    K_zz = kernel.cross(Z, Z), products = posterior_products(L_P, K_inv, K_sm) (both of its arrays are overwritten)
+    and kappa_mu = κμ (s,) if already computed.
     Returns (L + 1,). In the non-sparse mode (u = f) only the KL term depends on the kernel (theta is unused)."""
     K_zz = kernel.cross(Z, Z) if K_zz is None else K_zz
     N, T = posterior_products(L_P, K_inv, None if full else K_sm) if products is None else products
@@ -86,16 +88,16 @@ def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarra
         return kernel.contract_gradient(Z, Z, K_zz, N)
     s = len(y_batch)
     scale = n / s
-    u = 0.5 * y_batch - theta * (kappa @ mu)
-    T -= 0.5 * kappa
-    T *= theta[:, None]
-    R = blas.dger(-1.0, A_mu, u, a=T.T, overwrite_a=1).T  # R = Θ(T − ½κ) − u(Aμ)ᵀ, in place
+    u = 0.5 * y_batch - theta * (kappa @ mu if kappa_mu is None else kappa_mu)
     G = np.empty((s + len(Z), len(Z)))  # rows (G_sm; G_mm)/(n/s): both blocks share X2 = Z, contracted at once
     G_sm, G_mm = G[:s], G[s:]
-    np.multiply((0.5 * theta)[:, None], kappa, out=G_sm)
-    G_sm -= R  # ½Θκ − R
+    np.subtract(kappa, T, out=G_sm)
+    G_sm *= theta[:, None]
+    blas.dger(1.0, A_mu, u, a=G_sm.T, overwrite_a=1)  # G_sm/(n/s) = Θ(κ − T) + u(Aμ)ᵀ, in place
+    R = np.multiply((0.5 * theta)[:, None], kappa, out=T)
+    R -= G_sm  # R = ½Θκ − G_sm/(n/s), in T's place
     np.matmul(kappa.T, R, out=G_mm)
-    G_mm += (0.5 / scale) * N  # κᵀR + ½(N − A + Aμ(Aμ)ᵀ)/(n/s)
+    blas.daxpy(N.ravel(), G_mm.ravel(), a=0.5 / scale)  # G_mm/(n/s) = κᵀR + ½(N − A + Aμ(Aμ)ᵀ)/(n/s), in place
     grad = kernel.contract_gradient(np.concatenate([X_batch, Z]), Z, np.concatenate([K_sm, K_zz]), G)
     grad *= scale
     grad[-1] -= 0.5 * scale * kernel.variance * theta.sum()

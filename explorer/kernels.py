@@ -44,7 +44,7 @@ class KernelParameterError(ValueError):
 
 def _check_positive(name: str, value) -> None:
     array = np.asarray(value, dtype=float)
-    if not (array.min() > 0 and array.max() < np.inf):  # NaN fails the first comparison
+    if not all(0.0 < entry < math.inf for entry in array.ravel().tolist()):  # NaN fails both comparisons
         raise KernelParameterError(f"kernel {name} must be finite and > 0, got {array.tolist()}")
 
 

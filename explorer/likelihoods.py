@@ -5,8 +5,9 @@
 
 Each link offers `log_likelihood(y, f)` → (ℓ, ∂ℓ/∂f, ∂²ℓ/∂f²) and `predictive_probability(mean, var)` =
 ∫ p(y=1 | f) N(f | mean, var) df; `LINKS` holds them by name. Expectations under N(f | a, v) are by 64-node
-Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`). For EP the probit's tilted distribution
-Φ(yf)N(f | μ, v) has closed-form normaliser and moments (`probit_tilted_moments`, `probit_site`).
+Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`, `gauss_hermite_slopes`; the logit's derivatives
+alone: `logit_slopes`). For EP the probit's tilted distribution Φ(yf)N(f | μ, v) has closed-form normaliser and
+moments (`probit_tilted_moments`, `probit_site`).
 """
 from __future__ import annotations
 
@@ -48,14 +49,33 @@ def gauss_hermite_expectations(log_likelihood, y: np.ndarray, a: np.ndarray,
     return value @ _GH_NORMAL_WEIGHTS, first @ _GH_NORMAL_WEIGHTS, 0.5 * (second @ _GH_NORMAL_WEIGHTS)
 
 
+def gauss_hermite_slopes(slopes, y: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(g_a, g_v) of `gauss_hermite_expectations` without E, for a gradient that needs only the slopes:
+    `slopes(y, f)` returns (ℓ', ℓ''). y, a, v (s,) → two (s,), the same numbers."""
+    first, second = slopes(y[:, None], _nodes(a, v))
+    return first @ _GH_NORMAL_WEIGHTS, 0.5 * (second @ _GH_NORMAL_WEIGHTS)
+
+
 # ----- logit ------------------------------------------------------------------------------------------------------
 def logit_log_likelihood(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """log σ(yf), its first and second derivatives in f: y σ(−yf) and −σ(f)σ(−f). Broadcasting shapes.
     With z = yf and e = exp(−|z|) (no overflow): log σ(z) = min(z, 0) − log1p(e), σ(f)σ(−f) = e/(1+e)²."""
     z = y * f
     e = np.exp(-np.abs(z))
+    return (np.minimum(z, 0.0) - np.log1p(e), *_logit_slopes(y, z, e))
+
+
+def logit_slopes(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The derivatives of log σ(yf) in f alone, y σ(−yf) and −σ(f)σ(−f) (as `logit_log_likelihood`'s)."""
+    z = y * f
+    return _logit_slopes(y, z, np.exp(-np.abs(z)))
+
+
+def _logit_slopes(y, z: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """y σ(−z) and −σ(z)σ(−z) from z = yf and e = exp(−|z|): σ(|z|) = r = 1/(1+e), σ(−|z|) = er."""
     r = 1.0 / (1.0 + e)
-    return np.minimum(z, 0.0) - np.log1p(e), y * np.where(z > 0, e * r, r), -e * r * r
+    er = e * r
+    return y * np.where(z > 0, er, r), -(er * r)
 
 
 def logit_predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, whitened_kernel_gradient
 from explorer.inputs import MAX_COUNT, inducing_inputs, query_points
 from explorer.kernels import Kernel
-from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood
+from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
 from explorer.linalg import (gaussian_kl, inverse_from_factor_inverse, positive_definite_cholesky, robust_cholesky,
                              triangular_inverse)
 from explorer.polyagamma import log_cosh, pg_mean
@@ -287,9 +287,10 @@ class XGPC(SVIEngine):
         if self.kernel_step == "whitened":
             return self._whitened_kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
         products = posterior_products(self.L_P, self.K_inv, K_sm)
-        labels, theta = self._bound_pseudo_data(y_b, kappa @ self.mu, K_tilde + np.einsum("ij,ij->i", products[1], K_sm))
+        a = kappa @ self.mu
+        labels, theta = self._bound_pseudo_data(y_b, a, K_tilde + np.einsum("ij,ij->i", products[1], K_sm))
         return elbo_kernel_gradient(self.kernel, X_b, labels, self.Z, self.n, self.mu, self.L_P, self.K_inv, kappa,
-                                    K_sm, theta, K_zz=self.K_zz, products=products)
+                                    K_sm, theta, K_zz=self.K_zz, products=products, kappa_mu=a)
 
     def _bound_pseudo_data(self, y: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(labels, θ) whose augmented terms ½·labels·a − ½θ(v + a²) have the slopes in (a, v) of the bound the kernel
@@ -297,8 +298,7 @@ class XGPC(SVIEngine):
         exact bound's pseudo-data (ỹ, θ̃) from the Gauss–Hermite expectations. Shapes (s,)."""
         if self.kernel_bound == "augmented":
             return y, pg_mean(optimal_c(v, 0.0, a))
-        _, g_a, g_v = gauss_hermite_expectations(logit_log_likelihood, y, a, v)
-        return pseudo_data(a, g_a, g_v)
+        return pseudo_data(a, *gauss_hermite_slopes(logit_slopes, y, a, v))
 
     def _whitened_kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(log ℓ, log σ²) at fixed q(w) = N(m_w, S_w), m_w = L_K⁻¹μ, S_w = L_K⁻¹ΣL_K⁻ᵀ = VᵀV with V = L_P⁻¹L_K⁻ᵀ

@@ -202,6 +202,25 @@ def test_tiny_bound_run_orders_the_two_bounds_as_theory_says(tmp_path):
     assert abs(xgpc["nll"] - svgp["nll"]) < 0.05 and 0.0 < svgp["nll"] < np.log(2.0)
 
 
+def test_bound_at_a_race_s_final_kernels_scores_each_entrant_s_kernel_on_the_same_split(tmp_path):
+    """--kernels-from: every entrant's final kernel of a race, held fixed; at each, SVGP's optimum maximises L_orig
+    (X-GPC's q scores no higher) and the kernel is the race's own."""
+    race_path, bound_path = tmp_path / "race.json", tmp_path / "bound.json"
+    assert race.main(["--dataset", "diabetes", "--seconds", "0.3", "--methods", "xgpc", "svgp-natgrad",
+                      "--no-write-md", "--json", str(race_path)]) == 0
+    assert bound.main(["--kernels-from", str(race_path), "--no-write-md", "--json", str(bound_path)]) == 0
+    entrants = json.loads(race_path.read_text())["folds"][0]["methods"]
+    (result,) = json.loads(bound_path.read_text())["results"]
+    assert result["dataset"] == "diabetes" and set(result["kernels"]) == set(entrants)
+    for method, at_kernel in result["kernels"].items():
+        assert at_kernel["variance"] == pytest.approx(entrants[method]["variance"])
+        assert at_kernel["lengthscale"] == pytest.approx(entrants[method]["lengthscale"])
+        assert at_kernel["svgp"]["converged"] and at_kernel["xgpc"]["converged"]
+        assert at_kernel["xgpc"]["exact_bound_per_point"] <= at_kernel["svgp"]["exact_bound_per_point"] + 1e-7
+    with pytest.raises(SystemExit):
+        bound.main(["--kernels-from", str(tmp_path / "missing.json")])
+
+
 def test_tiny_table1_run_with_a_matern_kernel_says_so_and_stays_finite(tmp_path, capsys):
     """`--kernel matern32` reaches every method through the protocol: the JSON config and each fit name the family
     (read back from the trained engine), the Markdown notes name it, and the numbers are finite and sane."""

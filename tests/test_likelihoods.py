@@ -7,7 +7,8 @@ import pytest
 from scipy import integrate
 from scipy.special import expit, ndtr
 
-from explorer.likelihoods import LINKS, LOGIT, PROBIT, gauss_hermite_expectations, normal_expectation
+from explorer.likelihoods import (LINKS, LOGIT, PROBIT, gauss_hermite_expectations, gauss_hermite_slopes, logit_slopes,
+                                  normal_expectation)
 from explorer.linalg import gaussian_kl
 
 CASES = [(0.3, 1e-4), (2.0, 1.0), (-1.5, 4.0), (3.0, 25.0), (5.0, 100.0), (-7.0, 1e3), (40.0, 1e4), (1.0, 1e6),
@@ -83,6 +84,20 @@ def test_gauss_hermite_expectations_match_quadrature(link):
         assert E[i] == pytest.approx(expected(a[i], v[i]), abs=1e-9)
         assert g_a[i] == pytest.approx(expected(a[i], v[i], 1), abs=1e-9)  # E[ℓ']
         assert g_v[i] == pytest.approx(0.5 * expected(a[i], v[i], 2), abs=1e-9)  # ½E[ℓ'']
+
+
+def test_logit_slopes_alone_match_quadrature():
+    # the kernel step's slopes-only path: E[ℓ'] and ½E[ℓ''] of log σ(yf) against adaptive quadrature of the
+    # derivatives written with scipy's expit, ℓ' = yσ(−yf), ℓ'' = −σ(f)σ(−f), for both labels and a wide (a, v)
+    y, a, v = np.array([1.0, -1.0, 1.0, -1.0]), np.array([0.5, 1.2, -2.0, 6.0]), np.array([0.3, 2.0, 4.0, 1e-3])
+    g_a, g_v = gauss_hermite_slopes(logit_slopes, y, a, v)
+    for i in range(len(y)):
+        def expected(derivative):
+            sd = np.sqrt(v[i])
+            return integrate.quad(lambda z: derivative(a[i] + sd * z) * np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi),
+                                  -np.inf, np.inf, epsabs=1e-13)[0]
+        assert g_a[i] == pytest.approx(expected(lambda f: y[i] * expit(-y[i] * f)), abs=1e-9)
+        assert g_v[i] == pytest.approx(0.5 * expected(lambda f: -expit(f) * expit(-f)), abs=1e-9)
 
 
 def test_normal_expectation_of_moments():

@@ -10,16 +10,22 @@ each run by `training.fit_to_optimum` until a sweep moves the posterior mean by 
 sweep limit). Reported: held-out
 NLL and error of each optimum, the exact bound L_orig per training point at each optimum (X-GPC's q is not the
 maximiser of L_orig, so its value can only be lower), and the sweeps taken.
+
+With `--kernels-from race-*.json` the kernels are instead the final kernels of every entrant of those `bench race`
+runs (their first fold: the same split, Z and nugget), each held fixed in turn: does the bound that X-GPC and both
+SVGPs maximise over the kernel (max over q of L_orig, "the ELBO") rank the kernels as their held-out NLL does? When
+it prefers a kernel that predicts worse, no optimiser of that bound can close the gap.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
-
 
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, pinned_blas
 from explorer.compare import nonaugmented_elbo
+from explorer.kernels import make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.recipe import full_batch_engine
 from explorer.training import fit_to_optimum
@@ -41,8 +47,21 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--max-sweeps", type=int, default=300, help="most full-batch steps per optimum")
     P.add_kernel_argument(parser)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--kernels-from", nargs="+", default=[], metavar="RACE_JSON",
+                        help="hold fixed, in turn, the final kernel of every entrant of these `bench race --json` "
+                             "files (fold 1; their data set, protocol, m and seed) instead of a kernel picked by "
+                             "natural-gradient SVGP; --datasets, --protocol, --seconds, --kernel and --seed are then "
+                             "taken from the files")
     add_common_arguments(parser)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    for path in args.kernels_from:
+        try:
+            with open(path, encoding="utf-8") as file:
+                race = json.load(file)
+            race["config"]["dataset"], race["folds"][0]["methods"]
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as err:
+            parser.error(f"--kernels-from {path}: not a readable `bench race --json` file ({err!r})")
+    return args
 
 
 def held_out(engine, split: P.Split) -> dict:
@@ -89,8 +108,68 @@ def markdown(results: dict[str, dict], args) -> str:
         f"max|Δμ| ≤ {TOLERANCE:g}·(1 + max|μ|) (at most {args.max_sweeps} sweeps). L_orig = Σ E_q[log σ(y f)] − KL, the exact bound both methods' q can be scored on.")
 
 
+def race_kernels(path: str, max_sweeps: int) -> dict:
+    """Every entrant's final kernel of the race file `path` (fold 1), held fixed: both full-batch optima at each."""
+    with open(path, encoding="utf-8") as file:
+        race = json.load(file)
+    config = race["config"]
+    X, y = P.load_dataset(config["dataset"], config["protocol"])
+    train, test = P.folds(config["dataset"], y, 10, config["protocol"], config["seed"])[0]
+    split = P.prepare_split(config["dataset"], X, y, train, test, config["protocol"], m=config["m"],
+                            seed=config["seed"], nugget=config["nugget"], kernel=config["kernel"])
+    rows = {}
+    for method, entry in race["folds"][0]["methods"].items():
+        kernel = make_kernel(config["kernel"], entry["lengthscale"], entry["variance"], split.kernel.nugget)
+        rows[method] = {"lengthscale": kernel.mean_lengthscale, "variance": float(kernel.variance),
+                        "race_test_nll": entry["final_nll"], **compare_at_kernel(split, kernel, max_sweeps)}
+    return {"dataset": config["dataset"], "race": path, "n_train": len(split.y_train), "kernels": rows}
+
+
+def markdown_race_kernels(results: list[dict], args) -> str:
+    lines = ["| data set (n train) | kernel of (race test NLL) | ℓ, σ² | max_q L_orig / n (SVGP optimum) | held-out NLL "
+             "there | L_orig / n at X-GPC's optimum | held-out NLL there | ELBO rank | NLL rank |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        rows = r["kernels"]
+        best_bound = {k: max(o["svgp"]["exact_bound_per_point"] if o["svgp"]["converged"] else -float("inf"),
+                             o["xgpc"]["exact_bound_per_point"]) for k, o in rows.items()}
+        bound_rank = {k: i + 1 for i, k in enumerate(sorted(rows, key=lambda k: -best_bound[k]))}
+        best_nll = {k: min(o["svgp"]["nll"] if o["svgp"]["converged"] else float("inf"), o["xgpc"]["nll"])
+                    for k, o in rows.items()}
+        nll_rank = {k: i + 1 for i, k in enumerate(sorted(rows, key=lambda k: best_nll[k]))}
+        for method, o in rows.items():
+            svgp = o["svgp"]
+            exact = (f"{svgp['exact_bound_per_point']:.5f} | {svgp['nll']:.4f}" if svgp["converged"]
+                     else f"— (ρ = {svgp['rho']:g} did not converge) | —")
+            lines.append(f"| {r['dataset']} ({r['n_train']:,}) | {method} ({o['race_test_nll']:.4f}) | "
+                         f"{o['lengthscale']:.3g}, {o['variance']:.3g} | {exact} | "
+                         f"{o['xgpc']['exact_bound_per_point']:.5f} | {o['xgpc']['nll']:.4f} | {bound_rank[method]} | "
+                         f"{nll_rank[method]} |")
+    return "\n".join(lines) + (
+        "\n\nEach race's first fold (same split, k-means++ Z and nugget as the race); at every entrant's final kernel, "
+        "held fixed, the full-batch optimum of the exact bound (natural-gradient SVGP, ρ = 0.5, 0.1 or 0.02) and of "
+        "X-GPC's augmented bound (coordinate ascent, ρ = 1), until one sweep moves the posterior mean by "
+        f"max|Δμ| ≤ {TOLERANCE:g}·(1 + max|μ|) (at most {args.max_sweeps} sweeps). L_orig = Σ E_q[log σ(y f)] − KL "
+        "per training point: its maximum over q is the objective X-GPC and both SVGPs ascend in the kernel; EPGPC's "
+        "kernel is scored on it too. Held-out NLL on the split's monitored validation rows. ELBO rank: 1 = the kernel "
+        "the bound prefers (best of the two optima); NLL rank: 1 = the kernel that predicts best.")
+
+
+def main_race_kernels(args, argv) -> int:
+    with pinned_blas(args.threads):
+        results = [race_kernels(path, args.max_sweeps) for path in args.kernels_from]
+    command = ("python -m explorer bench bound " + shlex.join(list(argv or []))).strip()
+    names = ", ".join(r["dataset"] for r in results)
+    finish(args, f"bound: the bound at each race entrant's final kernel ({names})", command,
+           markdown_race_kernels(results, args),
+           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "results": results})
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
+    if args.kernels_from:
+        return main_race_kernels(args, argv)
     progress = P.Progress(len(args.datasets) * args.seconds)
     results = {}
     with pinned_blas(args.threads):

@@ -6,7 +6,10 @@ given — one ascent step on the kernel's log-parameters along the method's grad
 new q(u), and feed the relative change of the global parameters to the convergence criterion. An iteration that
 raises leaves the engine exactly as it was before it. Kernel-step schedule (issue 11): no kernel step during the first
 `hyper_warmup` iterations, and `hyper_rate="rho"` scales Adam's learning rate by ρ_t/ρ₁ (the variational step's
-rule, ρ₁ its first value) so that the kernel slows down as q(u) does.
+rule, ρ₁ its first value) so that the kernel slows down as q(u) does. Minibatch growth (issue 11, Friedlander &
+Schmidt 2012): after `batch_growth_start` iterations at s = `batch_size` the minibatch grows by the factor
+`batch_growth` every `batch_growth_every` iterations up to `batch_max` (default n: late iterations become full-batch);
+s_t is a function of the iteration (`schedules.grown_batch_size`), so the saved iteration restores it.
 
 A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses `SVIEngine` and supplies only:
 
@@ -31,6 +34,8 @@ the attributes plus the states of the random stream and of the stateful parts re
 from __future__ import annotations
 
 import math
+import numbers
+import warnings
 
 import numpy as np
 
@@ -39,6 +44,7 @@ from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
 from explorer.inputs import count, minibatch_size
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
+from explorer.schedules import grown_batch_size
 from explorer.sources import ArraySource, DataSource
 
 HYPER_RATES = ("constant", "rho")
@@ -48,16 +54,18 @@ class SVIEngine:
     """Shared state of an SVI run: `source` (n rows of d features), Z (m, d), `kernel`, `batch_size` s, `schedule`
     (a step-size rule or None), `hyper_optimizer` (Adam on the kernel's log-parameters, or None: fixed kernel),
     `hyper_every`, `hyper_warmup` (iterations before the first kernel step), `hyper_rate` ("constant" or "rho": Adam's
-    learning rate times ρ_t/ρ₁), `rng` (the minibatch stream), `criterion` (default: the paper's global-parameter
-    window), `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last
-    minibatch)."""
+    learning rate times ρ_t/ρ₁), `batch_growth` ≥ 1, `batch_growth_start`, `batch_growth_every`, `batch_max` (the
+    growing minibatch, `batch_size_at`; growth 1: fixed s), `rng` (the minibatch stream), `criterion` (default: the
+    paper's global-parameter window), `iteration`, `rho` (last step size; NaN when the method has none), `last_batch`
+    (rows of the last minibatch)."""
 
     link: Link = LOGIT
 
     def __init__(self, source: DataSource, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100, schedule=None,
                  hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
                  criterion: SlidingWindow | None = None, hyper_every: int = 1, hyper_warmup: int = 0,
-                 hyper_rate: str = "constant"):
+                 hyper_rate: str = "constant", batch_growth: float = 1.0, batch_growth_start: int = 0,
+                 batch_growth_every: int = 1, batch_max: int | None = None):
         if hyper_every < 1:
             raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
         if hyper_warmup < 0:
@@ -70,6 +78,7 @@ class SVIEngine:
         self.source, self.Z = source, Z
         self.n, self.m = source.n, len(Z)
         self.batch_size = minibatch_size(batch_size, self.n)
+        self._set_batch_growth(batch_growth, batch_growth_start, batch_growth_every, batch_max)
         self.schedule = schedule
         self.hyper_optimizer = hyper_optimizer
         self.hyper_every, self.hyper_warmup, self.hyper_rate = int(hyper_every), int(hyper_warmup), hyper_rate
@@ -100,9 +109,34 @@ class SVIEngine:
         self.n = self.source.n
         self.batch_size = min(self.batch_size, self.n)
 
+    def _set_batch_growth(self, growth, start, every, batch_max) -> None:
+        """Check and keep the minibatch growth: a finite factor ≥ 1, whole numbers start ≥ 0 and every ≥ 1, and a cap
+        from `batch_size` to n (None: n; above n clamped to n with a warning)."""
+        if isinstance(growth, bool) or not isinstance(growth, numbers.Real) or not math.isfinite(growth) or growth < 1:
+            raise ValueError(f"batch_growth must be a finite factor ≥ 1 (1: a fixed minibatch), got {growth!r}")
+        start, every = count(start, "batch_growth_start"), count(every, "batch_growth_every")
+        if every < 1:
+            raise ValueError(f"batch_growth_every must be ≥ 1, got {every}")
+        if batch_max is not None:
+            batch_max = count(batch_max, "batch_max")
+            if batch_max < self.batch_size:
+                raise ValueError(f"batch_max ({batch_max}) must be at least batch_size ({self.batch_size})")
+            if batch_max > self.n:
+                warnings.warn(f"batch_max {batch_max} > n = {self.n}; the minibatch grows to the full batch of {self.n}",
+                              stacklevel=3)
+                batch_max = self.n
+        self.batch_growth, self.batch_growth_start, self.batch_growth_every = float(growth), start, every
+        self.batch_max = batch_max
+
+    def batch_size_at(self, iteration: int) -> int:
+        """The minibatch size of the `iteration`-th iteration (1-based): `batch_size`, grown as configured."""
+        return grown_batch_size(iteration, self.batch_size, self.n, growth=self.batch_growth,
+                                start=self.batch_growth_start, every=self.batch_growth_every, cap=self.batch_max)
+
     def _sample_batch(self) -> np.ndarray:
-        """A fresh minibatch (s,) from the source: the same rows for every method given the same seed."""
-        return self.source.sample(self.rng, self.batch_size)
+        """A fresh minibatch (s_t,) for the next iteration from the source: the same rows for every method given the
+        same seed and minibatch sizes."""
+        return self.source.sample(self.rng, self.batch_size_at(self.iteration + 1))
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
         """p(y* = +1 | data) = ∫ p(y* = 1 | f) q(f*) df* through the method's link, at Xs (n*, d) → (n*,)."""

@@ -25,6 +25,12 @@ def _potrf(A: np.ndarray) -> np.ndarray | None:
     return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
+def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
+    """Lower Cholesky factor of a symmetric A (m, m), or None when A is not numerically positive definite (no
+    jitter: for a caller that wants to know, e.g. whether a proposed step keeps a precision matrix valid)."""
+    return _potrf(A)
+
+
 def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = len(_JITTERS)
                     ) -> np.ndarray:
     """Lower Cholesky factor L of a symmetric A (m, m), L Lᵀ = A; on failure retry A + jitter·I with

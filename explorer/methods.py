@@ -24,15 +24,19 @@ def build_xgpc(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Gener
                full: bool = False, hyper_every: int = DEFAULT_HYPER_EVERY, hyper_warmup: int = 0,
                hyper_rate: str = "constant",
                kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000,
-               average_window: int = 0, kernel_bound: str = DEFAULT_KERNEL_BOUND) -> XGPC:
+               average_window: int = 0, kernel_bound: str = DEFAULT_KERNEL_BOUND, batch_growth: float = 1.0,
+               batch_growth_start: int = 0, batch_growth_every: int = 1, batch_max: int | None = None,
+               batch_rho: str = "schedule", overrelax: float | None = None) -> XGPC:
     """X-GPC with the given step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam on
-    the kernel's log-parameters; the kernel-step, initial-q and averaging options are `XGPC`'s (issue 11)."""
+    the kernel's log-parameters; the kernel-step, initial-q, averaging, minibatch-growth and over-relaxation options
+    are `XGPC`'s (issue 11)."""
     return XGPC(X, y, Z, kernel, batch_size=batch_size, rng=rng, full=full,
                 schedule=schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on),
                 hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
                 hyper_every=hyper_every, hyper_warmup=hyper_warmup, hyper_rate=hyper_rate, kernel_step=kernel_step,
                 init_sweeps=init_sweeps, init_rows=init_rows, average_window=average_window,
-                kernel_bound=kernel_bound)
+                kernel_bound=kernel_bound, batch_growth=batch_growth, batch_growth_start=batch_growth_start,
+                batch_growth_every=batch_growth_every, batch_max=batch_max, batch_rho=batch_rho, overrelax=overrelax)
 
 
 def build_svgp_adam(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,

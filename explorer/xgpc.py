@@ -7,6 +7,7 @@ q(u) = N(μ, Σ) in natural parameters η₁ = Σ⁻¹μ (m,), η₂ = −½Σ�
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 from scipy.linalg import blas, lapack
@@ -14,17 +15,19 @@ from scipy.linalg import blas, lapack
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, whitened_kernel_gradient
-from explorer.inputs import inducing_inputs, query_points
+from explorer.inputs import MAX_COUNT, inducing_inputs, query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
-from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.linalg import (gaussian_kl, inverse_from_factor_inverse, positive_definite_cholesky, robust_cholesky,
+                             triangular_inverse)
 from explorer.polyagamma import log_cosh, pg_mean
-from explorer.schedules import default_xgpc_schedule
+from explorer.schedules import default_xgpc_schedule, noise_scaled_rho
 from explorer.sources import as_source
 
 _CHUNK = 4096
 KERNEL_STEPS = ("fixed-u", "whitened")
 KERNEL_BOUNDS = ("augmented", "exact")
+BATCH_RHOS = ("schedule", "noise")
 # The project's kernel-learning defaults (README "Choices"; `python -m explorer bench dynamics`, BENCHMARKS.md): one
 # kernel step per 5 natural-gradient steps, ascending the exact bound at X-GPC's q. The paper's alternation is
 # hyper_every=1, kernel_bound="augmented": on confident data its kernel drifts (ijcnn1 σ² in the hundreds, w8a
@@ -103,6 +106,13 @@ class XGPC(SVIEngine):
     w = max(1/k, 1/W) at the k-th iterate, so a uniform average of the first W iterates, then an exponential one over
     about W; the bound and the predictions then use q̄ = q(η̄) (`mu`, `Sigma`, `eta1`, `eta2` stay the SVI iterate's,
     on which the local, natural-gradient and kernel steps work).
+    `batch_growth`, `batch_growth_start`, `batch_growth_every`, `batch_max`: a minibatch that grows late (`SVIEngine`);
+    `batch_rho="noise"` then scales the rule's ρ to the minibatch's size (`schedules.noise_scaled_rho`: ρ at
+    s = `batch_size`, rising to 1 — coordinate ascent — at s = n), "schedule" (default) keeps the rule's ρ.
+    `overrelax` α > 1 turns full-batch iterations into adaptive over-relaxed bound optimisation (Salakhutdinov &
+    Roweis 2003; `_overrelaxed_update`): steps ρ ≥ 1 grown by α while the augmented bound rises, else the plain
+    coordinate-ascent step; it needs full batches (batch_size = n, or growth up to n) and leaves minibatch iterations
+    to the step-size rule.
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -115,7 +125,9 @@ class XGPC(SVIEngine):
                  rng: np.random.Generator | None = None, full: bool = False, criterion: SlidingWindow | None = None,
                  hyper_every: int = DEFAULT_HYPER_EVERY, hyper_warmup: int = 0, hyper_rate: str = "constant",
                  kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000, average_window: int = 0,
-                 kernel_bound: str = DEFAULT_KERNEL_BOUND):
+                 kernel_bound: str = DEFAULT_KERNEL_BOUND, batch_growth: float = 1.0, batch_growth_start: int = 0,
+                 batch_growth_every: int = 1, batch_max: int | None = None, batch_rho: str = "schedule",
+                 overrelax: float | None = None):
         if kernel_step not in KERNEL_STEPS:
             raise ValueError(f"kernel_step must be one of {KERNEL_STEPS}, got {kernel_step!r}")
         if kernel_bound not in KERNEL_BOUNDS:
@@ -126,6 +138,14 @@ class XGPC(SVIEngine):
             raise ValueError(f"need init_sweeps ≥ 0 and init_rows ≥ 1, got {init_sweeps}, {init_rows}")
         if average_window < 0:
             raise ValueError(f"average_window must be ≥ 0 (0: no averaging), got {average_window}")
+        if batch_rho not in BATCH_RHOS:
+            raise ValueError(f"batch_rho must be one of {BATCH_RHOS}, got {batch_rho!r}")
+        if overrelax is not None and not (isinstance(overrelax, numbers.Real) and not isinstance(overrelax, bool)
+                                          and math.isfinite(overrelax) and overrelax > 1):
+            raise ValueError(f"overrelax must be a finite growth factor α > 1 (None: off), got {overrelax!r}")
+        if overrelax is not None and hyper_rate == "rho":
+            raise ValueError("overrelax takes steps ρ ≥ 1 that grow; hyper_rate='rho' (Adam's rate × ρ_t/ρ₁) would "
+                             "grow the kernel's learning rate with them: use hyper_rate='constant'")
         source = as_source(X, y)
         self.full = bool(full)
         self.kernel_step, self.kernel_bound = kernel_step, kernel_bound
@@ -136,7 +156,15 @@ class XGPC(SVIEngine):
         super().__init__(source, Z, kernel, batch_size=batch_size,
                          schedule=schedule if schedule is not None else default_xgpc_schedule(),
                          hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion, hyper_every=hyper_every,
-                         hyper_warmup=hyper_warmup, hyper_rate=hyper_rate)
+                         hyper_warmup=hyper_warmup, hyper_rate=hyper_rate, batch_growth=batch_growth,
+                         batch_growth_start=batch_growth_start, batch_growth_every=batch_growth_every,
+                         batch_max=batch_max)
+        self.batch_rho = batch_rho
+        if overrelax is not None and self.batch_size_at(MAX_COUNT) < self.n:
+            raise ValueError("overrelax needs full batches (bound optimisation on all n rows): batch_size = n, or a "
+                             f"minibatch that grows to n (batch_growth > 1, batch_max None or n); here it stays at "
+                             f"{self.batch_size_at(MAX_COUNT)} of {self.n} rows")
+        self.overrelax, self.overrelax_rho, self._overrelax_cache = overrelax, 1.0, None
         self._set_posterior(np.concatenate([np.zeros(self.m), (-0.5 * self.K_inv).ravel()]))
         self.last_c = np.zeros(0)
 
@@ -146,6 +174,7 @@ class XGPC(SVIEngine):
         if self.full:
             raise ValueError("the non-sparse mode (u = f) cannot change its training set; start a new run")
         super().set_training_data(X, y)
+        self._overrelax_cache = None
 
     # ----- derived quantities ---------------------------------------------------------------------------------
     def _set_kernel(self, kernel: Kernel) -> None:
@@ -314,7 +343,11 @@ class XGPC(SVIEngine):
     # ----- the variational step of one SVI iteration (the skeleton's `_update_q`) --------------------------------
     def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
         """Local step, natural-gradient targets, η ← η + ρ(λ̂ − η). Returns the relative change of the global
-        parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖ and (κ, K̃, K_sm) for the kernel gradient."""
+        parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖ and (κ, K̃, K_sm) for the kernel gradient. ρ is the rule's,
+        scaled to the minibatch's size with `batch_rho="noise"`; full batches with `overrelax` take the over-relaxed
+        step instead (`_overrelaxed_update`)."""
+        if self.overrelax is not None and len(index) == self.n:
+            return self._overrelaxed_update(index, X_b, y_b)
         kappa, K_tilde, K_sm = self.project(X_b, index)
         c = local_step(kappa, K_tilde, self.mu, self.L_P)
         lam1, lam2 = natural_gradient_targets(kappa, y_b, pg_mean(c), self.K_inv, self.n)
@@ -323,6 +356,8 @@ class XGPC(SVIEngine):
         np.subtract(lam2, self.eta2, out=gradient[self.m:].reshape(self.m, self.m))
         squared_norm = float(gradient @ gradient)
         rho = self.schedule.rate(gradient, squared_norm)
+        if self.batch_rho == "noise":
+            rho = noise_scaled_rho(rho, len(index), self.batch_size, self.n)
         old_eta = self._eta
         self._set_posterior(old_eta + rho * gradient)
         self.rho, self.last_c = rho, c
@@ -330,6 +365,53 @@ class XGPC(SVIEngine):
             self._average()
         change = rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
         return change, (kappa, K_tilde, K_sm)
+
+    # ----- over-relaxed bound optimisation on full batches (Salakhutdinov & Roweis 2003) ------------------------------
+    def _overrelaxed_update(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
+        """Adaptive over-relaxed coordinate ascent on all n rows: with λ̂ the coordinate-ascent target at η (c at its
+        optimum), propose η + ρ(λ̂ − η) with ρ = `overrelax_rho` ≥ 1; keep it when −2η₂ stays positive definite and the
+        augmented bound L does not fall below L(η), then ρ ← αρ (α = `overrelax`); otherwise take η ← λ̂ (ρ = 1, which
+        never lowers L) and restart from ρ = 1. A step at ρ = 1 is kept as is and grows ρ to α. Returns what
+        `_update_q` returns."""
+        kappa, K_tilde, K_sm = self.project(X_b, index)
+        c, bound = self._optimal_bound_terms(kappa, K_tilde, y_b)
+        lam1, lam2 = natural_gradient_targets(kappa, y_b, pg_mean(c), self.K_inv, self.n)
+        target = np.concatenate([lam1, lam2.ravel()])
+        old_eta, rho = self._eta, self.overrelax_rho
+        gradient = target - old_eta
+        accepted = rho == 1.0
+        if not accepted:
+            proposal = old_eta + rho * gradient
+            m = self.m
+            if positive_definite_cholesky(-2.0 * proposal[m:].reshape(m, m)) is not None:
+                self._set_posterior(proposal)
+                accepted = self._optimal_bound_terms(kappa, K_tilde, y_b)[1] >= bound
+        if accepted:
+            self.overrelax_rho = rho * self.overrelax
+        else:
+            rho = self.overrelax_rho = 1.0
+        if rho == 1.0:
+            self._set_posterior(target)
+        self.rho, self.last_c = rho, c
+        if self.average_window:
+            self._average()
+        change = rho * math.sqrt(float(gradient @ gradient)) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
+        return change, (kappa, K_tilde, K_sm)
+
+    def _optimal_bound_terms(self, kappa: np.ndarray, K_tilde: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+        """(the optimal c (s,), the augmented bound on these rows) at the current q; at the optimal c each point's term
+        is −log 2 + ½y_i a_i − log cosh(c_i/2) with a = κμ, since θ_i c_i² cancels. Kept for the next call while q and
+        the kernel stay (an accepted over-relaxed step is the next iteration's starting point)."""
+        cache = self._overrelax_cache
+        if cache is not None and cache[0] is self._eta and cache[1] is self.kernel:
+            return cache[2:]
+        a = kappa @ self.mu
+        V = _whiten(self.L_P, kappa)
+        c = optimal_c(K_tilde, np.einsum("ij,ij->j", V, V), a)
+        kl = gaussian_kl(self.mu, self.L_P, triangular_inverse(self.L_P), self.L_K, self.L_K_inv)
+        bound = float(np.sum(0.5 * y * a - log_cosh(c / 2.0))) - len(y) * math.log(2.0) - kl
+        self._overrelax_cache = (self._eta, self.kernel, c, bound)
+        return c, bound
 
     def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:
         return self._kernel_gradient(X_b, y_b, *context)
@@ -380,6 +462,7 @@ class XGPC(SVIEngine):
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
         return {**self._base_state(), "eta1": self.eta1.copy(), "eta2": self.eta2.copy(), "last_c": self.last_c,
                 "q_initialised": self.q_initialised, "average_count": self.average_count,
+                "overrelax_rho": self.overrelax_rho,
                 "eta_bar": None if self._eta_bar is None else self._eta_bar.copy()}
 
     def load_state_dict(self, state: dict) -> None:
@@ -388,6 +471,7 @@ class XGPC(SVIEngine):
         self._set_posterior(np.concatenate([eta1, eta2.ravel()]))
         self.last_c = np.asarray(state["last_c"], dtype=float)
         self.q_initialised = bool(state.get("q_initialised", True))  # older files: past their first iteration
+        self.overrelax_rho, self._overrelax_cache = float(state.get("overrelax_rho", 1.0)), None
         self.average_count, self._eta_bar, self._averaged = int(state.get("average_count", 0)), None, None
         if state.get("eta_bar") is not None:
             self._set_average(np.array(state["eta_bar"], dtype=float))

@@ -1,6 +1,7 @@
 """`python -m explorer bench dynamics`: X-GPC's kernel-learning dynamics on confident data (issue 11, target 2).
-Each option of the kernel step and of the initial q races on the same split of each data set (same Z, initial
-kernel and minibatch stream), with natural-gradient SVGP beside them as the reference.
+Each option of the kernel step, of the initial q, of the minibatch's growth and of over-relaxed full-batch steps
+races on the same split of each data set (same Z, initial kernel and minibatch stream), with natural-gradient SVGP
+beside them as the reference.
 
 Per data set and entrant: final test NLL and error (median of the last five evaluations), the time to get within 1%
 of the best final NLL of all entrants ("first" reaches the band, "settled" stays in it to the end; DESIGN §6),
@@ -18,6 +19,8 @@ from explorer.bench.race import race_entrants
 
 DESCRIPTION = "Kernel-learning dynamics: X-GPC's kernel-step options raced against natural-gradient SVGP"
 REFERENCE = "svgp-natgrad"
+# the late-growing minibatch (Friedlander & Schmidt 2012) and over-relaxed full-batch steps (Salakhutdinov & Roweis 2003)
+GROW = {"batch_growth": 1.01, "batch_growth_start": 2000, "batch_max": 10_000, "batch_rho": "noise"}
 ENTRANTS = {  # short name (for --entrants) → (label, method, builder options); "paper" pins the paper's alternation
     "paper": ("xgpc, the paper's alternation (q fixed in u-space)", "xgpc",
               {"kernel_step": "fixed-u", "hyper_every": 1, "hyper_warmup": 0, "hyper_rate": "constant",
@@ -40,6 +43,13 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
                       {"kernel_bound": "exact", "hyper_every": 5}),
     "exact-whitened": ("xgpc, whitened kernel step on the exact bound", "xgpc",
                        {"kernel_bound": "exact", "kernel_step": "whitened"}),
+    "grow": ("xgpc, minibatch ×1.01 per iteration after 2,000 up to 10,000 rows, ρ scaled to s", "xgpc", GROW),
+    "grow-schedule-rho": ("xgpc, minibatch grown as in grow, the rule's ρ", "xgpc",
+                          {**GROW, "batch_rho": "schedule"}),
+    "grow-overrelaxed": ("xgpc, minibatch doubled per iteration after 2,000 up to n, then over-relaxed (α = 2)",
+                         "xgpc", {"batch_growth": 2.0, "batch_growth_start": 2000, "overrelax": 2.0}),
+    "overrelaxed": ("xgpc, full batch (minibatch doubled from the start), over-relaxed (α = 2)", "xgpc",
+                    {"batch_growth": 2.0, "overrelax": 2.0}),
     "default": ("xgpc, the project's defaults", "xgpc", {}),
     REFERENCE: ("svgp-natgrad (adaptive)", "svgp-natgrad", {}),
 }
@@ -87,7 +97,11 @@ def markdown(races: dict[str, dict], args) -> str:
         "ρ_t/ρ₁), `hyper_warmup` (iterations before kernel learning starts), `init_sweeps` (full-batch "
         "coordinate-ascent sweeps on 2,000 rows before SVI), `average_window` (Polyak–Ruppert averaging of η with "
         "forgetting; the bound and predictions use the average), `kernel_bound` (exact: the kernel step ascends "
-        "Σ E_q[log σ(y f)] − KL at X-GPC's q instead of the augmented bound).")
+        "Σ E_q[log σ(y f)] − KL at X-GPC's q instead of the augmented bound), `batch_growth`/`batch_growth_start`/"
+        "`batch_max` (the minibatch grows by that factor per iteration after that many iterations, up to that many "
+        "rows), `batch_rho` (noise: ρ = ρ_t/(ρ_t + r(1 − ρ_t)), r the minibatch noise relative to s = 100's, so ρ → 1 "
+        "as s → n), `overrelax` (α: full-batch steps η + ρ(λ̂ − η), ρ ×α while the augmented bound rises, else the "
+        "coordinate-ascent step and ρ = 1).")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -141,9 +141,11 @@ def markdown_race_kernels(results: list[dict], args) -> str:
             svgp = o["svgp"]
             exact = (f"{svgp['exact_bound_per_point']:.5f} | {svgp['nll']:.4f}" if svgp["converged"]
                      else f"— (ρ = {svgp['rho']:g} did not converge) | —")
+            xgpc = o["xgpc"]
+            unconverged = "" if xgpc["converged"] else f" (not converged in {xgpc['sweeps']} sweeps)"
             lines.append(f"| {r['dataset']} ({r['n_train']:,}) | {method} ({o['race_test_nll']:.4f}) | "
                          f"{o['lengthscale']:.3g}, {o['variance']:.3g} | {exact} | "
-                         f"{o['xgpc']['exact_bound_per_point']:.5f} | {o['xgpc']['nll']:.4f} | {bound_rank[method]} | "
+                         f"{xgpc['exact_bound_per_point']:.5f}{unconverged} | {xgpc['nll']:.4f} | {bound_rank[method]} | "
                          f"{nll_rank[method]} |")
     return "\n".join(lines) + (
         "\n\nEach race's first fold (same split, k-means++ Z and nugget as the race); at every entrant's final kernel, "

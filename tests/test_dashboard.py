@@ -22,6 +22,7 @@ from explorer.dashboard.race import _table, seconds_left, standings
 from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
 from explorer.metrics import error_rate, first_time_within, settled_time_within
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, UNDECIDED, FrozenPrediction, misclassified
+from explorer.dashboard.snapshot import Publisher
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
 from explorer.datasets import DataError
@@ -308,7 +309,7 @@ def test_misclassified_marks_only_where_the_model_has_decided():
     assert misclassified(p, y).tolist() == [False, False, False, False, True, True]
 
 
-@pytest.mark.parametrize("method", ["xgpc", "svgp-natgrad", "svgp-adam"])
+@pytest.mark.parametrize("method", ["xgpc", "svgp-natgrad", "svgp-adam", "epgpc"])
 def test_a_frozen_prediction_keeps_the_state_it_was_taken_at_while_the_model_trains_on(method):
     model = Model(dataset="moons", n_points=200, n_inducing=20, batch_size=50, method=method)
     model.step(5)
@@ -660,3 +661,133 @@ def test_a_diverged_kernel_step_shows_advice_and_continues_with_kernel_learning_
     assert dash.model.learn_hyperparameters is False and dash.model.trainer is trainer  # same run, no reset
     dash.step()
     assert dash.model.iteration == iteration + dash.model.eval_every
+
+
+# ----- issue 11: the periodic refresh reads the worker's snapshots and never takes the gate -------------------------
+def test_a_snapshot_keeps_the_state_it_was_taken_at_while_the_model_trains_on():
+    model = Model(dataset="moons", n_points=200, n_inducing=20, batch_size=50, eval_every=5)
+    publisher = Publisher()
+    publisher.local_wanted = True
+    model.step(10)
+    snapshot = publisher.publish(model)
+    rows = [dict(row) for row in snapshot.rows]
+    c = snapshot.local["c"].copy()
+    X = model.X_test[:30]
+    mean, var = model.predict_latent(X)
+    status, iteration = model.status, model.iteration
+    model.step(20)
+    assert model.iteration == iteration + 20 and not np.array_equal(model.last_local()["c"], c)
+    assert [dict(row) for row in snapshot.rows] == rows and np.array_equal(snapshot.local["c"], c)
+    assert (snapshot.iteration, snapshot.status) == (iteration, status)
+    frozen_mean, frozen_var = snapshot.prediction.predict_latent(X)
+    assert np.array_equal(frozen_mean, mean) and np.array_equal(frozen_var, var)
+    assert publisher.latest is snapshot  # until the next publication
+
+
+def test_snapshots_pass_every_history_row_once_whenever_the_page_takes_them():
+    """Snapshots published before the page has said what it took overlap; taking each snapshot's rows after those
+    already taken gives every row exactly once (a snapshot published later starts after the rows taken)."""
+    model = Model(dataset="moons", n_points=200, n_inducing=20, batch_size=50, eval_every=5)
+    publisher, taken, shown = Publisher(), 0, []
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        model.step(int(rng.integers(1, 12)))
+        snapshot = publisher.publish(model)
+        if rng.random() < 0.4:  # the page takes this one (and says so); otherwise it misses it
+            shown += snapshot.rows_after(taken)
+            taken = max(taken, snapshot.total)
+            publisher.taken(snapshot.run, taken)
+        assert snapshot.total == model.history.total
+    shown += publisher.publish(model).rows_after(taken)
+    assert shown == list(model.history.rows)
+    assert [row["iteration"] for row in shown] == list(range(0, model.iteration + 1, 5))
+
+
+def _playing(dash, iterations: int = 20) -> None:
+    """Play and wait until the worker has trained `iterations` and published a snapshot of them."""
+    dash.play()
+    wait_until(lambda: dash._publisher.latest is not None and dash._publisher.latest.iteration >= iterations)
+
+
+def test_the_periodic_refresh_does_not_wait_for_a_long_chunk_and_shows_the_last_snapshot(dash, monkeypatch):
+    """The worker holds the gate through a chunk that lasts until released (failsafe: 30 s): a refresh meanwhile
+    returns before the release and shows the rows published before that chunk began."""
+    real_step, inside, release, published = dash.model.step, threading.Event(), threading.Event(), {}
+
+    def step(k=1):
+        if dash.model.iteration >= 30 and not release.is_set():
+            published["rows"] = list(dash.model.history.rows)  # what the last chunk published
+            published["iteration"] = dash.model.iteration
+            inside.set()
+            release.wait(timeout=30)
+        return real_step(k)
+
+    monkeypatch.setattr(dash.model, "step", step)
+    watchdog = threading.Timer(30, release.set)
+    watchdog.start()
+    try:
+        dash.play()
+        assert inside.wait(timeout=60)
+        free = dash.worker._gate.acquire(blocking=False)
+        if free:
+            dash.worker._gate.release()
+        assert not free  # the worker holds the gate
+        dash._slow_due = 0.0  # the status line is due too
+        dash.refresh()
+        assert not release.is_set()  # the refresh did not wait for the chunk to end
+        shown = dash.train.traces.live.data["iteration"]
+        assert list(shown) == [row["iteration"] for row in published["rows"]]
+        assert dash.train.counter.value.startswith(f"iteration {published['iteration']}")
+    finally:
+        release.set()
+        watchdog.cancel()
+    dash.pause()
+
+
+def test_periodic_refreshes_while_training_show_every_row_once(dash):
+    _playing(dash)
+    for _ in range(25):
+        dash.refresh()
+        time.sleep(0.01)
+    dash.pause()  # refreshes under the gate: the rest of the rows
+    shown = list(dash.train.traces.live.data["iteration"])
+    assert shown == [row["iteration"] for row in dash.model.history.rows]
+    assert len(shown) > 5 and shown[-1] == dash.model.iteration - dash.model.iteration % dash.model.eval_every
+
+
+def test_an_action_while_training_shows_its_state_and_later_snapshots_follow_it(dash):
+    _playing(dash)
+    dash.refresh()
+    dash.step()  # pauses, one evaluation interval, then shows it
+    iteration, last_row = dash.model.iteration, dash.model.history.rows[-1]["iteration"]
+    assert not dash.worker.playing and last_row > iteration - dash.model.eval_every
+    assert dash.train.counter.value == f"iteration {iteration}"
+    assert dash.train.traces.live.data["iteration"][-1] == last_row
+    dash.refresh()
+    assert dash.train.traces.live.data["iteration"][-1] == last_row  # no older snapshot shows up again
+    assert dash.train.counter.value == f"iteration {iteration}"
+    dash.play()
+    dash.reset()  # while training: a new run
+    assert dash.model.iteration == 0 and not dash.worker.playing
+    assert dash.train.counter.value.startswith("iteration 0")
+    assert dash.train.traces.points <= 1 and len(dash.train.traces.earlier) == 1
+    dash.refresh()
+    assert dash.train.traces.points <= 1 and dash.train.counter.value.startswith("iteration 0")
+    _playing(dash, iterations=10)  # the new run's rows from its start
+    dash.pause()
+    shown = list(dash.train.traces.live.data["iteration"])
+    assert shown == [row["iteration"] for row in dash.model.history.rows] and shown[0] == 0
+
+
+def test_a_point_added_while_training_is_drawn_and_checked_by_the_next_frames(dash):
+    _playing(dash)
+    n, drawn = len(dash.model.y_train), len(dash.surface.frame_inputs(None)["y"])
+    dash.add_point(np.array([0.5, 0.25]), -1)
+    assert len(dash.model.y_train) == n + 1
+    shown = len(dash.surface.train.data["x"])
+    assert shown == len(dash.surface._shown["train"]) + 1
+    inputs = dash.surface.frame_inputs(dash._publisher.latest.prediction)  # what periodic frames now check
+    dash.pause()
+    assert len(inputs["y"]) == drawn + 1
+    np.testing.assert_array_equal(inputs["X"][shown - 1], [0.5, 0.25])
+    assert inputs["y"][shown - 1] == -1

@@ -1,10 +1,12 @@
 """`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
-session) or shown in a notebook. Training runs in the session's worker thread; a periodic callback (every
-`period_ms`) takes the worker's gate briefly to read what is new and renders it: traces at every tick, the surface
-at most every `surface_seconds` (and rarer when its frames are slow: they take at most `SURFACE_SHARE` of the time),
-only while its tab is shown. A periodic surface frame is computed in the session's frame thread from a frozen copy
-of the prediction, off the event loop and without the gate, and shown at the first tick after it is ready; a frame
-the user asked for (Step, Pause, a new setting, a tab change) is computed at once. An uploaded file is read and
+session) or shown in a notebook. Training runs in the session's worker thread, which publishes a snapshot of the run
+after each chunk (`explorer.dashboard.snapshot`: new history rows, status, a frozen prediction); a periodic callback
+(every `period_ms`) renders the latest snapshot without taking the worker's gate, so training never stops for it:
+traces at every tick, the surface at most every `surface_seconds` (and rarer when its frames are slow: they take at
+most `SURFACE_SHARE` of the time), only while its tab is shown. When training does not play, and after every user
+action, the refresh takes the gate and a snapshot itself. A periodic surface frame is computed in the session's frame
+thread from the snapshot's frozen prediction, off the event loop, and shown at the first tick after it is ready; a
+frame the user asked for (Step, Pause, a new setting, a tab change) is computed at once. An uploaded file is read and
 swapped in off the event loop (`read_file`), so one upload never stalls the other sessions.
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ from explorer.dashboard.export import run_copy
 from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import RaceTab
+from explorer.dashboard.snapshot import Publisher, Snapshot
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.text import html_text
 from explorer.dashboard.train import TrainTab
@@ -112,6 +115,7 @@ class Dashboard(pn.viewable.Viewer):
         self.kernel_advice = pn.Row(pn.pane.Alert(KERNEL_ADVICE, alert_type="warning"), self.fix_kernel,
                                     visible=False, sizing_mode="stretch_width")
         self._jobs = {}
+        self._publisher = Publisher()  # the training job's snapshots, read by the periodic refresh
         self._announced = True
         self.refreshes = 0
         self._surface_due = 0.0
@@ -163,6 +167,7 @@ class Dashboard(pn.viewable.Viewer):
             start = time.perf_counter()
             if self.model.step(k) == 0:
                 per_iteration["seconds"] = (time.perf_counter() - start) / k
+            self._publisher.publish(self.model)
             return stop_at_convergence and self.model.converged
 
         self._start_job("train", chunk)
@@ -385,10 +390,12 @@ class Dashboard(pn.viewable.Viewer):
         self.surface.build(static)
 
     def refresh(self, force_surface: bool = False) -> None:
-        """Read what is new under the gate, then render it: new history rows, status, the surface (when due) and
-        the last minibatch for the Learn tab. A new run (reset or configuration change) archives the old curves.
-        Skipped while an uploaded file is swapped in (its thread holds the gate). Once the browser has left, stop
-        instead (one quiet log line)."""
+        """Render what is new: history rows, status, the surface (when due) and the last minibatch for the Learn
+        tab. While training plays, the periodic refresh shows the snapshot the worker published after its last chunk
+        and never takes the gate, so training goes on; otherwise (and always after an action: `force_surface`) it
+        takes the gate and a snapshot itself, which also catches a new run (reset or configuration change: the old
+        curves are archived). Skipped while an uploaded file is swapped in (its thread holds the gate). Once the
+        browser has left, stop instead (one quiet log line)."""
         if self._browser_left():
             log.info("Browser page closed: session %s stopped at iteration %d.", self._session.id,
                      self.model.iteration)
@@ -397,8 +404,14 @@ class Dashboard(pn.viewable.Viewer):
         if self._swapping:
             return
         try:
-            with self.worker.hold():
-                update = self._collect(force_surface)
+            self._publisher.local_wanted = self._visible("Learn")
+            snapshot = None if force_surface else self._published()
+            if snapshot is None:
+                with self.worker.hold():
+                    snapshot, update = self._collect_under_gate()
+            else:
+                update = {"new_run": None}
+            update.update(self._collect(snapshot, force_surface, new_run=update["new_run"] is not None))
             with pn.io.hold():  # one message to the page for all of this tick's changes
                 self._render(update)
         except Exception as err:  # never let one bad tick kill the periodic callback
@@ -406,42 +419,61 @@ class Dashboard(pn.viewable.Viewer):
             notify(f"Refresh failed: {type(err).__name__}: {err}")
         self.refreshes += 1
 
-    def _collect(self, force_surface: bool) -> dict:
-        model, now = self.model, time.monotonic()
-        update = {"rows": [], "new_run": None}
-        if self._pending_frame is not None and self._pending_frame.done():
-            job, self._pending_frame = self._pending_frame, None
-            update["frame"] = job.result()
+    def _published(self) -> Snapshot | None:
+        """The worker's latest snapshot if the periodic refresh may show it without the gate: training plays, the
+        snapshot is of the run shown, and neither the MCMC nor the Race tab (which read their runs under the gate)
+        is shown. None otherwise."""
+        snapshot = self._publisher.latest
+        if (snapshot is None or snapshot.run is not self._trainer or not self._running("train")
+                or self._visible("MCMC") or self._visible("Race")):
+            return None
+        return snapshot
+
+    def _collect_under_gate(self) -> tuple[Snapshot, dict]:
+        """Under the gate: a snapshot of the model now, a new run's configuration, data and first surface (if the run
+        changed), and the MCMC or Race tab's news (if shown)."""
+        model = self.model
+        update = {"new_run": None}
         if model.trainer is not self._trainer:
             update["new_run"] = (configuration(model), self.surface.reset(model), summary(model))
             self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
             self._pending_frame = None  # of the old data: never shown
-            update.pop("frame", None)
-        update["rows"] = model.history.since(self._consumed)
-        self._consumed = model.history.total
-        if force_surface or update["new_run"] is not None or now >= self._slow_due:
-            update["status"] = (model.iteration, model.status, model.converged)
-            self._slow_due = now + self.slow_seconds
-        surface_due = force_surface or (now >= self._surface_due and model.iteration != self._surface_iteration)
-        if "frame" in update:
-            self._frame_seconds = update["frame"]["seconds"]
-        if (self._visible("Train") and surface_due and update["new_run"] is None
-                and (force_surface or self._pending_frame is None)):
-            if force_surface:  # the user acted: show the state now; an older frame still computing is dropped
-                update["frame"] = self.surface.frame(model)
-                self._pending_frame = None
-            else:
-                self._pending_frame = self._frames.submit(self.surface.compute_frame, self.surface.frame_inputs(model))
-            self._surface_due = now + max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE)
-            self._surface_iteration = model.iteration
-        if self._visible("Learn") and model.iteration != self._learn_iteration:
-            update["local"] = model.last_local()
-            self._learn_iteration = model.iteration
         if self._visible("MCMC"):
             update["mcmc"] = self.mcmc.collect()
         if self._visible("Race"):
             update["race"] = self.race.collect()
+        return self._publisher.publish(model), update
+
+    def _collect(self, snapshot: Snapshot, force_surface: bool, new_run: bool) -> dict:
+        """What to render of `snapshot` (no gate needed): the rows not yet shown, the status (at most every
+        `slow_seconds`, unless forced or a new run), a surface frame (a finished periodic one; a new periodic one is
+        started in the frame thread when due; forced: one computed now; a new run brings its own), the Learn tab's
+        minibatch."""
+        now = time.monotonic()
+        update = {"iteration": snapshot.iteration, "rows": snapshot.rows_after(self._consumed)}
+        self._consumed = max(self._consumed, snapshot.total)
+        self._publisher.taken(snapshot.run, self._consumed)
+        if self._pending_frame is not None and self._pending_frame.done():
+            job, self._pending_frame = self._pending_frame, None
+            update["frame"] = job.result()
+            self._frame_seconds = update["frame"]["seconds"]
+        if force_surface or new_run or now >= self._slow_due:
+            update["status"] = (snapshot.iteration, snapshot.status, snapshot.converged)
+            self._slow_due = now + self.slow_seconds
+        surface_due = force_surface or (now >= self._surface_due and snapshot.iteration != self._surface_iteration)
+        if self._visible("Train") and surface_due and not new_run and (force_surface or self._pending_frame is None):
+            inputs = self.surface.frame_inputs(snapshot.prediction)
+            if force_surface:  # the user acted: show the state now; an older frame still computing is dropped
+                update["frame"] = self.surface.compute_frame(inputs)
+                self._pending_frame = None
+            else:
+                self._pending_frame = self._frames.submit(self.surface.compute_frame, inputs)
+            self._surface_due = now + max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE)
+            self._surface_iteration = snapshot.iteration
+        if self._visible("Learn") and snapshot.local is not None and snapshot.iteration != self._learn_iteration:
+            update["local"] = snapshot.local
+            self._learn_iteration = snapshot.iteration
         return update
 
     def _render(self, update: dict) -> None:
@@ -475,7 +507,7 @@ class Dashboard(pn.viewable.Viewer):
             self._report_failure(error, "Stopped by an error: ")
         if self.worker.finished and not self._announced and self.worker.job is self._jobs.get("train"):
             self._announced = True
-            notify(f"Converged at iteration {self.model.iteration} (the paper's criterion on the global parameters); "
+            notify(f"Converged at iteration {update['iteration']} (the paper's criterion on the global parameters); "
                    "Play trains on.", kind="info")
         if not self._served:
             pn.io.push_notebook(self.layout)

@@ -221,8 +221,10 @@ class SurfaceView(pn.viewable.Viewer):
         return model.X_train[train], model.y_train[train], model.X_test[test], model.y_test[test]
 
     def points(self, model) -> dict:
-        """Drawn train, test and inducing points in plot coordinates (call under the worker gate)."""
+        """Drawn train, test and inducing points in plot coordinates (call under the worker gate); frames from now
+        on check these points for misclassification."""
         X_train, y_train, X_test, y_test = self._shown_data(model)
+        self._drawn = (np.vstack([X_train, X_test]), np.concatenate([y_train, y_test]))
         project = self.projection.to_plane
         return {"train": _xy(project(X_train), label=np.asarray(y_train, dtype=float)),
                 "test": _xy(project(X_test), label=np.asarray(y_test, dtype=float)),
@@ -230,19 +232,18 @@ class SurfaceView(pn.viewable.Viewer):
 
     def frame(self, model) -> dict:
         """Grid predictions and misclassified points at the model's current state (call under the worker gate)."""
-        return self.compute_frame(self.frame_inputs(model))
+        return self.compute_frame(self.frame_inputs(FrozenPrediction(model)))
 
-    def frame_inputs(self, model) -> dict:
-        """What `compute_frame` needs, read from the model (cheap; call under the worker gate): the frozen
-        prediction, the grid, the drawn points and the display mode."""
-        X_train, y_train, X_test, y_test = self._shown_data(model)
-        return {"prediction": FrozenPrediction(model), "axes": self._axes, "projection": self.projection,
-                "X": np.vstack([X_train, X_test]), "y": np.concatenate([y_train, y_test]),
+    def frame_inputs(self, prediction: FrozenPrediction) -> dict:
+        """What `compute_frame` needs (cheap; in the UI thread): the frozen prediction (of the model, or of a
+        published snapshot), the grid, the drawn points (as `points` last read them) and the display mode."""
+        X, y = self._drawn
+        return {"prediction": prediction, "axes": self._axes, "projection": self.projection, "X": X, "y": y,
                 "sd": self.mode.value != "p(y=1)"}
 
     @staticmethod
     def compute_frame(inputs: dict) -> dict:
-        """The frame from `frame_inputs(model)`, in any thread without the gate: q(f*) on the grid and at the drawn
+        """The frame from `frame_inputs(prediction)`, in any thread without the gate: q(f*) on the grid and at the drawn
         points in one prediction, p(y=1) on the grid with its 0.5 contour, the misclassified points; "seconds" is
         the time it took."""
         start = time.perf_counter()

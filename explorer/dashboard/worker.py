@@ -1,5 +1,6 @@
 """One background thread per dashboard session (DESIGN §8): it runs the current job while playing and never touches
-Panel or Bokeh objects; the UI takes the same gate lock around anything that reads or changes the job's state."""
+Panel or Bokeh objects; the UI takes the same gate lock around anything that changes the job's state or reads it
+directly (the training job also publishes snapshots, which the periodic refresh reads without the gate)."""
 from __future__ import annotations
 
 import contextlib
@@ -12,8 +13,9 @@ class Worker:
     """Calls `job()` over and over while playing. A job does one short chunk of work (≈ 10–50 ms) and returns True
     when it is finished, which pauses the worker. An exception pauses it too and is kept in `error` for the UI.
 
-    `hold()` is the gate: the worker holds it around each chunk, the UI around each read or change, and a waiting
-    UI thread goes next (the worker yields between chunks while someone waits), so a click answers within a chunk.
+    `hold()` is the gate: the worker holds it around each chunk, the UI around each action and each read of the
+    job's live state, and a waiting UI thread goes next (the worker yields between chunks while someone waits), so a
+    click answers within a chunk.
     """
 
     def __init__(self, name: str = "xgpc-worker"):

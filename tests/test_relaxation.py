@@ -16,6 +16,7 @@ from explorer.kernels import RBF
 from explorer.linalg import NumericalError
 from explorer.schedules import grown_batch_size, noise_scaled_rho
 from explorer.training import Trainer, fit_to_optimum
+from test_engine import assert_same_tree
 
 
 def confident_problem(n=240, m=20, seed=0):
@@ -188,20 +189,6 @@ GROW_THEN_RELAX = {"batch_growth": 2.0, "batch_growth_start": 2, "batch_rho": "n
                    "hyper_every": 1}
 
 
-def assert_same_state(a, b, path="state"):
-    if isinstance(a, dict):
-        assert set(a) == set(b), path
-        for key in a:
-            assert_same_state(a[key], b[key], f"{path}/{key}")
-    elif isinstance(a, (list, tuple)):
-        assert len(a) == len(b), path
-        for i, (x, z) in enumerate(zip(a, b)):
-            assert_same_state(x, z, f"{path}/{i}")
-    elif isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        np.testing.assert_array_equal(np.asarray(b), np.asarray(a), err_msg=path)
-    else:
-        assert a == b or (a != a and b != b), path
-
 
 def test_a_saved_growing_over_relaxed_run_continues_bit_identically():
     X, y, Z = confident_problem()
@@ -215,7 +202,7 @@ def test_a_saved_growing_over_relaxed_run_continues_bit_identically():
     restored.load_state_dict(state)
     engine.step(6)
     restored.step(6)
-    assert_same_state(engine.state_dict(), restored.state_dict())
+    assert_same_tree(engine.state_dict(), restored.state_dict())
     assert engine.elbo() == restored.elbo()
 
 
@@ -235,10 +222,10 @@ def test_a_failing_iteration_leaves_a_growing_over_relaxed_run_as_it_was(before_
         patch.setattr(type(engine), "_minibatch_kernel_gradient", fail)
         with pytest.raises(NumericalError, match="forced"):
             engine.step(2)
-    assert_same_state(before, engine.state_dict())
+    assert_same_tree(before, engine.state_dict())
     engine.step(4)
     twin.step(4)
-    assert_same_state(twin.state_dict(), engine.state_dict())
+    assert_same_tree(twin.state_dict(), engine.state_dict())
     assert engine.elbo() == twin.elbo()
 
 

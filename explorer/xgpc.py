@@ -399,17 +399,17 @@ class XGPC(SVIEngine):
         return change, (kappa, K_tilde, K_sm)
 
     def _optimal_bound_terms(self, kappa: np.ndarray, K_tilde: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
-        """(the optimal c (s,), the augmented bound on these rows) at the current q; at the optimal c each point's term
-        is −log 2 + ½y_i a_i − log cosh(c_i/2) with a = κμ, since θ_i c_i² cancels. Kept for the next call while q and
-        the kernel stay (an accepted over-relaxed step is the next iteration's starting point)."""
+        """(the optimal c (s,), the augmented bound on these rows) at the current q (the iterate's, not an average).
+        Kept for the next call while q and the kernel stay (an accepted over-relaxed step is the next iteration's
+        starting point)."""
         cache = self._overrelax_cache
         if cache is not None and cache[0] is self._eta and cache[1] is self.kernel:
             return cache[2:]
         a = kappa @ self.mu
         V = _whiten(self.L_P, kappa)
-        c = optimal_c(K_tilde, np.einsum("ij,ij->j", V, V), a)
-        kl = gaussian_kl(self.mu, self.L_P, triangular_inverse(self.L_P), self.L_K, self.L_K_inv)
-        bound = float(np.sum(0.5 * y * a - log_cosh(c / 2.0))) - len(y) * math.log(2.0) - kl
+        b = np.einsum("ij,ij->j", V, V)
+        c = optimal_c(K_tilde, b, a)
+        bound = float(np.sum(augmented_likelihood_terms(y, a, b, K_tilde, c))) - self._kl(self.mu, self.L_P)
         self._overrelax_cache = (self._eta, self.kernel, c, bound)
         return c, bound
 
@@ -435,7 +435,10 @@ class XGPC(SVIEngine):
 
     def kl(self) -> float:
         """KL(q(u) ‖ p(u)) (of q̄ when averaging)."""
-        mu, L_P = self._reported()
+        return self._kl(*self._reported())
+
+    def _kl(self, mu: np.ndarray, L_P: np.ndarray) -> float:
+        """KL(N(μ, Σ) ‖ p(u)) with Σ⁻¹ = L_P L_Pᵀ, μ (m,), L_P (m, m)."""
         return gaussian_kl(mu, L_P, triangular_inverse(L_P), self.L_K, self.L_K_inv)
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -105,9 +105,9 @@ def interleaved_times(blocks: dict, repeats: int) -> dict:
     return {name: np.array(values) for name, values in times.items()}
 
 
-def interleaved_seconds(blocks: dict, repeats: int) -> dict:
-    """Median seconds per unit of each block of `interleaved_times`."""
-    return {name: float(np.median(values)) for name, values in interleaved_times(blocks, repeats).items()}
+def medians(times: dict) -> dict:
+    """Median seconds per unit of each block of `interleaved_times`' result."""
+    return {name: float(np.median(values)) for name, values in times.items()}
 
 
 def median_ratio(times: dict, numerator, denominator) -> float:
@@ -135,7 +135,7 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
             "default": (lambda: default.step(number), number),
             "floor": (lambda: [floor() for _ in range(number)], number),
             "kernel floor": (lambda: [kernel_floor() for _ in range(hyper_number)], hyper_number)}, repeats)
-        seconds = {name: float(np.median(values)) for name, values in times.items()}
+        seconds = medians(times)
         without, with_hyper, floor_s = seconds["without"], seconds["with"], seconds["floor"]
         rows.append({"m": m, "it/s": 1.0 / without, "it/s with hyper": 1.0 / with_hyper,
                      "µs/it": without * 1e6, "µs/it with hyper": with_hyper * 1e6, "floor µs": floor_s * 1e6,
@@ -157,8 +157,8 @@ def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[di
     engines = {n: make_engine(*problems[n], m, hyper=False) for n in sizes}
     for engine in engines.values():
         engine.step(20)
-    seconds = interleaved_seconds({n: (lambda e=engine: e.step(number), number) for n, engine in engines.items()},
-                                  repeats)
+    blocks = {n: (lambda e=engine: e.step(number), number) for n, engine in engines.items()}
+    seconds = medians(interleaved_times(blocks, repeats))
     rows = []
     for n in sizes:
         engine = make_engine(*problems[n], m, hyper=True)

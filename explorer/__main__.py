@@ -1,24 +1,79 @@
-"""Command line: `python -m explorer bench <name> [options]` and `python -m explorer data <command> [options]`."""
+"""Command line: `xgpc-explorer` (or `python -m explorer`) with the commands `serve`, `bench` and `data`.
+
+    xgpc-explorer serve [--port 5006] [--address ADDR] [--allow-websocket-origin HOST[:PORT] …] [--num-procs N]
+    xgpc-explorer bench NAME [options]        (xgpc-explorer bench --help lists the benchmarks)
+    xgpc-explorer data {list,fetch,examples} [options]
+"""
 from __future__ import annotations
 
+import argparse
 import sys
+
+PROG = "xgpc-explorer"
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from explorer.dashboard.serve import serve
+
+    serve(port=args.port, address=args.address, websocket_origins=args.allow_websocket_origin,
+          num_procs=args.num_procs, show=args.show)
+    return 0
+
+
+def _bench(options: list[str]) -> int:
+    from explorer import bench
+
+    if not options or options[0] in ("-h", "--help"):
+        print(bench_listing())
+        return 0 if options else 2
+    return bench.run(options[0], options[1:]) or 0
+
+
+def bench_listing() -> str:
+    """Usage of `bench` and the available benchmarks, one line each."""
+    from explorer import bench
+
+    listing = "\n".join(f"  {name:12s} {text}" for name, text in sorted(bench.available().items()))
+    return (f"usage: {PROG} bench NAME [options]   ({PROG} bench NAME --help for a benchmark's options)\n\n"
+            f"Each benchmark prints a table and writes it, with its numbers as JSON, into ./bench-results "
+            f"(--results DIR); --write-benchmarks-md also updates BENCHMARKS.md.\n\nbenchmarks:\n{listing}")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog=PROG, description="X-GPC Explorer: serve the dashboard, run the benchmarks, manage the data home.",
+        epilog=f"In a checkout, `panel serve apps/explorer.py` serves the same app. `{PROG} COMMAND --help` for more.")
+    commands = top.add_subparsers(dest="command", required=True, metavar="{serve,bench,data}")
+
+    serving = commands.add_parser("serve", help="serve the dashboard (one Model and worker per browser session)",
+                                  description="Serve the dashboard at http://ADDRESS:PORT/explorer.")
+    serving.add_argument("--port", type=int, default=5006, help="port (default 5006; 0 picks a free one)")
+    serving.add_argument("--address", default=None,
+                         help="address to listen on (default: all; use 127.0.0.1 to stay on this machine)")
+    serving.add_argument("--allow-websocket-origin", action="append", default=None, metavar="HOST[:PORT]",
+                         help="a host the browsers reach the server as (repeat for several; needed when serving a "
+                              "room from another machine's address; default: localhost)")
+    serving.add_argument("--num-procs", type=int, default=1,
+                         help="server processes (default 1; 0 = one per core); sessions are spread over them")
+    serving.add_argument("--show", action="store_true", help="open the page in this machine's browser")
+    serving.set_defaults(run=_serve)
+
+    # bench and data hand their options on untouched (main dispatches them); listed here for the help
+    commands.add_parser("bench", help="run a benchmark (list them with: bench --help)")
+    commands.add_parser("data", help="the data home: list, fetch the paper's sets, write example files")
+    return top
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "bench":
+        return _bench(argv[1:])
     if argv and argv[0] == "data":
         from explorer import data_command
 
         return data_command.main(argv[1:])
-    from explorer import bench
-
-    if len(argv) < 2 or argv[0] != "bench":
-        listing = "\n".join(f"  {n:12s} {d}" for n, d in sorted(bench.available().items()))
-        print("usage: python -m explorer bench <name> [options]\n"
-              "       python -m explorer data {list,fetch,examples} [options]\n\n"
-              f"benchmarks:\n{listing}", file=sys.stderr)
-        return 2
-    return bench.run(argv[1], argv[2:]) or 0
+    args = parser().parse_args(argv)
+    return args.run(args)
 
 
 if __name__ == "__main__":

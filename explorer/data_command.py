@@ -1,4 +1,4 @@
-"""Command line for the data home: `python -m explorer data list | fetch NAME… [--from URL] | examples`."""
+"""Command line for the data home: `xgpc-explorer data list | fetch NAME… [--from URL] | examples`."""
 from __future__ import annotations
 
 import argparse
@@ -49,21 +49,23 @@ def _examples(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="python -m explorer data",
+    top = argparse.ArgumentParser(prog="xgpc-explorer data",
                                   description="The project's data home: the paper's data sets and example files.")
     commands = top.add_subparsers(dest="command", required=True)
     listing = commands.add_parser("list", help="which paper sets are available where, and how to get the others")
     listing.add_argument("--data-dir", type=Path, default=None, help="look only in this directory (and the cache)")
     listing.set_defaults(run=_list)
-    fetching = commands.add_parser("fetch", help="download paper sets into data/ (OpenML by id, or a mirror)")
+    fetching = commands.add_parser("fetch", help="download paper sets into the data home (OpenML by id, or a mirror)")
     fetching.add_argument("names", nargs="+", metavar="NAME", choices=list(registry.PAPER_DATASETS))
     fetching.add_argument("--from", dest="mirror", metavar="URL", default=None,
                           help="a URL (http, https or file) holding the registry's NAME.npz files")
-    fetching.add_argument("--to", type=Path, default=registry.PROJECT_DATA_DIR, help="target directory")
+    fetching.add_argument("--to", type=Path, default=None,
+                          help=f"target directory (default: the data home, now {registry.data_home()})")
     fetching.add_argument("--quiet", action="store_true", help="no progress bar")
     fetching.set_defaults(run=_fetch)
     making = commands.add_parser("examples", help="write the small example files for the upload demo")
-    making.add_argument("--to", type=Path, default=examples.EXAMPLES_DIR, help="target directory")
+    making.add_argument("--to", type=Path, default=None,
+                        help=f"target directory (default: examples/ in the data home, now {registry.data_home()})")
     making.set_defaults(run=_examples)
     return top
 

@@ -4,7 +4,7 @@ This is the entry point callers use (`datasets.load`, `datasets.read_csv`, `data
 the boundary live in `explorer.validation`, the file readers in `explorer.readers`, and the registry of the paper's
 sets with the search order for their files in `explorer.registry`; their public names are re-exported here.
 
-The paper's benchmark sets (Table 1) are read from their files (registry `data/registry.json`; searched in
+The paper's benchmark sets (Table 1) are read from their files (registry `explorer/registry.json`; searched in
 $XGPC_DATA_DIR, the repository's data/, ../shared/data beside the checkout, the user cache). A set that is in none of
 them is fetched from OpenML by id when online and cached (XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer).
 """

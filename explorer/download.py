@@ -22,7 +22,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from explorer.readers import MAX_FILE_BYTES
-from explorer.registry import PAPER_DATASETS, PROJECT_DATA_DIR, copy_by_hand, how_to_get, openml_cache_file
+from explorer.registry import PAPER_DATASETS, copy_by_hand, data_home, how_to_get, openml_cache_file
 from explorer.validation import DataError, show
 
 BLOCK_BYTES = 1 << 16
@@ -92,14 +92,15 @@ def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: 
     get(urllib.parse.urlparse(description["data_set_description"]["url"]).path.lstrip("/"))
 
 
-def fetch(name: str, directory: Path = PROJECT_DATA_DIR, *, mirror: str | None = None, progress: bool = True,
+def fetch(name: str, directory: Path | None = None, *, mirror: str | None = None, progress: bool = True,
           openml_url: str | None = None) -> Path:
-    """Bring paper set `name` into `directory`: from `mirror` (a URL holding the registry's files) when given,
-    else from OpenML by its id (at `openml_url`, default OPENML_URL). Returns the file written."""
+    """Bring paper set `name` into `directory` (default: the data home, `registry.data_home()`): from `mirror` (a URL
+    holding the registry's files) when given, else from OpenML by its id (at `openml_url`, default OPENML_URL).
+    Returns the file written."""
     if name not in PAPER_DATASETS:
         raise DataError(f"unknown paper data set {show(name)}; the registry has {list(PAPER_DATASETS)}")
     spec = PAPER_DATASETS[name]
-    directory = Path(directory)
+    directory = data_home() if directory is None else Path(directory)
     if mirror is not None:
         url = mirror.rstrip("/") + "/" + urllib.parse.quote(spec.file)
         return download(url, directory / spec.file, expected_sha256=spec.sha256, progress=progress)

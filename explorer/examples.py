@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from explorer import datasets
-from explorer.registry import PROJECT_DATA_DIR
-
-EXAMPLES_DIR = PROJECT_DATA_DIR / "examples"
+from explorer.registry import data_home
 
 
 @dataclass(frozen=True)
@@ -51,9 +49,10 @@ def example_text(example: Example) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_examples(directory: Path = EXAMPLES_DIR) -> list[Path]:
-    """Write every example file into `directory`. Returns their paths."""
-    directory = Path(directory)
+def write_examples(directory: Path | None = None) -> list[Path]:
+    """Write every example file into `directory` (default: `examples/` in the data home, `registry.data_home()`;
+    a checkout keeps them in `data/examples/`). Returns their paths."""
+    directory = data_home() / "examples" if directory is None else Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for example in EXAMPLES:

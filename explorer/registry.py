@@ -1,11 +1,11 @@
 """The paper's data sets (Table 1) and where their files are found.
 
-`data/registry.json` in the repository lists each set: its file, sha256, size, positive rate, OpenML id, source and
-quirks. A set's file is looked for, in this order, in
+`explorer/registry.json` (package data, read through `importlib.resources`, so an installed wheel has it) lists each
+set: its file, sha256, size, positive rate, OpenML id, source and quirks. A set's file is looked for, in this order, in
   1. $XGPC_DATA_DIR, when set;
-  2. the repository's `data/` (where `python -m explorer data fetch` puts downloads);
-  3. `../shared/data` beside the checkout, when it exists;
-  4. the user cache ($XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer);
+  2. in a checkout, the repository's `data/` (where `python -m explorer data fetch` puts downloads there);
+  3. in a checkout, `../shared/data` beside it, when it exists;
+  4. the user cache ($XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer; where an installed package's downloads go);
 then its OpenML copy (converted to arrays and cached as `openml-ID-ENCODING.npz`) in those directories; and last
 OpenML itself when online (see `datasets.load`). An explicit `data_dir` argument replaces the four directories
 (OpenML copies in the user cache still count).
@@ -15,16 +15,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from importlib import resources
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from explorer.validation import DataError
 
+REGISTRY_FILE = resources.files("explorer") / "registry.json"  # package data: read the same from a wheel
 REPOSITORY = Path(__file__).resolve().parents[1]
-PROJECT_DATA_DIR = REPOSITORY / "data"
+IN_CHECKOUT = (REPOSITORY / "pyproject.toml").is_file() and (REPOSITORY / "apps" / "explorer.py").is_file()
+PROJECT_DATA_DIR = REPOSITORY / "data" if IN_CHECKOUT else None  # the checkout's data home; none when installed
 SHARED_DATA_DIR = REPOSITORY.parent / "shared" / "data"
-REGISTRY_FILE = PROJECT_DATA_DIR / "registry.json"
 
 
 class ChecksumWarning(UserWarning):
@@ -50,10 +52,11 @@ class PaperDataset:
     one_hot: bool = False  # how OpenML categorical columns are encoded if the set has to be fetched
 
 
-def read_registry(path: Path = REGISTRY_FILE) -> dict[str, PaperDataset]:
-    """{name: PaperDataset} from the registry file."""
+def read_registry(path=REGISTRY_FILE) -> dict[str, PaperDataset]:
+    """{name: PaperDataset} from the registry file (a path, or a `importlib.resources` traversable)."""
     try:
-        entries = json.loads(Path(path).read_text(encoding="utf-8"))["datasets"]
+        source = Path(path) if isinstance(path, (str, os.PathLike)) else path
+        entries = json.loads(source.read_text(encoding="utf-8"))["datasets"]
         return {name: PaperDataset(name=name, file=e["file"], sha256=e["sha256"], n=e["n"], d=e["d"],
                                    positive_rate=e["positive_rate"], openml_id=e["openml_id"], note=e["summary"],
                                    origin=e["origin"], license=e["license"], sources=tuple(e["sources"]),
@@ -76,6 +79,14 @@ def openml_cache_file(data_id: int, one_hot: bool, directory: Path) -> Path:
     return Path(directory) / f"openml-{data_id}-{'onehot' if one_hot else 'ordinal'}.npz"
 
 
+def data_home() -> Path:
+    """Where downloads and generated files go: $XGPC_DATA_DIR when set, else the checkout's `data/`, else (an
+    installed package) the user cache. Never the installed package's own folder."""
+    if os.environ.get("XGPC_DATA_DIR"):
+        return Path(os.environ["XGPC_DATA_DIR"])
+    return PROJECT_DATA_DIR if PROJECT_DATA_DIR is not None else cache_dir()
+
+
 def data_locations(data_dir=None) -> list[tuple[str, Path]]:
     """The directories searched for a paper set's file, in order, each with how it was chosen."""
     if data_dir is not None:
@@ -83,9 +94,10 @@ def data_locations(data_dir=None) -> list[tuple[str, Path]]:
     found = []
     if os.environ.get("XGPC_DATA_DIR"):
         found.append(("$XGPC_DATA_DIR", Path(os.environ["XGPC_DATA_DIR"])))
-    found.append(("the project's data/", PROJECT_DATA_DIR))
-    if SHARED_DATA_DIR.is_dir():
-        found.append(("../shared/data beside the checkout", SHARED_DATA_DIR))
+    if PROJECT_DATA_DIR is not None:
+        found.append(("the project's data/", PROJECT_DATA_DIR))
+        if SHARED_DATA_DIR.is_dir():
+            found.append(("../shared/data beside the checkout", SHARED_DATA_DIR))
     found.append(("the user cache", cache_dir()))
     return found
 

@@ -264,3 +264,23 @@ def test_tiny_gibbs_run_compares_mcmc_and_x_gpc_at_a_matern_kernel(tmp_path):
     full = payload["figure1"]["full"]
     assert full["mean/correlation"] > 0.95 and full["p(y=1)/correlation"] > 0.95
     assert abs(full["nll_vi"] - full["nll_mcmc"]) < 0.05 and 0.0 < full["nll_mcmc"] < np.log(2.0)
+
+
+def test_a_benchmark_writes_its_results_folder_and_leaves_benchmarks_md_alone(tmp_path, monkeypatch):
+    """A user's run writes ./bench-results/<section>.md and .json; BENCHMARKS.md changes only on request."""
+    from explorer.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "BENCHMARKS.md").write_text("# Benchmarks\n\nkept\n")
+    argv = ["bench", "scale", "--n", "2000", "--m", "10", "--seconds", "0.2", "--method", "xgpc"]
+    assert main(argv) == 0
+    assert (tmp_path / "BENCHMARKS.md").read_text() == "# Benchmarks\n\nkept\n"
+    tables = sorted((tmp_path / "bench-results").glob("*.md"))
+    numbers = sorted((tmp_path / "bench-results").glob("*.json"))
+    assert len(tables) == 1 and len(numbers) == 1 and tables[0].stem == numbers[0].stem
+    assert "Command: `python -m explorer bench scale" in tables[0].read_text()
+    assert json.loads(numbers[0].read_text())["config"]["n"] == [2000]
+    assert main(argv + ["--write-benchmarks-md", "--results", str(tmp_path / "elsewhere")]) == 0
+    recorded = (tmp_path / "BENCHMARKS.md").read_text()
+    assert recorded.startswith("# Benchmarks\n\nkept\n") and "Command: `python -m explorer bench scale" in recorded
+    assert len(list((tmp_path / "elsewhere").glob("*.json"))) == 1

@@ -1100,8 +1100,25 @@ def test_data_list_shows_where_each_set_is_and_how_to_get_the_rest(tmp_path, mon
     a9a = next(line for line in out.splitlines() if line.strip().startswith("a9a "))
     assert "missing" in a9a
     assert "a9a: run `python -m explorer data fetch a9a`" in out and "banana: run" not in out
-    assert main([]) == 2 and main(["bench"]) == 2  # the bench usage still answers
-    assert "python -m explorer data" in capsys.readouterr().err
+
+
+def test_the_command_line_answers_help_and_names_its_commands(capsys):
+    from explorer.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    help_text = capsys.readouterr().out
+    assert stop.value.code == 0 and all(command in help_text for command in ("serve", "bench", "data"))
+    assert main(["bench", "--help"]) == 0
+    listing = capsys.readouterr().out
+    assert "race" in listing and "table1" in listing and "unknown" not in listing
+    assert main(["bench"]) == 2  # a bare `bench` still shows the listing, as a usage error
+    with pytest.raises(SystemExit) as stop:
+        main([])
+    assert stop.value.code == 2 and "serve,bench,data" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", "--port", "not-a-port"])
+    assert stop.value.code == 2 and "--port" in capsys.readouterr().err
 
 
 def test_example_files_are_the_ones_the_script_writes_and_read_back(tmp_path):

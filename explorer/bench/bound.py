@@ -23,7 +23,7 @@ import json
 import shlex
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, pinned_blas
+from explorer.bench.common import add_common_arguments, finish, pinned_blas, run_config
 from explorer.compare import nonaugmented_elbo
 from explorer.kernels import make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -164,7 +164,7 @@ def main_race_kernels(args, argv) -> int:
     names = ", ".join(r["dataset"] for r in results)
     finish(args, f"bound: the bound at each race entrant's final kernel ({names})", command,
            markdown_race_kernels(results, args),
-           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "results": results})
+           {"config": run_config(args), "results": results})
     return 0
 
 
@@ -196,5 +196,5 @@ def main(argv: list[str] | None = None) -> int:
     command = ("python -m explorer bench bound " + shlex.join(list(argv or []))).strip()
     finish(args, f"bound: augmented vs exact bound at one kernel{P.kernel_label(args.kernel)}", command,
            markdown(results, args),
-           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "results": results})
+           {"config": run_config(args), "results": results})
     return 0

@@ -1,7 +1,9 @@
 """Shared plumbing for `python -m explorer bench <name>`: BLAS pinning, machine facts, JSON and Markdown output.
 
 Benchmarks report ratios against a baseline timed in the same process, medians over repeats, with BLAS pinned to
-one thread by default (DESIGN §6: two BLAS threads on two shared cores turned a 5 ms Cholesky into 500 ms).
+one thread by default (two BLAS threads on two shared cores turned a 5 ms Cholesky into 500 ms). Each run writes its
+table as Markdown and its numbers as JSON into a results folder (`--results`, default `./bench-results`), so a
+user's checkout stays clean; `--write-benchmarks-md` also replaces the benchmark's section of `BENCHMARKS.md`.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 BENCHMARKS_MD = Path("BENCHMARKS.md")
+RESULTS_DIR = Path("bench-results")
 
 
 @contextlib.contextmanager
@@ -111,19 +114,47 @@ def update_benchmarks_md(section: str, markdown: str, command: str, path: Path =
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """--json PATH, --threads N, --no-write-md: the flags every benchmark takes."""
+    """--json PATH, --threads N, --results DIR, --write-benchmarks-md, --no-write-md: the flags every benchmark takes."""
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
-    parser.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1; see DESIGN §6)")
-    parser.add_argument("--no-write-md", action="store_true", help="do not update BENCHMARKS.md")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS threads (default 1: more threads on a small shared machine slow linear algebra)")
+    parser.add_argument("--results", metavar="DIR", type=Path, default=RESULTS_DIR,
+                        help=f"folder for the table (Markdown) and the numbers (JSON) (default: ./{RESULTS_DIR})")
+    parser.add_argument("--write-benchmarks-md", action="store_true",
+                        help=f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)")
+    parser.add_argument("--no-write-md", action="store_true",
+                        help="write no files (only print the table, and the JSON if --json is given)")
+
+
+OUTPUT_FLAGS = ("json", "results", "write_benchmarks_md", "no_write_md")
+
+
+def run_config(args) -> dict:
+    """The benchmark's settings from its parsed arguments, without the output flags (recorded in every JSON)."""
+    return {k: v for k, v in vars(args).items() if k not in OUTPUT_FLAGS}
+
+
+def results_stem(section: str) -> str:
+    """A file name for a section title: 'race (a9a, 60 s)' → 'race-a9a-60-s'."""
+    return re.sub(r"[^A-Za-z0-9.]+", "-", section).strip("-").lower() or "benchmark"
 
 
 def finish(args, section: str, command: str, markdown: str, payload: dict) -> None:
-    """Print the table, write JSON if asked, update BENCHMARKS.md unless --no-write-md."""
+    """Print the table; write JSON to --json if asked; unless --no-write-md, write the table and the numbers into
+    the results folder and, with --write-benchmarks-md, replace the section of BENCHMARKS.md."""
     print(markdown)
     payload = {"machine": {**machine_info(), "blas_thread_limit": args.threads}, "command": command, **payload}
     if args.json:
         write_json(args.json, payload)
         print(f"wrote {args.json}")
-    if not args.no_write_md:
+    if args.no_write_md:
+        return
+    results = Path(args.results)
+    results.mkdir(parents=True, exist_ok=True)
+    stem = results_stem(section)
+    update_benchmarks_md(section, markdown, command, path=results / f"{stem}.md", threads=args.threads)
+    write_json(results / f"{stem}.json", payload)
+    print(f"wrote {results / stem}.md and .json")
+    if args.write_benchmarks_md:
         update_benchmarks_md(section, markdown, command, threads=args.threads)
         print(f"updated {BENCHMARKS_MD} section '{section}'")

@@ -14,7 +14,7 @@ import argparse
 import shlex
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish
+from explorer.bench.common import add_common_arguments, finish, run_config
 from explorer.bench.race import race_entrants
 
 DESCRIPTION = "Kernel-learning dynamics: X-GPC's kernel-step options raced against natural-gradient SVGP"
@@ -111,5 +111,5 @@ def main(argv: list[str] | None = None) -> int:
     command = ("python -m explorer bench dynamics " + shlex.join(list(argv or []))).strip()
     finish(args, f"dynamics ({', '.join(args.datasets)}, {args.seconds:g} s){P.kernel_label(args.kernel)}", command,
            markdown(races, args),
-           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "races": races})
+           {"config": run_config(args), "races": races})
     return 0

@@ -13,7 +13,7 @@ import shlex
 import numpy as np
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
+from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas, run_config
 
 DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 inducing points"
 
@@ -95,6 +95,6 @@ def main(argv: list[str] | None = None) -> int:
         "final five evaluations.")
     command = "python -m explorer bench inducing " + shlex.join(list(argv or []))
     finish(args, f"inducing ({args.dataset}{P.kernel_label(args.kernel)})", command.strip(), text,
-           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "checkpoints": times,
+           {"config": run_config(args), "checkpoints": times,
             "rows": rows, "fits": results})
     return 0

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, pinned_blas
+from explorer.bench.common import add_common_arguments, finish, pinned_blas, run_config
 from explorer.metrics import first_time_within, settled_time_within
 
 DESCRIPTION = "Race: test NLL/error against training time, time to within 1%/5% of the best NLL, X-GPC's speed-ups"
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
     args.json = args.json or f"race-{args.dataset}.json"
     finish(args, f"race ({args.dataset}{variant})", command.strip(), markdown(folds, args),
-           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "folds": folds,
+           {"config": run_config(args), "folds": folds,
             "bands": list(BANDS)})
     print(f"plot it: python -m explorer.dashboard.race_report {args.json} {Path(args.json).with_suffix('.html')}")
     return 0

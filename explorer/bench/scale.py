@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer import methods, recipe
-from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
+from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas, run_config
 from explorer.bench.protocol import Progress, parse_options
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
@@ -149,5 +149,5 @@ def main(argv: list[str] | None = None) -> int:
         "(it includes the data).")
     command = "python -m explorer bench scale " + shlex.join(list(argv or []))
     finish(args, f"scale ({args.method}{''.join(', ' + o for o in args.option)})", command.strip(), text,
-           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "results": results})
+           {"config": run_config(args), "results": results})
     return 0

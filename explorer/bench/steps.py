@@ -12,7 +12,7 @@ import argparse
 import shlex
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish
+from explorer.bench.common import add_common_arguments, finish, run_config
 from explorer.bench.race import race_entrants
 
 DESCRIPTION = "Step-size rules for X-GPC (and EPGPC's ε) raced on each data set, natural-gradient SVGP as the reference"
@@ -62,5 +62,5 @@ def main(argv: list[str] | None = None) -> int:
     races = race_entrants(args, ENTRANTS)
     command = ("python -m explorer bench steps " + shlex.join(list(argv or []))).strip()
     finish(args, f"steps: X-GPC step-size rules{P.kernel_label(args.kernel)}", command, markdown(races, args),
-           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")}, "races": races})
+           {"config": run_config(args), "races": races})
     return 0

@@ -12,7 +12,7 @@ import shlex
 import numpy as np
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, pinned_blas
+from explorer.bench.common import add_common_arguments, finish, pinned_blas, run_config
 
 DESCRIPTION = "Table 1: cross-validated error, NLL and time of X-GPC and the baselines (SVGP, EPGPC) beside the paper"
 QUICK = {"datasets": ["diabetes", "a9a"], "folds": 2, "seconds": 15.0}
@@ -151,6 +151,6 @@ def main(argv: list[str] | None = None) -> int:
     section = (f"table1 ({args.protocol}{', quick' if args.quick else ''}{P.kernel_label(args.kernel)}"
                f"{''.join(', ' + o for o in args.option)})")
     finish(args, section, command.strip(), markdown(rows, args),
-           {"config": {k: v for k, v in vars(args).items() if k not in ("json", "no_write_md")},
+           {"config": run_config(args),
             "summary": rows, "fits": records})
     return 0

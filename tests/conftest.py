@@ -3,8 +3,15 @@
 import os
 from pathlib import Path
 
-import pytest
-from threadpoolctl import threadpool_limits
+# BLAS on one thread for the whole run, set before numpy or scipy load their OpenBLAS (threadpoolctl can only limit
+# libraries already loaded; scipy's loads at the first `import scipy.linalg`, long after this file): on this 2-core
+# kind of machine two BLAS threads under load turned a 2 s fit into 180 s. Subprocesses (notebook kernels, a served
+# app) inherit it. The served app and the benchmarks pin their own the same way.
+for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[variable] = "1"
+
+import pytest  # noqa: E402
+from threadpoolctl import threadpool_limits  # noqa: E402
 
 PAPER_DATA = Path(os.environ.get("XGPC_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
 
@@ -34,10 +41,9 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1500, "height": 1000}}
 
 
-def pytest_configure(config):
-    """BLAS on one thread for the whole run: on this 2-core kind of machine two BLAS threads under load turn a
-    millisecond factorisation into hundreds (DESIGN §6), and the served app pins its own the same way."""
-    config._blas_limits = threadpool_limits(limits=1)
+def pytest_collection_finish(session):
+    """Once every test module is imported, pin whatever BLAS was loaded before this file (a plugin importing numpy)."""
+    session.config._blas_limits = threadpool_limits(limits=1)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -55,6 +55,19 @@ def _describe_file_type(mode: int) -> str:
     return "not a regular file"
 
 
+def regular_file(path: Path, name: str | None = None) -> os.stat_result:
+    """The status of `path`, which must be a regular file (not a directory, device, pipe or socket, where a read
+    could block forever); DataError naming the file (as `name`, default the path) otherwise."""
+    name = name or str(path)
+    try:
+        status = Path(path).stat()
+    except OSError as err:
+        raise DataError(f"{name}: cannot read the file: {err.strerror or err}") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise DataError(f"{name}: is {_describe_file_type(status.st_mode)}, not a regular file")
+    return status
+
+
 def read_bytes(file, source_name: str | None = None) -> tuple[bytes, str]:
     """The content of a path or a (binary or text) file-like object, at most MAX_FILE_BYTES.
 
@@ -63,12 +76,7 @@ def read_bytes(file, source_name: str | None = None) -> tuple[bytes, str]:
     if isinstance(file, (str, os.PathLike)):
         path = Path(file)
         name = source_name or str(path)
-        try:
-            status = path.stat()
-        except OSError as err:
-            raise DataError(f"{name}: cannot read the file: {err.strerror or err}") from None
-        if not stat.S_ISREG(status.st_mode):
-            raise DataError(f"{name}: is {_describe_file_type(status.st_mode)}, not a regular file")
+        status = regular_file(path, name)
         if status.st_size > MAX_FILE_BYTES:
             raise DataError(f"{name}: {_megabytes(status.st_size)} is over the limit of {_megabytes(MAX_FILE_BYTES)}")
         try:
@@ -382,12 +390,12 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
 
 # ------------------------------------------------------------------------------------------------------------- npz
 
-_NPY_MAGIC = b"\x93NUMPY"
+NPY_MAGIC = b"\x93NUMPY"
 _NPZ_ERRORS = (ValueError, OSError, EOFError, KeyError, RuntimeError, NotImplementedError, zipfile.BadZipFile,
                zlib.error)
 
 
-def _npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
+def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
     """One array of an .npz archive, its header checked first: no object dtype (pickles), at most MAX_DENSE_BYTES,
     and the data the header promises actually present."""
     member = f"{key}.npy"
@@ -430,7 +438,7 @@ def read_npz(file, *, source_name: str | None = None):
     Returns (X (n, d) float64, y_pm1 (n,) int8, classes (2,), feature_names list[str], 'x1'..'xd' if absent).
     """
     content, name = read_bytes(file, source_name)
-    if content.startswith(_NPY_MAGIC):
+    if content.startswith(NPY_MAGIC):
         raise DataError(f"{name}: holds a single .npy array, not an .npz archive with arrays 'X' and 'y'")
     arrays = {}
     try:
@@ -442,7 +450,7 @@ def read_npz(file, *, source_name: str | None = None):
                     raise DataError(f"{name}: no array {key!r} in the archive; it holds {show_list(keys)}")
             for key in ("X", "y", "feature_names"):
                 if f"{key}.npy" in members:
-                    arrays[key] = _npz_member(archive, key, name)
+                    arrays[key] = npz_member(archive, key, name)
     except DataError:
         raise
     except _NPZ_ERRORS as err:
@@ -502,4 +510,5 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
     return read_csv(io.BytesIO(content), label_column, source_name=name)
 
 
-__all__ = ["MAX_FILE_BYTES", "MAX_DENSE_BYTES", "read_csv", "read_libsvm", "read_npz", "load_file"]
+__all__ = ["MAX_FILE_BYTES", "MAX_DENSE_BYTES", "read_csv", "read_libsvm", "read_npz", "load_file", "npz_member",
+           "regular_file"]

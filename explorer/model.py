@@ -89,13 +89,28 @@ class Model(param.Parameterized):
                    "kernel", "ard", "lengthscale", "variance", "nugget", "seed", "eval_points")
 
     def __init__(self, data_dir: str | None = None, **params):
+        """`dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set;
+        a found file that cannot be read (damaged, truncated, NaN cells) is named in a warning (also in `fallback`
+        and `status`) and the generated set used instead. A data set asked for by name raises instead."""
         self.data_dir = data_dir
         self.param.dataset.objects = datasets.available(data_dir) + ["custom"]
+        chosen = "dataset" in params
         params.setdefault("dataset", "banana" if "banana" in self.param.dataset.objects else "banana-like")
         self._custom = None
         self._collapsed = False
+        self.fallback: str | None = None
         super().__init__(**params)
-        self._build()
+        try:
+            self._build()
+        except datasets.DataError as err:
+            if chosen or self.dataset == "banana-like":
+                raise
+            self.fallback = f"The paper's {self.dataset} set cannot be used: {err}. Using the generated banana-like set."
+            warnings.warn(self.fallback, stacklevel=2)
+            self.dataset = "banana-like"
+            self._build()
+            self.warnings.insert(0, self.fallback)
+            self._publish(status=f"{self.fallback} {self.status}")
         self.param.watch(self._configuration_changed, list(self._STRUCTURAL))
 
     # ----- building a run --------------------------------------------------------------------------------------

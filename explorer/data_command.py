@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -97,6 +98,17 @@ def _examples(args) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python -m explorer data",
                                   description="The project's data home: the paper's data sets and example files.")
@@ -110,7 +122,7 @@ def parser() -> argparse.ArgumentParser:
     fetching.add_argument("--from", dest="mirror", metavar="URL", default=None,
                           help="a URL (http, https or file) or a folder holding the registry's NAME.npz files")
     fetching.add_argument("--to", type=Path, default=registry.PROJECT_DATA_DIR, help="target folder")
-    fetching.add_argument("--deadline", type=float, default=download.DEADLINE_SECONDS, metavar="SECONDS",
+    fetching.add_argument("--deadline", type=_seconds, default=download.DEADLINE_SECONDS, metavar="SECONDS",
                           help=f"give up a download after this long in all (default {download.DEADLINE_SECONDS:g})")
     fetching.add_argument("--quiet", action="store_true", help="no progress bar")
     fetching.set_defaults(run=_fetch)

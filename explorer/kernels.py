@@ -133,7 +133,8 @@ class Kernel(ABC):
     def __post_init__(self):
         lengthscale = np.array(_real_numbers("lengthscale", self.lengthscale), ndmin=1)
         if lengthscale.ndim != 1 or lengthscale.size == 0:
-            raise KernelParameterError(f"lengthscale must be a scalar or a 1-D array, got shape {lengthscale.shape}")
+            raise KernelParameterError(f"kernel lengthscale must be a number or a 1-D array, got shape "
+                                       f"{lengthscale.shape}")
         _check_positive("lengthscale", lengthscale)
         low, high = LENGTHSCALE_LIMITS
         if not np.all((lengthscale >= low) & (lengthscale <= high)):
@@ -290,7 +291,9 @@ class RBF(Kernel):
         return math.log(self.variance)
 
     def _from_exponent(self, exponent: np.ndarray) -> np.ndarray:
-        np.maximum(exponent, _LOG_K_MIN, out=exponent)
+        # log k ≤ log σ² (r² ≥ 0): with ‖x/ℓ‖² ≫ 1 the product form's cancellation error could otherwise exceed it,
+        # and exp of that error overflow (a point against itself at ℓ = 1e-10: error ~1e4)
+        np.clip(exponent, _LOG_K_MIN, self._exponent_offset(), out=exponent)
         return np.exp(exponent, out=exponent)
 
     def _lengthscale_weight(self, X1, X2, K):

@@ -105,7 +105,10 @@ class Model(param.Parameterized):
         except datasets.DataError as err:
             if chosen or self.dataset == "banana-like":
                 raise
-            self.fallback = f"The paper's {self.dataset} set cannot be used: {err}. Using the generated banana-like set."
+            found = datasets.find_paper_file(self.dataset, data_dir) or datasets.find_openml_copy(self.dataset, data_dir)
+            where = f" ({found})" if found is not None and str(found) not in str(err) else ""
+            self.fallback = (f"The paper's {self.dataset} set{where} cannot be used: {err}. Using the generated "
+                             "banana-like set.")
             warnings.warn(self.fallback, stacklevel=2)
             self.dataset = "banana-like"
             self._build()

@@ -19,6 +19,7 @@ import math
 import os
 import re
 import stat
+import tokenize
 import zipfile
 import zlib
 from pathlib import Path
@@ -391,8 +392,9 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
 # ------------------------------------------------------------------------------------------------------------- npz
 
 NPY_MAGIC = b"\x93NUMPY"
-_NPZ_ERRORS = (ValueError, OSError, EOFError, KeyError, RuntimeError, NotImplementedError, zipfile.BadZipFile,
-               zlib.error)
+NPY_READ_ERRORS = (ValueError, OSError, EOFError, KeyError, RuntimeError, NotImplementedError, SyntaxError,
+                   tokenize.TokenError, zipfile.BadZipFile, zlib.error)
+"""What NumPy's .npy/.npz readers raise on a damaged file (a garbled header is parsed as a Python literal)."""
 
 
 def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
@@ -413,7 +415,7 @@ def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
             header_bytes = handle.tell()
     except DataError:
         raise
-    except _NPZ_ERRORS as err:
+    except NPY_READ_ERRORS as err:
         raise DataError(f"{where} is not a readable .npy array: {err}") from None
     if dtype.hasobject:
         raise DataError(f"{where} holds Python objects ({dtype}), which cannot be loaded without pickling; save "
@@ -428,7 +430,7 @@ def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
     try:
         with archive.open(info) as handle:
             return np.lib.format.read_array(handle, allow_pickle=False)
-    except _NPZ_ERRORS as err:
+    except NPY_READ_ERRORS as err:
         raise DataError(f"{where} is not a readable .npy array: {err}") from None
 
 
@@ -453,7 +455,7 @@ def read_npz(file, *, source_name: str | None = None):
                     arrays[key] = npz_member(archive, key, name)
     except DataError:
         raise
-    except _NPZ_ERRORS as err:
+    except NPY_READ_ERRORS as err:
         raise DataError(f"{name}: not a readable .npz archive: {err}") from None
     feature_names = arrays.get("feature_names")
     if feature_names is not None:

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.inputs import bounded_features, labelled_data
-from explorer.readers import NPY_MAGIC, regular_file
+from explorer.readers import NPY_MAGIC, NPY_READ_ERRORS, regular_file
 from explorer.validation import DataError
 
 
@@ -124,7 +124,7 @@ def _open_npy(path: Path) -> tuple[np.memmap, int]:
                         "numpy.save")
     try:
         array = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (ValueError, OSError, EOFError) as err:
+    except NPY_READ_ERRORS as err:
         reason = ("it holds Python objects, which are not loaded (no pickles)" if "pickle" in str(err)
                   else "it is shorter than its header promises (truncated?)" if "length is greater" in str(err)
                   else f"{type(err).__name__}: {err}")

@@ -289,9 +289,23 @@ def test_the_lengthscale_bound_is_where_squared_distances_stay_finite():
     for bad in (low / 10, 1e-300, high * 10):
         with pytest.raises(KernelParameterError, match=r"lengthscale must lie within \[1e-50, 1e\+100\]"):
             RBF(bad)
+    X, y = np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2
     with pytest.raises(ValueError, match=r"'lengthscale' parameter of XGPClassifier must be a float in the range "
                                          r"\[1e-50, 1e\+100\]"):
-        XGPClassifier(lengthscale=1e-300).fit(np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2)
+        XGPClassifier(lengthscale=1e-300).fit(X, y)
+
+
+@pytest.mark.parametrize("lengthscale", [1e-50, 1e-10])
+def test_a_tiny_lengthscale_within_the_bound_trains(lengthscale):
+    """With ℓ far below the spacing of the points every training point is its own inducing point and independent of
+    the others (K ≈ σ²I): at each training point the fit leans to that point's own label, or stays at the prior ½
+    where the re-standardised point differs from its inducing point by a rounding error (which is many ℓ away).
+    (A point against itself once gave log k = log σ² + a cancellation error of ~1e4 at ℓ = 1e-10: exp of it inf.)"""
+    X, y = np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2
+    model = XGPClassifier(lengthscale=lengthscale, max_iter=5, learn_hyperparameters=False).fit(X, y)
+    own_label = model.predict_proba(X)[np.arange(20), y]
+    assert np.isfinite(own_label).all() and np.all(own_label >= 0.5 - 1e-12)
+    assert np.sum(own_label > 0.55) >= 15
 
 
 @pytest.mark.parametrize("arguments, problem", [
@@ -300,6 +314,7 @@ def test_the_lengthscale_bound_is_where_squared_distances_stay_finite():
     ((True,), "kernel lengthscale must be a number, got bool"),
     ((1.0 + 2j,), "kernel lengthscale must be real numbers, got complex"),
     (([1.0, [2.0]],), "kernel lengthscale must be a number or an array of numbers"),
+    (([[1.0]],), r"kernel lengthscale must be a number or a 1-D array, got shape \(1, 1\)"),
     ((1.0, "2"), "kernel variance must be a number, got str '2'"),
     ((1.0, np.ones(3)), r"kernel variance must be one number, got an array of shape \(3,\)"),
     ((1.0, 1.0, [1e-3, 1e-3]), r"kernel nugget must be one number, got an array of shape \(2,\)"),

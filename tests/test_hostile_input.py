@@ -350,3 +350,21 @@ def test_the_gibbs_cost_estimate_checks_its_arguments(arguments, problem):
         return
     with pytest.raises(ValueError, match=problem):
         gibbs.seconds_per_sweep_estimate(*arguments)
+
+
+def test_a_page_that_cannot_be_built_says_why_instead_of_staying_blank(monkeypatch):
+    """The last safety net of `serve_app`: any failure while building a session's page (here the Model's, injected
+    as the out-of-memory a huge data set could cause) gives a page with the reason, shown as text."""
+    import panel as pn
+
+    from explorer.dashboard import app
+
+    def failing_model():
+        raise MemoryError("cannot allocate 8 GiB for <X>")
+
+    monkeypatch.setattr(app, "Model", failing_model)
+    page = app.serve_app()
+    assert isinstance(page, pn.Column)
+    alert = page.objects[0]
+    assert alert.alert_type == "danger"
+    assert alert.object == r"**X-GPC Explorer could not start:** MemoryError\: cannot allocate 8 GiB for \<X\>"

@@ -363,6 +363,11 @@ def test_a_page_that_cannot_be_built_says_why_instead_of_staying_blank(monkeypat
         raise MemoryError("cannot allocate 8 GiB for <X>")
 
     monkeypatch.setattr(app, "Model", failing_model)
+    # serve_app's pn.extension sets these for the process; restored in reverse order, the notification area last
+    # (restoring `notifications` makes a new one)
+    monkeypatch.setattr(pn.state, "_notification", pn.state._notification)
+    for setting in ("notifications", "exception_handler"):
+        monkeypatch.setattr(pn.config, setting, getattr(pn.config, setting))
     page = app.serve_app()
     assert isinstance(page, pn.Column)
     alert = page.objects[0]

@@ -81,7 +81,7 @@ class NpySource(DataSource):
     with SIGBUS, and a file rewritten in place silently changes the rows. Keep the files unchanged while a run uses
     them (or copy them first)."""
 
-    CHECK_BYTES = 1 << 27
+    CHECK_BYTES = 1 << 25  # 32 MiB of X per block (a few times that at the peak of the check)
 
     def __init__(self, X_path, y_path):
         self.X_path, self.y_path = Path(X_path), Path(y_path)

@@ -1,39 +1,82 @@
-"""Command line for the data home: `xgpc-explorer data list | fetch NAME… [--from URL] | examples`."""
+"""Command line for the data home: `xgpc-explorer data list | fetch NAME… [--from URL|FOLDER] | examples`.
+
+`list` reads every file it finds and compares the registry's sha256, and says which cannot be used; every problem
+(a damaged registry, an unreachable mirror, a target that is not a folder) is one line on stderr and exit status 1."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
 from explorer import download, examples, registry
+from explorer.readers import read_npz
 from explorer.validation import DataError
 
 
+def _registry_damaged() -> bool:
+    """Say so (on stderr) when the registry of the paper's sets could not be read."""
+    if registry.REGISTRY_PROBLEM is not None:
+        print(f"error: {registry.REGISTRY_PROBLEM}", file=sys.stderr)
+    return registry.REGISTRY_PROBLEM is not None
+
+
+def file_check(name: str, location: str) -> tuple[bool, str]:
+    """Whether the file found for paper set `name` can be used, and what was found, in words: it is read in full
+    (`readers.read_npz`: a readable archive with finite X and two classes in y) and the registry's own file is
+    compared with its sha256 (a converted OpenML copy has no registry checksum)."""
+    path = Path(location)
+    try:
+        X, _, _, _ = read_npz(path)
+    except DataError as err:
+        return False, f"DAMAGED, not used: {err}"
+    spec = registry.PAPER_DATASETS[name]
+    if path.name != spec.file:
+        return True, f"readable, {X.shape[0]} × {X.shape[1]} (converted OpenML copy)"
+    if registry.sha256_of(path) != spec.sha256:
+        return True, (f"readable, {X.shape[0]} × {X.shape[1]}, but its sha256 differs from the registry's: not the "
+                      "paper's copy (modified, re-converted or corrupt)")
+    return True, "readable, sha256 as in the registry"
+
+
 def _list(args) -> int:
+    if _registry_damaged():
+        return 1
     print("Where the paper's data sets are looked for, in order:")
     for how, directory in registry.data_locations(args.data_dir):
         print(f"  {directory}  ({how}{'' if directory.is_dir() else '; does not exist'})")
     print("  then OpenML by id, when online\n")
     rows = registry.paper_availability(args.data_dir)
     width = max(len(row["name"]) for row in rows)
+    damaged = 0
     for row in rows:
         spec = registry.PAPER_DATASETS[row["name"]]
         size = f"{spec.n:>6} × {spec.d:<3}"
-        where = row["location"] if row["available"] else "missing"
-        print(f"  {row['name']:<{width}}  {size}  {where}")
+        if not row["available"]:
+            print(f"  {row['name']:<{width}}  {size}  missing")
+            continue
+        usable, found = file_check(row["name"], row["location"])
+        damaged += not usable
+        print(f"  {row['name']:<{width}}  {size}  {row['location']}\n  {'':<{width}}  {'':<12}  {found}")
     missing = [row for row in rows if not row["available"]]
     if missing:
         print("\nHow to get the missing ones:")
         for row in missing:
             print(f"  {row['name']}: {row['how_to_get']}")
-    return 0
+    if damaged:
+        print(f"\n{damaged} file(s) above cannot be used: replace them (`python -m explorer data fetch NAME`, or a "
+              "fresh copy) or remove them.")
+    return 1 if damaged else 0
 
 
 def _fetch(args) -> int:
+    if _registry_damaged():
+        return 1
     failed = 0
     for name in args.names:
         try:
-            path = download.fetch(name, args.to, mirror=args.mirror, progress=not args.quiet)
+            path = download.fetch(name, args.to, mirror=args.mirror, progress=not args.quiet,
+                                  deadline=args.deadline)
         except DataError as err:
             print(f"error: {err}", file=sys.stderr)
             failed += 1
@@ -43,9 +86,27 @@ def _fetch(args) -> int:
 
 
 def _examples(args) -> int:
-    for path in examples.write_examples(args.to):
-        print(path)
+    try:
+        for path in examples.write_examples(download.target_folder(args.to)):
+            print(path)
+    except DataError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        print(f"error: cannot write the example files into {args.to}: {err.strerror or err}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
 
 
 def parser() -> argparse.ArgumentParser:
@@ -56,11 +117,14 @@ def parser() -> argparse.ArgumentParser:
     listing.add_argument("--data-dir", type=Path, default=None, help="look only in this directory (and the cache)")
     listing.set_defaults(run=_list)
     fetching = commands.add_parser("fetch", help="download paper sets into the data home (OpenML by id, or a mirror)")
-    fetching.add_argument("names", nargs="+", metavar="NAME", choices=list(registry.PAPER_DATASETS))
+    fetching.add_argument("names", nargs="+", metavar="NAME",
+                          help=f"paper data sets: {', '.join(registry.PAPER_DATASETS) or 'none (registry damaged)'}")
     fetching.add_argument("--from", dest="mirror", metavar="URL", default=None,
-                          help="a URL (http, https or file) holding the registry's NAME.npz files")
+                          help="a URL (http, https or file) or a folder holding the registry's NAME.npz files")
     fetching.add_argument("--to", type=Path, default=None,
-                          help=f"target directory (default: the data home, now {registry.data_home()})")
+                          help=f"target folder (default: the data home, now {registry.data_home()})")
+    fetching.add_argument("--deadline", type=_seconds, default=download.DEADLINE_SECONDS, metavar="SECONDS",
+                          help=f"give up a download after this long in all (default {download.DEADLINE_SECONDS:g})")
     fetching.add_argument("--quiet", action="store_true", help="no progress bar")
     fetching.set_defaults(run=_fetch)
     making = commands.add_parser("examples", help="write the small example files for the upload demo")

@@ -1,19 +1,25 @@
 """Fetching the paper's data sets into the project's `data/` (`python -m explorer data fetch NAME…`).
 
-Two routes: a mirror of the registry's files (`--from URL`, http(s) or file; checked against the registry's sha256),
+Two routes: a mirror of the registry's files (`--from`, an http(s) or file URL or a plain folder; checked against the
+registry's sha256),
 or OpenML by id: its description, feature list, qualities and ARFF data are downloaded into the layout of
 scikit-learn's OpenML cache under the data directory, then `fetch_openml` reads them from there and the converted
 arrays are written as `openml-ID-ENCODING.npz` (should scikit-learn change that layout, it simply downloads the
-files again itself, without progress bars). Every download streams with a progress bar and is written atomically;
-without a network both routes fail with a `DataError` that says so, and nothing half-written is left behind.
+files again itself, without progress bars). Every download streams with a progress bar and is written atomically,
+within an overall deadline (a server that trickles bytes is given up on); without a network both routes fail with a
+`DataError` that says so, and nothing half-written is left behind. Files land only inside the target folder: a path
+from OpenML's description that would leave it is refused.
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
 import os
+import posixpath
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -27,29 +33,60 @@ from explorer.validation import DataError, show
 
 BLOCK_BYTES = 1 << 16
 OPENML_URL = "https://www.openml.org"
+DEADLINE_SECONDS = 600.0
+"""Longest a single download may take in all (the largest paper file, 3 MB, needs 5 kB/s to make it)."""
+
+
+def target_folder(directory: Path) -> Path:
+    """`directory`, created if missing; DataError naming it when it is a file or cannot be created."""
+    directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise DataError(f"{directory}: is a file, not a folder")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise DataError(f"{directory}: cannot create the folder: {err.strerror or err}") from None
+    return directory
+
+
+def mirror_url(mirror: str) -> str:
+    """A mirror as a URL: http(s) and file URLs as given, a plain folder (relative or absolute) as its file URL;
+    DataError when the folder does not exist."""
+    if urllib.parse.urlparse(mirror).scheme.lower() in ("http", "https", "file", "ftp"):
+        return mirror
+    folder = Path(mirror).expanduser()
+    if not folder.is_dir():
+        raise DataError(f"mirror {mirror!r}: neither a URL (http, https or file) nor an existing folder")
+    return folder.resolve().as_uri()
 
 
 def download(url: str, target: Path, *, expected_sha256: str | None = None, progress: bool = True,
-             timeout: float = 30.0) -> Path:
+             timeout: float = 30.0, deadline: float = DEADLINE_SECONDS) -> Path:
     """Stream `url` into `target` (via `target.partial`, renamed when complete and, if given, its sha256 matches).
-    At most MAX_FILE_BYTES. Returns target."""
+    At most MAX_FILE_BYTES; each read waits at most `timeout` seconds and the whole download at most about
+    `deadline` seconds (DataError after that). Returns target."""
     target = Path(target)
+    target_folder(target.parent)
     partial = target.with_name(target.name + ".partial")
     digest = hashlib.sha256()
+    give_up = time.monotonic() + deadline
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response:
+        with urllib.request.urlopen(url, timeout=min(timeout, deadline)) as response:
             length = response.headers.get("Content-Length")
             total = int(length) if length and length.isdigit() else None
             if total is not None and total > MAX_FILE_BYTES:
                 raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
-            target.parent.mkdir(parents=True, exist_ok=True)
+            read = getattr(response, "read1", response.read)  # what has arrived, so the deadline is checked often
             received = 0
             with open(partial, "wb") as out, tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024,
                                                   desc=target.name, disable=not progress, file=sys.stderr) as bar:
-                while block := response.read(BLOCK_BYTES):
+                while block := read(BLOCK_BYTES):
                     received += len(block)
                     if received > MAX_FILE_BYTES:
                         raise DataError(f"{url}: more than {MAX_FILE_BYTES:,} bytes, over the limit")
+                    if time.monotonic() > give_up:
+                        raise DataError(f"{url}: only {received:,} bytes arrived within the deadline of {deadline:g} "
+                                        "s; the server is too slow (try again later, or another mirror)")
                     out.write(block)
                     digest.update(block)
                     bar.update(len(block))
@@ -66,18 +103,24 @@ def download(url: str, target: Path, *, expected_sha256: str | None = None, prog
     except (OSError, TimeoutError) as err:
         raise DataError(f"cannot download {url} into {target}: {type(err).__name__}: {err}") from None
     finally:
-        partial.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
 
 
-def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: str) -> None:
+def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: str, deadline: float) -> None:
     """Download OpenML data set `data_id`'s files with progress bars into scikit-learn's cache layout,
     directory/openml/openml.org/PATH.gz, where `fetch_openml(data_home=directory)` looks before the network."""
     root = directory / "openml" / "openml.org"
 
     def get(path: str) -> Path:
-        cached = root / (path + ".gz")
+        inside = posixpath.normpath(path)
+        if path.startswith("/") or inside.startswith("..") or inside in (".", ""):
+            raise DataError(f"OpenML's description names the file path {path!r}, which leaves the download folder "
+                            f"{root}; refused")
+        cached = root / (inside + ".gz")
         if not cached.exists():
-            plain = download(f"{openml_url.rstrip('/')}/{path}", cached.with_name(cached.stem), progress=progress)
+            plain = download(f"{openml_url.rstrip('/')}/{inside}", cached.with_name(cached.stem), progress=progress,
+                             deadline=deadline)
             partial = cached.with_name(cached.name + ".partial")
             with open(plain, "rb") as source, gzip.open(partial, "wb") as target:
                 while block := source.read(BLOCK_BYTES):
@@ -93,27 +136,29 @@ def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: 
 
 
 def fetch(name: str, directory: Path | None = None, *, mirror: str | None = None, progress: bool = True,
-          openml_url: str | None = None) -> Path:
+          openml_url: str | None = None, deadline: float = DEADLINE_SECONDS) -> Path:
     """Bring paper set `name` into `directory` (default: the data home, `registry.data_home()`): from `mirror` (a URL
-    holding the registry's files) when given, else from OpenML by its id (at `openml_url`, default OPENML_URL).
-    Returns the file written."""
+    or a folder holding the registry's files) when given, else from OpenML by its id (at `openml_url`, default
+    OPENML_URL). Each download may take `deadline` seconds in all. Returns the file written."""
     if name not in PAPER_DATASETS:
         raise DataError(f"unknown paper data set {show(name)}; the registry has {list(PAPER_DATASETS)}")
     spec = PAPER_DATASETS[name]
-    directory = data_home() if directory is None else Path(directory)
+    directory = target_folder(data_home() if directory is None else directory)
     if mirror is not None:
-        url = mirror.rstrip("/") + "/" + urllib.parse.quote(spec.file)
-        return download(url, directory / spec.file, expected_sha256=spec.sha256, progress=progress)
+        url = mirror_url(mirror).rstrip("/") + "/" + urllib.parse.quote(spec.file)
+        return download(url, directory / spec.file, expected_sha256=spec.sha256, progress=progress,
+                        deadline=deadline)
     if spec.openml_id is None:
         raise DataError(f"{name}: {how_to_get(name)}")
     from explorer.datasets import load_openml
 
     try:
-        _openml_files(spec.openml_id, directory, progress=progress, openml_url=openml_url or OPENML_URL)
+        _openml_files(spec.openml_id, directory, progress=progress, openml_url=openml_url or OPENML_URL,
+                      deadline=deadline)
     except DataError as err:
         raise DataError(f"{name}: fetching OpenML data set {spec.openml_id} failed: {err} Otherwise "
                         f"{copy_by_hand(name)}") from None
-    except (ValueError, KeyError, OSError, EOFError) as err:  # a reply that is not the JSON OpenML sends
+    except (ValueError, KeyError, TypeError, AttributeError, OSError, EOFError) as err:  # not the JSON OpenML sends
         raise DataError(f"{name}: OpenML's description of data set {spec.openml_id} cannot be read: "
                         f"{type(err).__name__}: {err}") from None
     try:

@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from explorer import recipe
 from explorer.convergence import no_improvement_criterion
 from explorer.inputs import fitted_standardizer, standardised
-from explorer.kernels import KERNELS, Kernel, initial_kernel
+from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel, initial_kernel
 from explorer.schedules import DEFAULT_STEP_RULES
 from explorer.training import CONVERGENCE_RULES
 
@@ -53,6 +53,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         object brings its own initial parameters (in standardised units) and is copied, never changed: the learned
         kernel is `kernel_`.
     lengthscale, variance, nugget : initial lengthscale (standardised units) and variance; nugget γ (fixed).
+        ℓ lies within [1e-50, 1e100] (`kernels.LENGTHSCALE_LIMITS`: below it the squared distances overflow float64),
+        σ² and γ within (0, 1e100).
     ard : one lengthscale per feature (all starting at `lengthscale`).
     step_size : the natural-gradient step-size rule: "robbins-monro" (default) ρ_t = (t + tau)^−kappa, "adaptive"
         (Ranganath et al. 2013, the paper's choice), "constant" (ρ = rho), or a rule object from
@@ -97,7 +99,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         "max_iter": [Interval(numbers.Integral, 0, None, closed="left")],
         "learn_hyperparameters": ["boolean"],
         "random_state": ["random_state", np.random.Generator],
-        "lengthscale": [Interval(numbers.Real, 0, 1e100, closed="neither")],
+        "lengthscale": [Interval(numbers.Real, *LENGTHSCALE_LIMITS, closed="both")],
         "variance": [Interval(numbers.Real, 0, 1e100, closed="neither")],
         "nugget": [Interval(numbers.Real, 0, 1e100, closed="neither")],
         "step_size": [StrOptions({"robbins-monro", "adaptive", "constant"}), HasMethods(["rate", "state_dict"])],

@@ -105,9 +105,17 @@ def seconds_per_sweep_estimate(n: int, *, form: str = "precision", rng: np.rando
     Times (median of `repeats`) n PG(1, ·) draws, one n×n Cholesky and two triangular solves (the precision form's
     floor), plus the n×n×n rank update for `form="whitened"`, on a synthetic n×n problem; the setup costs about
     three such sweeps. Multiply by chains × sweeps for a run. `rng` (default: a fixed seed) only feeds the timing.
+    n ≥ 1 and repeats ≥ 1 are whole numbers, and the estimate's own three n×n matrices must fit in
+    `MAX_STORED_BYTES` (n ≤ 9,128); ValueError naming the argument otherwise.
     """
     if form not in ("precision", "whitened"):
         raise ValueError(f"form must be 'precision' or 'whitened', got {form!r}")
+    n, repeats = count(n, "n"), count(repeats, "repeats")
+    if n < 1 or repeats < 1:
+        raise ValueError(f"n and repeats must be whole numbers ≥ 1, got n={n}, repeats={repeats}")
+    if 3 * 8 * n * n > MAX_STORED_BYTES:
+        raise ValueError(f"n = {n}: the estimate itself would hold three n×n matrices, {24 * n * n / 1e9:.1f} GB, "
+                         f"over the limit of {MAX_STORED_BYTES / 1e9:g} GB (MAX_STORED_BYTES)")
     rng = np.random.default_rng(0) if rng is None else rng
     grid = np.linspace(0.0, 1.0, n)[:, None]
     K = RBF(0.2, 1.0, 1e-2).gram(grid)

@@ -38,14 +38,46 @@ KERNELS: dict[str, type["Kernel"]] = {}
 """The kernel families by name (`Kernel.name`), filled by `register`."""
 
 
+LENGTHSCALE_LIMITS = (1e-50, 1e100)
+"""Smallest and largest lengthscale ℓ a kernel accepts (standardised units). Features are limited to ±1e100
+(`explorer.inputs.FEATURE_LIMIT`); from ℓ ≥ 1e-50 the squared distances ‖(x − x')/ℓ‖² ≤ d (2e100/ℓ)² stay finite in
+float64 (≤ 1.8e308) for up to 10⁶ features. Below it they overflow to inf and every covariance turns into NaN."""
+
+
 class KernelParameterError(ValueError):
-    """A kernel parameter is not a finite positive number."""
+    """A kernel parameter is not a finite positive number (or, for ℓ, not within `LENGTHSCALE_LIMITS`)."""
+
+
+def _real_numbers(name: str, value) -> np.ndarray:
+    """`value` as a float array, or KernelParameterError naming the parameter (a string, a bool, an object)."""
+    if isinstance(value, (str, bytes, bool, np.bool_)):
+        raise KernelParameterError(f"kernel {name} must be a number, got {type(value).__name__} {value!r:.60}")
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as err:
+        raise KernelParameterError(f"kernel {name} must be a number or an array of numbers, got "
+                                   f"{type(value).__name__} ({err})") from None
+    if array.dtype.kind not in "iuf":
+        raise KernelParameterError(f"kernel {name} must be real numbers, got {type(value).__name__} of dtype "
+                                   f"{array.dtype}")
+    return array.astype(float)
 
 
 def _check_positive(name: str, value) -> None:
-    array = np.asarray(value, dtype=float)
+    array = _real_numbers(name, value)
     if not all(0.0 < entry < math.inf for entry in array.ravel().tolist()):  # NaN fails both comparisons
         raise KernelParameterError(f"kernel {name} must be finite and > 0, got {array.tolist()}")
+
+
+def _positive_scalar(name: str, value) -> float:
+    """A finite positive number (`variance`, `nugget`), or KernelParameterError naming the parameter."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0:
+        return float(value)
+    array = _real_numbers(name, value)
+    if array.size != 1:
+        raise KernelParameterError(f"kernel {name} must be one number, got an array of shape {array.shape}")
+    _check_positive(name, array)
+    return float(array.reshape(-1)[0])
 
 
 def register(cls: type["Kernel"]) -> type["Kernel"]:
@@ -71,8 +103,9 @@ def initial_kernel(kernel=None, d: int | None = None, *, lengthscale: float = 1.
     if kernel is not None and not isinstance(kernel, str):
         raise KernelParameterError(f"kernel must be None, a family name ({sorted(KERNELS)}) or a Kernel, got "
                                    f"{type(kernel).__name__}")
-    return make_kernel("rbf" if kernel is None else kernel, np.full(d, float(lengthscale)) if ard else lengthscale,
-                       variance, nugget)
+    if ard:
+        lengthscale = np.full(d, _real_numbers("lengthscale", lengthscale))
+    return make_kernel("rbf" if kernel is None else kernel, lengthscale, variance, nugget)
 
 
 def kernel_from_state(state: dict) -> "Kernel":
@@ -98,18 +131,22 @@ class Kernel(ABC):
     nugget: float = 1e-6
 
     def __post_init__(self):
-        lengthscale = np.array(self.lengthscale, dtype=float, ndmin=1)
+        lengthscale = np.array(_real_numbers("lengthscale", self.lengthscale), ndmin=1)
         if lengthscale.ndim != 1 or lengthscale.size == 0:
-            raise KernelParameterError(f"lengthscale must be a scalar or a 1-D array, got shape {lengthscale.shape}")
+            raise KernelParameterError(f"kernel lengthscale must be a number or a 1-D array, got shape "
+                                       f"{lengthscale.shape}")
         _check_positive("lengthscale", lengthscale)
-        for name in ("variance", "nugget"):
-            value = getattr(self, name)
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
-                _check_positive(name, value)
+        low, high = LENGTHSCALE_LIMITS
+        if not np.all((lengthscale >= low) & (lengthscale <= high)):
+            raise KernelParameterError(
+                f"kernel lengthscale must lie within [{low:g}, {high:g}] (standardised units), got "
+                f"{lengthscale.tolist()}: below {low:g} the squared distances ‖(x − x')/ℓ‖² overflow float64, above "
+                f"{high:g} every pair of points is at distance 0")
+        variance, nugget = (_positive_scalar(name, getattr(self, name)) for name in ("variance", "nugget"))
         lengthscale.setflags(write=False)
         object.__setattr__(self, "lengthscale", lengthscale)
-        object.__setattr__(self, "variance", float(self.variance))
-        object.__setattr__(self, "nugget", float(self.nugget))
+        object.__setattr__(self, "variance", variance)
+        object.__setattr__(self, "nugget", nugget)
 
     def __eq__(self, other) -> bool:
         return (type(other) is type(self) and np.array_equal(self.lengthscale, other.lengthscale)
@@ -254,7 +291,9 @@ class RBF(Kernel):
         return math.log(self.variance)
 
     def _from_exponent(self, exponent: np.ndarray) -> np.ndarray:
-        np.maximum(exponent, _LOG_K_MIN, out=exponent)
+        # log k ≤ log σ² (r² ≥ 0): with ‖x/ℓ‖² ≫ 1 the product form's cancellation error could otherwise exceed it,
+        # and exp of that error overflow (a point against itself at ℓ = 1e-10: error ~1e4)
+        np.clip(exponent, _LOG_K_MIN, self._exponent_offset(), out=exponent)
         return np.exp(exponent, out=exponent)
 
     def _lengthscale_weight(self, X1, X2, K):

@@ -25,6 +25,7 @@ from explorer.inputs import bounded_features, count, labelled_data, standardised
 from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
 from explorer.polyagamma import pg_mean
+from explorer.readers import npz_member, regular_file
 from explorer.schedules import DEFAULT_STEP_RULES
 from explorer.training import Trainer
 
@@ -88,13 +89,31 @@ class Model(param.Parameterized):
                    "kernel", "ard", "lengthscale", "variance", "nugget", "seed", "eval_points")
 
     def __init__(self, data_dir: str | None = None, **params):
+        """`dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set;
+        a found file that cannot be read (damaged, truncated, NaN cells) is named in a warning (also in `fallback`
+        and `status`) and the generated set used instead. A data set asked for by name raises instead."""
         self.data_dir = data_dir
         self.param.dataset.objects = datasets.available(data_dir) + ["custom"]
+        chosen = "dataset" in params
         params.setdefault("dataset", "banana" if "banana" in self.param.dataset.objects else "banana-like")
         self._custom = None
         self._collapsed = False
+        self.fallback: str | None = None
         super().__init__(**params)
-        self._build()
+        try:
+            self._build()
+        except datasets.DataError as err:
+            if chosen or self.dataset == "banana-like":
+                raise
+            found = datasets.find_paper_file(self.dataset, data_dir) or datasets.find_openml_copy(self.dataset, data_dir)
+            where = f" ({found})" if found is not None and str(found) not in str(err) else ""
+            self.fallback = (f"The paper's {self.dataset} set{where} cannot be used: {err}. Using the generated "
+                             "banana-like set.")
+            warnings.warn(self.fallback, stacklevel=2)
+            self.dataset = "banana-like"
+            self._build()
+            self.warnings.insert(0, self.fallback)
+            self._publish(status=f"{self.fallback} {self.status}")
         self.param.watch(self._configuration_changed, list(self._STRUCTURAL))
 
     # ----- building a run --------------------------------------------------------------------------------------
@@ -387,17 +406,7 @@ class Model(param.Parameterized):
         def refuse(problem: str):
             raise RunFileError(f"{path}: {problem}")
 
-        with open(path, "rb") as f:
-            magic = f.read(4)
-        if not magic:
-            refuse("the file is empty")
-        if magic != b"PK\x03\x04":
-            refuse("not an .npz archive (Model.save writes one); another kind of file or its start is damaged")
-        try:
-            with np.load(path, allow_pickle=False) as archive:
-                arrays = {key: archive[key] for key in archive.files}
-        except (zipfile.BadZipFile, EOFError, ValueError, OSError) as err:
-            refuse(f"the .npz archive is truncated or corrupted ({type(err).__name__}: {err})")
+        arrays = _run_arrays(path, refuse)
         if "__meta__" not in arrays or arrays["__meta__"].shape != () or arrays["__meta__"].dtype.kind != "U":
             refuse("no run description (__meta__) inside; not written by Model.save")
         meta = json.loads(str(arrays.pop("__meta__")))
@@ -494,6 +503,43 @@ def _trial_step(trainer: Trainer) -> None:
         pass
     except Exception as err:
         raise ValueError(f"the stored state does not run ({type(err).__name__}: {err})") from err
+
+
+MAX_RUN_BYTES = 2 * datasets.MAX_DENSE_BYTES + (1 << 28)
+"""Most bytes the arrays of a run file may declare in all: the data twice (the split, and the upload it came from)
+and room for the state (a few m × m matrices, m ≤ 2,000)."""
+
+
+def _run_arrays(path, refuse) -> dict:
+    """Every array of the run file `path`, each checked from its zip and .npy headers before it is read: a regular
+    file, an .npz archive of .npy members, none declaring more than `datasets.MAX_DENSE_BYTES` or more data than it
+    holds, MAX_RUN_BYTES in all; no pickles."""
+    try:
+        size = regular_file(path).st_size
+    except datasets.DataError as err:
+        raise RunFileError(str(err)) from None
+    if size == 0:
+        refuse("the file is empty")
+    with open(path, "rb") as f:
+        magic = f.read(4)
+    if magic != b"PK\x03\x04":
+        refuse("not an .npz archive (Model.save writes one); another kind of file or its start is damaged")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            declared = sum(info.file_size for info in members)
+            if declared > MAX_RUN_BYTES:
+                refuse(f"its arrays declare {declared:,} bytes in all, over the limit of {MAX_RUN_BYTES:,} for a run")
+            odd = [info.filename for info in members if not info.filename.endswith(".npy")]
+            if odd:
+                refuse(f"member {odd[0]!r} is not a .npy array; not written by Model.save")
+            return {info.filename[:-4]: npz_member(archive, info.filename[:-4], str(path)) for info in members}
+    except RunFileError:
+        raise
+    except datasets.DataError as err:
+        raise RunFileError(str(err)) from None
+    except (zipfile.BadZipFile, EOFError, ValueError, OSError) as err:
+        refuse(f"the .npz archive is truncated or corrupted ({type(err).__name__}: {err})")
 
 
 def _numeric(arrays: dict, name: str, refuse) -> np.ndarray:

@@ -19,6 +19,7 @@ import math
 import os
 import re
 import stat
+import tokenize
 import zipfile
 import zlib
 from pathlib import Path
@@ -55,6 +56,19 @@ def _describe_file_type(mode: int) -> str:
     return "not a regular file"
 
 
+def regular_file(path: Path, name: str | None = None) -> os.stat_result:
+    """The status of `path`, which must be a regular file (not a directory, device, pipe or socket, where a read
+    could block forever); DataError naming the file (as `name`, default the path) otherwise."""
+    name = name or str(path)
+    try:
+        status = Path(path).stat()
+    except OSError as err:
+        raise DataError(f"{name}: cannot read the file: {err.strerror or err}") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise DataError(f"{name}: is {_describe_file_type(status.st_mode)}, not a regular file")
+    return status
+
+
 def read_bytes(file, source_name: str | None = None) -> tuple[bytes, str]:
     """The content of a path or a (binary or text) file-like object, at most MAX_FILE_BYTES.
 
@@ -63,12 +77,7 @@ def read_bytes(file, source_name: str | None = None) -> tuple[bytes, str]:
     if isinstance(file, (str, os.PathLike)):
         path = Path(file)
         name = source_name or str(path)
-        try:
-            status = path.stat()
-        except OSError as err:
-            raise DataError(f"{name}: cannot read the file: {err.strerror or err}") from None
-        if not stat.S_ISREG(status.st_mode):
-            raise DataError(f"{name}: is {_describe_file_type(status.st_mode)}, not a regular file")
+        status = regular_file(path, name)
         if status.st_size > MAX_FILE_BYTES:
             raise DataError(f"{name}: {_megabytes(status.st_size)} is over the limit of {_megabytes(MAX_FILE_BYTES)}")
         try:
@@ -382,12 +391,13 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
 
 # ------------------------------------------------------------------------------------------------------------- npz
 
-_NPY_MAGIC = b"\x93NUMPY"
-_NPZ_ERRORS = (ValueError, OSError, EOFError, KeyError, RuntimeError, NotImplementedError, zipfile.BadZipFile,
-               zlib.error)
+NPY_MAGIC = b"\x93NUMPY"
+NPY_READ_ERRORS = (ValueError, OSError, EOFError, KeyError, RuntimeError, NotImplementedError, SyntaxError,
+                   tokenize.TokenError, zipfile.BadZipFile, zlib.error)
+"""What NumPy's .npy/.npz readers raise on a damaged file (a garbled header is parsed as a Python literal)."""
 
 
-def _npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
+def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
     """One array of an .npz archive, its header checked first: no object dtype (pickles), at most MAX_DENSE_BYTES,
     and the data the header promises actually present."""
     member = f"{key}.npy"
@@ -405,7 +415,7 @@ def _npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
             header_bytes = handle.tell()
     except DataError:
         raise
-    except _NPZ_ERRORS as err:
+    except NPY_READ_ERRORS as err:
         raise DataError(f"{where} is not a readable .npy array: {err}") from None
     if dtype.hasobject:
         raise DataError(f"{where} holds Python objects ({dtype}), which cannot be loaded without pickling; save "
@@ -420,7 +430,7 @@ def _npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
     try:
         with archive.open(info) as handle:
             return np.lib.format.read_array(handle, allow_pickle=False)
-    except _NPZ_ERRORS as err:
+    except NPY_READ_ERRORS as err:
         raise DataError(f"{where} is not a readable .npy array: {err}") from None
 
 
@@ -430,7 +440,7 @@ def read_npz(file, *, source_name: str | None = None):
     Returns (X (n, d) float64, y_pm1 (n,) int8, classes (2,), feature_names list[str], 'x1'..'xd' if absent).
     """
     content, name = read_bytes(file, source_name)
-    if content.startswith(_NPY_MAGIC):
+    if content.startswith(NPY_MAGIC):
         raise DataError(f"{name}: holds a single .npy array, not an .npz archive with arrays 'X' and 'y'")
     arrays = {}
     try:
@@ -442,10 +452,10 @@ def read_npz(file, *, source_name: str | None = None):
                     raise DataError(f"{name}: no array {key!r} in the archive; it holds {show_list(keys)}")
             for key in ("X", "y", "feature_names"):
                 if f"{key}.npy" in members:
-                    arrays[key] = _npz_member(archive, key, name)
+                    arrays[key] = npz_member(archive, key, name)
     except DataError:
         raise
-    except _NPZ_ERRORS as err:
+    except NPY_READ_ERRORS as err:
         raise DataError(f"{name}: not a readable .npz archive: {err}") from None
     feature_names = arrays.get("feature_names")
     if feature_names is not None:
@@ -502,4 +512,5 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
     return read_csv(io.BytesIO(content), label_column, source_name=name)
 
 
-__all__ = ["MAX_FILE_BYTES", "MAX_DENSE_BYTES", "read_csv", "read_libsvm", "read_npz", "load_file"]
+__all__ = ["MAX_FILE_BYTES", "MAX_DENSE_BYTES", "read_csv", "read_libsvm", "read_npz", "load_file", "npz_member",
+           "regular_file"]

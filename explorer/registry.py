@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 from importlib import resources
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,21 +54,67 @@ class PaperDataset:
 
 
 def read_registry(path=REGISTRY_FILE) -> dict[str, PaperDataset]:
-    """{name: PaperDataset} from the registry file (a path, or a `importlib.resources` traversable)."""
+    """{name: PaperDataset} from the registry file (a path, or an `importlib.resources` traversable); DataError naming the file, the entry and the field when the file
+    cannot be read or an entry is not what `PaperDataset` needs (e.g. a file that is not a bare file name)."""
     try:
         source = Path(path) if isinstance(path, (str, os.PathLike)) else path
-        entries = json.loads(source.read_text(encoding="utf-8"))["datasets"]
-        return {name: PaperDataset(name=name, file=e["file"], sha256=e["sha256"], n=e["n"], d=e["d"],
-                                   positive_rate=e["positive_rate"], openml_id=e["openml_id"], note=e["summary"],
-                                   origin=e["origin"], license=e["license"], sources=tuple(e["sources"]),
-                                   quirks=e["quirks"], one_hot=e.get("openml_one_hot", False))
-                for name, e in entries.items()}
-    except (OSError, ValueError, KeyError, TypeError) as err:
+        document = json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise DataError(f"{path}: the registry of the paper's data sets cannot be read: {type(err).__name__}: {err}"
                         ) from None
+    entries = document.get("datasets") if isinstance(document, dict) else None
+    if not isinstance(entries, dict):
+        raise DataError(f"{path}: the registry of the paper's data sets has no \"datasets\" object")
+    return {name: _paper_dataset(name, entry, path) for name, entry in entries.items()}
 
 
-PAPER_DATASETS = read_registry()
+_REGISTRY_FIELDS = {"file": str, "sha256": str, "n": int, "d": int, "positive_rate": (int, float),
+                    "openml_id": (int, type(None)), "summary": str, "origin": str, "license": str, "sources": list,
+                    "quirks": str, "openml_one_hot": bool}
+
+
+def _paper_dataset(name: str, entry, path) -> PaperDataset:
+    """One registry entry as a PaperDataset, its fields checked (DataError naming the entry and the field)."""
+    where = f"{path}: entry {name!r}"
+    if not isinstance(entry, dict):
+        raise DataError(f"{where} is {type(entry).__name__}, not an object")
+    for field, kinds in _REGISTRY_FIELDS.items():
+        if field not in entry:
+            if field == "openml_one_hot":
+                continue
+            raise DataError(f"{where} has no field {field!r}")
+        value = entry[field]
+        if not isinstance(value, kinds) or (isinstance(value, bool) and kinds is not bool):
+            raise DataError(f"{where}: field {field!r} is {value!r:.60}, of the wrong kind")
+    file = entry["file"]
+    if Path(file).name != file or file in ("", ".", ".."):
+        raise DataError(f"{where}: file {file!r} must be a bare file name, without folders")
+    if re.fullmatch(r"[0-9a-f]{64}", entry["sha256"]) is None:
+        raise DataError(f"{where}: sha256 {entry['sha256']!r:.80} is not 64 hexadecimal digits")
+    if entry["n"] < 1 or entry["d"] < 1:
+        raise DataError(f"{where}: n = {entry['n']} and d = {entry['d']} must be ≥ 1")
+    if not all(isinstance(source, dict) and all(key in source for key in ("repository", "path"))
+               for source in entry["sources"]):
+        raise DataError(f"{where}: every source needs a repository and a path")
+    return PaperDataset(name=name, file=file, sha256=entry["sha256"], n=entry["n"], d=entry["d"],
+                        positive_rate=entry["positive_rate"], openml_id=entry["openml_id"], note=entry["summary"],
+                        origin=entry["origin"], license=entry["license"], sources=tuple(entry["sources"]),
+                        quirks=entry["quirks"], one_hot=entry.get("openml_one_hot", False))
+
+
+def registry_or_problem(path: Path = REGISTRY_FILE) -> tuple[dict[str, PaperDataset], str | None]:
+    """The registry (`read_registry`), or, when it is damaged, no paper sets and the problem in words (also given
+    as a RuntimeWarning): the built-in sets, uploads and everything else keep working meanwhile."""
+    try:
+        return read_registry(path), None
+    except DataError as err:
+        problem = (f"{err}. The paper's data sets are unavailable until the file is repaired (reinstall the "
+                   f"package, or in a checkout `git checkout explorer/registry.json`)")
+        warnings.warn(problem, RuntimeWarning, stacklevel=2)
+        return {}, problem
+
+
+PAPER_DATASETS, REGISTRY_PROBLEM = registry_or_problem()
 
 
 def cache_dir() -> Path:

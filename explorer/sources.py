@@ -14,11 +14,15 @@ that its minibatches then differ from the other sources').
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 
-from explorer.inputs import labelled_data
+from explorer.inputs import bounded_features, labelled_data
+from explorer.readers import NPY_MAGIC, NPY_READ_ERRORS, regular_file
+from explorer.validation import DataError
 
 
 def minibatch_indices(rng: np.random.Generator, n: int, s: int) -> np.ndarray:
@@ -65,23 +69,69 @@ class ArraySource(DataSource):
 
 class NpySource(DataSource):
     """Training rows in two `.npy` files, X (n, d) and y (n,) in ±1, opened read-only with `np.load(mmap_mode='r')`:
-    a minibatch reads s rows from disk, so n may exceed memory. The labels are checked once, in blocks."""
+    a minibatch reads s rows from disk, so n may exceed memory.
 
-    _CHECK_ROWS = 1 << 20
+    Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map
+    stays cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of
+    real numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds only −1 and +1 for the same n
+    rows. Every error is a `DataError` naming the file (and the row and column of a bad value).
+
+    The map reads the files as they are on disk during the run: `batch` checks that neither file has become shorter
+    (DataError naming it), but a file truncated by another program between that check and the read ends the process
+    with SIGBUS, and a file rewritten in place silently changes the rows. Keep the files unchanged while a run uses
+    them (or copy them first)."""
+
+    CHECK_BYTES = 1 << 25  # 32 MiB of X per block (a few times that at the peak of the check)
 
     def __init__(self, X_path, y_path):
-        self.X = np.load(X_path, mmap_mode="r")
-        self.y = np.load(y_path, mmap_mode="r")
+        self.X_path, self.y_path = Path(X_path), Path(y_path)
+        self.X, self._X_bytes = _open_npy(self.X_path)
+        self.y, self._y_bytes = _open_npy(self.y_path)
         if self.X.ndim != 2 or self.y.ndim != 1 or len(self.X) != len(self.y):
-            raise ValueError(f"{X_path} must hold X (n, d) and {y_path} y (n,) with the same n; "
-                             f"got X {self.X.shape}, y {self.y.shape}")
-        for start in range(0, len(self.y), self._CHECK_ROWS):
-            if not np.all(np.isin(self.y[start:start + self._CHECK_ROWS], (-1.0, 1.0))):
-                raise ValueError(f"{y_path} must hold only −1 and +1 (encode labels with datasets.encode_labels)")
+            raise DataError(f"{X_path} must hold X (n, d) and {y_path} y (n,) with the same n; "
+                            f"got X {self.X.shape}, y {self.y.shape}")
+        if len(self.X) == 0 or self.X.shape[1] == 0:
+            raise DataError(f"{X_path}: X {self.X.shape} has no rows or no columns")
+        rows = max(1, self.CHECK_BYTES // (8 * self.X.shape[1]))
+        for start in range(0, len(self.X), rows):
+            block = np.asarray(self.X[start:start + rows], dtype=float)
+            where = f"{self.X_path}: X" + (f" (block of rows from index {start})" if start else "")
+            bounded_features(block, where)
+            labels = self.y[start:start + rows]
+            bad = ~np.isin(labels, (-1, 1))
+            if bad.any():
+                i = start + int(np.flatnonzero(bad)[0])
+                raise DataError(f"{self.y_path}: row {i} (0-based) holds {self.y[i].item()!r}; y must hold only −1 "
+                                "and +1 (encode labels with datasets.encode_labels)")
         self.n, self.d = self.X.shape
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        for path, expected in ((self.X_path, self._X_bytes), (self.y_path, self._y_bytes)):
+            if os.stat(path).st_size < expected:
+                raise DataError(f"{path}: the file has become shorter than {expected:,} bytes since it was "
+                                "opened (another program truncated it); the run cannot read its rows")
         return (np.ascontiguousarray(self.X[index], dtype=float), np.asarray(self.y[index], dtype=float))
+
+
+def _open_npy(path: Path) -> tuple[np.memmap, int]:
+    """A read-only memory map of the `.npy` file `path` and the file's size; DataError naming the file if it is not
+    a regular file, not a `.npy` file, holds pickled objects or is shorter than its header promises."""
+    size = regular_file(path).st_size
+    with open(path, "rb") as handle:
+        magic = handle.read(len(NPY_MAGIC))
+    if magic != NPY_MAGIC:
+        raise DataError(f"{path}: not a .npy file (it does not start with NumPy's magic bytes); save the array with "
+                        "numpy.save")
+    try:
+        array = np.load(path, mmap_mode="r", allow_pickle=False)
+    except NPY_READ_ERRORS as err:
+        reason = ("it holds Python objects, which are not loaded (no pickles)" if "pickle" in str(err)
+                  else "it is shorter than its header promises (truncated?)" if "length is greater" in str(err)
+                  else f"{type(err).__name__}: {err}")
+        raise DataError(f"{path}: not a usable .npy array: {reason}") from None
+    if array.dtype.kind not in "biuf":
+        raise DataError(f"{path}: holds {array.dtype} values; it must hold real numbers")
+    return array, size
 
 
 def as_source(X, y=None) -> DataSource:

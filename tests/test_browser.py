@@ -216,6 +216,24 @@ def test_two_browser_contexts_train_independently(served, browser):
         second.close()
 
 
+def test_a_damaged_data_file_never_blanks_the_page(served, page, paper_data, tmp_path, monkeypatch):
+    """A truncated banana.npz in $XGPC_DATA_DIR (issue 19): the page comes up with its controls, on the generated
+    set, and a notification naming the file and the problem stays until closed."""
+    (tmp_path / "banana.npz").write_bytes((paper_data / "banana.npz").read_bytes()[:20_000])
+    monkeypatch.setenv("XGPC_DATA_DIR", str(tmp_path))
+    dashboard, errors = open_app(page, *served)
+    message = page.locator(".notyf__message", has_text="banana.npz").last
+    message.wait_for(timeout=TIMEOUT_MS)
+    assert message.inner_text() == (f"The paper's banana set cannot be used: {tmp_path / 'banana.npz'}: not a "
+                                    "readable .npz archive: File is not a zip file. Using the generated banana-like "
+                                    "set.")
+    assert dashboard.model.dataset == "banana-like"
+    page.get_by_role("button", name="Step").click()
+    wait_server(page, lambda: dashboard.model.iteration == dashboard.model.eval_every)
+    shoot(page, "damaged-data-file")
+    assert errors == []
+
+
 def test_panel_serve_subprocess(page):
     port = free_port()
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")

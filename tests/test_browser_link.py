@@ -68,3 +68,20 @@ def test_a_bad_link_is_named_as_text_and_the_defaults_stay(served, page):
     page.get_by_role("button", name="Step").click()
     wait_server(page, lambda: dashboard.model.iteration == dashboard.model.eval_every)
     assert errors == []
+
+
+def test_a_link_with_hundreds_of_settings_opens_the_app_and_says_what_was_read(served, page):
+    """999 settings (≈ 11 kB, inside the web server's own limits of 1,000 parameters and 64 KiB): the page comes up,
+    the first LINK_MOST_SETTINGS are read (so a later seed is not), and the notification says so."""
+    from explorer.dashboard.controls import LINK_MOST_SETTINGS
+
+    url, dashboards = served
+    search = "?" + "&".join(f"p{k}=1" for k in range(998)) + "&seed=5"
+    dashboard, errors = open_app(page, url + search, dashboards)
+    notice = page.locator(".notyf__message", has_text="not used")
+    notice.wait_for(timeout=TIMEOUT_MS)
+    assert f"the link holds 999 settings; only the first {LINK_MOST_SETTINGS} were read" in notice.inner_text()
+    assert dashboard.model.seed == 0
+    page.get_by_role("button", name="Step").click()
+    wait_server(page, lambda: dashboard.model.iteration == dashboard.model.eval_every)
+    assert errors == []

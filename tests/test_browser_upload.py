@@ -107,6 +107,46 @@ def test_a_file_over_the_limit_is_refused_before_it_is_sent_and_the_session_carr
     assert errors == []
 
 
+def test_with_the_browsers_size_check_switched_off_the_server_refuses_the_file(served, page):
+    """The browser's limit switched off from the console, as a visitor can (issue 19): the server counts the chunks,
+    refuses the file in a notification, holds none of it, and the session carries on."""
+    dashboard, errors = open_app(page, *served)
+    dataset = dashboard.model.dataset
+    page.locator(".bk-tab", has_text="Data").click()
+    page.locator(".filepond--drop-label:visible").first.wait_for(timeout=TIMEOUT_MS)
+    page.evaluate("""() => {
+      const view = Bokeh.index.query_one(v => String(v.model.type).endsWith("FileDropper"));
+      view._file_pond.setOptions({maxFileSize: null});
+    }""")
+    upload(page, "huge.csv", b"x1,x2,label\n" + b"0.5,0.25,a\n" * (12_000_000 // 11))
+    notice(page, "huge.csv: announced in 13 chunks of 1 MB, more than the upload limit of 10 MB allows; refused.")
+    page.locator(".filepond--file-status-main", has_text="Upload complete").wait_for(timeout=TIMEOUT_MS)
+    assert dashboard.data.upload.held_bytes == 0 and dashboard.data.upload.value == {}
+    assert dashboard.model.dataset == dataset
+    upload(page, "fine.csv", csv_bytes(["x1", "x2", "label"]))  # the session still takes files
+    notice(page, "Loaded fine.csv")
+    assert errors == []
+
+
+def test_an_upload_that_stops_is_dropped_by_the_served_page_and_the_user_told(served, page):
+    """A first chunk arrives through the session's real event path, then nothing: the page's watchdog drops the
+    unfinished upload after `stall_seconds` and says so, and stops watching."""
+    from panel.models.file_dropper import UploadEvent
+
+    dashboard, errors = open_app(page, *served)
+    page.locator(".bk-tab", has_text="Data").click()
+    page.locator(".filepond--drop-label:visible").first.wait_for(timeout=TIMEOUT_MS)
+    widget = dashboard.data.upload
+    widget.stall_seconds = 0.5
+    model, _ = next(iter(widget._models.values()))
+    event = UploadEvent(model, data={"name": "stalled.csv", "chunk": 1, "total_chunks": 3, "data": b"x1,x2,",
+                                     "type": "text/csv"})
+    model.document.add_next_tick_callback(lambda: widget._server_event(model.document, event))
+    notice(page, "stalled.csv: the upload stopped after 6 bytes and nothing came for 0.5 s; it was dropped.")
+    wait_server(page, lambda: widget.held_bytes == 0 and widget._watchdog is None)
+    assert errors == []
+
+
 def test_one_sessions_upload_does_not_stall_another_sessions_page(served, browser, monkeypatch):
     """Session A's file is parsed by a read_csv that waits until session B's page has loaded (failsafe: the
     timeout). Were the parse on the server's event loop, B's page could not load before the parse ended."""

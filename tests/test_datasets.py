@@ -10,6 +10,7 @@ import http.server
 import io
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -1164,3 +1165,167 @@ def test_messages_stay_short_for_wide_headers_and_many_label_values(tmp_path):
     message = str(info.value)
     assert "found 1000: 0 (1 rows), 1 (1 rows)" in message and "(1000 values in all)" in message
     assert len(message) < 600
+
+
+# ----------------------------------------------------------------- issue 19 §3–§4: hostile input to `data` commands
+
+def test_fetch_takes_a_plain_folder_as_mirror_and_names_a_missing_one(tmp_path, small_paper_file, monkeypatch, capsys):
+    from explorer.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["data", "fetch", "diabetes", "--from", "served", "--to", "data", "--quiet"]) == 0  # ./served
+    assert (tmp_path / "data" / "diabetes.npz").read_bytes() == small_paper_file.read_bytes()
+    assert main(["data", "fetch", "diabetes", "--from", "./mirror", "--to", "data", "--quiet"]) == 1
+    assert capsys.readouterr().err.strip().endswith(
+        "error: mirror './mirror': neither a URL (http, https or file) nor an existing folder")
+
+
+def test_fetch_into_a_file_and_examples_into_an_unwritable_place_say_so_in_one_line(tmp_path, small_paper_file,
+                                                                                   capsys):
+    from explorer.__main__ import main
+
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine")
+    assert main(["data", "fetch", "diabetes", "--from", str(small_paper_file.parent), "--to", str(a_file)]) == 1
+    assert capsys.readouterr().err == f"error: {a_file}: is a file, not a folder\n"
+    assert a_file.read_text() == "mine"
+    assert main(["data", "examples", "--to", str(a_file)]) == 1
+    assert capsys.readouterr().err == f"error: {a_file}: is a file, not a folder\n"
+    assert main(["data", "examples", "--to", str(a_file / "examples")]) == 1
+    assert capsys.readouterr().err == f"error: {a_file / 'examples'}: cannot create the folder: Not a directory\n"
+
+
+def _registry_entry(**changes) -> dict:
+    entry = json.loads(registry.REGISTRY_FILE.read_text())["datasets"]["banana"]
+    return {**entry, **changes}
+
+
+@pytest.mark.parametrize("content, problem", [
+    ('{"datasets": {', "cannot be read: JSONDecodeError"),
+    (b"\xff\xfe{}", "cannot be read: UnicodeDecodeError"),
+    ('["datasets"]', 'has no "datasets" object'),
+    ('{"datasets": []}', 'has no "datasets" object'),
+    (json.dumps({"datasets": {"banana": 3}}), "entry 'banana' is int, not an object"),
+    (json.dumps({"datasets": {"banana": _registry_entry(n="5300")}}), "entry 'banana': field 'n' is '5300'"),
+    (json.dumps({"datasets": {"banana": _registry_entry(n=True)}}), "entry 'banana': field 'n' is True"),
+    (json.dumps({"datasets": {"banana": {"file": "banana.npz"}}}), "entry 'banana' has no field 'sha256'"),
+    (json.dumps({"datasets": {"banana": _registry_entry(file="../../etc/banana.npz")}}),
+     "file '../../etc/banana.npz' must be a bare file name"),
+    (json.dumps({"datasets": {"banana": _registry_entry(sha256="abc")}}), "sha256 'abc' is not 64 hexadecimal"),
+    (json.dumps({"datasets": {"banana": _registry_entry(sources=["x"])}}), "every source needs a repository"),
+])
+def test_a_damaged_registry_is_named_with_its_entry_and_field(tmp_path, content, problem):
+    path = tmp_path / "registry.json"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(DataError, match=re.escape(problem)):
+        registry.read_registry(path)
+    with pytest.warns(RuntimeWarning, match="unavailable until the file is repaired"):
+        found, message = registry.registry_or_problem(path)
+    assert found == {} and message.startswith(f"{path}: ")
+
+
+def test_data_commands_with_a_damaged_registry_give_one_line_not_a_traceback(tmp_path, monkeypatch, capsys):
+    from explorer.__main__ import main
+
+    path = tmp_path / "registry.json"
+    path.write_text('{"datasets": {')
+    with pytest.warns(RuntimeWarning):
+        found, message = registry.registry_or_problem(path)
+    monkeypatch.setattr(registry, "REGISTRY_PROBLEM", message)
+    for command in (["data", "list"], ["data", "fetch", "banana", "--to", str(tmp_path)]):
+        assert main(command) == 1
+        assert capsys.readouterr().err == f"error: {message}\n"
+    assert main(["data", "examples", "--to", str(tmp_path / "examples")]) == 0  # needs no registry
+
+
+def test_data_list_reads_and_checksums_what_it_lists(tmp_path, monkeypatch, capsys, paper_data):
+    from explorer.__main__ import main
+
+    _no_data_beside(tmp_path, monkeypatch)
+    project = registry.PROJECT_DATA_DIR
+    (project / "banana.npz").write_bytes((paper_data / "banana.npz").read_bytes()[:20_000])  # truncated
+    shutil.copy(paper_data / "german.npz", project / "german.npz")  # the paper's copy
+    np.savez(project / "diabetes.npz", X=np.zeros((4, 8)), y=np.array([-1, 1, -1, 1]))  # another file
+    assert main(["data", "list"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+
+    def found(name):
+        at = next(k for k, line in enumerate(lines) if line.strip().startswith(f"{name} "))
+        return lines[at + 1].strip()
+
+    assert found("banana") == f"DAMAGED, not used: {project / 'banana.npz'}: not a readable .npz archive: File is " \
+                              "not a zip file"
+    assert found("german") == "readable, sha256 as in the registry"
+    assert found("diabetes").startswith("readable, 4 × 8, but its sha256 differs from the registry's")
+    assert "1 file(s) above cannot be used" in lines[-1]
+
+
+def test_a_mirror_that_trickles_bytes_is_given_up_at_the_deadline(tmp_path):
+    """A server sending one byte every 20 ms for 4 s: with a deadline of 0.5 s the download stops with a DataError
+    (without one it would complete, each byte well within the per-read timeout) and leaves nothing behind."""
+    import threading
+    import time
+
+    from explorer import download
+
+    class Trickle(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "200")
+            self.end_headers()
+            for _ in range(200):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(0.02)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/slow.npz"
+        with pytest.raises(DataError, match=r"slow.npz: only \d+ bytes arrived within the deadline of 0.5 s"):
+            download.download(url, tmp_path / "slow.npz", progress=False, timeout=5.0, deadline=0.5)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_openml_description_whose_path_leaves_the_folder_is_refused(tmp_path, monkeypatch, capsys):
+    """OpenML's description names the data file by URL; a path starting /../../ would be written outside the
+    download folder. It is refused, and nothing is written outside."""
+    import dataclasses
+    import functools
+    import threading
+
+    from explorer import download
+    from explorer.__main__ import main
+
+    served = tmp_path / "openml"
+    _serve_openml_fixture(3, served)
+    description = served / "api" / "v1" / "json" / "data" / "3"
+    document = json.loads(description.read_text())
+    document["data_set_description"]["url"] = "https://www.openml.org/../../../../escaped"
+    description.write_text(json.dumps(document))
+    (served / "escaped").write_text("served, were the path normalised the way a web server does")
+    monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes",
+                        dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(served)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        monkeypatch.setattr(download, "OPENML_URL", f"http://127.0.0.1:{server.server_address[1]}")
+        assert main(["data", "fetch", "diabetes", "--to", str(tmp_path / "data"), "--quiet"]) == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert "OpenML's description names the file path '../../../../escaped', which leaves the download folder" in \
+        capsys.readouterr().err
+    outside = tmp_path / "data" / "openml" / "openml.org" / ".." / ".." / ".." / ".."
+    assert not (outside / "escaped").exists() and not (outside / "escaped.gz").exists()

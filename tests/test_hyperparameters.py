@@ -129,8 +129,8 @@ def _optimal_c_squared_given(kappa, K_sm, mu, Sigma, prior_var):
     return prior_var - np.sum(kappa * K_sm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + (kappa @ mu) ** 2
 
 
-@pytest.mark.parametrize("lengthscale, variance, fine", [([1e99, 2.0], 1e-99, True), ([1e-99], 1e99, True),
-                                                         ([1.0, 1e101], 1.0, False), ([1.0], 1e-101, False)])
+@pytest.mark.parametrize("lengthscale, variance, fine", [([1e99, 2.0], 1e-99, True), ([1e-50], 1e99, True),
+                                                         ([1.0], 1e101, False), ([1.0], 1e-101, False)])
 def test_learned_kernels_beyond_1e100_either_way_are_refused(lengthscale, variance, fine):
     kernel = RBF(np.array(lengthscale), variance, 1e-3)
     if fine:
@@ -138,6 +138,13 @@ def test_learned_kernels_beyond_1e100_either_way_are_refused(lengthscale, varian
     else:
         with pytest.raises(KernelParameterError, match="outside"):
             learned_kernel(kernel)
+
+
+def test_a_learning_step_below_the_lengthscale_bound_is_refused_by_the_kernel():
+    """A lengthscale below `kernels.LENGTHSCALE_LIMITS` cannot even be formed: the step that would take it there
+    raises KernelParameterError (which `kernel_step_guard` turns into KernelLearningError)."""
+    with pytest.raises(KernelParameterError, match=r"within \[1e-50, 1e\+100\]"):
+        RBF(1.0).with_log_params(np.log([1e-60, 1.0]))
 
 
 def test_adam_first_steps_by_hand():

@@ -340,7 +340,7 @@ def test_custom_runs_need_their_custom_data(tmp_path):
     (b"\x93NUMPY\x01\x00", "not an .npz archive"),
     ("truncated", "truncated or corrupted"),
     ("npy", "not an .npz archive"),
-    ("pickled", "truncated or corrupted"),
+    ("pickled", "holds Python objects"),
     ("no meta", "no run description"),
     ("bad json", "not a usable"),
 ])

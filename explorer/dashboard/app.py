@@ -33,7 +33,7 @@ from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import RaceTab
 from explorer.dashboard.snapshot import Publisher, Snapshot
 from explorer.dashboard.surface import SurfaceView
-from explorer.dashboard.text import html_text
+from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.train import TrainTab
 from explorer.dashboard.worker import Worker
 from explorer.hyperparameters import KernelLearningError
@@ -553,7 +553,15 @@ def serve_app() -> Dashboard:
         loop = None
     if loop is not None and loop.get_exception_handler() is None:
         loop.set_exception_handler(_closed_page_is_no_error)
-    return Dashboard()
+    try:
+        dashboard = Dashboard()
+    except Exception as err:  # the page still comes up and says what went wrong, never blank
+        log.exception("the page could not be built")
+        return pn.Column(pn.pane.Alert(f"**X-GPC Explorer could not start:** {markdown_text(describe(err))}",
+                                       alert_type="danger", disable_math=True), sizing_mode="stretch_width")
+    if dashboard.model.fallback is not None:  # a damaged data file: the page says so until closed
+        pn.state.onload(partial(notify, dashboard.model.fallback, kind="warning", duration=0))
+    return dashboard
 
 
 def serve_in_background(port: int, sessions: list | None = None):

@@ -117,6 +117,7 @@ def _widget(parameter: param.Parameter, value, label: str):
 
 
 LINK_VALUE_CHARS = 60  # longest value of a link quoted back in a message
+LINK_MOST_SETTINGS = 2 * len(CONFIGURATION)  # settings of a link read at most: the app's own links hold each once
 KERNEL_SETTINGS = ("kernel", "ard", "lengthscale", "variance", "nugget")  # left out of a link for a `Kernel` object
 
 
@@ -137,9 +138,20 @@ def query_string(model) -> str:
 def settings_from_query(search: str, model) -> tuple[dict, list[str]]:
     """The settings a URL query ('?dataset=moons&seed=3') asks for, checked against the model's parameters (names,
     types, choices, ranges): (changes to apply, problems in words — each names the setting and the value, which is
-    to be shown as text). Unknown names and unusable values are left out; the model is not touched."""
+    to be shown as text). Unknown names and unusable values are left out; the model is not touched. At most
+    LINK_MOST_SETTINGS settings are read; a setting given more than once takes its last value, and both are said.
+
+    (Longer links never reach the app: the web server, Tornado, answers a query of more than 1,000 parameters with an
+    empty "400 Bad Request" and closes the connection on a request line and headers over 64 KiB.)"""
     changes, problems = {}, []
-    for name, text in parse_qsl(search.lstrip("?"), keep_blank_values=True):
+    pairs = parse_qsl(search.lstrip("?"), keep_blank_values=True)
+    if len(pairs) > LINK_MOST_SETTINGS:
+        problems.append(f"the link holds {len(pairs)} settings; only the first {LINK_MOST_SETTINGS} were read")
+        pairs = pairs[:LINK_MOST_SETTINGS]
+    names = [name for name, _ in pairs]
+    problems += [f"{name} is given {names.count(name)} times in the link; the last value is used"
+                 for name in CONFIGURATION if names.count(name) > 1]
+    for name, text in pairs:
         quoted = repr(text if len(text) <= LINK_VALUE_CHARS else text[:LINK_VALUE_CHARS] + "…")
         if name not in CONFIGURATION:
             shown = repr(name if len(name) <= LINK_VALUE_CHARS else name[:LINK_VALUE_CHARS] + "…")

@@ -1,6 +1,7 @@
 """Data tab: the built-in 2-D sets, the paper's data sets found in the data directory, and CSV upload with a
 label-column chooser. The browser refuses a file over the limit before sending anything and sends the rest in small
-chunks; the dashboard reads it off the event loop. A file that cannot be used raises a notification and leaves the
+chunks; the server checks every chunk again (`upload.LimitedFileDropper`: size per upload and per page, order, stalls)
+and the dashboard reads the file off the event loop. A file that cannot be used raises a notification and leaves the
 current run, and the label-column box, as they were."""
 from __future__ import annotations
 
@@ -14,9 +15,7 @@ from explorer import datasets
 from explorer.readers import sniff_delimiter
 from explorer.dashboard.controls import DATA
 from explorer.dashboard.text import html_text, markdown_text
-
-MAX_UPLOAD_BYTES = 10_000_000  # "10MB" for the browser's check (FilePond counts 1 MB as 10**6 bytes)
-UPLOAD_CHUNK_BYTES = 1_000_000  # one websocket message per chunk, far below the server's message limit
+from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
 _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
 
 
@@ -94,9 +93,7 @@ class DataTab(pn.viewable.Viewer):
         self._report_error = report_error
         self.accepted: Upload | None = None
         self._in_progress: Upload | None = None
-        self.upload = pn.widgets.FileDropper(max_file_size=f"{MAX_UPLOAD_BYTES // 10**6}MB",
-                                             chunk_size=UPLOAD_CHUNK_BYTES, multiple=False, layout="compact",
-                                             sizing_mode="stretch_width")
+        self.upload = LimitedFileDropper(report_error, multiple=False, layout="compact", sizing_mode="stretch_width")
         self.label_column = pn.widgets.Select(label="label column", options=[], disabled=True, width=240)
         self.reading = pn.widgets.StaticText(value="", visible=False)
         self.reading_bar = pn.indicators.Progress(value=-1, active=True, visible=False, sizing_mode="stretch_width")

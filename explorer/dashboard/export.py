@@ -64,6 +64,9 @@ def render(view, fmt: str, *, width: int | None = None, height: int | None = Non
     Bokeh document, resources inline; a HoloMap gets its widgets; the views' own Bokeh sizes apply)."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if not isinstance(view, hv.core.Dimensioned):
+        raise TypeError(f"the view to export must be a HoloViews object (an element, overlay, layout or HoloMap, e.g. "
+                        f"from explorer.dashboard.views), got {type(view).__name__}")
     if fmt == "html":
         buffer = io.StringIO()
         hv.save(view, buffer, backend="bokeh", resources=INLINE, title="X-GPC Explorer")

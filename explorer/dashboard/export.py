@@ -20,6 +20,9 @@ import holoviews as hv
 from bokeh.resources import INLINE
 from matplotlib import animation
 from matplotlib import pyplot as plt
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.offsetbox import AnchoredText
+from matplotlib.transforms import Bbox
 
 from explorer.dashboard.views import decision_surface_from_arrays, surface_arrays, training_traces
 from explorer.dashboard.views.surface import surface_plane
@@ -58,6 +61,122 @@ def _figure_size(figure, width: int | None, height: int | None, dpi: int) -> Non
         figure.set_size_inches(width / dpi, height / dpi)
 
 
+def _panels(plot) -> list[tuple]:
+    """(main axes, colour-bar axes or None, the bar's padding as a fraction of the figure's width) of every panel of
+    a drawn HoloViews matplotlib plot."""
+    figure = plot.state
+    colorbars = {id(cax): (main, padding) for main, cax, padding in plot.traverse(
+        lambda p: (p.handles.get("axis"), p.handles.get("cax"), getattr(p, "cbar_padding", 0.0)))
+        if main is not None and cax is not None}
+    panels = []
+    for ax in figure.axes:
+        if id(ax) not in colorbars:
+            bar = next((c for c in figure.axes if colorbars.get(id(c), (None,))[0] is ax), None)
+            panels.append((ax, bar, colorbars[id(bar)][1] if bar is not None else 0.0))
+    return panels
+
+
+def _cell(ax) -> tuple[int, int]:
+    """(row, column) of an axes in its layout's grid; (0, 0) outside a grid."""
+    spec = ax.get_subplotspec() if hasattr(ax, "get_subplotspec") else None
+    return (0, 0) if spec is None else (spec.rowspan.start, spec.colspan.start)
+
+
+def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 3) -> None:
+    """Move the panels of a drawn HoloViews matplotlib `plot` (at its final size and dpi) so that all their text —
+    titles, tick and axis labels, legends, panel letters, colour bars with their labels — lies inside the figure,
+    `margin` px from its edges, and clear of the neighbouring panels by `gap` px: the layout's grid is kept; each
+    column (row) gets the width (height) its widest (tallest) panel's text needs, and the panels share what is left
+    in proportion to their current size. HoloViews places the axes for a figure size it chose, so a figure set to
+    another size (a slide's 1200 × 450) clipped its letters and labels, and a colour bar's label met the next panel's
+    axis label. A few rounds, since a panel's text moves with it."""
+    figure = plot.state
+    panels = _panels(plot)
+    if type(figure.canvas) is not FigureCanvasAgg:
+        FigureCanvasAgg(figure)
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    bars = {id(ax): (padding * figure.bbox.width, cax.get_window_extent(renderer).width)  # px, as HoloViews made them
+            for ax, cax, padding in panels if cax is not None}
+    panels = [(ax, cax) for ax, cax, _ in panels]
+    for _ in range(rounds):
+        boxes = {}
+        for ax, cax in panels:
+            _letter_beside(ax, cax, renderer)
+            drawn = [a for a in (ax, cax) if a is not None]
+            frame = Bbox.union([a.get_window_extent(renderer) for a in drawn])
+            tight = Bbox.union([frame] + [a.get_tightbbox(renderer) for a in drawn])
+            boxes[id(ax)] = (frame, tight)
+        width, height = figure.bbox.width, figure.bbox.height
+        top = height - margin - _titles_on_top(figure, renderer, margin, gap)
+        x_slots = _slots([(_cell(ax)[1], boxes[id(ax)][0].x0, boxes[id(ax)][0].x1, boxes[id(ax)][1].x0,
+                           boxes[id(ax)][1].x1) for ax, _ in panels], margin, width - margin, gap)
+        # rows counted from the top: the grid's row 0 is the highest, pixel y grows upwards
+        y_slots = _slots([(-_cell(ax)[0], boxes[id(ax)][0].y0, boxes[id(ax)][0].y1, boxes[id(ax)][1].y0,
+                           boxes[id(ax)][1].y1) for ax, _ in panels], margin, top, gap)
+        for ax, cax in panels:
+            (x0, x1), (y0, y1) = x_slots[_cell(ax)[1]], y_slots[-_cell(ax)[0]]
+            pad, bar_width = bars.get(id(ax), (0.0, 0.0))
+            x1 -= pad + bar_width
+            ax.set_position([x0 / width, y0 / height, (x1 - x0) / width, (y1 - y0) / height])
+            if cax is not None:
+                ax.apply_aspect()
+                active = ax.get_position()
+                cax.set_position([active.x1 + pad / width, active.y0, bar_width / width, active.height])
+        figure.canvas.draw()
+    for ax, cax in panels:
+        _letter_beside(ax, cax, renderer)
+
+
+def _titles_on_top(figure, renderer, margin: float, gap: float) -> float:
+    """Put the figure's own titles (e.g. an animation frame's "iteration: 100") at its top edge, `margin` px below
+    it; returns the px they take, with the `gap` under them."""
+    titles = [text for text in figure.texts if text.get_visible() and text.get_text().strip()]
+    for text in titles:
+        text.set_verticalalignment("top")
+        text.set_y(1.0 - margin / figure.bbox.height)
+    return max((text.get_window_extent(renderer).height + gap for text in titles), default=0.0)
+
+
+def _letter_beside(ax, cax, renderer, gap: float = 4.0) -> None:
+    """Put the panel letter HoloViews anchors to `ax` (an AnchoredText at a fixed fraction of the axes, which a small
+    panel's title or axis label then runs into) left of everything else the panel draws, level with its top."""
+    letters = [artist for artist in ax.artists if isinstance(artist, AnchoredText)]
+    if not letters:
+        return
+    for letter in letters:
+        letter.set_in_layout(False)
+    drawn = [a for a in (ax, cax) if a is not None]
+    tight = Bbox.union([a.get_tightbbox(renderer) for a in drawn])
+    for letter in letters:
+        box = letter.get_window_extent(renderer)
+        figure = ax.figure
+        letter.loc = 2  # upper left corner at the anchor
+        letter.set_bbox_to_anchor(((tight.x0 - gap - box.width) / figure.bbox.width, tight.y1 / figure.bbox.height),
+                                  transform=figure.transFigure)
+        letter.borderpad = letter.pad = 0.0
+        letter.set_in_layout(True)
+
+
+def _slots(panels: list[tuple], low: float, high: float, gap: float) -> dict[int, tuple[float, float]]:
+    """Along one axis of the figure, between `low` and `high` px: panels as (grid index, frame start, frame end,
+    text start, text end) in px → grid index → (frame start, frame end) in px of that column (row), in grid
+    order."""
+    outside = {}
+    for index, start, end, text_start, text_end in panels:
+        before, after, length = outside.get(index, (0.0, 0.0, 0.0))
+        outside[index] = (max(before, start - text_start), max(after, text_end - end), max(length, end - start))
+    order = sorted(outside)
+    free = high - low - gap * (len(order) - 1) - sum(b + a for b, a, _ in outside.values())
+    scale = max(free, 0.1 * (high - low)) / sum(length for _, _, length in outside.values())
+    slots, cursor = {}, low
+    for index in order:
+        before, after, length = outside[index]
+        slots[index] = (cursor + before, cursor + before + length * scale)
+        cursor += before + length * scale + after + gap
+    return slots
+
+
 def render(view, fmt: str, *, width: int | None = None, height: int | None = None, dpi: int = 100) -> bytes:
     """The bytes of `view` (any HoloViews object) as fmt "png" or "svg" (matplotlib backend, width × height px at
     `dpi`, or the size HoloViews chooses when they are None; a HoloMap shows its first frame) or "html" (standalone
@@ -70,13 +189,27 @@ def render(view, fmt: str, *, width: int | None = None, height: int | None = Non
         return buffer.getvalue().encode("utf-8")
     buffer = io.BytesIO()
     with _MATPLOTLIB:
-        figure = hv.renderer("matplotlib").get_plot(view).state
+        plot = laid_out(view, width=width, height=height, dpi=dpi)
         try:
-            _figure_size(figure, width, height, dpi)
-            figure.savefig(buffer, format=fmt, dpi=dpi)
+            plot.state.savefig(buffer, format=fmt, dpi=dpi)
         finally:
-            plt.close(figure)
+            plt.close(plot.state)
     return buffer.getvalue()
+
+
+def laid_out(view, *, width: int | None = None, height: int | None = None, dpi: int = 100):
+    """The HoloViews matplotlib plot of `view` at width × height px and `dpi` (None: the size HoloViews chooses),
+    its panels placed by `fit_layout`; `plot.state` is the figure (close it with `plt.close` when done). Call it
+    holding the matplotlib lock (`render` and `write_animation` do)."""
+    plot = hv.renderer("matplotlib").get_plot(view)
+    try:
+        _figure_size(plot.state, width, height, dpi)
+        plot.state.set_dpi(dpi)
+        fit_layout(plot)
+    except Exception:
+        plt.close(plot.state)
+        raise
+    return plot
 
 
 def save(view, path, *, width: int | None = None, height: int | None = None, dpi: int = 100) -> Path:
@@ -143,9 +276,8 @@ def write_animation(frames, path, *, fps: int = 4, width: int | None = 1000, hei
                          "write a .gif instead")
     _whole("fps", fps, 1, 60)
     with _MATPLOTLIB:
-        plot = hv.renderer("matplotlib").get_plot(frames)
+        plot = laid_out(frames, width=width, height=height, dpi=dpi)
         try:
-            _figure_size(plot.state, width, height, dpi)
             movie = plot.anim(fps=fps)
             movie.save(str(path), writer=writer, fps=fps, dpi=dpi,
                        progress_callback=None if progress is None else lambda i, n: progress(i + 1, n))

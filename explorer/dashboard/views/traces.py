@@ -21,6 +21,7 @@ LABELS = {"elbo": "ELBO", "test_nll": "test negative log-likelihood", "test_erro
           "rho": "step size ρ", "lengthscale": "lengthscale ℓ (geometric mean under ARD)",
           "variance": "variance σ²",
           "seconds": "training time (s, evaluation excluded)", "iteration": "iteration"}
+AXIS_LABELS = {"lengthscale": "lengthscale ℓ"}  # shorter than the title where the title explains more
 LOG_SCALE = {"rho", "lengthscale", "variance"}  # positive quantities that change by orders of magnitude
 
 
@@ -60,7 +61,7 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
     x_dim = hv.Dimension(x, label=LABELS[x])
     panels = []
     for quantity in quantities:
-        y_dim = hv.Dimension(quantity, label=_label(quantity))
+        y_dim = hv.Dimension(quantity, label=AXIS_LABELS.get(quantity, _label(quantity)))
         curves = []
         for k, (run, label) in enumerate(zip(runs, labels)):
             values = run.get(quantity)

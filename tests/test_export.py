@@ -188,7 +188,7 @@ def trained() -> Model:
     return model
 
 
-@pytest.mark.parametrize("name, width, height", [("README figure", 1200, 450), ("README figure", 1400, 500),
+@pytest.mark.parametrize("name, width, height", [("README figure", 1200, 450), ("README figure", 960, 540), ("README figure", 1280, 720),
                                                   ("traces", None, None), ("surface", None, None),
                                                   ("surface", 480, 360)])
 def test_exported_figures_keep_every_text_inside_and_apart(trained, name, width, height, monkeypatch):

@@ -102,21 +102,19 @@ def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 3)
             for ax, cax, padding in panels if cax is not None}
     panels = [(ax, cax) for ax, cax, _ in panels]
     for _ in range(rounds):
-        boxes = {}
+        x_needs, y_needs = [], []
         for ax, cax in panels:
             _fewer_ticks_where_labels_meet(ax, renderer)
             _letter_beside(ax, cax, renderer)
-            drawn = [a for a in (ax, cax) if a is not None]
-            frame = Bbox.union([a.get_window_extent(renderer) for a in drawn])
-            tight = Bbox.union([frame] + [a.get_tightbbox(renderer) for a in drawn])
-            boxes[id(ax)] = (frame, tight)
+            frame = Bbox.union([a.get_window_extent(renderer) for a in (ax, cax) if a is not None])
+            texts = _text_boxes(ax, cax, renderer)
+            row, column = _cell(ax)
+            x_needs.append(_need(column, frame.x0, frame.x1, [(b.x0, b.x1) for b in texts]))
+            y_needs.append(_need(-row, frame.y0, frame.y1, [(b.y0, b.y1) for b in texts]))  # row 0 on top
         width, height = figure.bbox.width, figure.bbox.height
         top = height - margin - _titles_on_top(figure, renderer, margin, gap)
-        x_slots = _slots([(_cell(ax)[1], boxes[id(ax)][0].x0, boxes[id(ax)][0].x1, boxes[id(ax)][1].x0,
-                           boxes[id(ax)][1].x1) for ax, _ in panels], margin, width - margin, gap)
-        # rows counted from the top: the grid's row 0 is the highest, pixel y grows upwards
-        y_slots = _slots([(-_cell(ax)[0], boxes[id(ax)][0].y0, boxes[id(ax)][0].y1, boxes[id(ax)][1].y0,
-                           boxes[id(ax)][1].y1) for ax, _ in panels], margin, top, gap)
+        x_slots = _slots(x_needs, margin, width - margin, gap)
+        y_slots = _slots(y_needs, margin, top, gap)
         for ax, cax in panels:
             (x0, x1), (y0, y1) = x_slots[_cell(ax)[1]], y_slots[-_cell(ax)[0]]
             pad, bar_width = bars.get(id(ax), (0.0, 0.0))
@@ -180,22 +178,58 @@ def _letter_beside(ax, cax, renderer, gap: float = 4.0) -> None:
         letter.set_in_layout(True)
 
 
-def _slots(panels: list[tuple], low: float, high: float, gap: float) -> dict[int, tuple[float, float]]:
-    """Along one axis of the figure, between `low` and `high` px: panels as (grid index, frame start, frame end,
-    text start, text end) in px → grid index → (frame start, frame end) in px of that column (row), in grid
-    order."""
-    outside = {}
-    for index, start, end, text_start, text_end in panels:
-        before, after, length = outside.get(index, (0.0, 0.0, 0.0))
-        outside[index] = (max(before, start - text_start), max(after, text_end - end), max(length, end - start))
-    order = sorted(outside)
-    free = high - low - gap * (len(order) - 1) - sum(b + a for b, a, _ in outside.values())
-    scale = max(free, 0.1 * (high - low)) / sum(length for _, _, length in outside.values())
+def _text_boxes(ax, cax, renderer) -> list:
+    """Window extents (px) of what a panel draws around its axes: titles, both axes with their tick labels and
+    labels, the legend, the panel letter and the colour bar with its ticks and label."""
+    parts = [title for title in (ax.title, ax._left_title, ax._right_title) if title.get_text()]
+    parts += [ax.xaxis, ax.yaxis] + [artist for artist in ax.artists if isinstance(artist, AnchoredText)]
+    parts += [part for part in (ax.get_legend(), cax) if part is not None]
+    boxes = [part.get_tightbbox(renderer) if hasattr(part, "get_tightbbox") else part.get_window_extent(renderer)
+             for part in parts]
+    return [box for box in boxes if box is not None and box.width > 0 and box.height > 0]
+
+
+def _need(index: int, start: float, end: float, texts: list[tuple[float, float]]) -> tuple:
+    """Along one direction, what a panel (its frame from `start` to `end` px; texts as (start, end) px) needs:
+    (grid index, frame length, px of text before the frame, px after it, and how far the texts that cross the
+    frame's middle — a title, an x axis, a legend below — reach from the middle backwards and forwards: when the
+    frame shrinks they stick out on both sides)."""
+    middle = (start + end) / 2
+    before = max([start - low for low, high in texts if high <= middle] + [0.0])
+    after = max([high - end for low, high in texts if low >= middle] + [0.0])
+    back = max([middle - low for low, high in texts if low < middle < high] + [0.0])
+    forth = max([high - middle for low, high in texts if low < middle < high] + [0.0])
+    return index, end - start, before, after, back, forth
+
+
+def _slots(needs: list[tuple], low: float, high: float, gap: float) -> dict[int, tuple[float, float]]:
+    """Along one direction of the figure, between `low` and `high` px, with `gap` px between columns (rows): the
+    panels' needs (`_need`) → grid index → (frame start, frame end) in px of that column (row), in grid order. The
+    frames keep their lengths' proportions at the largest scale at which every column's text fits."""
+    columns = {}
+    for index, *need in needs:
+        columns[index] = tuple(max(a, b) for a, b in zip(columns.get(index, (0.0,) * 5), need))
+    order = sorted(columns)
+
+    def sides(index: int, frame: float) -> tuple[float, float]:
+        _, before, after, back, forth = columns[index]
+        return max(before, back - frame / 2), max(after, forth - frame / 2)
+
+    def total(scale: float) -> float:
+        return sum(columns[i][0] * scale + sum(sides(i, columns[i][0] * scale)) for i in order) + gap * (len(order) - 1)
+
+    smallest, largest = 10.0 / max(min(columns[i][0] for i in order), 1.0), 1.0  # frames of at least 10 px
+    while total(largest) < high - low:
+        largest *= 2
+    for _ in range(40):  # bisection: `total` grows with the scale
+        middle = (smallest + largest) / 2
+        smallest, largest = (middle, largest) if total(middle) <= high - low else (smallest, middle)
     slots, cursor = {}, low
     for index in order:
-        before, after, length = outside[index]
-        slots[index] = (cursor + before, cursor + before + length * scale)
-        cursor += before + length * scale + after + gap
+        frame = columns[index][0] * smallest
+        before, after = sides(index, frame)
+        slots[index] = (cursor + before, cursor + before + frame)
+        cursor += before + frame + after + gap
     return slots
 
 

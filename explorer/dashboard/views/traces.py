@@ -74,6 +74,7 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
             raise ValueError(f"no history has values of {quantity!r} (columns: {sorted(runs[0])})")
         logy = quantity in LOG_SCALE or quantity.startswith("lengthscale_")
         overlay = styled(hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
-                         title=_label(quantity), logy=logy, show_legend=len(histories) > 1)
+                         title=_label(quantity), logy=logy, show_legend=len(histories) > 1,
+                         matplotlib=dict(ylabel=""))  # static files: the title names the quantity
         panels.append(sized(overlay, width=460, height=280))
     return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))

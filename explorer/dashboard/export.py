@@ -211,14 +211,19 @@ def _slots(needs: list[tuple], low: float, high: float, gap: float) -> dict[int,
         columns[index] = tuple(max(a, b) for a, b in zip(columns.get(index, (0.0,) * 5), need))
     order = sorted(columns)
 
+    centred = [True]  # whether texts crossing a frame's middle get room; given up when they cannot all fit
+
     def sides(index: int, frame: float) -> tuple[float, float]:
         _, before, after, back, forth = columns[index]
+        if not centred[0]:
+            return before, after
         return max(before, back - frame / 2), max(after, forth - frame / 2)
 
     def total(scale: float) -> float:
         return sum(columns[i][0] * scale + sum(sides(i, columns[i][0] * scale)) for i in order) + gap * (len(order) - 1)
 
-    smallest, largest = 10.0 / max(min(columns[i][0] for i in order), 1.0), 1.0  # frames of at least 10 px
+    smallest, largest = 0.25, 1.0  # frames at least a quarter of their size; below that, long titles may overlap
+    centred[0] = total(smallest) <= high - low
     while total(largest) < high - low:
         largest *= 2
     for _ in range(40):  # bisection: `total` grows with the scale

@@ -29,7 +29,9 @@ def default_drawing(model) -> hv.Layout:
     panels a row to fit a notebook's output area (`NOTEBOOK_WIDTH`)."""
     width, height = PANEL_SIZE
     nll, error = views.training_traces(model, quantities=LIVE_QUANTITIES, x="iteration")
-    return (views.decision_surface(model, resolution=40).opts(width=width, height=height, backend="bokeh")
+    surface = views.decision_surface(model, resolution=40).opts(width=width, height=height, legend_cols=2,
+                                                                backend="bokeh")  # the legend as wide as the panel
+    return (surface
             + nll.opts(width=width, height=height, backend="bokeh")
             + error.opts(width=width, height=ERROR_HEIGHT, backend="bokeh")).cols(2)
 

@@ -1,5 +1,5 @@
-"""Shared fixtures: the paper's offline data (`paper_data`), and Debian's Chromium, headless, for the Playwright tests
-(its own browser download cannot work here)."""
+"""Shared fixtures: the paper's offline data (`paper_data`), and Debian's Chromium ($XGPC_CHROMIUM, default
+/usr/bin/chromium), headless, for the Playwright tests (its own browser download cannot work here)."""
 import os
 from pathlib import Path
 
@@ -26,14 +26,20 @@ def paper_data() -> Path:
         pytest.fail(f"CI must have the paper's offline data beside the checkout; {PAPER_DATA} is missing")
     pytest.skip(f"the paper's offline data are not beside this checkout ({PAPER_DATA}); see data/README.md")
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": "/usr/bin/chromium", "headless": True,
-            "args": CHROMIUM_ARGS}
+    """Launch $XGPC_CHROMIUM (default /usr/bin/chromium), headless. Where there is none the browser tests skip,
+    saying so, but fail on CI (environment variable CI set), which has one."""
+    from explorer.dashboard import chromium
+
+    problem = chromium.missing()
+    if problem and os.environ.get("CI"):
+        pytest.fail(f"CI must have a browser for the browser tests: {problem}")
+    if problem:
+        pytest.skip(problem)
+    return {**browser_type_launch_args, "executable_path": str(chromium.executable()), "headless": True,
+            "args": chromium.ARGS}
 
 
 @pytest.fixture(scope="session")

@@ -4,8 +4,10 @@ import json
 
 import numpy as np
 import pytest
+import sklearn.datasets
 
-from explorer import methods
+from explorer import datasets, methods, registry
+from explorer.__main__ import main as command_line
 from explorer.bench import bound, dynamics, gibbs, inducing, protocol, race, scale, steps, table1
 from explorer.dashboard import race_report
 from explorer.kernels import KERNELS
@@ -122,6 +124,61 @@ def test_tiny_race_writes_speedups_json_and_a_self_contained_plot(tmp_path, caps
     page = html.read_text()
     assert "<html" in page.lower() and "xgpc" in page and "Bokeh" in page
     assert all(race_report.NAMES[method] in page for method in protocol.METHOD_NAMES)  # the legend names each
+
+
+def _data_home_only(tmp_path, monkeypatch):
+    """The project's data home (data/, where `data fetch` writes) at an empty tmp directory, nothing beside the
+    checkout, an empty cache and OpenML unreachable: the data a fresh clone has."""
+    def offline(*args, **kwargs):
+        raise OSError("Temporary failure in name resolution")
+
+    home = tmp_path / "data-home"
+    home.mkdir()
+    monkeypatch.setattr(registry, "PROJECT_DATA_DIR", home)
+    monkeypatch.setattr(registry, "SHARED_DATA_DIR", tmp_path / "no-shared")
+    monkeypatch.setenv("XGPC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("XGPC_DATA_DIR", raising=False)
+    monkeypatch.setattr(sklearn.datasets, "fetch_openml", offline)
+    return home
+
+
+def test_a_benchmark_finds_a_set_in_the_data_home(tmp_path, monkeypatch):
+    """`data fetch` writes into the project's data/; the benchmarks read from there as the loader does (issue 20.2)."""
+    home = _data_home_only(tmp_path, monkeypatch)
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((60, 3))
+    np.savez(home / "diabetes.npz", X=X, y=np.where(X[:, 0] + 0.3 * rng.standard_normal(60) > 0, 1, -1))
+    path = tmp_path / "race.json"
+    with pytest.warns(datasets.ChecksumWarning):
+        code = command_line(["bench", "race", "--dataset", "diabetes", "--seconds", "0.2", "--m", "5", "--batch-size", "20",
+                             "--eval-points", "20", "--no-write-md", "--json", str(path)])
+    assert code == 0 and json.loads(path.read_text())["folds"][0]["methods"]
+    with pytest.warns(datasets.ChecksumWarning):
+        X_read, _ = protocol.load_dataset("diabetes", "clean")
+    np.testing.assert_array_equal(X_read, X)  # the generated file, not a copy found elsewhere
+
+
+def test_a_missing_set_is_one_line_saying_how_to_get_it(tmp_path, monkeypatch, capsys):
+    _data_home_only(tmp_path, monkeypatch)
+    with pytest.raises(SystemExit) as exit_:
+        command_line(["bench", "race", "--dataset", "german", "--seconds", "0.2", "--no-write-md"])
+    message = str(exit_.value.code)
+    assert message.startswith("python -m explorer bench race: ") and "\n" not in message
+    assert "german.npz is in none of" in message and "python -m explorer data fetch german" in message
+    # table1 checks every set before training: the paper protocol's Diabetes file has no OpenML copy
+    with pytest.raises(SystemExit) as exit_:
+        command_line(["bench", "table1", "--datasets", "diabetes", "german", "--no-write-md"])
+    message = str(exit_.value.code)
+    assert "\n" not in message and "diabetis_agp.npz" in message and "german" not in message.split("diabetis")[0]
+
+
+def test_quick_table1_on_a_fresh_clone_leaves_out_what_it_cannot_get(tmp_path, monkeypatch, capsys):
+    home = _data_home_only(tmp_path, monkeypatch)
+    args = table1.parse_arguments(["--quick"])
+    assert args.datasets == [name for name in table1.QUICK["datasets"] if name != "diabetes"]
+    assert "leaving out diabetes" in capsys.readouterr().err
+    (home / "diabetis_agp.npz").write_bytes(b"")  # once its file is in the data home it stays in
+    assert table1.parse_arguments(["--quick"]).datasets == table1.QUICK["datasets"]
 
 
 def test_tiny_inducing_run_reads_every_method_at_each_m(tmp_path):

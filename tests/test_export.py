@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from matplotlib import animation
+from matplotlib import pyplot as plt
 from PIL import Image
 
 from explorer import Model
@@ -75,6 +76,7 @@ def test_gif_animates_training_on_a_copy_of_the_model(model, tmp_path):
     assert (model.iteration, model.history.total) == (iteration, rows)
     assert np.array_equal(model.engine.state_dict()["eta1"], mean)
     assert stages[-1] == ("drawing", 3, 3) and ("training", 3, 3) in stages
+    assert stages[stages.index(("training", 3, 3)) + 1] == ("drawing", 0, 3)  # said before the first frame is laid out
     gif = Image.open(path)
     assert gif.format == "GIF" and gif.size == (400, 300) and gif.n_frames == 3
     frames = []
@@ -137,3 +139,86 @@ def test_the_train_tab_downloads_files_drawn_from_a_copy_of_the_session_model(mo
         assert "5 iterations is out of range (from 10 to 2000)" in tab.export_status.value
     finally:
         dashboard.close()
+
+
+# ----- slide-ready files: no text cut off at the edge, none on top of another (issue 20.8) ---------------------
+def drawn_text(figure, monkeypatch) -> list[tuple[str, object]]:
+    """(text, window extent in px) of every non-empty text matplotlib draws in `figure` (tick labels outside the view
+    are never drawn, so they are not counted), and ("legend marker", extent) of every legend entry's marker area."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.offsetbox import DrawingArea
+    from matplotlib.text import Text
+
+    drawn, draw = [], Text.draw
+
+    def recording(self, renderer):
+        draw(self, renderer)
+        if self.get_visible() and self.get_text().strip():
+            drawn.append((self.get_text(), self.get_window_extent(renderer)))
+
+    monkeypatch.setattr(Text, "draw", recording)
+    canvas = figure.canvas if isinstance(figure.canvas, FigureCanvasAgg) else FigureCanvasAgg(figure)
+    canvas.draw()
+    monkeypatch.undo()
+    renderer = canvas.get_renderer()
+    markers = [("legend marker", area.get_window_extent(renderer)) for ax in figure.axes if ax.get_legend()
+               for area in ax.get_legend().findobj(DrawingArea)]
+    return drawn + markers
+
+
+def text_problems(figure, monkeypatch) -> list[str]:
+    """Texts (or legend markers) reaching past the figure's edge, and pairs drawn on top of each other."""
+    boxes = drawn_text(figure, monkeypatch)
+    edge = figure.bbox
+    problems = [f"{text!r} cut at the edge: {box.bounds} outside {edge.bounds}" for text, box in boxes
+                if box.x0 < edge.x0 - 0.5 or box.y0 < edge.y0 - 0.5 or box.x1 > edge.x1 + 0.5 or box.y1 > edge.y1 + 0.5]
+    for i, (text, box) in enumerate(boxes):
+        for other, other_box in boxes[i + 1:]:
+            overlap = (min(box.x1, other_box.x1) - max(box.x0, other_box.x0),
+                       min(box.y1, other_box.y1) - max(box.y0, other_box.y0))
+            if overlap[0] > 1 and overlap[1] > 1:
+                problems.append(f"{text!r} and {other!r} overlap")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def trained() -> Model:
+    model = Model(dataset="banana-like", n_inducing=20, batch_size=50, seed=0)
+    model.step(100)
+    return model
+
+
+@pytest.mark.parametrize("name, width, height", [("README figure", 1200, 450), ("README figure", 960, 540), ("README figure", 1280, 720),
+                                                  ("traces", None, None), ("surface", None, None),
+                                                  ("surface", 480, 360)])
+def test_exported_figures_keep_every_text_inside_and_apart(trained, name, width, height, monkeypatch):
+    """The README's `save(decision_surface + training_traces, "figure.png", width=1200, height=450)` cut the panel
+    letter, put legend markers on their labels, hid the x1 label under the legend and ran the colour bar's label
+    into panel B's; the Traces PNG cut its left tick labels and title."""
+    view = {"README figure": views.decision_surface(trained)
+            + views.training_traces(trained, quantities=("test_nll", "test_error")),
+            "traces": views.training_traces(trained, labels=[trained.data_name]),
+            "surface": views.decision_surface(trained)}[name]
+    plot = export.laid_out(view, width=width, height=height, dpi=100)
+    try:
+        assert text_problems(plot.state, monkeypatch) == []
+        texts = [text for text, _ in drawn_text(plot.state, monkeypatch)]
+        assert ("x1" in texts and "x2" in texts) == (name != "traces")  # the axis labels are drawn …
+        assert ("training time (s, evaluation excluded)" in texts) == (not name.startswith("surface"))
+        assert not any("10^" in text or "\\times" in text for text in texts)  # … and log axes in plain numbers
+    finally:
+        plt.close(plot.state)
+
+
+@pytest.mark.parametrize("width, height, dpi", [(960, 600, 60), (800, 600, 80)])
+def test_animation_frames_keep_every_text_inside_and_apart(trained, width, height, dpi, monkeypatch):
+    """The GIF's title was cut at the top. First and last frame, at the README's and the Train tab's sizes."""
+    frames = export.training_frames(trained, iterations=40, every=20, resolution=15)
+    plot = export.laid_out(frames, width=width, height=height, dpi=dpi)
+    try:
+        assert text_problems(plot.state, monkeypatch) == []
+        plot.update(plot.keys[-1])
+        assert text_problems(plot.state, monkeypatch) == []
+        assert "p(y=1)" in [text for text, _ in drawn_text(plot.state, monkeypatch)]
+    finally:
+        plt.close(plot.state)

@@ -35,6 +35,33 @@ def test_stepping_the_model_redraws_the_live_layout():
     assert curve_points(plot) == [0, 0]
 
 
+def curve_ranges(plot) -> list[tuple[float, float, float, float]]:
+    """(x start, x end, y start, y end) of each trace panel's Bokeh ranges, as the browser shows them."""
+    return [(p.handles["x_range"].start, p.handles["x_range"].end, p.handles["y_range"].start,
+             p.handles["y_range"].end) for p in plot.traverse(lambda p: p) if type(p).__name__ == "CurvePlot"]
+
+
+def test_the_axes_follow_the_run_and_the_layout_fits_a_notebook():
+    """After model.step(300) the traces reach iteration 310 and so do their x axes (issue 20.5); the y axes hold
+    the values; surface and traces side by side fit JupyterLab's output area (about 900 px)."""
+    model = Model(dataset="moons", n_points=200, n_inducing=15, batch_size=50, eval_every=10)
+    shown = live(model)
+    plot = hv.renderer("bokeh").get_plot(shown)
+    model.step(10)
+    model.step(300)
+    nll, error = (shown[k].last.get(0).dimension_values(1) for k in (1, 2))
+    for (x0, x1, y0, y1), values in zip(curve_ranges(plot), (nll, error)):
+        assert x0 <= 0 and x1 >= 310 and x1 < 400
+        assert y0 <= values.min() and y1 >= values.max() and y1 - y0 < 2 * np.ptp(values) + 0.1
+    model.n_inducing = 10  # a new run: the axes shrink back with it
+    model.step(20)
+    assert all(x1 < 100 for _, x1, _, _ in curve_ranges(plot))
+    rows = {}
+    for figure, row, _column in plot.state.children:  # the Bokeh GridPlot of the layout
+        rows[row] = rows.get(row, 0) + figure.width
+    assert len(plot.state.children) == 3 and max(rows.values()) <= 880
+
+
 def inducing(overlay) -> np.ndarray:
     """The inducing points (m, 2) a drawn decision surface shows."""
     (points,) = [element for element in overlay if element.group == "Inducing"]

@@ -22,4 +22,9 @@ def run(name: str, argv: list[str]) -> int:
     if name not in benchmarks:
         listing = "\n".join(f"  {n:12s} {d}" for n, d in sorted(benchmarks.items()))
         raise SystemExit(f"unknown benchmark {name!r}; available:\n{listing}")
-    return importlib.import_module(f"{__name__}.{name}").main(argv)
+    from explorer.datasets import DataError
+
+    try:
+        return importlib.import_module(f"{__name__}.{name}").main(argv)
+    except DataError as err:  # a data set missing or unreadable: one line saying what and how to get it
+        raise SystemExit(f"python -m explorer bench {name}: {err}") from None

@@ -18,15 +18,13 @@ initial kernel ℓ = √d, σ² = 1 (RBF unless `--kernel` names another family 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
-from explorer import datasets, methods, recipe
+from explorer import datasets, methods, recipe, registry
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import KERNELS, Kernel, make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -62,21 +60,34 @@ PAPER_TABLE1 = {
 PAPER_COLUMN = {"xgpc": "xgpc", "svgp-adam": "svgpc", "epgpc": "epgpc"}  # the paper's SVGPC was GPflow's SVGP by Adam
 
 
-def data_dir() -> Path:
-    """$XGPC_DATA_DIR, else `<repository>/../shared/data`."""
-    chosen = os.environ.get("XGPC_DATA_DIR")
-    return Path(chosen) if chosen else Path(__file__).resolve().parents[2].parent / "shared" / "data"
+def paper_file(name: str, protocol: str) -> str:
+    """The registry name of the file a protocol reads for data set `name` (the authors' standardised copies under
+    "paper")."""
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {PROTOCOLS}, got {protocol!r}")
+    return PAPER_FILES.get(name, name) if protocol == "paper" else name
 
 
 def load_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
-    """(X (n, d), y (n,) ±1) of a paper data set as the protocol reads it."""
-    if protocol not in PROTOCOLS:
-        raise ValueError(f"protocol must be one of {PROTOCOLS}, got {protocol!r}")
-    file = PAPER_FILES.get(name, name) if protocol == "paper" else name
-    X, y = datasets.load(file, data_dir())
+    """(X (n, d), y (n,) ±1) of a paper data set as the protocol reads it, found where `datasets.load` looks
+    ($XGPC_DATA_DIR, the project's data/, ../shared/data, the user cache, then OpenML); a set that is nowhere raises
+    `datasets.DataError` saying how to get it."""
+    X, y = datasets.load(paper_file(name, protocol))
     if protocol == "paper" and name in DEDUPLICATED:
         X, y = datasets.deduplicate(X, y)
     return np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+
+
+def unobtainable(names, protocol: str) -> dict[str, str]:
+    """The data sets among `names` whose file the protocol needs is in no data directory and has no OpenML copy to
+    fetch: name → how to get it (one line). Sets OpenML can supply are not listed (`load_dataset` fetches them)."""
+    missing = {}
+    for name in names:
+        file = paper_file(name, protocol)
+        spec = datasets.PAPER_DATASETS.get(file)
+        if spec is not None and spec.openml_id is None and registry.find_paper_file(file) is None:
+            missing[name] = f"file {spec.file}, {registry.how_to_get(file)}"
+    return missing
 
 
 def folds(name: str, y: np.ndarray, k: int, protocol: str, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:

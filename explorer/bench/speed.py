@@ -26,7 +26,7 @@ from scipy.linalg import blas, lapack
 
 from explorer import datasets, recipe
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
-from explorer.bench.protocol import data_dir, final_value, first_time, settled_time
+from explorer.bench.protocol import final_value, first_time, settled_time
 from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
 from explorer.schedules import Adaptive
@@ -177,7 +177,7 @@ def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[di
 def banana_row(iterations: int, seed: int = 0) -> dict:
     """Train on banana (standardised, random 80/20 split, m = 100 by k-means++, s = 100, adaptive step, Adam) and
     read the training seconds at which the test NLL first gets, and stays, within 1% of its final value."""
-    X, y = datasets.load("banana", data_dir())
+    X, y = datasets.load("banana")
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     rng = np.random.default_rng(seed)
     X_train, X_test, y_train, y_test = datasets.train_test_split(X, y, 0.2, rng)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 
 import numpy as np
 
@@ -53,6 +54,13 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
             if f"--{key}" not in explicit:
                 setattr(args, key, value)
     args.folds = args.k if args.folds is None else min(args.folds, args.k)
+    missing = P.unobtainable(args.datasets, args.protocol)
+    if missing and not (args.quick and "--datasets" not in explicit and len(missing) < len(args.datasets)):
+        raise P.datasets.DataError("; ".join(f"data set {name} needs its {how}" for name, how in missing.items()))
+    if missing:  # --quick on its default sets: run on what can be had, and say what was left out
+        print("table1 --quick: leaving out " + "; ".join(f"{name} (its {how})" for name, how in missing.items()),
+              file=sys.stderr)
+        args.datasets = [name for name in args.datasets if name not in missing]
     return args
 
 

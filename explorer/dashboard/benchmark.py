@@ -33,8 +33,6 @@ from explorer.bench.common import add_common_arguments, finish, markdown_table, 
 
 DESCRIPTION = "Served dashboard: SVI iterations/s vs headless Model, update rate, bytes per update, memory"
 APP_CORES, BROWSER_CORES = {0}, {1}  # with --pin
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def resident_mb() -> float:
@@ -215,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    from explorer.dashboard import serve_in_background
+    from explorer.dashboard import chromium, serve_in_background
     from explorer.model import Model
 
     load_before, affinity = os.getloadavg()[0], None
@@ -227,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         server = serve_in_background(port, sessions)
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                browser = chromium.launch(playwright)
                 page = browser.new_page(viewport={"width": 1500, "height": 1000})
                 page.set_default_timeout(120_000)  # a loaded machine can take more than 30 s to answer a click
                 affinity = pin(APP_CORES, BROWSER_CORES) if args.pin else None  # … until this process moves to 0

@@ -17,6 +17,8 @@ from explorer.dashboard.controls import DATA
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
 _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
+EXAMPLES_HINT = ("Files to try it with: `data/examples/` in the project (moons, circles, xor, banana-like, blobs; "
+                 "`python -m explorer data examples` writes them).")
 
 
 def header_columns(content: bytes, filename: str) -> list[str]:
@@ -55,6 +57,29 @@ def dropped_file(value: dict) -> tuple[str, bytes] | None:
         return None
     filename, content = list(value.items())[-1]
     return filename, content.encode("utf-8") if isinstance(content, str) else bytes(content)
+
+
+def paper_sets_text(availability: list[dict]) -> str:
+    """Markdown for the paper's data sets (rows of `datasets.paper_availability()`): those found, each with its one-line
+    note, then the missing ones in one short paragraph: the command that fetches those with an OpenML copy and where
+    the others' files come from."""
+    found = [row["name"] for row in availability if row["available"]]
+    missing = [row["name"] for row in availability if not row["available"]]
+    fetchable = [name for name in missing if datasets.PAPER_DATASETS[name].openml_id is not None]
+    by_hand = [name for name in missing if name not in fetchable]
+    lines = ([f"Found here ({len(found)} of {len(availability)}), in the data set list:", "",
+              *(f"- **{name}**: {datasets.PAPER_DATASETS[name].note}" for name in found)] if found
+             else [f"None of the {len(availability)} sets was found here."])
+    if missing:
+        how = []
+        if fetchable:
+            how.append(f"`python -m explorer data fetch {' '.join(fetchable)}` downloads "
+                       f"{'it' if len(fetchable) == 1 else 'them'} from OpenML into data/")
+        if by_hand:
+            how.append(f"{', '.join(by_hand)} {'has' if len(by_hand) == 1 else 'have'} no OpenML copy: "
+                       "data/README.md says where the files come from")
+        lines += ["", f"Missing ({len(missing)}): {', '.join(missing)}. " + "; ".join(how) + "; then reload the page."]
+    return "\n".join(lines)
 
 
 def summary(model) -> str:
@@ -161,14 +186,6 @@ class DataTab(pn.viewable.Viewer):
             self._showing = False
 
     def __panel__(self):
-        availability = datasets.paper_availability()
-        found = [f"{row['name']}: {datasets.PAPER_DATASETS[row['name']].note}"
-                 for row in availability if row["available"]]
-        missing = [f"{row['name']}: {row['how_to_get']}" for row in availability if not row["available"]]
-        paper = "\n".join(
-            ([f"Found here ({len(found)} of {len(availability)}), in the data set list:", *found] if found
-             else [f"None of the {len(availability)} sets was found here."])
-            + (["", "Missing, and how to get them (then reload the page):", *missing] if missing else []))
         return pn.Row(
             pn.Column(
                 "### Data set", self._settings.group(DATA),
@@ -176,13 +193,15 @@ class DataTab(pn.viewable.Viewer):
                 pn.pane.Markdown(f"A header row, one label column with two distinct values, numeric features. "
                                  f"At most {MAX_UPLOAD_BYTES // 10**6} MB. The label column is guessed from its "
                                  "name (label, class, target, y) or is the last column; change it below."),
+                pn.pane.Markdown(EXAMPLES_HINT),
                 self.upload, self.reading, self.reading_bar, self.label_column,
                 width=360,
             ),
             pn.Column(
                 "### Current data", self.description,
                 "### The paper's data sets",
-                pn.pane.Str(paper, stylesheets=["pre { white-space: pre-wrap; }"], sizing_mode="stretch_width"),
+                pn.pane.Markdown(paper_sets_text(datasets.paper_availability()), disable_math=True,
+                                 sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
             ),
             sizing_mode="stretch_width",

@@ -17,9 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import holoviews as hv
+import numpy as np
 from bokeh.resources import INLINE
 from matplotlib import animation
 from matplotlib import pyplot as plt
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.offsetbox import AnchoredText
+from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import Bbox
 
 from explorer.dashboard.views import decision_surface_from_arrays, surface_arrays, training_traces
 from explorer.dashboard.views.surface import surface_plane
@@ -58,6 +63,181 @@ def _figure_size(figure, width: int | None, height: int | None, dpi: int) -> Non
         figure.set_size_inches(width / dpi, height / dpi)
 
 
+def _panels(plot) -> list[tuple]:
+    """(main axes, colour-bar axes or None, the bar's padding as a fraction of the figure's width) of every panel of
+    a drawn HoloViews matplotlib plot."""
+    figure = plot.state
+    colorbars = {id(cax): (main, padding) for main, cax, padding in plot.traverse(
+        lambda p: (p.handles.get("axis"), p.handles.get("cax"), getattr(p, "cbar_padding", 0.0)))
+        if main is not None and cax is not None}
+    panels = []
+    for ax in figure.axes:
+        if id(ax) not in colorbars:
+            bar = next((c for c in figure.axes if colorbars.get(id(c), (None,))[0] is ax), None)
+            panels.append((ax, bar, colorbars[id(bar)][1] if bar is not None else 0.0))
+    return panels
+
+
+def _cell(ax) -> tuple[int, int]:
+    """(row, column) of an axes in its layout's grid; (0, 0) outside a grid."""
+    spec = ax.get_subplotspec() if hasattr(ax, "get_subplotspec") else None
+    return (0, 0) if spec is None else (spec.rowspan.start, spec.colspan.start)
+
+
+def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 3) -> None:
+    """Move the panels of a drawn HoloViews matplotlib `plot` (at its final size and dpi) so that all their text —
+    titles, tick and axis labels, legends, panel letters, colour bars with their labels — lies inside the figure,
+    `margin` px from its edges, and clear of the neighbouring panels by `gap` px: the layout's grid is kept; each
+    column (row) gets the width (height) its widest (tallest) panel's text needs, and the panels share what is left
+    in proportion to their current size. HoloViews places the axes for a figure size it chose, so a figure set to
+    another size (a slide's 1200 × 450) clipped its letters and labels, and a colour bar's label met the next panel's
+    axis label. A few rounds, since a panel's text moves with it."""
+    figure = plot.state
+    panels = _panels(plot)
+    if type(figure.canvas) is not FigureCanvasAgg:
+        FigureCanvasAgg(figure)
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    bars = {id(ax): (padding * figure.bbox.width, cax.get_window_extent(renderer).width)  # px, as HoloViews made them
+            for ax, cax, padding in panels if cax is not None}
+    panels = [(ax, cax) for ax, cax, _ in panels]
+    for _ in range(rounds):
+        x_needs, y_needs = [], []
+        for ax, cax in panels:
+            _fewer_ticks_where_labels_meet(ax, renderer)
+            _letter_beside(ax, cax, renderer)
+            frame = Bbox.union([a.get_window_extent(renderer) for a in (ax, cax) if a is not None])
+            texts = _text_boxes(ax, cax, renderer)
+            row, column = _cell(ax)
+            x_needs.append(_need(column, frame.x0, frame.x1, [(b.x0, b.x1) for b in texts]))
+            y_needs.append(_need(-row, frame.y0, frame.y1, [(b.y0, b.y1) for b in texts]))  # row 0 on top
+        width, height = figure.bbox.width, figure.bbox.height
+        top = height - margin - _titles_on_top(figure, renderer, margin, gap)
+        x_slots = _slots(x_needs, margin, width - margin, gap)
+        y_slots = _slots(y_needs, margin, top, gap)
+        for ax, cax in panels:
+            (x0, x1), (y0, y1) = x_slots[_cell(ax)[1]], y_slots[-_cell(ax)[0]]
+            pad, bar_width = bars.get(id(ax), (0.0, 0.0))
+            x1 -= pad + bar_width
+            ax.set_position([x0 / width, y0 / height, (x1 - x0) / width, (y1 - y0) / height])
+            if cax is not None:
+                ax.apply_aspect()
+                active = ax.get_position()
+                cax.set_position([active.x1 + pad / width, active.y0, bar_width / width, active.height])
+        figure.canvas.draw()
+    for ax, cax in panels:
+        _letter_beside(ax, cax, renderer)
+
+
+def _titles_on_top(figure, renderer, margin: float, gap: float) -> float:
+    """Put the figure's own titles (e.g. an animation frame's "iteration: 100") at its top edge, `margin` px below
+    it; returns the px they take, with the `gap` under them."""
+    titles = [text for text in figure.texts if text.get_visible() and text.get_text().strip()]
+    for text in titles:
+        text.set_verticalalignment("top")
+        text.set_y(1.0 - margin / figure.bbox.height)
+    return max((text.get_window_extent(renderer).height + gap for text in titles), default=0.0)
+
+
+def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> None:
+    """On a linear axis of `ax` whose tick labels touch (long labels such as 0.0025 on a narrow panel), keep fewer
+    ticks (`MaxNLocator`) until they stand apart by `gap` px."""
+    for axis in (ax.xaxis, ax.yaxis):
+        if axis.get_scale() != "linear":
+            continue
+        for _ in range(4):
+            low, high = sorted(axis.get_view_interval())
+            shown = [label.get_window_extent(renderer) for position, label in
+                     zip(axis.get_majorticklocs(), axis.get_majorticklabels())
+                     if low - 1e-9 * (high - low) <= position <= high + 1e-9 * (high - low) and label.get_text()]
+            meet = any(a.expanded(1.0, 1.0).padded(gap / 2).overlaps(b.padded(gap / 2))
+                       for a, b in zip(shown, shown[1:]))
+            if not meet or len(shown) <= 2:
+                break
+            axis.set_major_locator(MaxNLocator(nbins=len(shown) - 2))
+            ax.figure.canvas.draw()
+
+
+def _letter_beside(ax, cax, renderer, gap: float = 4.0) -> None:
+    """Put the panel letter HoloViews anchors to `ax` (an AnchoredText at a fixed fraction of the axes, which a small
+    panel's title or axis label then runs into) left of everything else the panel draws, level with its top."""
+    letters = [artist for artist in ax.artists if isinstance(artist, AnchoredText)]
+    if not letters:
+        return
+    for letter in letters:
+        letter.set_in_layout(False)
+    drawn = [a for a in (ax, cax) if a is not None]
+    tight = Bbox.union([a.get_tightbbox(renderer) for a in drawn])
+    for letter in letters:
+        box = letter.get_window_extent(renderer)
+        figure = ax.figure
+        letter.loc = 2  # upper left corner at the anchor
+        letter.set_bbox_to_anchor(((tight.x0 - gap - box.width) / figure.bbox.width, tight.y1 / figure.bbox.height),
+                                  transform=figure.transFigure)
+        letter.borderpad = letter.pad = 0.0
+        letter.set_in_layout(True)
+
+
+def _text_boxes(ax, cax, renderer) -> list:
+    """Window extents (px) of what a panel draws around its axes: titles, both axes with their tick labels and
+    labels, the legend, the panel letter and the colour bar with its ticks and label."""
+    parts = [title for title in (ax.title, ax._left_title, ax._right_title) if title.get_text()]
+    parts += [ax.xaxis, ax.yaxis] + [artist for artist in ax.artists if isinstance(artist, AnchoredText)]
+    parts += [part for part in (ax.get_legend(), cax) if part is not None]
+    boxes = [part.get_tightbbox(renderer) if hasattr(part, "get_tightbbox") else part.get_window_extent(renderer)
+             for part in parts]
+    return [box for box in boxes if box is not None and box.width > 0 and box.height > 0]
+
+
+def _need(index: int, start: float, end: float, texts: list[tuple[float, float]]) -> tuple:
+    """Along one direction, what a panel (its frame from `start` to `end` px; texts as (start, end) px) needs:
+    (grid index, frame length, px of text before the frame, px after it, and how far the texts that cross the
+    frame's middle — a title, an x axis, a legend below — reach from the middle backwards and forwards: when the
+    frame shrinks they stick out on both sides)."""
+    middle = (start + end) / 2
+    before = max([start - low for low, high in texts if high <= middle] + [0.0])
+    after = max([high - end for low, high in texts if low >= middle] + [0.0])
+    back = max([middle - low for low, high in texts if low < middle < high] + [0.0])
+    forth = max([high - middle for low, high in texts if low < middle < high] + [0.0])
+    return index, end - start, before, after, back, forth
+
+
+def _slots(needs: list[tuple], low: float, high: float, gap: float) -> dict[int, tuple[float, float]]:
+    """Along one direction of the figure, between `low` and `high` px, with `gap` px between columns (rows): the
+    panels' needs (`_need`) → grid index → (frame start, frame end) in px of that column (row), in grid order. The
+    frames keep their lengths' proportions at the largest scale at which every column's text fits."""
+    columns = {}
+    for index, *need in needs:
+        columns[index] = tuple(max(a, b) for a, b in zip(columns.get(index, (0.0,) * 5), need))
+    order = sorted(columns)
+
+    centred = [True]  # whether texts crossing a frame's middle get room; given up when they cannot all fit
+
+    def sides(index: int, frame: float) -> tuple[float, float]:
+        _, before, after, back, forth = columns[index]
+        if not centred[0]:
+            return before, after
+        return max(before, back - frame / 2), max(after, forth - frame / 2)
+
+    def total(scale: float) -> float:
+        return sum(columns[i][0] * scale + sum(sides(i, columns[i][0] * scale)) for i in order) + gap * (len(order) - 1)
+
+    smallest, largest = 0.25, 1.0  # frames at least a quarter of their size; below that, long titles may overlap
+    centred[0] = total(smallest) <= high - low
+    while total(largest) < high - low:
+        largest *= 2
+    for _ in range(40):  # bisection: `total` grows with the scale
+        middle = (smallest + largest) / 2
+        smallest, largest = (middle, largest) if total(middle) <= high - low else (smallest, middle)
+    slots, cursor = {}, low
+    for index in order:
+        frame = columns[index][0] * smallest
+        before, after = sides(index, frame)
+        slots[index] = (cursor + before, cursor + before + frame)
+        cursor += before + frame + after + gap
+    return slots
+
+
 def render(view, fmt: str, *, width: int | None = None, height: int | None = None, dpi: int = 100) -> bytes:
     """The bytes of `view` (any HoloViews object) as fmt "png" or "svg" (matplotlib backend, width × height px at
     `dpi`, or the size HoloViews chooses when they are None; a HoloMap shows its first frame) or "html" (standalone
@@ -73,13 +253,27 @@ def render(view, fmt: str, *, width: int | None = None, height: int | None = Non
         return buffer.getvalue().encode("utf-8")
     buffer = io.BytesIO()
     with _MATPLOTLIB:
-        figure = hv.renderer("matplotlib").get_plot(view).state
+        plot = laid_out(view, width=width, height=height, dpi=dpi)
         try:
-            _figure_size(figure, width, height, dpi)
-            figure.savefig(buffer, format=fmt, dpi=dpi)
+            plot.state.savefig(buffer, format=fmt, dpi=dpi)
         finally:
-            plt.close(figure)
+            plt.close(plot.state)
     return buffer.getvalue()
+
+
+def laid_out(view, *, width: int | None = None, height: int | None = None, dpi: int = 100):
+    """The HoloViews matplotlib plot of `view` at width × height px and `dpi` (None: the size HoloViews chooses),
+    its panels placed by `fit_layout`; `plot.state` is the figure (close it with `plt.close` when done). Call it
+    holding the matplotlib lock (`render` and `write_animation` do)."""
+    plot = hv.renderer("matplotlib").get_plot(view)
+    try:
+        _figure_size(plot.state, width, height, dpi)
+        plot.state.set_dpi(dpi)
+        fit_layout(plot)
+    except Exception:
+        plt.close(plot.state)
+        raise
+    return plot
 
 
 def save(view, path, *, width: int | None = None, height: int | None = None, dpi: int = 100) -> Path:
@@ -130,8 +324,29 @@ def training_frames(model, *, iterations: int = 200, every: int = 10, resolution
     layouts = {iteration: decision_surface_from_arrays(**surface, title="p(y=1)")
                + training_traces(columns, quantities=ANIMATED_TRACES, x="iteration", labels=["this run"])
                for iteration, (surface, columns) in snapshots.items()}
-    frames = hv.HoloMap(layouts, kdims=[hv.Dimension("iteration")]).collate().cols(2)
+    frames = hv.HoloMap(layouts, kdims=[hv.Dimension("iteration")]).collate()
+    # Each panel keeps the run's limits and is ranged on its own (matplotlib `framewise`): HoloViews then no longer
+    # ranges every element over all frames for each frame it draws, which took 140 of the 142 s of a 21-frame GIF
+    # of the banana set.
+    frames = hv.Layout([panel.map(lambda element, limit=limit: element.opts(framewise=True, **limit,
+                                                                            backend="matplotlib"), [hv.Overlay])
+                        for panel, limit in zip(frames, _fixed_limits(columns, axes))]).cols(2)
+    frames = frames.map(lambda element: element.opts(framewise=True, backend="matplotlib"), [hv.Element])
     return frames.opts(sublabel_format="", backend="matplotlib")
+
+
+def _fixed_limits(columns: dict, axes: tuple) -> list[dict]:
+    """Axis limits of the animation's panels for the whole run — the surface's grid, and each trace from the first
+    iteration to the last and over all its values (5% margin) — from the last snapshot's history `columns`."""
+    iterations = columns["iteration"]
+    limits = [dict(xlim=(float(axes[0][0]), float(axes[0][-1])), ylim=(float(axes[1][0]), float(axes[1][-1])))]
+    for name in ANIMATED_TRACES:
+        values = columns[name][np.isfinite(columns[name])]
+        low, high = (float(values.min()), float(values.max())) if len(values) else (0.0, 1.0)
+        margin = 0.05 * (high - low) or 0.5
+        limits.append(dict(xlim=(float(iterations[0]), float(max(iterations[-1], iterations[0] + 1))),
+                           ylim=(low - margin, high + margin)))
+    return limits
 
 
 def write_animation(frames, path, *, fps: int = 4, width: int | None = 1000, height: int | None = 750, dpi: int = 80,
@@ -145,10 +360,11 @@ def write_animation(frames, path, *, fps: int = 4, width: int | None = 1000, hei
         raise ValueError(f"{path}: writing .{path.suffix.lstrip('.')} needs {writer}, which is not installed here; "
                          "write a .gif instead")
     _whole("fps", fps, 1, 60)
+    if progress is not None:  # laying out the first frame takes a while: say that drawing has begun
+        progress(0, len(frames) if isinstance(frames, hv.HoloMap) else max(len(p) for p in frames))
     with _MATPLOTLIB:
-        plot = hv.renderer("matplotlib").get_plot(frames)
+        plot = laid_out(frames, width=width, height=height, dpi=dpi)
         try:
-            _figure_size(plot.state, width, height, dpi)
             movie = plot.anim(fps=fps)
             movie.save(str(path), writer=writer, fps=fps, dpi=dpi,
                        progress_callback=None if progress is None else lambda i, n: progress(i + 1, n))

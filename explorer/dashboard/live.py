@@ -19,18 +19,35 @@ import holoviews as hv
 from explorer.dashboard import views
 
 LIVE_QUANTITIES = ("test_nll", "test_error")
+NOTEBOOK_WIDTH = 880  # px: JupyterLab's output area is about 900 px wide; a row of the default drawing fits in it
+PANEL_SIZE = (435, 380)  # width, height in px (Bokeh) of the surface and of the test NLL beside it
+ERROR_HEIGHT = 220  # px: the test error under the surface
 
 
 def default_drawing(model) -> hv.Layout:
-    """The decision surface (40² grid) beside the test NLL and test error against iterations."""
-    return (views.decision_surface(model, resolution=40)
-            + views.training_traces(model, quantities=LIVE_QUANTITIES, x="iteration", cols=1))
+    """The decision surface (40² grid) beside the test NLL, the test error under it (against iterations), two
+    panels a row to fit a notebook's output area (`NOTEBOOK_WIDTH`)."""
+    width, height = PANEL_SIZE
+    nll, error = views.training_traces(model, quantities=LIVE_QUANTITIES, x="iteration")
+    surface = views.decision_surface(model, resolution=40).opts(width=width, height=height, legend_cols=2,
+                                                                backend="bokeh")  # the legend as wide as the panel
+    return (surface
+            + nll.opts(width=width, height=height, backend="bokeh")
+            + error.opts(width=width, height=ERROR_HEIGHT, backend="bokeh")).cols(2)
+
+
+def following(drawing: hv.core.Dimensioned) -> hv.core.Dimensioned:
+    """`drawing` whose every panel fits its axis ranges to each new frame (HoloViews' `framewise`): the x range of a
+    trace grows with the iterations, the y range follows the values."""
+    return drawing.map(lambda element: element.opts(framewise=True, backend="bokeh"), [hv.Element, hv.Overlay])
 
 
 def live(model, draw: Callable[[object], hv.core.Dimensioned] = default_drawing) -> hv.DynamicMap | hv.Layout:
     """draw(model) as a DynamicMap redrawn after every step of `model` (a Layout drawing comes back as a Layout of
-    DynamicMaps, one per panel). draw: any function of the model returning a HoloViews object. Showing the views
-    does not change the model: a run not evaluated yet shows empty traces until its first step."""
+    DynamicMaps, one per panel), its axis ranges following the run (`following`). draw: any function of the model
+    returning a HoloViews object. Showing the views does not change the model: a run not evaluated yet shows empty
+    traces until its first step."""
     stream = hv.streams.Params(model, ["iteration", "history_length", "status"])
-    dynamic = hv.DynamicMap(lambda iteration, history_length, status: draw(model), streams=[stream])
-    return dynamic.collate() if isinstance(draw(model), hv.Layout) else dynamic
+    dynamic = hv.DynamicMap(lambda iteration, history_length, status: following(draw(model)), streams=[stream])
+    first = draw(model)
+    return dynamic.collate().cols(first._max_cols) if isinstance(first, hv.Layout) else dynamic

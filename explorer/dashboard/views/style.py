@@ -11,6 +11,9 @@ import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's options)
 import holoviews.plotting.mpl  # noqa: F401  (registers the matplotlib backend's options)
 from bokeh.models import PlainText
+from matplotlib import pyplot as plt
+from matplotlib.ticker import LogFormatter
+from matplotlib.transforms import ScaledTranslation
 from bokeh.palettes import Category10_10
 
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE
@@ -44,14 +47,39 @@ def styled(element, *, marker: str | None = None, size: float | None = None, lin
 def sized(element, *, width: int = 420, height: int = 360):
     """A plot panel per backend: width × height px in Bokeh; in matplotlib the same height/width ratio of the axes
     box (set by a hook: HoloViews' numeric `aspect` is a data aspect, which distorts log axes) in a figure scaled
-    with the width, and legend entries shown literally (`literal_legend`)."""
+    with the width, a legend at the bottom below the x-axis label (`legend_below`), log axes labelled with plain
+    numbers (0.06, 0.1, 1.15 rather than 6×10⁻², 10⁻¹, 1.15×10⁰) and legend entries shown literally
+    (`literal_legend`)."""
     def box_aspect(plot, _element):
         axis = plot.handles["axis"]
         axis.set_aspect("auto")
         axis.set_box_aspect(height / width)
+        for scale in (axis.xaxis, axis.yaxis):
+            if scale.get_scale() == "log":
+                scale.set_major_formatter(LogFormatter())
+                scale.set_minor_formatter(LogFormatter(minor_thresholds=(1, 0.4)))
+        if getattr(plot, "legend_position", None) == "bottom" and axis.get_legend() is not None:
+            legend_below(axis, plot.legend_cols or 3)
 
     return literal_legend(element).opts(width=width, height=height, backend="bokeh").opts(
         hooks=[box_aspect], fig_size=100 * width / 300, backend="matplotlib")
+
+
+def legend_below(axis, columns: int) -> None:
+    """Redraw a matplotlib axes' legend centred below its x-axis label, each column as wide as its text. (HoloViews'
+    "bottom" legend spreads its columns over the axes' width, so at slide sizes a marker sat on its neighbour's
+    label, and it covered the x-axis label.)"""
+    old = axis.get_legend()
+    labels = [text.get_text() for text in old.get_texts()]
+    size = old.get_texts()[0].get_fontsize() if labels else plt.rcParams["legend.fontsize"]
+    ticks = max([label.get_fontsize() for label in axis.get_xticklabels()] or [size])
+    # below the tick labels and the axis label: their heights and the pads between them, in points
+    drop = ScaledTranslation(0.0, -(ticks + axis.xaxis.label.get_fontsize() + 16.0) / 72.0,
+                             axis.figure.dpi_scale_trans)
+    handles = old.legend_handles
+    old.remove()
+    axis.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=axis.transAxes + drop,
+                ncol=columns, fontsize=size, frameon=True, borderaxespad=0.0)
 
 
 def literal(text: str) -> str:

@@ -21,6 +21,7 @@ LABELS = {"elbo": "ELBO", "test_nll": "test negative log-likelihood", "test_erro
           "rho": "step size ρ", "lengthscale": "lengthscale ℓ (geometric mean under ARD)",
           "variance": "variance σ²",
           "seconds": "training time (s, evaluation excluded)", "iteration": "iteration"}
+AXIS_LABELS = {"lengthscale": "lengthscale ℓ"}  # shorter than the title where the title explains more
 LOG_SCALE = {"rho", "lengthscale", "variance"}  # positive quantities that change by orders of magnitude
 
 
@@ -60,7 +61,7 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
     x_dim = hv.Dimension(x, label=LABELS[x])
     panels = []
     for quantity in quantities:
-        y_dim = hv.Dimension(quantity, label=_label(quantity))
+        y_dim = hv.Dimension(quantity, label=AXIS_LABELS.get(quantity, _label(quantity)))
         curves = []
         for k, (run, label) in enumerate(zip(runs, labels)):
             values = run.get(quantity)
@@ -73,6 +74,7 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
             raise ValueError(f"no history has values of {quantity!r} (columns: {sorted(runs[0])})")
         logy = quantity in LOG_SCALE or quantity.startswith("lengthscale_")
         overlay = styled(hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
-                         title=_label(quantity), logy=logy, show_legend=len(histories) > 1)
+                         title=_label(quantity), logy=logy, show_legend=len(histories) > 1,
+                         matplotlib=dict(ylabel=""))  # static files: the title names the quantity
         panels.append(sized(overlay, width=460, height=280))
     return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))

@@ -1,0 +1,37 @@
+"""The README's screenshots are made by a command (`python -m explorer.dashboard.screenshots`): the README shows every
+tab's picture from where the command writes it, and the command drives the served app in Chromium."""
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from explorer.dashboard import screenshots
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_readme_shows_each_tab_from_where_the_command_writes_it():
+    linked = re.findall(r"\]\((docs/screenshots/[^)]+\.png)\)", (ROOT / "README.md").read_text(encoding="utf-8"))
+    expected = [f"docs/screenshots/{screenshots.file_name(tab)}" for tab in screenshots.TABS]
+    assert sorted(linked) == sorted(expected)
+    assert screenshots.DOCS == ROOT / "docs" / "screenshots"
+    assert all((ROOT / path).is_file() for path in expected)
+    assert "python -m explorer.dashboard.screenshots" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_without_a_browser_the_command_says_so_in_one_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("XGPC_CHROMIUM", str(tmp_path / "no-browser"))
+    assert screenshots.main(["--out", str(tmp_path)]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "no Chromium at" in error and not list(tmp_path.glob("*.png"))
+
+
+@pytest.mark.browser
+def test_the_command_pictures_a_tab_of_the_served_app(tmp_path, browser_type_launch_args):
+    """`browser_type_launch_args` (conftest): skipped without a browser, failed on CI."""
+    (path,) = screenshots.take(tmp_path, tabs=["Data"], width=1024, height=768, report=lambda line: None)
+    image = Image.open(path)
+    assert path.name == "data.png" and image.size[0] >= 1024 and image.size[1] >= 768  # the whole page
+    colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 50  # a drawn page, not a blank one

@@ -18,6 +18,7 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.compare import compare_with_mcmc
+from explorer.dashboard.panes import canvas_pane
 from explorer.dashboard.ranges import fit_range
 from explorer.dashboard.surface import PCA, Projection, grid_axes
 from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_surfaces
@@ -209,7 +210,7 @@ class McmcTab(pn.viewable.Viewer):
 
     def _show_results(self, results: dict, surfaces: dict) -> None:
         run = self.run
-        self.comparison.objects = [pn.pane.HoloViews(panel, backend="bokeh") for panel in mcmc_comparison(results)]
+        self.comparison.objects = [canvas_pane(panel) for panel in mcmc_comparison(results)]
         self.summary.object = _summary_table(results, run)
         if run.subsampled:
             self.note.object = (f"MCMC used {len(run.y_train)} of {run.n_available[0]} training points and "
@@ -219,7 +220,7 @@ class McmcTab(pn.viewable.Viewer):
         xlabel, ylabel = (label.text for label in run.projection.labels(run.feature_names))
         view = mcmc_surfaces(surfaces, train=run.projection.to_plane(run.X_train_raw), train_labels=run.y_train,
                              xlabel=xlabel, ylabel=ylabel)
-        self.surfaces.objects = [pn.pane.HoloViews(panel, backend="bokeh") for panel in view]
+        self.surfaces.objects = [canvas_pane(panel) for panel in view]
 
     def __panel__(self):
         settings = pn.Column("### PG Gibbs sampler", self.n_train, self.n_test, self.n_samples, self.burn_in,

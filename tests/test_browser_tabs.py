@@ -65,8 +65,9 @@ def assert_all_drawn(page, tab: str, expected_plots: int) -> dict[str, int]:
     return counts
 
 
-def test_every_plot_of_every_tab_shows_its_data_after_the_tabs_action(served, page):
-    dashboard, errors = open_app(page, *served)
+def each_tab_after_its_action(page, dashboard, check) -> None:
+    """Train after Step and a little Play, Data, MCMC after a small run, Race after a short race, Learn: each shown
+    in turn, then `check(tab)`."""
     page.get_by_role("button", name="Step").click()
     wait_server(page, lambda: dashboard.model.iteration > 0)
     page.get_by_text(f"iteration {dashboard.model.iteration}").wait_for(timeout=TIMEOUT_MS)
@@ -74,11 +75,11 @@ def test_every_plot_of_every_tab_shows_its_data_after_the_tabs_action(served, pa
     wait_server(page, lambda: dashboard.model.iteration >= 60)
     page.get_by_role("button", name="Pause").click()
     wait_server(page, lambda: not dashboard.worker.playing)
-    assert_all_drawn(page, "Train", 5)  # surface, ELBO, NLL, error, ρ/kernel
+    check("Train")
 
     page.locator(".bk-tab", has_text="Data").click()
     page.get_by_text("Upload a CSV").first.wait_for(timeout=TIMEOUT_MS)
-    assert_all_drawn(page, "Data", 0)
+    check("Data")
 
     page.locator(".bk-tab", has_text="MCMC").click()
     for widget, value in ((dashboard.mcmc.n_train, 120), (dashboard.mcmc.n_test, 150),
@@ -86,18 +87,27 @@ def test_every_plot_of_every_tab_shows_its_data_after_the_tabs_action(served, pa
         widget.value = value
     page.get_by_role("button", name="Run MCMC comparison").click()
     page.get_by_text("ELBO without augmentation").wait_for(timeout=TIMEOUT_MS)
-    assert_all_drawn(page, "MCMC", 6)  # the chains' trace, Fig. 1's three panels, the two surfaces
+    check("MCMC")
 
     page.locator(".bk-tab", has_text="Race").click()
     dashboard.race.budget.value = 1.0
     page.get_by_role("button", name="Start race").click()
     page.get_by_text("Race finished").wait_for(timeout=TIMEOUT_MS)
-    assert_all_drawn(page, "Race", 2)
+    check("Race")
 
     page.locator(".bk-tab", has_text="Learn").click()
     page.get_by_text("5. One point's EP update").first.wait_for(timeout=TIMEOUT_MS)
-    counts = assert_all_drawn(page, "Learn", 7)
-    plots = {plot["title"].split(",")[0].split(" ")[0]: plot for plot in page.evaluate(PLOT_FRAMES)}
+    check("Learn")
+
+
+def test_every_plot_of_every_tab_shows_its_data_after_the_tabs_action(served, page):
+    dashboard, errors = open_app(page, *served)
+    least = {"Train": 5, "Data": 0, "MCMC": 6, "Race": 2, "Learn": 7}  # MCMC: trace, Fig. 1 (3), surfaces (2)
+    drawn = {}
+    each_tab_after_its_action(page, dashboard, lambda tab: drawn.update({tab: assert_all_drawn(page, tab,
+                                                                                               least[tab])}))
+    assert set(drawn) == set(least)
+    plots = {plot["title"].split(",")[0].split(" ")[0]: plot for plot in page.evaluate(PLOT_FRAMES)}  # Learn's
     clipped = [p["title"] for p in plots.values() if p["title_width"] > p["canvas_width"] - 50]
     assert clipped == [], f"titles wider than their plot (less its toolbar): {clipped}"
     # each density axis fits its own data, none is linked to another's (issue 20, item 7)
@@ -109,4 +119,46 @@ def test_every_plot_of_every_tab_shows_its_data_after_the_tabs_action(served, pa
                             dashboard.learn.label.value)
     peak = 1.0 / np.sqrt(2 * np.pi * ep.var)  # the moment-matched Gaussian's peak; the tilted one's is close
     assert peak < plots["tilted"]["y_range"][1] < 2.0 * peak, (peak, plots["tilted"]["y_range"])
+    assert errors == []
+
+
+# Everything on the page (shadow roots included) whose right edge is beyond the window's.
+OVERFLOWING = """() => {
+  const wide = [];
+  function walk(root) {
+    for (const el of root.querySelectorAll("*")) {
+      const box = el.getBoundingClientRect();
+      if (box.width > 0 && box.right > window.innerWidth + 0.5)
+        wide.push(`${el.tagName}.${String(el.className).slice(0, 50)} at ${Math.round(box.left)}, ${Math.round(box.width)} px`);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  }
+  walk(document);
+  return {scroll: document.scrollingElement.scrollWidth, window: window.innerWidth, wide: wide.slice(0, 8)};
+}"""
+
+
+def test_no_tab_is_wider_than_a_1024_by_768_projector(served, page):
+    page.set_viewport_size({"width": 1024, "height": 768})
+    dashboard, errors = open_app(page, *served)
+
+    def fits(tab: str) -> None:
+        page.wait_for_timeout(1200)  # laid out
+        shoot(page, f"1024-{tab.lower()}")
+        found = page.evaluate(OVERFLOWING)
+        assert found["scroll"] <= found["window"] and found["wide"] == [], f"{tab}: {found}"
+
+    each_tab_after_its_action(page, dashboard, fits)
+    page.locator(".bk-tab", has_text="MCMC").click()  # the results drawn again, as a tab shown anew
+    page.get_by_text("ELBO without augmentation").wait_for(timeout=TIMEOUT_MS)
+    fits("MCMC")
+    assert errors == []
+
+
+def test_export_card_is_in_view_at_1400_by_1000(served, page):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    _, errors = open_app(page, *served)
+    box = page.get_by_text("Export for slides").bounding_box()
+    assert box["y"] + box["height"] <= 1000
+    assert page.get_by_role("button", name="Animation (GIF)").bounding_box()["y"] < 1000
     assert errors == []

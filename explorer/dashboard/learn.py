@@ -138,6 +138,7 @@ class LearnTab(pn.viewable.Viewer):
         )
 
     def __panel__(self):
+        # Two pictures a row, each at most 480 px wide: the tab fits a 1024-px projector.
         return pn.Column(
             pn.pane.Markdown(
                 "### Pólya-Gamma augmentation in four pictures\n"

@@ -18,7 +18,7 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.compare import compare_with_mcmc
-from explorer.dashboard.panes import canvas_pane
+from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
 from explorer.dashboard.surface import PCA, Projection, grid_axes
 from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_surfaces
@@ -151,7 +151,7 @@ class McmcTab(pn.viewable.Viewer):
             self.trace.line("sweep", "value", source=source, color=Category10_10[chain], alpha=0.8)
             self.trace_sources.append(source)
         # The views' panels, one pane each, set when a run is done.
-        self.comparison, self.surfaces = pn.Row(), pn.Row()
+        self.comparison, self.surfaces = pn.Row(**WRAPPING), pn.Row(**WRAPPING)
 
     # ------------------------------------------------------------------------------------------------ running
     def new_run(self, model, plane: str, features: tuple[int, int]) -> McmcRun:

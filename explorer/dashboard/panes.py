@@ -11,6 +11,9 @@ from __future__ import annotations
 import panel as pn
 
 CANVAS = {"plot.output_backend": "canvas"}
+# A Row whose panes wrap onto the next line where the window is too narrow for them side by side (a 1024-px
+# projector). Panel's FlexBox would wrap too, but drew the HoloViews panes inside it at zero size.
+WRAPPING = dict(sizing_mode="stretch_width", styles={"flex-wrap": "wrap", "min-width": "0", "width": "100%"})
 
 
 def canvas_pane(view, **params) -> pn.pane.HoloViews:

@@ -163,13 +163,15 @@ class TrainTab(pn.viewable.Viewer):
             width=CONTROLS_WIDTH,
         )
         curves = pn.Column(
-            pn.Row(self.elbo_axis, self.log_time),
-            pn.Row(self.clear, self.download),
+            pn.FlexBox(self.elbo_axis, self.log_time, self.clear, self.download),
             pn.pane.Bokeh(t.elbo), *panes, pn.pane.Bokeh(t.params),
-            pn.Card(pn.Row(self.export_format, self.surface_file, self.traces_file),
-                    pn.Row(self.animation_iterations, self.animation_file), self.export_progress, self.export_status,
-                    title="Export for slides", collapsed=False, sizing_mode="stretch_width"),
-            sizing_mode="stretch_width", min_width=380,
+            sizing_mode="stretch_width", min_width=380, styles={"flex": "1 1 380px"},
         )
-        return pn.Row(controls, pn.Column(self._surface, sizing_mode="stretch_width", min_width=480), curves,
-                      sizing_mode="stretch_width")
+        # under the surface, where a 1000-px high window still shows it
+        export = pn.Card(pn.FlexBox(self.export_format, self.surface_file, self.traces_file),
+                         pn.FlexBox(self.animation_iterations, self.animation_file), self.export_progress,
+                         self.export_status, title="Export for slides", collapsed=False, sizing_mode="stretch_width")
+        # Side by side where they fit, wrapped where not (on a 1024-px projector the curves go below)
+        return pn.FlexBox(controls, pn.Column(self._surface, export, sizing_mode="stretch_width", min_width=480,
+                                              styles={"flex": "1 1 480px"}), curves,
+                          flex_wrap="wrap", sizing_mode="stretch_width")

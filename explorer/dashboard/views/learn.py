@@ -131,9 +131,8 @@ def minibatch_histogram(local: dict, quantity: str = "c", bins: int = 30) -> hv.
         raise ValueError(f"quantity must be 'c' or 'theta', got {quantity!r}")
     dim, color = ((hv.Dimension("c", label="c_i"), "#1f77b4") if quantity == "c"
                   else (hv.Dimension("theta", label="θ_i = E[ω_i]"), "darkorange"))
-    histogram = styled(_histogram(local[quantity], dim, dim.label, color, bins),
-                       title=f"{dim.label}, last minibatch")
-    return sized(histogram, width=300, height=300)
+    histogram = styled(_histogram(local[quantity], dim, dim.label, color, bins), title=dim.label)
+    return sized(histogram, width=230, height=300)
 
 
 def minibatch_view(local: dict, bins: int = 30) -> hv.Layout:

@@ -162,3 +162,13 @@ def test_export_card_is_in_view_at_1400_by_1000(served, page):
     assert box["y"] + box["height"] <= 1000
     assert page.get_by_role("button", name="Animation (GIF)").bounding_box()["y"] < 1000
     assert errors == []
+
+
+def test_log_time_axis_is_a_named_control_a_click_on_its_text_turns_on(served, page):
+    dashboard, errors = open_app(page, *served)
+    control = page.get_by_role("button", name="log time axis (NLL, error)")
+    page.get_by_text("log time axis (NLL, error)").click()
+    wait_server(page, lambda: dashboard.train.log_time.value)
+    control.click()
+    wait_server(page, lambda: not dashboard.train.log_time.value)
+    assert errors == []

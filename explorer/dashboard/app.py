@@ -34,7 +34,7 @@ from explorer.dashboard.race import RaceTab
 from explorer.dashboard.snapshot import Publisher, Snapshot
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.text import html_text
-from explorer.dashboard.train import TrainTab
+from explorer.dashboard.train import TrainTab, convergence_rule
 from explorer.dashboard.worker import Worker
 from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
@@ -489,9 +489,7 @@ class Dashboard(pn.viewable.Viewer):
         if "status" in update:
             t.traces.flush_parameters()
         if "status" in update and update["status"] != self._shown_status:
-            iteration, status, converged = update["status"]
-            t.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
-            t.status.value = html_text(status)
+            t.show_status(*update["status"], self._trainer)
             self._shown_status = update["status"]
         if "frame" in update:
             self.surface.show(update["frame"])
@@ -507,8 +505,8 @@ class Dashboard(pn.viewable.Viewer):
             self._report_failure(error, "Stopped by an error: ")
         if self.worker.finished and not self._announced and self.worker.job is self._jobs.get("train"):
             self._announced = True
-            notify(f"Converged at iteration {update['iteration']} (the paper's criterion on the global parameters); "
-                   "Play trains on.", kind="info")
+            notify(f"Converged at iteration {update['iteration']}: {convergence_rule(self._trainer)}. Play has "
+                   "stopped; press Play to train on.", kind="info")
         if not self._served:
             pn.io.push_notebook(self.layout)
 

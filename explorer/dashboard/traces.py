@@ -11,12 +11,12 @@ right, so no legend covers a curve. A click on a legend entry hides that run.
 from __future__ import annotations
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Legend, LegendItem, Range1d
+from bokeh.models import ColumnDataSource, FixedTicker, Legend, LegendItem, Range1d
 from bokeh.palettes import Category10_10, Viridis256
 from bokeh.plotting import figure
 
 from explorer.dashboard.controls import describe_change
-from explorer.dashboard.ranges import fit_range
+from explorer.dashboard.ranges import fit_range, log_ticks
 from explorer.training import COLUMNS
 
 PARAMETER_COLUMNS = ("iteration", "rho", "lengthscale", "variance")
@@ -92,6 +92,7 @@ class Traces:
         self.parameter_buffer = Decimator(capacity, PARAMETER_COLUMNS)
         self._kernel_lines: list = []  # (renderer, legend item) of the kernel's further parameters
         self._pending: list[dict] = []
+        self.last_row: dict | None = None  # the live run's latest evaluation
         self.earlier: list[dict] = []
         self.number = 1  # of the live run
         self._config: dict | None = None  # the live run's settings
@@ -113,6 +114,7 @@ class Traces:
         self.error_log = figure(title="test error", x_axis_type="log", x_axis_label=seconds, **common(x=(1e-3, 1.0)))
         self.params = figure(title="step size ρ and kernel parameters", x_axis_label="iteration", y_axis_type="log",
                              **common(y=(1e-2, 1.0)))
+        self.params.yaxis[0].ticker = FixedTicker(ticks=log_ticks(1e-2, 1.0))  # ranges.py says why
         self.elbo_x = "iteration"
         self.overlaid = {self.elbo: ("elbo", "iteration"), self.nll: ("test_nll", "seconds"),
                          self.error: ("test_error", "seconds"), self.nll_log: ("test_nll", "seconds"),
@@ -147,6 +149,7 @@ class Traces:
         if not rows:
             return
         self._pending.extend(rows)
+        self.last_row = rows[-1]
         _send(self.live, *self.buffer.add(rows))
         self._fit_ranges()
 
@@ -161,6 +164,7 @@ class Traces:
             kept = self.parameter_buffer.kept
             fit_range(self.params.x_range, [kept["iteration"]])
             fit_range(self.params.y_range, [kept[name] for name in kept if name != "iteration"], log=True)
+            self.params.yaxis[0].ticker.ticks = log_ticks(self.params.y_range.start, self.params.y_range.end)
 
     def _set_kernel_lines(self, names: tuple[str, ...]) -> None:
         """One thin line per further kernel parameter (e.g. the ARD lengthscales "lengthscale_1" …), replacing
@@ -194,6 +198,7 @@ class Traces:
         self.buffer = Decimator(self.buffer.capacity)
         self.parameter_buffer = Decimator(self.buffer.capacity, self.parameter_buffer.columns)
         self._pending = []
+        self.last_row = None
         self.live.data = _empty()
         self.parameters.data = _empty(self.parameter_buffer.columns)
         self._label()

@@ -22,6 +22,23 @@ ANIMATION_SIZE = dict(width=800, height=600, dpi=80, resolution=40, fps=4)
 PROGRESS_SECONDS = 0.25  # how often the progress bar follows an animation being made
 
 
+def convergence_rule(trainer) -> str:
+    """The convergence rule of a `training.Trainer`, in words with its numbers."""
+    if trainer.convergence == "parameters":
+        window = trainer.engine.criterion
+        return (f"the paper's rule on the global parameters held (mean relative change of η over the last "
+                f"{window.window} iterations < {window.threshold:g})")
+    if trainer.convergence == "holdout":
+        window = trainer.holdout
+        return (f"the paper's hold-out rule held (mean relative change of the test NLL over the last {window.window} "
+                f"evaluations < {window.threshold:g})")
+    if trainer.convergence == "no-improvement":
+        rule = trainer.no_improvement
+        return (f"early stopping: the test NLL has not improved by {rule.tol:g} in {rule.n_iter_no_change} "
+                "evaluations")
+    return "no rule is set"
+
+
 class TrainTab(pn.viewable.Viewer):
     """Widgets and layout of the Train tab (shows itself in a notebook); the `Dashboard` wires the buttons to its
     worker."""
@@ -38,12 +55,13 @@ class TrainTab(pn.viewable.Viewer):
                                        description="Start this run again from the prior")
         self.counter = pn.widgets.StaticText(value="iteration 0", width=300, height=28,
                                              styles={"font-size": "1.15em", "font-weight": "bold"})
-        self.status = pn.widgets.StaticText(value="", width=300, height=64, styles={"font-size": "0.85em",
+        self.status = pn.widgets.StaticText(value="", width=300, height=96, styles={"font-size": "0.85em",
                                                                                    "overflow": "hidden"})
         self.traces = Traces()
         self.elbo_axis = pn.widgets.RadioButtonGroup(options={"ELBO vs iteration": "iteration",
                                                               "ELBO vs wall time": "seconds"}, value="iteration")
-        self.log_time = pn.widgets.Checkbox(label="log time axis (NLL, error)", value=False)
+        # a toggle button: its whole text is what one clicks, and its accessible name (Bokeh's checkbox has neither)
+        self.log_time = pn.widgets.Toggle(name="log time axis (NLL, error)", value=False, button_type="light")
         self.clear = pn.widgets.Button(label="Clear earlier runs", color="light")
         self.download = pn.widgets.FileDownload(callback=lambda: io.StringIO(history_csv()),
                                                 filename="xgpc-history.csv", label="History as CSV",
@@ -71,6 +89,23 @@ class TrainTab(pn.viewable.Viewer):
         self._time_panes: list[tuple] = []  # (NLL pane, error pane) of every view built
         self._settings = settings
         self._surface = surface
+
+    def show_status(self, iteration: int, event: str, converged: bool, trainer) -> None:
+        """The counter and the status line as of now: the latest evaluation's numbers, which rule declared
+        convergence (if one has) and what Play does next, and the model's last event (`Model.status`, which names
+        its own iteration where it has one)."""
+        self.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
+        row = self.traces.last_row
+        lines = []
+        if row is not None:
+            lines.append(f"Iteration {row['iteration']}: test NLL {row['test_nll']:.4f}, error {row['test_error']:.3f}, "
+                         f"ELBO {row['elbo']:.5g}.")
+        if converged:
+            lines.append(f"Converged: {convergence_rule(trainer)}. Play stops here once; press Play to train on "
+                         "(the curves may still improve slowly).")
+        if event:
+            lines.append(("Last event: " if lines else "") + event)
+        self.status.value = "<br>".join(html_text(line) for line in lines)
 
     def _name_files(self, event) -> None:
         suffix = event.new.lower()

@@ -56,7 +56,7 @@ def test_the_status_line_tells_the_current_iteration_and_numbers(dash):
     row = dash.model.history.rows[-1]
     status = dash.train.status.value
     assert row["iteration"] == dash.model.iteration == 60
-    assert f"Iteration 60: test NLL {row['test_nll']:.4f}, error {row['test_error']:.3f}" in status
+    assert f"After 60 iterations: test NLL {row['test_nll']:.4f}, error {row['test_error']:.3f}" in status
     assert dash.train.counter.value == "iteration 60"
 
 
@@ -77,4 +77,65 @@ def test_play_stopping_at_convergence_names_the_rule_and_play_trains_on():
     wait_until(lambda: dash.model.iteration > converged_at + 50)
     dash.pause()
     assert dash.model.iteration > converged_at + 50
+    dash.close()
+
+
+# ----- item 4: the live evaluation's cost ---------------------------------------------------------------------------
+def test_an_evaluation_share_skips_evaluations_that_would_take_more_than_it(monkeypatch):
+    """One second of training per iteration, 100 s per evaluation: under a 25% share an evaluation at a multiple of
+    eval_every waits until 300 s have passed since the last one ended, so evaluations take a quarter of the time; each
+    row still holds the exact numbers of its iteration."""
+    from test_training import Clock, problem, xgpc
+
+    from explorer import training
+    from explorer.metrics import negative_log_likelihood
+    from explorer.training import Trainer
+
+    X, y, Z = problem()
+    clock = Clock()
+    monkeypatch.setattr(training.time, "perf_counter", clock)
+    engine = xgpc(X, y, Z)
+    step, predict = engine.step, engine.predict_proba
+
+    def timed_step(k=1):
+        step(k)
+        clock.now += float(k)
+
+    def timed_predict(Xs):
+        clock.now += 100.0
+        return predict(Xs)
+
+    engine.step, engine.predict_proba = timed_step, timed_predict
+    trainer = Trainer(engine, X[:40], y[:40], eval_every=7)
+    trainer.eval_share = 0.25
+    trainer.step(1000)
+    np.testing.assert_array_equal(trainer.history.column("iteration"), [0, 301, 602, 903])
+    assert trainer.eval_seconds == 400.0 and trainer.seconds == 1000.0
+    assert trainer.eval_seconds / clock.now < 0.3  # without the share: 143 evaluations, 93% of the time
+    trainer.eval_share = None  # off again: every multiple of eval_every
+    trainer.step(8)
+    np.testing.assert_array_equal(trainer.history.column("iteration")[-3:], [903, 1001, 1008])
+    row = trainer.history.rows[-1]
+    assert row["test_nll"] == negative_log_likelihood(predict(X[:40]), y[:40])  # the last state, exactly
+
+
+def test_play_on_a_large_set_trains_most_of_the_time_and_the_tab_says_how_it_evaluates():
+    """The dashboard's Play evaluates within its share (where every evaluation would cost far more than the
+    iterations between them); a Step afterwards evaluates at once; the tab says what the curves are evaluated on."""
+    dash = Dashboard(Model(dataset="moons", n_points=40_000, n_inducing=10, batch_size=10, eval_every=5,
+                           learn_hyperparameters=False))
+    trainer = dash.model.trainer
+    dash.play()
+    wait_until(lambda: dash.model.iteration >= 3000)
+    dash.pause()
+    evaluated = len(dash.model.history)
+    assert evaluated < dash.model.iteration / dash.model.eval_every / 3  # most evaluations skipped
+    iteration = dash.model.iteration  # Pause: the last multiple of eval_every is evaluated, or else the state now
+    assert dash.model.history.rows[-1]["iteration"] >= iteration - iteration % dash.model.eval_every
+    assert trainer.eval_seconds < trainer.seconds + 1.0  # not most of the time (it was 10× the training time)
+    before = dash.model.iteration
+    dash.step()
+    assert len(dash.model.history) == evaluated + 1 and dash.model.history.rows[-1]["iteration"] > before
+    note = dash.train.evaluation_note.value
+    assert "5,000 test rows" in note and "5,000 training rows" in note and "25%" in note
     dash.close()

@@ -34,7 +34,7 @@ from explorer.dashboard.race import RaceTab
 from explorer.dashboard.snapshot import Publisher, Snapshot
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.text import html_text
-from explorer.dashboard.train import TrainTab, convergence_rule
+from explorer.dashboard.train import EVALUATION_SHARE, TrainTab, convergence_rule
 from explorer.dashboard.worker import Worker
 from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
@@ -165,7 +165,13 @@ class Dashboard(pn.viewable.Viewer):
             seconds = per_iteration["seconds"]
             k = 1 if seconds is None else max(1, min(self.model.eval_every, int(CHUNK_SECONDS / max(seconds, 1e-5))))
             start = time.perf_counter()
-            if self.model.step(k) == 0:
+            trainer = self.model.trainer
+            trainer.eval_share = EVALUATION_SHARE  # while Play runs (Step evaluates every eval_every)
+            try:
+                new_rows = self.model.step(k)
+            finally:
+                trainer.eval_share = None
+            if new_rows == 0:
                 per_iteration["seconds"] = (time.perf_counter() - start) / k
             self._publisher.publish(self.model)
             return stop_at_convergence and self.model.converged
@@ -208,6 +214,8 @@ class Dashboard(pn.viewable.Viewer):
 
     def pause(self) -> None:
         self.worker.pause()
+        with self.worker.hold():  # the state shown now gets exact numbers, even if Play skipped its evaluation
+            self.model.trainer.evaluate_skipped()
         self.refresh(force_surface=True)
 
     def step(self) -> None:

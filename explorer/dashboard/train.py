@@ -20,6 +20,7 @@ ANIMATION_ITERATIONS = (10, 2000)  # least and most iterations an animation from
 ANIMATION_FRAMES = 20
 ANIMATION_SIZE = dict(width=800, height=600, dpi=80, resolution=40, fps=4)
 PROGRESS_SECONDS = 0.25  # how often the progress bar follows an animation being made
+EVALUATION_SHARE = 0.25  # while Play runs, evaluations take at most about this share of the wall time
 
 
 def convergence_rule(trainer) -> str:
@@ -37,6 +38,15 @@ def convergence_rule(trainer) -> str:
         return (f"early stopping: the test NLL has not improved by {rule.tol:g} in {rule.n_iter_no_change} "
                 "evaluations")
     return "no rule is set"
+
+
+def evaluation_note(trainer) -> str:
+    """What the live curves are evaluated on and how often, in words (a `training.Trainer`)."""
+    elbo_rows = trainer.engine.n if trainer.elbo_index is None else len(trainer.elbo_index)
+    return (f"Curves: test NLL and error on {len(trainer.y_eval):,} test rows, ELBO on {elbo_rows:,} training rows "
+            "(larger sets: fixed random subsets of eval_points rows). Step evaluates every eval_every iterations; "
+            f"while Play runs, evaluations are skipped where they would take more than {EVALUATION_SHARE:.0%} of the "
+            "time (on large sets: fewer points, each exact for its iteration).")
 
 
 class TrainTab(pn.viewable.Viewer):
@@ -58,6 +68,8 @@ class TrainTab(pn.viewable.Viewer):
         self.status = pn.widgets.StaticText(value="", width=300, height=96, styles={"font-size": "0.85em",
                                                                                    "overflow": "hidden"})
         self.traces = Traces()
+        self.evaluation_note = pn.widgets.StaticText(value="", sizing_mode="stretch_width",
+                                                     styles={"font-size": "0.8em", "color": "#555"})
         self.elbo_axis = pn.widgets.RadioButtonGroup(options={"ELBO vs iteration": "iteration",
                                                               "ELBO vs wall time": "seconds"}, value="iteration")
         # a toggle button: its whole text is what one clicks, and its accessible name (Bokeh's checkbox has neither)
@@ -98,14 +110,15 @@ class TrainTab(pn.viewable.Viewer):
         row = self.traces.last_row
         lines = []
         if row is not None:
-            lines.append(f"Iteration {row['iteration']}: test NLL {row['test_nll']:.4f}, error {row['test_error']:.3f}, "
-                         f"ELBO {row['elbo']:.5g}.")
+            lines.append(f"After {row['iteration']} iterations: test NLL {row['test_nll']:.4f}, error "
+                         f"{row['test_error']:.3f}, ELBO {row['elbo']:.5g}.")
         if converged:
             lines.append(f"Converged: {convergence_rule(trainer)}. Play stops here once; press Play to train on "
                          "(the curves may still improve slowly).")
         if event:
             lines.append(("Last event: " if lines else "") + event)
         self.status.value = "<br>".join(html_text(line) for line in lines)
+        self.evaluation_note.value = html_text(evaluation_note(trainer))
 
     def _name_files(self, event) -> None:
         suffix = event.new.lower()
@@ -198,7 +211,7 @@ class TrainTab(pn.viewable.Viewer):
             width=CONTROLS_WIDTH,
         )
         curves = pn.Column(
-            pn.FlexBox(self.elbo_axis, self.log_time, self.clear, self.download),
+            pn.FlexBox(self.elbo_axis, self.log_time, self.clear, self.download), self.evaluation_note,
             pn.pane.Bokeh(t.elbo), *panes, pn.pane.Bokeh(t.params),
             sizing_mode="stretch_width", min_width=380, styles={"flex": "1 1 380px"},
         )

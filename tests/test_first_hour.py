@@ -139,3 +139,42 @@ def test_play_on_a_large_set_trains_most_of_the_time_and_the_tab_says_how_it_eva
     note = dash.train.evaluation_note.value
     assert "5,000 test rows" in note and "5,000 training rows" in note and "25%" in note
     dash.close()
+
+
+# ----- item 9: overlays across data sets; a spike does not flatten the curves ---------------------------------------
+def rows(elbo, nll, start=0):
+    from explorer.training import COLUMNS
+    return [dict(dict.fromkeys(COLUMNS, 0.5), iteration=start + 10 * i, seconds=0.01 * (start + 10 * i), elbo=e,
+                 test_nll=n, test_error=0.1) for i, (e, n) in enumerate(zip(elbo, nll))]
+
+
+def test_earlier_runs_stay_for_the_same_data_and_go_when_the_data_set_changes():
+    from explorer.dashboard.traces import Traces
+
+    traces = Traces()
+    traces.new_run({"dataset": "banana", "n_inducing": 100})
+    traces.add(rows(np.linspace(-3000, -1000, 20), np.linspace(0.7, 0.3, 20)))
+    traces.new_run({"dataset": "banana", "n_inducing": 50})
+    traces.add(rows(np.linspace(-3000, -1100, 20), np.linspace(0.7, 0.32, 20)))
+    assert len(traces.earlier) == 1 and len(traces.labels) == 2
+    traces.new_run({"dataset": "a9a", "n_inducing": 50})
+    assert traces.earlier == [] and len(traces.labels) == 1  # banana's curves beside a9a's would mislead
+    assert traces.labels[0].startswith("run 3 (now): data banana → a9a")
+    assert len(traces.elbo.renderers) == 1  # the live run's line only
+    traces.add(rows(np.linspace(-40_000, -30_000, 20), np.linspace(0.6, 0.33, 20)))
+    assert traces.elbo.y_range.start > -45_000 and traces.elbo.y_range.end < -29_000
+
+
+def test_a_natural_gradient_spike_does_not_flatten_the_train_tabs_curves():
+    from explorer.dashboard.traces import Traces
+
+    traces = Traces()
+    traces.new_run({"dataset": "banana"})
+    elbo, nll = np.linspace(-1500, -1000, 30), np.linspace(0.5, 0.25, 30)
+    elbo[12], nll[12] = -3500.0, 5.0  # one evaluation of a natural-gradient step gone wide
+    traces.add(rows(elbo, nll))
+    for figure, values in ((traces.elbo, np.delete(elbo, 12)), (traces.nll, np.delete(nll, 12))):
+        low, high = figure.y_range.start, figure.y_range.end
+        assert low <= values.min() and values.max() <= high  # every ordinary value shown
+        span = values.max() - values.min()
+        assert high - low < 1.5 * span  # the curves fill the plot: the spike runs off it

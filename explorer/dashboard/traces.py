@@ -3,7 +3,7 @@
 ELBO against iteration or wall time; test NLL and test error against wall time (log-x toggle); ρ and the kernel
 parameters (every column of the kernel's `summary()`: the lengthscale, under ARD also one line per feature, and the
 variance). The live run is a decimating buffer, so an hour of training keeps a bounded number of points on screen;
-earlier runs stay overlaid (at most `MAX_EARLIER`). Runs are numbered in order (a run ended before it drew a curve
+earlier runs on the same data set stay overlaid (at most `MAX_EARLIER`; a new data set clears them). Runs are numbered in order (a run ended before it drew a curve
 gives its number to the next) and labelled by what changed since the run before, old → new ("run 2: inducing points
 30 → 50"). The ELBO figure has the full labels in a legend below it; the others name the runs compactly at their
 right, so no legend covers a curve. A click on a legend entry hides that run.
@@ -17,6 +17,7 @@ from bokeh.plotting import figure
 
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.ranges import fit_range, log_ticks
+from explorer.dashboard.views.race import robust_range
 from explorer.training import COLUMNS
 
 PARAMETER_COLUMNS = ("iteration", "rho", "lengthscale", "variance")
@@ -190,8 +191,11 @@ class Traces:
             self._config = dict(config)
             self._label()
             return
-        if self.points > 1:
+        if config.get("dataset") != self._config.get("dataset"):  # curves of other data mislead beside these
+            self.clear_earlier()
+        elif self.points > 1:
             self._keep()
+        if self.points > 1:
             self._reference = self._config
             self.number += 1
         self._config = dict(config)
@@ -230,12 +234,16 @@ class Traces:
         self._fit_ranges()
 
     def _fit_ranges(self) -> None:
-        """Fit the overlaid figures' ranges to the live and the earlier runs (what the legend hides included)."""
+        """Fit the overlaid figures' ranges to the live and the earlier runs (what the legend hides included): x to
+        all of them, y to the bulk of the curves (`robust_range`, as on the Race tab): a brief spike of a
+        natural-gradient run (ELBO down, NLL up) runs off the plot instead of flattening every other curve."""
         runs = [self.buffer.kept] + [run["source"].data for run in self.earlier]
         for fig, (y, x) in self.overlaid.items():
             x = self.elbo_x if fig is self.elbo else x
             fit_range(fig.x_range, [run[x] for run in runs], log=fig in (self.nll_log, self.error_log))
-            fit_range(fig.y_range, [run[y] for run in runs])
+            fitted = robust_range([run[y] for run in runs], spikes="down" if y == "elbo" else "up")
+            if fitted is not None and (fig.y_range.start, fig.y_range.end) != fitted:
+                fig.y_range.update(start=fitted[0], end=fitted[1])
 
     def clear_earlier(self) -> None:
         for run in self.earlier:

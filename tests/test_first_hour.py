@@ -178,3 +178,41 @@ def test_a_natural_gradient_spike_does_not_flatten_the_train_tabs_curves():
         assert low <= values.min() and values.max() <= high  # every ordinary value shown
         span = values.max() - values.min()
         assert high - low < 1.5 * span  # the curves fill the plot: the spike runs off it
+
+
+# ----- item 15: the MCMC verdict in a sentence; the legend off the data ---------------------------------------------
+def comparison(vi_var_factor, p_shift, n=80, seed=0):
+    from explorer.compare import ComparisonResult
+
+    rng = np.random.default_rng(seed)
+    mean, var = rng.normal(size=n), rng.uniform(0.2, 2.0, n)
+    proba = 1.0 / (1.0 + np.exp(-mean))
+    vi_proba = np.clip(proba + p_shift * np.sin(np.arange(n)), 0, 1)
+    return ComparisonResult("X-GPC sparse (m=20)", mean, np.zeros(n), var, proba, mean + 0.01 * rng.normal(size=n),
+                            vi_var_factor * var, vi_proba, np.ones(n), 0.0, 0.0, 0.0, 0.0, {}, n)
+
+
+def test_the_mcmc_verdict_says_in_words_what_the_numbers_are():
+    from explorer.dashboard.mcmc import agreement
+
+    under = comparison(0.8, 0.015)
+    largest = np.max(np.abs(under.vi_proba - under.mcmc_proba))
+    assert 0.0149 < largest <= 0.015
+    sentence = agreement(under)
+    assert f"p(y=1) within {largest:.3f} of MCMC at all 80 test points" in sentence
+    assert "variances under-estimated at 100% of them (median ratio X-GPC/MCMC 0.80), correlation 1.00" in sentence
+    assert "over-estimated at 100%" in agreement(comparison(1.3, 0.0))
+    mixed = comparison(1.0, 0.0)
+    mixed.vi_var[::2] *= 0.5
+    assert "variances smaller at 50% of them, larger at the rest" in agreement(mixed)
+
+
+def test_fig1_panels_keep_their_legend_off_the_data():
+    import holoviews as hv
+
+    from explorer.dashboard.views.mcmc import PANELS, mcmc_scatter
+
+    for quantity in PANELS:
+        figure = hv.render(mcmc_scatter({"sparse": comparison(0.8, 0.01)}, quantity), backend="bokeh")
+        legend = figure.legend[0]
+        assert legend not in figure.center and legend in figure.below

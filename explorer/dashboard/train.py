@@ -73,7 +73,7 @@ class TrainTab(pn.viewable.Viewer):
         self.elbo_axis = pn.widgets.RadioButtonGroup(options={"ELBO vs iteration": "iteration",
                                                               "ELBO vs wall time": "seconds"}, value="iteration")
         # a toggle button: its whole text is what one clicks, and its accessible name (Bokeh's checkbox has neither)
-        self.log_time = pn.widgets.Toggle(name="log time axis (NLL, error)", value=False, button_type="light")
+        self.log_time = pn.widgets.Toggle(label="log time axis (NLL, error)", value=False, color="light")
         self.clear = pn.widgets.Button(label="Clear earlier runs", color="light")
         self.download = pn.widgets.FileDownload(callback=lambda: io.StringIO(history_csv()),
                                                 filename="xgpc-history.csv", label="History as CSV",

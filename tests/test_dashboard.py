@@ -149,7 +149,7 @@ def test_a_click_on_the_surface_adds_a_training_point(dash):
     dash.surface._tapped(Tap(model=dash.surface.figure, x=0.25, y=-0.5))
     assert len(dash.model.y_train) == n + 1 and dash.model.y_train[-1] == -1
     np.testing.assert_allclose(dash.model.X_train[-1], [0.25, -0.5])
-    assert len(dash.surface.train.data["x"]) == len(dash.surface._shown["train"]) + 1
+    assert list(dash.surface.added.data["label"]) == [-1.0]  # drawn as an added point
 
 
 def test_sd_mode_switches_the_colour_scale(dash):
@@ -786,7 +786,7 @@ def test_a_point_added_while_training_is_drawn_and_checked_by_the_next_frames(da
     n, drawn = len(dash.model.y_train), len(dash.surface.frame_inputs(None)["y"])
     dash.add_point(np.array([0.5, 0.25]), -1)
     assert len(dash.model.y_train) == n + 1
-    shown = len(dash.surface.train.data["x"])
+    shown = len(dash.surface.train.data["x"]) + len(dash.surface.added.data["x"])  # added points drawn apart
     assert shown == len(dash.surface._shown["train"]) + 1
     inputs = dash.surface.frame_inputs(dash._publisher.latest.prediction)  # what periodic frames now check
     dash.pause()

@@ -216,3 +216,21 @@ def test_fig1_panels_keep_their_legend_off_the_data():
         figure = hv.render(mcmc_scatter({"sparse": comparison(0.8, 0.01)}, quantity), backend="bokeh")
         legend = figure.legend[0]
         assert legend not in figure.center and legend in figure.below
+
+
+# ----- item 13: points added by clicking ----------------------------------------------------------------------------
+def test_clicked_points_are_drawn_apart_and_a_new_run_says_it_dropped_them(dash):
+    surface = dash.surface
+    base = len(surface.train.data["x"])
+    dash.add_point(np.array([0.5, 0.25]), 1)
+    dash.add_point(np.array([-0.5, 0.75]), -1)
+    assert list(surface.added.data["label"]) == [1.0, -1.0] and len(surface.train.data["x"]) == base
+    dash._replot_surface()  # the same run on a redrawn plane: still there, still stars
+    assert len(surface.added.data["x"]) == 2 and not surface.dropped_note.visible
+    n_data = len(dash.model.y_train) - 2
+    dash.apply({"n_inducing": 10})  # a new run, from the data set
+    assert len(dash.model.y_train) == n_data and len(surface.added.data["x"]) == 0
+    assert surface.dropped_note.visible and "The 2 points you added by clicking were dropped" in \
+        surface.dropped_note.object
+    dash.add_point(np.array([0.0, 0.0]), 1)
+    assert len(surface.added.data["x"]) == 1 and not surface.dropped_note.visible

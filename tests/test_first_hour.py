@@ -254,3 +254,15 @@ def test_the_race_band_is_set_by_the_best_final_nll_not_by_one_lucky_evaluation(
     assert by_method["xgpc"]["settled"] == 2.0 and by_method["xgpc"]["first"] == 2.0
     assert by_method["svgp-natgrad"]["first"] == 3.0 and by_method["svgp-natgrad"]["settled"] == np.inf
     assert by_method["svgp-natgrad"]["final_nll"] == pytest.approx(0.0228)  # median of its last five
+
+
+def test_racers_can_start_from_the_bench_races_lengthscale():
+    from explorer.dashboard.race import RaceRun
+
+    model = Model(dataset="moons", n_points=200, n_inducing=10, batch_size=20, lengthscale=1.0)
+    for sqrt_d, expected in ((True, np.sqrt(2.0)), (False, 1.0)):
+        run = RaceRun(model, ["xgpc", "svgp-natgrad"], 0.05, lengthscale_sqrt_d=sqrt_d)
+        for _ in run.chunks():
+            pass
+        assert run.finished and {racer.lengthscale for racer in run.models.values()} == {expected}
+    assert model.lengthscale == 1.0  # the Train tab's model is left as it was

@@ -23,15 +23,27 @@ from explorer.model import Model
 SLICE_SECONDS = 0.05
 BAND = 0.01  # "within 1% of the best final NLL"
 _COLUMNS = ("seconds", "test_nll", "test_error", "iteration")
+CLAIM = (
+    "**What a claim needs.** The band is set by the best *final* NLL, so the budget must run well past the slowest "
+    "settling time, and every method should start from a sensible kernel. Measured here (a9a, 39,074 rows, from "
+    "ℓ = √d): in 30 s each X-GPC settled within 1% after 0.5 s, natural-gradient SVGP after 2.0 s (3.9×), EPGPC "
+    "4.0 s, SVGP-Adam 28 s; from ℓ = 1 every method spends the race learning its kernel and the order is noise "
+    "(natural gradients first at 5.2 s, X-GPC 7.2 s). `bench race` (60 s, three folds) finds X-GPC settles 3–4× "
+    "sooner than natural-gradient SVGP. On a small set where every method reaches test error 0 (banana-like), NLLs "
+    "near 0 differ by noise and kernel growth: compare the error curves, not NLL per cent.")
 
 
 class RaceRun:
     """One race: a Model per method built like the dashboard's model (same configuration and data), stepped by
     `chunks()` in slices of `SLICE_SECONDS` of training time until each has trained `budget` seconds."""
 
-    def __init__(self, model, methods: list[str], budget: float):
+    def __init__(self, model, methods: list[str], budget: float, lengthscale_sqrt_d: bool = False):
+        """`lengthscale_sqrt_d`: every racer starts from ℓ = √d (d features), as `bench race` and the paper's
+        harness do, instead of the Train tab's initial ℓ."""
         self.methods, self.budget = list(methods), float(budget)
         self.config = {name: getattr(model, name) for name in CONFIGURATION if name != "method"}
+        if lengthscale_sqrt_d:
+            self.config["lengthscale"] = float(np.sqrt(model.X_train.shape[1]))
         self.data_dir = model.data_dir
         self.custom = None
         if model.dataset == "custom":
@@ -97,6 +109,7 @@ class RaceTab(pn.viewable.Viewer):
                                                 value=list(methods), inline=False)
         self.budget = pn.widgets.FloatInput(label="training seconds per method", value=8.0, start=0.5, end=600.0,
                                             step=1.0)
+        self.sqrt_d = pn.widgets.Toggle(label="start from ℓ = √d, as bench race", value=True, color="light")
         self.start = pn.widgets.Button(label="Start race", color="primary")
         self.stop = pn.widgets.Button(label="Stop", color="warning")
         self.status = pn.widgets.StaticText(value="Not run yet.", sizing_mode="stretch_width")
@@ -127,7 +140,7 @@ class RaceTab(pn.viewable.Viewer):
 
     def new_run(self, model) -> RaceRun:
         """A race configured from the widgets and the model's configuration (call under the gate)."""
-        self.run = RaceRun(model, self.methods.value, self.budget.value)
+        self.run = RaceRun(model, self.methods.value, self.budget.value, lengthscale_sqrt_d=self.sqrt_d.value)
         self._consumed = {m: 0 for m in self.run.methods}
         self.histories = {m: {name: np.zeros(0) for name in _COLUMNS} for m in self.run.methods}
         for source in self.sources.values():
@@ -182,7 +195,8 @@ class RaceTab(pn.viewable.Viewer):
         return pn.Row(
             pn.Column("### Race", pn.pane.Markdown("Same data, inducing points, minibatch size and seed as the Train "
                                                    "tab; each method gets the same training time."),
-                      self.methods, self.budget, pn.Row(self.start, self.stop), width=300),
+                      self.methods, self.budget, self.sqrt_d, pn.Row(self.start, self.stop),
+                      pn.pane.Markdown(CLAIM, styles={"font-size": "0.85em"}), width=300),
             pn.Column(self.status, self.verdict, pn.Row(pn.pane.Bokeh(self.nll, sizing_mode="stretch_width"),
                                           pn.pane.Bokeh(self.error, sizing_mode="stretch_width"),
                                           sizing_mode="stretch_width"),

@@ -25,12 +25,12 @@ BAND = 0.01  # "within 1% of the best final NLL"
 _COLUMNS = ("seconds", "test_nll", "test_error", "iteration")
 CLAIM = (
     "**What a claim needs.** The band is set by the best *final* NLL, so the budget must run well past the slowest "
-    "settling time, and every method should start from a sensible kernel. Measured here (a9a, 39,074 rows, from "
-    "ℓ = √d): in 30 s each X-GPC settled within 1% after 0.5 s, natural-gradient SVGP after 2.0 s (3.9×), EPGPC "
-    "4.0 s, SVGP-Adam 28 s; from ℓ = 1 every method spends the race learning its kernel and the order is noise "
-    "(natural gradients first at 5.2 s, X-GPC 7.2 s). `bench race` (60 s, three folds) finds X-GPC settles 3–4× "
-    "sooner than natural-gradient SVGP. On a small set where every method reaches test error 0 (banana-like), NLLs "
-    "near 0 differ by noise and kernel growth: compare the error curves, not NLL per cent.")
+    "settling time, and every method should start from a sensible kernel (ℓ = √d). Measured here, 8 s each from "
+    "ℓ = √d: on a9a (39,074 rows) X-GPC settled within 1% after 0.8 s, natural-gradient SVGP 2.4 s (2.9×), EPGPC "
+    "5.1 s, SVGP-Adam 5.4 s; on banana X-GPC 2.3 s, the others 6–8 s. From ℓ = 1 every method spends the race "
+    "learning its kernel and the order is noise. `bench race` (60 s, three folds of a9a): X-GPC settles 3–4× sooner "
+    "than natural-gradient SVGP. Where every method reaches test error 0 (banana-like), NLLs near 0 differ by noise "
+    "and kernel growth: compare the error curves, not NLL per cent.")
 
 
 class RaceRun:

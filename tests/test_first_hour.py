@@ -266,3 +266,11 @@ def test_racers_can_start_from_the_bench_races_lengthscale():
             pass
         assert run.finished and {racer.lengthscale for racer in run.models.values()} == {expected}
     assert model.lengthscale == 1.0  # the Train tab's model is left as it was
+
+
+def test_the_race_verdict_says_when_every_method_is_right_everywhere():
+    from explorer.dashboard.race import perfect_note
+
+    row = {"method": "xgpc", "final_error": 0.0}
+    assert "test error 0" in perfect_note([row, dict(row, method="epgpc")])
+    assert perfect_note([row, dict(row, method="epgpc", final_error=0.01)]) == ""

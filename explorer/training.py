@@ -88,6 +88,11 @@ class Trainer:
     relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
     `no_improvement`, a `convergence.NoImprovement`, by default 5 evaluations without beating the best by 1e-4) or
     "none".
+    `eval_share` (None: evaluate at every multiple of `eval_every`) bounds the live evaluation's cost where it would
+    dominate (a large test set against a cheap iteration, as on the paper's big sets): an evaluation at a multiple of
+    `eval_every` is skipped until the wall time since the previous one ended is at least that one's cost × (1/share −
+    1), so evaluation takes at most about `eval_share` of the wall time; every row is still exact for its iteration.
+    Its timing depends on the machine, so benchmarks and fits leave it off; the dashboard's Play turns it on.
     """
 
     def __init__(self, engine, X_eval: np.ndarray, y_eval: np.ndarray, *, eval_every: int = 10,
@@ -104,6 +109,9 @@ class Trainer:
         self.holdout = holdout_nll_criterion()
         self.no_improvement = no_improvement if no_improvement is not None else no_improvement_criterion()
         self.seconds = 0.0
+        self.eval_share: float | None = None
+        self.eval_seconds = 0.0  # wall time spent in `evaluate`
+        self._last_evaluation = (0.0, 0.0)  # (when the last evaluation ended, what it cost), perf_counter seconds
         rng = rng if rng is not None else np.random.default_rng(0)
         self.elbo_index = None if engine.n <= elbo_points else np.sort(rng.choice(engine.n, elbo_points, replace=False))
 
@@ -119,6 +127,30 @@ class Trainer:
 
     def evaluate(self) -> dict:
         """Append and return one history row at the engine's current state."""
+        start = time.perf_counter()
+        row = self._evaluate()
+        end = time.perf_counter()
+        self.eval_seconds += end - start
+        self._last_evaluation = (end, end - start)
+        return row
+
+    def evaluate_skipped(self) -> bool:
+        """Evaluate the current state if `eval_share` skipped the evaluation at the last multiple of `eval_every`
+        (e.g. when Play pauses: the state one looks at then is evaluated exactly). Returns whether it evaluated."""
+        last = self.history.rows[-1]["iteration"] if len(self.history) else -1
+        if last >= self.engine.iteration - self.engine.iteration % self.eval_every:
+            return False
+        self.evaluate()
+        return True
+
+    def _evaluation_due(self) -> bool:
+        """Whether an evaluation at a multiple of `eval_every` keeps within `eval_share` of the wall time."""
+        if self.eval_share is None:
+            return True
+        ended, cost = self._last_evaluation
+        return time.perf_counter() - ended >= cost * (1.0 / self.eval_share - 1.0)
+
+    def _evaluate(self) -> dict:
         engine = self.engine
         row = {"iteration": int(engine.iteration), "seconds": self.seconds,
                "elbo": float(engine.elbo(self.elbo_index)), "rho": float(engine.rho), **engine.kernel.summary()}
@@ -137,8 +169,8 @@ class Trainer:
         return row
 
     def step(self, k: int = 1) -> int:
-        """Advance k iterations, evaluating at every multiple of `eval_every` (and at iteration 0 if nothing was
-        evaluated yet). Returns the number of new history rows."""
+        """Advance k iterations, evaluating at every multiple of `eval_every` (under `eval_share`: those that keep
+        within it) and at iteration 0 if nothing was evaluated yet. Returns the number of new history rows."""
         before = self.history.total
         if self.history.total == 0:
             self.evaluate()
@@ -152,7 +184,7 @@ class Trainer:
             finally:
                 self.seconds += time.perf_counter() - start
             remaining -= chunk
-            if self.engine.iteration % self.eval_every == 0:
+            if self.engine.iteration % self.eval_every == 0 and self._evaluation_due():
                 self.evaluate()
         return self.history.total - before
 

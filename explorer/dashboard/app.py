@@ -34,7 +34,7 @@ from explorer.dashboard.race import RaceTab
 from explorer.dashboard.snapshot import Publisher, Snapshot
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.text import html_text, markdown_text
-from explorer.dashboard.train import TrainTab
+from explorer.dashboard.train import EVALUATION_SHARE, TrainTab, convergence_rule
 from explorer.dashboard.worker import Worker
 from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
@@ -165,7 +165,13 @@ class Dashboard(pn.viewable.Viewer):
             seconds = per_iteration["seconds"]
             k = 1 if seconds is None else max(1, min(self.model.eval_every, int(CHUNK_SECONDS / max(seconds, 1e-5))))
             start = time.perf_counter()
-            if self.model.step(k) == 0:
+            trainer = self.model.trainer
+            trainer.eval_share = EVALUATION_SHARE  # while Play runs (Step evaluates every eval_every)
+            try:
+                new_rows = self.model.step(k)
+            finally:
+                trainer.eval_share = None
+            if new_rows == 0:
                 per_iteration["seconds"] = (time.perf_counter() - start) / k
             self._publisher.publish(self.model)
             return stop_at_convergence and self.model.converged
@@ -208,6 +214,8 @@ class Dashboard(pn.viewable.Viewer):
 
     def pause(self) -> None:
         self.worker.pause()
+        with self.worker.hold():  # the state shown now gets exact numbers, even if Play skipped its evaluation
+            self.model.trainer.evaluate_skipped()
         self.refresh(force_surface=True)
 
     def step(self) -> None:
@@ -489,9 +497,7 @@ class Dashboard(pn.viewable.Viewer):
         if "status" in update:
             t.traces.flush_parameters()
         if "status" in update and update["status"] != self._shown_status:
-            iteration, status, converged = update["status"]
-            t.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
-            t.status.value = html_text(status)
+            t.show_status(*update["status"], self._trainer)
             self._shown_status = update["status"]
         if "frame" in update:
             self.surface.show(update["frame"])
@@ -507,8 +513,8 @@ class Dashboard(pn.viewable.Viewer):
             self._report_failure(error, "Stopped by an error: ")
         if self.worker.finished and not self._announced and self.worker.job is self._jobs.get("train"):
             self._announced = True
-            notify(f"Converged at iteration {update['iteration']} (the paper's criterion on the global parameters); "
-                   "Play trains on.", kind="info")
+            notify(f"Converged at iteration {update['iteration']}: {convergence_rule(self._trainer)}. Play has "
+                   "stopped; press Play to train on.", kind="info")
         if not self._served:
             pn.io.push_notebook(self.layout)
 

@@ -13,6 +13,7 @@ import numpy as np
 import panel as pn
 from scipy.special import expit, log_expit
 
+from explorer.dashboard.panes import canvas_pane, on_canvas
 from explorer.dashboard.views.ep_site import EPSite, ep_site_view
 from explorer.dashboard.views.learn import (augmentation_identity, augmented_bound, gibbs_mackay_bound,
                                             minibatch_histogram, pg_density, sigmoid_by_augmentation,
@@ -30,8 +31,8 @@ def _live(draw, data=None) -> tuple[hv.streams.Pipe, pn.pane.HoloViews]:
     data change, its Bokeh models stay (measured here under load: ≈ 0.15 s per update against ≈ 0.6 s for
     replacing the pane's object)."""
     pipe = hv.streams.Pipe(data=data)
-    return pipe, pn.pane.HoloViews(hv.DynamicMap(lambda data: draw(data).opts(*_FRAMEWISE), streams=[pipe]),
-                                   backend="bokeh")
+    return pipe, canvas_pane(hv.DynamicMap(lambda data: draw(data).opts(*_FRAMEWISE), streams=[pipe]),
+                             linked_axes=False)
 
 
 class LearnTab(pn.viewable.Viewer):
@@ -50,9 +51,9 @@ class LearnTab(pn.viewable.Viewer):
         self.bound_pipe, self.bound_pane = _live(augmented_bound)
         # The two histograms in two panes of one Row, each redrawn from the same Pipe.
         self.minibatch_pipe = hv.streams.Pipe(data=_EMPTY)
-        self.minibatch_panes = [pn.pane.HoloViews(hv.DynamicMap(
+        self.minibatch_panes = [canvas_pane(hv.DynamicMap(
             lambda data, quantity=quantity: minibatch_histogram(data, quantity).opts(*_FRAMEWISE),
-            streams=[self.minibatch_pipe]), backend="bokeh") for quantity in ("c", "theta")]
+            streams=[self.minibatch_pipe]), linked_axes=False) for quantity in ("c", "theta")]
         self.density_text, self.identity_text, self.bound_text = pn.pane.Markdown(), pn.pane.Markdown(), \
             pn.pane.Markdown()
         self.minibatch_text = pn.pane.Markdown("Press Play (or Step) to see the local parameters of a minibatch.")
@@ -62,7 +63,7 @@ class LearnTab(pn.viewable.Viewer):
         self.label = pn.widgets.RadioButtonGroup(label="label y", options={"y = −1": -1, "y = +1": 1}, value=1)
         # one pane per plot of the layout: a HoloViews Layout (a Bokeh GridPlot) nested in the dashboard's Column of
         # dynamic Tabs was drawn with plots of zero size (Panel 1.9.4, Bokeh 3.9.2); single overlays draw fine
-        self.ep_panes = [pn.pane.HoloViews(), pn.pane.HoloViews()]
+        self.ep_panes = [pn.pane.HoloViews(backend="bokeh", linked_axes=False) for _ in range(2)]
         self.ep_text = pn.pane.Markdown()
         for widget in (self.cavity_mean, self.cavity_var, self.label):
             widget.param.watch(lambda e: self._update_ep_site(), "value")
@@ -126,7 +127,7 @@ class LearnTab(pn.viewable.Viewer):
         mean, var, y = self.cavity_mean.value, self.cavity_var.value, self.label.value
         ep = EPSite.from_cavity(mean, var, y)
         for pane, plot in zip(self.ep_panes, ep_site_view(mean, var, y)):
-            pane.object = plot
+            pane.object = on_canvas(plot)
         self.ep_text.object = (
             f"Z = ∫Φ(yf)N(f | μ₋, σ₋²)df = Φ(yμ₋/√(1+σ₋²)) = **{ep.z:.4f}**; tilted mean {ep.mean:.4f}, variance "
             f"{ep.var:.4f} (cavity: {mean:.2f}, {var:.2f}); site precision τ̃ = {ep.tau:.4f}, ν̃ = {ep.nu:.4f}. "
@@ -137,6 +138,7 @@ class LearnTab(pn.viewable.Viewer):
         )
 
     def __panel__(self):
+        # Two pictures a row, each at most 480 px wide: the tab fits a 1024-px projector.
         return pn.Column(
             pn.pane.Markdown(
                 "### Pólya-Gamma augmentation in four pictures\n"

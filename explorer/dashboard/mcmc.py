@@ -18,6 +18,7 @@ from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
 from explorer.compare import compare_with_mcmc
+from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
 from explorer.dashboard.surface import PCA, Projection, grid_axes
 from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_surfaces
@@ -150,7 +151,7 @@ class McmcTab(pn.viewable.Viewer):
             self.trace.line("sweep", "value", source=source, color=Category10_10[chain], alpha=0.8)
             self.trace_sources.append(source)
         # The views' panels, one pane each, set when a run is done.
-        self.comparison, self.surfaces = pn.Row(), pn.Row()
+        self.comparison, self.surfaces = pn.Row(**WRAPPING), pn.Row(**WRAPPING)
 
     # ------------------------------------------------------------------------------------------------ running
     def new_run(self, model, plane: str, features: tuple[int, int]) -> McmcRun:
@@ -209,8 +210,8 @@ class McmcTab(pn.viewable.Viewer):
 
     def _show_results(self, results: dict, surfaces: dict) -> None:
         run = self.run
-        self.comparison.objects = [pn.pane.HoloViews(panel, backend="bokeh") for panel in mcmc_comparison(results)]
-        self.summary.object = _summary_table(results, run)
+        self.comparison.objects = [canvas_pane(panel) for panel in mcmc_comparison(results)]
+        self.summary.object = "\n\n".join([agreement(r) for r in results.values()] + [_summary_table(results, run)])
         if run.subsampled:
             self.note.object = (f"MCMC used {len(run.y_train)} of {run.n_available[0]} training points and "
                                 f"{len(run.y_test)} of {run.n_available[1]} test points (random subsample, seed 0): a "
@@ -219,7 +220,7 @@ class McmcTab(pn.viewable.Viewer):
         xlabel, ylabel = (label.text for label in run.projection.labels(run.feature_names))
         view = mcmc_surfaces(surfaces, train=run.projection.to_plane(run.X_train_raw), train_labels=run.y_train,
                              xlabel=xlabel, ylabel=ylabel)
-        self.surfaces.objects = [pn.pane.HoloViews(panel, backend="bokeh") for panel in view]
+        self.surfaces.objects = [canvas_pane(panel) for panel in view]
 
     def __panel__(self):
         settings = pn.Column("### PG Gibbs sampler", self.n_train, self.n_test, self.n_samples, self.burn_in,
@@ -231,6 +232,27 @@ class McmcTab(pn.viewable.Viewer):
             self.progress_bar, self.progress_text, pn.pane.Bokeh(self.trace, sizing_mode="stretch_width"),
             self.note, self.comparison, self.summary, self.surfaces, sizing_mode="stretch_width"),
             sizing_mode="stretch_width")
+
+
+def agreement(result) -> str:
+    """How one X-GPC fit agrees with MCMC at the test points, in a sentence (a `compare.ComparisonResult`): the
+    largest difference in p(y=1), how the means correlate, and whether the variances are under- or over-estimated
+    (the share of test points where X-GPC's is the smaller one, the median ratio) and how they correlate."""
+    def correlation(a, b) -> float:
+        return float(np.corrcoef(a, b)[0, 1])
+
+    ratio = result.vi_var / result.mcmc_var
+    below = float(np.mean(ratio < 1.0))
+    if below >= 0.75:
+        variances = f"variances under-estimated at {below:.0%} of them"
+    elif below <= 0.25:
+        variances = f"variances over-estimated at {1 - below:.0%} of them"
+    else:
+        variances = f"variances smaller at {below:.0%} of them, larger at the rest"
+    return (f"**{result.label}**: p(y=1) within {np.max(np.abs(result.vi_proba - result.mcmc_proba)):.3f} of MCMC "
+            f"at all {len(ratio)} test points; means correlate {correlation(result.mcmc_mean, result.vi_mean):.3f}; "
+            f"{variances} (median ratio X-GPC/MCMC {np.median(ratio):.2f}), correlation "
+            f"{correlation(result.mcmc_var, result.vi_var):.2f}.")
 
 
 def _summary_table(results: dict, run: McmcRun) -> str:

@@ -32,7 +32,7 @@ __all__ = ["NAMES", "race_report_from_json", "robust_range", "verdict", "write_r
 
 def verdict(best: float, rows: list[dict], finished: bool) -> str:
     """Who won (or leads) the race and by how much, in words. The winner is the first to settle within 1% of the
-    best NLL any method reached (it got there and stayed: DESIGN §6); if none has settled, the lowest final NLL."""
+    best final NLL `best` (it got there and stayed: DESIGN §6); if none has settled, the lowest final NLL."""
     if not rows:
         return ""
     name = {r["method"]: NAMES.get(r["method"], r["method"]) for r in rows}
@@ -40,8 +40,8 @@ def verdict(best: float, rows: list[dict], finished: bool) -> str:
     settled = sorted((r for r in rows if np.isfinite(r["settled"])), key=lambda r: r["settled"])
     if settled:
         winner, others = settled[0], [r for r in rows if r is not settled[0]]
-        words = [(f"**{name[winner['method']]} {wins}**{leads}: it came within 1% of the best test NLL ({best:.4f}) "
-                  f"to stay after {winner['settled']:.2g} s of training")]
+        words = [(f"**{name[winner['method']]} {wins}**{leads}: it came within 1% of the best final test NLL "
+                  f"({best:.4f}) to stay after {winner['settled']:.2g} s of training")]
         for r in others:
             if np.isfinite(r["settled"]):
                 ratio = r["settled"] / winner["settled"] if winner["settled"] > 0 else float("inf")
@@ -55,7 +55,7 @@ def verdict(best: float, rows: list[dict], finished: bool) -> str:
         return "; ".join(words) + "."
     ranked = sorted(rows, key=lambda r: r["final_nll"])
     winner = ranked[0]
-    words = [(f"No method {'settled' if finished else 'has settled yet'} within 1% of the best test NLL "
+    words = [(f"No method {'settled' if finished else 'has settled yet'} within 1% of the best final test NLL "
               f"({best:.4f}). Lowest final NLL: **{name[winner['method']]}** ({winner['final_nll']:.4f})")]
     words += [f"{name[r['method']]} {r['final_nll']:.4f} (+{100 * (r['final_nll'] / winner['final_nll'] - 1):.1f}%)"
               for r in ranked[1:]]

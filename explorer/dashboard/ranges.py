@@ -3,11 +3,35 @@ renderers; with no data yet it cannot, and logs "could not set initial ranges" o
 per fresh page). The remedy, `fit_range`: the live raw-Bokeh figures (training curves, race, MCMC traces) have
 explicit `Range1d`s that the server fits to the data it sends (while data arrive they follow it; once paused, a
 zoom stays). The HoloViews views set explicit ranges themselves.
+
+`log_ticks`: Bokeh's `LogTicker` falls back to evenly spaced ticks on a log axis that spans fewer decades than it
+wants ticks (0.1, 0.2, …, 0.9 piled up under 1 on the ρ/kernel figure); a `FixedTicker` with these ticks does not.
 """
 from __future__ import annotations
 
 import numpy as np
 from bokeh.models import Range1d
+
+
+def log_ticks(low: float, high: float) -> list[float]:
+    """Ticks for a log axis from `low` to `high` (both > 0): 1, 2 and 5 times the powers of ten inside the range;
+    only the powers where that makes more than ten ticks; on a range too narrow for two of those (where a log axis
+    is nearly linear), evenly spaced round numbers, 2 to 5 of them."""
+    powers = 10.0 ** np.arange(np.floor(np.log10(low)), np.ceil(np.log10(high)) + 1)
+    ticks = _inside(np.outer(powers, (1.0, 2.0, 5.0)).ravel(), low, high)
+    if len(ticks) > 10:
+        return _inside(powers, low, high)
+    if len(ticks) >= 2:
+        return ticks
+    for step in 10.0 ** np.floor(np.log10(high - low) - 1) * np.array([1.0, 2.0, 5.0, 10.0, 20.0, 50.0]):
+        even = _inside(np.arange(np.ceil(low / step), np.floor(high / step) + 1) * step, low, high)
+        if len(even) <= 5:
+            return even
+    return ticks
+
+
+def _inside(ticks: np.ndarray, low: float, high: float) -> list[float]:
+    return [float(f"{t:.6g}") for t in ticks if low * (1 - 1e-9) <= t <= high * (1 + 1e-9)]
 
 
 def fit_range(axis_range: Range1d, arrays, log: bool = False, pad: float = 0.05) -> None:

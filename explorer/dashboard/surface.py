@@ -139,6 +139,10 @@ class SurfaceView(pn.viewable.Viewer):
         self.feature_names: list[str] = []
         self.frames = 0
         self._configuring = False
+        self._run = None  # the model's run (`Trainer`) the drawn points belong to
+        self._n_train = 0  # its training rows from the data set; rows after these were added by clicks
+        self._n_added = 0  # points added by clicks, as `points` last counted them
+        self.dropped_note = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")
         self._build_figure()
         self.mode.param.watch(lambda e: redraw(), "value")
         for widget in (self.axes, self.feature_x, self.feature_y):
@@ -169,6 +173,9 @@ class SurfaceView(pn.viewable.Viewer):
         self.inducing = ColumnDataSource(dict(x=[], y=[]))
         self.figure.scatter("x", "y", source=self.inducing, marker="square", size=9, fill_alpha=0.0,
                             line_color="gold", line_width=2.5)
+        self.added = ColumnDataSource(dict(x=[], y=[], label=[]))  # points added by clicks: stars, outlined
+        self.figure.scatter("x", "y", source=self.added, marker="star", size=17, color=colors, line_color="black",
+                            line_width=1.5)
         self.figure.on_event(Tap, self._tapped)
 
     # ------------------------------------------------------------------------------------------------ building
@@ -193,15 +200,19 @@ class SurfaceView(pn.viewable.Viewer):
         self.projection = Projection(X_train, self.axes.value, features)
 
     def reset(self, model) -> dict:
-        """Projection, grid, drawn points and a first frame for the model's current data (call under the gate)."""
+        """Projection, grid, drawn points and a first frame for the model's current data (call under the gate);
+        "dropped": how many clicked points a new run left behind (a new run starts from the data set)."""
         self.configure(model.X_train, model.feature_names)
         rng = np.random.default_rng(0)
-        self._n_train = len(model.y_train)
+        dropped = 0
+        if model.trainer is not self._run:  # a new run (not a new plane for the same one)
+            dropped, self._n_added = self._n_added, 0
+            self._run, self._n_train = model.trainer, len(model.y_train)
         self._shown = {part: np.sort(rng.choice(n, MAX_SHOWN, replace=False)) if n > MAX_SHOWN else np.arange(n)
                        for part, n in (("train", self._n_train), ("test", len(model.y_test)))}
         self._axes = grid_axes(self.projection.to_plane(model.X_train), self.resolution)
         return {"axes": self._axes, "labels": self.projection.labels(self.feature_names), **self.points(model),
-                **self.frame(model)}
+                **self.frame(model), "dropped": dropped}
 
     def build(self, static: dict) -> None:
         """Show new data: axis ranges and labels fitted to it, points, inducing points and the first frame."""
@@ -211,6 +222,11 @@ class SurfaceView(pn.viewable.Viewer):
         self.figure.xaxis[0].axis_label, self.figure.yaxis[0].axis_label = static["labels"]
         self.show_points(static)
         self.inducing.data = _xy(static["inducing"])
+        dropped = static.get("dropped", 0)
+        self.dropped_note.object = (f"The {dropped} point{'s' if dropped > 1 else ''} you added by clicking "
+                                    f"{'were' if dropped > 1 else 'was'} dropped: a new run starts from the data set "
+                                    "(a setting changed, Reset, or new data). Click to add points again.")
+        self.dropped_note.visible = dropped > 0
         self.show(static)
 
     # ----------------------------------------------------------------------------------------------- refreshing
@@ -226,7 +242,10 @@ class SurfaceView(pn.viewable.Viewer):
         X_train, y_train, X_test, y_test = self._shown_data(model)
         self._drawn = (np.vstack([X_train, X_test]), np.concatenate([y_train, y_test]))
         project = self.projection.to_plane
-        return {"train": _xy(project(X_train), label=np.asarray(y_train, dtype=float)),
+        self._n_added = len(model.y_train) - self._n_train
+        base = len(X_train) - self._n_added
+        return {"train": _xy(project(X_train[:base]), label=np.asarray(y_train[:base], dtype=float)),
+                "added": _xy(project(X_train[base:]), label=np.asarray(y_train[base:], dtype=float)),
                 "test": _xy(project(X_test), label=np.asarray(y_test, dtype=float)),
                 "inducing": project(model.inducing_points)}
 
@@ -281,6 +300,9 @@ class SurfaceView(pn.viewable.Viewer):
         """Render train/test points from `points(model)` (after new data, or a click added one)."""
         self.train.data = points["train"]
         self.test.data = points["test"]
+        self.added.data = points["added"]
+        if len(points["added"]["x"]):
+            self.dropped_note.visible = False
 
     def _tapped(self, event) -> None:
         if event.x is not None and event.y is not None:
@@ -292,9 +314,11 @@ class SurfaceView(pn.viewable.Viewer):
             pn.Row(self.mode, self.click_class),
             pn.Row(self.axes, self.feature_x, self.feature_y),
             pn.pane.Bokeh(self.figure, sizing_mode="stretch_width"),
-            pn.pane.Markdown("Circles: training points, triangles: test points (red +1, blue −1); black crosses: "
+            pn.pane.Markdown("Circles: training points, triangles: test points (red +1, blue −1); stars: points "
+                             "you added by clicking (training points too; a new run drops them); black crosses: "
                              "misclassified (none while the model is undecided, p ≈ ½); gold squares: inducing "
                              "points; black line: p(y=1) = 0.5.",
                              styles={"font-size": "0.85em"}),
+            self.dropped_note,
             sizing_mode="stretch_width",
         )

@@ -3,7 +3,7 @@
 ELBO against iteration or wall time; test NLL and test error against wall time (log-x toggle); ρ and the kernel
 parameters (every column of the kernel's `summary()`: the lengthscale, under ARD also one line per feature, and the
 variance). The live run is a decimating buffer, so an hour of training keeps a bounded number of points on screen;
-earlier runs stay overlaid (at most `MAX_EARLIER`). Runs are numbered in order (a run ended before it drew a curve
+earlier runs on the same data set stay overlaid (at most `MAX_EARLIER`; a new data set clears them). Runs are numbered in order (a run ended before it drew a curve
 gives its number to the next) and labelled by what changed since the run before, old → new ("run 2: inducing points
 30 → 50"). The ELBO figure has the full labels in a legend below it; the others name the runs compactly at their
 right, so no legend covers a curve. A click on a legend entry hides that run.
@@ -11,12 +11,13 @@ right, so no legend covers a curve. A click on a legend entry hides that run.
 from __future__ import annotations
 
 import numpy as np
-from bokeh.models import ColumnDataSource, Legend, LegendItem, Range1d
+from bokeh.models import ColumnDataSource, FixedTicker, Legend, LegendItem, Range1d
 from bokeh.palettes import Category10_10, Viridis256
 from bokeh.plotting import figure
 
 from explorer.dashboard.controls import describe_change
-from explorer.dashboard.ranges import fit_range
+from explorer.dashboard.ranges import fit_range, log_ticks
+from explorer.dashboard.views.race import robust_range
 from explorer.training import COLUMNS
 
 PARAMETER_COLUMNS = ("iteration", "rho", "lengthscale", "variance")
@@ -92,6 +93,7 @@ class Traces:
         self.parameter_buffer = Decimator(capacity, PARAMETER_COLUMNS)
         self._kernel_lines: list = []  # (renderer, legend item) of the kernel's further parameters
         self._pending: list[dict] = []
+        self.last_row: dict | None = None  # the live run's latest evaluation
         self.earlier: list[dict] = []
         self.number = 1  # of the live run
         self._config: dict | None = None  # the live run's settings
@@ -113,6 +115,7 @@ class Traces:
         self.error_log = figure(title="test error", x_axis_type="log", x_axis_label=seconds, **common(x=(1e-3, 1.0)))
         self.params = figure(title="step size ρ and kernel parameters", x_axis_label="iteration", y_axis_type="log",
                              **common(y=(1e-2, 1.0)))
+        self.params.yaxis[0].ticker = FixedTicker(ticks=log_ticks(1e-2, 1.0))  # ranges.py says why
         self.elbo_x = "iteration"
         self.overlaid = {self.elbo: ("elbo", "iteration"), self.nll: ("test_nll", "seconds"),
                          self.error: ("test_error", "seconds"), self.nll_log: ("test_nll", "seconds"),
@@ -147,6 +150,7 @@ class Traces:
         if not rows:
             return
         self._pending.extend(rows)
+        self.last_row = rows[-1]
         _send(self.live, *self.buffer.add(rows))
         self._fit_ranges()
 
@@ -161,6 +165,7 @@ class Traces:
             kept = self.parameter_buffer.kept
             fit_range(self.params.x_range, [kept["iteration"]])
             fit_range(self.params.y_range, [kept[name] for name in kept if name != "iteration"], log=True)
+            self.params.yaxis[0].ticker.ticks = log_ticks(self.params.y_range.start, self.params.y_range.end)
 
     def _set_kernel_lines(self, names: tuple[str, ...]) -> None:
         """One thin line per further kernel parameter (e.g. the ARD lengthscales "lengthscale_1" …), replacing
@@ -186,14 +191,18 @@ class Traces:
             self._config = dict(config)
             self._label()
             return
-        if self.points > 1:
+        if config.get("dataset") != self._config.get("dataset"):  # curves of other data mislead beside these
+            self.clear_earlier()
+        elif self.points > 1:
             self._keep()
+        if self.points > 1:
             self._reference = self._config
             self.number += 1
         self._config = dict(config)
         self.buffer = Decimator(self.buffer.capacity)
         self.parameter_buffer = Decimator(self.buffer.capacity, self.parameter_buffer.columns)
         self._pending = []
+        self.last_row = None
         self.live.data = _empty()
         self.parameters.data = _empty(self.parameter_buffer.columns)
         self._label()
@@ -225,12 +234,16 @@ class Traces:
         self._fit_ranges()
 
     def _fit_ranges(self) -> None:
-        """Fit the overlaid figures' ranges to the live and the earlier runs (what the legend hides included)."""
+        """Fit the overlaid figures' ranges to the live and the earlier runs (what the legend hides included): x to
+        all of them, y to the bulk of the curves (`robust_range`, as on the Race tab): a brief spike of a
+        natural-gradient run (ELBO down, NLL up) runs off the plot instead of flattening every other curve."""
         runs = [self.buffer.kept] + [run["source"].data for run in self.earlier]
         for fig, (y, x) in self.overlaid.items():
             x = self.elbo_x if fig is self.elbo else x
             fit_range(fig.x_range, [run[x] for run in runs], log=fig in (self.nll_log, self.error_log))
-            fit_range(fig.y_range, [run[y] for run in runs])
+            fitted = robust_range([run[y] for run in runs], spikes="down" if y == "elbo" else "up")
+            if fitted is not None and (fig.y_range.start, fig.y_range.end) != fitted:
+                fig.y_range.update(start=fitted[0], end=fitted[1])
 
     def clear_earlier(self) -> None:
         for run in self.earlier:

@@ -20,6 +20,33 @@ ANIMATION_ITERATIONS = (10, 2000)  # least and most iterations an animation from
 ANIMATION_FRAMES = 20
 ANIMATION_SIZE = dict(width=800, height=600, dpi=80, resolution=40, fps=4)
 PROGRESS_SECONDS = 0.25  # how often the progress bar follows an animation being made
+EVALUATION_SHARE = 0.25  # while Play runs, evaluations take at most about this share of the wall time
+
+
+def convergence_rule(trainer) -> str:
+    """The convergence rule of a `training.Trainer`, in words with its numbers."""
+    if trainer.convergence == "parameters":
+        window = trainer.engine.criterion
+        return (f"the paper's rule on the global parameters held (mean relative change of η over the last "
+                f"{window.window} iterations < {window.threshold:g})")
+    if trainer.convergence == "holdout":
+        window = trainer.holdout
+        return (f"the paper's hold-out rule held (mean relative change of the test NLL over the last {window.window} "
+                f"evaluations < {window.threshold:g})")
+    if trainer.convergence == "no-improvement":
+        rule = trainer.no_improvement
+        return (f"early stopping: the test NLL has not improved by {rule.tol:g} in {rule.n_iter_no_change} "
+                "evaluations")
+    return "no rule is set"
+
+
+def evaluation_note(trainer) -> str:
+    """What the live curves are evaluated on and how often, in words (a `training.Trainer`)."""
+    elbo_rows = trainer.engine.n if trainer.elbo_index is None else len(trainer.elbo_index)
+    return (f"Curves: test NLL and error on {len(trainer.y_eval):,} test rows, ELBO on {elbo_rows:,} training rows "
+            "(larger sets: fixed random subsets of eval_points rows). Step evaluates every eval_every iterations; "
+            f"while Play runs, evaluations are skipped where they would take more than {EVALUATION_SHARE:.0%} of the "
+            "time (on large sets: fewer points, each exact for its iteration).")
 
 
 class TrainTab(pn.viewable.Viewer):
@@ -38,12 +65,15 @@ class TrainTab(pn.viewable.Viewer):
                                        description="Start this run again from the prior")
         self.counter = pn.widgets.StaticText(value="iteration 0", width=300, height=28,
                                              styles={"font-size": "1.15em", "font-weight": "bold"})
-        self.status = pn.widgets.StaticText(value="", width=300, height=64, styles={"font-size": "0.85em",
+        self.status = pn.widgets.StaticText(value="", width=300, height=96, styles={"font-size": "0.85em",
                                                                                    "overflow": "hidden"})
         self.traces = Traces()
+        self.evaluation_note = pn.widgets.StaticText(value="", sizing_mode="stretch_width",
+                                                     styles={"font-size": "0.8em", "color": "#555"})
         self.elbo_axis = pn.widgets.RadioButtonGroup(options={"ELBO vs iteration": "iteration",
                                                               "ELBO vs wall time": "seconds"}, value="iteration")
-        self.log_time = pn.widgets.Checkbox(label="log time axis (NLL, error)", value=False)
+        # a toggle button: its whole text is what one clicks, and its accessible name (Bokeh's checkbox has neither)
+        self.log_time = pn.widgets.Toggle(label="log time axis (NLL, error)", value=False, color="light")
         self.clear = pn.widgets.Button(label="Clear earlier runs", color="light")
         self.download = pn.widgets.FileDownload(callback=lambda: io.StringIO(history_csv()),
                                                 filename="xgpc-history.csv", label="History as CSV",
@@ -71,6 +101,24 @@ class TrainTab(pn.viewable.Viewer):
         self._time_panes: list[tuple] = []  # (NLL pane, error pane) of every view built
         self._settings = settings
         self._surface = surface
+
+    def show_status(self, iteration: int, event: str, converged: bool, trainer) -> None:
+        """The counter and the status line as of now: the latest evaluation's numbers, which rule declared
+        convergence (if one has) and what Play does next, and the model's last event (`Model.status`, which names
+        its own iteration where it has one)."""
+        self.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
+        row = self.traces.last_row
+        lines = []
+        if row is not None:
+            lines.append(f"After {row['iteration']} iterations: test NLL {row['test_nll']:.4f}, error "
+                         f"{row['test_error']:.3f}, ELBO {row['elbo']:.5g}.")
+        if converged:
+            lines.append(f"Converged: {convergence_rule(trainer)}. Play stops here once; press Play to train on "
+                         "(the curves may still improve slowly).")
+        if event:
+            lines.append(("Last event: " if lines else "") + event)
+        self.status.value = "<br>".join(html_text(line) for line in lines)
+        self.evaluation_note.value = html_text(evaluation_note(trainer))
 
     def _name_files(self, event) -> None:
         suffix = event.new.lower()
@@ -163,13 +211,15 @@ class TrainTab(pn.viewable.Viewer):
             width=CONTROLS_WIDTH,
         )
         curves = pn.Column(
-            pn.Row(self.elbo_axis, self.log_time),
-            pn.Row(self.clear, self.download),
+            pn.FlexBox(self.elbo_axis, self.log_time, self.clear, self.download), self.evaluation_note,
             pn.pane.Bokeh(t.elbo), *panes, pn.pane.Bokeh(t.params),
-            pn.Card(pn.Row(self.export_format, self.surface_file, self.traces_file),
-                    pn.Row(self.animation_iterations, self.animation_file), self.export_progress, self.export_status,
-                    title="Export for slides", collapsed=False, sizing_mode="stretch_width"),
-            sizing_mode="stretch_width", min_width=380,
+            sizing_mode="stretch_width", min_width=380, styles={"flex": "1 1 380px"},
         )
-        return pn.Row(controls, pn.Column(self._surface, sizing_mode="stretch_width", min_width=480), curves,
-                      sizing_mode="stretch_width")
+        # under the surface, where a 1000-px high window still shows it
+        export = pn.Card(pn.FlexBox(self.export_format, self.surface_file, self.traces_file),
+                         pn.FlexBox(self.animation_iterations, self.animation_file), self.export_progress,
+                         self.export_status, title="Export for slides", collapsed=False, sizing_mode="stretch_width")
+        # Side by side where they fit, wrapped where not (on a 1024-px projector the curves go below)
+        return pn.FlexBox(controls, pn.Column(self._surface, export, sizing_mode="stretch_width", min_width=480,
+                                              styles={"flex": "1 1 480px"}), curves,
+                          flex_wrap="wrap", sizing_mode="stretch_width")

@@ -84,7 +84,7 @@ def pg_density(c: float, draws: np.ndarray | None = None, *, n_draws: int = 5000
     mean_line = styled(hv.VLine(mean, group="Mean", label="E[ω] = θ(c)"), color="crimson", line_width=2,
                        bokeh=dict(line_dash="dashed"), matplotlib=dict(linestyle="dashed"))
     overlay = styled(hv.Overlay([histogram, curve, mean_line], group="PG", label="density"),
-                     title=f"PG(ω | 1, c = {c:g}): density, exact draws and E[ω] = {mean:.4f}",
+                     title=f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}",
                      legend_position="top_right")
     return sized(overlay, width=460, height=300)
 
@@ -131,9 +131,8 @@ def minibatch_histogram(local: dict, quantity: str = "c", bins: int = 30) -> hv.
         raise ValueError(f"quantity must be 'c' or 'theta', got {quantity!r}")
     dim, color = ((hv.Dimension("c", label="c_i"), "#1f77b4") if quantity == "c"
                   else (hv.Dimension("theta", label="θ_i = E[ω_i]"), "darkorange"))
-    histogram = styled(_histogram(local[quantity], dim, dim.label, color, bins),
-                       title=f"{dim.label} on the last minibatch")
-    return sized(histogram, width=300, height=300)
+    histogram = styled(_histogram(local[quantity], dim, dim.label, color, bins), title=dim.label)
+    return sized(histogram, width=230, height=300)
 
 
 def minibatch_view(local: dict, bins: int = 30) -> hv.Layout:

@@ -53,9 +53,10 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
     identity = styled(hv.Curve(([low, high], [low, high]), kdims=[x], vdims=[y], group="Identity",
                                label="identity"), color="gray", line_width=1.5, bokeh=dict(line_dash="dashed"),
                       matplotlib=dict(linestyle="dashed"))
+    # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal)
     overlay = styled(hv.Overlay([identity] + scatters, group="Comparison", label=quantity), title=PANELS[quantity],
-                     legend_position="top_left")
-    return sized(overlay, width=330, height=300)
+                     bokeh=dict(legend_position="bottom", legend_cols=2), matplotlib=dict(legend_position="top_left"))
+    return sized(overlay, width=330, height=350)
 
 
 def mcmc_comparison(results) -> hv.Layout:

@@ -25,18 +25,23 @@ NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
 ERROR = hv.Dimension("test_error", label="test error rate")
 
 
-def robust_range(curves: list, window: int = 5, pad: float = 0.05) -> tuple[float, float] | None:
+def robust_range(curves: list, window: int = 5, pad: float = 0.05,
+                 spikes: str = "up") -> tuple[float, float] | None:
     """A y-range (low, high) for several curves that shows every curve whole except brief spikes: from the lowest
     value to the highest value of the curves smoothed by a running median over `window` points (a spike of up to
     window // 2 evaluations, e.g. one natural-gradient evaluation at NLL ≈ 7 among values near 0.3, is cut off
     instead of squashing every curve to the floor; the start of a falling curve is kept), padded by `pad` of the
-    span. None when there are no finite values."""
+    span. `spikes`: "up" (cut spikes above: NLL, error), "down" (below: the ELBO) or "both". None when there are no
+    finite values."""
+    if spikes not in ("up", "down", "both"):
+        raise ValueError(f"spikes must be 'up', 'down' or 'both', got {spikes!r}")
     finite = [c[np.isfinite(c)] for c in (np.asarray(curve, dtype=float) for curve in curves)]
     finite = [c for c in finite if len(c)]
     if not finite:
         return None
-    low = min(float(c.min()) for c in finite)
-    high = max(float(median_filter(c, size=min(window, len(c)), mode="nearest").max()) for c in finite)
+    smooth = [median_filter(c, size=min(window, len(c)), mode="nearest") for c in finite]
+    low = min(float(c.min()) for c in (smooth if spikes in ("down", "both") else finite))
+    high = max(float(c.max()) for c in (smooth if spikes in ("up", "both") else finite))
     span = high - low if high > low else max(abs(high), 1.0) * 0.1
     return low - pad * span, high + pad * span
 

@@ -17,9 +17,20 @@ import numpy as np
 from scipy import sparse
 
 from explorer.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, load_file, read_csv, read_libsvm, read_npz
-from explorer.registry import (PAPER_DATASETS, ChecksumWarning, PaperDataset, cache_dir, check_checksum,
-                               data_locations, find_openml_copy, find_paper_file, how_to_get, openml_cache_file,
-                               paper_availability, resolve_data_dir)
+from explorer.registry import (
+    PAPER_DATASETS,
+    ChecksumWarning,
+    PaperDataset,
+    cache_dir,
+    check_checksum,
+    data_locations,
+    find_openml_copy,
+    find_paper_file,
+    how_to_get,
+    openml_cache_file,
+    paper_availability,
+    resolve_data_dir,
+)
 from explorer.validation import DataError, decode_labels, encode_labels, show, validate
 
 __all__ = [

@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from importlib import resources
 import re
 import warnings
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from explorer.validation import DataError

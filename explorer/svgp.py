@@ -25,7 +25,6 @@ analytic gradient of the same minibatch's bound. `rho` is the natural-gradient s
 """
 from __future__ import annotations
 
-
 import numpy as np
 
 from explorer.convergence import SlidingWindow, relative_change

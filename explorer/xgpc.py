@@ -18,8 +18,13 @@ from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_produ
 from explorer.inputs import MAX_COUNT, inducing_inputs, query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
-from explorer.linalg import (gaussian_kl, inverse_from_factor_inverse, positive_definite_cholesky, robust_cholesky,
-                             triangular_inverse)
+from explorer.linalg import (
+    gaussian_kl,
+    inverse_from_factor_inverse,
+    positive_definite_cholesky,
+    robust_cholesky,
+    triangular_inverse,
+)
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule, noise_scaled_rho
 from explorer.sources import as_source

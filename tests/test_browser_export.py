@@ -4,7 +4,6 @@ are those of test_browser.py and conftest.py."""
 import numpy as np
 import pytest
 from PIL import Image
-
 from test_browser import LIVE_POINTS, TIMEOUT_MS, open_app, served  # noqa: F401 (served: the in-process server)
 
 pytestmark = pytest.mark.browser

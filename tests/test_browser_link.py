@@ -4,10 +4,9 @@ The helpers and the Chromium fixtures are those of test_browser.py and conftest.
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
+from test_browser import LIVE_POINTS, TIMEOUT_MS, open_app, served, wait_server  # noqa: F401 (served: the in-process server fixture)
 
 from explorer.dashboard.controls import CONFIGURATION, configuration
-from test_browser import (  # noqa: F401 (served: the in-process server fixture)
-    LIVE_POINTS, TIMEOUT_MS, open_app, served, wait_server)
 
 pytestmark = pytest.mark.browser
 MARKUP = "<img src=x onerror=window.__x=1>"

@@ -6,8 +6,9 @@ import io
 import numpy as np
 import pytest
 from PIL import Image
-from explorer.dashboard.views.ep_site import EPSite
 from test_browser import TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401  (served: a fixture)
+
+from explorer.dashboard.views.ep_site import EPSite
 
 pytestmark = pytest.mark.browser
 

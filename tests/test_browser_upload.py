@@ -11,12 +11,11 @@ import time
 
 import numpy as np
 import pytest
+from test_browser import LIVE_POINTS, ROOT, TIMEOUT_MS, free_port, open_app, served, shoot, wait_server  # noqa: F401 (served: the in-process server fixture)
 
 from explorer import datasets
 from explorer.dashboard import app
 from explorer.dashboard.data import MAX_UPLOAD_BYTES
-from test_browser import (  # noqa: F401 (served: the in-process server fixture)
-    LIVE_POINTS, ROOT, TIMEOUT_MS, free_port, open_app, served, shoot, wait_server)
 
 pytestmark = pytest.mark.browser
 MARKUP = "<img src=x onerror=window.__x=1>"  # valid HTML without quotes, so it is a plain CSV field

@@ -7,7 +7,10 @@ from scipy.special import log_expit
 from scipy.stats import norm
 
 from explorer.compare import (
-    compare_with_mcmc, gaussian_marginal_kl, nonaugmented_elbo, run_comparison,
+    compare_with_mcmc,
+    gaussian_marginal_kl,
+    nonaugmented_elbo,
+    run_comparison,
 )
 from explorer.gibbs import GibbsSampler
 from explorer.inducing import kmeans_plus_plus

@@ -1,31 +1,38 @@
 """The dashboard's views and callbacks without a browser: a real Model steps, the plot sources change, bad input is
 reported and leaves the run alone. `Dashboard.refresh()` is called directly (no server runs its periodic callback)."""
+import asyncio
 import html
 import io
 import json
 import logging
+import threading
 import time
+from html.parser import HTMLParser
 
 import numpy as np
 import panel as pn
 import pytest
 from bokeh.events import Tap
 from bokeh.models import Legend, Range1d
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.special import expit, log_expit
 
-from explorer.dashboard import Dashboard
-from explorer.dashboard.data import header_columns, guess_label_column
-from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
+from explorer import datasets
 from explorer.compare import text_progress
+from explorer.dashboard import Dashboard
 from explorer.dashboard.controls import describe_change
+from explorer.dashboard.data import guess_label_column, header_columns
+from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.dashboard.race import _table, seconds_left, standings
 from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
-from explorer.metrics import error_rate, first_time_within, settled_time_within
-from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, UNDECIDED, FrozenPrediction, misclassified
 from explorer.dashboard.snapshot import Publisher
+from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, UNDECIDED, FrozenPrediction, misclassified
+from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
 from explorer.datasets import DataError
+from explorer.metrics import error_rate, first_time_within, settled_time_within
 from explorer.model import Model
 
 
@@ -248,8 +255,8 @@ def test_race_tab_races_and_ranks(dash):
 def test_race_tab_races_every_registered_method_and_names_each(dash):
     """Four entrants by default (X-GPC, both SVGPs, EPGPC): each trains its budget, gets a curve, a legend entry
     (two a row, so four fit above the plot), a table row and a place in the verdict."""
-    from explorer.methods import METHODS
     from explorer.dashboard.race_report import NAMES
+    from explorer.methods import METHODS
 
     assert dash.race.methods.value == list(METHODS) and len(METHODS) == 4
     run = finished_race(dash, budget=0.3, limit=180)
@@ -456,14 +463,6 @@ def test_race_report_page_names_the_winner_in_words(tmp_path):
 
 
 # ------------------------------------------------------------------------------------------ uploads (issue 9)
-import asyncio  # noqa: E402
-import threading  # noqa: E402
-from html.parser import HTMLParser  # noqa: E402
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
-from explorer import datasets  # noqa: E402
-from explorer.dashboard.text import html_text, markdown_text  # noqa: E402
 
 PAYLOAD = '<img src=x onerror="window.__x=1">'
 

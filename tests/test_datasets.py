@@ -23,10 +23,6 @@ from explorer import datasets as D
 from explorer import readers, registry
 from explorer.datasets import DataError
 
-
-
-
-
 # ----------------------------------------------------------------------------------------------------------- labels
 
 @pytest.mark.parametrize(

@@ -4,7 +4,8 @@ import time
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from explorer.dashboard import Dashboard
 from explorer.dashboard.ranges import log_ticks

@@ -20,7 +20,6 @@ from explorer.kernels import LENGTHSCALE_LIMITS, RBF, KernelParameterError, Mate
 from explorer.model import Model, RunFileError
 from explorer.sources import NpySource
 
-
 # ------------------------------------------------------------------------------------------------ upload chunks
 
 class Browser:

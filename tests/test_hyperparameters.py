@@ -2,13 +2,13 @@
 independently written minibatch ELBO (c re-optimised at every perturbed kernel, q(u) held fixed), and Adam."""
 import numpy as np
 import pytest
+from test_xgpc import rbf, reference_elbo, toy_problem
 
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, learned_kernel
 from explorer.kernels import RBF, KernelParameterError, make_kernel
 from explorer.polyagamma import pg_mean
 from explorer.schedules import Constant
 from explorer.xgpc import XGPC, local_step
-from test_xgpc import rbf, reference_elbo, toy_problem
 
 
 def finite_difference_gradient(X_b, y_b, Z, n, kernel, mu, Sigma, full, h=1e-5):

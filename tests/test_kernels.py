@@ -7,8 +7,18 @@ import numpy as np
 import pytest
 from scipy.special import gammaln, kve
 
-from explorer.kernels import KERNELS, RBF, Kernel, KernelParameterError, Matern12, Matern32, Matern52, \
-    kernel_from_state, make_kernel, register
+from explorer.kernels import (
+    KERNELS,
+    RBF,
+    Kernel,
+    KernelParameterError,
+    Matern12,
+    Matern32,
+    Matern52,
+    kernel_from_state,
+    make_kernel,
+    register,
+)
 
 PROFILES = {  # g(r) written out from the textbook formulas (Rasmussen & Williams eq. 4.14, 4.16, 4.17)
     "rbf": lambda r: np.exp(-0.5 * r * r),

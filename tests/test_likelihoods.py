@@ -7,14 +7,21 @@ import pytest
 from scipy import integrate
 from scipy.special import expit, ndtr
 
-from explorer.likelihoods import (LINKS, LOGIT, PROBIT, gauss_hermite_expectations, gauss_hermite_slopes, logit_slopes,
-                                  normal_expectation)
+from explorer.likelihoods import (
+    LINKS,
+    LOGIT,
+    PROBIT,
+    gauss_hermite_expectations,
+    gauss_hermite_slopes,
+    logit_slopes,
+    normal_expectation,
+)
 from explorer.linalg import gaussian_kl
 
 CASES = [(0.3, 1e-4), (2.0, 1.0), (-1.5, 4.0), (3.0, 25.0), (5.0, 100.0), (-7.0, 1e3), (40.0, 1e4), (1.0, 1e6),
          (-12.0, 0.5)]
 RESPONSE = {"logit": expit, "probit": ndtr}
-EXACT_LOG_RESPONSE = {"logit": lambda z: -mpmath.log1p(mpmath.exp(-z)), 
+EXACT_LOG_RESPONSE = {"logit": lambda z: -mpmath.log1p(mpmath.exp(-z)),
                       "probit": lambda z: mpmath.log(mpmath.ncdf(z)) if z < 0 else mpmath.log1p(-mpmath.ncdf(-z))}
 
 

@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from test_engine import assert_same_tree
 
 from explorer import methods
 from explorer.bench import dynamics
@@ -16,7 +17,6 @@ from explorer.kernels import RBF
 from explorer.linalg import NumericalError
 from explorer.schedules import grown_batch_size, noise_scaled_rho
 from explorer.training import Trainer, fit_to_optimum
-from test_engine import assert_same_tree
 
 
 def confident_problem(n=240, m=20, seed=0):

@@ -19,10 +19,23 @@ from explorer import datasets
 from explorer.compare import run_comparison
 from explorer.dashboard import export
 from explorer.dashboard.figure2 import figure2, settle_table
-from explorer.dashboard.views import (augmentation_identity, augmented_bound, decision_surface,
-                                      decision_surface_from_arrays, inducing_study, mcmc_comparison, mcmc_scatter,
-                                      mcmc_surfaces, mcmc_traces, minibatch_view, pg_density, race_curves,
-                                      surface_arrays, surface_plane, training_traces)
+from explorer.dashboard.views import (
+    augmentation_identity,
+    augmented_bound,
+    decision_surface,
+    decision_surface_from_arrays,
+    inducing_study,
+    mcmc_comparison,
+    mcmc_scatter,
+    mcmc_surfaces,
+    mcmc_traces,
+    minibatch_view,
+    pg_density,
+    race_curves,
+    surface_arrays,
+    surface_plane,
+    training_traces,
+)
 from explorer.dashboard.views.mcmc import MARKERS
 from explorer.kernels import initial_kernel
 from explorer.metrics import settled_time_within

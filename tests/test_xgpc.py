@@ -287,8 +287,11 @@ def test_initial_sweeps_on_all_rows_reach_the_coordinate_ascent_fixed_point_and_
 def test_iterate_average_is_the_mean_of_the_iterates_and_predictions_use_it():
     X, y = toy_problem(40, seed=2)
     kernel = RBF(np.array([0.9]), 1.3, 1e-4)
-    make = lambda window: XGPC(X, y, X[:6], kernel, batch_size=8, schedule=Constant(0.3),
-                               rng=np.random.default_rng(5), average_window=window)
+
+    def make(window):
+        return XGPC(X, y, X[:6], kernel, batch_size=8, schedule=Constant(0.3), rng=np.random.default_rng(5),
+                    average_window=window)
+
     uniform, plain, last = make(10**9), make(0), make(1)
     iterates = []
     for _ in range(6):

@@ -12,10 +12,11 @@ import numpy as np
 import panel as pn
 
 from explorer import datasets
-from explorer.readers import sniff_delimiter
 from explorer.dashboard.controls import DATA
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
+from explorer.readers import sniff_delimiter
+
 _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
 EXAMPLES_HINT = ("Files to try it with: `data/examples/` in the project (moons, circles, xor, banana-like, blobs; "
                  "`python -m explorer data examples` writes them).")

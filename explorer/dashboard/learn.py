@@ -15,9 +15,15 @@ from scipy.special import expit, log_expit
 
 from explorer.dashboard.panes import canvas_pane, on_canvas
 from explorer.dashboard.views.ep_site import EPSite, ep_site_view
-from explorer.dashboard.views.learn import (augmentation_identity, augmented_bound, gibbs_mackay_bound,
-                                            minibatch_histogram, pg_density, sigmoid_by_augmentation,
-                                            sigmoid_by_sampling)
+from explorer.dashboard.views.learn import (
+    augmentation_identity,
+    augmented_bound,
+    gibbs_mackay_bound,
+    minibatch_histogram,
+    pg_density,
+    sigmoid_by_augmentation,
+    sigmoid_by_sampling,
+)
 from explorer.polyagamma import pg_mean, sample
 
 __all__ = ["LearnTab", "gibbs_mackay_bound", "sigmoid_by_augmentation", "sigmoid_by_sampling"]

@@ -11,10 +11,10 @@ import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's options)
 import holoviews.plotting.mpl  # noqa: F401  (registers the matplotlib backend's options)
 from bokeh.models import PlainText
+from bokeh.palettes import Category10_10
 from matplotlib import pyplot as plt
 from matplotlib.ticker import LogFormatter
 from matplotlib.transforms import ScaledTranslation
-from bokeh.palettes import Category10_10
 
 from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE
 

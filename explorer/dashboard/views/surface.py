@@ -17,10 +17,16 @@ from __future__ import annotations
 import holoviews as hv
 import numpy as np
 
-from explorer.dashboard.surface import (FEATURES, MAX_SHOWN, PCA, Projection, decision_contour, grid_axes,
-                                        misclassified)
-from explorer.dashboard.views.style import (CLASS_COLOR, PROBABILITY_CMAP, SD_CMAP, literal, plain_axis_labels,
-                                              sized, styled)
+from explorer.dashboard.surface import FEATURES, MAX_SHOWN, PCA, Projection, decision_contour, grid_axes, misclassified
+from explorer.dashboard.views.style import (
+    CLASS_COLOR,
+    PROBABILITY_CMAP,
+    SD_CMAP,
+    literal,
+    plain_axis_labels,
+    sized,
+    styled,
+)
 
 QUANTITIES = {"probability": "p(y=1)", "sd": "predictive sd of f*"}
 

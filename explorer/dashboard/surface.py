@@ -192,8 +192,9 @@ class SurfaceView(pn.viewable.Viewer):
             features = (0, 1)
         self.projection = Projection(X_train, self.axes.value, features)
 
-    def reset(self, model) -> dict:
-        """Projection, grid, drawn points and a first frame for the model's current data (call under the gate)."""
+    def reset(self, model, frame: bool = True) -> dict:
+        """Projection, grid, drawn points and (with `frame`) a first frame for the model's current data (call under
+        the gate; without a frame the caller computes one with `compute_frame`, e.g. off the event loop)."""
         self.configure(model.X_train, model.feature_names)
         rng = np.random.default_rng(0)
         self._n_train = len(model.y_train)
@@ -201,17 +202,19 @@ class SurfaceView(pn.viewable.Viewer):
                        for part, n in (("train", self._n_train), ("test", len(model.y_test)))}
         self._axes = grid_axes(self.projection.to_plane(model.X_train), self.resolution)
         return {"axes": self._axes, "labels": self.projection.labels(self.feature_names), **self.points(model),
-                **self.frame(model)}
+                **(self.frame(model) if frame else {})}
 
     def build(self, static: dict) -> None:
-        """Show new data: axis ranges and labels fitted to it, points, inducing points and the first frame."""
+        """Show new data: axis ranges and labels fitted to it, points, inducing points and the first frame (if
+        `reset` computed one)."""
         gx, gy = static["axes"]
         self.figure.x_range.update(start=gx[0], end=gx[-1])
         self.figure.y_range.update(start=gy[0], end=gy[-1])
         self.figure.xaxis[0].axis_label, self.figure.yaxis[0].axis_label = static["labels"]
         self.show_points(static)
         self.inducing.data = _xy(static["inducing"])
-        self.show(static)
+        if "z" in static:
+            self.show(static)
 
     # ----------------------------------------------------------------------------------------------- refreshing
     def _shown_data(self, model) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -199,7 +199,8 @@ class Dashboard(pn.viewable.Viewer):
         self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
         if self._served:
             pn.state.on_session_destroyed(lambda context: self.close())
-            self.open_link(pn.state.location.search)
+            search = pn.state.location.search  # the link's run is built once the page is up, not beside its build
+            pn.state.onload(lambda: self.open_link(search))
 
     def _wire(self) -> None:
         t = self.train
@@ -305,7 +306,7 @@ class Dashboard(pn.viewable.Viewer):
 
     def open_link(self, search: str) -> None:
         """Take the settings of a shared link's URL query ('?dataset=moons&n_inducing=30'): the usable ones are applied
-        together, in the worker, after the page has come up with the defaults; values that cannot be used, settings
+        together, in the worker, once the page has come up with the defaults; values that cannot be used, settings
         beyond the budget of one action, or settings the model refuses as a whole, are named in a notification and
         the defaults kept (served pages only)."""
         changes, problems = settings_from_query(search, self.model)

@@ -2,6 +2,7 @@
 or cells shows as text and runs nothing; a file over the limit is refused by the browser before it is sent and the
 session carries on; one session's upload is read off the event loop, so another session's page loads meanwhile;
 every upload gets feedback. The helpers and the Chromium fixtures are those of test_browser.py and conftest.py."""
+import asyncio
 import os
 import socket
 import subprocess
@@ -12,7 +13,6 @@ import time
 import numpy as np
 import pytest
 
-from explorer import datasets
 from explorer.dashboard import app
 from explorer.dashboard.data import MAX_UPLOAD_BYTES
 from test_browser import (  # noqa: F401 (served: the in-process server fixture)
@@ -108,18 +108,18 @@ def test_a_file_over_the_limit_is_refused_before_it_is_sent_and_the_session_carr
 
 
 def test_one_sessions_upload_does_not_stall_another_sessions_page(served, browser, monkeypatch):
-    """Session A's file is parsed by a read_csv that waits until session B's page has loaded (failsafe: the
+    """Session A's file is parsed by a parser that waits until session B's page has loaded (failsafe: the
     timeout). Were the parse on the server's event loop, B's page could not load before the parse ended."""
     url, dashboards = served
-    real_read_csv, parsing, b_loaded, order = datasets.read_csv, threading.Event(), threading.Event(), []
+    real_parse, parsing, b_loaded, order = app.parse_in_process, threading.Event(), threading.Event(), []
 
-    def read_csv_waiting_for_b(*args, **kwargs):
+    async def parse_waiting_for_b(*args):
         parsing.set()
-        b_loaded.wait(timeout=TIMEOUT_MS / 1000)
+        await asyncio.to_thread(b_loaded.wait, TIMEOUT_MS / 1000)
         order.append("parse done")
-        return real_read_csv(*args, **kwargs)
+        return await real_parse(*args)
 
-    monkeypatch.setattr(datasets, "read_csv", read_csv_waiting_for_b)
+    monkeypatch.setattr(app, "parse_in_process", parse_waiting_for_b)
     first, second = browser.new_context(), browser.new_context()
     try:
         page_a, page_b = first.new_page(), second.new_page()

@@ -17,6 +17,7 @@ import pytest
 
 from explorer.dashboard import app
 from explorer.dashboard.budget import LIMITS
+from explorer.dashboard.loadtest import static_file
 from test_browser import TIMEOUT_MS, open_app, served, wait_server  # noqa: F401 (served: the server fixture)
 from test_browser_upload import csv_bytes, notice, upload
 
@@ -56,19 +57,9 @@ class Probe(threading.Thread):
         self.join(timeout=120)
 
 
-def static_url(page, url: str) -> str:
-    """A small static file the page itself loaded from the server (Panel's or Bokeh's JavaScript)."""
-    sources = page.evaluate("() => Array.from(document.scripts).map(s => s.src).filter(s => s.includes('/static/'))")
-    sizes = {}
-    for source in sources:
-        with urllib.request.urlopen(source) as answer:
-            sizes[source] = len(answer.read())
-    return min(sizes, key=sizes.get)
-
-
 def during_against_before(page, url: str, act, done) -> tuple[float, float]:
     """(longest wait of another client during act() until done() holds, longest wait in the QUIET_SECONDS before)."""
-    probe = Probe(static_url(page, url))
+    probe = Probe(static_file(page))
     probe.start()
     try:
         start = time.monotonic()
@@ -143,7 +134,7 @@ def test_a_link_is_built_in_the_worker_while_other_visitors_are_served(served, b
     try:
         page = first.new_page()
         open_app(page, url, dashboards)
-        probe = Probe(static_url(page, url))
+        probe = Probe(static_file(page))
         probe.start()
         windows = []
         for context, link, m in ((second, "", 100), (third, COSTLY_LINK, 999)):
@@ -203,3 +194,23 @@ def test_an_over_budget_link_or_setting_is_refused_by_name_and_limit_and_the_run
     wait_server(page, lambda: page.get_by_label("inducing points m", exact=True).input_value()
                 == str(defaults.n_inducing.default))
     assert errors == []
+
+
+def test_the_budget_names_the_largest_value_that_fits_and_passes_the_defaults():
+    from explorer.dashboard.budget import over_budget
+    from explorer.dashboard.controls import configuration
+    from explorer.model import Model
+
+    model = Model(dataset="banana-like")
+    config = {**configuration(model), "eval_points": model.eval_points}
+    assert over_budget(config, (400, 2)) == []
+    config.update(n_points=100_000, n_inducing=1200)
+    n_train, rows = 80_000, 10_000  # 0.8 of the rows; 5,000 test and 5,000 ELBO rows per evaluation
+    problems = over_budget(config, (100_000, 2), changed=["n_inducing"])
+    assert len(problems) == 2  # building (80,000·1200·32 > 4e9) and evaluation (10,000·1200·1202 > 1e10)
+    building, evaluation = problems
+    largest = int(building.rsplit("at most ", 1)[1])
+    assert n_train * largest * 32 <= LIMITS["building"] < n_train * (largest + 1) * 32
+    largest = int(evaluation.rsplit("at most ", 1)[1])
+    assert rows * largest * (largest + 2) <= LIMITS["evaluation"] < rows * (largest + 1) * (largest + 3)
+    assert building.startswith("inducing points m 1200:")

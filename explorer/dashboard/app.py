@@ -343,9 +343,9 @@ class Dashboard(pn.viewable.Viewer):
     def _over_budget(self, changes: dict, shape: tuple[int, int] | None = None) -> list[str]:
         """Why the model's configuration with `changes` would exceed the budget of one action (empty: it would not).
         `shape`: (rows, features) of the data, if not those `changes` name."""
-        config = dict(configuration(self.model), eval_points=self.model.eval_points, **changes)
-        if config["dataset"] == "custom" and self.model.dataset != "custom" and "dataset" not in changes:
-            config["dataset"] = self.model.dataset  # configuration() names custom data by their file name
+        # (configuration() names uploaded data by their file name, the budget by "custom")
+        config = {**configuration(self.model), "dataset": self.model.dataset, "eval_points": self.model.eval_points,
+                  **changes}
         shape = shape or data_shape(config, self._custom_shape)
         return [] if shape is None else over_budget(config, shape, changed=list(changes))
 

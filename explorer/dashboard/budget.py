@@ -55,8 +55,9 @@ def _largest(cost_of, start: int) -> int:
 
 def over_budget(config: dict, shape: tuple[int, int], changed=()) -> list[str]:
     """Why the configuration `config` (every setting by name, as `controls.configuration` gives them, and
-    `eval_points`) would exceed the budget on data of `shape` (n rows, d features), in words — each names the unit, its count and limit, the
-    settings asked for (`changed`, else the one to lower) and the largest value that fits. Empty if within budget."""
+    `eval_points`) would exceed the budget on data of `shape` (n rows, d features), in words — each names the
+    unit, its count and limit, the settings asked for (`changed`, else the one to lower) and the largest value that
+    fits. Empty if within budget."""
     n, d = shape
     n_train = max(1, round(n * config["train_fraction"]))
     n_test = max(1, n - n_train)
@@ -64,7 +65,8 @@ def over_budget(config: dict, shape: tuple[int, int], changed=()) -> list[str]:
     s = min(config["batch_size"], n_train)
     rows = min(n_test, config["eval_points"]) + min(n_train, config["eval_points"])
     counts = {
-        "building": (lambda m, s: n_train * m * (d + PASS_OVERHEAD), f"building the run costs n·m·(d + {PASS_OVERHEAD})"),
+        "building": (lambda m, s: n_train * m * (d + PASS_OVERHEAD),
+                     f"building the run costs n·m·(d + {PASS_OVERHEAD})"),
         "iteration": (lambda m, s: s * m * (m + d), "one iteration costs s·m·(m + d)"),
         "minibatch": (lambda m, s: s * m, "the minibatch's arrays hold s·m"),
         "evaluation": (lambda m, s: rows * m * (m + d), "one evaluation costs r·m·(m + d)"),

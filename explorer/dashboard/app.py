@@ -147,6 +147,7 @@ class Dashboard(pn.viewable.Viewer):
         self._offload = self._served  # served: every computing action in the worker (in a notebook: at once)
         self._action: tuple | None = None  # (what, its future, then, report) while the worker does a task
         self._custom_shape: tuple[int, int] | None = None  # (rows, features) of the uploaded data swapped in
+        self._queued_changes: dict = {}  # settings changed while the worker did an action: applied after it
         self._force_pending = False  # a forced refresh could not take the gate: the next tick that can is forced
         self._stepping = False
         self._loaded = not self._served
@@ -351,7 +352,11 @@ class Dashboard(pn.viewable.Viewer):
 
     def apply(self, changes: dict) -> None:
         """Set configuration parameters on the Model (a structural change resets the run and pauses training), unless
-        they exceed the budget of one action (a notification names the setting and the limit)."""
+        they exceed the budget of one action (a notification names the setting and the limit). Settings changed
+        while the worker does another action are applied, together, once it is done."""
+        if self._action is not None:
+            self._queued_changes.update(changes)
+            return
         if self._busy():
             self.settings.sync()
             return
@@ -373,7 +378,8 @@ class Dashboard(pn.viewable.Viewer):
                 raise
 
         def done(_) -> None:
-            self.settings.sync()
+            if not self._queued_changes:  # (else the widgets keep showing the values typed meanwhile)
+                self.settings.sync()
             self.refresh(force_surface=True)
 
         self._act("Applying " + ", ".join(LABELS.get(name, name) for name in changes), work, done)
@@ -436,6 +442,9 @@ class Dashboard(pn.viewable.Viewer):
                 self._report_failure(err)
             result = None
         then(result)
+        if self._queued_changes:
+            changes, self._queued_changes = self._queued_changes, {}
+            self.apply(changes)
 
     def _show_busy(self, label: str | None) -> None:
         """Show that the worker is working on `label` (None: it is done) and disable the action buttons meanwhile."""

@@ -6,9 +6,9 @@ headless Debian Chromium pages (Playwright), each its own browser context, that 
 `--page-every` seconds (a page build is a new session, ≈ 1 s of the event loop here, so not every second). Reported per
 N: refreshes/s and SVI iterations/s per session (median and least), the longest time any training session went
 without a refresh, errors (console errors, page errors, worker errors), the other client's static-file and page-load
-times, and this process's resident memory and thread count before the pages open, during the run (largest) and after
-the pages have closed. `--heavy` adds a row: one session opens the costliest link the budget allows
-(`explorer.dashboard.budget`) and trains on it while the others train — their refreshes must not stop.
+times, and this process's resident memory and thread count before the pages open, during the run (largest) and
+`--settle` seconds after the pages have closed. `--heavy` adds a row: one session opens the costliest link the budget
+allows (`explorer.dashboard.budget`) and trains on it while the others train — their refreshes must not stop.
 
 Bounded on purpose: at most `MAX_SESSIONS` pages and `MAX_SECONDS` per run; the machine is shared, keep runs short.
 It writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark (`--no-write-md`).
@@ -135,7 +135,8 @@ def _quantiles(times: list[tuple[float, float]], start: float, end: float) -> tu
     return (statistics.median(chosen), max(chosen)) if chosen else (float("nan"), float("nan"))
 
 
-def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_every: float, heavy: bool) -> dict:
+def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_every: float, heavy: bool,
+             settle: float) -> dict:
     """N sessions train for `seconds` (with `heavy`: N − 1 train, one opens HEAVY_LINK and trains on it); the
     numbers of one row."""
     base = (resident_mb(), len(_tasks()))
@@ -153,18 +154,16 @@ def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_eve
     client.start()
     monitor.start()
     start = time.monotonic()
-    heavy_done = None
+    heavy_done, heavy_dashboard = None, None
     if heavy:
         count = len(sessions)
         heavy_page.goto(url + HEAVY_LINK)
         heavy_page.get_by_role("button", name="Play").wait_for()
-        while len(sessions) == count:
-            pages[0].wait_for_timeout(50)
-        heavy_dashboard = sessions[count]
     while time.monotonic() - start < seconds:
         pages[0].wait_for_timeout(250)
-        if heavy and heavy_done is None and heavy_dashboard.model.n_inducing == 999 and \
-                heavy_dashboard._action is None:
+        if heavy and heavy_dashboard is None:  # the session at the link (the other client's pages open sessions too)
+            heavy_dashboard = next((d for d in sessions[count:] if d.model.n_inducing == 999), None)
+        if heavy_dashboard is not None and heavy_done is None and heavy_dashboard._action is None:
             heavy_done = time.monotonic() - start
             heavy_page.get_by_role("button", name="Play").click()
     end = time.monotonic()
@@ -174,13 +173,13 @@ def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_eve
     rates = [monitor.rates(i) for i in range(len(dashboards))]
     gaps = [monitor.gap(i) for i in range(len(dashboards))]
     training = len(dashboards)
-    heavy_state = (f"link at the budget's limit; at the end m = {heavy_dashboard.model.n_inducing}, "
-                   f"{heavy_dashboard.model.iteration} iterations" if heavy else "—")
+    heavy_state = "—" if not heavy else "link at the budget's limit; " + (
+        f"{heavy_dashboard.model.iteration} iterations at m = 999" if heavy_dashboard else "its run not built")
     for context, _, _ in opened:
         context.close()
     if heavy:
         context.close()
-    time.sleep(8.0)  # the pages' sessions notice the closed pages at their next refresh and stop their workers
+    time.sleep(settle)  # the sessions stop their workers at once; Bokeh discards them 15–32 s after the page closed
     dashboards.clear()
     sessions.clear()  # this harness's references: the server keeps none of a closed session
     gc.collect()
@@ -212,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"training time of each run (default 25; at most {MAX_SECONDS})")
     parser.add_argument("--page-every", type=float, default=10.0,
                         help="seconds between the other client's page loads (default 10)")
+    parser.add_argument("--settle", type=float, default=35.0,
+                        help="seconds between closing the pages and measuring memory and threads after (default 35: "
+                             "Bokeh discards a closed session 15–32 s after its page closed)")
     parser.add_argument("--heavy", type=int, default=None, metavar="N",
                         help="also a run of N sessions where one opens the costliest link the budget allows")
     args = parser.parse_args(argv)
@@ -235,11 +237,12 @@ def main(argv: list[str] | None = None) -> int:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
                 for n in args.sessions:
-                    rows.append(run_load(browser, url, sessions, n, args.seconds, args.page_every, heavy=False))
+                    rows.append(run_load(browser, url, sessions, n, args.seconds, args.page_every, False,
+                                         args.settle))
                     print(rows[-1], flush=True)
                 if args.heavy:
-                    rows.append(run_load(browser, url, sessions, args.heavy, args.seconds, args.page_every,
-                                         heavy=True))
+                    rows.append(run_load(browser, url, sessions, args.heavy, args.seconds, args.page_every, True,
+                                         args.settle))
                     print(rows[-1], flush=True)
                 browser.close()
         finally:
@@ -254,9 +257,9 @@ def main(argv: list[str] | None = None) -> int:
         f"pressing Play for {args.seconds:g} s, served from this process on 127.0.0.1; another client fetches a small "
         f"static file every second and the page every {args.page_every:g} s (each fetch of the page builds a "
         "session that never connects). Memory and threads are this process's (server, sessions' workers and the "
-        "Playwright client; before: server up, no page open; after: 8 s after the pages closed). \"longest gap\": "
-        "the longest time a training session's page got no refresh (sampled every 0.25 s). The heavy row: one of "
-        f"the N sessions opens `{HEAVY_LINK}` (the costliest run the budget lets a link ask for) while the others "
+        f"Playwright client; before: server up, no page open; after: {args.settle:g} s after the pages closed). "
+        "\"longest gap\": the longest time a training session's page got no refresh (sampled every 0.25 s). The "
+        f"heavy row: one of the N sessions opens `{HEAVY_LINK}` (the costliest run the budget lets a link ask for) while the others "
         "train, then trains on it. The machine is shared with other users; runs are short.\n\n"
         + markdown_table(rows, columns)
     )

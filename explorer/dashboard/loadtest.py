@@ -7,7 +7,7 @@ headless Debian Chromium pages (Playwright), each its own browser context, that 
 N: refreshes/s and SVI iterations/s per session (median and least), the longest time any training session went
 without a refresh, errors (console errors, page errors, worker errors), the other client's static-file and page-load
 times, and this process's resident memory and thread count before the pages open, during the run (largest) and
-`--settle` seconds after the pages have closed. `--heavy` adds a row: one session opens the costliest link the budget
+`--settle` seconds after the pages have closed, with the number of `Dashboard` objects still alive then. `--heavy` adds a row: one session opens the costliest link the budget
 allows (`explorer.dashboard.budget`) and trains on it while the others train — their refreshes must not stop.
 
 Bounded on purpose: at most `MAX_SESSIONS` pages and `MAX_SECONDS` per run; the machine is shared, keep runs short.
@@ -25,6 +25,7 @@ import time
 import urllib.request
 
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
+from explorer.dashboard.app import Dashboard
 from explorer.dashboard.benchmark import CHROMIUM_ARGS, _free_port, _tasks, resident_mb
 
 DESCRIPTION = "Served dashboard under load: N training sessions, another client's latency, memory and threads"
@@ -180,8 +181,10 @@ def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_eve
     if heavy:
         context.close()
     time.sleep(settle)  # the sessions stop their workers at once; Bokeh discards them 15–32 s after the page closed
-    dashboards.clear()
-    sessions.clear()  # this harness's references: the server keeps none of a closed session
+    dashboards.clear()  # this harness's references: the server keeps none of a closed session
+    sessions.clear()
+    opened.clear()
+    heavy_dashboard = None
     gc.collect()
     refreshes = [r for r, _ in rates]
     iterations = [i for _, i in rates]
@@ -197,6 +200,7 @@ def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_eve
         "page median s": page_load[0], "page max s": page_load[1],
         "RSS before MB": base[0], "RSS max MB": max(s[3] for s in monitor.samples), "RSS after MB": resident_mb(),
         "threads before": base[1], "threads max": max(s[4] for s in monitor.samples), "threads after": len(_tasks()),
+        "sessions kept after": sum(isinstance(thing, Dashboard) for thing in gc.get_objects()),
         "error texts": (errors + worker_errors + client.failures)[:5],
     }
 
@@ -251,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
 
     columns = ["sessions", "heavy", "heavy built after s", "refreshes/s median", "refreshes/s least", "longest gap s",
                "it/s median", "it/s least", "errors", "static median s", "static max s", "page median s", "page max s",
-               "RSS before MB", "RSS max MB", "RSS after MB", "threads before", "threads max", "threads after"]
+               "RSS before MB", "RSS max MB", "RSS after MB", "threads before", "threads max", "threads after", "sessions kept after"]
     markdown = (
         f"Each run: N headless Chromium pages (one browser context each) on the default page (banana, m = 100), each "
         f"pressing Play for {args.seconds:g} s, served from this process on 127.0.0.1; another client fetches a small "

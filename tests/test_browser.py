@@ -267,7 +267,7 @@ def test_reset_is_clickable_by_mouse_at_common_widths(served, page, width):
     page.set_viewport_size({"width": width, "height": 1000})
     dashboard, errors = open_app(page, *served)
     page.get_by_role("button", name="Step").click()
-    wait_server(page, lambda: dashboard.model.iteration > 0)
+    wait_server(page, lambda: dashboard.model.iteration == dashboard.model.eval_every)  # Step ran to its end
     page.get_by_text(f"iteration {dashboard.model.iteration}").wait_for(timeout=TIMEOUT_MS)
     mode, click_class = dashboard.surface.mode.value, dashboard.surface.click_class.value
     box = page.get_by_role("button", name="Reset").bounding_box()

@@ -35,9 +35,10 @@ def test_the_url_carries_the_settings_to_a_fresh_page(served, browser):
         fresh = second.new_page()
         other, other_errors = open_app(fresh, page.url, dashboards)
         assert other is not dashboard
-        assert configuration(other.model) == configuration(dashboard.model)
+        # The link's run is built in the session's worker once the page is up; then the widgets show it.
+        wait_server(fresh, lambda: configuration(other.model) == configuration(dashboard.model)
+                    and fresh.get_by_label("inducing points m", exact=True).input_value() == "23")
         assert fresh.get_by_label("data set", exact=True).input_value() == "moons"
-        assert fresh.get_by_label("inducing points m", exact=True).input_value() == "23"
         fresh.get_by_role("button", name="Step").click()
         fresh.wait_for_function(f"() => ({LIVE_POINTS})() >= 2", timeout=TIMEOUT_MS)
         assert errors == [] and other_errors == []
@@ -59,7 +60,7 @@ def test_a_bad_link_is_named_as_text_and_the_defaults_stay(served, page):
         assert named in text
     assert page.evaluate("() => window.__x") is None
     defaults = dashboard.model.param
-    assert dashboard.model.seed == 3  # the usable value is taken
+    wait_server(page, lambda: dashboard.model.seed == 3)  # the usable value is taken (in the worker)
     assert dashboard.model.n_inducing == defaults.n_inducing.default
     assert dashboard.model.train_fraction == defaults.train_fraction.default
     assert dashboard.model.kernel == defaults.kernel.default

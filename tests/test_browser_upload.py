@@ -2,6 +2,7 @@
 or cells shows as text and runs nothing; a file over the limit is refused by the browser before it is sent and the
 session carries on; one session's upload is read off the event loop, so another session's page loads meanwhile;
 every upload gets feedback. The helpers and the Chromium fixtures are those of test_browser.py and conftest.py."""
+import asyncio
 import os
 import socket
 import subprocess
@@ -13,7 +14,6 @@ import numpy as np
 import pytest
 from test_browser import LIVE_POINTS, ROOT, TIMEOUT_MS, free_port, open_app, served, shoot, wait_server  # noqa: F401 (served: the in-process server fixture)
 
-from explorer import datasets
 from explorer.dashboard import app
 from explorer.dashboard.data import MAX_UPLOAD_BYTES
 
@@ -147,18 +147,18 @@ def test_an_upload_that_stops_is_dropped_by_the_served_page_and_the_user_told(se
 
 
 def test_one_sessions_upload_does_not_stall_another_sessions_page(served, browser, monkeypatch):
-    """Session A's file is parsed by a read_csv that waits until session B's page has loaded (failsafe: the
+    """Session A's file is parsed by a parser that waits until session B's page has loaded (failsafe: the
     timeout). Were the parse on the server's event loop, B's page could not load before the parse ended."""
     url, dashboards = served
-    real_read_csv, parsing, b_loaded, order = datasets.read_csv, threading.Event(), threading.Event(), []
+    real_parse, parsing, b_loaded, order = app.parse_in_process, threading.Event(), threading.Event(), []
 
-    def read_csv_waiting_for_b(*args, **kwargs):
+    async def parse_waiting_for_b(*args):
         parsing.set()
-        b_loaded.wait(timeout=TIMEOUT_MS / 1000)
+        await asyncio.to_thread(b_loaded.wait, TIMEOUT_MS / 1000)
         order.append("parse done")
-        return real_read_csv(*args, **kwargs)
+        return await real_parse(*args)
 
-    monkeypatch.setattr(datasets, "read_csv", read_csv_waiting_for_b)
+    monkeypatch.setattr(app, "parse_in_process", parse_waiting_for_b)
     first, second = browser.new_context(), browser.new_context()
     try:
         page_a, page_b = first.new_page(), second.new_page()

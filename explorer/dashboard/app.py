@@ -6,17 +6,29 @@ traces at every tick, the surface at most every `surface_seconds` (and rarer whe
 most `SURFACE_SHARE` of the time), only while its tab is shown. When training does not play, and after every user
 action, the refresh takes the gate and a snapshot itself. A periodic surface frame is computed in the session's frame
 thread from the snapshot's frozen prediction, off the event loop, and shown at the first tick after it is ready; a
-frame the user asked for (Step, Pause, a new setting, a tab change) is computed at once. An uploaded file is read and
-swapped in off the event loop (`read_file`), so one upload never stalls the other sessions.
+frame the user asked for (Step, Pause, a new setting, a tab change) is computed at once.
+
+Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19): Step runs
+in the worker as a job (to the next evaluation; Pause stops it), and every other action that computes — Reset, a new
+setting or data set, a shared link's settings, adding a point, starting a race or an MCMC run, swapping in an
+uploaded file — is a task for the worker (`Dashboard._act`); the page says what it is working on and refuses other
+actions until it is done, the refresh takes the gate only with a timeout (a tick that cannot have it is skipped), and
+surface frames are computed in the frame thread. A configuration is checked against the budget of one action
+(`explorer.dashboard.budget`) before any of it is computed; an uploaded file is parsed in a worker process
+(`upload_parser`), where the parse cannot hold the server's GIL. In a notebook the same actions run at once.
 """
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
+import multiprocessing
+import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
+from io import BytesIO
 
 import panel as pn
 import param
@@ -25,7 +37,8 @@ from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
 from explorer import datasets
-from explorer.dashboard.controls import Settings, configuration, settings_from_query
+from explorer.dashboard.budget import data_shape, over_budget
+from explorer.dashboard.controls import LABELS, Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
 from explorer.dashboard.export import run_copy
 from explorer.dashboard.learn import LearnTab
@@ -43,6 +56,9 @@ log = logging.getLogger(__name__)
 SURFACE_SHARE = 0.1  # periodic surface frames take at most this share of the wall time (slow machine: rarer frames)
 CHUNK_SECONDS = 0.015  # target length of a worker chunk: the UI waits at most this (plus an evaluation) for the gate
 LINK_PROBLEMS_SHOWN = 5  # problems of a shared link named in its notification
+GATE_WAIT = 0.05  # s: the longest the event loop waits for the worker's gate (the end of a chunk) in a refresh
+UPLOAD_PARSERS = 2  # worker processes parsing uploaded files, for the whole server
+TRAINING_JOBS = ("train", "step")
 TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
 KERNEL_ADVICE = ("**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
                  "rate (this starts a new run), or continue this run with the kernel as learned so far.")
@@ -79,9 +95,38 @@ def unchanged(error: Exception) -> str:
     return f"{describe(error)}. The current run is unchanged."
 
 
+def _csv_reading(content: bytes, filename: str, label_column: str) -> partial:
+    """The call that reads an uploaded file: `datasets.read_csv` itself, so that a parser process imports no Panel."""
+    return partial(datasets.read_csv, BytesIO(content), label_column, source_name=filename)
+
+
 def parse_upload(content: bytes, filename: str, label_column: str) -> tuple:
     """An uploaded CSV/TSV as (X (n, d), y (n,) ±1, classes (2,), feature names); raises DataError (any thread)."""
-    return datasets.read_csv(io.BytesIO(content), label_column, source_name=filename)
+    return _csv_reading(content, filename, label_column)()
+
+
+_parser: ProcessPoolExecutor | None = None
+_parser_lock = threading.Lock()
+
+
+def upload_parser(renew: bool = False) -> ProcessPoolExecutor:
+    """The server's pool of `UPLOAD_PARSERS` processes that parse uploaded files (started on first use, "spawn":
+    safe in a threaded server; `renew`: replace a pool whose process died). A parse there holds no GIL of the
+    server, so a large file does not slow the other sessions. It only reads bytes into arrays: no session state."""
+    global _parser
+    with _parser_lock:
+        if _parser is None or renew:
+            _parser = ProcessPoolExecutor(UPLOAD_PARSERS, mp_context=multiprocessing.get_context("spawn"))
+        return _parser
+
+
+async def parse_in_process(content: bytes, filename: str, label_column: str) -> tuple:
+    """`parse_upload` in a process of the upload parser."""
+    call = _csv_reading(content, filename, label_column)
+    try:
+        return await asyncio.wrap_future(upload_parser().submit(call))
+    except BrokenProcessPool:  # the parser process died (e.g. killed for memory): one more try in a fresh pool
+        return await asyncio.wrap_future(upload_parser(renew=True).submit(call))
 
 
 class Dashboard(pn.viewable.Viewer):
@@ -99,8 +144,14 @@ class Dashboard(pn.viewable.Viewer):
         self.worker = Worker()
         self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
         self._served = self._session is not None
-        if self._served:
-            self.open_link(pn.state.location.search)
+        self._offload = self._served  # served: every computing action in the worker (in a notebook: at once)
+        self._action: tuple | None = None  # (what, its future, then, report) while the worker does a task
+        self._custom_shape: tuple[int, int] | None = None  # (rows, features) of the uploaded data swapped in
+        self._queued_changes: dict = {}  # settings changed while the worker did an action: applied after it
+        self._force_pending = False  # a forced refresh could not take the gate: the next tick that can is forced
+        self._stepping = False
+        self._loaded = not self._served
+        self._after_load: list[Callable] = []  # messages for a page that has not loaded yet
         self.settings = Settings(self.model, self.apply, notify, pn.state.location if self._served else None)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
                                    redraw=lambda: self.refresh(force_surface=True))
@@ -112,6 +163,11 @@ class Dashboard(pn.viewable.Viewer):
         self.tabs = pn.Tabs(*zip(TAB_NAMES, (self.train, self.data, self.mcmc, self.race, self.learn)),
                             dynamic=True, sizing_mode="stretch_width")
         self.fix_kernel = pn.widgets.Button(label="Continue with kernel learning off", color="primary")
+        self.working = pn.widgets.StaticText(value="", styles={"font-weight": "bold"})
+        self.busy = pn.Row(pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22), self.working,
+                           visible=False)
+        self._action_buttons = (self.train.play, self.train.step, self.train.reset, self.mcmc.start, self.race.start,
+                                self.fix_kernel)
         self.kernel_advice = pn.Row(pn.pane.Alert(KERNEL_ADVICE, alert_type="warning"), self.fix_kernel,
                                     visible=False, sizing_mode="stretch_width")
         self._jobs = {}
@@ -137,13 +193,15 @@ class Dashboard(pn.viewable.Viewer):
             self.data.description.object = summary(self.model)
         self.surface.build(static)
         if self._served:  # the page's URL shows the settings once it has loaded (it sends its own URL first)
-            pn.state.onload(self.settings.sync)
+            pn.state.onload(self._page_loaded)
         self._was_connected = False
         self._closed = False
         self.refresh()
         self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
         if self._served:
             pn.state.on_session_destroyed(lambda context: self.close())
+            search = pn.state.location.search  # the link's run is built once the page is up, not beside its build
+            pn.state.onload(lambda: self.open_link(search))
 
     def _wire(self) -> None:
         t = self.train
@@ -156,49 +214,66 @@ class Dashboard(pn.viewable.Viewer):
         self.tabs.param.watch(lambda e: self.refresh(force_surface=True), "active")
 
     # ------------------------------------------------------------------------------------------------- actions
-    def play(self) -> None:
-        """Train in the worker until Pause (or convergence, unless the run had already converged)."""
+    def _training_job(self, to_next_evaluation: bool = False) -> Callable[[], bool]:
+        """The worker job that trains in chunks of ≈ CHUNK_SECONDS: until Pause (or convergence, unless the run had
+        already converged), or with `to_next_evaluation` for `eval_every` iterations (Step)."""
         stop_at_convergence = not self.model.converged
-        per_iteration = {"seconds": None}  # measured on chunks without an evaluation
+        state = {"seconds": None, "target": None}  # seconds per iteration, measured on chunks without an evaluation
 
         def chunk() -> bool:
-            seconds = per_iteration["seconds"]
-            k = 1 if seconds is None else max(1, min(self.model.eval_every, int(CHUNK_SECONDS / max(seconds, 1e-5))))
+            model, seconds = self.model, state["seconds"]
+            if to_next_evaluation and state["target"] is None:
+                state["target"] = model.iteration + model.eval_every
+            k = 1 if seconds is None else max(1, min(model.eval_every, int(CHUNK_SECONDS / max(seconds, 1e-5))))
+            if to_next_evaluation:
+                k = min(k, state["target"] - model.iteration)
             start = time.perf_counter()
-            trainer = self.model.trainer
-            trainer.eval_share = EVALUATION_SHARE  # while Play runs (Step evaluates every eval_every)
+            trainer = model.trainer
+            # Play skips an evaluation that would take more than its share of the time; Step evaluates every eval_every
+            trainer.eval_share = None if to_next_evaluation else EVALUATION_SHARE
             try:
-                new_rows = self.model.step(k)
+                new_rows = model.step(k)
             finally:
                 trainer.eval_share = None
             if new_rows == 0:
-                per_iteration["seconds"] = (time.perf_counter() - start) / k
-            self._publisher.publish(self.model)
-            return stop_at_convergence and self.model.converged
+                state["seconds"] = (time.perf_counter() - start) / k
+            self._publisher.publish(model)
+            if to_next_evaluation:
+                return model.iteration >= state["target"]
+            return stop_at_convergence and model.converged
 
-        self._start_job("train", chunk)
+        return chunk
+
+    def play(self) -> None:
+        """Train in the worker until Pause (or convergence, unless the run had already converged)."""
+        self._start_job("train", self._training_job())
 
     def start_mcmc(self) -> None:
         """Run the Gibbs comparison on the model's current data and kernel (training pauses meanwhile)."""
-        self.worker.pause()
-        projection = self.surface.projection
-        with self.worker.hold():
-            run = self.mcmc.new_run(self.model, projection.kind, projection.features)
-        self._start_job("mcmc", stepper(run.chunks()))
+        def start() -> None:
+            projection = self.surface.projection
+            with self.worker.hold():
+                run = self.mcmc.new_run(self.model, projection.kind, projection.features)
+            self._start_job("mcmc", stepper(run.chunks()))
+
+        self._when_idle("Starting the MCMC comparison", start)
 
     def start_race(self) -> None:
         """Race the chosen methods on the model's configuration (training pauses meanwhile)."""
         if not self.race.methods.value:
             notify("Choose at least one method to race.")
             return
-        self.worker.pause()
-        with self.worker.hold():
-            run = self.race.new_run(self.model)
-        self._start_job("race", stepper(run.chunks()))
+
+        def start() -> None:
+            with self.worker.hold():
+                run = self.race.new_run(self.model)
+            self._start_job("race", stepper(run.chunks()))
+
+        self._when_idle("Starting the race", start)
 
     def stop_job(self, name: str) -> None:
         if self._running(name):
-            self.worker.pause()
+            self.worker.pause(wait=not self._offload)
         self.refresh()
 
     def _running(self, name: str) -> bool:
@@ -213,77 +288,195 @@ class Dashboard(pn.viewable.Viewer):
         self.worker.play(job)
 
     def pause(self) -> None:
-        self.worker.pause()
-        with self.worker.hold():  # the state shown now gets exact numbers, even if Play skipped its evaluation
-            self.model.trainer.evaluate_skipped()
-        self.refresh(force_surface=True)
+        self.worker.pause(wait=not self._offload)
+        if self._action is not None or self._swapping:  # the page already shows what the worker is doing
+            return
+        # the state shown now gets exact numbers, even if Play skipped its evaluation (in the worker when served)
+        self._act("Pausing", self.model.trainer.evaluate_skipped, lambda _: self.refresh(force_surface=True))
 
     def step(self) -> None:
-        """One evaluation interval (eval_every iterations), then redraw."""
-        self.worker.pause()
-        with self.worker.hold():
-            self._guard(self.model.step, self.model.eval_every)
-        self.refresh(force_surface=True)
+        """One evaluation interval (eval_every iterations), then redraw. Served, a job of the worker (the page shows
+        its progress and Pause stops it); in a notebook, at once."""
+        if self._offload:
+            self._stepping = True
+            self._start_job("step", self._training_job(to_next_evaluation=True))
+            return
+        self._act("Step", lambda: self.model.step(self.model.eval_every), lambda _: self.refresh(force_surface=True))
 
     def reset(self) -> None:
-        self.worker.pause()
-        with self.worker.hold():
-            self._guard(self.model.reset)
-        self.refresh(force_surface=True)
+        self._act("Resetting the run", self.model.reset, lambda _: self.refresh(force_surface=True))
 
     def continue_without_kernel_learning(self) -> None:
         """After kernel learning diverged: keep the run, turn kernel learning off (no reset)."""
-        self.worker.pause()
-        with self.worker.hold():
-            self.model.continue_without_kernel_learning()
-        self.kernel_advice.visible = False
-        self.settings.sync()
-        self.refresh(force_surface=True)
+        def done(_) -> None:
+            self.kernel_advice.visible = False
+            self.settings.sync()
+            self.refresh(force_surface=True)
+
+        self._act("Turning kernel learning off", self.model.continue_without_kernel_learning, done)
 
     def open_link(self, search: str) -> None:
         """Take the settings of a shared link's URL query ('?dataset=moons&n_inducing=30'): the usable ones are applied
-        together; values that cannot be used, or settings the model refuses as a whole, are named in a notification
-        and the defaults kept (served pages only)."""
+        together, in the worker, once the page has come up with the defaults; values that cannot be used, settings
+        beyond the budget of one action, or settings the model refuses as a whole, are named in a notification and
+        the defaults kept (served pages only)."""
         changes, problems = settings_from_query(search, self.model)
+        too_costly = self._over_budget(changes) if changes else []
+        if too_costly:
+            problems += [f"{problem} — this link's settings are not used, the defaults are" for problem in too_costly]
+            changes = {}
+
+        def done(error) -> None:
+            if error is not None:  # the Model has rolled the change back: the defaults stay
+                problems.append(f"{describe(error)} — this link's settings are not used, the defaults are")
+            if problems:
+                shown = problems[:LINK_PROBLEMS_SHOWN] + ([f"… and {len(problems) - LINK_PROBLEMS_SHOWN} more"]
+                                                          if len(problems) > LINK_PROBLEMS_SHOWN else [])
+                self._tell("Some settings in this link were not used: " + "; ".join(shown) + ".", duration=0)
+            self.settings.sync()
+            self.refresh(force_surface=True)
+
         if changes:
-            try:
-                self.model.param.update(**changes)
-            except Exception as err:  # the Model has rolled the change back: the defaults stay
-                problems.append(f"{describe(err)} — this link's settings are not used, the defaults are")
-        if problems:
-            shown = problems[:LINK_PROBLEMS_SHOWN] + ([f"… and {len(problems) - LINK_PROBLEMS_SHOWN} more"]
-                                                      if len(problems) > LINK_PROBLEMS_SHOWN else [])
-            message = "Some settings in this link were not used: " + "; ".join(shown) + "."
-            pn.state.onload(partial(notify, message, duration=0))  # one sent before the page has loaded is lost
+            self._act("Opening the link's settings", partial(self._failure_of, self.model.param.update, **changes),
+                      done, report=False)
+        else:
+            done(None)
+
+    @staticmethod
+    def _failure_of(action, *args, **kwargs) -> Exception | None:
+        """Run action; its exception, returned (None if it succeeded)."""
+        try:
+            action(*args, **kwargs)
+        except Exception as err:  # returned to the caller, which says what it means
+            return err
+        return None
+
+    def _over_budget(self, changes: dict, shape: tuple[int, int] | None = None) -> list[str]:
+        """Why the model's configuration with `changes` would exceed the budget of one action (empty: it would not).
+        `shape`: (rows, features) of the data, if not those `changes` name."""
+        # (configuration() names uploaded data by their file name, the budget by "custom")
+        config = {**configuration(self.model), "dataset": self.model.dataset, "eval_points": self.model.eval_points,
+                  **changes}
+        shape = shape or data_shape(config, self._custom_shape)
+        return [] if shape is None else over_budget(config, shape, changed=list(changes))
 
     def apply(self, changes: dict) -> None:
-        """Set configuration parameters on the Model (a structural change resets the run and pauses training)."""
+        """Set configuration parameters on the Model (a structural change resets the run and pauses training), unless
+        they exceed the budget of one action (a notification names the setting and the limit). Settings changed
+        while the worker does another action are applied, together, once it is done."""
+        if self._action is not None:
+            self._queued_changes.update(changes)
+            return
         if self._busy():
             self.settings.sync()
             return
-        self.worker.pause()
-        with self.worker.hold():
+        too_costly = self._over_budget(changes)
+        if too_costly:
+            now = ", ".join(f"{LABELS[name]} {getattr(self.model, name)!r}" for name in changes if name in LABELS)
+            notify("Not applied: " + "; ".join(too_costly) + f". Still {now}.", duration=0)
+            self.settings.sync()
+            return
+        no_upload = changes.get("dataset") == "custom" and self.data.accepted is None
+
+        def work() -> None:
             try:
                 self.model.param.update(**changes)
             except datasets.DataError as err:
-                no_upload = changes.get("dataset") == "custom" and self.data.accepted is None
-                notify("The data set 'custom' is a file you upload: upload a CSV in the Data tab first."
-                       if no_upload else describe(err))
-            except Exception as err:  # a rejected change is reported; the Model has rolled it back
-                notify(describe(err))
-        self.settings.sync()
-        self.refresh(force_surface=True)
+                if no_upload:
+                    raise datasets.DataError("The data set 'custom' is a file you upload: upload a CSV in the Data "
+                                             "tab first.") from err
+                raise
+
+        def done(_) -> None:
+            if not self._queued_changes:  # (else the widgets keep showing the values typed meanwhile)
+                self.settings.sync()
+            self.refresh(force_surface=True)
+
+        self._act("Applying " + ", ".join(LABELS.get(name, name) for name in changes), work, done)
 
     def add_point(self, x, label: int) -> None:
         """The surface click: a training point of class `label` at raw input x (d,); training continues."""
+        was_training = self._running("train")
+
+        def work() -> dict:
+            self.model.add_point(x, label)
+            return self.surface.points(self.model)
+
+        def done(points) -> None:
+            if points is not None:
+                self.surface.show_points(points)
+            self.refresh(force_surface=True)
+            if was_training and points is not None and self._offload:
+                self.play()
+
+        self._act("Adding the point", work, done, pause=not self._offload)
+
+    def _act(self, label: str, work: Callable[[], object], then: Callable[[object], None] | None = None, *,
+             report: bool = True, pause: bool = True) -> None:
+        """Run work() under the worker's gate, then then(its result) here (None if it failed; a failure is a
+        notification unless `report` is False). Served: work is a task of the session's worker, off the event loop;
+        the page shows `label` with a spinner, the action buttons are disabled and other actions are refused until it
+        is done (the refresh finishes it). In a notebook: at once. `pause`: the training job is paused first (served,
+        submitting a task always pauses it)."""
         if self._busy():
             return
-        with self.worker.hold():
-            if not self._guard(self.model.add_point, x, label):
-                return
-            points = self.surface.points(self.model)
-        self.surface.show_points(points)
-        self.refresh(force_surface=True)
+        if self._offload:
+            self._action = (label, self.worker.submit(work), then or (lambda _: None), report)
+            self._show_busy(label)
+            return
+        if pause:
+            self.worker.pause()
+        try:
+            with self.worker.hold():
+                result = work()
+        except Exception as err:  # any failure of a user action is reported, the session carries on
+            if report:
+                self._report_failure(err)
+            result = None
+        if then is not None:
+            then(result)
+
+    def _when_idle(self, label: str, start: Callable[[], None]) -> None:
+        """Run start() here once the worker is idle (its job paused after the chunk that was running)."""
+        self._act(label, lambda: None, lambda _: start())
+
+    def _finish_action(self) -> None:
+        """The worker has done the submitted task: say so, and run what follows it on the page."""
+        label, future, then, report = self._action
+        self._action = None
+        self._show_busy(None)
+        try:
+            result = future.result()
+        except Exception as err:  # the action failed: the Model kept its state
+            if report:
+                self._report_failure(err)
+            result = None
+        then(result)
+        if self._queued_changes:
+            changes, self._queued_changes = self._queued_changes, {}
+            self.apply(changes)
+
+    def _show_busy(self, label: str | None) -> None:
+        """Show that the worker is working on `label` (None: it is done) and disable the action buttons meanwhile."""
+        self.working.value = html_text(f"Working: {label}…" if label else "")
+        self.busy.visible = label is not None
+        for button in self._action_buttons:
+            button.disabled = label is not None
+
+    def _page_loaded(self) -> None:
+        """The page has loaded: the URL shows the settings, and messages kept for it are shown."""
+        self._loaded = True
+        self.settings.sync()
+        for message in self._after_load:
+            message()
+        self._after_load.clear()
+
+    def _tell(self, message: str, **options) -> None:
+        """notify(message), or once the page has loaded (a notification sent before is lost)."""
+        if self._loaded:
+            notify(message, **options)
+        else:
+            self._after_load.append(partial(notify, message, **options))
 
     def load_file(self, content: bytes, filename: str, label_column: str) -> bool:
         """Parse an uploaded CSV and make it the data set, here and now (notebooks, tests; the page uses `read_file`).
@@ -298,19 +491,24 @@ class Dashboard(pn.viewable.Viewer):
         return self._show_loaded(*self._swap(filename, *parsed))
 
     async def read_file(self, content: bytes, filename: str, label_column: str) -> bool:
-        """`load_file` off the event loop, so that other sessions stay served: the file is parsed in a thread (this
-        session carries on meanwhile), then swapped in under the gate in a thread (this session's refresh skips and
-        its actions wait); the result is rendered by a callback scheduled on the session. Returns whether the data
-        were swapped in."""
+        """`load_file` off the event loop, so that other sessions stay served: the file is parsed in a process of the
+        upload parser (served; in a notebook in a thread) while this session carries on, checked against the budget,
+        then swapped in by the session's worker (this session's refresh skips and its actions wait); the result is
+        rendered by a callback scheduled on the session. Returns whether the data were swapped in."""
         if self._reading is not None:
             notify(f"Still reading {self._reading}: upload {filename} once it is loaded.", kind="info")
             return False
         self._reading = filename
         try:
-            parsed = await asyncio.to_thread(parse_upload, content, filename, label_column)
+            parsed = await (parse_in_process(content, filename, label_column) if self._offload else
+                            asyncio.to_thread(parse_upload, content, filename, label_column))
+            X = parsed[0]
+            too_costly = self._over_budget({"dataset": "custom"}, shape=X.shape)
+            if too_costly:
+                raise datasets.DataError(f"{filename} ({X.shape[0]} rows, {X.shape[1]} features) with these settings "
+                                         "is beyond this server's budget: " + "; ".join(too_costly))
             self._swapping = True
-            self.worker.pause()
-            loaded, message = await asyncio.to_thread(self._swap, filename, *parsed)
+            loaded, message = await asyncio.wrap_future(self.worker.submit(partial(self._swap, filename, *parsed)))
         except Exception as err:  # a file that cannot be read is reported; nothing has changed
             loaded, message = False, unchanged(err)
         finally:
@@ -326,6 +524,7 @@ class Dashboard(pn.viewable.Viewer):
                 self.model.set_data(X, y, filename, names)
             except Exception as err:  # the Model keeps its data on any failure
                 return False, unchanged(err)
+            self._custom_shape = X.shape
         return True, (f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]}, "
                       f"class +1 = {classes[1]}.")
 
@@ -341,16 +540,18 @@ class Dashboard(pn.viewable.Viewer):
             return run_copy(self.model)
 
     def history_csv(self) -> str:
+        """The run's history as CSV, read under the gate (served: from a thread, never on the event loop)."""
         with self.worker.hold():
             return self.model.history.to_csv()
 
     def close(self) -> None:
-        """Stop the worker and the periodic callback (the session ended). Safe to call twice."""
+        """Stop the worker and the periodic callback (the session ended). Safe to call twice. Served, the worker is
+        not waited for (it ends after the chunk or task it is running)."""
         if self._closed:
             return
         self._closed = True
         self._callback.stop()
-        self.worker.stop()
+        self.worker.stop(wait=0.0 if self._offload else 5.0)
         self._frames.shutdown(wait=False, cancel_futures=True)
 
     def _browser_left(self) -> bool:
@@ -382,7 +583,11 @@ class Dashboard(pn.viewable.Viewer):
             self.kernel_advice.visible = True
 
     def _busy(self) -> bool:
-        """Whether an uploaded file is being swapped in; if so, says that the action has to wait."""
+        """Whether the worker is doing a submitted action or an uploaded file is being swapped in; if so, says that
+        the action has to wait."""
+        if self._action is not None:
+            notify(f"Still working: {self._action[0]}. Try again once it is done.", kind="info")
+            return True
         if self._swapping:
             notify(f"Loading {self._reading}: try again in a moment.", kind="info")
         return self._swapping
@@ -392,31 +597,52 @@ class Dashboard(pn.viewable.Viewer):
         return TAB_NAMES[self.tabs.active] == name
 
     def _replot_surface(self) -> None:
-        with self.worker.hold():
-            static = self.surface.reset(self.model)
+        """A new plane: the points and axes now (cheap, under the gate), the surface computed now (notebook) or in
+        the frame thread (served)."""
+        with self.worker.hold(timeout=GATE_WAIT if self._offload else None) as taken:
+            if not taken:
+                notify("The surface is busy: choose the plane again in a moment.", kind="info")
+                return
+            static = self.surface.reset(self.model, frame=not self._offload)
             self._pending_frame = None  # of the old plane: never shown
         self.surface.build(static)
+        if self._offload:
+            self.refresh(force_surface=True)
 
     def refresh(self, force_surface: bool = False) -> None:
         """Render what is new: history rows, status, the surface (when due) and the last minibatch for the Learn
         tab. While training plays, the periodic refresh shows the snapshot the worker published after its last chunk
         and never takes the gate, so training goes on; otherwise (and always after an action: `force_surface`) it
         takes the gate and a snapshot itself, which also catches a new run (reset or configuration change: the old
-        curves are archived). Skipped while an uploaded file is swapped in (its thread holds the gate). Once the
+        curves are archived). Skipped while an uploaded file is swapped in or a submitted action runs (the worker
+        holds the gate; the action's end is shown at the first tick after it). Served, the gate is waited for at
+        most GATE_WAIT: a tick that cannot have it is skipped (a forced one: the next tick is forced). Once the
         browser has left, stop instead (one quiet log line)."""
         if self._browser_left():
             log.info("Browser page closed: session %s stopped at iteration %d.", self._session.id,
                      self.model.iteration)
             self.close()
             return
+        if self._action is not None:
+            if not self._action[1].done():
+                return
+            self._finish_action()
+            return
         if self._swapping:
             return
+        if self._stepping and not self._running("step"):  # Step's job is done: show where it ended
+            self._stepping, force_surface = False, True
+        force_surface, self._force_pending = force_surface or self._force_pending, False
         try:
             self._publisher.local_wanted = self._visible("Learn")
             snapshot = None if force_surface else self._published()
             if snapshot is None:
-                with self.worker.hold():
-                    snapshot, update = self._collect_under_gate()
+                with self.worker.hold(timeout=GATE_WAIT if self._offload else None) as taken:
+                    if taken:
+                        snapshot, update = self._collect_under_gate()
+                if not taken:
+                    self._force_pending = force_surface
+                    return
             else:
                 update = {"new_run": None}
             update.update(self._collect(snapshot, force_surface, new_run=update["new_run"] is not None))
@@ -432,7 +658,8 @@ class Dashboard(pn.viewable.Viewer):
         snapshot is of the run shown, and neither the MCMC nor the Race tab (which read their runs under the gate)
         is shown. None otherwise."""
         snapshot = self._publisher.latest
-        if (snapshot is None or snapshot.run is not self._trainer or not self._running("train")
+        training = any(self._running(name) for name in TRAINING_JOBS)
+        if (snapshot is None or snapshot.run is not self._trainer or not training
                 or self._visible("MCMC") or self._visible("Race")):
             return None
         return snapshot
@@ -442,8 +669,9 @@ class Dashboard(pn.viewable.Viewer):
         changed), and the MCMC or Race tab's news (if shown)."""
         model = self.model
         update = {"new_run": None}
-        if model.trainer is not self._trainer:
-            update["new_run"] = (configuration(model), self.surface.reset(model), summary(model))
+        if model.trainer is not self._trainer:  # served: its first frame comes from the frame thread
+            update["new_run"] = (configuration(model), self.surface.reset(model, frame=not self._offload),
+                                 summary(model))
             self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
             self._pending_frame = None  # of the old data: never shown
@@ -456,8 +684,8 @@ class Dashboard(pn.viewable.Viewer):
     def _collect(self, snapshot: Snapshot, force_surface: bool, new_run: bool) -> dict:
         """What to render of `snapshot` (no gate needed): the rows not yet shown, the status (at most every
         `slow_seconds`, unless forced or a new run), a surface frame (a finished periodic one; a new periodic one is
-        started in the frame thread when due; forced: one computed now; a new run brings its own), the Learn tab's
-        minibatch."""
+        started in the frame thread when due; forced: one computed now, or served in the frame thread as well; a new
+        run brings its own, or served has one started), the Learn tab's minibatch."""
         now = time.monotonic()
         update = {"iteration": snapshot.iteration, "rows": snapshot.rows_after(self._consumed)}
         self._consumed = max(self._consumed, snapshot.total)
@@ -469,13 +697,15 @@ class Dashboard(pn.viewable.Viewer):
         if force_surface or new_run or now >= self._slow_due:
             update["status"] = (snapshot.iteration, snapshot.status, snapshot.converged)
             self._slow_due = now + self.slow_seconds
-        surface_due = force_surface or (now >= self._surface_due and snapshot.iteration != self._surface_iteration)
-        if self._visible("Train") and surface_due and not new_run and (force_surface or self._pending_frame is None):
+        # A frame the user asked for; a new run brings its own, except served (its first frame comes from here).
+        wanted = (force_surface and not new_run) or (new_run and self._offload)
+        surface_due = wanted or (now >= self._surface_due and snapshot.iteration != self._surface_iteration)
+        if self._visible("Train") and surface_due and (wanted or not new_run) and (wanted or not self._pending_frame):
             inputs = self.surface.frame_inputs(snapshot.prediction)
-            if force_surface:  # the user acted: show the state now; an older frame still computing is dropped
+            if wanted and not self._offload:  # the user acted: show the state now; an older frame is dropped
                 update["frame"] = self.surface.compute_frame(inputs)
                 self._pending_frame = None
-            else:
+            else:  # served, also what the user asked for: shown at the first tick after it is ready
                 self._pending_frame = self._frames.submit(self.surface.compute_frame, inputs)
             self._surface_due = now + max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE)
             self._surface_iteration = snapshot.iteration
@@ -526,7 +756,7 @@ class Dashboard(pn.viewable.Viewer):
                 "## X-GPC Explorer\nPólya-Gamma augmented sparse variational GP classification "
                 "(Wenzel et al., AAAI 2019): watch it learn, check it against MCMC, race it, learn how it works.",
                 sizing_mode="stretch_width")
-            self._layout = pn.Column(header, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
+            self._layout = pn.Column(header, self.busy, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
         return self._layout
 
     def __panel__(self):

@@ -29,6 +29,7 @@ PCA = "first two principal components"
 FEATURES = "two features"
 CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the heatmap's palette
 P_PALETTE = interp_palette(RdBu11, 256)  # p = 0 blue … p = 1 red (Bokeh orders RdBu from blue)
+FRAME_BLOCK = 512  # rows per prediction call of a frame (see FrozenPrediction.predict_latent)
 UNDECIDED = 1e-3  # |p − ½| up to this is "no prediction yet": such points are not crossed out as misclassified
 
 
@@ -41,8 +42,12 @@ class FrozenPrediction:
         self.scaler, self.engine = model.scaler, copy.copy(model.engine)
 
     def predict_latent(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*) mean and variance at raw-unit inputs X (n*, d) → (n*,), (n*,), as `Model.predict_latent`."""
-        return self.engine.predict_latent(standardised(self.scaler, X))
+        """q(f*) mean and variance at raw-unit inputs X (n*, d) → (n*,), (n*,), as `Model.predict_latent`, in blocks
+        of FRAME_BLOCK rows: the engine's triangular solves (SciPy BLAS) hold the GIL for a whole call, ≈ 70 ms for
+        4,096 rows at m = 950, and this runs beside the server's event loop."""
+        X = standardised(self.scaler, X)
+        parts = [self.engine.predict_latent(X[start:start + FRAME_BLOCK]) for start in range(0, len(X), FRAME_BLOCK)]
+        return np.concatenate([mean for mean, _ in parts]), np.concatenate([var for _, var in parts])
 
     def probability(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
         """p(y* = 1) from q(f*) through the method's link (logit, or EPGPC's probit), (n*,)."""
@@ -199,9 +204,10 @@ class SurfaceView(pn.viewable.Viewer):
             features = (0, 1)
         self.projection = Projection(X_train, self.axes.value, features)
 
-    def reset(self, model) -> dict:
-        """Projection, grid, drawn points and a first frame for the model's current data (call under the gate);
-        "dropped": how many clicked points a new run left behind (a new run starts from the data set)."""
+    def reset(self, model, frame: bool = True) -> dict:
+        """Projection, grid, drawn points and (with `frame`) a first frame for the model's current data (call under
+        the gate; without a frame the caller computes one with `compute_frame`, e.g. off the event loop); "dropped":
+        how many clicked points a new run left behind (a new run starts from the data set)."""
         self.configure(model.X_train, model.feature_names)
         rng = np.random.default_rng(0)
         dropped = 0
@@ -212,10 +218,11 @@ class SurfaceView(pn.viewable.Viewer):
                        for part, n in (("train", self._n_train), ("test", len(model.y_test)))}
         self._axes = grid_axes(self.projection.to_plane(model.X_train), self.resolution)
         return {"axes": self._axes, "labels": self.projection.labels(self.feature_names), **self.points(model),
-                **self.frame(model), "dropped": dropped}
+                **(self.frame(model) if frame else {}), "dropped": dropped}
 
     def build(self, static: dict) -> None:
-        """Show new data: axis ranges and labels fitted to it, points, inducing points and the first frame."""
+        """Show new data: axis ranges and labels fitted to it, points, inducing points and the first frame (if
+        `reset` computed one)."""
         gx, gy = static["axes"]
         self.figure.x_range.update(start=gx[0], end=gx[-1])
         self.figure.y_range.update(start=gy[0], end=gy[-1])
@@ -227,7 +234,8 @@ class SurfaceView(pn.viewable.Viewer):
                                     f"{'were' if dropped > 1 else 'was'} dropped: a new run starts from the data set "
                                     "(a setting changed, Reset, or new data). Click to add points again.")
         self.dropped_note.visible = dropped > 0
-        self.show(static)
+        if "z" in static:
+            self.show(static)
 
     # ----------------------------------------------------------------------------------------------- refreshing
     def _shown_data(self, model) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

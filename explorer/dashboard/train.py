@@ -75,7 +75,7 @@ class TrainTab(pn.viewable.Viewer):
         # a toggle button: its whole text is what one clicks, and its accessible name (Bokeh's checkbox has neither)
         self.log_time = pn.widgets.Toggle(label="log time axis (NLL, error)", value=False, color="light")
         self.clear = pn.widgets.Button(label="Clear earlier runs", color="light")
-        self.download = pn.widgets.FileDownload(callback=lambda: io.StringIO(history_csv()),
+        self.download = pn.widgets.FileDownload(callback=self._history_file,
                                                 filename="xgpc-history.csv", label="History as CSV",
                                                 color="light", embed=False)
         self.export_format = pn.widgets.RadioButtonGroup(options=["PNG", "SVG", "HTML"], value="PNG", width=160,
@@ -96,6 +96,7 @@ class TrainTab(pn.viewable.Viewer):
         self.export_status = pn.widgets.StaticText(value="", sizing_mode="stretch_width")
         self.export_format.param.watch(self._name_files, "value")
         self._model_copy = model_copy
+        self._history_csv = history_csv
         self.elbo_axis.param.watch(lambda e: self.traces.set_elbo_axis(e.new), "value")
         self.log_time.param.watch(self._show_time_axis, "value")
         self._time_panes: list[tuple] = []  # (NLL pane, error pane) of every view built
@@ -119,6 +120,10 @@ class TrainTab(pn.viewable.Viewer):
             lines.append(("Last event: " if lines else "") + event)
         self.status.value = "<br>".join(html_text(line) for line in lines)
         self.evaluation_note.value = html_text(evaluation_note(trainer))
+
+    async def _history_file(self) -> io.StringIO:
+        """The history as CSV, read in a thread (the read waits for the worker's gate, never on the event loop)."""
+        return io.StringIO(await asyncio.to_thread(self._history_csv))
 
     def _name_files(self, event) -> None:
         suffix = event.new.lower()

@@ -1,21 +1,27 @@
-"""One background thread per dashboard session (DESIGN §8): it runs the current job while playing and never touches
-Panel or Bokeh objects; the UI takes the same gate lock around anything that changes the job's state or reads it
-directly (the training job also publishes snapshots, which the periodic refresh reads without the gate)."""
+"""One background thread per dashboard session (DESIGN §8): everything the session computes runs here, never on the
+server's event loop. It runs the current job while playing (training, Step, a race, the MCMC comparison) and, between
+two chunks, the one-off tasks the page submits (reset, a new setting, a shared link, a new data set …). It never
+touches Panel or Bokeh objects; the UI takes the same gate lock around anything that reads or changes the job's state
+directly — on the event loop only with a timeout (`hold(timeout=…)`), so a long task is never waited for there (the
+training job also publishes snapshots, which the periodic refresh reads without the gate)."""
 from __future__ import annotations
 
+import collections
 import contextlib
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 
 
 class Worker:
     """Calls `job()` over and over while playing. A job does one short chunk of work (≈ 10–50 ms) and returns True
     when it is finished, which pauses the worker. An exception pauses it too and is kept in `error` for the UI.
+    `submit(task)` runs task() once, under the gate, before the next chunk; its Future carries the result.
 
-    `hold()` is the gate: the worker holds it around each chunk, the UI around each action and each read of the
-    job's live state, and a waiting UI thread goes next (the worker yields between chunks while someone waits), so a
-    click answers within a chunk.
+    `hold()` is the gate: the worker holds it around each chunk and task, the UI around each action and each read of
+    the job's live state, and a waiting UI thread goes next (the worker yields between chunks while someone waits),
+    so a click answers within a chunk.
     """
 
     def __init__(self, name: str = "xgpc-worker"):
@@ -23,6 +29,8 @@ class Worker:
         self._count_lock = threading.Lock()
         self._waiting = 0
         self._playing = threading.Event()
+        self._wake = threading.Event()  # set by play, submit and stop: the loop looks again at once
+        self._tasks: collections.deque[tuple[Callable[[], object], Future]] = collections.deque()
         self._stopped = False
         self._job: Callable[[], bool] | None = None
         self.error: BaseException | None = None
@@ -44,50 +52,90 @@ class Worker:
         return self._job
 
     def play(self, job: Callable[[], bool]) -> None:
-        """Run `job` repeatedly from now on (replacing any other job)."""
-        with self.hold():
+        """Run `job` repeatedly from now on (replacing any other job). Returns at once: the job starts after the
+        chunk or task now running."""
+        with self._count_lock:
             self._job = job
             self.error = None
             self.finished = False
             self._playing.set()
+        self._wake.set()
 
-    def pause(self) -> None:
-        """Stop after the current chunk; returns once the worker no longer runs a chunk."""
+    def pause(self, wait: bool = True) -> None:
+        """Stop after the current chunk; with `wait`, return once the worker no longer runs one (never from the event
+        loop: a chunk or task may take a while)."""
         self._playing.clear()
-        with self.hold():
-            pass
+        if wait:
+            with self.hold():
+                pass
 
-    def stop(self) -> None:
-        """End the thread (session closed). Safe to call twice."""
+    def submit(self, task: Callable[[], object]) -> Future:
+        """Pause the job and run task() once in the worker, under the gate, after the chunk now running (tasks in the
+        order submitted). Returns its Future (result or exception)."""
+        future: Future = Future()
+        self._playing.clear()
+        self._tasks.append((task, future))
+        self._wake.set()
+        return future
+
+    def stop(self, wait: float = 5.0) -> None:
+        """End the thread (session closed) after what it is running now; wait at most `wait` seconds for that. Safe
+        to call twice."""
         self._stopped = True
         self._playing.set()
-        self._thread.join(timeout=5.0)
+        self._wake.set()
+        self._thread.join(timeout=wait)
 
     @contextlib.contextmanager
-    def hold(self):
-        """The gate, for the UI thread: the worker finishes its chunk and waits until the block is done."""
+    def hold(self, timeout: float | None = None):
+        """The gate, for the UI thread: the worker finishes its chunk and waits until the block is done. With a
+        `timeout` (the event loop) the block gets True if the gate was taken within it, else False and must not touch
+        the job's state; without one it waits as long as needed and gets True."""
         with self._count_lock:
             self._waiting += 1
+        taken = self._gate.acquire(timeout=-1 if timeout is None else timeout)
         try:
-            with self._gate:
-                yield
+            yield taken
         finally:
+            if taken:
+                self._gate.release()
             with self._count_lock:
                 self._waiting -= 1
 
+    def _run_task(self) -> bool:
+        """Run the oldest submitted task, if any; returns whether there was one."""
+        try:
+            task, future = self._tasks.popleft()
+        except IndexError:
+            return False
+        with self._gate:
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(task())
+                except BaseException as err:  # handed to whoever waits on the future
+                    future.set_exception(err)
+        return True
+
     def _loop(self) -> None:
         while not self._stopped:
-            if not self._playing.wait(0.25) or self._stopped:
+            self._wake.clear()
+            if self._run_task():
+                continue
+            if not self._playing.is_set():
+                self._wake.wait(0.25)
                 continue
             while self._waiting and not self._stopped:
                 time.sleep(0.001)
             with self._gate:
-                if not self._playing.is_set() or self._job is None:
+                job = self._job
+                if not self._playing.is_set() or job is None or self._stopped or self._tasks:
                     continue
                 try:
-                    done = self._job()
+                    done = job()
                 except Exception as err:  # reported by the UI as a notification
                     self.error, done = err, True
                 if done:
-                    self.finished = True
-                    self._playing.clear()
+                    with self._count_lock:
+                        if self._job is job:  # not replaced by `play` meanwhile
+                            self.finished = True
+                            self._playing.clear()

@@ -1,0 +1,88 @@
+"""What one action of a served session may cost: a budget checked before the work starts (issue 19).
+
+Every action runs in the session's worker, off the server's event loop, but the machine is shared by the whole room:
+one visitor's link `?n_points=100000&n_inducing=2000&batch_size=100000` asked for a minute of one core per
+iteration. The units of work that cannot be interrupted are bounded here, by counts the configuration fixes before
+anything is computed (n training rows, d features, m inducing points, s minibatch rows, r evaluation rows):
+
+=============  =========================  =====================================================================
+unit           count                      what it is
+=============  =========================  =====================================================================
+building       n·m·(d + 30)               k-means++ for Z (new data, a new setting, Reset, a link, each racer):
+                                          m passes over n rows of d features, plus a per-pass overhead of ≈ 30
+iteration      s·m·(m + d)                one SVI iteration: K_sm and κ Σ κᵀ over the minibatch (m³ for the
+                                          Cholesky of K_mm is ≈ 8× cheaper per unit and at most 0.15 s at the
+                                          Model's own bound m ≤ 2000, so it needs no budget of its own)
+minibatch      s·m                        the minibatch's s × m arrays (memory: 8 bytes each)
+evaluation     r·m·(m + d)                one evaluation: q(f*) at the test rows and the ELBO on training rows,
+                                          r = min(n_test, eval_points) + min(n_train, eval_points)
+=============  =========================  =====================================================================
+
+The limits (`LIMITS`) were measured on the project's 2-core machine with BLAS on one thread (README, "Serving a
+class"). Step and Play run in chunks of iterations, so their length is not limited (Pause stops them); the surface
+frame costs about what an evaluation at 6,400 rows costs. The budget is the dashboard's: a `Model` used from Python
+is not limited (it runs on its user's own machine).
+"""
+from __future__ import annotations
+
+from explorer import datasets
+from explorer.dashboard.controls import LABELS
+from explorer.registry import PAPER_DATASETS
+
+PASS_OVERHEAD = 30  # k-means++: the cost of one pass over n rows, in units of one feature (measured: see README)
+LIMITS = {"building": 4e9, "iteration": 1e10, "minibatch": 1e7, "evaluation": 1e10}
+
+
+def data_shape(config: dict, custom_shape: tuple[int, int] | None = None) -> tuple[int, int] | None:
+    """(n rows, d features) of the data set `config` names, known without loading it: generated sets from
+    n_points, paper sets from the registry, 'custom' from `custom_shape` (the uploaded data's). None if unknown."""
+    name = config["dataset"]
+    if name in datasets.BUILTIN:
+        return int(config["n_points"]), 2
+    if name in PAPER_DATASETS:
+        return PAPER_DATASETS[name].n, PAPER_DATASETS[name].d
+    return custom_shape if name == "custom" else None
+
+
+def _largest(cost_of, start: int) -> int:
+    """The largest value v ≤ start with cost_of(v) within budget (cost_of is increasing; 0 if even 1 is not)."""
+    low, high = 0, start
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if cost_of(middle) else (low, middle - 1)
+    return low
+
+
+def over_budget(config: dict, shape: tuple[int, int], changed=()) -> list[str]:
+    """Why the configuration `config` (every setting by name, as `controls.configuration` gives them, and
+    `eval_points`) would exceed the budget on data of `shape` (n rows, d features), in words — each names the
+    unit, its count and limit, the settings asked for (`changed`, else the one to lower) and the largest value that
+    fits. Empty if within budget."""
+    n, d = shape
+    n_train = max(1, round(n * config["train_fraction"]))
+    n_test = max(1, n - n_train)
+    m = min(config["n_inducing"], n_train)
+    s = min(config["batch_size"], n_train)
+    rows = min(n_test, config["eval_points"]) + min(n_train, config["eval_points"])
+    counts = {
+        "building": (lambda m, s: n_train * m * (d + PASS_OVERHEAD),
+                     f"building the run costs n·m·(d + {PASS_OVERHEAD})"),
+        "iteration": (lambda m, s: s * m * (m + d), "one iteration costs s·m·(m + d)"),
+        "minibatch": (lambda m, s: s * m, "the minibatch's arrays hold s·m"),
+        "evaluation": (lambda m, s: rows * m * (m + d), "one evaluation costs r·m·(m + d)"),
+    }
+    problems = []
+    for unit, (cost, formula) in counts.items():
+        value, limit = cost(m, s), LIMITS[unit]
+        if value <= limit:
+            continue
+        fits = {"n_inducing": _largest(lambda v: cost(v, s) <= limit, m)}
+        if unit in ("iteration", "minibatch"):
+            fits["batch_size"] = _largest(lambda v: cost(m, v) <= limit, s)
+        names = sorted(fits, key=lambda name: name not in changed)
+        advice = " or ".join(f"{LABELS[name]} at most {fits[name]}" for name in names)
+        asked = ", ".join(f"{LABELS[name]} {config[name]!r}" for name in changed if name in LABELS) or LABELS[names[0]]
+        problems.append(f"{asked}: {formula} = {value:.3g} (m = {m}, s = {s}, n = {n_train} training "
+                        f"rows, d = {d}" + (f", r = {rows}" if unit == "evaluation" else "")
+                        + f"), over this server's limit of {limit:.3g}; {advice}")
+    return problems

@@ -2,6 +2,8 @@
 data sources are interchangeable, and the layers' import arrows point down."""
 import ast
 import copy
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -167,7 +169,19 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_arrows_point_down_no_numerics_or_benchmark_module_imports_the_ui():
+    """`__main__.py` is the console command, the top of the stack beside apps/explorer.py: its `serve` starts the
+    dashboard (the next test checks that it loads it only then)."""
     ui = ("panel", "bokeh", "holoviews", "explorer.dashboard")
     for path in list(PACKAGE.glob("*.py")) + list((PACKAGE / "bench").glob("*.py")):
+        if path.name == "__main__.py":
+            continue
         bad = {name for name in _imports(path) if name.split(".")[0] in ui or name.startswith(ui)}
         assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+def test_the_console_command_loads_the_dashboard_only_to_serve():
+    code = ("import sys\nfrom explorer.__main__ import main\nmain(['data', 'list'])\nprint(sorted(m for m in "
+            "sys.modules if m.split('.')[0] in ('panel', 'bokeh') or m.startswith('explorer.dashboard')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]"

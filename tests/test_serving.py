@@ -10,6 +10,7 @@ test_browser.py and conftest.py."""
 import os
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -213,3 +214,46 @@ def test_the_budget_names_the_largest_value_that_fits_and_passes_the_defaults():
     largest = int(evaluation.rsplit("at most ", 1)[1])
     assert rows * largest * (largest + 2) <= LIMITS["evaluation"] < rows * (largest + 1) * (largest + 3)
     assert building.startswith("inducing points m 1600:")
+
+
+def test_a_page_fetched_but_never_opened_frees_its_session_once_the_server_discards_it():
+    """A plain GET builds a session whose websocket never connects; after Bokeh's unused-session lifetime the
+    session is destroyed and its Dashboard (with its Model and data) must be garbage: before the fix Panel's view
+    registry kept every one of them (200 fetches held 2 GB)."""
+    import gc
+    import socket
+    import weakref
+
+    import panel as pn
+
+    built = []
+
+    def page():
+        dashboard = app.serve_app()
+        built.append(weakref.ref(dashboard))
+        return dashboard
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = pn.serve(page, port=port, address="127.0.0.1", threaded=True, show=False,
+                      websocket_origin=[f"127.0.0.1:{port}"], unused_session_lifetime_milliseconds=500,
+                      check_unused_sessions_milliseconds=250)
+    try:
+        deadline = time.monotonic() + 60
+        while len(built) < 3:  # the first fetches may come before the server thread listens
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=120) as response:
+                    assert response.status == 200
+            except urllib.error.URLError:
+                assert time.monotonic() < deadline, "the server never answered"
+                time.sleep(0.2)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(ref() is not None for ref in built):
+            time.sleep(0.5)
+            gc.collect()
+        assert len(built) == 3 and all(ref() is None for ref in built)
+    finally:
+        server.stop()
+        server.join()
+        pn.state.reset()

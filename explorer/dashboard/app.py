@@ -553,6 +553,8 @@ class Dashboard(pn.viewable.Viewer):
         self._callback.stop()
         self.worker.stop(wait=0.0 if self._offload else 5.0)
         self._frames.shutdown(wait=False, cancel_futures=True)
+        if self._served:
+            _forget_views_of(self._session._document)
 
     def _browser_left(self) -> bool:
         """Whether the page of this served session was closed: it had a connection and has none now. The server
@@ -761,6 +763,16 @@ class Dashboard(pn.viewable.Viewer):
 
     def __panel__(self):
         return self.layout
+
+
+def _forget_views_of(document) -> None:
+    """Drop Panel's registrations of the views rendered into `document` (a destroyed session's). Panel 1.9 removes
+    them when a connected page closes, but a page that was fetched and never opened its websocket leaves them in
+    `pn.state._views`, which then keeps the whole session (its Dashboard, Model and data) alive for good: measured,
+    200 such fetches held 2 GB."""
+    for ref, (_, _, view_document, _) in list(pn.state._views.items()):
+        if view_document is document:
+            pn.state._views.pop(ref, None)
 
 
 def _report(error: Exception) -> None:

@@ -43,7 +43,7 @@ def dash():
     dashboard.close()
 
 
-def wait_until(condition, limit=60.0):
+def wait_until(condition, limit=120.0):
     """Poll `condition` (a failsafe deadline, not a timing assertion)."""
     deadline = time.monotonic() + limit
     while not condition():

@@ -5,6 +5,7 @@ data are checked against the sizes and class counts stated in shared/data/README
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import http.server
 import io
@@ -957,21 +958,37 @@ def small_paper_file(tmp_path, monkeypatch):
     return served / "diabetes.npz"
 
 
-@pytest.fixture
-def http_server(small_paper_file):
-    """A local http.server on 127.0.0.1 serving the directory of `small_paper_file`; yields its base URL."""
-    import functools
+@contextlib.contextmanager
+def local_http_server(handler):
+    """A threading http.server on 127.0.0.1 with `handler` (a request handler class or partial), running in a thread
+    for the block; yields its base URL."""
     import http.server
     import threading
 
-    handler = functools.partial(_QuietHandler, directory=str(small_paper_file.parent))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def directory_handler(directory):
+    """A quiet handler serving the files under `directory`."""
+    import functools
+
+    return functools.partial(_QuietHandler, directory=str(directory))
+
+
+@pytest.fixture
+def http_server(small_paper_file):
+    """A local http.server on 127.0.0.1 serving the directory of `small_paper_file`; yields its base URL."""
+    with local_http_server(directory_handler(small_paper_file.parent)) as url:
+        yield url
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -1055,8 +1072,6 @@ def _serve_openml_fixture(data_id: int, root: Path) -> None:
 @pytest.mark.filterwarnings("ignore:OpenML raised a warning on the dataset")
 def test_fetch_from_openml_downloads_with_progress_bars_then_loads_offline(tmp_path, monkeypatch, capsys):
     import dataclasses
-    import functools
-    import threading
 
     from explorer import download
 
@@ -1064,16 +1079,9 @@ def test_fetch_from_openml_downloads_with_progress_bars_then_loads_offline(tmp_p
     _serve_openml_fixture(3, served)  # kr-vs-kp, standing in for diabetes
     monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes",
                         dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(served)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        target = tmp_path / "data"
-        path = download.fetch("diabetes", target, openml_url=f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+    target = tmp_path / "data"
+    with local_http_server(directory_handler(served)) as url:
+        path = download.fetch("diabetes", target, openml_url=url)
     assert path == target / "openml-3-ordinal.npz" and path.is_file()
     err = capsys.readouterr().err
     assert all(f"{name}: 100%" in err for name in ("3", "kr-vs-kp.arff"))
@@ -1259,7 +1267,6 @@ def test_data_list_reads_and_checksums_what_it_lists(tmp_path, monkeypatch, caps
 def test_a_mirror_that_trickles_bytes_is_given_up_at_the_deadline(tmp_path):
     """A server sending one byte every 20 ms for 4 s: with a deadline of 0.5 s the download stops with a DataError
     (without one it would complete, each byte well within the per-read timeout) and leaves nothing behind."""
-    import threading
     import time
 
     from explorer import download
@@ -1277,18 +1284,9 @@ def test_a_mirror_that_trickles_bytes_is_given_up_at_the_deadline(tmp_path):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/slow.npz"
+    with local_http_server(Trickle) as base:
         with pytest.raises(DataError, match=r"slow.npz: only \d+ bytes arrived within the deadline of 0.5 s"):
-            download.download(url, tmp_path / "slow.npz", progress=False, timeout=5.0, deadline=0.5)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
+            download.download(f"{base}/slow.npz", tmp_path / "slow.npz", progress=False, timeout=5.0, deadline=0.5)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -1296,8 +1294,6 @@ def test_an_openml_description_whose_path_leaves_the_folder_is_refused(tmp_path,
     """OpenML's description names the data file by URL; a path starting /../../ would be written outside the
     download folder. It is refused, and nothing is written outside."""
     import dataclasses
-    import functools
-    import threading
 
     from explorer import download
     from explorer.__main__ import main
@@ -1311,16 +1307,9 @@ def test_an_openml_description_whose_path_leaves_the_folder_is_refused(tmp_path,
     (served / "escaped").write_text("served, were the path normalised the way a web server does")
     monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes",
                         dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(served)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        monkeypatch.setattr(download, "OPENML_URL", f"http://127.0.0.1:{server.server_address[1]}")
+    with local_http_server(directory_handler(served)) as url:
+        monkeypatch.setattr(download, "OPENML_URL", url)
         assert main(["data", "fetch", "diabetes", "--to", str(tmp_path / "data"), "--quiet"]) == 1
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
     assert "OpenML's description names the file path '../../../../escaped', which leaves the download folder" in \
         capsys.readouterr().err
     outside = tmp_path / "data" / "openml" / "openml.org" / ".." / ".." / ".." / ".."

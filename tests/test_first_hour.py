@@ -1,30 +1,15 @@
 """Issue 20 (the first hour, round two) without a browser: the Train tab's status and convergence note, the ρ/kernel
 axis's ticks, the live evaluation's cost, overlays across data sets, the MCMC verdict sentence, clicked points."""
-import time
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_dashboard import dash, wait_until  # noqa: F401 (dash: the Dashboard fixture)
 
 from explorer.dashboard import Dashboard
 from explorer.dashboard.ranges import log_ticks
 from explorer.model import Model
-
-
-@pytest.fixture
-def dash():
-    dashboard = Dashboard(Model(dataset="moons", n_points=200, n_inducing=20, batch_size=50, eval_every=5))
-    yield dashboard
-    dashboard.close()
-
-
-def wait_until(condition, limit=120.0):
-    """Poll `condition` (a failsafe deadline, not a timing assertion)."""
-    deadline = time.monotonic() + limit
-    while not condition():
-        assert time.monotonic() < deadline, "condition not reached"
-        time.sleep(0.05)
 
 
 # ----- item 14: the ρ/kernel axis, the status line, "converged" ----------------------------------------------------

@@ -1,4 +1,5 @@
 """`panel serve apps/explorer.py`: the X-GPC Explorer, with its own Model and training thread per browser session."""
+
 import sys
 from pathlib import Path
 

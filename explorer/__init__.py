@@ -4,14 +4,21 @@ Public names: `XGPC` (the method's training state), the baselines `SVGPAdam`, `S
 (the one training loop), `XGPClassifier` (scikit-learn estimator), `Model` (param-based stepping run), `datasets`.
 They load on first use, so `import explorer.xgpc` stays free of param and the UI stack.
 """
+
 from __future__ import annotations
 
 import importlib
 
 __all__ = ["XGPC", "SVGPAdam", "SVGPNatGrad", "EPGPC", "Trainer", "XGPClassifier", "Model", "datasets"]
-_LOCATIONS = {"XGPC": "explorer.xgpc", "SVGPAdam": "explorer.svgp", "SVGPNatGrad": "explorer.svgp",
-              "EPGPC": "explorer.epgpc", "Trainer": "explorer.training", "XGPClassifier": "explorer.estimator",
-              "Model": "explorer.model"}
+_LOCATIONS = {
+    "XGPC": "explorer.xgpc",
+    "SVGPAdam": "explorer.svgp",
+    "SVGPNatGrad": "explorer.svgp",
+    "EPGPC": "explorer.epgpc",
+    "Trainer": "explorer.training",
+    "XGPClassifier": "explorer.estimator",
+    "Model": "explorer.model",
+}
 
 
 def __getattr__(name: str):

@@ -1,9 +1,10 @@
 """Command line: `xgpc-explorer` (or `python -m explorer`) with the commands `serve`, `bench` and `data`.
 
-    xgpc-explorer serve [--port 5006] [--address ADDR] [--allow-websocket-origin HOST[:PORT] …] [--num-procs N]
-    xgpc-explorer bench NAME [options]        (xgpc-explorer bench --help lists the benchmarks)
-    xgpc-explorer data {list,fetch,examples} [options]
+xgpc-explorer serve [--port 5006] [--address ADDR] [--allow-websocket-origin HOST[:PORT] …] [--num-procs N]
+xgpc-explorer bench NAME [options]        (xgpc-explorer bench --help lists the benchmarks)
+xgpc-explorer data {list,fetch,examples} [options]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,8 +16,13 @@ PROG = "xgpc-explorer"
 def _serve(args: argparse.Namespace) -> int:
     from explorer.dashboard.serve import serve
 
-    serve(port=args.port, address=args.address, websocket_origins=args.allow_websocket_origin,
-          num_procs=args.num_procs, show=args.show)
+    serve(
+        port=args.port,
+        address=args.address,
+        websocket_origins=args.allow_websocket_origin,
+        num_procs=args.num_procs,
+        show=args.show,
+    )
     return 0
 
 
@@ -34,27 +40,44 @@ def bench_listing() -> str:
     from explorer import bench
 
     listing = "\n".join(f"  {name:12s} {text}" for name, text in sorted(bench.available().items()))
-    return (f"usage: {PROG} bench NAME [options]   ({PROG} bench NAME --help for a benchmark's options)\n\n"
-            f"Each benchmark prints a table and writes it, with its numbers as JSON, into ./bench-results "
-            f"(--results DIR); --write-benchmarks-md also updates BENCHMARKS.md.\n\nbenchmarks:\n{listing}")
+    return (
+        f"usage: {PROG} bench NAME [options]   ({PROG} bench NAME --help for a benchmark's options)\n\n"
+        f"Each benchmark prints a table and writes it, with its numbers as JSON, into ./bench-results "
+        f"(--results DIR); --write-benchmarks-md also updates BENCHMARKS.md.\n\nbenchmarks:\n{listing}"
+    )
 
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
-        prog=PROG, description="X-GPC Explorer: serve the dashboard, run the benchmarks, manage the data home.",
-        epilog=f"In a checkout, `panel serve apps/explorer.py` serves the same app. `{PROG} COMMAND --help` for more.")
+        prog=PROG,
+        description="X-GPC Explorer: serve the dashboard, run the benchmarks, manage the data home.",
+        epilog=f"In a checkout, `panel serve apps/explorer.py` serves the same app. `{PROG} COMMAND --help` for more.",
+    )
     commands = top.add_subparsers(dest="command", required=True, metavar="{serve,bench,data}")
 
-    serving = commands.add_parser("serve", help="serve the dashboard (one Model and worker per browser session)",
-                                  description="Serve the dashboard at http://ADDRESS:PORT/explorer.")
+    serving = commands.add_parser(
+        "serve",
+        help="serve the dashboard (one Model and worker per browser session)",
+        description="Serve the dashboard at http://ADDRESS:PORT/explorer.",
+    )
     serving.add_argument("--port", type=int, default=5006, help="port (default 5006; 0 picks a free one)")
-    serving.add_argument("--address", default=None,
-                         help="address to listen on (default: all; use 127.0.0.1 to stay on this machine)")
-    serving.add_argument("--allow-websocket-origin", action="append", default=None, metavar="HOST[:PORT]",
-                         help="a host the browsers reach the server as (repeat for several; needed when serving a "
-                              "room from another machine's address; default: localhost)")
-    serving.add_argument("--num-procs", type=int, default=1,
-                         help="server processes (default 1; 0 = one per core); sessions are spread over them")
+    serving.add_argument(
+        "--address", default=None, help="address to listen on (default: all; use 127.0.0.1 to stay on this machine)"
+    )
+    serving.add_argument(
+        "--allow-websocket-origin",
+        action="append",
+        default=None,
+        metavar="HOST[:PORT]",
+        help="a host the browsers reach the server as (repeat for several; needed when serving a "
+        "room from another machine's address; default: localhost)",
+    )
+    serving.add_argument(
+        "--num-procs",
+        type=int,
+        default=1,
+        help="server processes (default 1; 0 = one per core); sessions are spread over them",
+    )
     serving.add_argument("--show", action="store_true", help="open the page in this machine's browser")
     serving.set_defaults(run=_serve)
 

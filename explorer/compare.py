@@ -11,6 +11,7 @@ with L_orig = Σ_i E_q[log σ(y_i f_i)] − KL(q(u) ‖ p(u)) the non-augmented 
 its marginals through the sparse projection (m_i = κ_iμ, v_i = K̃_ii + κ_iΣκ_iᵀ) and c_i = sqrt(v_i + m_i²).
 Expectations over f_i are 64-node Gauss–Hermite.
 """
+
 from __future__ import annotations
 
 import math
@@ -114,16 +115,23 @@ class ComparisonResult:
 
     def pairs(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """The three scatter pairs of Fig. 1: name → (MCMC values, variational values)."""
-        return {"mean": (self.mcmc_mean, self.vi_mean), "variance": (self.mcmc_var, self.vi_var),
-                "p(y=1)": (self.mcmc_proba, self.vi_proba)}
+        return {
+            "mean": (self.mcmc_mean, self.vi_mean),
+            "variance": (self.mcmc_var, self.vi_var),
+            "p(y=1)": (self.mcmc_proba, self.vi_proba),
+        }
 
     def pair_summaries(self) -> dict[str, PairSummary]:
         return {name: PairSummary.of(mcmc, vi) for name, (mcmc, vi) in self.pairs().items()}
 
     def summary(self) -> dict[str, float | int | str | None]:
         """Plain numbers (JSON-able): per pair correlation / mean / max |diff|, KL, NLL and error, the three bounds."""
-        out: dict[str, float | int | str | None] = {"label": self.label, "n_train": self.n_train,
-                                                    "n_test": len(self.y_test), "subsampled_from": self.subsampled_from}
+        out: dict[str, float | int | str | None] = {
+            "label": self.label,
+            "n_train": self.n_train,
+            "n_test": len(self.y_test),
+            "subsampled_from": self.subsampled_from,
+        }
         for name, pair in self.pair_summaries().items():
             out.update({f"{name}/{key}": value for key, value in asdict(pair).items()})
         out["mean/mcmc_se_max"] = float(np.max(self.mcmc_mean_se))
@@ -131,32 +139,51 @@ class ComparisonResult:
         nll_mcmc = metrics.negative_log_likelihood(self.mcmc_proba, self.y_test)
         error_vi = metrics.error_rate(self.vi_proba, self.y_test)
         error_mcmc = metrics.error_rate(self.mcmc_proba, self.y_test)
-        out.update({
-            "mean_kl": self.mean_kl,
-            "nll_vi": nll_vi, "nll_mcmc": nll_mcmc, "nll_difference": nll_vi - nll_mcmc,
-            "error_vi": error_vi, "error_mcmc": error_mcmc, "error_difference": error_vi - error_mcmc,
-            "elbo_augmented": self.elbo_augmented, "elbo_nonaugmented": self.elbo_nonaugmented,
-            "bound_difference": self.elbo_nonaugmented - self.elbo_augmented,
-            "augmentation_gap": self.augmentation_gap,
-        })
+        out.update(
+            {
+                "mean_kl": self.mean_kl,
+                "nll_vi": nll_vi,
+                "nll_mcmc": nll_mcmc,
+                "nll_difference": nll_vi - nll_mcmc,
+                "error_vi": error_vi,
+                "error_mcmc": error_mcmc,
+                "error_difference": error_vi - error_mcmc,
+                "elbo_augmented": self.elbo_augmented,
+                "elbo_nonaugmented": self.elbo_nonaugmented,
+                "bound_difference": self.elbo_nonaugmented - self.elbo_augmented,
+                "augmentation_gap": self.augmentation_gap,
+            }
+        )
         out.update({f"mcmc/{key}": value for key, value in self.mcmc_diagnostics.items()})
         out.update({f"cost/{key}": value for key, value in self.cost.items()})
         return out
 
 
 def _same_kernel(a: Kernel, b: Kernel) -> bool:
-    return (a.name == b.name and a.lengthscale.size == b.lengthscale.size
-            and np.allclose(a.log_params, b.log_params, rtol=1e-12, atol=0.0)
-            and math.isclose(a.nugget, b.nugget, rel_tol=1e-12))
+    return (
+        a.name == b.name
+        and a.lengthscale.size == b.lengthscale.size
+        and np.allclose(a.log_params, b.log_params, rtol=1e-12, atol=0.0)
+        and math.isclose(a.nugget, b.nugget, rel_tol=1e-12)
+    )
 
 
-def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_test: np.ndarray, *,
-                      label: str | None = None, subsampled_from: int | None = None) -> ComparisonResult:
+def compare_with_mcmc(
+    model: XGPC,
+    sampler: GibbsSampler,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    *,
+    label: str | None = None,
+    subsampled_from: int | None = None,
+) -> ComparisonResult:
     """Compare a trained X-GPC (sparse or full) with a finished-or-running Gibbs run on the same training data and
     kernel hyperparameters. X_test (n*, d), y_test (n*,) in ±1. Uses the sampler's stored draws so far."""
     if not _same_kernel(model.kernel, sampler.kernel):
-        raise ValueError(f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "
-                         "compare them at the same hyperparameters")
+        raise ValueError(
+            f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "
+            "compare them at the same hyperparameters"
+        )
     if not (np.array_equal(model.X, sampler.X) and np.array_equal(model.y, sampler.y)):
         raise ValueError("X-GPC and the sampler were given different training data")
     X_test, y_test = labelled_data(X_test, y_test, d=model.X.shape[1], names=("X_test", "y_test"))
@@ -164,13 +191,21 @@ def compare_with_mcmc(model: XGPC, sampler: GibbsSampler, X_test: np.ndarray, y_
     mcmc_mean, mcmc_var = sampler.predict_latent(X_test)
     return ComparisonResult(
         label=label or ("X-GPC full" if model.full else f"X-GPC sparse (m={model.m})"),
-        mcmc_mean=mcmc_mean, mcmc_mean_se=sampler.mean_standard_error(X_test), mcmc_var=mcmc_var,
+        mcmc_mean=mcmc_mean,
+        mcmc_mean_se=sampler.mean_standard_error(X_test),
+        mcmc_var=mcmc_var,
         mcmc_proba=sampler.predict_proba(X_test),
-        vi_mean=vi_mean, vi_var=vi_var, vi_proba=model.predict_proba(X_test), y_test=y_test,
+        vi_mean=vi_mean,
+        vi_var=vi_var,
+        vi_proba=model.predict_proba(X_test),
+        y_test=y_test,
         mean_kl=float(np.mean(gaussian_marginal_kl(vi_mean, vi_var, mcmc_mean, mcmc_var))),
-        elbo_augmented=model.elbo(), elbo_nonaugmented=nonaugmented_elbo(model),
+        elbo_augmented=model.elbo(),
+        elbo_nonaugmented=nonaugmented_elbo(model),
         augmentation_gap=augmentation_gap(model),
-        mcmc_diagnostics=sampler.diagnostics(), n_train=model.n, subsampled_from=subsampled_from,
+        mcmc_diagnostics=sampler.diagnostics(),
+        n_train=model.n,
+        subsampled_from=subsampled_from,
     )
 
 
@@ -214,8 +249,13 @@ def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int
             return
         shown[0] = now
         elapsed, swept = now - first["time"], done - first["done"]
-        tail = (f"about {elapsed * (total - done) / swept:.0f} s left" if done < total and swept > 0 else
-                "estimating the time left" if done < total else "done")
+        tail = (
+            f"about {elapsed * (total - done) / swept:.0f} s left"
+            if done < total and swept > 0
+            else "estimating the time left"
+            if done < total
+            else "done"
+        )
         out = stream if stream is not None else sys.stderr
         line = f"Gibbs sampling: {done:,} of {total:,} sweeps per chain ({100 * done / total:.0f}%), {tail}"
         out.write("\r" + line.ljust(80) + ("\n" if done >= total else ""))  # padded: a shorter line hides a longer
@@ -224,10 +264,21 @@ def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int
     return report
 
 
-def run_comparison(X: np.ndarray, y: np.ndarray, kernel: Kernel, *, n_train_max: int = N_MAX, test_fraction: float = 0.2,
-                   seed: int = 0, n_samples: int = 1000, burn_in: int = 100, n_chains: int = 4,
-                   n_inducing: int | None = None, max_stored_draws: int = 1000,
-                   progress: Callable[[int, int], None] | str | None = "auto") -> ComparisonRun:
+def run_comparison(
+    X: np.ndarray,
+    y: np.ndarray,
+    kernel: Kernel,
+    *,
+    n_train_max: int = N_MAX,
+    test_fraction: float = 0.2,
+    seed: int = 0,
+    n_samples: int = 1000,
+    burn_in: int = 100,
+    n_chains: int = 4,
+    n_inducing: int | None = None,
+    max_stored_draws: int = 1000,
+    progress: Callable[[int, int], None] | str | None = "auto",
+) -> ComparisonRun:
     """Fig. 1 end to end at a fixed kernel: split, fit full X-GPC (and a sparse one with `n_inducing` k-means++
     inducing points) by exact coordinate ascent (`recipe.full_batch_engine`, `training.fit_to_optimum`), run the
     Gibbs sampler, compare at the test points.
@@ -265,8 +316,16 @@ def run_comparison(X: np.ndarray, y: np.ndarray, kernel: Kernel, *, n_train_max:
         sparse_fit = _fitted(sparse)
         sparse_seconds = time.perf_counter() - start
 
-    sampler = GibbsSampler(X_train, y_train, kernel, rng=sampler_rng, n_chains=n_chains, burn_in=burn_in,
-                           n_samples=n_samples, max_stored_draws=max_stored_draws)
+    sampler = GibbsSampler(
+        X_train,
+        y_train,
+        kernel,
+        rng=sampler_rng,
+        n_chains=n_chains,
+        burn_in=burn_in,
+        n_samples=n_samples,
+        max_stored_draws=max_stored_draws,
+    )
     sampler.run(progress=progress)
     mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
 

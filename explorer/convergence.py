@@ -1,5 +1,6 @@
 """Convergence criteria: the paper's (§Experiments; sliding-window means of relative changes below a threshold) and
 scikit-learn's early-stopping rule (no improvement of a loss by `tol` for `n_iter_no_change` evaluations)."""
+
 from __future__ import annotations
 
 from collections import deque

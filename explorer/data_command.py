@@ -2,6 +2,7 @@
 
 `list` reads every file it finds and compares the registry's sha256, and says which cannot be used; every problem
 (a damaged registry, an unreachable mirror, a target that is not a folder) is one line on stderr and exit status 1."""
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,10 @@ def file_check(name: str, location: str) -> tuple[bool, str]:
     if path.name != spec.file:
         return True, f"readable, {X.shape[0]} × {X.shape[1]} (converted OpenML copy)"
     if registry.sha256_of(path) != spec.sha256:
-        return True, (f"readable, {X.shape[0]} × {X.shape[1]}, but its sha256 differs from the registry's: not the "
-                      "paper's copy (modified, re-converted or corrupt)")
+        return True, (
+            f"readable, {X.shape[0]} × {X.shape[1]}, but its sha256 differs from the registry's: not the "
+            "paper's copy (modified, re-converted or corrupt)"
+        )
     return True, "readable, sha256 as in the registry"
 
 
@@ -64,8 +67,10 @@ def _list(args) -> int:
         for row in missing:
             print(f"  {row['name']}: {row['how_to_get']}")
     if damaged:
-        print(f"\n{damaged} file(s) above cannot be used: replace them (`python -m explorer data fetch NAME`, or a "
-              "fresh copy) or remove them.")
+        print(
+            f"\n{damaged} file(s) above cannot be used: replace them (`python -m explorer data fetch NAME`, or a "
+            "fresh copy) or remove them."
+        )
     return 1 if damaged else 0
 
 
@@ -75,8 +80,7 @@ def _fetch(args) -> int:
     failed = 0
     for name in args.names:
         try:
-            path = download.fetch(name, args.to, mirror=args.mirror, progress=not args.quiet,
-                                  deadline=args.deadline)
+            path = download.fetch(name, args.to, mirror=args.mirror, progress=not args.quiet, deadline=args.deadline)
         except DataError as err:
             print(f"error: {err}", file=sys.stderr)
             failed += 1
@@ -110,26 +114,46 @@ def _seconds(text: str) -> float:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="xgpc-explorer data",
-                                  description="The project's data home: the paper's data sets and example files.")
+    top = argparse.ArgumentParser(
+        prog="xgpc-explorer data", description="The project's data home: the paper's data sets and example files."
+    )
     commands = top.add_subparsers(dest="command", required=True)
     listing = commands.add_parser("list", help="which paper sets are available where, and how to get the others")
     listing.add_argument("--data-dir", type=Path, default=None, help="look only in this directory (and the cache)")
     listing.set_defaults(run=_list)
     fetching = commands.add_parser("fetch", help="download paper sets into the data home (OpenML by id, or a mirror)")
-    fetching.add_argument("names", nargs="+", metavar="NAME",
-                          help=f"paper data sets: {', '.join(registry.PAPER_DATASETS) or 'none (registry damaged)'}")
-    fetching.add_argument("--from", dest="mirror", metavar="URL", default=None,
-                          help="a URL (http, https or file) or a folder holding the registry's NAME.npz files")
-    fetching.add_argument("--to", type=Path, default=None,
-                          help=f"target folder (default: the data home, now {registry.data_home()})")
-    fetching.add_argument("--deadline", type=_seconds, default=download.DEADLINE_SECONDS, metavar="SECONDS",
-                          help=f"give up a download after this long in all (default {download.DEADLINE_SECONDS:g})")
+    fetching.add_argument(
+        "names",
+        nargs="+",
+        metavar="NAME",
+        help=f"paper data sets: {', '.join(registry.PAPER_DATASETS) or 'none (registry damaged)'}",
+    )
+    fetching.add_argument(
+        "--from",
+        dest="mirror",
+        metavar="URL",
+        default=None,
+        help="a URL (http, https or file) or a folder holding the registry's NAME.npz files",
+    )
+    fetching.add_argument(
+        "--to", type=Path, default=None, help=f"target folder (default: the data home, now {registry.data_home()})"
+    )
+    fetching.add_argument(
+        "--deadline",
+        type=_seconds,
+        default=download.DEADLINE_SECONDS,
+        metavar="SECONDS",
+        help=f"give up a download after this long in all (default {download.DEADLINE_SECONDS:g})",
+    )
     fetching.add_argument("--quiet", action="store_true", help="no progress bar")
     fetching.set_defaults(run=_fetch)
     making = commands.add_parser("examples", help="write the small example files for the upload demo")
-    making.add_argument("--to", type=Path, default=None,
-                        help=f"target directory (default: examples/ in the data home, now {registry.data_home()})")
+    making.add_argument(
+        "--to",
+        type=Path,
+        default=None,
+        help=f"target directory (default: examples/ in the data home, now {registry.data_home()})",
+    )
     making.set_defaults(run=_examples)
     return top
 

@@ -8,6 +8,7 @@ The paper's benchmark sets (Table 1) are read from their files (registry `explor
 $XGPC_DATA_DIR, the repository's data/, ../shared/data beside the checkout, the user cache). A set that is in none of
 them is fetched from OpenML by id when online and cached (XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer).
 """
+
 from __future__ import annotations
 
 import os
@@ -34,15 +35,42 @@ from explorer.registry import (
 from explorer.validation import DataError, decode_labels, encode_labels, show, validate
 
 __all__ = [
-    "DataError", "encode_labels", "decode_labels", "validate",
-    "read_csv", "read_libsvm", "read_npz", "load_file", "MAX_FILE_BYTES", "MAX_DENSE_BYTES",
-    "PAPER_DATASETS", "PaperDataset", "ChecksumWarning", "cache_dir", "data_locations", "resolve_data_dir",
-    "paper_availability", "BUILTIN", "DEFAULT_NOISE", "make_banana", "make_moons", "make_circles", "make_xor",
-    "make_blobs", "load", "load_with_names", "available", "deduplicate", "load_openml", "train_test_split",
-    "kfold_indices", "Standardizer",
+    "DataError",
+    "encode_labels",
+    "decode_labels",
+    "validate",
+    "read_csv",
+    "read_libsvm",
+    "read_npz",
+    "load_file",
+    "MAX_FILE_BYTES",
+    "MAX_DENSE_BYTES",
+    "PAPER_DATASETS",
+    "PaperDataset",
+    "ChecksumWarning",
+    "cache_dir",
+    "data_locations",
+    "resolve_data_dir",
+    "paper_availability",
+    "BUILTIN",
+    "DEFAULT_NOISE",
+    "make_banana",
+    "make_moons",
+    "make_circles",
+    "make_xor",
+    "make_blobs",
+    "load",
+    "load_with_names",
+    "available",
+    "deduplicate",
+    "load_openml",
+    "train_test_split",
+    "kfold_indices",
+    "Standardizer",
 ]
 
 # ----------------------------------------------------------------------------------------------- built-in 2-D sets
+
 
 def _check_generator_args(n, noise):
     if int(n) != n or n < 4:
@@ -134,6 +162,7 @@ DEFAULT_NOISE = {"banana-like": 0.25, "moons": 0.15, "circles": 0.08, "xor": 0.1
 
 # ---------------------------------------------------------------------------------------------------------- OpenML
 
+
 def _encode_openml_features(data, feature_names, categories: dict, one_hot: bool):
     """Numeric columns as given; each categorical column with the levels scikit-learn reports for it (those present
     in the data) sorted alphabetically, either ordinal (code = rank of the level, 0, 1, ...) or one-hot (one 0/1
@@ -207,6 +236,7 @@ def load_openml(data_id: int, *, one_hot: bool = False, positive=None, cache: Pa
 
 # ------------------------------------------------------------------------------------------------- paper datasets
 
+
 def _load_paper(name: str, data_dir) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """A paper set from its file (checksum checked), else its converted OpenML copy, else OpenML when online."""
     spec = PAPER_DATASETS[name]
@@ -218,8 +248,9 @@ def _load_paper(name: str, data_dir) -> tuple[np.ndarray, np.ndarray, list[str]]
     copy = find_openml_copy(name, data_dir)
     looked = f"{spec.file} is in none of " + ", ".join(f"{d} ({how})" for how, d in data_locations(data_dir))
     if spec.openml_id is None:
-        raise DataError(f"paper data set {show(name)}: {looked}, and it has no OpenML copy. "
-                        f"To get it: {how_to_get(name)}.")
+        raise DataError(
+            f"paper data set {show(name)}: {looked}, and it has no OpenML copy. To get it: {how_to_get(name)}."
+        )
     cache = copy.parent if copy is not None else cache_dir()
     try:
         X, y, _, names = load_openml(spec.openml_id, one_hot=spec.one_hot, cache=cache)
@@ -274,6 +305,7 @@ def deduplicate(X, y) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -------------------------------------------------------------------------------------------- splits and scaling
+
 
 def train_test_split(X, y, test_fraction: float, rng, stratify: bool = True):
     """Random split into (X_train, X_test, y_train, y_test), rows kept in file order within each part.
@@ -343,7 +375,9 @@ class Standardizer:
             raise DataError("Standardizer needs both mean and scale, or neither")
         if self.mean is not None:
             if self.mean.ndim != 1 or self.mean.shape != self.scale.shape:
-                raise DataError(f"mean and scale must be 1-D of equal length, got {self.mean.shape} and {self.scale.shape}")
+                raise DataError(
+                    f"mean and scale must be 1-D of equal length, got {self.mean.shape} and {self.scale.shape}"
+                )
             if not (np.all(np.isfinite(self.mean)) and np.all(np.isfinite(self.scale)) and np.all(self.scale > 0)):
                 raise DataError("mean must be finite and scale finite and > 0")
 

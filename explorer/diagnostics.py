@@ -7,6 +7,7 @@ implementation (Stan, posterior, ArviZ): FFT autocovariances, Geyer's initial po
 Every public function takes draws shaped (chains, draws) and returns a float, or (chains, draws, k...) and returns
 an array shaped (k...), one value per scalar quantity.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,7 +36,7 @@ def split_chains(x: np.ndarray) -> np.ndarray:
     """Cut every chain into its first and second half: (M, N, K) -> (2M, ⌊N/2⌋, K); the middle draw of an odd N is
     dropped."""
     half = x.shape[1] // 2
-    return np.concatenate([x[:, :half], x[:, x.shape[1] - half:]], axis=0)
+    return np.concatenate([x[:, :half], x[:, x.shape[1] - half :]], axis=0)
 
 
 def rank_normalize(x: np.ndarray) -> np.ndarray:

@@ -10,6 +10,7 @@ within an overall deadline (a server that trickles bytes is given up on); withou
 `DataError` that says so, and nothing half-written is left behind. Files land only inside the target folder: a path
 from OpenML's description that would leave it is refused.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -60,8 +61,15 @@ def mirror_url(mirror: str) -> str:
     return folder.resolve().as_uri()
 
 
-def download(url: str, target: Path, *, expected_sha256: str | None = None, progress: bool = True,
-             timeout: float = 30.0, deadline: float = DEADLINE_SECONDS) -> Path:
+def download(
+    url: str,
+    target: Path,
+    *,
+    expected_sha256: str | None = None,
+    progress: bool = True,
+    timeout: float = 30.0,
+    deadline: float = DEADLINE_SECONDS,
+) -> Path:
     """Stream `url` into `target` (via `target.partial`, renamed when complete and, if given, its sha256 matches).
     At most MAX_FILE_BYTES; each read waits at most `timeout` seconds and the whole download at most about
     `deadline` seconds (DataError after that). Returns target."""
@@ -78,28 +86,43 @@ def download(url: str, target: Path, *, expected_sha256: str | None = None, prog
                 raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
             read = getattr(response, "read1", response.read)  # what has arrived, so the deadline is checked often
             received = 0
-            with open(partial, "wb") as out, tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024,
-                                                  desc=target.name, disable=not progress, file=sys.stderr) as bar:
+            with (
+                open(partial, "wb") as out,
+                tqdm(
+                    total=total,
+                    unit="B",
+                    unit_scale=True,
+                    unit_divisor=1024,
+                    desc=target.name,
+                    disable=not progress,
+                    file=sys.stderr,
+                ) as bar,
+            ):
                 while block := read(BLOCK_BYTES):
                     received += len(block)
                     if received > MAX_FILE_BYTES:
                         raise DataError(f"{url}: more than {MAX_FILE_BYTES:,} bytes, over the limit")
                     if time.monotonic() > give_up:
-                        raise DataError(f"{url}: only {received:,} bytes arrived within the deadline of {deadline:g} "
-                                        "s; the server is too slow (try again later, or another mirror)")
+                        raise DataError(
+                            f"{url}: only {received:,} bytes arrived within the deadline of {deadline:g} "
+                            "s; the server is too slow (try again later, or another mirror)"
+                        )
                     out.write(block)
                     digest.update(block)
                     bar.update(len(block))
         if expected_sha256 is not None and digest.hexdigest() != expected_sha256:
-            raise DataError(f"{url}: the download's sha256 {digest.hexdigest()} differs from the registry's "
-                            f"{expected_sha256}; it was not kept")
+            raise DataError(
+                f"{url}: the download's sha256 {digest.hexdigest()} differs from the registry's "
+                f"{expected_sha256}; it was not kept"
+            )
         os.replace(partial, target)
         return target
     except urllib.error.HTTPError as err:
         raise DataError(f"{url}: the server answered {err.code} {err.reason}") from None
     except urllib.error.URLError as err:
-        raise DataError(f"cannot download {url}: {err.reason}. Is this machine offline, or is the address "
-                        "wrong?") from None
+        raise DataError(
+            f"cannot download {url}: {err.reason}. Is this machine offline, or is the address wrong?"
+        ) from None
     except (OSError, TimeoutError) as err:
         raise DataError(f"cannot download {url} into {target}: {type(err).__name__}: {err}") from None
     finally:
@@ -115,12 +138,17 @@ def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: 
     def get(path: str) -> Path:
         inside = posixpath.normpath(path)
         if path.startswith("/") or inside.startswith("..") or inside in (".", ""):
-            raise DataError(f"OpenML's description names the file path {path!r}, which leaves the download folder "
-                            f"{root}; refused")
+            raise DataError(
+                f"OpenML's description names the file path {path!r}, which leaves the download folder {root}; refused"
+            )
         cached = root / (inside + ".gz")
         if not cached.exists():
-            plain = download(f"{openml_url.rstrip('/')}/{inside}", cached.with_name(cached.stem), progress=progress,
-                             deadline=deadline)
+            plain = download(
+                f"{openml_url.rstrip('/')}/{inside}",
+                cached.with_name(cached.stem),
+                progress=progress,
+                deadline=deadline,
+            )
             partial = cached.with_name(cached.name + ".partial")
             with open(plain, "rb") as source, gzip.open(partial, "wb") as target:
                 while block := source.read(BLOCK_BYTES):
@@ -135,8 +163,15 @@ def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: 
     get(urllib.parse.urlparse(description["data_set_description"]["url"]).path.lstrip("/"))
 
 
-def fetch(name: str, directory: Path | None = None, *, mirror: str | None = None, progress: bool = True,
-          openml_url: str | None = None, deadline: float = DEADLINE_SECONDS) -> Path:
+def fetch(
+    name: str,
+    directory: Path | None = None,
+    *,
+    mirror: str | None = None,
+    progress: bool = True,
+    openml_url: str | None = None,
+    deadline: float = DEADLINE_SECONDS,
+) -> Path:
     """Bring paper set `name` into `directory` (default: the data home, `registry.data_home()`): from `mirror` (a URL
     or a folder holding the registry's files) when given, else from OpenML by its id (at `openml_url`, default
     OPENML_URL). Each download may take `deadline` seconds in all. Returns the file written."""
@@ -146,26 +181,30 @@ def fetch(name: str, directory: Path | None = None, *, mirror: str | None = None
     directory = target_folder(data_home() if directory is None else directory)
     if mirror is not None:
         url = mirror_url(mirror).rstrip("/") + "/" + urllib.parse.quote(spec.file)
-        return download(url, directory / spec.file, expected_sha256=spec.sha256, progress=progress,
-                        deadline=deadline)
+        return download(url, directory / spec.file, expected_sha256=spec.sha256, progress=progress, deadline=deadline)
     if spec.openml_id is None:
         raise DataError(f"{name}: {how_to_get(name)}")
     from explorer.datasets import load_openml
 
     try:
-        _openml_files(spec.openml_id, directory, progress=progress, openml_url=openml_url or OPENML_URL,
-                      deadline=deadline)
+        _openml_files(
+            spec.openml_id, directory, progress=progress, openml_url=openml_url or OPENML_URL, deadline=deadline
+        )
     except DataError as err:
-        raise DataError(f"{name}: fetching OpenML data set {spec.openml_id} failed: {err} Otherwise "
-                        f"{copy_by_hand(name)}") from None
+        raise DataError(
+            f"{name}: fetching OpenML data set {spec.openml_id} failed: {err} Otherwise {copy_by_hand(name)}"
+        ) from None
     except (ValueError, KeyError, TypeError, AttributeError, OSError, EOFError) as err:  # not the JSON OpenML sends
-        raise DataError(f"{name}: OpenML's description of data set {spec.openml_id} cannot be read: "
-                        f"{type(err).__name__}: {err}") from None
+        raise DataError(
+            f"{name}: OpenML's description of data set {spec.openml_id} cannot be read: {type(err).__name__}: {err}"
+        ) from None
     try:
         load_openml(spec.openml_id, one_hot=spec.one_hot, cache=directory)
     except DataError:
         raise
     except Exception as err:  # network, HTTP and OpenML failures all mean the same thing here
-        raise DataError(f"{name}: fetching OpenML data set {spec.openml_id} failed: {type(err).__name__}: {err}. "
-                        "Is this machine offline? Otherwise " + copy_by_hand(name)) from None
+        raise DataError(
+            f"{name}: fetching OpenML data set {spec.openml_id} failed: {type(err).__name__}: {err}. "
+            "Is this machine offline? Otherwise " + copy_by_hand(name)
+        ) from None
     return openml_cache_file(spec.openml_id, spec.one_hot, directory)

@@ -31,6 +31,7 @@ so a failed iteration rolls them back), and, for a step-size rule that needs a w
 Rollback contract: an iteration only *replaces* attributes (never writes into arrays it keeps), so a shallow copy of
 the attributes plus the states of the random stream and of the stateful parts restores everything.
 """
+
 from __future__ import annotations
 
 import math
@@ -61,11 +62,25 @@ class SVIEngine:
 
     link: Link = LOGIT
 
-    def __init__(self, source: DataSource, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100, schedule=None,
-                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
-                 criterion: SlidingWindow | None = None, hyper_every: int = 1, hyper_warmup: int = 0,
-                 hyper_rate: str = "constant", batch_growth: float = 1.0, batch_growth_start: int = 0,
-                 batch_growth_every: int = 1, batch_max: int | None = None):
+    def __init__(
+        self,
+        source: DataSource,
+        Z: np.ndarray,
+        kernel: Kernel,
+        *,
+        batch_size: int = 100,
+        schedule=None,
+        hyper_optimizer: Adam | None = None,
+        rng: np.random.Generator | None = None,
+        criterion: SlidingWindow | None = None,
+        hyper_every: int = 1,
+        hyper_warmup: int = 0,
+        hyper_rate: str = "constant",
+        batch_growth: float = 1.0,
+        batch_growth_start: int = 0,
+        batch_growth_every: int = 1,
+        batch_max: int | None = None,
+    ):
         if hyper_every < 1:
             raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
         if hyper_warmup < 0:
@@ -122,16 +137,25 @@ class SVIEngine:
             if batch_max < self.batch_size:
                 raise ValueError(f"batch_max ({batch_max}) must be at least batch_size ({self.batch_size})")
             if batch_max > self.n:
-                warnings.warn(f"batch_max {batch_max} > n = {self.n}; the minibatch grows to the full batch of {self.n}",
-                              stacklevel=3)
+                warnings.warn(
+                    f"batch_max {batch_max} > n = {self.n}; the minibatch grows to the full batch of {self.n}",
+                    stacklevel=3,
+                )
                 batch_max = self.n
         self.batch_growth, self.batch_growth_start, self.batch_growth_every = float(growth), start, every
         self.batch_max = batch_max
 
     def batch_size_at(self, iteration: int) -> int:
         """The minibatch size of the `iteration`-th iteration (1-based): `batch_size`, grown as configured."""
-        return grown_batch_size(iteration, self.batch_size, self.n, growth=self.batch_growth,
-                                start=self.batch_growth_start, every=self.batch_growth_every, cap=self.batch_max)
+        return grown_batch_size(
+            iteration,
+            self.batch_size,
+            self.n,
+            growth=self.batch_growth,
+            start=self.batch_growth_start,
+            every=self.batch_growth_every,
+            cap=self.batch_max,
+        )
 
     def _sample_batch(self) -> np.ndarray:
         """A fresh minibatch (s_t,) for the next iteration from the source: the same rows for every method given the
@@ -177,8 +201,11 @@ class SVIEngine:
 
     def _kernel_step_due(self) -> bool:
         """Kernel learning is on, the warm-up is over and this is a `hyper_every`-th iteration."""
-        return (self.hyper_optimizer is not None and self.iteration > self.hyper_warmup
-                and self.iteration % self.hyper_every == 0)
+        return (
+            self.hyper_optimizer is not None
+            and self.iteration > self.hyper_warmup
+            and self.iteration % self.hyper_every == 0
+        )
 
     def _hyper_rate_scale(self) -> float:
         """The factor on Adam's learning rate: 1, or ρ_t/ρ₁ for `hyper_rate="rho"`."""
@@ -196,8 +223,9 @@ class SVIEngine:
         samples = []
         for _ in range(self.schedule.warm_start_batches):
             target = self._warm_start_target(self._sample_batch())
-            samples.append(target if self.schedule.warm_start_on == "target"
-                           else target - self._flat_natural_parameters())
+            samples.append(
+                target if self.schedule.warm_start_on == "target" else target - self._flat_natural_parameters()
+            )
         self.rng.bit_generator.state = stream
         self.schedule.warm_start(samples)
         self.warm_started = True
@@ -214,8 +242,11 @@ class SVIEngine:
     def _volatile_state(self) -> tuple:
         """Attributes (references suffice: an iteration replaces them) and the states of the random stream and of
         the stateful parts (their state dicts hold arrays they replace, never write into)."""
-        return (dict(self.__dict__), self.rng.bit_generator.state,
-                [part.state_dict() for part in self._stateful_parts()])
+        return (
+            dict(self.__dict__),
+            self.rng.bit_generator.state,
+            [part.state_dict() for part in self._stateful_parts()],
+        )
 
     def _restore_volatile_state(self, saved: tuple) -> None:
         attributes, rng_state, parts = saved
@@ -228,11 +259,16 @@ class SVIEngine:
     # ----- persistence of the shared parts -------------------------------------------------------------------
     def _base_state(self) -> dict:
         """The shared parts of `state_dict()`: kernel, iteration, ρ, random stream, optimisers, criterion, last batch."""
-        state = {"kernel": self.kernel.state_dict(), "iteration": self.iteration, "rho": self.rho,
-                 "first_rho": self.first_rho,
-                 "rng": self.rng.bit_generator.state,
-                 "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
-                 "criterion": self.criterion.state_dict(), "last_batch": self.last_batch}
+        state = {
+            "kernel": self.kernel.state_dict(),
+            "iteration": self.iteration,
+            "rho": self.rho,
+            "first_rho": self.first_rho,
+            "rng": self.rng.bit_generator.state,
+            "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
+            "criterion": self.criterion.state_dict(),
+            "last_batch": self.last_batch,
+        }
         if self.schedule is not None:
             state.update(schedule=self.schedule.state_dict(), warm_started=self.warm_started)
         return state

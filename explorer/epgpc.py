@@ -50,6 +50,7 @@ tied estimate is stationary where q's moments are the tilted moments' mean, not 
 averages natural parameters), so there it is the authors' fixed-site gradient, not the total derivative.
 Predictions: q(f*) = N(κ*μ, k** − κ*K_m* + κ*Σκ*ᵀ), p(y* = 1) = Φ(μ*/√(1 + σ*²)).
 """
+
 from __future__ import annotations
 
 import math
@@ -72,8 +73,9 @@ _CHUNK = 4096
 SITE_FORMS = ("tied", "per-point")
 
 
-def probit_site_in_u_space(y: np.ndarray, t_mean: np.ndarray, t_var: np.ndarray,
-                           K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def probit_site_in_u_space(
+    y: np.ndarray, t_mean: np.ndarray, t_var: np.ndarray, K_tilde: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The 1-D site of φ(t) = Φ(y t/√(1 + K̃)) against the cavity N(t | t_mean, t_var), t = κu:
     log Z = log Φ(y t_mean/√(1 + K̃ + t_var)), α = ∂log Z/∂t_mean, β = ∂log Z/∂t_var = (α² − γ)/2, and the site
     τ̃ = γ/(1 − t_var γ), ν̃ = (α + t_mean γ)/(1 − t_var γ) (γ = −∂²log Z/∂t_mean²). All (s,) → five (s,)."""
@@ -151,9 +153,20 @@ class EPGPC(SVIEngine):
 
     link = PROBIT
 
-    def __init__(self, X, y, Z, kernel: Kernel, *, batch_size: int = 100, sites: str = "tied", schedule=None,
-                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
-                 criterion: SlidingWindow | None = None):
+    def __init__(
+        self,
+        X,
+        y,
+        Z,
+        kernel: Kernel,
+        *,
+        batch_size: int = 100,
+        sites: str = "tied",
+        schedule=None,
+        hyper_optimizer: Adam | None = None,
+        rng: np.random.Generator | None = None,
+        criterion: SlidingWindow | None = None,
+    ):
         if sites not in SITE_FORMS:
             raise ValueError(f"sites must be one of {SITE_FORMS}, got {sites!r}")
         if schedule is None:
@@ -169,8 +182,16 @@ class EPGPC(SVIEngine):
         else:
             self.point_sites = _SiteJournal(source.n, m)
             self.sum_shift, self.sum_precision = np.zeros(m), np.zeros((m, m))
-        super().__init__(source, Z, kernel, batch_size=batch_size, schedule=schedule,
-                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion)
+        super().__init__(
+            source,
+            Z,
+            kernel,
+            batch_size=batch_size,
+            schedule=schedule,
+            hyper_optimizer=hyper_optimizer,
+            rng=rng,
+            criterion=criterion,
+        )
         self.last_c = np.zeros(0)  # no PG parameters (Model.last_local)
 
     # ----- kernel and posterior ------------------------------------------------------------------------------
@@ -189,13 +210,20 @@ class EPGPC(SVIEngine):
         """q = p · sites: tied Λ = B + nΛ_f, h = nh_f and the cavity q₋₁ (B + (n−1)Λ_f, (n−1)h_f); per-point
         Λ = B + Σ_iΛ_i, h = Σ_ih_i."""
         if self.sites == "tied":
-            self.q = Gaussian(self.K_inv + self.n * self.site_precision, self.n * self.site_shift,
-                              "Σ⁻¹ = K_mm⁻¹ + nΛ_f", self.iteration)
-            self.cavity = Gaussian(self.K_inv + (self.n - 1) * self.site_precision, (self.n - 1) * self.site_shift,
-                                   "the cavity's precision K_mm⁻¹ + (n − 1)Λ_f", self.iteration)
+            self.q = Gaussian(
+                self.K_inv + self.n * self.site_precision,
+                self.n * self.site_shift,
+                "Σ⁻¹ = K_mm⁻¹ + nΛ_f",
+                self.iteration,
+            )
+            self.cavity = Gaussian(
+                self.K_inv + (self.n - 1) * self.site_precision,
+                (self.n - 1) * self.site_shift,
+                "the cavity's precision K_mm⁻¹ + (n − 1)Λ_f",
+                self.iteration,
+            )
         else:
-            self.q = Gaussian(self.K_inv + self.sum_precision, self.sum_shift, "Σ⁻¹ = K_mm⁻¹ + Σ_iΛ_i",
-                              self.iteration)
+            self.q = Gaussian(self.K_inv + self.sum_precision, self.sum_shift, "Σ⁻¹ = K_mm⁻¹ + Σ_iΛ_i", self.iteration)
 
     @property
     def mu(self) -> np.ndarray:
@@ -233,8 +261,12 @@ class EPGPC(SVIEngine):
             if K_sm is None:
                 return {"t_mean": kappa @ cav.mu, "t_var": cav.quadratic_forms(kappa)}
             kappa_Sigma_B = K_sm @ cav.sandwich(B)  # κΣ₋₁B = K_sm BΣ₋₁B
-            return {"t_mean": kappa @ cav.mu, "t_var": np.einsum("ij,ij->i", kappa_Sigma_B, K_sm),
-                    "P": np.repeat((B @ cav.mu)[None], len(kappa), axis=0), "E": kappa_Sigma_B - kappa}
+            return {
+                "t_mean": kappa @ cav.mu,
+                "t_var": np.einsum("ij,ij->i", kappa_Sigma_B, K_sm),
+                "P": np.repeat((B @ cav.mu)[None], len(kappa), axis=0),
+                "E": kappa_Sigma_B - kappa,
+            }
         q, store = self.q, self.point_sites
         a, tau, nu = store.direction[rows], store.tau[rows], store.nu[rows]
         sigma_a = a @ q.Sigma  # rows Σa_i
@@ -245,11 +277,15 @@ class EPGPC(SVIEngine):
         kappa_Sigma = kappa @ q.Sigma
         U = sigma_a @ B
         mu_cav_dot_h = (q.mu + shift[:, None] * sigma_a) @ q.shift - nu * (a @ q.mu + shift * s_aa)
-        return {"t_mean": kappa @ q.mu + shift * kappa_sigma_a,
-                "t_var": np.einsum("ij,ij->i", kappa_Sigma, kappa) + d * kappa_sigma_a**2,
-                "P": B @ q.mu + shift[:, None] * U, "E": kappa_Sigma @ B + (d * kappa_sigma_a)[:, None] * U - kappa,
-                "U": U, "d": d,
-                "log_normaliser_change": 0.5 * (mu_cav_dot_h - float(q.shift @ q.mu)) - 0.5 * np.log1p(-tau * s_aa)}
+        return {
+            "t_mean": kappa @ q.mu + shift * kappa_sigma_a,
+            "t_var": np.einsum("ij,ij->i", kappa_Sigma, kappa) + d * kappa_sigma_a**2,
+            "P": B @ q.mu + shift[:, None] * U,
+            "E": kappa_Sigma @ B + (d * kappa_sigma_a)[:, None] * U - kappa,
+            "U": U,
+            "d": d,
+            "log_normaliser_change": 0.5 * (mu_cav_dot_h - float(q.shift @ q.mu)) - 0.5 * np.log1p(-tau * s_aa),
+        }
 
     # ----- the EP step of one iteration (the skeleton's `_update_q`) -----------------------------------------
     def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
@@ -363,8 +399,11 @@ class EPGPC(SVIEngine):
         if self.sites == "tied":  # p_i = p₋₁ for all i; (1 − n)·½B(Σ + μμᵀ)B + n·½B(Σ₋₁ + μ₋₁μ₋₁ᵀ)B − ½B
             p_c, E_alpha = P[0], E.T @ alpha
             G_mm += 0.5 * (np.outer(E_alpha, p_c) + np.outer(p_c, E_alpha))
-            G_mm = (scale * G_mm + 0.5 * ((1 - self.n) * (self.q.sandwich(B) + np.outer(p_q, p_q))
-                                          + self.n * (self.cavity.sandwich(B) + np.outer(p_c, p_c)) - B))
+            G_mm = scale * G_mm + 0.5 * (
+                (1 - self.n) * (self.q.sandwich(B) + np.outer(p_q, p_q))
+                + self.n * (self.cavity.sandwich(B) + np.outer(p_c, p_c))
+                - B
+            )
         else:  # Ψ(q)(1 − n) + Σ_iΨ(q₋ᵢ): Σ_i ½B(Σ₋ᵢ + μ₋ᵢμ₋ᵢᵀ)B = ½(n·BΣB + Uᵀdiag(d)U + PᵀP) (estimated)
             U, d = cav["U"], cav["d"]
             alpha_E = alpha[:, None] * E
@@ -372,8 +411,9 @@ class EPGPC(SVIEngine):
             G_mm = scale * G_mm + 0.5 * (self.q.sandwich(B) + (1 - self.n) * np.outer(p_q, p_q) - B)
         G_sm = scale * (alpha[:, None] * P + 2.0 * beta[:, None] * E)
         G_mm = 0.5 * (G_mm + G_mm.T)
-        gradient = self.kernel.contract_gradient(np.concatenate([X_b, self.Z]), self.Z,
-                                                 np.concatenate([K_sm, self.K_zz]), np.concatenate([G_sm, G_mm]))
+        gradient = self.kernel.contract_gradient(
+            np.concatenate([X_b, self.Z]), self.Z, np.concatenate([K_sm, self.K_zz]), np.concatenate([G_sm, G_mm])
+        )
         gradient[-1] += scale * self.kernel.variance * float(beta.sum())
         return gradient
 
@@ -388,7 +428,7 @@ class EPGPC(SVIEngine):
             kappa = K_sm @ self.K_inv
             V = kappa @ self.q.L_inv.T
             mean[part] = kappa @ self.q.mu
-            var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->i", V, V))
+            var[part] = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->i", V, V)
         return mean, np.maximum(var, 1e-12)
 
     # ----- persistence ---------------------------------------------------------------------------------------
@@ -401,8 +441,13 @@ class EPGPC(SVIEngine):
             sites = {"site_shift": self.site_shift, "site_precision": self.site_precision}
         else:
             store = self.point_sites
-            sites = {"site_direction": store.direction.copy(), "site_tau": store.tau.copy(),
-                     "site_nu": store.nu.copy(), "sum_shift": self.sum_shift, "sum_precision": self.sum_precision}
+            sites = {
+                "site_direction": store.direction.copy(),
+                "site_tau": store.tau.copy(),
+                "site_nu": store.nu.copy(),
+                "sum_shift": self.sum_shift,
+                "sum_precision": self.sum_precision,
+            }
         return {**self._base_state(), "sites": self.sites, **sites}
 
     def load_state_dict(self, state: dict) -> None:
@@ -416,8 +461,9 @@ class EPGPC(SVIEngine):
             self.site_shift, self.site_precision = shift, precision
         else:
             store = _SiteJournal(self.n, m)
-            store.direction[:], store.tau[:], store.nu[:] = (np.asarray(state[k], dtype=float) for k in
-                                                             ("site_direction", "site_tau", "site_nu"))
+            store.direction[:], store.tau[:], store.nu[:] = (
+                np.asarray(state[k], dtype=float) for k in ("site_direction", "site_tau", "site_nu")
+            )
             self.point_sites = store
             self.sum_shift = np.asarray(state["sum_shift"], dtype=float).reshape(m)
             self.sum_precision = np.asarray(state["sum_precision"], dtype=float).reshape(m, m)

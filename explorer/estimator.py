@@ -4,6 +4,7 @@ Inputs are standardised with the training statistics; inducing points are chosen
 training is the shared loop (`explorer.training.Trainer`) until scikit-learn-style early stopping on a held-out
 share of the rows (or a chosen convergence rule) fires, or `max_iter`.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -118,13 +119,31 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         "method": [StrOptions(set(METHODS))],
     }
 
-    def __init__(self, n_inducing: int = 100, batch_size: int = 100, max_iter: int = 2000,
-                 learn_hyperparameters: bool = True, random_state=None, lengthscale: float = 1.0,
-                 variance: float = 1.0, nugget: float = 1e-4, step_size=_STEPS.rule, rho: float = _STEPS.rho,
-                 tau: float = _STEPS.tau, kappa: float = _STEPS.kappa, hyper_learning_rate: float = 0.01,
-                 early_stopping="auto", validation_fraction: float = 0.1, n_iter_no_change: int = 5,
-                 tol: float = 1e-4, convergence: str | None = None, eval_every: int = 50, ard: bool = False,
-                 kernel=None, method: str = "xgpc"):
+    def __init__(
+        self,
+        n_inducing: int = 100,
+        batch_size: int = 100,
+        max_iter: int = 2000,
+        learn_hyperparameters: bool = True,
+        random_state=None,
+        lengthscale: float = 1.0,
+        variance: float = 1.0,
+        nugget: float = 1e-4,
+        step_size=_STEPS.rule,
+        rho: float = _STEPS.rho,
+        tau: float = _STEPS.tau,
+        kappa: float = _STEPS.kappa,
+        hyper_learning_rate: float = 0.01,
+        early_stopping="auto",
+        validation_fraction: float = 0.1,
+        n_iter_no_change: int = 5,
+        tol: float = 1e-4,
+        convergence: str | None = None,
+        eval_every: int = 50,
+        ard: bool = False,
+        kernel=None,
+        method: str = "xgpc",
+    ):
         self.n_inducing = n_inducing
         self.batch_size = batch_size
         self.max_iter = max_iter
@@ -163,8 +182,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         present = np.unique(y)
         classes = present if classes is None else np.unique(classes)
         if len(classes) != 2:
-            raise ValueError(f"Only binary classification is supported: XGPClassifier needs exactly 2 classes, "
-                             f"got {len(classes)} class(es): {classes.tolist()}")
+            raise ValueError(
+                f"Only binary classification is supported: XGPClassifier needs exactly 2 classes, "
+                f"got {len(classes)} class(es): {classes.tolist()}"
+            )
         unknown = np.setdiff1d(present, classes)
         if len(unknown):
             raise ValueError(f"y has labels {unknown.tolist()} outside classes {classes.tolist()}")
@@ -176,8 +197,13 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         y, self.classes_ = self._check_y(y)
         rule = self._stopping_rule(len(X))
-        self._start(X, self._encode(y), _generator(self.random_state), rule,
-                    hold_out=rule != "none" or self.convergence is not None)
+        self._start(
+            X,
+            self._encode(y),
+            _generator(self.random_state),
+            rule,
+            hold_out=rule != "none" or self.convergence is not None,
+        )
         self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=rule != "none")
         return self._finish()
 
@@ -186,13 +212,17 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         early stopping is on, else "none"."""
         if self.convergence is not None:
             if self.early_stopping is True:
-                raise ValueError(f"early_stopping=True and convergence={self.convergence!r} name two stopping "
-                                 f"rules; set convergence=None to stop early, or early_stopping='auto' or False")
+                raise ValueError(
+                    f"early_stopping=True and convergence={self.convergence!r} name two stopping "
+                    f"rules; set convergence=None to stop early, or early_stopping='auto' or False"
+                )
             return self.convergence
         on = self.early_stopping is True or (self.early_stopping == "auto" and n >= AUTO_EARLY_STOPPING_ROWS)
         if on and self.validation_fraction == 0:
-            raise ValueError("early stopping needs validation_fraction > 0 (the rows whose NLL it watches); "
-                             "set validation_fraction or early_stopping=False")
+            raise ValueError(
+                "early stopping needs validation_fraction > 0 (the rows whose NLL it watches); "
+                "set validation_fraction or early_stopping=False"
+            )
         return "no-improvement" if on else "none"
 
     def partial_fit(self, X, y, classes=None):
@@ -208,8 +238,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
         if first:
             y, self.classes_ = self._check_y(y, classes)
-            self._start(X, self._encode(y), _generator(self.random_state), self.convergence or "none",
-                        hold_out=False)
+            self._start(X, self._encode(y), _generator(self.random_state), self.convergence or "none", hold_out=False)
         else:
             y, _ = self._check_y(y, self.classes_)
             X_seen = np.vstack([self.engine_.X, self._standardise(X)])
@@ -231,19 +260,44 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         if hold_out and self.validation_fraction > 0:
             held = rng.random(len(X)) < self.validation_fraction
             if held.all() or not held.any():
-                raise ValueError(f"validation_fraction={self.validation_fraction} leaves no training or no "
-                                 f"validation rows among {len(X)}")
+                raise ValueError(
+                    f"validation_fraction={self.validation_fraction} leaves no training or no "
+                    f"validation rows among {len(X)}"
+                )
             X_fit, y_fit, X_eval, y_eval = X[~held], y_pm1[~held], X[held], y_pm1[held]
-        kernel = initial_kernel(self.kernel, X.shape[1], lengthscale=self.lengthscale, variance=self.variance,
-                                nugget=self.nugget, ard=self.ard)
+        kernel = initial_kernel(
+            self.kernel,
+            X.shape[1],
+            lengthscale=self.lengthscale,
+            variance=self.variance,
+            nugget=self.nugget,
+            ard=self.ard,
+        )
         run = recipe.start_run(
-            self.method, X_fit, y_fit, X_eval, y_eval, kernel, scaler=scaler,
-            n_inducing=self.n_inducing, inducing_rng=rng, engine_rng=rng, evaluation_rng=rng,
-            batch_size=self.batch_size, eval_every=self.eval_every, convergence=rule,
-            options={"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa,
-                     "learn_hyperparameters": self.learn_hyperparameters,
-                     "hyper_learning_rate": self.hyper_learning_rate},
-            no_improvement=no_improvement_criterion(self.n_iter_no_change, self.tol))
+            self.method,
+            X_fit,
+            y_fit,
+            X_eval,
+            y_eval,
+            kernel,
+            scaler=scaler,
+            n_inducing=self.n_inducing,
+            inducing_rng=rng,
+            engine_rng=rng,
+            evaluation_rng=rng,
+            batch_size=self.batch_size,
+            eval_every=self.eval_every,
+            convergence=rule,
+            options={
+                "step_size": self.step_size,
+                "rho": self.rho,
+                "tau": self.tau,
+                "kappa": self.kappa,
+                "learn_hyperparameters": self.learn_hyperparameters,
+                "hyper_learning_rate": self.hyper_learning_rate,
+            },
+            no_improvement=no_improvement_criterion(self.n_iter_no_change, self.tol),
+        )
         self.scaler_, self.engine_, self.trainer_ = run.scaler, run.engine, run.trainer
 
     def _finish(self):

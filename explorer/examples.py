@@ -3,6 +3,7 @@
 Each file shows one thing the readers accept: labels 0/1, words as labels, a TSV, the label column first, a semicolon
 delimiter. They are generated from fixed seeds, so running the command again writes the same bytes.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -60,4 +61,3 @@ def write_examples(directory: Path | None = None) -> list[Path]:
         path.write_text(example_text(example), encoding="utf-8", newline="\n")
         written.append(path)
     return written
-

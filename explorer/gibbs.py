@@ -8,6 +8,7 @@ p(y_i | f_i) = σ(y_i f_i), y ∈ {−1, +1}. Augmented with ω_i ~ PG(1, 0) (Po
 
 drawn through Cholesky factors in one of two forms (`conditional_latent_precision`, `conditional_latent_whitened`).
 """
+
 from __future__ import annotations
 
 import math
@@ -40,8 +41,10 @@ def _cholesky_in_place(A: np.ndarray) -> np.ndarray:
     """Lower Cholesky factor of the Fortran-ordered A, overwriting its lower triangle (upper left as is)."""
     R, info = lapack.dpotrf(A, lower=1, overwrite_a=1, clean=0)
     if info != 0:
-        raise LinAlgError(f"Cholesky of the f | ω precision failed (LAPACK info {info}); the matrix is not "
-                          "numerically positive definite")
+        raise LinAlgError(
+            f"Cholesky of the f | ω precision failed (LAPACK info {info}); the matrix is not "
+            "numerically positive definite"
+        )
     return R
 
 
@@ -57,8 +60,9 @@ def _add_to_diagonal(A: np.ndarray, values: np.ndarray | float) -> None:
     A.flat[:: len(A) + 1] += values  # entry (i, i) sits at flat index i(n + 1) in either memory order
 
 
-def conditional_latent_precision(K_inv: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray,
-                                 work: np.ndarray | None = None) -> np.ndarray:
+def conditional_latent_precision(
+    K_inv: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray, work: np.ndarray | None = None
+) -> np.ndarray:
     """A draw of f | ω ~ N(C y/2, C), C = P⁻¹, P = K⁻¹ + Ω, from standard normals z (n,) or (n, s).
 
     P = R Rᵀ (one n×n Cholesky), a = R⁻¹ y/2, f = R⁻ᵀ (a + z): two triangular solves. `work`, an optional
@@ -72,8 +76,9 @@ def conditional_latent_precision(K_inv: np.ndarray, omega: np.ndarray, y: np.nda
     return _triangular_solve(R, (a if z.ndim == 1 else a[:, None]) + z, transpose=True)
 
 
-def conditional_latent_whitened(L: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray,
-                                work: np.ndarray | None = None) -> np.ndarray:
+def conditional_latent_whitened(
+    L: np.ndarray, omega: np.ndarray, y: np.ndarray, z: np.ndarray, work: np.ndarray | None = None
+) -> np.ndarray:
     """A draw of f | ω ~ N(C y/2, C) in whitened coordinates f = L v, K = L Lᵀ, from standard normals z (n,) or (n, s).
 
     v | ω ~ N(B⁻¹Lᵀy/2, B⁻¹), B = I + LᵀΩL = R Rᵀ (a symmetric rank-n update, then one Cholesky);
@@ -98,8 +103,9 @@ def condition_number(K: np.ndarray, L: np.ndarray) -> float:
     return 1.0 / rcond
 
 
-def seconds_per_sweep_estimate(n: int, *, form: str = "precision", rng: np.random.Generator | None = None,
-                               repeats: int = 3) -> float:
+def seconds_per_sweep_estimate(
+    n: int, *, form: str = "precision", rng: np.random.Generator | None = None, repeats: int = 3
+) -> float:
     """Measured seconds of one sweep's irreducible work for ONE chain at n points, before any O(n³) job starts.
 
     Times (median of `repeats`) n PG(1, ·) draws, one n×n Cholesky and two triangular solves (the precision form's
@@ -114,8 +120,10 @@ def seconds_per_sweep_estimate(n: int, *, form: str = "precision", rng: np.rando
     if n < 1 or repeats < 1:
         raise ValueError(f"n and repeats must be whole numbers ≥ 1, got n={n}, repeats={repeats}")
     if 3 * 8 * n * n > MAX_STORED_BYTES:
-        raise ValueError(f"n = {n}: the estimate itself would hold three n×n matrices, {24 * n * n / 1e9:.1f} GB, "
-                         f"over the limit of {MAX_STORED_BYTES / 1e9:g} GB (MAX_STORED_BYTES)")
+        raise ValueError(
+            f"n = {n}: the estimate itself would hold three n×n matrices, {24 * n * n / 1e9:.1f} GB, "
+            f"over the limit of {MAX_STORED_BYTES / 1e9:g} GB (MAX_STORED_BYTES)"
+        )
     rng = np.random.default_rng(0) if rng is None else rng
     grid = np.linspace(0.0, 1.0, n)[:, None]
     K = RBF(0.2, 1.0, 1e-2).gram(grid)
@@ -163,68 +171,111 @@ class GibbsSampler:
     n above `N_MAX` = 2000 raises unless `force=True`; call `seconds_per_sweep_estimate(n)` first to know the cost.
     """
 
-    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, *, rng: np.random.Generator | None = None,
-                 n_chains: int = 4, burn_in: int = 100, n_samples: int = 1000, thin: int | None = None,
-                 max_stored_draws: int = 1000, form: str = "auto", init_scale: float = 2.0,
-                 monitor: np.ndarray | None = None, force: bool = False):
+    def __init__(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        kernel: Kernel,
+        *,
+        rng: np.random.Generator | None = None,
+        n_chains: int = 4,
+        burn_in: int = 100,
+        n_samples: int = 1000,
+        thin: int | None = None,
+        max_stored_draws: int = 1000,
+        form: str = "auto",
+        init_scale: float = 2.0,
+        monitor: np.ndarray | None = None,
+        force: bool = False,
+    ):
         self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
         if np.all(self.y == self.y[0]):
-            raise ValueError(f"y holds only the class {self.y[0]:+.0f} ({self.n} rows): the posterior of a one-class "
-                             "data set only says 'more of the same'; give the sampler rows of both classes")
+            raise ValueError(
+                f"y holds only the class {self.y[0]:+.0f} ({self.n} rows): the posterior of a one-class "
+                "data set only says 'more of the same'; give the sampler rows of both classes"
+            )
         if rng is None:
             rng = np.random.default_rng()
         elif not isinstance(rng, np.random.Generator):
             raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
-        n_chains, burn_in, n_samples, max_stored_draws = (count(value, name) for value, name in (
-            (n_chains, "n_chains"), (burn_in, "burn_in"), (n_samples, "n_samples"),
-            (max_stored_draws, "max_stored_draws")))
+        n_chains, burn_in, n_samples, max_stored_draws = (
+            count(value, name)
+            for value, name in (
+                (n_chains, "n_chains"),
+                (burn_in, "burn_in"),
+                (n_samples, "n_samples"),
+                (max_stored_draws, "max_stored_draws"),
+            )
+        )
         if self.n > N_MAX and not force:
-            raise ValueError(f"n = {self.n} training points exceeds the Gibbs limit N_MAX = {N_MAX} (each sweep is "
-                             f"O(n³) per chain); subsample, or pass force=True after seconds_per_sweep_estimate(n)")
+            raise ValueError(
+                f"n = {self.n} training points exceeds the Gibbs limit N_MAX = {N_MAX} (each sweep is "
+                f"O(n³) per chain); subsample, or pass force=True after seconds_per_sweep_estimate(n)"
+            )
         kernel.check_dimension(self.X.shape[1])
         if form not in ("auto", "precision", "whitened"):
             raise ValueError(f"form must be 'auto', 'precision' or 'whitened', got {form!r}")
         if n_chains < 1 or burn_in < 0 or n_samples < 1 or max_stored_draws < 1:
-            raise ValueError(f"need n_chains ≥ 1, burn_in ≥ 0, n_samples ≥ 1, max_stored_draws ≥ 1; got "
-                             f"{n_chains}, {burn_in}, {n_samples}, {max_stored_draws}")
-        if isinstance(init_scale, bool) or not isinstance(init_scale, numbers.Real) or not (
-                0 < init_scale < math.inf):
+            raise ValueError(
+                f"need n_chains ≥ 1, burn_in ≥ 0, n_samples ≥ 1, max_stored_draws ≥ 1; got "
+                f"{n_chains}, {burn_in}, {n_samples}, {max_stored_draws}"
+            )
+        if isinstance(init_scale, bool) or not isinstance(init_scale, numbers.Real) or not (0 < init_scale < math.inf):
             raise ValueError(f"init_scale must be a finite number > 0, got {init_scale!r}")
         thin = math.ceil(n_samples / max_stored_draws) if thin is None else count(thin, "thin")
         if not 1 <= thin <= n_samples or n_samples // thin > max_stored_draws:
-            raise ValueError(f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
-                             f"keep at least 1 and at most max_stored_draws = {max_stored_draws}")
-        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, int(n_chains), int(burn_in), \
-            int(n_samples), thin
+            raise ValueError(
+                f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
+                f"keep at least 1 and at most max_stored_draws = {max_stored_draws}"
+            )
+        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = (
+            kernel,
+            int(n_chains),
+            int(burn_in),
+            int(n_samples),
+            thin,
+        )
         stored = 8 * n_chains * ((burn_in + n_samples) * 4 + (n_samples // thin) * self.n)
         if stored > MAX_STORED_BYTES:
-            raise ValueError(f"{n_chains} chains × ({burn_in} + {n_samples}) sweeps would store {stored / 1e9:.3g} GB "
-                             f"of traces and draws (limit {MAX_STORED_BYTES / 1e9:g} GB): fewer chains or sweeps, or "
-                             "a smaller max_stored_draws")
+            raise ValueError(
+                f"{n_chains} chains × ({burn_in} + {n_samples}) sweeps would store {stored / 1e9:.3g} GB "
+                f"of traces and draws (limit {MAX_STORED_BYTES / 1e9:g} GB): fewer chains or sweeps, or "
+                "a smaller max_stored_draws"
+            )
 
         self.K = kernel.gram(self.X)
         try:
             self.L = cholesky(self.K, lower=True, check_finite=False)
         except LinAlgError:
-            raise ValueError(f"the kernel matrix K = gram(X) is not numerically positive definite with nugget "
-                             f"{kernel.nugget:g}; increase the kernel nugget") from None
+            raise ValueError(
+                f"the kernel matrix K = gram(X) is not numerically positive definite with nugget "
+                f"{kernel.nugget:g}; increase the kernel nugget"
+            ) from None
         self.condition_number = condition_number(self.K, self.L)
         if form == "auto":
             form = "precision" if self.condition_number <= PRECISION_FORM_MAX_CONDITION else "whitened"
         self.form = form
-        self.K_inv = np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False)) \
-            if form == "precision" else None
+        self.K_inv = (
+            np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False))
+            if form == "precision"
+            else None
+        )
 
         try:
-            self.monitor = np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int)) if monitor is None \
+            self.monitor = (
+                np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
+                if monitor is None
                 else np.asarray(monitor, dtype=int)
+            )
         except (TypeError, ValueError, OverflowError):
-            raise ValueError(f"monitor must be a 1-D array of training indices in [0, {self.n}), got {monitor!r}") \
-                from None
+            raise ValueError(
+                f"monitor must be a 1-D array of training indices in [0, {self.n}), got {monitor!r}"
+            ) from None
         if self.monitor.ndim != 1 or len(self.monitor) > 100 or np.any((self.monitor < 0) | (self.monitor >= self.n)):
-            raise ValueError(f"monitor must be a 1-D array of at most 100 training indices in [0, {self.n}), got "
-                             f"{self.monitor}")
+            raise ValueError(
+                f"monitor must be a 1-D array of at most 100 training indices in [0, {self.n}), got {self.monitor}"
+            )
         self.trace_names = ["log_likelihood"] + [f"f[{i}]" for i in self.monitor]
 
         self.rngs = rng.spawn(self.n_chains)
@@ -303,8 +354,10 @@ class GibbsSampler:
 
     def _pooled(self) -> np.ndarray:
         if self.draws_stored == 0:
-            raise RuntimeError(f"no draws stored yet: {self.sweeps_done} of {self.burn_in} burn-in sweeps done, "
-                               f"draws are kept every {self.thin} sweeps after burn-in")
+            raise RuntimeError(
+                f"no draws stored yet: {self.sweeps_done} of {self.burn_in} burn-in sweeps done, "
+                f"draws are kept every {self.thin} sweeps after burn-in"
+            )
         return self.draws.reshape(-1, self.n)
 
     def posterior_mean(self) -> np.ndarray:
@@ -343,8 +396,10 @@ class GibbsSampler:
         rows = max(1, _PREDICT_CHUNK // max(1, means.shape[1]))
         total = np.zeros(means.shape[1])
         for start in range(0, len(means), rows):
-            block = means[start:start + rows]
-            total += logit_predictive_probability(block.ravel(), np.tile(var, len(block))).reshape(block.shape).sum(axis=0)
+            block = means[start : start + rows]
+            total += (
+                logit_predictive_probability(block.ravel(), np.tile(var, len(block))).reshape(block.shape).sum(axis=0)
+            )
         return total / len(means)
 
     def diagnostics(self) -> dict[str, float]:
@@ -354,10 +409,11 @@ class GibbsSampler:
         over the n coordinates of the stored f draws: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f" (ESS of the
         stored, thinned draws). Needs at least 4 post-burn-in sweeps and 4 stored draws per chain.
         """
-        kept = self.traces[:, self.burn_in:]
+        kept = self.traces[:, self.burn_in :]
         out: dict[str, float] = {}
-        for name, r, bulk, tail in zip(self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept),
-                                       diagnostics.ess_tail(kept)):
+        for name, r, bulk, tail in zip(
+            self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
+        ):
             out[f"rhat/{name}"], out[f"ess_bulk/{name}"], out[f"ess_tail/{name}"] = float(r), float(bulk), float(tail)
         draws = self.draws
         out["rhat_max/f"] = float(np.max(diagnostics.rhat(draws)))

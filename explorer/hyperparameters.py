@@ -11,6 +11,7 @@ Computed without forming Σ or M: with N = AΣA = CᵀC, C = L_P⁻¹A (Σ⁻¹ 
   G_sm = (n/s)(½Θκ − R) = (n/s)(Θ(κ − T) + u(Aμ)ᵀ),   G_mm = (n/s)κᵀR + ½(N − A + Aμ(Aμ)ᵀ),
 one triangular solve, one symmetric rank-m update and two s×m×m products (QM's m×m×m products are gone).
 """
+
 from __future__ import annotations
 
 import math
@@ -37,8 +38,10 @@ def learned_kernel(kernel: Kernel) -> Kernel:
     else KernelParameterError naming them (finite but absurd values: the next steps would overflow)."""
     limit = math.log(LEARNED_PARAMETER_LIMIT)
     if not all(abs(math.log(value)) <= limit for value in (*kernel.lengthscale.tolist(), kernel.variance)):
-        raise KernelParameterError(f"learned kernel parameters outside [1e-100, 1e100]: lengthscale "
-                                   f"{kernel.lengthscale.tolist()}, variance {kernel.variance:.4g}")
+        raise KernelParameterError(
+            f"learned kernel parameters outside [1e-100, 1e100]: lengthscale "
+            f"{kernel.lengthscale.tolist()}, variance {kernel.variance:.4g}"
+        )
     return kernel
 
 
@@ -55,11 +58,13 @@ def kernel_step_guard(kernel: Kernel, iteration: int):
         raise KernelLearningError(
             f"kernel learning diverged at iteration {iteration} (from lengthscale {kernel.lengthscale.tolist()}, "
             f"variance {kernel.variance:.4g}): {err}. Lower the kernel learning rate (hyper_learning_rate) or turn "
-            f"kernel learning off") from err
+            f"kernel learning off"
+        ) from err
 
 
-def posterior_products(L_P: np.ndarray, K_inv: np.ndarray,
-                       K_sm: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+def posterior_products(
+    L_P: np.ndarray, K_inv: np.ndarray, K_sm: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray | None]:
     """N = AΣA (m, m) as CᵀC with C = L_P⁻¹A (Σ⁻¹ = L_PL_Pᵀ, L_P lower triangular: one triangular solve), and
     T = κΣA = K_sm N (s, m) when K_sm is given (None otherwise). Then diag(κΣκᵀ) = rowsum(T ∘ K_sm), as the local
     step needs."""
@@ -68,11 +73,23 @@ def posterior_products(L_P: np.ndarray, K_inv: np.ndarray,
     return N, None if K_sm is None else K_sm @ N
 
 
-def elbo_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, y_batch: np.ndarray, Z: np.ndarray, n: int,
-                         mu: np.ndarray, L_P: np.ndarray, K_inv: np.ndarray, kappa: np.ndarray,
-                         K_sm: np.ndarray, theta: np.ndarray | None, full: bool = False,
-                         K_zz: np.ndarray | None = None, products: tuple | None = None,
-                         kappa_mu: np.ndarray | None = None) -> np.ndarray:
+def elbo_kernel_gradient(
+    kernel: Kernel,
+    X_batch: np.ndarray,
+    y_batch: np.ndarray,
+    Z: np.ndarray,
+    n: int,
+    mu: np.ndarray,
+    L_P: np.ndarray,
+    K_inv: np.ndarray,
+    kappa: np.ndarray,
+    K_sm: np.ndarray,
+    theta: np.ndarray | None,
+    full: bool = False,
+    K_zz: np.ndarray | None = None,
+    products: tuple | None = None,
+    kappa_mu: np.ndarray | None = None,
+) -> np.ndarray:
     """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO (n/s)Σ_S(…) − KL. Shapes: X_batch (s, d), Z (m, d), mu (m,),
     L_P (m, m) lower triangular with Σ⁻¹ = L_P L_Pᵀ, K_inv (m, m), kappa/K_sm (s, m), theta (s,);
     K_zz = kernel.cross(Z, Z), products = posterior_products(L_P, K_inv, K_sm) (both of its arrays are overwritten)
@@ -113,10 +130,21 @@ def cholesky_backward(L: np.ndarray, L_inv: np.ndarray, G_L: np.ndarray) -> np.n
     return 0.5 * (G + G.T)
 
 
-def whitened_kernel_gradient(kernel: Kernel, X_batch: np.ndarray, Z: np.ndarray, K_sm: np.ndarray, K_zz: np.ndarray,
-                             L_K: np.ndarray, L_K_inv: np.ndarray, m_w: np.ndarray, S_w: np.ndarray,
-                             g_a: np.ndarray, g_v: np.ndarray, scale: float,
-                             beta: np.ndarray | None = None) -> np.ndarray:
+def whitened_kernel_gradient(
+    kernel: Kernel,
+    X_batch: np.ndarray,
+    Z: np.ndarray,
+    K_sm: np.ndarray,
+    K_zz: np.ndarray,
+    L_K: np.ndarray,
+    L_K_inv: np.ndarray,
+    m_w: np.ndarray,
+    S_w: np.ndarray,
+    g_a: np.ndarray,
+    g_v: np.ndarray,
+    scale: float,
+    beta: np.ndarray | None = None,
+) -> np.ndarray:
     """∂L̂/∂(log ℓ, log σ²) of a minibatch bound scale·Σ_i F_i(a_i, v_i) − KL with q(w) = N(m_w, S_w) held fixed in
     whitened coordinates u = L_K w (K_mm = L_K L_Kᵀ; the KL to N(0, I) then does not depend on the kernel).
     a = βᵀm_w, v = k_ii − ‖β_i‖² + β_iᵀS_wβ_i with β = L_K⁻¹K_ms (m, s); g_a = ∂F/∂a, g_v = ∂F/∂v (s,).

@@ -1,4 +1,5 @@
 """Inducing inputs Z: m points chosen by k-means++ on the training inputs, then fixed (paper §Experiments)."""
+
 from __future__ import annotations
 
 import warnings
@@ -17,8 +18,11 @@ def kmeans_plus_plus(X: np.ndarray, m: int, rng: np.random.Generator) -> np.ndar
     distinct = np.unique(X, axis=0)
     if m >= len(distinct):
         if m > len(distinct):
-            warnings.warn(f"{m} inducing points requested but X has only {len(distinct)} distinct rows; "
-                          f"using all {len(distinct)}", stacklevel=2)
+            warnings.warn(
+                f"{m} inducing points requested but X has only {len(distinct)} distinct rows; "
+                f"using all {len(distinct)}",
+                stacklevel=2,
+            )
         return distinct
     seed = int(rng.integers(0, 2**31 - 1))
     centers, _ = kmeans_plusplus(distinct, n_clusters=m, random_state=seed)

@@ -6,6 +6,7 @@ Feature values are limited to |x| ≤ FEATURE_LIMIT = 1e100, in the data's own u
 the kernel forms squared distances ‖x/ℓ‖², which overflow float64 from |x/ℓ| ≈ 1e154, and a value beyond 1e100
 is a unit or sentinel mistake in any data set this tool is meant for.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,10 @@ def bounded_features(X: np.ndarray, name: str = "X", units: str = "") -> np.ndar
         i, j = (int(k) for k in np.argwhere(bad)[0])
         where = f" {units}" if units else ""
         kind = "is NaN or infinite" if not np.isfinite(X[i, j]) else f"exceeds the limit ±{FEATURE_LIMIT:g}"
-        raise DataError(f"{name} row {i}, column {j} (0-based) holds {X[i, j].item()!r}{where}, which {kind}: "
-                        f"squared distances in the kernel would overflow; rescale the feature or drop the row")
+        raise DataError(
+            f"{name} row {i}, column {j} (0-based) holds {X[i, j].item()!r}{where}, which {kind}: "
+            f"squared distances in the kernel would overflow; rescale the feature or drop the row"
+        )
     return X
 
 
@@ -44,8 +47,10 @@ def fitted_standardizer(X: np.ndarray, name: str = "X") -> Standardizer:
     scaler.mean[constant] = X[0, constant]  # a constant column standardises to exactly 0, not to its mean's rounding
     if not np.all(scaler.scale > 0):
         j = int(np.flatnonzero(~(scaler.scale > 0))[0])
-        raise DataError(f"{name} column {j} (0-based) spreads over only {np.ptp(X[:, j]):.3g}, too little to "
-                        "standardise in float64; rescale the column")
+        raise DataError(
+            f"{name} column {j} (0-based) spreads over only {np.ptp(X[:, j]):.3g}, too little to "
+            "standardise in float64; rescale the column"
+        )
     return scaler
 
 
@@ -55,8 +60,7 @@ def standardised(scaler: Standardizer, X: np.ndarray, name: str = "X") -> np.nda
     return bounded_features(scaler.transform(X), name, STANDARDISED)
 
 
-def labelled_data(X, y, *, d: int | None = None, names: tuple[str, str] = ("X", "y")
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def labelled_data(X, y, *, d: int | None = None, names: tuple[str, str] = ("X", "y")) -> tuple[np.ndarray, np.ndarray]:
     """(X (n, d) C-contiguous float, y (n,) float in ±1); `d` fixes the number of columns. X must be finite and
     within ±FEATURE_LIMIT. Raises ValueError (DataError) naming the array and its shape or the bad entry."""
     x_name, y_name = names
@@ -64,8 +68,10 @@ def labelled_data(X, y, *, d: int | None = None, names: tuple[str, str] = ("X", 
     y = np.asarray(y, dtype=float)
     if X.ndim != 2 or y.ndim != 1 or len(X) != len(y) or (d is not None and X.shape[1] != d):
         columns = "d" if d is None else str(d)
-        raise DataError(f"{x_name} must be (n, {columns}) and {y_name} (n,) with the same n; "
-                        f"got {x_name} {X.shape}, {y_name} {y.shape}")
+        raise DataError(
+            f"{x_name} must be (n, {columns}) and {y_name} (n,) with the same n; "
+            f"got {x_name} {X.shape}, {y_name} {y.shape}"
+        )
     if len(X) == 0:
         raise DataError(f"{x_name} has no rows")
     bounded_features(X, x_name)
@@ -119,6 +125,8 @@ def count(k, name: str = "k") -> int:
     if value < 0:
         raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
     if value > MAX_COUNT:
-        raise ValueError(f"{name} = {k!r} is more than {MAX_COUNT:.0e} in one call; ask for fewer (or use a time "
-                         "budget, e.g. Model.run(seconds=…))")
+        raise ValueError(
+            f"{name} = {k!r} is more than {MAX_COUNT:.0e} in one call; ask for fewer (or use a time "
+            "budget, e.g. Model.run(seconds=…))"
+        )
     return value

@@ -20,6 +20,7 @@ Adding a kernel = one subclass of `Kernel` defining `name`, `_from_exponent` (K 
 took exactly that and nothing else: the methods, the sampler, the estimator, the Model and the dashboard reach
 kernels only through this protocol and the registry (`KERNELS`, `make_kernel`, `initial_kernel`, `kernel_from_state`).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -55,11 +56,13 @@ def _real_numbers(name: str, value) -> np.ndarray:
     try:
         array = np.asarray(value)
     except (TypeError, ValueError) as err:
-        raise KernelParameterError(f"kernel {name} must be a number or an array of numbers, got "
-                                   f"{type(value).__name__} ({err})") from None
+        raise KernelParameterError(
+            f"kernel {name} must be a number or an array of numbers, got {type(value).__name__} ({err})"
+        ) from None
     if array.dtype.kind not in "iuf":
-        raise KernelParameterError(f"kernel {name} must be real numbers, got {type(value).__name__} of dtype "
-                                   f"{array.dtype}")
+        raise KernelParameterError(
+            f"kernel {name} must be real numbers, got {type(value).__name__} of dtype {array.dtype}"
+        )
     return array.astype(float)
 
 
@@ -93,16 +96,24 @@ def make_kernel(name: str, lengthscale, variance: float = 1.0, nugget: float = 1
     return KERNELS[name](lengthscale, variance, nugget)
 
 
-def initial_kernel(kernel=None, d: int | None = None, *, lengthscale: float = 1.0, variance: float = 1.0,
-                   nugget: float = 1e-6, ard: bool = False) -> "Kernel":
+def initial_kernel(
+    kernel=None,
+    d: int | None = None,
+    *,
+    lengthscale: float = 1.0,
+    variance: float = 1.0,
+    nugget: float = 1e-6,
+    ard: bool = False,
+) -> "Kernel":
     """The kernel a run starts from: for a family name (None: "rbf") that family with these parameters (with `ard`,
     one lengthscale per feature, all = `lengthscale`; needs d); for a `Kernel`, a copy of it (its own parameters
     and lengthscale shape win over the keyword arguments; the caller's object is never changed)."""
     if isinstance(kernel, Kernel):
         return dataclasses.replace(kernel)  # a new object through __init__: validated, its arrays read-only
     if kernel is not None and not isinstance(kernel, str):
-        raise KernelParameterError(f"kernel must be None, a family name ({sorted(KERNELS)}) or a Kernel, got "
-                                   f"{type(kernel).__name__}")
+        raise KernelParameterError(
+            f"kernel must be None, a family name ({sorted(KERNELS)}) or a Kernel, got {type(kernel).__name__}"
+        )
     if ard:
         lengthscale = np.full(d, _real_numbers("lengthscale", lengthscale))
     return make_kernel("rbf" if kernel is None else kernel, lengthscale, variance, nugget)
@@ -111,8 +122,12 @@ def initial_kernel(kernel=None, d: int | None = None, *, lengthscale: float = 1.
 def kernel_from_state(state: dict) -> "Kernel":
     """The kernel a `Kernel.state_dict()` describes. A state without "name" is an RBF (written before kernels had
     names)."""
-    return make_kernel(str(state.get("name", "rbf")), np.asarray(state["lengthscale"], dtype=float),
-                       float(state["variance"]), float(state["nugget"]))
+    return make_kernel(
+        str(state.get("name", "rbf")),
+        np.asarray(state["lengthscale"], dtype=float),
+        float(state["variance"]),
+        float(state["nugget"]),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,15 +148,17 @@ class Kernel(ABC):
     def __post_init__(self):
         lengthscale = np.array(_real_numbers("lengthscale", self.lengthscale), ndmin=1)
         if lengthscale.ndim != 1 or lengthscale.size == 0:
-            raise KernelParameterError(f"kernel lengthscale must be a number or a 1-D array, got shape "
-                                       f"{lengthscale.shape}")
+            raise KernelParameterError(
+                f"kernel lengthscale must be a number or a 1-D array, got shape {lengthscale.shape}"
+            )
         _check_positive("lengthscale", lengthscale)
         low, high = LENGTHSCALE_LIMITS
         if not np.all((lengthscale >= low) & (lengthscale <= high)):
             raise KernelParameterError(
                 f"kernel lengthscale must lie within [{low:g}, {high:g}] (standardised units), got "
                 f"{lengthscale.tolist()}: below {low:g} the squared distances ‖(x − x')/ℓ‖² overflow float64, above "
-                f"{high:g} every pair of points is at distance 0")
+                f"{high:g} every pair of points is at distance 0"
+            )
         variance, nugget = (_positive_scalar(name, getattr(self, name)) for name in ("variance", "nugget"))
         lengthscale.setflags(write=False)
         object.__setattr__(self, "lengthscale", lengthscale)
@@ -149,8 +166,12 @@ class Kernel(ABC):
         object.__setattr__(self, "nugget", nugget)
 
     def __eq__(self, other) -> bool:
-        return (type(other) is type(self) and np.array_equal(self.lengthscale, other.lengthscale)
-                and self.variance == other.variance and self.nugget == other.nugget)
+        return (
+            type(other) is type(self)
+            and np.array_equal(self.lengthscale, other.lengthscale)
+            and self.variance == other.variance
+            and self.nugget == other.nugget
+        )
 
     def __hash__(self) -> int:
         return hash((self.name, self.lengthscale.tobytes(), self.variance, self.nugget))
@@ -177,12 +198,18 @@ class Kernel(ABC):
 
     def check_dimension(self, d: int) -> None:
         if self.ard and self.lengthscale.size != d:
-            raise KernelParameterError(f"ARD lengthscale has {self.lengthscale.size} entries but the data has {d} features")
+            raise KernelParameterError(
+                f"ARD lengthscale has {self.lengthscale.size} entries but the data has {d} features"
+            )
 
     def state_dict(self) -> dict:
         """{"name", "lengthscale" (L,), "variance", "nugget"}: plain values for `kernel_from_state`."""
-        return {"name": self.name, "lengthscale": self.lengthscale.copy(), "variance": self.variance,
-                "nugget": self.nugget}
+        return {
+            "name": self.name,
+            "lengthscale": self.lengthscale.copy(),
+            "variance": self.variance,
+            "nugget": self.nugget,
+        }
 
     def summary(self) -> dict[str, float]:
         """The learnable parameters for a history row or a plot: "lengthscale" (the geometric mean), "variance", and

@@ -9,6 +9,7 @@ Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`, `gauss_herm
 alone: `logit_slopes`). For EP the probit's tilted distribution Φ(yf)N(f | μ, v) has closed-form normaliser and
 moments (`probit_tilted_moments`, `probit_site`).
 """
+
 from __future__ import annotations
 
 import math
@@ -39,8 +40,9 @@ def normal_expectation(fn: Callable[[np.ndarray], np.ndarray], mean: np.ndarray,
     return fn(_nodes(mean, var)) @ _GH_WEIGHTS / np.sqrt(np.pi)
 
 
-def gauss_hermite_expectations(log_likelihood, y: np.ndarray, a: np.ndarray,
-                               v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def gauss_hermite_expectations(
+    log_likelihood, y: np.ndarray, a: np.ndarray, v: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """E = E_{N(f|a,v)}[ℓ(y, f)], g_a = ∂E/∂a = E[ℓ'], g_v = ∂E/∂v = ½E[ℓ''] (Price's theorem) by 64-node
     Gauss–Hermite. `log_likelihood(y, f)` returns (ℓ, ℓ', ℓ''); y, a, v (s,) → three (s,). For the logit the rule's
     error grows with v (the kink of log σ at f = 0): < 1e-9 at v = 4, ~1e-5 at v = 30, ~2e-3 at v = 100 (GPflow
@@ -91,8 +93,9 @@ def logit_predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarra
     p[narrow] = expit(_nodes(mean[narrow], var[narrow])) @ _GH_WEIGHTS / np.sqrt(np.pi)
     wide = ~narrow
     m, sd = mean[wide, None], np.sqrt(var[wide])[:, None]
-    density_difference = (np.exp(-0.5 * ((_GL_NODES + m) / sd) ** 2)
-                          - np.exp(-0.5 * ((_GL_NODES - m) / sd) ** 2)) / (sd * np.sqrt(2.0 * np.pi))
+    density_difference = (np.exp(-0.5 * ((_GL_NODES + m) / sd) ** 2) - np.exp(-0.5 * ((_GL_NODES - m) / sd) ** 2)) / (
+        sd * np.sqrt(2.0 * np.pi)
+    )
     p[wide] = ndtr(mean[wide] / sd[:, 0]) + (expit(_GL_NODES) * density_difference) @ _GL_WEIGHTS
     return np.clip(p, 0.0, 1.0, out=p)  # the quadratures' rounding may step a hair outside [0, 1]
 
@@ -105,8 +108,10 @@ def _finite_predictive(mean, var) -> tuple[np.ndarray, np.ndarray]:
     bad = ~(np.isfinite(mean) & np.isfinite(var))
     if bad.any():
         i = int(np.flatnonzero(bad.ravel())[0])
-        raise NumericalError(f"the predictive distribution of f* is not finite at row {i} (mean "
-                             f"{mean.ravel()[i]!r}, variance {var.ravel()[i]!r}): the model has diverged")
+        raise NumericalError(
+            f"the predictive distribution of f* is not finite at row {i} (mean "
+            f"{mean.ravel()[i]!r}, variance {var.ravel()[i]!r}): the model has diverged"
+        )
     return mean, var
 
 
@@ -126,8 +131,9 @@ def probit_predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarr
     return ndtr(mean / np.sqrt(1.0 + var))
 
 
-def probit_tilted_moments(y: np.ndarray, cavity_mean: np.ndarray,
-                          cavity_var: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def probit_tilted_moments(
+    y: np.ndarray, cavity_mean: np.ndarray, cavity_var: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """EP's tilted distribution p̂(f) ∝ Φ(yf) N(f | μ, v): its normaliser and moments (Rasmussen & Williams eq. 3.58).
 
         z = yμ/√(1+v),  log Z = log Φ(z),  r = φ(z)/Φ(z),
@@ -140,8 +146,9 @@ def probit_tilted_moments(y: np.ndarray, cavity_mean: np.ndarray,
     return log_z, cavity_mean + cavity_var * alpha, cavity_var - cavity_var**2 * gamma
 
 
-def probit_log_normaliser_derivatives(y: np.ndarray, cavity_mean: np.ndarray,
-                                      cavity_var: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def probit_log_normaliser_derivatives(
+    y: np.ndarray, cavity_mean: np.ndarray, cavity_var: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """log Z(μ, v) = log ∫Φ(yf)N(f|μ, v)df = log Φ(yμ/√(1+v)) and its derivatives α = ∂log Z/∂μ = y r/√(1+v),
     γ = −∂²log Z/∂μ² = r(z + r)/(1+v) ≥ 0 (also ∂log Z/∂v = (α² − γ)/2). Broadcasting shapes → three arrays."""
     scale = np.sqrt(1.0 + np.asarray(cavity_var, dtype=float))
@@ -151,8 +158,9 @@ def probit_log_normaliser_derivatives(y: np.ndarray, cavity_mean: np.ndarray,
     return log_z, y * r / scale, r * (z + r) / scale**2
 
 
-def probit_site(y: np.ndarray, cavity_mean: np.ndarray,
-                cavity_var: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def probit_site(
+    y: np.ndarray, cavity_mean: np.ndarray, cavity_var: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The Gaussian site t̃(f) = s̃ exp(−½τ̃f² + ν̃f) that EP puts in place of Φ(yf) given the cavity N(f | μ, v):
     the tilted moments matched, τ̃ = 1/Var[f] − 1/v = γ/(1 − vγ), ν̃ = E[f]/Var[f] − μ/v = (α + μγ)/(1 − vγ), and
     log Z (the site's scale makes ∫ t̃(f) N(f|μ, v) df = Z). For one point, e.g. the Learn tab's EP picture;

@@ -3,6 +3,7 @@
 LAPACK directly: scipy's wrappers cost more than the 100×100 factorisations themselves. A C-ordered symmetric A is
 passed as its Fortran-ordered transpose Aᵀ (= A), so no transposing copy is made; factors come back in Fortran order.
 """
+
 from __future__ import annotations
 
 import math
@@ -31,8 +32,9 @@ def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
     return _potrf(A)
 
 
-def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = len(_JITTERS)
-                    ) -> np.ndarray:
+def robust_cholesky(
+    A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = len(_JITTERS)
+) -> np.ndarray:
     """Lower Cholesky factor L of a symmetric A (m, m), L Lᵀ = A; on failure retry A + jitter·I with
     jitter = mean|diag A|·(1e-10, 1e-9, …, 1e-4) (the first `max_tries` of them). A is not modified.
 
@@ -76,11 +78,17 @@ def log_det_from_cholesky(L: np.ndarray) -> float:
     return 2.0 * float(np.sum(np.log(np.diag(L))))
 
 
-def gaussian_kl(mu: np.ndarray, L_precision: np.ndarray, L_precision_inv: np.ndarray, L_prior: np.ndarray,
-                L_prior_inv: np.ndarray) -> float:
+def gaussian_kl(
+    mu: np.ndarray, L_precision: np.ndarray, L_precision_inv: np.ndarray, L_prior: np.ndarray, L_prior_inv: np.ndarray
+) -> float:
     """KL(N(μ, Σ) ‖ N(0, K)) = ½[tr(K⁻¹Σ) + μᵀK⁻¹μ − m + log|K| − log|Σ|], with Σ⁻¹ = L_P L_Pᵀ, K = L_K L_Kᵀ
     and the inverse factors L_P⁻¹, L_K⁻¹ (all (m, m))."""
     M = L_prior_inv @ L_precision_inv.T  # K⁻¹Σ has trace ‖L_K⁻¹ L_P⁻ᵀ‖²_F
     alpha = L_prior_inv @ mu
-    return 0.5 * (float(np.sum(M * M)) + float(alpha @ alpha) - len(mu)
-                  + log_det_from_cholesky(L_prior) + log_det_from_cholesky(L_precision))
+    return 0.5 * (
+        float(np.sum(M * M))
+        + float(alpha @ alpha)
+        - len(mu)
+        + log_det_from_cholesky(L_prior)
+        + log_det_from_cholesky(L_precision)
+    )

@@ -6,6 +6,7 @@ comparable (DESIGN §4): given the same seed they see the same minibatches. Step
 `schedules.DEFAULT_STEP_RULES`; `step_size` is a rule name or a rule object, and rho, tau, kappa left at None take
 the method's row of that table. X (n, d) may also be a `sources.DataSource` with y None.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,51 +19,143 @@ from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
 
 
-def build_xgpc(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
-               rho: float | None = None, tau: float | None = None, kappa: float | None = None,
-               warm_start_on: str = "gradient", learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01,
-               full: bool = False, hyper_every: int = DEFAULT_HYPER_EVERY, hyper_warmup: int = 0,
-               hyper_rate: str = "constant",
-               kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000,
-               average_window: int = 0, kernel_bound: str = DEFAULT_KERNEL_BOUND, batch_growth: float = 1.0,
-               batch_growth_start: int = 0, batch_growth_every: int = 1, batch_max: int | None = None,
-               batch_rho: str = "schedule", overrelax: float | None = None) -> XGPC:
+def build_xgpc(
+    X,
+    y,
+    Z,
+    kernel: Kernel,
+    *,
+    batch_size: int,
+    rng: np.random.Generator,
+    step_size=None,
+    rho: float | None = None,
+    tau: float | None = None,
+    kappa: float | None = None,
+    warm_start_on: str = "gradient",
+    learn_hyperparameters: bool = True,
+    hyper_learning_rate: float = 0.01,
+    full: bool = False,
+    hyper_every: int = DEFAULT_HYPER_EVERY,
+    hyper_warmup: int = 0,
+    hyper_rate: str = "constant",
+    kernel_step: str = "fixed-u",
+    init_sweeps: int = 0,
+    init_rows: int = 2000,
+    average_window: int = 0,
+    kernel_bound: str = DEFAULT_KERNEL_BOUND,
+    batch_growth: float = 1.0,
+    batch_growth_start: int = 0,
+    batch_growth_every: int = 1,
+    batch_max: int | None = None,
+    batch_rho: str = "schedule",
+    overrelax: float | None = None,
+) -> XGPC:
     """X-GPC with the given step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam on
     the kernel's log-parameters; the kernel-step, initial-q, averaging, minibatch-growth and over-relaxation options
     are `XGPC`'s (issue 11)."""
-    return XGPC(X, y, Z, kernel, batch_size=batch_size, rng=rng, full=full,
-                schedule=schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on),
-                hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
-                hyper_every=hyper_every, hyper_warmup=hyper_warmup, hyper_rate=hyper_rate, kernel_step=kernel_step,
-                init_sweeps=init_sweeps, init_rows=init_rows, average_window=average_window,
-                kernel_bound=kernel_bound, batch_growth=batch_growth, batch_growth_start=batch_growth_start,
-                batch_growth_every=batch_growth_every, batch_max=batch_max, batch_rho=batch_rho, overrelax=overrelax)
+    return XGPC(
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=batch_size,
+        rng=rng,
+        full=full,
+        schedule=schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on),
+        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+        hyper_every=hyper_every,
+        hyper_warmup=hyper_warmup,
+        hyper_rate=hyper_rate,
+        kernel_step=kernel_step,
+        init_sweeps=init_sweeps,
+        init_rows=init_rows,
+        average_window=average_window,
+        kernel_bound=kernel_bound,
+        batch_growth=batch_growth,
+        batch_growth_start=batch_growth_start,
+        batch_growth_every=batch_growth_every,
+        batch_max=batch_max,
+        batch_rho=batch_rho,
+        overrelax=overrelax,
+    )
 
 
-def build_svgp_adam(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
-                    rho: float | None = None, tau: float | None = None, kappa: float | None = None,
-                    learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01,
-                    learning_rate: float = 0.01) -> SVGPAdam:
+def build_svgp_adam(
+    X,
+    y,
+    Z,
+    kernel: Kernel,
+    *,
+    batch_size: int,
+    rng: np.random.Generator,
+    step_size=None,
+    rho: float | None = None,
+    tau: float | None = None,
+    kappa: float | None = None,
+    learn_hyperparameters: bool = True,
+    hyper_learning_rate: float = 0.01,
+    learning_rate: float = 0.01,
+) -> SVGPAdam:
     """Non-augmented SVGP trained by Adam (`learning_rate`) on the whitened mean and Cholesky factor. The step-size
     options (step_size, rho, tau, kappa) do not apply to Adam and are ignored."""
-    return SVGPAdam(X, y, Z, kernel, batch_size=batch_size, rng=rng, learning_rate=learning_rate,
-                    hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
+    return SVGPAdam(
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=batch_size,
+        rng=rng,
+        learning_rate=learning_rate,
+        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+    )
 
 
-def build_svgp_natgrad(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
-                       rho: float | None = None, tau: float | None = None, kappa: float | None = None,
-                       learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01) -> SVGPNatGrad:
+def build_svgp_natgrad(
+    X,
+    y,
+    Z,
+    kernel: Kernel,
+    *,
+    batch_size: int,
+    rng: np.random.Generator,
+    step_size=None,
+    rho: float | None = None,
+    tau: float | None = None,
+    kappa: float | None = None,
+    learn_hyperparameters: bool = True,
+    hyper_learning_rate: float = 0.01,
+) -> SVGPNatGrad:
     """Non-augmented SVGP trained by natural-gradient steps from the quadrature expectations, with the given
     step-size rule as for X-GPC. Not coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
-    return SVGPNatGrad(X, y, Z, kernel, batch_size=batch_size, rng=rng,
-                       schedule=schedule_for("svgp-natgrad", step_size, rho=rho, tau=tau, kappa=kappa),
-                       hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
+    return SVGPNatGrad(
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=batch_size,
+        rng=rng,
+        schedule=schedule_for("svgp-natgrad", step_size, rho=rho, tau=tau, kappa=kappa),
+        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+    )
 
 
-def build_epgpc(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, step_size=None,
-                rho: float | None = None, tau: float | None = None, kappa: float | None = None,
-                learn_hyperparameters: bool = True, hyper_learning_rate: float = 0.01, sites: str = "tied",
-                damping: float = 0.5) -> EPGPC:
+def build_epgpc(
+    X,
+    y,
+    Z,
+    kernel: Kernel,
+    *,
+    batch_size: int,
+    rng: np.random.Generator,
+    step_size=None,
+    rho: float | None = None,
+    tau: float | None = None,
+    kappa: float | None = None,
+    learn_hyperparameters: bool = True,
+    hyper_learning_rate: float = 0.01,
+    sites: str = "tied",
+    damping: float = 0.5,
+) -> EPGPC:
     """Scalable EP (probit): `sites` "tied" (stochastic EP, memory O(m²); its step ε follows the step-size rule,
     default its row of `schedules.DEFAULT_STEP_RULES`) or "per-point" (minibatch EP with one site per point, memory
     O(nm); damping δ = `damping` unless a step-size rule is named). Kernel learning: Adam along the stochastic
@@ -71,12 +164,20 @@ def build_epgpc(X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Gene
         schedule = schedule_for("epgpc", "constant", rho=damping)
     else:
         schedule = schedule_for("epgpc", step_size, rho=rho, tau=tau, kappa=kappa)
-    return EPGPC(X, y, Z, kernel, batch_size=batch_size, rng=rng, sites=sites, schedule=schedule,
-                 hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None)
+    return EPGPC(
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=batch_size,
+        rng=rng,
+        sites=sites,
+        schedule=schedule,
+        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+    )
 
 
-METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad,
-           "epgpc": build_epgpc}
+METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}
 
 
 def build(method: str, X, y, Z, kernel: Kernel, **options):

@@ -1,4 +1,5 @@
 """Test metrics on predictive probabilities p(y=+1) (DESIGN §2)."""
+
 from __future__ import annotations
 
 import numpy as np

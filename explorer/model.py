@@ -8,6 +8,7 @@ the error is raised to the caller. A step that fails (`NumericalError`; `KernelL
 diverged) leaves the run at its last good state; `continue_without_kernel_learning()` then trains on with the kernel
 fixed. A run whose predictions collapsed to the prior (p ≈ ½ everywhere) says so in `status`.
 """
+
 from __future__ import annotations
 
 import copy
@@ -40,53 +41,93 @@ COLLAPSE_TOLERANCE = 0.02
 class RunFileError(ValueError):
     """A run file that `Model.load` cannot use; the message names the file and the problem."""
 
+
 class Model(param.Parameterized):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
     training statistics). Data arrays and predictions are in the data's raw units."""
 
-    dataset = param.Selector(default="banana-like", objects=["banana-like"], doc="Data set: built-in 2-D set, a "
-                             "paper data set found in the data directory, or 'custom' (see set_data)")
+    dataset = param.Selector(
+        default="banana-like",
+        objects=["banana-like"],
+        doc="Data set: built-in 2-D set, a paper data set found in the data directory, or 'custom' (see set_data)",
+    )
     n_points = param.Integer(default=400, bounds=(20, 100_000), doc="Points generated for a built-in set")
-    noise = param.Number(default=None, bounds=(0, None), allow_None=True,
-                         doc="Noise of a built-in set (None: the set's default)")
+    noise = param.Number(
+        default=None, bounds=(0, None), allow_None=True, doc="Noise of a built-in set (None: the set's default)"
+    )
     train_fraction = param.Number(default=0.8, bounds=(0.05, 0.95), doc="Share of the data used for training")
     method = param.Selector(default="xgpc", objects=list(methods.METHODS), doc="Inference method")
     n_inducing = param.Integer(default=100, bounds=(1, 2000), doc="m: inducing points (k-means++, fixed)")
     batch_size = param.Integer(default=100, bounds=(1, None), doc="s: minibatch size (clamped to n with a warning)")
-    step_size = param.Selector(default="method default", objects=["method default", "adaptive", "robbins-monro",
-                                                                   "constant"],
-                               doc="Step-size rule for the natural-gradient step (EPGPC: the SEP step ε); "
-                                   "'method default': Robbins–Monro (τ = 10, κ = 0.6) for X-GPC and EPGPC, the "
-                                   "adaptive rule for natural-gradient SVGP")
+    step_size = param.Selector(
+        default="method default",
+        objects=["method default", "adaptive", "robbins-monro", "constant"],
+        doc="Step-size rule for the natural-gradient step (EPGPC: the SEP step ε); "
+        "'method default': Robbins–Monro (τ = 10, κ = 0.6) for X-GPC and EPGPC, the "
+        "adaptive rule for natural-gradient SVGP",
+    )
     rho = param.Number(default=_XGPC_STEPS.rho, bounds=(1e-6, 1.0), doc="Constant step size ρ")
     tau = param.Number(default=_XGPC_STEPS.tau, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
     kappa = param.Number(default=_XGPC_STEPS.kappa, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
     learn_hyperparameters = param.Boolean(default=True, doc="Adam on log lengthscale and log variance")
     hyper_learning_rate = param.Number(default=0.01, bounds=(1e-6, 1.0), doc="Adam learning rate")
-    kernel = param.ClassSelector(default="rbf", class_=(str, Kernel),
-                                 doc=f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own "
-                                     "initial parameters replace lengthscale, variance, nugget and ard (it is copied, "
-                                     "never changed)")
+    kernel = param.ClassSelector(
+        default="rbf",
+        class_=(str, Kernel),
+        doc=f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own "
+        "initial parameters replace lengthscale, variance, nugget and ard (it is copied, "
+        "never changed)",
+    )
     ard = param.Boolean(default=False, doc="One lengthscale per feature (ARD), all starting at `lengthscale`")
-    lengthscale = param.Number(default=1.0, bounds=(1e-6, 1e6), inclusive_bounds=(False, True),
-                               doc="Initial kernel lengthscale ℓ (standardised units)")
-    variance = param.Number(default=1.0, bounds=(1e-6, 1e6), inclusive_bounds=(False, True),
-                            doc="Initial kernel variance σ² (at most 1e6: a latent sd of 1000 is certainty already)")
+    lengthscale = param.Number(
+        default=1.0,
+        bounds=(1e-6, 1e6),
+        inclusive_bounds=(False, True),
+        doc="Initial kernel lengthscale ℓ (standardised units)",
+    )
+    variance = param.Number(
+        default=1.0,
+        bounds=(1e-6, 1e6),
+        inclusive_bounds=(False, True),
+        doc="Initial kernel variance σ² (at most 1e6: a latent sd of 1000 is certainty already)",
+    )
     nugget = param.Number(default=1e-4, bounds=(1e-10, 10.0), doc="γ: white-noise variance on f (jitter)")
     seed = param.Integer(default=0, bounds=(0, None), doc="Seed of the data split, inducing points and minibatches")
     eval_every = param.Integer(default=10, bounds=(1, None), doc="Iterations between evaluations")
-    eval_points = param.Integer(default=5000, bounds=(100, None),
-                                doc="Most test rows (and training rows for the ELBO) used per evaluation: larger data "
-                                    "are evaluated on fixed random subsets so big sets stay responsive")
+    eval_points = param.Integer(
+        default=5000,
+        bounds=(100, None),
+        doc="Most test rows (and training rows for the ELBO) used per evaluation: larger data "
+        "are evaluated on fixed random subsets so big sets stay responsive",
+    )
 
     iteration = param.Integer(default=0, constant=True, doc="SVI iterations done")
     history_length = param.Integer(default=0, constant=True, doc="History rows ever added; grows with new rows")
     converged = param.Boolean(default=False, constant=True, doc="The paper's global-parameter criterion holds")
     status = param.String(default="", constant=True, doc="What happened last, for people")
 
-    _STRUCTURAL = ("dataset", "n_points", "noise", "train_fraction", "method", "n_inducing", "batch_size",
-                   "step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate",
-                   "kernel", "ard", "lengthscale", "variance", "nugget", "seed", "eval_points")
+    _STRUCTURAL = (
+        "dataset",
+        "n_points",
+        "noise",
+        "train_fraction",
+        "method",
+        "n_inducing",
+        "batch_size",
+        "step_size",
+        "rho",
+        "tau",
+        "kappa",
+        "learn_hyperparameters",
+        "hyper_learning_rate",
+        "kernel",
+        "ard",
+        "lengthscale",
+        "variance",
+        "nugget",
+        "seed",
+        "eval_points",
+    )
 
     def __init__(self, data_dir: str | None = None, **params):
         """`dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set;
@@ -105,10 +146,13 @@ class Model(param.Parameterized):
         except datasets.DataError as err:
             if chosen or self.dataset == "banana-like":
                 raise
-            found = datasets.find_paper_file(self.dataset, data_dir) or datasets.find_openml_copy(self.dataset, data_dir)
+            found = datasets.find_paper_file(self.dataset, data_dir) or datasets.find_openml_copy(
+                self.dataset, data_dir
+            )
             where = f" ({found})" if found is not None and str(found) not in str(err) else ""
-            self.fallback = (f"The paper's {self.dataset} set{where} cannot be used: {err}. Using the generated "
-                             "banana-like set.")
+            self.fallback = (
+                f"The paper's {self.dataset} set{where} cannot be used: {err}. Using the generated banana-like set."
+            )
             warnings.warn(self.fallback, stacklevel=2)
             self.dataset = "banana-like"
             self._build()
@@ -120,16 +164,20 @@ class Model(param.Parameterized):
     def _load_data(self):
         if self.dataset == "custom":
             if self._custom is None:
-                raise datasets.DataError("the data set 'custom' needs your data first: upload a CSV in the Data tab "
-                                         "(from Python: model.set_data(X, y, name))")
+                raise datasets.DataError(
+                    "the data set 'custom' needs your data first: upload a CSV in the Data tab "
+                    "(from Python: model.set_data(X, y, name))"
+                )
             X, y, self.feature_names = self._custom["X"], self._custom["y"], self._custom["feature_names"]
         elif self.dataset in datasets.BUILTIN:
-            X, y, self.feature_names = datasets.load_with_names(self.dataset, n=self.n_points, noise=self.noise,
-                                                                seed=self.seed)
+            X, y, self.feature_names = datasets.load_with_names(
+                self.dataset, n=self.n_points, noise=self.noise, seed=self.seed
+            )
         else:
             X, y, self.feature_names = datasets.load_with_names(self.dataset, self.data_dir)
         split_rng, self._inducing_rng, self._engine_rng, self._elbo_rng = (
-            np.random.default_rng(s) for s in np.random.SeedSequence(self.seed).spawn(4))
+            np.random.default_rng(s) for s in np.random.SeedSequence(self.seed).spawn(4)
+        )
         X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, split_rng)
         return X_tr, X_te, y_tr.astype(float), y_te.astype(float)
 
@@ -140,26 +188,45 @@ class Model(param.Parameterized):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             run = recipe.start_run(
-                self.method, X_tr, y_tr, X_te[monitor], y_te[monitor], self._initial_kernel(X_tr.shape[1]),
-                n_inducing=self.n_inducing, inducing_rng=self._inducing_rng, engine_rng=self._engine_rng,
-                evaluation_rng=self._elbo_rng, **self._run_options())
+                self.method,
+                X_tr,
+                y_tr,
+                X_te[monitor],
+                y_te[monitor],
+                self._initial_kernel(X_tr.shape[1]),
+                n_inducing=self.n_inducing,
+                inducing_rng=self._inducing_rng,
+                engine_rng=self._engine_rng,
+                evaluation_rng=self._elbo_rng,
+                **self._run_options(),
+            )
         self.X_train, self.X_test, self.y_train, self.y_test = X_tr, X_te, y_tr, y_te
         self.scaler, self.engine, self.trainer = run.scaler, run.engine, run.trainer
         self._collapsed = False
         self.warnings = [str(w.message) for w in caught]
-        self._publish(status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
-                            f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings))
+        self._publish(
+            status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
+            f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings)
+        )
 
     def _run_options(self) -> dict:
         """The recipe's options that follow from the configuration (minibatches, evaluation, builder options)."""
-        return {"batch_size": self.batch_size, "eval_every": self.eval_every, "elbo_points": self.eval_points,
-                "options": {"learn_hyperparameters": self.learn_hyperparameters,
-                            "hyper_learning_rate": self.hyper_learning_rate, **self._step_options()}}
+        return {
+            "batch_size": self.batch_size,
+            "eval_every": self.eval_every,
+            "elbo_points": self.eval_points,
+            "options": {
+                "learn_hyperparameters": self.learn_hyperparameters,
+                "hyper_learning_rate": self.hyper_learning_rate,
+                **self._step_options(),
+            },
+        }
 
     def _initial_kernel(self, d: int) -> Kernel:
         """The run's starting kernel: the family `kernel` with the initial parameters, or a copy of a `Kernel`."""
-        return initial_kernel(self.kernel, d, lengthscale=self.lengthscale, variance=self.variance,
-                              nugget=self.nugget, ard=self.ard)
+        return initial_kernel(
+            self.kernel, d, lengthscale=self.lengthscale, variance=self.variance, nugget=self.nugget, ard=self.ard
+        )
 
     def _step_options(self) -> dict:
         """Builder options for the step-size rule: none for "method default" (each method's own), else the rule and
@@ -169,8 +236,11 @@ class Model(param.Parameterized):
         return {"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa}
 
     def _publish(self, status: str | None = None) -> None:
-        values = {"iteration": int(self.engine.iteration), "history_length": self.trainer.history.total,
-                  "converged": bool(self.trainer.converged)}
+        values = {
+            "iteration": int(self.engine.iteration),
+            "history_length": self.trainer.history.total,
+            "converged": bool(self.trainer.converged),
+        }
         if status is not None:
             values["status"] = status
         with param.edit_constant(self):
@@ -178,13 +248,31 @@ class Model(param.Parameterized):
 
     def _configuration_changed(self, *events) -> None:
         changes = ", ".join(f"{e.name} {e.old!r} → {e.new!r}" for e in events)
-        saved = (self.X_train, self.X_test, self.y_train, self.y_test, self.scaler, self.engine, self.trainer,
-                 self.feature_names, self.warnings)
+        saved = (
+            self.X_train,
+            self.X_test,
+            self.y_train,
+            self.y_test,
+            self.scaler,
+            self.engine,
+            self.trainer,
+            self.feature_names,
+            self.warnings,
+        )
         try:
             self._build()
         except Exception as err:
-            (self.X_train, self.X_test, self.y_train, self.y_test, self.scaler, self.engine, self.trainer,
-             self.feature_names, self.warnings) = saved
+            (
+                self.X_train,
+                self.X_test,
+                self.y_train,
+                self.y_test,
+                self.scaler,
+                self.engine,
+                self.trainer,
+                self.feature_names,
+                self.warnings,
+            ) = saved
             with param.parameterized.discard_events(self):
                 self.param.update(**{e.name: e.old for e in events})
             self._publish(status=f"Could not apply {changes}: {err}. The previous run is kept.")
@@ -217,22 +305,30 @@ class Model(param.Parameterized):
             raise ValueError(f"seconds must be a finite number ≥ 0 or None, got {seconds!r}")
         max_iter = None if max_iter is None else count(max_iter, "max_iter")
         try:
-            new = self.trainer.run(seconds=seconds, max_iter=max_iter, stop_at_convergence=stop_at_convergence,
-                                   progress=lambda _: self._publish())
+            new = self.trainer.run(
+                seconds=seconds,
+                max_iter=max_iter,
+                stop_at_convergence=stop_at_convergence,
+                progress=lambda _: self._publish(),
+            )
         except Exception as err:
             self._failed(err)
             raise
-        self._publish(status=self._collapse_status(1) or f"Ran to iteration {self.engine.iteration}"
-                      + (" (converged)" if self.trainer.converged else ""))
+        self._publish(
+            status=self._collapse_status(1)
+            or f"Ran to iteration {self.engine.iteration}" + (" (converged)" if self.trainer.converged else "")
+        )
         return new
 
     def _failed(self, err: Exception) -> None:
         """Say in `status` which step failed, that the run is kept, and (kernel learning diverged) what to do."""
         status = f"Step failed at iteration {self.engine.iteration + 1}: {err}."
         if isinstance(err, KernelLearningError):
-            status += (f" The run is kept at iteration {self.engine.iteration}: lower the kernel learning rate "
-                       "(this starts a new run), or continue this run with kernel learning off "
-                       "(continue_without_kernel_learning()).")
+            status += (
+                f" The run is kept at iteration {self.engine.iteration}: lower the kernel learning rate "
+                "(this starts a new run), or continue this run with kernel learning off "
+                "(continue_without_kernel_learning())."
+            )
         self._publish(status=status)
 
     def continue_without_kernel_learning(self) -> None:
@@ -242,8 +338,10 @@ class Model(param.Parameterized):
         with param.parameterized.discard_events(self):
             self.learn_hyperparameters = False
         kernel = self.engine.kernel
-        self._publish(status=f"Kernel learning is off from iteration {self.engine.iteration}: training goes on "
-                             f"with ℓ = {kernel.mean_lengthscale:.4g}, σ² = {kernel.variance:.4g}.")
+        self._publish(
+            status=f"Kernel learning is off from iteration {self.engine.iteration}: training goes on "
+            f"with ℓ = {kernel.mean_lengthscale:.4g}, σ² = {kernel.variance:.4g}."
+        )
 
     def _collapse_status(self, new_rows: int) -> str | None:
         """A status line when the run has just collapsed to the prior (every evaluated p within
@@ -252,16 +350,19 @@ class Model(param.Parameterized):
             return None
         nll = self.history.rows[-1]["test_nll"]
         collapsed = bool(abs(nll - math.log(2.0)) < 0.01) and bool(
-            np.max(np.abs(self.engine.predict_proba(self.trainer.X_eval) - 0.5)) < COLLAPSE_TOLERANCE)
+            np.max(np.abs(self.engine.predict_proba(self.trainer.X_eval) - 0.5)) < COLLAPSE_TOLERANCE
+        )
         if collapsed == self._collapsed:
             return None
         self._collapsed = collapsed
         kernel = self.engine.kernel
         if not collapsed:
             return f"Iteration {self.engine.iteration}: the predictions have left the prior (test NLL {nll:.4f})."
-        return (f"Collapsed to the prior at iteration {self.engine.iteration}: p(y=1) ≈ 0.5 at every test point "
-                f"(test NLL {nll:.4f} ≈ log 2), with ℓ = {kernel.mean_lengthscale:.3g}, σ² = {kernel.variance:.3g}. "
-                "Try a larger initial lengthscale, a lower kernel learning rate, or kernel learning off.")
+        return (
+            f"Collapsed to the prior at iteration {self.engine.iteration}: p(y=1) ≈ 0.5 at every test point "
+            f"(test NLL {nll:.4f} ≈ log 2), with ℓ = {kernel.mean_lengthscale:.3g}, σ² = {kernel.variance:.3g}. "
+            "Try a larger initial lengthscale, a lower kernel learning rate, or kernel learning off."
+        )
 
     def reset(self) -> None:
         """Start the run again from the prior with the current configuration."""
@@ -351,8 +452,12 @@ class Model(param.Parameterized):
         grid[:, i], grid[:, j] = xx.ravel(), yy.ravel()
         mean, var = self.predict_latent(grid)
         p = self.engine.link.predictive_probability(mean, var)  # the method's link (logit, or EPGPC's probit)
-        return {"x": gx, "y": gy, "p": p.reshape(resolution, resolution),
-                "sd": np.sqrt(var).reshape(resolution, resolution)}
+        return {
+            "x": gx,
+            "y": gy,
+            "p": p.reshape(resolution, resolution),
+            "sd": np.sqrt(var).reshape(resolution, resolution),
+        }
 
     def last_local(self) -> dict:
         """c_i and θ_i = E[ω_i] of the last minibatch (empty before the first step or for baselines)."""
@@ -374,18 +479,32 @@ class Model(param.Parameterized):
             config["kernel"] = {key: np.asarray(value).tolist() for key, value in self.kernel.state_dict().items()}
         config = _extract_arrays(config, {}, "")
         state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
-        arrays = {"X_train": self.X_train, "X_test": self.X_test, "y_train": self.y_train, "y_test": self.y_test,
-                  "Z": self.engine.Z}
+        arrays = {
+            "X_train": self.X_train,
+            "X_test": self.X_test,
+            "y_train": self.y_train,
+            "y_test": self.y_test,
+            "Z": self.engine.Z,
+        }
         custom = None
         if self._custom is not None:
             arrays["custom/X"], arrays["custom/y"] = self._custom["X"], self._custom["y"]
-            custom = {"name": self._custom["name"], "feature_names": self._custom["feature_names"],
-                      "classes": self._custom["classes"].tolist()}
+            custom = {
+                "name": self._custom["name"],
+                "feature_names": self._custom["feature_names"],
+                "classes": self._custom["classes"].tolist(),
+            }
         tree = _extract_arrays(state, arrays, "state")
-        meta = {"format": RUN_FORMAT, "config": config, "state": tree, "feature_names": self.feature_names,
-                "scaler": self.scaler.to_dict(), "custom": custom,
-                "kernel_learning": self.engine.hyper_optimizer is not None,
-                "engine_batch_size": self.engine.batch_size}  # clamped to n at the start; added points keep it
+        meta = {
+            "format": RUN_FORMAT,
+            "config": config,
+            "state": tree,
+            "feature_names": self.feature_names,
+            "scaler": self.scaler.to_dict(),
+            "custom": custom,
+            "kernel_learning": self.engine.hyper_optimizer is not None,
+            "engine_batch_size": self.engine.batch_size,
+        }  # clamped to n at the start; added points keep it
         with open(path, "wb") as f:
             np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
 
@@ -418,8 +537,9 @@ class Model(param.Parameterized):
         if not isinstance(config, dict) or set(config) != expected:
             keys = set(config) if isinstance(config, dict) else set()
             refuse(f"settings missing {sorted(expected - keys)} or unknown {sorted(keys - expected)}")
-        X_train, X_test, y_train, y_test, Z = (_numeric(arrays, name, refuse) for name in
-                                               ("X_train", "X_test", "y_train", "y_test", "Z"))
+        X_train, X_test, y_train, y_test, Z = (
+            _numeric(arrays, name, refuse) for name in ("X_train", "X_test", "y_train", "y_test", "Z")
+        )
         try:
             X_train, y_train = labelled_data(X_train, y_train, names=("X_train", "y_train"))
             X_test, y_test = labelled_data(X_test, y_test, d=X_train.shape[1], names=("X_test", "y_test"))
@@ -457,13 +577,23 @@ class Model(param.Parameterized):
             return
         X_tr, X_te, y_tr, y_te = self._load_data()
         n = len(X_tr)
-        if not (X_te.shape == X_test.shape and np.array_equal(X_te, X_test) and np.array_equal(y_te, y_test)
-                and len(X_train) >= n and np.array_equal(X_tr, X_train[:n]) and np.array_equal(y_tr, y_train[:n])):
-            refuse(f"the stored data are not data set {self.dataset!r} as configured (n_points, noise, seed, "
-                   "train_fraction): inconsistent file")
+        if not (
+            X_te.shape == X_test.shape
+            and np.array_equal(X_te, X_test)
+            and np.array_equal(y_te, y_test)
+            and len(X_train) >= n
+            and np.array_equal(X_tr, X_train[:n])
+            and np.array_equal(y_tr, y_train[:n])
+        ):
+            refuse(
+                f"the stored data are not data set {self.dataset!r} as configured (n_points, noise, seed, "
+                "train_fraction): inconsistent file"
+            )
         if m < self.n_inducing and m != len(np.unique(X_tr, axis=0)):
-            refuse(f"Z has {m} rows, but n_inducing = {self.n_inducing} and the training part has "
-                   f"{len(np.unique(X_tr, axis=0))} distinct rows")
+            refuse(
+                f"Z has {m} rows, but n_inducing = {self.n_inducing} and the training part has "
+                f"{len(np.unique(X_tr, axis=0))} distinct rows"
+            )
 
     def _restore(self, arrays: dict, meta: dict) -> None:
         self.X_train, self.X_test = arrays["X_train"], arrays["X_test"]
@@ -475,9 +605,17 @@ class Model(param.Parameterized):
         if not (isinstance(batch_size, int) and 1 <= batch_size <= min(self.batch_size, len(self.X_train))):
             raise ValueError(f"engine batch size {batch_size!r} is not between 1 and min(batch_size, n)")
         monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
-        run = recipe.start_run(self.method, self.X_train, self.y_train, self.X_test[monitor], self.y_test[monitor],
-                               self._initial_kernel(self.X_train.shape[1]), scaler=self.scaler, Z=arrays["Z"],
-                               **dict(self._run_options(), batch_size=batch_size))
+        run = recipe.start_run(
+            self.method,
+            self.X_train,
+            self.y_train,
+            self.X_test[monitor],
+            self.y_test[monitor],
+            self._initial_kernel(self.X_train.shape[1]),
+            scaler=self.scaler,
+            Z=arrays["Z"],
+            **dict(self._run_options(), batch_size=batch_size),
+        )
         self.engine, self.trainer = run.engine, run.trainer
         if not meta["kernel_learning"]:
             self.engine.hyper_optimizer = None  # turned off by continue_without_kernel_learning
@@ -558,16 +696,21 @@ def _custom_data(custom, arrays: dict, dataset: str, refuse) -> dict | None:
     if not isinstance(custom, dict) or "custom/X" not in arrays or "custom/y" not in arrays:
         refuse("data set 'custom' but no custom data stored")
     try:
-        X, y_pm1, _ = datasets.validate(arrays["custom/X"], arrays["custom/y"], custom["feature_names"],
-                                        source="stored custom data")
+        X, y_pm1, _ = datasets.validate(
+            arrays["custom/X"], arrays["custom/y"], custom["feature_names"], source="stored custom data"
+        )
     except datasets.DataError as err:
         refuse(str(err))
     classes = np.array(custom["classes"])
-    if classes.shape != (2,) or classes[0] == classes[1] or not np.array_equal(np.unique(arrays["custom/y"]),
-                                                                                [-1, 1]):
+    if classes.shape != (2,) or classes[0] == classes[1] or not np.array_equal(np.unique(arrays["custom/y"]), [-1, 1]):
         refuse(f"custom classes {custom['classes']!r} are not two distinct values for labels −1, +1")
-    return {"X": X, "y": y_pm1, "feature_names": list(custom["feature_names"]), "name": str(custom["name"]),
-            "classes": classes}
+    return {
+        "X": X,
+        "y": y_pm1,
+        "feature_names": list(custom["feature_names"]),
+        "name": str(custom["name"]),
+        "classes": classes,
+    }
 
 
 def _evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:

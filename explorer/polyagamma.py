@@ -3,6 +3,7 @@
 PG(ω | 1, c) = cosh(c/2) exp(−c²ω/2) PG(ω | 1, 0)   (Polson et al. 2013; paper appendix "Variational bound").
 Draws and densities come from the `polyagamma` package (exact Devroye sampler for h = 1).
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -9,6 +9,7 @@ CSV is parsed by pandas' C reader (10⁶ rows × 5 columns in about a second); w
 or non-finite cell, a ragged line, an empty label, number forms only Python reads) the careful reader reads the
 file again line by line and either returns the same table or names the offending line, column and value.
 """
+
 from __future__ import annotations
 
 import array
@@ -48,9 +49,15 @@ def check_dense_size(n_rows: int, n_features: int, name: str, where: str = "") -
 
 # ------------------------------------------------------------------------------------------------------ raw bytes
 
+
 def _describe_file_type(mode: int) -> str:
-    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a pipe (FIFO)"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
         if test(mode):
             return kind
     return "not a regular file"
@@ -110,7 +117,7 @@ def decode_text(content: bytes, name: str) -> str:
     except UnicodeDecodeError as err:
         line = content[: err.start].count(b"\n") + 1
         raise DataError(
-            f"{name}: line {line}: byte {content[err.start:err.start + 1]!r} is not UTF-8 text ({err.reason})"
+            f"{name}: line {line}: byte {content[err.start : err.start + 1]!r} is not UTF-8 text ({err.reason})"
         ) from None
 
 
@@ -164,7 +171,7 @@ def text_lines(text: str):
     """The lines of `str.splitlines()`, one at a time (no list of a whole file)."""
     start = 0
     for match in _LINE_BREAK.finditer(text):
-        yield text[start:match.start()]
+        yield text[start : match.start()]
         start = match.end()
     if start < len(text):
         yield text[start:]
@@ -202,16 +209,19 @@ def csv_rows(text: str, delimiter: str | None, name: str, header: list[str] | No
 
 
 def _check_delimiter(delimiter, name: str) -> None:
-    if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in "\"\r\n"):
-        raise DataError(f"{name}: delimiter must be one character other than a quote or a line break, "
-                        f"got {show(delimiter)}")
+    if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in '"\r\n'):
+        raise DataError(
+            f"{name}: delimiter must be one character other than a quote or a line break, got {show(delimiter)}"
+        )
 
 
 def _label_index(label_column, header: list[str], name: str) -> int:
     if isinstance(label_column, (int, np.integer)) and not isinstance(label_column, bool):
         if not -len(header) <= label_column < len(header):
-            raise DataError(f"{name}: label column index {show(label_column)} is out of range for {len(header)} "
-                            f"columns {show_list(header)}")
+            raise DataError(
+                f"{name}: label column index {show(label_column)} is out of range for {len(header)} "
+                f"columns {show_list(header)}"
+            )
         return int(label_column) % len(header)
     if label_column not in header:
         raise DataError(f"{name}: no label column {show(label_column)}; the header has {show_list(header)}")
@@ -228,14 +238,25 @@ def _fast_table(content: bytes, header: list[str], label_at: int, delimiter: str
     is a finite number and every row has a non-empty label, else None (the careful reader then decides)."""
     import pandas as pd  # here, not at the top: importing pandas takes about a second
 
-    options = (dict(sep=delimiter, quoting=csv.QUOTE_MINIMAL) if delimiter is not None
-               else dict(sep=r"\s+", quoting=csv.QUOTE_NONE))
+    options = (
+        dict(sep=delimiter, quoting=csv.QUOTE_MINIMAL)
+        if delimiter is not None
+        else dict(sep=r"\s+", quoting=csv.QUOTE_NONE)
+    )
     columns = list(range(len(header)))
     try:
         frame = pd.read_csv(
-            io.BytesIO(content), encoding="utf-8-sig", header=None, names=columns, skiprows=1,
-            dtype={j: (object if j == label_at else np.float64) for j in columns}, na_filter=False,
-            skip_blank_lines=True, engine="c", on_bad_lines="error", **options,
+            io.BytesIO(content),
+            encoding="utf-8-sig",
+            header=None,
+            names=columns,
+            skiprows=1,
+            dtype={j: (object if j == label_at else np.float64) for j in columns},
+            na_filter=False,
+            skip_blank_lines=True,
+            engine="c",
+            on_bad_lines="error",
+            **options,
         )
     except (ValueError, TypeError, OverflowError, pd.errors.ParserError, UnicodeDecodeError, csv.Error):
         return None
@@ -266,8 +287,10 @@ def _careful_table(rows, header: list[str], label_at: int, name: str):
             row = [float(fields[j]) for j in feature_at]
         except (ValueError, OverflowError):
             j = next(j for j in feature_at if not _is_number(fields[j]))
-            raise DataError(f"{name}: line {number}, column {show(header[j])}: value {show(fields[j])} is not "
-                            f"a number{_date_hint(fields[j])}") from None
+            raise DataError(
+                f"{name}: line {number}, column {show(header[j])}: value {show(fields[j])} is not "
+                f"a number{_date_hint(fields[j])}"
+            ) from None
         if not all(map(math.isfinite, row)):
             j = next(j for j, value in zip(feature_at, row) if not math.isfinite(value))
             raise DataError(f"{name}: line {number}, column {show(header[j])}: value {show(fields[j])} is not finite")
@@ -297,15 +320,23 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
     if header is None:
         raise DataError(f"{name}: the file holds no header row, only blank or empty fields")
     if all(_is_number(field) for field in header):
-        raise DataError(f"{name}: line {header_line} looks like data, not a header {show_list(header)}; a header row is required")
+        raise DataError(
+            f"{name}: line {header_line} looks like data, not a header {show_list(header)}; a header row is required"
+        )
     if "" in header:
-        raise DataError(f"{name}: line {header_line}: header column {header.index('')} (0-based) has no name: {show_list(header)}")
+        raise DataError(
+            f"{name}: line {header_line}: header column {header.index('')} (0-based) has no name: {show_list(header)}"
+        )
     duplicates = sorted({h for h in header if header.count(h) > 1})
     if duplicates:
-        raise DataError(f"{name}: line {header_line}: column names {show_list(duplicates)} appear more than once in {show_list(header)}")
+        raise DataError(
+            f"{name}: line {header_line}: column names {show_list(duplicates)} appear more than once in {show_list(header)}"
+        )
     label_at = _label_index(label_column, header, name)
     if len(header) < 2:
-        raise DataError(f"{name}: the header {show_list(header)} has no feature column besides the label {show(header[label_at])}")
+        raise DataError(
+            f"{name}: the header {show_list(header)} has no feature column besides the label {show(header[label_at])}"
+        )
     feature_names = [header[j] for j in range(len(header)) if j != label_at]
     exotic_breaks = len(_EXOTIC_LINE_BREAK.findall(text)) if _EXOTIC_LINE_BREAK.search(text) else 0
     lines = content.count(b"\n") + content.count(b"\r") - content.count(b"\r\n") + exotic_breaks + 1
@@ -325,6 +356,7 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
 
 
 # ---------------------------------------------------------------------------------------------------------- LIBSVM
+
 
 def read_libsvm(file, n_features: int | None = None, *, source_name: str | None = None):
     """LIBSVM/SVMlight text, one row per line: `label idx:val ...` with 1-based indices; '#' starts a comment.
@@ -363,8 +395,10 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
             if n_features is not None and index > n_features:
                 raise DataError(f"{name}: line {number}: feature index {index} exceeds n_features={n_features}")
             if index > widest:
-                raise DataError(f"{name}: line {number}: feature index {index} would make even one dense row "
-                                f"{_megabytes(8 * index)}, over the limit of {_megabytes(MAX_DENSE_BYTES)}")
+                raise DataError(
+                    f"{name}: line {number}: feature index {index} would make even one dense row "
+                    f"{_megabytes(8 * index)}, over the limit of {_megabytes(MAX_DENSE_BYTES)}"
+                )
             if index in seen:
                 raise DataError(f"{name}: line {number}: feature index {index} appears twice")
             if not math.isfinite(value):
@@ -392,8 +426,18 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
 # ------------------------------------------------------------------------------------------------------------- npz
 
 NPY_MAGIC = b"\x93NUMPY"
-NPY_READ_ERRORS = (ValueError, OSError, EOFError, KeyError, RuntimeError, NotImplementedError, SyntaxError,
-                   tokenize.TokenError, zipfile.BadZipFile, zlib.error)
+NPY_READ_ERRORS = (
+    ValueError,
+    OSError,
+    EOFError,
+    KeyError,
+    RuntimeError,
+    NotImplementedError,
+    SyntaxError,
+    tokenize.TokenError,
+    zipfile.BadZipFile,
+    zlib.error,
+)
 """What NumPy's .npy/.npz readers raise on a damaged file (a garbled header is parsed as a Python literal)."""
 
 
@@ -418,15 +462,21 @@ def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
     except NPY_READ_ERRORS as err:
         raise DataError(f"{where} is not a readable .npy array: {err}") from None
     if dtype.hasobject:
-        raise DataError(f"{where} holds Python objects ({dtype}), which cannot be loaded without pickling; save "
-                        "strings as a fixed-width unicode array and numbers as a numeric array")
+        raise DataError(
+            f"{where} holds Python objects ({dtype}), which cannot be loaded without pickling; save "
+            "strings as a fixed-width unicode array and numbers as a numeric array"
+        )
     n_bytes = math.prod(shape) * dtype.itemsize
     if n_bytes > MAX_DENSE_BYTES:
-        raise DataError(f"{where}: shape {shape} of {dtype} would take {_megabytes(n_bytes)}, over the limit of "
-                        f"{_megabytes(MAX_DENSE_BYTES)}")
+        raise DataError(
+            f"{where}: shape {shape} of {dtype} would take {_megabytes(n_bytes)}, over the limit of "
+            f"{_megabytes(MAX_DENSE_BYTES)}"
+        )
     if header_bytes + n_bytes > info.file_size:
-        raise DataError(f"{where}: its header promises shape {shape} of {dtype} ({n_bytes:,} bytes) but the member "
-                        f"holds only {info.file_size - header_bytes:,} bytes of data; the archive is truncated or corrupt")
+        raise DataError(
+            f"{where}: its header promises shape {shape} of {dtype} ({n_bytes:,} bytes) but the member "
+            f"holds only {info.file_size - header_bytes:,} bytes of data; the archive is truncated or corrupt"
+        )
     try:
         with archive.open(info) as handle:
             return np.lib.format.read_array(handle, allow_pickle=False)
@@ -459,8 +509,9 @@ def read_npz(file, *, source_name: str | None = None):
         raise DataError(f"{name}: not a readable .npz archive: {err}") from None
     feature_names = arrays.get("feature_names")
     if feature_names is not None:
-        feature_names = [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v)
-                         for v in feature_names.reshape(-1).tolist()]
+        feature_names = [
+            v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in feature_names.reshape(-1).tolist()
+        ]
     X, y_pm1, classes = validate(arrays["X"], arrays["y"], feature_names, source=name)
     return X, y_pm1, classes, feature_names or [f"x{k}" for k in range(1, X.shape[1] + 1)]
 
@@ -468,8 +519,12 @@ def read_npz(file, *, source_name: str | None = None):
 # ------------------------------------------------------------------------------------------------------- load_file
 
 LOADERS = {
-    ".csv": "csv", ".tsv": "csv", ".txt": "csv",
-    ".libsvm": "libsvm", ".svm": "libsvm", ".svmlight": "libsvm",
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".txt": "csv",
+    ".libsvm": "libsvm",
+    ".svm": "libsvm",
+    ".svmlight": "libsvm",
     ".npz": "npz",
 }
 DEFAULT_LABEL_NAMES = ("label", "y", "class", "target")
@@ -482,18 +537,19 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
     `label_column` applies to CSV/TSV only; if None, the one column named label, y, class or target (any case).
     Returns (X (n, d) float64, y_pm1 (n,) int8, classes (2,), feature_names list[str]).
     """
-    name = source_name or (str(path_or_file) if isinstance(path_or_file, (str, os.PathLike))
-                           else getattr(path_or_file, "name", None))
+    name = source_name or (
+        str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", None)
+    )
     suffix = Path(str(name)).suffix.lower() if name else ""
     kind = LOADERS.get(suffix)
     if kind is None:
-        raise DataError(
-            f"{name or '<uploaded data>'}: unknown file extension {suffix!r}; supported: {sorted(LOADERS)}"
-        )
+        raise DataError(f"{name or '<uploaded data>'}: unknown file extension {suffix!r}; supported: {sorted(LOADERS)}")
     if kind != "csv":
         if label_column is not None:
-            raise DataError(f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} "
-                            "files carry their own labels")
+            raise DataError(
+                f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} "
+                "files carry their own labels"
+            )
         reader = read_libsvm if kind == "libsvm" else read_npz
         return reader(path_or_file, source_name=name)
     content, name = read_bytes(path_or_file, name)
@@ -512,5 +568,13 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
     return read_csv(io.BytesIO(content), label_column, source_name=name)
 
 
-__all__ = ["MAX_FILE_BYTES", "MAX_DENSE_BYTES", "read_csv", "read_libsvm", "read_npz", "load_file", "npz_member",
-           "regular_file"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_DENSE_BYTES",
+    "read_csv",
+    "read_libsvm",
+    "read_npz",
+    "load_file",
+    "npz_member",
+    "regular_file",
+]

@@ -5,6 +5,7 @@ splits its data its own way (a random train/test split, a validation fraction, c
 its kernel object, then hands both here. The full-batch fit to the optimum (the MCMC comparison, `bench bound`)
 builds its engine with `full_batch_engine` and runs it with `training.fit_to_optimum`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -27,8 +28,11 @@ def standardise(X_train: np.ndarray, *others: np.ndarray, scaler: Standardizer |
         return (None, X_train, *others)
     if scaler is True:
         scaler = fitted_standardizer(X_train, "training data")
-    return (scaler, standardised(scaler, X_train, "training data"),
-            *(standardised(scaler, X, "evaluation data") for X in others))
+    return (
+        scaler,
+        standardised(scaler, X_train, "training data"),
+        *(standardised(scaler, X, "evaluation data") for X in others),
+    )
 
 
 @dataclass
@@ -40,12 +44,27 @@ class Run:
     trainer: Trainer
 
 
-def start_run(method: str, X_train: np.ndarray, y_train: np.ndarray, X_eval: np.ndarray, y_eval: np.ndarray,
-              kernel: Kernel, *, scaler: Standardizer | bool = True, Z: np.ndarray | None = None, n_inducing: int = 100,
-              inducing_rng: np.random.Generator | None = None, engine_rng: np.random.Generator | None = None,
-              evaluation_rng: np.random.Generator | None = None, batch_size: int = 100, eval_every: int = 10,
-              convergence: str = "parameters", elbo_points: int = 10_000, options: dict | None = None,
-              no_improvement=None) -> Run:
+def start_run(
+    method: str,
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    X_eval: np.ndarray,
+    y_eval: np.ndarray,
+    kernel: Kernel,
+    *,
+    scaler: Standardizer | bool = True,
+    Z: np.ndarray | None = None,
+    n_inducing: int = 100,
+    inducing_rng: np.random.Generator | None = None,
+    engine_rng: np.random.Generator | None = None,
+    evaluation_rng: np.random.Generator | None = None,
+    batch_size: int = 100,
+    eval_every: int = 10,
+    convergence: str = "parameters",
+    elbo_points: int = 10_000,
+    options: dict | None = None,
+    no_improvement=None,
+) -> Run:
     """Standardise X_train (n, d) and X_eval (n_eval, d) (see `standardise`), choose Z (m, d) by k-means++ on the
     standardised training rows with `inducing_rng` unless Z is given (standardised units), build `method` (a key of
     `methods.METHODS`, with builder `options`) on them with the minibatch stream `engine_rng`, and wrap it in a
@@ -54,17 +73,45 @@ def start_run(method: str, X_train: np.ndarray, y_train: np.ndarray, X_eval: np.
     scaler, X_train, X_eval = standardise(X_train, X_eval, scaler=scaler)
     if Z is None:
         Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
-    engine = methods.build(method, X_train, y_train, Z, kernel, batch_size=batch_size, rng=engine_rng,
-                           **(options or {}))
-    trainer = Trainer(engine, X_eval, y_eval, eval_every=eval_every, convergence=convergence,
-                      elbo_points=elbo_points, rng=evaluation_rng, no_improvement=no_improvement)
+    engine = methods.build(
+        method, X_train, y_train, Z, kernel, batch_size=batch_size, rng=engine_rng, **(options or {})
+    )
+    trainer = Trainer(
+        engine,
+        X_eval,
+        y_eval,
+        eval_every=eval_every,
+        convergence=convergence,
+        elbo_points=elbo_points,
+        rng=evaluation_rng,
+        no_improvement=no_improvement,
+    )
     return Run(scaler, engine, trainer)
 
 
-def full_batch_engine(method: str, X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, *,
-                      rho: float = 1.0, full: bool = False):
+def full_batch_engine(
+    method: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    Z: np.ndarray | None,
+    kernel: Kernel,
+    *,
+    rho: float = 1.0,
+    full: bool = False,
+):
     """An engine for `training.fit_to_optimum`: full batches, constant step ρ (X-GPC with ρ = 1 is exact coordinate
     ascent; SVGP's natural-gradient step needs a smaller one), fixed kernel. `full` is X-GPC's non-sparse mode
     (Z None). X (n, d) standardised, y (n,) in ±1."""
-    return methods.build(method, X, y, Z, kernel, batch_size=len(y), rng=np.random.default_rng(0),
-                         step_size="constant", rho=rho, learn_hyperparameters=False, **({"full": True} if full else {}))
+    return methods.build(
+        method,
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=len(y),
+        rng=np.random.default_rng(0),
+        step_size="constant",
+        rho=rho,
+        learn_hyperparameters=False,
+        **({"full": True} if full else {}),
+    )

@@ -10,6 +10,7 @@ then its OpenML copy (converted to arrays and cached as `openml-ID-ENCODING.npz`
 OpenML itself when online (see `datasets.load`). An explicit `data_dir` argument replaces the four directories
 (OpenML copies in the user cache still count).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -60,17 +61,29 @@ def read_registry(path=REGISTRY_FILE) -> dict[str, PaperDataset]:
         source = Path(path) if isinstance(path, (str, os.PathLike)) else path
         document = json.loads(source.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
-        raise DataError(f"{path}: the registry of the paper's data sets cannot be read: {type(err).__name__}: {err}"
-                        ) from None
+        raise DataError(
+            f"{path}: the registry of the paper's data sets cannot be read: {type(err).__name__}: {err}"
+        ) from None
     entries = document.get("datasets") if isinstance(document, dict) else None
     if not isinstance(entries, dict):
-        raise DataError(f"{path}: the registry of the paper's data sets has no \"datasets\" object")
+        raise DataError(f'{path}: the registry of the paper\'s data sets has no "datasets" object')
     return {name: _paper_dataset(name, entry, path) for name, entry in entries.items()}
 
 
-_REGISTRY_FIELDS = {"file": str, "sha256": str, "n": int, "d": int, "positive_rate": (int, float),
-                    "openml_id": (int, type(None)), "summary": str, "origin": str, "license": str, "sources": list,
-                    "quirks": str, "openml_one_hot": bool}
+_REGISTRY_FIELDS = {
+    "file": str,
+    "sha256": str,
+    "n": int,
+    "d": int,
+    "positive_rate": (int, float),
+    "openml_id": (int, type(None)),
+    "summary": str,
+    "origin": str,
+    "license": str,
+    "sources": list,
+    "quirks": str,
+    "openml_one_hot": bool,
+}
 
 
 def _paper_dataset(name: str, entry, path) -> PaperDataset:
@@ -93,13 +106,25 @@ def _paper_dataset(name: str, entry, path) -> PaperDataset:
         raise DataError(f"{where}: sha256 {entry['sha256']!r:.80} is not 64 hexadecimal digits")
     if entry["n"] < 1 or entry["d"] < 1:
         raise DataError(f"{where}: n = {entry['n']} and d = {entry['d']} must be ≥ 1")
-    if not all(isinstance(source, dict) and all(key in source for key in ("repository", "path"))
-               for source in entry["sources"]):
+    if not all(
+        isinstance(source, dict) and all(key in source for key in ("repository", "path")) for source in entry["sources"]
+    ):
         raise DataError(f"{where}: every source needs a repository and a path")
-    return PaperDataset(name=name, file=file, sha256=entry["sha256"], n=entry["n"], d=entry["d"],
-                        positive_rate=entry["positive_rate"], openml_id=entry["openml_id"], note=entry["summary"],
-                        origin=entry["origin"], license=entry["license"], sources=tuple(entry["sources"]),
-                        quirks=entry["quirks"], one_hot=entry.get("openml_one_hot", False))
+    return PaperDataset(
+        name=name,
+        file=file,
+        sha256=entry["sha256"],
+        n=entry["n"],
+        d=entry["d"],
+        positive_rate=entry["positive_rate"],
+        openml_id=entry["openml_id"],
+        note=entry["summary"],
+        origin=entry["origin"],
+        license=entry["license"],
+        sources=tuple(entry["sources"]),
+        quirks=entry["quirks"],
+        one_hot=entry.get("openml_one_hot", False),
+    )
 
 
 def registry_or_problem(path: Path = REGISTRY_FILE) -> tuple[dict[str, PaperDataset], str | None]:
@@ -108,8 +133,10 @@ def registry_or_problem(path: Path = REGISTRY_FILE) -> tuple[dict[str, PaperData
     try:
         return read_registry(path), None
     except DataError as err:
-        problem = (f"{err}. The paper's data sets are unavailable until the file is repaired (reinstall the "
-                   f"package, or in a checkout `git checkout explorer/registry.json`)")
+        problem = (
+            f"{err}. The paper's data sets are unavailable until the file is repaired (reinstall the "
+            f"package, or in a checkout `git checkout explorer/registry.json`)"
+        )
         warnings.warn(problem, RuntimeWarning, stacklevel=2)
         return {}, problem
 
@@ -167,9 +194,12 @@ def check_checksum(spec: PaperDataset, path: Path) -> bool:
     actual = sha256_of(path)
     if actual == spec.sha256:
         return True
-    warnings.warn(f"{path}: sha256 {actual} differs from the registry's {spec.sha256} for {spec.name!r}; this is "
-                  "not the paper's copy (modified, re-converted or corrupt), using it anyway", ChecksumWarning,
-                  stacklevel=3)
+    warnings.warn(
+        f"{path}: sha256 {actual} differs from the registry's {spec.sha256} for {spec.name!r}; this is "
+        "not the paper's copy (modified, re-converted or corrupt), using it anyway",
+        ChecksumWarning,
+        stacklevel=3,
+    )
     return False
 
 
@@ -199,8 +229,10 @@ def find_openml_copy(name: str, data_dir=None) -> Path | None:
 def copy_by_hand(name: str) -> str:
     """How to get a paper set's file without OpenML (one line)."""
     spec = PAPER_DATASETS[name]
-    return (f"put {spec.file} (sha256 {spec.sha256[:12]}…) into data/ or $XGPC_DATA_DIR, or run `python -m explorer "
-            f"data fetch {name} --from URL` with a mirror of the files")
+    return (
+        f"put {spec.file} (sha256 {spec.sha256[:12]}…) into data/ or $XGPC_DATA_DIR, or run `python -m explorer "
+        f"data fetch {name} --from URL` with a mirror of the files"
+    )
 
 
 def how_to_get(name: str) -> str:
@@ -218,6 +250,12 @@ def paper_availability(data_dir=None) -> list[dict]:
     rows = []
     for name in PAPER_DATASETS:
         location = find_paper_file(name, data_dir) or find_openml_copy(name, data_dir)
-        rows.append({"name": name, "available": location is not None,
-                     "location": None if location is None else str(location), "how_to_get": how_to_get(name)})
+        rows.append(
+            {
+                "name": name,
+                "available": location is not None,
+                "location": None if location is None else str(location),
+                "how_to_get": how_to_get(name),
+            }
+        )
     return rows

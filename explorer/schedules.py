@@ -5,6 +5,7 @@ Every rule has `rate(gradient, squared_norm=None) -> ρ` (gradient = λ̂ − η
 passed when the caller has it) and `state_dict()/load_state_dict()`. Rules replace their state arrays and never
 write into them, so a caller may keep `state_dict()` as a cheap snapshot to roll back to.
 """
+
 from __future__ import annotations
 
 import copy
@@ -69,8 +70,13 @@ class Adaptive:
 
     needs_warm_start = True
 
-    def __init__(self, warm_start_batches: int = 10, warm_start_on: str = "gradient",
-                 rho_max: float = 0.99, rho_min: float = 1e-6):
+    def __init__(
+        self,
+        warm_start_batches: int = 10,
+        warm_start_on: str = "gradient",
+        rho_max: float = 0.99,
+        rho_min: float = 1e-6,
+    ):
         if warm_start_batches < 1:
             raise ValueError(f"warm_start_batches must be ≥ 1, got {warm_start_batches}")
         if warm_start_on not in ("gradient", "target"):
@@ -139,8 +145,15 @@ DEFAULT_STEP_RULES = {
 }
 
 
-def schedule_for(method: str, step_size=None, *, rho: float | None = None, tau: float | None = None,
-                 kappa: float | None = None, warm_start_on: str = "gradient"):
+def schedule_for(
+    method: str,
+    step_size=None,
+    *,
+    rho: float | None = None,
+    tau: float | None = None,
+    kappa: float | None = None,
+    warm_start_on: str = "gradient",
+):
     """The step-size rule of `method` (a key of DEFAULT_STEP_RULES): `step_size` None gives the method's default rule;
     a name ('adaptive', 'robbins-monro', 'constant') that rule, with ρ, τ, κ as given or else from the method's row;
     a rule object (anything with `rate`) a deep copy of it, so the caller's object is never advanced."""
@@ -149,9 +162,13 @@ def schedule_for(method: str, step_size=None, *, rho: float | None = None, tau: 
             raise ValueError(f"step_size must be a rule name or a step-size rule object, got {step_size!r}")
         return copy.deepcopy(step_size)
     default = DEFAULT_STEP_RULES[method]
-    return make_schedule(default.rule if step_size is None else step_size,
-                         rho=default.rho if rho is None else rho, tau=default.tau if tau is None else tau,
-                         kappa=default.kappa if kappa is None else kappa, warm_start_on=warm_start_on)
+    return make_schedule(
+        default.rule if step_size is None else step_size,
+        rho=default.rho if rho is None else rho,
+        tau=default.tau if tau is None else tau,
+        kappa=default.kappa if kappa is None else kappa,
+        warm_start_on=warm_start_on,
+    )
 
 
 def default_xgpc_schedule() -> RobbinsMonro:
@@ -159,8 +176,16 @@ def default_xgpc_schedule() -> RobbinsMonro:
     return schedule_for("xgpc")
 
 
-def make_schedule(rule: str, *, rho: float, tau: float, kappa: float, warm_start_batches: int = 10,
-                  warm_start_on: str = "gradient", rho_max: float = 0.99):
+def make_schedule(
+    rule: str,
+    *,
+    rho: float,
+    tau: float,
+    kappa: float,
+    warm_start_batches: int = 10,
+    warm_start_on: str = "gradient",
+    rho_max: float = 0.99,
+):
     """Build a step-size rule by name: 'adaptive', 'robbins-monro' or 'constant' (every parameter given: the
     defaults live in DEFAULT_STEP_RULES)."""
     if rule == "adaptive":
@@ -172,8 +197,9 @@ def make_schedule(rule: str, *, rho: float, tau: float, kappa: float, warm_start
     raise ValueError(f"unknown step-size rule {rule!r}; choose 'adaptive', 'robbins-monro' or 'constant'")
 
 
-def grown_batch_size(iteration: int, base: int, n: int, *, growth: float = 1.0, start: int = 0, every: int = 1,
-                     cap: int | None = None) -> int:
+def grown_batch_size(
+    iteration: int, base: int, n: int, *, growth: float = 1.0, start: int = 0, every: int = 1, cap: int | None = None
+) -> int:
     """s_t of a minibatch that grows late (the hybrid deterministic–stochastic method of Friedlander & Schmidt 2012):
     s_t = min(cap, ⌈base · growth^⌈(t − start)/every⌉⌉) for the t-th iteration (t ≥ 1) after `start` iterations at
     s = base, else base; `cap` None means n, the full batch. growth = 1 keeps the minibatch fixed."""
@@ -183,7 +209,7 @@ def grown_batch_size(iteration: int, base: int, n: int, *, growth: float = 1.0, 
     periods = -(-(iteration - start) // every)
     if periods * math.log(growth) >= math.log(cap / base):  # compared in logs: growth**periods may overflow
         return cap
-    return min(cap, math.ceil(base * growth ** periods))
+    return min(cap, math.ceil(base * growth**periods))
 
 
 def noise_scaled_rho(rho: float, s: int, base: int, n: int) -> float:

@@ -12,6 +12,7 @@ cursor — plugs in by subclassing `DataSource` and implementing `n`, `d` and `b
 with the base class (override `sample` only to read blocks, e.g. contiguous chunks of a remote store, and accept
 that its minibatches then differ from the other sources').
 """
+
 from __future__ import annotations
 
 import os
@@ -53,7 +54,7 @@ class DataSource:
         """Consecutive blocks of at most `size` indices of `rows` (default: all n rows)."""
         rows = np.arange(self.n) if rows is None else np.asarray(rows)
         for start in range(0, len(rows), size):
-            yield rows[start:start + size]
+            yield rows[start : start + size]
 
 
 class ArraySource(DataSource):
@@ -88,28 +89,34 @@ class NpySource(DataSource):
         self.X, self._X_bytes = _open_npy(self.X_path)
         self.y, self._y_bytes = _open_npy(self.y_path)
         if self.X.ndim != 2 or self.y.ndim != 1 or len(self.X) != len(self.y):
-            raise DataError(f"{X_path} must hold X (n, d) and {y_path} y (n,) with the same n; "
-                            f"got X {self.X.shape}, y {self.y.shape}")
+            raise DataError(
+                f"{X_path} must hold X (n, d) and {y_path} y (n,) with the same n; "
+                f"got X {self.X.shape}, y {self.y.shape}"
+            )
         if len(self.X) == 0 or self.X.shape[1] == 0:
             raise DataError(f"{X_path}: X {self.X.shape} has no rows or no columns")
         rows = max(1, self.CHECK_BYTES // (8 * self.X.shape[1]))
         for start in range(0, len(self.X), rows):
-            block = np.asarray(self.X[start:start + rows], dtype=float)
+            block = np.asarray(self.X[start : start + rows], dtype=float)
             where = f"{self.X_path}: X" + (f" (block of rows from index {start})" if start else "")
             bounded_features(block, where)
-            labels = self.y[start:start + rows]
+            labels = self.y[start : start + rows]
             bad = ~np.isin(labels, (-1, 1))
             if bad.any():
                 i = start + int(np.flatnonzero(bad)[0])
-                raise DataError(f"{self.y_path}: row {i} (0-based) holds {self.y[i].item()!r}; y must hold only −1 "
-                                "and +1 (encode labels with datasets.encode_labels)")
+                raise DataError(
+                    f"{self.y_path}: row {i} (0-based) holds {self.y[i].item()!r}; y must hold only −1 "
+                    "and +1 (encode labels with datasets.encode_labels)"
+                )
         self.n, self.d = self.X.shape
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for path, expected in ((self.X_path, self._X_bytes), (self.y_path, self._y_bytes)):
             if os.stat(path).st_size < expected:
-                raise DataError(f"{path}: the file has become shorter than {expected:,} bytes since it was "
-                                "opened (another program truncated it); the run cannot read its rows")
+                raise DataError(
+                    f"{path}: the file has become shorter than {expected:,} bytes since it was "
+                    "opened (another program truncated it); the run cannot read its rows"
+                )
         return (np.ascontiguousarray(self.X[index], dtype=float), np.asarray(self.y[index], dtype=float))
 
 
@@ -120,14 +127,19 @@ def _open_npy(path: Path) -> tuple[np.memmap, int]:
     with open(path, "rb") as handle:
         magic = handle.read(len(NPY_MAGIC))
     if magic != NPY_MAGIC:
-        raise DataError(f"{path}: not a .npy file (it does not start with NumPy's magic bytes); save the array with "
-                        "numpy.save")
+        raise DataError(
+            f"{path}: not a .npy file (it does not start with NumPy's magic bytes); save the array with numpy.save"
+        )
     try:
         array = np.load(path, mmap_mode="r", allow_pickle=False)
     except NPY_READ_ERRORS as err:
-        reason = ("it holds Python objects, which are not loaded (no pickles)" if "pickle" in str(err)
-                  else "it is shorter than its header promises (truncated?)" if "length is greater" in str(err)
-                  else f"{type(err).__name__}: {err}")
+        reason = (
+            "it holds Python objects, which are not loaded (no pickles)"
+            if "pickle" in str(err)
+            else "it is shorter than its header promises (truncated?)"
+            if "length is greater" in str(err)
+            else f"{type(err).__name__}: {err}"
+        )
         raise DataError(f"{path}: not a usable .npy array: {reason}") from None
     if array.dtype.kind not in "biuf":
         raise DataError(f"{path}: holds {array.dtype} values; it must hold real numbers")

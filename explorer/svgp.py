@@ -23,6 +23,7 @@ Two optimisers of q(u):
 Kernel learning alternates as in X-GPC: after each variational step, one Adam step on (log ℓ, log σ²) along the
 analytic gradient of the same minibatch's bound. `rho` is the natural-gradient step used (NaN for SVGPAdam).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -47,12 +48,30 @@ class _SVGP(SVIEngine):
     quadrature expectations, the bound, prediction. Subclasses define the parameterisation of q(u) and its
     `_variational_step`."""
 
-    def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray, kernel: Kernel, *, batch_size: int = 100,
-                 schedule=None, hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
-                 criterion: SlidingWindow | None = None):
+    def __init__(
+        self,
+        X: np.ndarray,
+        y: np.ndarray | None,
+        Z: np.ndarray,
+        kernel: Kernel,
+        *,
+        batch_size: int = 100,
+        schedule=None,
+        hyper_optimizer: Adam | None = None,
+        rng: np.random.Generator | None = None,
+        criterion: SlidingWindow | None = None,
+    ):
         source = as_source(X, y)
-        super().__init__(source, inducing_inputs(Z, source.d), kernel, batch_size=batch_size, schedule=schedule,
-                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion)
+        super().__init__(
+            source,
+            inducing_inputs(Z, source.d),
+            kernel,
+            batch_size=batch_size,
+            schedule=schedule,
+            hyper_optimizer=hyper_optimizer,
+            rng=rng,
+            criterion=criterion,
+        )
         self.last_c = np.zeros(0)  # no local variational parameters
 
     def _set_kernel(self, kernel: Kernel) -> None:
@@ -117,12 +136,23 @@ class SVGPAdam(_SVGP):
     fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
     """
 
-    def __init__(self, X, y, Z, kernel: Kernel, *, batch_size: int = 100, learning_rate: float = 0.01,
-                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
-                 criterion: SlidingWindow | None = None):
+    def __init__(
+        self,
+        X,
+        y,
+        Z,
+        kernel: Kernel,
+        *,
+        batch_size: int = 100,
+        learning_rate: float = 0.01,
+        hyper_optimizer: Adam | None = None,
+        rng: np.random.Generator | None = None,
+        criterion: SlidingWindow | None = None,
+    ):
         self.optimizer = Adam(learning_rate)
-        super().__init__(X, y, Z, kernel, batch_size=batch_size, hyper_optimizer=hyper_optimizer, rng=rng,
-                         criterion=criterion)
+        super().__init__(
+            X, y, Z, kernel, batch_size=batch_size, hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion
+        )
         self._tril = np.tril_indices(self.m)
         self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
         self._set_whitened(np.zeros(self.m), np.eye(self.m))
@@ -137,11 +167,11 @@ class SVGPAdam(_SVGP):
         return np.concatenate([self.m_w, lower])
 
     def _unpack(self, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        lower = packed[self.m:].copy()
+        lower = packed[self.m :].copy()
         lower[self._diag_in_tril] = np.exp(lower[self._diag_in_tril])
         L_S = np.zeros((self.m, self.m))
         L_S[self._tril] = lower
-        return packed[:self.m].copy(), L_S
+        return packed[: self.m].copy(), L_S
 
     @property
     def mu(self) -> np.ndarray:
@@ -167,7 +197,8 @@ class SVGPAdam(_SVGP):
     def kl(self) -> float:
         """KL(N(m, S) ‖ N(0, I)) = ½[tr S + mᵀm − m_dim − log|S|] (= KL(q(u) ‖ p(u)))."""
         return 0.5 * (float(np.sum(self.L_S**2)) + float(self.m_w @ self.m_w) - self.m) - float(
-            np.sum(np.log(np.diag(self.L_S))))
+            np.sum(np.log(np.diag(self.L_S)))
+        )
 
     def variational_gradient(self, K_sm: np.ndarray, y: np.ndarray, beta: np.ndarray | None = None) -> np.ndarray:
         """∂L̂/∂(packed m, L_S) of the minibatch bound: ∂m = (n/s)βg_a − m,
@@ -189,14 +220,28 @@ class SVGPAdam(_SVGP):
         self._set_whitened(*self._unpack(new))
         return relative_change(old, new)
 
-    def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray,
-                        beta: np.ndarray | None = None) -> np.ndarray:
+    def kernel_gradient(
+        self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray, beta: np.ndarray | None = None
+    ) -> np.ndarray:
         """∂L̂/∂(log ℓ, log σ²) at fixed (m, L_S): `hyperparameters.whitened_kernel_gradient` at the quadrature's
         (g_a, g_v)."""
         beta = self._project(K_sm) if beta is None else beta
         _, _, _, g_a, g_v = self._expectations(K_sm, beta, y_b)
-        return whitened_kernel_gradient(self.kernel, X_b, self.Z, K_sm, self.K_zz, self.L_K, self.L_K_inv, self.m_w,
-                                        self.L_S @ self.L_S.T, g_a, g_v, self.n / len(y_b), beta)
+        return whitened_kernel_gradient(
+            self.kernel,
+            X_b,
+            self.Z,
+            K_sm,
+            self.K_zz,
+            self.L_K,
+            self.L_K_inv,
+            self.m_w,
+            self.L_S @ self.L_S.T,
+            g_a,
+            g_v,
+            self.n / len(y_b),
+            beta,
+        )
 
     def _stateful_parts(self) -> list:
         return super()._stateful_parts() + [self.optimizer]
@@ -221,12 +266,30 @@ class SVGPNatGrad(_SVGP):
     minibatches at the initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
     """
 
-    def __init__(self, X, y, Z, kernel: Kernel, *, batch_size: int = 100, schedule=None,
-                 hyper_optimizer: Adam | None = None, rng: np.random.Generator | None = None,
-                 criterion: SlidingWindow | None = None):
-        super().__init__(X, y, Z, kernel, batch_size=batch_size,
-                         schedule=schedule if schedule is not None else schedule_for("svgp-natgrad"),
-                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion)
+    def __init__(
+        self,
+        X,
+        y,
+        Z,
+        kernel: Kernel,
+        *,
+        batch_size: int = 100,
+        schedule=None,
+        hyper_optimizer: Adam | None = None,
+        rng: np.random.Generator | None = None,
+        criterion: SlidingWindow | None = None,
+    ):
+        super().__init__(
+            X,
+            y,
+            Z,
+            kernel,
+            batch_size=batch_size,
+            schedule=schedule if schedule is not None else schedule_for("svgp-natgrad"),
+            hyper_optimizer=hyper_optimizer,
+            rng=rng,
+            criterion=criterion,
+        )
         eta2 = -0.5 * self.K_inv
         self._set_natural(np.zeros(self.m), eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", 0))
 
@@ -254,8 +317,9 @@ class SVGPNatGrad(_SVGP):
         """KL(q(u) ‖ p(u))."""
         return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, self.L_K_inv)
 
-    def natural_gradient_targets(self, K_sm: np.ndarray, y: np.ndarray,
-                                 kappa: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def natural_gradient_targets(
+        self, K_sm: np.ndarray, y: np.ndarray, kappa: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(λ̂₁ (m,), λ̂₂ (m, m)) on a minibatch with cross-covariance K_sm (s, m), at the current q."""
         kappa = self._project(K_sm) if kappa is None else kappa
         a, _, _, g_a, g_v = self._expectations(K_sm, kappa, y)
@@ -281,14 +345,27 @@ class SVGPNatGrad(_SVGP):
         self.rho = rho
         return change
 
-    def kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray,
-                        kappa: np.ndarray | None = None) -> np.ndarray:
+    def kernel_gradient(
+        self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray | None = None
+    ) -> np.ndarray:
         """∂L̂/∂(log ℓ, log σ²) at fixed q(u): X-GPC's `elbo_kernel_gradient` at the pseudo-data (ỹ, θ̃)."""
         kappa = self._project(K_sm) if kappa is None else kappa
         a, _, _, g_a, g_v = self._expectations(K_sm, kappa, y_b)
         y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
-        return elbo_kernel_gradient(self.kernel, X_b, y_tilde, self.Z, self.n, self.mu, self.L_P, self.K_inv,
-                                    kappa, K_sm, theta_tilde, K_zz=self.K_zz)
+        return elbo_kernel_gradient(
+            self.kernel,
+            X_b,
+            y_tilde,
+            self.Z,
+            self.n,
+            self.mu,
+            self.L_P,
+            self.K_inv,
+            kappa,
+            K_sm,
+            theta_tilde,
+            K_zz=self.K_zz,
+        )
 
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""

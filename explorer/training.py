@@ -6,6 +6,7 @@ An engine (`explorer.engine.SVIEngine`: `XGPC`, an SVGP baseline) offers: `step(
 `n`, `mu`, `converged` (global-parameter criterion), `elbo(index=None)`, `predict_proba(X)`, `state_dict()`,
 `load_state_dict(state)`.
 """
+
 from __future__ import annotations
 
 import csv
@@ -47,7 +48,7 @@ class History:
     def since(self, count: int) -> list[dict]:
         """Rows added after the first `count` ever added (as many as are still kept)."""
         new = min(self.total - count, len(self.rows))
-        return list(self.rows)[len(self.rows) - new:] if new > 0 else []
+        return list(self.rows)[len(self.rows) - new :] if new > 0 else []
 
     def column(self, name: str) -> np.ndarray:
         """The values of `name` in the kept rows (NaN in a row without it)."""
@@ -61,8 +62,11 @@ class History:
         return buffer.getvalue()
 
     def state_dict(self) -> dict:
-        return {"columns": {name: self.column(name) for name in self.columns}, "total": self.total,
-                "max_rows": self.rows.maxlen}
+        return {
+            "columns": {name: self.column(name) for name in self.columns},
+            "total": self.total,
+            "max_rows": self.rows.maxlen,
+        }
 
     @classmethod
     def from_state_dict(cls, state: dict) -> "History":
@@ -95,9 +99,19 @@ class Trainer:
     Its timing depends on the machine, so benchmarks and fits leave it off; the dashboard's Play turns it on.
     """
 
-    def __init__(self, engine, X_eval: np.ndarray, y_eval: np.ndarray, *, eval_every: int = 10,
-                 convergence: str = "parameters", elbo_points: int = 10_000, max_history: int = 100_000,
-                 rng: np.random.Generator | None = None, no_improvement: NoImprovement | None = None):
+    def __init__(
+        self,
+        engine,
+        X_eval: np.ndarray,
+        y_eval: np.ndarray,
+        *,
+        eval_every: int = 10,
+        convergence: str = "parameters",
+        elbo_points: int = 10_000,
+        max_history: int = 100_000,
+        rng: np.random.Generator | None = None,
+        no_improvement: NoImprovement | None = None,
+    ):
         if eval_every < 1:
             raise ValueError(f"eval_every must be ≥ 1, got {eval_every}")
         if convergence not in CONVERGENCE_RULES:
@@ -152,8 +166,13 @@ class Trainer:
 
     def _evaluate(self) -> dict:
         engine = self.engine
-        row = {"iteration": int(engine.iteration), "seconds": self.seconds,
-               "elbo": float(engine.elbo(self.elbo_index)), "rho": float(engine.rho), **engine.kernel.summary()}
+        row = {
+            "iteration": int(engine.iteration),
+            "seconds": self.seconds,
+            "elbo": float(engine.elbo(self.elbo_index)),
+            "rho": float(engine.rho),
+            **engine.kernel.summary(),
+        }
         if len(self.y_eval):
             p = engine.predict_proba(self.X_eval)
             row["test_nll"] = negative_log_likelihood(p, self.y_eval)
@@ -188,8 +207,9 @@ class Trainer:
                 self.evaluate()
         return self.history.total - before
 
-    def run(self, seconds: float | None = None, max_iter: int | None = None, stop_at_convergence: bool = True,
-            progress=None) -> int:
+    def run(
+        self, seconds: float | None = None, max_iter: int | None = None, stop_at_convergence: bool = True, progress=None
+    ) -> int:
         """Step until `seconds` of training time have passed, `max_iter` total iterations, or convergence
         (when `stop_at_convergence`). `progress(trainer)` is called after every evaluation chunk. Returns new rows."""
         if seconds is None and max_iter is None and (not stop_at_convergence or self.convergence == "none"):
@@ -212,9 +232,13 @@ class Trainer:
         return self.history.total - before
 
     def state_dict(self) -> dict:
-        return {"seconds": self.seconds, "history": self.history.state_dict(),
-                "holdout": self.holdout.state_dict(), "no_improvement": self.no_improvement.state_dict(),
-                "elbo_index": self.elbo_index}
+        return {
+            "seconds": self.seconds,
+            "history": self.history.state_dict(),
+            "holdout": self.holdout.state_dict(),
+            "no_improvement": self.no_improvement.state_dict(),
+            "elbo_index": self.elbo_index,
+        }
 
     def load_state_dict(self, state: dict) -> None:
         self.seconds = float(state["seconds"])

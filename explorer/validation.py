@@ -4,6 +4,7 @@ Internally every classifier sees X float64 (n, d), finite, and y int8 in {−1, 
 `DataError` naming the source, line or row, column and value; nothing is silently dropped or coerced. Values in
 messages are shown as plain Python values (`0`, `1`, `'yes'`), never as NumPy reprs, and long ones are cut short.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -24,7 +25,7 @@ def show(value) -> str:
         value = value.item()
     text = repr(value)
     if len(text) > SHOWN_VALUE_CHARACTERS:
-        text = f"{text[:SHOWN_VALUE_CHARACTERS - 1]}… ({len(text)} characters)"
+        text = f"{text[: SHOWN_VALUE_CHARACTERS - 1]}… ({len(text)} characters)"
     return text
 
 
@@ -51,6 +52,7 @@ def _looks_like_a_date(value) -> bool:
 
 
 # ----------------------------------------------------------------------------------------------------------- labels
+
 
 def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Map two distinct label values to ±1: classes[0] ↦ −1, classes[1] ↦ +1 in sorted order.
@@ -98,6 +100,7 @@ def decode_labels(y_pm1, classes) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------------------------------------- checks
+
 
 def _to_float_columns(X: np.ndarray, feature_names, source) -> np.ndarray:
     """Convert a 2-D object/string array to float64 column by column, naming the first non-numeric value."""

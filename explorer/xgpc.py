@@ -4,6 +4,7 @@ Wenzel, Galy-Fajou, Donner, Kloft, Opper (AAAI 2019), §3-4 and appendix; notati
 q(u) = N(μ, Σ) in natural parameters η₁ = Σ⁻¹μ (m,), η₂ = −½Σ⁻¹ (m, m); q(ω_i) = PG(1, c_i).
 κ = K_nm K_mm⁻¹, K̃_ii = k(x_i, x_i) − κ_i K_mi. Memory during training is O(m² + s·m): no n×m matrix is formed.
 """
+
 from __future__ import annotations
 
 import math
@@ -59,8 +60,9 @@ def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precisi
     return optimal_c(K_tilde, np.einsum("ij,ij->j", V, V), kappa @ mu)
 
 
-def natural_gradient_targets(kappa: np.ndarray, y: np.ndarray, theta: np.ndarray, K_inv: np.ndarray,
-                             n: int) -> tuple[np.ndarray, np.ndarray]:
+def natural_gradient_targets(
+    kappa: np.ndarray, y: np.ndarray, theta: np.ndarray, K_inv: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Eq. (natural_gradients) without −η: λ̂₁ = (n/2s) κ_Sᵀ y_S (m,), λ̂₂ = −½(K_mm⁻¹ + (n/s) κ_Sᵀ Θ_S κ_S) (m, m),
     exactly symmetric when K_inv is: ½(n/s)κᵀΘκ = BᵀB with B = (½(n/s)θ)^½ ∘ κ, a symmetric rank-s update."""
     scale = n / len(y)
@@ -77,8 +79,9 @@ def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.nda
     return 2.0 * (g_a + theta * a), theta
 
 
-def augmented_likelihood_terms(y: np.ndarray, a: np.ndarray, b: np.ndarray, K_tilde: np.ndarray,
-                               c: np.ndarray) -> np.ndarray:
+def augmented_likelihood_terms(
+    y: np.ndarray, a: np.ndarray, b: np.ndarray, K_tilde: np.ndarray, c: np.ndarray
+) -> np.ndarray:
     """Per-point bound on E_q[log σ(y_i f_i)]: −log 2 + ½y_i a_i − ½θ_i(K̃_ii + b_i + a_i²) + ½c_i²θ_i − log cosh(c_i/2),
     with a = κμ, b = diag(κΣκᵀ). Shapes (s,)."""
     theta = pg_mean(c)
@@ -125,14 +128,34 @@ class XGPC(SVIEngine):
     forms L_P⁻¹ or Σ).
     """
 
-    def __init__(self, X: np.ndarray, y: np.ndarray | None, Z: np.ndarray | None, kernel: Kernel, *,
-                 batch_size: int = 100, schedule=None, hyper_optimizer: Adam | None = None,
-                 rng: np.random.Generator | None = None, full: bool = False, criterion: SlidingWindow | None = None,
-                 hyper_every: int = DEFAULT_HYPER_EVERY, hyper_warmup: int = 0, hyper_rate: str = "constant",
-                 kernel_step: str = "fixed-u", init_sweeps: int = 0, init_rows: int = 2000, average_window: int = 0,
-                 kernel_bound: str = DEFAULT_KERNEL_BOUND, batch_growth: float = 1.0, batch_growth_start: int = 0,
-                 batch_growth_every: int = 1, batch_max: int | None = None, batch_rho: str = "schedule",
-                 overrelax: float | None = None):
+    def __init__(
+        self,
+        X: np.ndarray,
+        y: np.ndarray | None,
+        Z: np.ndarray | None,
+        kernel: Kernel,
+        *,
+        batch_size: int = 100,
+        schedule=None,
+        hyper_optimizer: Adam | None = None,
+        rng: np.random.Generator | None = None,
+        full: bool = False,
+        criterion: SlidingWindow | None = None,
+        hyper_every: int = DEFAULT_HYPER_EVERY,
+        hyper_warmup: int = 0,
+        hyper_rate: str = "constant",
+        kernel_step: str = "fixed-u",
+        init_sweeps: int = 0,
+        init_rows: int = 2000,
+        average_window: int = 0,
+        kernel_bound: str = DEFAULT_KERNEL_BOUND,
+        batch_growth: float = 1.0,
+        batch_growth_start: int = 0,
+        batch_growth_every: int = 1,
+        batch_max: int | None = None,
+        batch_rho: str = "schedule",
+        overrelax: float | None = None,
+    ):
         if kernel_step not in KERNEL_STEPS:
             raise ValueError(f"kernel_step must be one of {KERNEL_STEPS}, got {kernel_step!r}")
         if kernel_bound not in KERNEL_BOUNDS:
@@ -145,12 +168,18 @@ class XGPC(SVIEngine):
             raise ValueError(f"average_window must be ≥ 0 (0: no averaging), got {average_window}")
         if batch_rho not in BATCH_RHOS:
             raise ValueError(f"batch_rho must be one of {BATCH_RHOS}, got {batch_rho!r}")
-        if overrelax is not None and not (isinstance(overrelax, numbers.Real) and not isinstance(overrelax, bool)
-                                          and math.isfinite(overrelax) and overrelax > 1):
+        if overrelax is not None and not (
+            isinstance(overrelax, numbers.Real)
+            and not isinstance(overrelax, bool)
+            and math.isfinite(overrelax)
+            and overrelax > 1
+        ):
             raise ValueError(f"overrelax must be a finite growth factor α > 1 (None: off), got {overrelax!r}")
         if overrelax is not None and hyper_rate == "rho":
-            raise ValueError("overrelax takes steps ρ ≥ 1 that grow; hyper_rate='rho' (Adam's rate × ρ_t/ρ₁) would "
-                             "grow the kernel's learning rate with them: use hyper_rate='constant'")
+            raise ValueError(
+                "overrelax takes steps ρ ≥ 1 that grow; hyper_rate='rho' (Adam's rate × ρ_t/ρ₁) would "
+                "grow the kernel's learning rate with them: use hyper_rate='constant'"
+            )
         source = as_source(X, y)
         self.full = bool(full)
         self.kernel_step, self.kernel_bound = kernel_step, kernel_bound
@@ -158,17 +187,30 @@ class XGPC(SVIEngine):
         self.q_initialised = self.init_sweeps == 0
         self.average_window, self.average_count, self._eta_bar, self._averaged = int(average_window), 0, None, None
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
-        super().__init__(source, Z, kernel, batch_size=batch_size,
-                         schedule=schedule if schedule is not None else default_xgpc_schedule(),
-                         hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion, hyper_every=hyper_every,
-                         hyper_warmup=hyper_warmup, hyper_rate=hyper_rate, batch_growth=batch_growth,
-                         batch_growth_start=batch_growth_start, batch_growth_every=batch_growth_every,
-                         batch_max=batch_max)
+        super().__init__(
+            source,
+            Z,
+            kernel,
+            batch_size=batch_size,
+            schedule=schedule if schedule is not None else default_xgpc_schedule(),
+            hyper_optimizer=hyper_optimizer,
+            rng=rng,
+            criterion=criterion,
+            hyper_every=hyper_every,
+            hyper_warmup=hyper_warmup,
+            hyper_rate=hyper_rate,
+            batch_growth=batch_growth,
+            batch_growth_start=batch_growth_start,
+            batch_growth_every=batch_growth_every,
+            batch_max=batch_max,
+        )
         self.batch_rho = batch_rho
         if overrelax is not None and self.batch_size_at(MAX_COUNT) < self.n:
-            raise ValueError("overrelax needs full batches (bound optimisation on all n rows): batch_size = n, or a "
-                             f"minibatch that grows to n (batch_growth > 1, batch_max None or n); here it stays at "
-                             f"{self.batch_size_at(MAX_COUNT)} of {self.n} rows")
+            raise ValueError(
+                "overrelax needs full batches (bound optimisation on all n rows): batch_size = n, or a "
+                f"minibatch that grows to n (batch_growth > 1, batch_max None or n); here it stays at "
+                f"{self.batch_size_at(MAX_COUNT)} of {self.n} rows"
+            )
         self.overrelax, self.overrelax_rho, self._overrelax_cache = overrelax, 1.0, None
         self._set_posterior(np.concatenate([np.zeros(self.m), (-0.5 * self.K_inv).ravel()]))
         self.last_c = np.zeros(0)
@@ -230,7 +272,9 @@ class XGPC(SVIEngine):
         """η̄ ← η̄ + w(η − η̄), w = max(1/k, 1/W), after the k-th SVI iterate."""
         self.average_count += 1
         w = max(1.0 / self.average_count, 1.0 / self.average_window)
-        self._set_average(self._eta.copy() if self._eta_bar is None else self._eta_bar + w * (self._eta - self._eta_bar))
+        self._set_average(
+            self._eta.copy() if self._eta_bar is None else self._eta_bar + w * (self._eta - self._eta_bar)
+        )
 
     def _reported(self) -> tuple[np.ndarray, np.ndarray]:
         """(μ, L_P) of the q that the bound and the predictions use: q(η̄) when averaging (factorised once per η̄),
@@ -251,7 +295,7 @@ class XGPC(SVIEngine):
     @property
     def eta2(self) -> np.ndarray:
         """η₂ = −½Σ⁻¹, shape (m, m) (read-only)."""
-        return self._eta[self.m:].reshape(self.m, self.m)
+        return self._eta[self.m :].reshape(self.m, self.m)
 
     @property
     def Sigma(self) -> np.ndarray:
@@ -287,15 +331,42 @@ class XGPC(SVIEngine):
         gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c: only the KL depends on the
         kernel there, for either bound). With `kernel_step="whitened"` the gradient at fixed q(w)."""
         if self.full:
-            return elbo_kernel_gradient(self.kernel, X_b, y_b, self.Z, self.n, self.mu, self.L_P, self.K_inv,
-                                        kappa, K_sm, None, full=True, K_zz=self.K_zz)
+            return elbo_kernel_gradient(
+                self.kernel,
+                X_b,
+                y_b,
+                self.Z,
+                self.n,
+                self.mu,
+                self.L_P,
+                self.K_inv,
+                kappa,
+                K_sm,
+                None,
+                full=True,
+                K_zz=self.K_zz,
+            )
         if self.kernel_step == "whitened":
             return self._whitened_kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
         products = posterior_products(self.L_P, self.K_inv, K_sm)
         a = kappa @ self.mu
         labels, theta = self._bound_pseudo_data(y_b, a, K_tilde + np.einsum("ij,ij->i", products[1], K_sm))
-        return elbo_kernel_gradient(self.kernel, X_b, labels, self.Z, self.n, self.mu, self.L_P, self.K_inv, kappa,
-                                    K_sm, theta, K_zz=self.K_zz, products=products, kappa_mu=a)
+        return elbo_kernel_gradient(
+            self.kernel,
+            X_b,
+            labels,
+            self.Z,
+            self.n,
+            self.mu,
+            self.L_P,
+            self.K_inv,
+            kappa,
+            K_sm,
+            theta,
+            K_zz=self.K_zz,
+            products=products,
+            kappa_mu=a,
+        )
 
     def _bound_pseudo_data(self, y: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(labels, θ) whose augmented terms ½·labels·a − ½θ(v + a²) have the slopes in (a, v) of the bound the kernel
@@ -314,9 +385,20 @@ class XGPC(SVIEngine):
         W = _whiten(self.L_P, kappa)
         labels, theta = self._bound_pseudo_data(y_b, a, K_tilde + np.einsum("ij,ij->j", W, W))
         V = _whiten(self.L_P, self.L_K_inv)
-        return whitened_kernel_gradient(self.kernel, X_b, self.Z, K_sm, self.K_zz, self.L_K, self.L_K_inv,
-                                        self.L_K_inv @ self.mu, V.T @ V, 0.5 * labels - theta * a, -0.5 * theta,
-                                        self.n / len(y_b))
+        return whitened_kernel_gradient(
+            self.kernel,
+            X_b,
+            self.Z,
+            K_sm,
+            self.K_zz,
+            self.L_K,
+            self.L_K_inv,
+            self.L_K_inv @ self.mu,
+            V.T @ V,
+            0.5 * labels - theta * a,
+            -0.5 * theta,
+            self.n / len(y_b),
+        )
 
     # ----- a better initial q ----------------------------------------------------------------------------------
     def _iterate(self) -> None:
@@ -358,7 +440,7 @@ class XGPC(SVIEngine):
         lam1, lam2 = natural_gradient_targets(kappa, y_b, pg_mean(c), self.K_inv, self.n)
         gradient = np.empty_like(self._eta)  # the natural gradient λ̂ − η, flat like η
         np.subtract(lam1, self.eta1, out=gradient[: self.m])
-        np.subtract(lam2, self.eta2, out=gradient[self.m:].reshape(self.m, self.m))
+        np.subtract(lam2, self.eta2, out=gradient[self.m :].reshape(self.m, self.m))
         squared_norm = float(gradient @ gradient)
         rho = self.schedule.rate(gradient, squared_norm)
         if self.batch_rho == "noise":
@@ -457,7 +539,7 @@ class XGPC(SVIEngine):
             kappa = K_sm @ self.K_inv
             V = _whiten(L_P, kappa)
             mean[part] = kappa @ mu
-            var[part] = (self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V))
+            var[part] = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
         return mean, np.maximum(var, 1e-12)
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
@@ -468,10 +550,16 @@ class XGPC(SVIEngine):
     # ----- persistence ---------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**self._base_state(), "eta1": self.eta1.copy(), "eta2": self.eta2.copy(), "last_c": self.last_c,
-                "q_initialised": self.q_initialised, "average_count": self.average_count,
-                "overrelax_rho": self.overrelax_rho,
-                "eta_bar": None if self._eta_bar is None else self._eta_bar.copy()}
+        return {
+            **self._base_state(),
+            "eta1": self.eta1.copy(),
+            "eta2": self.eta2.copy(),
+            "last_c": self.last_c,
+            "q_initialised": self.q_initialised,
+            "average_count": self.average_count,
+            "overrelax_rho": self.overrelax_rho,
+            "eta_bar": None if self._eta_bar is None else self._eta_bar.copy(),
+        }
 
     def load_state_dict(self, state: dict) -> None:
         self._load_base_state(state)

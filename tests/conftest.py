@@ -1,5 +1,6 @@
 """Shared fixtures: the paper's offline data (`paper_data`), and Debian's Chromium ($XGPC_CHROMIUM, default
 /usr/bin/chromium), headless, for the Playwright tests (its own browser download cannot work here)."""
+
 import os
 from pathlib import Path
 
@@ -38,8 +39,12 @@ def browser_type_launch_args(browser_type_launch_args):
         pytest.fail(f"CI must have a browser for the browser tests: {problem}")
     if problem:
         pytest.skip(problem)
-    return {**browser_type_launch_args, "executable_path": str(chromium.executable()), "headless": True,
-            "args": chromium.ARGS}
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(chromium.executable()),
+        "headless": True,
+        "args": chromium.ARGS,
+    }
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,6 @@
 """The paper-reproduction benchmarks end to end on tiny runs, their protocols' data, the time-to-quality readings, and
 a non-RBF kernel through them."""
+
 import json
 
 import numpy as np
@@ -49,14 +50,28 @@ def test_clean_protocol_keeps_a_validation_part_out_of_training():
 
 def test_tiny_table1_run_writes_a_well_formed_table_and_json(tmp_path, capsys):
     path = tmp_path / "table1.json"
-    code = table1.main(["--datasets", "diabetes", "--folds", "2", "--seconds", "0.5", "--m", "20",
-                        "--no-write-md", "--json", str(path)])
+    code = table1.main(
+        [
+            "--datasets",
+            "diabetes",
+            "--folds",
+            "2",
+            "--seconds",
+            "0.5",
+            "--m",
+            "20",
+            "--no-write-md",
+            "--json",
+            str(path),
+        ]
+    )
     assert code == 0
     out = capsys.readouterr()
     payload = json.loads(path.read_text())
     fits = payload["fits"]
     assert sorted((f["fold"], f["method"]) for f in fits) == sorted(
-        (fold, method) for fold in range(2) for method in protocol.METHOD_NAMES)
+        (fold, method) for fold in range(2) for method in protocol.METHOD_NAMES
+    )
     for fit in fits:
         assert 0.0 <= fit["error"] <= 0.5  # better than or equal to chance on a 35/65 data set
         assert 0.0 < fit["nll"] < np.log(2.0) + 0.05
@@ -70,8 +85,9 @@ def test_tiny_table1_run_writes_a_well_formed_table_and_json(tmp_path, capsys):
     assert xgpc["error"][1] == pytest.approx(np.std(errors, ddof=1))
     assert xgpc["paper"]["nll"] == [0.47, 0.11]
     table = [line for line in out.out.splitlines() if line.startswith("|")]
-    assert len(table) == 2 + len(protocol.METHOD_NAMES) and all(line.count("|") == table[0].count("|")
-                                                                for line in table)
+    assert len(table) == 2 + len(protocol.METHOD_NAMES) and all(
+        line.count("|") == table[0].count("|") for line in table
+    )
     assert "0.47 ± 0.11" in table[2]  # the paper's X-GPC NLL beside ours
     epgpc = next(line for line in table if line.split("|")[2].strip().startswith("epgpc"))
     assert "0.48 ± 0.09" in epgpc and "8 ± 0.45" in epgpc  # the paper's EPGPC NLL and time beside ours
@@ -80,8 +96,21 @@ def test_tiny_table1_run_writes_a_well_formed_table_and_json(tmp_path, capsys):
 
 def test_tiny_steps_run_races_the_chosen_rules_on_one_split(tmp_path, capsys):
     path = tmp_path / "steps.json"
-    code = steps.main(["--datasets", "diabetes", "--seconds", "0.5", "--entrants", "rm-10-0.6", "adaptive",
-                       "svgp-natgrad", "--no-write-md", "--json", str(path)])
+    code = steps.main(
+        [
+            "--datasets",
+            "diabetes",
+            "--seconds",
+            "0.5",
+            "--entrants",
+            "rm-10-0.6",
+            "adaptive",
+            "svgp-natgrad",
+            "--no-write-md",
+            "--json",
+            str(path),
+        ]
+    )
     assert code == 0
     race = json.loads(path.read_text())["races"]["diabetes"]
     entrants = race["entrants"]
@@ -119,8 +148,9 @@ def test_tiny_race_writes_speedups_json_and_a_self_contained_plot(tmp_path, caps
     assert set(fold["speedups"]) == set(protocol.METHOD_NAMES) - {"xgpc"}  # X-GPC against each baseline
     for method in fold["speedups"]:
         gain = fold["speedups"][method]
-        assert gain["final_nll_gap"] == pytest.approx(fold["methods"]["xgpc"]["final_nll"]
-                                                      - fold["methods"][method]["final_nll"])
+        assert gain["final_nll_gap"] == pytest.approx(
+            fold["methods"]["xgpc"]["final_nll"] - fold["methods"][method]["final_nll"]
+        )
     page = html.read_text()
     assert "<html" in page.lower() and "xgpc" in page and "Bokeh" in page
     assert all(race_report.NAMES[method] in page for method in protocol.METHOD_NAMES)  # the legend names each
@@ -129,6 +159,7 @@ def test_tiny_race_writes_speedups_json_and_a_self_contained_plot(tmp_path, caps
 def _data_home_only(tmp_path, monkeypatch):
     """The project's data home (data/, where `data fetch` writes) at an empty tmp directory, nothing beside the
     checkout, an empty cache and OpenML unreachable: the data a fresh clone has."""
+
     def offline(*args, **kwargs):
         raise OSError("Temporary failure in name resolution")
 
@@ -150,8 +181,25 @@ def test_a_benchmark_finds_a_set_in_the_data_home(tmp_path, monkeypatch):
     np.savez(home / "diabetes.npz", X=X, y=np.where(X[:, 0] + 0.3 * rng.standard_normal(60) > 0, 1, -1))
     path = tmp_path / "race.json"
     with pytest.warns(datasets.ChecksumWarning):
-        code = command_line(["bench", "race", "--dataset", "diabetes", "--seconds", "0.2", "--m", "5", "--batch-size", "20",
-                             "--eval-points", "20", "--no-write-md", "--json", str(path)])
+        code = command_line(
+            [
+                "bench",
+                "race",
+                "--dataset",
+                "diabetes",
+                "--seconds",
+                "0.2",
+                "--m",
+                "5",
+                "--batch-size",
+                "20",
+                "--eval-points",
+                "20",
+                "--no-write-md",
+                "--json",
+                str(path),
+            ]
+        )
     assert code == 0 and json.loads(path.read_text())["folds"][0]["methods"]
     with pytest.warns(datasets.ChecksumWarning):
         X_read, _ = protocol.load_dataset("diabetes", "clean")
@@ -183,8 +231,22 @@ def test_quick_table1_on_a_fresh_clone_leaves_out_what_it_cannot_get(tmp_path, m
 
 def test_tiny_inducing_run_reads_every_method_at_each_m(tmp_path):
     path = tmp_path / "inducing.json"
-    code = inducing.main(["--dataset", "diabetes", "--m", "4", "12", "--folds", "1", "--seconds", "0.4",
-                          "--no-write-md", "--json", str(path)])
+    code = inducing.main(
+        [
+            "--dataset",
+            "diabetes",
+            "--m",
+            "4",
+            "12",
+            "--folds",
+            "1",
+            "--seconds",
+            "0.4",
+            "--no-write-md",
+            "--json",
+            str(path),
+        ]
+    )
     assert code == 0
     payload = json.loads(path.read_text())
     rows = payload["rows"]
@@ -199,8 +261,20 @@ def test_tiny_inducing_run_reads_every_method_at_each_m(tmp_path):
 
 def _scale(tmp_path, method, *options):
     path = tmp_path / f"scale-{method}.json"
-    argv = ["--n", "2000", "20000", "--m", "20", "--seconds", "0.3", "--method", method, "--no-write-md",
-            "--json", str(path)] + [arg for option in options for arg in ("--option", option)]
+    argv = [
+        "--n",
+        "2000",
+        "20000",
+        "--m",
+        "20",
+        "--seconds",
+        "0.3",
+        "--method",
+        method,
+        "--no-write-md",
+        "--json",
+        str(path),
+    ] + [arg for option in options for arg in ("--option", option)]
     assert scale.main(argv) == 0
     small, large = json.loads(path.read_text())["results"]
     return small, large, (large["state_mb"] - small["state_mb"]) * 1e6 / (large["n"] - small["n"])
@@ -225,8 +299,23 @@ def test_tiny_scale_run_sees_per_point_ep_sites_grow_with_n(tmp_path):
 
 def test_tiny_steps_run_races_epgpcs_two_step_rules(tmp_path):
     path = tmp_path / "steps.json"
-    assert steps.main(["--datasets", "diabetes", "--seconds", "0.4", "--entrants", "epgpc-rm-10-0.6",
-                       "epgpc-constant-0.003", "--no-write-md", "--json", str(path)]) == 0
+    assert (
+        steps.main(
+            [
+                "--datasets",
+                "diabetes",
+                "--seconds",
+                "0.4",
+                "--entrants",
+                "epgpc-rm-10-0.6",
+                "epgpc-constant-0.003",
+                "--no-write-md",
+                "--json",
+                str(path),
+            ]
+        )
+        == 0
+    )
     entrants = json.loads(path.read_text())["races"]["diabetes"]["entrants"]
     assert [label.split()[:2] for label in entrants] == [["epgpc", "robbins-monro"], ["epgpc", "constant"]]
     assert all(r["iterations"] > 0 and 0.0 < r["final_nll"] < np.log(2.0) + 0.05 for r in entrants.values())
@@ -234,8 +323,23 @@ def test_tiny_steps_run_races_epgpcs_two_step_rules(tmp_path):
 
 def test_tiny_dynamics_run_adds_the_reference_and_its_kernel_ratios(tmp_path):
     path = tmp_path / "dynamics.json"
-    assert dynamics.main(["--datasets", "diabetes", "--seconds", "0.4", "--entrants", "paper", "whitened",
-                          "--no-write-md", "--json", str(path)]) == 0
+    assert (
+        dynamics.main(
+            [
+                "--datasets",
+                "diabetes",
+                "--seconds",
+                "0.4",
+                "--entrants",
+                "paper",
+                "whitened",
+                "--no-write-md",
+                "--json",
+                str(path),
+            ]
+        )
+        == 0
+    )
     entrants = json.loads(path.read_text())["races"]["diabetes"]["entrants"]
     reference = dynamics.ENTRANTS[dynamics.REFERENCE][0]
     assert list(entrants)[-1] == reference and len(entrants) == 3  # natural-gradient SVGP always races too
@@ -263,8 +367,23 @@ def test_bound_at_a_race_s_final_kernels_scores_each_entrant_s_kernel_on_the_sam
     """--kernels-from: every entrant's final kernel of a race, held fixed; at each, SVGP's optimum maximises L_orig
     (X-GPC's q scores no higher) and the kernel is the race's own."""
     race_path, bound_path = tmp_path / "race.json", tmp_path / "bound.json"
-    assert race.main(["--dataset", "diabetes", "--seconds", "0.3", "--methods", "xgpc", "svgp-natgrad",
-                      "--no-write-md", "--json", str(race_path)]) == 0
+    assert (
+        race.main(
+            [
+                "--dataset",
+                "diabetes",
+                "--seconds",
+                "0.3",
+                "--methods",
+                "xgpc",
+                "svgp-natgrad",
+                "--no-write-md",
+                "--json",
+                str(race_path),
+            ]
+        )
+        == 0
+    )
     assert bound.main(["--kernels-from", str(race_path), "--no-write-md", "--json", str(bound_path)]) == 0
     entrants = json.loads(race_path.read_text())["folds"][0]["methods"]
     (result,) = json.loads(bound_path.read_text())["results"]
@@ -282,8 +401,23 @@ def test_tiny_table1_run_with_a_matern_kernel_says_so_and_stays_finite(tmp_path,
     """`--kernel matern32` reaches every method through the protocol: the JSON config and each fit name the family
     (read back from the trained engine), the Markdown notes name it, and the numbers are finite and sane."""
     path = tmp_path / "table1.json"
-    code = table1.main(["--datasets", "diabetes", "--folds", "1", "--seconds", "0.3", "--m", "10",
-                        "--kernel", "matern32", "--no-write-md", "--json", str(path)])
+    code = table1.main(
+        [
+            "--datasets",
+            "diabetes",
+            "--folds",
+            "1",
+            "--seconds",
+            "0.3",
+            "--m",
+            "10",
+            "--kernel",
+            "matern32",
+            "--no-write-md",
+            "--json",
+            str(path),
+        ]
+    )
     assert code == 0
     payload = json.loads(path.read_text())
     assert payload["config"]["kernel"] == "matern32"
@@ -312,8 +446,27 @@ def test_tiny_gibbs_run_compares_mcmc_and_x_gpc_at_a_matern_kernel(tmp_path):
     """Fig. 1's path (`compare.run_comparison`: full and sparse X-GPC fitted to their optimum, the Gibbs sampler, the
     test-point comparison) with a Matérn 3/2 kernel: the JSON names it and X-GPC's full posterior agrees with MCMC."""
     path = tmp_path / "gibbs.json"
-    code = gibbs.main(["--sizes", "60", "--repeats", "1", "--samples", "40", "--burn-in", "10", "--chains", "2",
-                       "--inducing", "10", "--kernel", "matern32", "--no-write-md", "--json", str(path)])
+    code = gibbs.main(
+        [
+            "--sizes",
+            "60",
+            "--repeats",
+            "1",
+            "--samples",
+            "40",
+            "--burn-in",
+            "10",
+            "--chains",
+            "2",
+            "--inducing",
+            "10",
+            "--kernel",
+            "matern32",
+            "--no-write-md",
+            "--json",
+            str(path),
+        ]
+    )
     assert code == 0
     payload = json.loads(path.read_text())
     assert payload["kernel"] == "matern32" and payload["figure1"]["kernel"]["name"] == "matern32"

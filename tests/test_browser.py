@@ -1,6 +1,7 @@
 """The served dashboard in headless Debian Chromium (Playwright). One in-process server for the module (its sessions'
 dashboards are recorded so tests can look at the server side too) and one real `panel serve apps/explorer.py`.
 Screenshots go to $XGPC_TEST_ARTIFACTS (default test-artifacts/)."""
+
 import logging
 import os
 import socket
@@ -110,8 +111,12 @@ def test_play_grows_curves_changes_surface_and_pause_stops(served, page):
 
 def test_each_tab_renders(served, page):
     dashboard, errors = open_app(page, *served)
-    checks = {"Data": "Upload a CSV", "MCMC": "Run MCMC comparison", "Race": "Start race",
-              "Learn": "Pólya-Gamma augmentation in four pictures"}
+    checks = {
+        "Data": "Upload a CSV",
+        "MCMC": "Run MCMC comparison",
+        "Race": "Start race",
+        "Learn": "Pólya-Gamma augmentation in four pictures",
+    }
     for tab, text in checks.items():
         page.locator(".bk-tab", has_text=tab).click()
         page.get_by_text(text).first.wait_for(timeout=TIMEOUT_MS)
@@ -170,7 +175,8 @@ def test_malformed_csv_upload_shows_an_error_and_the_app_keeps_working(served, p
     dataset = dashboard.model.dataset
     page.locator(".bk-tab", has_text="Data").click()
     page.locator("input[type=file]").set_input_files(
-        files=[{"name": "broken.csv", "mimeType": "text/csv", "buffer": b"x1,x2,label\n0.1,0.2,a\n0.3,,b\n"}])
+        files=[{"name": "broken.csv", "mimeType": "text/csv", "buffer": b"x1,x2,label\n0.1,0.2,a\n0.3,,b\n"}]
+    )
     notice = page.locator(".notyf__message", has_text="broken.csv")
     notice.wait_for(timeout=TIMEOUT_MS)
     assert "x2" in notice.inner_text()
@@ -224,9 +230,11 @@ def test_a_damaged_data_file_never_blanks_the_page(served, page, paper_data, tmp
     dashboard, errors = open_app(page, *served)
     message = page.locator(".notyf__message", has_text="banana.npz").last
     message.wait_for(timeout=TIMEOUT_MS)
-    assert message.inner_text() == (f"The paper's banana set cannot be used: {tmp_path / 'banana.npz'}: not a "
-                                    "readable .npz archive: File is not a zip file. Using the generated banana-like "
-                                    "set.")
+    assert message.inner_text() == (
+        f"The paper's banana set cannot be used: {tmp_path / 'banana.npz'}: not a "
+        "readable .npz archive: File is not a zip file. Using the generated banana-like "
+        "set."
+    )
     assert dashboard.model.dataset == "banana-like"
     page.get_by_role("button", name="Step").click()
     wait_server(page, lambda: dashboard.model.iteration == dashboard.model.eval_every)
@@ -237,8 +245,18 @@ def test_a_damaged_data_file_never_blanks_the_page(served, page, paper_data, tmp
 def test_panel_serve_subprocess(page):
     port = free_port()
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    command = [sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "explorer.py"), "--port", str(port),
-               "--address", "127.0.0.1", f"--allow-websocket-origin=127.0.0.1:{port}"]
+    command = [
+        sys.executable,
+        "-m",
+        "panel",
+        "serve",
+        str(ROOT / "apps" / "explorer.py"),
+        "--port",
+        str(port),
+        "--address",
+        "127.0.0.1",
+        f"--allow-websocket-origin=127.0.0.1:{port}",
+    ]
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         deadline = time.monotonic() + 120

@@ -1,6 +1,7 @@
 """The Train tab's downloads in headless Debian Chromium (Playwright): a click on "Surface" gives the browser a PNG
 of the decision surface drawn off the event loop, while the page stays live. The helpers and the Chromium fixtures
 are those of test_browser.py and conftest.py."""
+
 import numpy as np
 import pytest
 from PIL import Image

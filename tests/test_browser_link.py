@@ -1,6 +1,7 @@
 """A shareable link in headless Debian Chromium (Playwright): the Train tab's settings are in the page's URL, a fresh
 page opened at that URL has the same settings, and a hostile or wrong query is named as text while the defaults stay.
 The helpers and the Chromium fixtures are those of test_browser.py and conftest.py."""
+
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
@@ -36,8 +37,13 @@ def test_the_url_carries_the_settings_to_a_fresh_page(served, browser):
         other, other_errors = open_app(fresh, page.url, dashboards)
         assert other is not dashboard
         # The link's run is built in the session's worker once the page is up; then the widgets show it.
-        wait_server(fresh, lambda: configuration(other.model) == configuration(dashboard.model)
-                    and fresh.get_by_label("inducing points m", exact=True).input_value() == "23")
+        wait_server(
+            fresh,
+            lambda: (
+                configuration(other.model) == configuration(dashboard.model)
+                and fresh.get_by_label("inducing points m", exact=True).input_value() == "23"
+            ),
+        )
         assert fresh.get_by_label("data set", exact=True).input_value() == "moons"
         fresh.get_by_role("button", name="Step").click()
         fresh.wait_for_function(f"() => ({LIVE_POINTS})() >= 2", timeout=TIMEOUT_MS)
@@ -49,14 +55,21 @@ def test_the_url_carries_the_settings_to_a_fresh_page(served, browser):
 
 def test_a_bad_link_is_named_as_text_and_the_defaults_stay(served, page):
     url, dashboards = served
-    search = (f"?dataset={quote(MARKUP)}&n_inducing=abc&seed=3&rho=nan&train_fraction=7&nosuch=1"
-              f"&kernel={quote('<b>x</b>')}")
+    search = (
+        f"?dataset={quote(MARKUP)}&n_inducing=abc&seed=3&rho=nan&train_fraction=7&nosuch=1&kernel={quote('<b>x</b>')}"
+    )
     dashboard, errors = open_app(page, url + search, dashboards)
     notice = page.locator(".notyf__message", has_text="not used")
     notice.wait_for(timeout=TIMEOUT_MS)
     text = notice.inner_text()
-    for named in (MARKUP, "'abc' is not a whole number", "'nan' is not a finite number", "train fraction: 7",
-                  "unknown setting 'nosuch'", "… and 1 more"):  # six problems, five named
+    for named in (
+        MARKUP,
+        "'abc' is not a whole number",
+        "'nan' is not a finite number",
+        "train fraction: 7",
+        "unknown setting 'nosuch'",
+        "… and 1 more",
+    ):  # six problems, five named
         assert named in text
     assert page.evaluate("() => window.__x") is None
     defaults = dashboard.model.param

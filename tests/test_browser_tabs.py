@@ -1,6 +1,7 @@
 """Every tab of the served dashboard as a user sees it in Debian's Chromium (issue 20): each plot shows its data after
 the tab's action (pixels inside the plot's frame, not only axes and legend), and at a projector's 1024×768 no tab is
 wider than the window. Uses the served-app fixtures of `test_browser`."""
+
 import io
 
 import numpy as np
@@ -48,11 +49,11 @@ def data_pixels(page) -> dict[str, int]:
     counts = {}
     for plot in page.evaluate(PLOT_FRAMES):
         x, y, w, h = (int(round(plot[k])) for k in "xywh")
-        frame = shot[y + 1:y + h - 1, x + 1:x + w - 1]  # inside the frame's border
+        frame = shot[y + 1 : y + h - 1, x + 1 : x + w - 1]  # inside the frame's border
         drawn = (frame.min(axis=2) < 200) | (frame.max(axis=2) - frame.min(axis=2) > 40)
         for legend in plot["legends"]:
             lx, ly = int(legend["x"]), int(legend["y"])
-            drawn[max(ly - 2, 0):ly + int(legend["h"]) + 2, max(lx - 2, 0):lx + int(legend["w"]) + 2] = False
+            drawn[max(ly - 2, 0) : ly + int(legend["h"]) + 2, max(lx - 2, 0) : lx + int(legend["w"]) + 2] = False
         counts[f"{plot['title']} ({plot['backend']})"] = int(drawn.sum())
     return counts
 
@@ -83,8 +84,12 @@ def each_tab_after_its_action(page, dashboard, check) -> None:
     check("Data")
 
     page.locator(".bk-tab", has_text="MCMC").click()
-    for widget, value in ((dashboard.mcmc.n_train, 120), (dashboard.mcmc.n_test, 150),
-                          (dashboard.mcmc.n_samples, 150), (dashboard.mcmc.burn_in, 50)):
+    for widget, value in (
+        (dashboard.mcmc.n_train, 120),
+        (dashboard.mcmc.n_test, 150),
+        (dashboard.mcmc.n_samples, 150),
+        (dashboard.mcmc.burn_in, 50),
+    ):
         widget.value = value
     page.get_by_role("button", name="Run MCMC comparison").click()
     page.get_by_text("ELBO without augmentation").wait_for(timeout=TIMEOUT_MS)
@@ -105,8 +110,7 @@ def test_every_plot_of_every_tab_shows_its_data_after_the_tabs_action(served, pa
     dashboard, errors = open_app(page, *served)
     least = {"Train": 5, "Data": 0, "MCMC": 6, "Race": 2, "Learn": 7}  # MCMC: trace, Fig. 1 (3), surfaces (2)
     drawn = {}
-    each_tab_after_its_action(page, dashboard, lambda tab: drawn.update({tab: assert_all_drawn(page, tab,
-                                                                                               least[tab])}))
+    each_tab_after_its_action(page, dashboard, lambda tab: drawn.update({tab: assert_all_drawn(page, tab, least[tab])}))
     assert set(drawn) == set(least)
     plots = {plot["title"].split(",")[0].split(" ")[0]: plot for plot in page.evaluate(PLOT_FRAMES)}  # Learn's
     clipped = [p["title"] for p in plots.values() if p["title_width"] > p["canvas_width"] - 50]
@@ -116,8 +120,9 @@ def test_every_plot_of_every_tab_shows_its_data_after_the_tabs_action(served, pa
     for quantity, title in (("c", "c_i"), ("theta", "θ_i")):
         top = np.histogram(local[quantity], bins=30, density=True)[0].max()
         assert top < plots[title]["y_range"][1] < 1.3 * top, (title, top, plots[title]["y_range"])
-    ep = EPSite.from_cavity(dashboard.learn.cavity_mean.value, dashboard.learn.cavity_var.value,
-                            dashboard.learn.label.value)
+    ep = EPSite.from_cavity(
+        dashboard.learn.cavity_mean.value, dashboard.learn.cavity_var.value, dashboard.learn.label.value
+    )
     peak = 1.0 / np.sqrt(2 * np.pi * ep.var)  # the moment-matched Gaussian's peak; the tilted one's is close
     assert peak < plots["tilted"]["y_range"][1] < 2.0 * peak, (peak, plots["tilted"]["y_range"])
     assert errors == []

@@ -2,6 +2,7 @@
 or cells shows as text and runs nothing; a file over the limit is refused by the browser before it is sent and the
 session carries on; one session's upload is read off the event loop, so another session's page loads meanwhile;
 every upload gets feedback. The helpers and the Chromium fixtures are those of test_browser.py and conftest.py."""
+
 import asyncio
 import os
 import socket
@@ -37,7 +38,8 @@ def upload(page, name: str, content: bytes) -> None:
     moment, and a file chosen there is lost."""
     page.locator(".filepond--drop-label:visible, .filepond--item:visible").first.wait_for(timeout=TIMEOUT_MS)
     page.locator("input.filepond--browser").set_input_files(
-        files=[{"name": name, "mimeType": "text/csv", "buffer": content}])
+        files=[{"name": name, "mimeType": "text/csv", "buffer": content}]
+    )
 
 
 def notice(page, text: str):
@@ -138,8 +140,9 @@ def test_an_upload_that_stops_is_dropped_by_the_served_page_and_the_user_told(se
     widget = dashboard.data.upload
     widget.stall_seconds = 0.5
     model, _ = next(iter(widget._models.values()))
-    event = UploadEvent(model, data={"name": "stalled.csv", "chunk": 1, "total_chunks": 3, "data": b"x1,x2,",
-                                     "type": "text/csv"})
+    event = UploadEvent(
+        model, data={"name": "stalled.csv", "chunk": 1, "total_chunks": 3, "data": b"x1,x2,", "type": "text/csv"}
+    )
     model.document.add_next_tick_callback(lambda: widget._server_event(model.document, event))
     notice(page, "stalled.csv: the upload stopped after 6 bytes and nothing came for 0.5 s; it was dropped.")
     wait_server(page, lambda: widget.held_bytes == 0 and widget._watchdog is None)
@@ -186,8 +189,9 @@ def test_one_sessions_upload_does_not_stall_another_sessions_page(served, browse
 
 def test_every_upload_gets_feedback_and_the_label_box_keeps_the_file_in_use(served, page, monkeypatch):
     notified, real_notify = [], app.notify
-    monkeypatch.setattr(app, "notify", lambda message, kind="error": (notified.append(message),
-                                                                         real_notify(message, kind)))
+    monkeypatch.setattr(
+        app, "notify", lambda message, kind="error": (notified.append(message), real_notify(message, kind))
+    )
     dashboard, errors = open_app(page, *served)
     page.locator(".bk-tab", has_text="Data").click()
     good = csv_bytes(["u", "v", "label"], labels=("0", "1"))
@@ -201,7 +205,7 @@ def test_every_upload_gets_feedback_and_the_label_box_keeps_the_file_in_use(serv
     notice(page, "other.csv: line")
     page.wait_for_timeout(500)
     expected = ["Loaded good.csv", "Loaded good.csv", "empty.csv: the file is empty", "other.csv: line"]
-    assert [message[:len(start)] for message, start in zip(notified, expected)] == expected
+    assert [message[: len(start)] for message, start in zip(notified, expected)] == expected
     assert len(notified) == len(expected)
     assert label_box(page).locator("option").all_inner_texts() == ["u", "v", "label"]
     assert dashboard.data.label_column.options == ["u", "v", "label"] and dashboard.model.feature_names == ["u", "v"]
@@ -211,10 +215,25 @@ def test_every_upload_gets_feedback_and_the_label_box_keeps_the_file_in_use(serv
 def test_panel_serve_has_the_same_upload_limit(page):
     """`panel serve apps/explorer.py` as a user types it: the browser refuses a file over the limit, takes one under."""
     port = free_port()
-    command = [sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "explorer.py"), "--port", str(port),
-               "--address", "127.0.0.1", f"--allow-websocket-origin=127.0.0.1:{port}"]
-    server = subprocess.Popen(command, cwd=ROOT, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"),
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "panel",
+        "serve",
+        str(ROOT / "apps" / "explorer.py"),
+        "--port",
+        str(port),
+        "--address",
+        "127.0.0.1",
+        f"--allow-websocket-origin=127.0.0.1:{port}",
+    ]
+    server = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=dict(os.environ, OPENBLAS_NUM_THREADS="1"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + TIMEOUT_MS / 1000
         while True:

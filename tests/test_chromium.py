@@ -1,5 +1,6 @@
 """Which Chromium the browser tests, the served-dashboard benchmark and the screenshots launch, and what they say
 when there is none."""
+
 import pytest
 
 from explorer.dashboard import chromium

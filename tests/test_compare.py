@@ -36,12 +36,17 @@ def diabetes_comparison(paper_data):
     X, y = data["X"][rows], data["y"][rows].astype(float)
     X = (X - X.mean(axis=0)) / X.std(axis=0, ddof=1)
     X_train, y_train, X_test, y_test = X[:200], y[:200], X[200:], y[200:]
-    sampler = GibbsSampler(X_train, y_train, KERNEL, rng=np.random.default_rng(1), n_chains=4, burn_in=100,
-                           n_samples=2_000).run(chunk=500)
+    sampler = GibbsSampler(
+        X_train, y_train, KERNEL, rng=np.random.default_rng(1), n_chains=4, burn_in=100, n_samples=2_000
+    ).run(chunk=500)
     full = fitted(X_train, y_train, KERNEL)
     sparse = fitted(X_train, y_train, KERNEL, kmeans_plus_plus(X_train, 40, np.random.default_rng(2)))
-    return (compare_with_mcmc(full, sampler, X_test, y_test), compare_with_mcmc(sparse, sampler, X_test, y_test),
-            full, sparse)
+    return (
+        compare_with_mcmc(full, sampler, X_test, y_test),
+        compare_with_mcmc(sparse, sampler, X_test, y_test),
+        full,
+        sparse,
+    )
 
 
 def test_full_xgpc_is_close_to_mcmc_on_diabetes(diabetes_comparison):
@@ -75,6 +80,7 @@ def test_augmented_bound_is_below_the_nonaugmented_one_by_the_papers_gap(diabete
 
 def test_summary_is_plain_json(diabetes_comparison):
     import json
+
     summary = diabetes_comparison[0].summary()
     assert json.loads(json.dumps(summary)) == summary
     assert set(diabetes_comparison[0].pairs()) == {"mean", "variance", "p(y=1)"}
@@ -96,18 +102,35 @@ def test_bounds_on_a_one_point_problem_against_quadrature():
 
 def test_gaussian_marginal_kl_against_quadrature():
     mq, vq, mp, vp = 0.3, 0.5, -0.4, 1.7
-    truth, _ = integrate.quad(lambda f: norm.pdf(f, mq, np.sqrt(vq)) * (norm.logpdf(f, mq, np.sqrt(vq))
-                                                                        - norm.logpdf(f, mp, np.sqrt(vp))), -30, 30)
-    assert gaussian_marginal_kl(np.array([mq]), np.array([vq]), np.array([mp]), np.array([vp]))[0] == \
-        pytest.approx(truth, rel=1e-8)
+    truth, _ = integrate.quad(
+        lambda f: norm.pdf(f, mq, np.sqrt(vq)) * (norm.logpdf(f, mq, np.sqrt(vq)) - norm.logpdf(f, mp, np.sqrt(vp))),
+        -30,
+        30,
+    )
+    assert gaussian_marginal_kl(np.array([mq]), np.array([vq]), np.array([mp]), np.array([vp]))[0] == pytest.approx(
+        truth, rel=1e-8
+    )
 
 
 def test_run_comparison_subsamples_and_is_reproducible():
     rng = np.random.default_rng(3)
     X = rng.standard_normal((300, 2))
     y = np.where(X[:, 0] - X[:, 1] + 0.3 * rng.standard_normal(300) > 0, 1.0, -1.0)
-    runs = [run_comparison(X, y, RBF(1.0), n_train_max=60, test_fraction=0.25, seed=7, n_samples=40, burn_in=10,
-                           n_chains=2, n_inducing=10) for _ in range(2)]
+    runs = [
+        run_comparison(
+            X,
+            y,
+            RBF(1.0),
+            n_train_max=60,
+            test_fraction=0.25,
+            seed=7,
+            n_samples=40,
+            burn_in=10,
+            n_chains=2,
+            n_inducing=10,
+        )
+        for _ in range(2)
+    ]
     run = runs[0]
     assert run.subsampled_from == 300 and run.full.subsampled_from == 300
     assert len(run.y_train) == 60 and len(run.y_test) == 20 and run.full.n_train == 60

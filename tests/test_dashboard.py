@@ -1,5 +1,6 @@
 """The dashboard's views and callbacks without a browser: a real Model steps, the plot sources change, bad input is
 reported and leaves the run alone. `Dashboard.refresh()` is called directly (no server runs its periodic callback)."""
+
 import asyncio
 import html
 import io
@@ -98,8 +99,11 @@ def test_a_configuration_change_archives_the_run_and_labels_runs_by_what_changed
     dash.step()
     dash.reset()
     elbo_labels = [item.label["value"] for item in traces.elbo.legend[0].items]
-    assert elbo_labels == ["run 1: first run", "run 2: seed 0 → 3, inducing points 20 → 10",
-                           "run 3 (now): same settings"]
+    assert elbo_labels == [
+        "run 1: first run",
+        "run 2: seed 0 → 3, inducing points 20 → 10",
+        "run 3 (now): same settings",
+    ]
     assert [item.label["value"] for item in traces.nll.legend[0].items] == ["run 1", "run 2", "run 3 (now)"]
 
 
@@ -184,8 +188,24 @@ def test_history_csv_and_learn_histograms(dash):
 def test_decimator_keeps_the_whole_run_in_bounded_memory():
     buffer = Decimator(capacity=100)
     for start in range(0, 1000, 7):
-        buffer.add([{name: float(i) for name in ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho",
-                                                 "lengthscale", "variance")} for i in range(start, min(start + 7, 1000))])
+        buffer.add(
+            [
+                {
+                    name: float(i)
+                    for name in (
+                        "iteration",
+                        "seconds",
+                        "elbo",
+                        "test_nll",
+                        "test_error",
+                        "rho",
+                        "lengthscale",
+                        "variance",
+                    )
+                }
+                for i in range(start, min(start + 7, 1000))
+            ]
+        )
     kept = buffer.kept["iteration"]
     assert len(kept) <= 100 and kept[0] == 0 and kept[-1] > 900
     assert np.all(np.diff(kept) > 0)
@@ -213,8 +233,13 @@ def test_worker_reports_an_error_and_pauses():
 
 def test_mcmc_tab_runs_a_small_comparison(dash):
     dash.tabs.active = 2
-    for widget, value in ((dash.mcmc.n_train, 40), (dash.mcmc.n_test, 30), (dash.mcmc.n_samples, 60),
-                          (dash.mcmc.burn_in, 20), (dash.mcmc.n_chains, 2)):
+    for widget, value in (
+        (dash.mcmc.n_train, 40),
+        (dash.mcmc.n_test, 30),
+        (dash.mcmc.n_samples, 60),
+        (dash.mcmc.burn_in, 20),
+        (dash.mcmc.n_chains, 2),
+    ):
         widget.value = value
     dash.start_mcmc()
     wait_until(lambda: not dash.worker.playing, limit=120)
@@ -277,14 +302,15 @@ def test_time_to_target_readings():
     assert first_time_within(seconds, nll, 0.55) == 1.0
     assert settled_time_within(seconds, nll, 0.55) == 3.0
     assert first_time_within(seconds, nll, 0.1) == np.inf
-    best, rows = standings({"a": {"seconds": seconds, "test_nll": nll, "test_error": nll / 10,
-                                  "iteration": np.arange(5.0)}})
+    best, rows = standings(
+        {"a": {"seconds": seconds, "test_nll": nll, "test_error": nll / 10, "iteration": np.arange(5.0)}}
+    )
     assert best == 0.5 and rows[0]["first"] == 1.0
 
 
 def test_heatmap_and_point_colours_agree():
     def rgb(color):
-        return np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)])
+        return np.array([int(color[i : i + 2], 16) for i in (1, 3, 5)])
 
     for low_end, high_end in ((P_PALETTE[0], P_PALETTE[-1]), tuple(CLASS_COLORS)):
         assert rgb(low_end)[2] > rgb(low_end)[0]  # p = 0 and class −1: blue
@@ -365,15 +391,17 @@ def test_run_labels_say_what_changed_in_words():
     before = {"n_inducing": 30, "seed": 0, "learn_hyperparameters": True, "noise": None, "rho": 0.5}
     assert describe_change(before, dict(before)) == "same settings"
     after = dict(before, n_inducing=50, learn_hyperparameters=False, noise=0.25, rho=0.125)
-    assert describe_change(before, after) == ("inducing points 30 → 50, learn ℓ and σ² on → off, noise default → "
-                                              "0.25, ρ 0.5 → 0.125")
+    assert describe_change(before, after) == (
+        "inducing points 30 → 50, learn ℓ and σ² on → off, noise default → 0.25, ρ 0.5 → 0.125"
+    )
 
 
 def _has_extent(fig) -> bool:
     """Bokeh can set the figure's initial ranges: they are explicit, or some visible renderer has data to fit."""
     explicit = all(isinstance(r, Range1d) and r.start < r.end for r in (fig.x_range, fig.y_range))
-    return explicit or any(r.visible and any(len(column) for column in r.data_source.data.values())
-                           for r in fig.renderers)
+    return explicit or any(
+        r.visible and any(len(column) for column in r.data_source.data.values()) for r in fig.renderers
+    )
 
 
 def test_every_figure_can_set_its_initial_ranges_and_the_curves_fill_them(dash):
@@ -412,8 +440,16 @@ def test_race_robust_range_ignores_a_spike():
 
 def test_race_verdict_and_table_in_words():
     def row(method, first, settled, final):
-        return {"method": method, "iterations": 100, "seconds": 8.0, "best_nll": 0.3, "final_nll": final,
-                "final_error": 0.1, "first": first, "settled": settled}
+        return {
+            "method": method,
+            "iterations": 100,
+            "seconds": 8.0,
+            "best_nll": 0.3,
+            "final_nll": final,
+            "final_error": 0.1,
+            "first": first,
+            "settled": settled,
+        }
 
     rows = [row("xgpc", 0.5, 1.0, 0.301), row("svgp-adam", 2.0, 3.0, 0.302), row("svgp-natgrad", 0.2, np.inf, 0.35)]
     text = verdict(0.3, rows, finished=True)
@@ -452,10 +488,18 @@ def test_race_report_page_names_the_winner_in_words(tmp_path):
     spiky = calm + 0.02
     spiky[10] = 7.0
     methods = {"xgpc": (calm, 0.3, 0.5), "svgp-natgrad": (spiky, np.inf, 1.5)}
-    race = {"best_nll": float(calm.min()), "methods": {
-        name: {"trace": {"seconds": seconds.tolist(), "test_nll": nll.tolist(), "test_error": (nll / 3).tolist()},
-               "final_nll": float(nll[-1]), "first_0.01": first, "settled_0.01": settled}
-        for name, (nll, settled, first) in methods.items()}}
+    race = {
+        "best_nll": float(calm.min()),
+        "methods": {
+            name: {
+                "trace": {"seconds": seconds.tolist(), "test_nll": nll.tolist(), "test_error": (nll / 3).tolist()},
+                "final_nll": float(nll[-1]),
+                "first_0.01": first,
+                "settled_0.01": settled,
+            }
+            for name, (nll, settled, first) in methods.items()
+        },
+    }
     path = tmp_path / "race.json"
     path.write_text(json.dumps({"folds": [race], "config": {"dataset": "toy"}, "bands": [0.01]}))
     page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())  # the Div's text is escaped
@@ -507,8 +551,12 @@ def test_user_strings_render_as_their_literal_text(value):
 
 
 def test_markup_payloads_stay_text():
-    for value in (PAYLOAD, "[x](javascript:alert(1))", "*a* _b_ `c` :smile: &lt;b&gt; $x^2$ www.example.com",
-                  "line one\n<script>window.__x=1</script>"):
+    for value in (
+        PAYLOAD,
+        "[x](javascript:alert(1))",
+        "*a* _b_ `c` :smile: &lt;b&gt; $x^2$ www.example.com",
+        "line one\n<script>window.__x=1</script>",
+    ):
         assert _visible(html_text(value)).tags == []
         rendered = _visible(_markdown_as_html(markdown_text(value)))
         assert rendered.tags == ["p"] and rendered.text.strip() == " ".join(value.splitlines())
@@ -644,6 +692,8 @@ def test_a_file_dropped_while_another_is_read_is_refused_and_the_first_carries_o
     asyncio.run(session())
     assert dash.data.accepted.filename == "first.csv" and dash.model.feature_names == ["u", "v"]
     assert not dash.data.reading.visible and dash.data.label_column.options == ["u", "v", "label"]
+
+
 def test_a_diverged_kernel_step_shows_advice_and_continues_with_kernel_learning_off(dash, caplog):
     dash.step()
     iteration, trainer = dash.model.iteration, dash.model.trainer
@@ -752,8 +802,10 @@ def test_periodic_refreshes_while_training_show_every_row_once(dash):
     shown = list(dash.train.traces.live.data["iteration"])
     assert shown == [row["iteration"] for row in dash.model.history.rows]
     # the last row: the last multiple of eval_every, or, if Play skipped that evaluation, the state at the Pause
-    assert len(shown) > 5 and shown[-1] in (dash.model.iteration - dash.model.iteration % dash.model.eval_every,
-                                            dash.model.iteration)
+    assert len(shown) > 5 and shown[-1] in (
+        dash.model.iteration - dash.model.iteration % dash.model.eval_every,
+        dash.model.iteration,
+    )
 
 
 def test_an_action_while_training_shows_its_state_and_later_snapshots_follow_it(dash):
@@ -808,5 +860,6 @@ def test_the_data_tab_lists_missing_paper_sets_in_a_short_paragraph_and_points_t
     assert by_hand and f"{', '.join(by_hand)} have no OpenML copy" in text
     rows[0]["available"] = True
     assert f"**{rows[0]['name']}**" in paper_sets_text(rows).splitlines()[2]
-    assert "data/examples/" in EXAMPLES_HINT and all((registry.PROJECT_DATA_DIR / "examples" / name).exists()
-                                                      for name in ("moons.csv", "circles.csv", "xor.tsv"))
+    assert "data/examples/" in EXAMPLES_HINT and all(
+        (registry.PROJECT_DATA_DIR / "examples" / name).exists() for name in ("moons.csv", "circles.csv", "xor.tsv")
+    )

@@ -3,6 +3,7 @@
 Files are written by the tests with independent writers (string formatting, csv, numpy) and read back; the paper's
 data are checked against the sizes and class counts stated in shared/data/README.md.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -25,6 +26,7 @@ from explorer import readers, registry
 from explorer.datasets import DataError
 
 # ----------------------------------------------------------------------------------------------------------- labels
+
 
 @pytest.mark.parametrize(
     "raw, expected, classes",
@@ -68,6 +70,7 @@ def test_decode_labels_rejects_values_other_than_plus_minus_one():
 
 
 # ----------------------------------------------------------------------------------------------------------- checks
+
 
 def test_validate_returns_c_contiguous_float64():
     X = np.asfortranarray(np.arange(12, dtype=np.int32).reshape(6, 2))
@@ -117,6 +120,7 @@ def test_validate_rejects_one_row_and_one_dimensional_x():
 
 
 # ----------------------------------------------------------------------------------------------- built-in 2-D sets
+
 
 @pytest.mark.parametrize("name", list(D.BUILTIN))
 def test_builtin_sets_deterministic_shapes_and_balanced(name):
@@ -198,6 +202,7 @@ def test_load_unknown_name_lists_valid_names():
 
 # ------------------------------------------------------------------------------------------------------- CSV / TSV
 
+
 def _random_table(rng, n=12, d=3):
     X = rng.normal(size=(n, d)) * 10 ** rng.integers(-3, 4, size=d)
     y = np.array(["no", "yes"])[rng.integers(0, 2, size=n)]
@@ -220,8 +225,9 @@ def test_csv_round_trip_with_label_column_in_the_middle(tmp_path):
 def test_tsv_by_extension_and_label_by_index(tmp_path):
     X, y = _random_table(np.random.default_rng(2))
     path = tmp_path / "table.tsv"
-    rows = ["a b\tc\ty"] + ["\t".join([repr(float(v)) for v in r] + [str(int(lab == "yes"))])
-                            for r, lab in zip(X[:, :2], y)]
+    rows = ["a b\tc\ty"] + [
+        "\t".join([repr(float(v)) for v in r] + [str(int(lab == "yes"))]) for r, lab in zip(X[:, :2], y)
+    ]
     path.write_text("\n".join(rows))
     Xr, yr, classes, names = D.read_csv(path, -1)
     np.testing.assert_array_equal(Xr, X[:, :2])
@@ -307,6 +313,7 @@ def test_csv_one_class_and_three_classes_name_the_file(tmp_path):
 
 # ---------------------------------------------------------------------------------------------------------- LIBSVM
 
+
 def _write_libsvm(path: Path, X: np.ndarray, y: np.ndarray) -> None:
     lines = []
     for row, label in zip(X, y):
@@ -359,6 +366,7 @@ def test_libsvm_bad_line_names_file_and_line(tmp_path, bad_line, match):
 
 # ------------------------------------------------------------------------------------------------------------- npz
 
+
 def test_npz_round_trip_path_and_bytes(tmp_path):
     rng = np.random.default_rng(4)
     X = rng.normal(size=(9, 4))
@@ -395,6 +403,7 @@ def test_npz_not_an_archive(tmp_path):
 
 # ------------------------------------------------------------------------------------------------------- load_file
 
+
 def test_load_file_dispatches_by_extension(tmp_path):
     X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
     y = np.array([1, -1, 1])
@@ -425,6 +434,7 @@ def test_load_file_unknown_extension_and_unguessable_label(tmp_path):
 
 
 # --------------------------------------------------------------------------------------------------- paper data
+
 
 def test_paper_registry_matches_the_offline_files(paper_data):
     assert set(D.available(paper_data)) == set(D.BUILTIN) | set(D.PAPER_DATASETS)
@@ -502,8 +512,11 @@ def _seed_openml_cache_from_sklearn_fixture(data_id: int, cache: Path) -> Path:
     the real fetch_openml runs offline. Returns the ARFF fixture."""
     fixtures = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" / f"id_{data_id}"
     root = cache / "openml" / "openml.org"
-    for prefix, url in (("api-v1-jd-", "api/v1/json/data/"), ("api-v1-jdf-", "api/v1/json/data/features/"),
-                        ("api-v1-jdq-", "api/v1/json/data/qualities/")):
+    for prefix, url in (
+        ("api-v1-jd-", "api/v1/json/data/"),
+        ("api-v1-jdf-", "api/v1/json/data/features/"),
+        ("api-v1-jdq-", "api/v1/json/data/qualities/"),
+    ):
         target = root / f"{url}{data_id}.gz"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(fixtures / f"{prefix}{data_id}.json.gz", target)
@@ -565,9 +578,13 @@ def test_openml_fetch_encodes_categories_and_orients_labels(tmp_path):
 
 # --------------------------------------------------------------------------------------------- splits and scaling
 
+
 def test_train_test_split_stratified_partitions_rows():
     rng = np.random.default_rng(5)
-    y = np.r_[np.ones(30, dtype=np.int8), -np.ones(70, dtype=np.int8), ]
+    y = np.r_[
+        np.ones(30, dtype=np.int8),
+        -np.ones(70, dtype=np.int8),
+    ]
     X = np.c_[np.arange(100.0), rng.normal(size=100)]
     X_tr, X_te, y_tr, y_te = D.train_test_split(X, y, 0.25, np.random.default_rng(0))
     assert sorted(np.r_[X_tr[:, 0], X_te[:, 0]].tolist()) == list(range(100))
@@ -655,6 +672,7 @@ def test_standardizer_errors():
 
 
 # ------------------------------------------------------------------------------------- hardened readers (issue 9)
+
 
 @pytest.mark.parametrize("index", [100000000, 10**12])
 def test_libsvm_huge_feature_index_is_refused_before_allocating(tmp_path, index):
@@ -783,8 +801,11 @@ def test_dates_give_data_errors_naming_where(tmp_path):
         D.read_npz(io.BytesIO(buffer.getvalue()), source_name="dates.npz")
     path = tmp_path / "dated.csv"
     path.write_text("when,x,label\n2020-01-01,1,a\n2020-01-02,2,b\n")
-    with pytest.raises(DataError, match=r"dated\.csv: line 2, column 'when': value '2020-01-01' is not a number; "
-                                        "dates and times must be converted to numbers first"):
+    with pytest.raises(
+        DataError,
+        match=r"dated\.csv: line 2, column 'when': value '2020-01-01' is not a number; "
+        "dates and times must be converted to numbers first",
+    ):
         D.read_csv(path, "label")
     import datetime
 
@@ -824,18 +845,21 @@ def test_huge_numeric_labels_are_not_wrapped_into_int64(tmp_path):
     assert classes.tolist() == [0.0, 1e30] and y.tolist() == [1, -1, 1]
 
 
-@pytest.mark.parametrize("text", [
-    "a,b,label\n1_000,2,x\n3,4,y\n",            # Python's float() reads 1_000; pandas does not
-    "a,b,label\n 1 ,\t2\t, x \n3,4,y\n",       # spaces around cells
-    "a,b,label\n1,2,x\n   \n\n3,4,y\n",        # blank and whitespace-only lines
-    "\n\na,b,label\n1,2,x\n3,4,y\n",           # blank lines before the header
-    "a,b,label\r\n1,2,x\r\n3,4,y\r\n",         # CRLF
-    "a,b,label\r1,2,x\r3,4,y\r",               # old Mac line ends
-    "a b label\n1 2 x\x0c3 4 y\n",             # a form feed: a line break for str.splitlines, not for pandas
-    'a,b,label\n"1",2,"x"\n3,"4",y\n',         # quoted cells
-    "a b label\n1 2 x\n3\t4   y\n",            # whitespace-delimited
-    "a,b,label\n١,2,x\n3,4,y\n",               # Arabic-Indic digit one: float() reads it
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a,b,label\n1_000,2,x\n3,4,y\n",  # Python's float() reads 1_000; pandas does not
+        "a,b,label\n 1 ,\t2\t, x \n3,4,y\n",  # spaces around cells
+        "a,b,label\n1,2,x\n   \n\n3,4,y\n",  # blank and whitespace-only lines
+        "\n\na,b,label\n1,2,x\n3,4,y\n",  # blank lines before the header
+        "a,b,label\r\n1,2,x\r\n3,4,y\r\n",  # CRLF
+        "a,b,label\r1,2,x\r3,4,y\r",  # old Mac line ends
+        "a b label\n1 2 x\x0c3 4 y\n",  # a form feed: a line break for str.splitlines, not for pandas
+        'a,b,label\n"1",2,"x"\n3,"4",y\n',  # quoted cells
+        "a b label\n1 2 x\n3\t4   y\n",  # whitespace-delimited
+        "a,b,label\n١,2,x\n3,4,y\n",  # Arabic-Indic digit one: float() reads it
+    ],
+)
 def test_csv_fast_and_careful_paths_agree(text):
     header_fields = ["a", "b", "label"]
     X, y, classes, names = D.read_csv(io.BytesIO(text.encode()), "label", source_name="t.csv")
@@ -880,6 +904,7 @@ def test_read_csv_bad_delimiter_and_unreadable_file_object():
 
 # ------------------------------------------------------------------------------- registry and where data are found
 
+
 def test_registry_matches_the_offline_files_and_the_shared_readme(paper_data):
     readme = (paper_data / "README.md").read_text()
     for name, spec in D.PAPER_DATASETS.items():
@@ -897,8 +922,12 @@ def test_registry_matches_the_offline_files_and_the_shared_readme(paper_data):
 def test_search_order_env_then_project_data_then_shared_then_cache(tmp_path, monkeypatch):
     _no_data_beside(tmp_path, monkeypatch)
     spec = D.PAPER_DATASETS["diabetes"]
-    places = {"env": tmp_path / "env", "project": registry.PROJECT_DATA_DIR, "shared": tmp_path / "shared",
-              "cache": tmp_path / "cache"}
+    places = {
+        "env": tmp_path / "env",
+        "project": registry.PROJECT_DATA_DIR,
+        "shared": tmp_path / "shared",
+        "cache": tmp_path / "cache",
+    }
     monkeypatch.setattr(registry, "SHARED_DATA_DIR", places["shared"])
     for k, (label, directory) in enumerate(places.items()):
         directory.mkdir(exist_ok=True)
@@ -911,8 +940,12 @@ def test_search_order_env_then_project_data_then_shared_then_cache(tmp_path, mon
             X, _ = D.load("diabetes")
         assert X[0, 0] == list(places).index(label)
         row = next(r for r in D.paper_availability() if r["name"] == "diabetes")
-        assert row == {"name": "diabetes", "available": True, "location": str(places[label] / spec.file),
-                       "how_to_get": row["how_to_get"]}
+        assert row == {
+            "name": "diabetes",
+            "available": True,
+            "location": str(places[label] / spec.file),
+            "how_to_get": row["how_to_get"],
+        }
         (places[label] / spec.file).unlink()
         if label == "env":
             monkeypatch.delenv("XGPC_DATA_DIR")
@@ -944,6 +977,7 @@ def test_shared_data_beside_the_checkout_is_found_without_an_environment_variabl
 
 # ------------------------------------------------------------------------------------ data fetch / list / examples
 
+
 @pytest.fixture
 def small_paper_file(tmp_path, monkeypatch):
     """A small generated file standing in for diabetes.npz in the registry (its sha256 entered there)."""
@@ -952,7 +986,9 @@ def small_paper_file(tmp_path, monkeypatch):
     served = tmp_path / "served"
     served.mkdir()
     rng = np.random.default_rng(0)
-    np.savez_compressed(served / "diabetes.npz", X=rng.normal(size=(3000, 8)), y=np.where(rng.random(3000) < 0.35, 1, -1))
+    np.savez_compressed(
+        served / "diabetes.npz", X=rng.normal(size=(3000, 8)), y=np.where(rng.random(3000) < 0.35, 1, -1)
+    )
     spec = dataclasses.replace(D.PAPER_DATASETS["diabetes"], sha256=registry.sha256_of(served / "diabetes.npz"))
     monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes", spec)
     return served / "diabetes.npz"
@@ -996,8 +1032,9 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def test_fetch_from_a_local_http_mirror_writes_the_file_with_a_progress_bar(tmp_path, http_server, small_paper_file,
-                                                                             capsys):
+def test_fetch_from_a_local_http_mirror_writes_the_file_with_a_progress_bar(
+    tmp_path, http_server, small_paper_file, capsys
+):
     from explorer.__main__ import main
 
     target = tmp_path / "data"
@@ -1058,8 +1095,11 @@ def test_fetch_offline_fails_with_a_clear_message(tmp_path, monkeypatch, capsys)
 def _serve_openml_fixture(data_id: int, root: Path) -> None:
     """Lay out scikit-learn's recorded OpenML responses for `data_id` as OpenML's URLs would serve them."""
     fixtures = Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" / f"id_{data_id}"
-    for prefix, url in (("api-v1-jd-", "api/v1/json/data/"), ("api-v1-jdf-", "api/v1/json/data/features/"),
-                        ("api-v1-jdq-", "api/v1/json/data/qualities/")):
+    for prefix, url in (
+        ("api-v1-jd-", "api/v1/json/data/"),
+        ("api-v1-jdf-", "api/v1/json/data/features/"),
+        ("api-v1-jdq-", "api/v1/json/data/qualities/"),
+    ):
         target = root / f"{url}{data_id}"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(gzip.open(fixtures / f"{prefix}{data_id}.json.gz").read())
@@ -1077,8 +1117,9 @@ def test_fetch_from_openml_downloads_with_progress_bars_then_loads_offline(tmp_p
 
     served = tmp_path / "openml"
     _serve_openml_fixture(3, served)  # kr-vs-kp, standing in for diabetes
-    monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes",
-                        dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3))
+    monkeypatch.setitem(
+        registry.PAPER_DATASETS, "diabetes", dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3)
+    )
     target = tmp_path / "data"
     with local_http_server(directory_handler(served)) as url:
         path = download.fetch("diabetes", target, openml_url=url)
@@ -1086,8 +1127,13 @@ def test_fetch_from_openml_downloads_with_progress_bars_then_loads_offline(tmp_p
     err = capsys.readouterr().err
     assert all(f"{name}: 100%" in err for name in ("3", "kr-vs-kp.arff"))
     X, y = D.load("diabetes", data_dir=target)  # the converted copy is found without the network
-    names, rows = _parse_arff(next((Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" /
-                                    "id_3").glob("data-v1-dl-*.arff.gz")))
+    names, rows = _parse_arff(
+        next(
+            (Path(sklearn.__file__).parent / "datasets" / "tests" / "data" / "openml" / "id_3").glob(
+                "data-v1-dl-*.arff.gz"
+            )
+        )
+    )
     assert X.shape == (len(rows), 36)
     minority = min(set(rows[:, -1]), key=lambda c: np.sum(rows[:, -1] == c))
     np.testing.assert_array_equal(y, np.where(rows[:, -1] == minority, 1, -1))
@@ -1139,8 +1185,14 @@ def test_example_files_are_the_ones_the_script_writes_and_read_back(tmp_path):
         X_true, y_true = D.load(example.dataset, n=example.n, seed=example.seed)
         np.testing.assert_allclose(X, X_true, rtol=1e-5, atol=1e-5)
         assert names == ["x1", "x2"] and len(y) == example.n
-        shown = [str(c) if not isinstance(c, (int, np.integer)) else f"{int(c):+d}" if "+1" in example.labels
-                 else str(int(c)) for c in classes.tolist()]
+        shown = [
+            str(c)
+            if not isinstance(c, (int, np.integer))
+            else f"{int(c):+d}"
+            if "+1" in example.labels
+            else str(int(c))
+            for c in classes.tolist()
+        ]
         assert sorted(shown) == sorted(example.labels)
         # the label that stands for generated class +1 is the file's labels[1]
         plus = [classes[0], classes[1]][int(y[np.flatnonzero(y_true == 1)[0]] == 1)]
@@ -1173,6 +1225,7 @@ def test_messages_stay_short_for_wide_headers_and_many_label_values(tmp_path):
 
 # ----------------------------------------------------------------- issue 19 §3–§4: hostile input to `data` commands
 
+
 def test_fetch_takes_a_plain_folder_as_mirror_and_names_a_missing_one(tmp_path, small_paper_file, monkeypatch, capsys):
     from explorer.__main__ import main
 
@@ -1180,12 +1233,14 @@ def test_fetch_takes_a_plain_folder_as_mirror_and_names_a_missing_one(tmp_path, 
     assert main(["data", "fetch", "diabetes", "--from", "served", "--to", "data", "--quiet"]) == 0  # ./served
     assert (tmp_path / "data" / "diabetes.npz").read_bytes() == small_paper_file.read_bytes()
     assert main(["data", "fetch", "diabetes", "--from", "./mirror", "--to", "data", "--quiet"]) == 1
-    assert capsys.readouterr().err.strip().endswith(
-        "error: mirror './mirror': neither a URL (http, https or file) nor an existing folder")
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("error: mirror './mirror': neither a URL (http, https or file) nor an existing folder")
+    )
 
 
-def test_fetch_into_a_file_and_examples_into_an_unwritable_place_say_so_in_one_line(tmp_path, small_paper_file,
-                                                                                   capsys):
+def test_fetch_into_a_file_and_examples_into_an_unwritable_place_say_so_in_one_line(tmp_path, small_paper_file, capsys):
     from explorer.__main__ import main
 
     a_file = tmp_path / "notes.txt"
@@ -1204,20 +1259,25 @@ def _registry_entry(**changes) -> dict:
     return {**entry, **changes}
 
 
-@pytest.mark.parametrize("content, problem", [
-    ('{"datasets": {', "cannot be read: JSONDecodeError"),
-    (b"\xff\xfe{}", "cannot be read: UnicodeDecodeError"),
-    ('["datasets"]', 'has no "datasets" object'),
-    ('{"datasets": []}', 'has no "datasets" object'),
-    (json.dumps({"datasets": {"banana": 3}}), "entry 'banana' is int, not an object"),
-    (json.dumps({"datasets": {"banana": _registry_entry(n="5300")}}), "entry 'banana': field 'n' is '5300'"),
-    (json.dumps({"datasets": {"banana": _registry_entry(n=True)}}), "entry 'banana': field 'n' is True"),
-    (json.dumps({"datasets": {"banana": {"file": "banana.npz"}}}), "entry 'banana' has no field 'sha256'"),
-    (json.dumps({"datasets": {"banana": _registry_entry(file="../../etc/banana.npz")}}),
-     "file '../../etc/banana.npz' must be a bare file name"),
-    (json.dumps({"datasets": {"banana": _registry_entry(sha256="abc")}}), "sha256 'abc' is not 64 hexadecimal"),
-    (json.dumps({"datasets": {"banana": _registry_entry(sources=["x"])}}), "every source needs a repository"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ('{"datasets": {', "cannot be read: JSONDecodeError"),
+        (b"\xff\xfe{}", "cannot be read: UnicodeDecodeError"),
+        ('["datasets"]', 'has no "datasets" object'),
+        ('{"datasets": []}', 'has no "datasets" object'),
+        (json.dumps({"datasets": {"banana": 3}}), "entry 'banana' is int, not an object"),
+        (json.dumps({"datasets": {"banana": _registry_entry(n="5300")}}), "entry 'banana': field 'n' is '5300'"),
+        (json.dumps({"datasets": {"banana": _registry_entry(n=True)}}), "entry 'banana': field 'n' is True"),
+        (json.dumps({"datasets": {"banana": {"file": "banana.npz"}}}), "entry 'banana' has no field 'sha256'"),
+        (
+            json.dumps({"datasets": {"banana": _registry_entry(file="../../etc/banana.npz")}}),
+            "file '../../etc/banana.npz' must be a bare file name",
+        ),
+        (json.dumps({"datasets": {"banana": _registry_entry(sha256="abc")}}), "sha256 'abc' is not 64 hexadecimal"),
+        (json.dumps({"datasets": {"banana": _registry_entry(sources=["x"])}}), "every source needs a repository"),
+    ],
+)
 def test_a_damaged_registry_is_named_with_its_entry_and_field(tmp_path, content, problem):
     path = tmp_path / "registry.json"
     path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -1257,8 +1317,10 @@ def test_data_list_reads_and_checksums_what_it_lists(tmp_path, monkeypatch, caps
         at = next(k for k, line in enumerate(lines) if line.strip().startswith(f"{name} "))
         return lines[at + 1].strip()
 
-    assert found("banana") == f"DAMAGED, not used: {project / 'banana.npz'}: not a readable .npz archive: File is " \
-                              "not a zip file"
+    assert (
+        found("banana") == f"DAMAGED, not used: {project / 'banana.npz'}: not a readable .npz archive: File is "
+        "not a zip file"
+    )
     assert found("german") == "readable, sha256 as in the registry"
     assert found("diabetes").startswith("readable, 4 × 8, but its sha256 differs from the registry's")
     assert "1 file(s) above cannot be used" in lines[-1]
@@ -1305,12 +1367,15 @@ def test_an_openml_description_whose_path_leaves_the_folder_is_refused(tmp_path,
     document["data_set_description"]["url"] = "https://www.openml.org/../../../../escaped"
     description.write_text(json.dumps(document))
     (served / "escaped").write_text("served, were the path normalised the way a web server does")
-    monkeypatch.setitem(registry.PAPER_DATASETS, "diabetes",
-                        dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3))
+    monkeypatch.setitem(
+        registry.PAPER_DATASETS, "diabetes", dataclasses.replace(D.PAPER_DATASETS["diabetes"], openml_id=3)
+    )
     with local_http_server(directory_handler(served)) as url:
         monkeypatch.setattr(download, "OPENML_URL", url)
         assert main(["data", "fetch", "diabetes", "--to", str(tmp_path / "data"), "--quiet"]) == 1
-    assert "OpenML's description names the file path '../../../../escaped', which leaves the download folder" in \
-        capsys.readouterr().err
+    assert (
+        "OpenML's description names the file path '../../../../escaped', which leaves the download folder"
+        in capsys.readouterr().err
+    )
     outside = tmp_path / "data" / "openml" / "openml.org" / ".." / ".." / ".." / ".."
     assert not (outside / "escaped").exists() and not (outside / "escaped.gz").exists()

@@ -1,4 +1,5 @@
 """R-hat and ESS against chains whose answers are known in closed form (stationary Gaussian AR(1) processes)."""
+
 import numpy as np
 import pytest
 from scipy.signal import lfilter
@@ -95,11 +96,14 @@ def test_constant_column_has_full_ess():
     assert diagnostics.ess_mean(x) == 100.0
 
 
-@pytest.mark.parametrize("bad, message", [
-    (np.zeros(10), "chains, draws"),
-    (np.zeros((2, 3)), "at least 4 draws"),
-    (np.array([[0.0, 1.0, np.nan, 2.0, 3.0]]), "NaN"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (np.zeros(10), "chains, draws"),
+        (np.zeros((2, 3)), "at least 4 draws"),
+        (np.array([[0.0, 1.0, np.nan, 2.0, 3.0]]), "NaN"),
+    ],
+)
 def test_bad_input_is_named(bad, message):
     with pytest.raises(ValueError, match=message):
         diagnostics.rhat(bad)

@@ -1,5 +1,6 @@
 """The shared SVI skeleton: every method sees the same minibatches, a failed iteration rolls back bit-identically,
 data sources are interchangeable, and the layers' import arrows point down."""
+
 import ast
 import copy
 import subprocess
@@ -27,17 +28,32 @@ def problem(n=120, seed=0):
 
 
 # every method with its default step rule, and X-GPC with the adaptive rule, which warm-starts on minibatches
-ENTRANTS = {"xgpc": ("xgpc", {}), "xgpc-adaptive": ("xgpc", {"step_size": "adaptive"}),
-            "svgp-adam": ("svgp-adam", {}), "svgp-natgrad": ("svgp-natgrad", {}),
-            "epgpc": ("epgpc", {}), "epgpc-per-point": ("epgpc", {"sites": "per-point"}),
-            "xgpc-whitened-started": ("xgpc", {"kernel_step": "whitened", "init_sweeps": 2, "init_rows": 40,
-                                               "hyper_rate": "rho", "average_window": 3, "hyper_every": 1})}
+ENTRANTS = {
+    "xgpc": ("xgpc", {}),
+    "xgpc-adaptive": ("xgpc", {"step_size": "adaptive"}),
+    "svgp-adam": ("svgp-adam", {}),
+    "svgp-natgrad": ("svgp-natgrad", {}),
+    "epgpc": ("epgpc", {}),
+    "epgpc-per-point": ("epgpc", {"sites": "per-point"}),
+    "xgpc-whitened-started": (
+        "xgpc",
+        {
+            "kernel_step": "whitened",
+            "init_sweeps": 2,
+            "init_rows": 40,
+            "hyper_rate": "rho",
+            "average_window": 3,
+            "hyper_every": 1,
+        },
+    ),
+}
 
 
 def engine_for(entrant, X, y, Z, seed=3, **extra):
     method, options = ENTRANTS[entrant]
-    return methods.build(method, X, y, Z, RBF(1.0, 1.0, 1e-4), batch_size=17, rng=np.random.default_rng(seed),
-                         **options, **extra)
+    return methods.build(
+        method, X, y, Z, RBF(1.0, 1.0, 1e-4), batch_size=17, rng=np.random.default_rng(seed), **options, **extra
+    )
 
 
 def test_every_method_sees_the_same_minibatches_from_the_same_seed():
@@ -84,10 +100,12 @@ def assert_same_tree(a, b, path="state"):
         assert a == b or (a != a and b != b), path  # NaN equals NaN here (ρ of SVGP-Adam)
 
 
-@pytest.mark.parametrize("entrant, before_failure", [(entrant, 4) for entrant in ENTRANTS]
-                         + [("xgpc-whitened-started", 0)])  # 0: the failure undoes the initial sweeps too
+@pytest.mark.parametrize(
+    "entrant, before_failure", [(entrant, 4) for entrant in ENTRANTS] + [("xgpc-whitened-started", 0)]
+)  # 0: the failure undoes the initial sweeps too
 def test_a_failing_iteration_leaves_the_state_bit_identical_and_training_continues_as_if_it_never_ran(
-        entrant, before_failure, monkeypatch):
+    entrant, before_failure, monkeypatch
+):
     X, y, Z = problem()
     engine, twin = engine_for(entrant, X, y, Z), engine_for(entrant, X, y, Z)
     engine.step(before_failure)
@@ -125,7 +143,8 @@ def test_a_memory_mapped_source_trains_bit_identically_to_the_arrays(tmp_path):
         np.testing.assert_array_equal(mapped.mu, in_memory.mu)
         np.testing.assert_array_equal(mapped.kernel.log_params, in_memory.kernel.log_params)
         assert mapped.elbo() == in_memory.elbo() and mapped.elbo(np.arange(0, 90, 4)) == in_memory.elbo(
-            np.arange(0, 90, 4))
+            np.arange(0, 90, 4)
+        )
 
 
 def test_sources_check_what_they_are_given(tmp_path):
@@ -180,8 +199,10 @@ def test_arrows_point_down_no_numerics_or_benchmark_module_imports_the_ui():
 
 
 def test_the_console_command_loads_the_dashboard_only_to_serve():
-    code = ("import sys\nfrom explorer.__main__ import main\nmain(['data', 'list'])\nprint(sorted(m for m in "
-            "sys.modules if m.split('.')[0] in ('panel', 'bokeh') or m.startswith('explorer.dashboard')))")
+    code = (
+        "import sys\nfrom explorer.__main__ import main\nmain(['data', 'list'])\nprint(sorted(m for m in "
+        "sys.modules if m.split('.')[0] in ('panel', 'bokeh') or m.startswith('explorer.dashboard')))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]"

@@ -1,4 +1,5 @@
 """The test run itself: BLAS on one thread in this process and in the subprocesses it starts (tests/conftest.py)."""
+
 import subprocess
 import sys
 
@@ -12,7 +13,9 @@ def test_every_blas_library_loaded_in_the_test_process_runs_one_thread():
 
 
 def test_a_subprocess_of_the_tests_starts_its_blas_on_one_thread():
-    code = ("import scipy.linalg, numpy\nfrom threadpoolctl import threadpool_info\n"
-            "print(max(pool['num_threads'] for pool in threadpool_info()))")
+    code = (
+        "import scipy.linalg, numpy\nfrom threadpoolctl import threadpool_info\n"
+        "print(max(pool['num_threads'] for pool in threadpool_info()))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "1"

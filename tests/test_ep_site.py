@@ -1,5 +1,6 @@
 """The Learn tab's EP picture (`explorer.dashboard.views.ep_site`): its curves against quadrature and closed forms
 computed here, and the tab's sliders redrawing it."""
+
 import holoviews as hv
 import numpy as np
 import pytest
@@ -69,8 +70,10 @@ def test_the_view_draws_these_curves_in_two_plots():
     assert f.min() <= min(-3.0, -0.5 - 5 * np.sqrt(2.0)) and f.max() >= 3.0
 
 
-@pytest.mark.parametrize("mean,var,y,problem", [(0.0, 0.0, 1, "variance"), (0.0, -1.0, 1, "variance"),
-                                                (np.nan, 1.0, 1, "mean"), (0.0, 1.0, 0, "label")])
+@pytest.mark.parametrize(
+    "mean,var,y,problem",
+    [(0.0, 0.0, 1, "variance"), (0.0, -1.0, 1, "variance"), (np.nan, 1.0, 1, "mean"), (0.0, 1.0, 0, "label")],
+)
 def test_a_bad_cavity_or_label_is_refused_by_name(mean, var, y, problem):
     with pytest.raises(ValueError, match=problem):
         EPSite.from_cavity(mean, var, y)

@@ -1,6 +1,7 @@
 """EPGPC: the probit tilted moments against quadrature; EP's posterior and log-evidence against brute-force grid
 integration and importance sampling; minibatch/stochastic EP against the full-batch fixed point; damping; the kernel
 gradient against finite differences; predictions, persistence and bad input."""
+
 import copy
 
 import numpy as np
@@ -22,8 +23,15 @@ def tilted_by_quadrature(y, mean, var):
     sd = np.sqrt(var)
 
     def moment(k):
-        return integrate.quad(lambda z: (mean + sd * z) ** k * ndtr(y * (mean + sd * z)) * np.exp(-0.5 * z * z)
-                              / np.sqrt(2 * np.pi), -40, 40, epsabs=0, epsrel=1e-12, limit=500, points=[0.0])[0]
+        return integrate.quad(
+            lambda z: (mean + sd * z) ** k * ndtr(y * (mean + sd * z)) * np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi),
+            -40,
+            40,
+            epsabs=0,
+            epsrel=1e-12,
+            limit=500,
+            points=[0.0],
+        )[0]
 
     z0 = moment(0)
     first = moment(1) / z0
@@ -61,8 +69,16 @@ def test_probit_tilted_moments_far_in_the_tail_stay_finite():
 # ----- the EPGPC engine against brute-force truth -----------------------------------------------------------------
 def ep_fit(X, y, Z, kernel, sites="per-point", damping=0.5, iterations=300, batch_size=None, schedule=None, seed=0):
     """EPGPC on (X, y), fixed kernel, full batches with constant damping unless told otherwise."""
-    engine = EPGPC(X, y, Z, kernel, batch_size=batch_size or len(y), sites=sites,
-                   schedule=schedule if schedule is not None else Constant(damping), rng=np.random.default_rng(seed))
+    engine = EPGPC(
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=batch_size or len(y),
+        sites=sites,
+        schedule=schedule if schedule is not None else Constant(damping),
+        rng=np.random.default_rng(seed),
+    )
     engine.step(iterations)
     return engine
 
@@ -79,8 +95,9 @@ def model_terms(X, y, Z, kernel):
 
 def log_joint(U, y, K, kappa, K_tilde):
     """log p(u) + Σ_i log Φ(y_i κ_iu/√(1 + K̃_ii)) at the rows of U (S, m)."""
-    return (stats.multivariate_normal(np.zeros(len(K)), K).logpdf(U)
-            + np.sum(log_ndtr(y * (U @ kappa.T) / np.sqrt(1.0 + K_tilde)), axis=1))
+    return stats.multivariate_normal(np.zeros(len(K)), K).logpdf(U) + np.sum(
+        log_ndtr(y * (U @ kappa.T) / np.sqrt(1.0 + K_tilde)), axis=1
+    )
 
 
 def grid_posterior(X, y, Z, kernel, points, span=7.0):
@@ -178,8 +195,9 @@ def test_stochastic_ep_with_a_decaying_step_reaches_the_full_batch_tied_fixed_po
     X, y, Z, kernel = small_problem()
     full = ep_fit(X, y, Z, kernel, sites="tied", iterations=200)
     assert full.criterion.changes[-1] < 1e-12  # the full-batch iteration has settled
-    decaying = ep_fit(X, y, Z, kernel, sites="tied", batch_size=10, iterations=2000, seed=1,
-                      schedule=RobbinsMonro(1.0, 1.0))
+    decaying = ep_fit(
+        X, y, Z, kernel, sites="tied", batch_size=10, iterations=2000, seed=1, schedule=RobbinsMonro(1.0, 1.0)
+    )
     constant = ep_fit(X, y, Z, kernel, sites="tied", batch_size=10, iterations=2000, seed=1, schedule=Constant(0.1))
     scale = np.abs(full.mu).max()
     assert np.abs(decaying.mu - full.mu).max() < 0.03 * scale
@@ -195,8 +213,9 @@ def test_damping_stabilises_a_case_that_oscillates_undamped(sites):
     X, y, kernel = np.zeros((20, 1)), np.ones(20), RBF(1.0, 10.0, 1e-4)
     means = {}
     for damping in (1.0, 0.5):
-        engine = EPGPC(X, y, X[:1], kernel, batch_size=20, sites=sites, schedule=Constant(damping),
-                       rng=np.random.default_rng(0))
+        engine = EPGPC(
+            X, y, X[:1], kernel, batch_size=20, sites=sites, schedule=Constant(damping), rng=np.random.default_rng(0)
+        )
         trace = []
         for _ in range(200):
             engine.step()
@@ -259,22 +278,42 @@ def test_predictions_are_the_probit_of_the_gaussian_predictive():
     K, kappa, K_tilde = model_terms(Xs, None, Z, kernel)
     mean = kappa @ engine.mu
     var = K_tilde + np.einsum("ij,jk,ik->i", kappa, engine.Sigma, kappa)
-    expected = [integrate.quad(lambda f: ndtr(f) * stats.norm.pdf(f, a, np.sqrt(v)), -np.inf, np.inf)[0]
-                for a, v in zip(mean, var)]
+    expected = [
+        integrate.quad(lambda f: ndtr(f) * stats.norm.pdf(f, a, np.sqrt(v)), -np.inf, np.inf)[0]
+        for a, v in zip(mean, var)
+    ]
     np.testing.assert_allclose(engine.predict_proba(Xs), expected, rtol=1e-8)
 
 
 @pytest.mark.parametrize("sites", SITE_FORMS)
 def test_kernel_learning_raises_the_evidence_and_the_state_round_trips(sites):
     X, y, Z, kernel = small_problem(n=120, seed=2)
-    engine = methods.build("epgpc", X, y, Z, RBF(0.3, 0.3, 1e-4), batch_size=30, rng=np.random.default_rng(0),
-                           sites=sites, hyper_learning_rate=0.05)
+    engine = methods.build(
+        "epgpc",
+        X,
+        y,
+        Z,
+        RBF(0.3, 0.3, 1e-4),
+        batch_size=30,
+        rng=np.random.default_rng(0),
+        sites=sites,
+        hyper_learning_rate=0.05,
+    )
     engine.step(20)
     early = engine.elbo()
     engine.step(200)
     assert engine.elbo() > early + 1.0
-    twin = methods.build("epgpc", X, y, Z, RBF(1.0, 1.0, 1e-4), batch_size=30, rng=np.random.default_rng(9),
-                         sites=sites, hyper_learning_rate=0.05)
+    twin = methods.build(
+        "epgpc",
+        X,
+        y,
+        Z,
+        RBF(1.0, 1.0, 1e-4),
+        batch_size=30,
+        rng=np.random.default_rng(9),
+        sites=sites,
+        hyper_learning_rate=0.05,
+    )
     twin.load_state_dict(copy.deepcopy(engine.state_dict()))
     engine.step(5)
     twin.step(5)
@@ -348,7 +387,8 @@ def test_an_added_point_keeps_the_sites_and_counts_from_the_next_step(sites):
         np.testing.assert_array_equal(engine.mu, mu)
         assert engine.point_sites.tau[-1] == 0.0
     else:  # the tied site now stands for 61 points: q(u) ∝ p(u) f̃(u)⁶¹
-        np.testing.assert_allclose(np.linalg.inv(engine.Sigma), engine.K_inv + 61 * engine.site_precision,
-                                   rtol=1e-8, atol=1e-8)
+        np.testing.assert_allclose(
+            np.linalg.inv(engine.Sigma), engine.K_inv + 61 * engine.site_precision, rtol=1e-8, atol=1e-8
+        )
     engine.step(5)
     assert np.isfinite(engine.elbo())

@@ -1,4 +1,5 @@
 """XGPClassifier: scikit-learn conformance, accuracy on the paper's banana set, streaming, bad input."""
+
 import warnings
 
 import numpy as np
@@ -26,8 +27,16 @@ def test_banana_test_error_at_most_011(paper_data):
     error = 1.0 - clf.score(X_te, y_te)
     assert error <= 0.11
     assert clf.n_iter_ == clf.history_[-1]["iteration"] > 0
-    assert set(clf.history_[0]) == {"iteration", "seconds", "elbo", "test_nll", "test_error", "rho",
-                                    "lengthscale", "variance"}
+    assert set(clf.history_[0]) == {
+        "iteration",
+        "seconds",
+        "elbo",
+        "test_nll",
+        "test_error",
+        "rho",
+        "lengthscale",
+        "variance",
+    }
 
 
 def test_string_labels_and_probability_columns():
@@ -50,7 +59,7 @@ def test_partial_fit_streams_and_learns():
     y = (X[:, 0] * X[:, 1] > 0).astype(int)
     clf = XGPClassifier(n_inducing=30, batch_size=50, random_state=2)
     for start in range(0, 600, 100):
-        clf.partial_fit(X[start:start + 100], y[start:start + 100], classes=[0, 1])
+        clf.partial_fit(X[start : start + 100], y[start : start + 100], classes=[0, 1])
     assert clf.engine_.n == 600
     assert clf.n_iter_ == 6 * 2
     for _ in range(40):
@@ -59,10 +68,13 @@ def test_partial_fit_streams_and_learns():
     assert clf.score(X_new, (X_new[:, 0] * X_new[:, 1] > 0).astype(int)) > 0.85
 
 
-@pytest.mark.parametrize("y, message", [
-    (np.zeros(20), "exactly 2 classes"),
-    (np.arange(20) % 3, "exactly 2 classes"),
-])
+@pytest.mark.parametrize(
+    "y, message",
+    [
+        (np.zeros(20), "exactly 2 classes"),
+        (np.arange(20) % 3, "exactly 2 classes"),
+    ],
+)
 def test_bad_labels_are_named(y, message):
     X = np.random.default_rng(0).standard_normal((20, 2))
     with pytest.raises(ValueError, match=message):
@@ -97,23 +109,43 @@ def test_ard_learns_to_ignore_a_noise_feature():
     rng = np.random.default_rng(4)
     X = rng.standard_normal((400, 2))
     y = (np.sin(2.0 * X[:, 0]) > 0).astype(int)  # only the first feature matters
-    clf = XGPClassifier(n_inducing=30, batch_size=100, max_iter=1500, ard=True, hyper_learning_rate=0.05,
-                        convergence="none", random_state=4).fit(X, y)
+    clf = XGPClassifier(
+        n_inducing=30,
+        batch_size=100,
+        max_iter=1500,
+        ard=True,
+        hyper_learning_rate=0.05,
+        convergence="none",
+        random_state=4,
+    ).fit(X, y)
     lengthscale = clf.engine_.kernel.lengthscale
     assert lengthscale.shape == (2,)
     assert lengthscale[1] > 2.0 * lengthscale[0]
 
 
 # ----- API edges and huge inputs (issue 9) ----------------------------------------------------------------------------
-@pytest.mark.parametrize("setting, name", [
-    (dict(max_iter=-1), "max_iter"), (dict(n_inducing=2.5), "n_inducing"), (dict(n_inducing=0), "n_inducing"),
-    (dict(batch_size=0), "batch_size"), (dict(eval_every=0), "eval_every"), (dict(variance=np.inf), "variance"),
-    (dict(nugget=0.0), "nugget"), (dict(hyper_learning_rate=-0.1), "hyper_learning_rate"),
-    (dict(step_size="fast"), "step_size"), (dict(convergence="never"), "convergence"),
-    (dict(validation_fraction=1.0), "validation_fraction"), (dict(random_state="seed"), "random_state"),
-    (dict(learn_hyperparameters="yes"), "learn_hyperparameters"), (dict(early_stopping="sometimes"), "early_stopping"),
-    (dict(n_iter_no_change=0), "n_iter_no_change"), (dict(tol=-1e-4), "tol"), (dict(tol=np.nan), "tol"),
-])
+@pytest.mark.parametrize(
+    "setting, name",
+    [
+        (dict(max_iter=-1), "max_iter"),
+        (dict(n_inducing=2.5), "n_inducing"),
+        (dict(n_inducing=0), "n_inducing"),
+        (dict(batch_size=0), "batch_size"),
+        (dict(eval_every=0), "eval_every"),
+        (dict(variance=np.inf), "variance"),
+        (dict(nugget=0.0), "nugget"),
+        (dict(hyper_learning_rate=-0.1), "hyper_learning_rate"),
+        (dict(step_size="fast"), "step_size"),
+        (dict(convergence="never"), "convergence"),
+        (dict(validation_fraction=1.0), "validation_fraction"),
+        (dict(random_state="seed"), "random_state"),
+        (dict(learn_hyperparameters="yes"), "learn_hyperparameters"),
+        (dict(early_stopping="sometimes"), "early_stopping"),
+        (dict(n_iter_no_change=0), "n_iter_no_change"),
+        (dict(tol=-1e-4), "tol"),
+        (dict(tol=np.nan), "tol"),
+    ],
+)
 def test_bad_parameters_are_refused_by_name(setting, name):
     X = np.random.default_rng(0).standard_normal((20, 2))
     with pytest.raises(ValueError, match=f"'{name}' parameter of XGPClassifier"):
@@ -218,7 +250,7 @@ def test_early_stopping_off_runs_max_iter_on_all_rows(banana_split):
 def test_auto_is_off_below_the_threshold_and_true_forces_it_on(banana_split):
     X_tr, _, y_tr, _ = banana_split
     small = dict(SMALL, max_iter=600)
-    auto = XGPClassifier(**small).fit(X_tr[:AUTO_EARLY_STOPPING_ROWS - 1], y_tr[:AUTO_EARLY_STOPPING_ROWS - 1])
+    auto = XGPClassifier(**small).fit(X_tr[: AUTO_EARLY_STOPPING_ROWS - 1], y_tr[: AUTO_EARLY_STOPPING_ROWS - 1])
     assert auto.n_iter_ == 600 and not auto.converged_ and auto.engine_.n == AUTO_EARLY_STOPPING_ROWS - 1
     forced = XGPClassifier(early_stopping=True, n_iter_no_change=2, tol=0.01, **small).fit(X_tr[:300], y_tr[:300])
     assert forced.converged_ and forced.n_iter_ < 600 and forced.engine_.n < 300

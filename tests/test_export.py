@@ -1,6 +1,7 @@
 """Exports (explorer.dashboard.export): the files are real images or documents — PNG and GIF decode with Pillow at
 the requested size and are not blank, the animation's frames differ, SVG parses as XML with drawing elements, HTML
 holds the Bokeh document and loads no script from elsewhere — and exporting never changes the model."""
+
 import asyncio
 import io
 import json
@@ -71,8 +72,17 @@ def test_html_is_a_standalone_bokeh_document(model, tmp_path):
 def test_gif_animates_training_on_a_copy_of_the_model(model, tmp_path):
     iteration, rows, mean = model.iteration, model.history.total, model.engine.state_dict()["eta1"].copy()
     stages = []
-    path = export.animate_training(model, tmp_path / "training.gif", iterations=40, every=20, resolution=15,
-                                   width=400, height=300, dpi=50, progress=lambda *a: stages.append(a))
+    path = export.animate_training(
+        model,
+        tmp_path / "training.gif",
+        iterations=40,
+        every=20,
+        resolution=15,
+        width=400,
+        height=300,
+        dpi=50,
+        progress=lambda *a: stages.append(a),
+    )
     assert (model.iteration, model.history.total) == (iteration, rows)
     assert np.array_equal(model.engine.state_dict()["eta1"], mean)
     assert stages[-1] == ("drawing", 3, 3) and ("training", 3, 3) in stages
@@ -108,13 +118,15 @@ def test_bad_requests_name_the_problem(model, tmp_path, monkeypatch):
         export.training_frames(model, iterations=10, every=0)
     monkeypatch.setattr(animation.writers, "is_available", lambda name: False)
     with pytest.raises(ValueError, match=r"needs ffmpeg, which is not installed here; write a \.gif"):
-        export.write_animation(export.training_frames(model, iterations=10, every=10, resolution=10),
-                               tmp_path / "training.mp4")
+        export.write_animation(
+            export.training_frames(model, iterations=10, every=10, resolution=10), tmp_path / "training.mp4"
+        )
     assert not (tmp_path / "training.mp4").exists()
 
 
 def test_the_train_tab_downloads_files_drawn_from_a_copy_of_the_session_model(monkeypatch):
     from explorer.dashboard import Dashboard, train
+
     monkeypatch.setattr(train, "ANIMATION_FRAMES", 2)
     monkeypatch.setattr(train, "ANIMATION_SIZE", dict(width=320, height=240, dpi=40, resolution=12, fps=2))
     dashboard = Dashboard(Model(dataset="moons", n_points=200, n_inducing=15, batch_size=50, eval_every=10))
@@ -161,8 +173,12 @@ def drawn_text(figure, monkeypatch) -> list[tuple[str, object]]:
     canvas.draw()
     monkeypatch.undo()
     renderer = canvas.get_renderer()
-    markers = [("legend marker", area.get_window_extent(renderer)) for ax in figure.axes if ax.get_legend()
-               for area in ax.get_legend().findobj(DrawingArea)]
+    markers = [
+        ("legend marker", area.get_window_extent(renderer))
+        for ax in figure.axes
+        if ax.get_legend()
+        for area in ax.get_legend().findobj(DrawingArea)
+    ]
     return drawn + markers
 
 
@@ -170,12 +186,17 @@ def text_problems(figure, monkeypatch) -> list[str]:
     """Texts (or legend markers) reaching past the figure's edge, and pairs drawn on top of each other."""
     boxes = drawn_text(figure, monkeypatch)
     edge = figure.bbox
-    problems = [f"{text!r} cut at the edge: {box.bounds} outside {edge.bounds}" for text, box in boxes
-                if box.x0 < edge.x0 - 0.5 or box.y0 < edge.y0 - 0.5 or box.x1 > edge.x1 + 0.5 or box.y1 > edge.y1 + 0.5]
+    problems = [
+        f"{text!r} cut at the edge: {box.bounds} outside {edge.bounds}"
+        for text, box in boxes
+        if box.x0 < edge.x0 - 0.5 or box.y0 < edge.y0 - 0.5 or box.x1 > edge.x1 + 0.5 or box.y1 > edge.y1 + 0.5
+    ]
     for i, (text, box) in enumerate(boxes):
-        for other, other_box in boxes[i + 1:]:
-            overlap = (min(box.x1, other_box.x1) - max(box.x0, other_box.x0),
-                       min(box.y1, other_box.y1) - max(box.y0, other_box.y0))
+        for other, other_box in boxes[i + 1 :]:
+            overlap = (
+                min(box.x1, other_box.x1) - max(box.x0, other_box.x0),
+                min(box.y1, other_box.y1) - max(box.y0, other_box.y0),
+            )
             if overlap[0] > 1 and overlap[1] > 1:
                 problems.append(f"{text!r} and {other!r} overlap")
     return problems
@@ -188,17 +209,27 @@ def trained() -> Model:
     return model
 
 
-@pytest.mark.parametrize("name, width, height", [("README figure", 1200, 450), ("README figure", 960, 540), ("README figure", 1280, 720),
-                                                  ("traces", None, None), ("surface", None, None),
-                                                  ("surface", 480, 360)])
+@pytest.mark.parametrize(
+    "name, width, height",
+    [
+        ("README figure", 1200, 450),
+        ("README figure", 960, 540),
+        ("README figure", 1280, 720),
+        ("traces", None, None),
+        ("surface", None, None),
+        ("surface", 480, 360),
+    ],
+)
 def test_exported_figures_keep_every_text_inside_and_apart(trained, name, width, height, monkeypatch):
     """The README's `save(decision_surface + training_traces, "figure.png", width=1200, height=450)` cut the panel
     letter, put legend markers on their labels, hid the x1 label under the legend and ran the colour bar's label
     into panel B's; the Traces PNG cut its left tick labels and title."""
-    view = {"README figure": views.decision_surface(trained)
-            + views.training_traces(trained, quantities=("test_nll", "test_error")),
-            "traces": views.training_traces(trained, labels=[trained.data_name]),
-            "surface": views.decision_surface(trained)}[name]
+    view = {
+        "README figure": views.decision_surface(trained)
+        + views.training_traces(trained, quantities=("test_nll", "test_error")),
+        "traces": views.training_traces(trained, labels=[trained.data_name]),
+        "surface": views.decision_surface(trained),
+    }[name]
     plot = export.laid_out(view, width=width, height=height, dpi=100)
     try:
         assert text_problems(plot.state, monkeypatch) == []

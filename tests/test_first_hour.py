@@ -15,7 +15,7 @@ from explorer.model import Model
 # ----- item 14: the ρ/kernel axis, the status line, "converged" ----------------------------------------------------
 @given(st.floats(-6, 3), st.floats(0.05, 8))
 def test_log_ticks_lie_in_the_range_and_never_pile_up(low_exponent, decades):
-    low, high = 10.0 ** low_exponent, 10.0 ** (low_exponent + decades)
+    low, high = 10.0**low_exponent, 10.0 ** (low_exponent + decades)
     ticks = np.array(log_ticks(low, high))
     assert len(ticks) >= 1 and np.all((ticks >= low * (1 - 1e-6)) & (ticks <= high * (1 + 1e-6)))
     assert len(ticks) <= 10 or np.allclose(np.log10(ticks) % 1, 0)  # many decades: powers of ten only
@@ -47,8 +47,9 @@ def test_the_status_line_tells_the_current_iteration_and_numbers(dash):
 
 
 def test_play_stopping_at_convergence_names_the_rule_and_play_trains_on():
-    dash = Dashboard(Model(dataset="moons", n_points=200, n_inducing=20, batch_size=50, eval_every=5,
-                           learn_hyperparameters=False))  # converges in about 3,000 iterations
+    dash = Dashboard(
+        Model(dataset="moons", n_points=200, n_inducing=20, batch_size=50, eval_every=5, learn_hyperparameters=False)
+    )  # converges in about 3,000 iterations
     dash.play()
     wait_until(lambda: not dash.worker.playing)
     dash.refresh(force_surface=True)
@@ -108,8 +109,9 @@ def test_an_evaluation_share_skips_evaluations_that_would_take_more_than_it(monk
 def test_play_on_a_large_set_trains_most_of_the_time_and_the_tab_says_how_it_evaluates():
     """The dashboard's Play evaluates within its share (where every evaluation would cost far more than the
     iterations between them); a Step afterwards evaluates at once; the tab says what the curves are evaluated on."""
-    dash = Dashboard(Model(dataset="moons", n_points=40_000, n_inducing=10, batch_size=10, eval_every=5,
-                           learn_hyperparameters=False))
+    dash = Dashboard(
+        Model(dataset="moons", n_points=40_000, n_inducing=10, batch_size=10, eval_every=5, learn_hyperparameters=False)
+    )
     trainer = dash.model.trainer
     dash.play()
     wait_until(lambda: dash.model.iteration >= 3000)
@@ -130,8 +132,18 @@ def test_play_on_a_large_set_trains_most_of_the_time_and_the_tab_says_how_it_eva
 # ----- item 9: overlays across data sets; a spike does not flatten the curves ---------------------------------------
 def rows(elbo, nll, start=0):
     from explorer.training import COLUMNS
-    return [dict(dict.fromkeys(COLUMNS, 0.5), iteration=start + 10 * i, seconds=0.01 * (start + 10 * i), elbo=e,
-                 test_nll=n, test_error=0.1) for i, (e, n) in enumerate(zip(elbo, nll))]
+
+    return [
+        dict(
+            dict.fromkeys(COLUMNS, 0.5),
+            iteration=start + 10 * i,
+            seconds=0.01 * (start + 10 * i),
+            elbo=e,
+            test_nll=n,
+            test_error=0.1,
+        )
+        for i, (e, n) in enumerate(zip(elbo, nll))
+    ]
 
 
 def test_earlier_runs_stay_for_the_same_data_and_go_when_the_data_set_changes():
@@ -174,8 +186,23 @@ def comparison(vi_var_factor, p_shift, n=80, seed=0):
     mean, var = rng.normal(size=n), rng.uniform(0.2, 2.0, n)
     proba = 1.0 / (1.0 + np.exp(-mean))
     vi_proba = np.clip(proba + p_shift * np.sin(np.arange(n)), 0, 1)
-    return ComparisonResult("X-GPC sparse (m=20)", mean, np.zeros(n), var, proba, mean + 0.01 * rng.normal(size=n),
-                            vi_var_factor * var, vi_proba, np.ones(n), 0.0, 0.0, 0.0, 0.0, {}, n)
+    return ComparisonResult(
+        "X-GPC sparse (m=20)",
+        mean,
+        np.zeros(n),
+        var,
+        proba,
+        mean + 0.01 * rng.normal(size=n),
+        vi_var_factor * var,
+        vi_proba,
+        np.ones(n),
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        {},
+        n,
+    )
 
 
 def test_the_mcmc_verdict_says_in_words_what_the_numbers_are():
@@ -216,8 +243,10 @@ def test_clicked_points_are_drawn_apart_and_a_new_run_says_it_dropped_them(dash)
     n_data = len(dash.model.y_train) - 2
     dash.apply({"n_inducing": 10})  # a new run, from the data set
     assert len(dash.model.y_train) == n_data and len(surface.added.data["x"]) == 0
-    assert surface.dropped_note.visible and "The 2 points you added by clicking were dropped" in \
-        surface.dropped_note.object
+    assert (
+        surface.dropped_note.visible
+        and "The 2 points you added by clicking were dropped" in surface.dropped_note.object
+    )
     dash.add_point(np.array([0.0, 0.0]), 1)
     assert len(surface.added.data["x"]) == 1 and not surface.dropped_note.visible
 
@@ -232,8 +261,10 @@ def test_the_race_band_is_set_by_the_best_final_nll_not_by_one_lucky_evaluation(
     seconds = np.arange(1.0, 11.0)
     a = np.array([0.05, 0.0221, 0.0221, 0.0220, 0.0220, 0.0220, 0.0220, 0.0220, 0.0220, 0.0220])
     b = np.array([0.06, 0.030, 0.0200, 0.028, 0.0225, 0.0230, 0.0221, 0.0232, 0.0224, 0.0228])
-    histories = {name: {"seconds": seconds, "test_nll": nll, "test_error": np.zeros(10),
-                        "iteration": 10 * seconds} for name, nll in (("xgpc", a), ("svgp-natgrad", b))}
+    histories = {
+        name: {"seconds": seconds, "test_nll": nll, "test_error": np.zeros(10), "iteration": 10 * seconds}
+        for name, nll in (("xgpc", a), ("svgp-natgrad", b))
+    }
     best, rows = standings(histories)
     assert best == pytest.approx(0.0220)
     by_method = {r["method"]: r for r in rows}

@@ -1,4 +1,5 @@
 """The PG Gibbs sampler against closed forms and a brute-force numerical posterior."""
+
 import numpy as np
 import pytest
 from scipy.linalg import cho_solve
@@ -77,8 +78,10 @@ def test_precision_and_whitened_forms_agree_on_a_badly_conditioned_kernel():
     L = np.linalg.cholesky(K)
     K_inv = np.asfortranarray(cho_solve((L, True), np.eye(40)))
     cond = np.linalg.cond(K)
-    for f_of, tolerance in ((lambda z: conditional_latent_whitened(L, omega, y, z), 1e-12),
-                            (lambda z: conditional_latent_precision(K_inv, omega, y, z), 1e-15 * cond)):
+    for f_of, tolerance in (
+        (lambda z: conditional_latent_whitened(L, omega, y, z), 1e-12),
+        (lambda z: conditional_latent_precision(K_inv, omega, y, z), 1e-15 * cond),
+    ):
         mean = f_of(np.zeros(40))
         np.testing.assert_allclose(mean, C @ y / 2, atol=tolerance)
         S = f_of(np.eye(40)) - mean[:, None]
@@ -135,8 +138,17 @@ def brute_force_two_point_posterior():
 @pytest.mark.parametrize("form", ["precision", "whitened"])
 def test_sampler_matches_brute_force_posterior(form, brute_force_two_point_posterior):
     truth = brute_force_two_point_posterior
-    sampler = GibbsSampler(X2, Y2, KERNEL2, rng=np.random.default_rng(42), n_chains=4, burn_in=100,
-                           n_samples=6_000, max_stored_draws=6_000, form=form)
+    sampler = GibbsSampler(
+        X2,
+        Y2,
+        KERNEL2,
+        rng=np.random.default_rng(42),
+        n_chains=4,
+        burn_in=100,
+        n_samples=6_000,
+        max_stored_draws=6_000,
+        form=form,
+    )
     sampler.run(chunk=2_000)
     draws = sampler.draws
     ess = diagnostics.ess_mean(draws)  # ≈ 2.3e4 of 2.4e4 draws: PG Gibbs on 2 points mixes almost iid
@@ -150,8 +162,9 @@ def test_sampler_matches_brute_force_posterior(form, brute_force_two_point_poste
     m_s, v_s = sampler.predict_latent(XS2)
     assert np.all(np.abs(m_s - truth["mean_s"]) < 5 * np.sqrt(truth["between"] / ess.min()))
     # the sampler's own standard error of that mean: draws are nearly independent here (ESS ≈ 0.97 N)
-    np.testing.assert_allclose(sampler.mean_standard_error(XS2), np.sqrt(truth["between"] / draws[..., 0].size),
-                               rtol=0.15)
+    np.testing.assert_allclose(
+        sampler.mean_standard_error(XS2), np.sqrt(truth["between"] / draws[..., 0].size), rtol=0.15
+    )
     # Var[f*] = v + Var[a·f]; the second term's relative MC error is ≈ sqrt(2 / ESS) < 0.7 %
     np.testing.assert_allclose(v_s - truth["v"], truth["between"], rtol=5 * np.sqrt(2 / ess.min()))
     assert np.all(np.abs(sampler.predict_proba(XS2) - truth["p"]) < 5 * truth["p_sd"] / np.sqrt(ess.min()))
@@ -168,8 +181,9 @@ def small_problem(n=30, seed=0):
 
 def test_run_length_and_storage_are_bounded():
     X, y = small_problem()
-    s = GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=3, burn_in=7, n_samples=50,
-                     max_stored_draws=20)
+    s = GibbsSampler(
+        X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=3, burn_in=7, n_samples=50, max_stored_draws=20
+    )
     assert s.thin == 3  # smallest thinning keeping ≤ 20 of 50 draws
     buffer = s.draws.base
     assert s.step(5) == 5 and s.draws_stored == 0 and s.traces.shape == (3, 5, 4)
@@ -183,8 +197,9 @@ def test_run_length_and_storage_are_bounded():
 
 def test_stored_draws_are_the_thinned_post_burn_in_states():
     X, y = small_problem()
-    s = GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=2, burn_in=4, n_samples=9, thin=3,
-                     monitor=np.arange(30))
+    s = GibbsSampler(
+        X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=2, burn_in=4, n_samples=9, thin=3, monitor=np.arange(30)
+    )
     s.run(chunk=1)
     # the monitored traces record f at every sweep; stored draws are sweeps 4 + 3, 4 + 6, 4 + 9
     np.testing.assert_array_equal(s.draws, s.traces[:, [6, 9, 12], 1:])
@@ -194,8 +209,10 @@ def test_stored_draws_are_the_thinned_post_burn_in_states():
 
 def test_chains_are_reproducible_and_independent():
     X, y = small_problem()
-    runs = [GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(9), n_chains=2, burn_in=0, n_samples=5).run()
-            for _ in range(2)]
+    runs = [
+        GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(9), n_chains=2, burn_in=0, n_samples=5).run()
+        for _ in range(2)
+    ]
     np.testing.assert_array_equal(runs[0].draws, runs[1].draws)
     assert not np.allclose(runs[0].draws[0], runs[0].draws[1])
 
@@ -219,8 +236,12 @@ def test_prediction_chunks_give_the_same_probabilities(monkeypatch):
 def test_bad_input_gets_a_clear_error():
     X, y = small_problem()
     with pytest.raises(ValueError, match="N_MAX"):
-        GibbsSampler(np.zeros((gibbs.N_MAX + 1, 1)), np.resize([1.0, -1.0], gibbs.N_MAX + 1), RBF(1.0),
-                     rng=np.random.default_rng())
+        GibbsSampler(
+            np.zeros((gibbs.N_MAX + 1, 1)),
+            np.resize([1.0, -1.0], gibbs.N_MAX + 1),
+            RBF(1.0),
+            rng=np.random.default_rng(),
+        )
     with pytest.raises(ValueError, match="−1 and \\+1"):
         GibbsSampler(X, (y > 0).astype(float), RBF(1.0), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="form"):
@@ -272,9 +293,17 @@ def test_step_counts_must_be_whole_numbers(k):
 def test_runs_too_large_to_store_and_bad_settings_are_refused_before_allocating():
     X, y = small_problem()
     with pytest.raises(ValueError, match="GB of traces and draws"):
-        GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=1000, n_samples=10**6,
-                     max_stored_draws=10**6)
-    for bad in (dict(n_chains=10**12), dict(n_chains=1e308), dict(init_scale="2"), dict(init_scale=None),
-                dict(monitor={}), dict(monitor=np.inf), dict(monitor=[0, 10**30])):
+        GibbsSampler(
+            X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=1000, n_samples=10**6, max_stored_draws=10**6
+        )
+    for bad in (
+        dict(n_chains=10**12),
+        dict(n_chains=1e308),
+        dict(init_scale="2"),
+        dict(init_scale=None),
+        dict(monitor={}),
+        dict(monitor=np.inf),
+        dict(monitor=[0, 10**30]),
+    ):
         with pytest.raises(ValueError):
             GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_samples=5, **bad)

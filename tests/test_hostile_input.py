@@ -2,6 +2,7 @@
 and answers malformed chunk sequences in words; a shared link's settings are bounded; a damaged data file never
 stops a Model from starting; memory-mapped training files, run files, kernel parameters, exports and the Gibbs cost
 estimate check what they are given and name the file or parameter."""
+
 import io
 import os
 import threading
@@ -22,6 +23,7 @@ from explorer.sources import NpySource
 
 # ------------------------------------------------------------------------------------------------ upload chunks
 
+
 class Browser:
     """Sends FileDropper messages as the browser's widget does (real Bokeh events on the widget's real model)."""
 
@@ -37,8 +39,13 @@ class Browser:
         """The chunks of `content` (all, or those numbered in `chunks`), as FileDropper's JavaScript cuts them."""
         total = -(-(len(content) + 1) // chunk_bytes)
         for k in chunks or range(1, total + 1):
-            self.send(name=name, chunk=k, total_chunks=total, type="text/csv",
-                      data=content[(k - 1) * chunk_bytes:k * chunk_bytes])
+            self.send(
+                name=name,
+                chunk=k,
+                total_chunks=total,
+                type="text/csv",
+                data=content[(k - 1) * chunk_bytes : k * chunk_bytes],
+            )
 
 
 def test_a_file_in_chunks_arrives_whole_as_bytes():
@@ -57,8 +64,13 @@ def test_an_upload_over_the_limit_is_dropped_as_it_arrives_and_said_once():
     total = -(-(len(content) + 1) // UPLOAD_CHUNK_BYTES)
     held = []
     for k in range(1, total + 1):  # as if announced in fewer chunks: the byte count alone must stop it
-        browser.send(name="huge.csv", chunk=k, total_chunks=total, type="text/csv",
-                     data=content[(k - 1) * UPLOAD_CHUNK_BYTES:k * UPLOAD_CHUNK_BYTES])
+        browser.send(
+            name="huge.csv",
+            chunk=k,
+            total_chunks=total,
+            type="text/csv",
+            data=content[(k - 1) * UPLOAD_CHUNK_BYTES : k * UPLOAD_CHUNK_BYTES],
+        )
         held.append(browser.widget.held_bytes)
     assert max(held) <= MAX_UPLOAD_BYTES and held[-1] == 0
     assert browser.widget.value == {}
@@ -70,8 +82,9 @@ def test_a_file_announced_beyond_the_limit_is_refused_at_its_first_chunk():
     browser = Browser()
     browser.upload("big.csv", b"0" * (29 * UPLOAD_CHUNK_BYTES), chunks=range(1, 4))
     assert browser.widget.held_bytes == 0 and browser.widget.value == {}
-    assert browser.reports == ["big.csv: announced in 30 chunks of 1 MB, more than the upload limit of 10 MB "
-                               "allows; refused."]
+    assert browser.reports == [
+        "big.csv: announced in 30 chunks of 1 MB, more than the upload limit of 10 MB allows; refused."
+    ]
 
 
 def test_uploads_that_stop_after_their_first_chunk_hold_at_most_one_chunk():
@@ -96,19 +109,30 @@ def test_a_stalled_upload_is_dropped_and_the_user_told():
     assert "slow.csv: the upload stopped after 1 MB" in browser.reports[-1]
 
 
-@pytest.mark.parametrize("data, expected", [
-    ({"name": "orphan.csv", "chunk": 2, "total_chunks": 3, "data": b"a", "type": "text/csv"},
-     "orphan.csv: chunk 2 of 3 arrived without the chunks before it"),
-    ({"name": "text.csv", "chunk": 1, "total_chunks": 2, "data": "x1,x2", "type": "text/csv"},
-     "text.csv: chunk 1 holds str instead of the file's bytes"),
-    ({"name": "odd.csv", "chunk": "1", "total_chunks": 2, "data": b"a", "type": "text/csv"},
-     "odd.csv: an upload chunk numbered '1' of 2 is not a chunk of a file"),
-    ({"name": "zero.csv", "chunk": 0, "total_chunks": 0, "data": b"a", "type": "text/csv"},
-     "zero.csv: an upload chunk numbered 0 of 0"),
-    ({"chunk": 1, "total_chunks": 1, "data": b"a", "type": "text/csv"}, "without a usable file name"),
-    ({"name": ["a"], "chunk": 1, "total_chunks": 1, "data": b"a"}, "without a usable file name"),
-    ({"name": "n" * 300, "chunk": 1, "total_chunks": 1, "data": b"a"}, "without a usable file name"),
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (
+            {"name": "orphan.csv", "chunk": 2, "total_chunks": 3, "data": b"a", "type": "text/csv"},
+            "orphan.csv: chunk 2 of 3 arrived without the chunks before it",
+        ),
+        (
+            {"name": "text.csv", "chunk": 1, "total_chunks": 2, "data": "x1,x2", "type": "text/csv"},
+            "text.csv: chunk 1 holds str instead of the file's bytes",
+        ),
+        (
+            {"name": "odd.csv", "chunk": "1", "total_chunks": 2, "data": b"a", "type": "text/csv"},
+            "odd.csv: an upload chunk numbered '1' of 2 is not a chunk of a file",
+        ),
+        (
+            {"name": "zero.csv", "chunk": 0, "total_chunks": 0, "data": b"a", "type": "text/csv"},
+            "zero.csv: an upload chunk numbered 0 of 0",
+        ),
+        ({"chunk": 1, "total_chunks": 1, "data": b"a", "type": "text/csv"}, "without a usable file name"),
+        ({"name": ["a"], "chunk": 1, "total_chunks": 1, "data": b"a"}, "without a usable file name"),
+        ({"name": "n" * 300, "chunk": 1, "total_chunks": 1, "data": b"a"}, "without a usable file name"),
+    ],
+)
 def test_malformed_chunk_messages_are_answered_in_words(data, expected):
     browser = Browser()
     browser.send(**data)
@@ -121,8 +145,9 @@ def test_chunks_out_of_order_drop_the_upload_and_a_fresh_start_works():
     content = b"1" * (3 * UPLOAD_CHUNK_BYTES)
     browser.upload("a.csv", content, chunks=range(1, 2))
     browser.upload("a.csv", content, chunks=range(3, 4))  # chunk 2 skipped
-    assert browser.reports == ["a.csv: chunk 3 of 4 arrived where chunk 2 of 4 was due; the upload was dropped. "
-                               "Drop the file again."]
+    assert browser.reports == [
+        "a.csv: chunk 3 of 4 arrived where chunk 2 of 4 was due; the upload was dropped. Drop the file again."
+    ]
     assert browser.widget.held_bytes == 0
     browser.upload("a.csv", content)  # dropped again: it arrives whole
     assert browser.widget.value == {"a.csv": content} and len(browser.reports) == 1
@@ -137,6 +162,7 @@ def test_removing_a_file_in_the_browser_frees_its_unfinished_upload():
 
 # ----------------------------------------------------------------------------------------------- a shared link
 
+
 def test_a_link_with_many_settings_is_read_only_up_to_a_bound_and_says_so():
     model = Model(dataset="moons", n_points=100)
     search = "?" + "&".join(f"p{k}=1" for k in range(999)) + "&seed=3"
@@ -149,6 +175,7 @@ def test_a_link_with_many_settings_is_read_only_up_to_a_bound_and_says_so():
 
 
 # ------------------------------------------------------------------------------------------- damaged data files
+
 
 @pytest.fixture
 def damaged_banana(tmp_path, monkeypatch, paper_data):
@@ -175,13 +202,17 @@ def test_a_nan_cell_in_the_paper_file_also_falls_back(tmp_path, monkeypatch, pap
     X[17, 1] = np.nan
     np.savez(tmp_path / "banana.npz", X=X, y=y)
     monkeypatch.setenv("XGPC_DATA_DIR", str(tmp_path))
-    with pytest.warns(UserWarning, match=r"banana.npz: column 1 \(0-based\) has a non-finite value nan \(first at "
-                                         r"row index 17\)"):
+    with pytest.warns(
+        UserWarning,
+        match=r"banana.npz: column 1 \(0-based\) has a non-finite value nan \(first at "
+        r"row index 17\)",
+    ):
         model = Model()
     assert model.dataset == "banana-like"
 
 
 # ---------------------------------------------------------------------------------------------------- NpySource
+
 
 @pytest.fixture
 def labels(tmp_path):
@@ -196,20 +227,29 @@ def _saved(tmp_path, name, array):
     return path
 
 
-@pytest.mark.parametrize("make, problem", [
-    (lambda t: _saved(t, "X.npy", np.where(np.arange(1000).reshape(500, 2) == 735, np.nan, 1.0)),
-     r"X row 367, column 1 \(0-based\) holds nan"),
-    (lambda t: _saved(t, "X.npy", np.where(np.arange(1000).reshape(500, 2) == 8, 1e200, 1.0)),
-     r"X row 4, column 0 \(0-based\) holds 1e\+200, which exceeds the limit"),
-    (lambda t: _saved(t, "X.npy", np.ones((500, 2)) + 1j), "holds complex128 values; it must hold real numbers"),
-    (lambda t: _saved(t, "X.npy", np.full((500, 2), "a")), "holds <U1 values"),
-    (lambda t: _saved(t, "X.npy", np.full((500, 2), None, dtype=object)), "Python objects"),
-    (lambda t: (t / "X.csv").write_text("a,b\n1,2\n") and t / "X.csv", "not a .npy file"),
-    (lambda t: (t / "X.npy").write_bytes(_npy_bytes(np.ones((500, 2)))[:3000]) and t / "X.npy",
-     "shorter than its header promises"),
-    (lambda t: t, "is a directory, not a regular file"),
-    (lambda t: t / "missing.npy", "cannot read the file"),
-])
+@pytest.mark.parametrize(
+    "make, problem",
+    [
+        (
+            lambda t: _saved(t, "X.npy", np.where(np.arange(1000).reshape(500, 2) == 735, np.nan, 1.0)),
+            r"X row 367, column 1 \(0-based\) holds nan",
+        ),
+        (
+            lambda t: _saved(t, "X.npy", np.where(np.arange(1000).reshape(500, 2) == 8, 1e200, 1.0)),
+            r"X row 4, column 0 \(0-based\) holds 1e\+200, which exceeds the limit",
+        ),
+        (lambda t: _saved(t, "X.npy", np.ones((500, 2)) + 1j), "holds complex128 values; it must hold real numbers"),
+        (lambda t: _saved(t, "X.npy", np.full((500, 2), "a")), "holds <U1 values"),
+        (lambda t: _saved(t, "X.npy", np.full((500, 2), None, dtype=object)), "Python objects"),
+        (lambda t: (t / "X.csv").write_text("a,b\n1,2\n") and t / "X.csv", "not a .npy file"),
+        (
+            lambda t: (t / "X.npy").write_bytes(_npy_bytes(np.ones((500, 2)))[:3000]) and t / "X.npy",
+            "shorter than its header promises",
+        ),
+        (lambda t: t, "is a directory, not a regular file"),
+        (lambda t: t / "missing.npy", "cannot read the file"),
+    ],
+)
 def test_npy_source_checks_x_and_names_the_file(tmp_path, labels, make, problem):
     X_path = make(tmp_path)
     with pytest.raises(DataError, match=problem) as caught:
@@ -248,6 +288,7 @@ def test_npy_source_says_when_its_file_was_truncated_during_a_run(tmp_path, labe
 
 # ------------------------------------------------------------------------------------------------- run files
 
+
 def test_a_run_file_member_declaring_gigabytes_is_refused_from_its_header(tmp_path):
     """A 1 kB run file whose X_train header promises 2 GiB: refused before anything is read or allocated."""
     header = io.BytesIO()
@@ -256,8 +297,11 @@ def test_a_run_file_member_declaring_gigabytes_is_refused_from_its_header(tmp_pa
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("__meta__.npy", _npy_bytes(np.array("{}")))
         archive.writestr("X_train.npy", header.getvalue() + b"\0" * 512)
-    with pytest.raises(RunFileError, match=r"array 'X_train': shape \(268435456, 1\) of float64 would take "
-                                           r"2,048 MiB, over the limit of 512 MiB"):
+    with pytest.raises(
+        RunFileError,
+        match=r"array 'X_train': shape \(268435456, 1\) of float64 would take "
+        r"2,048 MiB, over the limit of 512 MiB",
+    ):
         Model.load(path)
 
 
@@ -265,8 +309,7 @@ def test_a_named_pipe_is_refused_as_a_run_file_instead_of_blocking(tmp_path):
     pipe = tmp_path / "run.npz"
     os.mkfifo(pipe)
     outcome = []
-    reader = threading.Thread(target=lambda: outcome.append(pytest.raises(RunFileError, Model.load, pipe)),
-                              daemon=True)
+    reader = threading.Thread(target=lambda: outcome.append(pytest.raises(RunFileError, Model.load, pipe)), daemon=True)
     reader.start()
     reader.join(timeout=30)
     if reader.is_alive():  # release the blocked open() so the thread ends
@@ -276,6 +319,7 @@ def test_a_named_pipe_is_refused_as_a_run_file_instead_of_blocking(tmp_path):
 
 
 # ----------------------------------------------------------------------------------------- kernel parameters
+
 
 def test_the_lengthscale_bound_is_where_squared_distances_stay_finite():
     """At ℓ = 1e-50 with features at ±1e100 (the feature limit) in 1,000 dimensions every covariance is finite: the
@@ -289,8 +333,11 @@ def test_the_lengthscale_bound_is_where_squared_distances_stay_finite():
         with pytest.raises(KernelParameterError, match=r"lengthscale must lie within \[1e-50, 1e\+100\]"):
             RBF(bad)
     X, y = np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2
-    with pytest.raises(ValueError, match=r"'lengthscale' parameter of XGPClassifier must be a float in the range "
-                                         r"\[1e-50, 1e\+100\]"):
+    with pytest.raises(
+        ValueError,
+        match=r"'lengthscale' parameter of XGPClassifier must be a float in the range "
+        r"\[1e-50, 1e\+100\]",
+    ):
         XGPClassifier(lengthscale=1e-300).fit(X, y)
 
 
@@ -307,24 +354,28 @@ def test_a_tiny_lengthscale_within_the_bound_trains(lengthscale):
     assert np.sum(own_label > 0.55) >= 15
 
 
-@pytest.mark.parametrize("arguments, problem", [
-    (("abc",), "kernel lengthscale must be a number, got str 'abc'"),
-    ((np.array(["a", "b"]),), "kernel lengthscale must be real numbers"),
-    ((True,), "kernel lengthscale must be a number, got bool"),
-    ((1.0 + 2j,), "kernel lengthscale must be real numbers, got complex"),
-    (([1.0, [2.0]],), "kernel lengthscale must be a number or an array of numbers"),
-    (([[1.0]],), r"kernel lengthscale must be a number or a 1-D array, got shape \(1, 1\)"),
-    ((1.0, "2"), "kernel variance must be a number, got str '2'"),
-    ((1.0, np.ones(3)), r"kernel variance must be one number, got an array of shape \(3,\)"),
-    ((1.0, 1.0, [1e-3, 1e-3]), r"kernel nugget must be one number, got an array of shape \(2,\)"),
-    ((1.0, 1.0, None), "kernel nugget must be real numbers"),
-])
+@pytest.mark.parametrize(
+    "arguments, problem",
+    [
+        (("abc",), "kernel lengthscale must be a number, got str 'abc'"),
+        ((np.array(["a", "b"]),), "kernel lengthscale must be real numbers"),
+        ((True,), "kernel lengthscale must be a number, got bool"),
+        ((1.0 + 2j,), "kernel lengthscale must be real numbers, got complex"),
+        (([1.0, [2.0]],), "kernel lengthscale must be a number or an array of numbers"),
+        (([[1.0]],), r"kernel lengthscale must be a number or a 1-D array, got shape \(1, 1\)"),
+        ((1.0, "2"), "kernel variance must be a number, got str '2'"),
+        ((1.0, np.ones(3)), r"kernel variance must be one number, got an array of shape \(3,\)"),
+        ((1.0, 1.0, [1e-3, 1e-3]), r"kernel nugget must be one number, got an array of shape \(2,\)"),
+        ((1.0, 1.0, None), "kernel nugget must be real numbers"),
+    ],
+)
 def test_kernel_constructors_name_the_parameter_they_cannot_use(arguments, problem):
     with pytest.raises(KernelParameterError, match=problem):
         RBF(*arguments)
 
 
 # ----------------------------------------------------------------------------------- exports, the Gibbs estimate
+
 
 @pytest.mark.parametrize("view", [None, "decision surface", 3, {"a": 1}])
 def test_export_save_says_when_it_is_not_given_a_view(tmp_path, view):
@@ -335,14 +386,17 @@ def test_export_save_says_when_it_is_not_given_a_view(tmp_path, view):
     assert (tmp_path / "figure.svg").read_bytes().startswith(b"<?xml")
 
 
-@pytest.mark.parametrize("arguments, problem", [
-    ((-5,), "n must be a whole number ≥ 0, got -5"),
-    ((2.5,), "n must be a whole number"),
-    (("100",), "n must be a whole number"),
-    ((0,), "n and repeats must be whole numbers ≥ 1"),
-    ((10, ), None),
-    ((100_000,), r"three n×n matrices, 240.0 GB, over the limit of 2 GB"),
-])
+@pytest.mark.parametrize(
+    "arguments, problem",
+    [
+        ((-5,), "n must be a whole number ≥ 0, got -5"),
+        ((2.5,), "n must be a whole number"),
+        (("100",), "n must be a whole number"),
+        ((0,), "n and repeats must be whole numbers ≥ 1"),
+        ((10,), None),
+        ((100_000,), r"three n×n matrices, 240.0 GB, over the limit of 2 GB"),
+    ],
+)
 def test_the_gibbs_cost_estimate_checks_its_arguments(arguments, problem):
     if problem is None:
         assert gibbs.seconds_per_sweep_estimate(*arguments, repeats=1) > 0

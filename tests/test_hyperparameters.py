@@ -1,5 +1,6 @@
 """Kernel hyperparameter learning: the analytic ELBO gradient against central finite differences of an
 independently written minibatch ELBO (c re-optimised at every perturbed kernel, q(u) held fixed), and Adam."""
+
 import numpy as np
 import pytest
 from test_xgpc import rbf, reference_elbo, toy_problem
@@ -19,8 +20,11 @@ def finite_difference_gradient(X_b, y_b, Z, n, kernel, mu, Sigma, full, h=1e-5):
         for sign in (1, -1):
             t = theta.copy()
             t[k] += sign * h
-            values.append(reference_elbo(X_b, y_b, Z, np.exp(t[:-1]), np.exp(t[-1]), kernel.nugget, mu, Sigma,
-                                         full=full, scale=n / len(y_b)))
+            values.append(
+                reference_elbo(
+                    X_b, y_b, Z, np.exp(t[:-1]), np.exp(t[-1]), kernel.nugget, mu, Sigma, full=full, scale=n / len(y_b)
+                )
+            )
         numeric[k] = (values[0] - values[1]) / (2 * h)
     return numeric
 
@@ -30,15 +34,15 @@ def finite_difference_gradient(X_b, y_b, Z, n, kernel, mu, Sigma, full, h=1e-5):
 def test_engine_kernel_gradient_matches_finite_differences(full, lengthscale):
     X, y = toy_problem(40, seed=5)
     kernel = RBF(lengthscale, 1.4, 1e-3)
-    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), full=full,
-                  kernel_bound="augmented")
+    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), full=full, kernel_bound="augmented")
     engine.step(15)
     index = np.arange(10) if full else np.arange(3, 13)
     analytic = engine.kernel_gradient(index)
     # in the full mode the data terms do not depend on the kernel (u = f): the FD objective is the same formula
     X_b, y_b = (X, y) if full else (X[index], y[index])
-    numeric = finite_difference_gradient(X_b, y_b, engine.Z, 40 if not full else len(y_b), kernel, engine.mu,
-                                         engine.Sigma, full)
+    numeric = finite_difference_gradient(
+        X_b, y_b, engine.Z, 40 if not full else len(y_b), kernel, engine.mu, engine.Sigma, full
+    )
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-6 * np.abs(numeric).max())
 
 
@@ -57,8 +61,9 @@ def test_elbo_kernel_gradient_function_matches_finite_differences(lengthscale):
     kappa = np.linalg.solve(K, K_sm.T).T
     c = np.sqrt(_optimal_c_squared_given(kappa, K_sm, mu, Sigma, 0.9 + 1e-3))
     theta = np.tanh(c / 2) / (2 * c)
-    analytic = elbo_kernel_gradient(kernel, X, y, Z, 100, mu, _lower_factor_of_inverse(Sigma), np.linalg.inv(K),
-                                    kappa, K_sm, theta)
+    analytic = elbo_kernel_gradient(
+        kernel, X, y, Z, 100, mu, _lower_factor_of_inverse(Sigma), np.linalg.inv(K), kappa, K_sm, theta
+    )
     numeric = finite_difference_gradient(X, y, Z, 100, kernel, mu, Sigma, False)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
 
@@ -86,8 +91,10 @@ def _gradient_by_the_defining_formula(kernel, X_b, y_b, Z, n, mu, Sigma, K_inv, 
 
 
 @pytest.mark.parametrize("full", [False, True])
-@pytest.mark.parametrize("name, lengthscale", [("rbf", [0.9]), ("rbf", [0.5, 1.3, 2.2]), ("matern52", [1.2]),
-                                               ("matern32", [0.7, 1.6, 0.9]), ("matern12", [1.4])])
+@pytest.mark.parametrize(
+    "name, lengthscale",
+    [("rbf", [0.9]), ("rbf", [0.5, 1.3, 2.2]), ("matern52", [1.2]), ("matern32", [0.7, 1.6, 0.9]), ("matern12", [1.4])],
+)
 def test_restructured_gradient_equals_the_defining_formula(full, name, lengthscale):
     # random q (μ, Σ SPD), random θ > 0: the gradient computed through N = AΣA equals the explicit-Σ formula
     rng = np.random.default_rng(len(lengthscale) + 10 * full)
@@ -102,8 +109,9 @@ def test_restructured_gradient_equals_the_defining_formula(full, name, lengthsca
     B = rng.standard_normal((m, m))
     Sigma = 0.2 * B @ B.T + 0.05 * np.eye(m)
     theta = rng.uniform(0.05, 0.25, s)
-    new = elbo_kernel_gradient(kernel, X_b, y_b, Z, 500, mu, _lower_factor_of_inverse(Sigma), K_inv, kappa,
-                               K_sm, theta, full=full)
+    new = elbo_kernel_gradient(
+        kernel, X_b, y_b, Z, 500, mu, _lower_factor_of_inverse(Sigma), K_inv, kappa, K_sm, theta, full=full
+    )
     old = _gradient_by_the_defining_formula(kernel, X_b, y_b, Z, 500, mu, Sigma, K_inv, kappa, K_sm, theta, full)
     np.testing.assert_allclose(new, old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
 
@@ -113,15 +121,15 @@ def test_restructured_gradient_equals_the_defining_formula(full, name, lengthsca
 def test_engine_gradient_with_c_from_its_products_equals_the_defining_formula(full, kernel):
     # the engine takes diag(κΣκᵀ) for c from T = κΣA; the reference takes c from the whitened local step and Σ
     X, y = toy_problem(40, seed=8)
-    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(1), full=full,
-                  kernel_bound="augmented")
+    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(1), full=full, kernel_bound="augmented")
     engine.step(12)
     index = np.arange(4, 14)
     X_b, y_b = engine.source.batch(index)
     kappa, K_tilde, K_sm = engine.project(X_b, index)
     theta = pg_mean(local_step(kappa, K_tilde, engine.mu, engine.L_P))
-    old = _gradient_by_the_defining_formula(engine.kernel, X_b, y_b, engine.Z, engine.n, engine.mu, engine.Sigma,
-                                            engine.K_inv, kappa, K_sm, theta, full)
+    old = _gradient_by_the_defining_formula(
+        engine.kernel, X_b, y_b, engine.Z, engine.n, engine.mu, engine.Sigma, engine.K_inv, kappa, K_sm, theta, full
+    )
     np.testing.assert_allclose(engine.kernel_gradient(index), old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
 
 
@@ -129,8 +137,10 @@ def _optimal_c_squared_given(kappa, K_sm, mu, Sigma, prior_var):
     return prior_var - np.sum(kappa * K_sm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + (kappa @ mu) ** 2
 
 
-@pytest.mark.parametrize("lengthscale, variance, fine", [([1e99, 2.0], 1e-99, True), ([1e-50], 1e99, True),
-                                                         ([1.0], 1e101, False), ([1.0], 1e-101, False)])
+@pytest.mark.parametrize(
+    "lengthscale, variance, fine",
+    [([1e99, 2.0], 1e-99, True), ([1e-50], 1e99, True), ([1.0], 1e101, False), ([1.0], 1e-101, False)],
+)
 def test_learned_kernels_beyond_1e100_either_way_are_refused(lengthscale, variance, fine):
     kernel = RBF(np.array(lengthscale), variance, 1e-3)
     if fine:
@@ -178,8 +188,16 @@ def test_adam_climbs_a_concave_quadratic_and_restores_its_state():
 
 def test_hyper_every_takes_an_adam_step_on_every_kth_iteration_only():
     X, y = toy_problem(60, seed=7)
-    engine = XGPC(X, y, X[:6], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=10, hyper_optimizer=Adam(0.05),
-                  rng=np.random.default_rng(0), hyper_every=3)
+    engine = XGPC(
+        X,
+        y,
+        X[:6],
+        RBF(np.array([1.0]), 1.0, 1e-4),
+        batch_size=10,
+        hyper_optimizer=Adam(0.05),
+        rng=np.random.default_rng(0),
+        hyper_every=3,
+    )
     kernels = []
     for _ in range(9):
         engine.step()
@@ -205,8 +223,17 @@ def test_whitened_kernel_gradient_matches_finite_differences_at_fixed_q_w(length
     # u = L_K(θ ± h) w, so μ and Σ follow the kernel's Cholesky factor; q is deliberately not at its optimum
     X, y = toy_problem(40, seed=5)
     kernel = RBF(lengthscale, 1.4, 1e-3)
-    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), kernel_step="whitened",
-                  schedule=Constant(0.3), kernel_bound="augmented")
+    engine = XGPC(
+        X,
+        y,
+        X[:7],
+        kernel,
+        batch_size=10,
+        rng=np.random.default_rng(0),
+        kernel_step="whitened",
+        schedule=Constant(0.3),
+        kernel_bound="augmented",
+    )
     engine.step(3)
     index = np.arange(3, 13)
     m_w, S_w = _whitened_q(engine)
@@ -219,22 +246,42 @@ def test_whitened_kernel_gradient_matches_finite_differences_at_fixed_q_w(length
             t[k] += sign * h
             ell, var = np.exp(t[:-1]), np.exp(t[-1])
             L = np.linalg.cholesky(rbf(engine.Z, engine.Z, ell, var) + kernel.nugget * np.eye(7))
-            values.append(reference_elbo(X[index], y[index], engine.Z, ell, var, kernel.nugget, L @ m_w,
-                                         L @ S_w @ L.T, scale=40 / 10))
+            values.append(
+                reference_elbo(
+                    X[index], y[index], engine.Z, ell, var, kernel.nugget, L @ m_w, L @ S_w @ L.T, scale=40 / 10
+                )
+            )
         numeric[k] = (values[0] - values[1]) / (2 * h)
     analytic = engine.kernel_gradient(index)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
     # and it is a different gradient from the paper's (q fixed in u-space)
-    paper = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(0), schedule=Constant(0.3),
-                 kernel_bound="augmented")
+    paper = XGPC(
+        X,
+        y,
+        X[:7],
+        kernel,
+        batch_size=10,
+        rng=np.random.default_rng(0),
+        schedule=Constant(0.3),
+        kernel_bound="augmented",
+    )
     paper.step(3)
     assert np.abs(paper.kernel_gradient(index) - analytic).max() > 1e-3 * np.abs(analytic).max()
 
 
 def test_whitened_kernel_step_keeps_q_w_and_moves_q_u_with_the_kernel():
     X, y = toy_problem(60, seed=3)
-    engine = XGPC(X, y, X[:6], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=10, hyper_optimizer=Adam(0.1),
-                  rng=np.random.default_rng(0), hyper_every=1, kernel_step="whitened")
+    engine = XGPC(
+        X,
+        y,
+        X[:6],
+        RBF(np.array([1.0]), 1.0, 1e-4),
+        batch_size=10,
+        hyper_optimizer=Adam(0.1),
+        rng=np.random.default_rng(0),
+        hyper_every=1,
+        kernel_step="whitened",
+    )
     engine.step(3)
     before_w, before_kernel = _whitened_q(engine), engine.kernel.log_params
     # the next iteration's kernel step on its own: its variational step is replaced by one that leaves q(u) as it is
@@ -249,18 +296,31 @@ def test_whitened_kernel_step_keeps_q_w_and_moves_q_u_with_the_kernel():
 
 def test_kernel_step_options_are_checked():
     X, y = toy_problem(20, seed=7)
-    for options, message in [({"kernel_step": "euclidean"}, "kernel_step"), ({"hyper_rate": "fast"}, "hyper_rate"),
-                             ({"hyper_warmup": -1}, "hyper_warmup"), ({"init_sweeps": -1}, "init_sweeps"),
-                             ({"kernel_bound": "tight"}, "kernel_bound"),
-                             ({"kernel_step": "whitened", "full": True}, "non-sparse")]:
+    for options, message in [
+        ({"kernel_step": "euclidean"}, "kernel_step"),
+        ({"hyper_rate": "fast"}, "hyper_rate"),
+        ({"hyper_warmup": -1}, "hyper_warmup"),
+        ({"init_sweeps": -1}, "init_sweeps"),
+        ({"kernel_bound": "tight"}, "kernel_bound"),
+        ({"kernel_step": "whitened", "full": True}, "non-sparse"),
+    ]:
         with pytest.raises(ValueError, match=message):
             XGPC(X, y, X[:5], RBF(1.0), batch_size=10, **options)
 
 
 def test_hyper_warmup_freezes_the_kernel_for_its_iterations_only():
     X, y = toy_problem(60, seed=7)
-    engine = XGPC(X, y, X[:6], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=10, hyper_optimizer=Adam(0.05),
-                  rng=np.random.default_rng(0), hyper_every=1, hyper_warmup=4)
+    engine = XGPC(
+        X,
+        y,
+        X[:6],
+        RBF(np.array([1.0]), 1.0, 1e-4),
+        batch_size=10,
+        hyper_optimizer=Adam(0.05),
+        rng=np.random.default_rng(0),
+        hyper_every=1,
+        hyper_warmup=4,
+    )
     start = engine.kernel.log_params
     engine.step(4)
     np.testing.assert_array_equal(engine.kernel.log_params, start)
@@ -279,8 +339,17 @@ def test_adam_scale_multiplies_its_step_and_hyper_rate_rho_scales_by_rho_over_fi
     X, y = toy_problem(60, seed=7)
     runs = {}
     for rate in ("constant", "rho"):
-        engine = XGPC(X, y, X[:6], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=10, hyper_optimizer=Adam(0.05),
-                      rng=np.random.default_rng(0), hyper_every=1, hyper_rate=rate)
+        engine = XGPC(
+            X,
+            y,
+            X[:6],
+            RBF(np.array([1.0]), 1.0, 1e-4),
+            batch_size=10,
+            hyper_optimizer=Adam(0.05),
+            rng=np.random.default_rng(0),
+            hyper_every=1,
+            hyper_rate=rate,
+        )
         engine._minibatch_kernel_gradient = lambda X_b, y_b, context: np.array([0.7, -0.2])  # a fixed direction
         steps = []
         for _ in range(3):
@@ -306,8 +375,13 @@ def _exact_elbo(X, y, Z, lengthscale, variance, nugget, mu, Sigma, scale):
     f = a[:, None] + np.sqrt(2 * v)[:, None] * nodes
     expected = -np.logaddexp(0.0, -y[:, None] * f) @ weights / np.sqrt(np.pi)
     m = len(mu)
-    kl = 0.5 * (np.trace(np.linalg.solve(K, Sigma)) + mu @ np.linalg.solve(K, mu) - m
-                + np.linalg.slogdet(K)[1] - np.linalg.slogdet(Sigma)[1])
+    kl = 0.5 * (
+        np.trace(np.linalg.solve(K, Sigma))
+        + mu @ np.linalg.solve(K, mu)
+        - m
+        + np.linalg.slogdet(K)[1]
+        - np.linalg.slogdet(Sigma)[1]
+    )
     return scale * np.sum(expected) - kl
 
 
@@ -316,8 +390,17 @@ def test_exact_bound_kernel_gradient_matches_finite_differences(kernel_step):
     # q held fixed in u-space (fixed-u) or in whitened coordinates (whitened) while the kernel moves, q not optimal
     X, y = toy_problem(40, seed=9)
     kernel = RBF(np.array([0.7, 1.3]), 1.2, 1e-3)
-    engine = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(2), schedule=Constant(0.3),
-                  kernel_bound="exact", kernel_step=kernel_step)
+    engine = XGPC(
+        X,
+        y,
+        X[:7],
+        kernel,
+        batch_size=10,
+        rng=np.random.default_rng(2),
+        schedule=Constant(0.3),
+        kernel_bound="exact",
+        kernel_step=kernel_step,
+    )
     engine.step(3)
     index = np.arange(5, 15)
     m_w, S_w = _whitened_q(engine)
@@ -337,7 +420,16 @@ def test_exact_bound_kernel_gradient_matches_finite_differences(kernel_step):
         numeric[k] = (values[0] - values[1]) / (2 * h)
     analytic = engine.kernel_gradient(index)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
-    augmented = XGPC(X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(2), schedule=Constant(0.3),
-                     kernel_step=kernel_step, kernel_bound="augmented")
+    augmented = XGPC(
+        X,
+        y,
+        X[:7],
+        kernel,
+        batch_size=10,
+        rng=np.random.default_rng(2),
+        schedule=Constant(0.3),
+        kernel_step=kernel_step,
+        kernel_bound="augmented",
+    )
     augmented.step(3)
     assert np.abs(augmented.kernel_gradient(index) - analytic).max() > 1e-3 * np.abs(analytic).max()

@@ -1,4 +1,5 @@
 """k-means++ inducing inputs: m distinct rows of X, clamped with a warning when X has fewer distinct rows."""
+
 import numpy as np
 import pytest
 

@@ -2,6 +2,7 @@
 of X-GPC and both SVGP baselines match finite differences for every family, the Gibbs sampler with a Matérn kernel
 matches a brute-force posterior, the estimator and the Model take a family name or a kernel object (copied, never
 changed), and the history carries the kernel's parameters (ARD included) through CSV and save/load."""
+
 import copy
 import math
 
@@ -43,8 +44,13 @@ def reference_xgpc_elbo(name, X, y, Z, log_params, nugget, mu, Sigma, scale):
     a = kappa @ mu
     c = np.sqrt(variance + nugget - np.sum(kappa * K_nm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + a * a)
     bound = -np.log(2.0) + 0.5 * y * a - (np.logaddexp(c / 2, -c / 2) - np.log(2.0))
-    kl = 0.5 * (np.trace(np.linalg.solve(K, Sigma)) + mu @ np.linalg.solve(K, mu) - len(mu)
-                + np.linalg.slogdet(K)[1] - np.linalg.slogdet(Sigma)[1])
+    kl = 0.5 * (
+        np.trace(np.linalg.solve(K, Sigma))
+        + mu @ np.linalg.solve(K, mu)
+        - len(mu)
+        + np.linalg.slogdet(K)[1]
+        - np.linalg.slogdet(Sigma)[1]
+    )
     return scale * bound.sum() - kl
 
 
@@ -68,19 +74,32 @@ def test_xgpc_kernel_gradient_matches_finite_differences(name, lengthscale):
     index = np.arange(3, 15)
     analytic = engine.kernel_gradient(index)
     numeric = central_difference(
-        lambda t: reference_xgpc_elbo(name, X[index], y[index], engine.Z, t, kernel.nugget, engine.mu, engine.Sigma,
-                                      60 / 12), kernel.log_params)
+        lambda t: reference_xgpc_elbo(
+            name, X[index], y[index], engine.Z, t, kernel.nugget, engine.mu, engine.Sigma, 60 / 12
+        ),
+        kernel.log_params,
+    )
     np.testing.assert_allclose(analytic, numeric, rtol=1e-5, atol=1e-6 * np.abs(numeric).max())
 
 
-@pytest.mark.parametrize("kernel", [Matern12(1.0), Matern32(np.array([1.0, 1.0])), Matern52(1.0)],
-                         ids=["matern12", "matern32-ard", "matern52"])
+@pytest.mark.parametrize(
+    "kernel",
+    [Matern12(1.0), Matern32(np.array([1.0, 1.0])), Matern52(1.0)],
+    ids=["matern12", "matern32-ard", "matern52"],
+)
 def test_xgpc_with_a_matern_kernel_fits_banana_like_data(kernel):
     X, y = banana(600, seed=1)
     train, test = np.arange(450), np.arange(450, 600)
     rng = np.random.default_rng(0)
-    engine = XGPC(X[train], y[train], kmeans_plus_plus(X[train], 30, rng), kernel, batch_size=100, rng=rng,
-                  hyper_optimizer=Adam(0.05))
+    engine = XGPC(
+        X[train],
+        y[train],
+        kmeans_plus_plus(X[train], 30, rng),
+        kernel,
+        batch_size=100,
+        rng=rng,
+        hyper_optimizer=Adam(0.05),
+    )
     elbo_before = engine.elbo()
     engine.step(300)
     assert type(engine.kernel) is type(kernel) and not np.array_equal(engine.kernel.log_params, kernel.log_params)
@@ -124,8 +143,9 @@ def test_gibbs_with_a_matern_kernel_matches_the_brute_force_posterior():
     w /= w.sum()
     mean = np.array([(w * F[i]).sum() for i in range(2)])
     var = np.array([(w * (F[i] - mean[i]) ** 2).sum() for i in range(2)])
-    sampler = GibbsSampler(X, y, kernel, rng=np.random.default_rng(7), n_chains=4, burn_in=50, n_samples=2500,
-                           max_stored_draws=2500).run(chunk=500)
+    sampler = GibbsSampler(
+        X, y, kernel, rng=np.random.default_rng(7), n_chains=4, burn_in=50, n_samples=2500, max_stored_draws=2500
+    ).run(chunk=500)
     np.testing.assert_allclose(sampler.K, K, rtol=1e-12)
     standard_error = np.sqrt(var / (4 * 2500 * 0.8))  # PG Gibbs on two points mixes almost iid (ESS ≈ 0.97 N)
     assert np.all(np.abs(sampler.posterior_mean() - mean) < 5 * standard_error)
@@ -150,8 +170,16 @@ def test_estimator_copies_a_kernel_object_and_never_changes_it():
 
 def test_estimator_takes_a_family_name_with_its_parameters():
     X, y = banana(200, seed=5)
-    clf = XGPClassifier(kernel="matern12", ard=True, lengthscale=0.7, variance=2.0, n_inducing=15, max_iter=1,
-                        learn_hyperparameters=False, random_state=0).fit(X, y)
+    clf = XGPClassifier(
+        kernel="matern12",
+        ard=True,
+        lengthscale=0.7,
+        variance=2.0,
+        n_inducing=15,
+        max_iter=1,
+        learn_hyperparameters=False,
+        random_state=0,
+    ).fit(X, y)
     assert isinstance(clf.kernel_, Matern12)
     np.testing.assert_array_equal(clf.kernel_.lengthscale, [0.7, 0.7])
     assert clf.kernel_.variance == 2.0
@@ -197,8 +225,9 @@ def test_an_rbf_state_written_before_kernels_had_names_still_loads():
     engine.step(3)
     state = engine.state_dict()
     kernel_state = state.pop("kernel")
-    state.update(lengthscale=kernel_state["lengthscale"], variance=kernel_state["variance"],
-                 nugget=kernel_state["nugget"])
+    state.update(
+        lengthscale=kernel_state["lengthscale"], variance=kernel_state["variance"], nugget=kernel_state["nugget"]
+    )
     twin = XGPC(X, y, X[:6], Matern52(1.0), rng=np.random.default_rng(1), batch_size=20)
     twin.load_state_dict(state)
     assert twin.kernel == engine.kernel

@@ -1,6 +1,7 @@
 """Kernels: each family against its formula (brute-force loops), symmetry and positive-definiteness, nugget
 placement, gradients vs finite differences, Matérn against the general Bessel form and its ν → ∞ limit (the RBF),
 state and summary round trips, the registry."""
+
 import math
 
 import numpy as np
@@ -57,8 +58,9 @@ def test_cross_matches_the_formula_and_has_no_nugget(name, lengthscale):
     rng = np.random.default_rng(0)
     X1, X2 = rng.standard_normal((7, 3)), rng.standard_normal((5, 3))
     kernel = make_kernel(name, lengthscale, 1.7, 0.3)
-    np.testing.assert_allclose(kernel.cross(X1, X2), brute_force(name, X1, X2, lengthscale, 1.7), rtol=1e-10,
-                               atol=1e-300)
+    np.testing.assert_allclose(
+        kernel.cross(X1, X2), brute_force(name, X1, X2, lengthscale, 1.7), rtol=1e-10, atol=1e-300
+    )
     # a point against itself: σ², not σ² + γ (the nugget is white noise of one variable, not a cross-covariance)
     np.testing.assert_allclose(np.diag(kernel.cross(X1, X1)), 1.7, rtol=1e-7)
     np.testing.assert_array_equal(kernel.diag(4), np.full(4, 2.0))
@@ -81,8 +83,9 @@ def test_gram_is_symmetric_positive_definite_with_the_nugget_only_on_the_diagona
         np.testing.assert_array_equal(K, K.T)
         np.testing.assert_array_equal(np.diag(K), np.full(30, kernel.variance + kernel.nugget))
         off = ~np.eye(30, dtype=bool)
-        np.testing.assert_allclose(K[off], brute_force(name, Z, Z, kernel.lengthscale, kernel.variance)[off],
-                                   rtol=1e-7, atol=1e-300)
+        np.testing.assert_allclose(
+            K[off], brute_force(name, Z, Z, kernel.lengthscale, kernel.variance)[off], rtol=1e-7, atol=1e-300
+        )
         assert np.linalg.eigvalsh(K).min() > 0.5 * kernel.nugget
 
 
@@ -118,8 +121,10 @@ def test_matern_family_approaches_the_rbf_as_nu_grows():
     r = np.linspace(0.0, 5.0, 101)
     X = np.column_stack([r, np.zeros_like(r)])
     rbf = RBF(1.0).cross(X, np.zeros((1, 2)))[:, 0]
-    gaps = [np.max(np.abs(make_kernel(name, 1.0).cross(X, np.zeros((1, 2)))[:, 0] - rbf))
-            for name in ("matern12", "matern32", "matern52")]
+    gaps = [
+        np.max(np.abs(make_kernel(name, 1.0).cross(X, np.zeros((1, 2)))[:, 0] - rbf))
+        for name in ("matern12", "matern32", "matern52")
+    ]
     limit = [np.max(np.abs(matern_bessel(nu, r) - rbf)) for nu in (10.0, 50.0)]
     assert gaps[0] > gaps[1] > gaps[2] > limit[0] > limit[1] and limit[1] < 1e-2  # the limit ν → ∞ is the RBF
 
@@ -177,16 +182,20 @@ def test_adding_a_kernel_is_one_class_and_its_registration():
     try:
         rng = np.random.default_rng(3)
         X1, X2 = rng.standard_normal((5, 2)), rng.standard_normal((4, 2))
-        kernel = kernel_from_state({"name": "test-cauchy", "lengthscale": [0.9, 1.4], "variance": 1.2,
-                                    "nugget": 1e-4})
+        kernel = kernel_from_state({"name": "test-cauchy", "lengthscale": [0.9, 1.4], "variance": 1.2, "nugget": 1e-4})
         r2 = (((X1[:, None, :] - X2[None]) / kernel.lengthscale) ** 2).sum(-1)
         np.testing.assert_allclose(kernel.cross(X1, X2), 1.2 / (1 + r2), rtol=1e-12)
         assert np.linalg.eigvalsh(kernel.gram(X1)).min() > 0
         G = rng.standard_normal((5, 4))
         h = 1e-6
-        numeric = [(np.sum(G * kernel.with_log_params(kernel.log_params + h * e).cross(X1, X2))
-                    - np.sum(G * kernel.with_log_params(kernel.log_params - h * e).cross(X1, X2))) / (2 * h)
-                   for e in np.eye(3)]
+        numeric = [
+            (
+                np.sum(G * kernel.with_log_params(kernel.log_params + h * e).cross(X1, X2))
+                - np.sum(G * kernel.with_log_params(kernel.log_params - h * e).cross(X1, X2))
+            )
+            / (2 * h)
+            for e in np.eye(3)
+        ]
         np.testing.assert_allclose(kernel.contract_gradient(X1, X2, kernel.cross(X1, X2), G), numeric, rtol=1e-6)
     finally:
         KERNELS.pop("test-cauchy")

@@ -1,6 +1,7 @@
 """Likelihoods: log-likelihood derivatives vs finite differences, predictive probabilities vs brute-force quadrature
 (scipy.integrate.quad) including large variances, the probit closed form vs quadrature, symmetry p(μ) + p(−μ) = 1,
 and the Gaussian KL against its dense formula."""
+
 import mpmath
 import numpy as np
 import pytest
@@ -18,11 +19,22 @@ from explorer.likelihoods import (
 )
 from explorer.linalg import gaussian_kl
 
-CASES = [(0.3, 1e-4), (2.0, 1.0), (-1.5, 4.0), (3.0, 25.0), (5.0, 100.0), (-7.0, 1e3), (40.0, 1e4), (1.0, 1e6),
-         (-12.0, 0.5)]
+CASES = [
+    (0.3, 1e-4),
+    (2.0, 1.0),
+    (-1.5, 4.0),
+    (3.0, 25.0),
+    (5.0, 100.0),
+    (-7.0, 1e3),
+    (40.0, 1e4),
+    (1.0, 1e6),
+    (-12.0, 0.5),
+]
 RESPONSE = {"logit": expit, "probit": ndtr}
-EXACT_LOG_RESPONSE = {"logit": lambda z: -mpmath.log1p(mpmath.exp(-z)),
-                      "probit": lambda z: mpmath.log(mpmath.ncdf(z)) if z < 0 else mpmath.log1p(-mpmath.ncdf(-z))}
+EXACT_LOG_RESPONSE = {
+    "logit": lambda z: -mpmath.log1p(mpmath.exp(-z)),
+    "probit": lambda z: mpmath.log(mpmath.ncdf(z)) if z < 0 else mpmath.log1p(-mpmath.ncdf(-z)),
+}
 
 
 def brute_force_predictive(response, mean, var):
@@ -76,8 +88,11 @@ def test_log_likelihood_derivatives_match_finite_differences(link):
 
 def test_probit_far_in_the_tail_stays_finite():
     value, first, second = PROBIT.log_likelihood(1.0, np.array([-60.0]))
-    assert np.isfinite(value[0]) and first[0] == pytest.approx(60.0, rel=1e-3) and second[0] == pytest.approx(-1.0,
-                                                                                                           rel=1e-2)
+    assert (
+        np.isfinite(value[0])
+        and first[0] == pytest.approx(60.0, rel=1e-3)
+        and second[0] == pytest.approx(-1.0, rel=1e-2)
+    )
 
 
 @pytest.mark.parametrize("link", [LOGIT, PROBIT])
@@ -85,9 +100,17 @@ def test_gauss_hermite_expectations_match_quadrature(link):
     y, a, v = np.array([1.0, -1.0, 1.0]), np.array([0.5, 1.2, -2.0]), np.array([0.3, 2.0, 4.0])
     E, g_a, g_v = gauss_hermite_expectations(link.log_likelihood, y, a, v)
     for i in range(3):
+
         def expected(mean, var, k=0):
-            return integrate.quad(lambda f: link.log_likelihood(y[i], f)[k] * np.exp(-0.5 * (f - mean) ** 2 / var)
-                                  / np.sqrt(2 * np.pi * var), -np.inf, np.inf, epsabs=1e-13)[0]
+            return integrate.quad(
+                lambda f: (
+                    link.log_likelihood(y[i], f)[k] * np.exp(-0.5 * (f - mean) ** 2 / var) / np.sqrt(2 * np.pi * var)
+                ),
+                -np.inf,
+                np.inf,
+                epsabs=1e-13,
+            )[0]
+
         assert E[i] == pytest.approx(expected(a[i], v[i]), abs=1e-9)
         assert g_a[i] == pytest.approx(expected(a[i], v[i], 1), abs=1e-9)  # E[ℓ']
         assert g_v[i] == pytest.approx(0.5 * expected(a[i], v[i], 2), abs=1e-9)  # ½E[ℓ'']
@@ -99,10 +122,16 @@ def test_logit_slopes_alone_match_quadrature():
     y, a, v = np.array([1.0, -1.0, 1.0, -1.0]), np.array([0.5, 1.2, -2.0, 6.0]), np.array([0.3, 2.0, 4.0, 1e-3])
     g_a, g_v = gauss_hermite_slopes(logit_slopes, y, a, v)
     for i in range(len(y)):
+
         def expected(derivative):
             sd = np.sqrt(v[i])
-            return integrate.quad(lambda z: derivative(a[i] + sd * z) * np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi),
-                                  -np.inf, np.inf, epsabs=1e-13)[0]
+            return integrate.quad(
+                lambda z: derivative(a[i] + sd * z) * np.exp(-0.5 * z * z) / np.sqrt(2 * np.pi),
+                -np.inf,
+                np.inf,
+                epsabs=1e-13,
+            )[0]
+
         assert g_a[i] == pytest.approx(expected(lambda f: y[i] * expit(-y[i] * f)), abs=1e-9)
         assert g_v[i] == pytest.approx(0.5 * expected(lambda f: -expit(f) * expit(-f)), abs=1e-9)
 
@@ -122,9 +151,11 @@ def test_gaussian_kl_matches_the_dense_formula():
     L_K, L_P = np.linalg.cholesky(K), np.linalg.cholesky(np.linalg.inv(Sigma))
     kl = gaussian_kl(mu, L_P, np.linalg.inv(L_P), L_K, np.linalg.inv(L_K))
     K_inv = np.linalg.inv(K)
-    dense = 0.5 * (np.trace(K_inv @ Sigma) + mu @ K_inv @ mu - m + np.linalg.slogdet(K)[1]
-                   - np.linalg.slogdet(Sigma)[1])
+    dense = 0.5 * (
+        np.trace(K_inv @ Sigma) + mu @ K_inv @ mu - m + np.linalg.slogdet(K)[1] - np.linalg.slogdet(Sigma)[1]
+    )
     assert kl == pytest.approx(dense, rel=1e-12)
     L_prior_precision = np.linalg.cholesky(K_inv)  # q = p: KL(p ‖ p) = 0
-    assert gaussian_kl(np.zeros(m), L_prior_precision, np.linalg.inv(L_prior_precision), L_K,
-                       np.linalg.inv(L_K)) == pytest.approx(0.0, abs=1e-10)
+    assert gaussian_kl(
+        np.zeros(m), L_prior_precision, np.linalg.inv(L_prior_precision), L_K, np.linalg.inv(L_K)
+    ) == pytest.approx(0.0, abs=1e-10)

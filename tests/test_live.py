@@ -1,5 +1,6 @@
 """Live views in a notebook (explorer.dashboard.live): stepping the model redraws what `live(model)` shows, with no
 callback wired by the user — the DynamicMaps' frames and the Bokeh plot's data follow the model."""
+
 import holoviews as hv
 import numpy as np
 
@@ -10,8 +11,11 @@ from explorer.dashboard.live import live
 
 def curve_points(plot) -> list[int]:
     """Lengths of the data sources of the Bokeh plot's curves."""
-    return [len(p.handles["source"].data["iteration"]) for p in plot.traverse(lambda p: p)
-            if type(p).__name__ == "CurvePlot"]
+    return [
+        len(p.handles["source"].data["iteration"])
+        for p in plot.traverse(lambda p: p)
+        if type(p).__name__ == "CurvePlot"
+    ]
 
 
 def test_stepping_the_model_redraws_the_live_layout():
@@ -37,8 +41,11 @@ def test_stepping_the_model_redraws_the_live_layout():
 
 def curve_ranges(plot) -> list[tuple[float, float, float, float]]:
     """(x start, x end, y start, y end) of each trace panel's Bokeh ranges, as the browser shows them."""
-    return [(p.handles["x_range"].start, p.handles["x_range"].end, p.handles["y_range"].start,
-             p.handles["y_range"].end) for p in plot.traverse(lambda p: p) if type(p).__name__ == "CurvePlot"]
+    return [
+        (p.handles["x_range"].start, p.handles["x_range"].end, p.handles["y_range"].start, p.handles["y_range"].end)
+        for p in plot.traverse(lambda p: p)
+        if type(p).__name__ == "CurvePlot"
+    ]
 
 
 def test_the_axes_follow_the_run_and_the_layout_fits_a_notebook():

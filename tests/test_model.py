@@ -1,4 +1,5 @@
 """Model: stepping, history events, explicit resets, data changes that fail cleanly, exact save/load."""
+
 import numpy as np
 import pytest
 
@@ -26,8 +27,16 @@ def test_step_adds_history_rows_and_fires_watchers(model):
     assert seconds == sorted(seconds)
     assert model.history.since(3) == list(model.history.rows)[-2:]
     csv_lines = model.history.to_csv().strip().splitlines()
-    assert csv_lines[0].split(",") == ["iteration", "seconds", "elbo", "test_nll", "test_error", "rho",
-                                       "lengthscale", "variance"]
+    assert csv_lines[0].split(",") == [
+        "iteration",
+        "seconds",
+        "elbo",
+        "test_nll",
+        "test_error",
+        "rho",
+        "lengthscale",
+        "variance",
+    ]
     assert len(csv_lines) == 6
 
 
@@ -127,7 +136,7 @@ def test_method_default_step_gives_each_method_its_own_rule_and_an_explicit_rule
     assert xgpc.step_size == "method default"
     rates = [xgpc.engine.schedule.rate(np.zeros(1)) for _ in range(2)]
     assert isinstance(xgpc.engine.schedule, RobbinsMonro)
-    assert rates == pytest.approx([11.0 ** -0.6, 12.0 ** -0.6])  # ρ_t = (t + 10)^−0.6
+    assert rates == pytest.approx([11.0**-0.6, 12.0**-0.6])  # ρ_t = (t + 10)^−0.6
     natgrad = Model(dataset="banana-like", n_points=200, seed=0, method="svgp-natgrad")
     assert isinstance(natgrad.engine.schedule, Adaptive)
     natgrad.step_size, natgrad.rho = "constant", 0.01
@@ -230,8 +239,16 @@ def test_kernel_learning_off_survives_save_and_load(model, tmp_path):
 def test_a_run_collapsed_to_the_prior_says_so():
     # ℓ = 1e-3 in standardised units: every test point is ~100 lengthscales from every inducing point, so q(f*) is
     # the prior and p(y=1) = ½ everywhere — the collapse the status must name
-    collapsed = Model(dataset="moons", n_points=200, n_inducing=20, batch_size=20, eval_every=5, seed=0,
-                      lengthscale=1e-3, learn_hyperparameters=False)
+    collapsed = Model(
+        dataset="moons",
+        n_points=200,
+        n_inducing=20,
+        batch_size=20,
+        eval_every=5,
+        seed=0,
+        lengthscale=1e-3,
+        learn_hyperparameters=False,
+    )
     collapsed.step(10)
     p = collapsed.predict_proba(collapsed.X_test)
     assert np.max(np.abs(p - 0.5)) < 0.02  # independent check that it did collapse
@@ -285,6 +302,7 @@ def test_the_data_directory_is_the_loaders_not_the_files(tmp_path, monkeypatch):
 def rewrite(path, target, change):
     """Copy the run file `path` to `target` with its JSON description and arrays passed through change(meta, arrays)."""
     import json
+
     with np.load(path, allow_pickle=False) as archive:
         arrays = {key: archive[key] for key in archive.files}
     meta = json.loads(str(arrays.pop("__meta__")))
@@ -298,22 +316,25 @@ def _set(mapping, key, value):
     mapping[key] = value
 
 
-@pytest.mark.parametrize("change, problem", [
-    (lambda meta, arrays: meta["config"].pop("seed"), "missing \\['seed'\\]"),
-    (lambda meta, arrays: _set(meta["config"], "n_inducing", 5), "n_inducing = 5"),
-    (lambda meta, arrays: _set(meta["config"], "n_inducing", 40), "Z has 20 rows"),
-    (lambda meta, arrays: _set(meta["config"], "dataset", "circles"), "not data set 'circles'"),
-    (lambda meta, arrays: _set(meta["config"], "n_points", 300), "not data set 'moons'"),
-    (lambda meta, arrays: _set(meta, "format", "something/9"), "format 'something/9'"),
-    (lambda meta, arrays: _set(meta["config"], "batch_size", -3), "batch_size"),
-    (lambda meta, arrays: arrays.pop("Z"), "array 'Z' is missing"),
-    (lambda meta, arrays: _set(arrays, "y_train", arrays["y_train"] * 2), "y_train must hold only"),
-    (lambda meta, arrays: _set(arrays, "X_test", arrays["X_test"][:, :1]), "X_test must be"),
-    (lambda meta, arrays: _set(meta, "feature_names", ["x1"]), "feature_names"),
-    (lambda meta, arrays: meta["state"]["engine"].pop("eta1"), "eta1"),
-    (lambda meta, arrays: _set(meta["state"]["engine"], "eta1", [1.0, 2.0]), "not a usable"),
-    (lambda meta, arrays: _set(meta["scaler"], "scale", [0.0, 1.0]), "scale"),
-])
+@pytest.mark.parametrize(
+    "change, problem",
+    [
+        (lambda meta, arrays: meta["config"].pop("seed"), "missing \\['seed'\\]"),
+        (lambda meta, arrays: _set(meta["config"], "n_inducing", 5), "n_inducing = 5"),
+        (lambda meta, arrays: _set(meta["config"], "n_inducing", 40), "Z has 20 rows"),
+        (lambda meta, arrays: _set(meta["config"], "dataset", "circles"), "not data set 'circles'"),
+        (lambda meta, arrays: _set(meta["config"], "n_points", 300), "not data set 'moons'"),
+        (lambda meta, arrays: _set(meta, "format", "something/9"), "format 'something/9'"),
+        (lambda meta, arrays: _set(meta["config"], "batch_size", -3), "batch_size"),
+        (lambda meta, arrays: arrays.pop("Z"), "array 'Z' is missing"),
+        (lambda meta, arrays: _set(arrays, "y_train", arrays["y_train"] * 2), "y_train must hold only"),
+        (lambda meta, arrays: _set(arrays, "X_test", arrays["X_test"][:, :1]), "X_test must be"),
+        (lambda meta, arrays: _set(meta, "feature_names", ["x1"]), "feature_names"),
+        (lambda meta, arrays: meta["state"]["engine"].pop("eta1"), "eta1"),
+        (lambda meta, arrays: _set(meta["state"]["engine"], "eta1", [1.0, 2.0]), "not a usable"),
+        (lambda meta, arrays: _set(meta["scaler"], "scale", [0.0, 1.0]), "scale"),
+    ],
+)
 def test_inconsistent_run_files_are_refused_by_name(model, tmp_path, change, problem):
     model.step(10)
     model.save(tmp_path / "good.npz")
@@ -326,24 +347,28 @@ def test_inconsistent_run_files_are_refused_by_name(model, tmp_path, change, pro
 def test_custom_runs_need_their_custom_data(tmp_path):
     model = custom_model()
     model.save(tmp_path / "good.npz")
-    for change, problem in [(lambda meta, arrays: _set(meta, "custom", None), "no custom data stored"),
-                            (lambda meta, arrays: _set(meta["custom"], "classes", ["a", "a"]), "two distinct"),
-                            (lambda meta, arrays: _set(arrays, "custom/X", arrays["custom/X"] + 1.0),
-                             "not data set 'custom'")]:
+    for change, problem in [
+        (lambda meta, arrays: _set(meta, "custom", None), "no custom data stored"),
+        (lambda meta, arrays: _set(meta["custom"], "classes", ["a", "a"]), "two distinct"),
+        (lambda meta, arrays: _set(arrays, "custom/X", arrays["custom/X"] + 1.0), "not data set 'custom'"),
+    ]:
         with pytest.raises(RunFileError, match=problem):
             Model.load(rewrite(tmp_path / "good.npz", tmp_path / "bad.npz", change))
 
 
-@pytest.mark.parametrize("content, problem", [
-    (b"", "the file is empty"),
-    (b"iteration,elbo\n1,2\n", "not an .npz archive"),
-    (b"\x93NUMPY\x01\x00", "not an .npz archive"),
-    ("truncated", "truncated or corrupted"),
-    ("npy", "not an .npz archive"),
-    ("pickled", "holds Python objects"),
-    ("no meta", "no run description"),
-    ("bad json", "not a usable"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        (b"", "the file is empty"),
+        (b"iteration,elbo\n1,2\n", "not an .npz archive"),
+        (b"\x93NUMPY\x01\x00", "not an .npz archive"),
+        ("truncated", "truncated or corrupted"),
+        ("npy", "not an .npz archive"),
+        ("pickled", "holds Python objects"),
+        ("no meta", "no run description"),
+        ("bad json", "not a usable"),
+    ],
+)
 def test_damaged_or_foreign_files_raise_one_clear_error(model, tmp_path, content, problem):
     model.save(tmp_path / "good.npz")
     path = tmp_path / "bad.npz"

@@ -1,5 +1,6 @@
 """The notebooks run top to bottom in a fresh kernel (nbclient), so they never rot; they load BokehJS and Panel from
 this machine (inline), so their plots show without the internet."""
+
 import re
 from pathlib import Path
 
@@ -12,8 +13,9 @@ NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 def execute(name: str, notebook: nbformat.NotebookNode | None = None) -> nbformat.NotebookNode:
     notebook = notebook if notebook is not None else nbformat.read(NOTEBOOKS / name, as_version=4)
-    NotebookClient(notebook, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+    NotebookClient(
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    ).execute()
     return notebook
 
 
@@ -23,15 +25,21 @@ HOLOVIEWS = "application/vnd.holoviews_exec.v0+json"
 
 def rendered_view(cell) -> bool:
     """The cell's output holds a rendered Panel/Bokeh view (not the object's plain repr)."""
-    return any(any(kind in output.get("data", {}) for kind in VIEW_TYPES) for output in cell.get("outputs", [])
-               if output.output_type in ("display_data", "execute_result"))
+    return any(
+        any(kind in output.get("data", {}) for kind in VIEW_TYPES)
+        for output in cell.get("outputs", [])
+        if output.output_type in ("display_data", "execute_result")
+    )
 
 
 def rendered_holoviews(cell) -> bool:
     """The cell's result is a HoloViews object rendered by Bokeh: its HTML with the HoloViews exec bundle, not only
     the object's text repr."""
-    return any(HOLOVIEWS in output.get("data", {}) and "text/html" in output.get("data", {})
-               for output in cell.get("outputs", []) if output.output_type in ("display_data", "execute_result"))
+    return any(
+        HOLOVIEWS in output.get("data", {}) and "text/html" in output.get("data", {})
+        for output in cell.get("outputs", [])
+        if output.output_type in ("display_data", "execute_result")
+    )
 
 
 def cell_with(notebook, code: str):
@@ -40,8 +48,13 @@ def cell_with(notebook, code: str):
 
 
 def text_outputs(notebook) -> str:
-    return "\n".join(output.get("text", "") for cell in notebook.cells if cell.cell_type == "code"
-                     for output in cell.get("outputs", []) if output.output_type == "stream")
+    return "\n".join(
+        output.get("text", "")
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        if output.output_type == "stream"
+    )
 
 
 @pytest.mark.slow
@@ -77,11 +90,20 @@ def test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1():
     text = text_outputs(notebook)
     assert "Fig. 1: " in text and "Table 1: " in text  # says which data it used (the paper's or the built-in set)
     assert "full X-GPC against MCMC: corr(mean)" in text and "sparse X-GPC against MCMC" in text
-    for figure in ("views.mcmc_comparison(fig1)", "views.mcmc_traces(fig1.sampler)", "fig2 = views.race_curves",
-                   "views.inducing_study(study)", 'views.inducing_study(study, x="m")', "paper = (views.mcmc_scatter"):
+    for figure in (
+        "views.mcmc_comparison(fig1)",
+        "views.mcmc_traces(fig1.sampler)",
+        "fig2 = views.race_curves",
+        "views.inducing_study(study)",
+        'views.inducing_study(study, x="m")',
+        "paper = (views.mcmc_scatter",
+    ):
         assert rendered_holoviews(cell_with(notebook, figure)), figure
-    (table,) = [output for output in cell_with(notebook, "table1.run(table_args)").outputs
-                if "text/markdown" in output.get("data", {})]
+    (table,) = [
+        output
+        for output in cell_with(notebook, "table1.run(table_args)").outputs
+        if "text/markdown" in output.get("data", {})
+    ]
     assert "| data set (n, d) | method | error |" in table["data"]["text/markdown"]
     assert "xgpc" in table["data"]["text/markdown"] and "svgp-adam" in table["data"]["text/markdown"]
     for suffix in ("png", "svg", "html"):
@@ -90,9 +112,14 @@ def test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1():
 
 def loading_scripts(notebook) -> list[str]:
     """The JavaScript of every output (the extensions' loaders among them)."""
-    return ["".join(value) if isinstance(value, list) else value
-            for cell in notebook.cells if cell.cell_type == "code" for output in cell.get("outputs", [])
-            for kind, value in output.get("data", {}).items() if "javascript" in kind or "load" in kind]
+    return [
+        "".join(value) if isinstance(value, list) else value
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.get("outputs", [])
+        for kind, value in output.get("data", {}).items()
+        if "javascript" in kind or "load" in kind
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(path.name for path in NOTEBOOKS.glob("*.ipynb")))
@@ -100,8 +127,13 @@ def test_a_notebook_loads_bokehjs_and_panel_inline(name):
     """Issue 20.10: from a CDN, a classroom without internet sees blank outputs and no error. The notebook's
     imports and `extension(...)` calls, run alone, load every script inline: the loaders fetch no URL."""
     source = nbformat.read(NOTEBOOKS / name, as_version=4)
-    lines = [line for cell in source.cells if cell.cell_type == "code" and "extension(" in cell.source
-             for line in cell.source.splitlines() if line.startswith(("import ", "from ")) or "extension(" in line]
+    lines = [
+        line
+        for cell in source.cells
+        if cell.cell_type == "code" and "extension(" in cell.source
+        for line in cell.source.splitlines()
+        if line.startswith(("import ", "from ")) or "extension(" in line
+    ]
     assert any("extension(" in line for line in lines)
     setup = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("\n".join(lines))])
     scripts = loading_scripts(execute(name, setup))

@@ -1,4 +1,5 @@
 """Bad input to the numerics: clear errors, warnings with clamping, and a failed step that loses nothing."""
+
 import numpy as np
 import pytest
 from threadpoolctl import threadpool_limits
@@ -20,9 +21,19 @@ def problem(n=60, d=2, seed=0):
     return X, y
 
 
-@pytest.mark.parametrize("kwargs", [dict(lengthscale=0.0), dict(lengthscale=-1.0), dict(lengthscale=np.nan),
-                                    dict(lengthscale=[1.0, np.inf]), dict(variance=0.0), dict(variance=np.nan),
-                                    dict(nugget=-1e-6), dict(nugget=0.0)])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(lengthscale=0.0),
+        dict(lengthscale=-1.0),
+        dict(lengthscale=np.nan),
+        dict(lengthscale=[1.0, np.inf]),
+        dict(variance=0.0),
+        dict(variance=np.nan),
+        dict(nugget=-1e-6),
+        dict(nugget=0.0),
+    ],
+)
 def test_non_positive_or_nan_kernel_parameters_are_rejected(kwargs):
     arguments = dict(lengthscale=1.0, variance=1.0, nugget=1e-6) | kwargs
     name = next(iter(kwargs))
@@ -92,19 +103,39 @@ def test_robust_cholesky_succeeds_with_jitter_on_a_singular_psd_matrix():
 
 # ----- a failed step loses nothing ------------------------------------------------------------------------------------
 def learning_engine(X, y, seed=0):
-    return XGPC(X, y, X[:8], RBF(np.array([0.9, 1.2]), 1.0, 1e-4), batch_size=12, schedule=Adaptive(4),
-                hyper_optimizer=Adam(0.05), rng=np.random.default_rng(seed), hyper_every=1)
+    return XGPC(
+        X,
+        y,
+        X[:8],
+        RBF(np.array([0.9, 1.2]), 1.0, 1e-4),
+        batch_size=12,
+        schedule=Adaptive(4),
+        hyper_optimizer=Adam(0.05),
+        rng=np.random.default_rng(seed),
+        hyper_every=1,
+    )
 
 
 def snapshot(engine):
     schedule = engine.schedule.state_dict()
     adam = engine.hyper_optimizer.state_dict()
-    return dict(eta1=engine.eta1.copy(), eta2=engine.eta2.copy(), log_params=engine.kernel.log_params.copy(),
-                iteration=engine.iteration, rho=engine.rho, rng=engine.rng.bit_generator.state,
-                g_bar=schedule["g_bar"].copy(), h_bar=schedule["h_bar"], tau=schedule["tau"],
-                adam_m=adam["m"].copy(), adam_v=adam["v"].copy(), adam_t=adam["t"],
-                criterion=list(engine.criterion.state_dict()["changes"]), mu=engine.mu.copy(),
-                elbo=engine.elbo())
+    return dict(
+        eta1=engine.eta1.copy(),
+        eta2=engine.eta2.copy(),
+        log_params=engine.kernel.log_params.copy(),
+        iteration=engine.iteration,
+        rho=engine.rho,
+        rng=engine.rng.bit_generator.state,
+        g_bar=schedule["g_bar"].copy(),
+        h_bar=schedule["h_bar"],
+        tau=schedule["tau"],
+        adam_m=adam["m"].copy(),
+        adam_v=adam["v"].copy(),
+        adam_t=adam["t"],
+        criterion=list(engine.criterion.state_dict()["changes"]),
+        mu=engine.mu.copy(),
+        elbo=engine.elbo(),
+    )
 
 
 def assert_same(before, after):
@@ -157,8 +188,16 @@ def test_a_diverged_kernel_step_is_a_numerical_error_and_leaves_the_state_exactl
     if engine_class == "xgpc":
         engine = learning_engine(X, y)
     else:
-        engine = methods.build(engine_class, X, y, X[:8], RBF(np.array([0.9, 1.2]), 1.0, 1e-4), batch_size=12,
-                               rng=np.random.default_rng(0), hyper_learning_rate=0.05)
+        engine = methods.build(
+            engine_class,
+            X,
+            y,
+            X[:8],
+            RBF(np.array([0.9, 1.2]), 1.0, 1e-4),
+            batch_size=12,
+            rng=np.random.default_rng(0),
+            hyper_learning_rate=0.05,
+        )
     engine.step(6)
     before = engine.state_dict()
     engine.hyper_optimizer.learning_rate = 1e3
@@ -183,8 +222,17 @@ def test_a_hundred_thousand_iterations_never_give_a_nan_elbo():
     # iteration is pure interpreter overhead, and a hyperparameter step costs twice a natural-gradient step.
     X, y = problem(n=200, d=2, seed=4)
     rng = np.random.default_rng(1)
-    engine = XGPC(X, y, X[rng.choice(200, 20, replace=False)], RBF(np.array([1.0]), 1.0, 1e-4), batch_size=20,
-                  schedule=Adaptive(), hyper_optimizer=Adam(0.01), rng=rng, hyper_every=5)
+    engine = XGPC(
+        X,
+        y,
+        X[rng.choice(200, 20, replace=False)],
+        RBF(np.array([1.0]), 1.0, 1e-4),
+        batch_size=20,
+        schedule=Adaptive(),
+        hyper_optimizer=Adam(0.01),
+        rng=rng,
+        hyper_every=5,
+    )
     start = engine.kernel.log_params
     with threadpool_limits(1):
         for _ in range(100):

@@ -3,6 +3,7 @@
 A package installed by hand on one machine must not hide a missing declaration: the README's test command installs
 into a fresh virtual environment, and this test names any import that `pyproject.toml` would not bring there.
 """
+
 import ast
 import re
 import sys
@@ -55,8 +56,10 @@ def undeclared_imports(modules: dict[str, set[str]], declared: set[str], local: 
         providers = {normalise(d) for d in distributions.get(module, [])}
         if not providers & declared:
             where = ", ".join(sorted(files))
-            missing[module] = (f"{module} (distribution {', '.join(sorted(providers)) or 'not installed'}) is "
-                               f"imported by {where} but not declared in pyproject.toml")
+            missing[module] = (
+                f"{module} (distribution {', '.join(sorted(providers)) or 'not installed'}) is "
+                f"imported by {where} but not declared in pyproject.toml"
+            )
     return missing
 
 
@@ -64,16 +67,18 @@ def test_every_module_the_tests_import_is_declared_by_the_package_or_its_test_ex
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     test_files = sorted((ROOT / "tests").glob("*.py"))
     local = {"explorer"} | {path.stem for path in test_files}
-    missing = undeclared_imports(imported_top_level_modules(test_files),
-                                 declared_distributions(pyproject, extras=["test"]), local)
+    missing = undeclared_imports(
+        imported_top_level_modules(test_files), declared_distributions(pyproject, extras=["test"]), local
+    )
     assert not missing, "\n".join(missing.values())
 
 
 def test_every_module_the_package_imports_is_declared():
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     sources = sorted((ROOT / "explorer").rglob("*.py")) + sorted((ROOT / "apps").glob("*.py"))
-    missing = undeclared_imports(imported_top_level_modules(sources), declared_distributions(pyproject),
-                                 local={"explorer"})
+    missing = undeclared_imports(
+        imported_top_level_modules(sources), declared_distributions(pyproject), local={"explorer"}
+    )
     assert not missing, "\n".join(missing.values())
 
 
@@ -81,9 +86,11 @@ def test_the_check_names_an_import_whose_declaration_is_removed():
     """The checker is not vacuous: the project's own declarations with mpmath struck out flag test_likelihoods."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     pyproject["project"]["optional-dependencies"]["test"] = [
-        r for r in pyproject["project"]["optional-dependencies"]["test"] if not r.startswith("mpmath")]
+        r for r in pyproject["project"]["optional-dependencies"]["test"] if not r.startswith("mpmath")
+    ]
     test_files = sorted((ROOT / "tests").glob("*.py"))
     local = {"explorer"} | {path.stem for path in test_files}
-    missing = undeclared_imports(imported_top_level_modules(test_files),
-                                 declared_distributions(pyproject, extras=["test"]), local)
+    missing = undeclared_imports(
+        imported_top_level_modules(test_files), declared_distributions(pyproject, extras=["test"]), local
+    )
     assert set(missing) == {"mpmath"} and "test_likelihoods.py" in missing["mpmath"]

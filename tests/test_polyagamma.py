@@ -1,4 +1,5 @@
 """Pólya-Gamma helpers against closed forms, the infinite-sum representation and Monte Carlo."""
+
 import numpy as np
 import pytest
 
@@ -43,8 +44,9 @@ def test_variance_against_monte_carlo():
     m4 = np.mean((omega - omega.mean()) ** 4)
     assert abs(omega.var() - var) < 5 * np.sqrt((m4 - var**2) / N)
     # series branch (|c| < 1e-2) is continuous with the closed form
-    assert polyagamma.pg_variance(1e-2 * (1 - 1e-9)) == pytest.approx(polyagamma.pg_variance(1e-2 * (1 + 1e-9)),
-                                                                     rel=1e-9)
+    assert polyagamma.pg_variance(1e-2 * (1 - 1e-9)) == pytest.approx(
+        polyagamma.pg_variance(1e-2 * (1 + 1e-9)), rel=1e-9
+    )
 
 
 @pytest.mark.parametrize("c", [0.5, 2.0, 6.0])

@@ -1,6 +1,7 @@
 """Property-based tests (Hypothesis) at the boundary: whatever the estimator is given it fits and predicts finite
 probabilities or raises a ValueError; save/load round trips continue bit-identically; damaged run files only ever
 raise RunFileError."""
+
 import functools
 import io
 import json
@@ -22,8 +23,9 @@ FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthChe
 SLOW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # finite values of every size, the special values, and the edges of the feature limit
-special = st.sampled_from([0.0, -0.0, 1e-320, 1e100, -1e100, 1.0000001e100, 1e154, 1e200, 1.7e308, -1.7e308,
-                           np.nan, np.inf, -np.inf])
+special = st.sampled_from(
+    [0.0, -0.0, 1e-320, 1e100, -1e100, 1.0000001e100, 1e154, 1e200, 1.7e308, -1.7e308, np.nan, np.inf, -np.inf]
+)
 values = st.one_of(st.floats(-10, 10), st.floats(allow_nan=False, allow_infinity=False), special)
 
 
@@ -37,7 +39,7 @@ def feature_arrays(draw, n=None, d=None):
         with np.errstate(over="ignore"):
             return X.astype(dtype)
     if dtype is np.int64:
-        return draw(hnp.arrays(np.int64, (n, d), elements=st.integers(-10**12, 10**12)))
+        return draw(hnp.arrays(np.int64, (n, d), elements=st.integers(-(10**12), 10**12)))
     return draw(hnp.arrays(np.bool_, (n, d)))
 
 
@@ -71,8 +73,13 @@ def assert_probabilities(p, n):
 def test_estimator_fits_and_predicts_finite_probabilities_or_raises_value_error(data):
     X = data.draw(feature_arrays())
     y = data.draw(labels(len(X)))
-    clf = XGPClassifier(n_inducing=data.draw(st.integers(1, 6)), batch_size=data.draw(st.integers(1, 40)),
-                        max_iter=data.draw(st.integers(0, 8)), eval_every=3, random_state=0)
+    clf = XGPClassifier(
+        n_inducing=data.draw(st.integers(1, 6)),
+        batch_size=data.draw(st.integers(1, 40)),
+        max_iter=data.draw(st.integers(0, 8)),
+        eval_every=3,
+        random_state=0,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -95,8 +102,10 @@ def test_estimator_fits_and_predicts_finite_probabilities_or_raises_value_error(
 
 
 @FAST
-@given(X=hnp.arrays(np.float64, st.tuples(st.integers(2, 25), st.integers(1, 3)), elements=values),
-       query=hnp.arrays(np.float64, (3, 3), elements=values))
+@given(
+    X=hnp.arrays(np.float64, st.tuples(st.integers(2, 25), st.integers(1, 3)), elements=values),
+    query=hnp.arrays(np.float64, (3, 3), elements=values),
+)
 def test_a_fitted_estimator_never_returns_nan(X, query):
     y = np.arange(len(X)) % 2
     clf = XGPClassifier(n_inducing=4, batch_size=10, max_iter=6, random_state=1)
@@ -107,7 +116,7 @@ def test_a_fitted_estimator_never_returns_nan(X, query):
     except ValueError:
         assert not (np.all(np.isfinite(X)) and np.all(np.abs(X) <= 1e100)) or np.ptp(X, axis=0).min() < 1e-150
         return
-    query = query[:, :X.shape[1]]
+    query = query[:, : X.shape[1]]
     try:
         p = clf.predict_proba(query)
     except ValueError as err:
@@ -117,18 +126,20 @@ def test_a_fitted_estimator_never_returns_nan(X, query):
 
 
 # ----- save / load ------------------------------------------------------------------------------------------------
-configurations = st.fixed_dictionaries({
-    "dataset": st.sampled_from(["banana-like", "moons", "circles", "xor", "blobs", "custom"]),
-    "n_points": st.integers(20, 60),
-    "method": st.sampled_from(["xgpc", "svgp-adam", "svgp-natgrad"]),
-    "n_inducing": st.integers(1, 12),
-    "batch_size": st.integers(1, 30),
-    "step_size": st.sampled_from(["method default", "adaptive", "robbins-monro", "constant"]),
-    "rho": st.sampled_from([0.01, 0.3, 1.0]),
-    "learn_hyperparameters": st.booleans(),
-    "seed": st.integers(0, 2**31),
-    "eval_every": st.integers(1, 7),
-})
+configurations = st.fixed_dictionaries(
+    {
+        "dataset": st.sampled_from(["banana-like", "moons", "circles", "xor", "blobs", "custom"]),
+        "n_points": st.integers(20, 60),
+        "method": st.sampled_from(["xgpc", "svgp-adam", "svgp-natgrad"]),
+        "n_inducing": st.integers(1, 12),
+        "batch_size": st.integers(1, 30),
+        "step_size": st.sampled_from(["method default", "adaptive", "robbins-monro", "constant"]),
+        "rho": st.sampled_from([0.01, 0.3, 1.0]),
+        "learn_hyperparameters": st.booleans(),
+        "seed": st.integers(0, 2**31),
+        "eval_every": st.integers(1, 7),
+    }
+)
 
 
 def build(config: dict) -> Model:
@@ -189,7 +200,7 @@ def load_bytes(tmp_path_factory, content: bytes):
 def test_truncated_or_flipped_files_only_raise_run_file_error(tmp_path_factory, data):
     content = bytearray(saved_run())
     if data.draw(st.booleans()):
-        content = content[:data.draw(st.integers(0, len(content) - 1))]
+        content = content[: data.draw(st.integers(0, len(content) - 1))]
     else:
         for _ in range(data.draw(st.integers(1, 6))):
             content[data.draw(st.integers(0, len(content) - 1))] = data.draw(st.integers(0, 255))
@@ -205,25 +216,31 @@ def test_truncated_or_flipped_files_only_raise_run_file_error(tmp_path_factory, 
     assert np.isfinite(model.history.rows[-1]["elbo"])
 
 
-json_values = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.floats(), st.text(max_size=8),
-                        st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(),
-                                                                             max_size=2))
+json_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**20), 10**20),
+    st.floats(),
+    st.text(max_size=8),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 
 
 @FAST
 @given(data=st.data())
 def test_tampered_descriptions_only_raise_run_file_error(tmp_path_factory, data):
     with zipfile.ZipFile(io.BytesIO(saved_run())) as archive:
-        arrays = {name[:-4]: np.load(io.BytesIO(archive.read(name)), allow_pickle=False)
-                  for name in archive.namelist()}
+        arrays = {name[:-4]: np.load(io.BytesIO(archive.read(name)), allow_pickle=False) for name in archive.namelist()}
     meta = json.loads(str(arrays.pop("__meta__")))
     section = data.draw(st.sampled_from(["config", "scaler", "top", "engine", "array"]))
     if section == "array":
         name = data.draw(st.sampled_from(sorted(arrays)))
         arrays[name] = data.draw(hnp.arrays(np.float64, hnp.array_shapes(max_dims=2, max_side=4), elements=values))
     else:
-        target = {"config": meta["config"], "scaler": meta["scaler"], "top": meta,
-                  "engine": meta["state"]["engine"]}[section]
+        target = {"config": meta["config"], "scaler": meta["scaler"], "top": meta, "engine": meta["state"]["engine"]}[
+            section
+        ]
         key = data.draw(st.sampled_from(sorted(target)))
         if data.draw(st.booleans()):
             target[key] = data.draw(json_values)

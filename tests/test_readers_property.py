@@ -1,6 +1,7 @@
 """Property tests for the file readers (Hypothesis): any bytes give a table or a DataError, never another exception;
 valid files written by independent writers (csv, string formatting, numpy) read back exactly; pandas' fast CSV path
 never accepts a table the careful line-by-line reader would read differently or refuse."""
+
 from __future__ import annotations
 
 import csv
@@ -20,9 +21,39 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 CSV_CHARACTERS = "0123456789.,;|\t \n\r\"'#:-+eEnaifxyl_\x00\x0c\x85\u2028é"
 cells = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True).map(repr),
-    st.integers(-10**20, 10**20).map(str),
-    st.sampled_from(["", " ", "nan", "NaN", "inf", "-inf", "1e400", "1_0", " 1", "1 ", "NA", "1e5", "\u0661", "0x1",
-                     ".5", "5.", "+1", "-0", '"3"', '"1,5"', "x", "yes", "no", "2020-01-01", "1e", ".", "-", "\t2"]),
+    st.integers(-(10**20), 10**20).map(str),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "nan",
+            "NaN",
+            "inf",
+            "-inf",
+            "1e400",
+            "1_0",
+            " 1",
+            "1 ",
+            "NA",
+            "1e5",
+            "\u0661",
+            "0x1",
+            ".5",
+            "5.",
+            "+1",
+            "-0",
+            '"3"',
+            '"1,5"',
+            "x",
+            "yes",
+            "no",
+            "2020-01-01",
+            "1e",
+            ".",
+            "-",
+            "\t2",
+        ]
+    ),
     st.text(alphabet="0123456789.e+- ", max_size=6),
 )
 
@@ -41,6 +72,7 @@ def _only_data_errors(read) -> None:
 
 # --------------------------------------------------------------------------------------------- any input: DataError
 
+
 @SETTINGS
 @given(content=st.binary(max_size=400), label=st.sampled_from(["label", 0, -1, "y"]))
 def test_any_bytes_as_csv_give_a_table_or_a_data_error(content, label):
@@ -48,8 +80,11 @@ def test_any_bytes_as_csv_give_a_table_or_a_data_error(content, label):
 
 
 @SETTINGS
-@given(body=st.text(alphabet=CSV_CHARACTERS, max_size=300), label=st.sampled_from(["label", 0, -1]),
-       header=st.sampled_from(["a,b,label\n", "a b label\n", "a;label\n", "label\t a\n", "", "\n\n a,label\r\n"]))
+@given(
+    body=st.text(alphabet=CSV_CHARACTERS, max_size=300),
+    label=st.sampled_from(["label", 0, -1]),
+    header=st.sampled_from(["a,b,label\n", "a b label\n", "a;label\n", "label\t a\n", "", "\n\n a,label\r\n"]),
+)
 def test_any_text_as_csv_gives_a_table_or_a_data_error(body, label, header):
     _only_data_errors(lambda: read_csv(io.BytesIO((header + body).encode()), label, source_name="any.csv"))
 
@@ -69,8 +104,7 @@ def test_any_bytes_as_npz_give_a_table_or_a_data_error(content):
 def _valid_npz() -> bytes:
     buffer = io.BytesIO()
     rng = np.random.default_rng(0)
-    np.savez_compressed(buffer, X=rng.normal(size=(6, 2)), y=np.array([0, 1] * 3),
-                        feature_names=np.array(["a", "b"]))
+    np.savez_compressed(buffer, X=rng.normal(size=(6, 2)), y=np.array([0, 1] * 3), feature_names=np.array(["a", "b"]))
     return buffer.getvalue()
 
 
@@ -78,8 +112,10 @@ VALID_NPZ = _valid_npz()
 
 
 @SETTINGS
-@given(cut=st.integers(0, len(VALID_NPZ)), flips=st.lists(st.tuples(st.integers(0, len(VALID_NPZ) - 1),
-                                                                    st.integers(1, 255)), max_size=4))
+@given(
+    cut=st.integers(0, len(VALID_NPZ)),
+    flips=st.lists(st.tuples(st.integers(0, len(VALID_NPZ) - 1), st.integers(1, 255)), max_size=4),
+)
 def test_corrupted_npz_gives_a_table_or_a_data_error(cut, flips):
     content = bytearray(VALID_NPZ)
     for position, mask in flips:
@@ -88,8 +124,10 @@ def test_corrupted_npz_gives_a_table_or_a_data_error(cut, flips):
 
 
 @SETTINGS
-@given(content=st.binary(max_size=200),
-       name=st.sampled_from(["f.csv", "f.tsv", "f.txt", "f.svm", "f.npz", "f.xlsx", "", "f"]))
+@given(
+    content=st.binary(max_size=200),
+    name=st.sampled_from(["f.csv", "f.tsv", "f.txt", "f.svm", "f.npz", "f.xlsx", "", "f"]),
+)
 def test_load_file_on_any_bytes_and_names_gives_a_table_or_a_data_error(content, name):
     _only_data_errors(lambda: load_file(io.BytesIO(content), source_name=name or None))
 
@@ -135,10 +173,13 @@ def test_csv_round_trip(table, delimiter, data):
 def test_libsvm_round_trip(table):
     X, y, classes = table
     labels = {classes[0]: "-1", classes[1]: "+1"}
-    lines = [" ".join([labels[label]] + [f"{j + 1}:{v!r}" for j, v in enumerate(row) if v != 0])
-             for row, label in zip(X.tolist(), y.tolist())]
-    Xr, yr, found, names = read_libsvm(io.BytesIO("\n".join(lines).encode()), n_features=X.shape[1],
-                                       source_name="t.svm")
+    lines = [
+        " ".join([labels[label]] + [f"{j + 1}:{v!r}" for j, v in enumerate(row) if v != 0])
+        for row, label in zip(X.tolist(), y.tolist())
+    ]
+    Xr, yr, found, names = read_libsvm(
+        io.BytesIO("\n".join(lines).encode()), n_features=X.shape[1], source_name="t.svm"
+    )
     np.testing.assert_array_equal(Xr, X)
     assert found.tolist() == [-1, 1] and names == [f"x{j}" for j in range(1, X.shape[1] + 1)]
     np.testing.assert_array_equal(yr, np.where(y == classes[1], 1, -1))
@@ -160,11 +201,18 @@ def test_npz_round_trip(table, numeric_labels):
 
 # ------------------------------------------------------------------------------------- fast and careful CSV agree
 
+
 @SETTINGS
-@given(rows=st.lists(st.tuples(cells, cells, st.sampled_from(["a", "b", " a", "b ", "", '"a"', "1", "01", "1.0"])),
-                     min_size=1, max_size=6),
-       whitespace=st.booleans(), ends=st.sampled_from(["\n", "\r\n", "\r"]),
-       blanks=st.lists(st.sampled_from(["", "   ", "\t"]), max_size=2))
+@given(
+    rows=st.lists(
+        st.tuples(cells, cells, st.sampled_from(["a", "b", " a", "b ", "", '"a"', "1", "01", "1.0"])),
+        min_size=1,
+        max_size=6,
+    ),
+    whitespace=st.booleans(),
+    ends=st.sampled_from(["\n", "\r\n", "\r"]),
+    blanks=st.lists(st.sampled_from(["", "   ", "\t"]), max_size=2),
+)
 def test_fast_path_never_accepts_what_the_careful_reader_reads_differently(rows, whitespace, ends, blanks):
     delimiter = None if whitespace else ","
     separator = " " if whitespace else ","

@@ -2,6 +2,7 @@
 temporary directory, as a reader would paste it (and so that what it sets up — `pn.extension(notifications=True)`,
 say — stays out of this test session). Only the sizes listed in `FASTER` are made smaller (each must still be in the
 README, so the list cannot drift from it); blocks that read a paper data set use the `paper_data` fixture."""
+
 import os
 import re
 import subprocess
@@ -35,7 +36,8 @@ def test_a_readme_example_runs(block, tmp_path, request):
     for original, faster in FASTER.items():
         block = block.replace(original, faster)
     environment = dict(os.environ, MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1")
-    run = subprocess.run([sys.executable, "-c", block], cwd=tmp_path, env=environment, capture_output=True,
-                         text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, "-c", block], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600
+    )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "Traceback" not in run.stderr

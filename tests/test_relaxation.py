@@ -2,6 +2,7 @@
 2003): the growth schedule's values, the noise-scaled ρ against the variance of a minibatch sum drawn without
 replacement, the over-relaxed steps' monotone bound and their optimum against plain coordinate ascent, argument
 checks, and the state contract (save/load and the rollback of a failed iteration)."""
+
 import copy
 import json
 import warnings
@@ -28,8 +29,17 @@ def confident_problem(n=240, m=20, seed=0):
 
 
 def xgpc(X, y, Z, *, batch_size=None, learn=False, seed=0, **options):
-    return methods.build("xgpc", X, y, Z, RBF(1.0, 20.0, 1e-4), batch_size=batch_size or len(y),
-                         rng=np.random.default_rng(seed), learn_hyperparameters=learn, **options)
+    return methods.build(
+        "xgpc",
+        X,
+        y,
+        Z,
+        RBF(1.0, 20.0, 1e-4),
+        batch_size=batch_size or len(y),
+        rng=np.random.default_rng(seed),
+        learn_hyperparameters=learn,
+        **options,
+    )
 
 
 def full_batch_ascent(X, y, Z, **options):
@@ -149,8 +159,9 @@ def test_over_relaxation_reaches_the_coordinate_ascent_optimum_in_fewer_sweeps(f
 
 def test_over_relaxation_waits_for_the_full_batch_of_a_growing_minibatch():
     X, y, Z = confident_problem()
-    engine = xgpc(X, y, Z, batch_size=30, step_size="constant", rho=0.5, batch_growth=2.0, batch_growth_start=2,
-                  overrelax=2.0)
+    engine = xgpc(
+        X, y, Z, batch_size=30, step_size="constant", rho=0.5, batch_growth=2.0, batch_growth_start=2, overrelax=2.0
+    )
     engine.step(4)  # 30, 30, 60, 120 rows: the minibatch steps take the rule's ρ
     assert engine.rho == 0.5 and engine.overrelax_rho == 1.0
     engine.step()  # the first full batch: a plain step, then ρ = α
@@ -160,17 +171,26 @@ def test_over_relaxation_waits_for_the_full_batch_of_a_growing_minibatch():
 
 
 # ----- arguments -------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("options, words", [
-    ({"batch_growth": 0.5}, "batch_growth"), ({"batch_growth": float("nan")}, "batch_growth"),
-    ({"batch_growth": float("inf")}, "batch_growth"), ({"batch_growth": True}, "batch_growth"),
-    ({"batch_growth_start": -1}, "batch_growth_start"), ({"batch_growth_start": 1.5}, "batch_growth_start"),
-    ({"batch_growth_every": 0}, "batch_growth_every"), ({"batch_max": 5}, "batch_max"),
-    ({"batch_rho": "adaptive"}, "batch_rho"),
-    ({"overrelax": 1.0}, "overrelax"), ({"overrelax": float("nan")}, "overrelax"), ({"overrelax": "2"}, "overrelax"),
-    ({"overrelax": 2.0}, "full batches"),
-    ({"overrelax": 2.0, "batch_growth": 2.0, "batch_max": 100}, "full batches"),
-    ({"overrelax": 2.0, "batch_growth": 2.0, "hyper_rate": "rho"}, "hyper_rate"),
-])
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"batch_growth": 0.5}, "batch_growth"),
+        ({"batch_growth": float("nan")}, "batch_growth"),
+        ({"batch_growth": float("inf")}, "batch_growth"),
+        ({"batch_growth": True}, "batch_growth"),
+        ({"batch_growth_start": -1}, "batch_growth_start"),
+        ({"batch_growth_start": 1.5}, "batch_growth_start"),
+        ({"batch_growth_every": 0}, "batch_growth_every"),
+        ({"batch_max": 5}, "batch_max"),
+        ({"batch_rho": "adaptive"}, "batch_rho"),
+        ({"overrelax": 1.0}, "overrelax"),
+        ({"overrelax": float("nan")}, "overrelax"),
+        ({"overrelax": "2"}, "overrelax"),
+        ({"overrelax": 2.0}, "full batches"),
+        ({"overrelax": 2.0, "batch_growth": 2.0, "batch_max": 100}, "full batches"),
+        ({"overrelax": 2.0, "batch_growth": 2.0, "hyper_rate": "rho"}, "hyper_rate"),
+    ],
+)
 def test_bad_growth_and_over_relaxation_arguments_are_refused_by_name(options, words):
     X, y, Z = confident_problem()
     with pytest.raises(ValueError, match=words):
@@ -185,9 +205,13 @@ def test_a_cap_above_n_is_clamped_with_a_warning():
 
 
 # ----- the state contract -----------------------------------------------------------------------------------------
-GROW_THEN_RELAX = {"batch_growth": 2.0, "batch_growth_start": 2, "batch_rho": "noise", "overrelax": 2.0,
-                   "hyper_every": 1}
-
+GROW_THEN_RELAX = {
+    "batch_growth": 2.0,
+    "batch_growth_start": 2,
+    "batch_rho": "noise",
+    "overrelax": 2.0,
+    "hyper_every": 1,
+}
 
 
 def test_a_saved_growing_over_relaxed_run_continues_bit_identically():
@@ -234,8 +258,23 @@ def test_tiny_dynamics_run_with_the_growth_and_over_relaxation_entrants(tmp_path
     path = tmp_path / "dynamics.json"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no entrant's batch settings are clamped
-        assert dynamics.main(["--datasets", "diabetes", "--seconds", "0.4", "--entrants", "overrelaxed",
-                              "grow-overrelaxed", "--no-write-md", "--json", str(path)]) == 0
+        assert (
+            dynamics.main(
+                [
+                    "--datasets",
+                    "diabetes",
+                    "--seconds",
+                    "0.4",
+                    "--entrants",
+                    "overrelaxed",
+                    "grow-overrelaxed",
+                    "--no-write-md",
+                    "--json",
+                    str(path),
+                ]
+            )
+            == 0
+        )
     entrants = json.loads(path.read_text())["races"]["diabetes"]["entrants"]
     assert len(entrants) == 3  # with natural-gradient SVGP
     for r in entrants.values():
@@ -249,7 +288,9 @@ def test_race_evaluations_come_before_a_growing_minibatch_doubles_and_within_two
     while engine.iteration < 60:
         log_spaced_evaluation(trainer)
         t = engine.iteration
-        assert engine.batch_size_at(t + trainer.eval_every) <= 2 * engine.batch_size_at(t + 1) or trainer.eval_every == 1
+        assert (
+            engine.batch_size_at(t + trainer.eval_every) <= 2 * engine.batch_size_at(t + 1) or trainer.eval_every == 1
+        )
         trainer.step(trainer.eval_every - t % trainer.eval_every)
     assert len(engine.last_batch) == 240
     fixed = xgpc(X, y, Z, batch_size=10)

@@ -1,5 +1,6 @@
 """Step-size rules: Robbins–Monro values, the adaptive rule of Ranganath et al. (2013) on a hand-computed sequence,
 its clipping, and the two warm starts inside the engine."""
+
 import numpy as np
 import pytest
 
@@ -11,15 +12,23 @@ from explorer.xgpc import XGPC
 def test_robbins_monro_values():
     rule = RobbinsMonro(tau=4.0, kappa=0.5 + 1e-12)
     values = [rule.rate(np.zeros(3)) for _ in range(3)]
-    np.testing.assert_allclose(values, [5 ** -0.5, 6 ** -0.5, 7 ** -0.5], rtol=1e-11)
+    np.testing.assert_allclose(values, [5**-0.5, 6**-0.5, 7**-0.5], rtol=1e-11)
     rule = RobbinsMonro(tau=1.0, kappa=1.0)
     assert [rule.rate(np.zeros(1)) for _ in range(4)] == pytest.approx([1 / 2, 1 / 3, 1 / 4, 1 / 5], rel=1e-15)
 
 
 def test_constant_and_validation():
     assert Constant(0.3).rate(np.ones(2)) == 0.3
-    for bad in (lambda: Constant(0.0), lambda: Constant(1.5), lambda: RobbinsMonro(0.5), lambda: RobbinsMonro(1, 0.4),
-                lambda: Adaptive(rho_max=1.0), lambda: Adaptive(warm_start_on="other"), lambda: make_schedule("x", rho=0.5, tau=1.0, kappa=0.75), lambda: schedule_for("xgpc", object())):
+    for bad in (
+        lambda: Constant(0.0),
+        lambda: Constant(1.5),
+        lambda: RobbinsMonro(0.5),
+        lambda: RobbinsMonro(1, 0.4),
+        lambda: Adaptive(rho_max=1.0),
+        lambda: Adaptive(warm_start_on="other"),
+        lambda: make_schedule("x", rho=0.5, tau=1.0, kappa=0.75),
+        lambda: schedule_for("xgpc", object()),
+    ):
         with pytest.raises(ValueError):
             bad()
 

@@ -1,5 +1,6 @@
 """The README's screenshots are made by a command (`python -m explorer.dashboard.screenshots`): the README shows every
 tab's picture from where the command writes it, and the command drives the served app in Chromium."""
+
 import re
 import subprocess
 import sys
@@ -34,8 +35,19 @@ def test_the_command_pictures_a_tab_of_the_served_app(tmp_path, browser_type_lau
     """Run as a user runs it, in its own process (the Playwright tests leave an event loop in this one, under which a
     second sync Playwright cannot start). `browser_type_launch_args` (conftest): skipped without a browser, failed on
     CI."""
-    command = [sys.executable, "-m", "explorer.dashboard.screenshots", "--tabs", "Data", "--width", "1024",
-               "--height", "768", "--out", str(tmp_path)]
+    command = [
+        sys.executable,
+        "-m",
+        "explorer.dashboard.screenshots",
+        "--tabs",
+        "Data",
+        "--width",
+        "1024",
+        "--height",
+        "768",
+        "--out",
+        str(tmp_path),
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     (path,) = tmp_path.glob("*.png")

@@ -7,6 +7,7 @@ longest wait during the action is compared with its longest wait just before it,
 an action on the server's event loop makes that client wait as long as the action (seconds against milliseconds),
 one in the session's worker only shares the two cores. The helpers and the Chromium fixtures are those of
 test_browser.py and conftest.py."""
+
 import os
 import threading
 import time
@@ -85,8 +86,12 @@ def test_step_runs_in_the_worker_while_other_visitors_are_served(served, page):
     url, dashboards = served
     dashboard, errors = open_app(page, url + "?eval_every=4000", dashboards)
     wait_server(page, lambda: dashboard.model.eval_every == 4000 and idle(dashboard))
-    during, before = during_against_before(page, url, lambda: page.get_by_role("button", name="Step").click(),
-                                           lambda: dashboard.model.iteration == 4000 and idle(dashboard))
+    during, before = during_against_before(
+        page,
+        url,
+        lambda: page.get_by_role("button", name="Step").click(),
+        lambda: dashboard.model.iteration == 4000 and idle(dashboard),
+    )
     assert during < MARGIN * before, (during, before)
     assert dashboard.train.counter.value.startswith("iteration 4000")
     assert errors == []
@@ -103,23 +108,35 @@ def test_a_setting_a_reset_and_a_race_compute_in_the_worker(served, page):
 
     working = []
     during, before = during_against_before(
-        page, url, set_inducing_points,
-        lambda: working.append(dashboard.busy.visible and dashboard.train.reset.disabled) or (
-            dashboard.model.n_inducing == 990 and idle(dashboard)))
+        page,
+        url,
+        set_inducing_points,
+        lambda: (
+            working.append(dashboard.busy.visible and dashboard.train.reset.disabled)
+            or (dashboard.model.n_inducing == 990 and idle(dashboard))
+        ),
+    )
     assert during < MARGIN * before, ("setting", during, before)
     assert any(working)  # the page said it was working, with the action buttons disabled
 
     run = dashboard.model.trainer
-    during, before = during_against_before(page, url, lambda: page.get_by_role("button", name="Reset").click(),
-                                           lambda: dashboard.model.trainer is not run and idle(dashboard))
+    during, before = during_against_before(
+        page,
+        url,
+        lambda: page.get_by_role("button", name="Reset").click(),
+        lambda: dashboard.model.trainer is not run and idle(dashboard),
+    )
     assert during < MARGIN * before, ("reset", during, before)
 
     page.locator(".bk-tab", has_text="Race").click()
     page.get_by_label("training seconds per method", exact=True).fill("0.5")
     page.keyboard.press("Enter")
     during, before = during_against_before(
-        page, url, lambda: page.get_by_role("button", name="Start race").click(),
-        lambda: dashboard.race.run is not None and len(dashboard.race.run.models) == len(dashboard.race.run.methods))
+        page,
+        url,
+        lambda: page.get_by_role("button", name="Start race").click(),
+        lambda: dashboard.race.run is not None and len(dashboard.race.run.models) == len(dashboard.race.run.methods),
+    )
     assert during < MARGIN * before, ("race", during, before)
     page.get_by_role("button", name="Stop").first.click()
     assert errors == []
@@ -140,8 +157,9 @@ def test_a_link_is_built_in_the_worker_while_other_visitors_are_served(served, b
         for context, link, m in ((second, "", 100), (third, COSTLY_LINK, 999)):
             count, start = len(dashboards), time.monotonic()
             context.new_page().goto(url + link)
-            wait_server(page, lambda: len(dashboards) > count and dashboards[-1].model.n_inducing == m
-                        and idle(dashboards[-1]))
+            wait_server(
+                page, lambda: len(dashboards) > count and dashboards[-1].model.n_inducing == m and idle(dashboards[-1])
+            )
             windows.append((start, time.monotonic()))
             page.wait_for_timeout(500)
         probe.stop()
@@ -158,8 +176,12 @@ def test_an_upload_is_parsed_in_another_process_while_other_visitors_are_served(
     dashboard, errors = open_app(page, url, dashboards)
     page.locator(".bk-tab", has_text="Data").click()
     content = csv_bytes(["x1", "x2", "label"], n=300_000)  # ≈ 7 MB: a parse of a second or more
-    during, before = during_against_before(page, url, lambda: upload(page, "big.csv", content),
-                                           lambda: dashboard.model.dataset == "custom" and idle(dashboard))
+    during, before = during_against_before(
+        page,
+        url,
+        lambda: upload(page, "big.csv", content),
+        lambda: dashboard.model.dataset == "custom" and idle(dashboard),
+    )
     notice(page, "Loaded big.csv: 300000 rows")
     parsers = app.upload_parser()._processes  # the processes of the server's upload parser
     assert parsers and os.getpid() not in parsers
@@ -191,8 +213,10 @@ def test_an_over_budget_link_or_setting_is_refused_by_name_and_limit_and_the_run
     assert "inducing points m at most" in message
     assert dashboard.model.trainer is run and dashboard.model.iteration == iteration
     assert dashboard.model.n_inducing == defaults.n_inducing.default
-    wait_server(page, lambda: page.get_by_label("inducing points m", exact=True).input_value()
-                == str(defaults.n_inducing.default))
+    wait_server(
+        page,
+        lambda: page.get_by_label("inducing points m", exact=True).input_value() == str(defaults.n_inducing.default),
+    )
     assert errors == []
 
 
@@ -236,9 +260,16 @@ def test_a_page_fetched_but_never_opened_frees_its_session_once_the_server_disca
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    server = pn.serve(page, port=port, address="127.0.0.1", threaded=True, show=False,
-                      websocket_origin=[f"127.0.0.1:{port}"], unused_session_lifetime_milliseconds=500,
-                      check_unused_sessions_milliseconds=250)
+    server = pn.serve(
+        page,
+        port=port,
+        address="127.0.0.1",
+        threaded=True,
+        show=False,
+        websocket_origin=[f"127.0.0.1:{port}"],
+        unused_session_lifetime_milliseconds=500,
+        check_unused_sessions_milliseconds=250,
+    )
     try:
         deadline = time.monotonic() + 60
         while len(built) < 3:  # the first fetches may come before the server thread listens

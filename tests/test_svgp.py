@@ -1,4 +1,5 @@
 """The non-augmented SVGP baseline: quadrature, gradients, its bound against X-GPC's, fixed points, persistence."""
+
 import numpy as np
 import pytest
 
@@ -14,6 +15,7 @@ def gaussian_log_likelihood(noise):
     def log_likelihood(y, f):
         r = y - f
         return (-0.5 * np.log(2 * np.pi * noise) - 0.5 * r * r / noise, r / noise, np.full_like(f, -1.0 / noise))
+
     return log_likelihood
 
 
@@ -174,8 +176,21 @@ def test_failed_step_leaves_the_state_unchanged(problem, method):
 @pytest.mark.parametrize("method", ["svgp-adam", "svgp-natgrad"])
 def test_trainer_runs_the_baseline_to_a_useful_classifier(problem, method):
     X, y, Z, kernel = problem
-    engine = methods.build(method, X, y, Z, kernel, batch_size=20, rng=np.random.default_rng(0), step_size="adaptive",
-                           rho=0.5, tau=1.0, kappa=0.75, learn_hyperparameters=True, hyper_learning_rate=0.01)
+    engine = methods.build(
+        method,
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=20,
+        rng=np.random.default_rng(0),
+        step_size="adaptive",
+        rho=0.5,
+        tau=1.0,
+        kappa=0.75,
+        learn_hyperparameters=True,
+        hyper_learning_rate=0.01,
+    )
     trainer = Trainer(engine, X, y, eval_every=25, convergence="none")
     trainer.run(max_iter=300, stop_at_convergence=False)
     nll, elbo = trainer.history.column("test_nll"), trainer.history.column("elbo")

@@ -1,4 +1,5 @@
 """The one training loop (`Trainer`), the one fit to the optimum and the one run recipe."""
+
 import copy
 
 import numpy as np
@@ -21,8 +22,9 @@ def problem(n=150, seed=0):
 
 
 def xgpc(X, y, Z, seed=1, **options):
-    return methods.build("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4), batch_size=20, rng=np.random.default_rng(seed),
-                         **options)
+    return methods.build(
+        "xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4), batch_size=20, rng=np.random.default_rng(seed), **options
+    )
 
 
 class Clock:
@@ -78,16 +80,20 @@ def test_convergence_rules():
     with pytest.raises(ValueError, match="time budget"):
         none.run()
     # hold-out rule: full-batch coordinate ascent settles the NLL; stop when the window-5 mean change is < 1e-3
-    holdout = Trainer(recipe.full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4)), X[:50], y[:50],
-                      eval_every=1, convergence="holdout")
+    holdout = Trainer(
+        recipe.full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4)),
+        X[:50],
+        y[:50],
+        eval_every=1,
+        convergence="holdout",
+    )
     holdout.run(max_iter=200)
     nll = holdout.history.column("test_nll")
     changes = np.abs(np.diff(nll)) / np.abs(nll[:-1])
     assert holdout.converged and holdout.engine.iteration < 200
     assert changes[-5:].mean() < 1e-3 and not changes[-6:-1].mean() < 1e-3  # stopped at the first time it held
     # parameter rule: the trainer reports the engine's global-parameter criterion
-    parameters = Trainer(recipe.full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4)), X[:50], y[:50],
-                         eval_every=1)
+    parameters = Trainer(recipe.full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4)), X[:50], y[:50], eval_every=1)
     parameters.run(max_iter=300)
     assert parameters.converged and parameters.engine.converged
     window = parameters.engine.criterion
@@ -139,8 +145,17 @@ def test_fit_to_optimum_stops_at_a_numerical_error_in_the_last_good_state(monkey
 def test_the_recipe_standardises_with_training_statistics_and_picks_inducing_rows():
     X, y, _ = problem()
     X = 5.0 + 3.0 * X
-    run = recipe.start_run("svgp-natgrad", X[:100], y[:100], X[100:], y[100:], RBF(1.0), n_inducing=12,
-                           inducing_rng=np.random.default_rng(0), engine_rng=np.random.default_rng(1))
+    run = recipe.start_run(
+        "svgp-natgrad",
+        X[:100],
+        y[:100],
+        X[100:],
+        y[100:],
+        RBF(1.0),
+        n_inducing=12,
+        inducing_rng=np.random.default_rng(0),
+        engine_rng=np.random.default_rng(1),
+    )
     X_std = run.engine.X
     np.testing.assert_allclose(X_std.mean(0), 0.0, atol=1e-12)
     np.testing.assert_allclose(X_std.std(0), 1.0, rtol=1e-12)
@@ -153,16 +168,43 @@ def test_the_recipe_standardises_with_training_statistics_and_picks_inducing_row
 
 def test_the_estimator_uses_the_step_rule_it_is_given():
     X, y, _ = problem()
-    clf = XGPClassifier(n_inducing=10, batch_size=20, max_iter=30, step_size="constant", rho=0.3,
-                        learn_hyperparameters=False, convergence="none", eval_every=10, random_state=0).fit(X, y)
+    clf = XGPClassifier(
+        n_inducing=10,
+        batch_size=20,
+        max_iter=30,
+        step_size="constant",
+        rho=0.3,
+        learn_hyperparameters=False,
+        convergence="none",
+        eval_every=10,
+        random_state=0,
+    ).fit(X, y)
     assert clf.engine_.schedule.rho == 0.3 and [row["rho"] for row in clf.history_[1:]] == [0.3, 0.3, 0.3]
     rule = RobbinsMonro(tau=2.0, kappa=0.7)
-    clf = XGPClassifier(n_inducing=10, batch_size=20, max_iter=30, step_size=rule, learn_hyperparameters=False,
-                        convergence="none", eval_every=10, random_state=0).fit(X, y)
+    clf = XGPClassifier(
+        n_inducing=10,
+        batch_size=20,
+        max_iter=30,
+        step_size=rule,
+        learn_hyperparameters=False,
+        convergence="none",
+        eval_every=10,
+        random_state=0,
+    ).fit(X, y)
     assert rule.t == 0 and clf.engine_.schedule.t == 30  # the estimator's parameter is never advanced
     assert clf.history_[-1]["rho"] == pytest.approx((30 + 2.0) ** -0.7)
-    tuned = XGPClassifier(n_inducing=10, batch_size=20, max_iter=10, step_size="robbins-monro", tau=4.0, kappa=0.9,
-                          learn_hyperparameters=False, convergence="none", eval_every=10, random_state=0).fit(X, y)
+    tuned = XGPClassifier(
+        n_inducing=10,
+        batch_size=20,
+        max_iter=10,
+        step_size="robbins-monro",
+        tau=4.0,
+        kappa=0.9,
+        learn_hyperparameters=False,
+        convergence="none",
+        eval_every=10,
+        random_state=0,
+    ).fit(X, y)
     assert tuned.history_[-1]["rho"] == pytest.approx((10 + 4.0) ** -0.9)
 
 
@@ -187,7 +229,7 @@ def test_no_improvement_rule_stops_the_trainer_the_first_time_it_holds():
     nll = trainer.history.column("test_nll")
     misses = [k > 0 and nll[k] >= nll[:k].min() - 1e-3 for k in range(len(nll))]
     assert trainer.converged and trainer.engine.iteration < 3000
-    assert all(misses[-3:]) and not any(all(misses[k - 3:k]) for k in range(3, len(nll)))
+    assert all(misses[-3:]) and not any(all(misses[k - 3 : k]) for k in range(3, len(nll)))
     resumed = Trainer(xgpc(X[:100], y[:100], Z), X[100:], y[100:], eval_every=5, convergence="no-improvement")
     resumed.no_improvement = NoImprovement(n_iter_no_change=3, tol=1e-3)
     resumed.load_state_dict(copy.deepcopy(trainer.state_dict()))

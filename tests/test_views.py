@@ -1,6 +1,7 @@
 """The HoloViews views (explorer.dashboard.views): each renders with the Bokeh and the matplotlib backend for 2-D and
 d > 2 data, and what it draws is what the model, history, comparison or race says (checked against independent
 computations, not against the view's own helpers). Multi-class data do not exist yet: every case is binary."""
+
 import io
 import math
 
@@ -106,8 +107,9 @@ def _plane_grid_2d(model, resolution):
     """The grid the surface should use, computed here: the training range plus 10% on each side."""
     lo, hi = model.X_train.min(0), model.X_train.max(0)
     pad = 0.1 * (hi - lo)
-    return np.linspace(lo[0] - pad[0], hi[0] + pad[0], resolution), np.linspace(lo[1] - pad[1], hi[1] + pad[1],
-                                                                                  resolution)
+    return np.linspace(lo[0] - pad[0], hi[0] + pad[0], resolution), np.linspace(
+        lo[1] - pad[1], hi[1] + pad[1], resolution
+    )
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -206,8 +208,9 @@ def test_snapshots_on_a_fixed_grid_make_an_animation(tmp_path):
     animation = hv.HoloMap(frames, kdims=["iteration"])
     assert list(animation.keys()) == [15, 30, 45]
     for iteration, frame in animation.items():
-        np.testing.assert_allclose(frame.values()[0].dimension_values(2, flat=False), expected[iteration],
-                                   rtol=1e-6)  # row i at grid_y[i]
+        np.testing.assert_allclose(
+            frame.values()[0].dimension_values(2, flat=False), expected[iteration], rtol=1e-6
+        )  # row i at grid_y[i]
     assert not np.allclose(expected[15], expected[45])  # the frames differ: training moved the surface
     hv.render(animation, backend="bokeh")
     hv.save(animation, tmp_path / "surface.gif", backend="matplotlib", fps=2)
@@ -222,9 +225,13 @@ def test_inducing_points_are_drawn_in_every_frame_of_an_animation(tmp_path):
     Z = np.array([[0.2, 0.2], [0.5, 0.7], [0.8, 0.3]])
 
     def frames(inducing):
-        return hv.HoloMap({k: decision_surface_from_arrays(gx, gy, np.full((10, 10), 0.01 * (k + 1)),
-                                                           inducing=inducing) for k in range(2)},
-                          kdims=["iteration"])
+        return hv.HoloMap(
+            {
+                k: decision_surface_from_arrays(gx, gy, np.full((10, 10), 0.01 * (k + 1)), inducing=inducing)
+                for k in range(2)
+            },
+            kdims=["iteration"],
+        )
 
     size = dict(width=400, height=400)
     assert pixels_of_colour(png_pixels(frames(None), **size), "gold") == 0
@@ -240,11 +247,24 @@ def test_surface_legend_entries_do_not_overlap_in_an_animation_layout(width, hei
     markers and labels do not overlap (matplotlib: window extents of the entries' marker areas and texts)."""
     gx, gy = np.linspace(0.0, 1.0, 10), np.linspace(0.0, 1.0, 10)
     points = np.array([[0.2, 0.3], [0.6, 0.6], [0.8, 0.1]])
-    surface = decision_surface_from_arrays(gx, gy, np.full((10, 10), 0.3), train=points, train_labels=[1, -1, 1],
-                                           test=points, test_labels=[-1, 1, 1], misclassified=points[:1],
-                                           inducing=points)
-    columns = {"iteration": [0, 10], "seconds": [0.0, 0.1], "elbo": [-9.0, -5.0], "test_nll": [0.7, 0.4],
-               "test_error": [0.5, 0.2]}
+    surface = decision_surface_from_arrays(
+        gx,
+        gy,
+        np.full((10, 10), 0.3),
+        train=points,
+        train_labels=[1, -1, 1],
+        test=points,
+        test_labels=[-1, 1, 1],
+        misclassified=points[:1],
+        inducing=points,
+    )
+    columns = {
+        "iteration": [0, 10],
+        "seconds": [0.0, 0.1],
+        "elbo": [-9.0, -5.0],
+        "test_nll": [0.7, 0.4],
+        "test_error": [0.5, 0.2],
+    }
     view = (surface + training_traces(columns, quantities=("elbo", "test_nll", "test_error"), x="iteration")).cols(2)
     figure = hv.renderer("matplotlib").get_plot(hv.HoloMap({0: view}, kdims=["iteration"]).collate()).state
     figure.set_size_inches(width / dpi, height / dpi)
@@ -256,7 +276,7 @@ def test_surface_legend_entries_do_not_overlap_in_an_animation_layout(width, hei
     markers = [area.get_window_extent(renderer) for area in legend.findobj(DrawingArea)]
     assert len(texts) == len(markers) == 4  # training, test, misclassified, inducing points
     assert not any(marker.overlaps(text) for marker in markers for text in texts)
-    assert not any(a.overlaps(b) for i, a in enumerate(texts) for b in texts[i + 1:])
+    assert not any(a.overlaps(b) for i, a in enumerate(texts) for b in texts[i + 1 :])
 
 
 def test_surface_from_arrays_refuses_a_grid_of_the_wrong_shape():
@@ -270,15 +290,22 @@ def test_surface_from_arrays_refuses_a_grid_of_the_wrong_shape():
 def test_trace_curves_are_the_history_columns(model_2d, model_4d):
     ard = [name for name in model_4d.history.columns if name.startswith("lengthscale_")]
     assert len(ard) == 4
-    view = training_traces(model_2d.history, model_4d, labels=["2-D", "4-D"],
-                           quantities=("elbo", "test_nll", "test_error", "rho", "variance", *ard))
+    view = training_traces(
+        model_2d.history,
+        model_4d,
+        labels=["2-D", "4-D"],
+        quantities=("elbo", "test_nll", "test_error", "rho", "variance", *ard),
+    )
     lines = glyphs(view, "Line")
     for model in (model_2d, model_4d):
         seconds = model.history.column("seconds")
         for name in ("elbo", "test_nll", "test_error", "rho", "variance"):
-            assert any(np.array_equal(line.data_source.data["seconds"], seconds)
-                       and np.array_equal(line.data_source.data[name], model.history.column(name), equal_nan=True)
-                       for line in lines if name in line.data_source.data), name
+            assert any(
+                np.array_equal(line.data_source.data["seconds"], seconds)
+                and np.array_equal(line.data_source.data[name], model.history.column(name), equal_nan=True)
+                for line in lines
+                if name in line.data_source.data
+            ), name
     assert sum(1 for line in lines if "lengthscale_2" in line.data_source.data) == 1  # only the ARD run has it
     assert len(drawn_axes(view)) == 5 + len(ard)
 
@@ -355,16 +382,23 @@ def test_mcmc_panels_plot_mcmc_against_each_xgpc(comparison):
     scatters = glyphs(view, "Scatter")
     for result in (comparison.sparse, comparison.full):
         for mcmc, vi in result.pairs().values():
-            assert any(np.array_equal(s.data_source.data["mcmc"], mcmc) and np.array_equal(s.data_source.data["vi"], vi)
-                       for s in scatters)
+            assert any(
+                np.array_equal(s.data_source.data["mcmc"], mcmc) and np.array_equal(s.data_source.data["vi"], vi)
+                for s in scatters
+            )
     for backend in BACKENDS:
         hv.render(view + mcmc_traces(comparison.sampler), backend=backend)
 
 
 def test_mcmc_sparse_and_full_markers_differ(comparison):
-    sparse, full = (next(s.glyph for s in glyphs(mcmc_scatter(comparison, "mean"), "Scatter")
-                         if np.array_equal(s.data_source.data["vi"], result.vi_mean))
-                    for result in (comparison.sparse, comparison.full))
+    sparse, full = (
+        next(
+            s.glyph
+            for s in glyphs(mcmc_scatter(comparison, "mean"), "Scatter")
+            if np.array_equal(s.data_source.data["vi"], result.vi_mean)
+        )
+        for result in (comparison.sparse, comparison.full)
+    )
     assert (sparse.marker, sparse.size) != (full.marker, full.size)
     assert sparse.fill_alpha == 0.0  # hollow: the full model's marker inside stays visible
 
@@ -373,9 +407,13 @@ def test_mcmc_open_markers_are_drawn_in_an_animation(comparison):
     """The sparse X-GPC's open circles (matplotlib) show in a HoloMap frame, not only in a still."""
     colour = MARKERS["sparse"]["matplotlib"]["edgecolors"]
     frames = {k: mcmc_scatter(comparison, quantity) for k, quantity in enumerate(("mean", "variance"))}
-    full_only = {k: mcmc_scatter({"full": comparison.full}, quantity) for k, quantity in enumerate(("mean", "variance"))}
+    full_only = {
+        k: mcmc_scatter({"full": comparison.full}, quantity) for k, quantity in enumerate(("mean", "variance"))
+    }
     size = dict(width=400, height=400)
-    assert pixels_of_colour(png_pixels(hv.HoloMap(full_only, kdims=["panel"]), **size), colour) < 20  # no sparse run: none
+    assert (
+        pixels_of_colour(png_pixels(hv.HoloMap(full_only, kdims=["panel"]), **size), colour) < 20
+    )  # no sparse run: none
     assert pixels_of_colour(png_pixels(hv.HoloMap(frames, kdims=["panel"]), **size), colour) > 100
 
 
@@ -383,8 +421,9 @@ def test_mcmc_traces_are_the_samplers_log_likelihood(comparison):
     sampler = comparison.sampler
     lines = glyphs(mcmc_traces(sampler), "Line")
     for chain in range(sampler.n_chains):
-        assert any(np.array_equal(line.data_source.data["log_likelihood"], sampler.traces[chain, :, 0])
-                   for line in lines)
+        assert any(
+            np.array_equal(line.data_source.data["log_likelihood"], sampler.traces[chain, :, 0]) for line in lines
+        )
     (burn_in,) = spans(mcmc_traces(sampler))
     assert burn_in.location == sampler.burn_in and burn_in.dimension == "height"
 
@@ -409,9 +448,11 @@ def _race(rng):
     best = float(calm.min())
     methods = {}
     for name, nll in (("xgpc", calm), ("svgp-natgrad", wobbly), ("svgp-adam", calm + 0.2)):
-        methods[name] = {"trace": {"seconds": seconds.tolist(), "test_nll": nll.tolist(),
-                                   "test_error": (nll / 3).tolist()}, "final_nll": float(nll[-1]),
-                         "settled_0.01": settled_time_within(seconds, nll, best * 1.01)}
+        methods[name] = {
+            "trace": {"seconds": seconds.tolist(), "test_nll": nll.tolist(), "test_error": (nll / 3).tolist()},
+            "final_nll": float(nll[-1]),
+            "settled_0.01": settled_time_within(seconds, nll, best * 1.01),
+        }
     return {"folds": [{"best_nll": best, "methods": methods}], "config": {"dataset": "toy"}, "bands": [0.01, 0.05]}
 
 
@@ -423,8 +464,10 @@ def test_race_settle_markers_sit_at_the_jsons_times():
     view = race_curves(race)
     markers = [r for r in glyphs(view, "Scatter") if r.glyph.marker == "diamond"]
     drawn = sorted((r.data_source.data["seconds"][0], r.data_source.data["test_nll"][0]) for r in markers)
-    expected = sorted((t, methods[name]["trace"]["test_nll"][methods[name]["trace"]["seconds"].index(t)])
-                      for name, t in settled.items())
+    expected = sorted(
+        (t, methods[name]["trace"]["test_nll"][methods[name]["trace"]["seconds"].index(t)])
+        for name, t in settled.items()
+    )
     assert np.asarray(drawn) == pytest.approx(np.asarray(expected))  # pytest 9's approx refuses nested lists
     lines = glyphs(view, "Line")
     assert all(np.all(np.asarray(line.data_source.data["seconds"]) > 0) for line in lines)  # log axis: no t = 0
@@ -462,12 +505,22 @@ def test_inducing_study_averages_the_folds():
     def fit(m, fold, method, level):
         seconds = [0.0, 0.1, 1.0, 2.0]
         error = [0.5, level, level - 0.1, level - 0.1]
-        return {"m": m, "fold": fold, "method": method, "trace": {"seconds": seconds, "test_error": error,
-                                                                  "test_nll": [2 * e for e in error]},
-                "final": {"error": level - 0.1, "nll": 2 * (level - 0.1)}}
+        return {
+            "m": m,
+            "fold": fold,
+            "method": method,
+            "trace": {"seconds": seconds, "test_error": error, "test_nll": [2 * e for e in error]},
+            "final": {"error": level - 0.1, "nll": 2 * (level - 0.1)},
+        }
 
-    study = {"fits": [fit(m, fold, method, 0.2 + 0.1 * fold + 0.01 * m)
-                      for m in (4, 16) for fold in (0, 1) for method in ("xgpc", "svgp-adam")]}
+    study = {
+        "fits": [
+            fit(m, fold, method, 0.2 + 0.1 * fold + 0.01 * m)
+            for m in (4, 16)
+            for fold in (0, 1)
+            for method in ("xgpc", "svgp-adam")
+        ]
+    }
     view = inducing_study(study)
     assert len(view) == 2  # one panel per method
     for line in glyphs(view, "Line"):
@@ -501,16 +554,22 @@ def test_pg_pictures_agree_with_the_formulas(model_2d):
     top, edges = np.histogram(local["c"], bins=30, density=True)
     np.testing.assert_allclose(c_bars["top"], top)
     np.testing.assert_allclose(c_bars["left"], edges[:-1])
-    for view in (pg_density(0.5), identity, augmented_bound(0.0), minibatch_view(local),
-                 minibatch_view({"c": np.zeros(0), "theta": np.zeros(0)})):
+    for view in (
+        pg_density(0.5),
+        identity,
+        augmented_bound(0.0),
+        minibatch_view(local),
+        minibatch_view({"c": np.zeros(0), "theta": np.zeros(0)}),
+    ):
         for backend in BACKENDS:
             hv.render(view, backend=backend)
 
 
 def test_feature_names_are_shown_literally():
     """A feature called "$$x^2$$" is a name, not TeX (Bokeh) or mathtext (matplotlib)."""
-    view = decision_surface_from_arrays(np.arange(3.0), np.arange(4.0), np.full((4, 3), 0.3), xlabel="$$x^2$$",
-                                        ylabel="cost in $ (2024)")
+    view = decision_surface_from_arrays(
+        np.arange(3.0), np.arange(4.0), np.full((4, 3), 0.3), xlabel="$$x^2$$", ylabel="cost in $ (2024)"
+    )
     figure = hv.render(view, backend="bokeh")
     assert isinstance(figure.xaxis[0].axis_label, PlainText) and figure.xaxis[0].axis_label.text == "$$x^2$$"
     assert figure.yaxis[0].axis_label.text == "cost in $ (2024)"
@@ -523,8 +582,9 @@ def test_run_labels_are_shown_literally_in_legends():
     """A run called "$x$" is a name, not mathtext, in the matplotlib legend (escaped as the axis labels are) and
     stays as typed in the Bokeh legend."""
     columns = {"iteration": [0, 10, 20], "seconds": [0.0, 0.1, 0.2], "test_nll": [0.7, 0.5, 0.4]}
-    view = training_traces(columns, dict(columns, test_nll=[0.7, 0.6, 0.5]), labels=["$x$", "cost in $ (2024)"],
-                           quantities=("test_nll",))
+    view = training_traces(
+        columns, dict(columns, test_nll=[0.7, 0.6, 0.5]), labels=["$x$", "cost in $ (2024)"], quantities=("test_nll",)
+    )
     figure = hv.render(view, backend="matplotlib")
     (legend,) = [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None]
     assert [text.get_text() for text in legend.get_texts()] == [r"\$x\$", r"cost in \$ (2024)"]

@@ -5,6 +5,7 @@ The fresh environment borrows the test environment's third-party packages throug
 way is searched but its own `.pth` files, such as this checkout's editable install, are not run), so the wheel is the
 only copy of `explorer` it can import and nothing is downloaded twice.
 """
+
 import os
 import site
 import socket
@@ -31,17 +32,29 @@ def free_port() -> int:
 def installed(tmp_path_factory):
     """(python, console script, environment, working directory) of a fresh venv holding only the built wheel."""
     base = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(ROOT)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
     wheel = next((base / "dist").glob("xgpc_explorer-*.whl"))
     env_dir = base / "venv"
     venv.create(env_dir, with_pip=False)
     python = env_dir / "bin" / "python"
-    env_site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                   check=True, capture_output=True, text=True).stdout.strip())
+    env_site = Path(
+        subprocess.run(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     (env_site / "borrowed-dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
     work = base / "elsewhere"
     work.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "XGPC_DATA_DIR")}
@@ -56,13 +69,15 @@ def run(command, installed, **kwargs):
 
 def test_the_wheel_imports_its_own_copy_and_fits(installed):
     python = installed[0]
-    code = ("import explorer, numpy as np\n"
-            "from explorer import XGPClassifier, datasets\n"
-            "from explorer.registry import PAPER_DATASETS\n"
-            "X, y = datasets.load('moons', n=120, seed=0)\n"
-            "clf = XGPClassifier(n_inducing=10, batch_size=60, max_iter=30, random_state=0).fit(X, y)\n"
-            "print(explorer.__file__)\n"
-            "print(len(PAPER_DATASETS), clf.score(X, y))\n")
+    code = (
+        "import explorer, numpy as np\n"
+        "from explorer import XGPClassifier, datasets\n"
+        "from explorer.registry import PAPER_DATASETS\n"
+        "X, y = datasets.load('moons', n=120, seed=0)\n"
+        "clf = XGPClassifier(n_inducing=10, batch_size=60, max_iter=30, random_state=0).fit(X, y)\n"
+        "print(explorer.__file__)\n"
+        "print(len(PAPER_DATASETS), clf.score(X, y))\n"
+    )
     result = run([str(python), "-c", code], installed)
     assert result.returncode == 0, result.stderr
     location, numbers = result.stdout.strip().splitlines()[-2:]
@@ -84,9 +99,23 @@ def test_the_console_command_lists_the_data_home_outside_a_checkout(installed):
 def test_the_console_command_serves_the_page(installed):
     _, command, env, work = installed
     port = free_port()
-    server = subprocess.Popen([str(command), "serve", "--port", str(port), "--address", "127.0.0.1",
-                               "--allow-websocket-origin", f"127.0.0.1:{port}"],
-                              cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    server = subprocess.Popen(
+        [
+            str(command),
+            "serve",
+            "--port",
+            str(port),
+            "--address",
+            "127.0.0.1",
+            "--allow-websocket-origin",
+            f"127.0.0.1:{port}",
+        ],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline, page = time.monotonic() + 120, None
         while page is None and time.monotonic() < deadline and server.poll() is None:

@@ -38,8 +38,13 @@ def reference_elbo(X, y, Z, lengthscale, variance, nugget, mu, Sigma, full=False
     c = np.sqrt(K_tilde + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + a * a)
     bound = -np.log(2.0) + 0.5 * y * a - (np.logaddexp(c / 2, -c / 2) - np.log(2.0))
     m = len(mu)
-    kl = 0.5 * (np.trace(np.linalg.solve(K, Sigma)) + mu @ np.linalg.solve(K, mu) - m
-                + np.linalg.slogdet(K)[1] - np.linalg.slogdet(Sigma)[1])
+    kl = 0.5 * (
+        np.trace(np.linalg.solve(K, Sigma))
+        + mu @ np.linalg.solve(K, mu)
+        - m
+        + np.linalg.slogdet(K)[1]
+        - np.linalg.slogdet(Sigma)[1]
+    )
     return scale * np.sum(bound) - kl
 
 
@@ -66,8 +71,11 @@ def gibbs_mackay_bound(X, y, lengthscale, variance, nugget):
         xi = np.abs(xi) + 1e-12
         lam = np.tanh(xi / 2) / (4 * xi)
         B = np.eye(len(X)) + 2 * K * lam[None, :]
-        value = (np.sum(log_expit(xi) - xi / 2 + lam * xi * xi) - 0.5 * np.linalg.slogdet(B)[1]
-                 + 0.5 * b @ np.linalg.solve(B, K @ b))
+        value = (
+            np.sum(log_expit(xi) - xi / 2 + lam * xi * xi)
+            - 0.5 * np.linalg.slogdet(B)[1]
+            + 0.5 * b @ np.linalg.solve(B, K @ b)
+        )
         return -value
 
     result = optimize.minimize(negative_bound, np.ones(len(X)), method="BFGS", options={"gtol": 1e-11})
@@ -142,8 +150,9 @@ def test_elbo_is_below_the_exact_log_marginal_likelihood(mode):
     if mode == "full":
         assert exact - values[-1] < 0.05  # a tight bound, not just any lower number
     # the engine's ELBO is the formula re-derived independently
-    ref = reference_elbo(X, y, engine.Z, kernel.lengthscale, kernel.variance, kernel.nugget, engine.mu, engine.Sigma,
-                         full=mode == "full")
+    ref = reference_elbo(
+        X, y, engine.Z, kernel.lengthscale, kernel.variance, kernel.nugget, engine.mu, engine.Sigma, full=mode == "full"
+    )
     assert engine.elbo() == pytest.approx(ref, rel=1e-10)
 
 
@@ -152,8 +161,9 @@ def test_full_mode_optimum_is_the_gibbs_mackay_bound():
     kernel = RBF(np.array([0.9]), 1.7, 1e-3)
     engine = coordinate_ascent(X, y, None, kernel, full=True)
     engine.step(400)
-    assert engine.elbo() == pytest.approx(gibbs_mackay_bound(X, y, kernel.lengthscale, kernel.variance,
-                                                             kernel.nugget), rel=1e-9)
+    assert engine.elbo() == pytest.approx(
+        gibbs_mackay_bound(X, y, kernel.lengthscale, kernel.variance, kernel.nugget), rel=1e-9
+    )
 
 
 def test_minibatch_elbo_estimate_is_the_reference_formula():
@@ -162,11 +172,21 @@ def test_minibatch_elbo_estimate_is_the_reference_formula():
     engine = XGPC(X, y, X[:8], kernel, batch_size=10, rng=np.random.default_rng(0))
     engine.step(20)
     index = np.arange(5, 15)
-    ref = reference_elbo(X[index], y[index], engine.Z, kernel.lengthscale, kernel.variance, kernel.nugget,
-                         engine.mu, engine.Sigma, scale=50 / 10)
+    ref = reference_elbo(
+        X[index],
+        y[index],
+        engine.Z,
+        kernel.lengthscale,
+        kernel.variance,
+        kernel.nugget,
+        engine.mu,
+        engine.Sigma,
+        scale=50 / 10,
+    )
     assert engine.elbo(index) == pytest.approx(ref, rel=1e-10)
-    np.testing.assert_allclose(engine.local_parameters(X[index], index) ** 2,
-                               _optimal_c_squared(X[index], engine, kernel), rtol=1e-10)
+    np.testing.assert_allclose(
+        engine.local_parameters(X[index], index) ** 2, _optimal_c_squared(X[index], engine, kernel), rtol=1e-10
+    )
 
 
 def _optimal_c_squared(X, engine, kernel):
@@ -216,8 +236,16 @@ def test_sparse_mode_with_Z_equal_to_X_equals_the_full_mode():
 
 # ----- persistence ---------------------------------------------------------------------------------------------------
 def _learning_engine(X, y, Z, seed):
-    return XGPC(X, y, Z, RBF(np.array([0.8, 1.1]), 1.0, 1e-4), batch_size=16, schedule=Adaptive(5),
-                hyper_optimizer=Adam(0.02), rng=np.random.default_rng(seed))
+    return XGPC(
+        X,
+        y,
+        Z,
+        RBF(np.array([0.8, 1.1]), 1.0, 1e-4),
+        batch_size=16,
+        schedule=Adaptive(5),
+        hyper_optimizer=Adam(0.02),
+        rng=np.random.default_rng(seed),
+    )
 
 
 @pytest.mark.parametrize("steps_before", [0, 12])
@@ -245,12 +273,20 @@ def test_banana_test_error_after_two_thousand_iterations(paper_data):
     X, y = np.asarray(data["X"], dtype=float), np.asarray(data["y"], dtype=float)
     rng = np.random.default_rng(0)
     order = rng.permutation(len(y))
-    train, test = order[: int(0.8 * len(y))], order[int(0.8 * len(y)):]
+    train, test = order[: int(0.8 * len(y))], order[int(0.8 * len(y)) :]
     centre, spread = X[train].mean(0), X[train].std(0)
     X = (X - centre) / spread
     Z = kmeans_plus_plus(X[train], 100, rng)
-    engine = XGPC(X[train], y[train], Z, RBF(np.array([1.0]), 1.0, 1e-4), batch_size=100, schedule=Adaptive(),
-                  hyper_optimizer=Adam(0.01), rng=rng)
+    engine = XGPC(
+        X[train],
+        y[train],
+        Z,
+        RBF(np.array([1.0]), 1.0, 1e-4),
+        batch_size=100,
+        schedule=Adaptive(),
+        hyper_optimizer=Adam(0.01),
+        rng=rng,
+    )
     with threadpool_limits(1):  # 100×100 BLAS calls: a second thread only adds contention on 2 cores
         engine.step(2000)
     assert error_rate(engine.predict_proba(X[test]), y[test]) <= 0.11
@@ -261,8 +297,17 @@ def test_banana_test_error_after_two_thousand_iterations(paper_data):
 def test_initial_sweeps_on_all_rows_reach_the_coordinate_ascent_fixed_point_and_keep_the_minibatch_stream():
     X, y = toy_problem(30, seed=1)
     kernel = RBF(np.array([1.0]), 1.5, 1e-4)
-    started = XGPC(X, y, X[::3], kernel, batch_size=5, schedule=Constant(1e-9), rng=np.random.default_rng(4),
-                   init_sweeps=300, init_rows=30)
+    started = XGPC(
+        X,
+        y,
+        X[::3],
+        kernel,
+        batch_size=5,
+        schedule=Constant(1e-9),
+        rng=np.random.default_rng(4),
+        init_sweeps=300,
+        init_rows=30,
+    )
     plain = XGPC(X, y, X[::3], kernel, batch_size=5, schedule=Constant(1e-9), rng=np.random.default_rng(4))
     assert started.init_sweeps == 300 and not started.q_initialised
     started.step()
@@ -274,8 +319,17 @@ def test_initial_sweeps_on_all_rows_reach_the_coordinate_ascent_fixed_point_and_
     assert np.linalg.norm(lam1 - started.eta1) < 1e-7 * scale
     assert np.linalg.norm(lam2 - started.eta2) < 1e-7 * scale
     assert np.linalg.norm(plain.minibatch_targets(np.arange(30))[0] - plain.eta1) > 1e-2 * scale
-    twin = XGPC(X, y, X[::3], kernel, batch_size=5, schedule=Constant(1e-9), rng=np.random.default_rng(4),
-                init_sweeps=300, init_rows=30)
+    twin = XGPC(
+        X,
+        y,
+        X[::3],
+        kernel,
+        batch_size=5,
+        schedule=Constant(1e-9),
+        rng=np.random.default_rng(4),
+        init_sweeps=300,
+        init_rows=30,
+    )
     twin.load_state_dict(started.state_dict())
     assert twin.q_initialised
     started.step(2)
@@ -289,8 +343,16 @@ def test_iterate_average_is_the_mean_of_the_iterates_and_predictions_use_it():
     kernel = RBF(np.array([0.9]), 1.3, 1e-4)
 
     def make(window):
-        return XGPC(X, y, X[:6], kernel, batch_size=8, schedule=Constant(0.3), rng=np.random.default_rng(5),
-                    average_window=window)
+        return XGPC(
+            X,
+            y,
+            X[:6],
+            kernel,
+            batch_size=8,
+            schedule=Constant(0.3),
+            rng=np.random.default_rng(5),
+            average_window=window,
+        )
 
     uniform, plain, last = make(10**9), make(0), make(1)
     iterates = []
@@ -307,8 +369,12 @@ def test_iterate_average_is_the_mean_of_the_iterates_and_predictions_use_it():
     kappa = np.linalg.solve(rbf(X[:6], X[:6], kernel.lengthscale, kernel.variance) + 1e-4 * np.eye(6), K_sm.T).T
     mean_f, var_f = uniform.predict_latent(X[:5])
     np.testing.assert_allclose(mean_f, kappa @ mu_bar, rtol=1e-8, atol=1e-10)
-    np.testing.assert_allclose(var_f, kernel.variance + 1e-4 - np.sum(kappa * K_sm, 1)
-                               + np.einsum("ij,jk,ik->i", kappa, Sigma_bar, kappa), rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(
+        var_f,
+        kernel.variance + 1e-4 - np.sum(kappa * K_sm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma_bar, kappa),
+        rtol=1e-8,
+        atol=1e-10,
+    )
     assert np.abs(mean_f - plain.predict_latent(X[:5])[0]).max() > 1e-3  # the average is not the last iterate
     np.testing.assert_allclose(last.predict_latent(X[:5])[0], plain.predict_latent(X[:5])[0], rtol=1e-12)
     assert uniform.elbo() != plain.elbo()

@@ -1,4 +1,5 @@
 """`python -m explorer bench <name>`: each module here with a `DESCRIPTION` and `main(argv)` is one benchmark."""
+
 from __future__ import annotations
 
 import importlib

@@ -16,6 +16,7 @@ runs (their first fold: the same split, Z and nugget), each held fixed in turn: 
 SVGPs maximise over the kernel (max over q of L_orig, "the ELBO") rank the kernels as their held-out NLL does? When
 it prefers a kernel that predicts worse, no optimiser of that bound can close the gap.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,21 +38,36 @@ TOLERANCE = 1e-6  # fit_to_optimum's stopping rule: max|Δμ| ≤ TOLERANCE·(1 
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench bound", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", nargs="+", default=list(LARGE_DATASETS), metavar="NAME",
-                        help=f"data sets (default: {' '.join(LARGE_DATASETS)}, the offline sets above 10,000 rows)")
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer bench bound", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--datasets",
+        nargs="+",
+        default=list(LARGE_DATASETS),
+        metavar="NAME",
+        help=f"data sets (default: {' '.join(LARGE_DATASETS)}, the offline sets above 10,000 rows)",
+    )
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean")
-    parser.add_argument("--seconds", type=float, default=30.0,
-                        help="training time of natural-gradient SVGP that picks the kernel (default 30)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=30.0,
+        help="training time of natural-gradient SVGP that picks the kernel (default 30)",
+    )
     parser.add_argument("--max-sweeps", type=int, default=300, help="most full-batch steps per optimum")
     P.add_kernel_argument(parser)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--kernels-from", nargs="+", default=[], metavar="RACE_JSON",
-                        help="hold fixed, in turn, the final kernel of every entrant of these `bench race --json` "
-                             "files (fold 1; their data set, protocol, m and seed) instead of a kernel picked by "
-                             "natural-gradient SVGP; --datasets, --protocol, --seconds, --kernel and --seed are then "
-                             "taken from the files")
+    parser.add_argument(
+        "--kernels-from",
+        nargs="+",
+        default=[],
+        metavar="RACE_JSON",
+        help="hold fixed, in turn, the final kernel of every entrant of these `bench race --json` "
+        "files (fold 1; their data set, protocol, m and seed) instead of a kernel picked by "
+        "natural-gradient SVGP; --datasets, --protocol, --seconds, --kernel and --seed are then "
+        "taken from the files",
+    )
     add_common_arguments(parser)
     args = parser.parse_args(argv)
     for path in args.kernels_from:
@@ -74,38 +90,61 @@ def compare_at_kernel(split: P.Split, kernel, max_sweeps: int) -> dict:
     n = len(split.y_train)
     xgpc = full_batch_engine("xgpc", split.X_train, split.y_train, split.Z, kernel)
     fit = fit_to_optimum(xgpc, tolerance=TOLERANCE, max_sweeps=max_sweeps)
-    out = {"xgpc": {**held_out(xgpc, split), "exact_bound_per_point": nonaugmented_elbo(xgpc) / n,
-                    "augmented_bound_per_point": xgpc.elbo() / n, "sweeps": fit.sweeps, "seconds": fit.seconds,
-                    "converged": fit.converged}}
+    out = {
+        "xgpc": {
+            **held_out(xgpc, split),
+            "exact_bound_per_point": nonaugmented_elbo(xgpc) / n,
+            "augmented_bound_per_point": xgpc.elbo() / n,
+            "sweeps": fit.sweeps,
+            "seconds": fit.seconds,
+            "converged": fit.converged,
+        }
+    }
     for rho in SVGP_STEPS:  # natural-gradient steps are not coordinate ascent: a large ρ can diverge
         svgp = full_batch_engine("svgp-natgrad", split.X_train, split.y_train, split.Z, kernel, rho=rho)
         fit = fit_to_optimum(svgp, tolerance=TOLERANCE, max_sweeps=max_sweeps)
         if fit.converged:
             break
-    out["svgp"] = {**held_out(svgp, split), "exact_bound_per_point": svgp.elbo() / n, "sweeps": fit.sweeps,
-                   "seconds": fit.seconds, "converged": fit.converged, "rho": rho}
+    out["svgp"] = {
+        **held_out(svgp, split),
+        "exact_bound_per_point": svgp.elbo() / n,
+        "sweeps": fit.sweeps,
+        "seconds": fit.seconds,
+        "converged": fit.converged,
+        "rho": rho,
+    }
     return out
 
 
 def markdown(results: dict[str, dict], args) -> str:
-    lines = ["| data set (n train) | kernel ℓ, σ² | optimum of | held-out NLL | held-out error | L_orig / n | "
-             "L_aug / n | sweeps (converged) |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| data set (n train) | kernel ℓ, σ² | optimum of | held-out NLL | held-out error | L_orig / n | "
+        "L_aug / n | sweeps (converged) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for name, r in results.items():
         kernel = f"{r['lengthscale']:.3g}, {r['variance']:.3g}"
-        for label, key in (("X-GPC (augmented bound), ρ = 1", "xgpc"),
-                           (f"SVGP (exact bound), ρ = {r['svgp']['rho']:g}", "svgp")):
+        for label, key in (
+            ("X-GPC (augmented bound), ρ = 1", "xgpc"),
+            (f"SVGP (exact bound), ρ = {r['svgp']['rho']:g}", "svgp"),
+        ):
             o = r[key]
             augmented = f"{o['augmented_bound_per_point']:.5f}" if "augmented_bound_per_point" in o else "—"
-            lines.append(f"| {name} ({r['n_train']:,}) | {kernel} | {label} | {o['nll']:.4f} | {o['error']:.4f} | "
-                         f"{o['exact_bound_per_point']:.5f} | {augmented} | {o['sweeps']} "
-                         f"({'yes' if o['converged'] else 'no'}) |")
-        lines.append(f"| {name} | | SVI race, natural-gradient SVGP after {args.seconds:g} s | "
-                     f"{r['race_nll']:.4f} | {r['race_error']:.4f} | | | |")
+            lines.append(
+                f"| {name} ({r['n_train']:,}) | {kernel} | {label} | {o['nll']:.4f} | {o['error']:.4f} | "
+                f"{o['exact_bound_per_point']:.5f} | {augmented} | {o['sweeps']} "
+                f"({'yes' if o['converged'] else 'no'}) |"
+            )
+        lines.append(
+            f"| {name} | | SVI race, natural-gradient SVGP after {args.seconds:g} s | "
+            f"{r['race_nll']:.4f} | {r['race_error']:.4f} | | | |"
+        )
     return "\n".join(lines) + (
         f"\n\nProtocol {args.protocol}, fold 1 of 10, m = 100 (k-means++), kernel {args.kernel} learned by "
         f"natural-gradient SVGP in {args.seconds:g} s (minibatch 100, Adam 0.01) and then held fixed; held-out rows = "
         "the split's monitored validation rows. Optima by full-batch steps until one sweep moves the posterior mean by "
-        f"max|Δμ| ≤ {TOLERANCE:g}·(1 + max|μ|) (at most {args.max_sweeps} sweeps). L_orig = Σ E_q[log σ(y f)] − KL, the exact bound both methods' q can be scored on.")
+        f"max|Δμ| ≤ {TOLERANCE:g}·(1 + max|μ|) (at most {args.max_sweeps} sweeps). L_orig = Σ E_q[log σ(y f)] − KL, the exact bound both methods' q can be scored on."
+    )
 
 
 def race_kernels(path: str, max_sweeps: int) -> dict:
@@ -115,38 +154,66 @@ def race_kernels(path: str, max_sweeps: int) -> dict:
     config = race["config"]
     X, y = P.load_dataset(config["dataset"], config["protocol"])
     train, test = P.folds(config["dataset"], y, 10, config["protocol"], config["seed"])[0]
-    split = P.prepare_split(config["dataset"], X, y, train, test, config["protocol"], m=config["m"],
-                            seed=config["seed"], nugget=config["nugget"], kernel=config["kernel"])
+    split = P.prepare_split(
+        config["dataset"],
+        X,
+        y,
+        train,
+        test,
+        config["protocol"],
+        m=config["m"],
+        seed=config["seed"],
+        nugget=config["nugget"],
+        kernel=config["kernel"],
+    )
     rows = {}
     for method, entry in race["folds"][0]["methods"].items():
         kernel = make_kernel(config["kernel"], entry["lengthscale"], entry["variance"], split.kernel.nugget)
-        rows[method] = {"lengthscale": kernel.mean_lengthscale, "variance": float(kernel.variance),
-                        "race_test_nll": entry["final_nll"], **compare_at_kernel(split, kernel, max_sweeps)}
+        rows[method] = {
+            "lengthscale": kernel.mean_lengthscale,
+            "variance": float(kernel.variance),
+            "race_test_nll": entry["final_nll"],
+            **compare_at_kernel(split, kernel, max_sweeps),
+        }
     return {"dataset": config["dataset"], "race": path, "n_train": len(split.y_train), "kernels": rows}
 
 
 def markdown_race_kernels(results: list[dict], args) -> str:
-    lines = ["| data set (n train) | kernel of (race test NLL) | ℓ, σ² | max_q L_orig / n (SVGP optimum) | held-out NLL "
-             "there | L_orig / n at X-GPC's optimum | held-out NLL there | ELBO rank | NLL rank |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| data set (n train) | kernel of (race test NLL) | ℓ, σ² | max_q L_orig / n (SVGP optimum) | held-out NLL "
+        "there | L_orig / n at X-GPC's optimum | held-out NLL there | ELBO rank | NLL rank |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in results:
         rows = r["kernels"]
-        best_bound = {k: max(o["svgp"]["exact_bound_per_point"] if o["svgp"]["converged"] else -float("inf"),
-                             o["xgpc"]["exact_bound_per_point"]) for k, o in rows.items()}
+        best_bound = {
+            k: max(
+                o["svgp"]["exact_bound_per_point"] if o["svgp"]["converged"] else -float("inf"),
+                o["xgpc"]["exact_bound_per_point"],
+            )
+            for k, o in rows.items()
+        }
         bound_rank = {k: i + 1 for i, k in enumerate(sorted(rows, key=lambda k: -best_bound[k]))}
-        best_nll = {k: min(o["svgp"]["nll"] if o["svgp"]["converged"] else float("inf"), o["xgpc"]["nll"])
-                    for k, o in rows.items()}
+        best_nll = {
+            k: min(o["svgp"]["nll"] if o["svgp"]["converged"] else float("inf"), o["xgpc"]["nll"])
+            for k, o in rows.items()
+        }
         nll_rank = {k: i + 1 for i, k in enumerate(sorted(rows, key=lambda k: best_nll[k]))}
         for method, o in rows.items():
             svgp = o["svgp"]
-            exact = (f"{svgp['exact_bound_per_point']:.5f} | {svgp['nll']:.4f}" if svgp["converged"]
-                     else f"— (ρ = {svgp['rho']:g} did not converge) | —")
+            exact = (
+                f"{svgp['exact_bound_per_point']:.5f} | {svgp['nll']:.4f}"
+                if svgp["converged"]
+                else f"— (ρ = {svgp['rho']:g} did not converge) | —"
+            )
             xgpc = o["xgpc"]
             unconverged = "" if xgpc["converged"] else f" (not converged in {xgpc['sweeps']} sweeps)"
-            lines.append(f"| {r['dataset']} ({r['n_train']:,}) | {method} ({o['race_test_nll']:.4f}) | "
-                         f"{o['lengthscale']:.3g}, {o['variance']:.3g} | {exact} | "
-                         f"{xgpc['exact_bound_per_point']:.5f}{unconverged} | {xgpc['nll']:.4f} | {bound_rank[method]} | "
-                         f"{nll_rank[method]} |")
+            lines.append(
+                f"| {r['dataset']} ({r['n_train']:,}) | {method} ({o['race_test_nll']:.4f}) | "
+                f"{o['lengthscale']:.3g}, {o['variance']:.3g} | {exact} | "
+                f"{xgpc['exact_bound_per_point']:.5f}{unconverged} | {xgpc['nll']:.4f} | {bound_rank[method]} | "
+                f"{nll_rank[method]} |"
+            )
     return "\n".join(lines) + (
         "\n\nEach race's first fold (same split, k-means++ Z and nugget as the race); at every entrant's final kernel, "
         "held fixed, the full-batch optimum of the exact bound (natural-gradient SVGP, ρ = 0.5, 0.1 or 0.02) and of "
@@ -154,7 +221,8 @@ def markdown_race_kernels(results: list[dict], args) -> str:
         f"max|Δμ| ≤ {TOLERANCE:g}·(1 + max|μ|) (at most {args.max_sweeps} sweeps). L_orig = Σ E_q[log σ(y f)] − KL "
         "per training point: its maximum over q is the objective X-GPC and both SVGPs ascend in the kernel; EPGPC's "
         "kernel is scored on it too. Held-out NLL on the split's monitored validation rows. ELBO rank: 1 = the kernel "
-        "the bound prefers (best of the two optima); NLL rank: 1 = the kernel that predicts best.")
+        "the bound prefers (best of the two optima); NLL rank: 1 = the kernel that predicts best."
+    )
 
 
 def main_race_kernels(args, argv) -> int:
@@ -162,9 +230,13 @@ def main_race_kernels(args, argv) -> int:
         results = [race_kernels(path, args.max_sweeps) for path in args.kernels_from]
     command = ("python -m explorer bench bound " + shlex.join(list(argv or []))).strip()
     names = ", ".join(r["dataset"] for r in results)
-    finish(args, f"bound: the bound at each race entrant's final kernel ({names})", command,
-           markdown_race_kernels(results, args),
-           {"config": run_config(args), "results": results})
+    finish(
+        args,
+        f"bound: the bound at each race entrant's final kernel ({names})",
+        command,
+        markdown_race_kernels(results, args),
+        {"config": run_config(args), "results": results},
+    )
     return 0
 
 
@@ -178,23 +250,36 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.datasets:
             X, y = P.load_dataset(name, args.protocol)
             train, test = P.folds(name, y, 10, args.protocol, args.seed)[0]
-            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed,
-                                    kernel=args.kernel)
+            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed, kernel=args.kernel)
             trainer = P.make_trainer("svgp-natgrad", split, seed=args.seed, convergence="none")
-            trainer.run(seconds=args.seconds, stop_at_convergence=False,
-                        progress=lambda t, note=f"{name}: natural-gradient SVGP picks the kernel": (
-                            P.log_spaced_evaluation(t), progress.show(min(t.seconds, args.seconds), note)))
+            trainer.run(
+                seconds=args.seconds,
+                stop_at_convergence=False,
+                progress=lambda t, note=f"{name}: natural-gradient SVGP picks the kernel": (
+                    P.log_spaced_evaluation(t),
+                    progress.show(min(t.seconds, args.seconds), note),
+                ),
+            )
             kernel = trainer.engine.kernel
             race = held_out(trainer.engine, split)
             progress.show(args.seconds, f"{name}: full-batch optima at that kernel", force=True)
-            results[name] = {"n_train": len(split.y_train), "kernel": kernel.name,
-                             "lengthscale": kernel.mean_lengthscale,
-                             "variance": float(kernel.variance), "race_nll": race["nll"], "race_error": race["error"],
-                             **compare_at_kernel(split, kernel, args.max_sweeps)}
+            results[name] = {
+                "n_train": len(split.y_train),
+                "kernel": kernel.name,
+                "lengthscale": kernel.mean_lengthscale,
+                "variance": float(kernel.variance),
+                "race_nll": race["nll"],
+                "race_error": race["error"],
+                **compare_at_kernel(split, kernel, args.max_sweeps),
+            }
             progress.advance(args.seconds, name)
     progress.close()
     command = ("python -m explorer bench bound " + shlex.join(list(argv or []))).strip()
-    finish(args, f"bound: augmented vs exact bound at one kernel{P.kernel_label(args.kernel)}", command,
-           markdown(results, args),
-           {"config": run_config(args), "results": results})
+    finish(
+        args,
+        f"bound: augmented vs exact bound at one kernel{P.kernel_label(args.kernel)}",
+        command,
+        markdown(results, args),
+        {"config": run_config(args), "results": results},
+    )
     return 0

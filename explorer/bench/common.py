@@ -5,6 +5,7 @@ one thread by default (two BLAS threads on two shared cores turned a 5 ms Choles
 table as Markdown and its numbers as JSON into a results folder (`--results`, default `./bench-results`), so a
 user's checkout stays clean; `--write-benchmarks-md` also replaces the benchmark's section of `BENCHMARKS.md`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,6 +61,7 @@ def median_seconds(fn, repeats: int = 5, number: int = 1) -> float:
 
 def write_json(path: str | Path, payload: dict) -> None:
     """Write payload (plain types and numpy scalars/arrays) as indented JSON."""
+
     def default(obj):
         if isinstance(obj, np.ndarray):
             return obj.tolist()
@@ -89,14 +91,18 @@ def markdown_table(rows: list[dict], columns: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def update_benchmarks_md(section: str, markdown: str, command: str, path: Path = BENCHMARKS_MD,
-                         threads: int | None = None) -> None:
+def update_benchmarks_md(
+    section: str, markdown: str, command: str, path: Path = BENCHMARKS_MD, threads: int | None = None
+) -> None:
     """Replace (or append) the section `## {section}` of BENCHMARKS.md with the command, machine line and markdown.
     `threads`: the BLAS thread limit the run used (the pools' own sizes are listed otherwise)."""
     info = machine_info()
     libraries = ", ".join(sorted({str(b["library"]) for b in info["blas"]}))
-    pools = (f"BLAS pinned to {threads} thread{'s' if threads != 1 else ''} ({libraries})" if threads is not None
-             else "BLAS threads " + ", ".join(f"{b['library']}={b['threads']}" for b in info["blas"]))
+    pools = (
+        f"BLAS pinned to {threads} thread{'s' if threads != 1 else ''} ({libraries})"
+        if threads is not None
+        else "BLAS threads " + ", ".join(f"{b['library']}={b['threads']}" for b in info["blas"])
+    )
     body = (
         f"## {section}\n\n"
         f"Command: `{command}`  \n"
@@ -104,7 +110,11 @@ def update_benchmarks_md(section: str, markdown: str, command: str, path: Path =
         f"load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
         f"{markdown.strip()}\n"
     )
-    text = path.read_text() if path.exists() else "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
+    text = (
+        path.read_text()
+        if path.exists()
+        else "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
+    )
     pattern = re.compile(rf"^## {re.escape(section)}\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(text):
         text = pattern.sub(lambda _: body + "\n", text)
@@ -116,14 +126,29 @@ def update_benchmarks_md(section: str, markdown: str, command: str, path: Path =
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """--json PATH, --threads N, --results DIR, --write-benchmarks-md, --no-write-md: the flags every benchmark takes."""
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="BLAS threads (default 1: more threads on a small shared machine slow linear algebra)")
-    parser.add_argument("--results", metavar="DIR", type=Path, default=RESULTS_DIR,
-                        help=f"folder for the table (Markdown) and the numbers (JSON) (default: ./{RESULTS_DIR})")
-    parser.add_argument("--write-benchmarks-md", action="store_true",
-                        help=f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)")
-    parser.add_argument("--no-write-md", action="store_true",
-                        help="write no files (only print the table, and the JSON if --json is given)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="BLAS threads (default 1: more threads on a small shared machine slow linear algebra)",
+    )
+    parser.add_argument(
+        "--results",
+        metavar="DIR",
+        type=Path,
+        default=RESULTS_DIR,
+        help=f"folder for the table (Markdown) and the numbers (JSON) (default: ./{RESULTS_DIR})",
+    )
+    parser.add_argument(
+        "--write-benchmarks-md",
+        action="store_true",
+        help=f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)",
+    )
+    parser.add_argument(
+        "--no-write-md",
+        action="store_true",
+        help="write no files (only print the table, and the JSON if --json is given)",
+    )
 
 
 OUTPUT_FLAGS = ("json", "results", "write_benchmarks_md", "no_write_md")

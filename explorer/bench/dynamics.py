@@ -8,6 +8,7 @@ of the best final NLL of all entrants ("first" reaches the band, "settled" stays
 iterations, the learned σ² and median lengthscale, and their ratios to natural-gradient SVGP's (the issue asks
 for a factor of 2 at most). This is the evidence behind X-GPC's kernel-step defaults (README "Choices").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,44 +23,81 @@ REFERENCE = "svgp-natgrad"
 # the late-growing minibatch (Friedlander & Schmidt 2012) and over-relaxed full-batch steps (Salakhutdinov & Roweis 2003)
 GROW = {"batch_growth": 1.01, "batch_growth_start": 2000, "batch_max": 10_000, "batch_rho": "noise"}
 ENTRANTS = {  # short name (for --entrants) → (label, method, builder options); "paper" pins the paper's alternation
-    "paper": ("xgpc, the paper's alternation (q fixed in u-space)", "xgpc",
-              {"kernel_step": "fixed-u", "hyper_every": 1, "hyper_warmup": 0, "hyper_rate": "constant",
-               "init_sweeps": 0, "average_window": 0, "kernel_bound": "augmented"}),
+    "paper": (
+        "xgpc, the paper's alternation (q fixed in u-space)",
+        "xgpc",
+        {
+            "kernel_step": "fixed-u",
+            "hyper_every": 1,
+            "hyper_warmup": 0,
+            "hyper_rate": "constant",
+            "init_sweeps": 0,
+            "average_window": 0,
+            "kernel_bound": "augmented",
+        },
+    ),
     "whitened": ("xgpc, whitened kernel step", "xgpc", {"kernel_step": "whitened"}),
     "every-5": ("xgpc, kernel step every 5th iteration", "xgpc", {"hyper_every": 5}),
     "every-20": ("xgpc, kernel step every 20th iteration", "xgpc", {"hyper_every": 20}),
     "rate-rho": ("xgpc, Adam rate × ρ_t/ρ₁", "xgpc", {"hyper_rate": "rho"}),
     "warmup-500": ("xgpc, kernel frozen for 500 iterations", "xgpc", {"hyper_warmup": 500}),
     "init-5": ("xgpc, q from 5 sweeps on 2,000 rows", "xgpc", {"init_sweeps": 5}),
-    "average": ("xgpc, ρ = 0.05 constant, iterates averaged (window 200)", "xgpc",
-                {"step_size": "constant", "rho": 0.05, "average_window": 200}),
-    "average-0.2": ("xgpc, ρ = 0.2 constant, iterates averaged (window 1,000)", "xgpc",
-                    {"step_size": "constant", "rho": 0.2, "average_window": 1000}),
-    "every-5-average": ("xgpc, kernel step every 5th, ρ = 0.05, averaged (window 200)", "xgpc",
-                        {"hyper_every": 5, "step_size": "constant", "rho": 0.05, "average_window": 200}),
+    "average": (
+        "xgpc, ρ = 0.05 constant, iterates averaged (window 200)",
+        "xgpc",
+        {"step_size": "constant", "rho": 0.05, "average_window": 200},
+    ),
+    "average-0.2": (
+        "xgpc, ρ = 0.2 constant, iterates averaged (window 1,000)",
+        "xgpc",
+        {"step_size": "constant", "rho": 0.2, "average_window": 1000},
+    ),
+    "every-5-average": (
+        "xgpc, kernel step every 5th, ρ = 0.05, averaged (window 200)",
+        "xgpc",
+        {"hyper_every": 5, "step_size": "constant", "rho": 0.05, "average_window": 200},
+    ),
     "whitened-init-5": ("xgpc, whitened + q from 5 sweeps", "xgpc", {"kernel_step": "whitened", "init_sweeps": 5}),
     "exact": ("xgpc, kernel step on the exact bound", "xgpc", {"kernel_bound": "exact"}),
-    "exact-every-5": ("xgpc, kernel step on the exact bound every 5th iteration", "xgpc",
-                      {"kernel_bound": "exact", "hyper_every": 5}),
-    "exact-whitened": ("xgpc, whitened kernel step on the exact bound", "xgpc",
-                       {"kernel_bound": "exact", "kernel_step": "whitened"}),
+    "exact-every-5": (
+        "xgpc, kernel step on the exact bound every 5th iteration",
+        "xgpc",
+        {"kernel_bound": "exact", "hyper_every": 5},
+    ),
+    "exact-whitened": (
+        "xgpc, whitened kernel step on the exact bound",
+        "xgpc",
+        {"kernel_bound": "exact", "kernel_step": "whitened"},
+    ),
     "grow": ("xgpc, minibatch ×1.01 per iteration after 2,000 up to 10,000 rows, ρ scaled to s", "xgpc", GROW),
-    "grow-schedule-rho": ("xgpc, minibatch grown as in grow, the rule's ρ", "xgpc",
-                          {**GROW, "batch_rho": "schedule"}),
-    "grow-overrelaxed": ("xgpc, minibatch doubled per iteration after 2,000 up to n, then over-relaxed (α = 2)",
-                         "xgpc", {"batch_growth": 2.0, "batch_growth_start": 2000, "overrelax": 2.0}),
-    "overrelaxed": ("xgpc, full batch (minibatch doubled from the start), over-relaxed (α = 2)", "xgpc",
-                    {"batch_growth": 2.0, "overrelax": 2.0}),
+    "grow-schedule-rho": ("xgpc, minibatch grown as in grow, the rule's ρ", "xgpc", {**GROW, "batch_rho": "schedule"}),
+    "grow-overrelaxed": (
+        "xgpc, minibatch doubled per iteration after 2,000 up to n, then over-relaxed (α = 2)",
+        "xgpc",
+        {"batch_growth": 2.0, "batch_growth_start": 2000, "overrelax": 2.0},
+    ),
+    "overrelaxed": (
+        "xgpc, full batch (minibatch doubled from the start), over-relaxed (α = 2)",
+        "xgpc",
+        {"batch_growth": 2.0, "overrelax": 2.0},
+    ),
     "default": ("xgpc, the project's defaults", "xgpc", {}),
     REFERENCE: ("svgp-natgrad (adaptive)", "svgp-natgrad", {}),
 }
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench dynamics", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    P.add_entrant_arguments(parser, ENTRANTS, ("ijcnn1", "w8a", "a9a", "bank_marketing"),
-                            "options to race (default: all); natural-gradient SVGP is always added")
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer bench dynamics",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    P.add_entrant_arguments(
+        parser,
+        ENTRANTS,
+        ("ijcnn1", "w8a", "a9a", "bank_marketing"),
+        "options to race (default: all); natural-gradient SVGP is always added",
+    )
     add_common_arguments(parser)
     args = parser.parse_args(argv)
     P.check_fold(parser, args)
@@ -77,16 +115,21 @@ def kernel_ratios(entrants: dict[str, dict], reference: str) -> None:
 
 
 def markdown(races: dict[str, dict], args) -> str:
-    lines = ["| data set (n) | entrant | final NLL | gap to best | final error | first 1% s | settled 1% s | "
-             "iterations | σ² (× ref.) | median ℓ (× ref.) |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| data set (n) | entrant | final NLL | gap to best | final error | first 1% s | settled 1% s | "
+        "iterations | σ² (× ref.) | median ℓ (× ref.) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, race in races.items():
         for label, r in race["entrants"].items():
             best = " **best**" if r["final_nll"] == race["best_nll"] else ""
-            lines.append(f"| {name} ({race['n']:,}) | {label} | {r['final_nll']:.4f}{best} | "
-                         f"{r['final_nll'] - race['best_nll']:+.4f} | {r['final_error']:.4f} | "
-                         f"{P.fmt_seconds(r['first_0.01'])} | {P.fmt_seconds(r['settled_0.01'])} | "
-                         f"{r['iterations']} | {r['variance']:.3g} ({r['variance_ratio']:.2g}×) | "
-                         f"{r['median_lengthscale']:.3g} ({r['lengthscale_ratio']:.2g}×) |")
+            lines.append(
+                f"| {name} ({race['n']:,}) | {label} | {r['final_nll']:.4f}{best} | "
+                f"{r['final_nll'] - race['best_nll']:+.4f} | {r['final_error']:.4f} | "
+                f"{P.fmt_seconds(r['first_0.01'])} | {P.fmt_seconds(r['settled_0.01'])} | "
+                f"{r['iterations']} | {r['variance']:.3g} ({r['variance_ratio']:.2g}×) | "
+                f"{r['median_lengthscale']:.3g} ({r['lengthscale_ratio']:.2g}×) |"
+            )
     return "\n".join(lines) + (
         f"\n\nProtocol {args.protocol}, fold {args.fold} of 10, {args.seconds:g} s of training per entrant, m = 100, "
         f"minibatch 100, kernel {args.kernel} learned by Adam (0.01), evaluated on ≤ {args.eval_points} test rows; "
@@ -101,7 +144,8 @@ def markdown(races: dict[str, dict], args) -> str:
         "`batch_max` (the minibatch grows by that factor per iteration after that many iterations, up to that many "
         "rows), `batch_rho` (noise: ρ = ρ_t/(ρ_t + r(1 − ρ_t)), r the minibatch noise relative to s = 100's, so ρ → 1 "
         "as s → n), `overrelax` (α: full-batch steps η + ρ(λ̂ − η), ρ ×α while the augmented bound rises, else the "
-        "coordinate-ascent step and ρ = 1).")
+        "coordinate-ascent step and ρ = 1)."
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,7 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     reference = ENTRANTS[REFERENCE][0]
     races = race_entrants(args, ENTRANTS, annotate=lambda results: kernel_ratios(results, reference))
     command = ("python -m explorer bench dynamics " + shlex.join(list(argv or []))).strip()
-    finish(args, f"dynamics ({', '.join(args.datasets)}, {args.seconds:g} s){P.kernel_label(args.kernel)}", command,
-           markdown(races, args),
-           {"config": run_config(args), "races": races})
+    finish(
+        args,
+        f"dynamics ({', '.join(args.datasets)}, {args.seconds:g} s){P.kernel_label(args.kernel)}",
+        command,
+        markdown(races, args),
+        {"config": run_config(args), "races": races},
+    )
     return 0

@@ -7,6 +7,7 @@
    80/20 stratified split, full and sparse (m = 100) X-GPC by exact coordinate ascent against 4 Gibbs chains ×
    (100 burn-in + 2,500) sweeps = 10,000 draws.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,7 @@ def figure1_kernel(family: str = "rbf") -> Kernel:
     return make_kernel(family, **FIG1_PARAMETERS)
 
 
-def synthetic_problem(n: int, rng: np.random.Generator,
-                      family: str = "rbf") -> tuple[np.ndarray, np.ndarray, Kernel]:
+def synthetic_problem(n: int, rng: np.random.Generator, family: str = "rbf") -> tuple[np.ndarray, np.ndarray, Kernel]:
     """n points in 8-D (Diabetes' dimension), labels from a noisy linear rule; kernel `family`, ℓ = √8, σ² = 1."""
     X = rng.standard_normal((n, 8))
     y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
@@ -76,8 +76,12 @@ def sweep_rows(sizes: list[int], repeats: int, family: str = "rbf") -> list[dict
     for n in sizes:
         X, y, kernel = synthetic_problem(n, np.random.default_rng(n), family)
         number = max(2, int(0.2 / max(seconds_per_sweep_estimate(n, repeats=1), 1e-5)))  # ≈ 0.2 s per timing
-        samplers = {form: GibbsSampler(X, y, kernel, rng=np.random.default_rng(0), n_chains=1, burn_in=0,
-                                       n_samples=100_000, form=form) for form in ("precision", "whitened")}
+        samplers = {
+            form: GibbsSampler(
+                X, y, kernel, rng=np.random.default_rng(0), n_chains=1, burn_in=0, n_samples=100_000, form=form
+            )
+            for form in ("precision", "whitened")
+        }
         for sampler in samplers.values():
             sampler.step(2)  # warm-up, and away from the overdispersed start
         floor = floor_parts(samplers["precision"], number)
@@ -89,14 +93,21 @@ def sweep_rows(sizes: list[int], repeats: int, family: str = "rbf") -> list[dict
             for part, timer in floor.items():
                 times[part].append(timer())
         floor_total = np.sum([times[part] for part in floor], axis=0)
-        row: dict = {"n": n, "precision ms": 1e3 * np.median(times["precision"]),
-                     "whitened ms": 1e3 * np.median(times["whitened"]), "floor ms": 1e3 * np.median(floor_total),
-                     "precision / floor": float(np.median(np.array(times["precision"]) / floor_total)),
-                     "whitened / floor": float(np.median(np.array(times["whitened"]) / floor_total))}
+        row: dict = {
+            "n": n,
+            "precision ms": 1e3 * np.median(times["precision"]),
+            "whitened ms": 1e3 * np.median(times["whitened"]),
+            "floor ms": 1e3 * np.median(floor_total),
+            "precision / floor": float(np.median(np.array(times["precision"]) / floor_total)),
+            "whitened / floor": float(np.median(np.array(times["whitened"]) / floor_total)),
+        }
         row.update({f"floor {part} ms": 1e3 * np.median(times[part]) for part in floor})
         rows.append(row)
-        print(f"n = {n}: precision {row['precision ms']:.2f} ms, whitened {row['whitened ms']:.2f} ms, floor "
-              f"{row['floor ms']:.2f} ms", file=sys.stderr)
+        print(
+            f"n = {n}: precision {row['precision ms']:.2f} ms, whitened {row['whitened ms']:.2f} ms, floor "
+            f"{row['floor ms']:.2f} ms",
+            file=sys.stderr,
+        )
     return rows
 
 
@@ -112,21 +123,39 @@ def figure1(kernel: Kernel, n_samples: int, burn_in: int, n_chains: int, n_induc
             print(f"  sweep {done}/{total}", file=sys.stderr)
 
     start = time.perf_counter()
-    run = run_comparison(X, y.astype(float), kernel, test_fraction=0.2, seed=seed, n_samples=n_samples,
-                         burn_in=burn_in, n_chains=n_chains, n_inducing=n_inducing, max_stored_draws=n_samples,
-                         progress=progress)
+    run = run_comparison(
+        X,
+        y.astype(float),
+        kernel,
+        test_fraction=0.2,
+        seed=seed,
+        n_samples=n_samples,
+        burn_in=burn_in,
+        n_chains=n_chains,
+        n_inducing=n_inducing,
+        max_stored_draws=n_samples,
+        progress=progress,
+    )
     return {"run": run, "estimated_seconds": estimate, "wall_seconds": time.perf_counter() - start}
 
 
 _FIG1_ROWS = [  # (summary key, label, format)
-    ("mean/correlation", "corr(mean)", ".5f"), ("mean/max_abs_diff", "max abs Δ mean", ".4f"),
-    ("mean/mean_abs_diff", "mean abs Δ mean", ".4f"), ("mean/mcmc_se_max", "max MC std. error of MCMC mean", ".4f"),
-    ("variance/correlation", "corr(var)", ".5f"), ("variance/max_abs_diff", "max abs Δ var", ".4f"),
-    ("p(y=1)/correlation", "corr(p)", ".5f"), ("p(y=1)/max_abs_diff", "max abs Δ p", ".4f"),
-    ("p(y=1)/mean_abs_diff", "mean abs Δ p", ".4f"), ("mean_kl", "mean KL(N_vi ‖ N_mcmc)", ".4f"),
-    ("nll_vi", "test NLL (VI)", ".4f"), ("nll_mcmc", "test NLL (MCMC)", ".4f"),
-    ("error_vi", "test error (VI)", ".4f"), ("error_mcmc", "test error (MCMC)", ".4f"),
-    ("elbo_augmented", "augmented ELBO", ".2f"), ("elbo_nonaugmented", "non-augmented ELBO, same q(u)", ".2f"),
+    ("mean/correlation", "corr(mean)", ".5f"),
+    ("mean/max_abs_diff", "max abs Δ mean", ".4f"),
+    ("mean/mean_abs_diff", "mean abs Δ mean", ".4f"),
+    ("mean/mcmc_se_max", "max MC std. error of MCMC mean", ".4f"),
+    ("variance/correlation", "corr(var)", ".5f"),
+    ("variance/max_abs_diff", "max abs Δ var", ".4f"),
+    ("p(y=1)/correlation", "corr(p)", ".5f"),
+    ("p(y=1)/max_abs_diff", "max abs Δ p", ".4f"),
+    ("p(y=1)/mean_abs_diff", "mean abs Δ p", ".4f"),
+    ("mean_kl", "mean KL(N_vi ‖ N_mcmc)", ".4f"),
+    ("nll_vi", "test NLL (VI)", ".4f"),
+    ("nll_mcmc", "test NLL (MCMC)", ".4f"),
+    ("error_vi", "test error (VI)", ".4f"),
+    ("error_mcmc", "test error (MCMC)", ".4f"),
+    ("elbo_augmented", "augmented ELBO", ".2f"),
+    ("elbo_nonaugmented", "non-augmented ELBO, same q(u)", ".2f"),
     ("augmentation_gap", "Σ E_q KL(q(ω) ‖ p(ω ∣ f, y))", ".3f"),
 ]
 
@@ -141,8 +170,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chains", type=int, default=4)
     parser.add_argument("--inducing", type=int, default=100, help="m of the sparse X-GPC in Fig. 1")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--kernel", choices=sorted(KERNELS), default="rbf",
-                        help="kernel family of the sweeps and Fig. 1 (default rbf; Fig. 1 keeps the RBF's ℓ, σ²)")
+    parser.add_argument(
+        "--kernel",
+        choices=sorted(KERNELS),
+        default="rbf",
+        help="kernel family of the sweeps and Fig. 1 (default rbf; Fig. 1 keeps the RBF's ℓ, σ²)",
+    )
     parser.add_argument("--skip-fig1", action="store_true")
     args = parser.parse_args(argv)
     command = "python -m explorer bench gibbs" + ("" if argv is None else "".join(f" {a}" for a in argv))
@@ -150,22 +183,41 @@ def main(argv: list[str] | None = None) -> int:
     with pinned_blas(args.threads):
         rows = sweep_rows(args.sizes, args.repeats, args.kernel)
         kernel = figure1_kernel(args.kernel)
-        fig = None if args.skip_fig1 else figure1(kernel, args.samples, args.burn_in, args.chains, args.inducing,
-                                                  args.seed)
+        fig = (
+            None
+            if args.skip_fig1
+            else figure1(kernel, args.samples, args.burn_in, args.chains, args.inducing, args.seed)
+        )
 
-    columns = ["n", "precision ms", "whitened ms", "floor ms", "precision / floor", "whitened / floor",
-               "floor cholesky ms", "floor solves ms", "floor pg ms"]
-    markdown = ("Seconds per sweep of one chain (PG draws + f | ω), medians of "
-                f"{args.repeats} repeats, against the floor timed in the same run: n PG(1, ·) draws + one n×n "
-                "Cholesky + two triangular solves. Synthetic 8-D data, kernel "
-                f"{args.kernel} (ℓ = √8, σ² = 1). Target: precision ≤ 1.5× floor.\n\n"
-                + markdown_table(rows, columns))
+    columns = [
+        "n",
+        "precision ms",
+        "whitened ms",
+        "floor ms",
+        "precision / floor",
+        "whitened / floor",
+        "floor cholesky ms",
+        "floor solves ms",
+        "floor pg ms",
+    ]
+    markdown = (
+        "Seconds per sweep of one chain (PG draws + f | ω), medians of "
+        f"{args.repeats} repeats, against the floor timed in the same run: n PG(1, ·) draws + one n×n "
+        "Cholesky + two triangular solves. Synthetic 8-D data, kernel "
+        f"{args.kernel} (ℓ = √8, σ² = 1). Target: precision ≤ 1.5× floor.\n\n" + markdown_table(rows, columns)
+    )
     payload: dict = {"kernel": args.kernel, "sweeps": rows}
     if fig is not None:
         run = fig["run"]
         full, sparse = run.full.summary(), run.sparse.summary()
-        table = [{"quantity": label, "X-GPC full": format(full[key], fmt),
-                  f"X-GPC sparse (m={args.inducing})": format(sparse[key], fmt)} for key, label, fmt in _FIG1_ROWS]
+        table = [
+            {
+                "quantity": label,
+                "X-GPC full": format(full[key], fmt),
+                f"X-GPC sparse (m={args.inducing})": format(sparse[key], fmt),
+            }
+            for key, label, fmt in _FIG1_ROWS
+        ]
         diag = run.sampler.diagnostics()
         markdown += (
             f"\n\n### Fig. 1: MCMC vs X-GPC on Diabetes\n\n"
@@ -178,14 +230,24 @@ def main(argv: list[str] | None = None) -> int:
             f"{diag['ess_tail_min/f']:.0f}. Sampling took {run.sampler.seconds:.0f} s (estimated beforehand "
             f"{fig['estimated_seconds']:.0f} s); X-GPC full {run.full.cost['vi_seconds']:.2f} s "
             f"({run.full.cost['vi_iterations']:.0f} coordinate-ascent steps). Test-point comparison (MCMC on x):\n\n"
-            + markdown_table(table, ["quantity", "X-GPC full", f"X-GPC sparse (m={args.inducing})"]))
+            + markdown_table(table, ["quantity", "X-GPC full", f"X-GPC sparse (m={args.inducing})"])
+        )
         payload["figure1"] = {
-            "kernel": {"name": kernel.name, "lengthscale": kernel.lengthscale[0], "variance": kernel.variance,
-                       "nugget": kernel.nugget},
-            "full": full, "sparse": sparse, "mcmc_diagnostics": diag,
-            "estimated_sampling_seconds": fig["estimated_seconds"], "wall_seconds": fig["wall_seconds"],
-            "pairs": {result.label: {name: {"mcmc": mcmc, "vi": vi} for name, (mcmc, vi) in result.pairs().items()}
-                      for result in (run.full, run.sparse)},
+            "kernel": {
+                "name": kernel.name,
+                "lengthscale": kernel.lengthscale[0],
+                "variance": kernel.variance,
+                "nugget": kernel.nugget,
+            },
+            "full": full,
+            "sparse": sparse,
+            "mcmc_diagnostics": diag,
+            "estimated_sampling_seconds": fig["estimated_seconds"],
+            "wall_seconds": fig["wall_seconds"],
+            "pairs": {
+                result.label: {name: {"mcmc": mcmc, "vi": vi} for name, (mcmc, vi) in result.pairs().items()}
+                for result in (run.full, run.sparse)
+            },
         }
     section = "Gibbs sampler and Fig. 1 (MCMC vs X-GPC" + ("" if args.kernel == "rbf" else f", {args.kernel}") + ")"
     finish(args, section, command, markdown, payload)

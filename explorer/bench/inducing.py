@@ -5,6 +5,7 @@ The paper used Shuttle, which is not among the offline sets; the default here is
 strongly non-linear and imbalanced). Each fit runs the whole budget, evaluated on a fixed subset of the test fold
 about 40 times per decade of iterations; the table reads each trace at fixed training times.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,8 +20,11 @@ DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench inducing", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer bench inducing",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--dataset", default="ijcnn1")
     parser.add_argument("--m", type=int, nargs="+", default=[16, 32, 64, 128])
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
@@ -50,19 +54,30 @@ def checkpoints(budget: float) -> list[float]:
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     X, y = P.load_dataset(args.dataset, args.protocol)
-    fold_list = P.folds(args.dataset, y, 10, args.protocol, args.seed)[:args.folds]
+    fold_list = P.folds(args.dataset, y, 10, args.protocol, args.seed)[: args.folds]
     progress = P.Progress(len(args.m) * len(args.methods) * args.folds * args.seconds)
     times = checkpoints(args.seconds)
     results = []
     with pinned_blas(args.threads):
         for m in args.m:
             for fold, (train, test) in enumerate(fold_list):
-                split = P.prepare_split(args.dataset, X, y, train, test, args.protocol, m=m, seed=args.seed + fold,
-                                        monitor_points=args.eval_points, kernel=args.kernel)
+                split = P.prepare_split(
+                    args.dataset,
+                    X,
+                    y,
+                    train,
+                    test,
+                    args.protocol,
+                    m=m,
+                    seed=args.seed + fold,
+                    monitor_points=args.eval_points,
+                    kernel=args.kernel,
+                )
                 for method in args.methods:
                     note = f"m = {m} fold {fold + 1}/{args.folds} {method}"
-                    trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size,
-                                             convergence="none")
+                    trainer = P.make_trainer(
+                        method, split, seed=args.seed + fold, batch_size=args.batch_size, convergence="none"
+                    )
 
                     def hook(t, note=note):
                         P.log_spaced_evaluation(t)
@@ -72,11 +87,17 @@ def main(argv: list[str] | None = None) -> int:
                     progress.advance(args.seconds, note)
                     h = trainer.history
                     s, err = h.column("seconds"), h.column("test_error")
-                    results.append({"m": m, "fold": fold, "method": method,
-                                    "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
-                                    "error_at": [value_at(s, err, t) for t in times],
-                                    "final": {"error": P.final_value(err), "nll": P.final_value(h.column("test_nll"))},
-                                    "trace": {"seconds": s, "test_error": err, "test_nll": h.column("test_nll")}})
+                    results.append(
+                        {
+                            "m": m,
+                            "fold": fold,
+                            "method": method,
+                            "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
+                            "error_at": [value_at(s, err, t) for t in times],
+                            "final": {"error": P.final_value(err), "nll": P.final_value(h.column("test_nll"))},
+                            "trace": {"seconds": s, "test_error": err, "test_nll": h.column("test_nll")},
+                        }
+                    )
     progress.close()
     rows = []
     for m in args.m:
@@ -92,9 +113,14 @@ def main(argv: list[str] | None = None) -> int:
         f"\n\n{args.dataset} (the paper used Shuttle, not available offline), protocol {args.protocol}, kernel "
         f"{args.kernel}, mean over the first {args.folds} of 10 folds; errors read from each trace at the given "
         f"training time (evaluation excluded; — = no step finished yet); the last columns are the medians of the "
-        "final five evaluations.")
+        "final five evaluations."
+    )
     command = "python -m explorer bench inducing " + shlex.join(list(argv or []))
-    finish(args, f"inducing ({args.dataset}{P.kernel_label(args.kernel)})", command.strip(), text,
-           {"config": run_config(args), "checkpoints": times,
-            "rows": rows, "fits": results})
+    finish(
+        args,
+        f"inducing ({args.dataset}{P.kernel_label(args.kernel)})",
+        command.strip(),
+        text,
+        {"config": run_config(args), "checkpoints": times, "rows": rows, "fits": results},
+    )
     return 0

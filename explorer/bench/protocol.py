@@ -15,6 +15,7 @@ Everything else follows the paper: m = 100 inducing inputs by k-means++ on the t
 initial kernel ℓ = √d, σ² = 1 (RBF unless `--kernel` names another family of `kernels.KERNELS`), Adam (0.01) on
 (log ℓ, log σ²). Reported times are training time only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,21 +42,45 @@ PAPER_SHUFFLED = ("w8a",)
 NUGGET = {"paper": 1.0, "clean": 1e-4}
 
 # Table 1 of the paper: (mean, sd) of test error, test NLL and time in seconds, per dataset and method.
-PAPER_NAMES = {"a9a": "aXa", "bank_marketing": "Bank Market.", "diabetes": "Diabetes", "german": "German",
-               "ijcnn1": "IJCNN", "w8a": "wXa"}
+PAPER_NAMES = {
+    "a9a": "aXa",
+    "bank_marketing": "Bank Market.",
+    "diabetes": "Diabetes",
+    "german": "German",
+    "ijcnn1": "IJCNN",
+    "w8a": "wXa",
+}
 PAPER_TABLE1 = {
-    "a9a": {"xgpc": ((0.17, 0.07), (0.29, 0.13), (47, 2.2)), "svgpc": ((0.17, 0.07), (0.36, 0.13), (451, 7.8)),
-            "epgpc": ((0.17, 0.07), (0.34, 0.13), (214, 4.8))},
-    "bank_marketing": {"xgpc": ((0.14, 0.12), (0.27, 0.22), (9, 1.5)), "svgpc": ((0.12, 0.12), (0.31, 0.26), (205, 6.6)),
-                       "epgpc": ((0.12, 0.13), (0.33, 0.20), (46, 3.5))},
-    "diabetes": {"xgpc": ((0.23, 0.07), (0.47, 0.11), (8.8, 0.12)), "svgpc": ((0.23, 0.06), (0.47, 0.10), (150, 5.1)),
-                 "epgpc": ((0.24, 0.06), (0.48, 0.09), (8, 0.45))},
-    "german": {"xgpc": ((0.25, 0.12), (0.44, 0.17), (17, 0.42)), "svgpc": ((0.25, 0.11), (0.51, 0.15), (374, 7.3)),
-               "epgpc": ((0.26, 0.13), (0.53, 0.11), (5.2, 0.03))},
-    "ijcnn1": {"xgpc": ((0.03, 0.01), (0.10, 0.03), (17, 0.44)), "svgpc": ((0.06, 0.01), (0.15, 0.07), (1033, 45)),
-               "epgpc": ((0.02, 0.01), (0.09, 0.04), (756, 8.6))},
-    "w8a": {"xgpc": ((0.03, 0.01), (0.27, 0.07), (66, 16)), "svgpc": ((0.04, 0.01), (0.25, 0.07), (612, 11)),
-            "epgpc": ((0.03, 0.01), (0.19, 0.06), (1.4, 0.10))},
+    "a9a": {
+        "xgpc": ((0.17, 0.07), (0.29, 0.13), (47, 2.2)),
+        "svgpc": ((0.17, 0.07), (0.36, 0.13), (451, 7.8)),
+        "epgpc": ((0.17, 0.07), (0.34, 0.13), (214, 4.8)),
+    },
+    "bank_marketing": {
+        "xgpc": ((0.14, 0.12), (0.27, 0.22), (9, 1.5)),
+        "svgpc": ((0.12, 0.12), (0.31, 0.26), (205, 6.6)),
+        "epgpc": ((0.12, 0.13), (0.33, 0.20), (46, 3.5)),
+    },
+    "diabetes": {
+        "xgpc": ((0.23, 0.07), (0.47, 0.11), (8.8, 0.12)),
+        "svgpc": ((0.23, 0.06), (0.47, 0.10), (150, 5.1)),
+        "epgpc": ((0.24, 0.06), (0.48, 0.09), (8, 0.45)),
+    },
+    "german": {
+        "xgpc": ((0.25, 0.12), (0.44, 0.17), (17, 0.42)),
+        "svgpc": ((0.25, 0.11), (0.51, 0.15), (374, 7.3)),
+        "epgpc": ((0.26, 0.13), (0.53, 0.11), (5.2, 0.03)),
+    },
+    "ijcnn1": {
+        "xgpc": ((0.03, 0.01), (0.10, 0.03), (17, 0.44)),
+        "svgpc": ((0.06, 0.01), (0.15, 0.07), (1033, 45)),
+        "epgpc": ((0.02, 0.01), (0.09, 0.04), (756, 8.6)),
+    },
+    "w8a": {
+        "xgpc": ((0.03, 0.01), (0.27, 0.07), (66, 16)),
+        "svgpc": ((0.04, 0.01), (0.25, 0.07), (612, 11)),
+        "epgpc": ((0.03, 0.01), (0.19, 0.06), (1.4, 0.10)),
+    },
 }
 PAPER_COLUMN = {"xgpc": "xgpc", "svgp-adam": "svgpc", "epgpc": "epgpc"}  # the paper's SVGPC was GPflow's SVGP by Adam
 
@@ -113,9 +138,20 @@ class Split:
     kernel: Kernel
 
 
-def prepare_split(name: str, X: np.ndarray, y: np.ndarray, train: np.ndarray, test: np.ndarray, protocol: str, *,
-                  m: int, seed: int, nugget: float | None = None, monitor_points: int = 5000,
-                  kernel: str = "rbf") -> Split:
+def prepare_split(
+    name: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    train: np.ndarray,
+    test: np.ndarray,
+    protocol: str,
+    *,
+    m: int,
+    seed: int,
+    nugget: float | None = None,
+    monitor_points: int = 5000,
+    kernel: str = "rbf",
+) -> Split:
     """Standardise (unless the file already is), choose the monitored hold-out set (at most `monitor_points` rows),
     k-means++ inducing inputs Z (m, d) on the training part, initial kernel of the family `kernel` (a key of
     `kernels.KERNELS`) with ℓ = √d, σ² = 1 and nugget γ."""
@@ -125,28 +161,39 @@ def prepare_split(name: str, X: np.ndarray, y: np.ndarray, train: np.ndarray, te
         X_train, X_monitor, y_train, y_monitor = datasets.train_test_split(X_train, y_train, 0.1, rng)
     else:
         X_monitor, y_monitor = X_test, y_test
-    _, X_train, X_test, X_monitor = recipe.standardise(X_train, X_test, X_monitor,
-                                                       scaler=not (protocol == "paper" and name in PAPER_FILES))
+    _, X_train, X_test, X_monitor = recipe.standardise(
+        X_train, X_test, X_monitor, scaler=not (protocol == "paper" and name in PAPER_FILES)
+    )
     if len(y_monitor) > monitor_points:
         keep = np.sort(rng.choice(len(y_monitor), monitor_points, replace=False))
         X_monitor, y_monitor = X_monitor[keep], y_monitor[keep]
     Z = kmeans_plus_plus(X_train, m, rng)
     gamma = NUGGET[protocol] if nugget is None else nugget
-    return Split(X_train, y_train, X_test, y_test, X_monitor, y_monitor, Z,
-                 make_kernel(kernel, np.sqrt(X.shape[1]), 1.0, gamma))
+    return Split(
+        X_train, y_train, X_test, y_test, X_monitor, y_monitor, Z, make_kernel(kernel, np.sqrt(X.shape[1]), 1.0, gamma)
+    )
 
 
 def add_kernel_argument(parser: argparse.ArgumentParser) -> None:
     """--kernel NAME: the kernel family every method starts from (default rbf, the paper's)."""
-    parser.add_argument("--kernel", choices=sorted(KERNELS), default="rbf",
-                        help="kernel family of the initial kernel ℓ = √d, σ² = 1 (default rbf, as in the paper)")
+    parser.add_argument(
+        "--kernel",
+        choices=sorted(KERNELS),
+        default="rbf",
+        help="kernel family of the initial kernel ℓ = √d, σ² = 1 (default rbf, as in the paper)",
+    )
 
 
 def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, entrants_help: str) -> None:
     """The flags of a benchmark that races named entrants on one fold of several data sets (`steps`, `dynamics`):
     --datasets, --entrants (choices: `entrants`), --protocol, --fold, --seconds, --eval-points, --kernel, --seed."""
-    parser.add_argument("--datasets", nargs="+", default=list(datasets), metavar="NAME",
-                        help=f"data sets (default: {' '.join(datasets)})")
+    parser.add_argument(
+        "--datasets",
+        nargs="+",
+        default=list(datasets),
+        metavar="NAME",
+        help=f"data sets (default: {' '.join(datasets)})",
+    )
     parser.add_argument("--entrants", nargs="+", default=list(entrants), choices=list(entrants), help=entrants_help)
     parser.add_argument("--protocol", choices=PROTOCOLS, default="clean")
     parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
@@ -182,22 +229,45 @@ def parse_options(items: list[str] | None) -> dict[str, dict]:
         else:
             try:
                 parsed = float(value)
-                parsed = int(parsed) if parsed.is_integer() and "." not in value and "e" not in value.lower() else parsed
+                parsed = (
+                    int(parsed) if parsed.is_integer() and "." not in value and "e" not in value.lower() else parsed
+                )
             except ValueError:
                 parsed = value
         options.setdefault(method, {})[key] = parsed
     return options
 
 
-def make_trainer(method: str, split: Split, *, seed: int, batch_size: int = 100, convergence: str = "holdout",
-                 eval_every: int = 10, elbo_points: int = 1000, options: dict | None = None) -> Trainer:
+def make_trainer(
+    method: str,
+    split: Split,
+    *,
+    seed: int,
+    batch_size: int = 100,
+    convergence: str = "holdout",
+    eval_every: int = 10,
+    elbo_points: int = 1000,
+    options: dict | None = None,
+) -> Trainer:
     """A `Trainer` for `method` on the split (`recipe.start_run`); all methods get the same Z, initial kernel and
     minibatch stream."""
-    return recipe.start_run(method, split.X_train, split.y_train, split.X_monitor, split.y_monitor, split.kernel,
-                            scaler=False, Z=split.Z, engine_rng=np.random.default_rng(seed),
-                            evaluation_rng=np.random.default_rng(seed + 1), batch_size=batch_size,
-                            eval_every=eval_every, convergence=convergence, elbo_points=elbo_points,
-                            options=options).trainer
+    return recipe.start_run(
+        method,
+        split.X_train,
+        split.y_train,
+        split.X_monitor,
+        split.y_monitor,
+        split.kernel,
+        scaler=False,
+        Z=split.Z,
+        engine_rng=np.random.default_rng(seed),
+        evaluation_rng=np.random.default_rng(seed + 1),
+        batch_size=batch_size,
+        eval_every=eval_every,
+        convergence=convergence,
+        elbo_points=elbo_points,
+        options=options,
+    ).trainer
 
 
 def test_metrics(trainer: Trainer, split: Split) -> dict:
@@ -206,8 +276,7 @@ def test_metrics(trainer: Trainer, split: Split) -> dict:
     return {"error": error_rate(p, split.y_test), "nll": negative_log_likelihood(p, split.y_test)}
 
 
-def log_spaced_evaluation(trainer: Trainer, per_decade: int = 40, minimum: int = 10, most_seconds: float = 2.0
-                          ) -> None:
+def log_spaced_evaluation(trainer: Trainer, per_decade: int = 40, minimum: int = 10, most_seconds: float = 2.0) -> None:
     """Progress hook: evaluate about `per_decade` times per decade of iterations (every max(minimum, t/per_decade)
     iterations), so long races keep fine resolution early and stay cheap late; but at least every `most_seconds` of
     training at the last chunk's cost per iteration, and before a growing minibatch more than doubles
@@ -273,8 +342,9 @@ class Progress:
         fraction = min((self.done + current) / self.total, 1.0)
         elapsed = now - self.start
         left = elapsed * (1.0 - fraction) / fraction if fraction > 0 else float("nan")
-        self.stream.write(f"\r[{100 * fraction:5.1f}%] {note[:70]:70s} elapsed {_clock(elapsed)}, "
-                          f"about {_clock(left)} left ")
+        self.stream.write(
+            f"\r[{100 * fraction:5.1f}%] {note[:70]:70s} elapsed {_clock(elapsed)}, about {_clock(left)} left "
+        )
         self.stream.flush()
 
     def close(self) -> None:

@@ -8,6 +8,7 @@ subset of the test fold about 40 times per decade of iterations. A method's fina
 evaluations. With several folds the table shows each fold and the medians. The numbers go to JSON (`--json`, default
 race-<dataset>.json); `python -m explorer.dashboard.race_report RACE.json RACE.html` draws them.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,13 +27,18 @@ TARGETS = {"svgp-adam": 10.0, "svgp-natgrad": 3.0}  # issue 4: X-GPC settles thi
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench race", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer bench race", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--dataset", default="a9a", help="data set name (default a9a)")
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
-    parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean",
-                        help="default clean: the paper protocol's contiguous folds can give a test fold another class "
-                             "mix (w8a's first fold: 28%% positives against 3%% overall)")
+    parser.add_argument(
+        "--protocol",
+        choices=P.PROTOCOLS,
+        default="clean",
+        help="default clean: the paper protocol's contiguous folds can give a test fold another class "
+        "mix (w8a's first fold: 28%% positives against 3%% overall)",
+    )
     parser.add_argument("--folds", type=int, default=1, help="race on the first FOLDS of 10 folds (default 1)")
     parser.add_argument("--seconds", type=float, default=60.0, help="training time per method (default 60)")
     parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
@@ -41,20 +47,31 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--option", action="append", default=[], metavar="METHOD.KEY=VALUE",
-                        help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="METHOD.KEY=VALUE",
+        help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)",
+    )
     add_common_arguments(parser)
     return parser.parse_args(argv)
 
 
-def race_fold(split: P.Split, entrants: dict[str, tuple[str, dict]], seconds: float, seed: int, note: str,
-              progress: P.Progress, batch_size: int = 100) -> dict[str, dict]:
+def race_fold(
+    split: P.Split,
+    entrants: dict[str, tuple[str, dict]],
+    seconds: float,
+    seed: int,
+    note: str,
+    progress: P.Progress,
+    batch_size: int = 100,
+) -> dict[str, dict]:
     """Run every entrant (label → (method, builder options)) for `seconds` of training on one split, all from the
     same seed; traces and final values per label."""
     results = {}
     for label, (method, options) in entrants.items():
-        trainer = P.make_trainer(method, split, seed=seed, batch_size=batch_size, convergence="none",
-                                 options=options)
+        trainer = P.make_trainer(method, split, seed=seed, batch_size=batch_size, convergence="none", options=options)
 
         def hook(t, note=f"{note} {label}"):
             P.log_spaced_evaluation(t)
@@ -64,13 +81,17 @@ def race_fold(split: P.Split, entrants: dict[str, tuple[str, dict]], seconds: fl
         progress.advance(seconds, f"{note} {label}")
         h = trainer.history
         trace = {name: h.column(name) for name in ("seconds", "iteration", "test_nll", "test_error", "elbo")}
-        results[label] = {"trace": trace, "final_nll": P.final_value(trace["test_nll"]),
-                          "final_error": P.final_value(trace["test_error"]),
-                          "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
-                          "iterations": trainer.engine.iteration, "kernel": trainer.engine.kernel.name,
-                          "lengthscale": trainer.engine.kernel.mean_lengthscale,
-                          "median_lengthscale": float(np.median(trainer.engine.kernel.lengthscale)),
-                          "variance": float(trainer.engine.kernel.variance)}
+        results[label] = {
+            "trace": trace,
+            "final_nll": P.final_value(trace["test_nll"]),
+            "final_error": P.final_value(trace["test_error"]),
+            "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
+            "iterations": trainer.engine.iteration,
+            "kernel": trainer.engine.kernel.name,
+            "lengthscale": trainer.engine.kernel.mean_lengthscale,
+            "median_lengthscale": float(np.median(trainer.engine.kernel.lengthscale)),
+            "variance": float(trainer.engine.kernel.variance),
+        }
     return results
 
 
@@ -89,16 +110,25 @@ def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dic
     """Race the entrants of `table` (short name → (label, method, options)) named in args.entrants, args.seconds each,
     on fold args.fold of every data set in args.datasets (BLAS pinned to args.threads): data set → {"n", "best_nll",
     "entrants": label → results}. `annotate(results)` may add columns to a data set's results (e.g. kernel ratios)."""
-    entrants = {label: (method, options) for short, (label, method, options) in table.items()
-                if short in args.entrants}
+    entrants = {label: (method, options) for short, (label, method, options) in table.items() if short in args.entrants}
     progress = P.Progress(len(args.datasets) * len(entrants) * args.seconds)
     races = {}
     with pinned_blas(args.threads):
         for name in args.datasets:
             X, y = P.load_dataset(name, args.protocol)
             train, test = P.folds(name, y, 10, args.protocol, args.seed)[args.fold - 1]
-            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed + args.fold - 1,
-                                    monitor_points=args.eval_points, kernel=args.kernel)
+            split = P.prepare_split(
+                name,
+                X,
+                y,
+                train,
+                test,
+                args.protocol,
+                m=100,
+                seed=args.seed + args.fold - 1,
+                monitor_points=args.eval_points,
+                kernel=args.kernel,
+            )
             results = race_fold(split, entrants, args.seconds, args.seed + args.fold - 1, name, progress)
             if annotate is not None:
                 annotate(results)
@@ -135,45 +165,72 @@ def _ratio(entry: dict, key: str) -> str:
 
 
 def markdown(folds: list[dict], args) -> str:
-    lines = ["| fold | method | final NLL | final error | ms/iteration | first 1% s | settled 1% s | first 5% s | "
-             "settled 5% s | X-GPC speed-up, settled 1% (target) | first 1% | NLL gap (≤ 0.01) | σ² | median ℓ |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| fold | method | final NLL | final error | ms/iteration | first 1% s | settled 1% s | first 5% s | "
+        "settled 5% s | X-GPC speed-up, settled 1% (target) | first 1% | NLL gap (≤ 0.01) | σ² | median ℓ |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for fold, race in enumerate(folds):
         for method, r in race["methods"].items():
             gain = race["speedups"].get(method)
             target = f" ({TARGETS[method]:g}×)" if method in TARGETS else ""
-            gain_cells = (f"{_ratio(gain, 'settled_0.01')}{target} | {_ratio(gain, 'first_0.01')} | "
-                          f"{gain['final_nll_gap']:+.4f}") if gain else " | | "
-            lines.append(f"| {fold + 1} | {method} | {r['final_nll']:.4f} | {r['final_error']:.4f} | "
-                         f"{r['ms_per_iteration']:.2f} | {P.fmt_seconds(r['first_0.01'])} | "
-                         f"{P.fmt_seconds(r['settled_0.01'])} | {P.fmt_seconds(r['first_0.05'])} | "
-                         f"{P.fmt_seconds(r['settled_0.05'])} | {gain_cells} | {r['variance']:.3g} | "
-                         f"{r['median_lengthscale']:.3g} |")
+            gain_cells = (
+                (
+                    f"{_ratio(gain, 'settled_0.01')}{target} | {_ratio(gain, 'first_0.01')} | "
+                    f"{gain['final_nll_gap']:+.4f}"
+                )
+                if gain
+                else " | | "
+            )
+            lines.append(
+                f"| {fold + 1} | {method} | {r['final_nll']:.4f} | {r['final_error']:.4f} | "
+                f"{r['ms_per_iteration']:.2f} | {P.fmt_seconds(r['first_0.01'])} | "
+                f"{P.fmt_seconds(r['settled_0.01'])} | {P.fmt_seconds(r['first_0.05'])} | "
+                f"{P.fmt_seconds(r['settled_0.05'])} | {gain_cells} | {r['variance']:.3g} | "
+                f"{r['median_lengthscale']:.3g} |"
+            )
     if len(folds) > 1:
         for method in args.methods:
             if method == "xgpc":
                 continue
-            values = np.array([race["speedups"][method]["settled_0.01"] for race in folds
-                               if method in race["speedups"]])
+            values = np.array(
+                [race["speedups"][method]["settled_0.01"] for race in folds if method in race["speedups"]]
+            )
             defined = values[np.isfinite(values)]
-            median = f"{np.median(defined):.3g}× ({len(defined)} of {len(values)} folds defined)" if len(defined) else "—"
+            median = (
+                f"{np.median(defined):.3g}× ({len(defined)} of {len(values)} folds defined)" if len(defined) else "—"
+            )
             lines.append(f"| median | {method} | | | | | | | | {median} | | | | |")
     bands = ", ".join(f"{race['best_nll']:.4f}" for race in folds)
     paper = P.PAPER_TABLE1.get(args.dataset)
-    paper_line = "" if paper is None else (
-        f"\n\nPaper, Table 1 ({P.PAPER_NAMES[args.dataset]}; time to its stopping rule, its machine and code): X-GPC "
-        f"{P.fmt_mean_sd(paper['xgpc'][2])} s, NLL {P.fmt_mean_sd(paper['xgpc'][1])}; " + "; ".join(
-            f"{column.upper()} {P.fmt_mean_sd(paper[column][2])} s ({paper[column][2][0] / paper['xgpc'][2][0]:.3g}× "
-            f"X-GPC's), NLL {P.fmt_mean_sd(paper[column][1])}" for column in ("svgpc", "epgpc")) + ".")
-    return "\n".join(lines) + paper_line + (
-        f"\n\n{args.dataset}, protocol {args.protocol}, first {args.folds} of 10 folds, kernel {args.kernel}, "
-        f"{args.seconds:g} s of training per method"
-        f"{' (options: ' + ', '.join(args.option) + ')' if args.option else ''}, evaluated on "
-        f"≤ {args.eval_points} test rows. Reference = best final NLL of all methods "
-        f"(per fold: {bands}); 'first' = first evaluation within the band, 'settled' = stays within it to the end "
-        "('never' if the last evaluations are outside). Speed-up = baseline time / X-GPC time; '>' marks a lower "
-        "bound (the baseline never settled within the budget). NLL gap = X-GPC final − baseline final. σ², median ℓ: "
-        "the kernel each method ended with.")
+    paper_line = (
+        ""
+        if paper is None
+        else (
+            f"\n\nPaper, Table 1 ({P.PAPER_NAMES[args.dataset]}; time to its stopping rule, its machine and code): X-GPC "
+            f"{P.fmt_mean_sd(paper['xgpc'][2])} s, NLL {P.fmt_mean_sd(paper['xgpc'][1])}; "
+            + "; ".join(
+                f"{column.upper()} {P.fmt_mean_sd(paper[column][2])} s ({paper[column][2][0] / paper['xgpc'][2][0]:.3g}× "
+                f"X-GPC's), NLL {P.fmt_mean_sd(paper[column][1])}"
+                for column in ("svgpc", "epgpc")
+            )
+            + "."
+        )
+    )
+    return (
+        "\n".join(lines)
+        + paper_line
+        + (
+            f"\n\n{args.dataset}, protocol {args.protocol}, first {args.folds} of 10 folds, kernel {args.kernel}, "
+            f"{args.seconds:g} s of training per method"
+            f"{' (options: ' + ', '.join(args.option) + ')' if args.option else ''}, evaluated on "
+            f"≤ {args.eval_points} test rows. Reference = best final NLL of all methods "
+            f"(per fold: {bands}); 'first' = first evaluation within the band, 'settled' = stays within it to the end "
+            "('never' if the last evaluations are outside). Speed-up = baseline time / X-GPC time; '>' marks a lower "
+            "bound (the baseline never settled within the budget). NLL gap = X-GPC final − baseline final. σ², median ℓ: "
+            "the kernel each method ended with."
+        )
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -184,20 +241,41 @@ def main(argv: list[str] | None = None) -> int:
     options = P.parse_options(args.option)
     entrants = {method: (method, options.get(method)) for method in args.methods}
     with pinned_blas(args.threads):
-        for fold, (train, test) in enumerate(P.folds(args.dataset, y, 10, args.protocol, args.seed)[:args.folds]):
-            split = P.prepare_split(args.dataset, X, y, train, test, args.protocol, m=args.m, seed=args.seed + fold,
-                                    nugget=args.nugget, monitor_points=args.eval_points, kernel=args.kernel)
-            results = race_fold(split, entrants, args.seconds, args.seed + fold,
-                                f"{args.dataset} fold {fold + 1}/{args.folds}", progress, args.batch_size)
+        for fold, (train, test) in enumerate(P.folds(args.dataset, y, 10, args.protocol, args.seed)[: args.folds]):
+            split = P.prepare_split(
+                args.dataset,
+                X,
+                y,
+                train,
+                test,
+                args.protocol,
+                m=args.m,
+                seed=args.seed + fold,
+                nugget=args.nugget,
+                monitor_points=args.eval_points,
+                kernel=args.kernel,
+            )
+            results = race_fold(
+                split,
+                entrants,
+                args.seconds,
+                args.seed + fold,
+                f"{args.dataset} fold {fold + 1}/{args.folds}",
+                progress,
+                args.batch_size,
+            )
             best = time_to_quality(results)
             folds.append({"best_nll": best, "methods": results, "speedups": speedups(results, args.seconds)})
     progress.close()
     command = "python -m explorer bench race " + shlex.join(list(argv or []))
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
     args.json = args.json or f"race-{args.dataset}.json"
-    finish(args, f"race ({args.dataset}{variant})", command.strip(), markdown(folds, args),
-           {"config": run_config(args), "folds": folds,
-            "bands": list(BANDS)})
+    finish(
+        args,
+        f"race ({args.dataset}{variant})",
+        command.strip(),
+        markdown(folds, args),
+        {"config": run_config(args), "folds": folds, "bands": list(BANDS)},
+    )
     print(f"plot it: python -m explorer.dashboard.race_report {args.json} {Path(args.json).with_suffix('.html')}")
     return 0
-

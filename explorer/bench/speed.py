@@ -14,6 +14,7 @@
 4. Banana (5,300 points, 80/20 split, m = 100): training seconds until the test NLL is within 1% of its final value.
 Targets (issue 2): at m = s = 100 at least 2,000 iterations/s without and 500/s with hyperparameter steps.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,8 +53,17 @@ def make_engine(X, y, m: int, hyper: bool, seed: int = 1, hyper_every: int = DEF
     """X-GPC with an adaptive step; with `hyper`, Adam on the kernel every `hyper_every`-th iteration."""
     rng = np.random.default_rng(seed)
     Z = X[rng.choice(len(X), m, replace=False)]
-    return XGPC(X, y, Z, RBF(np.sqrt(DIM), 1.0, 1e-4), batch_size=BATCH, schedule=Adaptive(),
-                hyper_optimizer=Adam(0.01) if hyper else None, rng=rng, hyper_every=hyper_every)
+    return XGPC(
+        X,
+        y,
+        Z,
+        RBF(np.sqrt(DIM), 1.0, 1e-4),
+        batch_size=BATCH,
+        schedule=Adaptive(),
+        hyper_optimizer=Adam(0.01) if hyper else None,
+        rng=rng,
+        hyper_every=hyper_every,
+    )
 
 
 def floor_function(engine: XGPC):
@@ -129,24 +139,39 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
             engine.step(20)
         floor, hyper_number = floor_function(learning), max(number // 3, 10)
         kernel_floor = kernel_step_floor_function(learning)
-        times = interleaved_times({
-            "without": (lambda: plain.step(number), number),
-            "with": (lambda: learning.step(hyper_number), hyper_number),
-            "default": (lambda: default.step(number), number),
-            "floor": (lambda: [floor() for _ in range(number)], number),
-            "kernel floor": (lambda: [kernel_floor() for _ in range(hyper_number)], hyper_number)}, repeats)
+        times = interleaved_times(
+            {
+                "without": (lambda: plain.step(number), number),
+                "with": (lambda: learning.step(hyper_number), hyper_number),
+                "default": (lambda: default.step(number), number),
+                "floor": (lambda: [floor() for _ in range(number)], number),
+                "kernel floor": (lambda: [kernel_floor() for _ in range(hyper_number)], hyper_number),
+            },
+            repeats,
+        )
         seconds = medians(times)
         without, with_hyper, floor_s = seconds["without"], seconds["with"], seconds["floor"]
-        rows.append({"m": m, "it/s": 1.0 / without, "it/s with hyper": 1.0 / with_hyper,
-                     "µs/it": without * 1e6, "µs/it with hyper": with_hyper * 1e6, "floor µs": floor_s * 1e6,
-                     "it / floor": median_ratio(times, "without", "floor"),
-                     "it with hyper / floor": median_ratio(times, "with", "floor"),
-                     "it default schedule / floor": median_ratio(times, "default", "floor"),
-                     "kernel-step floor µs": seconds["kernel floor"] * 1e6,
-                     "kernel-step floor / floor": median_ratio(times, "kernel floor", "floor"),
-                     "kernel step / its floor": median_ratio(times, times["with"] - times["without"], "kernel floor")})
-        print(f"  m = {m}: {1 / without:.0f} it/s, {1 / with_hyper:.0f} it/s with hyper every iteration, "
-              f"{1 / seconds['default']:.0f} it/s with the default schedule, floor {floor_s * 1e6:.0f} µs", flush=True)
+        rows.append(
+            {
+                "m": m,
+                "it/s": 1.0 / without,
+                "it/s with hyper": 1.0 / with_hyper,
+                "µs/it": without * 1e6,
+                "µs/it with hyper": with_hyper * 1e6,
+                "floor µs": floor_s * 1e6,
+                "it / floor": median_ratio(times, "without", "floor"),
+                "it with hyper / floor": median_ratio(times, "with", "floor"),
+                "it default schedule / floor": median_ratio(times, "default", "floor"),
+                "kernel-step floor µs": seconds["kernel floor"] * 1e6,
+                "kernel-step floor / floor": median_ratio(times, "kernel floor", "floor"),
+                "kernel step / its floor": median_ratio(times, times["with"] - times["without"], "kernel floor"),
+            }
+        )
+        print(
+            f"  m = {m}: {1 / without:.0f} it/s, {1 / with_hyper:.0f} it/s with hyper every iteration, "
+            f"{1 / seconds['default']:.0f} it/s with the default schedule, floor {floor_s * 1e6:.0f} µs",
+            flush=True,
+        )
     return rows
 
 
@@ -168,8 +193,15 @@ def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[di
         engine.step(100)
         peak = tracemalloc.get_traced_memory()[1] - before
         tracemalloc.stop()
-        rows.append({"n": n, "µs/it": seconds[n] * 1e6, "peak training MB": peak / 1e6,
-                     "n·m·8 MB": n * m * 8 / 1e6, "peak / (n·m·8)": peak / (n * m * 8)})
+        rows.append(
+            {
+                "n": n,
+                "µs/it": seconds[n] * 1e6,
+                "peak training MB": peak / 1e6,
+                "n·m·8 MB": n * m * 8 / 1e6,
+                "peak / (n·m·8)": peak / (n * m * 8),
+            }
+        )
         print(f"  n = {n}: {seconds[n] * 1e6:.0f} µs/it, peak {peak / 1e6:.2f} MB", flush=True)
     return rows
 
@@ -181,41 +213,57 @@ def banana_row(iterations: int, seed: int = 0) -> dict:
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     rng = np.random.default_rng(seed)
     X_train, X_test, y_train, y_test = datasets.train_test_split(X, y, 0.2, rng)
-    trainer = recipe.start_run("xgpc", X_train, y_train, X_test, y_test, RBF(1.0, 1.0, 1e-4), n_inducing=100,
-                               inducing_rng=rng, engine_rng=rng, batch_size=BATCH, convergence="none",
-                               options={"step_size": "adaptive", "hyper_learning_rate": 0.01}).trainer
+    trainer = recipe.start_run(
+        "xgpc",
+        X_train,
+        y_train,
+        X_test,
+        y_test,
+        RBF(1.0, 1.0, 1e-4),
+        n_inducing=100,
+        inducing_rng=rng,
+        engine_rng=rng,
+        batch_size=BATCH,
+        convergence="none",
+        options={"step_size": "adaptive", "hyper_learning_rate": 0.01},
+    ).trainer
     trainer.run(max_iter=iterations, stop_at_convergence=False)
     seconds, nll = trainer.history.column("seconds"), trainer.history.column("test_nll")
     final = final_value(nll)
     target = final * 1.01
-    return {"iterations": iterations, "training s": float(seconds[-1]), "final test NLL": final,
-            "final test error": float(trainer.history.column("test_error")[-1]),
-            "first within 1% (s)": first_time(seconds, nll, target),
-            "settled within 1% (s)": settled_time(seconds, nll, target)}
+    return {
+        "iterations": iterations,
+        "training s": float(seconds[-1]),
+        "final test NLL": final,
+        "final test error": float(trainer.history.column("test_error")[-1]),
+        "first within 1% (s)": first_time(seconds, nll, target),
+        "settled within 1% (s)": settled_time(seconds, nll, target),
+    }
 
 
 def markdown(result: dict) -> str:
     at_100 = next((row for row in result["iterations"] if row["m"] == 100), None)
     verdict = ""
     if at_100 is not None:
-        verdict = (f"At m = s = 100: {at_100['it/s']:.0f} it/s without hyperparameter steps (target ≥ "
-                   f"{TARGETS['without']:.0f}), {at_100['it/s with hyper']:.0f} it/s with one every iteration (target "
-                   f"≥ {TARGETS['with']:.0f}); in floors {at_100['it / floor']:.2f} without, "
-                   f"{at_100['it with hyper / floor']:.2f} with a kernel step every iteration and "
-                   f"{at_100['it default schedule / floor']:.2f} under the default schedule (issue 11: within 2 and "
-                   f"4).\n\n")
+        verdict = (
+            f"At m = s = 100: {at_100['it/s']:.0f} it/s without hyperparameter steps (target ≥ "
+            f"{TARGETS['without']:.0f}), {at_100['it/s with hyper']:.0f} it/s with one every iteration (target "
+            f"≥ {TARGETS['with']:.0f}); in floors {at_100['it / floor']:.2f} without, "
+            f"{at_100['it with hyper / floor']:.2f} with a kernel step every iteration and "
+            f"{at_100['it default schedule / floor']:.2f} under the default schedule (issue 11: within 2 and "
+            f"4).\n\n"
+        )
     return (
         f"SVI iterations of X-GPC, s = {BATCH}, d = {DIM}, synthetic n = {result['n']:,}; medians of "
         f"{result['repeats']} repeats, the blocks timed in turn (the ratios are medians of the ratios within a "
         f"repeat). The floor is one m×m Cholesky plus the s×m "
-        f"products (kernel block, κ, κᵀΘκ), timed in the same run. \"With hyper\" takes a kernel step (Adam on the "
-        f"default kernel bound) every iteration, \"default schedule\" every {DEFAULT_HYPER_EVERY}th, as X-GPC does "
+        f'products (kernel block, κ, κᵀΘκ), timed in the same run. "With hyper" takes a kernel step (Adam on the '
+        f'default kernel bound) every iteration, "default schedule" every {DEFAULT_HYPER_EVERY}th, as X-GPC does '
         f"by default (its cost amortised over the iterations). For scale, the kernel-step floor is the linear "
         f"algebra a kernel step cannot avoid (the new K_mm: m×m exponentials, Cholesky factor, inverse; the "
         f"gradient's N = AΣA, T = K_sm N, κᵀR), and the kernel step (with − without) is given in its units. "
         f"Load average before: "
-        f"{result['load_before']:.2f}.\n\n{verdict}"
-        + markdown_table(result["iterations"]) + "\n\n"
+        f"{result['load_before']:.2f}.\n\n{verdict}" + markdown_table(result["iterations"]) + "\n\n"
         "Per-iteration time against n (m = s = 100, without hyperparameter steps), and the peak memory allocated by "
         "100 training iterations with hyperparameter steps (tracemalloc) against the n×m matrix that is never "
         "formed:\n\n" + markdown_table(result["scaling"]) + "\n\n"
@@ -236,8 +284,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         n, sizes, n_sizes, repeats, number, banana_iterations = 20_000, [16, 100], [10_000, 100_000], 3, 50, 300
     else:
-        n, sizes, n_sizes, repeats, number, banana_iterations = (100_000, [16, 32, 64, 100, 128, 256],
-                                                                 [10_000, 100_000, 1_000_000], 7, 300, 3000)
+        n, sizes, n_sizes, repeats, number, banana_iterations = (
+            100_000,
+            [16, 32, 64, 100, 128, 256],
+            [10_000, 100_000, 1_000_000],
+            7,
+            300,
+            3000,
+        )
     with pinned_blas(args.threads):
         print("iterations per second:", flush=True)
         rows = iteration_rows(sizes, n, repeats, number)
@@ -245,9 +299,19 @@ def main(argv: list[str] | None = None) -> int:
         scaling = scaling_rows(n_sizes, 100, repeats, number)
         print("banana:", flush=True)
         banana = banana_row(banana_iterations)
-    result = {"n": n, "batch_size": BATCH, "d": DIM, "repeats": repeats, "quick": args.quick,
-              "load_before": load_before, "iterations": rows, "scaling": scaling, "banana": banana,
-              "targets_at_m100": TARGETS, "wall_seconds": time.perf_counter() - start}
+    result = {
+        "n": n,
+        "batch_size": BATCH,
+        "d": DIM,
+        "repeats": repeats,
+        "quick": args.quick,
+        "load_before": load_before,
+        "iterations": rows,
+        "scaling": scaling,
+        "banana": banana,
+        "targets_at_m100": TARGETS,
+        "wall_seconds": time.perf_counter() - start,
+    }
     command = "python -m explorer bench speed" + (" --quick" if args.quick else "")
     finish(args, "Speed: X-GPC iterations" + (" (quick)" if args.quick else ""), command, markdown(result), result)
     return 0

@@ -6,6 +6,7 @@ Per data set and rule: final test NLL and error (median of the last five evaluat
 the best final NLL of all entrants ("first" reaches the band, "settled" stays in it to the end; DESIGN §6), and the
 kernel the run ended with. This is the evidence behind X-GPC's default rule (`schedules.default_xgpc_schedule`).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,19 +21,23 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
     "rm-10-0.6": ("xgpc robbins-monro τ=10 κ=0.6", "xgpc", {"step_size": "robbins-monro", "tau": 10, "kappa": 0.6}),
     "rm-1-0.51": ("xgpc robbins-monro τ=1 κ=0.51", "xgpc", {"step_size": "robbins-monro", "tau": 1, "kappa": 0.51}),
     "adaptive": ("xgpc adaptive (warm start on λ̂ − η)", "xgpc", {"step_size": "adaptive", "warm_start_on": "gradient"}),
-    "adaptive-target": ("xgpc adaptive (warm start on λ̂)", "xgpc", {"step_size": "adaptive", "warm_start_on": "target"}),
+    "adaptive-target": (
+        "xgpc adaptive (warm start on λ̂)",
+        "xgpc",
+        {"step_size": "adaptive", "warm_start_on": "target"},
+    ),
     "constant-0.02": ("xgpc constant ρ=0.02", "xgpc", {"step_size": "constant", "rho": 0.02}),
     "svgp-natgrad": ("svgp-natgrad (adaptive)", "svgp-natgrad", {}),
     # EPGPC's step ε on its tied site: its default rule, and a constant ε = 0.003 ≈ s/n on a9a (the SEP rule)
     "epgpc-rm-10-0.6": ("epgpc robbins-monro ε τ=10 κ=0.6", "epgpc", {}),
-    "epgpc-constant-0.003": ("epgpc constant ε=0.003", "epgpc",
-                             {"step_size": "constant", "rho": 0.003}),
+    "epgpc-constant-0.003": ("epgpc constant ε=0.003", "epgpc", {"step_size": "constant", "rho": 0.003}),
 }
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench steps", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer bench steps", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     P.add_entrant_arguments(parser, ENTRANTS, P.OFFLINE_DATASETS, "rules to race (default: all)")
     add_common_arguments(parser)
     args = parser.parse_args(argv)
@@ -41,26 +46,37 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
 
 
 def markdown(races: dict[str, dict], args) -> str:
-    lines = ["| data set (n) | entrant | final NLL | final error | first 1% s | settled 1% s | iterations | final ℓ | "
-             "final σ² |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| data set (n) | entrant | final NLL | final error | first 1% s | settled 1% s | iterations | final ℓ | "
+        "final σ² |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for name, race in races.items():
         for label, r in race["entrants"].items():
             best = " **best**" if r["final_nll"] == race["best_nll"] else ""
-            lines.append(f"| {name} ({race['n']:,}) | {label} | {r['final_nll']:.4f}{best} | {r['final_error']:.4f} | "
-                         f"{P.fmt_seconds(r['first_0.01'])} | {P.fmt_seconds(r['settled_0.01'])} | "
-                         f"{r['iterations']} | {r['lengthscale']:.3g} | {r['variance']:.3g} |")
+            lines.append(
+                f"| {name} ({race['n']:,}) | {label} | {r['final_nll']:.4f}{best} | {r['final_error']:.4f} | "
+                f"{P.fmt_seconds(r['first_0.01'])} | {P.fmt_seconds(r['settled_0.01'])} | "
+                f"{r['iterations']} | {r['lengthscale']:.3g} | {r['variance']:.3g} |"
+            )
     return "\n".join(lines) + (
         f"\n\nProtocol {args.protocol}, fold {args.fold} of 10, {args.seconds:g} s of training per entrant, m = 100, "
         f"minibatch 100, kernel {args.kernel} learned by Adam (0.01), evaluated on ≤ {args.eval_points} test rows; "
         "'first'/'settled' against the best final NLL of all entrants on that data set (1% band; 'never': not "
         "within it at the end). "
-        "ℓ is the geometric mean lengthscale.")
+        "ℓ is the geometric mean lengthscale."
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     races = race_entrants(args, ENTRANTS)
     command = ("python -m explorer bench steps " + shlex.join(list(argv or []))).strip()
-    finish(args, f"steps: X-GPC step-size rules{P.kernel_label(args.kernel)}", command, markdown(races, args),
-           {"config": run_config(args), "races": races})
+    finish(
+        args,
+        f"steps: X-GPC step-size rules{P.kernel_label(args.kernel)}",
+        command,
+        markdown(races, args),
+        {"config": run_config(args), "races": races},
+    )
     return 0

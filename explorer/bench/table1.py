@@ -4,6 +4,7 @@ k-fold cross-validation (the first `--folds` of `--k` folds), m = 100 k-means++ 
 kernel learning, each fit stopped by the convergence rule (default: the paper's hold-out rule for all methods) or the
 time cap per fit. Mean ± sd over folds of test error, test NLL and training time; protocols in `protocol`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,31 +22,55 @@ TRACE_POINTS = 200
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench table1", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", nargs="+", default=list(P.OFFLINE_DATASETS), metavar="NAME",
-                        help=f"data sets (default: all offline ones, {' '.join(P.OFFLINE_DATASETS)})")
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer bench table1",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--datasets",
+        nargs="+",
+        default=list(P.OFFLINE_DATASETS),
+        metavar="NAME",
+        help=f"data sets (default: all offline ones, {' '.join(P.OFFLINE_DATASETS)})",
+    )
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="paper")
     parser.add_argument("--k", type=int, default=10, help="number of cross-validation folds the data is cut into")
     parser.add_argument("--folds", type=int, default=None, help="run only the first FOLDS of them (default all k)")
     parser.add_argument("--seconds", type=float, default=120.0, help="training-time cap per fit (default 120)")
-    parser.add_argument("--convergence", choices=("holdout", "parameters", "none"), default="holdout",
-                        help="stopping rule: the paper's hold-out NLL rule for all methods (default), the global-"
-                             "parameter rule, or only the time cap")
+    parser.add_argument(
+        "--convergence",
+        choices=("holdout", "parameters", "none"),
+        default="holdout",
+        help="stopping rule: the paper's hold-out NLL rule for all methods (default), the global-"
+        "parameter rule, or only the time cap",
+    )
     parser.add_argument("--eval-every", type=int, default=10, help="iterations between hold-out evaluations")
     parser.add_argument("--m", type=int, default=100, help="inducing points")
     P.add_kernel_argument(parser)
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
-    parser.add_argument("--monitor-points", type=int, default=2000,
-                        help="largest hold-out subset the convergence rule watches (fixed per fold)")
+    parser.add_argument(
+        "--monitor-points",
+        type=int,
+        default=2000,
+        help="largest hold-out subset the convergence rule watches (fixed per fold)",
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--option", action="append", default=[], metavar="METHOD.KEY=VALUE",
-                        help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)")
-    parser.add_argument("--quick", action="store_true",
-                        help=f"{' and '.join(QUICK['datasets'])}, {QUICK['folds']} folds, {QUICK['seconds']:g} s cap "
-                             "(a few minutes); explicit --datasets/--folds/--seconds still win")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="METHOD.KEY=VALUE",
+        help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"{' and '.join(QUICK['datasets'])}, {QUICK['folds']} folds, {QUICK['seconds']:g} s cap "
+        "(a few minutes); explicit --datasets/--folds/--seconds still win",
+    )
     add_common_arguments(parser)
     args = parser.parse_args(argv)
     explicit = {a.split("=")[0] for a in argv if a.startswith("--")}
@@ -58,8 +83,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     if missing and not (args.quick and "--datasets" not in explicit and len(missing) < len(args.datasets)):
         raise P.datasets.DataError("; ".join(f"data set {name} needs its {how}" for name, how in missing.items()))
     if missing:  # --quick on its default sets: run on what can be had, and say what was left out
-        print("table1 --quick: leaving out " + "; ".join(f"{name} (its {how})" for name, how in missing.items()),
-              file=sys.stderr)
+        print(
+            "table1 --quick: leaving out " + "; ".join(f"{name} (its {how})" for name, how in missing.items()),
+            file=sys.stderr,
+        )
         args.datasets = [name for name in args.datasets if name not in missing]
     return args
 
@@ -78,22 +105,53 @@ def run(args) -> list[dict]:
     records = []
     for name in args.datasets:
         X, y = P.load_dataset(name, args.protocol)
-        for fold, (train, test) in enumerate(P.folds(name, y, args.k, args.protocol, args.seed)[:args.folds]):
-            split = P.prepare_split(name, X, y, train, test, args.protocol, m=args.m, seed=args.seed + fold,
-                                    nugget=args.nugget, monitor_points=args.monitor_points, kernel=args.kernel)
+        for fold, (train, test) in enumerate(P.folds(name, y, args.k, args.protocol, args.seed)[: args.folds]):
+            split = P.prepare_split(
+                name,
+                X,
+                y,
+                train,
+                test,
+                args.protocol,
+                m=args.m,
+                seed=args.seed + fold,
+                nugget=args.nugget,
+                monitor_points=args.monitor_points,
+                kernel=args.kernel,
+            )
             for method in args.methods:
                 note = f"{name} fold {fold + 1}/{args.folds} {method}"
-                trainer = P.make_trainer(method, split, seed=args.seed + fold, batch_size=args.batch_size,
-                                         convergence=args.convergence, eval_every=args.eval_every,
-                                         options=options.get(method))
-                trainer.run(seconds=args.seconds, progress=lambda t: progress.show(min(t.seconds, args.seconds), note),
-                            stop_at_convergence=args.convergence != "none")
-                records.append({"dataset": name, "n": len(y), "d": X.shape[1], "fold": fold, "method": method,
-                                **P.test_metrics(trainer, split), "seconds": trainer.seconds,
-                                "iterations": trainer.engine.iteration, "converged": bool(trainer.converged),
-                                "kernel": trainer.engine.kernel.name,
-                                "lengthscale": trainer.engine.kernel.mean_lengthscale,
-                                "variance": trainer.engine.kernel.variance, "trace": thinned(trainer.history)})
+                trainer = P.make_trainer(
+                    method,
+                    split,
+                    seed=args.seed + fold,
+                    batch_size=args.batch_size,
+                    convergence=args.convergence,
+                    eval_every=args.eval_every,
+                    options=options.get(method),
+                )
+                trainer.run(
+                    seconds=args.seconds,
+                    progress=lambda t: progress.show(min(t.seconds, args.seconds), note),
+                    stop_at_convergence=args.convergence != "none",
+                )
+                records.append(
+                    {
+                        "dataset": name,
+                        "n": len(y),
+                        "d": X.shape[1],
+                        "fold": fold,
+                        "method": method,
+                        **P.test_metrics(trainer, split),
+                        "seconds": trainer.seconds,
+                        "iterations": trainer.engine.iteration,
+                        "converged": bool(trainer.converged),
+                        "kernel": trainer.engine.kernel.name,
+                        "lengthscale": trainer.engine.kernel.mean_lengthscale,
+                        "variance": trainer.engine.kernel.variance,
+                        "trace": thinned(trainer.history),
+                    }
+                )
                 progress.advance(args.seconds, note)
     progress.close()
     return records
@@ -107,22 +165,31 @@ def summarise(records: list[dict], args) -> list[dict]:
             fits = [r for r in records if r["dataset"] == name and r["method"] == method]
             if not fits:
                 continue
-            row = {"dataset": name, "n": fits[0]["n"], "d": fits[0]["d"], "method": method, "folds": len(fits),
-                   "converged": sum(r["converged"] for r in fits)}
+            row = {
+                "dataset": name,
+                "n": fits[0]["n"],
+                "d": fits[0]["d"],
+                "method": method,
+                "folds": len(fits),
+                "converged": sum(r["converged"] for r in fits),
+            }
             for key in ("error", "nll", "seconds", "iterations"):
                 row[key] = P.mean_sd([r[key] for r in fits])
             paper = P.PAPER_TABLE1.get(name, {}).get(P.PAPER_COLUMN.get(method, ""))
             row["paper"] = None if paper is None else {"error": paper[0], "nll": paper[1], "seconds": paper[2]}
             if paper is not None:
-                row["within_paper_sd"] = {key: bool(row[key][0] <= paper[i][0] + paper[i][1])
-                                          for i, key in enumerate(("error", "nll"))}
+                row["within_paper_sd"] = {
+                    key: bool(row[key][0] <= paper[i][0] + paper[i][1]) for i, key in enumerate(("error", "nll"))
+                }
             rows.append(row)
     return rows
 
 
 def markdown(rows: list[dict], args) -> str:
-    header = ("| data set (n, d) | method | error | paper | NLL | paper | time s | paper | iterations | stopped by rule |"
-              "\n|---|---|---|---|---|---|---|---|---|---|")
+    header = (
+        "| data set (n, d) | method | error | paper | NLL | paper | time s | paper | iterations | stopped by rule |"
+        "\n|---|---|---|---|---|---|---|---|---|---|"
+    )
     lines = [header]
     for row in rows:
         paper = row["paper"] or {}
@@ -134,7 +201,8 @@ def markdown(rows: list[dict], args) -> str:
             f"{P.fmt_mean_sd(paper['error']) if paper else '—'} | {P.fmt_mean_sd(row['nll'])} | "
             f"{P.fmt_mean_sd(paper['nll']) if paper else '—'} | {P.fmt_mean_sd(row['seconds'])} | "
             f"{P.fmt_mean_sd(paper['seconds']) if paper else '—'} | {row['iterations'][0]:.0f} | "
-            f"{row['converged']}/{row['folds']} |")
+            f"{row['converged']}/{row['folds']} |"
+        )
     notes = (
         f"\nProtocol **{args.protocol}** (see `explorer/bench/protocol.py`): first {args.folds} of {args.k} folds, "
         f"kernel {args.kernel}, m = {args.m}, minibatch {args.batch_size}, stopping rule `{args.convergence}` "
@@ -156,9 +224,15 @@ def main(argv: list[str] | None = None) -> int:
         records = run(args)
     rows = summarise(records, args)
     command = "python -m explorer bench table1 " + shlex.join(list(argv or []))
-    section = (f"table1 ({args.protocol}{', quick' if args.quick else ''}{P.kernel_label(args.kernel)}"
-               f"{''.join(', ' + o for o in args.option)})")
-    finish(args, section, command.strip(), markdown(rows, args),
-           {"config": run_config(args),
-            "summary": rows, "fits": records})
+    section = (
+        f"table1 ({args.protocol}{', quick' if args.quick else ''}{P.kernel_label(args.kernel)}"
+        f"{''.join(', ' + o for o in args.option)})"
+    )
+    finish(
+        args,
+        section,
+        command.strip(),
+        markdown(rows, args),
+        {"config": run_config(args), "summary": rows, "fits": records},
+    )
     return 0

@@ -6,6 +6,7 @@ widget's script and notifications) or a served page; `serve_app()` builds the pa
 `explorer.dashboard.views` has every picture as a composable HoloViews view (notebooks, the MCMC and Learn tabs, the
 race report).
 """
+
 from explorer.dashboard.app import Dashboard, serve_app, serve_in_background
 
 __all__ = ["Dashboard", "serve_app", "serve_in_background"]

@@ -17,6 +17,7 @@ surface frames are computed in the frame thread. A configuration is checked agai
 (`explorer.dashboard.budget`) before any of it is computed; an uploaded file is parsed in a worker process
 (`upload_parser`), where the parse cannot hold the server's GIL. In a notebook the same actions run at once.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -60,16 +61,20 @@ GATE_WAIT = 0.05  # s: the longest the event loop waits for the worker's gate (t
 UPLOAD_PARSERS = 2  # worker processes parsing uploaded files, for the whole server
 TRAINING_JOBS = ("train", "step")
 TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
-KERNEL_ADVICE = ("**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
-                 "rate (this starts a new run), or continue this run with the kernel as learned so far.")
+KERNEL_ADVICE = (
+    "**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
+    "rate (this starts a new run), or continue this run with the kernel as learned so far."
+)
 
 
 def stepper(generator):
     """A worker job that advances `generator` by one step per call and reports True once it is exhausted."""
+
     def job() -> bool:
         for _ in generator:
             return False
         return True
+
     return job
 
 
@@ -134,9 +139,12 @@ class Dashboard(pn.viewable.Viewer):
 
     period_ms = param.Integer(default=170, bounds=(50, 2000), doc="Refresh period of the training curves")
     surface_seconds = param.Number(default=0.8, bounds=(0.1, None), doc="Least time between surface refreshes")
-    slow_seconds = param.Number(default=1.0, bounds=(0.1, None),
-                                doc="Least time between refreshes of the status text and the ρ/kernel figure (a text "
-                                    "change re-lays out the page: ≈ 0.4 of a browser core at 6 Hz, measured)")
+    slow_seconds = param.Number(
+        default=1.0,
+        bounds=(0.1, None),
+        doc="Least time between refreshes of the status text and the ρ/kernel figure (a text "
+        "change re-lays out the page: ≈ 0.4 of a browser core at 6 Hz, measured)",
+    )
 
     def __init__(self, model: Model | None = None, **params):
         super().__init__(**params)
@@ -153,23 +161,38 @@ class Dashboard(pn.viewable.Viewer):
         self._loaded = not self._served
         self._after_load: list[Callable] = []  # messages for a page that has not loaded yet
         self.settings = Settings(self.model, self.apply, notify, pn.state.location if self._served else None)
-        self.surface = SurfaceView(self.add_point, replot=self._replot_surface,
-                                   redraw=lambda: self.refresh(force_surface=True))
+        self.surface = SurfaceView(
+            self.add_point, replot=self._replot_surface, redraw=lambda: self.refresh(force_surface=True)
+        )
         self.train = TrainTab(self.settings, self.surface, self.history_csv, self.model_copy)
         self.data = DataTab(self.settings, self.read_file, notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
         self.learn = LearnTab()
-        self.tabs = pn.Tabs(*zip(TAB_NAMES, (self.train, self.data, self.mcmc, self.race, self.learn)),
-                            dynamic=True, sizing_mode="stretch_width")
+        self.tabs = pn.Tabs(
+            *zip(TAB_NAMES, (self.train, self.data, self.mcmc, self.race, self.learn)),
+            dynamic=True,
+            sizing_mode="stretch_width",
+        )
         self.fix_kernel = pn.widgets.Button(label="Continue with kernel learning off", color="primary")
         self.working = pn.widgets.StaticText(value="", styles={"font-weight": "bold"})
-        self.busy = pn.Row(pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22), self.working,
-                           visible=False)
-        self._action_buttons = (self.train.play, self.train.step, self.train.reset, self.mcmc.start, self.race.start,
-                                self.fix_kernel)
-        self.kernel_advice = pn.Row(pn.pane.Alert(KERNEL_ADVICE, alert_type="warning"), self.fix_kernel,
-                                    visible=False, sizing_mode="stretch_width")
+        self.busy = pn.Row(
+            pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22), self.working, visible=False
+        )
+        self._action_buttons = (
+            self.train.play,
+            self.train.step,
+            self.train.reset,
+            self.mcmc.start,
+            self.race.start,
+            self.fix_kernel,
+        )
+        self.kernel_advice = pn.Row(
+            pn.pane.Alert(KERNEL_ADVICE, alert_type="warning"),
+            self.fix_kernel,
+            visible=False,
+            sizing_mode="stretch_width",
+        )
         self._jobs = {}
         self._publisher = Publisher()  # the training job's snapshots, read by the periodic refresh
         self._announced = True
@@ -205,10 +228,18 @@ class Dashboard(pn.viewable.Viewer):
 
     def _wire(self) -> None:
         t = self.train
-        buttons = {t.play: self.play, t.pause: self.pause, t.step: self.step, t.reset: self.reset,
-                   t.clear: t.traces.clear_earlier, self.mcmc.start: self.start_mcmc, self.race.start: self.start_race,
-                   self.mcmc.stop: lambda: self.stop_job("mcmc"), self.race.stop: lambda: self.stop_job("race"),
-                   self.fix_kernel: self.continue_without_kernel_learning}
+        buttons = {
+            t.play: self.play,
+            t.pause: self.pause,
+            t.step: self.step,
+            t.reset: self.reset,
+            t.clear: t.traces.clear_earlier,
+            self.mcmc.start: self.start_mcmc,
+            self.race.start: self.start_race,
+            self.mcmc.stop: lambda: self.stop_job("mcmc"),
+            self.race.stop: lambda: self.stop_job("race"),
+            self.fix_kernel: self.continue_without_kernel_learning,
+        }
         for button, action in buttons.items():
             button.on_click(lambda event, action=action: self._guard(action))
         self.tabs.param.watch(lambda e: self.refresh(force_surface=True), "active")
@@ -250,6 +281,7 @@ class Dashboard(pn.viewable.Viewer):
 
     def start_mcmc(self) -> None:
         """Run the Gibbs comparison on the model's current data and kernel (training pauses meanwhile)."""
+
         def start() -> None:
             projection = self.surface.projection
             with self.worker.hold():
@@ -308,6 +340,7 @@ class Dashboard(pn.viewable.Viewer):
 
     def continue_without_kernel_learning(self) -> None:
         """After kernel learning diverged: keep the run, turn kernel learning off (no reset)."""
+
         def done(_) -> None:
             self.kernel_advice.visible = False
             self.settings.sync()
@@ -330,15 +363,20 @@ class Dashboard(pn.viewable.Viewer):
             if error is not None:  # the Model has rolled the change back: the defaults stay
                 problems.append(f"{describe(error)} — this link's settings are not used, the defaults are")
             if problems:
-                shown = problems[:LINK_PROBLEMS_SHOWN] + ([f"… and {len(problems) - LINK_PROBLEMS_SHOWN} more"]
-                                                          if len(problems) > LINK_PROBLEMS_SHOWN else [])
+                shown = problems[:LINK_PROBLEMS_SHOWN] + (
+                    [f"… and {len(problems) - LINK_PROBLEMS_SHOWN} more"] if len(problems) > LINK_PROBLEMS_SHOWN else []
+                )
                 self._tell("Some settings in this link were not used: " + "; ".join(shown) + ".", duration=0)
             self.settings.sync()
             self.refresh(force_surface=True)
 
         if changes:
-            self._act("Opening the link's settings", partial(self._failure_of, self.model.param.update, **changes),
-                      done, report=False)
+            self._act(
+                "Opening the link's settings",
+                partial(self._failure_of, self.model.param.update, **changes),
+                done,
+                report=False,
+            )
         else:
             done(None)
 
@@ -355,8 +393,12 @@ class Dashboard(pn.viewable.Viewer):
         """Why the model's configuration with `changes` would exceed the budget of one action (empty: it would not).
         `shape`: (rows, features) of the data, if not those `changes` name."""
         # (configuration() names uploaded data by their file name, the budget by "custom")
-        config = {**configuration(self.model), "dataset": self.model.dataset, "eval_points": self.model.eval_points,
-                  **changes}
+        config = {
+            **configuration(self.model),
+            "dataset": self.model.dataset,
+            "eval_points": self.model.eval_points,
+            **changes,
+        }
         shape = shape or data_shape(config, self._custom_shape)
         return [] if shape is None else over_budget(config, shape, changed=list(changes))
 
@@ -383,8 +425,9 @@ class Dashboard(pn.viewable.Viewer):
                 self.model.param.update(**changes)
             except datasets.DataError as err:
                 if no_upload:
-                    raise datasets.DataError("The data set 'custom' is a file you upload: upload a CSV in the Data "
-                                             "tab first.") from err
+                    raise datasets.DataError(
+                        "The data set 'custom' is a file you upload: upload a CSV in the Data tab first."
+                    ) from err
                 raise
 
         def done(_) -> None:
@@ -411,8 +454,15 @@ class Dashboard(pn.viewable.Viewer):
 
         self._act("Adding the point", work, done, pause=not self._offload)
 
-    def _act(self, label: str, work: Callable[[], object], then: Callable[[object], None] | None = None, *,
-             report: bool = True, pause: bool = True) -> None:
+    def _act(
+        self,
+        label: str,
+        work: Callable[[], object],
+        then: Callable[[object], None] | None = None,
+        *,
+        report: bool = True,
+        pause: bool = True,
+    ) -> None:
         """Run work() under the worker's gate, then then(its result) here (None if it failed; a failure is a
         notification unless `report` is False). Served: work is a task of the session's worker, off the event loop;
         the page shows `label` with a spinner, the action buttons are disabled and other actions are refused until it
@@ -500,13 +550,18 @@ class Dashboard(pn.viewable.Viewer):
             return False
         self._reading = filename
         try:
-            parsed = await (parse_in_process(content, filename, label_column) if self._offload else
-                            asyncio.to_thread(parse_upload, content, filename, label_column))
+            parsed = await (
+                parse_in_process(content, filename, label_column)
+                if self._offload
+                else asyncio.to_thread(parse_upload, content, filename, label_column)
+            )
             X = parsed[0]
             too_costly = self._over_budget({"dataset": "custom"}, shape=X.shape)
             if too_costly:
-                raise datasets.DataError(f"{filename} ({X.shape[0]} rows, {X.shape[1]} features) with these settings "
-                                         "is beyond this server's budget: " + "; ".join(too_costly))
+                raise datasets.DataError(
+                    f"{filename} ({X.shape[0]} rows, {X.shape[1]} features) with these settings "
+                    "is beyond this server's budget: " + "; ".join(too_costly)
+                )
             self._swapping = True
             loaded, message = await asyncio.wrap_future(self.worker.submit(partial(self._swap, filename, *parsed)))
         except Exception as err:  # a file that cannot be read is reported; nothing has changed
@@ -525,8 +580,10 @@ class Dashboard(pn.viewable.Viewer):
             except Exception as err:  # the Model keeps its data on any failure
                 return False, unchanged(err)
             self._custom_shape = X.shape
-        return True, (f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]}, "
-                      f"class +1 = {classes[1]}.")
+        return True, (
+            f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]}, "
+            f"class +1 = {classes[1]}."
+        )
 
     def _show_loaded(self, loaded: bool, message: str) -> bool:
         notify(message, kind="success" if loaded else "error")
@@ -621,8 +678,7 @@ class Dashboard(pn.viewable.Viewer):
         most GATE_WAIT: a tick that cannot have it is skipped (a forced one: the next tick is forced). Once the
         browser has left, stop instead (one quiet log line)."""
         if self._browser_left():
-            log.info("Browser page closed: session %s stopped at iteration %d.", self._session.id,
-                     self.model.iteration)
+            log.info("Browser page closed: session %s stopped at iteration %d.", self._session.id, self.model.iteration)
             self.close()
             return
         if self._action is not None:
@@ -661,8 +717,13 @@ class Dashboard(pn.viewable.Viewer):
         is shown. None otherwise."""
         snapshot = self._publisher.latest
         training = any(self._running(name) for name in TRAINING_JOBS)
-        if (snapshot is None or snapshot.run is not self._trainer or not training
-                or self._visible("MCMC") or self._visible("Race")):
+        if (
+            snapshot is None
+            or snapshot.run is not self._trainer
+            or not training
+            or self._visible("MCMC")
+            or self._visible("Race")
+        ):
             return None
         return snapshot
 
@@ -672,8 +733,11 @@ class Dashboard(pn.viewable.Viewer):
         model = self.model
         update = {"new_run": None}
         if model.trainer is not self._trainer:  # served: its first frame comes from the frame thread
-            update["new_run"] = (configuration(model), self.surface.reset(model, frame=not self._offload),
-                                 summary(model))
+            update["new_run"] = (
+                configuration(model),
+                self.surface.reset(model, frame=not self._offload),
+                summary(model),
+            )
             self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
             self._pending_frame = None  # of the old data: never shown
@@ -745,8 +809,11 @@ class Dashboard(pn.viewable.Viewer):
             self._report_failure(error, "Stopped by an error: ")
         if self.worker.finished and not self._announced and self.worker.job is self._jobs.get("train"):
             self._announced = True
-            notify(f"Converged at iteration {update['iteration']}: {convergence_rule(self._trainer)}. Play has "
-                   "stopped; press Play to train on.", kind="info")
+            notify(
+                f"Converged at iteration {update['iteration']}: {convergence_rule(self._trainer)}. Play has "
+                "stopped; press Play to train on.",
+                kind="info",
+            )
         if not self._served:
             pn.io.push_notebook(self.layout)
 
@@ -757,7 +824,8 @@ class Dashboard(pn.viewable.Viewer):
             header = pn.pane.Markdown(
                 "## X-GPC Explorer\nPólya-Gamma augmented sparse variational GP classification "
                 "(Wenzel et al., AAAI 2019): watch it learn, check it against MCMC, race it, learn how it works.",
-                sizing_mode="stretch_width")
+                sizing_mode="stretch_width",
+            )
             self._layout = pn.Column(header, self.busy, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
         return self._layout
 
@@ -805,8 +873,14 @@ def serve_app() -> Dashboard:
         dashboard = Dashboard()
     except Exception as err:  # the page still comes up and says what went wrong, never blank
         log.exception("the page could not be built")
-        return pn.Column(pn.pane.Alert(f"**X-GPC Explorer could not start:** {markdown_text(describe(err))}",
-                                       alert_type="danger", disable_math=True), sizing_mode="stretch_width")
+        return pn.Column(
+            pn.pane.Alert(
+                f"**X-GPC Explorer could not start:** {markdown_text(describe(err))}",
+                alert_type="danger",
+                disable_math=True,
+            ),
+            sizing_mode="stretch_width",
+        )
     if dashboard.model.fallback is not None:  # a damaged data file: the page says so until closed
         pn.state.onload(partial(notify, dashboard.model.fallback, kind="warning", duration=0))
     return dashboard
@@ -815,11 +889,13 @@ def serve_app() -> Dashboard:
 def serve_in_background(port: int, sessions: list | None = None):
     """Serve the app on 127.0.0.1:`port` from a background thread (tests, benchmarks), appending each session's
     Dashboard to `sessions`. Returns the server; stop it with `.stop()` then `.join()`."""
+
     def app() -> Dashboard:
         dashboard = serve_app()
         if sessions is not None:
             sessions.append(dashboard)
         return dashboard
 
-    return pn.serve(app, port=port, address="127.0.0.1", threaded=True, show=False,
-                    websocket_origin=[f"127.0.0.1:{port}"])
+    return pn.serve(
+        app, port=port, address="127.0.0.1", threaded=True, show=False, websocket_origin=[f"127.0.0.1:{port}"]
+    )

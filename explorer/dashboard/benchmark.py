@@ -17,6 +17,7 @@ minute; the issue's figure is `--minutes 10`).
 runs on core 0, Chromium and every process it starts on core 1 (`os.sched_setaffinity`, set before Chromium is
 launched so that its children inherit it, and checked again before each phase); the affinities are recorded.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -79,8 +80,11 @@ def cpu_seconds() -> dict:
     busy = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     tick = os.sysconf("SC_CLK_TCK")
     user, nice, system, _, _, irq, softirq, steal = busy[:8]  # guest time is already inside user
-    return {"app": _ticks(me) / tick, "browser": browser / tick,
-            "machine": (user + nice + system + irq + softirq + steal) / tick}
+    return {
+        "app": _ticks(me) / tick,
+        "browser": browser / tick,
+        "machine": (user + nice + system + irq + softirq + steal) / tick,
+    }
 
 
 def _tasks() -> list[int]:
@@ -172,28 +176,43 @@ def train_through_page(page, dashboard, seconds: float) -> float:
 
 def served_phase(page, dashboard, traffic: Traffic, seconds: float) -> dict:
     """Train through the page's Play button for `seconds`; rates seen by the server and the browser."""
-    before = dict(iteration=dashboard.model.iteration, refreshes=dashboard.refreshes, surface=dashboard.surface.frames,
-                  frames=traffic.frames, bytes=traffic.bytes, points=dashboard.train.traces.buffer.seen)
+    before = dict(
+        iteration=dashboard.model.iteration,
+        refreshes=dashboard.refreshes,
+        surface=dashboard.surface.frames,
+        frames=traffic.frames,
+        bytes=traffic.bytes,
+        points=dashboard.train.traces.buffer.seen,
+    )
     cpu = cpu_seconds()
     elapsed = train_through_page(page, dashboard, seconds)
     cpu = {key: (value - cpu[key]) / elapsed for key, value in cpu_seconds().items()}
-    return {"iterations_per_s": (dashboard.model.iteration - before["iteration"]) / elapsed,
-            "refreshes_per_s": (dashboard.refreshes - before["refreshes"]) / elapsed,
-            "surface_frames_per_s": (dashboard.surface.frames - before["surface"]) / elapsed,
-            "frames_per_s": (traffic.frames - before["frames"]) / elapsed,
-            "bytes_per_s": (traffic.bytes - before["bytes"]) / elapsed,
-            "bytes_per_refresh": (traffic.bytes - before["bytes"]) / max(dashboard.refreshes - before["refreshes"], 1),
-            "history_rows_per_s": (dashboard.train.traces.buffer.seen - before["points"]) / elapsed,
-            "app_cores": cpu["app"], "browser_cores": cpu["browser"], "machine_busy_cores": cpu["machine"]}
+    return {
+        "iterations_per_s": (dashboard.model.iteration - before["iteration"]) / elapsed,
+        "refreshes_per_s": (dashboard.refreshes - before["refreshes"]) / elapsed,
+        "surface_frames_per_s": (dashboard.surface.frames - before["surface"]) / elapsed,
+        "frames_per_s": (traffic.frames - before["frames"]) / elapsed,
+        "bytes_per_s": (traffic.bytes - before["bytes"]) / elapsed,
+        "bytes_per_refresh": (traffic.bytes - before["bytes"]) / max(dashboard.refreshes - before["refreshes"], 1),
+        "history_rows_per_s": (dashboard.train.traces.buffer.seen - before["points"]) / elapsed,
+        "app_cores": cpu["app"],
+        "browser_cores": cpu["browser"],
+        "machine_busy_cores": cpu["machine"],
+    }
 
 
 def soak(page, dashboard, minutes: float) -> dict:
     """Train for `minutes` without pause; memory and buffer sizes before and after."""
     before = resident_mb()
     train_through_page(page, dashboard, minutes * 60.0)
-    return {"minutes": minutes, "rss_before_mb": before, "rss_after_mb": resident_mb(),
-            "iterations": dashboard.model.iteration, "history_rows_kept": len(dashboard.model.history),
-            "trace_points_plotted": dashboard.train.traces.points}
+    return {
+        "minutes": minutes,
+        "rss_before_mb": before,
+        "rss_after_mb": resident_mb(),
+        "iterations": dashboard.model.iteration,
+        "history_rows_kept": len(dashboard.model.history),
+        "trace_points_plotted": dashboard.train.traces.points,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,14 +220,23 @@ def main(argv: list[str] | None = None) -> int:
     add_common_arguments(parser)
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase (default 15)")
     parser.add_argument("--repeats", type=int, default=3, help="headless/served alternations (default 3)")
-    parser.add_argument("--pin", action="store_true",
-                        help="this process (server, training) on core 0, Chromium and its children on core 1")
-    parser.add_argument("--minutes", type=float, default=1.0,
-                        help="training time of the memory soak at the end (default 1; the issue asks for 10)")
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="this process (server, training) on core 0, Chromium and its children on core 1",
+    )
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        default=1.0,
+        help="training time of the memory soak at the end (default 1; the issue asks for 10)",
+    )
     args = parser.parse_args(argv)
     if args.pin and not APP_CORES | BROWSER_CORES <= os.sched_getaffinity(0):
-        parser.error(f"--pin needs cores {sorted(APP_CORES | BROWSER_CORES)}; this process may use only "
-                     f"{sorted(os.sched_getaffinity(0))}")
+        parser.error(
+            f"--pin needs cores {sorted(APP_CORES | BROWSER_CORES)}; this process may use only "
+            f"{sorted(os.sched_getaffinity(0))}"
+        )
     command = "python -m explorer.dashboard.benchmark" + ("" if argv is None else "".join(f" {a}" for a in argv))
 
     from playwright.sync_api import sync_playwright
@@ -234,8 +262,9 @@ def main(argv: list[str] | None = None) -> int:
                 page.get_by_role("button", name="Play").wait_for(timeout=120_000)
                 page.wait_for_timeout(1000)
                 dashboard = sessions[0]
-                headless = Model(**{name: getattr(dashboard.model, name) for name in ("dataset", "n_inducing",
-                                                                                      "batch_size", "seed")})
+                headless = Model(
+                    **{name: getattr(dashboard.model, name) for name in ("dataset", "n_inducing", "batch_size", "seed")}
+                )
                 rows = []
                 for repeat in range(args.repeats):
                     if args.pin:  # Chromium may have started processes since
@@ -243,10 +272,17 @@ def main(argv: list[str] | None = None) -> int:
                     alone, alone_cores = headless_rate(headless, args.seconds)
                     served = served_phase(page, dashboard, traffic, args.seconds)
                     per_cpu = (served["iterations_per_s"] / served["app_cores"]) / (alone / alone_cores)
-                    rows.append({"repeat": repeat + 1, "headless it/s": alone,
-                                 "served it/s": served["iterations_per_s"],
-                                 "served / headless": served["iterations_per_s"] / alone,
-                                 "headless cores": alone_cores, "per CPU-second": per_cpu, **served})
+                    rows.append(
+                        {
+                            "repeat": repeat + 1,
+                            "headless it/s": alone,
+                            "served it/s": served["iterations_per_s"],
+                            "served / headless": served["iterations_per_s"] / alone,
+                            "headless cores": alone_cores,
+                            "per CPU-second": per_cpu,
+                            **served,
+                        }
+                    )
                 memory = soak(page, dashboard, args.minutes)
                 browser.close()
         finally:
@@ -254,14 +290,28 @@ def main(argv: list[str] | None = None) -> int:
             server.join()
 
     median = {key: float(np.median([row[key] for row in rows])) for key in rows[0] if key != "repeat"}
-    columns = ["repeat", "headless it/s", "served it/s", "served / headless", "headless cores", "app_cores",
-               "per CPU-second", "refreshes_per_s", "surface_frames_per_s", "bytes_per_refresh", "bytes_per_s",
-               "browser_cores", "machine_busy_cores"]
-    placement = ("the browser shares the machine with the training here; a browser on another machine would not"
-                 if affinity is None else
-                 f"pinned: this process's threads on core(s) {affinity['app']}, the {affinity['browser_processes']} "
-                 f"Playwright/Chromium processes on core(s) {affinity['browser']}, so the ratio is the app's own "
-                 "overhead (other users of the machine still share both cores)")
+    columns = [
+        "repeat",
+        "headless it/s",
+        "served it/s",
+        "served / headless",
+        "headless cores",
+        "app_cores",
+        "per CPU-second",
+        "refreshes_per_s",
+        "surface_frames_per_s",
+        "bytes_per_refresh",
+        "bytes_per_s",
+        "browser_cores",
+        "machine_busy_cores",
+    ]
+    placement = (
+        "the browser shares the machine with the training here; a browser on another machine would not"
+        if affinity is None
+        else f"pinned: this process's threads on core(s) {affinity['app']}, the {affinity['browser_processes']} "
+        f"Playwright/Chromium processes on core(s) {affinity['browser']}, so the ratio is the app's own "
+        "overhead (other users of the machine still share both cores)"
+    )
     markdown = (
         f"Data set {dashboard.model.dataset} (n = {len(dashboard.model.y_train)} train), default configuration "
         f"(m = {dashboard.model.n_inducing}, s = {dashboard.model.batch_size}, evaluation every "
@@ -283,9 +333,20 @@ def main(argv: list[str] | None = None) -> int:
         f"{memory['rss_before_mb']:.0f} MB before, {memory['rss_after_mb']:.0f} MB after; history rows kept "
         f"{memory['history_rows_kept']}, live trace points plotted {memory['trace_points_plotted']} (bounded)."
     )
-    finish(args, "Dashboard: training inside the served app", command, markdown,
-           {"repeats": rows, "median": median, "memory": memory, "seconds": args.seconds, "affinity": affinity,
-            "load_before": load_before})
+    finish(
+        args,
+        "Dashboard: training inside the served app",
+        command,
+        markdown,
+        {
+            "repeats": rows,
+            "median": median,
+            "memory": memory,
+            "seconds": args.seconds,
+            "affinity": affinity,
+            "load_before": load_before,
+        },
+    )
     return 0
 
 

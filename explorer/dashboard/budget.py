@@ -23,6 +23,7 @@ class"). Step and Play run in chunks of iterations, so their length is not limit
 frame costs about what an evaluation at 6,400 rows costs. The budget is the dashboard's: a `Model` used from Python
 is not limited (it runs on its user's own machine).
 """
+
 from __future__ import annotations
 
 from explorer import datasets
@@ -65,8 +66,10 @@ def over_budget(config: dict, shape: tuple[int, int], changed=()) -> list[str]:
     s = min(config["batch_size"], n_train)
     rows = min(n_test, config["eval_points"]) + min(n_train, config["eval_points"])
     counts = {
-        "building": (lambda m, s: n_train * m * (d + PASS_OVERHEAD),
-                     f"building the run costs n·m·(d + {PASS_OVERHEAD})"),
+        "building": (
+            lambda m, s: n_train * m * (d + PASS_OVERHEAD),
+            f"building the run costs n·m·(d + {PASS_OVERHEAD})",
+        ),
         "iteration": (lambda m, s: s * m * (m + d), "one iteration costs s·m·(m + d)"),
         "minibatch": (lambda m, s: s * m, "the minibatch's arrays hold s·m"),
         "evaluation": (lambda m, s: rows * m * (m + d), "one evaluation costs r·m·(m + d)"),
@@ -82,7 +85,10 @@ def over_budget(config: dict, shape: tuple[int, int], changed=()) -> list[str]:
         names = sorted(fits, key=lambda name: name not in changed)
         advice = " or ".join(f"{LABELS[name]} at most {fits[name]}" for name in names)
         asked = ", ".join(f"{LABELS[name]} {config[name]!r}" for name in changed if name in LABELS) or LABELS[names[0]]
-        problems.append(f"{asked}: {formula} = {value:.3g} (m = {m}, s = {s}, n = {n_train} training "
-                        f"rows, d = {d}" + (f", r = {rows}" if unit == "evaluation" else "")
-                        + f"), over this server's limit of {limit:.3g}; {advice}")
+        problems.append(
+            f"{asked}: {formula} = {value:.3g} (m = {m}, s = {s}, n = {n_train} training "
+            f"rows, d = {d}"
+            + (f", r = {rows}" if unit == "evaluation" else "")
+            + f"), over this server's limit of {limit:.3g}; {advice}"
+        )
     return problems

@@ -3,6 +3,7 @@ benchmark, the README screenshots): Playwright cannot download its own browser h
 
 Its path is $XGPC_CHROMIUM, else /usr/bin/chromium (Debian's package `chromium`).
 """
+
 from __future__ import annotations
 
 import os
@@ -10,8 +11,15 @@ from pathlib import Path
 
 ENVIRONMENT_VARIABLE = "XGPC_CHROMIUM"
 DEFAULT_PATH = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def executable() -> Path:
@@ -25,8 +33,10 @@ def missing() -> str | None:
     if path.is_file():
         return None
     chosen = f"${ENVIRONMENT_VARIABLE}" if os.environ.get(ENVIRONMENT_VARIABLE) else "the default"
-    return (f"no Chromium at {path} ({chosen}): install Debian's `chromium` package or set {ENVIRONMENT_VARIABLE} "
-            "to a Chromium executable")
+    return (
+        f"no Chromium at {path} ({chosen}): install Debian's `chromium` package or set {ENVIRONMENT_VARIABLE} "
+        "to a Chromium executable"
+    )
 
 
 def launch(playwright):

@@ -8,6 +8,7 @@ nothing, so they are given no limits of their own).
 
 The settings also travel in the page's URL (`query_string`, `settings_from_query`): a link opens the same data set,
 method and settings; a value in a link that cannot be used is named in words and the default kept."""
+
 from __future__ import annotations
 
 import math
@@ -22,26 +23,69 @@ from explorer import datasets
 from explorer.kernels import KERNELS
 
 DATA = ("dataset", "n_points", "noise", "train_fraction", "seed")
-TRAINING = ("method", "n_inducing", "batch_size", "step_size", "rho", "tau", "kappa", "learn_hyperparameters",
-            "hyper_learning_rate", "kernel", "ard", "lengthscale", "variance", "nugget", "eval_every")
+TRAINING = (
+    "method",
+    "n_inducing",
+    "batch_size",
+    "step_size",
+    "rho",
+    "tau",
+    "kappa",
+    "learn_hyperparameters",
+    "hyper_learning_rate",
+    "kernel",
+    "ard",
+    "lengthscale",
+    "variance",
+    "nugget",
+    "eval_every",
+)
 CONFIGURATION = DATA + TRAINING
 LABELS = {
-    "dataset": "data set", "n_points": "points (built-in sets)", "noise": "noise (empty: the set's default)",
-    "train_fraction": "train fraction", "seed": "seed", "method": "method", "n_inducing": "inducing points m",
-    "batch_size": "minibatch size s", "step_size": "step-size rule", "rho": "constant ρ",
-    "tau": "Robbins–Monro delay τ", "kappa": "Robbins–Monro rate κ", "learn_hyperparameters": "learn ℓ and σ² (Adam)",
-    "hyper_learning_rate": "Adam learning rate", "kernel": "kernel", "ard": "one lengthscale per feature (ARD)",
+    "dataset": "data set",
+    "n_points": "points (built-in sets)",
+    "noise": "noise (empty: the set's default)",
+    "train_fraction": "train fraction",
+    "seed": "seed",
+    "method": "method",
+    "n_inducing": "inducing points m",
+    "batch_size": "minibatch size s",
+    "step_size": "step-size rule",
+    "rho": "constant ρ",
+    "tau": "Robbins–Monro delay τ",
+    "kappa": "Robbins–Monro rate κ",
+    "learn_hyperparameters": "learn ℓ and σ² (Adam)",
+    "hyper_learning_rate": "Adam learning rate",
+    "kernel": "kernel",
+    "ard": "one lengthscale per feature (ARD)",
     "lengthscale": "initial lengthscale ℓ",
-    "variance": "initial variance σ²", "nugget": "nugget γ", "eval_every": "evaluate every … iterations",
+    "variance": "initial variance σ²",
+    "nugget": "nugget γ",
+    "eval_every": "evaluate every … iterations",
 }
 
 
 SHORT_LABELS = {  # settings in the legend of earlier runs, where space is short
-    "dataset": "data", "n_points": "points", "noise": "noise", "train_fraction": "train fraction", "seed": "seed",
-    "method": "method", "n_inducing": "inducing points", "batch_size": "minibatch size", "step_size": "step-size rule",
-    "rho": "ρ", "tau": "τ", "kappa": "κ", "learn_hyperparameters": "learn ℓ and σ²",
-    "hyper_learning_rate": "Adam rate", "kernel": "kernel", "ard": "ARD", "lengthscale": "initial ℓ",
-    "variance": "initial σ²", "nugget": "nugget γ", "eval_every": "evaluate every",
+    "dataset": "data",
+    "n_points": "points",
+    "noise": "noise",
+    "train_fraction": "train fraction",
+    "seed": "seed",
+    "method": "method",
+    "n_inducing": "inducing points",
+    "batch_size": "minibatch size",
+    "step_size": "step-size rule",
+    "rho": "ρ",
+    "tau": "τ",
+    "kappa": "κ",
+    "learn_hyperparameters": "learn ℓ and σ²",
+    "hyper_learning_rate": "Adam rate",
+    "kernel": "kernel",
+    "ard": "ARD",
+    "lengthscale": "initial ℓ",
+    "variance": "initial σ²",
+    "nugget": "nugget γ",
+    "eval_every": "evaluate every",
 }
 
 
@@ -63,8 +107,11 @@ def _in_words(name: str, value) -> str:
 def describe_change(before: dict, after: dict) -> str:
     """'inducing points 30 → 50, seed 0 → 1': the settings in which configuration `after` differs from `before`, in
     words ('same settings' if none)."""
-    changed = [f"{SHORT_LABELS.get(name, name)} {_in_words(name, before[name])} → {_in_words(name, after[name])}"
-               for name in after if name in before and before[name] != after[name]]
+    changed = [
+        f"{SHORT_LABELS.get(name, name)} {_in_words(name, before[name])} → {_in_words(name, after[name])}"
+        for name in after
+        if name in before and before[name] != after[name]
+    ]
     return ", ".join(changed) if changed else "same settings"
 
 
@@ -110,8 +157,9 @@ def _widget(parameter: param.Parameter, value, label: str):
     if isinstance(parameter, param.Integer):
         return pn.widgets.IntInput(value=value, **common)
     if parameter.name == "train_fraction":
-        return pn.widgets.FloatSlider(value=value, start=bounds[0], end=bounds[1], step=0.05, label=label,
-                                      sizing_mode="stretch_width")
+        return pn.widgets.FloatSlider(
+            value=value, start=bounds[0], end=bounds[1], step=0.05, label=label, sizing_mode="stretch_width"
+        )
     step = 0.01 if parameter.name in ("noise", "rho") else 0.1
     return pn.widgets.FloatInput(value=value, step=step, format="0[.]000000", **common)
 
@@ -149,8 +197,11 @@ def settings_from_query(search: str, model) -> tuple[dict, list[str]]:
         problems.append(f"the link holds {len(pairs)} settings; only the first {LINK_MOST_SETTINGS} were read")
         pairs = pairs[:LINK_MOST_SETTINGS]
     names = [name for name, _ in pairs]
-    problems += [f"{name} is given {names.count(name)} times in the link; the last value is used"
-                 for name in CONFIGURATION if names.count(name) > 1]
+    problems += [
+        f"{name} is given {names.count(name)} times in the link; the last value is used"
+        for name in CONFIGURATION
+        if names.count(name) > 1
+    ]
     for name, text in pairs:
         quoted = repr(text if len(text) <= LINK_VALUE_CHARS else text[:LINK_VALUE_CHARS] + "…")
         if name not in CONFIGURATION:
@@ -259,10 +310,18 @@ class Settings:
         initial kernel parameters unless a kernel object brought its own."""
         model = self._model
         by_name = isinstance(model.kernel, str)
-        show = {"n_points": model.dataset in datasets.BUILTIN, "noise": model.dataset in datasets.BUILTIN,
-                "rho": model.step_size == "constant", "tau": model.step_size == "robbins-monro",
-                "kappa": model.step_size == "robbins-monro", "hyper_learning_rate": model.learn_hyperparameters,
-                "ard": by_name, "lengthscale": by_name, "variance": by_name, "nugget": by_name}
+        show = {
+            "n_points": model.dataset in datasets.BUILTIN,
+            "noise": model.dataset in datasets.BUILTIN,
+            "rho": model.step_size == "constant",
+            "tau": model.step_size == "robbins-monro",
+            "kappa": model.step_size == "robbins-monro",
+            "hyper_learning_rate": model.learn_hyperparameters,
+            "ard": by_name,
+            "lengthscale": by_name,
+            "variance": by_name,
+            "nugget": by_name,
+        }
         for name, visible in show.items():
             for widget in self._widgets[name]:
                 widget.visible = visible

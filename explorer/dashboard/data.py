@@ -3,6 +3,7 @@ label-column chooser. The browser refuses a file over the limit before sending a
 chunks; the server checks every chunk again (`upload.LimitedFileDropper`: size per upload and per page, order, stalls)
 and the dashboard reads the file off the event loop. A file that cannot be used raises a notification and leaves the
 current run, and the label-column box, as they were."""
+
 from __future__ import annotations
 
 import csv
@@ -18,15 +19,18 @@ from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
 from explorer.readers import sniff_delimiter
 
 _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
-EXAMPLES_HINT = ("Files to try it with: `data/examples/` in the project (moons, circles, xor, banana-like, blobs; "
-                 "`python -m explorer data examples` writes them).")
+EXAMPLES_HINT = (
+    "Files to try it with: `data/examples/` in the project (moons, circles, xor, banana-like, blobs; "
+    "`python -m explorer data examples` writes them)."
+)
 
 
 def header_columns(content: bytes, filename: str) -> list[str]:
     """Column names from the first non-blank line of an uploaded CSV/TSV (delimiter: `readers.sniff_delimiter`). Raises `DataError` for an oversized, empty, binary or one-column file."""
     if len(content) > MAX_UPLOAD_BYTES:
-        raise datasets.DataError(f"{filename}: {len(content) / 1e6:.1f} MB is over the upload limit of "
-                                 f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB")
+        raise datasets.DataError(
+            f"{filename}: {len(content) / 1e6:.1f} MB is over the upload limit of {MAX_UPLOAD_BYTES / 1e6:.0f} MB"
+        )
     try:
         text = content[:65536].decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -38,8 +42,10 @@ def header_columns(content: bytes, filename: str) -> list[str]:
     columns = next(csv.reader([first], delimiter=delimiter)) if delimiter else first.split()
     columns = [c.strip() for c in columns]
     if len(columns) < 2:
-        raise datasets.DataError(f"{filename}: the first line {first!r} has one column; a header row with a label "
-                                 "column and at least one feature column is needed")
+        raise datasets.DataError(
+            f"{filename}: the first line {first!r} has one column; a header row with a label "
+            "column and at least one feature column is needed"
+        )
     return columns
 
 
@@ -68,17 +74,27 @@ def paper_sets_text(availability: list[dict]) -> str:
     missing = [row["name"] for row in availability if not row["available"]]
     fetchable = [name for name in missing if datasets.PAPER_DATASETS[name].openml_id is not None]
     by_hand = [name for name in missing if name not in fetchable]
-    lines = ([f"Found here ({len(found)} of {len(availability)}), in the data set list:", "",
-              *(f"- **{name}**: {datasets.PAPER_DATASETS[name].note}" for name in found)] if found
-             else [f"None of the {len(availability)} sets was found here."])
+    lines = (
+        [
+            f"Found here ({len(found)} of {len(availability)}), in the data set list:",
+            "",
+            *(f"- **{name}**: {datasets.PAPER_DATASETS[name].note}" for name in found),
+        ]
+        if found
+        else [f"None of the {len(availability)} sets was found here."]
+    )
     if missing:
         how = []
         if fetchable:
-            how.append(f"`python -m explorer data fetch {' '.join(fetchable)}` downloads "
-                       f"{'it' if len(fetchable) == 1 else 'them'} from OpenML into data/")
+            how.append(
+                f"`python -m explorer data fetch {' '.join(fetchable)}` downloads "
+                f"{'it' if len(fetchable) == 1 else 'them'} from OpenML into data/"
+            )
         if by_hand:
-            how.append(f"{', '.join(by_hand)} {'has' if len(by_hand) == 1 else 'have'} no OpenML copy: "
-                       "data/README.md says where the files come from")
+            how.append(
+                f"{', '.join(by_hand)} {'has' if len(by_hand) == 1 else 'have'} no OpenML copy: "
+                "data/README.md says where the files come from"
+            )
         lines += ["", f"Missing ({len(missing)}): {', '.join(missing)}. " + "; ".join(how) + "; then reload the page."]
     return "\n".join(lines)
 
@@ -93,14 +109,17 @@ def summary(model) -> str:
     note = ""
     if model.dataset in datasets.PAPER_DATASETS:
         note = f"\n\n*Source:* {datasets.PAPER_DATASETS[model.dataset].note}"
-    return (f"**{markdown_text(model.dataset)}**: {len(model.y_train)} training and {len(model.y_test)} test points, "
-            f"d = {model.X_train.shape[1]} features ({names}); class +1: {positive}, class −1: {len(y) - positive}. "
-            f"Inputs are standardised with the training statistics; plots show raw units.{note}")
+    return (
+        f"**{markdown_text(model.dataset)}**: {len(model.y_train)} training and {len(model.y_test)} test points, "
+        f"d = {model.X_train.shape[1]} features ({names}); class +1: {positive}, class −1: {len(y) - positive}. "
+        f"Inputs are standardised with the training statistics; plots show raw units.{note}"
+    )
 
 
 @dataclass(frozen=True)
 class Upload:
     """An uploaded file, its header and the chosen label column."""
+
     content: bytes
     filename: str
     columns: list[str]
@@ -157,8 +176,9 @@ class DataTab(pn.viewable.Viewer):
         """Read `upload` (progress shown meanwhile); keep it as the accepted file if the dashboard took it. One file
         at a time: another one dropped meanwhile is refused with a message."""
         if self._in_progress is not None:
-            self._report_error(f"Still reading {self._in_progress.filename}: upload {upload.filename} once it is "
-                               "loaded.")
+            self._report_error(
+                f"Still reading {self._in_progress.filename}: upload {upload.filename} once it is loaded."
+            )
             return
         self._in_progress = upload
         self._show_reading(upload)
@@ -189,20 +209,28 @@ class DataTab(pn.viewable.Viewer):
     def __panel__(self):
         return pn.Row(
             pn.Column(
-                "### Data set", self._settings.group(DATA),
+                "### Data set",
+                self._settings.group(DATA),
                 "### Upload a CSV",
-                pn.pane.Markdown(f"A header row, one label column with two distinct values, numeric features. "
-                                 f"At most {MAX_UPLOAD_BYTES // 10**6} MB. The label column is guessed from its "
-                                 "name (label, class, target, y) or is the last column; change it below."),
+                pn.pane.Markdown(
+                    f"A header row, one label column with two distinct values, numeric features. "
+                    f"At most {MAX_UPLOAD_BYTES // 10**6} MB. The label column is guessed from its "
+                    "name (label, class, target, y) or is the last column; change it below."
+                ),
                 pn.pane.Markdown(EXAMPLES_HINT),
-                self.upload, self.reading, self.reading_bar, self.label_column,
+                self.upload,
+                self.reading,
+                self.reading_bar,
+                self.label_column,
                 width=360,
             ),
             pn.Column(
-                "### Current data", self.description,
+                "### Current data",
+                self.description,
                 "### The paper's data sets",
-                pn.pane.Markdown(paper_sets_text(datasets.paper_availability()), disable_math=True,
-                                 sizing_mode="stretch_width"),
+                pn.pane.Markdown(
+                    paper_sets_text(datasets.paper_availability()), disable_math=True, sizing_mode="stretch_width"
+                ),
                 sizing_mode="stretch_width",
             ),
             sizing_mode="stretch_width",

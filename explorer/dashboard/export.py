@@ -8,6 +8,7 @@ PNG, SVG and animations are drawn by HoloViews' matplotlib backend (no display o
 width × height pixels; HTML is a Bokeh document with its JavaScript inline, so the file opens offline. An MP4 needs
 ffmpeg on the machine (checked); a GIF needs only Pillow.
 """
+
 from __future__ import annotations
 
 import io
@@ -42,8 +43,10 @@ _MATPLOTLIB = threading.Lock()
 def _format(path, formats) -> str:
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in formats:
-        raise ValueError(f"{path}: cannot tell the format from the suffix {Path(path).suffix!r}; use one of "
-                         f"{', '.join('.' + f for f in formats)}")
+        raise ValueError(
+            f"{path}: cannot tell the format from the suffix {Path(path).suffix!r}; use one of "
+            f"{', '.join('.' + f for f in formats)}"
+        )
     return suffix
 
 
@@ -67,9 +70,13 @@ def _panels(plot) -> list[tuple]:
     """(main axes, colour-bar axes or None, the bar's padding as a fraction of the figure's width) of every panel of
     a drawn HoloViews matplotlib plot."""
     figure = plot.state
-    colorbars = {id(cax): (main, padding) for main, cax, padding in plot.traverse(
-        lambda p: (p.handles.get("axis"), p.handles.get("cax"), getattr(p, "cbar_padding", 0.0)))
-        if main is not None and cax is not None}
+    colorbars = {
+        id(cax): (main, padding)
+        for main, cax, padding in plot.traverse(
+            lambda p: (p.handles.get("axis"), p.handles.get("cax"), getattr(p, "cbar_padding", 0.0))
+        )
+        if main is not None and cax is not None
+    }
     panels = []
     for ax in figure.axes:
         if id(ax) not in colorbars:
@@ -98,8 +105,11 @@ def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 3)
         FigureCanvasAgg(figure)
     figure.canvas.draw()
     renderer = figure.canvas.get_renderer()
-    bars = {id(ax): (padding * figure.bbox.width, cax.get_window_extent(renderer).width)  # px, as HoloViews made them
-            for ax, cax, padding in panels if cax is not None}
+    bars = {
+        id(ax): (padding * figure.bbox.width, cax.get_window_extent(renderer).width)  # px, as HoloViews made them
+        for ax, cax, padding in panels
+        if cax is not None
+    }
     panels = [(ax, cax) for ax, cax, _ in panels]
     for _ in range(rounds):
         x_needs, y_needs = [], []
@@ -147,11 +157,14 @@ def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> None:
             continue
         for _ in range(4):
             low, high = sorted(axis.get_view_interval())
-            shown = [label.get_window_extent(renderer) for position, label in
-                     zip(axis.get_majorticklocs(), axis.get_majorticklabels())
-                     if low - 1e-9 * (high - low) <= position <= high + 1e-9 * (high - low) and label.get_text()]
-            meet = any(a.expanded(1.0, 1.0).padded(gap / 2).overlaps(b.padded(gap / 2))
-                       for a, b in zip(shown, shown[1:]))
+            shown = [
+                label.get_window_extent(renderer)
+                for position, label in zip(axis.get_majorticklocs(), axis.get_majorticklabels())
+                if low - 1e-9 * (high - low) <= position <= high + 1e-9 * (high - low) and label.get_text()
+            ]
+            meet = any(
+                a.expanded(1.0, 1.0).padded(gap / 2).overlaps(b.padded(gap / 2)) for a, b in zip(shown, shown[1:])
+            )
             if not meet or len(shown) <= 2:
                 break
             axis.set_major_locator(MaxNLocator(nbins=len(shown) - 2))
@@ -172,8 +185,10 @@ def _letter_beside(ax, cax, renderer, gap: float = 4.0) -> None:
         box = letter.get_window_extent(renderer)
         figure = ax.figure
         letter.loc = 2  # upper left corner at the anchor
-        letter.set_bbox_to_anchor(((tight.x0 - gap - box.width) / figure.bbox.width, tight.y1 / figure.bbox.height),
-                                  transform=figure.transFigure)
+        letter.set_bbox_to_anchor(
+            ((tight.x0 - gap - box.width) / figure.bbox.width, tight.y1 / figure.bbox.height),
+            transform=figure.transFigure,
+        )
         letter.borderpad = letter.pad = 0.0
         letter.set_in_layout(True)
 
@@ -184,8 +199,10 @@ def _text_boxes(ax, cax, renderer) -> list:
     parts = [title for title in (ax.title, ax._left_title, ax._right_title) if title.get_text()]
     parts += [ax.xaxis, ax.yaxis] + [artist for artist in ax.artists if isinstance(artist, AnchoredText)]
     parts += [part for part in (ax.get_legend(), cax) if part is not None]
-    boxes = [part.get_tightbbox(renderer) if hasattr(part, "get_tightbbox") else part.get_window_extent(renderer)
-             for part in parts]
+    boxes = [
+        part.get_tightbbox(renderer) if hasattr(part, "get_tightbbox") else part.get_window_extent(renderer)
+        for part in parts
+    ]
     return [box for box in boxes if box is not None and box.width > 0 and box.height > 0]
 
 
@@ -245,8 +262,10 @@ def render(view, fmt: str, *, width: int | None = None, height: int | None = Non
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if not isinstance(view, hv.core.Dimensioned):
-        raise TypeError(f"the view to export must be a HoloViews object (an element, overlay, layout or HoloMap, e.g. "
-                        f"from explorer.dashboard.views), got {type(view).__name__}")
+        raise TypeError(
+            f"the view to export must be a HoloViews object (an element, overlay, layout or HoloMap, e.g. "
+            f"from explorer.dashboard.views), got {type(view).__name__}"
+        )
     if fmt == "html":
         buffer = io.StringIO()
         hv.save(view, buffer, backend="bokeh", resources=INLINE, title="X-GPC Explorer")
@@ -295,8 +314,15 @@ def run_copy(model):
         return type(model).load(path, data_dir=model.data_dir)
 
 
-def training_frames(model, *, iterations: int = 200, every: int = 10, resolution: int = 40, plane=None,
-                    progress: Callable[[int, int], None] | None = None) -> hv.Layout:
+def training_frames(
+    model,
+    *,
+    iterations: int = 200,
+    every: int = 10,
+    resolution: int = 40,
+    plane=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> hv.Layout:
     """Step a copy of `model` (the model itself is not changed) `iterations` more SVI iterations, taking a snapshot
     now and after every `every` iterations: the surface on one fixed grid (resolution² over the plane `plane`, by
     default the dashboard's) and the history so far. Returns a Layout of HoloMaps over "iteration" — the decision
@@ -307,8 +333,10 @@ def training_frames(model, *, iterations: int = 200, every: int = 10, resolution
             raise ValueError(f"{name} must be a whole number ≥ 1, got {value!r}")
     frames = iterations // every + 1
     if frames > MAX_FRAMES:
-        raise ValueError(f"{iterations} iterations every {every} make {frames} frames; at most {MAX_FRAMES}: "
-                         "take snapshots less often (a larger `every`)")
+        raise ValueError(
+            f"{iterations} iterations every {every} make {frames} frames; at most {MAX_FRAMES}: "
+            "take snapshots less often (a larger `every`)"
+        )
     run = run_copy(model)
     if run.history.total == 0:
         run.step(0)  # a fresh run: its first evaluation (the prior), so every frame has traces
@@ -321,16 +349,23 @@ def training_frames(model, *, iterations: int = 200, every: int = 10, resolution
         snapshots[run.iteration] = (surface_arrays(run, plane=plane, axes=axes, resolution=resolution), columns)
         if progress is not None:
             progress(k + 1, frames)
-    layouts = {iteration: decision_surface_from_arrays(**surface, title="p(y=1)")
-               + training_traces(columns, quantities=ANIMATED_TRACES, x="iteration", labels=["this run"])
-               for iteration, (surface, columns) in snapshots.items()}
+    layouts = {
+        iteration: decision_surface_from_arrays(**surface, title="p(y=1)")
+        + training_traces(columns, quantities=ANIMATED_TRACES, x="iteration", labels=["this run"])
+        for iteration, (surface, columns) in snapshots.items()
+    }
     frames = hv.HoloMap(layouts, kdims=[hv.Dimension("iteration")]).collate()
     # Each panel keeps the run's limits and is ranged on its own (matplotlib `framewise`): HoloViews then no longer
     # ranges every element over all frames for each frame it draws, which took 140 of the 142 s of a 21-frame GIF
     # of the banana set.
-    frames = hv.Layout([panel.map(lambda element, limit=limit: element.opts(framewise=True, **limit,
-                                                                            backend="matplotlib"), [hv.Overlay])
-                        for panel, limit in zip(frames, _fixed_limits(columns, axes))]).cols(2)
+    frames = hv.Layout(
+        [
+            panel.map(
+                lambda element, limit=limit: element.opts(framewise=True, **limit, backend="matplotlib"), [hv.Overlay]
+            )
+            for panel, limit in zip(frames, _fixed_limits(columns, axes))
+        ]
+    ).cols(2)
     frames = frames.map(lambda element: element.opts(framewise=True, backend="matplotlib"), [hv.Element])
     return frames.opts(sublabel_format="", backend="matplotlib")
 
@@ -344,21 +379,35 @@ def _fixed_limits(columns: dict, axes: tuple) -> list[dict]:
         values = columns[name][np.isfinite(columns[name])]
         low, high = (float(values.min()), float(values.max())) if len(values) else (0.0, 1.0)
         margin = 0.05 * (high - low) or 0.5
-        limits.append(dict(xlim=(float(iterations[0]), float(max(iterations[-1], iterations[0] + 1))),
-                           ylim=(low - margin, high + margin)))
+        limits.append(
+            dict(
+                xlim=(float(iterations[0]), float(max(iterations[-1], iterations[0] + 1))),
+                ylim=(low - margin, high + margin),
+            )
+        )
     return limits
 
 
-def write_animation(frames, path, *, fps: int = 4, width: int | None = 1000, height: int | None = 750, dpi: int = 80,
-                    progress: Callable[[int, int], None] | None = None) -> Path:
+def write_animation(
+    frames,
+    path,
+    *,
+    fps: int = 4,
+    width: int | None = 1000,
+    height: int | None = 750,
+    dpi: int = 80,
+    progress: Callable[[int, int], None] | None = None,
+) -> Path:
     """Write a HoloMap (or Layout of HoloMaps, e.g. `training_frames`) as an animated GIF or MP4 (by the suffix of
     `path`; MP4 only where ffmpeg is installed), width × height px, `fps` frames per second. progress(done, total)
     is called after each frame is drawn. Returns the path."""
     path = Path(path)
     writer = ANIMATION_FORMATS[_format(path, tuple(ANIMATION_FORMATS))]
     if not animation.writers.is_available(writer):
-        raise ValueError(f"{path}: writing .{path.suffix.lstrip('.')} needs {writer}, which is not installed here; "
-                         "write a .gif instead")
+        raise ValueError(
+            f"{path}: writing .{path.suffix.lstrip('.')} needs {writer}, which is not installed here; "
+            "write a .gif instead"
+        )
     _whole("fps", fps, 1, 60)
     if progress is not None:  # laying out the first frame takes a while: say that drawing has begun
         progress(0, len(frames) if isinstance(frames, hv.HoloMap) else max(len(p) for p in frames))
@@ -366,23 +415,52 @@ def write_animation(frames, path, *, fps: int = 4, width: int | None = 1000, hei
         plot = laid_out(frames, width=width, height=height, dpi=dpi)
         try:
             movie = plot.anim(fps=fps)
-            movie.save(str(path), writer=writer, fps=fps, dpi=dpi,
-                       progress_callback=None if progress is None else lambda i, n: progress(i + 1, n))
+            movie.save(
+                str(path),
+                writer=writer,
+                fps=fps,
+                dpi=dpi,
+                progress_callback=None if progress is None else lambda i, n: progress(i + 1, n),
+            )
         finally:
             plt.close(plot.state)
     return path
 
 
-def animate_training(model, path, *, iterations: int = 200, every: int = 10, resolution: int = 40, fps: int = 4,
-                     width: int | None = 1000, height: int | None = 750, dpi: int = 80, plane=None,
-                     progress: Callable[[str, int, int], None] | None = None) -> Path:
+def animate_training(
+    model,
+    path,
+    *,
+    iterations: int = 200,
+    every: int = 10,
+    resolution: int = 40,
+    fps: int = 4,
+    width: int | None = 1000,
+    height: int | None = 750,
+    dpi: int = 80,
+    plane=None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> Path:
     """An animation of the next `iterations` SVI iterations of `model` (on a copy: the model is not changed), one
     frame every `every` iterations: the decision surface beside the ELBO, test NLL and test error traces, written to
     `path` (.gif; .mp4 where ffmpeg exists). progress(stage, done, total) reports the stages "training" and
     "drawing". Returns the path."""
     path = Path(path)
     _format(path, tuple(ANIMATION_FORMATS))
-    frames = training_frames(model, iterations=iterations, every=every, resolution=resolution, plane=plane,
-                             progress=None if progress is None else lambda i, n: progress("training", i, n))
-    return write_animation(frames, path, fps=fps, width=width, height=height, dpi=dpi,
-                           progress=None if progress is None else lambda i, n: progress("drawing", i, n))
+    frames = training_frames(
+        model,
+        iterations=iterations,
+        every=every,
+        resolution=resolution,
+        plane=plane,
+        progress=None if progress is None else lambda i, n: progress("training", i, n),
+    )
+    return write_animation(
+        frames,
+        path,
+        fps=fps,
+        width=width,
+        height=height,
+        dpi=dpi,
+        progress=None if progress is None else lambda i, n: progress("drawing", i, n),
+    )

@@ -7,6 +7,7 @@ diamonds mark when a method settled within 1% of the best final NLL for good), a
 The image goes through `export.save` (matplotlib backend: PNG or SVG by suffix; HTML gives the interactive Bokeh
 version).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,9 +35,10 @@ def figure2(races: list[dict], *, fold: int = 1) -> hv.Layout:
     for row, race in enumerate(races):
         nll, error = race_curves(race, fold=fold)
         best = float(race_fold(race, fold)["best_nll"])
-        panels += [styled(nll, title=f"{_name(race)}: test NLL (best {best:.4f})", show_legend=False),
-                   styled(error, title=f"{_name(race)}: test error", show_legend=row == 0,
-                          legend_position="top_right")]
+        panels += [
+            styled(nll, title=f"{_name(race)}: test NLL (best {best:.4f})", show_legend=False),
+            styled(error, title=f"{_name(race)}: test error", show_legend=row == 0, legend_position="top_right"),
+        ]
     return styled(hv.Layout(panels).cols(2), shared_axes=False, matplotlib=dict(sublabel_format=""))
 
 
@@ -44,8 +46,7 @@ def settle_table(races: list[dict], *, fold: int = 1, band: float = 0.01) -> str
     """A Markdown table: per data set and method, the final test NLL and the seconds until the method settled within
     `band` of the best final NLL ('never' within the race's budget)."""
     methods = list(dict.fromkeys(m for race in races for m in race_fold(race, fold)["methods"]))
-    lines = ["| data set | " + " | ".join(NAMES.get(m, m) for m in methods) + " |",
-             "|---|" + "---|" * len(methods)]
+    lines = ["| data set | " + " | ".join(NAMES.get(m, m) for m in methods) + " |", "|---|" + "---|" * len(methods)]
     for race in races:
         cells = []
         for method in methods:
@@ -61,8 +62,10 @@ def settle_table(races: list[dict], *, fold: int = 1, band: float = 0.01) -> str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.figure2",
-                                     description="Draw race JSONs (python -m explorer bench race) as the paper's Fig. 2")
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer.dashboard.figure2",
+        description="Draw race JSONs (python -m explorer bench race) as the paper's Fig. 2",
+    )
     parser.add_argument("races", nargs="+", help="race JSON files, one per data set")
     parser.add_argument("--out", required=True, help="the image to write (.png, .svg or .html)")
     parser.add_argument("--fold", type=int, default=1, help="which fold to draw (default 1)")

@@ -6,6 +6,7 @@ c_i and θ_i = E[ω_i] on the running model's last minibatch. A fifth shows what
 one point: the probit likelihood, the cavity, the tilted distribution and the Gaussian site. The pictures are the
 HoloViews views of `explorer.dashboard.views.learn` and `views.ep_site` (one drawing for the tab and notebooks).
 """
+
 from __future__ import annotations
 
 import holoviews as hv
@@ -28,8 +29,9 @@ from explorer.polyagamma import pg_mean, sample
 
 __all__ = ["LearnTab", "gibbs_mackay_bound", "sigmoid_by_augmentation", "sigmoid_by_sampling"]
 _EMPTY = {"c": np.zeros(0), "theta": np.zeros(0)}
-_FRAMEWISE = [hv.Options(kind, framewise=True, backend="bokeh")
-              for kind in ("Curve", "Scatter", "Histogram", "Overlay")]
+_FRAMEWISE = [
+    hv.Options(kind, framewise=True, backend="bokeh") for kind in ("Curve", "Scatter", "Histogram", "Overlay")
+]
 
 
 def _live(draw, data=None) -> tuple[hv.streams.Pipe, pn.pane.HoloViews]:
@@ -37,8 +39,9 @@ def _live(draw, data=None) -> tuple[hv.streams.Pipe, pn.pane.HoloViews]:
     data change, its Bokeh models stay (measured here under load: ≈ 0.15 s per update against ≈ 0.6 s for
     replacing the pane's object)."""
     pipe = hv.streams.Pipe(data=data)
-    return pipe, canvas_pane(hv.DynamicMap(lambda data: draw(data).opts(*_FRAMEWISE), streams=[pipe]),
-                             linked_axes=False)
+    return pipe, canvas_pane(
+        hv.DynamicMap(lambda data: draw(data).opts(*_FRAMEWISE), streams=[pipe]), linked_axes=False
+    )
 
 
 class LearnTab(pn.viewable.Viewer):
@@ -57,15 +60,24 @@ class LearnTab(pn.viewable.Viewer):
         self.bound_pipe, self.bound_pane = _live(augmented_bound)
         # The two histograms in two panes of one Row, each redrawn from the same Pipe.
         self.minibatch_pipe = hv.streams.Pipe(data=_EMPTY)
-        self.minibatch_panes = [canvas_pane(hv.DynamicMap(
-            lambda data, quantity=quantity: minibatch_histogram(data, quantity).opts(*_FRAMEWISE),
-            streams=[self.minibatch_pipe]), linked_axes=False) for quantity in ("c", "theta")]
-        self.density_text, self.identity_text, self.bound_text = pn.pane.Markdown(), pn.pane.Markdown(), \
-            pn.pane.Markdown()
+        self.minibatch_panes = [
+            canvas_pane(
+                hv.DynamicMap(
+                    lambda data, quantity=quantity: minibatch_histogram(data, quantity).opts(*_FRAMEWISE),
+                    streams=[self.minibatch_pipe],
+                ),
+                linked_axes=False,
+            )
+            for quantity in ("c", "theta")
+        ]
+        self.density_text, self.identity_text, self.bound_text = (
+            pn.pane.Markdown(),
+            pn.pane.Markdown(),
+            pn.pane.Markdown(),
+        )
         self.minibatch_text = pn.pane.Markdown("Press Play (or Step) to see the local parameters of a minibatch.")
         self.cavity_mean = pn.widgets.FloatSlider(label="cavity mean μ₋", start=-4.0, end=4.0, step=0.05, value=-0.5)
-        self.cavity_var = pn.widgets.FloatSlider(label="cavity variance σ₋²", start=0.05, end=9.0, step=0.05,
-                                                 value=2.0)
+        self.cavity_var = pn.widgets.FloatSlider(label="cavity variance σ₋²", start=0.05, end=9.0, step=0.05, value=2.0)
         self.label = pn.widgets.RadioButtonGroup(label="label y", options={"y = −1": -1, "y = +1": 1}, value=1)
         # one pane per plot of the layout: a HoloViews Layout (a Bokeh GridPlot) nested in the dashboard's Column of
         # dynamic Tabs was drawn with plots of zero size (Panel 1.9.4, Bokeh 3.9.2); single overlays draw fine
@@ -118,8 +130,9 @@ class LearnTab(pn.viewable.Viewer):
         a note."""
         if local is None or len(local["c"]) == 0:
             self.minibatch_pipe.send(_EMPTY)
-            self.minibatch_text.object = ("No local parameters: press Play (or Step). The SVGP baselines have none: "
-                                          "they do not augment.")
+            self.minibatch_text.object = (
+                "No local parameters: press Play (or Step). The SVGP baselines have none: they do not augment."
+            )
             return
         c, theta = np.asarray(local["c"]), np.asarray(local["theta"])
         self.minibatch_pipe.send({"c": c, "theta": theta})
@@ -153,17 +166,36 @@ class LearnTab(pn.viewable.Viewer):
                 "follow from there (Wenzel et al. 2019, §3)."
             ),
             pn.Row(
-                pn.Column("#### 1. The PG(1, c) density", self.c_density, self.density_pane, self.density_text,
-                          sizing_mode="stretch_width"),
-                pn.Column("#### 2. σ(z) as a mixture", self.z_identity, self.identity_pane, self.identity_text,
-                          sizing_mode="stretch_width"),
+                pn.Column(
+                    "#### 1. The PG(1, c) density",
+                    self.c_density,
+                    self.density_pane,
+                    self.density_text,
+                    sizing_mode="stretch_width",
+                ),
+                pn.Column(
+                    "#### 2. σ(z) as a mixture",
+                    self.z_identity,
+                    self.identity_pane,
+                    self.identity_text,
+                    sizing_mode="stretch_width",
+                ),
                 sizing_mode="stretch_width",
             ),
             pn.Row(
-                pn.Column("#### 3. The augmented bound", self.c_bound, self.bound_pane, self.bound_text,
-                          sizing_mode="stretch_width"),
-                pn.Column("#### 4. Your model's last minibatch", pn.Row(*self.minibatch_panes), self.minibatch_text,
-                          sizing_mode="stretch_width"),
+                pn.Column(
+                    "#### 3. The augmented bound",
+                    self.c_bound,
+                    self.bound_pane,
+                    self.bound_text,
+                    sizing_mode="stretch_width",
+                ),
+                pn.Column(
+                    "#### 4. Your model's last minibatch",
+                    pn.Row(*self.minibatch_panes),
+                    self.minibatch_text,
+                    sizing_mode="stretch_width",
+                ),
                 sizing_mode="stretch_width",
             ),
             pn.pane.Markdown(
@@ -171,7 +203,12 @@ class LearnTab(pn.viewable.Viewer):
                 "EPGPC (Hernández-Lobato & Hernández-Lobato 2016), the paper's third system, keeps the probit "
                 "likelihood Φ(yf) and replaces each point's likelihood by a Gaussian *site* chosen by moment matching."
             ),
-            pn.Column("#### 5. One point's EP update", pn.Row(self.cavity_mean, self.cavity_var, self.label),
-                      pn.Row(*self.ep_panes), self.ep_text, sizing_mode="stretch_width"),
+            pn.Column(
+                "#### 5. One point's EP update",
+                pn.Row(self.cavity_mean, self.cavity_var, self.label),
+                pn.Row(*self.ep_panes),
+                self.ep_text,
+                sizing_mode="stretch_width",
+            ),
             sizing_mode="stretch_width",
         )

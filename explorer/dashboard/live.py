@@ -10,6 +10,7 @@ watchers): `Model` publishes the first two after every step, and every reset or 
 old one stood (iteration 0, no history). The Train tab of the dashboard keeps its own raw Bokeh figures (they stream
 at 5 Hz: DESIGN §8).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -29,11 +30,14 @@ def default_drawing(model) -> hv.Layout:
     panels a row to fit a notebook's output area (`NOTEBOOK_WIDTH`)."""
     width, height = PANEL_SIZE
     nll, error = views.training_traces(model, quantities=LIVE_QUANTITIES, x="iteration")
-    surface = views.decision_surface(model, resolution=40).opts(width=width, height=height, legend_cols=2,
-                                                                backend="bokeh")  # the legend as wide as the panel
-    return (surface
-            + nll.opts(width=width, height=height, backend="bokeh")
-            + error.opts(width=width, height=ERROR_HEIGHT, backend="bokeh")).cols(2)
+    surface = views.decision_surface(model, resolution=40).opts(
+        width=width, height=height, legend_cols=2, backend="bokeh"
+    )  # the legend as wide as the panel
+    return (
+        surface
+        + nll.opts(width=width, height=height, backend="bokeh")
+        + error.opts(width=width, height=ERROR_HEIGHT, backend="bokeh")
+    ).cols(2)
 
 
 def following(drawing: hv.core.Dimensioned) -> hv.core.Dimensioned:

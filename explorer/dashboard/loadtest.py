@@ -14,6 +14,7 @@ Bounded on purpose: at most `MAX_SESSIONS` pages and `MAX_SECONDS` per run; the 
 It writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark (`--no-write-md`).
 Needs Playwright (the `test` extra) and Debian Chromium.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -83,8 +84,15 @@ class Monitor(threading.Thread):
 
     def run(self) -> None:
         while not self._done.is_set():
-            self.samples.append((time.monotonic(), [d.refreshes for d in self.dashboards],
-                                 [d.model.iteration for d in self.dashboards], resident_mb(), len(_tasks())))
+            self.samples.append(
+                (
+                    time.monotonic(),
+                    [d.refreshes for d in self.dashboards],
+                    [d.model.iteration for d in self.dashboards],
+                    resident_mb(),
+                    len(_tasks()),
+                )
+            )
             self._done.wait(SAMPLE_SECONDS)
 
     def stop(self) -> None:
@@ -137,8 +145,9 @@ def _quantiles(times: list[tuple[float, float]], start: float, end: float) -> tu
     return (statistics.median(chosen), max(chosen)) if chosen else (float("nan"), float("nan"))
 
 
-def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_every: float, heavy: bool,
-             settle: float) -> dict:
+def run_load(
+    browser, url: str, sessions: list, n: int, seconds: float, page_every: float, heavy: bool, settle: float
+) -> dict:
     """N sessions train for `seconds` (with `heavy`: N − 1 train, one opens HEAVY_LINK and trains on it); the
     numbers of one row."""
     base = (resident_mb(), len(_tasks()))
@@ -175,8 +184,12 @@ def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_eve
     rates = [monitor.rates(i) for i in range(len(dashboards))]
     gaps = [monitor.gap(i) for i in range(len(dashboards))]
     training = len(dashboards)
-    heavy_state = "—" if not heavy else "link at the budget's limit; " + (
-        f"{heavy_dashboard.model.iteration} iterations at m = 999" if heavy_dashboard else "its run not built")
+    heavy_state = (
+        "—"
+        if not heavy
+        else "link at the budget's limit; "
+        + (f"{heavy_dashboard.model.iteration} iterations at m = 999" if heavy_dashboard else "its run not built")
+    )
     for context, _, _ in opened:
         context.close()
     if heavy:
@@ -191,16 +204,26 @@ def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_eve
     iterations = [i for _, i in rates]
     static, page_load = _quantiles(client.static_times, start, end), _quantiles(client.page_times, start, end)
     return {
-        "sessions": n, "training": training, "heavy": heavy_state,
+        "sessions": n,
+        "training": training,
+        "heavy": heavy_state,
         "heavy built after s": heavy_done if heavy_done is not None else float("nan"),
-        "refreshes/s median": statistics.median(refreshes), "refreshes/s least": min(refreshes),
+        "refreshes/s median": statistics.median(refreshes),
+        "refreshes/s least": min(refreshes),
         "longest gap s": max(gaps),
-        "it/s median": statistics.median(iterations), "it/s least": min(iterations),
+        "it/s median": statistics.median(iterations),
+        "it/s least": min(iterations),
         "errors": len(errors) + len(worker_errors) + len(client.failures),
-        "static median s": static[0], "static max s": static[1],
-        "page median s": page_load[0], "page max s": page_load[1],
-        "RSS before MB": base[0], "RSS max MB": max(s[3] for s in monitor.samples), "RSS after MB": resident_mb(),
-        "threads before": base[1], "threads max": max(s[4] for s in monitor.samples), "threads after": len(_tasks()),
+        "static median s": static[0],
+        "static max s": static[1],
+        "page median s": page_load[0],
+        "page max s": page_load[1],
+        "RSS before MB": base[0],
+        "RSS max MB": max(s[3] for s in monitor.samples),
+        "RSS after MB": resident_mb(),
+        "threads before": base[1],
+        "threads max": max(s[4] for s in monitor.samples),
+        "threads after": len(_tasks()),
         "sessions kept after": sum(isinstance(thing, Dashboard) for thing in gc.get_objects()),
         "error texts": (errors + worker_errors + client.failures)[:5],
     }
@@ -209,18 +232,33 @@ def run_load(browser, url: str, sessions: list, n: int, seconds: float, page_eve
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.loadtest", description=DESCRIPTION)
     add_common_arguments(parser)
-    parser.add_argument("--sessions", type=int, nargs="+", default=[1, 3, 6, 12],
-                        help=f"the numbers N of training sessions, one run each (default 1 3 6 12; at most "
-                             f"{MAX_SESSIONS})")
-    parser.add_argument("--seconds", type=float, default=25.0,
-                        help=f"training time of each run (default 25; at most {MAX_SECONDS})")
-    parser.add_argument("--page-every", type=float, default=10.0,
-                        help="seconds between the other client's page loads (default 10)")
-    parser.add_argument("--settle", type=float, default=35.0,
-                        help="seconds between closing the pages and measuring memory and threads after (default 35: "
-                             "Bokeh discards a closed session 15–32 s after its page closed)")
-    parser.add_argument("--heavy", type=int, default=None, metavar="N",
-                        help="also a run of N sessions where one opens the costliest link the budget allows")
+    parser.add_argument(
+        "--sessions",
+        type=int,
+        nargs="+",
+        default=[1, 3, 6, 12],
+        help=f"the numbers N of training sessions, one run each (default 1 3 6 12; at most {MAX_SESSIONS})",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=25.0, help=f"training time of each run (default 25; at most {MAX_SECONDS})"
+    )
+    parser.add_argument(
+        "--page-every", type=float, default=10.0, help="seconds between the other client's page loads (default 10)"
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=35.0,
+        help="seconds between closing the pages and measuring memory and threads after (default 35: "
+        "Bokeh discards a closed session 15–32 s after its page closed)",
+    )
+    parser.add_argument(
+        "--heavy",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also a run of N sessions where one opens the costliest link the budget allows",
+    )
     args = parser.parse_args(argv)
     counts = args.sessions + ([args.heavy] if args.heavy else [])
     if not all(1 <= n <= MAX_SESSIONS for n in counts) or not 0 < args.seconds <= MAX_SECONDS:
@@ -242,28 +280,47 @@ def main(argv: list[str] | None = None) -> int:
             with sync_playwright() as playwright:
                 browser = chromium.launch(playwright)
                 for n in args.sessions:
-                    rows.append(run_load(browser, url, sessions, n, args.seconds, args.page_every, False,
-                                         args.settle))
+                    rows.append(run_load(browser, url, sessions, n, args.seconds, args.page_every, False, args.settle))
                     print(rows[-1], flush=True)
                 if args.heavy:
-                    rows.append(run_load(browser, url, sessions, args.heavy, args.seconds, args.page_every, True,
-                                         args.settle))
+                    rows.append(
+                        run_load(browser, url, sessions, args.heavy, args.seconds, args.page_every, True, args.settle)
+                    )
                     print(rows[-1], flush=True)
                 browser.close()
         finally:
             server.stop()
             server.join()
 
-    columns = ["sessions", "heavy", "heavy built after s", "refreshes/s median", "refreshes/s least", "longest gap s",
-               "it/s median", "it/s least", "errors", "static median s", "static max s", "page median s", "page max s",
-               "RSS before MB", "RSS max MB", "RSS after MB", "threads before", "threads max", "threads after", "sessions kept after"]
+    columns = [
+        "sessions",
+        "heavy",
+        "heavy built after s",
+        "refreshes/s median",
+        "refreshes/s least",
+        "longest gap s",
+        "it/s median",
+        "it/s least",
+        "errors",
+        "static median s",
+        "static max s",
+        "page median s",
+        "page max s",
+        "RSS before MB",
+        "RSS max MB",
+        "RSS after MB",
+        "threads before",
+        "threads max",
+        "threads after",
+        "sessions kept after",
+    ]
     markdown = (
         f"Each run: N headless Chromium pages (one browser context each) on the default page (banana, m = 100), each "
         f"pressing Play for {args.seconds:g} s, served from this process on 127.0.0.1; another client fetches a small "
         f"static file every second and the page every {args.page_every:g} s (each fetch of the page builds a "
         "session that never connects). Memory and threads are this process's (server, sessions' workers and the "
         f"Playwright client; before: server up, no page open; after: {args.settle:g} s after the pages closed). "
-        "\"longest gap\": the longest time a training session's page got no refresh (sampled every 0.25 s). The "
+        '"longest gap": the longest time a training session\'s page got no refresh (sampled every 0.25 s). The '
         f"heavy row: one of the N sessions opens `{HEAVY_LINK}` (the costliest run the budget lets a link ask for) while the others "
         "train, then trains on it. The machine is shared with other users; runs are short.\n\n"
         + markdown_table(rows, columns)

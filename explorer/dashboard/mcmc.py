@@ -7,6 +7,7 @@ drawn once, when the run is done, with the HoloViews views of `explorer.dashboar
 the log-likelihood trace streams while the chains run, so it is raw Bokeh (DESIGN §8).
 The worker drives `McmcRun.chunks()`, a generator whose every step is short, so Pause and clicks stay quick.
 """
+
 from __future__ import annotations
 
 import time
@@ -37,8 +38,19 @@ class McmcRun:
     """One comparison. Built from the model under the worker gate (it copies what it needs); `chunks()` does the
     work in short steps; `stage`, `sampler`, `results` and `surfaces` show how far it got."""
 
-    def __init__(self, model, *, n_train: int, n_test: int, n_samples: int, burn_in: int, n_chains: int,
-                 plane: str = PCA, features: tuple[int, int] = (0, 1), seed: int = 0):
+    def __init__(
+        self,
+        model,
+        *,
+        n_train: int,
+        n_test: int,
+        n_samples: int,
+        burn_in: int,
+        n_chains: int,
+        plane: str = PCA,
+        features: tuple[int, int] = (0, 1),
+        seed: int = 0,
+    ):
         rng = np.random.default_rng(seed)
         self._rng = rng
         train = _subsample(len(model.y_train), n_train, rng)
@@ -74,8 +86,7 @@ class McmcRun:
             if fit.error is not None:
                 raise fit.error
         self.stage = "sampling"
-        self.sampler = GibbsSampler(X, self.y_train, self.kernel, rng=self._rng, max_stored_draws=100,
-                                    **self.settings)
+        self.sampler = GibbsSampler(X, self.y_train, self.kernel, rng=self._rng, max_stored_draws=100, **self.settings)
         sweeps = 1
         while not self.sampler.finished:
             start = time.perf_counter()
@@ -85,8 +96,9 @@ class McmcRun:
         self.stage = "comparing at the test points"
         subsampled_from = self.n_available[0] if self.subsampled else None
         for name, vi in (("sparse", sparse), ("full", full)):
-            self.results[name] = compare_with_mcmc(vi, self.sampler, X_test, self.y_test,
-                                                   subsampled_from=subsampled_from)
+            self.results[name] = compare_with_mcmc(
+                vi, self.sampler, X_test, self.y_test, subsampled_from=subsampled_from
+            )
             yield
         self.stage = "computing the two decision surfaces"
         gx, gy = grid_axes(self.projection.to_plane(self.X_train_raw), SURFACE_RESOLUTION)
@@ -94,21 +106,34 @@ class McmcRun:
         grid = self.scaler.transform(self.projection.from_plane(np.c_[xx.ravel(), yy.ravel()]))
         p_mcmc = np.empty(len(grid))
         for start in range(0, len(grid), _GRID_BLOCK):
-            p_mcmc[start:start + _GRID_BLOCK] = self.sampler.predict_proba(grid[start:start + _GRID_BLOCK])
+            p_mcmc[start : start + _GRID_BLOCK] = self.sampler.predict_proba(grid[start : start + _GRID_BLOCK])
             self.surface_progress = min(1.0, (start + _GRID_BLOCK) / len(grid))
             yield
-        self.surfaces = {"grid": (gx, gy), "MCMC (PG Gibbs)": p_mcmc.reshape(xx.shape),
-                         f"X-GPC sparse (m={self.m})": sparse.predict_proba(grid).reshape(xx.shape)}
+        self.surfaces = {
+            "grid": (gx, gy),
+            "MCMC (PG Gibbs)": p_mcmc.reshape(xx.shape),
+            f"X-GPC sparse (m={self.m})": sparse.predict_proba(grid).reshape(xx.shape),
+        }
         self.stage = "done"
 
     def progress(self) -> dict:
         """Numbers for the progress line (call under the gate)."""
         s = self.sampler
-        out = {"stage": self.stage, "done": 0, "total": 1, "rate": float("nan"), "left": float("nan"),
-               "diagnostics": None}
+        out = {
+            "stage": self.stage,
+            "done": 0,
+            "total": 1,
+            "rate": float("nan"),
+            "left": float("nan"),
+            "diagnostics": None,
+        }
         if s is not None:
-            out.update(done=s.sweeps_done, total=s.total_sweeps, rate=s.sweeps_per_second,
-                       left=s.remaining_seconds if s.sweeps_done else float("nan"))
+            out.update(
+                done=s.sweeps_done,
+                total=s.total_sweeps,
+                rate=s.sweeps_per_second,
+                left=s.remaining_seconds if s.sweeps_done else float("nan"),
+            )
             if s.draws_stored >= 4 and s.sweeps_done - s.burn_in >= 4:
                 out["diagnostics"] = s.diagnostics()
         return out
@@ -142,9 +167,15 @@ class McmcTab(pn.viewable.Viewer):
         self._build_figures()
 
     def _build_figures(self) -> None:
-        self.trace = figure(title="log-likelihood per sweep, by chain", height=260, sizing_mode="stretch_width",
-                            x_axis_label="sweep", tools="pan,wheel_zoom,box_zoom,reset,save",
-                            x_range=Range1d(0.0, 1.0), y_range=Range1d(0.0, 1.0))  # fitted as sweeps arrive
+        self.trace = figure(
+            title="log-likelihood per sweep, by chain",
+            height=260,
+            sizing_mode="stretch_width",
+            x_axis_label="sweep",
+            tools="pan,wheel_zoom,box_zoom,reset,save",
+            x_range=Range1d(0.0, 1.0),
+            y_range=Range1d(0.0, 1.0),
+        )  # fitted as sweeps arrive
         self.trace_sources = []
         for chain in range(8):
             source = ColumnDataSource(dict(sweep=[], value=[]))
@@ -156,9 +187,16 @@ class McmcTab(pn.viewable.Viewer):
     # ------------------------------------------------------------------------------------------------ running
     def new_run(self, model, plane: str, features: tuple[int, int]) -> McmcRun:
         """A run configured from the widgets on the model's current data and kernel (call under the gate)."""
-        self.run = McmcRun(model, n_train=self.n_train.value, n_test=self.n_test.value,
-                           n_samples=self.n_samples.value, burn_in=self.burn_in.value, n_chains=self.n_chains.value,
-                           plane=plane, features=features)
+        self.run = McmcRun(
+            model,
+            n_train=self.n_train.value,
+            n_test=self.n_test.value,
+            n_samples=self.n_samples.value,
+            burn_in=self.burn_in.value,
+            n_chains=self.n_chains.value,
+            plane=plane,
+            features=features,
+        )
         self._shown_results = False
         self._shown_traces = 0
         for source in self.trace_sources:
@@ -173,7 +211,7 @@ class McmcTab(pn.viewable.Viewer):
             return None
         update = {"progress": run.progress(), "results": None, "traces": None}
         if run.sampler is not None and run.sampler.sweeps_done > self._shown_traces:
-            values = run.sampler.traces[:, self._shown_traces:, 0]
+            values = run.sampler.traces[:, self._shown_traces :, 0]
             update["traces"] = (self._shown_traces, values.copy())
             self._shown_traces = run.sampler.sweeps_done
         if run.stage == "done" and not self._shown_results:
@@ -193,8 +231,10 @@ class McmcTab(pn.viewable.Viewer):
                 text += f" · about {p['left']:.0f} s left"
         if p["diagnostics"]:
             d = p["diagnostics"]
-            text += (f" · R̂ max {d['rhat_max/f']:.3f}, bulk ESS min {d['ess_bulk_min/f']:.0f} "
-                     f"(log-lik. ESS {d['ess_bulk/log_likelihood']:.0f})")
+            text += (
+                f" · R̂ max {d['rhat_max/f']:.3f}, bulk ESS min {d['ess_bulk_min/f']:.0f} "
+                f"(log-lik. ESS {d['ess_bulk/log_likelihood']:.0f})"
+            )
         if not running and p["stage"] != "done":
             text += " · stopped"
         self.progress_text.value = text
@@ -213,31 +253,59 @@ class McmcTab(pn.viewable.Viewer):
         self.comparison.objects = [canvas_pane(panel) for panel in mcmc_comparison(results)]
         self.summary.object = "\n\n".join([agreement(r) for r in results.values()] + [_summary_table(results, run)])
         if run.subsampled:
-            self.note.object = (f"MCMC used {len(run.y_train)} of {run.n_available[0]} training points and "
-                                f"{len(run.y_test)} of {run.n_available[1]} test points (random subsample, seed 0): a "
-                                "Gibbs sweep costs O(n³). Both X-GPC fits here use the same subsample and kernel.")
+            self.note.object = (
+                f"MCMC used {len(run.y_train)} of {run.n_available[0]} training points and "
+                f"{len(run.y_test)} of {run.n_available[1]} test points (random subsample, seed 0): a "
+                "Gibbs sweep costs O(n³). Both X-GPC fits here use the same subsample and kernel."
+            )
         self.note.visible = run.subsampled
         xlabel, ylabel = (label.text for label in run.projection.labels(run.feature_names))
-        view = mcmc_surfaces(surfaces, train=run.projection.to_plane(run.X_train_raw), train_labels=run.y_train,
-                             xlabel=xlabel, ylabel=ylabel)
+        view = mcmc_surfaces(
+            surfaces,
+            train=run.projection.to_plane(run.X_train_raw),
+            train_labels=run.y_train,
+            xlabel=xlabel,
+            ylabel=ylabel,
+        )
         self.surfaces.objects = [canvas_pane(panel) for panel in view]
 
     def __panel__(self):
-        settings = pn.Column("### PG Gibbs sampler", self.n_train, self.n_test, self.n_samples, self.burn_in,
-                             self.n_chains, pn.Row(self.start, self.stop), width=300)
-        return pn.Row(settings, pn.Column(
-            pn.pane.Markdown("Exact posterior of the full GP by Pólya-Gamma Gibbs sampling, against X-GPC fitted "
-                             "at the **same kernel** (the model's current ℓ, σ², γ) by coordinate ascent, on the same "
-                             "data: the paper's Fig. 1. Dashed line: perfect agreement."),
-            self.progress_bar, self.progress_text, pn.pane.Bokeh(self.trace, sizing_mode="stretch_width"),
-            self.note, self.comparison, self.summary, self.surfaces, sizing_mode="stretch_width"),
-            sizing_mode="stretch_width")
+        settings = pn.Column(
+            "### PG Gibbs sampler",
+            self.n_train,
+            self.n_test,
+            self.n_samples,
+            self.burn_in,
+            self.n_chains,
+            pn.Row(self.start, self.stop),
+            width=300,
+        )
+        return pn.Row(
+            settings,
+            pn.Column(
+                pn.pane.Markdown(
+                    "Exact posterior of the full GP by Pólya-Gamma Gibbs sampling, against X-GPC fitted "
+                    "at the **same kernel** (the model's current ℓ, σ², γ) by coordinate ascent, on the same "
+                    "data: the paper's Fig. 1. Dashed line: perfect agreement."
+                ),
+                self.progress_bar,
+                self.progress_text,
+                pn.pane.Bokeh(self.trace, sizing_mode="stretch_width"),
+                self.note,
+                self.comparison,
+                self.summary,
+                self.surfaces,
+                sizing_mode="stretch_width",
+            ),
+            sizing_mode="stretch_width",
+        )
 
 
 def agreement(result) -> str:
     """How one X-GPC fit agrees with MCMC at the test points, in a sentence (a `compare.ComparisonResult`): the
     largest difference in p(y=1), how the means correlate, and whether the variances are under- or over-estimated
     (the share of test points where X-GPC's is the smaller one, the median ratio) and how they correlate."""
+
     def correlation(a, b) -> float:
         return float(np.corrcoef(a, b)[0, 1])
 
@@ -249,10 +317,12 @@ def agreement(result) -> str:
         variances = f"variances over-estimated at {1 - below:.0%} of them"
     else:
         variances = f"variances smaller at {below:.0%} of them, larger at the rest"
-    return (f"**{result.label}**: p(y=1) within {np.max(np.abs(result.vi_proba - result.mcmc_proba)):.3f} of MCMC "
-            f"at all {len(ratio)} test points; means correlate {correlation(result.mcmc_mean, result.vi_mean):.3f}; "
-            f"{variances} (median ratio X-GPC/MCMC {np.median(ratio):.2f}), correlation "
-            f"{correlation(result.mcmc_var, result.vi_var):.2f}.")
+    return (
+        f"**{result.label}**: p(y=1) within {np.max(np.abs(result.vi_proba - result.mcmc_proba)):.3f} of MCMC "
+        f"at all {len(ratio)} test points; means correlate {correlation(result.mcmc_mean, result.vi_mean):.3f}; "
+        f"{variances} (median ratio X-GPC/MCMC {np.median(ratio):.2f}), correlation "
+        f"{correlation(result.mcmc_var, result.vi_var):.2f}."
+    )
 
 
 def _summary_table(results: dict, run: McmcRun) -> str:
@@ -274,7 +344,9 @@ def _summary_table(results: dict, run: McmcRun) -> str:
     row("ELBO without augmentation, same q(u)", "elbo_nonaugmented", "{:.2f}")
     s = next(iter(summaries.values()))
     sampler = run.sampler
-    return ("\n".join(rows) + f"\n\nSampler: {sampler.n_chains} chains × {sampler.total_sweeps} sweeps "
-            f"({sampler.burn_in} burn-in), {sampler.sweeps_per_second:.0f} sweeps/s, R̂ max {s['mcmc/rhat_max/f']:.3f}, "
-            f"bulk ESS min {s['mcmc/ess_bulk_min/f']:.0f}; kernel ℓ = {np.round(run.kernel.lengthscale, 3).tolist()}, "
-            f"σ² = {run.kernel.variance:.3g}, γ = {run.kernel.nugget:.2g}.")
+    return (
+        "\n".join(rows) + f"\n\nSampler: {sampler.n_chains} chains × {sampler.total_sweeps} sweeps "
+        f"({sampler.burn_in} burn-in), {sampler.sweeps_per_second:.0f} sweeps/s, R̂ max {s['mcmc/rhat_max/f']:.3f}, "
+        f"bulk ESS min {s['mcmc/ess_bulk_min/f']:.0f}; kernel ℓ = {np.round(run.kernel.lengthscale, 3).tolist()}, "
+        f"σ² = {run.kernel.variance:.3g}, γ = {run.kernel.nugget:.2g}."
+    )

@@ -6,6 +6,7 @@ and colour bar but no points and no image, while the same views saved as standal
 raw Bokeh figures use the canvas and always drew. The dashboard's views are small (hundreds of points, 40×40
 images), well within what the canvas draws at once, so every HoloViews pane in the dashboard uses it.
 """
+
 from __future__ import annotations
 
 import panel as pn

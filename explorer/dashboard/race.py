@@ -5,6 +5,7 @@ natural-gradient run does not flatten the rest); who leads and by how much, in w
 within 1% of the best final NLL (the median of a method's last five evaluations, as `bench race`) ("first") and to
 stay there ("settled"), and the ratio to X-GPC's.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,7 +31,8 @@ CLAIM = (
     "5.1 s, SVGP-Adam 5.4 s; on banana X-GPC 2.3 s, the others 6–8 s. From ℓ = 1 every method spends the race "
     "learning its kernel and the order is noise. `bench race` (60 s, three folds of a9a): X-GPC settles 3–4× sooner "
     "than natural-gradient SVGP. Where every method reaches test error 0 (banana-like), NLLs near 0 differ by noise "
-    "and kernel growth: compare the error curves, not NLL per cent.")
+    "and kernel growth: compare the error curves, not NLL per cent."
+)
 
 
 class RaceRun:
@@ -47,8 +49,11 @@ class RaceRun:
         self.data_dir = model.data_dir
         self.custom = None
         if model.dataset == "custom":
-            self.custom = (np.vstack([model.X_train, model.X_test]), np.concatenate([model.y_train, model.y_test]),
-                           list(model.feature_names))
+            self.custom = (
+                np.vstack([model.X_train, model.X_test]),
+                np.concatenate([model.y_train, model.y_test]),
+                list(model.feature_names),
+            )
         self.models: dict = {}
         self.finished = False
 
@@ -86,11 +91,18 @@ def standings(histories: dict[str, dict]) -> tuple[float, list[dict]]:
     for method, h in histories.items():
         if not len(h["seconds"]):
             continue
-        rows.append({"method": method, "iterations": int(h["iteration"][-1]), "seconds": float(h["seconds"][-1]),
-                     "best_nll": float(np.nanmin(h["test_nll"])), "final_nll": final_value(h["test_nll"]),
-                     "final_error": float(h["test_error"][-1]),
-                     "first": first_time_within(h["seconds"], h["test_nll"], target),
-                     "settled": settled_time_within(h["seconds"], h["test_nll"], target)})
+        rows.append(
+            {
+                "method": method,
+                "iterations": int(h["iteration"][-1]),
+                "seconds": float(h["seconds"][-1]),
+                "best_nll": float(np.nanmin(h["test_nll"])),
+                "final_nll": final_value(h["test_nll"]),
+                "final_error": float(h["test_error"][-1]),
+                "first": first_time_within(h["seconds"], h["test_nll"], target),
+                "settled": settled_time_within(h["seconds"], h["test_nll"], target),
+            }
+        )
     return best, rows
 
 
@@ -99,8 +111,10 @@ def perfect_note(rows: list[dict]) -> str:
     differ in confidence, not in accuracy, and the 1% band on an NLL near 0 is a hair's breadth."""
     if not rows or any(r["final_error"] > 0 for r in rows):
         return ""
-    return (" Every method ends with test error 0: the NLLs differ in confidence, not in accuracy, and a 1% band on an "
-            "NLL near 0 is no measure of speed (see *What a claim needs*).")
+    return (
+        " Every method ends with test error 0: the NLLs differ in confidence, not in accuracy, and a 1% band on an "
+        "NLL near 0 is no measure of speed (see *What a claim needs*)."
+    )
 
 
 def seconds_left(budget: float, trained: dict[str, float]) -> float:
@@ -114,10 +128,12 @@ class RaceTab(pn.viewable.Viewer):
 
     def __init__(self, methods: list[str]):
         super().__init__()
-        self.methods = pn.widgets.CheckBoxGroup(label="methods", options={NAMES.get(m, m): m for m in methods},
-                                                value=list(methods), inline=False)
-        self.budget = pn.widgets.FloatInput(label="training seconds per method", value=8.0, start=0.5, end=600.0,
-                                            step=1.0)
+        self.methods = pn.widgets.CheckBoxGroup(
+            label="methods", options={NAMES.get(m, m): m for m in methods}, value=list(methods), inline=False
+        )
+        self.budget = pn.widgets.FloatInput(
+            label="training seconds per method", value=8.0, start=0.5, end=600.0, step=1.0
+        )
         self.sqrt_d = pn.widgets.Toggle(label="start from ℓ = √d, as bench race", value=True, color="light")
         self.start = pn.widgets.Button(label="Start race", color="primary")
         self.stop = pn.widgets.Button(label="Stop", color="warning")
@@ -127,24 +143,41 @@ class RaceTab(pn.viewable.Viewer):
         self.run: RaceRun | None = None
         self._consumed: dict[str, int] = {}
         self.histories: dict[str, dict] = {}
-        common = dict(height=320, sizing_mode="stretch_width", x_axis_type="log",
-                      x_axis_label="training time (s, log scale; evaluation excluded)",
-                      tools="pan,wheel_zoom,box_zoom,reset,save")
-        self.nll = figure(title="test negative log-likelihood", x_range=Range1d(0.01, 10.0), y_range=Range1d(0.0, 1.0),
-                          **common)
+        common = dict(
+            height=320,
+            sizing_mode="stretch_width",
+            x_axis_type="log",
+            x_axis_label="training time (s, log scale; evaluation excluded)",
+            tools="pan,wheel_zoom,box_zoom,reset,save",
+        )
+        self.nll = figure(
+            title="test negative log-likelihood", x_range=Range1d(0.01, 10.0), y_range=Range1d(0.0, 1.0), **common
+        )
         self.error = figure(title="test error", x_range=self.nll.x_range, y_range=Range1d(0.0, 1.0), **common)
         self.sources: dict[str, ColumnDataSource] = {}
         for i, method in enumerate(methods):
             source = ColumnDataSource({name: [] for name in _COLUMNS})
             for fig, column in ((self.nll, "test_nll"), (self.error, "test_error")):
-                fig.line("seconds", column, source=source, color=Category10_10[i], line_width=2,
-                         legend_label=NAMES.get(method, method))
+                fig.line(
+                    "seconds",
+                    column,
+                    source=source,
+                    color=Category10_10[i],
+                    line_width=2,
+                    legend_label=NAMES.get(method, method),
+                )
             self.sources[method] = source
         for fig in (self.nll, self.error):  # the legend above the plot, two entries a row: it covers no curve
             legend = fig.legend[0]
             fig.center = [item for item in fig.center if item is not legend]
-            legend.update(orientation="horizontal", ncols=min(2, len(methods)), click_policy="hide", margin=0,
-                          padding=2, spacing=8)
+            legend.update(
+                orientation="horizontal",
+                ncols=min(2, len(methods)),
+                click_policy="hide",
+                margin=0,
+                padding=2,
+                spacing=8,
+            )
             fig.add_layout(legend, "above")
 
     def new_run(self, model) -> RaceRun:
@@ -165,8 +198,11 @@ class RaceTab(pn.viewable.Viewer):
             rows = racer.history.since(self._consumed[method])
             self._consumed[method] = racer.history.total
             new[method] = {name: np.array([row[name] for row in rows], dtype=float) for name in _COLUMNS}
-        return {"new": new, "finished": self.run.finished,
-                "seconds": {m: r.trainer.seconds for m, r in self.run.models.items()}}
+        return {
+            "new": new,
+            "finished": self.run.finished,
+            "seconds": {m: r.trainer.seconds for m, r in self.run.models.items()},
+        }
 
     def render(self, update: dict | None, running: bool) -> None:
         if update is None:
@@ -202,15 +238,32 @@ class RaceTab(pn.viewable.Viewer):
 
     def __panel__(self):
         return pn.Row(
-            pn.Column("### Race", pn.pane.Markdown("Same data, inducing points, minibatch size and seed as the Train "
-                                                   "tab; each method gets the same training time."),
-                      self.methods, self.budget, self.sqrt_d, pn.Row(self.start, self.stop),
-                      pn.pane.Markdown(CLAIM, styles={"font-size": "0.85em"}), width=300),
-            pn.Column(self.status, self.verdict, pn.Row(pn.pane.Bokeh(self.nll, sizing_mode="stretch_width"),
-                                          pn.pane.Bokeh(self.error, sizing_mode="stretch_width"),
-                                          sizing_mode="stretch_width"),
-                      self.table, sizing_mode="stretch_width"),
-            sizing_mode="stretch_width")
+            pn.Column(
+                "### Race",
+                pn.pane.Markdown(
+                    "Same data, inducing points, minibatch size and seed as the Train "
+                    "tab; each method gets the same training time."
+                ),
+                self.methods,
+                self.budget,
+                self.sqrt_d,
+                pn.Row(self.start, self.stop),
+                pn.pane.Markdown(CLAIM, styles={"font-size": "0.85em"}),
+                width=300,
+            ),
+            pn.Column(
+                self.status,
+                self.verdict,
+                pn.Row(
+                    pn.pane.Bokeh(self.nll, sizing_mode="stretch_width"),
+                    pn.pane.Bokeh(self.error, sizing_mode="stretch_width"),
+                    sizing_mode="stretch_width",
+                ),
+                self.table,
+                sizing_mode="stretch_width",
+            ),
+            sizing_mode="stretch_width",
+        )
 
 
 def _table(best: float, rows: list[dict], finished: bool) -> str:
@@ -236,15 +289,25 @@ def _table(best: float, rows: list[dict], finished: bool) -> str:
             return "—"
         return f"{value / reference:.2g}×"
 
-    lines = [(f"The band: within 1% of the best final test NLL ({best:.4f}; a method's final NLL is the median of its "
-              f"last five evaluations, as in `bench race`), i.e. NLL ≤ {target:.4f}. "
-              "*Reached the band*: training time of the first evaluation inside it. *In the band from*: the time "
-              "after which every evaluation stayed inside (a method can reach the band, leave it as its kernel "
-              "parameters move, and end above it: then its final NLL is larger than the band's edge)."), "",
-             ("| method | iterations | training time | best NLL | final NLL | final error | reached the band | "
-              "in the band from | reached ÷ X-GPC's |"), "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        (
+            f"The band: within 1% of the best final test NLL ({best:.4f}; a method's final NLL is the median of its "
+            f"last five evaluations, as in `bench race`), i.e. NLL ≤ {target:.4f}. "
+            "*Reached the band*: training time of the first evaluation inside it. *In the band from*: the time "
+            "after which every evaluation stayed inside (a method can reach the band, leave it as its kernel "
+            "parameters move, and end above it: then its final NLL is larger than the band's edge)."
+        ),
+        "",
+        (
+            "| method | iterations | training time | best NLL | final NLL | final error | reached the band | "
+            "in the band from | reached ÷ X-GPC's |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {NAMES.get(r['method'], r['method'])} | {r['iterations']} | {r['seconds']:.2f} s | "
-                     f"{r['best_nll']:.4f} | {r['final_nll']:.4f} | {r['final_error']:.3f} | {reached(r)} | "
-                     f"{stays(r)} | {ratio(r['first'])} |")
+        lines.append(
+            f"| {NAMES.get(r['method'], r['method'])} | {r['iterations']} | {r['seconds']:.2f} s | "
+            f"{r['best_nll']:.4f} | {r['final_nll']:.4f} | {r['final_error']:.3f} | {reached(r)} | "
+            f"{stays(r)} | {ratio(r['first'])} |"
+        )
     return "\n".join(lines)

@@ -9,6 +9,7 @@ the dashboard package (the only one that imports Bokeh and HoloViews), renders t
 
 Bokeh with inline resources, so the file opens without a network connection.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,25 +41,39 @@ def verdict(best: float, rows: list[dict], finished: bool) -> str:
     settled = sorted((r for r in rows if np.isfinite(r["settled"])), key=lambda r: r["settled"])
     if settled:
         winner, others = settled[0], [r for r in rows if r is not settled[0]]
-        words = [(f"**{name[winner['method']]} {wins}**{leads}: it came within 1% of the best final test NLL "
-                  f"({best:.4f}) to stay after {winner['settled']:.2g} s of training")]
+        words = [
+            (
+                f"**{name[winner['method']]} {wins}**{leads}: it came within 1% of the best final test NLL "
+                f"({best:.4f}) to stay after {winner['settled']:.2g} s of training"
+            )
+        ]
         for r in others:
             if np.isfinite(r["settled"]):
                 ratio = r["settled"] / winner["settled"] if winner["settled"] > 0 else float("inf")
                 words.append(f"{name[r['method']]} after {r['settled']:.2g} s ({ratio:.2g}× as long)")
             elif np.isfinite(r["first"]):
-                words.append(f"{name[r['method']]} reached the band at {r['first']:.2g} s but did not stay "
-                             f"(final NLL {r['final_nll']:.4f})")
+                words.append(
+                    f"{name[r['method']]} reached the band at {r['first']:.2g} s but did not stay "
+                    f"(final NLL {r['final_nll']:.4f})"
+                )
             else:
-                words.append(f"{name[r['method']]} {'never' if finished else 'has not yet'} reached it "
-                             f"(final NLL {r['final_nll']:.4f})")
+                words.append(
+                    f"{name[r['method']]} {'never' if finished else 'has not yet'} reached it "
+                    f"(final NLL {r['final_nll']:.4f})"
+                )
         return "; ".join(words) + "."
     ranked = sorted(rows, key=lambda r: r["final_nll"])
     winner = ranked[0]
-    words = [(f"No method {'settled' if finished else 'has settled yet'} within 1% of the best final test NLL "
-              f"({best:.4f}). Lowest final NLL: **{name[winner['method']]}** ({winner['final_nll']:.4f})")]
-    words += [f"{name[r['method']]} {r['final_nll']:.4f} (+{100 * (r['final_nll'] / winner['final_nll'] - 1):.1f}%)"
-              for r in ranked[1:]]
+    words = [
+        (
+            f"No method {'settled' if finished else 'has settled yet'} within 1% of the best final test NLL "
+            f"({best:.4f}). Lowest final NLL: **{name[winner['method']]}** ({winner['final_nll']:.4f})"
+        )
+    ]
+    words += [
+        f"{name[r['method']]} {r['final_nll']:.4f} (+{100 * (r['final_nll'] / winner['final_nll'] - 1):.1f}%)"
+        for r in ranked[1:]
+    ]
     return "; ".join(words) + "."
 
 
@@ -80,21 +95,35 @@ def race_report_from_json(json_path: str | Path, html_path: str | Path, fold: in
         raise ValueError(f"{json_path}: {err}") from None
     config = payload.get("config", {})
     best = race["best_nll"]
-    rows = [{"method": method, "first": r["first_0.01"], "settled": r["settled_0.01"], "final_nll": r["final_nll"]}
-            for method, r in race["methods"].items() if "first_0.01" in r]
+    rows = [
+        {"method": method, "first": r["first_0.01"], "settled": r["settled_0.01"], "final_nll": r["final_nll"]}
+        for method, r in race["methods"].items()
+        if "first_0.01" in r
+    ]
     words = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", html.escape(verdict(best, rows, finished=True)))
-    summary = f"<p>{words}</p>" + "<p>" + "; ".join(
-        f"{html.escape(method)}: final NLL {r['final_nll']:.4f}, "
-        + (f"settled within 1% after {r['settled_0.01']:.3g} s" if math.isfinite(r["settled_0.01"])
-           else "not settled within 1%")
-        for method, r in race["methods"].items()) + "</p>"
+    summary = (
+        f"<p>{words}</p>"
+        + "<p>"
+        + "; ".join(
+            f"{html.escape(method)}: final NLL {r['final_nll']:.4f}, "
+            + (
+                f"settled within 1% after {r['settled_0.01']:.3g} s"
+                if math.isfinite(r["settled_0.01"])
+                else "not settled within 1%"
+            )
+            for method, r in race["methods"].items()
+        )
+        + "</p>"
+    )
     title = f"Race on {config.get('dataset', '?')} (fold {fold}, protocol {config.get('protocol', '?')})"
     return write_race_html(html_path, title, race_curves(payload, fold=fold), summary)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.race_report",
-                                     description="Draw a race JSON (python -m explorer bench race) as an HTML page")
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer.dashboard.race_report",
+        description="Draw a race JSON (python -m explorer bench race) as an HTML page",
+    )
     parser.add_argument("json_path", help="the race's JSON")
     parser.add_argument("html_path", help="the page to write")
     parser.add_argument("--fold", type=int, default=1, help="which fold to draw (default 1)")

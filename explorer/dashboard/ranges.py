@@ -7,6 +7,7 @@ zoom stays). The HoloViews views set explicit ranges themselves.
 `log_ticks`: Bokeh's `LogTicker` falls back to evenly spaced ticks on a log axis that spans fewer decades than it
 wants ticks (0.1, 0.2, …, 0.9 piled up under 1 on the ρ/kernel figure); a `FixedTicker` with these ticks does not.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -47,6 +48,6 @@ def fit_range(axis_range: Range1d, arrays, log: bool = False, pad: float = 0.05)
     span = high - low if high > low else (0.5 if log else max(abs(high), 1.0) * 0.1)
     low, high = low - pad * span, high + pad * span
     if log:
-        low, high = 10.0 ** low, 10.0 ** high
+        low, high = 10.0**low, 10.0**high
     if (axis_range.start, axis_range.end) != (low, high):
         axis_range.update(start=low, end=high)

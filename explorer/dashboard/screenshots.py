@@ -4,6 +4,7 @@ app in this process and driving it in headless Chromium ($XGPC_CHROMIUM, default
 "Run MCMC comparison", Race after "Start race", Learn as it opens. Each tab is written to
 docs/screenshots/<tab>.png (the whole page, `--width` px wide). Rerun it whenever a tab changes.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,8 +47,15 @@ def _act(page, tab: str, play_seconds: float) -> None:
         page.get_by_text("Race finished").wait_for(timeout=WAIT_MS)
 
 
-def take(out: Path = DOCS, *, tabs=TABS, width: int = 1400, height: int = 1000,
-         play_seconds: float = PLAY_SECONDS, report=print) -> list[Path]:
+def take(
+    out: Path = DOCS,
+    *,
+    tabs=TABS,
+    width: int = 1400,
+    height: int = 1000,
+    play_seconds: float = PLAY_SECONDS,
+    report=print,
+) -> list[Path]:
     """Serve the app, open it in headless Chromium at width × height, and write one full-page PNG per tab in `tabs`
     to `out`. Returns the paths written."""
     from playwright.sync_api import sync_playwright
@@ -82,14 +90,21 @@ def take(out: Path = DOCS, *, tabs=TABS, width: int = 1400, height: int = 1000,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.screenshots", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m explorer.dashboard.screenshots",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--out", type=Path, default=DOCS, help=f"folder for the PNGs (default {DOCS})")
     parser.add_argument("--tabs", nargs="+", choices=TABS, default=list(TABS), help="tabs to picture (default all)")
     parser.add_argument("--width", type=int, default=1400, help="browser window width in px (default 1400)")
     parser.add_argument("--height", type=int, default=1000, help="browser window height in px (default 1000)")
-    parser.add_argument("--play-seconds", type=float, default=PLAY_SECONDS,
-                        help=f"how long Train plays before its picture (default {PLAY_SECONDS:g})")
+    parser.add_argument(
+        "--play-seconds",
+        type=float,
+        default=PLAY_SECONDS,
+        help=f"how long Train plays before its picture (default {PLAY_SECONDS:g})",
+    )
     args = parser.parse_args(argv)
     from explorer.dashboard import chromium
 

@@ -3,6 +3,7 @@
 The same page as `panel serve apps/explorer.py`: one `Dashboard` (its own Model and worker thread) per browser
 session, at `/explorer`.
 """
+
 from __future__ import annotations
 
 import panel as pn
@@ -12,8 +13,13 @@ from explorer.dashboard.app import serve_app
 TITLE = "X-GPC Explorer"
 
 
-def serve(port: int = 5006, address: str | None = None, websocket_origins: list[str] | None = None,
-          num_procs: int = 1, show: bool = False) -> None:
+def serve(
+    port: int = 5006,
+    address: str | None = None,
+    websocket_origins: list[str] | None = None,
+    num_procs: int = 1,
+    show: bool = False,
+) -> None:
     """Serve the dashboard at http://`address`:`port`/explorer until interrupted.
 
     Parameters
@@ -29,5 +35,13 @@ def serve(port: int = 5006, address: str | None = None, websocket_origins: list[
     show : bool
         Open the page in this machine's browser.
     """
-    pn.serve({"explorer": serve_app}, port=port, address=address, websocket_origin=websocket_origins,
-             num_procs=num_procs, show=show, title=TITLE, threaded=False)
+    pn.serve(
+        {"explorer": serve_app},
+        port=port,
+        address=address,
+        websocket_origin=websocket_origins,
+        num_procs=num_procs,
+        show=show,
+        title=TITLE,
+        threaded=False,
+    )

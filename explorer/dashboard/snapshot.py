@@ -8,6 +8,7 @@ never write into them, the engine's rollback contract), and the minibatch's c_i 
 iteration. The `Publisher` hands it over by one reference assignment (`latest`); the page says how many rows it has
 taken (`taken`), so the next snapshot carries only the rows after those — none lost, none sent twice.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ class Snapshot:
 
     def rows_after(self, taken: int) -> list[dict]:
         """The rows after the first `taken` of the run (those this snapshot holds; none if it is older)."""
-        return list(self.rows[max(taken - self.first, 0):])
+        return list(self.rows[max(taken - self.first, 0) :])
 
 
 def _rows_since(history, taken: int) -> tuple[dict, ...]:
@@ -65,9 +66,16 @@ class Publisher:
         taken_run, taken = self._taken
         start = taken if taken_run is run else 0
         rows = _rows_since(history, start)
-        snapshot = Snapshot(run=run, first=history.total - len(rows), rows=rows, iteration=model.iteration,
-                            status=model.status, converged=model.converged, prediction=FrozenPrediction(model),
-                            local=model.last_local() if self.local_wanted else None)
+        snapshot = Snapshot(
+            run=run,
+            first=history.total - len(rows),
+            rows=rows,
+            iteration=model.iteration,
+            status=model.status,
+            converged=model.converged,
+            prediction=FrozenPrediction(model),
+            local=model.last_local() if self.local_wanted else None,
+        )
         self.latest = snapshot
         return snapshot
 

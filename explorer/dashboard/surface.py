@@ -8,6 +8,7 @@ Raw Bokeh rather than HoloViews `Pipe`/`DynamicMap` (DESIGN §8): in the full da
 update took ≈ 0.8 s of server time (Bokeh re-walked the document's ~6,000 models per update), while replacing the
 data of a `ColumnDataSource` costs milliseconds.
 """
+
 from __future__ import annotations
 
 import copy
@@ -46,7 +47,7 @@ class FrozenPrediction:
         of FRAME_BLOCK rows: the engine's triangular solves (SciPy BLAS) hold the GIL for a whole call, ≈ 70 ms for
         4,096 rows at m = 950, and this runs beside the server's event loop."""
         X = standardised(self.scaler, X)
-        parts = [self.engine.predict_latent(X[start:start + FRAME_BLOCK]) for start in range(0, len(X), FRAME_BLOCK)]
+        parts = [self.engine.predict_latent(X[start : start + FRAME_BLOCK]) for start in range(0, len(X), FRAME_BLOCK)]
         return np.concatenate([mean for mean, _ in parts]), np.concatenate([var for _, var in parts])
 
     def probability(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
@@ -74,8 +75,9 @@ class Projection:
         if self.kind == PCA:
             return PlainText(text="PC 1 (standardised)"), PlainText(text="PC 2 (standardised)")
         i, j = self.features
-        return PlainText(text=feature_names[i]), PlainText(text=feature_names[j] if j is not None
-                                                           else "(no second feature)")
+        return PlainText(text=feature_names[i]), PlainText(
+            text=feature_names[j] if j is not None else "(no second feature)"
+        )
 
     def to_plane(self, X: np.ndarray) -> np.ndarray:
         """(n, d) raw → (n, 2)."""
@@ -133,10 +135,10 @@ class SurfaceView(pn.viewable.Viewer):
         super().__init__()
         self._add_point = add_point
         self.resolution = resolution
-        self.mode = pn.widgets.RadioButtonGroup(options=["p(y=1)", "predictive sd"], value="p(y=1)",
-                                                color="default")
-        self.click_class = pn.widgets.RadioButtonGroup(options={"click adds class +1": 1, "click adds class −1": -1},
-                                                       value=1, color="default")
+        self.mode = pn.widgets.RadioButtonGroup(options=["p(y=1)", "predictive sd"], value="p(y=1)", color="default")
+        self.click_class = pn.widgets.RadioButtonGroup(
+            options={"click adds class +1": 1, "click adds class −1": -1}, value=1, color="default"
+        )
         self.axes = pn.widgets.Select(label="plane", options=[PCA, FEATURES], value=PCA, width=220)
         self.feature_x = pn.widgets.Select(label="horizontal", options=[], width=140)
         self.feature_y = pn.widgets.Select(label="vertical", options=[], width=140)
@@ -154,13 +156,21 @@ class SurfaceView(pn.viewable.Viewer):
             widget.param.watch(lambda e: None if self._configuring else replot(), "value")
 
     def _build_figure(self) -> None:
-        self.figure = figure(height=520, sizing_mode="stretch_width", x_range=Range1d(0, 1), y_range=Range1d(0, 1),
-                             tools="pan,wheel_zoom,box_zoom,reset,save", toolbar_location="above")
+        self.figure = figure(
+            height=520,
+            sizing_mode="stretch_width",
+            x_range=Range1d(0, 1),
+            y_range=Range1d(0, 1),
+            tools="pan,wheel_zoom,box_zoom,reset,save",
+            toolbar_location="above",
+        )
         self.mapper = LinearColorMapper(palette=P_PALETTE, low=0.0, high=1.0)
-        self.image = ColumnDataSource(dict(image=[np.full((2, 2), 0.5, np.float32)], x=[0.0], y=[0.0], dw=[1.0],
-                                           dh=[1.0]), name="surface-image")
-        image = self.figure.image(image="image", x="x", y="y", dw="dw", dh="dh", source=self.image,
-                                  color_mapper=self.mapper)
+        self.image = ColumnDataSource(
+            dict(image=[np.full((2, 2), 0.5, np.float32)], x=[0.0], y=[0.0], dw=[1.0], dh=[1.0]), name="surface-image"
+        )
+        image = self.figure.image(
+            image="image", x="x", y="y", dw="dw", dh="dh", source=self.image, color_mapper=self.mapper
+        )
         self.figure.add_tools(HoverTool(renderers=[image], tooltips=[("value", "@image{0.000}")]))
         self.colorbar = ColorBar(color_mapper=self.mapper, title="p(y=1)", width=14)
         self.figure.add_layout(self.colorbar, "right")
@@ -169,18 +179,30 @@ class SurfaceView(pn.viewable.Viewer):
         self.train = ColumnDataSource(dict(x=[], y=[], label=[]))
         self.test = ColumnDataSource(dict(x=[], y=[], label=[]))
         colors = linear_cmap("label", CLASS_COLORS, -1, 1)
-        self.figure.scatter("x", "y", source=self.train, marker="circle", size=6, color=colors, line_color="white",
-                            line_width=0.5)
-        self.figure.scatter("x", "y", source=self.test, marker="triangle", size=8, color=colors, alpha=0.8,
-                            line_color="white", line_width=0.5)
+        self.figure.scatter(
+            "x", "y", source=self.train, marker="circle", size=6, color=colors, line_color="white", line_width=0.5
+        )
+        self.figure.scatter(
+            "x",
+            "y",
+            source=self.test,
+            marker="triangle",
+            size=8,
+            color=colors,
+            alpha=0.8,
+            line_color="white",
+            line_width=0.5,
+        )
         self.wrong = ColumnDataSource(dict(x=[], y=[]))
         self.figure.scatter("x", "y", source=self.wrong, marker="x", size=9, color="black", line_width=2)
         self.inducing = ColumnDataSource(dict(x=[], y=[]))
-        self.figure.scatter("x", "y", source=self.inducing, marker="square", size=9, fill_alpha=0.0,
-                            line_color="gold", line_width=2.5)
+        self.figure.scatter(
+            "x", "y", source=self.inducing, marker="square", size=9, fill_alpha=0.0, line_color="gold", line_width=2.5
+        )
         self.added = ColumnDataSource(dict(x=[], y=[], label=[]))  # points added by clicks: stars, outlined
-        self.figure.scatter("x", "y", source=self.added, marker="star", size=17, color=colors, line_color="black",
-                            line_width=1.5)
+        self.figure.scatter(
+            "x", "y", source=self.added, marker="star", size=17, color=colors, line_color="black", line_width=1.5
+        )
         self.figure.on_event(Tap, self._tapped)
 
     # ------------------------------------------------------------------------------------------------ building
@@ -214,11 +236,18 @@ class SurfaceView(pn.viewable.Viewer):
         if model.trainer is not self._run:  # a new run (not a new plane for the same one)
             dropped, self._n_added = self._n_added, 0
             self._run, self._n_train = model.trainer, len(model.y_train)
-        self._shown = {part: np.sort(rng.choice(n, MAX_SHOWN, replace=False)) if n > MAX_SHOWN else np.arange(n)
-                       for part, n in (("train", self._n_train), ("test", len(model.y_test)))}
+        self._shown = {
+            part: np.sort(rng.choice(n, MAX_SHOWN, replace=False)) if n > MAX_SHOWN else np.arange(n)
+            for part, n in (("train", self._n_train), ("test", len(model.y_test)))
+        }
         self._axes = grid_axes(self.projection.to_plane(model.X_train), self.resolution)
-        return {"axes": self._axes, "labels": self.projection.labels(self.feature_names), **self.points(model),
-                **(self.frame(model) if frame else {}), "dropped": dropped}
+        return {
+            "axes": self._axes,
+            "labels": self.projection.labels(self.feature_names),
+            **self.points(model),
+            **(self.frame(model) if frame else {}),
+            "dropped": dropped,
+        }
 
     def build(self, static: dict) -> None:
         """Show new data: axis ranges and labels fitted to it, points, inducing points and the first frame (if
@@ -230,9 +259,11 @@ class SurfaceView(pn.viewable.Viewer):
         self.show_points(static)
         self.inducing.data = _xy(static["inducing"])
         dropped = static.get("dropped", 0)
-        self.dropped_note.object = (f"The {dropped} point{'s' if dropped > 1 else ''} you added by clicking "
-                                    f"{'were' if dropped > 1 else 'was'} dropped: a new run starts from the data set "
-                                    "(a setting changed, Reset, or new data). Click to add points again.")
+        self.dropped_note.object = (
+            f"The {dropped} point{'s' if dropped > 1 else ''} you added by clicking "
+            f"{'were' if dropped > 1 else 'was'} dropped: a new run starts from the data set "
+            "(a setting changed, Reset, or new data). Click to add points again."
+        )
         self.dropped_note.visible = dropped > 0
         if "z" in static:
             self.show(static)
@@ -252,10 +283,12 @@ class SurfaceView(pn.viewable.Viewer):
         project = self.projection.to_plane
         self._n_added = len(model.y_train) - self._n_train
         base = len(X_train) - self._n_added
-        return {"train": _xy(project(X_train[:base]), label=np.asarray(y_train[:base], dtype=float)),
-                "added": _xy(project(X_train[base:]), label=np.asarray(y_train[base:], dtype=float)),
-                "test": _xy(project(X_test), label=np.asarray(y_test, dtype=float)),
-                "inducing": project(model.inducing_points)}
+        return {
+            "train": _xy(project(X_train[:base]), label=np.asarray(y_train[:base], dtype=float)),
+            "added": _xy(project(X_train[base:]), label=np.asarray(y_train[base:], dtype=float)),
+            "test": _xy(project(X_test), label=np.asarray(y_test, dtype=float)),
+            "inducing": project(model.inducing_points),
+        }
 
     def frame(self, model) -> dict:
         """Grid predictions and misclassified points at the model's current state (call under the worker gate)."""
@@ -265,8 +298,14 @@ class SurfaceView(pn.viewable.Viewer):
         """What `compute_frame` needs (cheap; in the UI thread): the frozen prediction (of the model, or of a
         published snapshot), the grid, the drawn points (as `points` last read them) and the display mode."""
         X, y = self._drawn
-        return {"prediction": prediction, "axes": self._axes, "projection": self.projection, "X": X, "y": y,
-                "sd": self.mode.value != "p(y=1)"}
+        return {
+            "prediction": prediction,
+            "axes": self._axes,
+            "projection": self.projection,
+            "X": X,
+            "y": y,
+            "sd": self.mode.value != "p(y=1)",
+        }
 
     @staticmethod
     def compute_frame(inputs: dict) -> dict:
@@ -284,17 +323,26 @@ class SurfaceView(pn.viewable.Viewer):
         sd = np.sqrt(np.maximum(var[:cells], 0.0)).reshape(xx.shape)
         wrong = X_all[misclassified(p_all[cells:], y_all)]
         shown = sd if inputs["sd"] else p
-        return {"grid": (gx, gy), "z": shown.astype(np.float32), "sd": inputs["sd"],
-                "contour": decision_contour(gx, gy, p),
-                "wrong": projection.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
-                "seconds": time.perf_counter() - start}
+        return {
+            "grid": (gx, gy),
+            "z": shown.astype(np.float32),
+            "sd": inputs["sd"],
+            "contour": decision_contour(gx, gy, p),
+            "wrong": projection.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
+            "seconds": time.perf_counter() - start,
+        }
 
     def show(self, frame: dict) -> None:
         """Render a frame from `frame(model)`: image, colour scale, contour and misclassified marks."""
         gx, gy = frame["grid"]
         step_x, step_y = gx[1] - gx[0], gy[1] - gy[0]
-        self.image.data = dict(image=[frame["z"]], x=[gx[0] - step_x / 2], y=[gy[0] - step_y / 2],
-                               dw=[gx[-1] - gx[0] + step_x], dh=[gy[-1] - gy[0] + step_y])
+        self.image.data = dict(
+            image=[frame["z"]],
+            x=[gx[0] - step_x / 2],
+            y=[gy[0] - step_y / 2],
+            dw=[gx[-1] - gx[0] + step_x],
+            dh=[gy[-1] - gy[0] + step_y],
+        )
         if frame["sd"]:
             self.mapper.update(palette=Viridis256, low=0.0, high=float(frame["z"].max()) or 1.0)
         elif self.colorbar.title != "p(y=1)":
@@ -322,11 +370,13 @@ class SurfaceView(pn.viewable.Viewer):
             pn.Row(self.mode, self.click_class),
             pn.Row(self.axes, self.feature_x, self.feature_y),
             pn.pane.Bokeh(self.figure, sizing_mode="stretch_width"),
-            pn.pane.Markdown("Circles: training points, triangles: test points (red +1, blue −1); stars: points "
-                             "you added by clicking (training points too; a new run drops them); black crosses: "
-                             "misclassified (none while the model is undecided, p ≈ ½); gold squares: inducing "
-                             "points; black line: p(y=1) = 0.5.",
-                             styles={"font-size": "0.85em"}),
+            pn.pane.Markdown(
+                "Circles: training points, triangles: test points (red +1, blue −1); stars: points "
+                "you added by clicking (training points too; a new run drops them); black crosses: "
+                "misclassified (none while the model is undecided, p ≈ ½); gold squares: inducing "
+                "points; black line: p(y=1) = 0.5.",
+                styles={"font-size": "0.85em"},
+            ),
             self.dropped_note,
             sizing_mode="stretch_width",
         )

@@ -1,6 +1,7 @@
 """What a user typed, uploaded or named (file names, column names, class labels, cell values) is shown as text, never
 as markup. Notifications and Div-based widgets (StaticText) render HTML; Markdown panes render Markdown and the HTML
 inside it: pass such strings through `html_text` or `markdown_text` before they go there."""
+
 from __future__ import annotations
 
 import html

@@ -8,6 +8,7 @@ gives its number to the next) and labelled by what changed since the run before,
 30 → 50"). The ELBO figure has the full labels in a legend below it; the others name the runs compactly at their
 right, so no legend covers a curve. A click on a legend entry hides that run.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,8 +28,16 @@ _EARLIER_COLORS = Category10_10[1:6]
 _X_LABEL = {"iteration": "iteration", "seconds": "training time (s, evaluation excluded)"}
 _HEIGHT = 230
 _LEGEND_ROW = 19  # px per entry of the ELBO figure's legend below the plot
-_LEGEND = dict(click_policy="hide", label_text_font_size="9pt", glyph_height=12, glyph_width=18, spacing=0,
-               padding=4, margin=4, border_line_alpha=0.3)
+_LEGEND = dict(
+    click_policy="hide",
+    label_text_font_size="9pt",
+    glyph_height=12,
+    glyph_width=18,
+    spacing=0,
+    padding=4,
+    margin=4,
+    border_line_alpha=0.3,
+)
 
 
 def _empty(columns=COLUMNS) -> dict:
@@ -101,8 +110,9 @@ class Traces:
         tools = "pan,wheel_zoom,box_zoom,reset,save"
 
         def common(x=(0.0, 1.0), y=(0.0, 1.0)):  # ranges fitted by `_fit_ranges` (ranges.py says why)
-            return dict(height=_HEIGHT, sizing_mode="stretch_width", tools=tools, x_range=Range1d(*x),
-                        y_range=Range1d(*y))
+            return dict(
+                height=_HEIGHT, sizing_mode="stretch_width", tools=tools, x_range=Range1d(*x), y_range=Range1d(*y)
+            )
 
         self.elbo = figure(title="ELBO", x_axis_label=_X_LABEL["iteration"], **common())
         seconds = _X_LABEL["seconds"]
@@ -110,27 +120,45 @@ class Traces:
         self.error = figure(title="test error", x_axis_label=seconds, **common())
         # Bokeh cannot swap a live figure's scale cleanly, so the log-time versions are separate figures, shown
         # instead of the linear ones (`time_figures`).
-        self.nll_log = figure(title="test negative log-likelihood", x_axis_type="log", x_axis_label=seconds,
-                              **common(x=(1e-3, 1.0)))
+        self.nll_log = figure(
+            title="test negative log-likelihood", x_axis_type="log", x_axis_label=seconds, **common(x=(1e-3, 1.0))
+        )
         self.error_log = figure(title="test error", x_axis_type="log", x_axis_label=seconds, **common(x=(1e-3, 1.0)))
-        self.params = figure(title="step size ρ and kernel parameters", x_axis_label="iteration", y_axis_type="log",
-                             **common(y=(1e-2, 1.0)))
+        self.params = figure(
+            title="step size ρ and kernel parameters",
+            x_axis_label="iteration",
+            y_axis_type="log",
+            **common(y=(1e-2, 1.0)),
+        )
         self.params.yaxis[0].ticker = FixedTicker(ticks=log_ticks(1e-2, 1.0))  # ranges.py says why
         self.elbo_x = "iteration"
-        self.overlaid = {self.elbo: ("elbo", "iteration"), self.nll: ("test_nll", "seconds"),
-                         self.error: ("test_error", "seconds"), self.nll_log: ("test_nll", "seconds"),
-                         self.error_log: ("test_error", "seconds")}
+        self.overlaid = {
+            self.elbo: ("elbo", "iteration"),
+            self.nll: ("test_nll", "seconds"),
+            self.error: ("test_error", "seconds"),
+            self.nll_log: ("test_nll", "seconds"),
+            self.error_log: ("test_error", "seconds"),
+        }
         self._live_items = []
         for fig, (y, x) in self.overlaid.items():
-            fig.add_layout(Legend(items=[], orientation="vertical", **_LEGEND), "below" if fig is self.elbo else "right")
+            fig.add_layout(
+                Legend(items=[], orientation="vertical", **_LEGEND), "below" if fig is self.elbo else "right"
+            )
             renderer = fig.line(x, y, source=self.live, line_width=2.5, color="black")
             item = LegendItem(label="", renderers=[renderer])
             fig.legend[0].items.append(item)
             self._live_items.append((fig, item))
-        items = [LegendItem(label=label, renderers=[self.params.line("iteration", name, source=self.parameters,
-                                                                     line_width=2, color=color)])
-                 for name, label, color in (("rho", "ρ", "crimson"), ("lengthscale", "ℓ", "seagreen"),
-                                            ("variance", "σ²", "darkorange"))]
+        items = [
+            LegendItem(
+                label=label,
+                renderers=[self.params.line("iteration", name, source=self.parameters, line_width=2, color=color)],
+            )
+            for name, label, color in (
+                ("rho", "ρ", "crimson"),
+                ("lengthscale", "ℓ", "seagreen"),
+                ("variance", "σ²", "darkorange"),
+            )
+        ]
         self.params.add_layout(Legend(items=items, **_LEGEND), "right")
         self.figures = [self.elbo, self.nll, self.nll_log, self.error, self.error_log, self.params]
         self._label()
@@ -178,8 +206,9 @@ class Traces:
         colors = Viridis256[:: max(1, 256 // max(len(names), 1))]
         self._kernel_lines = []
         for name, color in zip(names, colors):
-            renderer = self.params.line("iteration", name, source=self.parameters, line_width=1, color=color,
-                                        alpha=0.8, line_dash="dashed")
+            renderer = self.params.line(
+                "iteration", name, source=self.parameters, line_width=1, color=color, alpha=0.8, line_dash="dashed"
+            )
             item = LegendItem(label=name.replace("lengthscale_", "ℓ_"), renderers=[renderer])
             self.params.legend[0].items.append(item)
             self._kernel_lines.append((renderer, item))
@@ -210,8 +239,13 @@ class Traces:
     def _keep(self) -> None:
         source = ColumnDataSource(_thin(dict(self.buffer.kept), EARLIER_POINTS))
         color = _EARLIER_COLORS[(self.number - 1) % len(_EARLIER_COLORS)]
-        run = {"number": self.number, "label": f"run {self.number}: {self._what_changed()}",
-               "config": self._config, "source": source, "items": []}
+        run = {
+            "number": self.number,
+            "label": f"run {self.number}: {self._what_changed()}",
+            "config": self._config,
+            "source": source,
+            "items": [],
+        }
         for fig, (y, x) in self.overlaid.items():
             x = self.elbo_x if fig is self.elbo else x
             renderer = fig.line(x, y, source=source, line_width=1.5, color=color, alpha=0.75)
@@ -228,8 +262,11 @@ class Traces:
     def _label(self) -> None:
         """Label the live run and size the ELBO figure to its legend below it."""
         for fig, item in self._live_items:
-            item.label = {"value": f"run {self.number} (now): {self._what_changed()}" if fig is self.elbo
-                          else f"run {self.number} (now)"}
+            item.label = {
+                "value": f"run {self.number} (now): {self._what_changed()}"
+                if fig is self.elbo
+                else f"run {self.number} (now)"
+            }
         self.elbo.height = _HEIGHT + _LEGEND_ROW * (len(self.earlier) + 1)
         self._fit_ranges()
 

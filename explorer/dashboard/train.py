@@ -1,6 +1,7 @@
 """Train tab: Play / Pause / Step / Reset, the configuration, the decision surface and the live training curves,
 and downloads of the surface and the traces (PNG, SVG or HTML) and of an animation of the next iterations (GIF). The
 files are drawn from a copy of the session's model in a thread, off the event loop (`explorer.dashboard.export`)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,26 +28,31 @@ def convergence_rule(trainer) -> str:
     """The convergence rule of a `training.Trainer`, in words with its numbers."""
     if trainer.convergence == "parameters":
         window = trainer.engine.criterion
-        return (f"the paper's rule on the global parameters held (mean relative change of η over the last "
-                f"{window.window} iterations < {window.threshold:g})")
+        return (
+            f"the paper's rule on the global parameters held (mean relative change of η over the last "
+            f"{window.window} iterations < {window.threshold:g})"
+        )
     if trainer.convergence == "holdout":
         window = trainer.holdout
-        return (f"the paper's hold-out rule held (mean relative change of the test NLL over the last {window.window} "
-                f"evaluations < {window.threshold:g})")
+        return (
+            f"the paper's hold-out rule held (mean relative change of the test NLL over the last {window.window} "
+            f"evaluations < {window.threshold:g})"
+        )
     if trainer.convergence == "no-improvement":
         rule = trainer.no_improvement
-        return (f"early stopping: the test NLL has not improved by {rule.tol:g} in {rule.n_iter_no_change} "
-                "evaluations")
+        return f"early stopping: the test NLL has not improved by {rule.tol:g} in {rule.n_iter_no_change} evaluations"
     return "no rule is set"
 
 
 def evaluation_note(trainer) -> str:
     """What the live curves are evaluated on and how often, in words (a `training.Trainer`)."""
     elbo_rows = trainer.engine.n if trainer.elbo_index is None else len(trainer.elbo_index)
-    return (f"Curves: test NLL and error on {len(trainer.y_eval):,} test rows, ELBO on {elbo_rows:,} training rows "
-            "(larger sets: fixed random subsets of eval_points rows). Step evaluates every eval_every iterations; "
-            f"while Play runs, evaluations are skipped where they would take more than {EVALUATION_SHARE:.0%} of the "
-            "time (on large sets: fewer points, each exact for its iteration).")
+    return (
+        f"Curves: test NLL and error on {len(trainer.y_eval):,} test rows, ELBO on {elbo_rows:,} training rows "
+        "(larger sets: fixed random subsets of eval_points rows). Step evaluates every eval_every iterations; "
+        f"while Play runs, evaluations are skipped where they would take more than {EVALUATION_SHARE:.0%} of the "
+        "time (on large sets: fewer points, each exact for its iteration)."
+    )
 
 
 class TrainTab(pn.viewable.Viewer):
@@ -59,40 +65,74 @@ class TrainTab(pn.viewable.Viewer):
         super().__init__()
         self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
         self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
-        self.step = pn.widgets.Button(label="Step", color="default", width=62,
-                                      description="Advance to the next evaluation (eval_every iterations)")
-        self.reset = pn.widgets.Button(label="↺ Reset", color="default", width=74,
-                                       description="Start this run again from the prior")
-        self.counter = pn.widgets.StaticText(value="iteration 0", width=300, height=28,
-                                             styles={"font-size": "1.15em", "font-weight": "bold"})
-        self.status = pn.widgets.StaticText(value="", width=300, height=96, styles={"font-size": "0.85em",
-                                                                                   "overflow": "hidden"})
+        self.step = pn.widgets.Button(
+            label="Step",
+            color="default",
+            width=62,
+            description="Advance to the next evaluation (eval_every iterations)",
+        )
+        self.reset = pn.widgets.Button(
+            label="↺ Reset", color="default", width=74, description="Start this run again from the prior"
+        )
+        self.counter = pn.widgets.StaticText(
+            value="iteration 0", width=300, height=28, styles={"font-size": "1.15em", "font-weight": "bold"}
+        )
+        self.status = pn.widgets.StaticText(
+            value="", width=300, height=96, styles={"font-size": "0.85em", "overflow": "hidden"}
+        )
         self.traces = Traces()
-        self.evaluation_note = pn.widgets.StaticText(value="", sizing_mode="stretch_width",
-                                                     styles={"font-size": "0.8em", "color": "#555"})
-        self.elbo_axis = pn.widgets.RadioButtonGroup(options={"ELBO vs iteration": "iteration",
-                                                              "ELBO vs wall time": "seconds"}, value="iteration")
+        self.evaluation_note = pn.widgets.StaticText(
+            value="", sizing_mode="stretch_width", styles={"font-size": "0.8em", "color": "#555"}
+        )
+        self.elbo_axis = pn.widgets.RadioButtonGroup(
+            options={"ELBO vs iteration": "iteration", "ELBO vs wall time": "seconds"}, value="iteration"
+        )
         # a toggle button: its whole text is what one clicks, and its accessible name (Bokeh's checkbox has neither)
         self.log_time = pn.widgets.Toggle(label="log time axis (NLL, error)", value=False, color="light")
         self.clear = pn.widgets.Button(label="Clear earlier runs", color="light")
-        self.download = pn.widgets.FileDownload(callback=self._history_file,
-                                                filename="xgpc-history.csv", label="History as CSV",
-                                                color="light", embed=False)
-        self.export_format = pn.widgets.RadioButtonGroup(options=["PNG", "SVG", "HTML"], value="PNG", width=160,
-                                                         description="File format of the surface and traces downloads")
-        self.surface_file = pn.widgets.FileDownload(callback=self.surface_file_bytes, filename="xgpc-surface.png",
-                                                    label="Surface", color="light", embed=False, width=90)
-        self.traces_file = pn.widgets.FileDownload(callback=self.traces_file_bytes, filename="xgpc-traces.png",
-                                                   label="Traces", color="light", embed=False, width=90)
+        self.download = pn.widgets.FileDownload(
+            callback=self._history_file, filename="xgpc-history.csv", label="History as CSV", color="light", embed=False
+        )
+        self.export_format = pn.widgets.RadioButtonGroup(
+            options=["PNG", "SVG", "HTML"],
+            value="PNG",
+            width=160,
+            description="File format of the surface and traces downloads",
+        )
+        self.surface_file = pn.widgets.FileDownload(
+            callback=self.surface_file_bytes,
+            filename="xgpc-surface.png",
+            label="Surface",
+            color="light",
+            embed=False,
+            width=90,
+        )
+        self.traces_file = pn.widgets.FileDownload(
+            callback=self.traces_file_bytes,
+            filename="xgpc-traces.png",
+            label="Traces",
+            color="light",
+            embed=False,
+            width=90,
+        )
         self.animation_iterations = pn.widgets.IntInput(
-            label="animation: the next … iterations", value=200, width=200,
+            label="animation: the next … iterations",
+            value=200,
+            width=200,
             description=f"{ANIMATION_ITERATIONS[0]} to {ANIMATION_ITERATIONS[1]} iterations, run on a copy of this "
-                        f"model (the run here is not changed), {ANIMATION_FRAMES} frames")
-        self.animation_file = pn.widgets.FileDownload(callback=self.animation_file_bytes,
-                                                      filename="xgpc-training.gif", label="Animation (GIF)",
-                                                      color="light", embed=False, align="end")
-        self.export_progress = pn.indicators.Progress(value=0, max=100, visible=False, sizing_mode="stretch_width",
-                                                      height=12)
+            f"model (the run here is not changed), {ANIMATION_FRAMES} frames",
+        )
+        self.animation_file = pn.widgets.FileDownload(
+            callback=self.animation_file_bytes,
+            filename="xgpc-training.gif",
+            label="Animation (GIF)",
+            color="light",
+            embed=False,
+            align="end",
+        )
+        self.export_progress = pn.indicators.Progress(
+            value=0, max=100, visible=False, sizing_mode="stretch_width", height=12
+        )
         self.export_status = pn.widgets.StaticText(value="", sizing_mode="stretch_width")
         self.export_format.param.watch(self._name_files, "value")
         self._model_copy = model_copy
@@ -111,11 +151,15 @@ class TrainTab(pn.viewable.Viewer):
         row = self.traces.last_row
         lines = []
         if row is not None:
-            lines.append(f"After {row['iteration']} iterations: test NLL {row['test_nll']:.4f}, error "
-                         f"{row['test_error']:.3f}, ELBO {row['elbo']:.5g}.")
+            lines.append(
+                f"After {row['iteration']} iterations: test NLL {row['test_nll']:.4f}, error "
+                f"{row['test_error']:.3f}, ELBO {row['elbo']:.5g}."
+            )
         if converged:
-            lines.append(f"Converged: {convergence_rule(trainer)}. Play stops here once; press Play to train on "
-                         "(the curves may still improve slowly).")
+            lines.append(
+                f"Converged: {convergence_rule(trainer)}. Play stops here once; press Play to train on "
+                "(the curves may still improve slowly)."
+            )
         if event:
             lines.append(("Last event: " if lines else "") + event)
         self.status.value = "<br>".join(html_text(line) for line in lines)
@@ -144,21 +188,25 @@ class TrainTab(pn.viewable.Viewer):
 
     async def surface_file_bytes(self) -> io.BytesIO:
         """The current decision surface (on the plane shown) in the chosen format."""
-        return await self._exported(lambda model, plane: views.decision_surface_from_arrays(
-            **views.surface_arrays(model, plane=plane)), "surface")
+        return await self._exported(
+            lambda model, plane: views.decision_surface_from_arrays(**views.surface_arrays(model, plane=plane)),
+            "surface",
+        )
 
     async def traces_file_bytes(self) -> io.BytesIO:
         """The current run's training traces in the chosen format."""
-        return await self._exported(lambda model, plane: views.training_traces(model, labels=[model.data_name]),
-                                    "traces")
+        return await self._exported(
+            lambda model, plane: views.training_traces(model, labels=[model.data_name]), "traces"
+        )
 
     async def animation_file_bytes(self) -> io.BytesIO:
         """A GIF of the next iterations (the number chosen) of a copy of the model, with progress and errors shown
         below the button."""
         iterations, (low, high) = self.animation_iterations.value, ANIMATION_ITERATIONS
         if iterations is None or not low <= iterations <= high:
-            self.export_status.value = html_text(f"animation: {iterations} iterations is out of range (from {low} "
-                                                 f"to {high}); nothing was made.")
+            self.export_status.value = html_text(
+                f"animation: {iterations} iterations is out of range (from {low} to {high}); nothing was made."
+            )
             raise ValueError(f"animation iterations {iterations} out of range")
         plane, start = self._surface.projection, {}
         every = max(1, iterations // ANIMATION_FRAMES)
@@ -172,8 +220,9 @@ class TrainTab(pn.viewable.Viewer):
             start["iteration"] = model.iteration
             with tempfile.TemporaryDirectory() as folder:
                 path = Path(folder) / "training.gif"
-                export.animate_training(model, path, iterations=iterations, every=every, plane=plane,
-                                        progress=progress, **ANIMATION_SIZE)
+                export.animate_training(
+                    model, path, iterations=iterations, every=every, plane=plane, progress=progress, **ANIMATION_SIZE
+                )
                 return path.read_bytes()
 
         self.animation_file.disabled = True
@@ -193,8 +242,9 @@ class TrainTab(pn.viewable.Viewer):
             self.animation_file.disabled = False
             self.export_progress.visible = False
         first = start["iteration"]
-        self.export_status.value = html_text(f"Animation of iterations {first}–{first + iterations} ready "
-                                             f"({len(data) / 1e6:.1f} MB).")
+        self.export_status.value = html_text(
+            f"Animation of iterations {first}–{first + iterations} ready ({len(data) / 1e6:.1f} MB)."
+        )
         return io.BytesIO(data)
 
     def _show_time_axis(self, event) -> None:
@@ -210,21 +260,37 @@ class TrainTab(pn.viewable.Viewer):
         # landed on the surface's p(y=1) toggle at 1280–1920 px).
         controls = pn.Column(
             pn.FlexBox(self.play, self.pause, self.step, self.reset, flex_wrap="wrap", sizing_mode="stretch_width"),
-            self.counter, self.status,
+            self.counter,
+            self.status,
             pn.Card(self._settings.group(DATA), title="Data (more on the Data tab)", collapsed=False),
             pn.Card(self._settings.group(TRAINING), title="Method and training", collapsed=False),
             width=CONTROLS_WIDTH,
         )
         curves = pn.Column(
-            pn.FlexBox(self.elbo_axis, self.log_time, self.clear, self.download), self.evaluation_note,
-            pn.pane.Bokeh(t.elbo), *panes, pn.pane.Bokeh(t.params),
-            sizing_mode="stretch_width", min_width=380, styles={"flex": "1 1 380px"},
+            pn.FlexBox(self.elbo_axis, self.log_time, self.clear, self.download),
+            self.evaluation_note,
+            pn.pane.Bokeh(t.elbo),
+            *panes,
+            pn.pane.Bokeh(t.params),
+            sizing_mode="stretch_width",
+            min_width=380,
+            styles={"flex": "1 1 380px"},
         )
         # under the surface, where a 1000-px high window still shows it
-        export = pn.Card(pn.FlexBox(self.export_format, self.surface_file, self.traces_file),
-                         pn.FlexBox(self.animation_iterations, self.animation_file), self.export_progress,
-                         self.export_status, title="Export for slides", collapsed=False, sizing_mode="stretch_width")
+        export = pn.Card(
+            pn.FlexBox(self.export_format, self.surface_file, self.traces_file),
+            pn.FlexBox(self.animation_iterations, self.animation_file),
+            self.export_progress,
+            self.export_status,
+            title="Export for slides",
+            collapsed=False,
+            sizing_mode="stretch_width",
+        )
         # Side by side where they fit, wrapped where not (on a 1024-px projector the curves go below)
-        return pn.FlexBox(controls, pn.Column(self._surface, export, sizing_mode="stretch_width", min_width=480,
-                                              styles={"flex": "1 1 480px"}), curves,
-                          flex_wrap="wrap", sizing_mode="stretch_width")
+        return pn.FlexBox(
+            controls,
+            pn.Column(self._surface, export, sizing_mode="stretch_width", min_width=480, styles={"flex": "1 1 480px"}),
+            curves,
+            flex_wrap="wrap",
+            sizing_mode="stretch_width",
+        )

@@ -12,6 +12,7 @@ every chunk is checked as it arrives, before it is kept:
 
 Every refusal is passed to `report(message)` (the dashboard's notification); file names are shown as text there.
 """
+
 from __future__ import annotations
 
 import math
@@ -55,10 +56,14 @@ class LimitedFileDropper(pn.widgets.FileDropper):
     `value` holds each completed file's bytes by name (not decoded, whatever its type)."""
 
     max_upload_bytes = param.Integer(default=MAX_UPLOAD_BYTES, bounds=(1, None), doc="Most bytes of one upload")
-    max_session_bytes = param.Integer(default=2 * MAX_UPLOAD_BYTES, bounds=(1, None),
-                                      doc="Most bytes this page's unfinished uploads may hold together")
-    stall_seconds = param.Number(default=60.0, bounds=(0.1, None),
-                                 doc="An unfinished upload that receives nothing for this long is dropped")
+    max_session_bytes = param.Integer(
+        default=2 * MAX_UPLOAD_BYTES,
+        bounds=(1, None),
+        doc="Most bytes this page's unfinished uploads may hold together",
+    )
+    stall_seconds = param.Number(
+        default=60.0, bounds=(0.1, None), doc="An unfinished upload that receives nothing for this long is dropped"
+    )
 
     _rename = {"value": None, "max_upload_bytes": None, "max_session_bytes": None, "stall_seconds": None}
 
@@ -89,8 +94,10 @@ class LimitedFileDropper(pn.widgets.FileDropper):
             raise UploadRefused(f"An upload message arrived without its fields ({type(data).__name__}); ignored.")
         name = data.get("name")
         if not isinstance(name, str) or not name or len(name) > MAX_NAME_CHARACTERS:
-            raise UploadRefused(f"An upload message arrived without a usable file name (a name of 1 to "
-                                f"{MAX_NAME_CHARACTERS} characters); ignored.")
+            raise UploadRefused(
+                f"An upload message arrived without a usable file name (a name of 1 to "
+                f"{MAX_NAME_CHARACTERS} characters); ignored."
+            )
         if kind == "delete_event":  # the user removed the file in the browser
             self._partial.pop(name, None)
             self.value.pop(name, None)
@@ -100,8 +107,9 @@ class LimitedFileDropper(pn.widgets.FileDropper):
         self.drop_stalled()
         chunk, total, content, mime = (data.get(key) for key in ("chunk", "total_chunks", "data", "type"))
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (chunk, total)) or not 1 <= chunk <= total:
-            raise UploadRefused(f"{name}: an upload chunk numbered {chunk!r:.20} of {total!r:.20} is not a chunk of a "
-                                "file; ignored.")
+            raise UploadRefused(
+                f"{name}: an upload chunk numbered {chunk!r:.20} of {total!r:.20} is not a chunk of a file; ignored."
+            )
         if name in self._refused:
             if chunk == 1:
                 self._refused.remove(name)  # a new attempt
@@ -111,25 +119,34 @@ class LimitedFileDropper(pn.widgets.FileDropper):
             self._start(name, total, mime)
         partial = self._partial.get(name)
         if partial is None:
-            raise UploadRefused(f"{name}: chunk {chunk} of {total} arrived without the chunks before it; ignored. "
-                                "Drop the file again.")
+            raise UploadRefused(
+                f"{name}: chunk {chunk} of {total} arrived without the chunks before it; ignored. Drop the file again."
+            )
         if chunk != partial.next_chunk or total != partial.total_chunks:
             self._drop(name)
-            raise UploadRefused(f"{name}: chunk {chunk} of {total} arrived where chunk {partial.next_chunk} of "
-                                f"{partial.total_chunks} was due; the upload was dropped. Drop the file again.")
+            raise UploadRefused(
+                f"{name}: chunk {chunk} of {total} arrived where chunk {partial.next_chunk} of "
+                f"{partial.total_chunks} was due; the upload was dropped. Drop the file again."
+            )
         if not isinstance(content, (bytes, bytearray, memoryview)):
             self._drop(name)
-            raise UploadRefused(f"{name}: chunk {chunk} holds {type(content).__name__} instead of the file's bytes; "
-                                "the upload was dropped.")
+            raise UploadRefused(
+                f"{name}: chunk {chunk} holds {type(content).__name__} instead of the file's bytes; "
+                "the upload was dropped."
+            )
         if partial.received + len(content) > self.max_upload_bytes:
             self._drop(name)
-            raise UploadRefused(f"{name}: more than {_megabytes(self.max_upload_bytes)} arrived, over the upload "
-                                f"limit of {_megabytes(self.max_upload_bytes)}; the upload was dropped.")
+            raise UploadRefused(
+                f"{name}: more than {_megabytes(self.max_upload_bytes)} arrived, over the upload "
+                f"limit of {_megabytes(self.max_upload_bytes)}; the upload was dropped."
+            )
         if self.held_bytes + len(content) > self.max_session_bytes:
             self._drop(name)
-            raise UploadRefused(f"{name}: this page's unfinished uploads would hold more than "
-                                f"{_megabytes(self.max_session_bytes)}; the upload was dropped. Upload one file at "
-                                "a time.")
+            raise UploadRefused(
+                f"{name}: this page's unfinished uploads would hold more than "
+                f"{_megabytes(self.max_session_bytes)}; the upload was dropped. Upload one file at "
+                "a time."
+            )
         partial.chunks.append(bytes(content))
         partial.received += len(content)
         partial.last_seen = time.monotonic()
@@ -145,8 +162,10 @@ class LimitedFileDropper(pn.widgets.FileDropper):
         most = math.ceil((self.max_upload_bytes + 1) / self.chunk_size)  # the browser sends size + 1 bytes' worth
         if total > most:
             self._refuse_rest(name)
-            raise UploadRefused(f"{name}: announced in {total} chunks of {_megabytes(self.chunk_size)}, more than "
-                                f"the upload limit of {_megabytes(self.max_upload_bytes)} allows; refused.")
+            raise UploadRefused(
+                f"{name}: announced in {total} chunks of {_megabytes(self.chunk_size)}, more than "
+                f"the upload limit of {_megabytes(self.max_upload_bytes)} allows; refused."
+            )
         self._partial[name] = _Partial(total, mime if isinstance(mime, str) else "", time.monotonic())
 
     def _finish(self, name: str) -> None:
@@ -173,14 +192,20 @@ class LimitedFileDropper(pn.widgets.FileDropper):
         for name in stalled:
             received = self._partial[name].received
             self._drop(name)
-            self._report(f"{name}: the upload stopped after {_megabytes(received)} and nothing came for "
-                         f"{self.stall_seconds:g} s; it was dropped. Drop the file again.")
+            self._report(
+                f"{name}: the upload stopped after {_megabytes(received)} and nothing came for "
+                f"{self.stall_seconds:g} s; it was dropped. Drop the file again."
+            )
         return stalled
 
     def _watch_stalls(self) -> None:
         """In a served page, check for stalled uploads every half `stall_seconds` while any upload is unfinished."""
-        if self._partial and self._watchdog is None and pn.state.curdoc is not None and \
-                pn.state.curdoc.session_context is not None:
+        if (
+            self._partial
+            and self._watchdog is None
+            and pn.state.curdoc is not None
+            and pn.state.curdoc.session_context is not None
+        ):
             self._watchdog = pn.state.add_periodic_callback(self._check_stalls, period=int(500 * self.stall_seconds))
         elif not self._partial and self._watchdog is not None:
             self._watchdog.stop()

@@ -4,6 +4,7 @@ two chunks, the one-off tasks the page submits (reset, a new setting, a shared l
 touches Panel or Bokeh objects; the UI takes the same gate lock around anything that reads or changes the job's state
 directly — on the event loop only with a timeout (`hold(timeout=…)`), so a long task is never waited for there (the
 training job also publishes snapshots, which the periodic refresh reads without the gate)."""
+
 from __future__ import annotations
 
 import collections

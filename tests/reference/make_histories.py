@@ -6,6 +6,7 @@ bit-identical histories before and after for the same settings and seed"); `test
 reruns the same configurations and compares. Rewrite them only for a numerical change that is meant, and say why in
 BENCHMARKS.md:  python tests/reference/make_histories.py
 """
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,16 @@ HERE = Path(__file__).resolve().parent
 def model_history(method: str, dataset: str) -> list[dict]:
     from explorer import Model
 
-    model = Model(dataset=dataset, method=method, n_points=400, n_inducing=20, batch_size=50, seed=3,
-                  learn_hyperparameters=True, eval_every=10)
+    model = Model(
+        dataset=dataset,
+        method=method,
+        n_points=400,
+        n_inducing=20,
+        batch_size=50,
+        seed=3,
+        learn_hyperparameters=True,
+        eval_every=10,
+    )
     model.step(60)
     return model.history.rows
 
@@ -31,16 +40,32 @@ def estimator_history(method: str, dataset: str) -> list[dict]:
     from explorer import XGPClassifier, datasets
 
     X, y = datasets.load(dataset, n=300, seed=5)
-    clf = XGPClassifier(method=method, n_inducing=15, batch_size=40, max_iter=60, eval_every=10,
-                        early_stopping=False, learn_hyperparameters=True, random_state=7).fit(X, y)
+    clf = XGPClassifier(
+        method=method,
+        n_inducing=15,
+        batch_size=40,
+        max_iter=60,
+        eval_every=10,
+        early_stopping=False,
+        learn_hyperparameters=True,
+        random_state=7,
+    ).fit(X, y)
     return clf.history_
 
 
 ESTIMATOR_METHODS = ("xgpc", "epgpc")  # the methods XGPClassifier offers today
-CASES = {**{f"model/{method}/{dataset}": (model_history, method, dataset)
-            for method in METHODS for dataset in ("moons", "banana-like")},
-         **{f"estimator/{method}/{dataset}": (estimator_history, method, dataset)
-            for method in ESTIMATOR_METHODS for dataset in ("moons", "banana-like")}}
+CASES = {
+    **{
+        f"model/{method}/{dataset}": (model_history, method, dataset)
+        for method in METHODS
+        for dataset in ("moons", "banana-like")
+    },
+    **{
+        f"estimator/{method}/{dataset}": (estimator_history, method, dataset)
+        for method in ESTIMATOR_METHODS
+        for dataset in ("moons", "banana-like")
+    },
+}
 
 
 def without_time(rows: list[dict]) -> list[dict]:

@@ -14,26 +14,43 @@ maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` an
 Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
 stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
 """
+
 from explorer.dashboard.views.ep_site import ep_site_view
 from explorer.dashboard.views.inducing import inducing_study
 from explorer.dashboard.views.learn import (
-                                            augmentation_identity,
-                                            augmented_bound,
-                                            minibatch_histogram,
-                                            minibatch_view,
-                                            pg_density,
+    augmentation_identity,
+    augmented_bound,
+    minibatch_histogram,
+    minibatch_view,
+    pg_density,
 )
 from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_scatter, mcmc_surfaces, mcmc_traces
 from explorer.dashboard.views.race import race_curves, settle_points
 from explorer.dashboard.views.surface import (
-                                            decision_surface,
-                                            decision_surface_from_arrays,
-                                            surface_arrays,
-                                            surface_plane,
+    decision_surface,
+    decision_surface_from_arrays,
+    surface_arrays,
+    surface_plane,
 )
 from explorer.dashboard.views.traces import training_traces
 
-__all__ = ["augmentation_identity", "augmented_bound", "decision_surface", "decision_surface_from_arrays",
-           "ep_site_view", "inducing_study", "mcmc_comparison", "mcmc_scatter", "mcmc_surfaces", "mcmc_traces",
-           "minibatch_histogram", "minibatch_view", "pg_density", "race_curves", "settle_points", "surface_arrays",
-           "surface_plane", "training_traces"]
+__all__ = [
+    "augmentation_identity",
+    "augmented_bound",
+    "decision_surface",
+    "decision_surface_from_arrays",
+    "ep_site_view",
+    "inducing_study",
+    "mcmc_comparison",
+    "mcmc_scatter",
+    "mcmc_surfaces",
+    "mcmc_traces",
+    "minibatch_histogram",
+    "minibatch_view",
+    "pg_density",
+    "race_curves",
+    "settle_points",
+    "surface_arrays",
+    "surface_plane",
+    "training_traces",
+]

@@ -8,6 +8,7 @@ cavity × site match the tilted moments.
     EPSite.from_cavity(μ₋, σ₋², y)     # the numbers and the curves as functions of f
     ep_site_view(μ₋, σ₋², y)           # the picture: likelihood and site | cavity, tilted and matched densities
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -44,15 +45,19 @@ class EPSite:
         if y not in (-1, 1):
             raise ValueError(f"the label y must be -1 or +1, got {y!r}")
         if not (np.isfinite(cavity_mean) and np.isfinite(cavity_var) and cavity_var > 0):
-            raise ValueError(f"the cavity needs a finite mean and a variance > 0, got mean {cavity_mean!r}, "
-                             f"variance {cavity_var!r}")
+            raise ValueError(
+                f"the cavity needs a finite mean and a variance > 0, got mean {cavity_mean!r}, variance {cavity_var!r}"
+            )
         y, cavity_mean, cavity_var = float(y), float(cavity_mean), float(cavity_var)
         log_z, mean, var = (float(v) for v in probit_tilted_moments(y, cavity_mean, cavity_var))
         _, tau, nu = (float(v) for v in probit_site(y, cavity_mean, cavity_var))
         # ∫ exp(−½τ̃f² + ν̃f) N(f | μ₋, σ₋²) df = exp(b²/2P − μ₋²/2σ₋²)/√(σ₋²P), P = 1/σ₋² + τ̃, b = μ₋/σ₋² + ν̃
         precision, shift = 1.0 / cavity_var + tau, cavity_mean / cavity_var + nu
-        log_unscaled = (shift**2 / (2.0 * precision) - cavity_mean**2 / (2.0 * cavity_var)
-                        - 0.5 * float(np.log(cavity_var * precision)))
+        log_unscaled = (
+            shift**2 / (2.0 * precision)
+            - cavity_mean**2 / (2.0 * cavity_var)
+            - 0.5 * float(np.log(cavity_var * precision))
+        )
         return cls(y, cavity_mean, cavity_var, log_z, mean, var, tau, nu, log_z - log_unscaled)
 
     @property
@@ -93,22 +98,39 @@ def ep_site_view(cavity_mean: float, cavity_var: float, y: float, *, width: int 
     f = ep.grid()
     cavity = ep.cavity(f)
     sign = "+" if ep.y > 0 else "−"
-    common = dict(width=width, height=height, xlabel="f", tools=["hover"], show_grid=True, legend_position="top_left",
-                  legend_opts={"background_fill_alpha": 0.6})
-    left = hv.Overlay([
-        hv.Area((f, cavity / cavity.max()), "f", "value", label="cavity (scaled to peak 1)").opts(
-            color=COLORS["cavity"], alpha=0.25, line_alpha=0.0),
-        hv.Curve((f, ep.likelihood(f)), "f", "value", label=f"Φ({sign}f), the likelihood").opts(
-            color=COLORS["likelihood"], line_width=2),
-        hv.Curve((f, ep.site(f)), "f", "value", label="t̃(f), EP's site").opts(
-            color=COLORS["site"], line_width=2, line_dash="dashed"),
-    ]).opts(title="the likelihood and the Gaussian site in its place", ylim=(-0.02, 1.5), **common)
-    right = hv.Overlay([
-        hv.Curve((f, cavity), "f", "density", label="cavity N(f | μ₋, σ₋²)").opts(
-            color=COLORS["cavity"], line_width=2),
-        hv.Curve((f, ep.tilted(f)), "f", "density", label="tilted Φ(yf)·cavity / Z").opts(
-            color=COLORS["tilted"], line_width=3),
-        hv.Curve((f, ep.matched(f)), "f", "density", label="same mean and variance (∝ site × cavity)").opts(
-            color=COLORS["matched"], line_width=2, line_dash="dashed"),
-    ]).opts(title="tilted distribution and its moment match", **common)
+    common = dict(
+        width=width,
+        height=height,
+        xlabel="f",
+        tools=["hover"],
+        show_grid=True,
+        legend_position="top_left",
+        legend_opts={"background_fill_alpha": 0.6},
+    )
+    left = hv.Overlay(
+        [
+            hv.Area((f, cavity / cavity.max()), "f", "value", label="cavity (scaled to peak 1)").opts(
+                color=COLORS["cavity"], alpha=0.25, line_alpha=0.0
+            ),
+            hv.Curve((f, ep.likelihood(f)), "f", "value", label=f"Φ({sign}f), the likelihood").opts(
+                color=COLORS["likelihood"], line_width=2
+            ),
+            hv.Curve((f, ep.site(f)), "f", "value", label="t̃(f), EP's site").opts(
+                color=COLORS["site"], line_width=2, line_dash="dashed"
+            ),
+        ]
+    ).opts(title="the likelihood and the Gaussian site in its place", ylim=(-0.02, 1.5), **common)
+    right = hv.Overlay(
+        [
+            hv.Curve((f, cavity), "f", "density", label="cavity N(f | μ₋, σ₋²)").opts(
+                color=COLORS["cavity"], line_width=2
+            ),
+            hv.Curve((f, ep.tilted(f)), "f", "density", label="tilted Φ(yf)·cavity / Z").opts(
+                color=COLORS["tilted"], line_width=3
+            ),
+            hv.Curve((f, ep.matched(f)), "f", "density", label="same mean and variance (∝ site × cavity)").opts(
+                color=COLORS["matched"], line_width=2, line_dash="dashed"
+            ),
+        ]
+    ).opts(title="tilted distribution and its moment match", **common)
     return (left + right).opts(shared_axes=False)

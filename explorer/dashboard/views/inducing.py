@@ -9,6 +9,7 @@ value against m, one curve per method.
 Curves are averaged over the folds on a common log-spaced time grid, reading each fold's trace as the benchmark's
 table does (`explorer.bench.inducing.value_at`: the last evaluation at or before t).
 """
+
 from __future__ import annotations
 
 import holoviews as hv
@@ -32,8 +33,15 @@ def _fits(study: dict) -> list[dict]:
 def mean_trace(fits: list[dict], column: str, times: np.ndarray) -> np.ndarray:
     """The mean over `fits` (folds) of each trace's `column` read at `times` (k,) (NaN where no fold has a step
     before t; a fold without one yet is left out of the mean)."""
-    values = np.array([[value_at(np.asarray(f["trace"]["seconds"], float), np.asarray(f["trace"][column], float), t)
-                        for t in times] for f in fits])
+    values = np.array(
+        [
+            [
+                value_at(np.asarray(f["trace"]["seconds"], float), np.asarray(f["trace"][column], float), t)
+                for t in times
+            ]
+            for f in fits
+        ]
+    )
     counted = np.isfinite(values).sum(axis=0)
     return np.where(counted > 0, np.nansum(values, axis=0) / np.maximum(counted, 1), np.nan)
 
@@ -64,28 +72,59 @@ def inducing_study(study: dict, *, quantity: str = "error", x: str = "seconds") 
         m_dim = hv.Dimension("m", label="inducing points m")
         curves = []
         for k, method in enumerate(methods):
-            finals = [np.mean([f["final"][quantity] for f in fits if f["method"] == method and f["m"] == m])
-                      for m in ms]
+            finals = [
+                np.mean([f["final"][quantity] for f in fits if f["method"] == method and f["m"] == m]) for m in ms
+            ]
             color = RUN_COLORS[k % len(RUN_COLORS)]
-            curves.append(styled(hv.Curve((ms, finals), kdims=[m_dim], vdims=[y_dim], label=NAMES.get(method, method)),
-                                 color=color, line_width=2, logx=True))
-            curves.append(styled(hv.Scatter((ms, finals), kdims=[m_dim], vdims=[y_dim], group="Final",
-                                            label=NAMES.get(method, method)), color=color, marker="circle", size=8,
-                                 logx=True))
-        overlay = styled(hv.Overlay(curves, group="Inducing", label=quantity),
-                         title=f"final {label} against m", logx=True, legend_position="right")
+            curves.append(
+                styled(
+                    hv.Curve((ms, finals), kdims=[m_dim], vdims=[y_dim], label=NAMES.get(method, method)),
+                    color=color,
+                    line_width=2,
+                    logx=True,
+                )
+            )
+            curves.append(
+                styled(
+                    hv.Scatter(
+                        (ms, finals), kdims=[m_dim], vdims=[y_dim], group="Final", label=NAMES.get(method, method)
+                    ),
+                    color=color,
+                    marker="circle",
+                    size=8,
+                    logx=True,
+                )
+            )
+        overlay = styled(
+            hv.Overlay(curves, group="Inducing", label=quantity),
+            title=f"final {label} against m",
+            logx=True,
+            legend_position="right",
+        )
         return sized(overlay, width=560, height=340)
     times = study_times(study)
     t_dim = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
     panels = []
     for method in methods:
-        curves = [styled(hv.Curve((times, mean_trace([f for f in fits if f["method"] == method and f["m"] == m],
-                                                     column, times)),
-                                  kdims=[t_dim], vdims=[y_dim], label=f"m = {m}"),
-                         color=RUN_COLORS[k % len(RUN_COLORS)], line_width=2, logx=True)
-                  for k, m in enumerate(ms)]
-        overlay = styled(hv.Overlay(curves, group="Inducing", label=method), title=NAMES.get(method, method),
-                         logx=True, legend_position="right")
+        curves = [
+            styled(
+                hv.Curve(
+                    (times, mean_trace([f for f in fits if f["method"] == method and f["m"] == m], column, times)),
+                    kdims=[t_dim],
+                    vdims=[y_dim],
+                    label=f"m = {m}",
+                ),
+                color=RUN_COLORS[k % len(RUN_COLORS)],
+                line_width=2,
+                logx=True,
+            )
+            for k, m in enumerate(ms)
+        ]
+        overlay = styled(
+            hv.Overlay(curves, group="Inducing", label=method),
+            title=NAMES.get(method, method),
+            logx=True,
+            legend_position="right",
+        )
         panels.append(sized(overlay, width=460, height=300))
-    return styled(hv.Layout(panels).cols(min(len(panels), 3)), shared_axes=True,
-                  matplotlib=dict(sublabel_format=""))
+    return styled(hv.Layout(panels).cols(min(len(panels), 3)), shared_axes=True, matplotlib=dict(sublabel_format=""))

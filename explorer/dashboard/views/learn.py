@@ -7,6 +7,7 @@ tab shows these:
 - `minibatch_view(local)`: histograms of c_i and θ_i on a model's last minibatch (`Model.last_local()`), each
   also alone (`minibatch_histogram`).
 """
+
 from __future__ import annotations
 
 import holoviews as hv
@@ -63,13 +64,13 @@ def density_histogram(values: np.ndarray, bins: int = 30) -> tuple[np.ndarray, n
 
 def _histogram(values, dim: hv.Dimension, label: str, color: str, bins: int) -> hv.Histogram:
     edges, top = density_histogram(values, bins)
-    element = hv.Histogram((edges, top), kdims=[dim], vdims=[DENSITY],
-                           label=label)
+    element = hv.Histogram((edges, top), kdims=[dim], vdims=[DENSITY], label=label)
     return styled(element, color=color, alpha=0.4, bokeh=dict(line_alpha=0.0), matplotlib=dict(edgecolor="none"))
 
 
-def pg_density(c: float, draws: np.ndarray | None = None, *, n_draws: int = 5000,
-               rng: np.random.Generator | None = None) -> hv.Overlay:
+def pg_density(
+    c: float, draws: np.ndarray | None = None, *, n_draws: int = 5000, rng: np.random.Generator | None = None
+) -> hv.Overlay:
     """PG(ω | 1, c): exact draws (histogram: `draws`, or `n_draws` drawn with `rng`, default seed 0), the density
     (series) and E[ω] = θ(c) (dashed line), on ω ∈ (0, max(99.5% quantile of the draws, 4 θ(c))]."""
     mean = float(pg_mean(c))
@@ -79,47 +80,95 @@ def pg_density(c: float, draws: np.ndarray | None = None, *, n_draws: int = 5000
     upper = max(float(np.quantile(draws, 0.995)), 4.0 * mean)
     omega = np.linspace(1e-4, upper, 400)
     histogram = _histogram(draws[draws <= upper], OMEGA, f"{len(draws):,} exact draws", "#1f77b4", 50)
-    curve = styled(hv.Curve((omega, density(omega, c)), kdims=[OMEGA], vdims=[DENSITY], label="PG(1, c) density"),
-                   color="black", line_width=2)
-    mean_line = styled(hv.VLine(mean, group="Mean", label="E[ω] = θ(c)"), color="crimson", line_width=2,
-                       bokeh=dict(line_dash="dashed"), matplotlib=dict(linestyle="dashed"))
-    overlay = styled(hv.Overlay([histogram, curve, mean_line], group="PG", label="density"),
-                     title=f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}",
-                     legend_position="top_right")
+    curve = styled(
+        hv.Curve((omega, density(omega, c)), kdims=[OMEGA], vdims=[DENSITY], label="PG(1, c) density"),
+        color="black",
+        line_width=2,
+    )
+    mean_line = styled(
+        hv.VLine(mean, group="Mean", label="E[ω] = θ(c)"),
+        color="crimson",
+        line_width=2,
+        bokeh=dict(line_dash="dashed"),
+        matplotlib=dict(linestyle="dashed"),
+    )
+    overlay = styled(
+        hv.Overlay([histogram, curve, mean_line], group="PG", label="density"),
+        title=f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}",
+        legend_position="top_right",
+    )
     return sized(overlay, width=460, height=300)
 
 
 def augmentation_identity(z: float | None = None) -> hv.Overlay:
     """σ(z) (line) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0)dω by quadrature at 17 points of [−8, 8] (dots), with the
     chosen `z` marked (a diamond) when given."""
-    sigmoid = styled(hv.Curve((Z_GRID, expit(Z_GRID)), kdims=[Z], vdims=[SIGMOID], label="σ(z)"), color="black",
-                     line_width=2)
-    nodes = styled(hv.Scatter((IDENTITY_NODES, [sigmoid_by_augmentation(z)[0] for z in IDENTITY_NODES]),
-                              kdims=[Z], vdims=[SIGMOID], label="quadrature of the integral"),
-                   color="darkorange", marker="circle", size=8)
+    sigmoid = styled(
+        hv.Curve((Z_GRID, expit(Z_GRID)), kdims=[Z], vdims=[SIGMOID], label="σ(z)"), color="black", line_width=2
+    )
+    nodes = styled(
+        hv.Scatter(
+            (IDENTITY_NODES, [sigmoid_by_augmentation(z)[0] for z in IDENTITY_NODES]),
+            kdims=[Z],
+            vdims=[SIGMOID],
+            label="quadrature of the integral",
+        ),
+        color="darkorange",
+        marker="circle",
+        size=8,
+    )
     layers = [sigmoid, nodes]
     if z is not None:
-        layers.append(styled(hv.Scatter(([z], [sigmoid_by_augmentation(z)[0]]), kdims=[Z], vdims=[SIGMOID],
-                                        group="Chosen", label="chosen z"), color="crimson", marker="diamond",
-                             size=14))
-    overlay = styled(hv.Overlay(layers, group="PG", label="identity"),
-                     title="σ(z) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0) dω", legend_position="top_left")
+        layers.append(
+            styled(
+                hv.Scatter(
+                    ([z], [sigmoid_by_augmentation(z)[0]]), kdims=[Z], vdims=[SIGMOID], group="Chosen", label="chosen z"
+                ),
+                color="crimson",
+                marker="diamond",
+                size=14,
+            )
+        )
+    overlay = styled(
+        hv.Overlay(layers, group="PG", label="identity"),
+        title="σ(z) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0) dω",
+        legend_position="top_left",
+    )
     return sized(overlay, width=460, height=300)
 
 
 def augmented_bound(c: float) -> hv.Overlay:
     """log σ(z) and its Gibbs–MacKay lower bound for `c` on z ∈ [−8, 8], with the two points z = ±c where they
     touch; y from −10 to 1."""
-    exact = styled(hv.Curve((Z_GRID, log_expit(Z_GRID)), kdims=[Z], vdims=[LOG_SIGMOID], label="log σ(z)"),
-                   color="black", line_width=2)
-    bound = styled(hv.Curve((Z_GRID, gibbs_mackay_bound(Z_GRID, c)), kdims=[Z], vdims=[LOG_SIGMOID],
-                            group="Bound", label=f"bound for c = {c:g}"), color="royalblue", line_width=2)
+    exact = styled(
+        hv.Curve((Z_GRID, log_expit(Z_GRID)), kdims=[Z], vdims=[LOG_SIGMOID], label="log σ(z)"),
+        color="black",
+        line_width=2,
+    )
+    bound = styled(
+        hv.Curve(
+            (Z_GRID, gibbs_mackay_bound(Z_GRID, c)),
+            kdims=[Z],
+            vdims=[LOG_SIGMOID],
+            group="Bound",
+            label=f"bound for c = {c:g}",
+        ),
+        color="royalblue",
+        line_width=2,
+    )
     touch = np.array([-c, c])
-    points = styled(hv.Scatter((touch, log_expit(touch)), kdims=[Z], vdims=[LOG_SIGMOID], group="Touch",
-                               label="tight at z = ±c"), color="crimson", marker="circle", size=10)
-    overlay = styled(hv.Overlay([exact, bound, points], group="PG", label="bound"),
-                     title="log σ(z) and its Gibbs–MacKay lower bound", ylim=(-10.0, 1.0),
-                     legend_position="bottom_right")
+    points = styled(
+        hv.Scatter((touch, log_expit(touch)), kdims=[Z], vdims=[LOG_SIGMOID], group="Touch", label="tight at z = ±c"),
+        color="crimson",
+        marker="circle",
+        size=10,
+    )
+    overlay = styled(
+        hv.Overlay([exact, bound, points], group="PG", label="bound"),
+        title="log σ(z) and its Gibbs–MacKay lower bound",
+        ylim=(-10.0, 1.0),
+        legend_position="bottom_right",
+    )
     return sized(overlay, width=460, height=300)
 
 
@@ -129,13 +178,19 @@ def minibatch_histogram(local: dict, quantity: str = "c", bins: int = 30) -> hv.
     do not augment)."""
     if quantity not in ("c", "theta"):
         raise ValueError(f"quantity must be 'c' or 'theta', got {quantity!r}")
-    dim, color = ((hv.Dimension("c", label="c_i"), "#1f77b4") if quantity == "c"
-                  else (hv.Dimension("theta", label="θ_i = E[ω_i]"), "darkorange"))
+    dim, color = (
+        (hv.Dimension("c", label="c_i"), "#1f77b4")
+        if quantity == "c"
+        else (hv.Dimension("theta", label="θ_i = E[ω_i]"), "darkorange")
+    )
     histogram = styled(_histogram(local[quantity], dim, dim.label, color, bins), title=dim.label)
     return sized(histogram, width=230, height=300)
 
 
 def minibatch_view(local: dict, bins: int = 30) -> hv.Layout:
     """The histograms of c_i and θ_i of a minibatch side by side (`minibatch_histogram`), each on its own axes."""
-    return styled(hv.Layout([minibatch_histogram(local, quantity, bins) for quantity in ("c", "theta")]).cols(2),
-                  shared_axes=False, matplotlib=dict(sublabel_format=""))
+    return styled(
+        hv.Layout([minibatch_histogram(local, quantity, bins) for quantity in ("c", "theta")]).cols(2),
+        shared_axes=False,
+        matplotlib=dict(sublabel_format=""),
+    )

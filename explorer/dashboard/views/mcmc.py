@@ -9,6 +9,7 @@ the identity line; the two decision surfaces side by side; the sampler's log-lik
 Inputs are `explorer.compare` results: a `ComparisonRun`, one `ComparisonResult`, or a dict name → result (as the
 MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
 """
+
 from __future__ import annotations
 
 import holoviews as hv
@@ -19,9 +20,15 @@ from explorer.dashboard.views.surface import decision_surface_from_arrays
 
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
 # Sparse and full X-GPC often agree to the pixel: open circles around small filled diamonds keep both visible.
-MARKERS = {"sparse": dict(marker="circle", size=9, bokeh=dict(fill_alpha=0.0, line_color=RUN_COLORS[0]),
-                          matplotlib=dict(color="none", edgecolors=RUN_COLORS[0])),
-           "full": dict(marker="diamond", size=6, color=RUN_COLORS[1], alpha=0.8)}
+MARKERS = {
+    "sparse": dict(
+        marker="circle",
+        size=9,
+        bokeh=dict(fill_alpha=0.0, line_color=RUN_COLORS[0]),
+        matplotlib=dict(color="none", edgecolors=RUN_COLORS[0]),
+    ),
+    "full": dict(marker="diamond", size=6, color=RUN_COLORS[1], alpha=0.8),
+}
 
 
 def comparison_results(results) -> dict:
@@ -50,33 +57,51 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
         style = MARKERS.get(kind, dict(marker="square", size=6, color=RUN_COLORS[2]))
         style = dict(style, bokeh=dict(style.get("bokeh", {}), tools=["hover"]))
         scatters.append(styled(hv.Scatter((mcmc, vi), kdims=[x], vdims=[y], label=result.label), **style))
-    identity = styled(hv.Curve(([low, high], [low, high]), kdims=[x], vdims=[y], group="Identity",
-                               label="identity"), color="gray", line_width=1.5, bokeh=dict(line_dash="dashed"),
-                      matplotlib=dict(linestyle="dashed"))
+    identity = styled(
+        hv.Curve(([low, high], [low, high]), kdims=[x], vdims=[y], group="Identity", label="identity"),
+        color="gray",
+        line_width=1.5,
+        bokeh=dict(line_dash="dashed"),
+        matplotlib=dict(linestyle="dashed"),
+    )
     # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal)
-    overlay = styled(hv.Overlay([identity] + scatters, group="Comparison", label=quantity), title=PANELS[quantity],
-                     bokeh=dict(legend_position="bottom", legend_cols=2), matplotlib=dict(legend_position="top_left"))
+    overlay = styled(
+        hv.Overlay([identity] + scatters, group="Comparison", label=quantity),
+        title=PANELS[quantity],
+        bokeh=dict(legend_position="bottom", legend_cols=2),
+        matplotlib=dict(legend_position="top_left"),
+    )
     return sized(overlay, width=330, height=350)
 
 
 def mcmc_comparison(results) -> hv.Layout:
     """The paper's Fig. 1: posterior mean, variance and p(y=1) at the test points, X-GPC against MCMC, side by
     side (a Layout of three `mcmc_scatter` panels)."""
-    return styled(hv.Layout([mcmc_scatter(results, quantity) for quantity in PANELS]).cols(3),
-                  matplotlib=dict(sublabel_format="", fig_size=150))
+    return styled(
+        hv.Layout([mcmc_scatter(results, quantity) for quantity in PANELS]).cols(3),
+        matplotlib=dict(sublabel_format="", fig_size=150),
+    )
 
 
-def mcmc_surfaces(surfaces: dict, *, train=None, train_labels=None, xlabel: str = "x1",
-                  ylabel: str = "x2") -> hv.Layout:
+def mcmc_surfaces(
+    surfaces: dict, *, train=None, train_labels=None, xlabel: str = "x1", ylabel: str = "x2"
+) -> hv.Layout:
     """The decision surfaces side by side: surfaces = {"grid": (gx (nx,), gy (ny,)), name: p (ny, nx), …} (as the
     MCMC tab computes them: MCMC and sparse X-GPC), each with its 0.5 contour and the training points (n, 2) with
     labels (n,) in ±1, on shared axes."""
     gx, gy = surfaces["grid"]
-    panels = [decision_surface_from_arrays(gx, gy, p, train=train, train_labels=train_labels, xlabel=xlabel,
-                                           ylabel=ylabel, title=f"{name}: p(y=1)")
-              for name, p in surfaces.items() if name != "grid"]
-    return styled(hv.Layout([sized(panel, width=460, height=380) for panel in panels]).cols(len(panels)),
-                  shared_axes=True, matplotlib=dict(sublabel_format="", fig_size=150))
+    panels = [
+        decision_surface_from_arrays(
+            gx, gy, p, train=train, train_labels=train_labels, xlabel=xlabel, ylabel=ylabel, title=f"{name}: p(y=1)"
+        )
+        for name, p in surfaces.items()
+        if name != "grid"
+    ]
+    return styled(
+        hv.Layout([sized(panel, width=460, height=380) for panel in panels]).cols(len(panels)),
+        shared_axes=True,
+        matplotlib=dict(sublabel_format="", fig_size=150),
+    )
 
 
 def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
@@ -88,12 +113,33 @@ def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
     burn_in = getattr(sampler_or_traces, "burn_in", 0) if burn_in is None else burn_in
     sweep = hv.Dimension("sweep", label="sweep")
     value = hv.Dimension("log_likelihood", label="log-likelihood Σ log σ(y f)")
-    curves = [styled(hv.Curve((np.arange(traces.shape[1]), traces[c, :, 0]), kdims=[sweep], vdims=[value],
-                              label=f"chain {c + 1}"), color=RUN_COLORS[c % len(RUN_COLORS)], line_width=1,
-                     alpha=0.8)
-              for c in range(traces.shape[0])]
-    shaded = ([styled(hv.VLine(burn_in, group="BurnIn", label="end of burn-in"), color="gray", line_width=1.5,
-                      bokeh=dict(line_dash="dashed"), matplotlib=dict(linestyle="dashed"))] if burn_in else [])
-    overlay = styled(hv.Overlay(curves + shaded, group="Gibbs", label="log_likelihood"),
-                     title="PG Gibbs: log-likelihood per sweep, by chain", legend_position="right")
+    curves = [
+        styled(
+            hv.Curve(
+                (np.arange(traces.shape[1]), traces[c, :, 0]), kdims=[sweep], vdims=[value], label=f"chain {c + 1}"
+            ),
+            color=RUN_COLORS[c % len(RUN_COLORS)],
+            line_width=1,
+            alpha=0.8,
+        )
+        for c in range(traces.shape[0])
+    ]
+    shaded = (
+        [
+            styled(
+                hv.VLine(burn_in, group="BurnIn", label="end of burn-in"),
+                color="gray",
+                line_width=1.5,
+                bokeh=dict(line_dash="dashed"),
+                matplotlib=dict(linestyle="dashed"),
+            )
+        ]
+        if burn_in
+        else []
+    )
+    overlay = styled(
+        hv.Overlay(curves + shaded, group="Gibbs", label="log_likelihood"),
+        title="PG Gibbs: log-likelihood per sweep, by chain",
+        legend_position="right",
+    )
     return sized(overlay, width=700, height=260)

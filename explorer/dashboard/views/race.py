@@ -8,6 +8,7 @@ within the first band (came within it and stayed: DESIGN §6).
 The NLL axis is fitted to the bulk of the curves (`robust_range`): one spike of a natural-gradient run does not
 squash the others. The race report (`explorer.dashboard.race_report`) draws this view.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,15 +19,13 @@ from scipy.ndimage import median_filter
 
 from explorer.dashboard.views.style import RUN_COLORS, sized, styled
 
-NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)",
-         "epgpc": "EPGPC"}
+NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)", "epgpc": "EPGPC"}
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
 NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
 ERROR = hv.Dimension("test_error", label="test error rate")
 
 
-def robust_range(curves: list, window: int = 5, pad: float = 0.05,
-                 spikes: str = "up") -> tuple[float, float] | None:
+def robust_range(curves: list, window: int = 5, pad: float = 0.05, spikes: str = "up") -> tuple[float, float] | None:
     """A y-range (low, high) for several curves that shows every curve whole except brief spikes: from the lowest
     value to the highest value of the curves smoothed by a running median over `window` points (a spike of up to
     window // 2 evaluations, e.g. one natural-gradient evaluation at NLL ≈ 7 among values near 0.3, is cut off
@@ -53,8 +52,10 @@ def race_fold(race: dict, fold: int = 1) -> dict:
         return race
     folds = race.get("folds")
     if not folds or not 1 <= fold <= len(folds):
-        raise ValueError(f"no fold {fold} in this race (is it the JSON of `python -m explorer bench race`? it has "
-                         f"{0 if not folds else len(folds)} folds)")
+        raise ValueError(
+            f"no fold {fold} in this race (is it the JSON of `python -m explorer bench race`? it has "
+            f"{0 if not folds else len(folds)} folds)"
+        )
     return folds[fold - 1]
 
 
@@ -88,22 +89,61 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
         shown = seconds > 0
         for dim, curves in ((NLL, nll_curves), (ERROR, error_curves)):
             values = np.asarray(r["trace"][dim.name], float)[shown]
-            curves.append(styled(hv.Curve((seconds[shown], values), kdims=[SECONDS], vdims=[dim], label=name),
-                                 color=color, line_width=2, logx=True, bokeh=dict(tools=["hover"])))
+            curves.append(
+                styled(
+                    hv.Curve((seconds[shown], values), kdims=[SECONDS], vdims=[dim], label=name),
+                    color=color,
+                    line_width=2,
+                    logx=True,
+                    bokeh=dict(tools=["hover"]),
+                )
+            )
         if method in settled:
-            markers.append(styled(hv.Scatter([settled[method]], kdims=[SECONDS], vdims=[NLL], group="Settled",
-                                             label=f"{name} settled within {100 * settle_band:g}%"),
-                                  color=color, marker="diamond", size=12, logx=True,
-                                  bokeh=dict(line_color="black"), matplotlib=dict(edgecolors="black")))
-    lines = [styled(hv.HLine(best * (1 + band), group="Band", label=f"best + {100 * band:g}%"), color="gray",
-                    line_width=1.5, bokeh=dict(line_dash="dashed"), matplotlib=dict(linestyle="dashed"))
-             for band in bands]
-    y_range = robust_range([r["trace"]["test_nll"] for r in one["methods"].values()]
-                           + [[best * (1 + band) for band in bands]])
-    nll = styled(hv.Overlay(nll_curves + markers + lines, group="Race", label="test_nll"),
-                 title=f"test NLL (best {best:.4f})", logx=True, legend_position="right",
-                 **({"ylim": y_range} if y_range is not None else {}))
-    error = styled(hv.Overlay(error_curves, group="Race", label="test_error"), title="test error", logx=True,
-                   legend_position="right")
-    return styled(hv.Layout([sized(nll, width=900, height=380), sized(error, width=900, height=300)]).cols(1),
-                  shared_axes=True, matplotlib=dict(sublabel_format="", fig_size=200, vspace=0.45))
+            markers.append(
+                styled(
+                    hv.Scatter(
+                        [settled[method]],
+                        kdims=[SECONDS],
+                        vdims=[NLL],
+                        group="Settled",
+                        label=f"{name} settled within {100 * settle_band:g}%",
+                    ),
+                    color=color,
+                    marker="diamond",
+                    size=12,
+                    logx=True,
+                    bokeh=dict(line_color="black"),
+                    matplotlib=dict(edgecolors="black"),
+                )
+            )
+    lines = [
+        styled(
+            hv.HLine(best * (1 + band), group="Band", label=f"best + {100 * band:g}%"),
+            color="gray",
+            line_width=1.5,
+            bokeh=dict(line_dash="dashed"),
+            matplotlib=dict(linestyle="dashed"),
+        )
+        for band in bands
+    ]
+    y_range = robust_range(
+        [r["trace"]["test_nll"] for r in one["methods"].values()] + [[best * (1 + band) for band in bands]]
+    )
+    nll = styled(
+        hv.Overlay(nll_curves + markers + lines, group="Race", label="test_nll"),
+        title=f"test NLL (best {best:.4f})",
+        logx=True,
+        legend_position="right",
+        **({"ylim": y_range} if y_range is not None else {}),
+    )
+    error = styled(
+        hv.Overlay(error_curves, group="Race", label="test_error"),
+        title="test error",
+        logx=True,
+        legend_position="right",
+    )
+    return styled(
+        hv.Layout([sized(nll, width=900, height=380), sized(error, width=900, height=300)]).cols(1),
+        shared_axes=True,
+        matplotlib=dict(sublabel_format="", fig_size=200, vspace=0.45),
+    )

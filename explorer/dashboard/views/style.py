@@ -5,6 +5,7 @@ The two backends name some options differently (marker "circle" / "o", size in p
 its options once per backend through `styled`. Importing this module loads both backends' plotting extensions
 (Bokeh first: it stays HoloViews' current backend unless the user chose another with `hv.extension`).
 """
+
 from __future__ import annotations
 
 import holoviews as hv
@@ -25,12 +26,25 @@ CLASS_COLOR = {-1: CLASS_COLORS[0], 1: CLASS_COLORS[1]}
 RUN_COLORS = list(Category10_10)
 
 # Markers by name, per backend: (Bokeh marker, matplotlib marker).
-_MARKERS = {"circle": ("circle", "o"), "triangle": ("triangle", "^"), "x": ("x", "X"), "square": ("square", "s"),
-            "diamond": ("diamond", "D")}
+_MARKERS = {
+    "circle": ("circle", "o"),
+    "triangle": ("triangle", "^"),
+    "x": ("x", "X"),
+    "square": ("square", "s"),
+    "diamond": ("diamond", "D"),
+}
 
 
-def styled(element, *, marker: str | None = None, size: float | None = None, line_width: float | None = None,
-           bokeh: dict | None = None, matplotlib: dict | None = None, **common):
+def styled(
+    element,
+    *,
+    marker: str | None = None,
+    size: float | None = None,
+    line_width: float | None = None,
+    bokeh: dict | None = None,
+    matplotlib: dict | None = None,
+    **common,
+):
     """`element` with options `common` (names both backends know: color, alpha, cmap, xlabel, title, logx, …) set
     for both backends, plus a `marker` name from `_MARKERS`, a marker `size` in px (matplotlib: area s = size²) and
     a `line_width` (matplotlib: linewidth), and backend-only options `bokeh` / `matplotlib`."""
@@ -50,6 +64,7 @@ def sized(element, *, width: int = 420, height: int = 360):
     with the width, a legend at the bottom below the x-axis label (`legend_below`), log axes labelled with plain
     numbers (0.06, 0.1, 1.15 rather than 6×10⁻², 10⁻¹, 1.15×10⁰) and legend entries shown literally
     (`literal_legend`)."""
+
     def box_aspect(plot, _element):
         axis = plot.handles["axis"]
         axis.set_aspect("auto")
@@ -61,8 +76,11 @@ def sized(element, *, width: int = 420, height: int = 360):
         if getattr(plot, "legend_position", None) == "bottom" and axis.get_legend() is not None:
             legend_below(axis, plot.legend_cols or 3)
 
-    return literal_legend(element).opts(width=width, height=height, backend="bokeh").opts(
-        hooks=[box_aspect], fig_size=100 * width / 300, backend="matplotlib")
+    return (
+        literal_legend(element)
+        .opts(width=width, height=height, backend="bokeh")
+        .opts(hooks=[box_aspect], fig_size=100 * width / 300, backend="matplotlib")
+    )
 
 
 def legend_below(axis, columns: int) -> None:
@@ -74,12 +92,20 @@ def legend_below(axis, columns: int) -> None:
     size = old.get_texts()[0].get_fontsize() if labels else plt.rcParams["legend.fontsize"]
     ticks = max([label.get_fontsize() for label in axis.get_xticklabels()] or [size])
     # below the tick labels and the axis label: their heights and the pads between them, in points
-    drop = ScaledTranslation(0.0, -(ticks + axis.xaxis.label.get_fontsize() + 16.0) / 72.0,
-                             axis.figure.dpi_scale_trans)
+    drop = ScaledTranslation(0.0, -(ticks + axis.xaxis.label.get_fontsize() + 16.0) / 72.0, axis.figure.dpi_scale_trans)
     handles = old.legend_handles
     old.remove()
-    axis.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), bbox_transform=axis.transAxes + drop,
-                ncol=columns, fontsize=size, frameon=True, borderaxespad=0.0)
+    axis.legend(
+        handles,
+        labels,
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=axis.transAxes + drop,
+        ncol=columns,
+        fontsize=size,
+        frameon=True,
+        borderaxespad=0.0,
+    )
 
 
 def literal(text: str) -> str:
@@ -100,6 +126,7 @@ def literal_legend(element):
 def plain_axis_labels(element, xlabel: str, ylabel: str):
     """`element` whose Bokeh axis labels show `xlabel`, `ylabel` literally, as user-given names must be (Bokeh would
     typeset "$$x$$" as TeX): they become `PlainText`. (For matplotlib, label the dimensions with `literal`.)"""
+
     def bokeh_labels(plot, _element):
         plot.state.xaxis[0].axis_label = PlainText(text=xlabel)
         plot.state.yaxis[0].axis_label = PlainText(text=ylabel)

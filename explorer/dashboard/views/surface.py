@@ -12,6 +12,7 @@ For d > 2 the plane is the dashboard's (`explorer.dashboard.surface.Projection`)
 of the standardised training inputs, or two chosen features with the others at their training mean.
 The Train tab draws the same picture in raw Bokeh, because it refreshes at 5 Hz (DESIGN §8).
 """
+
 from __future__ import annotations
 
 import holoviews as hv
@@ -51,9 +52,17 @@ def _shown(n: int, most: int, rng: np.random.Generator) -> np.ndarray:
     return np.sort(rng.choice(n, most, replace=False)) if n > most else np.arange(n)
 
 
-def surface_arrays(model, *, quantity: str = "probability", features=None, resolution: int = 80,
-                   max_points: int = MAX_SHOWN, plane: Projection | None = None,
-                   axes: tuple[np.ndarray, np.ndarray] | None = None, seed: int = 0) -> dict:
+def surface_arrays(
+    model,
+    *,
+    quantity: str = "probability",
+    features=None,
+    resolution: int = 80,
+    max_points: int = MAX_SHOWN,
+    plane: Projection | None = None,
+    axes: tuple[np.ndarray, np.ndarray] | None = None,
+    seed: int = 0,
+) -> dict:
     """The decision surface of `model` (an `explorer.model.Model`) as plain arrays, the keyword arguments of
     `decision_surface_from_arrays`: grid_x (nx,), grid_y (ny,), values (ny, nx) of `quantity`, probability
     (ny, nx), train / test points (n, 2) in the plane with labels (n,) in ±1 (at most `max_points` each, a fixed
@@ -77,15 +86,31 @@ def surface_arrays(model, *, quantity: str = "probability", features=None, resol
     y_shown = np.concatenate([model.y_train[train], model.y_test[test]])
     wrong = X_shown[misclassified(model.predict_proba(X_shown), y_shown)]
     xlabel, ylabel = (label.text for label in plane.labels(list(model.feature_names)))
-    return {"grid_x": gx, "grid_y": gy, "values": sd if quantity == "sd" else p, "quantity": quantity,
-            "probability": p, "train": plane.to_plane(model.X_train[train]), "train_labels": model.y_train[train],
-            "test": plane.to_plane(model.X_test[test]), "test_labels": model.y_test[test],
-            "misclassified": plane.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
-            "inducing": plane.to_plane(model.inducing_points), "xlabel": xlabel, "ylabel": ylabel}
+    return {
+        "grid_x": gx,
+        "grid_y": gy,
+        "values": sd if quantity == "sd" else p,
+        "quantity": quantity,
+        "probability": p,
+        "train": plane.to_plane(model.X_train[train]),
+        "train_labels": model.y_train[train],
+        "test": plane.to_plane(model.X_test[test]),
+        "test_labels": model.y_test[test],
+        "misclassified": plane.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
+        "inducing": plane.to_plane(model.inducing_points),
+        "xlabel": xlabel,
+        "ylabel": ylabel,
+    }
 
 
-def surface_plane(model, *, features=None, resolution: int = 80, plane: Projection | None = None,
-                  axes: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[Projection, tuple]:
+def surface_plane(
+    model,
+    *,
+    features=None,
+    resolution: int = 80,
+    plane: Projection | None = None,
+    axes: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[Projection, tuple]:
     """The plane (`Projection`) and grid axes ((nx,), (ny,)) the surface of `model` is drawn on: those given, else
     the dashboard's plane and a resolution × resolution grid over the training points plus 10% on each side."""
     if not isinstance(resolution, (int, np.integer)) or not 2 <= resolution <= 1000:
@@ -95,25 +120,49 @@ def surface_plane(model, *, features=None, resolution: int = 80, plane: Projecti
     return plane, axes
 
 
-def _points(points, labels, x: hv.Dimension, y: hv.Dimension, label: str, marker: str, size: float,
-            alpha: float = 1.0) -> hv.Points:
+def _points(
+    points, labels, x: hv.Dimension, y: hv.Dimension, label: str, marker: str, size: float, alpha: float = 1.0
+) -> hv.Points:
     """Points (n, 2) coloured by class (labels (n,) in ±1: red +1, blue −1)."""
     points = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
     labels = np.zeros(0) if labels is None else np.asarray(labels, dtype=float)
     if len(labels) != len(points):
         raise ValueError(f"{label}: {len(points)} points but {len(labels)} labels")
-    element = hv.Points((points[:, 0], points[:, 1], labels), kdims=[x, y],
-                        vdims=[hv.Dimension("class", label="class (±1)")], label=label)
+    element = hv.Points(
+        (points[:, 0], points[:, 1], labels),
+        kdims=[x, y],
+        vdims=[hv.Dimension("class", label="class (±1)")],
+        label=label,
+    )
     color = hv.dim("class").categorize(CLASS_COLOR, default="gray")
-    return styled(element, color=color, alpha=alpha, marker=marker, size=size,
-                  bokeh=dict(line_color="white", line_width=0.5, tools=["hover"]),
-                  matplotlib=dict(edgecolors="white", linewidth=0.5))
+    return styled(
+        element,
+        color=color,
+        alpha=alpha,
+        marker=marker,
+        size=size,
+        bokeh=dict(line_color="white", line_width=0.5, tools=["hover"]),
+        matplotlib=dict(edgecolors="white", linewidth=0.5),
+    )
 
 
-def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "probability", probability=None,
-                                 train=None, train_labels=None, test=None, test_labels=None, misclassified=None,
-                                 inducing=None, xlabel: str = "x1", ylabel: str = "x2",
-                                 title: str | None = None) -> hv.Overlay:
+def decision_surface_from_arrays(
+    grid_x,
+    grid_y,
+    values,
+    *,
+    quantity: str = "probability",
+    probability=None,
+    train=None,
+    train_labels=None,
+    test=None,
+    test_labels=None,
+    misclassified=None,
+    inducing=None,
+    xlabel: str = "x1",
+    ylabel: str = "x2",
+    title: str | None = None,
+) -> hv.Overlay:
     """The surface picture from arrays: `values` (ny, nx) on the grid grid_x (nx,) × grid_y (ny,) (evenly spaced)
     as an image — p(y=1) on a blue–red scale from 0 to 1, or (quantity "sd") the predictive sd on viridis from 0 —
     with the p = 0.5 contour of `probability` (ny, nx; default `values` when they are p), points (n, 2) with labels
@@ -122,40 +171,72 @@ def decision_surface_from_arrays(grid_x, grid_y, values, *, quantity: str = "pro
         raise ValueError(f"quantity must be one of {list(QUANTITIES)}, got {quantity!r}")
     gx, gy, values = np.asarray(grid_x, float), np.asarray(grid_y, float), np.asarray(values, float)
     if values.shape != (len(gy), len(gx)):
-        raise ValueError(f"values have shape {values.shape}, the grid needs (len(grid_y), len(grid_x)) = "
-                         f"({len(gy)}, {len(gx)})")
+        raise ValueError(
+            f"values have shape {values.shape}, the grid needs (len(grid_y), len(grid_x)) = ({len(gy)}, {len(gx)})"
+        )
     x, y = hv.Dimension("x", label=literal(xlabel)), hv.Dimension("y", label=literal(ylabel))
     z = hv.Dimension("p" if quantity == "probability" else "sd", label=QUANTITIES[quantity])
     top = 1.0 if quantity == "probability" else max(float(np.nanmax(values)), 1e-12)
-    image = styled(hv.Image((gx, gy, values), kdims=[x, y], vdims=[z], group="Surface",
-                            label=QUANTITIES[quantity]),
-                   cmap=PROBABILITY_CMAP if quantity == "probability" else SD_CMAP, clim=(0.0, top), colorbar=True,
-                   bokeh=dict(tools=["hover"]))
+    image = styled(
+        hv.Image((gx, gy, values), kdims=[x, y], vdims=[z], group="Surface", label=QUANTITIES[quantity]),
+        cmap=PROBABILITY_CMAP if quantity == "probability" else SD_CMAP,
+        clim=(0.0, top),
+        colorbar=True,
+        bokeh=dict(tools=["hover"]),
+    )
     if probability is None:
         probability = values if quantity == "probability" else None
     line = decision_contour(gx, gy, np.asarray(probability, float)) if probability is not None else np.zeros((0, 2))
-    contour = styled(hv.Path([line], kdims=[x, y], group="Contour", label="p(y=1) = 0.5"), color="black",
-                     line_width=2.5)
+    contour = styled(
+        hv.Path([line], kdims=[x, y], group="Contour", label="p(y=1) = 0.5"), color="black", line_width=2.5
+    )
     wrong = np.zeros((0, 2)) if misclassified is None else np.asarray(misclassified, float).reshape(-1, 2)
-    crosses = styled(hv.Points(wrong, kdims=[x, y], group="Misclassified", label="misclassified"), color="black",
-                     marker="x", size=9, line_width=2)
+    crosses = styled(
+        hv.Points(wrong, kdims=[x, y], group="Misclassified", label="misclassified"),
+        color="black",
+        marker="x",
+        size=9,
+        line_width=2,
+    )
     Z = np.zeros((0, 2)) if inducing is None else np.asarray(inducing, float).reshape(-1, 2)
-    squares = styled(hv.Points(Z, kdims=[x, y], group="Inducing", label="inducing points"), marker="square",
-                     size=9, line_width=2.5, bokeh=dict(fill_alpha=0.0, line_color="gold"),
-                     matplotlib=dict(color="none", edgecolors="gold"))
-    overlay = (image * contour * _points(train, train_labels, x, y, "training points", "circle", 6)
-               * _points(test, test_labels, x, y, "test points", "triangle", 8, alpha=0.8) * crosses * squares)
-    overlay = styled(overlay, title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour",
-                     legend_position="bottom", bokeh=dict(legend_cols=4), matplotlib=dict(legend_cols=2))
+    squares = styled(
+        hv.Points(Z, kdims=[x, y], group="Inducing", label="inducing points"),
+        marker="square",
+        size=9,
+        line_width=2.5,
+        bokeh=dict(fill_alpha=0.0, line_color="gold"),
+        matplotlib=dict(color="none", edgecolors="gold"),
+    )
+    overlay = (
+        image
+        * contour
+        * _points(train, train_labels, x, y, "training points", "circle", 6)
+        * _points(test, test_labels, x, y, "test points", "triangle", 8, alpha=0.8)
+        * crosses
+        * squares
+    )
+    overlay = styled(
+        overlay,
+        title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour",
+        legend_position="bottom",
+        bokeh=dict(legend_cols=4),
+        matplotlib=dict(legend_cols=2),
+    )
     return sized(plain_axis_labels(overlay, xlabel, ylabel), width=620, height=560)
 
 
-def decision_surface(model, *, quantity: str = "probability", features=None, resolution: int = 80,
-                     max_points: int = MAX_SHOWN, title: str | None = None) -> hv.Overlay:
+def decision_surface(
+    model,
+    *,
+    quantity: str = "probability",
+    features=None,
+    resolution: int = 80,
+    max_points: int = MAX_SHOWN,
+    title: str | None = None,
+) -> hv.Overlay:
     """The decision surface of `model` at its current state: p(y=1) (quantity "probability") or the predictive sd
     of f* ("sd") on a resolution² grid, with the 0.5 contour, train/test points, misclassified and inducing
     points. features: None (2-D data: its two features; d > 2: first two principal components) or two feature
     indices or names (the other features at their training mean). Compose it: `decision_surface(m) + traces`."""
-    snapshot = surface_arrays(model, quantity=quantity, features=features, resolution=resolution,
-                              max_points=max_points)
+    snapshot = surface_arrays(model, quantity=quantity, features=features, resolution=resolution, max_points=max_points)
     return decision_surface_from_arrays(**snapshot, title=title)

@@ -8,6 +8,7 @@ parameters) against training time, with several runs overlaid and labelled.
 A history is a `training.History`, a `Model` (its `history`) or a dict of columns (name → array, e.g.
 `History.state_dict()["columns"]`). The Train tab draws the live run in raw Bokeh (it streams at 5 Hz: DESIGN §8).
 """
+
 from __future__ import annotations
 
 import holoviews as hv
@@ -17,10 +18,16 @@ from explorer.dashboard.views.style import RUN_COLORS, sized, styled
 
 KERNEL_PARAMETERS = ("lengthscale", "variance")
 DEFAULT_QUANTITIES = ("elbo", "test_nll", "test_error", "rho") + KERNEL_PARAMETERS
-LABELS = {"elbo": "ELBO", "test_nll": "test negative log-likelihood", "test_error": "test error rate",
-          "rho": "step size ρ", "lengthscale": "lengthscale ℓ (geometric mean under ARD)",
-          "variance": "variance σ²",
-          "seconds": "training time (s, evaluation excluded)", "iteration": "iteration"}
+LABELS = {
+    "elbo": "ELBO",
+    "test_nll": "test negative log-likelihood",
+    "test_error": "test error rate",
+    "rho": "step size ρ",
+    "lengthscale": "lengthscale ℓ (geometric mean under ARD)",
+    "variance": "variance σ²",
+    "seconds": "training time (s, evaluation excluded)",
+    "iteration": "iteration",
+}
 AXIS_LABELS = {"lengthscale": "lengthscale ℓ"}  # shorter than the title where the title explains more
 LOG_SCALE = {"rho", "lengthscale", "variance"}  # positive quantities that change by orders of magnitude
 
@@ -32,8 +39,7 @@ def history_columns(history) -> dict[str, np.ndarray]:
         return {name: history.column(name) for name in history.columns}
     if isinstance(history, dict):
         return {name: np.asarray(values, dtype=float) for name, values in history.items()}
-    raise TypeError(f"a history must be a training.History, a Model or a dict of columns, got "
-                    f"{type(history).__name__}")
+    raise TypeError(f"a history must be a training.History, a Model or a dict of columns, got {type(history).__name__}")
 
 
 def _label(name: str) -> str:
@@ -42,8 +48,9 @@ def _label(name: str) -> str:
     return LABELS.get(name, name)
 
 
-def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: str = "seconds",
-                    cols: int = 2) -> hv.Layout:
+def training_traces(
+    *histories, quantities=DEFAULT_QUANTITIES, labels=None, x: str = "seconds", cols: int = 2
+) -> hv.Layout:
     """A Layout with one Overlay per quantity (a column name of the histories, e.g. "elbo", "test_nll",
     "test_error", "rho", "lengthscale", "variance", "lengthscale_1"), each holding one Curve per history against `x`
     ("seconds": training time, evaluation excluded; or "iteration"). Runs are labelled `labels` (default "run 1",
@@ -68,13 +75,18 @@ def training_traces(*histories, quantities=DEFAULT_QUANTITIES, labels=None, x: s
             if values is None or (len(values) and not np.any(np.isfinite(values))):
                 continue
             curve = hv.Curve((run[x], values), kdims=[x_dim], vdims=[y_dim], label=label)
-            curves.append(styled(curve, color=RUN_COLORS[k % len(RUN_COLORS)], line_width=2,
-                                 bokeh=dict(tools=["hover"])))
+            curves.append(
+                styled(curve, color=RUN_COLORS[k % len(RUN_COLORS)], line_width=2, bokeh=dict(tools=["hover"]))
+            )
         if not curves:
             raise ValueError(f"no history has values of {quantity!r} (columns: {sorted(runs[0])})")
         logy = quantity in LOG_SCALE or quantity.startswith("lengthscale_")
-        overlay = styled(hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
-                         title=_label(quantity), logy=logy, show_legend=len(histories) > 1,
-                         matplotlib=dict(ylabel=""))  # static files: the title names the quantity
+        overlay = styled(
+            hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
+            title=_label(quantity),
+            logy=logy,
+            show_legend=len(histories) > 1,
+            matplotlib=dict(ylabel=""),
+        )  # static files: the title names the quantity
         panels.append(sized(overlay, width=460, height=280))
     return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))

@@ -25,5 +25,5 @@ def __getattr__(name: str):
     if name in _LOCATIONS:
         return getattr(importlib.import_module(_LOCATIONS[name]), name)
     if name == "datasets":
-        return importlib.import_module("explorer.datasets")
+        return importlib.import_module("explorer.data.datasets")
     raise AttributeError(f"module 'explorer' has no attribute {name!r}")

@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "bench":
         return _bench(argv[1:])
     if argv and argv[0] == "data":
-        from explorer import data_command
+        from explorer.data import data_command
 
         return data_command.main(argv[1:])
     args = parser().parse_args(argv)

@@ -24,7 +24,7 @@ import numpy as np
 from scipy.special import log_expit
 
 from explorer import metrics, polyagamma
-from explorer.datasets import train_test_split
+from explorer.data.datasets import train_test_split
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data

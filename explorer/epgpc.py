@@ -60,6 +60,7 @@ import numpy as np
 from scipy.linalg import blas
 
 from explorer.convergence import SlidingWindow
+from explorer.data.sources import as_source
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam
 from explorer.inputs import inducing_inputs, query_points
@@ -67,7 +68,6 @@ from explorer.kernels import Kernel
 from explorer.likelihoods import PROBIT, probit_log_normaliser_derivatives
 from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import Constant, schedule_for
-from explorer.sources import as_source
 
 _CHUNK = 4096
 SITE_FORMS = ("tied", "per-point")

@@ -15,7 +15,8 @@ import warnings
 
 import numpy as np
 
-from explorer.datasets import DataError, Standardizer
+from explorer.scaling import Standardizer
+from explorer.validation import DataError
 
 FEATURE_LIMIT = 1e100
 STANDARDISED = "after standardisation with the training mean and sd"

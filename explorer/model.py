@@ -20,13 +20,15 @@ import zipfile
 import numpy as np
 import param
 
-from explorer import datasets, methods, recipe
+from explorer import methods, recipe
+from explorer.data import datasets
+from explorer.data.readers import npz_member, regular_file
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data, standardised
 from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
 from explorer.polyagamma import pg_mean
-from explorer.readers import npz_member, regular_file
+from explorer.scaling import Standardizer
 from explorer.schedules import DEFAULT_STEP_RULES
 from explorer.training import Trainer
 
@@ -599,7 +601,7 @@ class Model(param.Parameterized):
         self.X_train, self.X_test = arrays["X_train"], arrays["X_test"]
         self.y_train, self.y_test = arrays["y_train"], arrays["y_test"]
         self.feature_names = meta["feature_names"]
-        self.scaler = datasets.Standardizer.from_dict(meta["scaler"])
+        self.scaler = Standardizer.from_dict(meta["scaler"])
         state = _insert_arrays(meta["state"], arrays)
         batch_size = meta["engine_batch_size"]
         if not (isinstance(batch_size, int) and 1 <= batch_size <= min(self.batch_size, len(self.X_train))):

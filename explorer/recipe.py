@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer import methods
-from explorer.datasets import Standardizer
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import fitted_standardizer, standardised
 from explorer.kernels import Kernel
+from explorer.scaling import Standardizer
 from explorer.training import Trainer
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.convergence import SlidingWindow, relative_change
+from explorer.data.sources import as_source
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
@@ -36,7 +37,6 @@ from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
-from explorer.sources import as_source
 from explorer.xgpc import natural_gradient_targets, pseudo_data
 
 _CHUNK = 4096

@@ -14,6 +14,7 @@ import numpy as np
 from scipy.linalg import blas, lapack
 
 from explorer.convergence import SlidingWindow
+from explorer.data.sources import as_source
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, whitened_kernel_gradient
 from explorer.inputs import MAX_COUNT, inducing_inputs, query_points
@@ -28,7 +29,6 @@ from explorer.linalg import (
 )
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule, noise_scaled_rho
-from explorer.sources import as_source
 
 _CHUNK = 4096
 KERNEL_STEPS = ("fixed-u", "whitened")

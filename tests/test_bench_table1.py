@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 import sklearn.datasets
 
-from explorer import datasets, methods, registry
+from explorer import methods
 from explorer.__main__ import main as command_line
 from explorer.bench import bound, dynamics, gibbs, inducing, protocol, race, scale, steps, table1
 from explorer.dashboard import race_report
+from explorer.data import datasets, registry
 from explorer.kernels import KERNELS
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import panel as pn
 import pytest
 
-from explorer import datasets
 from explorer.dashboard import serve_in_background
+from explorer.data import datasets
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from test_browser import TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401  (served: a fixture)
 
-from explorer.dashboard.views.ep_site import EPSite
+from explorer.views.ep_site import EPSite
 
 pytestmark = pytest.mark.browser
 

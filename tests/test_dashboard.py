@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import expit, log_expit
 
-from explorer import datasets
 from explorer.compare import text_progress
 from explorer.dashboard import Dashboard
 from explorer.dashboard.controls import describe_change
@@ -28,13 +27,16 @@ from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.dashboard.race import _table, seconds_left, standings
 from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
 from explorer.dashboard.snapshot import Publisher
-from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE, PCA, UNDECIDED, FrozenPrediction, misclassified
+from explorer.dashboard.surface import FrozenPrediction
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
-from explorer.datasets import DataError
+from explorer.data import datasets
+from explorer.data.datasets import DataError
 from explorer.metrics import error_rate, first_time_within, settled_time_within
 from explorer.model import Model
+from explorer.studies.plane import PCA, UNDECIDED, misclassified
+from explorer.views.style import CLASS_COLORS, P_PALETTE
 
 
 @pytest.fixture
@@ -848,8 +850,8 @@ def test_a_point_added_while_training_is_drawn_and_checked_by_the_next_frames(da
 
 def test_the_data_tab_lists_missing_paper_sets_in_a_short_paragraph_and_points_to_the_examples():
     """Issue 20.16: on a fresh clone the ten missing sets were a 20-line monospace block running off the page."""
-    from explorer import datasets, registry
     from explorer.dashboard.data import EXAMPLES_HINT, paper_sets_text
+    from explorer.data import datasets, registry
 
     rows = [dict(row, available=False) for row in datasets.paper_availability()]
     text = paper_sets_text(rows)

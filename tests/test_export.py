@@ -1,4 +1,4 @@
-"""Exports (explorer.dashboard.export): the files are real images or documents — PNG and GIF decode with Pillow at
+"""Exports (explorer.views.export): the files are real images or documents — PNG and GIF decode with Pillow at
 the requested size and are not blank, the animation's frames differ, SVG parses as XML with drawing elements, HTML
 holds the Bokeh document and loads no script from elsewhere — and exporting never changes the model."""
 
@@ -14,8 +14,8 @@ from matplotlib import animation
 from matplotlib import pyplot as plt
 from PIL import Image
 
-from explorer import Model
-from explorer.dashboard import export, views
+from explorer import Model, views
+from explorer.views import export
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -223,7 +223,7 @@ def test_the_mcmc_verdict_says_in_words_what_the_numbers_are():
 def test_fig1_panels_keep_their_legend_off_the_data():
     import holoviews as hv
 
-    from explorer.dashboard.views.mcmc import PANELS, mcmc_scatter
+    from explorer.views.mcmc import PANELS, mcmc_scatter
 
     for quantity in PANELS:
         figure = hv.render(mcmc_scatter({"sparse": comparison(0.8, 0.01)}, quantity), backend="bokeh")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from explorer import datasets
+from explorer.data import datasets
 from explorer.estimator import XGPClassifier
 from explorer.gibbs import GibbsSampler
 from explorer.hyperparameters import Adam

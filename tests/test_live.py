@@ -4,8 +4,7 @@ callback wired by the user — the DynamicMaps' frames and the Bokeh plot's data
 import holoviews as hv
 import numpy as np
 
-from explorer import Model
-from explorer.dashboard import views
+from explorer import Model, views
 from explorer.dashboard.live import live
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from explorer import Model
-from explorer.datasets import DataError
+from explorer.data.datasets import DataError
 from explorer.hyperparameters import KernelLearningError
 from explorer.linalg import NumericalError
 from explorer.model import RunFileError

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer import readers
-from explorer.datasets import DataError, load_file, read_csv, read_libsvm, read_npz
+from explorer.data import readers
+from explorer.data.datasets import DataError, load_file, read_csv, read_libsvm, read_npz
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,4 +1,4 @@
-"""The HoloViews views (explorer.dashboard.views): each renders with the Bokeh and the matplotlib backend for 2-D and
+"""The HoloViews views (explorer.views): each renders with the Bokeh and the matplotlib backend for 2-D and
 d > 2 data, and what it draws is what the model, history, comparison or race says (checked against independent
 computations, not against the view's own helpers). Multi-class data do not exist yet: every case is binary."""
 
@@ -16,15 +16,18 @@ from PIL import Image
 from scipy.interpolate import RegularGridInterpolator
 from scipy.special import expit, log_expit
 
-from explorer import datasets
 from explorer.compare import run_comparison
-from explorer.dashboard import export
 from explorer.dashboard.figure2 import figure2, settle_table
-from explorer.dashboard.views import (
+from explorer.data import datasets
+from explorer.kernels import initial_kernel
+from explorer.metrics import settled_time_within
+from explorer.model import Model
+from explorer.views import (
     augmentation_identity,
     augmented_bound,
     decision_surface,
     decision_surface_from_arrays,
+    export,
     inducing_study,
     mcmc_comparison,
     mcmc_scatter,
@@ -37,10 +40,7 @@ from explorer.dashboard.views import (
     surface_plane,
     training_traces,
 )
-from explorer.dashboard.views.mcmc import MARKERS
-from explorer.kernels import initial_kernel
-from explorer.metrics import settled_time_within
-from explorer.model import Model
+from explorer.views.mcmc import MARKERS
 
 BACKENDS = ("bokeh", "matplotlib")
 

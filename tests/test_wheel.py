@@ -72,7 +72,7 @@ def test_the_wheel_imports_its_own_copy_and_fits(installed):
     code = (
         "import explorer, numpy as np\n"
         "from explorer import XGPClassifier, datasets\n"
-        "from explorer.registry import PAPER_DATASETS\n"
+        "from explorer.data.registry import PAPER_DATASETS\n"
         "X, y = datasets.load('moons', n=120, seed=0)\n"
         "clf = XGPClassifier(n_inducing=10, batch_size=60, max_iter=30, random_state=0).fit(X, y)\n"
         "print(explorer.__file__)\n"

@@ -23,7 +23,7 @@ def run(name: str, argv: list[str]) -> int:
     if name not in benchmarks:
         listing = "\n".join(f"  {n:12s} {d}" for n, d in sorted(benchmarks.items()))
         raise SystemExit(f"unknown benchmark {name!r}; available:\n{listing}")
-    from explorer.datasets import DataError
+    from explorer.data.datasets import DataError
 
     try:
         return importlib.import_module(f"{__name__}.{name}").main(argv)

@@ -18,9 +18,10 @@ from collections.abc import Callable
 import numpy as np
 from scipy.linalg import lapack
 
-from explorer import datasets, polyagamma
+from explorer import polyagamma
 from explorer.bench.common import add_common_arguments, finish, markdown_table, median_seconds, pinned_blas
 from explorer.compare import run_comparison
+from explorer.data import datasets
 from explorer.gibbs import GibbsSampler, seconds_per_sweep_estimate
 from explorer.kernels import KERNELS, Kernel, make_kernel
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas, run_config
+from explorer.studies.inducing import checkpoints, value_at
 
 DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 inducing points"
 
@@ -37,18 +38,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     add_common_arguments(parser)
     return parser.parse_args(argv)
-
-
-def value_at(seconds: np.ndarray, values: np.ndarray, t: float) -> float:
-    """The trace's value at training time t: its last evaluation at or before t (NaN before the first step)."""
-    i = np.searchsorted(seconds, t, side="right") - 1
-    return float(values[i]) if i >= 0 and seconds[i] > 0 else float("nan")
-
-
-def checkpoints(budget: float) -> list[float]:
-    """0.1, 0.3, 1, 3, 10, … seconds below the budget."""
-    times = [b * 10.0**k for k in range(-1, 6) for b in (1.0, 3.0)]
-    return [t for t in times if t < budget]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer import datasets, methods, recipe, registry
+from explorer import methods, recipe
+from explorer.data import datasets, registry
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import KERNELS, Kernel, make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood

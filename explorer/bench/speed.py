@@ -25,9 +25,10 @@ import tracemalloc
 import numpy as np
 from scipy.linalg import blas, lapack
 
-from explorer import datasets, recipe
+from explorer import recipe
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import final_value, first_time, settled_time
+from explorer.data import datasets
 from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
 from explorer.schedules import Adaptive

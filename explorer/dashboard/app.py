@@ -37,11 +37,9 @@ from threadpoolctl import threadpool_limits
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
-from explorer import datasets
 from explorer.dashboard.budget import data_shape, over_budget
 from explorer.dashboard.controls import LABELS, Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
-from explorer.dashboard.export import run_copy
 from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import RaceTab
@@ -50,8 +48,10 @@ from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.train import EVALUATION_SHARE, TrainTab, convergence_rule
 from explorer.dashboard.worker import Worker
+from explorer.data import datasets
 from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
+from explorer.views.export import run_copy
 
 log = logging.getLogger(__name__)
 SURFACE_SHARE = 0.1  # periodic surface frames take at most this share of the wall time (slow machine: rarer frames)

@@ -26,9 +26,9 @@ is not limited (it runs on its user's own machine).
 
 from __future__ import annotations
 
-from explorer import datasets
 from explorer.dashboard.controls import LABELS
-from explorer.registry import PAPER_DATASETS
+from explorer.data import datasets
+from explorer.data.registry import PAPER_DATASETS
 
 PASS_OVERHEAD = 30  # k-means++: the cost of one pass over n rows, in units of one feature (measured: see README)
 LIMITS = {"building": 4e9, "iteration": 1e10, "minibatch": 1e7, "evaluation": 1e10}

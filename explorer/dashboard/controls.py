@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlencode
 import panel as pn
 import param
 
-from explorer import datasets
+from explorer.data import datasets
 from explorer.kernels import KERNELS
 
 DATA = ("dataset", "n_points", "noise", "train_fraction", "seed")

@@ -12,11 +12,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import panel as pn
 
-from explorer import datasets
 from explorer.dashboard.controls import DATA
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
-from explorer.readers import sniff_delimiter
+from explorer.data import datasets
+from explorer.data.readers import sniff_delimiter
 
 _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
 EXAMPLES_HINT = (

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import holoviews as hv
 
-from explorer.dashboard.export import save
-from explorer.dashboard.views.race import NAMES, race_curves, race_fold
-from explorer.dashboard.views.style import styled
+from explorer.views.export import save
+from explorer.views.race import NAMES, race_curves, race_fold
+from explorer.views.style import styled
 
 
 def _name(race: dict) -> str:

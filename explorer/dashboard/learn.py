@@ -4,7 +4,7 @@ Four panels: the PG(1, c) density with E[ω] and exact draws; the identity σ(z)
 checked by quadrature and by Monte Carlo; log σ(z) against the Gibbs–MacKay bound for a chosen c; histograms of
 c_i and θ_i = E[ω_i] on the running model's last minibatch. A fifth shows what EPGPC does instead of the bound for
 one point: the probit likelihood, the cavity, the tilted distribution and the Gaussian site. The pictures are the
-HoloViews views of `explorer.dashboard.views.learn` and `views.ep_site` (one drawing for the tab and notebooks).
+HoloViews views of `explorer.views.learn` and `views.ep_site` (one drawing for the tab and notebooks).
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import panel as pn
 from scipy.special import expit, log_expit
 
 from explorer.dashboard.panes import canvas_pane, on_canvas
-from explorer.dashboard.views.ep_site import EPSite, ep_site_view
-from explorer.dashboard.views.learn import (
+from explorer.polyagamma import pg_mean, sample
+from explorer.views.ep_site import EPSite, ep_site_view
+from explorer.views.learn import (
     augmentation_identity,
     augmented_bound,
     gibbs_mackay_bound,
@@ -25,7 +26,6 @@ from explorer.dashboard.views.learn import (
     sigmoid_by_augmentation,
     sigmoid_by_sampling,
 )
-from explorer.polyagamma import pg_mean, sample
 
 __all__ = ["LearnTab", "gibbs_mackay_bound", "sigmoid_by_augmentation", "sigmoid_by_sampling"]
 _EMPTY = {"c": np.zeros(0), "theta": np.zeros(0)}

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import holoviews as hv
 
-from explorer.dashboard import views
+from explorer import views
 
 LIVE_QUANTITIES = ("test_nll", "test_error")
 NOTEBOOK_WIDTH = 880  # px: JupyterLab's output area is about 900 px wide; a row of the default drawing fits in it

@@ -3,7 +3,7 @@
 A run takes a subsample of the model's data (a Gibbs sweep costs O(n³)), fits sparse (m inducing points) and full
 X-GPC by exact coordinate ascent, runs the chains with progress, sweeps/s, R-hat and ESS, then shows posterior
 mean, variance and p(y=1) at the test points, MCMC against X-GPC, and the two decision surfaces side by side —
-drawn once, when the run is done, with the HoloViews views of `explorer.dashboard.views.mcmc` (the notebooks' drawing);
+drawn once, when the run is done, with the HoloViews views of `explorer.views.mcmc` (the notebooks' drawing);
 the log-likelihood trace streams while the chains run, so it is raw Bokeh (DESIGN §8).
 The worker drives `McmcRun.chunks()`, a generator whose every step is short, so Pause and clicks stay quick.
 """
@@ -21,12 +21,12 @@ from bokeh.plotting import figure
 from explorer.compare import compare_with_mcmc
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
-from explorer.dashboard.surface import PCA, Projection, grid_axes
-from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_surfaces
 from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.recipe import full_batch_engine
+from explorer.studies.plane import PCA, Projection, grid_axes
 from explorer.training import fit_to_optimum
+from explorer.views.mcmc import mcmc_comparison, mcmc_surfaces
 
 SURFACE_RESOLUTION = 40
 _CHUNK_SECONDS = 0.05
@@ -259,7 +259,7 @@ class McmcTab(pn.viewable.Viewer):
                 "Gibbs sweep costs O(n³). Both X-GPC fits here use the same subsample and kernel."
             )
         self.note.visible = run.subsampled
-        xlabel, ylabel = (label.text for label in run.projection.labels(run.feature_names))
+        xlabel, ylabel = run.projection.axis_names(run.feature_names)
         view = mcmc_surfaces(
             surfaces,
             train=run.projection.to_plane(run.X_train_raw),

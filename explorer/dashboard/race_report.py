@@ -26,7 +26,7 @@ from bokeh.layouts import column
 from bokeh.models import Div
 from bokeh.resources import INLINE
 
-from explorer.dashboard.views.race import NAMES, race_curves, race_fold, robust_range
+from explorer.views.race import NAMES, race_curves, race_fold, robust_range
 
 __all__ = ["NAMES", "race_report_from_json", "robust_range", "verdict", "write_race_html"]
 

@@ -18,8 +18,8 @@ from bokeh.plotting import figure
 
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.ranges import fit_range, log_ticks
-from explorer.dashboard.views.race import robust_range
 from explorer.training import COLUMNS
+from explorer.views.race import robust_range
 
 PARAMETER_COLUMNS = ("iteration", "rho", "lengthscale", "variance")
 MAX_EARLIER = 5

@@ -1,6 +1,6 @@
 """Train tab: Play / Pause / Step / Reset, the configuration, the decision surface and the live training curves,
 and downloads of the surface and the traces (PNG, SVG or HTML) and of an animation of the next iterations (GIF). The
-files are drawn from a copy of the session's model in a thread, off the event loop (`explorer.dashboard.export`)."""
+files are drawn from a copy of the session's model in a thread, off the event loop (`explorer.views.export`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from pathlib import Path
 
 import panel as pn
 
-from explorer.dashboard import export, views
+from explorer import views
 from explorer.dashboard.controls import DATA, TRAINING
 from explorer.dashboard.text import html_text
 from explorer.dashboard.traces import Traces
+from explorer.views import export
 
 CONTROLS_WIDTH = 330  # px: the four run buttons (290 px plus margins) fit on one line
 ANIMATION_ITERATIONS = (10, 2000)  # least and most iterations an animation from the page may cover

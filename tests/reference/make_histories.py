@@ -37,7 +37,8 @@ def model_history(method: str, dataset: str) -> list[dict]:
 
 
 def estimator_history(method: str, dataset: str) -> list[dict]:
-    from explorer import XGPClassifier, datasets
+    from explorer import XGPClassifier
+    from explorer.data import datasets
 
     X, y = datasets.load(dataset, n=300, seed=5)
     clf = XGPClassifier(

@@ -7,7 +7,7 @@ value against m, one curve per method.
     inducing_study(study, x="m", quantity="nll")
 
 Curves are averaged over the folds on a common log-spaced time grid, reading each fold's trace as the benchmark's
-table does (`explorer.bench.inducing.value_at`: the last evaluation at or before t).
+table does (`explorer.studies.inducing.value_at`: the last evaluation at or before t).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from __future__ import annotations
 import holoviews as hv
 import numpy as np
 
-from explorer.bench.inducing import value_at
-from explorer.dashboard.views.race import NAMES
-from explorer.dashboard.views.style import RUN_COLORS, sized, styled
+from explorer.studies.inducing import value_at
+from explorer.views.race import NAMES
+from explorer.views.style import RUN_COLORS, sized, styled
 
 QUANTITIES = {"error": ("test_error", "test error rate"), "nll": ("test_nll", "test negative log-likelihood")}
 TIME_POINTS = 60

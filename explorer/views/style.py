@@ -12,14 +12,14 @@ import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's options)
 import holoviews.plotting.mpl  # noqa: F401  (registers the matplotlib backend's options)
 from bokeh.models import PlainText
-from bokeh.palettes import Category10_10
+from bokeh.palettes import Category10_10, RdBu11, interp_palette
 from matplotlib import pyplot as plt
 from matplotlib.ticker import LogFormatter
 from matplotlib.transforms import ScaledTranslation
 
-from explorer.dashboard.surface import CLASS_COLORS, P_PALETTE
-
 BACKENDS = ("bokeh", "matplotlib")
+CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the probability palette
+P_PALETTE = interp_palette(RdBu11, 256)  # p = 0 blue … p = 1 red (Bokeh orders RdBu from blue)
 PROBABILITY_CMAP = list(P_PALETTE)  # p = 0 blue … p = 1 red, as on the Train tab
 SD_CMAP = "viridis"
 CLASS_COLOR = {-1: CLASS_COLORS[0], 1: CLASS_COLORS[1]}

@@ -8,7 +8,7 @@ squares).
     decision_surface_from_arrays(**snapshot)         # … drawn again, e.g. as frames of a HoloMap animation
     surface_plane(model) → (plane, axes)             # the plane and grid, to keep fixed across snapshots
 
-For d > 2 the plane is the dashboard's (`explorer.dashboard.surface.Projection`): the first two principal components
+For d > 2 the plane is the dashboard's (`explorer.studies.plane.Projection`): the first two principal components
 of the standardised training inputs, or two chosen features with the others at their training mean.
 The Train tab draws the same picture in raw Bokeh, because it refreshes at 5 Hz (DESIGN §8).
 """
@@ -18,8 +18,8 @@ from __future__ import annotations
 import holoviews as hv
 import numpy as np
 
-from explorer.dashboard.surface import FEATURES, MAX_SHOWN, PCA, Projection, decision_contour, grid_axes, misclassified
-from explorer.dashboard.views.style import (
+from explorer.studies.plane import FEATURES, MAX_SHOWN, PCA, Projection, decision_contour, grid_axes, misclassified
+from explorer.views.style import (
     CLASS_COLOR,
     PROBABILITY_CMAP,
     SD_CMAP,
@@ -85,7 +85,7 @@ def surface_arrays(
     X_shown = np.vstack([model.X_train[train], model.X_test[test]])
     y_shown = np.concatenate([model.y_train[train], model.y_test[test]])
     wrong = X_shown[misclassified(model.predict_proba(X_shown), y_shown)]
-    xlabel, ylabel = (label.text for label in plane.labels(list(model.feature_names)))
+    xlabel, ylabel = plane.axis_names(list(model.feature_names))
     return {
         "grid_x": gx,
         "grid_y": gy,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from explorer import datasets
-from explorer.registry import data_home
+from explorer.data import datasets
+from explorer.data.registry import data_home
 
 
 @dataclass(frozen=True)

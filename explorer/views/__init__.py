@@ -15,24 +15,24 @@ Notebooks, the MCMC and Learn tabs and the race report draw with these; the Trai
 stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
 """
 
-from explorer.dashboard.views.ep_site import ep_site_view
-from explorer.dashboard.views.inducing import inducing_study
-from explorer.dashboard.views.learn import (
+from explorer.views.ep_site import ep_site_view
+from explorer.views.inducing import inducing_study
+from explorer.views.learn import (
     augmentation_identity,
     augmented_bound,
     minibatch_histogram,
     minibatch_view,
     pg_density,
 )
-from explorer.dashboard.views.mcmc import mcmc_comparison, mcmc_scatter, mcmc_surfaces, mcmc_traces
-from explorer.dashboard.views.race import race_curves, settle_points
-from explorer.dashboard.views.surface import (
+from explorer.views.mcmc import mcmc_comparison, mcmc_scatter, mcmc_surfaces, mcmc_traces
+from explorer.views.race import race_curves, settle_points
+from explorer.views.surface import (
     decision_surface,
     decision_surface_from_arrays,
     surface_arrays,
     surface_plane,
 )
-from explorer.dashboard.views.traces import training_traces
+from explorer.views.traces import training_traces
 
 __all__ = [
     "augmentation_identity",

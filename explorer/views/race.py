@@ -17,7 +17,7 @@ import holoviews as hv
 import numpy as np
 from scipy.ndimage import median_filter
 
-from explorer.dashboard.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, sized, styled
 
 NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)", "epgpc": "EPGPC"}
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import holoviews as hv
 import numpy as np
 
-from explorer.dashboard.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, sized, styled
 
 KERNEL_PARAMETERS = ("lengthscale", "variance")
 DEFAULT_QUANTITIES = ("elbo", "test_nll", "test_error", "rho") + KERNEL_PARAMETERS

@@ -15,8 +15,8 @@ from __future__ import annotations
 import holoviews as hv
 import numpy as np
 
-from explorer.dashboard.views.style import RUN_COLORS, sized, styled
-from explorer.dashboard.views.surface import decision_surface_from_arrays
+from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.views.surface import decision_surface_from_arrays
 
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
 # Sparse and full X-GPC often agree to the pixel: open circles around small filled diamonds keep both visible.

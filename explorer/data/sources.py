@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, regular_file
 from explorer.inputs import bounded_features, labelled_data
-from explorer.readers import NPY_MAGIC, NPY_READ_ERRORS, regular_file
 from explorer.validation import DataError
 
 

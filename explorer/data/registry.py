@@ -1,6 +1,6 @@
 """The paper's data sets (Table 1) and where their files are found.
 
-`explorer/registry.json` (package data, read through `importlib.resources`, so an installed wheel has it) lists each
+`explorer/data/registry.json` (package data, read through `importlib.resources`, so an installed wheel has it) lists each
 set: its file, sha256, size, positive rate, OpenML id, source and quirks. A set's file is looked for, in this order, in
   1. $XGPC_DATA_DIR, when set;
   2. in a checkout, the repository's `data/` (where `python -m explorer data fetch` puts downloads there);
@@ -24,8 +24,8 @@ from pathlib import Path
 
 from explorer.validation import DataError
 
-REGISTRY_FILE = resources.files("explorer") / "registry.json"  # package data: read the same from a wheel
-REPOSITORY = Path(__file__).resolve().parents[1]
+REGISTRY_FILE = resources.files("explorer.data") / "registry.json"  # package data: read the same from a wheel
+REPOSITORY = Path(__file__).resolve().parents[2]
 IN_CHECKOUT = (REPOSITORY / "pyproject.toml").is_file() and (REPOSITORY / "apps" / "explorer.py").is_file()
 PROJECT_DATA_DIR = REPOSITORY / "data" if IN_CHECKOUT else None  # the checkout's data home; none when installed
 SHARED_DATA_DIR = REPOSITORY.parent / "shared" / "data"
@@ -135,7 +135,7 @@ def registry_or_problem(path: Path = REGISTRY_FILE) -> tuple[dict[str, PaperData
     except DataError as err:
         problem = (
             f"{err}. The paper's data sets are unavailable until the file is repaired (reinstall the "
-            f"package, or in a checkout `git checkout explorer/registry.json`)"
+            f"package, or in a checkout `git checkout explorer/data/registry.json`)"
         )
         warnings.warn(problem, RuntimeWarning, stacklevel=2)
         return {}, problem

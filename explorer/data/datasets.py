@@ -1,10 +1,11 @@
-"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits and scaling.
+"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits (the scaling, `Standardizer`, lives in
+`explorer.scaling` and is re-exported here).
 
 This is the entry point callers use (`datasets.load`, `datasets.read_csv`, `datasets.DataError`, …): the checks at
-the boundary live in `explorer.validation`, the file readers in `explorer.readers`, and the registry of the paper's
-sets with the search order for their files in `explorer.registry`; their public names are re-exported here.
+the boundary live in `explorer.validation`, the file readers in `explorer.data.readers`, and the registry of the paper's
+sets with the search order for their files in `explorer.data.registry`; their public names are re-exported here.
 
-The paper's benchmark sets (Table 1) are read from their files (registry `explorer/registry.json`; searched in
+The paper's benchmark sets (Table 1) are read from their files (registry `explorer/data/registry.json`; searched in
 $XGPC_DATA_DIR, the repository's data/, ../shared/data beside the checkout, the user cache). A set that is in none of
 them is fetched from OpenML by id when online and cached (XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer).
 """
@@ -17,8 +18,8 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from explorer.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, load_file, read_csv, read_libsvm, read_npz
-from explorer.registry import (
+from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, load_file, read_csv, read_libsvm, read_npz
+from explorer.data.registry import (
     PAPER_DATASETS,
     ChecksumWarning,
     PaperDataset,
@@ -32,6 +33,7 @@ from explorer.registry import (
     paper_availability,
     resolve_data_dir,
 )
+from explorer.scaling import Standardizer
 from explorer.validation import DataError, decode_labels, encode_labels, show, validate
 
 __all__ = [
@@ -362,61 +364,3 @@ def kfold_indices(y, k: int, rng=None, stratified: bool = True) -> list[tuple[np
         for f, chunk in enumerate(np.array_split(order, k)):
             fold_of[chunk] = f
     return [(np.flatnonzero(fold_of != f), np.flatnonzero(fold_of == f)) for f in range(k)]
-
-
-class Standardizer:
-    """z = (x − mean) / scale per column, with the training part's mean and std (ddof=0); a constant column
-    gets scale 1. Statistics are (d,) arrays; `to_dict`/`from_dict` use plain lists for JSON save files."""
-
-    def __init__(self, mean=None, scale=None):
-        self.mean = None if mean is None else np.asarray(mean, dtype=np.float64)
-        self.scale = None if scale is None else np.asarray(scale, dtype=np.float64)
-        if (self.mean is None) != (self.scale is None):
-            raise DataError("Standardizer needs both mean and scale, or neither")
-        if self.mean is not None:
-            if self.mean.ndim != 1 or self.mean.shape != self.scale.shape:
-                raise DataError(
-                    f"mean and scale must be 1-D of equal length, got {self.mean.shape} and {self.scale.shape}"
-                )
-            if not (np.all(np.isfinite(self.mean)) and np.all(np.isfinite(self.scale)) and np.all(self.scale > 0)):
-                raise DataError("mean must be finite and scale finite and > 0")
-
-    def fit(self, X) -> "Standardizer":
-        """Learn mean (d,) and scale (d,) from the training inputs X (n, d)."""
-        X = self._as_2d(X, None)
-        self.mean = X.mean(axis=0)
-        std = X.std(axis=0)
-        self.scale = np.where(np.ptp(X, axis=0) == 0, 1.0, std)
-        return self
-
-    def _as_2d(self, X, d) -> np.ndarray:
-        X = np.asarray(X, dtype=np.float64)
-        if X.ndim != 2 or (d is not None and X.shape[1] != d):
-            raise DataError(f"expected X of shape (n, {d if d is not None else 'd'}), got {X.shape}")
-        if len(X) == 0:
-            raise DataError("X has no rows")
-        if not np.all(np.isfinite(X)):
-            j = int(np.flatnonzero(~np.isfinite(X).all(axis=0))[0])
-            raise DataError(f"column {j} (0-based) holds a non-finite value; standardise only checked data")
-        return X
-
-    def _fitted_d(self) -> int:
-        if self.mean is None:
-            raise DataError("Standardizer is not fitted; call fit(X_train) first")
-        return len(self.mean)
-
-    def transform(self, X) -> np.ndarray:
-        """(X − mean) / scale, shape (n, d)."""
-        return (self._as_2d(X, self._fitted_d()) - self.mean) / self.scale
-
-    def inverse_transform(self, Z) -> np.ndarray:
-        """Z · scale + mean, shape (n, d)."""
-        return self._as_2d(Z, self._fitted_d()) * self.scale + self.mean
-
-    def to_dict(self) -> dict:
-        self._fitted_d()
-        return {"mean": self.mean.tolist(), "scale": self.scale.tolist()}
-
-    @classmethod
-    def from_dict(cls, state: dict) -> "Standardizer":
-        return cls(state["mean"], state["scale"])

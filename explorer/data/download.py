@@ -28,8 +28,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from explorer.readers import MAX_FILE_BYTES
-from explorer.registry import PAPER_DATASETS, copy_by_hand, data_home, how_to_get, openml_cache_file
+from explorer.data.readers import MAX_FILE_BYTES
+from explorer.data.registry import PAPER_DATASETS, copy_by_hand, data_home, how_to_get, openml_cache_file
 from explorer.validation import DataError, show
 
 BLOCK_BYTES = 1 << 16
@@ -184,7 +184,7 @@ def fetch(
         return download(url, directory / spec.file, expected_sha256=spec.sha256, progress=progress, deadline=deadline)
     if spec.openml_id is None:
         raise DataError(f"{name}: {how_to_get(name)}")
-    from explorer.datasets import load_openml
+    from explorer.data.datasets import load_openml
 
     try:
         _openml_files(

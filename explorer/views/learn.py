@@ -15,8 +15,8 @@ import numpy as np
 from scipy import integrate
 from scipy.special import expit, log_expit
 
-from explorer.dashboard.views.style import sized, styled
 from explorer.polyagamma import density, log_cosh, pg_mean, sample
+from explorer.views.style import sized, styled
 
 _OMEGA_MAX = 20.0  # PG(1, 0) mass beyond ω = 20 is below 1e-40; the series density is noise there
 _SPLITS = [0.05, 0.25, 1.0, 4.0]

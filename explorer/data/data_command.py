@@ -10,8 +10,8 @@ import math
 import sys
 from pathlib import Path
 
-from explorer import download, examples, registry
-from explorer.readers import read_npz
+from explorer.data import download, examples, registry
+from explorer.data.readers import read_npz
 from explorer.validation import DataError
 
 

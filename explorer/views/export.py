@@ -1,4 +1,4 @@
-"""Exports for slides and teaching: any HoloViews view (e.g. from `explorer.dashboard.views`) as a PNG, SVG or
+"""Exports for slides and teaching: any HoloViews view (e.g. from `explorer.views`) as a PNG, SVG or
 standalone HTML file, and an animation of the decision surface and the training traces as training proceeds.
 
     save(decision_surface(model) + training_traces(model), "figure.png")    # .png / .svg / .html by suffix
@@ -27,9 +27,9 @@ from matplotlib.offsetbox import AnchoredText
 from matplotlib.ticker import MaxNLocator
 from matplotlib.transforms import Bbox
 
-from explorer.dashboard.views import decision_surface_from_arrays, surface_arrays, training_traces
-from explorer.dashboard.views.surface import surface_plane
-from explorer.dashboard.views.traces import history_columns
+from explorer.views import decision_surface_from_arrays, surface_arrays, training_traces
+from explorer.views.surface import surface_plane
+from explorer.views.traces import history_columns
 
 STATIC_FORMATS = ("png", "svg")
 FORMATS = STATIC_FORMATS + ("html",)
@@ -264,7 +264,7 @@ def render(view, fmt: str, *, width: int | None = None, height: int | None = Non
     if not isinstance(view, hv.core.Dimensioned):
         raise TypeError(
             f"the view to export must be a HoloViews object (an element, overlay, layout or HoloMap, e.g. "
-            f"from explorer.dashboard.views), got {type(view).__name__}"
+            f"from explorer.views), got {type(view).__name__}"
         )
     if fmt == "html":
         buffer = io.StringIO()

@@ -1,0 +1,87 @@
+"""The layers of DESIGN §1, read from the source (every import statement, with `ast`) and from a fresh interpreter
+(what an import really loads): arrows point down only.
+
+HoloViews itself imports Panel when its plotting backends load (holoviews requires panel ≥ 1.0 and
+`holoviews.plotting.renderer` imports it), so "views without Panel" means: no view module imports Panel or the
+dashboard, and importing the views loads no module of `explorer.dashboard`."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import explorer
+
+PACKAGE = Path(explorer.__file__).parent
+UI = ("panel", "bokeh", "holoviews", "explorer.dashboard", "explorer.views")
+CATALOGUE = tuple(f"explorer.data.{name}" for name in ("datasets", "registry", "download", "examples", "data_command"))
+FACES = ("explorer.model", "explorer.estimator", "explorer.bench", "explorer.__main__")
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def _offending(path: Path, forbidden: tuple[str, ...]) -> list[str]:
+    return sorted(name for name in _imports(path) if any(name == f or name.startswith(f + ".") for f in forbidden))
+
+
+def _modules(*folders: str) -> list[Path]:
+    return [path for folder in folders for path in sorted((PACKAGE / folder).glob("*.py"))]
+
+
+NUMERICS = [path for path in _modules(".") if path.stem not in ("model", "estimator", "__main__", "compare")]
+
+
+@pytest.mark.parametrize("path", NUMERICS, ids=lambda path: path.name)
+def test_the_numerics_import_no_ui_no_param_no_face_and_no_data_catalogue(path):
+    assert not _offending(path, UI + ("param",) + FACES + CATALOGUE), path.name
+
+
+@pytest.mark.parametrize("path", _modules("studies"), ids=lambda path: path.name)
+def test_the_studies_import_no_ui_and_no_face(path):
+    assert not _offending(path, UI + ("param",) + FACES), path.name
+
+
+@pytest.mark.parametrize("path", _modules("data"), ids=lambda path: path.name)
+def test_the_data_catalogue_imports_no_ui_no_face_and_no_engine(path):
+    engines = ("explorer.engine", "explorer.xgpc", "explorer.svgp", "explorer.epgpc", "explorer.training")
+    assert not _offending(path, UI + ("param",) + FACES + engines), path.name
+
+
+@pytest.mark.parametrize("path", _modules("bench") + [PACKAGE / "model.py", PACKAGE / "estimator.py"], ids=str)
+def test_no_face_imports_the_dashboard_or_a_view(path):
+    assert not _offending(path, ("panel", "explorer.dashboard", "explorer.views")), path.name
+
+
+@pytest.mark.parametrize("path", _modules("views"), ids=lambda path: path.name)
+def test_the_views_import_neither_panel_nor_the_dashboard(path):
+    assert not _offending(path, ("panel", "explorer.dashboard")), path.name
+
+
+def _loaded_after(statement: str) -> set[str]:
+    code = f"import sys\n{statement}\nprint(' '.join(sorted(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
+
+
+def test_importing_the_views_loads_no_dashboard_module():
+    loaded = _loaded_after("import explorer.views")
+    assert "explorer.views.surface" in loaded  # the check below is about a real import
+    assert not {name for name in loaded if name.startswith("explorer.dashboard")}
+
+
+def test_importing_an_engine_loads_neither_the_data_catalogue_nor_param():
+    loaded = _loaded_after("import explorer.engine, explorer.xgpc, explorer.svgp, explorer.epgpc")
+    assert "explorer.xgpc" in loaded
+    assert not loaded & (set(CATALOGUE) | {"param", "panel", "holoviews"})

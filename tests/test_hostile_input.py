@@ -14,12 +14,13 @@ import pytest
 from panel.models.file_dropper import DeleteEvent, UploadEvent
 
 from explorer import XGPClassifier, gibbs
-from explorer.dashboard import controls, export
+from explorer.dashboard import controls
 from explorer.dashboard.upload import MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES, LimitedFileDropper
 from explorer.data.datasets import DataError
 from explorer.data.sources import NpySource
 from explorer.kernels import LENGTHSCALE_LIMITS, RBF, KernelParameterError, Matern32
 from explorer.model import Model, RunFileError
+from explorer.views import export
 
 # ------------------------------------------------------------------------------------------------ upload chunks
 

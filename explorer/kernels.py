@@ -90,7 +90,38 @@ def register(cls: type["Kernel"]) -> type["Kernel"]:
 
 
 def make_kernel(name: str, lengthscale, variance: float = 1.0, nugget: float = 1e-6) -> "Kernel":
-    """The kernel family `name` (a key of `KERNELS`) with these parameters."""
+    """Make a kernel of a registered family.
+
+    Parameters
+    ----------
+    name : str
+        A key of `KERNELS`: "rbf", "matern12", "matern32", "matern52".
+    lengthscale : float or array-like of shape (d,)
+        ℓ in standardised units, one per feature for ARD, within `LENGTHSCALE_LIMITS`.
+    variance : float, default 1.0
+        σ², the kernel's variance (> 0).
+    nugget : float, default 1e-6
+        γ, white-noise variance added on the diagonal (> 0).
+
+    Returns
+    -------
+    Kernel
+        An immutable kernel of that family.
+
+    Raises
+    ------
+    KernelParameterError
+        An unknown family (the message lists the known ones) or a parameter out of its range (named).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from explorer.kernels import make_kernel
+    >>> kernel = make_kernel("matern32", lengthscale=0.5, variance=2.0)
+    >>> K = kernel.gram(np.zeros((3, 2)))
+    >>> K.shape, bool(np.allclose(K, 2.0 + 1e-6))
+    ((3, 3), True)
+    """
     if name not in KERNELS:
         raise KernelParameterError(f"unknown kernel {name!r}; choose one of {sorted(KERNELS)}")
     return KERNELS[name](lengthscale, variance, nugget)
@@ -105,9 +136,42 @@ def initial_kernel(
     nugget: float = 1e-6,
     ard: bool = False,
 ) -> "Kernel":
-    """The kernel a run starts from: for a family name (None: "rbf") that family with these parameters (with `ard`,
-    one lengthscale per feature, all = `lengthscale`; needs d); for a `Kernel`, a copy of it (its own parameters
-    and lengthscale shape win over the keyword arguments; the caller's object is never changed)."""
+    """The kernel a run starts from.
+
+    For a family name (None: "rbf"), that family with these parameters (with `ard`, one lengthscale per feature,
+    all equal to `lengthscale`); for a `Kernel`, a copy of it (its own parameters and lengthscale shape win over the
+    keyword arguments; the caller's object is never changed).
+
+    Parameters
+    ----------
+    kernel : str, Kernel or None, default None
+        A family name (a key of `KERNELS`), a kernel, or None for "rbf".
+    d : int, optional
+        Number of features; needed with `ard`.
+    lengthscale : float, default 1.0
+        Initial ℓ (standardised units).
+    variance : float, default 1.0
+        Initial σ².
+    nugget : float, default 1e-6
+        γ.
+    ard : bool, default False
+        One lengthscale per feature.
+
+    Returns
+    -------
+    Kernel
+
+    Raises
+    ------
+    KernelParameterError
+        A `kernel` of another type, an unknown family, or a parameter out of its range.
+
+    Examples
+    --------
+    >>> from explorer.kernels import initial_kernel
+    >>> initial_kernel("rbf", d=3, lengthscale=2.0, ard=True).lengthscale.tolist()
+    [2.0, 2.0, 2.0]
+    """
     if isinstance(kernel, Kernel):
         return dataclasses.replace(kernel)  # a new object through __init__: validated, its arrays read-only
     if kernel is not None and not isinstance(kernel, str):

@@ -267,17 +267,75 @@ def _load_paper(name: str, data_dir) -> tuple[np.ndarray, np.ndarray, list[str]]
 
 
 def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None = None, seed: int = 0):
-    """The public entry point: (X (n, d) float64, y (n,) int8 ±1) for a built-in or paper data set by name.
+    """Load a built-in or paper data set by name.
 
     Built-in sets are generated from `seed` with n rows (default 400) and their default noise (`DEFAULT_NOISE`);
-    paper sets come from the data directory or OpenML (n and noise do not apply to them).
+    paper sets come from the data directories (`registry.data_locations`) or OpenML (n and noise do not apply).
+
+    Parameters
+    ----------
+    name : str
+        A built-in name (``BUILTIN``: "banana-like", "moons", "circles", "xor", "blobs") or a paper set
+        (``PAPER_DATASETS``, e.g. "banana", "diabetis", "a9a").
+    data_dir : str or path-like, optional
+        A folder searched before the default data locations.
+    n : int, optional
+        Rows of a built-in set (default 400).
+    noise : float, optional
+        Noise of a built-in set (default ``DEFAULT_NOISE[name]``).
+    seed : int, default 0
+        Seed of a built-in set's generator.
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64
+        The inputs in their own units.
+    y : ndarray of shape (n,), int8
+        The labels, −1 or +1.
+
+    Raises
+    ------
+    DataError
+        An unknown name (the message lists the valid ones), n or noise given for a paper set, or a paper set that
+        is in no data location and cannot be fetched (the message says how to get it).
+
+    Examples
+    --------
+    >>> from explorer.data import datasets
+    >>> X, y = datasets.load("moons", n=50, seed=1)
+    >>> X.shape, sorted(set(y.tolist()))
+    ((50, 2), [-1, 1])
     """
     X, y, _ = load_with_names(name, data_dir, n=n, noise=noise, seed=seed)
     return X, y
 
 
 def load_with_names(name: str, data_dir=None, *, n: int | None = None, noise: float | None = None, seed: int = 0):
-    """As `load`, plus the feature names: (X, y, names (d,))."""
+    """Load a data set by name, as `load`, with its feature names.
+
+    Parameters
+    ----------
+    name, data_dir, n, noise, seed
+        As for `load`.
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), float64
+    y : ndarray of shape (n,), int8 (−1 or +1)
+    names : list of str, length d
+        The features' names ("x1", "x2" for the built-in sets).
+
+    Raises
+    ------
+    DataError
+        As `load`; also a name that is not a string.
+
+    Examples
+    --------
+    >>> from explorer.data import datasets
+    >>> datasets.load_with_names("xor", n=20)[2]
+    ['x1', 'x2']
+    """
     if not isinstance(name, str):
         raise DataError(f"a data set name must be a string, got {show(name)}")
     if name in BUILTIN:
@@ -293,7 +351,25 @@ def load_with_names(name: str, data_dir=None, *, n: int | None = None, noise: fl
 
 
 def available(data_dir=None) -> list[str]:
-    """Built-in names, then the paper sets whose file or converted OpenML copy is here (see `paper_availability`)."""
+    """The names `load` can read without the network.
+
+    Parameters
+    ----------
+    data_dir : str or path-like, optional
+        A folder searched before the default data locations.
+
+    Returns
+    -------
+    list of str
+        The built-in names, then the paper sets whose file or converted OpenML copy is found
+        (see `paper_availability`).
+
+    Examples
+    --------
+    >>> from explorer.data import datasets
+    >>> datasets.available()[:2]
+    ['banana-like', 'moons']
+    """
     return list(BUILTIN) + [row["name"] for row in paper_availability(data_dir) if row["available"]]
 
 
@@ -310,10 +386,41 @@ def deduplicate(X, y) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train_test_split(X, y, test_fraction: float, rng, stratify: bool = True):
-    """Random split into (X_train, X_test, y_train, y_test), rows kept in file order within each part.
+    """Split the rows at random into a training and a test part, keeping file order within each part.
 
     Stratified: each class contributes round(test_fraction · n_c) rows to the test part, at least 1 and at most
     n_c − 1 when the class has ≥ 2 rows, so every class is in both parts when possible.
+
+    Parameters
+    ----------
+    X : array-like of shape (n, d)
+    y : array-like of shape (n,)
+        Labels of any kind (only equality is used).
+    test_fraction : float
+        Share of the rows in the test part, strictly between 0 and 1.
+    rng : numpy.random.Generator, int or None
+        The randomness (`numpy.random.default_rng` of it).
+    stratify : bool, default True
+        Split each class on its own.
+
+    Returns
+    -------
+    X_train, X_test : ndarray
+    y_train, y_test : ndarray
+
+    Raises
+    ------
+    DataError
+        A fraction outside (0, 1), X and y of different lengths, fewer than 2 rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from explorer.data.datasets import train_test_split
+    >>> X, y = np.arange(20.0).reshape(10, 2), np.array([0, 1] * 5)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, 0.2, rng=0)
+    >>> len(X_train), np.bincount(y_test).tolist()
+    (8, [1, 1])
     """
     X = np.asarray(X)
     y = np.asarray(y)

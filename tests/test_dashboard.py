@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import expit, log_expit
 
-from explorer.compare import text_progress
 from explorer.dashboard import Dashboard
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_columns
@@ -35,6 +34,7 @@ from explorer.data import datasets
 from explorer.data.datasets import DataError
 from explorer.metrics import error_rate, first_time_within, settled_time_within
 from explorer.model import Model
+from explorer.studies.comparison import text_progress
 from explorer.studies.plane import PCA, UNDECIDED, misclassified
 from explorer.views.style import CLASS_COLORS, P_PALETTE
 

@@ -21,7 +21,7 @@ from bokeh.plotting import figure
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
 from explorer.gibbs import N_MAX, GibbsSampler
-from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, streams
+from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, streams, subsample
 from explorer.studies.plane import PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.mcmc import mcmc_comparison, mcmc_surfaces
 
@@ -51,8 +51,8 @@ class McmcRun:
         seed: int = 0,
     ):
         rng = streams(seed)["split"]
-        train = _subsample(len(model.y_train), n_train, rng)
-        test = _subsample(len(model.y_test), n_test, rng)
+        train = subsample(len(model.y_train), n_train, rng)
+        test = subsample(len(model.y_test), n_test, rng)
         self.seed = seed
         self.n_available = (len(model.y_train), len(model.y_test))
         self.X_train_raw, self.y_train = model.X_train[train], model.y_train[train]
@@ -122,10 +122,6 @@ class McmcRun:
             "left": p.seconds_left,
             "diagnostics": p.diagnostics,
         }
-
-
-def _subsample(n: int, limit: int, rng) -> np.ndarray:
-    return np.sort(rng.choice(n, limit, replace=False)) if n > limit else np.arange(n)
 
 
 class McmcTab(pn.viewable.Viewer):

@@ -232,13 +232,14 @@ def sampler_split(
     if not 1 <= n_train_max <= N_MAX:
         raise ValueError(f"n_train_max must be between 1 and the sampler's limit {N_MAX}, got {n_train_max}")
     rng = streams(seed)["split"]
-    subsampled_from = None
-    n_keep = int(n_train_max / (1.0 - test_fraction))
-    if len(y) > n_keep:
-        subsampled_from = len(y)
-        keep = np.sort(rng.choice(len(y), n_keep, replace=False))
-        X, y = X[keep], y[keep]
-    return (*train_test_split(X, y, test_fraction, rng), subsampled_from)
+    keep = subsample(len(y), int(n_train_max / (1.0 - test_fraction)), rng)
+    subsampled_from = len(y) if len(keep) < len(y) else None
+    return (*train_test_split(X[keep], y[keep], test_fraction, rng), subsampled_from)
+
+
+def subsample(n: int, limit: int, rng: np.random.Generator) -> np.ndarray:
+    """Sorted indices of `limit` of n rows drawn without replacement by `rng`, or all n if n ≤ limit: (≤ limit,)."""
+    return np.sort(rng.choice(n, limit, replace=False)) if n > limit else np.arange(n)
 
 
 def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int], None]:

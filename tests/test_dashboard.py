@@ -257,6 +257,9 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     assert run.results["full"].pair_summaries()["p(y=1)"].correlation > 0.9
     assert "correlation" in dash.mcmc.summary.object and dash.mcmc.note.visible  # 40 of 160 training points
     assert len(dash.mcmc.trace_sources[0].data["sweep"]) == 80
+    # the progress line keeps the sampler's final R̂ and ESS, computed by the study in the worker
+    diagnostics = run.sampler.diagnostics()
+    assert f"R̂ max {diagnostics['rhat_max/f']:.3f}" in dash.mcmc.progress_text.value
 
 
 def finished_race(dash, budget: float, limit: float):

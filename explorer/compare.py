@@ -9,29 +9,23 @@ and error of both. On the training data: how much the PG augmentation loosens th
 
 with L_orig = Σ_i E_q[log σ(y_i f_i)] − KL(q(u) ‖ p(u)) the non-augmented ELBO of the same q(u), q(f_i) = N(m_i, v_i)
 its marginals through the sparse projection (m_i = κ_iμ, v_i = K̃_ii + κ_iΣκ_iᵀ) and c_i = sqrt(v_i + m_i²).
-Expectations over f_i are 64-node Gauss–Hermite.
+Expectations over f_i are 64-node Gauss–Hermite. The study that fits, samples and compares is
+`explorer.studies.comparison`.
 """
 
 from __future__ import annotations
 
 import math
-import sys
-import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from scipy.special import log_expit
 
 from explorer import metrics, polyagamma
-from explorer.data.datasets import train_test_split
-from explorer.gibbs import N_MAX, GibbsSampler
-from explorer.inducing import kmeans_plus_plus
+from explorer.gibbs import GibbsSampler
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
 from explorer.likelihoods import normal_expectation
-from explorer.recipe import full_batch_engine
-from explorer.training import Fit, fit_to_optimum
 from explorer.xgpc import XGPC
 
 _CHUNK = 4096
@@ -91,8 +85,8 @@ class ComparisonResult:
     (y-axes); `y_test`; `mcmc_mean_se`, the Monte Carlo standard error of `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
     ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of their
     difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
-    subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by
-    `run_comparison`).
+    subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by the
+    study, `explorer.studies.comparison`).
     """
 
     label: str
@@ -207,132 +201,3 @@ def compare_with_mcmc(
         n_train=model.n,
         subsampled_from=subsampled_from,
     )
-
-
-def _fitted(engine: XGPC) -> Fit:
-    """`fit_to_optimum` (exact coordinate ascent to max|Δμ| ≤ 1e-10(1 + max|μ|)); a numerical failure is raised."""
-    fit = fit_to_optimum(engine)
-    if fit.error is not None:
-        raise fit.error
-    return fit
-
-
-@dataclass
-class ComparisonRun:
-    """What `run_comparison` did: the comparison(s), the sampler (traces, draws), sizes and timings."""
-
-    full: ComparisonResult
-    sparse: ComparisonResult | None
-    sampler: GibbsSampler
-    X_train: np.ndarray
-    y_train: np.ndarray
-    X_test: np.ndarray
-    y_test: np.ndarray
-    subsampled_from: int | None
-
-    def summary(self) -> dict:
-        """{"full": {...}, "sparse": {...} or None} of plain numbers."""
-        return {"full": self.full.summary(), "sparse": None if self.sparse is None else self.sparse.summary()}
-
-
-def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int], None]:
-    """A `progress(sweeps_done, total_sweeps)` callback for long sampler runs: rewrites one line such as
-    "Gibbs sampling: 1,200 of 2,600 sweeps per chain (46%), about 21 s left" on `stream` (default sys.stderr) at most
-    every `every_seconds`, and ends the line when done."""
-    first, shown = {}, [-math.inf]  # the first report (time, sweeps) starts the clock: setup time is not sweeping
-
-    def report(done: int, total: int) -> None:
-        now = time.perf_counter()
-        first.setdefault("time", now)
-        first.setdefault("done", done)
-        if done < total and now - shown[0] < every_seconds:
-            return
-        shown[0] = now
-        elapsed, swept = now - first["time"], done - first["done"]
-        tail = (
-            f"about {elapsed * (total - done) / swept:.0f} s left"
-            if done < total and swept > 0
-            else "estimating the time left"
-            if done < total
-            else "done"
-        )
-        out = stream if stream is not None else sys.stderr
-        line = f"Gibbs sampling: {done:,} of {total:,} sweeps per chain ({100 * done / total:.0f}%), {tail}"
-        out.write("\r" + line.ljust(80) + ("\n" if done >= total else ""))  # padded: a shorter line hides a longer
-        out.flush()
-
-    return report
-
-
-def run_comparison(
-    X: np.ndarray,
-    y: np.ndarray,
-    kernel: Kernel,
-    *,
-    n_train_max: int = N_MAX,
-    test_fraction: float = 0.2,
-    seed: int = 0,
-    n_samples: int = 1000,
-    burn_in: int = 100,
-    n_chains: int = 4,
-    n_inducing: int | None = None,
-    max_stored_draws: int = 1000,
-    progress: Callable[[int, int], None] | str | None = "auto",
-) -> ComparisonRun:
-    """Fig. 1 end to end at a fixed kernel: split, fit full X-GPC (and a sparse one with `n_inducing` k-means++
-    inducing points) by exact coordinate ascent (`recipe.full_batch_engine`, `training.fit_to_optimum`), run the
-    Gibbs sampler, compare at the test points.
-
-    X (n, d) as given (standardise beforehand), y (n,) in ±1. If the training part would exceed `n_train_max`, the
-    data are first subsampled (seeded) to ⌊n_train_max / (1 − test_fraction)⌋ rows; the result says so in
-    `subsampled_from`. Split: stratified, `test_fraction` of each class. Sampler: `n_chains` chains of `burn_in` +
-    `n_samples` sweeps; `progress(sweeps_done, total_sweeps)` is called every 10 sweeps ("auto": `text_progress()`
-    in a terminal or notebook, else nothing; None: nothing). All randomness from `seed`.
-    Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n_train) seconds.
-    """
-    if progress == "auto":
-        progress = text_progress() if sys.stderr.isatty() or "ipykernel" in sys.modules else None
-    X, y = labelled_data(X, y)
-    if not 0.0 < test_fraction < 1.0:
-        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")
-    if not 1 <= n_train_max <= N_MAX:
-        raise ValueError(f"n_train_max must be between 1 and the sampler's limit {N_MAX}, got {n_train_max}")
-    split_rng, sampler_rng, inducing_rng = np.random.default_rng(seed).spawn(3)
-    subsampled_from = None
-    n_keep = int(n_train_max / (1.0 - test_fraction))
-    if len(y) > n_keep:
-        subsampled_from = len(y)
-        keep = np.sort(split_rng.choice(len(y), n_keep, replace=False))
-        X, y = X[keep], y[keep]
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_fraction, split_rng)
-
-    full = full_batch_engine("xgpc", X_train, y_train, None, kernel, full=True)
-    full_fit = _fitted(full)
-    sparse = None
-    if n_inducing is not None:
-        start = time.perf_counter()
-        Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
-        sparse = full_batch_engine("xgpc", X_train, y_train, Z, kernel)
-        sparse_fit = _fitted(sparse)
-        sparse_seconds = time.perf_counter() - start
-
-    sampler = GibbsSampler(
-        X_train,
-        y_train,
-        kernel,
-        rng=sampler_rng,
-        n_chains=n_chains,
-        burn_in=burn_in,
-        n_samples=n_samples,
-        max_stored_draws=max_stored_draws,
-    )
-    sampler.run(progress=progress)
-    mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
-
-    result_full = compare_with_mcmc(full, sampler, X_test, y_test, subsampled_from=subsampled_from)
-    result_full.cost = {"vi_seconds": full_fit.seconds, "vi_iterations": full_fit.sweeps, **mcmc_cost}
-    result_sparse = None
-    if sparse is not None:
-        result_sparse = compare_with_mcmc(sparse, sampler, X_test, y_test, subsampled_from=subsampled_from)
-        result_sparse.cost = {"vi_seconds": sparse_seconds, "vi_iterations": sparse_fit.sweeps, **mcmc_cost}
-    return ComparisonRun(result_full, result_sparse, sampler, X_train, y_train, X_test, y_test, subsampled_from)

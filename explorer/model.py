@@ -30,6 +30,8 @@ from explorer.linalg import NumericalError
 from explorer.polyagamma import pg_mean
 from explorer.scaling import Standardizer
 from explorer.schedules import DEFAULT_STEP_RULES
+from explorer.studies import finish
+from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
 from explorer.training import Trainer
 
 _XGPC_STEPS = DEFAULT_STEP_RULES["xgpc"]
@@ -445,21 +447,11 @@ class Model(param.Parameterized):
             raise ValueError(f"features must be two column indices in [0, {d}), got {features!r}") from None
         if not (i < d and j < d):
             raise ValueError(f"features must be two column indices in [0, {d}), got {features!r}")
-        lo, hi = self.X_train.min(0), self.X_train.max(0)
-        pad = margin * (hi - lo)
-        gx = np.linspace(lo[i] - pad[i], hi[i] + pad[i], resolution)
-        gy = np.linspace(lo[j] - pad[j], hi[j] + pad[j], resolution)
-        grid = np.tile(self.X_train.mean(0), (resolution * resolution, 1))
-        xx, yy = np.meshgrid(gx, gy)
-        grid[:, i], grid[:, j] = xx.ravel(), yy.ravel()
-        mean, var = self.predict_latent(grid)
-        p = self.engine.link.predictive_probability(mean, var)  # the method's link (logit, or EPGPC's probit)
-        return {
-            "x": gx,
-            "y": gy,
-            "p": p.reshape(resolution, resolution),
-            "sd": np.sqrt(var).reshape(resolution, resolution),
-        }
+        projection = Projection(self.X_train, FEATURES, (i, j))  # the other features at their training mean
+        axes = grid_axes(self.X_train[:, [i, j]], resolution, margin)
+        predict = through_link(self.predict_latent, self.engine.link)  # the method's link (logit, or EPGPC's probit)
+        surface = finish(compute_surface(predict, projection, axes, sd=True))
+        return {"x": surface.x, "y": surface.y, "p": surface.p, "sd": surface.sd}
 
     def last_local(self) -> dict:
         """c_i and θ_i = E[ω_i] of the last minibatch (empty before the first step or for baselines)."""

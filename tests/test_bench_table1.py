@@ -444,7 +444,7 @@ def test_protocol_builds_the_named_kernel_family_at_the_papers_initial_values():
 
 
 def test_tiny_gibbs_run_compares_mcmc_and_x_gpc_at_a_matern_kernel(tmp_path):
-    """Fig. 1's path (`compare.run_comparison`: full and sparse X-GPC fitted to their optimum, the Gibbs sampler, the
+    """Fig. 1's path (`studies.comparison.run_comparison`: full and sparse X-GPC fitted to their optimum, the Gibbs sampler, the
     test-point comparison) with a Matérn 3/2 kernel: the JSON names it and X-GPC's full posterior agrees with MCMC."""
     path = tmp_path / "gibbs.json"
     code = gibbs.main(

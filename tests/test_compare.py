@@ -1,4 +1,8 @@
-"""MCMC versus variational: X-GPC against the Gibbs ground truth, and the bounds against exact quadrature."""
+"""MCMC versus variational: X-GPC against the Gibbs ground truth, the bounds against exact quadrature, and the study
+(`explorer.studies.comparison`) against its steps run in one go."""
+
+import math
+from dataclasses import fields
 
 import numpy as np
 import pytest
@@ -6,16 +10,27 @@ from scipy import integrate
 from scipy.special import log_expit
 from scipy.stats import norm
 
+import explorer.studies.comparison
 from explorer.compare import (
+    ComparisonResult,
     compare_with_mcmc,
     gaussian_marginal_kl,
     nonaugmented_elbo,
-    run_comparison,
 )
+from explorer.data.datasets import train_test_split
 from explorer.gibbs import GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.recipe import full_batch_engine
+from explorer.studies import finish
+from explorer.studies.comparison import (
+    COMPARING,
+    FITTING,
+    SAMPLING,
+    comparison,
+    run_comparison,
+    sampler_split,
+)
 from explorer.training import fit_to_optimum
 
 KERNEL = RBF(5.35, 6.93)  # the bench's Fig. 1 kernel: ELBO-optimal for a sparse X-GPC (m = 100) on all of Diabetes
@@ -154,3 +169,123 @@ def test_mismatched_inputs_are_refused():
         compare_with_mcmc(fitted(X, y, RBF(1.0)), sampler, X, (y > 0).astype(float))
     with pytest.raises(ValueError, match="n_train_max"):
         run_comparison(X, y, RBF(1.0), n_train_max=5000)
+
+
+def _tiny_problem(n: int = 90, seed: int = 8):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 2))
+    return X, np.where(X[:, 0] + 0.5 * X[:, 1] + 0.4 * rng.standard_normal(n) > 0, 1.0, -1.0)
+
+
+def _assert_same_result(result: ComparisonResult, expected: ComparisonResult) -> None:
+    """Every field equal (arrays bit for bit), except `cost`: seconds spent."""
+    for field in fields(ComparisonResult):
+        if field.name != "cost":
+            value, wanted = getattr(result, field.name), getattr(expected, field.name)
+            if isinstance(wanted, np.ndarray):
+                np.testing.assert_array_equal(value, wanted, err_msg=field.name)
+            else:
+                assert value == wanted or (value != value and wanted != wanted), field.name
+    assert result.cost["vi_iterations"] == expected.cost["vi_iterations"]
+
+
+@pytest.fixture(scope="module")
+def tiny_study():
+    """The study on 90 points subsampled to 80 (60 training, 20 test), seed 5, with every progress event; and the
+    same comparison done the way `run_comparison` did it before it became a generator: the three seeded streams,
+    the subsample and split, each X-GPC fitted in one call, the sampler run in slices of 10 sweeps. The study runs
+    in steps of one sweep."""
+    X, y = _tiny_problem()
+    kernel, seed = RBF(1.2, 1.5), 5
+    settings = dict(n_samples=40, burn_in=10, n_chains=2, max_stored_draws=1000)
+    X_train, X_test, y_train, y_test, subsampled_from = sampler_split(
+        X, y, n_train_max=60, test_fraction=0.25, seed=seed
+    )
+    events = []
+    with pytest.MonkeyPatch.context() as patch:  # steps of one sweep: the results must not depend on the steps
+        patch.setattr(explorer.studies.comparison, "STEP_SECONDS", 1e-9)
+        study = comparison(
+            X_train,
+            y_train,
+            X_test,
+            y_test,
+            kernel,
+            seed=seed,
+            n_inducing=10,
+            subsampled_from=subsampled_from,
+            **settings,
+        )
+        run = finish(study, events.append)
+
+    split_rng, sampler_rng, inducing_rng = np.random.default_rng(seed).spawn(3)
+    keep = np.sort(split_rng.choice(90, 80, replace=False))
+    old_X_train, old_X_test, old_y_train, old_y_test = train_test_split(X[keep], y[keep], 0.25, split_rng)
+    full = full_batch_engine("xgpc", old_X_train, old_y_train, None, kernel, full=True)
+    full_fit = fit_to_optimum(full)
+    sparse = full_batch_engine(
+        "xgpc", old_X_train, old_y_train, kmeans_plus_plus(old_X_train, 10, inducing_rng), kernel
+    )
+    sparse_fit = fit_to_optimum(sparse)
+    sampler = GibbsSampler(old_X_train, old_y_train, kernel, rng=sampler_rng, **settings).run(chunk=10)
+    expected = {}
+    for name, model, fit in (("full", full, full_fit), ("sparse", sparse, sparse_fit)):
+        expected[name] = compare_with_mcmc(model, sampler, old_X_test, old_y_test, subsampled_from=90)
+        expected[name].cost = {"vi_iterations": fit.sweeps}
+    return run, events, expected, sampler, (old_X_train, old_X_test, old_y_train, old_y_test)
+
+
+def test_the_study_gives_what_its_steps_give_in_one_go(tiny_study):
+    run, _, expected, sampler, data = tiny_study
+    assert run.subsampled_from == 90 and len(run.y_train) == 60 and len(run.y_test) == 20
+    for value, wanted in zip((run.X_train, run.X_test, run.y_train, run.y_test), data):
+        np.testing.assert_array_equal(value, wanted)
+    _assert_same_result(run.full, expected["full"])
+    _assert_same_result(run.sparse, expected["sparse"])
+    np.testing.assert_array_equal(run.sampler.traces, sampler.traces)
+    np.testing.assert_array_equal(run.sampler.draws, sampler.draws)
+    assert run.full_model.full and run.sparse_model.m == 10
+
+
+def test_the_studys_progress_is_monotone_and_ends_at_one(tiny_study):
+    run, events, _, _, _ = tiny_study
+    order = [FITTING, SAMPLING, COMPARING]
+    stages = [order.index(event.stage) for event in events]
+    assert stages == sorted(stages) and set(stages) == {0, 1, 2}
+    fractions = [event.fraction for event in events]
+    assert all(0.0 <= a <= b <= 1.0 for a, b in zip(fractions, fractions[1:])) and fractions[-1] == 1.0
+    sweeps = [event.sweeps_done for event in events if event.stage == SAMPLING]
+    assert sweeps == sorted(sweeps) and sweeps[-1] == run.sampler.total_sweeps == 50
+    assert all(event.sampler is None for event in events if event.stage == FITTING)
+    # the R̂ and ESS shown last are the finished sampler's (diagnostics need 4 post-burn-in sweeps and draws)
+    assert events[-1].diagnostics == run.sampler.diagnostics()
+    assert all(event.diagnostics is None for event in events if event.sweeps_done < 14)
+    assert math.isnan(events[0].sweeps_per_second)
+
+
+def test_run_comparison_is_the_study_on_its_split(tiny_study):
+    run, _, expected, _, _ = tiny_study
+    X, y = _tiny_problem()
+    again = run_comparison(
+        X,
+        y,
+        RBF(1.2, 1.5),
+        n_train_max=60,
+        test_fraction=0.25,
+        seed=5,
+        n_samples=40,
+        burn_in=10,
+        n_chains=2,
+        n_inducing=10,
+        progress=None,
+    )
+    _assert_same_result(again.full, expected["full"])
+    _assert_same_result(again.sparse, expected["sparse"])
+
+
+def test_the_study_refuses_bad_data_before_any_work():
+    X, y = _tiny_problem(20)
+    study = comparison(X, np.ones(20), X, y, RBF(1.0))
+    with pytest.raises(ValueError, match="only the class"):
+        next(study)
+    with pytest.raises(ValueError, match="diagnostics_share"):
+        next(comparison(X, y, X, y, RBF(1.0), diagnostics_share=1.0))

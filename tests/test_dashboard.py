@@ -19,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import expit, log_expit
 
-from explorer.compare import text_progress
 from explorer.dashboard import Dashboard
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_columns
@@ -35,6 +34,7 @@ from explorer.data import datasets
 from explorer.data.datasets import DataError
 from explorer.metrics import error_rate, first_time_within, settled_time_within
 from explorer.model import Model
+from explorer.studies.comparison import text_progress
 from explorer.studies.plane import PCA, UNDECIDED, misclassified
 from explorer.views.style import CLASS_COLORS, P_PALETTE
 
@@ -257,6 +257,9 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     assert run.results["full"].pair_summaries()["p(y=1)"].correlation > 0.9
     assert "correlation" in dash.mcmc.summary.object and dash.mcmc.note.visible  # 40 of 160 training points
     assert len(dash.mcmc.trace_sources[0].data["sweep"]) == 80
+    # the progress line keeps the sampler's final R̂ and ESS, computed by the study in the worker
+    diagnostics = run.sampler.diagnostics()
+    assert f"R̂ max {diagnostics['rhat_max/f']:.3f}" in dash.mcmc.progress_text.value
 
 
 def finished_race(dash, budget: float, limit: float):

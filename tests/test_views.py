@@ -16,12 +16,12 @@ from PIL import Image
 from scipy.interpolate import RegularGridInterpolator
 from scipy.special import expit, log_expit
 
-from explorer.compare import run_comparison
 from explorer.dashboard.figure2 import figure2, settle_table
 from explorer.data import datasets
 from explorer.kernels import initial_kernel
 from explorer.metrics import settled_time_within
 from explorer.model import Model
+from explorer.studies.comparison import run_comparison
 from explorer.views import (
     augmentation_identity,
     augmented_bound,

@@ -20,10 +20,10 @@ from scipy.linalg import lapack
 
 from explorer import polyagamma
 from explorer.bench.common import add_common_arguments, finish, markdown_table, median_seconds, pinned_blas
-from explorer.compare import run_comparison
 from explorer.data import datasets
 from explorer.gibbs import GibbsSampler, seconds_per_sweep_estimate
 from explorer.kernels import KERNELS, Kernel, make_kernel
+from explorer.studies.comparison import run_comparison
 
 DESCRIPTION = "PG Gibbs sampler: seconds per sweep vs the Cholesky+solves+PG floor; Fig. 1 MCMC vs X-GPC on Diabetes"
 
@@ -119,8 +119,11 @@ def figure1(kernel: Kernel, n_samples: int, burn_in: int, n_chains: int, n_induc
     estimate = seconds_per_sweep_estimate(n_train) * n_chains * (burn_in + n_samples)
     print(f"Fig. 1: about {estimate:.0f} s of sampling expected", file=sys.stderr)
 
+    shown = [0]  # the last multiple of 500 sweeps reported
+
     def progress(done, total):
-        if done % 500 == 0 or done == total:
+        if done // 500 > shown[0] or done == total:
+            shown[0] = done // 500
             print(f"  sweep {done}/{total}", file=sys.stderr)
 
     start = time.perf_counter()

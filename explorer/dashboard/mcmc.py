@@ -5,12 +5,12 @@ X-GPC by exact coordinate ascent, runs the chains with progress, sweeps/s, R-hat
 mean, variance and p(y=1) at the test points, MCMC against X-GPC, and the two decision surfaces side by side —
 drawn once, when the run is done, with the HoloViews views of `explorer.views.mcmc` (the notebooks' drawing);
 the log-likelihood trace streams while the chains run, so it is raw Bokeh (DESIGN §8).
-The worker drives `McmcRun.chunks()`, a generator whose every step is short, so Pause and clicks stay quick.
+The worker drives `McmcRun.chunks()`, a generator whose every step is short, so Pause and clicks stay quick: the
+comparison study (`explorer.studies.comparison`, the one `run_comparison` runs) and then the surfaces of the
+plane (`explorer.studies.plane`).
 """
 
 from __future__ import annotations
-
-import time
 
 import numpy as np
 import panel as pn
@@ -18,25 +18,24 @@ from bokeh.models import ColumnDataSource, Range1d
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
-from explorer.compare import compare_with_mcmc
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
 from explorer.gibbs import N_MAX, GibbsSampler
-from explorer.inducing import kmeans_plus_plus
-from explorer.recipe import full_batch_engine
-from explorer.studies.plane import PCA, Projection, grid_axes
-from explorer.training import fit_to_optimum
+from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, streams, subsample
+from explorer.studies.plane import PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.mcmc import mcmc_comparison, mcmc_surfaces
 
 SURFACE_RESOLUTION = 40
-_CHUNK_SECONDS = 0.05
-_GRID_BLOCK = 40  # grid points per MCMC prediction chunk
-_MAX_SWEEPS = 500  # coordinate-ascent sweeps at most per X-GPC fit (fit_to_optimum's default)
+MCMC_SURFACE_BLOCK = 40  # grid points per prediction of the sampler's surface (it averages over every stored draw)
+SURFACES = "computing the two decision surfaces"
+DONE = "done"
 
 
 class McmcRun:
-    """One comparison. Built from the model under the worker gate (it copies what it needs); `chunks()` does the
-    work in short steps; `stage`, `sampler`, `results` and `surfaces` show how far it got."""
+    """One comparison on a subsample of the model's data at its current kernel. Built from the model under the
+    worker gate (it copies what it needs); `chunks()` drives the study (`explorer.studies.comparison`) and then the
+    two surfaces (`explorer.studies.plane`) in short steps; `stage`, `sampler`, `results` and `surfaces` show how
+    far it got."""
 
     def __init__(
         self,
@@ -51,10 +50,10 @@ class McmcRun:
         features: tuple[int, int] = (0, 1),
         seed: int = 0,
     ):
-        rng = np.random.default_rng(seed)
-        self._rng = rng
-        train = _subsample(len(model.y_train), n_train, rng)
-        test = _subsample(len(model.y_test), n_test, rng)
+        rng = streams(seed)["split"]
+        train = subsample(len(model.y_train), n_train, rng)
+        test = subsample(len(model.y_test), n_test, rng)
+        self.seed = seed
         self.n_available = (len(model.y_train), len(model.y_test))
         self.X_train_raw, self.y_train = model.X_train[train], model.y_train[train]
         self.X_test_raw, self.y_test = model.X_test[test], model.y_test[test]
@@ -63,11 +62,11 @@ class McmcRun:
         self.settings = dict(n_samples=n_samples, burn_in=burn_in, n_chains=n_chains)
         self.projection = Projection(self.X_train_raw, plane, features)
         self.feature_names = list(model.feature_names)
-        self.stage = "fitting X-GPC by coordinate ascent"
+        self.latest = Progress(FITTING, 0.0)
+        self.stage = FITTING
         self.sampler: GibbsSampler | None = None
         self.results: dict = {}
         self.surfaces: dict | None = None
-        self.surface_progress = 0.0
 
     @property
     def subsampled(self) -> bool:
@@ -75,72 +74,54 @@ class McmcRun:
 
     def chunks(self):
         """The run as a generator: each `next` does ≲ 0.1 s of work."""
-        X, X_test = self.scaler.transform(self.X_train_raw), self.scaler.transform(self.X_test_raw)
-        sparse = full_batch_engine("xgpc", X, self.y_train, kmeans_plus_plus(X, self.m, self._rng), self.kernel)
-        full = full_batch_engine("xgpc", X, self.y_train, None, self.kernel, full=True)
-        for vi in (sparse, full):
-            fit = fit_to_optimum(vi, max_sweeps=3)
-            while not fit.converged and fit.error is None and fit.sweeps < _MAX_SWEEPS:
-                yield
-                fit = fit_to_optimum(vi, max_sweeps=min(fit.sweeps + 3, _MAX_SWEEPS))
-            if fit.error is not None:
-                raise fit.error
-        self.stage = "sampling"
-        self.sampler = GibbsSampler(X, self.y_train, self.kernel, rng=self._rng, max_stored_draws=100, **self.settings)
-        sweeps = 1
-        while not self.sampler.finished:
-            start = time.perf_counter()
-            self.sampler.step(sweeps)
-            sweeps = int(np.clip(sweeps * _CHUNK_SECONDS / max(time.perf_counter() - start, 1e-4), 1, 200))
+        study = comparison(
+            self.scaler.transform(self.X_train_raw),
+            self.y_train,
+            self.scaler.transform(self.X_test_raw),
+            self.y_test,
+            self.kernel,
+            seed=self.seed,
+            n_inducing=self.m,
+            max_stored_draws=100,
+            subsampled_from=self.n_available[0] if self.subsampled else None,
+            **self.settings,
+        )
+        run = yield from self._followed(study)
+        self.results = {"sparse": run.sparse, "full": run.full}
+        self.stage = SURFACES
+        axes = grid_axes(self.projection.to_plane(self.X_train_raw), SURFACE_RESOLUTION)
+        standardised, sampler, sparse = self.scaler.transform, run.sampler, run.sparse_model
+        mcmc = yield from compute_surface(
+            lambda X: (sampler.predict_proba(standardised(X)), None), self.projection, axes, block=MCMC_SURFACE_BLOCK
+        )
+        vi = yield from compute_surface(
+            through_link(lambda X: sparse.predict_latent(standardised(X)), sparse.link), self.projection, axes
+        )
+        self.surfaces = {"grid": axes, "MCMC (PG Gibbs)": mcmc.p, f"X-GPC sparse (m={sparse.m})": vi.p}
+        self.stage = DONE
+
+    def _followed(self, study):
+        """Run the comparison study a step per `next`, keeping its latest progress (and its sampler once it runs)."""
+        while True:
+            try:
+                self.latest = next(study)
+            except StopIteration as stop:
+                return stop.value
+            self.stage, self.sampler = self.latest.stage, self.latest.sampler
             yield
-        self.stage = "comparing at the test points"
-        subsampled_from = self.n_available[0] if self.subsampled else None
-        for name, vi in (("sparse", sparse), ("full", full)):
-            self.results[name] = compare_with_mcmc(
-                vi, self.sampler, X_test, self.y_test, subsampled_from=subsampled_from
-            )
-            yield
-        self.stage = "computing the two decision surfaces"
-        gx, gy = grid_axes(self.projection.to_plane(self.X_train_raw), SURFACE_RESOLUTION)
-        xx, yy = np.meshgrid(gx, gy)
-        grid = self.scaler.transform(self.projection.from_plane(np.c_[xx.ravel(), yy.ravel()]))
-        p_mcmc = np.empty(len(grid))
-        for start in range(0, len(grid), _GRID_BLOCK):
-            p_mcmc[start : start + _GRID_BLOCK] = self.sampler.predict_proba(grid[start : start + _GRID_BLOCK])
-            self.surface_progress = min(1.0, (start + _GRID_BLOCK) / len(grid))
-            yield
-        self.surfaces = {
-            "grid": (gx, gy),
-            "MCMC (PG Gibbs)": p_mcmc.reshape(xx.shape),
-            f"X-GPC sparse (m={self.m})": sparse.predict_proba(grid).reshape(xx.shape),
-        }
-        self.stage = "done"
 
     def progress(self) -> dict:
-        """Numbers for the progress line (call under the gate)."""
-        s = self.sampler
-        out = {
+        """Numbers for the progress line (call under the gate): the study's latest progress, R̂ and ESS as it last
+        computed them (in the worker)."""
+        p = self.latest
+        return {
             "stage": self.stage,
-            "done": 0,
-            "total": 1,
-            "rate": float("nan"),
-            "left": float("nan"),
-            "diagnostics": None,
+            "done": p.sweeps_done,
+            "total": p.total_sweeps,
+            "rate": p.sweeps_per_second,
+            "left": p.seconds_left,
+            "diagnostics": p.diagnostics,
         }
-        if s is not None:
-            out.update(
-                done=s.sweeps_done,
-                total=s.total_sweeps,
-                rate=s.sweeps_per_second,
-                left=s.remaining_seconds if s.sweeps_done else float("nan"),
-            )
-            if s.draws_stored >= 4 and s.sweeps_done - s.burn_in >= 4:
-                out["diagnostics"] = s.diagnostics()
-        return out
-
-
-def _subsample(n: int, limit: int, rng) -> np.ndarray:
-    return np.sort(rng.choice(n, limit, replace=False)) if n > limit else np.arange(n)
 
 
 class McmcTab(pn.viewable.Viewer):
@@ -214,7 +195,7 @@ class McmcTab(pn.viewable.Viewer):
             values = run.sampler.traces[:, self._shown_traces :, 0]
             update["traces"] = (self._shown_traces, values.copy())
             self._shown_traces = run.sampler.sweeps_done
-        if run.stage == "done" and not self._shown_results:
+        if run.stage == DONE and not self._shown_results:
             update["results"] = (run.results, run.surfaces)
             self._shown_results = True
         return update
@@ -227,7 +208,7 @@ class McmcTab(pn.viewable.Viewer):
         text = f"{p['stage']}"
         if p["done"]:
             text += f" · sweep {p['done']} of {p['total']} per chain · {p['rate']:.0f} sweeps/s"
-            if p["stage"] == "sampling" and np.isfinite(p["left"]):
+            if p["stage"] == SAMPLING and np.isfinite(p["left"]):
                 text += f" · about {p['left']:.0f} s left"
         if p["diagnostics"]:
             d = p["diagnostics"]
@@ -235,7 +216,7 @@ class McmcTab(pn.viewable.Viewer):
                 f" · R̂ max {d['rhat_max/f']:.3f}, bulk ESS min {d['ess_bulk_min/f']:.0f} "
                 f"(log-lik. ESS {d['ess_bulk/log_likelihood']:.0f})"
             )
-        if not running and p["stage"] != "done":
+        if not running and p["stage"] != DONE:
             text += " · stopped"
         self.progress_text.value = text
         if update["traces"] is not None:

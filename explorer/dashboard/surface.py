@@ -23,10 +23,9 @@ from bokeh.plotting import figure
 from bokeh.transform import linear_cmap
 
 from explorer.inputs import standardised
-from explorer.studies.plane import FEATURES, MAX_SHOWN, PCA, Projection, decision_contour, grid_axes, misclassified
+from explorer.studies import finish
+from explorer.studies.plane import FEATURES, MAX_SHOWN, PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.style import CLASS_COLORS, P_PALETTE
-
-FRAME_BLOCK = 512  # rows per prediction call of a frame (see FrozenPrediction.predict_latent)
 
 
 class FrozenPrediction:
@@ -38,16 +37,13 @@ class FrozenPrediction:
         self.scaler, self.engine = model.scaler, copy.copy(model.engine)
 
     def predict_latent(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*) mean and variance at raw-unit inputs X (n*, d) → (n*,), (n*,), as `Model.predict_latent`, in blocks
-        of FRAME_BLOCK rows: the engine's triangular solves (SciPy BLAS) hold the GIL for a whole call, ≈ 70 ms for
-        4,096 rows at m = 950, and this runs beside the server's event loop."""
-        X = standardised(self.scaler, X)
-        parts = [self.engine.predict_latent(X[start : start + FRAME_BLOCK]) for start in range(0, len(X), FRAME_BLOCK)]
-        return np.concatenate([mean for mean, _ in parts]), np.concatenate([var for _, var in parts])
+        """q(f*) mean and variance at raw-unit inputs X (n*, d) → (n*,), (n*,), as `Model.predict_latent`."""
+        return self.engine.predict_latent(standardised(self.scaler, X))
 
-    def probability(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
-        """p(y* = 1) from q(f*) through the method's link (logit, or EPGPC's probit), (n*,)."""
-        return self.engine.link.predictive_probability(mean, var)
+    def predict(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """p(y* = 1) through the method's link (logit, or EPGPC's probit) and the variance of f* at raw-unit inputs
+        X (n*, d): the plane's prediction function (`studies.plane.Predict`)."""
+        return through_link(self.predict_latent, self.engine.link)(X)
 
 
 def _xy(points: np.ndarray, **columns) -> dict:
@@ -237,26 +233,27 @@ class SurfaceView(pn.viewable.Viewer):
 
     @staticmethod
     def compute_frame(inputs: dict) -> dict:
-        """The frame from `frame_inputs(prediction)`, in any thread without the gate: q(f*) on the grid and at the drawn
-        points in one prediction, p(y=1) on the grid with its 0.5 contour, the misclassified points; "seconds" is
-        the time it took."""
+        """The frame from `frame_inputs(prediction)`, in any thread without the gate (`studies.plane.compute_surface`:
+        q(f*) on the grid and at the drawn points in short blocks): p(y=1) or the sd on the grid, the 0.5 contour,
+        the misclassified points; "seconds" is the time it took."""
         start = time.perf_counter()
-        (gx, gy), projection, X_all, y_all = inputs["axes"], inputs["projection"], inputs["X"], inputs["y"]
-        xx, yy = np.meshgrid(gx, gy)
-        grid = projection.from_plane(np.c_[xx.ravel(), yy.ravel()])
-        mean, var = inputs["prediction"].predict_latent(np.vstack([grid, X_all]))
-        p_all = inputs["prediction"].probability(mean, var)
-        cells = grid.shape[0]
-        p = p_all[:cells].reshape(xx.shape)
-        sd = np.sqrt(np.maximum(var[:cells], 0.0)).reshape(xx.shape)
-        wrong = X_all[misclassified(p_all[cells:], y_all)]
-        shown = sd if inputs["sd"] else p
+        surface = finish(
+            compute_surface(
+                inputs["prediction"].predict,
+                inputs["projection"],
+                inputs["axes"],
+                points=inputs["X"],
+                labels=inputs["y"],
+                sd=inputs["sd"],
+            )
+        )
+        shown = surface.sd if inputs["sd"] else surface.p
         return {
-            "grid": (gx, gy),
+            "grid": (surface.x, surface.y),
             "z": shown.astype(np.float32),
             "sd": inputs["sd"],
-            "contour": decision_contour(gx, gy, p),
-            "wrong": projection.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
+            "contour": surface.contour,
+            "wrong": surface.misclassified,
             "seconds": time.perf_counter() - start,
         }
 

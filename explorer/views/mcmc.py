@@ -2,12 +2,12 @@
 variance of f* and p(y*=1) of X-GPC (y) against the exact PG Gibbs sampler (x), one marker per X-GPC variant, with
 the identity line; the two decision surfaces side by side; the sampler's log-likelihood trace per chain.
 
-    run = run_comparison(X, y, kernel, n_inducing=20)      # explorer.compare
+    run = run_comparison(X, y, kernel, n_inducing=20)      # explorer.studies.comparison
     mcmc_comparison(run)                                    # three scatter panels
     mcmc_traces(run.sampler)
 
-Inputs are `explorer.compare` results: a `ComparisonRun`, one `ComparisonResult`, or a dict name → result (as the
-MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
+Inputs are the comparison's results: a `ComparisonRun` (`explorer.studies.comparison`), one `ComparisonResult`
+(`explorer.compare`), or a dict name → result (as the MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
 """
 
 from __future__ import annotations

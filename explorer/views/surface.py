@@ -18,7 +18,17 @@ from __future__ import annotations
 import holoviews as hv
 import numpy as np
 
-from explorer.studies.plane import FEATURES, MAX_SHOWN, PCA, Projection, decision_contour, grid_axes, misclassified
+from explorer.studies import finish
+from explorer.studies.plane import (
+    FEATURES,
+    MAX_SHOWN,
+    PCA,
+    Projection,
+    compute_surface,
+    decision_contour,
+    grid_axes,
+    through_link,
+)
 from explorer.views.style import (
     CLASS_COLOR,
     PROBABILITY_CMAP,
@@ -74,29 +84,31 @@ def surface_arrays(
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {list(QUANTITIES)}, got {quantity!r}")
     plane, axes = surface_plane(model, features=features, resolution=resolution, plane=plane, axes=axes)
-    gx, gy = axes
-    xx, yy = np.meshgrid(gx, gy)
-    grid = plane.from_plane(np.c_[xx.ravel(), yy.ravel()])
-    p = model.predict_proba(grid).reshape(xx.shape)  # through the method's own link
-    if quantity == "sd":
-        sd = np.sqrt(np.maximum(model.predict_latent(grid)[1], 0.0)).reshape(xx.shape)
     rng = np.random.default_rng(seed)
     train, test = _shown(len(model.y_train), max_points, rng), _shown(len(model.y_test), max_points, rng)
-    X_shown = np.vstack([model.X_train[train], model.X_test[test]])
-    y_shown = np.concatenate([model.y_train[train], model.y_test[test]])
-    wrong = X_shown[misclassified(model.predict_proba(X_shown), y_shown)]
+    predict = through_link(model.predict_latent, model.engine.link)  # the method's own link
+    surface = finish(
+        compute_surface(
+            predict,
+            plane,
+            axes,
+            points=np.vstack([model.X_train[train], model.X_test[test]]),
+            labels=np.concatenate([model.y_train[train], model.y_test[test]]),
+            sd=quantity == "sd",
+        )
+    )
     xlabel, ylabel = plane.axis_names(list(model.feature_names))
     return {
-        "grid_x": gx,
-        "grid_y": gy,
-        "values": sd if quantity == "sd" else p,
+        "grid_x": surface.x,
+        "grid_y": surface.y,
+        "values": surface.sd if quantity == "sd" else surface.p,
         "quantity": quantity,
-        "probability": p,
+        "probability": surface.p,
         "train": plane.to_plane(model.X_train[train]),
         "train_labels": model.y_train[train],
         "test": plane.to_plane(model.X_test[test]),
         "test_labels": model.y_test[test],
-        "misclassified": plane.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
+        "misclassified": surface.misclassified,
         "inducing": plane.to_plane(model.inducing_points),
         "xlabel": xlabel,
         "ylabel": ylabel,

@@ -1,0 +1,321 @@
+"""The MCMC-versus-variational study (paper Fig. 1): at a fixed kernel, full and sparse X-GPC fitted to their optimum
+by exact coordinate ascent against the PG Gibbs sampler's posterior, compared at the test points
+(`explorer.compare`).
+
+    study = comparison(X_train, y_train, X_test, y_test, kernel, n_inducing=100)   # a generator of `Progress`
+    run = finish(study, print)            # … run to its end by a script; a tab's worker advances it a step at a time
+    run = run_comparison(X, y, kernel, n_inducing=100)   # the same from one data set: subsample, split, run, report
+
+Each step of the generator is short (≈ `STEP_SECONDS` of fitting or sampling), so a tab stays responsive and can
+stop it between two steps; what it yields says how far it got (stage, share of the sweeps, sweeps per second, time
+left, R̂ and ESS so far). All randomness comes from one seed (`streams`).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.compare import ComparisonResult, compare_with_mcmc
+from explorer.data.datasets import train_test_split
+from explorer.gibbs import N_MAX, GibbsSampler
+from explorer.inducing import kmeans_plus_plus
+from explorer.inputs import labelled_data
+from explorer.kernels import Kernel
+from explorer.recipe import full_batch_engine
+from explorer.studies import finish
+from explorer.training import fit_to_optimum
+from explorer.xgpc import XGPC
+
+FITTING = "fitting X-GPC by coordinate ascent"
+SAMPLING = "sampling"
+COMPARING = "comparing at the test points"
+STEP_SECONDS = 0.05  # work per step of the generator
+MAX_FIT_SWEEPS = 500  # coordinate-ascent sweeps at most per X-GPC fit (`training.fit_to_optimum`'s default)
+
+
+def streams(seed: int) -> dict[str, np.random.Generator]:
+    """The study's independent random streams from one seed: "split" (subsampling and the train/test split),
+    "sampler" (the Gibbs chains) and "inducing" (k-means++ placement of the sparse model's Z)."""
+    return dict(zip(("split", "sampler", "inducing"), np.random.default_rng(seed).spawn(3)))
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a comparison got: its stage (`FITTING`, `SAMPLING`, `COMPARING`); `fraction`, the share of the Gibbs
+    sweeps done (0 while fitting, 1 from the end of sampling on: sampling is the study's cost); sweeps done of
+    `total_sweeps` per chain, sweeps per second and seconds left at that rate (NaN before the first sweep);
+    `diagnostics`, the sampler's R̂ and ESS (`GibbsSampler.diagnostics`) as last computed (None before there are
+    enough draws, or when not asked for); `sampler`, the live sampler (None while fitting; read it between steps)."""
+
+    stage: str
+    fraction: float
+    sweeps_done: int = 0
+    total_sweeps: int = 1
+    sweeps_per_second: float = math.nan
+    seconds_left: float = math.nan
+    diagnostics: dict[str, float] | None = None
+    sampler: GibbsSampler | None = None
+
+
+@dataclass
+class ComparisonRun:
+    """What a comparison did: the comparison(s) (`full`, `sparse`), the fitted X-GPC engines, the sampler (traces,
+    draws), the data it ran on (standardised as given) and `subsampled_from` (the size before subsampling, None if
+    none)."""
+
+    full: ComparisonResult
+    sparse: ComparisonResult | None
+    sampler: GibbsSampler
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    subsampled_from: int | None
+    full_model: XGPC
+    sparse_model: XGPC | None
+
+    def summary(self) -> dict:
+        """{"full": {...}, "sparse": {...} or None} of plain numbers."""
+        return {"full": self.full.summary(), "sparse": None if self.sparse is None else self.sparse.summary()}
+
+
+def _fitted(engine: XGPC) -> Generator[Progress, None, tuple[int, float]]:
+    """Fit `engine` to its optimum (`fit_to_optimum`, resumed in steps of ≈ STEP_SECONDS; the same sweeps as one
+    call), yielding a FITTING event after each step; returns (sweeps, seconds). A numerical failure is raised."""
+    seconds, sweeps_per_step = 0.0, 1
+    while True:
+        fit = fit_to_optimum(engine, max_sweeps=min(engine.iteration + sweeps_per_step, MAX_FIT_SWEEPS))
+        seconds += fit.seconds
+        if fit.error is not None:
+            raise fit.error
+        if fit.converged or fit.sweeps >= MAX_FIT_SWEEPS:
+            return fit.sweeps, seconds
+        sweeps_per_step = _next_step(sweeps_per_step, fit.seconds)
+        yield Progress(FITTING, 0.0)
+
+
+def _next_step(size: int, seconds: float) -> int:
+    """The next step's size (sweeps) for ≈ STEP_SECONDS of work, from `size` sweeps having taken `seconds`."""
+    return int(np.clip(size * STEP_SECONDS / max(seconds, 1e-4), 1, 200))
+
+
+def _sampling_progress(sampler: GibbsSampler, diagnostics: dict | None, stage: str = SAMPLING) -> Progress:
+    return Progress(
+        stage,
+        sampler.sweeps_done / sampler.total_sweeps,
+        sampler.sweeps_done,
+        sampler.total_sweeps,
+        sampler.sweeps_per_second,
+        sampler.remaining_seconds if sampler.sweeps_done else math.nan,
+        diagnostics,
+        sampler,
+    )
+
+
+def _has_diagnostics(sampler: GibbsSampler) -> bool:
+    """Whether R̂ and ESS can be computed yet: 4 sweeps after burn-in and 4 stored draws per chain."""
+    return sampler.draws_stored >= 4 and sampler.sweeps_done - sampler.burn_in >= 4
+
+
+def _sampled(sampler: GibbsSampler, diagnostics_share: float) -> Generator[Progress, None, dict | None]:
+    """Run the sampler to its end in steps of ≈ STEP_SECONDS, yielding a SAMPLING event after each, with R̂ and ESS
+    recomputed whenever that keeps their cost below `diagnostics_share` of the time (0: never) and at the end;
+    returns the last ones computed."""
+    diagnostics, size, due = None, 1, -math.inf
+    while not sampler.finished:
+        start = time.perf_counter()
+        sampler.step(size)
+        size = _next_step(size, time.perf_counter() - start)
+        if diagnostics_share > 0 and _has_diagnostics(sampler) and (sampler.finished or time.perf_counter() >= due):
+            started = time.perf_counter()
+            diagnostics = sampler.diagnostics()
+            cost = time.perf_counter() - started
+            due = started + cost + cost / diagnostics_share
+        yield _sampling_progress(sampler, diagnostics)
+    return diagnostics
+
+
+def comparison(
+    X_train: np.ndarray,
+    y_train: np.ndarray,
+    X_test: np.ndarray,
+    y_test: np.ndarray,
+    kernel: Kernel,
+    *,
+    seed: int = 0,
+    n_inducing: int | None = None,
+    n_samples: int = 1000,
+    burn_in: int = 100,
+    n_chains: int = 4,
+    max_stored_draws: int = 1000,
+    subsampled_from: int | None = None,
+    diagnostics_share: float = 0.1,
+) -> Generator[Progress, None, ComparisonRun]:
+    """Fig. 1 at a fixed kernel as a generator: fit full X-GPC (and a sparse one with `n_inducing` inducing points
+    placed by k-means++ on the training inputs, as every run places them) by exact coordinate ascent
+    (`recipe.full_batch_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in` + `n_samples`
+    sweeps (at most `max_stored_draws` kept per chain), compare both with the sampler at the test points. Yields a
+    `Progress` after each short step (fractions non-decreasing, 1 from the end of sampling on); returns the
+    `ComparisonRun`.
+
+    X_train (n, d) and X_test (n*, d) standardised (as the kernel expects them), y in ±1, n ≤ the sampler's limit
+    (checked, with the sampler's other settings, before any work); `subsampled_from` is recorded in the results.
+    The sampler and the inducing points draw from `streams(seed)`. `diagnostics_share`: the largest share of the
+    time spent on the live R̂ and ESS (0: none; the results carry the final ones either way).
+    Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n) seconds."""
+    if not 0.0 <= diagnostics_share < 1.0:
+        raise ValueError(f"diagnostics_share must be in [0, 1), got {diagnostics_share!r}")
+    rngs = streams(seed)
+    sampler = GibbsSampler(
+        X_train,
+        y_train,
+        kernel,
+        rng=rngs["sampler"],
+        n_chains=n_chains,
+        burn_in=burn_in,
+        n_samples=n_samples,
+        max_stored_draws=max_stored_draws,
+    )
+    X_train, y_train = sampler.X, sampler.y
+    yield Progress(FITTING, 0.0)
+    full = full_batch_engine("xgpc", X_train, y_train, None, kernel, full=True)
+    sweeps, seconds = yield from _fitted(full)
+    cost = {"full": {"vi_seconds": seconds, "vi_iterations": sweeps}}
+    sparse = None
+    if n_inducing is not None:
+        start = time.perf_counter()
+        sparse = full_batch_engine(
+            "xgpc", X_train, y_train, kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]), kernel
+        )
+        placed = time.perf_counter() - start
+        sweeps, seconds = yield from _fitted(sparse)
+        cost["sparse"] = {"vi_seconds": placed + seconds, "vi_iterations": sweeps}
+    diagnostics = yield from _sampled(sampler, diagnostics_share)
+    mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
+    results = {}
+    for name, model in (("full", full), ("sparse", sparse)):
+        if model is None:
+            continue
+        yield _sampling_progress(sampler, diagnostics, COMPARING)
+        results[name] = compare_with_mcmc(model, sampler, X_test, y_test, subsampled_from=subsampled_from)
+        results[name].cost = {**cost[name], **mcmc_cost}
+    return ComparisonRun(
+        results["full"],
+        results.get("sparse"),
+        sampler,
+        X_train,
+        y_train,
+        X_test,
+        y_test,
+        subsampled_from,
+        full,
+        sparse,
+    )
+
+
+def sampler_split(
+    X: np.ndarray, y: np.ndarray, *, n_train_max: int = N_MAX, test_fraction: float = 0.2, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int | None]:
+    """(X_train, X_test, y_train, y_test, subsampled_from) for a comparison on one data set X (n, d), y (n,) in ±1:
+    stratified, `test_fraction` of each class in the test part; if the training part would exceed `n_train_max`
+    (at most the sampler's limit), the data are first subsampled to ⌊n_train_max / (1 − test_fraction)⌋ rows and
+    `subsampled_from` is n (else None). Randomness from `streams(seed)["split"]`."""
+    X, y = labelled_data(X, y)
+    if not 0.0 < test_fraction < 1.0:
+        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")
+    if not 1 <= n_train_max <= N_MAX:
+        raise ValueError(f"n_train_max must be between 1 and the sampler's limit {N_MAX}, got {n_train_max}")
+    rng = streams(seed)["split"]
+    keep = subsample(len(y), int(n_train_max / (1.0 - test_fraction)), rng)
+    subsampled_from = len(y) if len(keep) < len(y) else None
+    return (*train_test_split(X[keep], y[keep], test_fraction, rng), subsampled_from)
+
+
+def subsample(n: int, limit: int, rng: np.random.Generator) -> np.ndarray:
+    """Sorted indices of `limit` of n rows drawn without replacement by `rng`, or all n if n ≤ limit: (≤ limit,)."""
+    return np.sort(rng.choice(n, limit, replace=False)) if n > limit else np.arange(n)
+
+
+def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int], None]:
+    """A `progress(sweeps_done, total_sweeps)` callback for long sampler runs: rewrites one line such as
+    "Gibbs sampling: 1,200 of 2,600 sweeps per chain (46%), about 21 s left" on `stream` (default sys.stderr) at most
+    every `every_seconds`, and ends the line when done."""
+    first, shown = {}, [-math.inf]  # the first report (time, sweeps) starts the clock: setup time is not sweeping
+
+    def report(done: int, total: int) -> None:
+        now = time.perf_counter()
+        first.setdefault("time", now)
+        first.setdefault("done", done)
+        if done < total and now - shown[0] < every_seconds:
+            return
+        shown[0] = now
+        elapsed, swept = now - first["time"], done - first["done"]
+        tail = (
+            f"about {elapsed * (total - done) / swept:.0f} s left"
+            if done < total and swept > 0
+            else "estimating the time left"
+            if done < total
+            else "done"
+        )
+        out = stream if stream is not None else sys.stderr
+        line = f"Gibbs sampling: {done:,} of {total:,} sweeps per chain ({100 * done / total:.0f}%), {tail}"
+        out.write("\r" + line.ljust(80) + ("\n" if done >= total else ""))  # padded: a shorter line hides a longer
+        out.flush()
+
+    return report
+
+
+def run_comparison(
+    X: np.ndarray,
+    y: np.ndarray,
+    kernel: Kernel,
+    *,
+    n_train_max: int = N_MAX,
+    test_fraction: float = 0.2,
+    seed: int = 0,
+    n_samples: int = 1000,
+    burn_in: int = 100,
+    n_chains: int = 4,
+    n_inducing: int | None = None,
+    max_stored_draws: int = 1000,
+    progress: Callable[[int, int], None] | str | None = "auto",
+) -> ComparisonRun:
+    """Fig. 1 end to end from one data set: `sampler_split`, then the `comparison` study run to its end.
+
+    X (n, d) as given (standardise beforehand), y (n,) in ±1; see `sampler_split` for `n_train_max` and
+    `test_fraction`, `comparison` for the rest. `progress(sweeps_done, total_sweeps)` is called after each step
+    of sampling ("auto": `text_progress()` in a terminal or notebook, else nothing; None: nothing). All randomness
+    from `seed`. Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n_train) seconds.
+    """
+    if progress == "auto":
+        progress = text_progress() if sys.stderr.isatty() or "ipykernel" in sys.modules else None
+    X_train, X_test, y_train, y_test, subsampled_from = sampler_split(
+        X, y, n_train_max=n_train_max, test_fraction=test_fraction, seed=seed
+    )
+    study = comparison(
+        X_train,
+        y_train,
+        X_test,
+        y_test,
+        kernel,
+        seed=seed,
+        n_inducing=n_inducing,
+        n_samples=n_samples,
+        burn_in=burn_in,
+        n_chains=n_chains,
+        max_stored_draws=max_stored_draws,
+        subsampled_from=subsampled_from,
+        diagnostics_share=0.0,
+    )
+
+    def report(event: Progress) -> None:
+        if progress is not None and event.stage == SAMPLING:
+            progress(event.sweeps_done, event.total_sweeps)
+
+    return finish(study, report)

@@ -39,7 +39,7 @@ def _modules(*folders: str) -> list[Path]:
     return [path for folder in folders for path in sorted((PACKAGE / folder).glob("*.py"))]
 
 
-NUMERICS = [path for path in _modules(".") if path.stem not in ("model", "estimator", "__main__", "compare")]
+NUMERICS = [path for path in _modules(".") if path.stem not in ("model", "estimator", "__main__")]
 
 
 @pytest.mark.parametrize("path", NUMERICS, ids=lambda path: path.name)

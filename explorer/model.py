@@ -34,8 +34,8 @@ def _parameter(setting: settings.Setting) -> param.Parameter:
     if setting.kind == "bool":
         return param.Boolean(**common)
     if setting.kind == "choice":
-        if setting.objects is not None:
-            return param.ClassSelector(class_=(str, setting.objects), **common)
+        if setting.objects:
+            return param.ClassSelector(class_=(str, *setting.objects), **common)
         return param.Selector(objects=list(setting.choices or [setting.default]), **common)
     numeric = param.Integer if setting.kind == "int" else param.Number
     return numeric(

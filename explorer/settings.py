@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from explorer import methods
 from explorer.engine import HYPER_RATES
 from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
+from explorer.schedules import Adaptive, Constant, RobbinsMonro
 from explorer.xgpc import BATCH_RHOS, DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS, KERNEL_STEPS
 
 GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
@@ -34,7 +35,8 @@ class Setting:
     kind is "int", "float", "bool" or "choice". `low`/`high` bound a number (None: unbounded), `inclusive` says
     whether each end is allowed; `choices` lists a choice's values (None: given at run time, as the data sets
     found); `allow_none` lets None stand for "the default of the data set or method" (said in `help`); `objects`
-    is a type whose instances are accepted besides the choices (a `Kernel` for `kernel`). `structural` is False for
+    are types whose instances are accepted besides the choices (a `Kernel` for `kernel`, a rule of
+    `explorer.schedules` for `step_size`; such a run cannot travel in a link or, for a rule, a run file). `structural` is False for
     a setting that only shapes the display. `label` is for people (a form), `short` for a legend, `help` one or two
     sentences (widget tooltips, `--help`, docstrings)."""
 
@@ -50,7 +52,7 @@ class Setting:
     inclusive: tuple[bool, bool] = (True, True)
     choices: tuple | None = None
     allow_none: bool = False
-    objects: type | None = None
+    objects: tuple[type, ...] = ()
     structural: bool = True
 
     def out_of_range(self, value) -> str | None:
@@ -88,7 +90,7 @@ class Setting:
             if self.allow_none:
                 return value
             raise ValueError(f"{self.name} needs a value, got None")
-        if self.objects is not None and isinstance(value, self.objects):
+        if isinstance(value, self.objects):
             return value
         if self.kind == "bool":
             if not isinstance(value, bool):
@@ -201,9 +203,11 @@ SETTINGS = _declare(
         "step-size rule",
         "step-size rule",
         "Step-size rule for the natural-gradient step (EPGPC: the SEP step ε); 'method default': Robbins–Monro "
-        "(τ = 10, κ = 0.6) for X-GPC and EPGPC, the adaptive rule for natural-gradient SVGP",
+        "(τ = 10, κ = 0.6) for X-GPC and EPGPC, the adaptive rule for natural-gradient SVGP; or a rule object of "
+        "`explorer.schedules` (copied, never advanced itself)",
         "steps",
         choices=(METHOD_DEFAULT, "adaptive", "robbins-monro", "constant"),
+        objects=(Constant, RobbinsMonro, Adaptive),
     ),
     Setting("rho", "float", 0.5, "constant ρ", "ρ", "Constant step size ρ", "steps", 0.0, 1.0, (False, True)),
     Setting(
@@ -250,7 +254,7 @@ SETTINGS = _declare(
         "lengthscale, variance, nugget and ard (it is copied, never changed)",
         "kernel",
         choices=tuple(KERNELS),
-        objects=Kernel,
+        objects=(Kernel,),
     ),
     Setting(
         "ard",

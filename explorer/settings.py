@@ -550,12 +550,18 @@ BUILDER_SETTINGS = ("learn_hyperparameters", "hyper_learning_rate", *group("adva
 """Settings a method's builder may take (each builder gets those among them in its signature)."""
 
 
+def applies(name: str, method: str) -> bool:
+    """Whether setting `name` means something for `method`: a builder option only if the method's builder
+    (`methods.METHODS`) takes it; every other setting always."""
+    return name not in BUILDER_SETTINGS or name in inspect.signature(methods.METHODS[method]).parameters
+
+
 def builder_options(config: dict) -> dict:
     """The keyword options of `config["method"]`'s builder (`methods.METHODS`) that follow from the settings in
     `config`: each setting the builder takes, and the step-size rule unless it is the method's default. A setting
     left at None ("the method's own") is not passed."""
-    accepted = inspect.signature(methods.METHODS[config["method"]]).parameters
-    options = {name: config[name] for name in BUILDER_SETTINGS if name in accepted and config[name] is not None}
+    method = config["method"]
+    options = {name: config[name] for name in BUILDER_SETTINGS if applies(name, method) and config[name] is not None}
     if config["step_size"] != METHOD_DEFAULT:
         options.update({name: config[name] for name in STEP_RULE_SETTINGS})
     return options

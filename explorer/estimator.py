@@ -18,8 +18,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from explorer import settings
 from explorer.convergence import no_improvement_criterion
+from explorer.data.datasets import train_test_split
 from explorer.inputs import standardised
-from explorer.run import Run, seed_from, split
+from explorer.run import Run, seed_from, streams
 from explorer.training import CONVERGENCE_RULES
 
 AUTO_EARLY_STOPPING_ROWS = 500
@@ -224,7 +225,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         seed = seed_from(self.random_state)
         X_fit, X_eval, y_fit, y_eval = X, X, y_pm1, y_pm1
         if hold_out and self.validation_fraction > 0:
-            X_fit, X_eval, y_fit, y_eval = split(X, y_pm1, self.validation_fraction, seed)
+            X_fit, X_eval, y_fit, y_eval = train_test_split(X, y_pm1, self.validation_fraction, streams(seed).split)
             if not (len(y_fit) and len(y_eval)):
                 raise ValueError(
                     f"validation_fraction={self.validation_fraction} leaves no training or no "

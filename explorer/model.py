@@ -22,7 +22,7 @@ from explorer.data import datasets
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data, standardised
 from explorer.polyagamma import pg_mean
-from explorer.run import RUN_FORMAT, Run, RunFileError, split  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
+from explorer.run import RUN_FORMAT, Run, RunFileError, streams  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
 
 COLLAPSE_TOLERANCE = 0.02
 """A run has collapsed to the prior when every evaluated p(y=1) is within this of ½ (test NLL ≈ log 2)."""
@@ -120,7 +120,7 @@ class Model(RunSettings):
             )
         else:
             X, y, self.feature_names = datasets.load_with_names(self.dataset, self.data_dir)
-        X_tr, X_te, y_tr, y_te = split(X, y, 1.0 - self.train_fraction, self.seed)
+        X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, streams(self.seed).split)
         return X_tr, X_te, y_tr.astype(float), y_te.astype(float)
 
     def _build(self) -> None:

@@ -3,8 +3,9 @@ history, and save/load. The faces hold one: the param `Model`, `XGPClassifier`, 
 and the benchmarks (`bench.protocol`).
 
 The seed policy, the same from every face: a run's integer seed gives four independent streams
-(`streams`: `np.random.SeedSequence(seed).spawn(4)`) — the train/test split, the inducing points (k-means++), the
-minibatches (the engine) and the ELBO's row subset (the Trainer) — and the test rows evaluated when there are more
+(`streams`: `np.random.SeedSequence(seed).spawn(4)`) — the train/test split (`datasets.train_test_split` with the
+split stream, done by the face that holds the data), the inducing points (k-means++), the minibatches (the engine)
+and the ELBO's row subset (the Trainer) — and the test rows evaluated when there are more
 than `eval_points` are a fixed subset drawn with `[seed, 7]` (`evaluation_rows`). So the same settings, data and
 seed give the same split, inducing points, minibatches and history whichever face starts the run.
 """
@@ -19,12 +20,12 @@ from typing import NamedTuple
 import numpy as np
 
 from explorer import recipe, settings
-from explorer.data import datasets
-from explorer.data.readers import npz_member, regular_file
+from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
 from explorer.scaling import Standardizer
 from explorer.training import Trainer
+from explorer.validation import DataError
 
 RUN_FORMAT = "xgpc-explorer-run/3"
 """The run file's format. Version 2 files (written before the advanced settings existed) still load: their runs
@@ -62,12 +63,6 @@ def seed_from(random_state) -> int:
     if isinstance(random_state, np.random.RandomState):
         return int(random_state.randint(0, 2**31 - 1))
     raise ValueError(f"random_state must be None, an int, a Generator or a RandomState, got {random_state!r}")
-
-
-def split(X: np.ndarray, y: np.ndarray, test_fraction: float, seed: int):
-    """(X_train, X_test, y_train, y_test): the stratified random split of the run with `seed` (its split stream;
-    `datasets.train_test_split`), rows kept in order within each part."""
-    return datasets.train_test_split(X, y, test_fraction, streams(seed).split)
 
 
 def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
@@ -119,7 +114,7 @@ class Run:
     --------
     >>> from explorer.data import datasets
     >>> X, y = datasets.load("moons", n=200, seed=0)
-    >>> X_tr, X_te, y_tr, y_te = split(X, y, 0.2, seed=0)
+    >>> X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 0.2, streams(0).split)
     >>> run = Run({"n_inducing": 10, "batch_size": 50, "seed": 0}, X_tr, y_tr, X_te, y_te)
     >>> run.trainer.step(20)
     2
@@ -307,18 +302,18 @@ def _trial_step(trainer: Trainer) -> None:
         raise ValueError(f"the stored state does not run ({type(err).__name__}: {err})") from err
 
 
-MAX_RUN_BYTES = 2 * datasets.MAX_DENSE_BYTES + (1 << 28)
+MAX_RUN_BYTES = 2 * MAX_DENSE_BYTES + (1 << 28)
 """Most bytes the arrays of a run file may declare in all: the data twice (the split, and the upload it came from)
 and room for the state (a few m × m matrices, m ≤ 2,000)."""
 
 
 def _run_arrays(path, refuse) -> dict:
     """Every array of the run file `path`, each checked from its zip and .npy headers before it is read: a regular
-    file, an .npz archive of .npy members, none declaring more than `datasets.MAX_DENSE_BYTES` or more data than it
+    file, an .npz archive of .npy members, none declaring more than `MAX_DENSE_BYTES` or more data than it
     holds, MAX_RUN_BYTES in all; no pickles."""
     try:
         size = regular_file(path).st_size
-    except datasets.DataError as err:
+    except DataError as err:
         raise RunFileError(str(err)) from None
     if size == 0:
         refuse("the file is empty")
@@ -338,7 +333,7 @@ def _run_arrays(path, refuse) -> dict:
             return {info.filename[:-4]: npz_member(archive, info.filename[:-4], str(path)) for info in members}
     except RunFileError:
         raise
-    except datasets.DataError as err:
+    except DataError as err:
         raise RunFileError(str(err)) from None
     except (zipfile.BadZipFile, EOFError, ValueError, OSError) as err:
         refuse(f"the .npz archive is truncated or corrupted ({type(err).__name__}: {err})")

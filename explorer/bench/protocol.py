@@ -163,7 +163,9 @@ def prepare_split(
     the same settings and seed starts the same run."""
     X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
     if protocol == "clean":
-        X_train, X_monitor, y_train, y_monitor = run.split(X_train, y_train, 0.1, seed)
+        X_train, X_monitor, y_train, y_monitor = datasets.train_test_split(
+            X_train, y_train, 0.1, run.streams(seed).split
+        )
     else:
         X_monitor, y_monitor = X_test, y_test
     _, X_train, X_test, X_monitor = recipe.standardise(

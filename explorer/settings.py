@@ -97,7 +97,7 @@ class Setting:
                 raise ValueError(f"{self.name} must be True or False, got {value!r}")
         elif self.kind == "choice":
             if self.choices is not None and value not in self.choices:
-                raise ValueError(f"{self.name} must be one of {', '.join(map(str, self.choices))}; got {value!r}")
+                raise ValueError(f"unknown {self.name} {value!r}; choose one of {', '.join(map(str, self.choices))}")
         else:
             integral = isinstance(value, int) and not isinstance(value, bool)
             if self.kind == "int" and not integral:

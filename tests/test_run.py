@@ -124,7 +124,7 @@ def test_kernel_bound_reaches_xgpc_and_a_bad_value_is_refused_by_name():
     assert model.engine.kernel_bound == "augmented"
     with pytest.raises(ValueError, match="kernel_bound"):
         XGPClassifier(kernel_bound="tight").fit(*datasets.load("moons", n=100, seed=0))
-    with pytest.raises(ValueError, match="kernel_bound must be one of augmented, exact"):
+    with pytest.raises(ValueError, match="unknown kernel_bound 'tight'; choose one of augmented, exact"):
         Run({"kernel_bound": "tight"}, np.zeros((4, 2)), np.ones(4), np.zeros((1, 2)), np.ones(1))
 
 

@@ -134,6 +134,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         **{name: _constraint(settings.SETTINGS[name]) for name in RUN_SETTINGS},
+        "kernel": _constraint(settings.SETTINGS["kernel"]) + [None],  # None: RBF, as before the declarations
         **{name: constraints for name, (_, constraints) in FIT_PARAMETERS.items()},
     }
 
@@ -282,7 +283,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
 
 XGPClassifier.__doc__ += "".join(
-    f"    {name} : {settings.SETTINGS[name].kind}, default {_DEFAULTS[name]!r}\n"
+    f"    {name} : {settings.SETTINGS[name].kind}, default {_DEFAULTS[name]!r}, {settings.SETTINGS[name].allowed()}\n"
     f"        {settings.SETTINGS[name].help}.\n"
     for name in RUN_SETTINGS
 )

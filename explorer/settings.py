@@ -68,7 +68,12 @@ class Setting:
         return f"{self.label}: {value:g} is out of range ({self.allowed()})"
 
     def allowed(self) -> str:
-        """The bounds in words: 'from 0.05 to 0.95', 'at least 1', 'above 0 and at most 1e+06'."""
+        """The values allowed, in words: 'from 0.05 to 0.95', 'at least 1', 'above 0 and at most 1e+06', 'one of
+        tied, per-point'."""
+        if self.kind == "bool":
+            return "True or False"
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
         low_in, high_in = self.inclusive
         if self.low is not None and self.high is not None:
             if low_in and high_in:

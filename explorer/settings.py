@@ -17,6 +17,8 @@ import inspect
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from explorer import methods
 from explorer.engine import HYPER_RATES
 from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
@@ -97,11 +99,13 @@ class Setting:
             raise ValueError(f"{self.name} needs a value, got None")
         if isinstance(value, self.objects):
             return value
+        if isinstance(value, np.generic):
+            value = value.item()  # numpy's bool, integer and float scalars as Python's (as scikit-learn accepts them)
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise ValueError(f"{self.name} must be True or False, got {value!r}")
         elif self.kind == "choice":
-            if self.choices is not None and value not in self.choices:
+            if self.choices is not None and (not isinstance(value, str) or value not in self.choices):
                 raise ValueError(f"unknown {self.name} {value!r}; choose one of {', '.join(map(str, self.choices))}")
         else:
             integral = isinstance(value, int) and not isinstance(value, bool)

@@ -168,3 +168,13 @@ def test_a_version_2_run_file_still_loads_and_continues(tmp_path):
         np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
     with pytest.raises(RunFileError, match=r"unknown \['hyper_every'\]"):
         Model.load(old)
+
+
+def test_numpy_scalars_scikit_learn_accepts_reach_the_run_as_python_numbers():
+    X, y = datasets.load("moons", n=100, seed=0)
+    clf = XGPClassifier(
+        n_inducing=np.int64(5), max_iter=np.int64(3), learn_hyperparameters=np.bool_(False), rho=np.float32(0.25)
+    )
+    clf.set_params(step_size="constant").fit(X, y)
+    assert clf.n_iter_ == 3 and clf.engine_.m == 5 and clf.engine_.hyper_optimizer is None
+    assert clf.run_.config["rho"] == 0.25 and type(clf.run_.config["rho"]) is float

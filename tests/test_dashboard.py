@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from scipy.special import expit, log_expit
 
 from explorer.compare import text_progress
-from explorer.dashboard import Dashboard
+from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_columns
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
@@ -865,3 +865,18 @@ def test_the_data_tab_lists_missing_paper_sets_in_a_short_paragraph_and_points_t
     assert "data/examples/" in EXAMPLES_HINT and all(
         (registry.PROJECT_DATA_DIR / "examples" / name).exists() for name in ("moons.csv", "circles.csv", "xor.tsv")
     )
+
+
+def test_an_advanced_setting_has_its_widget_label_and_link_key_and_reaches_the_engine(dash):
+    """hyper_every and kernel_bound (explorer/settings.py's advanced group) are set from the Train tab's Advanced
+    card and travel in the link; an option the method's builder does not take is hidden."""
+    every = dash.settings.widgets("hyper_every")
+    bound = dash.settings.widgets("kernel_bound")
+    assert every and bound and every[0].name == "kernel step every … iterations"
+    assert every[0].visible and bound[0].visible  # X-GPC takes both
+    every[0].value = 3
+    assert dash.model.hyper_every == 3 and dash.model.engine.hyper_every == 3
+    assert "hyper_every=3" in controls.query_string(dash.model)
+    dash.apply({"method": "svgp-adam"})
+    assert dash.model.engine.hyper_every == 3  # every method takes it
+    assert not bound[0].visible and dash.settings.widgets("learning_rate")[0].visible

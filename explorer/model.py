@@ -1,4 +1,5 @@
-"""`Model`: one X-GPC (or baseline) run as a `param.Parameterized` — its parameters are the run's configuration;
+"""`Model`: one X-GPC (or baseline) run as a `param.Parameterized`, a face over a headless `explorer.run.Run` — its
+parameters are the run's settings, generated from their declarations (`explorer.settings`);
 `step`, `run` and `reset` drive the shared training loop (`explorer.training.Trainer`); `history` holds one row per
 evaluation. UIs watch `history_length` (new rows), `iteration` and `status`. No UI imports here.
 

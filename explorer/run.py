@@ -183,8 +183,13 @@ class Run:
         """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle): the settings (a
         `Kernel` object by its state), the data split, Z, the engine's and the Trainer's state, the scaler; `meta`
         and `arrays` add a face's own entries (the Model's custom data). `Run.read` and `Run.restore` continue it
-        exactly."""
+        exactly. A step-size rule object cannot be stored (ValueError)."""
         config = dict(self.config)
+        if not isinstance(config["step_size"], str):
+            raise ValueError(
+                f"{path}: a run with a step-size rule object ({type(config['step_size']).__name__}) cannot be saved; "
+                "name the rule (step_size with rho, tau, kappa) instead"
+            )
         if isinstance(config["kernel"], Kernel):
             config["kernel"] = {key: np.asarray(v).tolist() for key, v in config["kernel"].state_dict().items()}
         stored = {

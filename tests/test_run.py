@@ -178,3 +178,15 @@ def test_numpy_scalars_scikit_learn_accepts_reach_the_run_as_python_numbers():
     clf.set_params(step_size="constant").fit(X, y)
     assert clf.n_iter_ == 3 and clf.engine_.m == 5 and clf.engine_.hyper_optimizer is None
     assert clf.run_.config["rho"] == 0.25 and type(clf.run_.config["rho"]) is float
+
+
+def test_a_run_with_a_step_rule_object_says_it_cannot_be_saved(tmp_path):
+    from explorer.schedules import Constant
+
+    rule = Constant(0.2)
+    model = Model(dataset="moons", n_points=100, n_inducing=5, step_size=rule)
+    model.step(3)
+    assert isinstance(model.engine.schedule, Constant) and model.engine.schedule is not rule  # a copy is used
+    with pytest.raises(ValueError, match="step-size rule object \\(Constant\\) cannot be saved"):
+        model.save(tmp_path / "run.npz")
+    assert not (tmp_path / "run.npz").exists()

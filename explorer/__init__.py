@@ -1,7 +1,8 @@
 """X-GPC Explorer: Pólya-Gamma augmented sparse variational GP classification you can watch, race and check.
 
 Public names: `XGPC` (the method's training state), the baselines `SVGPAdam`, `SVGPNatGrad` and `EPGPC`, `Trainer`
-(the one training loop), `XGPClassifier` (scikit-learn estimator), `Model` (param-based stepping run), `datasets`.
+(the one training loop), `Run` (one headless run: settings, data, engine, Trainer, save/load), `XGPClassifier`
+(scikit-learn estimator), `Model` (param-based stepping run), `datasets`.
 They load on first use, so `import explorer.xgpc` stays free of param and the UI stack.
 """
 
@@ -9,13 +10,14 @@ from __future__ import annotations
 
 import importlib
 
-__all__ = ["XGPC", "SVGPAdam", "SVGPNatGrad", "EPGPC", "Trainer", "XGPClassifier", "Model", "datasets"]
+__all__ = ["XGPC", "SVGPAdam", "SVGPNatGrad", "EPGPC", "Trainer", "Run", "XGPClassifier", "Model", "datasets"]
 _LOCATIONS = {
     "XGPC": "explorer.xgpc",
     "SVGPAdam": "explorer.svgp",
     "SVGPNatGrad": "explorer.svgp",
     "EPGPC": "explorer.epgpc",
     "Trainer": "explorer.training",
+    "Run": "explorer.run",
     "XGPClassifier": "explorer.estimator",
     "Model": "explorer.model",
 }

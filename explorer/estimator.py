@@ -7,80 +7,115 @@ share of the rows (or a chosen convergence rule) fires, or `max_iter`.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from explorer import recipe
+from explorer import settings
 from explorer.convergence import no_improvement_criterion
-from explorer.inputs import fitted_standardizer, standardised
-from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel, initial_kernel
-from explorer.schedules import DEFAULT_STEP_RULES
+from explorer.data.datasets import train_test_split
+from explorer.inputs import standardised
+from explorer.run import Run, seed_from, streams
 from explorer.training import CONVERGENCE_RULES
 
-_STEPS = DEFAULT_STEP_RULES["xgpc"]
-METHODS = ("xgpc", "epgpc")
-"""The methods the estimator offers (X-GPC, the default, and the paper's EP competitor)."""
 AUTO_EARLY_STOPPING_ROWS = 500
 """Rows from which `early_stopping="auto"` turns early stopping on (a tenth held out then has ≥ 50 rows)."""
 
+RUN_SETTINGS = tuple(name for name, setting in settings.SETTINGS.items() if setting.group != "data")
+"""The declared run settings (`explorer.settings`) the estimator takes as parameters: all but the data group, whose
+roles `fit`'s X, y, `validation_fraction` (the held-out share) and `random_state` (the seed) play."""
+ESTIMATOR_DEFAULTS = {"eval_every": 50}
+"""Where the estimator's default differs from the declared one: it evaluates every 50 iterations (not 10), so that
+early stopping's patience of `n_iter_no_change` evaluations spans 250 iterations and a fit spends little time
+evaluating."""
+FIT_PARAMETERS = {
+    "max_iter": (2000, [Interval(numbers.Integral, 0, None, closed="left")]),
+    "random_state": (None, ["random_state", np.random.Generator]),
+    "early_stopping": ("auto", [StrOptions({"auto"}), "boolean"]),
+    "validation_fraction": (0.1, [Interval(numbers.Real, 0, 1, closed="left")]),
+    "n_iter_no_change": (5, [Interval(numbers.Integral, 1, None, closed="left")]),
+    "tol": (1e-4, [Interval(numbers.Real, 0, None, closed="left")]),
+    "convergence": (None, [None, StrOptions(set(CONVERGENCE_RULES))]),
+}
+"""The estimator's own parameters (how a fit stops and what it holds out): default and constraints."""
 
-def _generator(random_state) -> np.random.Generator:
-    """numpy Generator from None, an int, a Generator or a legacy RandomState."""
-    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.Generator)):
-        return np.random.default_rng(random_state)
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.default_rng(random_state.randint(0, 2**31 - 1))
-    raise ValueError(f"random_state must be None, an int, a Generator or a RandomState, got {random_state!r}")
+
+def _constraint(setting: settings.Setting) -> list:
+    """scikit-learn's parameter constraint of a declared setting: its type, bounds (closed ends as declared),
+    choices and accepted objects."""
+    if setting.kind == "bool":
+        allowed = ["boolean"]
+    elif setting.kind == "choice":
+        allowed = [StrOptions(set(setting.choices))] + list(setting.objects)
+    else:
+        low_in = setting.inclusive[0] or setting.low is None
+        high_in = setting.inclusive[1] and setting.high is not None
+        closed = {(True, True): "both", (True, False): "left", (False, True): "right", (False, False): "neither"}
+        kind = numbers.Integral if setting.kind == "int" else numbers.Real
+        allowed = [Interval(kind, setting.low, setting.high, closed=closed[low_in, high_in])]
+    return allowed + ([None] if setting.allow_none else [])
+
+
+_DEFAULTS = {
+    **{name: ESTIMATOR_DEFAULTS.get(name, settings.DEFAULTS[name]) for name in RUN_SETTINGS},
+    **{name: default for name, (default, _) in FIT_PARAMETERS.items()},
+}
+
+
+def _init(self, **params):
+    unknown = sorted(set(params) - set(_DEFAULTS))
+    if unknown:
+        raise TypeError(f"XGPClassifier got unknown parameters {unknown}; its parameters are {sorted(_DEFAULTS)}")
+    for name, default in _DEFAULTS.items():
+        setattr(self, name, params.get(name, default))
+
+
+_init.__signature__ = inspect.Signature(
+    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=value) for name, value in _DEFAULTS.items()]
+)
+_init.__doc__ = "Store the parameters (keyword only; the defaults in the signature). Checked at `fit`."
 
 
 class XGPClassifier(ClassifierMixin, BaseEstimator):
-    """Pólya-Gamma augmented sparse variational GP classifier (X-GPC; Wenzel et al., AAAI 2019).
+    """Pólya-Gamma augmented sparse variational GP classifier (X-GPC; Wenzel et al., AAAI 2019), or another method
+    of `explorer.methods` (`method`).
 
     Parameters
     ----------
-    n_inducing : int, m inducing points (k-means++ on the standardised inputs, fixed); clamped to the number of
-        distinct training rows with a warning.
-    batch_size : int, minibatch size s; clamped to n with a warning.
+    The run settings (`explorer.settings.SETTINGS`, all but the data group; listed at the end of this docstring with
+    their defaults and bounds), and:
+
     max_iter : int, most SVI iterations per `fit`.
-    learn_hyperparameters : bool, Adam on (log ℓ, log σ²) alternating with the natural-gradient steps.
-    random_state : None, int or numpy Generator; drives the inducing points and the minibatches.
-    kernel : None (RBF), a family name ("rbf", "matern12", "matern32", "matern52"; `explorer.kernels.KERNELS`) or
-        an `explorer.kernels.Kernel` object. A name takes `lengthscale`, `variance`, `nugget` and `ard` below; an
-        object brings its own initial parameters (in standardised units) and is copied, never changed: the learned
-        kernel is `kernel_`.
-    lengthscale, variance, nugget : initial lengthscale (standardised units) and variance; nugget γ (fixed).
-        ℓ lies within [1e-50, 1e100] (`kernels.LENGTHSCALE_LIMITS`: below it the squared distances overflow float64),
-        σ² and γ within (0, 1e100).
-    ard : one lengthscale per feature (all starting at `lengthscale`).
-    step_size : the natural-gradient step-size rule: "robbins-monro" (default) ρ_t = (t + tau)^−kappa, "adaptive"
-        (Ranganath et al. 2013, the paper's choice), "constant" (ρ = rho), or a rule object from
-        `explorer.schedules` (copied, never advanced itself).
-    rho, tau, kappa : the constant step ρ and the Robbins–Monro τ, κ; defaults are X-GPC's row of
-        `schedules.DEFAULT_STEP_RULES` (ρ = 0.5, τ = 10, κ = 0.6). Ignored for a rule they do not belong to.
-    hyper_learning_rate : Adam learning rate.
+    random_state : None, int, numpy Generator or RandomState: the run's seed (`explorer.run.seed_from`): an int
+        gives the same hold-out split, inducing points, minibatches and history as the `Model` and the benchmarks
+        with that seed and settings (`explorer.run`'s seed policy).
     early_stopping : "auto" (default), True or False: scikit-learn's early stopping. On, `fit` holds out
-        `validation_fraction` of the rows (drawn with `random_state`), evaluates their NLL every `eval_every`
-        iterations and stops once it has not beaten its best by more than `tol` for `n_iter_no_change` consecutive
-        evaluations (`convergence.NoImprovement`; `max_iter` stays the cap and `converged_` says whether the rule
-        fired). "auto" turns it on when `convergence` is None and there are at least `AUTO_EARLY_STOPPING_ROWS`
-        (500) training rows; below that, or with False, `fit` runs `max_iter` iterations on all rows.
+        `validation_fraction` of the rows (a stratified split by the run's split stream), evaluates their NLL every
+        `eval_every` iterations and stops once it has not beaten its best by more than `tol` for `n_iter_no_change`
+        consecutive evaluations (`convergence.NoImprovement`; `max_iter` stays the cap and `converged_` says whether
+        the rule fired). "auto" turns it on when `convergence` is None and there are at least
+        `AUTO_EARLY_STOPPING_ROWS` (500) training rows; below that, or with False, `fit` runs `max_iter` iterations
+        on all rows.
     validation_fraction : share of the rows held out for early stopping (and for an explicit `convergence` rule,
-        where 0 evaluates on the training rows); `history_`'s test_nll/test_error are on these rows.
+        where 0 evaluates on the training rows); `history_`'s test_nll/test_error are on these rows. The inputs are
+        standardised with the statistics of the rows trained on.
     n_iter_no_change, tol : the early-stopping patience (evaluations) and improvement (nats per point).
     convergence : None (default: `early_stopping` decides) or one of the Trainer's rules, which replaces early
         stopping (with early_stopping=True it is refused): "parameters" (paper's X-GPC rule; it measures
         ρ‖λ̂ − η‖/‖η‖, so under the Robbins–Monro default it fires late and `max_iter` usually ends the fit),
         "holdout" (paper's hold-out NLL rule; needs validation_fraction > 0 to mean what it says),
         "no-improvement" (the early-stopping rule) or "none" (run `max_iter`).
-    eval_every : iterations between history rows.
-    method : "xgpc" (default) or "epgpc", the scalable-EP competitor of the paper (probit link, stochastic EP with
-        tied sites; `explorer.epgpc`): the step-size options then set its SEP step ε, and `history_`'s "elbo" is
-        EP's log-evidence estimate (not a bound).
+
+    `kernel` also takes an `explorer.kernels.Kernel` object (its own initial parameters, in standardised units;
+    copied, never changed: the learned kernel is `kernel_`), and `step_size` a rule object from `explorer.schedules`
+    (copied, never advanced itself). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s
+    "elbo" is EP's log-evidence estimate (not a bound).
 
     Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a ValueError, naming the parameter).
     Feature values beyond ±1e100, in the input units or after standardisation, raise DataError (a ValueError)
@@ -90,82 +125,20 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     ----------
     classes_, n_features_in_, n_iter_, history_ (list of dicts: iteration, seconds, elbo, test_nll, test_error,
     rho, lengthscale (geometric mean under ARD), variance, and with ARD lengthscale_1 … lengthscale_d), kernel_ (the
-    learned kernel), engine_ (the fitted `explorer.xgpc.XGPC`, or `explorer.epgpc.EPGPC`), inducing_points_ (m, d)
-    in input units, converged_.
+    learned kernel), run_ (the `explorer.run.Run`), engine_ (its engine, e.g. `explorer.xgpc.XGPC`),
+    inducing_points_ (m, d) in input units, converged_.
+
+    Run settings
+    ------------
     """
 
     _parameter_constraints = {
-        "n_inducing": [Interval(numbers.Integral, 1, None, closed="left")],
-        "batch_size": [Interval(numbers.Integral, 1, None, closed="left")],
-        "max_iter": [Interval(numbers.Integral, 0, None, closed="left")],
-        "learn_hyperparameters": ["boolean"],
-        "random_state": ["random_state", np.random.Generator],
-        "lengthscale": [Interval(numbers.Real, *LENGTHSCALE_LIMITS, closed="both")],
-        "variance": [Interval(numbers.Real, 0, 1e100, closed="neither")],
-        "nugget": [Interval(numbers.Real, 0, 1e100, closed="neither")],
-        "step_size": [StrOptions({"robbins-monro", "adaptive", "constant"}), HasMethods(["rate", "state_dict"])],
-        "rho": [Interval(numbers.Real, 0, 1, closed="right")],
-        "tau": [Interval(numbers.Real, 1, None, closed="left")],
-        "kappa": [Interval(numbers.Real, 0.5, 1, closed="right")],
-        "hyper_learning_rate": [Interval(numbers.Real, 0, 1e100, closed="neither")],
-        "early_stopping": [StrOptions({"auto"}), "boolean"],
-        "validation_fraction": [Interval(numbers.Real, 0, 1, closed="left")],
-        "n_iter_no_change": [Interval(numbers.Integral, 1, None, closed="left")],
-        "tol": [Interval(numbers.Real, 0, None, closed="left")],
-        "convergence": [None, StrOptions(set(CONVERGENCE_RULES))],
-        "eval_every": [Interval(numbers.Integral, 1, None, closed="left")],
-        "ard": ["boolean"],
-        "kernel": [None, StrOptions(set(KERNELS)), Kernel],
-        "method": [StrOptions(set(METHODS))],
+        **{name: _constraint(settings.SETTINGS[name]) for name in RUN_SETTINGS},
+        "kernel": _constraint(settings.SETTINGS["kernel"]) + [None],  # None: RBF, as before the declarations
+        **{name: constraints for name, (_, constraints) in FIT_PARAMETERS.items()},
     }
 
-    def __init__(
-        self,
-        n_inducing: int = 100,
-        batch_size: int = 100,
-        max_iter: int = 2000,
-        learn_hyperparameters: bool = True,
-        random_state=None,
-        lengthscale: float = 1.0,
-        variance: float = 1.0,
-        nugget: float = 1e-4,
-        step_size=_STEPS.rule,
-        rho: float = _STEPS.rho,
-        tau: float = _STEPS.tau,
-        kappa: float = _STEPS.kappa,
-        hyper_learning_rate: float = 0.01,
-        early_stopping="auto",
-        validation_fraction: float = 0.1,
-        n_iter_no_change: int = 5,
-        tol: float = 1e-4,
-        convergence: str | None = None,
-        eval_every: int = 50,
-        ard: bool = False,
-        kernel=None,
-        method: str = "xgpc",
-    ):
-        self.n_inducing = n_inducing
-        self.batch_size = batch_size
-        self.max_iter = max_iter
-        self.learn_hyperparameters = learn_hyperparameters
-        self.random_state = random_state
-        self.lengthscale = lengthscale
-        self.variance = variance
-        self.nugget = nugget
-        self.step_size = step_size
-        self.rho = rho
-        self.tau = tau
-        self.kappa = kappa
-        self.hyper_learning_rate = hyper_learning_rate
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.convergence = convergence
-        self.eval_every = eval_every
-        self.ard = ard
-        self.kernel = kernel
-        self.method = method
+    __init__ = _init
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -197,13 +170,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         y, self.classes_ = self._check_y(y)
         rule = self._stopping_rule(len(X))
-        self._start(
-            X,
-            self._encode(y),
-            _generator(self.random_state),
-            rule,
-            hold_out=rule != "none" or self.convergence is not None,
-        )
+        self._start(X, self._encode(y), rule, hold_out=rule != "none" or self.convergence is not None)
         self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=rule != "none")
         return self._finish()
 
@@ -238,7 +205,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
         if first:
             y, self.classes_ = self._check_y(y, classes)
-            self._start(X, self._encode(y), _generator(self.random_state), self.convergence or "none", hold_out=False)
+            self._start(X, self._encode(y), self.convergence or "none", hold_out=False)
         else:
             y, _ = self._check_y(y, self.classes_)
             X_seen = np.vstack([self.engine_.X, self._standardise(X)])
@@ -251,54 +218,32 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         """(X − mean)/sd with the training statistics, X within ±1e100 before and after (DataError otherwise)."""
         return standardised(self.scaler_, X)
 
-    def _start(self, X: np.ndarray, y_pm1: np.ndarray, rng: np.random.Generator, rule: str, hold_out: bool) -> None:
-        """Standardise with all of X's statistics (X within ±1e100 before and after), hold out the validation rows
-        if `hold_out`, then the run recipe (inducing points, the method, Trainer with convergence `rule`), all
-        randomness from `rng`."""
-        scaler = fitted_standardizer(X)
-        X_fit, y_fit, X_eval, y_eval = X, y_pm1, X, y_pm1
+    def _start(self, X: np.ndarray, y_pm1: np.ndarray, rule: str, hold_out: bool) -> None:
+        """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)`: hold out `validation_fraction` of
+        the rows if `hold_out` (the run's stratified split), standardise with the statistics of the rows trained on
+        (X within ±1e100 before and after), then inducing points, the method and a Trainer with convergence
+        `rule`."""
+        seed = seed_from(self.random_state)
+        X_fit, X_eval, y_fit, y_eval = X, X, y_pm1, y_pm1
         if hold_out and self.validation_fraction > 0:
-            held = rng.random(len(X)) < self.validation_fraction
-            if held.all() or not held.any():
+            X_fit, X_eval, y_fit, y_eval = train_test_split(X, y_pm1, self.validation_fraction, streams(seed).split)
+            if not (len(y_fit) and len(y_eval)):
                 raise ValueError(
                     f"validation_fraction={self.validation_fraction} leaves no training or no "
                     f"validation rows among {len(X)}"
                 )
-            X_fit, y_fit, X_eval, y_eval = X[~held], y_pm1[~held], X[held], y_pm1[held]
-        kernel = initial_kernel(
-            self.kernel,
-            X.shape[1],
-            lengthscale=self.lengthscale,
-            variance=self.variance,
-            nugget=self.nugget,
-            ard=self.ard,
-        )
-        run = recipe.start_run(
-            self.method,
+        config = {name: getattr(self, name) for name in RUN_SETTINGS}
+        config.update(seed=seed, kernel="rbf" if self.kernel is None else self.kernel)
+        self.run_ = Run(
+            config,
             X_fit,
             y_fit,
             X_eval,
             y_eval,
-            kernel,
-            scaler=scaler,
-            n_inducing=self.n_inducing,
-            inducing_rng=rng,
-            engine_rng=rng,
-            evaluation_rng=rng,
-            batch_size=self.batch_size,
-            eval_every=self.eval_every,
             convergence=rule,
-            options={
-                "step_size": self.step_size,
-                "rho": self.rho,
-                "tau": self.tau,
-                "kappa": self.kappa,
-                "learn_hyperparameters": self.learn_hyperparameters,
-                "hyper_learning_rate": self.hyper_learning_rate,
-            },
             no_improvement=no_improvement_criterion(self.n_iter_no_change, self.tol),
         )
-        self.scaler_, self.engine_, self.trainer_ = run.scaler, run.engine, run.trainer
+        self.scaler_, self.engine_, self.trainer_ = self.run_.scaler, self.run_.engine, self.run_.trainer
 
     def _finish(self):
         self.n_iter_ = int(self.engine_.iteration)
@@ -335,3 +280,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
         """Mean and variance of q(f*) at X: (n,), (n,)."""
         return self._latent(X)
+
+
+XGPClassifier.__doc__ += "".join(
+    f"    {name} : {settings.SETTINGS[name].kind}, default {_DEFAULTS[name]!r}, {settings.SETTINGS[name].allowed()}\n"
+    f"        {settings.SETTINGS[name].help}.\n"
+    for name in RUN_SETTINGS
+)

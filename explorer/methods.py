@@ -94,11 +94,13 @@ def build_svgp_adam(
     kappa: float | None = None,
     learn_hyperparameters: bool = True,
     hyper_learning_rate: float = 0.01,
+    hyper_every: int = 1,
     learning_rate: float = 0.01,
 ) -> SVGPAdam:
-    """Non-augmented SVGP trained by Adam (`learning_rate`) on the whitened mean and Cholesky factor. The step-size
-    options (step_size, rho, tau, kappa) do not apply to Adam and are ignored."""
-    return SVGPAdam(
+    """Non-augmented SVGP trained by Adam (`learning_rate`) on the whitened mean and Cholesky factor, a kernel step
+    every `hyper_every` iterations. The step-size options (step_size, rho, tau, kappa) do not apply to Adam and are
+    ignored."""
+    engine = SVGPAdam(
         X,
         y,
         Z,
@@ -108,6 +110,7 @@ def build_svgp_adam(
         learning_rate=learning_rate,
         hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
     )
+    return _every(engine, hyper_every)
 
 
 def build_svgp_natgrad(
@@ -124,10 +127,12 @@ def build_svgp_natgrad(
     kappa: float | None = None,
     learn_hyperparameters: bool = True,
     hyper_learning_rate: float = 0.01,
+    hyper_every: int = 1,
 ) -> SVGPNatGrad:
     """Non-augmented SVGP trained by natural-gradient steps from the quadrature expectations, with the given
-    step-size rule as for X-GPC. Not coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
-    return SVGPNatGrad(
+    step-size rule as for X-GPC, a kernel step every `hyper_every` iterations. Not coordinate ascent: a constant ρ
+    must be small (0.01 worked, 0.1 diverged)."""
+    engine = SVGPNatGrad(
         X,
         y,
         Z,
@@ -137,6 +142,7 @@ def build_svgp_natgrad(
         schedule=schedule_for("svgp-natgrad", step_size, rho=rho, tau=tau, kappa=kappa),
         hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
     )
+    return _every(engine, hyper_every)
 
 
 def build_epgpc(
@@ -153,18 +159,19 @@ def build_epgpc(
     kappa: float | None = None,
     learn_hyperparameters: bool = True,
     hyper_learning_rate: float = 0.01,
+    hyper_every: int = 1,
     sites: str = "tied",
     damping: float = 0.5,
 ) -> EPGPC:
     """Scalable EP (probit): `sites` "tied" (stochastic EP, memory O(m²); its step ε follows the step-size rule,
     default its row of `schedules.DEFAULT_STEP_RULES`) or "per-point" (minibatch EP with one site per point, memory
     O(nm); damping δ = `damping` unless a step-size rule is named). Kernel learning: Adam along the stochastic
-    gradient of EP's log-evidence estimate at fixed sites."""
+    gradient of EP's log-evidence estimate at fixed sites, every `hyper_every` iterations."""
     if sites == "per-point" and step_size is None:
         schedule = schedule_for("epgpc", "constant", rho=damping)
     else:
         schedule = schedule_for("epgpc", step_size, rho=rho, tau=tau, kappa=kappa)
-    return EPGPC(
+    engine = EPGPC(
         X,
         y,
         Z,
@@ -175,6 +182,16 @@ def build_epgpc(
         schedule=schedule,
         hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
     )
+    return _every(engine, hyper_every)
+
+
+def _every(engine, hyper_every: int):
+    """The engine with a kernel step every `hyper_every` ≥ 1 iterations (`engine.SVIEngine`'s `hyper_every`, which
+    the SVGP and EPGPC constructors leave at 1)."""
+    if isinstance(hyper_every, bool) or not isinstance(hyper_every, (int, np.integer)) or hyper_every < 1:
+        raise ValueError(f"hyper_every must be a whole number ≥ 1, got {hyper_every!r}")
+    engine.hyper_every = int(hyper_every)
+    return engine
 
 
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}

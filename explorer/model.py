@@ -1,4 +1,5 @@
-"""`Model`: one X-GPC (or baseline) run as a `param.Parameterized` — its parameters are the run's configuration;
+"""`Model`: one X-GPC (or baseline) run as a `param.Parameterized`, a face over a headless `explorer.run.Run` — its
+parameters are the run's settings, generated from their declarations (`explorer.settings`);
 `step`, `run` and `reset` drive the shared training loop (`explorer.training.Trainer`); `history` holds one row per
 evaluation. UIs watch `history_length` (new rows), `iteration` and `status`. No UI imports here.
 
@@ -11,127 +12,64 @@ fixed. A run whose predictions collapsed to the prior (p ≈ ½ everywhere) says
 
 from __future__ import annotations
 
-import copy
-import json
 import math
 import warnings
-import zipfile
 
 import numpy as np
 import param
 
-from explorer import methods, recipe
+from explorer import settings
 from explorer.data import datasets
-from explorer.data.readers import npz_member, regular_file
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data, standardised
-from explorer.kernels import KERNELS, Kernel, initial_kernel, kernel_from_state
-from explorer.linalg import NumericalError
 from explorer.polyagamma import pg_mean
-from explorer.scaling import Standardizer
-from explorer.schedules import DEFAULT_STEP_RULES
+from explorer.run import RUN_FORMAT, Run, RunFileError, streams  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
-from explorer.training import Trainer
 
-_XGPC_STEPS = DEFAULT_STEP_RULES["xgpc"]
-
-
-RUN_FORMAT = "xgpc-explorer-run/2"
 COLLAPSE_TOLERANCE = 0.02
 """A run has collapsed to the prior when every evaluated p(y=1) is within this of ½ (test NLL ≈ log 2)."""
 
 
-class RunFileError(ValueError):
-    """A run file that `Model.load` cannot use; the message names the file and the problem."""
+def _parameter(setting: settings.Setting) -> param.Parameter:
+    """The param parameter of a declared setting (`explorer.settings`): its type, default, bounds, choices, help."""
+    common = dict(default=setting.default, doc=setting.help)
+    if setting.kind == "bool":
+        return param.Boolean(**common)
+    if setting.kind == "choice":
+        if setting.objects:
+            return param.ClassSelector(class_=(str, *setting.objects), **common)
+        return param.Selector(objects=list(setting.choices or [setting.default]), **common)
+    numeric = param.Integer if setting.kind == "int" else param.Number
+    return numeric(
+        bounds=(setting.low, setting.high),
+        inclusive_bounds=setting.inclusive,
+        allow_None=setting.allow_none,
+        **common,
+    )
 
 
-class Model(param.Parameterized):
+RunSettings = type(
+    "RunSettings",
+    (param.Parameterized,),
+    {
+        "__doc__": "Every declared run setting (`explorer.settings.SETTINGS`) as a param parameter.",
+        **{name: _parameter(setting) for name, setting in settings.SETTINGS.items()},
+    },
+)
+
+
+class Model(RunSettings):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
-    training statistics). Data arrays and predictions are in the data's raw units."""
-
-    dataset = param.Selector(
-        default="banana-like",
-        objects=["banana-like"],
-        doc="Data set: built-in 2-D set, a paper data set found in the data directory, or 'custom' (see set_data)",
-    )
-    n_points = param.Integer(default=400, bounds=(20, 100_000), doc="Points generated for a built-in set")
-    noise = param.Number(
-        default=None, bounds=(0, None), allow_None=True, doc="Noise of a built-in set (None: the set's default)"
-    )
-    train_fraction = param.Number(default=0.8, bounds=(0.05, 0.95), doc="Share of the data used for training")
-    method = param.Selector(default="xgpc", objects=list(methods.METHODS), doc="Inference method")
-    n_inducing = param.Integer(default=100, bounds=(1, 2000), doc="m: inducing points (k-means++, fixed)")
-    batch_size = param.Integer(default=100, bounds=(1, None), doc="s: minibatch size (clamped to n with a warning)")
-    step_size = param.Selector(
-        default="method default",
-        objects=["method default", "adaptive", "robbins-monro", "constant"],
-        doc="Step-size rule for the natural-gradient step (EPGPC: the SEP step ε); "
-        "'method default': Robbins–Monro (τ = 10, κ = 0.6) for X-GPC and EPGPC, the "
-        "adaptive rule for natural-gradient SVGP",
-    )
-    rho = param.Number(default=_XGPC_STEPS.rho, bounds=(1e-6, 1.0), doc="Constant step size ρ")
-    tau = param.Number(default=_XGPC_STEPS.tau, bounds=(1.0, None), doc="Robbins–Monro delay τ in ρ_t = (t+τ)^−κ")
-    kappa = param.Number(default=_XGPC_STEPS.kappa, bounds=(0.51, 1.0), doc="Robbins–Monro forgetting rate κ")
-    learn_hyperparameters = param.Boolean(default=True, doc="Adam on log lengthscale and log variance")
-    hyper_learning_rate = param.Number(default=0.01, bounds=(1e-6, 1.0), doc="Adam learning rate")
-    kernel = param.ClassSelector(
-        default="rbf",
-        class_=(str, Kernel),
-        doc=f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own "
-        "initial parameters replace lengthscale, variance, nugget and ard (it is copied, "
-        "never changed)",
-    )
-    ard = param.Boolean(default=False, doc="One lengthscale per feature (ARD), all starting at `lengthscale`")
-    lengthscale = param.Number(
-        default=1.0,
-        bounds=(1e-6, 1e6),
-        inclusive_bounds=(False, True),
-        doc="Initial kernel lengthscale ℓ (standardised units)",
-    )
-    variance = param.Number(
-        default=1.0,
-        bounds=(1e-6, 1e6),
-        inclusive_bounds=(False, True),
-        doc="Initial kernel variance σ² (at most 1e6: a latent sd of 1000 is certainty already)",
-    )
-    nugget = param.Number(default=1e-4, bounds=(1e-10, 10.0), doc="γ: white-noise variance on f (jitter)")
-    seed = param.Integer(default=0, bounds=(0, None), doc="Seed of the data split, inducing points and minibatches")
-    eval_every = param.Integer(default=10, bounds=(1, None), doc="Iterations between evaluations")
-    eval_points = param.Integer(
-        default=5000,
-        bounds=(100, None),
-        doc="Most test rows (and training rows for the ELBO) used per evaluation: larger data "
-        "are evaluated on fixed random subsets so big sets stay responsive",
-    )
+    training statistics): a param face over a headless `explorer.run.Run`. Its configuration parameters are the
+    declared settings (`explorer.settings.SETTINGS`). Data arrays and predictions are in the data's raw units."""
 
     iteration = param.Integer(default=0, constant=True, doc="SVI iterations done")
     history_length = param.Integer(default=0, constant=True, doc="History rows ever added; grows with new rows")
     converged = param.Boolean(default=False, constant=True, doc="The paper's global-parameter criterion holds")
     status = param.String(default="", constant=True, doc="What happened last, for people")
 
-    _STRUCTURAL = (
-        "dataset",
-        "n_points",
-        "noise",
-        "train_fraction",
-        "method",
-        "n_inducing",
-        "batch_size",
-        "step_size",
-        "rho",
-        "tau",
-        "kappa",
-        "learn_hyperparameters",
-        "hyper_learning_rate",
-        "kernel",
-        "ard",
-        "lengthscale",
-        "variance",
-        "nugget",
-        "seed",
-        "eval_points",
-    )
+    _STRUCTURAL = settings.STRUCTURAL
 
     def __init__(self, data_dir: str | None = None, **params):
         """`dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set;
@@ -165,7 +103,13 @@ class Model(param.Parameterized):
         self.param.watch(self._configuration_changed, list(self._STRUCTURAL))
 
     # ----- building a run --------------------------------------------------------------------------------------
+    @property
+    def config(self) -> dict:
+        """Every setting's current value, by name (`explorer.settings.SETTINGS`)."""
+        return {name: getattr(self, name) for name in settings.SETTINGS}
+
     def _load_data(self):
+        """The configured data set split into (X_train, X_test, y_train, y_test) by the run's split stream."""
         if self.dataset == "custom":
             if self._custom is None:
                 raise datasets.DataError(
@@ -179,33 +123,16 @@ class Model(param.Parameterized):
             )
         else:
             X, y, self.feature_names = datasets.load_with_names(self.dataset, self.data_dir)
-        split_rng, self._inducing_rng, self._engine_rng, self._elbo_rng = (
-            np.random.default_rng(s) for s in np.random.SeedSequence(self.seed).spawn(4)
-        )
-        X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, split_rng)
+        X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, streams(self.seed).split)
         return X_tr, X_te, y_tr.astype(float), y_te.astype(float)
 
     def _build(self) -> None:
-        """Load data and start the run (`recipe.start_run`) for the current configuration (all or nothing)."""
+        """Load data and start the run (`run.Run`) for the current configuration (all or nothing)."""
         X_tr, X_te, y_tr, y_te = self._load_data()
-        monitor = _evaluation_rows(len(X_te), self.eval_points, self.seed)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            run = recipe.start_run(
-                self.method,
-                X_tr,
-                y_tr,
-                X_te[monitor],
-                y_te[monitor],
-                self._initial_kernel(X_tr.shape[1]),
-                n_inducing=self.n_inducing,
-                inducing_rng=self._inducing_rng,
-                engine_rng=self._engine_rng,
-                evaluation_rng=self._elbo_rng,
-                **self._run_options(),
-            )
-        self.X_train, self.X_test, self.y_train, self.y_test = X_tr, X_te, y_tr, y_te
-        self.scaler, self.engine, self.trainer = run.scaler, run.engine, run.trainer
+            run = Run(self.config, X_tr, y_tr, X_te, y_te)
+        self.current_run = run
         self._collapsed = False
         self.warnings = [str(w.message) for w in caught]
         self._publish(
@@ -213,31 +140,14 @@ class Model(param.Parameterized):
             f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings)
         )
 
-    def _run_options(self) -> dict:
-        """The recipe's options that follow from the configuration (minibatches, evaluation, builder options)."""
-        return {
-            "batch_size": self.batch_size,
-            "eval_every": self.eval_every,
-            "elbo_points": self.eval_points,
-            "options": {
-                "learn_hyperparameters": self.learn_hyperparameters,
-                "hyper_learning_rate": self.hyper_learning_rate,
-                **self._step_options(),
-            },
-        }
-
-    def _initial_kernel(self, d: int) -> Kernel:
-        """The run's starting kernel: the family `kernel` with the initial parameters, or a copy of a `Kernel`."""
-        return initial_kernel(
-            self.kernel, d, lengthscale=self.lengthscale, variance=self.variance, nugget=self.nugget, ard=self.ard
-        )
-
-    def _step_options(self) -> dict:
-        """Builder options for the step-size rule: none for "method default" (each method's own), else the rule and
-        its parameters."""
-        if self.step_size == "method default":
-            return {}
-        return {"step_size": self.step_size, "rho": self.rho, "tau": self.tau, "kappa": self.kappa}
+    # The run's parts, as the faces read them.
+    X_train = property(lambda self: self.current_run.X_train, doc="Training rows (n, d), raw units")
+    X_test = property(lambda self: self.current_run.X_test, doc="Test rows (n_test, d), raw units")
+    y_train = property(lambda self: self.current_run.y_train, doc="Training labels (n,), ±1")
+    y_test = property(lambda self: self.current_run.y_test, doc="Test labels (n_test,), ±1")
+    scaler = property(lambda self: self.current_run.scaler, doc="The `Standardizer` of the training rows")
+    engine = property(lambda self: self.current_run.engine, doc="The method's engine (`explorer.engine.SVIEngine`)")
+    trainer = property(lambda self: self.current_run.trainer, doc="The run's `training.Trainer`")
 
     def _publish(self, status: str | None = None) -> None:
         values = {
@@ -252,31 +162,11 @@ class Model(param.Parameterized):
 
     def _configuration_changed(self, *events) -> None:
         changes = ", ".join(f"{e.name} {e.old!r} → {e.new!r}" for e in events)
-        saved = (
-            self.X_train,
-            self.X_test,
-            self.y_train,
-            self.y_test,
-            self.scaler,
-            self.engine,
-            self.trainer,
-            self.feature_names,
-            self.warnings,
-        )
+        saved = (self.current_run, self.feature_names, self.warnings)
         try:
             self._build()
         except Exception as err:
-            (
-                self.X_train,
-                self.X_test,
-                self.y_train,
-                self.y_test,
-                self.scaler,
-                self.engine,
-                self.trainer,
-                self.feature_names,
-                self.warnings,
-            ) = saved
+            self.current_run, self.feature_names, self.warnings = saved
             with param.parameterized.discard_events(self):
                 self.param.update(**{e.name: e.old for e in events})
             self._publish(status=f"Could not apply {changes}: {err}. The previous run is kept.")
@@ -338,7 +228,7 @@ class Model(param.Parameterized):
     def continue_without_kernel_learning(self) -> None:
         """Keep the run (q(u), the kernel as learned so far, the history) and train on with the kernel fixed: the
         way on after kernel learning diverged. Setting `learn_hyperparameters` instead starts a new run."""
-        self.engine.hyper_optimizer = None
+        self.current_run.continue_without_kernel_learning()
         with param.parameterized.discard_events(self):
             self.learn_hyperparameters = False
         kernel = self.engine.kernel
@@ -376,7 +266,7 @@ class Model(param.Parameterized):
 
     @param.depends("eval_every", watch=True)
     def _eval_every_changed(self) -> None:
-        self.trainer.eval_every = self.eval_every
+        self.current_run.set_eval_every(self.eval_every)
 
     # ----- data -------------------------------------------------------------------------------------------------
     def set_data(self, X, y, name: str = "custom", feature_names=None) -> None:
@@ -412,7 +302,7 @@ class Model(param.Parameterized):
         X_train = np.vstack([self.X_train, x])
         y_train = np.append(self.y_train, float(label))
         self.engine.set_training_data(np.vstack([self.engine.X, x_std]), y_train)
-        self.X_train, self.y_train = X_train, y_train
+        self.current_run.X_train, self.current_run.y_train = X_train, y_train
         self._publish(status=f"Added a training point of class {label:+d} at {np.round(x.ravel(), 3).tolist()}")
 
     @property
@@ -465,22 +355,10 @@ class Model(param.Parameterized):
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def save(self, path) -> None:
-        """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle). `Model.load(path)`
-        continues it exactly: the next step gives the same state as without the round trip, and `reset()` the same
-        split (custom data are stored with their class names)."""
-        config = {name: getattr(self, name) for name in self._STRUCTURAL + ("eval_every",)}
-        if isinstance(self.kernel, Kernel):
-            config["kernel"] = {key: np.asarray(value).tolist() for key, value in self.kernel.state_dict().items()}
-        config = _extract_arrays(config, {}, "")
-        state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
-        arrays = {
-            "X_train": self.X_train,
-            "X_test": self.X_test,
-            "y_train": self.y_train,
-            "y_test": self.y_test,
-            "Z": self.engine.Z,
-        }
-        custom = None
+        """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle; `Run.save`).
+        `Model.load(path)` continues it exactly: the next step gives the same state as without the round trip, and
+        `reset()` the same split (custom data are stored with their class names)."""
+        arrays, custom = {}, None
         if self._custom is not None:
             arrays["custom/X"], arrays["custom/y"] = self._custom["X"], self._custom["y"]
             custom = {
@@ -488,25 +366,14 @@ class Model(param.Parameterized):
                 "feature_names": self._custom["feature_names"],
                 "classes": self._custom["classes"].tolist(),
             }
-        tree = _extract_arrays(state, arrays, "state")
-        meta = {
-            "format": RUN_FORMAT,
-            "config": config,
-            "state": tree,
-            "feature_names": self.feature_names,
-            "scaler": self.scaler.to_dict(),
-            "custom": custom,
-            "kernel_learning": self.engine.hyper_optimizer is not None,
-            "engine_batch_size": self.engine.batch_size,
-        }  # clamped to n at the start; added points keep it
-        with open(path, "wb") as f:
-            np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+        self.current_run.save(path, meta={"feature_names": self.feature_names, "custom": custom}, arrays=arrays)
 
     @classmethod
     def load(cls, path, data_dir: str | None = None) -> "Model":
-        """Restore a run written by `save`. `data_dir` is where a later `reset()` reads a paper data set from (as for
-        `Model(data_dir=…)`; the file does not choose it). Any problem with the file — not an npz, truncated,
-        corrupted, wrong or inconsistent contents — raises RunFileError naming the file and the problem."""
+        """Restore a run written by `save` (this version's format or the previous one, `run.READABLE_FORMATS`).
+        `data_dir` is where a later `reset()` reads a paper data set from (as for `Model(data_dir=…)`; the file does
+        not choose it). Any problem with the file — not an npz, truncated, corrupted, wrong or inconsistent
+        contents — raises RunFileError naming the file and the problem."""
         try:
             return cls._load(path, data_dir)
         except RunFileError:
@@ -519,18 +386,7 @@ class Model(param.Parameterized):
         def refuse(problem: str):
             raise RunFileError(f"{path}: {problem}")
 
-        arrays = _run_arrays(path, refuse)
-        if "__meta__" not in arrays or arrays["__meta__"].shape != () or arrays["__meta__"].dtype.kind != "U":
-            refuse("no run description (__meta__) inside; not written by Model.save")
-        meta = json.loads(str(arrays.pop("__meta__")))
-        if not isinstance(meta, dict) or meta.get("format") != RUN_FORMAT:
-            found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
-            refuse(f"format {found!r}, expected {RUN_FORMAT!r} (written by another program or version)")
-        config = meta["config"]
-        expected = set(cls._STRUCTURAL) | {"eval_every"}
-        if not isinstance(config, dict) or set(config) != expected:
-            keys = set(config) if isinstance(config, dict) else set()
-            refuse(f"settings missing {sorted(expected - keys)} or unknown {sorted(keys - expected)}")
+        config, meta, arrays = Run.read(path)
         X_train, X_test, y_train, y_test, Z = (
             _numeric(arrays, name, refuse) for name in ("X_train", "X_test", "y_train", "y_test", "Z")
         )
@@ -542,8 +398,6 @@ class Model(param.Parameterized):
         d = X_train.shape[1]
         if Z.ndim != 2 or Z.shape[1] != d or not 1 <= len(Z) <= config["n_inducing"]:
             refuse(f"inducing inputs Z {Z.shape} do not fit n_inducing = {config['n_inducing']} and d = {d}")
-        if isinstance(config["kernel"], dict):
-            config = dict(config, kernel=kernel_from_state(config["kernel"]))
         names = meta["feature_names"]
         if not (isinstance(names, list) and len(names) == d and all(isinstance(n, str) for n in names)):
             refuse(f"feature_names must be {d} strings, got {names!r}")
@@ -557,7 +411,12 @@ class Model(param.Parameterized):
         model._custom, model._collapsed = _custom_data(meta.get("custom"), arrays, config["dataset"], refuse), False
         param.Parameterized.__init__(model, **config)
         model._check_data(X_train, X_test, y_train, y_test, len(Z), refuse)
-        model._restore(dict(arrays, X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test, Z=Z), meta)
+        model.feature_names = names
+        model.current_run = Run.restore(
+            model.config, dict(arrays, X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test, Z=Z), meta
+        )
+        model.warnings = []
+        model._publish(status=f"Loaded run at iteration {model.engine.iteration}")
         model.param.watch(model._configuration_changed, list(cls._STRUCTURAL))
         return model
 
@@ -588,90 +447,6 @@ class Model(param.Parameterized):
                 f"Z has {m} rows, but n_inducing = {self.n_inducing} and the training part has "
                 f"{len(np.unique(X_tr, axis=0))} distinct rows"
             )
-
-    def _restore(self, arrays: dict, meta: dict) -> None:
-        self.X_train, self.X_test = arrays["X_train"], arrays["X_test"]
-        self.y_train, self.y_test = arrays["y_train"], arrays["y_test"]
-        self.feature_names = meta["feature_names"]
-        self.scaler = Standardizer.from_dict(meta["scaler"])
-        state = _insert_arrays(meta["state"], arrays)
-        batch_size = meta["engine_batch_size"]
-        if not (isinstance(batch_size, int) and 1 <= batch_size <= min(self.batch_size, len(self.X_train))):
-            raise ValueError(f"engine batch size {batch_size!r} is not between 1 and min(batch_size, n)")
-        monitor = _evaluation_rows(len(self.X_test), self.eval_points, self.seed)
-        run = recipe.start_run(
-            self.method,
-            self.X_train,
-            self.y_train,
-            self.X_test[monitor],
-            self.y_test[monitor],
-            self._initial_kernel(self.X_train.shape[1]),
-            scaler=self.scaler,
-            Z=arrays["Z"],
-            **dict(self._run_options(), batch_size=batch_size),
-        )
-        self.engine, self.trainer = run.engine, run.trainer
-        if not meta["kernel_learning"]:
-            self.engine.hyper_optimizer = None  # turned off by continue_without_kernel_learning
-        warm = state["engine"].get("warm_started", True)
-        if not isinstance(warm, bool) or not (warm or getattr(self.engine.schedule, "needs_warm_start", False)):
-            raise ValueError(f"warm_started = {warm!r} does not fit the step-size rule {self.step_size!r}")
-        self.engine.load_state_dict(state["engine"])
-        self.trainer.load_state_dict(state["trainer"])
-        _trial_step(self.trainer)
-        self.warnings = []
-        self._publish(status=f"Loaded run at iteration {self.engine.iteration}")
-
-
-def _trial_step(trainer: Trainer) -> None:
-    """One step and one evaluation on a copy of a restored run: a stored state that cannot run (arrays of the wrong
-    shape or kind) raises ValueError here, at load. A NumericalError is let through: a real run can be saved in a
-    state whose next step fails numerically, and loading it lets the user continue differently."""
-    trial = copy.deepcopy(trainer)
-    try:
-        trial.engine.step(1)
-        trial.evaluate()
-    except NumericalError:
-        pass
-    except Exception as err:
-        raise ValueError(f"the stored state does not run ({type(err).__name__}: {err})") from err
-
-
-MAX_RUN_BYTES = 2 * datasets.MAX_DENSE_BYTES + (1 << 28)
-"""Most bytes the arrays of a run file may declare in all: the data twice (the split, and the upload it came from)
-and room for the state (a few m × m matrices, m ≤ 2,000)."""
-
-
-def _run_arrays(path, refuse) -> dict:
-    """Every array of the run file `path`, each checked from its zip and .npy headers before it is read: a regular
-    file, an .npz archive of .npy members, none declaring more than `datasets.MAX_DENSE_BYTES` or more data than it
-    holds, MAX_RUN_BYTES in all; no pickles."""
-    try:
-        size = regular_file(path).st_size
-    except datasets.DataError as err:
-        raise RunFileError(str(err)) from None
-    if size == 0:
-        refuse("the file is empty")
-    with open(path, "rb") as f:
-        magic = f.read(4)
-    if magic != b"PK\x03\x04":
-        refuse("not an .npz archive (Model.save writes one); another kind of file or its start is damaged")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            members = archive.infolist()
-            declared = sum(info.file_size for info in members)
-            if declared > MAX_RUN_BYTES:
-                refuse(f"its arrays declare {declared:,} bytes in all, over the limit of {MAX_RUN_BYTES:,} for a run")
-            odd = [info.filename for info in members if not info.filename.endswith(".npy")]
-            if odd:
-                refuse(f"member {odd[0]!r} is not a .npy array; not written by Model.save")
-            return {info.filename[:-4]: npz_member(archive, info.filename[:-4], str(path)) for info in members}
-    except RunFileError:
-        raise
-    except datasets.DataError as err:
-        raise RunFileError(str(err)) from None
-    except (zipfile.BadZipFile, EOFError, ValueError, OSError) as err:
-        refuse(f"the .npz archive is truncated or corrupted ({type(err).__name__}: {err})")
 
 
 def _numeric(arrays: dict, name: str, refuse) -> np.ndarray:
@@ -707,39 +482,8 @@ def _custom_data(custom, arrays: dict, dataset: str, refuse) -> dict | None:
     }
 
 
-def _evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
-    """Indices of the test rows used for the live evaluation: all n, or a fixed random subset of `most`."""
-    if n <= most:
-        return np.arange(n)
-    return np.sort(np.random.default_rng([seed, 7]).choice(n, most, replace=False))
-
-
 class _Change:
     """A stand-in for a param event when set_data replaces the custom data under an unchanged `dataset`."""
 
     def __init__(self, name, old, new):
         self.name, self.old, self.new = name, old, new
-
-
-def _extract_arrays(tree, arrays: dict, prefix: str):
-    """Replace every ndarray in a nested dict/list by {"__array__": key}, storing it in `arrays`."""
-    if isinstance(tree, dict):
-        return {k: _extract_arrays(v, arrays, f"{prefix}/{k}") for k, v in tree.items()}
-    if isinstance(tree, (list, tuple)):
-        return [_extract_arrays(v, arrays, f"{prefix}/{i}") for i, v in enumerate(tree)]
-    if isinstance(tree, np.ndarray):
-        arrays[prefix] = tree
-        return {"__array__": prefix}
-    if isinstance(tree, np.generic):
-        return tree.item()
-    return tree
-
-
-def _insert_arrays(tree, arrays: dict):
-    if isinstance(tree, dict):
-        if set(tree) == {"__array__"}:
-            return arrays[tree["__array__"]]
-        return {k: _insert_arrays(v, arrays) for k, v in tree.items()}
-    if isinstance(tree, list):
-        return [_insert_arrays(v, arrays) for v in tree]
-    return tree

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import expit, log_expit
 
-from explorer.dashboard import Dashboard
+from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_columns
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
@@ -332,10 +332,10 @@ def test_a_typed_value_out_of_range_is_refused_visibly(dash, caplog):
     assert "inducing points m: 100000 is out of range (from 1 to 2000); still 20" in caplog.text
     caplog.clear()
     with caplog.at_level(logging.ERROR):
-        dash.settings.widgets("lengthscale")[0].value = 0.0  # the lower bound is exclusive
+        dash.settings.widgets("lengthscale")[0].value = 0.0  # below the kernels' limits (explorer.settings)
         dash.settings.widgets("batch_size")[0].value = None  # an emptied box
     assert dash.model.lengthscale == 1.0 and dash.model.batch_size == 50
-    assert "initial lengthscale ℓ: 0 is out of range (from 1e-06 to 1e+06)" in caplog.text
+    assert "initial lengthscale ℓ: 0 is out of range (from 1e-50 to 1e+100)" in caplog.text
     assert "minibatch size s needs a value" in caplog.text
     box.value = 15  # in range: applied
     assert dash.model.n_inducing == 15
@@ -868,3 +868,18 @@ def test_the_data_tab_lists_missing_paper_sets_in_a_short_paragraph_and_points_t
     assert "data/examples/" in EXAMPLES_HINT and all(
         (registry.PROJECT_DATA_DIR / "examples" / name).exists() for name in ("moons.csv", "circles.csv", "xor.tsv")
     )
+
+
+def test_an_advanced_setting_has_its_widget_label_and_link_key_and_reaches_the_engine(dash):
+    """hyper_every and kernel_bound (explorer/settings.py's advanced group) are set from the Train tab's Advanced
+    card and travel in the link; an option the method's builder does not take is hidden."""
+    every = dash.settings.widgets("hyper_every")
+    bound = dash.settings.widgets("kernel_bound")
+    assert every and bound and every[0].name == "kernel step every … iterations"
+    assert every[0].visible and bound[0].visible  # X-GPC takes both
+    every[0].value = 3
+    assert dash.model.hyper_every == 3 and dash.model.engine.hyper_every == 3
+    assert "hyper_every=3" in controls.query_string(dash.model)
+    dash.apply({"method": "svgp-adam"})
+    assert dash.model.engine.hyper_every == 3  # every method takes it
+    assert not bound[0].visible and dash.settings.widgets("learning_rate")[0].visible

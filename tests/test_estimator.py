@@ -220,7 +220,9 @@ def banana_split(paper_data):
     return datasets.train_test_split(X[keep], y[keep], 0.2, np.random.default_rng(0))
 
 
-SMALL = dict(n_inducing=30, batch_size=100, max_iter=2000, random_state=0)
+# max_iter 4000: on this 1,200-row set the held-out NLL keeps improving by more than tol for 2,000-3,500 iterations
+# (seeds 0-5 of the run's seed policy stopped between 1,150 and 3,500), so the cap leaves the rule room to fire.
+SMALL = dict(n_inducing=30, batch_size=100, max_iter=4000, random_state=0)
 
 
 def test_default_fit_stops_by_its_rule_and_predicts_as_well_as_a_full_run(banana_split):

@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
+from explorer import settings
+
 BENCHMARKS_MD = Path("BENCHMARKS.md")
 RESULTS_DIR = Path("bench-results")
 
@@ -148,6 +150,37 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-write-md",
         action="store_true",
         help="write no files (only print the table, and the JSON if --json is given)",
+    )
+
+
+def add_setting_argument(parser: argparse.ArgumentParser, name: str, default=None, help: str | None = None) -> None:
+    """--NAME (underscores as dashes): the run setting `name` as a flag, with its type, choices, default and help
+    from its declaration (`explorer.settings`; `default` and `help` replace them where a benchmark differs). A value
+    outside the setting's bounds or choices is a usage error naming the setting and what is allowed; "none" is None
+    for a setting that allows it."""
+    setting = settings.SETTINGS[name]
+
+    def parse(text: str):
+        if setting.allow_none and text.lower() == "none":
+            return None
+        try:
+            if setting.kind == "bool":
+                if text.lower() not in ("true", "false"):
+                    raise ValueError(f"{name} must be true or false, got {text!r}")
+                value = text.lower() == "true"
+            else:
+                value = {"int": int, "float": float}.get(setting.kind, str)(text)
+            return setting.check(value)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    parser.add_argument(
+        "--" + name.replace("_", "-"),
+        type=parse,
+        default=setting.default if default is None else default,
+        metavar="{" + ",".join(setting.choices) + "}" if setting.choices else setting.kind.upper(),
+        help=(help or setting.help).replace("%", "%%")
+        + f" (default {setting.default if default is None else default})",
     )
 
 

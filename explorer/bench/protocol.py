@@ -25,13 +25,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer import methods, recipe
+from explorer import methods, recipe, run, settings
+from explorer.bench.common import add_setting_argument
 from explorer.data import datasets, registry
 from explorer.inducing import kmeans_plus_plus
-from explorer.kernels import KERNELS, Kernel, make_kernel
+from explorer.kernels import Kernel, make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.metrics import first_time_within as first_time  # noqa: F401  (imported from here by bench/speed.py)
 from explorer.metrics import settled_time_within as settled_time  # noqa: F401  (idem)
+from explorer.schedules import DEFAULT_STEP_RULES
 from explorer.training import Trainer
 
 PROTOCOLS = ("paper", "clean")
@@ -155,20 +157,23 @@ def prepare_split(
 ) -> Split:
     """Standardise (unless the file already is), choose the monitored hold-out set (at most `monitor_points` rows),
     k-means++ inducing inputs Z (m, d) on the training part, initial kernel of the family `kernel` (a key of
-    `kernels.KERNELS`) with ℓ = √d, σ² = 1 and nugget γ."""
-    rng = np.random.default_rng(seed)
+    `kernels.KERNELS`) with ℓ = √d, σ² = 1 and nugget γ. Randomness follows the run's seed policy (`explorer.run`):
+    the "clean" validation part is the run's split of the training fold (test fraction 0.1), the monitored subset
+    its `evaluation_rows`, Z from its inducing stream — so a `Model` or `XGPClassifier` given the training fold,
+    the same settings and seed starts the same run."""
     X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
     if protocol == "clean":
-        X_train, X_monitor, y_train, y_monitor = datasets.train_test_split(X_train, y_train, 0.1, rng)
+        X_train, X_monitor, y_train, y_monitor = datasets.train_test_split(
+            X_train, y_train, 0.1, run.streams(seed).split
+        )
     else:
         X_monitor, y_monitor = X_test, y_test
     _, X_train, X_test, X_monitor = recipe.standardise(
         X_train, X_test, X_monitor, scaler=not (protocol == "paper" and name in PAPER_FILES)
     )
-    if len(y_monitor) > monitor_points:
-        keep = np.sort(rng.choice(len(y_monitor), monitor_points, replace=False))
-        X_monitor, y_monitor = X_monitor[keep], y_monitor[keep]
-    Z = kmeans_plus_plus(X_train, m, rng)
+    keep = run.evaluation_rows(len(y_monitor), monitor_points, seed)
+    X_monitor, y_monitor = X_monitor[keep], y_monitor[keep]
+    Z = kmeans_plus_plus(X_train, m, run.streams(seed).inducing)
     gamma = NUGGET[protocol] if nugget is None else nugget
     return Split(
         X_train, y_train, X_test, y_test, X_monitor, y_monitor, Z, make_kernel(kernel, np.sqrt(X.shape[1]), 1.0, gamma)
@@ -177,11 +182,8 @@ def prepare_split(
 
 def add_kernel_argument(parser: argparse.ArgumentParser) -> None:
     """--kernel NAME: the kernel family every method starts from (default rbf, the paper's)."""
-    parser.add_argument(
-        "--kernel",
-        choices=sorted(KERNELS),
-        default="rbf",
-        help="kernel family of the initial kernel ℓ = √d, σ² = 1 (default rbf, as in the paper)",
+    add_setting_argument(
+        parser, "kernel", help="kernel family of the initial kernel ℓ = √d, σ² = 1 (rbf, the default, as in the paper)"
     )
 
 
@@ -199,9 +201,9 @@ def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, e
     parser.add_argument("--protocol", choices=PROTOCOLS, default="clean")
     parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
     parser.add_argument("--seconds", type=float, default=30.0, help="training time per entrant (default 30)")
-    parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
+    add_setting_argument(parser, "eval_points", help="test rows evaluated along the way")
     add_kernel_argument(parser)
-    parser.add_argument("--seed", type=int, default=0)
+    add_setting_argument(parser, "seed")
 
 
 def check_fold(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -250,24 +252,33 @@ def make_trainer(
     elbo_points: int = 1000,
     options: dict | None = None,
 ) -> Trainer:
-    """A `Trainer` for `method` on the split (`recipe.start_run`); all methods get the same Z, initial kernel and
+    """The `Trainer` of a `run.Run` of `method` on the split with these settings (`options`: further settings by
+    name, e.g. a benchmark's `--option`; a step-size rule named without its ρ, τ, κ takes the method's row of
+    `schedules.DEFAULT_STEP_RULES`). All methods get the same Z, initial kernel and, by the run's seed policy,
     minibatch stream."""
-    return recipe.start_run(
-        method,
+    options = dict(options or {})
+    if "step_size" in options:
+        row = DEFAULT_STEP_RULES.get(method)
+        options.update({key: getattr(row, key) for key in ("rho", "tau", "kappa") if row and key not in options})
+    config = {
+        **options,
+        "method": method,
+        "seed": seed,
+        "batch_size": batch_size,
+        "eval_every": eval_every,
+        "eval_points": max(len(split.y_monitor), settings.SETTINGS["eval_points"].low),  # chosen in prepare_split
+    }
+    return run.Run(
+        config,
         split.X_train,
         split.y_train,
         split.X_monitor,
         split.y_monitor,
-        split.kernel,
+        kernel=split.kernel,
         scaler=False,
         Z=split.Z,
-        engine_rng=np.random.default_rng(seed),
-        evaluation_rng=np.random.default_rng(seed + 1),
-        batch_size=batch_size,
-        eval_every=eval_every,
         convergence=convergence,
         elbo_points=elbo_points,
-        options=options,
     ).trainer
 
 

@@ -1,4 +1,5 @@
-"""Widgets for the Model's configuration. They are not linked to the Model directly: a change goes through
+"""Widgets for the Model's configuration, each derived from its declaration (`explorer.settings`: kind, choices,
+bounds, label, help; the URL keys are the settings' names). They are not linked to the Model directly: a change goes through
 `apply` (the dashboard pauses the worker and sets the parameter under the gate), and `sync` shows the Model's
 values again afterwards (also after a rejected change, which the Model rolls back).
 
@@ -17,76 +18,18 @@ from functools import partial
 from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
-import param
 
+from explorer import settings
 from explorer.data import datasets
-from explorer.kernels import KERNELS
 
-DATA = ("dataset", "n_points", "noise", "train_fraction", "seed")
-TRAINING = (
-    "method",
-    "n_inducing",
-    "batch_size",
-    "step_size",
-    "rho",
-    "tau",
-    "kappa",
-    "learn_hyperparameters",
-    "hyper_learning_rate",
-    "kernel",
-    "ard",
-    "lengthscale",
-    "variance",
-    "nugget",
-    "eval_every",
-)
-CONFIGURATION = DATA + TRAINING
-LABELS = {
-    "dataset": "data set",
-    "n_points": "points (built-in sets)",
-    "noise": "noise (empty: the set's default)",
-    "train_fraction": "train fraction",
-    "seed": "seed",
-    "method": "method",
-    "n_inducing": "inducing points m",
-    "batch_size": "minibatch size s",
-    "step_size": "step-size rule",
-    "rho": "constant ρ",
-    "tau": "Robbins–Monro delay τ",
-    "kappa": "Robbins–Monro rate κ",
-    "learn_hyperparameters": "learn ℓ and σ² (Adam)",
-    "hyper_learning_rate": "Adam learning rate",
-    "kernel": "kernel",
-    "ard": "one lengthscale per feature (ARD)",
-    "lengthscale": "initial lengthscale ℓ",
-    "variance": "initial variance σ²",
-    "nugget": "nugget γ",
-    "eval_every": "evaluate every … iterations",
-}
-
-
-SHORT_LABELS = {  # settings in the legend of earlier runs, where space is short
-    "dataset": "data",
-    "n_points": "points",
-    "noise": "noise",
-    "train_fraction": "train fraction",
-    "seed": "seed",
-    "method": "method",
-    "n_inducing": "inducing points",
-    "batch_size": "minibatch size",
-    "step_size": "step-size rule",
-    "rho": "ρ",
-    "tau": "τ",
-    "kappa": "κ",
-    "learn_hyperparameters": "learn ℓ and σ²",
-    "hyper_learning_rate": "Adam rate",
-    "kernel": "kernel",
-    "ard": "ARD",
-    "lengthscale": "initial ℓ",
-    "variance": "initial σ²",
-    "nugget": "nugget γ",
-    "eval_every": "evaluate every",
-}
+DATA = settings.group("data")
+TRAINING = settings.group("method") + settings.group("inducing") + settings.group("steps") + settings.group("kernel")
+ADVANCED = settings.group("advanced")
+CONFIGURATION = DATA + TRAINING + ADVANCED
+"""Every declared setting (`explorer.settings.SETTINGS`): the widgets' names and the URL's keys."""
+LABELS = {name: setting.label for name, setting in settings.SETTINGS.items()}
+SHORT_LABELS = {name: setting.short for name, setting in settings.SETTINGS.items()}
+"""Settings in the legend of earlier runs, where space is short."""
 
 
 def configuration(model) -> dict:
@@ -115,52 +58,40 @@ def describe_change(before: dict, after: dict) -> str:
     return ", ".join(changed) if changed else "same settings"
 
 
-def out_of_range(parameter: param.Parameter, value, label: str) -> str | None:
-    """Why `value` cannot be set on the numeric `parameter` (shown as `label`), in words; None if it can."""
-    if value is None:
-        return None if parameter.allow_None else f"{label} needs a value"
-    low, high = getattr(parameter, "bounds", None) or (None, None)
-    low_inclusive, high_inclusive = getattr(parameter, "inclusive_bounds", (True, True))
-    too_low = low is not None and (value < low or (value == low and not low_inclusive))
-    too_high = high is not None and (value > high or (value == high and not high_inclusive))
-    if not (too_low or too_high):
-        return None
-    if low is not None and high is not None:
-        allowed = f"from {low:g} to {high:g}"
-    elif low is not None:
-        allowed = f"{'at least' if low_inclusive else 'above'} {low:g}"
-    else:
-        allowed = f"{'at most' if high_inclusive else 'below'} {high:g}"
-    return f"{label}: {value:g} is out of range ({allowed})"
-
-
-def _options(parameter: param.Parameter) -> list | None:
-    """The choices of a selector parameter (the kernel families by name for `kernel`); None for other parameters."""
-    if parameter.name == "kernel":
-        return list(KERNELS)
-    return list(parameter.objects) if isinstance(parameter, param.Selector) else None
+def _options(model, name: str) -> list | None:
+    """The choices of a setting (the data sets the model offers for `dataset`); None for a setting without."""
+    if name == "dataset":
+        return list(model.param.dataset.objects)
+    choices = settings.SETTINGS[name].choices
+    return list(choices) if choices is not None else None
 
 
 def _shown(name: str, value):
-    """A parameter value as its widget shows it: a `Kernel` object as its family name."""
+    """A setting's value as its widget shows it: a `Kernel` object as its family name."""
     return getattr(value, "name", value) if name == "kernel" else value
 
 
-def _widget(parameter: param.Parameter, value, label: str):
-    bounds = getattr(parameter, "bounds", None) or (None, None)
-    common = dict(label=label, description=parameter.doc, sizing_mode="stretch_width")
-    options = _options(parameter)
+def _widget(model, name: str, value):
+    """The widget of setting `name` (its declaration: kind, choices, bounds, label, help) showing `value`."""
+    setting = settings.SETTINGS[name]
+    common = dict(label=setting.label, description=setting.help, sizing_mode="stretch_width")
+    options = _options(model, name)
     if options is not None:
-        return pn.widgets.Select(options=options, value=_shown(parameter.name, value), **common)
-    if isinstance(parameter, param.Boolean):
-        return pn.widgets.Checkbox(value=value, label=label, sizing_mode="stretch_width")
-    if isinstance(parameter, param.Integer):
+        return pn.widgets.Select(options=options, value=_shown(name, value), **common)
+    if setting.kind == "bool":
+        return pn.widgets.Checkbox(value=value, label=setting.label, sizing_mode="stretch_width")
+    if setting.kind == "int":
         return pn.widgets.IntInput(value=value, **common)
-    if parameter.name == "train_fraction":
+    if name == "train_fraction":
         return pn.widgets.FloatSlider(
-            value=value, start=bounds[0], end=bounds[1], step=0.05, label=label, sizing_mode="stretch_width"
+            value=value,
+            start=setting.low,
+            end=setting.high,
+            step=0.05,
+            label=setting.label,
+            sizing_mode="stretch_width",
         )
-    step = 0.01 if parameter.name in ("noise", "rho") else 0.1
+    step = 0.01 if name in ("noise", "rho") else 0.1
     return pn.widgets.FloatInput(value=value, step=step, format="0[.]000000", **common)
 
 
@@ -177,7 +108,8 @@ def query_string(model) -> str:
     for name in CONFIGURATION:
         value = getattr(model, name)
         custom_kernel = name in KERNEL_SETTINGS and not isinstance(model.kernel, str)
-        if (name == "dataset" and value == "custom") or custom_kernel:
+        rule_object = name == "step_size" and not isinstance(value, str)
+        if (name == "dataset" and value == "custom") or custom_kernel or rule_object:
             continue
         query[name] = "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
     return "?" + urlencode(query)
@@ -209,12 +141,11 @@ def settings_from_query(search: str, model) -> tuple[dict, list[str]]:
             problems.append(f"unknown setting {shown}")
             continue
         try:
-            value = _link_value(model.param[name], text)
+            value = _link_value(model, name, text)
         except ValueError as err:
             problems.append(f"{LABELS[name]}: {quoted} {err}")
             continue
-        parameter = model.param[name]
-        problem = out_of_range(parameter, value, LABELS[name]) if isinstance(parameter, param.Number) else None
+        problem = settings.SETTINGS[name].out_of_range(value)
         if problem is not None:
             problems.append(problem)
             continue
@@ -222,23 +153,24 @@ def settings_from_query(search: str, model) -> tuple[dict, list[str]]:
     return changes, problems
 
 
-def _link_value(parameter: param.Parameter, text: str):
+def _link_value(model, name: str, text: str):
     """A setting's value from its text in a link; ValueError (the reason, in words) if it cannot be one."""
-    options = _options(parameter)
+    setting = settings.SETTINGS[name]
+    options = _options(model, name)
     if options is not None:
         if text not in options or text == "custom":
             raise ValueError(f"is not one of {', '.join(o for o in options if o != 'custom')}")
         return text
-    if isinstance(parameter, param.Boolean):
+    if text == "" and setting.allow_none:
+        return None
+    if setting.kind == "bool":
         if text.lower() not in ("true", "false"):
             raise ValueError("is not true or false")
         return text.lower() == "true"
-    if isinstance(parameter, param.Integer):
+    if setting.kind == "int":
         if not re.fullmatch(r"[+-]?[0-9]{1,12}", text):
             raise ValueError("is not a whole number")
         return int(text)
-    if text == "" and parameter.allow_None:
-        return None
     try:
         value = float(text)
     except ValueError:
@@ -265,7 +197,7 @@ class Settings:
     def group(self, names) -> pn.Column:
         widgets = []
         for name in names:
-            widget = _widget(self._model.param[name], getattr(self._model, name), LABELS[name])
+            widget = _widget(self._model, name, getattr(self._model, name))
             event = "value_throttled" if isinstance(widget, pn.widgets.FloatSlider) else "value"
             widget.param.watch(partial(self._changed, name), event)
             self._widgets[name].append(widget)
@@ -280,8 +212,9 @@ class Settings:
     def _changed(self, name, event):
         if self._syncing or event.new == _shown(name, getattr(self._model, name)):
             return
-        parameter = self._model.param[name]
-        problem = out_of_range(parameter, event.new, LABELS[name]) if isinstance(parameter, param.Number) else None
+        problem = settings.SETTINGS[name].out_of_range(event.new)
+        if problem is None and event.new is None and not settings.SETTINGS[name].allow_none:
+            problem = f"{LABELS[name]} needs a value"
         if problem is not None:
             self._refuse(f"{problem}; still {getattr(self._model, name)}.")
             self.sync()
@@ -296,7 +229,7 @@ class Settings:
                 value = _shown(name, getattr(self._model, name))
                 for widget in widgets:
                     if isinstance(widget, pn.widgets.Select):
-                        widget.options = _options(self._model.param[name])
+                        widget.options = _options(self._model, name)
                     if widget.value != value:
                         widget.value = value
         finally:
@@ -307,10 +240,11 @@ class Settings:
 
     def _update_visibility(self) -> None:
         """Show only the settings that apply: n and noise for built-in sets, the constants of the chosen rule, the
-        initial kernel parameters unless a kernel object brought its own."""
+        initial kernel parameters unless a kernel object brought its own, the advanced options the method takes."""
         model = self._model
         by_name = isinstance(model.kernel, str)
         show = {
+            **{name: settings.applies(name, model.method) for name in ADVANCED},
             "n_points": model.dataset in datasets.BUILTIN,
             "noise": model.dataset in datasets.BUILTIN,
             "rho": model.step_size == "constant",

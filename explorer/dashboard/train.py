@@ -12,7 +12,7 @@ from pathlib import Path
 import panel as pn
 
 from explorer import views
-from explorer.dashboard.controls import DATA, TRAINING
+from explorer.dashboard.controls import ADVANCED, DATA, TRAINING
 from explorer.dashboard.text import html_text
 from explorer.dashboard.traces import Traces
 from explorer.views import export
@@ -265,6 +265,7 @@ class TrainTab(pn.viewable.Viewer):
             self.status,
             pn.Card(self._settings.group(DATA), title="Data (more on the Data tab)", collapsed=False),
             pn.Card(self._settings.group(TRAINING), title="Method and training", collapsed=False),
+            pn.Card(self._settings.group(ADVANCED), title="Advanced (the method's further options)", collapsed=True),
             width=CONTROLS_WIDTH,
         )
         curves = pn.Column(

@@ -1,0 +1,368 @@
+"""`Run`: one headless run — its settings (`explorer.settings`), its data split, the engine and its `Trainer`, the
+history, and save/load. The faces hold one: the param `Model`, `XGPClassifier`, the dashboard (through the Model)
+and the benchmarks (`bench.protocol`).
+
+The seed policy, the same from every face: a run's integer seed gives four independent streams
+(`streams`: `np.random.SeedSequence(seed).spawn(4)`) — the train/test split (`datasets.train_test_split` with the
+split stream, done by the face that holds the data), the inducing points (k-means++), the minibatches (the engine)
+and the ELBO's row subset (the Trainer) — and the test rows evaluated when there are more
+than `eval_points` are a fixed subset drawn with `[seed, 7]` (`evaluation_rows`). So the same settings, data and
+seed give the same split, inducing points, minibatches and history whichever face starts the run.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import zipfile
+from typing import NamedTuple
+
+import numpy as np
+
+from explorer import recipe, settings
+from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
+from explorer.kernels import Kernel, initial_kernel, kernel_from_state
+from explorer.linalg import NumericalError
+from explorer.scaling import Standardizer
+from explorer.training import Trainer
+from explorer.validation import DataError
+
+RUN_FORMAT = "xgpc-explorer-run/3"
+"""The run file's format. Version 2 files (written before the advanced settings existed) still load: their runs
+used what are now those settings' defaults."""
+READABLE_FORMATS = ("xgpc-explorer-run/2", RUN_FORMAT)
+
+
+class RunFileError(ValueError):
+    """A run file that cannot be used; the message names the file and the problem."""
+
+
+class Streams(NamedTuple):
+    """The four random streams of a run (see the module's seed policy)."""
+
+    split: np.random.Generator
+    inducing: np.random.Generator
+    engine: np.random.Generator
+    evaluation: np.random.Generator
+
+
+def streams(seed: int) -> Streams:
+    """The run's streams for integer `seed` ≥ 0: independent children of `np.random.SeedSequence(seed)`."""
+    return Streams(*(np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(4)))
+
+
+def seed_from(random_state) -> int:
+    """An integer seed from a scikit-learn style `random_state`: an int as it is; None a fresh one (from the
+    operating system's entropy); a numpy Generator or legacy RandomState one drawn from it."""
+    if random_state is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        return int(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2**63))
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(0, 2**31 - 1))
+    raise ValueError(f"random_state must be None, an int, a Generator or a RandomState, got {random_state!r}")
+
+
+def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
+    """Indices of the test rows used for the live evaluation: all n, or a fixed random subset of `most`."""
+    if n <= most:
+        return np.arange(n)
+    return np.sort(np.random.default_rng([seed, 7]).choice(n, most, replace=False))
+
+
+def start_kernel(config: dict, d: int) -> Kernel:
+    """The run's starting kernel: the family `config["kernel"]` with the initial parameters of `config`, or a copy of
+    a `Kernel` object."""
+    return initial_kernel(
+        config["kernel"],
+        d,
+        lengthscale=config["lengthscale"],
+        variance=config["variance"],
+        nugget=config["nugget"],
+        ard=config["ard"],
+    )
+
+
+class Run:
+    """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
+    engine, its `Trainer` and the history.
+
+    Parameters
+    ----------
+    config : dict
+        Settings by name (`explorer.settings.SETTINGS`); missing ones take their defaults, each value is checked.
+    X_train, y_train : (n, d), (n,)
+        Training rows in input units, labels ±1.
+    X_test, y_test : (n_test, d), (n_test,)
+        Rows the history is evaluated on (at most `eval_points` of them, `evaluation_rows`).
+    kernel : Kernel, optional
+        The starting kernel; default `start_kernel(config, d)`.
+    scaler : Standardizer or bool
+        True: standardise with the training rows' statistics; a fitted `Standardizer`; False: inputs as given.
+    Z : (m, d), optional
+        Inducing inputs in standardised units; default k-means++ on the training rows (the inducing stream).
+    convergence, no_improvement :
+        The Trainer's convergence rule and early-stopping criterion (`training.Trainer`).
+    elbo_points : int, optional
+        Most training rows of the ELBO column; default `eval_points`.
+    batch_size : int, optional
+        The engine's minibatch size when it differs from the setting (a restored run's clamped size).
+
+    Examples
+    --------
+    >>> from explorer.data import datasets
+    >>> X, y = datasets.load("moons", n=200, seed=0)
+    >>> X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 0.2, streams(0).split)
+    >>> run = Run({"n_inducing": 10, "batch_size": 50, "seed": 0}, X_tr, y_tr, X_te, y_te)
+    >>> run.trainer.step(20)
+    2
+    """
+
+    def __init__(
+        self,
+        config: dict,
+        X_train: np.ndarray,
+        y_train: np.ndarray,
+        X_test: np.ndarray,
+        y_test: np.ndarray,
+        *,
+        kernel: Kernel | None = None,
+        scaler: Standardizer | bool = True,
+        Z: np.ndarray | None = None,
+        convergence: str = "parameters",
+        no_improvement=None,
+        elbo_points: int | None = None,
+        batch_size: int | None = None,
+    ):
+        self.config = config = settings.complete(config)
+        seed = config["seed"]
+        random = streams(seed)
+        monitor = evaluation_rows(len(X_test), config["eval_points"], seed)
+        started = recipe.start_run(
+            config["method"],
+            X_train,
+            y_train,
+            X_test[monitor],
+            y_test[monitor],
+            kernel if kernel is not None else start_kernel(config, X_train.shape[1]),
+            scaler=scaler,
+            Z=Z,
+            n_inducing=config["n_inducing"],
+            inducing_rng=random.inducing,
+            engine_rng=random.engine,
+            evaluation_rng=random.evaluation,
+            batch_size=config["batch_size"] if batch_size is None else batch_size,
+            eval_every=config["eval_every"],
+            convergence=convergence,
+            elbo_points=config["eval_points"] if elbo_points is None else elbo_points,
+            options=settings.builder_options(config),
+            no_improvement=no_improvement,
+        )
+        self.X_train, self.X_test, self.y_train, self.y_test = X_train, X_test, y_train, y_test
+        self.scaler, self.engine, self.trainer = started.scaler, started.engine, started.trainer
+
+    @property
+    def history(self):
+        """The `training.History`: one row per evaluation."""
+        return self.trainer.history
+
+    def set_eval_every(self, every: int) -> None:
+        """Evaluate every `every` iterations from now on (the one setting that does not define the run)."""
+        self.config["eval_every"] = settings.SETTINGS["eval_every"].check(every)
+        self.trainer.eval_every = every
+
+    def continue_without_kernel_learning(self) -> None:
+        """Keep q(u), the kernel as learned so far and the history, and train on with the kernel fixed."""
+        self.engine.hyper_optimizer = None
+        self.config["learn_hyperparameters"] = False
+
+    # ----- persistence ---------------------------------------------------------------------------------------
+    def save(self, path, meta: dict | None = None, arrays: dict | None = None) -> None:
+        """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle): the settings (a
+        `Kernel` object by its state), the data split, Z, the engine's and the Trainer's state, the scaler; `meta`
+        and `arrays` add a face's own entries (the Model's custom data). `Run.read` and `Run.restore` continue it
+        exactly. A step-size rule object cannot be stored (ValueError)."""
+        config = dict(self.config)
+        if not isinstance(config["step_size"], str):
+            raise ValueError(
+                f"{path}: a run with a step-size rule object ({type(config['step_size']).__name__}) cannot be saved; "
+                "name the rule (step_size with rho, tau, kappa) instead"
+            )
+        if isinstance(config["kernel"], Kernel):
+            config["kernel"] = {key: np.asarray(v).tolist() for key, v in config["kernel"].state_dict().items()}
+        stored = {
+            "X_train": self.X_train,
+            "X_test": self.X_test,
+            "y_train": self.y_train,
+            "y_test": self.y_test,
+            "Z": self.engine.Z,
+            **(arrays or {}),
+        }
+        state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
+        description = {
+            "format": RUN_FORMAT,
+            "config": _extract_arrays(config, {}, ""),
+            "state": _extract_arrays(state, stored, "state"),
+            "scaler": self.scaler.to_dict(),
+            "kernel_learning": self.engine.hyper_optimizer is not None,
+            "engine_batch_size": self.engine.batch_size,  # clamped to n at the start; added points keep it
+            **(meta or {}),
+        }
+        with open(path, "wb") as f:
+            np.savez(f, __meta__=np.array(json.dumps(description)), **stored)
+
+    @staticmethod
+    def read(path) -> tuple[dict, dict, dict]:
+        """(settings, description, arrays) of a run file written by `save`, checked to be one: a readable format
+        and every setting (a version-2 file's missing advanced settings take their defaults). RunFileError names
+        the file and the problem."""
+
+        def refuse(problem: str):
+            raise RunFileError(f"{path}: {problem}")
+
+        arrays = _run_arrays(path, refuse)
+        if "__meta__" not in arrays or arrays["__meta__"].shape != () or arrays["__meta__"].dtype.kind != "U":
+            refuse("no run description (__meta__) inside; not written by Model.save")
+        meta = json.loads(str(arrays.pop("__meta__")))
+        if not isinstance(meta, dict) or meta.get("format") not in READABLE_FORMATS:
+            found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
+            refuse(f"format {found!r}, expected {RUN_FORMAT!r} (written by another program or version)")
+        config = meta["config"]
+        expected = set(settings.SETTINGS) if meta["format"] == RUN_FORMAT else set(_VERSION_2_SETTINGS)
+        if not isinstance(config, dict) or set(config) != expected:
+            keys = set(config) if isinstance(config, dict) else set()
+            refuse(f"settings missing {sorted(expected - keys)} or unknown {sorted(keys - expected)}")
+        if isinstance(config["kernel"], dict):
+            config = dict(config, kernel=kernel_from_state(config["kernel"]))
+        try:
+            config = settings.complete(config)
+        except ValueError as err:
+            refuse(f"settings: {err}")
+        return config, meta, arrays
+
+    @classmethod
+    def restore(cls, config: dict, arrays: dict, meta: dict) -> "Run":
+        """The run stored in (arrays, meta) as `read` returns them, with the checked data arrays X_train, X_test,
+        y_train, y_test and Z in `arrays`; continues exactly where it was saved. A stored state that cannot run
+        raises ValueError."""
+        batch_size = meta["engine_batch_size"]
+        if not (isinstance(batch_size, int) and 1 <= batch_size <= min(config["batch_size"], len(arrays["X_train"]))):
+            raise ValueError(f"engine batch size {batch_size!r} is not between 1 and min(batch_size, n)")
+        run = cls(
+            config,
+            arrays["X_train"],
+            arrays["y_train"],
+            arrays["X_test"],
+            arrays["y_test"],
+            scaler=Standardizer.from_dict(meta["scaler"]),
+            Z=arrays["Z"],
+            batch_size=batch_size,
+        )
+        if not meta["kernel_learning"]:
+            run.engine.hyper_optimizer = None  # turned off by continue_without_kernel_learning
+        state = _insert_arrays(meta["state"], arrays)
+        warm = state["engine"].get("warm_started", True)
+        if not isinstance(warm, bool) or not (warm or getattr(run.engine.schedule, "needs_warm_start", False)):
+            raise ValueError(f"warm_started = {warm!r} does not fit the step-size rule {config['step_size']!r}")
+        run.engine.load_state_dict(state["engine"])
+        run.trainer.load_state_dict(state["trainer"])
+        _trial_step(run.trainer)
+        return run
+
+
+_VERSION_2_SETTINGS = settings.group("data") + (
+    "method",
+    "n_inducing",
+    "batch_size",
+    "step_size",
+    "rho",
+    "tau",
+    "kappa",
+    "learn_hyperparameters",
+    "hyper_learning_rate",
+    "kernel",
+    "ard",
+    "lengthscale",
+    "variance",
+    "nugget",
+    "eval_points",
+    "eval_every",
+)
+"""The settings a version-2 run file stores (the others did not exist as settings then)."""
+
+
+def _trial_step(trainer: Trainer) -> None:
+    """One step and one evaluation on a copy of a restored run: a stored state that cannot run (arrays of the wrong
+    shape or kind) raises ValueError here, at load. A NumericalError is let through: a real run can be saved in a
+    state whose next step fails numerically, and loading it lets the user continue differently."""
+    trial = copy.deepcopy(trainer)
+    try:
+        trial.engine.step(1)
+        trial.evaluate()
+    except NumericalError:
+        pass
+    except Exception as err:
+        raise ValueError(f"the stored state does not run ({type(err).__name__}: {err})") from err
+
+
+MAX_RUN_BYTES = 2 * MAX_DENSE_BYTES + (1 << 28)
+"""Most bytes the arrays of a run file may declare in all: the data twice (the split, and the upload it came from)
+and room for the state (a few m × m matrices, m ≤ 2,000)."""
+
+
+def _run_arrays(path, refuse) -> dict:
+    """Every array of the run file `path`, each checked from its zip and .npy headers before it is read: a regular
+    file, an .npz archive of .npy members, none declaring more than `MAX_DENSE_BYTES` or more data than it
+    holds, MAX_RUN_BYTES in all; no pickles."""
+    try:
+        size = regular_file(path).st_size
+    except DataError as err:
+        raise RunFileError(str(err)) from None
+    if size == 0:
+        refuse("the file is empty")
+    with open(path, "rb") as f:
+        magic = f.read(4)
+    if magic != b"PK\x03\x04":
+        refuse("not an .npz archive (Model.save writes one); another kind of file or its start is damaged")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            declared = sum(info.file_size for info in members)
+            if declared > MAX_RUN_BYTES:
+                refuse(f"its arrays declare {declared:,} bytes in all, over the limit of {MAX_RUN_BYTES:,} for a run")
+            odd = [info.filename for info in members if not info.filename.endswith(".npy")]
+            if odd:
+                refuse(f"member {odd[0]!r} is not a .npy array; not written by Model.save")
+            return {info.filename[:-4]: npz_member(archive, info.filename[:-4], str(path)) for info in members}
+    except RunFileError:
+        raise
+    except DataError as err:
+        raise RunFileError(str(err)) from None
+    except (zipfile.BadZipFile, EOFError, ValueError, OSError) as err:
+        refuse(f"the .npz archive is truncated or corrupted ({type(err).__name__}: {err})")
+
+
+def _extract_arrays(tree, arrays: dict, prefix: str):
+    """Replace every ndarray in a nested dict/list by {"__array__": key}, storing it in `arrays`."""
+    if isinstance(tree, dict):
+        return {k: _extract_arrays(v, arrays, f"{prefix}/{k}") for k, v in tree.items()}
+    if isinstance(tree, (list, tuple)):
+        return [_extract_arrays(v, arrays, f"{prefix}/{i}") for i, v in enumerate(tree)]
+    if isinstance(tree, np.ndarray):
+        arrays[prefix] = tree
+        return {"__array__": prefix}
+    if isinstance(tree, np.generic):
+        return tree.item()
+    return tree
+
+
+def _insert_arrays(tree, arrays: dict):
+    if isinstance(tree, dict):
+        if set(tree) == {"__array__"}:
+            return arrays[tree["__array__"]]
+        return {k: _insert_arrays(v, arrays) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [_insert_arrays(v, arrays) for v in tree]
+    return tree

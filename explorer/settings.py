@@ -1,0 +1,585 @@
+"""The settings of a run, each declared once: name, type, bounds, default, choices, labels, help and group.
+
+Every face of a run reads this table: the param `Model` (its parameters), `XGPClassifier` (its parameters and
+`_parameter_constraints`), the dashboard (widgets, labels, URL keys) and the benchmarks (their run flags). A new
+setting is one `Setting` here, plus the line of `run.py` or `methods.py` that uses it.
+
+Groups: "data" (which rows, and the seed of everything random), "method", "inducing", "steps" (minibatches, the
+step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (every further option
+of a method's builder in `explorer.methods`; a builder receives only the options it takes). A setting is
+structural — it defines the run, so changing it starts a new one — unless it only shapes what is shown
+(`eval_every`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer import methods
+from explorer.engine import HYPER_RATES
+from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
+from explorer.schedules import Adaptive, Constant, RobbinsMonro
+from explorer.xgpc import BATCH_RHOS, DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS, KERNEL_STEPS
+
+GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
+METHOD_DEFAULT = "method default"
+"""The value of `step_size` that leaves each method its own rule (`schedules.DEFAULT_STEP_RULES`)."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One run setting.
+
+    kind is "int", "float", "bool" or "choice". `low`/`high` bound a number (None: unbounded), `inclusive` says
+    whether each end is allowed; `choices` lists a choice's values (None: given at run time, as the data sets
+    found); `allow_none` lets None stand for "the default of the data set or method" (said in `help`); `objects`
+    are types whose instances are accepted besides the choices (a `Kernel` for `kernel`, a rule of
+    `explorer.schedules` for `step_size`; such a run cannot travel in a link or, for a rule, a run file). `structural` is False for
+    a setting that only shapes the display. `label` is for people (a form), `short` for a legend, `help` one or two
+    sentences (widget tooltips, `--help`, docstrings)."""
+
+    name: str
+    kind: str
+    default: object
+    label: str
+    short: str
+    help: str
+    group: str
+    low: float | None = None
+    high: float | None = None
+    inclusive: tuple[bool, bool] = (True, True)
+    choices: tuple | None = None
+    allow_none: bool = False
+    objects: tuple[type, ...] = ()
+    structural: bool = True
+
+    def out_of_range(self, value) -> str | None:
+        """Why the number `value` is outside the bounds, in words naming the setting and the limit; None if inside
+        (or not a bounded number)."""
+        if value is None or self.kind not in ("int", "float"):
+            return None
+        low_in, high_in = self.inclusive
+        too_low = self.low is not None and (value < self.low or (value == self.low and not low_in))
+        too_high = self.high is not None and (value > self.high or (value == self.high and not high_in))
+        if not (too_low or too_high):
+            return None
+        return f"{self.label}: {value:g} is out of range ({self.allowed()})"
+
+    def allowed(self) -> str:
+        """The values allowed, in words: 'from 0.05 to 0.95', 'at least 1', 'above 0 and at most 1e+06', 'one of
+        tied, per-point'."""
+        if self.kind == "bool":
+            return "True or False"
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
+        low_in, high_in = self.inclusive
+        if self.low is not None and self.high is not None:
+            if low_in and high_in:
+                return f"from {self.low:g} to {self.high:g}"
+            return (
+                f"{'at least' if low_in else 'above'} {self.low:g} and {'at most' if high_in else 'below'} "
+                f"{self.high:g}"
+            )
+        if self.low is not None:
+            return f"{'at least' if low_in else 'above'} {self.low:g}"
+        if self.high is not None:
+            return f"{'at most' if high_in else 'below'} {self.high:g}"
+        return "any value"
+
+    def check(self, value):
+        """`value` if it is a valid value of this setting, else ValueError naming the setting, the value and what
+        is allowed."""
+        if value is None:
+            if self.allow_none:
+                return value
+            raise ValueError(f"{self.name} needs a value, got None")
+        if isinstance(value, self.objects):
+            return value
+        if isinstance(value, np.generic):
+            value = value.item()  # numpy's bool, integer and float scalars as Python's (as scikit-learn accepts them)
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{self.name} must be True or False, got {value!r}")
+        elif self.kind == "choice":
+            if self.choices is not None and (not isinstance(value, str) or value not in self.choices):
+                raise ValueError(f"unknown {self.name} {value!r}; choose one of {', '.join(map(str, self.choices))}")
+        else:
+            integral = isinstance(value, int) and not isinstance(value, bool)
+            if self.kind == "int" and not integral:
+                raise ValueError(f"{self.name} must be a whole number, got {value!r}")
+            number = integral or (self.kind == "float" and isinstance(value, float))
+            if not number or not math.isfinite(value):
+                raise ValueError(f"{self.name} must be a finite number, got {value!r}")
+            problem = self.out_of_range(value)
+            if problem is not None:
+                raise ValueError(f"{self.name} {problem.split(': ', 1)[1]}")
+        return value
+
+
+def _declare(*settings: Setting) -> dict[str, Setting]:
+    return {setting.name: setting for setting in settings}
+
+
+SETTINGS = _declare(
+    # ----- data ------------------------------------------------------------------------------------------------
+    Setting(
+        "dataset",
+        "choice",
+        "banana-like",
+        "data set",
+        "data",
+        "Data set: built-in 2-D set, a paper data set found in the data directory, or 'custom' (your data)",
+        "data",
+    ),
+    Setting(
+        "n_points", "int", 400, "points (built-in sets)", "points", "Points generated for a built-in set", "data", 20
+    ),
+    Setting(
+        "noise",
+        "float",
+        None,
+        "noise (empty: the set's default)",
+        "noise",
+        "Noise of a built-in set (None: the set's default)",
+        "data",
+        0.0,
+        allow_none=True,
+    ),
+    Setting(
+        "train_fraction",
+        "float",
+        0.8,
+        "train fraction",
+        "train fraction",
+        "Share of the rows used for training; the rest are the test rows the history is evaluated on",
+        "data",
+        0.05,
+        0.95,
+    ),
+    Setting(
+        "seed",
+        "int",
+        0,
+        "seed",
+        "seed",
+        "Seed of the split, the inducing points, the minibatches and the ELBO's rows (`run.streams`)",
+        "data",
+        0,
+    ),
+    # ----- method ----------------------------------------------------------------------------------------------
+    Setting(
+        "method",
+        "choice",
+        "xgpc",
+        "method",
+        "method",
+        "Inference method (`explorer.methods.METHODS`)",
+        "method",
+        choices=tuple(methods.METHODS),
+    ),
+    # ----- inducing points -------------------------------------------------------------------------------------
+    Setting(
+        "n_inducing",
+        "int",
+        100,
+        "inducing points m",
+        "inducing points",
+        "m: inducing points (k-means++ on the standardised training rows, fixed); fewer when there are fewer "
+        "distinct rows. At most 2,000: each step factors m × m matrices",
+        "inducing",
+        1,
+        2000,
+    ),
+    # ----- steps -----------------------------------------------------------------------------------------------
+    Setting(
+        "batch_size",
+        "int",
+        100,
+        "minibatch size s",
+        "minibatch size",
+        "s: minibatch size (clamped to n with a warning)",
+        "steps",
+        1,
+    ),
+    Setting(
+        "step_size",
+        "choice",
+        METHOD_DEFAULT,
+        "step-size rule",
+        "step-size rule",
+        "Step-size rule for the natural-gradient step (EPGPC: the SEP step ε); 'method default': Robbins–Monro "
+        "(τ = 10, κ = 0.6) for X-GPC and EPGPC, the adaptive rule for natural-gradient SVGP; or a rule object of "
+        "`explorer.schedules` (copied, never advanced itself)",
+        "steps",
+        choices=(METHOD_DEFAULT, "adaptive", "robbins-monro", "constant"),
+        objects=(Constant, RobbinsMonro, Adaptive),
+    ),
+    Setting("rho", "float", 0.5, "constant ρ", "ρ", "Constant step size ρ", "steps", 0.0, 1.0, (False, True)),
+    Setting(
+        "tau",
+        "float",
+        10.0,
+        "Robbins–Monro delay τ",
+        "τ",
+        "Robbins–Monro delay τ in ρ_t = (t+τ)^−κ",
+        "steps",
+        1.0,
+    ),
+    Setting(
+        "kappa",
+        "float",
+        0.6,
+        "Robbins–Monro rate κ",
+        "κ",
+        "Robbins–Monro forgetting rate κ (Robbins–Monro conditions: 0.5 < κ ≤ 1)",
+        "steps",
+        0.5,
+        1.0,
+        (False, True),
+    ),
+    Setting(
+        "eval_every",
+        "int",
+        10,
+        "evaluate every … iterations",
+        "evaluate every",
+        "Iterations between evaluations (history rows)",
+        "steps",
+        1,
+        structural=False,
+    ),
+    # ----- kernel ----------------------------------------------------------------------------------------------
+    Setting(
+        "kernel",
+        "choice",
+        "rbf",
+        "kernel",
+        "kernel",
+        f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own initial parameters replace "
+        "lengthscale, variance, nugget and ard (it is copied, never changed)",
+        "kernel",
+        choices=tuple(KERNELS),
+        objects=(Kernel,),
+    ),
+    Setting(
+        "ard",
+        "bool",
+        False,
+        "one lengthscale per feature (ARD)",
+        "ARD",
+        "One lengthscale per feature (ARD), all starting at `lengthscale`",
+        "kernel",
+    ),
+    Setting(
+        "lengthscale",
+        "float",
+        1.0,
+        "initial lengthscale ℓ",
+        "initial ℓ",
+        "Initial kernel lengthscale ℓ (standardised units; within the kernels' limits 1e-50 … 1e100)",
+        "kernel",
+        *LENGTHSCALE_LIMITS,
+    ),
+    Setting(
+        "variance",
+        "float",
+        1.0,
+        "initial variance σ²",
+        "initial σ²",
+        "Initial kernel variance σ² (at most 1e6: a latent sd of 1000 is certainty already)",
+        "kernel",
+        0.0,
+        1e6,
+        (False, True),
+    ),
+    Setting(
+        "nugget",
+        "float",
+        1e-4,
+        "nugget γ",
+        "nugget γ",
+        "γ: white-noise variance on f (jitter), fixed",
+        "kernel",
+        1e-10,
+        10.0,
+    ),
+    Setting(
+        "learn_hyperparameters",
+        "bool",
+        True,
+        "learn ℓ and σ² (Adam)",
+        "learn ℓ and σ²",
+        "Adam on log lengthscale and log variance, alternating with the variational steps",
+        "kernel",
+    ),
+    Setting(
+        "hyper_learning_rate",
+        "float",
+        0.01,
+        "Adam learning rate",
+        "Adam rate",
+        "Adam learning rate of the kernel's log-parameters",
+        "kernel",
+        0.0,
+        1.0,
+        (False, True),
+    ),
+    # ----- advanced: the further options of the method builders (explorer.methods) -------------------------
+    Setting(
+        "eval_points",
+        "int",
+        5000,
+        "rows per evaluation",
+        "evaluation rows",
+        "Most test rows (and training rows for the ELBO) used per evaluation: larger data are evaluated on fixed "
+        "random subsets so big sets stay responsive",
+        "advanced",
+        100,
+    ),
+    Setting(
+        "hyper_every",
+        "int",
+        None,
+        "kernel step every … iterations",
+        "kernel step every",
+        f"Iterations per kernel-learning (Adam) step; empty: the method's own (X-GPC {DEFAULT_HYPER_EVERY}, the "
+        "others 1)",
+        "advanced",
+        1,
+        allow_none=True,
+    ),
+    Setting(
+        "kernel_bound",
+        "choice",
+        DEFAULT_KERNEL_BOUND,
+        "X-GPC kernel gradient of",
+        "kernel bound",
+        "X-GPC: the bound whose gradient the kernel step follows: 'exact' (the logistic ELBO) or 'augmented' "
+        "(the Pólya-Gamma augmented bound of the paper)",
+        "advanced",
+        choices=KERNEL_BOUNDS,
+    ),
+    Setting(
+        "hyper_warmup",
+        "int",
+        0,
+        "iterations before kernel learning",
+        "kernel warm-up",
+        "Iterations before the first kernel step",
+        "advanced",
+        0,
+    ),
+    Setting(
+        "hyper_rate",
+        "choice",
+        "constant",
+        "kernel learning rate follows",
+        "kernel rate",
+        "'constant': Adam's learning rate as set; 'rho': scaled by ρ_t/ρ₁ of the variational step",
+        "advanced",
+        choices=HYPER_RATES,
+    ),
+    Setting(
+        "warm_start_on",
+        "choice",
+        "gradient",
+        "adaptive rule warm start on",
+        "warm start on",
+        "Adaptive step-size rule: warm-start averages of the gradient λ̂ − η ('gradient') or of λ̂ ('target')",
+        "advanced",
+        choices=("gradient", "target"),
+    ),
+    Setting(
+        "kernel_step",
+        "choice",
+        "fixed-u",
+        "X-GPC kernel step",
+        "kernel step",
+        "X-GPC: the kernel gradient at fixed q(u) ('fixed-u') or at fixed whitened q(v) ('whitened')",
+        "advanced",
+        choices=KERNEL_STEPS,
+    ),
+    Setting(
+        "full",
+        "bool",
+        False,
+        "X-GPC without inducing points",
+        "non-sparse",
+        "X-GPC: the non-sparse model (u = f at every training row; n × n, small data only)",
+        "advanced",
+    ),
+    Setting(
+        "init_sweeps",
+        "int",
+        0,
+        "X-GPC initial sweeps",
+        "initial sweeps",
+        "X-GPC: coordinate-ascent sweeps on `init_rows` rows that initialise q(u) before SVI",
+        "advanced",
+        0,
+    ),
+    Setting(
+        "init_rows",
+        "int",
+        2000,
+        "X-GPC rows of the initial sweeps",
+        "initial rows",
+        "X-GPC: rows the initial sweeps use",
+        "advanced",
+        1,
+    ),
+    Setting(
+        "average_window",
+        "int",
+        0,
+        "X-GPC averaging window",
+        "averaging window",
+        "X-GPC: iterations of the running average of the natural parameters used for predictions (0: none)",
+        "advanced",
+        0,
+    ),
+    Setting(
+        "batch_growth",
+        "float",
+        1.0,
+        "minibatch growth factor",
+        "batch growth",
+        "X-GPC: factor by which the minibatch grows (1: fixed size)",
+        "advanced",
+        1.0,
+    ),
+    Setting(
+        "batch_growth_start",
+        "int",
+        0,
+        "minibatch growth from iteration",
+        "growth start",
+        "X-GPC: iteration from which the minibatch grows",
+        "advanced",
+        0,
+    ),
+    Setting(
+        "batch_growth_every",
+        "int",
+        1,
+        "minibatch growth every … iterations",
+        "growth every",
+        "X-GPC: iterations between two growths of the minibatch",
+        "advanced",
+        1,
+    ),
+    Setting(
+        "batch_max",
+        "int",
+        None,
+        "largest minibatch",
+        "largest batch",
+        "X-GPC: the most rows a growing minibatch reaches (empty: n)",
+        "advanced",
+        1,
+        allow_none=True,
+    ),
+    Setting(
+        "batch_rho",
+        "choice",
+        "schedule",
+        "step with a growing minibatch",
+        "batch ρ",
+        "X-GPC with a growing minibatch: ρ from the step-size rule ('schedule') or from the minibatch noise ('noise')",
+        "advanced",
+        choices=BATCH_RHOS,
+    ),
+    Setting(
+        "overrelax",
+        "float",
+        None,
+        "X-GPC over-relaxation α",
+        "over-relaxation",
+        "X-GPC: growth factor α > 1 of over-relaxed steps (empty: off)",
+        "advanced",
+        1.0,
+        inclusive=(False, True),
+        allow_none=True,
+    ),
+    Setting(
+        "learning_rate",
+        "float",
+        0.01,
+        "SVGP Adam learning rate",
+        "SVGP Adam rate",
+        "SVGP by Adam: learning rate of the variational parameters",
+        "advanced",
+        0.0,
+        1.0,
+        (False, True),
+    ),
+    Setting(
+        "sites",
+        "choice",
+        "tied",
+        "EPGPC sites",
+        "EP sites",
+        "EPGPC: 'tied' (stochastic EP, memory O(m²)) or 'per-point' (one site per point, memory O(nm))",
+        "advanced",
+        choices=("tied", "per-point"),
+    ),
+    Setting(
+        "damping",
+        "float",
+        0.5,
+        "EPGPC damping δ",
+        "EP damping",
+        "EPGPC with per-point sites and the method's default step: damping δ of the site updates",
+        "advanced",
+        0.0,
+        1.0,
+        (False, True),
+    ),
+)
+
+STRUCTURAL = tuple(name for name, setting in SETTINGS.items() if setting.structural)
+"""The settings that define a run (a change starts a new one)."""
+DEFAULTS = {name: setting.default for name, setting in SETTINGS.items()}
+
+
+def group(name: str) -> tuple[str, ...]:
+    """The names of the settings in group `name` (one of GROUPS), in declaration order."""
+    if name not in GROUPS:
+        raise ValueError(f"unknown settings group {name!r}; choose one of {', '.join(GROUPS)}")
+    return tuple(key for key, setting in SETTINGS.items() if setting.group == name)
+
+
+STEP_RULE_SETTINGS = ("step_size", "rho", "tau", "kappa")
+"""The settings of the step-size rule, passed to a builder only when `step_size` names a rule."""
+BUILDER_SETTINGS = ("learn_hyperparameters", "hyper_learning_rate", *group("advanced"))
+"""Settings a method's builder may take (each builder gets those among them in its signature)."""
+
+
+def applies(name: str, method: str) -> bool:
+    """Whether setting `name` means something for `method`: a builder option only if the method's builder
+    (`methods.METHODS`) takes it; every other setting always."""
+    return name not in BUILDER_SETTINGS or name in inspect.signature(methods.METHODS[method]).parameters
+
+
+def builder_options(config: dict) -> dict:
+    """The keyword options of `config["method"]`'s builder (`methods.METHODS`) that follow from the settings in
+    `config`: each setting the builder takes, and the step-size rule unless it is the method's default. A setting
+    left at None ("the method's own") is not passed."""
+    method = config["method"]
+    options = {name: config[name] for name in BUILDER_SETTINGS if applies(name, method) and config[name] is not None}
+    if config["step_size"] != METHOD_DEFAULT:
+        options.update({name: config[name] for name in STEP_RULE_SETTINGS})
+    return options
+
+
+def complete(values: dict) -> dict:
+    """Every setting: `values` (each checked with `Setting.check`) and the defaults for the rest. Unknown names raise
+    ValueError naming them."""
+    unknown = sorted(set(values) - set(SETTINGS))
+    if unknown:
+        raise ValueError(f"unknown settings {unknown}; the settings are {', '.join(SETTINGS)}")
+    return {name: SETTINGS[name].check(values[name]) if name in values else DEFAULTS[name] for name in SETTINGS}

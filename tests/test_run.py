@@ -1,0 +1,192 @@
+"""One run, one vocabulary, one seed policy (explorer/settings.py, explorer/run.py): the same data, settings and seed
+give the same history from the `Model`, `XGPClassifier` and the benchmark protocol; every method option is a
+declared setting reachable from every face; old run files load."""
+
+import inspect
+import json
+import math
+
+import numpy as np
+import pytest
+
+from explorer import Model, XGPClassifier, methods, settings
+from explorer.bench import protocol as P
+from explorer.bench.common import add_setting_argument
+from explorer.dashboard import controls
+from explorer.data import datasets
+from explorer.run import Run, RunFileError, streams
+
+N, SEED = 300, 3
+SETTINGS = dict(n_inducing=15, batch_size=40, eval_every=10)
+
+
+@pytest.fixture(scope="module")
+def moons():
+    X, y = datasets.load("moons", n=N, seed=5)
+    return X, y.astype(float)
+
+
+def model_history(X, y, method):
+    model = Model(method=method, seed=SEED, train_fraction=0.9, lengthscale=math.sqrt(2), **SETTINGS)
+    model.set_data(X, y, "moons")
+    model.step(60)
+    return model.history.rows
+
+
+def estimator_history(X, y, method):
+    clf = XGPClassifier(
+        method=method,
+        random_state=SEED,
+        validation_fraction=0.1,
+        convergence="none",
+        max_iter=60,
+        lengthscale=math.sqrt(2),
+        **SETTINGS,
+    )
+    return clf.fit(X, y).history_
+
+
+def protocol_history(X, y, method):
+    """The "clean" protocol on a fold whose training part is (X, y): it holds out a tenth as the monitored part,
+    as the Model's train_fraction 0.9 and the estimator's validation_fraction 0.1 do; ℓ = √d, γ = 1e-4."""
+    X_all, y_all = np.vstack([X, X[:10]]), np.concatenate([y, y[:10]])
+    split = P.prepare_split("moons", X_all, y_all, np.arange(N), np.arange(N, N + 10), "clean", m=15, seed=SEED)
+    trainer = P.make_trainer(method, split, seed=SEED, batch_size=40, convergence="none", eval_every=10)
+    trainer.step(60)
+    return trainer.history.rows
+
+
+@pytest.mark.parametrize("method", sorted(methods.METHODS))
+def test_the_same_settings_and_seed_give_the_same_history_from_every_face(moons, method):
+    X, y = moons
+    histories = [face(X, y, method) for face in (model_history, estimator_history, protocol_history)]
+    assert [len(h) for h in histories] == [7, 7, 7]  # iteration 0, then every 10 of 60
+    for column in ("elbo", "test_nll", "test_error", "lengthscale", "variance"):
+        reference = [row[column] for row in histories[0]]
+        assert np.all(np.isfinite(reference))
+        for history in histories[1:]:
+            np.testing.assert_array_equal([row[column] for row in history], reference, err_msg=column)
+
+
+def test_another_seed_gives_another_history(moons):
+    """The cross-face equality above is not that of runs that ignore the seed."""
+    X, y = moons
+    one = estimator_history(X, y, "xgpc")
+    other = XGPClassifier(
+        random_state=SEED + 1,
+        validation_fraction=0.1,
+        convergence="none",
+        max_iter=60,
+        lengthscale=math.sqrt(2),
+        **SETTINGS,
+    ).fit(X, y)
+    assert [row["elbo"] for row in one] != [row["elbo"] for row in other.history_]
+
+
+def test_streams_are_the_seed_sequences_four_children():
+    """The seed policy: stream k is numpy's k-th spawned child of SeedSequence(seed) (independent truth: numpy)."""
+    children = np.random.SeedSequence(SEED).spawn(4)
+    for stream, child in zip(streams(SEED), children):
+        np.testing.assert_array_equal(stream.random(5), np.random.default_rng(child).random(5))
+
+
+def test_every_method_option_is_a_declared_setting_on_every_face():
+    builder_options = {
+        name
+        for build in methods.METHODS.values()
+        for name in inspect.signature(build).parameters
+        if name not in ("X", "y", "Z", "kernel", "batch_size", "rng")
+    }
+    assert builder_options <= set(settings.SETTINGS)
+    assert {"hyper_every", "kernel_bound"} <= builder_options
+    estimator_parameters = set(XGPClassifier().get_params())
+    for name in settings.SETTINGS:
+        assert name in Model.param  # the param face
+        assert name in controls.CONFIGURATION and name in controls.LABELS  # the dashboard: widget, label, URL key
+        if settings.SETTINGS[name].group != "data":
+            assert name in estimator_parameters and name in XGPClassifier._parameter_constraints
+
+
+@pytest.mark.parametrize("method, every", [("xgpc", 1), ("svgp-natgrad", 4), ("epgpc", 3)])
+def test_hyper_every_reaches_the_engine_from_the_model_the_estimator_and_a_flag(method, every):
+    model = Model(dataset="moons", n_points=100, n_inducing=5, method=method, hyper_every=every)
+    assert model.engine.hyper_every == every
+    X, y = datasets.load("moons", n=100, seed=0)
+    clf = XGPClassifier(method=method, n_inducing=5, max_iter=2, hyper_every=every).fit(X, y)
+    assert clf.engine_.hyper_every == every
+    parser = __import__("argparse").ArgumentParser()
+    add_setting_argument(parser, "hyper_every")
+    assert parser.parse_args(["--hyper-every", str(every)]).hyper_every == every
+
+
+def test_kernel_bound_reaches_xgpc_and_a_bad_value_is_refused_by_name():
+    model = Model(dataset="moons", n_points=100, n_inducing=5, kernel_bound="augmented")
+    assert model.engine.kernel_bound == "augmented"
+    with pytest.raises(ValueError, match="kernel_bound"):
+        XGPClassifier(kernel_bound="tight").fit(*datasets.load("moons", n=100, seed=0))
+    with pytest.raises(ValueError, match="unknown kernel_bound 'tight'; choose one of augmented, exact"):
+        Run({"kernel_bound": "tight"}, np.zeros((4, 2)), np.ones(4), np.zeros((1, 2)), np.ones(1))
+
+
+def test_the_estimator_and_the_model_share_bounds(tmp_path):
+    """A value outside a declared bound is refused by the Model (param), the estimator (scikit-learn) and the link
+    reader (dashboard), each naming the setting."""
+    setting = settings.SETTINGS["kappa"]
+    assert setting.out_of_range(0.5) == "Robbins–Monro rate κ: 0.5 is out of range (above 0.5 and at most 1)"
+    with pytest.raises(ValueError, match="kappa"):
+        Model(dataset="moons", n_points=100, kappa=0.5)
+    with pytest.raises(ValueError, match="'kappa' parameter of XGPClassifier"):
+        XGPClassifier(kappa=0.5).fit(*datasets.load("moons", n=100, seed=0))
+    model = Model(dataset="moons", n_points=100, n_inducing=5)
+    changes, problems = controls.settings_from_query("?kappa=0.5&hyper_every=3", model)
+    assert changes == {"hyper_every": 3}
+    assert problems == ["Robbins–Monro rate κ: 0.5 is out of range (above 0.5 and at most 1)"]
+
+
+def test_a_version_2_run_file_still_loads_and_continues(tmp_path):
+    """A file in the format before the advanced settings (its config holds only the settings that existed then)
+    loads, and the loaded run continues as the saved one does."""
+    model = Model(dataset="moons", n_points=120, n_inducing=8, batch_size=30, seed=2)
+    model.step(15)
+    path = tmp_path / "run.npz"
+    model.save(path)
+    with np.load(path) as stored:
+        arrays = {name: stored[name] for name in stored.files}
+    meta = json.loads(str(arrays.pop("__meta__")))
+    old_names = [n for n in meta["config"] if settings.SETTINGS[n].group != "advanced" or n == "eval_points"]
+    meta.update(format="xgpc-explorer-run/2", config={n: meta["config"][n] for n in old_names})
+    old = tmp_path / "old.npz"
+    with open(old, "wb") as f:
+        np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+    loaded = Model.load(old)
+    assert loaded.iteration == 15 and loaded.kernel_bound == settings.DEFAULTS["kernel_bound"]
+    model.step(10)
+    loaded.step(10)
+    np.testing.assert_array_equal([r["elbo"] for r in loaded.history.rows], [r["elbo"] for r in model.history.rows])
+    meta["config"]["hyper_every"] = 3  # a version-2 file with a setting it could not have had
+    with open(old, "wb") as f:
+        np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+    with pytest.raises(RunFileError, match=r"unknown \['hyper_every'\]"):
+        Model.load(old)
+
+
+def test_numpy_scalars_scikit_learn_accepts_reach_the_run_as_python_numbers():
+    X, y = datasets.load("moons", n=100, seed=0)
+    clf = XGPClassifier(
+        n_inducing=np.int64(5), max_iter=np.int64(3), learn_hyperparameters=np.bool_(False), rho=np.float32(0.25)
+    )
+    clf.set_params(step_size="constant").fit(X, y)
+    assert clf.n_iter_ == 3 and clf.engine_.m == 5 and clf.engine_.hyper_optimizer is None
+    assert clf.run_.config["rho"] == 0.25 and type(clf.run_.config["rho"]) is float
+
+
+def test_a_run_with_a_step_rule_object_says_it_cannot_be_saved(tmp_path):
+    from explorer.schedules import Constant
+
+    rule = Constant(0.2)
+    model = Model(dataset="moons", n_points=100, n_inducing=5, step_size=rule)
+    model.step(3)
+    assert isinstance(model.engine.schedule, Constant) and model.engine.schedule is not rule  # a copy is used
+    with pytest.raises(ValueError, match="step-size rule object \\(Constant\\) cannot be saved"):
+        model.save(tmp_path / "run.npz")
+    assert not (tmp_path / "run.npz").exists()

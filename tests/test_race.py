@@ -95,6 +95,13 @@ def test_every_entrant_right_everywhere_is_judged_by_the_time_to_test_error_0():
     assert words.startswith("**Every method classifies every test point correctly**")
     assert "won" not in words and "cannot show the paper's claim" in words and "0.0220–0.0430" in words
     assert words.endswith("Test error 0 to stay: X-GPC after 1 s, SVGP (Adam) after 3 s.")
+    # a third entrant that blew up (natural-gradient SVGP did on banana-like) is named with its error
+    wrong = _history(
+        seconds, [0.69, 0.3, 0.1, 0.05, 0.048, 0.3, 0.5, 0.52, 0.52], [0.5, 0.1, 0, 0, 0, 0.2, 0.2, 0.21, 0.21]
+    )
+    verdict = judge({"xgpc": xgpc, "svgp-adam": adam, "svgp-natgrad": wrong}, budget=8.0)
+    assert verdict.solved and verdict.words().startswith("**2 of 3 methods classify every test point correctly**")
+    assert verdict.words().endswith("; SVGP (natural gradients) ends with test error 0.2 (NLL 0.5000).")
 
 
 def test_no_entrant_settled_ranks_the_final_nlls_by_their_gain():
@@ -209,3 +216,43 @@ def test_a_race_refuses_no_entrants_and_a_bad_budget():
         Race({}, 1.0)
     with pytest.raises(ValueError, match="budget"):
         Race({"xgpc": _entrant("xgpc")}, math.inf)
+
+
+# ----- the tab's defaults -----------------------------------------------------------------------------------------------
+@pytest.fixture
+def data_home(tmp_path, monkeypatch):
+    """An empty data home, nothing beside the checkout, an empty cache: where a fresh clone looks for the paper sets."""
+    from explorer.data import registry
+
+    home = tmp_path / "data-home"
+    home.mkdir()
+    monkeypatch.setattr(registry, "PROJECT_DATA_DIR", home)
+    monkeypatch.setattr(registry, "SHARED_DATA_DIR", tmp_path / "no-shared")
+    monkeypatch.setenv("XGPC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("XGPC_DATA_DIR", raising=False)
+    return home
+
+
+def test_the_tab_races_where_the_claim_shows_when_it_can_and_says_what_a_claim_needs(data_home):
+    from explorer.dashboard.race import CLAIM_DATASET, CLAIM_SECONDS
+
+    tab = RaceTab(["xgpc", "svgp-natgrad"])  # a fresh clone: no a9a anywhere
+    assert tab.dataset.value == TRAIN_DATA and tab.dataset.options == [TRAIN_DATA] and tab.budget.value == 8.0
+    assert "What a claim needs" in tab.claim.object and f"data fetch {CLAIM_DATASET}" in tab.claim.object
+    (data_home / f"{CLAIM_DATASET}.npz").touch()  # found (not read until a race starts)
+    tab = RaceTab(["xgpc", "svgp-natgrad"])
+    assert (tab.dataset.value, tab.budget.value) == (CLAIM_DATASET, CLAIM_SECONDS)
+    assert "data fetch" not in tab.claim.object
+
+
+def test_a_race_on_a_named_data_set_leaves_the_train_tabs_model_alone():
+    from explorer.dashboard.race import RaceRun
+
+    model = Model(dataset="moons", n_points=100, n_inducing=6, batch_size=20, lengthscale=1.0)
+    run = RaceRun(model, ["xgpc", "epgpc"], 0.05, lengthscale_sqrt_d=True, dataset="xor")
+    for _ in run.chunks():
+        pass
+    assert run.finished and {racer.dataset for racer in run.models.values()} == {"xor"}
+    assert {racer.lengthscale for racer in run.models.values()} == {np.sqrt(2.0)}
+    assert {racer.n_inducing for racer in run.models.values()} == {6}  # the Train tab's settings
+    assert model.dataset == "moons" and model.lengthscale == 1.0

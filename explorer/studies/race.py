@@ -18,10 +18,12 @@ evaluation).
 the band fast and then drifts as its kernel moves; a method that settles is the better tool). The winner is the first
 to settle.
 
-**What a verdict can and cannot say.** A race shorter than the slowest drift cannot see it; when every entrant ends
-with test error 0 the NLLs differ only in confidence, which keeps growing with the kernel's variance on a set with
-nothing left to misclassify, so the race is judged by the time to test error 0 instead and says so; and a winner that
-settled in the last half of the race was still falling when the race ended (`Verdict.conclusive`).
+**What a verdict can and cannot say.** A race shorter than the slowest drift cannot see it. When the best entrant
+ends with test error 0 (a separable set such as the built-in banana-like one) the NLLs near it differ only in
+confidence, which keeps growing with the kernel's variance on a set with nothing left to misclassify: the verdict
+then says so and ranks the time to test error 0 instead (`Verdict.solved`). A winner that settled in the last half
+of the race was still falling when the race ended: the verdict says the race was too short to call
+(`Verdict.conclusive`).
 
     race = Race({"xgpc": lambda: make_trainer("xgpc"), "svgp-natgrad": lambda: make_trainer("svgp-natgrad")}, 8.0)
     for progress in race.run():          # one slice of training per step: a tab draws the traces as they grow
@@ -117,8 +119,9 @@ class Verdict:
 
     @property
     def solved(self) -> bool:
-        """Every entrant ends with test error 0: the NLLs then differ in confidence only."""
-        return bool(self.standings) and all(s.final_error == 0 for s in self.standings)
+        """The entrant with the best final NLL ends with test error 0: the band around it then measures confidence on
+        a set with nothing left to misclassify, not the time to a good classifier."""
+        return any(s.final_error == 0 and s.final_nll == self.best_nll for s in self.standings)
 
     @property
     def winner(self) -> Standing | None:
@@ -185,19 +188,24 @@ def _share(s: Standing, best: Standing) -> str:
 
 
 def _solved_words(verdict: Verdict, name: dict[str, str]) -> str:
-    nll = sorted(s.final_nll for s in verdict.standings)
-    words = [
-        (
-            "**Every method classifies every test point correctly** (final test error 0), so this race cannot show "
-            f"the paper's claim: the NLLs ({nll[0]:.4f}–{nll[-1]:.4f}) differ only in confidence, which keeps growing "
-            "with the kernel's variance on a set with nothing left to misclassify. Test error 0 to stay"
-        )
-    ]
-    for s in sorted(verdict.standings, key=lambda s: s.error_zero):
-        words.append(
+    right = sorted((s for s in verdict.standings if s.final_error == 0), key=lambda s: s.error_zero)
+    wrong = [s for s in verdict.standings if s.final_error > 0]
+    nll = sorted(s.final_nll for s in right)
+    who = "Every method classifies" if not wrong else f"{len(right)} of {len(verdict.standings)} methods classify"
+    words = (
+        f"**{who} every test point correctly** (final test error 0), so "
+        f"this race cannot show the paper's claim: their NLLs ({nll[0]:.4f}–{nll[-1]:.4f}) differ only in "
+        "confidence, which keeps growing with the kernel's variance on a set with nothing left to misclassify. Test "
+        "error 0 to stay: "
+        + ", ".join(
             f"{name[s.entrant]} after {s.error_zero:.2g} s" if math.isfinite(s.error_zero) else name[s.entrant]
+            for s in right
         )
-    return words[0] + ": " + ", ".join(words[1:]) + "."
+    )
+    words += "".join(
+        f"; {name[s.entrant]} ends with test error {s.final_error:.3g} (NLL {s.final_nll:.4f})" for s in wrong
+    )
+    return words + "."
 
 
 def judge(

@@ -26,13 +26,12 @@ CLAIM_SECONDS = 20.0  # per method: past natural-gradient SVGP's drift out of th
 TRAIN_DATA = "the Train tab's data"
 CLAIM = (
     "**What a claim needs.** The paper's claim — X-GPC settles within the band sooner than the SVGP baselines — "
-    "needs data no method classifies perfectly and a budget past natural-gradient SVGP's drift: it reaches the band "
-    "early, then leaves it as its kernel grows, and only a race long enough sees it leave. Measured on this machine "
-    "(ℓ = √d, one BLAS thread): on a9a with 20 s each (3–4 minutes with the evaluations) X-GPC settled after 5 s, "
-    "the others after 18–19 s; in 8-s races natural-gradient SVGP had not drifted yet and won one of three seeds "
-    "(X-GPC 1.0–2.0 s, it 0.8–2.1 s). `bench race` (60 s, three folds of a9a): 3.1–4.4× sooner. On the built-in "
-    "banana-like set every method ends with test error 0 and no speed claim can show; from ℓ = 1 every method "
-    "spends a short race learning its kernel."
+    "needs data no method classifies perfectly and a race past natural-gradient SVGP's drift: it reaches the band "
+    "early, then leaves it as its kernel grows. Measured here (ℓ = √d, one BLAS thread, a loaded machine): on a9a "
+    "with 20 s each (about 3 minutes with the evaluations) X-GPC settled after 5–6 s, natural-gradient SVGP after "
+    "12–19 s (2.1–3.8× as long); in 8-s races it had not drifted yet and won one of three seeds. `bench race` "
+    "(60 s): 3.0–4.4× sooner. On the built-in banana-like set the methods end with test error 0: no speed claim can "
+    "show there. From ℓ = 1 every method spends a short race learning its kernel."
 )
 MISSING = (
     f"*{CLAIM_DATASET} is not in the data directory here, so the race runs on the Train tab's data: "

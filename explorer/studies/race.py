@@ -265,10 +265,11 @@ class RaceResult:
 
 
 class Race:
-    """A race of `entrants` (name → a function that builds the entrant's `Trainer`; called one per step, so a tab
-    stays responsive while the runs are built), `budget` seconds of training each (evaluation time excluded), advanced
-    in fair slices: the entrant with the least training time trains `slice_seconds` (to its next evaluation) next, so
-    every entrant meets the same load of a shared machine. Evaluations follow `log_spaced_evaluation`."""
+    """A race of `entrants` (name → a function that builds the entrant's `Trainer`, each called in a step of its own,
+    so a tab stays responsive while the runs are built), `budget` seconds of training each (evaluation time
+    excluded), advanced in fair slices: the entrant with the least training time trains `slice_seconds` (to its next
+    evaluation) next, so every entrant meets the same load of a shared machine. Evaluations follow
+    `log_spaced_evaluation`."""
 
     def __init__(
         self,

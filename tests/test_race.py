@@ -256,3 +256,11 @@ def test_a_race_on_a_named_data_set_leaves_the_train_tabs_model_alone():
     assert {racer.lengthscale for racer in run.models.values()} == {np.sqrt(2.0)}
     assert {racer.n_inducing for racer in run.models.values()} == {6}  # the Train tab's settings
     assert model.dataset == "moons" and model.lengthscale == 1.0
+
+
+def test_a_race_just_started_has_no_verdict_yet():
+    """Before any evaluation (the tab renders while the racers are being built) there is nothing to judge."""
+    verdict = judge({"xgpc": _history([], [], []), "epgpc": _history([], [], [])}, budget=8.0, finished=False)
+    assert verdict.standings == () and math.isnan(verdict.best_nll) and verdict.words() == ""
+    verdict = judge({"xgpc": _history([0.0], [LOG2], [0.5]), "epgpc": _history([], [], [])}, finished=False)
+    assert [s.entrant for s in verdict.standings] == ["xgpc"] and verdict.words().startswith("**X-GPC leads** so far")

@@ -218,11 +218,8 @@ def judge(
     """The verdict on a race from each entrant's history columns (seconds, iteration, test_nll, test_error: arrays
     (k,), k ≥ 0). The reference is the best final NLL (`final_value` of the finite NLLs) of all entrants; `band_edge`
     bounds the band; `budget` (training seconds per entrant) lets the verdict say whether the race was long enough."""
-    finals = [
-        final_value(nll[np.isfinite(nll)]) for nll in (np.asarray(h["test_nll"], float) for h in histories.values())
-    ]
-    finals = [value for value in finals if math.isfinite(value)]
-    best = min(finals, default=math.nan)
+    finite = [nll[np.isfinite(nll)] for nll in (np.asarray(h["test_nll"], float) for h in histories.values())]
+    best = min((final_value(nll) for nll in finite if len(nll)), default=math.nan)
     edge = band_edge(best, band)
     standings = []
     for entrant, h in histories.items():

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 from test_browser import TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401  (served: a fixture)
 
+from explorer.dashboard.race import TRAIN_DATA
 from explorer.views.ep_site import EPSite
 
 pytestmark = pytest.mark.browser
@@ -96,6 +97,7 @@ def each_tab_after_its_action(page, dashboard, check) -> None:
     check("MCMC")
 
     page.locator(".bk-tab", has_text="Race").click()
+    dashboard.race.dataset.value = TRAIN_DATA  # the Train tab's set: the tab's drawing, not a9a's
     dashboard.race.budget.value = 1.0
     page.get_by_role("button", name="Start race").click()
     page.get_by_text("Race finished").wait_for(timeout=TIMEOUT_MS)

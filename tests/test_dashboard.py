@@ -23,8 +23,8 @@ from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_columns
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
-from explorer.dashboard.race import _table, seconds_left, standings
-from explorer.dashboard.race_report import race_report_from_json, robust_range, verdict
+from explorer.dashboard.race import TRAIN_DATA, _table, seconds_left
+from explorer.dashboard.race_report import race_report_from_json
 from explorer.dashboard.snapshot import Publisher
 from explorer.dashboard.surface import FrozenPrediction
 from explorer.dashboard.text import html_text, markdown_text
@@ -36,6 +36,8 @@ from explorer.metrics import error_rate, first_time_within, settled_time_within
 from explorer.model import Model
 from explorer.studies.comparison import text_progress
 from explorer.studies.plane import PCA, UNDECIDED, misclassified
+from explorer.studies.race import Standing, Verdict
+from explorer.views.race import robust_range
 from explorer.views.style import CLASS_COLORS, P_PALETTE
 
 
@@ -265,6 +267,7 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
 def finished_race(dash, budget: float, limit: float):
     """Run the Race tab's race with `budget` seconds per method to its end (failsafe `limit`) and show it."""
     dash.tabs.active = 3
+    dash.race.dataset.value = TRAIN_DATA  # the Train tab's small set, not the claim's a9a
     dash.race.budget.value = budget
     dash.start_race()
     wait_until(lambda: not dash.worker.playing, limit=limit)
@@ -307,10 +310,6 @@ def test_time_to_target_readings():
     assert first_time_within(seconds, nll, 0.55) == 1.0
     assert settled_time_within(seconds, nll, 0.55) == 3.0
     assert first_time_within(seconds, nll, 0.1) == np.inf
-    best, rows = standings(
-        {"a": {"seconds": seconds, "test_nll": nll, "test_error": nll / 10, "iteration": np.arange(5.0)}}
-    )
-    assert best == 0.5 and rows[0]["first"] == 1.0
 
 
 def test_heatmap_and_point_colours_agree():
@@ -443,29 +442,17 @@ def test_race_robust_range_ignores_a_spike():
     assert robust_range([[np.nan], []]) is None
 
 
-def test_race_verdict_and_table_in_words():
+def test_race_table_in_words():
     def row(method, first, settled, final):
-        return {
-            "method": method,
-            "iterations": 100,
-            "seconds": 8.0,
-            "best_nll": 0.3,
-            "final_nll": final,
-            "final_error": 0.1,
-            "first": first,
-            "settled": settled,
-        }
+        return Standing(method, 100, 8.0, 0.3, final, 0.1, first, settled, np.inf)
 
-    rows = [row("xgpc", 0.5, 1.0, 0.301), row("svgp-adam", 2.0, 3.0, 0.302), row("svgp-natgrad", 0.2, np.inf, 0.35)]
-    text = verdict(0.3, rows, finished=True)
-    assert text.startswith("**X-GPC won**") and "SVGP (Adam) after 3 s (3× as long)" in text
-    assert "SVGP (natural gradients) reached the band at 0.2 s but did not stay" in text
-    assert "leads" in verdict(0.3, rows, finished=False)
-    text = verdict(0.3, [row("xgpc", np.inf, np.inf, 0.32), row("svgp-adam", np.inf, np.inf, 0.4)], finished=True)
-    assert "No method settled" in text and "**X-GPC** (0.3200)" in text and "SVGP (Adam) 0.4000 (+25.0%)" in text
-    table = _table(0.3, rows + [row("svgp-adam", np.inf, np.inf, 0.5)], finished=True)
-    assert "| left it again |" in table and "| never | never |" in table
-    assert "| not yet | not yet |" in _table(0.3, [row("xgpc", np.inf, np.inf, 0.5)], finished=False)
+    rows = (row("xgpc", 0.5, 1.0, 0.301), row("svgp-adam", 2.0, 3.0, 0.302), row("svgp-natgrad", 0.2, np.inf, 0.35))
+    table = _table(Verdict(0.3, 0.01, 0.3039, 8.0, True, rows + (row("svgp-adam", np.inf, np.inf, 0.5),)))
+    assert "NLL ≤ 0.3039" in table and "| left it again |" in table and "| never | never |" in table
+    assert "| 3 s | 3× |" in table  # SVGP (Adam) settled at 3 s, three times X-GPC's 1 s
+    assert "| not yet | not yet |" in _table(
+        Verdict(0.3, 0.01, 0.3039, 8.0, False, (row("xgpc", np.inf, np.inf, 0.5),))
+    )
     assert seconds_left(8.0, {"xgpc": 3.0, "svgp-adam": 9.0}) == 5.0
 
 
@@ -492,23 +479,26 @@ def test_race_report_page_names_the_winner_in_words(tmp_path):
     calm = 0.3 + 0.4 * np.exp(-3 * seconds)
     spiky = calm + 0.02
     spiky[10] = 7.0
-    methods = {"xgpc": (calm, 0.3, 0.5), "svgp-natgrad": (spiky, np.inf, 1.5)}
+    methods = {"xgpc": calm, "svgp-natgrad": spiky}
     race = {
         "best_nll": float(calm.min()),
         "methods": {
             name: {
-                "trace": {"seconds": seconds.tolist(), "test_nll": nll.tolist(), "test_error": (nll / 3).tolist()},
+                "trace": {
+                    "seconds": seconds.tolist(),
+                    "iteration": (10 * np.arange(41)).tolist(),
+                    "test_nll": nll.tolist(),
+                    "test_error": (nll / 3).tolist(),
+                },
                 "final_nll": float(nll[-1]),
-                "first_0.01": first,
-                "settled_0.01": settled,
             }
-            for name, (nll, settled, first) in methods.items()
+            for name, nll in methods.items()
         },
     }
     path = tmp_path / "race.json"
     path.write_text(json.dumps({"folds": [race], "config": {"dataset": "toy"}, "bands": [0.01]}))
     page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())  # the Div's text is escaped
-    assert "<b>X-GPC won</b>" in page and "SVGP (natural gradients) reached the band at 1.5 s but did not stay" in page
+    assert "<b>X-GPC won</b>" in page and "SVGP (natural gradients) never reached it (final NLL 0.3" in page
 
 
 # ------------------------------------------------------------------------------------------ uploads (issue 9)

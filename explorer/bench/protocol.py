@@ -34,6 +34,7 @@ from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.metrics import first_time_within as first_time  # noqa: F401  (imported from here by bench/speed.py)
 from explorer.metrics import settled_time_within as settled_time  # noqa: F401  (idem)
 from explorer.schedules import DEFAULT_STEP_RULES
+from explorer.studies.race import final_value, log_spaced_evaluation  # noqa: F401  (the race's, used by the benches)
 from explorer.training import Trainer
 
 PROTOCOLS = ("paper", "clean")
@@ -288,31 +289,7 @@ def test_metrics(trainer: Trainer, split: Split) -> dict:
     return {"error": error_rate(p, split.y_test), "nll": negative_log_likelihood(p, split.y_test)}
 
 
-def log_spaced_evaluation(trainer: Trainer, per_decade: int = 40, minimum: int = 10, most_seconds: float = 2.0) -> None:
-    """Progress hook: evaluate about `per_decade` times per decade of iterations (every max(minimum, t/per_decade)
-    iterations), so long races keep fine resolution early and stay cheap late; but at least every `most_seconds` of
-    training at the last chunk's cost per iteration, and before a growing minibatch more than doubles
-    (`SVIEngine.batch_size_at`), so that a run whose iterations grow costly still stops near its time budget (the
-    trainer checks the budget between chunks)."""
-    engine = trainer.engine
-    t = engine.iteration
-    every = max(minimum, int(t / per_decade) // minimum * minimum)
-    rows = trainer.history.rows
-    if len(rows) >= 2 and rows[-1]["iteration"] > rows[-2]["iteration"]:
-        cost = (rows[-1]["seconds"] - rows[-2]["seconds"]) / (rows[-1]["iteration"] - rows[-2]["iteration"])
-        if cost > 0:
-            every = min(every, max(1, int(most_seconds / cost)))
-    while every > 1 and engine.batch_size_at(t + every) > 2 * engine.batch_size_at(t + 1):
-        every //= 2
-    trainer.eval_every = every
-
-
 # ----- time to quality (DESIGN §6) ----------------------------------------------------------------------------
-def final_value(values: np.ndarray, last: int = 5) -> float:
-    """The median of the last `last` evaluations: a run's final quality, robust to one noisy evaluation."""
-    return float(np.median(values[-last:]))
-
-
 def mean_sd(values) -> tuple[float, float]:
     values = np.asarray(values, dtype=float)
     return float(np.mean(values)), float(np.std(values, ddof=1)) if len(values) > 1 else float("nan")

@@ -1,11 +1,13 @@
 """`python -m explorer bench race`: the paper's Fig. 2 race on one data set — test NLL and error against training time
-for each registered method (evaluation time excluded), time to get within 1% and 5% of the best final test NLL of all
-methods ("first" reaches the band, "settled" stays in it to the end; DESIGN §6), and X-GPC's speed-up over each baseline
-(the paper claims one to two orders of magnitude over both SVGPC and EPGPC).
+for each registered method (evaluation time excluded), time to get within the 1% and 5% bands of the best final test
+NLL of all methods ("first" reaches the band, "settled" stays in it to the end; DESIGN §6), the verdict in words, and
+X-GPC's speed-up over each baseline (the paper claims one to two orders of magnitude over both SVGPC and EPGPC).
 
-Every method runs the whole budget on the same split, Z, initial kernel and minibatch stream, evaluated on a fixed
-subset of the test fold about 40 times per decade of iterations. A method's final NLL is the median of its last five
-evaluations. With several folds the table shows each fold and the medians. The numbers go to JSON (`--json`, default
+The race and its verdict are `explorer.studies.race` (the Race tab runs the same): every method runs the whole budget
+on the same split, Z, initial kernel and minibatch stream, in fair slices of training time, evaluated on a fixed
+subset of the held-out rows about 40 times per decade of iterations. A method's final NLL is the median of its last
+five evaluations; a band of b around the best final NLL holds NLL ≤ best + b · (log 2 − best) (within b of the best
+gain over a coin flip). With several folds the table shows each fold and the medians. The numbers go to JSON (`--json`, default
 race-<dataset>.json); `python -m explorer.dashboard.race_report RACE.json RACE.html` draws them.
 """
 
@@ -13,16 +15,16 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, pinned_blas, run_config
-from explorer.metrics import first_time_within, settled_time_within
+from explorer.studies.race import BAND, BANDS, Race, Verdict, final_value, judge
 
-DESCRIPTION = "Race: test NLL/error against training time, time to within 1%/5% of the best NLL, X-GPC's speed-ups"
-BANDS = (0.01, 0.05)
+DESCRIPTION = "Race: test NLL/error against training time, time to the 1%/5% bands of the best NLL, X-GPC's speed-ups"
 TARGETS = {"svgp-adam": 10.0, "svgp-natgrad": 3.0}  # issue 4: X-GPC settles this many times sooner (none set for EPGPC)
 
 
@@ -67,24 +69,28 @@ def race_fold(
     progress: P.Progress,
     batch_size: int = 100,
 ) -> dict[str, dict]:
-    """Run every entrant (label → (method, builder options)) for `seconds` of training on one split, all from the
-    same seed; traces and final values per label."""
+    """Race every entrant (label → (method, builder options)) for `seconds` of training on one split, all from the
+    same seed, in the fair slices of `studies.race.Race`; traces and final values per label."""
+    race = Race(
+        {
+            label: partial(
+                P.make_trainer, method, split, seed=seed, batch_size=batch_size, convergence="none", options=options
+            )
+            for label, (method, options) in entrants.items()
+        },
+        seconds,
+    )
+    for step in race.run():
+        progress.show(sum(min(s, seconds) for s in step.trained.values()), f"{note} {step.entrant}")
+    progress.advance(seconds * len(entrants), note)
     results = {}
-    for label, (method, options) in entrants.items():
-        trainer = P.make_trainer(method, split, seed=seed, batch_size=batch_size, convergence="none", options=options)
-
-        def hook(t, note=f"{note} {label}"):
-            P.log_spaced_evaluation(t)
-            progress.show(min(t.seconds, seconds), note)
-
-        trainer.run(seconds=seconds, progress=hook, stop_at_convergence=False)
-        progress.advance(seconds, f"{note} {label}")
+    for label, trainer in race.trainers.items():
         h = trainer.history
         trace = {name: h.column(name) for name in ("seconds", "iteration", "test_nll", "test_error", "elbo")}
         results[label] = {
             "trace": trace,
-            "final_nll": P.final_value(trace["test_nll"]),
-            "final_error": P.final_value(trace["test_error"]),
+            "final_nll": final_value(trace["test_nll"]),
+            "final_error": final_value(trace["test_error"]),
             "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
             "iterations": trainer.engine.iteration,
             "kernel": trainer.engine.kernel.name,
@@ -95,15 +101,26 @@ def race_fold(
     return results
 
 
-def time_to_quality(results: dict[str, dict]) -> float:
-    """Add first/settled times for each band to every method; returns the best final NLL (the reference)."""
-    best = min(r["final_nll"] for r in results.values())
-    for r in results.values():
-        s, nll = r["trace"]["seconds"], r["trace"]["test_nll"]
-        for band in BANDS:
-            r[f"first_{band:g}"] = first_time_within(s, nll, best * (1 + band))
-            r[f"settled_{band:g}"] = settled_time_within(s, nll, best * (1 + band))
-    return best
+def time_to_quality(results: dict[str, dict], budget: float | None = None) -> Verdict:
+    """Judge the race (`studies.race.judge`) at each of `BANDS`: adds the first/settled times per band to every
+    entrant's results; returns the verdict at the race's band (`studies.race.BAND`)."""
+    histories = {label: r["trace"] for label, r in results.items()}
+    verdicts = {band: judge(histories, band=band, budget=budget) for band in BANDS}
+    for band, verdict in verdicts.items():
+        for standing in verdict.standings:
+            results[standing.entrant].update({f"first_{band:g}": standing.first, f"settled_{band:g}": standing.settled})
+    return verdicts[BAND]
+
+
+def verdict_record(verdict: Verdict) -> dict:
+    """What the JSON keeps of a race's verdict: the reference, the band's edge, the words and their caveats."""
+    return {
+        "best_nll": verdict.best_nll,
+        "band_edge": verdict.edge,
+        "verdict": verdict.words(),
+        "conclusive": verdict.conclusive,
+        "solved": verdict.solved,
+    }
 
 
 def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dict]], annotate=None) -> dict:
@@ -132,7 +149,7 @@ def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dic
             results = race_fold(split, entrants, args.seconds, args.seed + args.fold - 1, name, progress)
             if annotate is not None:
                 annotate(results)
-            races[name] = {"n": len(y), "best_nll": time_to_quality(results), "entrants": results}
+            races[name] = {"n": len(y), **verdict_record(time_to_quality(results, args.seconds)), "entrants": results}
     progress.close()
     return races
 
@@ -201,7 +218,8 @@ def markdown(folds: list[dict], args) -> str:
                 f"{np.median(defined):.3g}× ({len(defined)} of {len(values)} folds defined)" if len(defined) else "—"
             )
             lines.append(f"| median | {method} | | | | | | | | {median} | | | | |")
-    bands = ", ".join(f"{race['best_nll']:.4f}" for race in folds)
+    bands = ", ".join(f"{race['best_nll']:.4f} (1% edge {race['band_edge']:.4f})" for race in folds)
+    verdicts = "".join(f"\n\nFold {fold + 1}: {race['verdict']}" for fold, race in enumerate(folds))
     paper = P.PAPER_TABLE1.get(args.dataset)
     paper_line = (
         ""
@@ -219,13 +237,15 @@ def markdown(folds: list[dict], args) -> str:
     )
     return (
         "\n".join(lines)
+        + verdicts
         + paper_line
         + (
             f"\n\n{args.dataset}, protocol {args.protocol}, first {args.folds} of 10 folds, kernel {args.kernel}, "
             f"{args.seconds:g} s of training per method"
             f"{' (options: ' + ', '.join(args.option) + ')' if args.option else ''}, evaluated on "
-            f"≤ {args.eval_points} test rows. Reference = best final NLL of all methods "
-            f"(per fold: {bands}); 'first' = first evaluation within the band, 'settled' = stays within it to the end "
+            f"≤ {args.eval_points} held-out rows. Reference = best final NLL of all methods (per fold: {bands}); a "
+            "band b holds NLL ≤ best + b·(log 2 − best), i.e. within b of the best gain over a coin flip "
+            "(`explorer.studies.race`); 'first' = first evaluation within the band, 'settled' = stays within it to the end "
             "('never' if the last evaluations are outside). Speed-up = baseline time / X-GPC time; '>' marks a lower "
             "bound (the baseline never settled within the budget). NLL gap = X-GPC final − baseline final. σ², median ℓ: "
             "the kernel each method ended with."
@@ -264,8 +284,8 @@ def main(argv: list[str] | None = None) -> int:
                 progress,
                 args.batch_size,
             )
-            best = time_to_quality(results)
-            folds.append({"best_nll": best, "methods": results, "speedups": speedups(results, args.seconds)})
+            verdict = time_to_quality(results, args.seconds)
+            folds.append({**verdict_record(verdict), "methods": results, "speedups": speedups(results, args.seconds)})
     progress.close()
     command = "python -m explorer bench race " + shlex.join(list(argv or []))
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)

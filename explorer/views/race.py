@@ -1,6 +1,7 @@
 """Race curves as a HoloViews layout (paper Fig. 2): test NLL and test error against training time on a log axis,
-one curve per method, the NLL bands (best + 1%, best + 5%) as dashed lines and a marker where each method settled
-within the first band (came within it and stayed: DESIGN §6).
+one curve per method, the edges of the NLL bands (1% and 5%, as `explorer.studies.race.band_edge` defines them) as
+dashed lines and a marker where each method settled within the first band (came within it and stayed: DESIGN §6),
+all read from the traces by the race's one judge (`explorer.studies.race.judge`).
 
     race = json.loads(Path("race-a9a.json").read_text())   # written by `python -m explorer bench race`
     race_curves(race, fold=1)
@@ -17,9 +18,9 @@ import holoviews as hv
 import numpy as np
 from scipy.ndimage import median_filter
 
+from explorer.studies.race import NAMES, Verdict, band_edge, judge
 from explorer.views.style import RUN_COLORS, sized, styled
 
-NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)", "epgpc": "EPGPC"}
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
 NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
 ERROR = hv.Dimension("test_error", label="test error rate")
@@ -59,27 +60,35 @@ def race_fold(race: dict, fold: int = 1) -> dict:
     return folds[fold - 1]
 
 
+def judged(race: dict, band: float = 0.01, fold: int = 1, budget: float | None = None) -> Verdict:
+    """The verdict (`explorer.studies.race.judge`) on the traces of fold `fold` of a race JSON at `band`, for a race
+    of `budget` training seconds per method (None: not said)."""
+    one = race_fold(race, fold)
+    return judge({method: r["trace"] for method, r in one["methods"].items()}, band=band, budget=budget)
+
+
 def settle_points(race: dict, band: float = 0.01, fold: int = 1) -> dict[str, tuple[float, float]]:
-    """method → (seconds, test NLL) of the evaluation from which it stayed within `band` of the best NLL (the
-    JSON's `settled_<band>` time), for the methods that settled."""
+    """method → (seconds, test NLL) of the evaluation from which it stayed within `band` of the best final NLL
+    (`judged`), for the methods that settled."""
+    one = race_fold(race, fold)
     out = {}
-    for method, r in race_fold(race, fold)["methods"].items():
-        settled = r.get(f"settled_{band:g}", math.inf)
-        if settled is None or not math.isfinite(settled):
+    for standing in judged(one, band).standings:
+        if not math.isfinite(standing.settled):
             continue
-        seconds, nll = np.asarray(r["trace"]["seconds"], float), np.asarray(r["trace"]["test_nll"], float)
-        i = int(np.argmin(np.abs(seconds - settled)))
-        out[method] = (float(seconds[i]), float(nll[i]))
+        trace = one["methods"][standing.entrant]["trace"]
+        seconds, nll = np.asarray(trace["seconds"], float), np.asarray(trace["test_nll"], float)
+        i = int(np.flatnonzero(seconds == standing.settled)[0])
+        out[standing.entrant] = (float(seconds[i]), float(nll[i]))
     return out
 
 
 def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0.01) -> hv.Layout:
     """Test NLL (with band lines and settle markers) above test error, against training time on a log axis, one
-    colour per method. race: a race JSON payload or one of its folds; bands: fractions above the best NLL drawn as
-    dashed lines (default the payload's "bands", else 1% and 5%). Evaluations at t = 0 are left out (log axis)."""
+    colour per method. race: a race JSON payload or one of its folds; bands: the bands whose edges are drawn as dashed
+    lines (default the payload's "bands", else 1% and 5%). Evaluations at t = 0 are left out (log axis)."""
     bands = bands if bands is not None else race.get("bands", (0.01, 0.05))
     one = race_fold(race, fold)
-    best = float(one["best_nll"])
+    best = judged(one).best_nll
     nll_curves, error_curves, markers = [], [], []
     settled = settle_points(one, settle_band)
     for k, (method, r) in enumerate(one["methods"].items()):
@@ -118,7 +127,7 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
             )
     lines = [
         styled(
-            hv.HLine(best * (1 + band), group="Band", label=f"best + {100 * band:g}%"),
+            hv.HLine(band_edge(best, band), group="Band", label=f"{100 * band:g}% band"),
             color="gray",
             line_width=1.5,
             bokeh=dict(line_dash="dashed"),
@@ -127,7 +136,7 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
         for band in bands
     ]
     y_range = robust_range(
-        [r["trace"]["test_nll"] for r in one["methods"].values()] + [[best * (1 + band) for band in bands]]
+        [r["trace"]["test_nll"] for r in one["methods"].values()] + [[band_edge(best, band) for band in bands]]
     )
     nll = styled(
         hv.Overlay(nll_curves + markers + lines, group="Race", label="test_nll"),

@@ -1,0 +1,329 @@
+"""The race (paper Fig. 2): every entrant trains on the same data for the same training time, and the verdict says who
+came within the band of the best test NLL first and stayed there. `bench race`, the dashboard's Race tab and the race
+report all run and judge races here; this module is the one definition of the band and of "settled".
+
+**The band.** A prediction of ½ for every point scores a test NLL of log 2 (a coin flip); a method that predicts better
+gains log 2 − NLL nats per test point. The reference is the best *final* NLL of all entrants (a method's final NLL is
+the median of its last five evaluations, robust to one noisy evaluation). An evaluation is *within the band* when it
+has gained at least (1 − band) of the reference's gain:
+
+    NLL ≤ best + band · (log 2 − best)            (band = 1%: within 1% of the best gain over a coin flip)
+
+On the paper's large sets (best ≈ 0.33 on a9a) this is 1% of the NLL give or take a tenth (0.0036 against 0.0033);
+near 0 it stays a sensible width (best 0.022: 0.0067, not the 0.0002 of "1% of the NLL", narrower than one noisy
+evaluation).
+
+**First and settled.** An entrant *reached* the band at the training time of its first evaluation inside it; it
+*settled* at the training time after which every evaluation stayed inside (DESIGN §6: natural-gradient SVGP reaches
+the band fast and then drifts as its kernel moves; a method that settles is the better tool). The winner is the first
+to settle.
+
+**What a verdict can and cannot say.** A race shorter than the slowest drift cannot see it. When the best entrant
+ends with test error 0 (a separable set such as the built-in banana-like one) the NLLs near it differ only in
+confidence, which keeps growing with the kernel's variance on a set with nothing left to misclassify: the verdict
+then says so and ranks the time to test error 0 instead (`Verdict.solved`). A winner that settled in the last half
+of the race was still falling when the race ended: the verdict says the race was too short to call
+(`Verdict.conclusive`).
+
+    race = Race({"xgpc": lambda: make_trainer("xgpc"), "svgp-natgrad": lambda: make_trainer("svgp-natgrad")}, 8.0)
+    for progress in race.run():          # one slice of training per step: a tab draws the traces as they grow
+        ...
+    print(race.verdict().words())
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.metrics import first_time_within, settled_time_within
+from explorer.training import Trainer
+
+BAND = 0.01  # the band of the verdict: within 1% of the best gain over a coin flip
+BANDS = (0.01, 0.05)  # the bands `bench race` tabulates
+COIN_FLIP_NLL = math.log(2.0)  # the test NLL of p(y=1) = ½ everywhere
+SLICE_SECONDS = 0.05  # training time an entrant gets per step before the entrant with the least time goes next
+COLUMNS = ("seconds", "iteration", "test_nll", "test_error")
+NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (natural gradients)", "epgpc": "EPGPC"}
+
+
+# ----- the evaluation schedule and a run's final value --------------------------------------------------------------
+def log_spaced_evaluation(trainer: Trainer, per_decade: int = 40, minimum: int = 10, most_seconds: float = 2.0) -> None:
+    """Progress hook: evaluate about `per_decade` times per decade of iterations (every max(minimum, t/per_decade)
+    iterations), so long races keep fine resolution early and stay cheap late; but at least every `most_seconds` of
+    training at the last chunk's cost per iteration, and before a growing minibatch more than doubles
+    (`SVIEngine.batch_size_at`), so that a run whose iterations grow costly still stops near its time budget (the
+    trainer checks the budget between chunks)."""
+    engine = trainer.engine
+    t = engine.iteration
+    every = max(minimum, int(t / per_decade) // minimum * minimum)
+    rows = trainer.history.rows
+    if len(rows) >= 2 and rows[-1]["iteration"] > rows[-2]["iteration"]:
+        cost = (rows[-1]["seconds"] - rows[-2]["seconds"]) / (rows[-1]["iteration"] - rows[-2]["iteration"])
+        if cost > 0:
+            every = min(every, max(1, int(most_seconds / cost)))
+    while every > 1 and engine.batch_size_at(t + every) > 2 * engine.batch_size_at(t + 1):
+        every //= 2
+    trainer.eval_every = every
+
+
+def final_value(values: np.ndarray, last: int = 5) -> float:
+    """The median of the last `last` evaluations (values (k,)): a run's final quality, robust to one noisy
+    evaluation."""
+    return float(np.median(values[-last:]))
+
+
+# ----- the band and the verdict -------------------------------------------------------------------------------------
+def band_edge(best: float, band: float = BAND) -> float:
+    """The largest test NLL within `band` of the reference `best`: best + band · (log 2 − best), i.e. at least
+    (1 − band) of the reference's gain over a coin flip (a reference no better than a coin flip: best itself)."""
+    return best + band * max(COIN_FLIP_NLL - best, 0.0)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One entrant's reading of the race: its last iteration and training time, best and final test NLL and final
+    test error (`final_value`), when it first reached the band and from when it stayed in it (`first`, `settled`; inf: not), and from when
+    its test error stayed 0 (`error_zero`; inf: not)."""
+
+    entrant: str
+    iterations: int
+    seconds: float
+    best_nll: float
+    final_nll: float
+    final_error: float
+    first: float
+    settled: float
+    error_zero: float
+
+    @property
+    def gain(self) -> float:
+        """Final NLL gained over a coin flip, nats per test point."""
+        return COIN_FLIP_NLL - self.final_nll
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judged race: the reference (best final NLL), the band and its edge, the training budget per entrant
+    (None: unknown), whether the race is over, and one `Standing` per entrant that has evaluations."""
+
+    best_nll: float
+    band: float
+    edge: float
+    budget: float | None
+    finished: bool
+    standings: tuple[Standing, ...]
+
+    @property
+    def solved(self) -> bool:
+        """The entrant with the best final NLL ends with test error 0: the band around it then measures confidence on
+        a set with nothing left to misclassify, not the time to a good classifier."""
+        return any(s.final_error == 0 and s.final_nll == self.best_nll for s in self.standings)
+
+    @property
+    def winner(self) -> Standing | None:
+        """The first entrant to settle within the band (None: none did)."""
+        settled = [s for s in self.standings if math.isfinite(s.settled)]
+        return min(settled, key=lambda s: s.settled) if settled else None
+
+    @property
+    def conclusive(self) -> bool:
+        """The winner settled within the first half of the budget, so it held the band for at least the second half
+        (a winner that settled later was still falling when the race ended: the race was too short to call)."""
+        winner = self.winner
+        return winner is not None and (self.budget is None or winner.settled <= self.budget / 2)
+
+    def words(self, names: Mapping[str, str] = NAMES) -> str:
+        """Who won (or leads) and by how much, in words (Markdown: the winner in bold)."""
+        if not self.standings:
+            return ""
+        name = {s.entrant: names.get(s.entrant, s.entrant) for s in self.standings}
+        if self.solved:
+            return _solved_words(self, name)
+        won, so_far = ("won", "") if self.finished else ("leads", " so far")
+        band = f"the band (NLL ≤ {self.edge:.4f}: within {100 * self.band:g}% of the best final gain over a coin flip)"
+        winner = self.winner
+        if winner is None:
+            ranked = sorted(self.standings, key=lambda s: s.final_nll)
+            settled = "settled" if self.finished else "has settled yet"
+            return (
+                f"No method {settled} within {band}. Lowest final NLL: **{name[ranked[0].entrant]}** "
+                f"({ranked[0].final_nll:.4f}); "
+                + "; ".join(f"{name[s.entrant]} {s.final_nll:.4f} ({_share(s, ranked[0])})" for s in ranked[1:])
+                + "."
+            )
+        if self.finished and not self.conclusive:
+            words = [
+                f"**Too short to call**: {name[winner.entrant]} settled first, within {band}, but only after "
+                f"{winner.settled:.2g} s of the {self.budget:g}-s race, while the curves were still falling"
+            ]
+        else:
+            words = [
+                f"**{name[winner.entrant]} {won}**{so_far}: it came within {band} to stay after {winner.settled:.2g} s"
+            ]
+        for s in self.standings:
+            if s is winner:
+                continue
+            if math.isfinite(s.settled):
+                ratio = s.settled / winner.settled if winner.settled > 0 else math.inf
+                words.append(f"{name[s.entrant]} after {s.settled:.2g} s ({ratio:.3g}× as long)")
+            elif math.isfinite(s.first):
+                words.append(
+                    f"{name[s.entrant]} reached the band at {s.first:.2g} s but did not stay (final NLL {s.final_nll:.4f})"
+                )
+            else:
+                never = "never" if self.finished else "has not yet"
+                words.append(f"{name[s.entrant]} {never} reached it (final NLL {s.final_nll:.4f})")
+        return "; ".join(words) + "."
+
+
+def _share(s: Standing, best: Standing) -> str:
+    """How much of the best entrant's gain over a coin flip `s` kept."""
+    if best.gain <= 0:
+        return f"+{s.final_nll - best.final_nll:.4f}"
+    return f"{100 * s.gain / best.gain:.1f}% of its gain"
+
+
+def _solved_words(verdict: Verdict, name: dict[str, str]) -> str:
+    right = sorted((s for s in verdict.standings if s.final_error == 0), key=lambda s: s.error_zero)
+    wrong = [s for s in verdict.standings if s.final_error > 0]
+    nll = sorted(s.final_nll for s in right)
+    who = "Every method classifies" if not wrong else f"{len(right)} of {len(verdict.standings)} methods classify"
+    words = (
+        f"**{who} every test point correctly** (final test error 0), so "
+        f"this race cannot show the paper's claim: their NLLs ({nll[0]:.4f}–{nll[-1]:.4f}) differ only in "
+        "confidence, which keeps growing with the kernel's variance on a set with nothing left to misclassify. Test "
+        "error 0 to stay: "
+        + ", ".join(
+            f"{name[s.entrant]} after {s.error_zero:.2g} s" if math.isfinite(s.error_zero) else name[s.entrant]
+            for s in right
+        )
+    )
+    words += "".join(
+        f"; {name[s.entrant]} ends with test error {s.final_error:.3g} (NLL {s.final_nll:.4f})" for s in wrong
+    )
+    return words + "."
+
+
+def judge(
+    histories: Mapping[str, Mapping[str, np.ndarray]],
+    *,
+    band: float = BAND,
+    budget: float | None = None,
+    finished: bool = True,
+) -> Verdict:
+    """The verdict on a race from each entrant's history columns (seconds, iteration, test_nll, test_error: arrays
+    (k,), k ≥ 0). The reference is the best final NLL (`final_value` of the finite NLLs) of all entrants; `band_edge`
+    bounds the band; `budget` (training seconds per entrant) lets the verdict say whether the race was long enough."""
+    finite = [nll[np.isfinite(nll)] for nll in (np.asarray(h["test_nll"], float) for h in histories.values())]
+    best = min((final_value(nll) for nll in finite if len(nll)), default=math.nan)
+    edge = band_edge(best, band)
+    standings = []
+    for entrant, h in histories.items():
+        seconds, nll, error = (np.asarray(h[name], float) for name in ("seconds", "test_nll", "test_error"))
+        if not len(seconds):
+            continue
+        standings.append(
+            Standing(
+                entrant=entrant,
+                iterations=int(np.asarray(h["iteration"])[-1]),
+                seconds=float(seconds[-1]),
+                best_nll=float(np.nanmin(nll)) if np.isfinite(nll).any() else math.nan,
+                final_nll=final_value(nll),
+                final_error=final_value(error),
+                first=first_time_within(seconds, nll, edge),
+                settled=settled_time_within(seconds, nll, edge),
+                error_zero=settled_time_within(seconds, error, 0.0),
+            )
+        )
+    return Verdict(best, band, edge, budget, finished, tuple(standings))
+
+
+# ----- running a race -------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Progress:
+    """One step of a race: which entrant just moved (`entrant`; on the first steps: was built), its history rows
+    added by the step (`rows`: its trace as it grows), and every entrant's training seconds so far (`trained`)."""
+
+    entrant: str
+    rows: list[dict]
+    trained: dict[str, float]
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """A race's outcome: each entrant's history columns (`COLUMNS`: arrays (k,)) and the `Verdict` on them."""
+
+    histories: dict[str, dict[str, np.ndarray]]
+    verdict: Verdict
+
+
+class Race:
+    """A race of `entrants` (name → a function that builds the entrant's `Trainer`, each called in a step of its own,
+    so a tab stays responsive while the runs are built), `budget` seconds of training each (evaluation time
+    excluded), advanced in fair slices: the entrant with the least training time trains `slice_seconds` (to its next
+    evaluation) next, so every entrant meets the same load of a shared machine. Evaluations follow
+    `log_spaced_evaluation`."""
+
+    def __init__(
+        self,
+        entrants: Mapping[str, Callable[[], Trainer]],
+        budget: float,
+        *,
+        slice_seconds: float = SLICE_SECONDS,
+        band: float = BAND,
+    ):
+        if not entrants:
+            raise ValueError("a race needs at least one entrant")
+        if not (budget > 0 and math.isfinite(budget)):
+            raise ValueError(f"the budget must be a finite number of seconds > 0, got {budget!r}")
+        self.entrants, self.budget = dict(entrants), float(budget)
+        self.slice_seconds, self.band = float(slice_seconds), float(band)
+        self.trainers: dict[str, Trainer] = {}
+        self.finished = False
+
+    def trained(self) -> dict[str, float]:
+        """Training seconds so far per built entrant."""
+        return {name: trainer.seconds for name, trainer in self.trainers.items()}
+
+    def run(self) -> Generator[Progress, None, RaceResult]:
+        """Build every entrant (one step each), then advance the one with the least training time until each has
+        trained `budget` seconds (its first slice evaluates the untrained start at 0 s). `finished` is True once the
+        generator is exhausted; its return value is the `result`."""
+        for name, build in self.entrants.items():
+            self.trainers[name] = build()
+            yield Progress(name, [], self.trained())
+        while True:
+            behind = [name for name, trainer in self.trainers.items() if trainer.seconds < self.budget]
+            if not behind:
+                break
+            name = min(behind, key=lambda n: self.trainers[n].seconds)
+            trainer = self.trainers[name]
+            before = trainer.history.total
+            trainer.run(
+                seconds=min(self.slice_seconds, self.budget - trainer.seconds),
+                stop_at_convergence=False,
+                progress=log_spaced_evaluation,
+            )
+            yield Progress(name, trainer.history.since(before), self.trained())
+        self.finished = True
+        return self.result()
+
+    def histories(self) -> dict[str, dict[str, np.ndarray]]:
+        """Each built entrant's history columns (`COLUMNS`: arrays (k,))."""
+        return {
+            name: {column: trainer.history.column(column) for column in COLUMNS}
+            for name, trainer in self.trainers.items()
+        }
+
+    def verdict(self) -> Verdict:
+        """`judge` on the histories so far."""
+        return self.result().verdict
+
+    def result(self) -> RaceResult:
+        """Each entrant's history and the verdict, as they stand."""
+        histories = self.histories()
+        return RaceResult(histories, judge(histories, band=self.band, budget=self.budget, finished=self.finished))

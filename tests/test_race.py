@@ -1,0 +1,266 @@
+"""The race's one study (`explorer.studies.race`): the band against hand-computed cases, the verdict on a race every
+entrant wins on accuracy (test error 0, NLLs 0.022 and 0.043), the same verdict from the bench, the tab and the report
+for the same traces, and a race's steps (fair slices, every entrant done at the end)."""
+
+import html
+import json
+import math
+
+import numpy as np
+import pytest
+
+from explorer import recipe
+from explorer.bench.race import time_to_quality
+from explorer.dashboard.race import TRAIN_DATA, RaceTab
+from explorer.dashboard.race_report import race_report_from_json
+from explorer.data import datasets
+from explorer.kernels import make_kernel
+from explorer.model import Model
+from explorer.studies.race import Race, band_edge, judge
+
+LOG2 = 0.6931471805599453
+
+
+def _history(seconds, nll, error):
+    seconds = np.asarray(seconds, float)
+    return {
+        "seconds": seconds,
+        "iteration": 10 * np.arange(len(seconds), dtype=float),
+        "test_nll": np.asarray(nll, float),
+        "test_error": np.asarray(error, float),
+    }
+
+
+# ----- the band -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "best, band, edge",
+    [
+        (0.33, 0.01, 0.33 + 0.01 * (LOG2 - 0.33)),  # a9a-like: 0.333631, about 1.1% of the NLL
+        (0.022, 0.01, 0.0287115),  # banana-like: 0.022 + 0.01 · 0.6711 (1% of the NLL would be 0.00022)
+        (0.022, 0.05, 0.0555574),
+        (0.0, 0.01, 0.0069315),  # a perfect reference: 1% of a coin flip's NLL
+        (0.9, 0.01, 0.9),  # a reference worse than a coin flip has no gain to share: the band is the reference
+    ],
+)
+def test_band_edge_by_hand(best, band, edge):
+    assert band_edge(best, band) == pytest.approx(edge, abs=1e-7)
+
+
+def test_judge_reads_the_reference_first_and_settled_by_hand():
+    """Final NLL = median of the last five evaluations: A's is 0.30, B's 0.31, so the reference is 0.30 and the 1% band
+    ends at 0.30 + 0.01 · (log 2 − 0.30) = 0.303931. A enters at 2 s and stays; B dips in at 1 s (0.302), leaves at
+    2 s, comes back at 5–6 s (0.303, 0.3035) and ends outside (0.31): it never settles."""
+    seconds = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+    a = [0.69, 0.40, 0.303, 0.30, 0.30, 0.30, 0.30, 0.30, 0.30]
+    b = [0.69, 0.302, 0.35, 0.32, 0.31, 0.303, 0.3035, 0.31, 0.31]
+    verdict = judge(
+        {"xgpc": _history(seconds, a, [0.2] * 9), "svgp-natgrad": _history(seconds, b, [0.2] * 9)}, budget=8.0
+    )
+    assert verdict.best_nll == 0.30 and verdict.edge == pytest.approx(0.303931, abs=1e-6)
+    xgpc, natgrad = verdict.standings
+    assert (xgpc.first, xgpc.settled) == (2.0, 2.0)
+    assert natgrad.first == 1.0 and natgrad.settled == math.inf and natgrad.final_nll == 0.31
+    assert verdict.winner is xgpc and verdict.conclusive  # settled at 2 s of 8: held the band for 6 s
+    words = verdict.words()
+    assert words.startswith("**X-GPC won**") and "NLL ≤ 0.3039" in words
+    assert "SVGP (natural gradients) reached the band at 1 s but did not stay (final NLL 0.3100)" in words
+
+
+def test_a_winner_that_settles_in_the_races_last_half_is_too_short_to_call():
+    seconds = np.linspace(0.0, 8.0, 17)
+    falling = 0.3 + 0.4 * np.exp(-seconds / 2.0)  # still falling at the end: inside the band from 6.5 s
+    verdict = judge({"svgp-adam": _history(seconds, falling, np.full(17, 0.2))}, budget=8.0)
+    assert verdict.winner.settled > 4.0 and not verdict.conclusive
+    assert verdict.words().startswith("**Too short to call**: SVGP (Adam) settled first")
+    assert judge({"svgp-adam": _history(seconds, falling, np.full(17, 0.2))}).conclusive  # no budget given: no caveat
+
+
+def test_every_entrant_right_everywhere_is_judged_by_the_time_to_test_error_0():
+    """The built-in banana-like race: every entrant ends with test error 0 and NLLs 0.022 (SVGP-Adam) and 0.043
+    (X-GPC). The band (edge 0.0287) holds SVGP-Adam only, but a speed verdict on confidence alone would be wrong to
+    teach: the verdict says every method is right everywhere, that the NLLs differ in confidence, and ranks the time to
+    test error 0 (X-GPC at 1 s to stay, SVGP-Adam at 3 s)."""
+    seconds = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+    xgpc = _history(seconds, [0.69, 0.2, 0.1, 0.05, 0.044, 0.043, 0.043, 0.043, 0.043], [0.5, 0, 0, 0, 0, 0, 0, 0, 0])
+    adam = _history(
+        seconds, [0.69, 0.4, 0.2, 0.08, 0.03, 0.022, 0.022, 0.022, 0.021], [0.5, 0.1, 0.05, 0, 0, 0, 0, 0, 0]
+    )
+    verdict = judge({"xgpc": xgpc, "svgp-adam": adam}, budget=8.0)
+    assert verdict.best_nll == 0.022 and verdict.edge == pytest.approx(0.0287115, abs=1e-6)
+    assert verdict.solved
+    by_name = {s.entrant: s for s in verdict.standings}
+    assert by_name["svgp-adam"].settled == 5.0 and by_name["xgpc"].settled == math.inf  # the band's own reading
+    assert (by_name["xgpc"].error_zero, by_name["svgp-adam"].error_zero) == (1.0, 3.0)
+    words = verdict.words()
+    assert words.startswith("**Every method classifies every test point correctly**")
+    assert "won" not in words and "cannot show the paper's claim" in words and "0.0220–0.0430" in words
+    assert words.endswith("Test error 0 to stay: X-GPC after 1 s, SVGP (Adam) after 3 s.")
+    # a third entrant that blew up (natural-gradient SVGP did on banana-like) is named with its error
+    wrong = _history(
+        seconds, [0.69, 0.3, 0.1, 0.05, 0.048, 0.3, 0.5, 0.52, 0.52], [0.5, 0.1, 0, 0, 0, 0.2, 0.2, 0.21, 0.21]
+    )
+    verdict = judge({"xgpc": xgpc, "svgp-adam": adam, "svgp-natgrad": wrong}, budget=8.0)
+    assert verdict.solved and verdict.words().startswith("**2 of 3 methods classify every test point correctly**")
+    assert verdict.words().endswith("; SVGP (natural gradients) ends with test error 0.2 (NLL 0.5000).")
+
+
+def test_no_entrant_settled_ranks_the_final_nlls_by_their_gain():
+    """Final NLLs 0.41 (X-GPC: median of 0.40, 0.42) and 0.47 (EPGPC): the edge 0.41 + 0.01 · (log 2 − 0.41) =
+    0.412831 holds neither last evaluation, so nobody settled; the words rank the final NLLs and say how much of the
+    best gain over a coin flip each kept."""
+    verdict = judge(
+        {
+            "xgpc": _history([0.0, 1.0], [0.40, 0.42], [0.2, 0.2]),
+            "epgpc": _history([0.0, 1.0], [0.50, 0.44], [0.3, 0.2]),
+        }
+    )
+    assert verdict.best_nll == pytest.approx(0.41) and verdict.winner is None
+    assert verdict.standings[0].first == 0.0 and verdict.standings[1].first == math.inf
+    words = verdict.words()
+    assert words.startswith("No method settled") and "**X-GPC** (0.4100)" in words
+    share = 100 * (LOG2 - 0.47) / (LOG2 - 0.41)  # 78.8%
+    assert f"EPGPC 0.4700 ({share:.1f}% of its gain)" in words
+
+
+# ----- one judge for the bench, the tab and the report --------------------------------------------------------------
+def _race_traces():
+    seconds = np.r_[0.0, np.geomspace(0.01, 8.0, 40)]
+    calm = 0.33 + 0.36 * np.exp(-4.0 * seconds)
+    drifting = calm - 0.002 + 0.02 * np.exp(-((seconds - 3.0) ** 2))  # in, out as its kernel moves, in again
+    slow = 0.33 + 0.36 * np.exp(-0.6 * seconds)
+    errors = np.full(41, 0.16)
+    return {
+        "xgpc": _history(seconds, calm, errors),
+        "svgp-natgrad": _history(seconds, drifting, errors),
+        "svgp-adam": _history(seconds, slow, errors),
+    }
+
+
+def test_bench_tab_and_report_give_the_same_verdict_from_the_same_traces(tmp_path):
+    traces = _race_traces()
+    expected = judge(traces, budget=8.0)
+    assert expected.winner.entrant == "xgpc" and expected.conclusive  # the case is not trivial
+    # the bench's path: its results dict, judged at each band
+    results = {name: {"trace": {k: v.tolist() for k, v in h.items()}} for name, h in traces.items()}
+    bench = time_to_quality(results, budget=8.0)
+    assert bench.words() == expected.words()
+    for s in expected.standings:
+        assert (results[s.entrant]["first_0.01"], results[s.entrant]["settled_0.01"]) == (s.first, s.settled)
+    # the tab's path: its render of the same rows
+    tab = RaceTab(list(traces))
+    tab.dataset.value = TRAIN_DATA
+    tab.budget.value = 8.0
+    tab.new_run(Model(dataset="moons", n_points=60, n_inducing=5, batch_size=10))
+    tab.render({"new": traces, "finished": True, "seconds": {name: 8.0 for name in traces}}, running=False)
+    assert tab.verdict.object == expected.words()
+    settled = {s.entrant: s.settled for s in expected.standings}
+    assert f"| {settled['svgp-natgrad']:.3g} s |" in tab.table.object
+    assert f"{settled['svgp-natgrad'] / settled['xgpc']:.2g}×" in tab.table.object
+    # the report's path: the JSON the bench writes
+    path = tmp_path / "race.json"
+    fold = {"best_nll": bench.best_nll, "methods": results}
+    path.write_text(json.dumps({"folds": [fold], "config": {"dataset": "toy", "seconds": 8.0}, "bands": [0.01]}))
+    page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())  # the Div's text is escaped
+    shown = expected.words().replace("**X-GPC won**", "<b>X-GPC won</b>")
+    assert json.dumps(shown)[1:-1] in page  # in the page's JSON, ≤ and × as \u escapes
+
+
+# ----- running a race -------------------------------------------------------------------------------------------------
+def _entrant(method, seed=0):
+    X, y = datasets.load("moons", n=120, seed=seed)
+    return lambda: (
+        recipe.start_run(
+            method,
+            X[:90],
+            y[:90].astype(float),
+            X[90:],
+            y[90:].astype(float),
+            make_kernel("rbf", 1.0, 1.0, 1e-4),
+            n_inducing=8,
+            inducing_rng=np.random.default_rng(seed),
+            engine_rng=np.random.default_rng(seed + 1),
+            batch_size=20,
+            convergence="none",
+        ).trainer
+    )
+
+
+def test_a_race_advances_the_entrant_behind_and_ends_with_every_entrant_done():
+    budget = 0.2
+    race = Race({"xgpc": _entrant("xgpc"), "svgp-adam": _entrant("svgp-adam")}, budget, slice_seconds=0.02)
+    steps, rows = [], {"xgpc": [], "svgp-adam": []}
+    generator = race.run()
+    while True:
+        try:
+            before = race.trained()
+            step = next(generator)
+        except StopIteration as stop:
+            result = stop.value
+            break
+        steps.append(step)
+        rows[step.entrant] += step.rows
+        if len(steps) > 2:  # after the two builds: the entrant moved was the one with the least training time
+            assert before[step.entrant] == min(before.values())
+    assert [step.entrant for step in steps[:2]] == ["xgpc", "svgp-adam"] and steps[0].rows == []
+    assert race.finished and all(seconds >= budget for seconds in steps[-1].trained.values())
+    assert set(result.histories) == {"xgpc", "svgp-adam"}
+    for name, history in result.histories.items():
+        assert [row["iteration"] for row in rows[name]] == history["iteration"].tolist()  # the trace as it grew
+        assert history["seconds"][0] == 0.0 and history["seconds"][-1] >= budget
+    assert result.verdict.finished and {s.entrant for s in result.verdict.standings} == {"xgpc", "svgp-adam"}
+    assert result.verdict.words() == race.verdict().words()
+
+
+def test_a_race_refuses_no_entrants_and_a_bad_budget():
+    with pytest.raises(ValueError, match="at least one entrant"):
+        Race({}, 1.0)
+    with pytest.raises(ValueError, match="budget"):
+        Race({"xgpc": _entrant("xgpc")}, math.inf)
+
+
+# ----- the tab's defaults -----------------------------------------------------------------------------------------------
+@pytest.fixture
+def data_home(tmp_path, monkeypatch):
+    """An empty data home, nothing beside the checkout, an empty cache: where a fresh clone looks for the paper sets."""
+    from explorer.data import registry
+
+    home = tmp_path / "data-home"
+    home.mkdir()
+    monkeypatch.setattr(registry, "PROJECT_DATA_DIR", home)
+    monkeypatch.setattr(registry, "SHARED_DATA_DIR", tmp_path / "no-shared")
+    monkeypatch.setenv("XGPC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("XGPC_DATA_DIR", raising=False)
+    return home
+
+
+def test_the_tab_races_where_the_claim_shows_when_it_can_and_says_what_a_claim_needs(data_home):
+    from explorer.dashboard.race import CLAIM_DATASET, CLAIM_SECONDS
+
+    tab = RaceTab(["xgpc", "svgp-natgrad"])  # a fresh clone: no a9a anywhere
+    assert tab.dataset.value == TRAIN_DATA and tab.dataset.options == [TRAIN_DATA] and tab.budget.value == 8.0
+    assert "What a claim needs" in tab.claim.object and f"data fetch {CLAIM_DATASET}" in tab.claim.object
+    (data_home / f"{CLAIM_DATASET}.npz").touch()  # found (not read until a race starts)
+    tab = RaceTab(["xgpc", "svgp-natgrad"])
+    assert (tab.dataset.value, tab.budget.value) == (CLAIM_DATASET, CLAIM_SECONDS)
+    assert "data fetch" not in tab.claim.object
+
+
+def test_a_race_on_a_named_data_set_leaves_the_train_tabs_model_alone():
+    from explorer.dashboard.race import RaceRun
+
+    model = Model(dataset="moons", n_points=100, n_inducing=6, batch_size=20, lengthscale=1.0)
+    run = RaceRun(model, ["xgpc", "epgpc"], 0.05, lengthscale_sqrt_d=True, dataset="xor")
+    for _ in run.chunks():
+        pass
+    assert run.finished and {racer.dataset for racer in run.models.values()} == {"xor"}
+    assert {racer.lengthscale for racer in run.models.values()} == {np.sqrt(2.0)}
+    assert {racer.n_inducing for racer in run.models.values()} == {6}  # the Train tab's settings
+    assert model.dataset == "moons" and model.lengthscale == 1.0
+
+
+def test_a_race_just_started_has_no_verdict_yet():
+    """Before any evaluation (the tab renders while the racers are being built) there is nothing to judge."""
+    verdict = judge({"xgpc": _history([], [], []), "epgpc": _history([], [], [])}, budget=8.0, finished=False)
+    assert verdict.standings == () and math.isnan(verdict.best_nll) and verdict.words() == ""
+    verdict = judge({"xgpc": _history([0.0], [LOG2], [0.5]), "epgpc": _history([], [], [])}, finished=False)
+    assert [s.entrant for s in verdict.standings] == ["xgpc"] and verdict.words().startswith("**X-GPC leads** so far")

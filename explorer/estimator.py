@@ -84,52 +84,50 @@ _init.__doc__ = "Store the parameters (keyword only; the defaults in the signatu
 
 class XGPClassifier(ClassifierMixin, BaseEstimator):
     """Pólya-Gamma augmented sparse variational GP classifier (X-GPC; Wenzel et al., AAAI 2019), or another method
-    of `explorer.methods` (`method`).
+        of `explorer.methods` (`method`).
 
-    Parameters
-    ----------
-    The run settings (`explorer.settings.SETTINGS`, all but the data group; listed at the end of this docstring with
-    their defaults and bounds), and:
+        Its parameters are the run settings (`explorer.settings.SETTINGS`, all but the data group, whose roles `fit`'s
+        X and y, `validation_fraction` and `random_state` play) and how a fit stops. `kernel` also takes an
+        `explorer.kernels.Kernel` object (its own initial parameters, in standardised units; copied, never changed: the
+        learned kernel is `kernel_`), and `step_size` a rule object from `explorer.schedules` (copied, never advanced
+        itself). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo" is EP's
+        log-evidence estimate (not a bound). Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a
+        ValueError, naming the parameter). Feature values beyond ±1e100, in the input units or after standardisation,
+        raise DataError (a ValueError) naming the row and column (`explorer.inputs.FEATURE_LIMIT`).
 
-    max_iter : int, most SVI iterations per `fit`.
-    random_state : None, int, numpy Generator or RandomState: the run's seed (`explorer.run.seed_from`): an int
-        gives the same hold-out split, inducing points, minibatches and history as the `Model` and the benchmarks
-        with that seed and settings (`explorer.run`'s seed policy).
-    early_stopping : "auto" (default), True or False: scikit-learn's early stopping. On, `fit` holds out
-        `validation_fraction` of the rows (a stratified split by the run's split stream), evaluates their NLL every
-        `eval_every` iterations and stops once it has not beaten its best by more than `tol` for `n_iter_no_change`
-        consecutive evaluations (`convergence.NoImprovement`; `max_iter` stays the cap and `converged_` says whether
-        the rule fired). "auto" turns it on when `convergence` is None and there are at least
-        `AUTO_EARLY_STOPPING_ROWS` (500) training rows; below that, or with False, `fit` runs `max_iter` iterations
-        on all rows.
-    validation_fraction : share of the rows held out for early stopping (and for an explicit `convergence` rule,
-        where 0 evaluates on the training rows); `history_`'s test_nll/test_error are on these rows. The inputs are
-        standardised with the statistics of the rows trained on.
-    n_iter_no_change, tol : the early-stopping patience (evaluations) and improvement (nats per point).
-    convergence : None (default: `early_stopping` decides) or one of the Trainer's rules, which replaces early
-        stopping (with early_stopping=True it is refused): "parameters" (paper's X-GPC rule; it measures
-        ρ‖λ̂ − η‖/‖η‖, so under the Robbins–Monro default it fires late and `max_iter` usually ends the fit),
-        "holdout" (paper's hold-out NLL rule; needs validation_fraction > 0 to mean what it says),
-        "no-improvement" (the early-stopping rule) or "none" (run `max_iter`).
+        Parameters
+        ----------
+    {parameters}
+        Attributes
+        ----------
+        classes_ : ndarray of shape (2,)
+            The two labels seen in `fit`; `predict_proba`'s columns follow them.
+        n_features_in_ : int
+        n_iter_ : int
+            SVI iterations done.
+        history_ : list of dict
+            One row per evaluation: iteration, seconds, elbo, test_nll, test_error, rho, lengthscale (geometric mean
+            under ARD), variance, and with ARD lengthscale_1 … lengthscale_d.
+        kernel_ : Kernel
+            The learned kernel.
+        run_ : explorer.run.Run
+        engine_ : explorer.engine.SVIEngine
+            The run's engine, e.g. `explorer.xgpc.XGPC`.
+        inducing_points_ : ndarray of shape (m, d)
+            In input units.
+        converged_ : bool
+            Whether the stopping rule fired before `max_iter`.
 
-    `kernel` also takes an `explorer.kernels.Kernel` object (its own initial parameters, in standardised units;
-    copied, never changed: the learned kernel is `kernel_`), and `step_size` a rule object from `explorer.schedules`
-    (copied, never advanced itself). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s
-    "elbo" is EP's log-evidence estimate (not a bound).
-
-    Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a ValueError, naming the parameter).
-    Feature values beyond ±1e100, in the input units or after standardisation, raise DataError (a ValueError)
-    naming the row and column (`explorer.inputs.FEATURE_LIMIT`).
-
-    Attributes
-    ----------
-    classes_, n_features_in_, n_iter_, history_ (list of dicts: iteration, seconds, elbo, test_nll, test_error,
-    rho, lengthscale (geometric mean under ARD), variance, and with ARD lengthscale_1 … lengthscale_d), kernel_ (the
-    learned kernel), run_ (the `explorer.run.Run`), engine_ (its engine, e.g. `explorer.xgpc.XGPC`),
-    inducing_points_ (m, d) in input units, converged_.
-
-    Run settings
-    ------------
+        Examples
+        --------
+        >>> from explorer import XGPClassifier
+        >>> from explorer.data import datasets
+        >>> X, y = datasets.load("moons", n=200, seed=0)
+        >>> clf = XGPClassifier(n_inducing=20, max_iter=300, random_state=0).fit(X, y)
+        >>> clf.predict_proba(X[:3]).shape
+        (3, 2)
+        >>> bool(clf.score(X, y) > 0.9)
+        True
     """
 
     _parameter_constraints = {
@@ -282,8 +280,35 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self._latent(X)
 
 
-XGPClassifier.__doc__ += "".join(
-    f"    {name} : {settings.SETTINGS[name].kind}, default {_DEFAULTS[name]!r}, {settings.SETTINGS[name].allowed()}\n"
-    f"        {settings.SETTINGS[name].help}.\n"
-    for name in RUN_SETTINGS
+_FIT_PARAMETERS_DOC = """\
+    max_iter : int, default 2000
+        Most SVI iterations per `fit`.
+    random_state : None, int, numpy.random.Generator or RandomState, default None
+        The run's seed (`explorer.run.seed_from`): an int gives the same hold-out split, inducing points,
+        minibatches and history as the `Model` and the benchmarks with that seed and settings (`explorer.run`'s
+        seed policy).
+    early_stopping : {"auto", True, False}, default "auto"
+        scikit-learn's early stopping. On, `fit` holds out `validation_fraction` of the rows (a stratified split by
+        the run's split stream), evaluates their NLL every `eval_every` iterations and stops once it has not
+        beaten its best by more than `tol` for `n_iter_no_change` consecutive evaluations
+        (`convergence.NoImprovement`; `max_iter` stays the cap and `converged_` says whether the rule fired).
+        "auto" turns it on when `convergence` is None and there are at least `AUTO_EARLY_STOPPING_ROWS` (500)
+        training rows; below that, or with False, `fit` runs `max_iter` iterations on all rows.
+    validation_fraction : float, default 0.1
+        Share of the rows held out for early stopping (and for an explicit `convergence` rule, where 0 evaluates
+        on the training rows); `history_`'s test_nll/test_error are on these rows. The inputs are standardised
+        with the statistics of the rows trained on.
+    n_iter_no_change : int, default 5
+        The early-stopping patience, in evaluations.
+    tol : float, default 1e-4
+        The early-stopping improvement, in nats per point.
+    convergence : str or None, default None
+        None (`early_stopping` decides) or one of the Trainer's rules, which replaces early stopping (with
+        early_stopping=True it is refused): "parameters" (paper's X-GPC rule; it measures ρ‖λ̂ − η‖/‖η‖, so under
+        the Robbins–Monro default it fires late and `max_iter` usually ends the fit), "holdout" (paper's hold-out
+        NLL rule; needs validation_fraction > 0 to mean what it says), "no-improvement" (the early-stopping rule)
+        or "none" (run `max_iter`).
+"""
+XGPClassifier.__doc__ = XGPClassifier.__doc__.replace(
+    "{parameters}\n", settings.numpydoc_parameters(RUN_SETTINGS, _DEFAULTS) + _FIT_PARAMETERS_DOC
 )

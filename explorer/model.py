@@ -61,8 +61,39 @@ RunSettings = type(
 
 class Model(RunSettings):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
-    training statistics): a param face over a headless `explorer.run.Run`. Its configuration parameters are the
-    declared settings (`explorer.settings.SETTINGS`). Data arrays and predictions are in the data's raw units."""
+    training statistics): a param face over a headless `explorer.run.Run`. Data arrays and predictions are in the
+    data's raw units.
+
+    `dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set; a found
+    file that cannot be read (damaged, truncated, NaN cells) is named in a warning (also in `fallback` and `status`)
+    and the generated set used instead. A data set asked for by name raises instead.
+
+    Parameters
+    ----------
+    data_dir : str, optional
+        A folder searched for the paper's data sets before the default data locations.
+    **params
+        The run settings (`explorer.settings.SETTINGS`, listed with their defaults, bounds and help by
+        ``Model.param``): every one is a param parameter; changing one that defines the run starts a new run.
+
+    Attributes
+    ----------
+    iteration : int
+        SVI iterations done.
+    history : explorer.training.History
+        One row per evaluation (iteration, seconds, elbo, test_nll, test_error, rho, kernel parameters).
+    status : str
+        What happened last, for people.
+
+    Examples
+    --------
+    >>> from explorer import Model
+    >>> model = Model(dataset="moons", n_points=200, n_inducing=20, seed=1)
+    >>> model.step(20)  # new history rows: the start (iteration 0) and one every eval_every = 10 iterations
+    3
+    >>> model.iteration, model.predict_proba(model.X_test[:4]).shape[0]
+    (20, 4)
+    """
 
     iteration = param.Integer(default=0, constant=True, doc="SVI iterations done")
     history_length = param.Integer(default=0, constant=True, doc="History rows ever added; grows with new rows")
@@ -72,9 +103,6 @@ class Model(RunSettings):
     _STRUCTURAL = settings.STRUCTURAL
 
     def __init__(self, data_dir: str | None = None, **params):
-        """`dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set;
-        a found file that cannot be read (damaged, truncated, NaN cells) is named in a warning (also in `fallback`
-        and `status`) and the generated set used instead. A data set asked for by name raises instead."""
         self.data_dir = data_dir
         self.param.dataset.objects = datasets.available(data_dir) + ["custom"]
         chosen = "dataset" in params
@@ -182,8 +210,31 @@ class Model(RunSettings):
         return self.trainer.history
 
     def step(self, k: int = 1) -> int:
-        """Advance k ≥ 0 SVI iterations (evaluating every `eval_every`); returns the number of new history rows.
-        On an error the run stays at its last good state and `status` names the error and what to change."""
+        """Advance k SVI iterations, evaluating every `eval_every`.
+
+        Parameters
+        ----------
+        k : int, default 1
+            Iterations to do (≥ 0).
+
+        Returns
+        -------
+        int
+            The number of new history rows.
+
+        Raises
+        ------
+        explorer.linalg.NumericalError, explorer.hyperparameters.KernelLearningError
+            A step that failed; the run stays at its last good state and `status` names the error and what to
+            change.
+
+        Examples
+        --------
+        >>> from explorer import Model
+        >>> model = Model(dataset="xor", n_points=100, n_inducing=10)
+        >>> model.step(10), model.iteration  # rows at iterations 0 and 10
+        (2, 10)
+        """
         k = count(k)
         try:
             new = self.trainer.step(k)
@@ -194,7 +245,30 @@ class Model(RunSettings):
         return new
 
     def run(self, seconds: float | None = None, max_iter: int | None = None, stop_at_convergence: bool = True) -> int:
-        """Step until `seconds` of training time, `max_iter` total iterations, or convergence. Returns new rows."""
+        """Step until `seconds` of training time, `max_iter` total iterations, or convergence.
+
+        Parameters
+        ----------
+        seconds : float, optional
+            Training time to spend (evaluation excluded), finite and ≥ 0.
+        max_iter : int, optional
+            Stop at this many iterations in total.
+        stop_at_convergence : bool, default True
+            Stop once the run's convergence rule fires.
+
+        Returns
+        -------
+        int
+            The number of new history rows.
+
+        Examples
+        --------
+        >>> from explorer import Model
+        >>> model = Model(dataset="circles", n_points=100, n_inducing=10)
+        >>> _ = model.run(max_iter=30)
+        >>> model.iteration
+        30
+        """
         if seconds is not None and not (isinstance(seconds, (int, float)) and 0 <= seconds < math.inf):
             raise ValueError(f"seconds must be a finite number ≥ 0 or None, got {seconds!r}")
         max_iter = None if max_iter is None else count(max_iter, "max_iter")

@@ -546,6 +546,23 @@ STRUCTURAL = tuple(name for name, setting in SETTINGS.items() if setting.structu
 DEFAULTS = {name: setting.default for name, setting in SETTINGS.items()}
 
 
+def numpydoc_parameters(names, defaults: dict | None = None, indent: str = "    ") -> str:
+    """The numpydoc "Parameters" entries of the settings `names`, one per setting: ``name : kind, default value``
+    and its help and allowed values, indented by `indent` (a class docstring's indentation). `defaults` overrides
+    the declared default of a face that differs."""
+    types = {"int": "int", "float": "float", "bool": "bool", "choice": "str"}
+    entries = []
+    for name in names:
+        setting = SETTINGS[name]
+        default = (defaults or {}).get(name, setting.default)
+        kind = types[setting.kind] + (" or None" if setting.allow_none else "")
+        entries.append(
+            f"{indent}{name} : {kind}, default {default!r}\n"
+            f"{indent}    {setting.help.rstrip('.')} ({setting.allowed()}).\n"
+        )
+    return "".join(entries)
+
+
 def group(name: str) -> tuple[str, ...]:
     """The names of the settings in group `name` (one of GROUPS), in declaration order."""
     if name not in GROUPS:

@@ -15,6 +15,10 @@ PUBLIC_API = [
     "explorer.data.datasets.train_test_split",
     "explorer.kernels.make_kernel",
     "explorer.kernels.initial_kernel",
+    "explorer.estimator.XGPClassifier",
+    "explorer.model.Model",
+    "explorer.model.Model.step",
+    "explorer.model.Model.run",
 ]
 CHECKS = {
     "GL08": "no docstring",

@@ -19,6 +19,8 @@ PUBLIC_API = [
     "explorer.model.Model",
     "explorer.model.Model.step",
     "explorer.model.Model.run",
+    "explorer.run.Run",
+    "explorer.studies.comparison.run_comparison",
 ]
 CHECKS = {
     "GL08": "no docstring",
@@ -47,7 +49,8 @@ def test_the_public_api_is_documented_in_numpydoc(name):
 @pytest.mark.parametrize("name", PUBLIC_API)
 def test_the_public_api_examples_run(name):
     obj = _resolve(name)
-    tests = doctest.DocTestFinder(recurse=False).find(obj, name, globs={})
+    module_globals = dict(vars(importlib.import_module(obj.__module__)))  # as `python -m doctest` runs them
+    tests = doctest.DocTestFinder(recurse=False).find(obj, name, globs=module_globals)
     assert tests and tests[0].examples, f"{name} has no example"
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     for test in tests:

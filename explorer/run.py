@@ -116,8 +116,8 @@ class Run:
     >>> X, y = datasets.load("moons", n=200, seed=0)
     >>> X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 0.2, streams(0).split)
     >>> run = Run({"n_inducing": 10, "batch_size": 50, "seed": 0}, X_tr, y_tr, X_te, y_te)
-    >>> run.trainer.step(20)
-    2
+    >>> run.trainer.step(20)  # new history rows: iteration 0, then every eval_every = 10
+    3
     """
 
     def __init__(

@@ -29,7 +29,7 @@ from explorer.gibbs import N_MAX, GibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
-from explorer.likelihoods import normal_expectation
+from explorer.likelihoods import class_probabilities, normal_expectation, signed_labels
 from explorer.recipe import full_batch_engine
 from explorer.training import Fit, fit_to_optimum
 from explorer.xgpc import XGPC
@@ -52,7 +52,7 @@ def training_marginals(model: XGPC) -> tuple[np.ndarray, np.ndarray]:
 def nonaugmented_elbo(model: XGPC) -> float:
     """L_orig = Σ_i E_q[log σ(y_i f_i)] − KL(q(u) ‖ p(u)) for X-GPC's current q(u) (quadrature over q(f_i))."""
     mean, var = training_marginals(model)
-    expected = normal_expectation(lambda f: log_expit(model.y[:, None] * f), mean, var)
+    expected = normal_expectation(lambda f: log_expit(signed_labels(model.y)[:, None] * f), mean, var)
     return float(expected.sum()) - model.kl()
 
 
@@ -88,7 +88,8 @@ class ComparisonResult:
     """X-GPC (`label`) against the Gibbs sampler at the same kernel, on the test points and on the training bound.
 
     Arrays (n_test,): `mcmc_mean`, `mcmc_var`, `mcmc_proba` (x-axes of Fig. 1) and `vi_mean`, `vi_var`, `vi_proba`
-    (y-axes); `y_test`; `mcmc_mean_se`, the Monte Carlo standard error of `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
+    (y-axes), the probabilities p(class 1); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error
+    of `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
     ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of their
     difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
     subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by
@@ -135,10 +136,11 @@ class ComparisonResult:
         for name, pair in self.pair_summaries().items():
             out.update({f"{name}/{key}": value for key, value in asdict(pair).items()})
         out["mean/mcmc_se_max"] = float(np.max(self.mcmc_mean_se))
-        nll_vi = metrics.negative_log_likelihood(self.vi_proba, self.y_test)
-        nll_mcmc = metrics.negative_log_likelihood(self.mcmc_proba, self.y_test)
-        error_vi = metrics.error_rate(self.vi_proba, self.y_test)
-        error_mcmc = metrics.error_rate(self.mcmc_proba, self.y_test)
+        P_vi, P_mcmc = class_probabilities(self.vi_proba), class_probabilities(self.mcmc_proba)
+        nll_vi = metrics.negative_log_likelihood(P_vi, self.y_test)
+        nll_mcmc = metrics.negative_log_likelihood(P_mcmc, self.y_test)
+        error_vi = metrics.error_rate(P_vi, self.y_test)
+        error_mcmc = metrics.error_rate(P_mcmc, self.y_test)
         out.update(
             {
                 "mean_kl": self.mean_kl,
@@ -178,7 +180,7 @@ def compare_with_mcmc(
     subsampled_from: int | None = None,
 ) -> ComparisonResult:
     """Compare a trained X-GPC (sparse or full) with a finished-or-running Gibbs run on the same training data and
-    kernel hyperparameters. X_test (n*, d), y_test (n*,) in ±1. Uses the sampler's stored draws so far."""
+    kernel hyperparameters. X_test (n*, d), y_test (n*,) class indices 0, 1. Uses the sampler's stored draws so far."""
     if not _same_kernel(model.kernel, sampler.kernel):
         raise ValueError(
             f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "
@@ -194,10 +196,10 @@ def compare_with_mcmc(
         mcmc_mean=mcmc_mean,
         mcmc_mean_se=sampler.mean_standard_error(X_test),
         mcmc_var=mcmc_var,
-        mcmc_proba=sampler.predict_proba(X_test),
+        mcmc_proba=sampler.predict_proba(X_test)[:, 1],
         vi_mean=vi_mean,
         vi_var=vi_var,
-        vi_proba=model.predict_proba(X_test),
+        vi_proba=model.predict_proba(X_test)[:, 1],
         y_test=y_test,
         mean_kl=float(np.mean(gaussian_marginal_kl(vi_mean, vi_var, mcmc_mean, mcmc_var))),
         elbo_augmented=model.elbo(),
@@ -283,7 +285,7 @@ def run_comparison(
     inducing points) by exact coordinate ascent (`recipe.full_batch_engine`, `training.fit_to_optimum`), run the
     Gibbs sampler, compare at the test points.
 
-    X (n, d) as given (standardise beforehand), y (n,) in ±1. If the training part would exceed `n_train_max`, the
+    X (n, d) as given (standardise beforehand), y (n,) class indices 0, 1. If the training part would exceed `n_train_max`, the
     data are first subsampled (seeded) to ⌊n_train_max / (1 − test_fraction)⌋ rows; the result says so in
     `subsampled_from`. Split: stratified, `test_fraction` of each class. Sampler: `n_chains` chains of `burn_in` +
     `n_samples` sweeps; `progress(sweeps_done, total_sweeps)` is called every 10 sweeps ("auto": `text_progress()`

@@ -335,7 +335,7 @@ class EPGPC(SVIEngine):
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
         """The minibatch's mean site (h̄, vec Λ̄) at the current cavity (tied sites; for the adaptive rule)."""
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         kappa, K_tilde, _ = self.project(X_b)
         cav = self._cavities(index, kappa)
         _, _, _, tau, nu = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)
@@ -366,7 +366,7 @@ class EPGPC(SVIEngine):
         "elbo" column). On all n points (in chunks), or with the points' sum estimated as (n/s)Σ over `index`."""
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self.source.batch(part)
+            X_part, y_part = self._batch(part)
             total += float(np.sum(self._point_terms(part, X_part, y_part)))
             count += len(part)
         return self._normaliser_terms() + self.n / count * total
@@ -377,7 +377,7 @@ class EPGPC(SVIEngine):
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂(log Z_EP estimate)/∂(kernel log-parameters) on the minibatch `index` at fixed sites → (L + 1,)."""
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         return self._kernel_gradient(index, X_b, y_b, *self.project(X_b))
 
     def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:

@@ -315,14 +315,14 @@ class XGPC(SVIEngine):
 
     def minibatch_targets(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         kappa, K_tilde, _ = self.project(X_b, index)
         theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P))
         return natural_gradient_targets(kappa, y_b, theta, self.K_inv, self.n)
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO on rows `index` at the current q, c at its optimum → (L + 1,)."""
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         kappa, K_tilde, K_sm = self.project(X_b, index)
         return self._kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
 
@@ -412,7 +412,7 @@ class XGPC(SVIEngine):
         stream = self.rng.bit_generator.state
         index = self.source.sample(self.rng, min(self.init_rows, self.n))
         self.rng.bit_generator.state = stream
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         kappa, K_tilde, _ = self.project(X_b, index)
         for _ in range(self.init_sweeps):
             theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P))
@@ -510,7 +510,7 @@ class XGPC(SVIEngine):
         mu, L_P = self._reported()
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self.source.batch(part)
+            X_part, y_part = self._batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
             a = kappa @ mu
             V = _whiten(L_P, kappa)

@@ -106,13 +106,13 @@ class McmcRun:
         grid = self.scaler.transform(self.projection.from_plane(np.c_[xx.ravel(), yy.ravel()]))
         p_mcmc = np.empty(len(grid))
         for start in range(0, len(grid), _GRID_BLOCK):
-            p_mcmc[start : start + _GRID_BLOCK] = self.sampler.predict_proba(grid[start : start + _GRID_BLOCK])
+            p_mcmc[start : start + _GRID_BLOCK] = self.sampler.predict_proba(grid[start : start + _GRID_BLOCK])[:, 1]
             self.surface_progress = min(1.0, (start + _GRID_BLOCK) / len(grid))
             yield
         self.surfaces = {
             "grid": (gx, gy),
             "MCMC (PG Gibbs)": p_mcmc.reshape(xx.shape),
-            f"X-GPC sparse (m={self.m})": sparse.predict_proba(grid).reshape(xx.shape),
+            f"X-GPC sparse (m={self.m})": sparse.predict_proba(grid)[:, 1].reshape(xx.shape),
         }
         self.stage = "done"
 

@@ -46,8 +46,8 @@ class FrozenPrediction:
         return np.concatenate([mean for mean, _ in parts]), np.concatenate([var for _, var in parts])
 
     def probability(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
-        """p(y* = 1) from q(f*) through the method's link (logit, or EPGPC's probit), (n*,)."""
-        return self.engine.link.predictive_probability(mean, var)
+        """The class probabilities (n*, K) from q(f*) through the method's link (logit, probit)."""
+        return self.engine.link.predictive(mean, var)
 
 
 def _xy(points: np.ndarray, **columns) -> dict:
@@ -65,7 +65,9 @@ class SurfaceView(pn.viewable.Viewer):
         self.resolution = resolution
         self.mode = pn.widgets.RadioButtonGroup(options=["p(y=1)", "predictive sd"], value="p(y=1)", color="default")
         self.click_class = pn.widgets.RadioButtonGroup(
-            options={"click adds class +1": 1, "click adds class −1": -1}, value=1, color="default"
+            options={"click adds class +1": 1, "click adds class −1": 0},
+            value=1,
+            color="default",  # class indices
         )
         self.axes = pn.widgets.Select(label="plane", options=[PCA, FEATURES], value=PCA, width=220)
         self.feature_x = pn.widgets.Select(label="horizontal", options=[], width=140)
@@ -106,7 +108,7 @@ class SurfaceView(pn.viewable.Viewer):
         self.figure.line("x", "y", source=self.contour, color="black", line_width=2.5)
         self.train = ColumnDataSource(dict(x=[], y=[], label=[]))
         self.test = ColumnDataSource(dict(x=[], y=[], label=[]))
-        colors = linear_cmap("label", CLASS_COLORS, -1, 1)
+        colors = linear_cmap("label", CLASS_COLORS, 0, 1)  # class indices: 0 the −1 class, 1 the +1 class
         self.figure.scatter(
             "x", "y", source=self.train, marker="circle", size=6, color=colors, line_color="white", line_width=0.5
         )
@@ -245,11 +247,11 @@ class SurfaceView(pn.viewable.Viewer):
         xx, yy = np.meshgrid(gx, gy)
         grid = projection.from_plane(np.c_[xx.ravel(), yy.ravel()])
         mean, var = inputs["prediction"].predict_latent(np.vstack([grid, X_all]))
-        p_all = inputs["prediction"].probability(mean, var)
+        P_all = inputs["prediction"].probability(mean, var)
         cells = grid.shape[0]
-        p = p_all[:cells].reshape(xx.shape)
+        p = P_all[:cells, 1].reshape(xx.shape)  # p(class 1)
         sd = np.sqrt(np.maximum(var[:cells], 0.0)).reshape(xx.shape)
-        wrong = X_all[misclassified(p_all[cells:], y_all)]
+        wrong = X_all[misclassified(P_all[cells:], y_all)]
         shown = sd if inputs["sd"] else p
         return {
             "grid": (gx, gy),

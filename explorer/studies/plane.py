@@ -73,8 +73,11 @@ def decision_contour(gx: np.ndarray, gy: np.ndarray, p: np.ndarray) -> np.ndarra
     return np.concatenate(pieces) if pieces else np.zeros((0, 2))
 
 
-def misclassified(p: np.ndarray, y: np.ndarray, margin: float = UNDECIDED) -> np.ndarray:
-    """Mask (n,) of points whose p(y=1) (n,) lies on the wrong side of ½ for their label y (n,) in {−1, +1} by more
-    than `margin`. Points the model is undecided about (|p − ½| ≤ margin: every point of an untrained model, where
-    p = ½ exactly) are not marked, so a fresh plot shows each point's class instead of a cross."""
-    return np.where(y > 0, p < 0.5 - margin, p > 0.5 + margin)
+def misclassified(P: np.ndarray, y: np.ndarray, margin: float = UNDECIDED) -> np.ndarray:
+    """Mask (n,) of points whose class probabilities P (n, K) put another class above their label y (n,) (class
+    indices) by more than 2·`margin` (binary: p(class 1) on the wrong side of ½ by more than `margin`). Points the
+    model is undecided about (every point of an untrained model, where p = ½ exactly) are not marked, so a fresh
+    plot shows each point's class instead of a cross."""
+    P = np.asarray(P, dtype=float)
+    y = np.asarray(y, dtype=np.intp)
+    return P[np.arange(len(y)), y] < P.max(axis=1) - 2.0 * margin

@@ -2,7 +2,8 @@
 
 Hernández-Lobato & Hernández-Lobato, "Scalable Gaussian Process Classification via Expectation Propagation"
 (AISTATS 2016, arXiv 1507.04513) and its memory-light stochastic-EP form (Hernández-Lobato, Hernández-Lobato, Li,
-Bui, Turner, arXiv 1511.03249; SEP: Li, Hernández-Lobato, Turner, NIPS 2015). Labels y ∈ {−1, +1}, probit link.
+Bui, Turner, arXiv 1511.03249; SEP: Li, Hernández-Lobato, Turner, NIPS 2015). Labels y ∈ {−1, +1} in the equations
+(given as class indices 0, 1: `SVIEngine._batch`), probit link.
 
 Model on the inducing values u = f(Z) (Z fixed, m rows), p(u) = N(0, K_mm), κ_i = K_im K_mm⁻¹, K̃_ii = k_ii − κ_iK_mi:
 
@@ -143,7 +144,8 @@ class _SiteJournal:
 
 class EPGPC(SVIEngine):
     """EPGPC on the SVI skeleton (`explorer.engine.SVIEngine`): its step is the minibatch EP/SEP site update, its
-    objective EP's log-evidence estimate. X (n, d), y (n,) in ±1 (or X a `sources.DataSource`, y None), Z (m, d).
+    objective EP's log-evidence estimate. X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource`, y None),
+    Z (m, d).
 
     `sites`: "tied" (SEP, default; step ε from `schedule`, default its row of `schedules.DEFAULT_STEP_RULES`) or
     "per-point" (parallel minibatch EP; damping δ = `schedule`'s ρ, default `Constant(0.5)`). `hyper_optimizer` (an

@@ -1,6 +1,8 @@
 """X-GPC: Pólya-Gamma augmented sparse variational GP classification with closed-form natural gradients.
 
-Wenzel, Galy-Fajou, Donner, Kloft, Opper (AAAI 2019), §3-4 and appendix; notation of DESIGN §2. Labels y ∈ {−1, +1}.
+Wenzel, Galy-Fajou, Donner, Kloft, Opper (AAAI 2019), §3-4 and appendix; notation of DESIGN §2. Labels y ∈ {−1, +1} in
+the equations, as the paper writes them: given as class indices 0, 1, they are converted when a minibatch is read
+(`SVIEngine._batch`; class 0 ↦ −1, class 1 ↦ +1).
 q(u) = N(μ, Σ) in natural parameters η₁ = Σ⁻¹μ (m,), η₂ = −½Σ⁻¹ (m, m); q(ω_i) = PG(1, c_i).
 κ = K_nm K_mm⁻¹, K̃_ii = k(x_i, x_i) − κ_i K_mi. Memory during training is O(m² + s·m): no n×m matrix is formed.
 """
@@ -92,7 +94,7 @@ class XGPC(SVIEngine):
     """The X-GPC training state on the shared SVI skeleton (`explorer.engine.SVIEngine`): its variational step is the
     local step plus the closed-form natural-gradient step, its bound the augmented ELBO.
 
-    X (n, d), y (n,) in ±1 (or X a `sources.DataSource` and y None), Z (m, d) fixed inducing inputs. `full=True` is
+    X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource` and y None), Z (m, d) fixed inducing inputs. `full=True` is
     the non-sparse mode u = f (Z = X, κ = I, K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size = n with
     `Constant(1.0)` is exact coordinate ascent; a batch_size above n is clamped to n with a warning. `schedule` is a
     step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro

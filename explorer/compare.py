@@ -88,10 +88,10 @@ class ComparisonResult:
     """X-GPC (`label`) against the Gibbs sampler at the same kernel, on the test points and on the training bound.
 
     Arrays (n_test,): `mcmc_mean`, `mcmc_var`, `mcmc_proba` (x-axes of Fig. 1) and `vi_mean`, `vi_var`, `vi_proba`
-    (y-axes), the probabilities p(class 1); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error
-    of `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
-    ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of their
-    difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
+    (y-axes), the probabilities p(class 1); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error of
+    `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented`
+    (X-GPC's ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of
+    their difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
     subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by
     `run_comparison`).
     """
@@ -285,12 +285,12 @@ def run_comparison(
     inducing points) by exact coordinate ascent (`recipe.full_batch_engine`, `training.fit_to_optimum`), run the
     Gibbs sampler, compare at the test points.
 
-    X (n, d) as given (standardise beforehand), y (n,) class indices 0, 1. If the training part would exceed `n_train_max`, the
-    data are first subsampled (seeded) to ⌊n_train_max / (1 − test_fraction)⌋ rows; the result says so in
-    `subsampled_from`. Split: stratified, `test_fraction` of each class. Sampler: `n_chains` chains of `burn_in` +
-    `n_samples` sweeps; `progress(sweeps_done, total_sweeps)` is called every 10 sweeps ("auto": `text_progress()`
-    in a terminal or notebook, else nothing; None: nothing). All randomness from `seed`.
-    Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n_train) seconds.
+    X (n, d) as given (standardise beforehand), y (n,) class indices 0, 1. If the training part would exceed
+    `n_train_max`, the data are first subsampled (seeded) to ⌊n_train_max / (1 − test_fraction)⌋ rows; the result says
+    so in `subsampled_from`. Split: stratified, `test_fraction` of each class. Sampler: `n_chains` chains of `burn_in` +
+    `n_samples` sweeps; `progress(sweeps_done, total_sweeps)` is called every 10 sweeps ("auto": `text_progress()` in a
+    terminal or notebook, else nothing; None: nothing). All randomness from `seed`. Cost: about chains × (burn_in +
+    n_samples) × seconds_per_sweep_estimate(n_train) seconds.
     """
     if progress == "auto":
         progress = text_progress() if sys.stderr.isatty() or "ipykernel" in sys.modules else None

@@ -16,8 +16,9 @@ A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses 
   `_set_kernel(kernel)`          cache what depends on the kernel (K_mm's factor, …); called at construction and after
                                  every kernel step.
   `_update_q(index, X_b, y_b)`   its variational step on the minibatch (rows `index`, inputs X_b (s, d), labels y_b
-                                 (s,) as its equations write them, `_batch`); returns (relative change of its global parameters, context), the context being
-                                 whatever the kernel gradient can reuse (κ, K_sm, …).
+                                 (s,) as its equations write them, `_batch`); returns (relative change of its global
+                                 parameters, context), the context being whatever the kernel gradient can reuse (κ,
+                                 K_sm, …).
   `_minibatch_kernel_gradient(X_b, y_b, context)`   ∂(minibatch bound)/∂(kernel log-parameters) at the current q(u).
   `elbo(index=None)`, `predict_latent(X)`   its bound and latent prediction q(f*) (`Trainer` needs them); its
                                  likelihood `link` (a `likelihoods.Link`, logit unless set) turns q(f*) into the

@@ -149,8 +149,9 @@ def seconds_per_sweep_estimate(
 class GibbsSampler:
     """Several independent PG Gibbs chains for the full logit GP, advanced incrementally with `step(k)`.
 
-    X (n, d), y (n,) class indices 0, 1 with both classes present (`y`; as ±1 in `y_signed`), `kernel` fixed (any `explorer.kernels.Kernel`). `rng` (a numpy Generator; None: a
-    fresh `default_rng()`, not reproducible) is spawned into one independent stream per chain.
+    X (n, d), y (n,) class indices 0, 1 with both classes present (`y`; as ±1 in `y_signed`), `kernel` fixed (any
+    `explorer.kernels.Kernel`). `rng` (a numpy Generator; None: a fresh `default_rng()`, not reproducible) is spawned
+    into one independent stream per chain.
 
     Run length and memory. The run is fixed at construction: `burn_in` + `n_samples` sweeps per chain. Every array
     is allocated up front: `traces` (chains, burn_in + n_samples, k) holds monitored scalars at every sweep, and the
@@ -395,9 +396,9 @@ class GibbsSampler:
         return means.std(axis=0, ddof=1) / np.sqrt(diagnostics.ess_mean(per_chain))
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
-        """The class probabilities (n*, 2), column 1 p(y*=1 | y) = mean_s ∫σ(f*) N(f* | K_*n K⁻¹ f_s, k** − K_*n K⁻¹ K_n*)
-        df*: the integral is 64-node Gauss–Hermite per stored draw (Rao–Blackwellised over f* | f), then averaged over
-        draws; column 0 is 1 − p."""
+        """The class probabilities (n*, 2), column 1 p(y*=1 | y) = mean_s ∫σ(f*) N(f* | K_*n K⁻¹ f_s, k** − K_*n K⁻¹
+        K_n*) df*: the integral is 64-node Gauss–Hermite per stored draw (Rao–Blackwellised over f* | f), then averaged
+        over draws; column 0 is 1 − p."""
         means, var = self._test_conditionals(Xs)
         rows = max(1, _PREDICT_CHUNK // max(1, means.shape[1]))
         total = np.zeros(means.shape[1])

@@ -1,6 +1,6 @@
-"""Checks every engine applies to the arrays it is given: labelled data X (n, d), y (n,) class indices 0…K−1, inducing inputs
-Z (m, d), query points, the minibatch size, iteration counts. One place, so X-GPC, SVGP, the Gibbs sampler, the
-comparison, the `Model` and `XGPClassifier` reject bad input with the same words.
+"""Checks every engine applies to the arrays it is given: labelled data X (n, d), y (n,) class indices 0…K−1,
+inducing inputs Z (m, d), query points, the minibatch size, iteration counts. One place, so X-GPC, SVGP, the Gibbs
+sampler, the comparison, the `Model` and `XGPClassifier` reject bad input with the same words.
 
 Feature values are limited to |x| ≤ FEATURE_LIMIT = 1e100, in the data's own units and after standardisation:
 the kernel forms squared distances ‖x/ℓ‖², which overflow float64 from |x/ℓ| ≈ 1e154, and a value beyond 1e100

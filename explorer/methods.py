@@ -144,7 +144,8 @@ def build_svgp_natgrad(
     link: str = "logit",
 ) -> SVGPNatGrad:
     """Non-augmented SVGP with the likelihood `link` (a key of `likelihoods.LINKS`) trained by natural-gradient steps
-    from the quadrature expectations, with the given step-size rule as for X-GPC. Not coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
+    from the quadrature expectations, with the given step-size rule as for X-GPC. Not coordinate ascent: a constant ρ
+    must be small (0.01 worked, 0.1 diverged)."""
     return SVGPNatGrad(
         X,
         y,
@@ -216,7 +217,8 @@ def check_classes(method: str, classes, source: str | None = None) -> None:
         binary = "Only binary classification is supported. " if most == 2 and K > 2 else ""  # scikit-learn's words
         found = f"{K} class" if K == 1 else f"{K} classes"
         raise DataError(
-            f"{prefix(source)}{binary}Method {show(method)} supports {supported} classes; the labels hold {found}: {show_list(classes)}"
+            f"{prefix(source)}{binary}Method {show(method)} supports {supported} classes; "
+            f"the labels hold {found}: {show_list(classes)}"
         )
 
 

@@ -277,9 +277,10 @@ class SVGPNatGrad(_SVGP):
     """SVGP trained by natural-gradient steps on η₁ = Σ⁻¹μ, η₂ = −½Σ⁻¹ (Salimbeni et al. 2018).
 
     λ̂₁ = (n/s)κᵀ(g_a − 2g_v∘a), λ̂₂ = −½K_mm⁻¹ + (n/s)κᵀdiag(g_v)κ — X-GPC's targets at the pseudo-data (ỹ, θ̃);
-    g_v ≤ 0 (log σ and log Φ are concave) keeps −η₂ positive definite for any ρ ∈ (0, 1]. `schedule` is an `explorer.schedules`
-    rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the paper's adaptive rule); a rule that needs a warm start gets it from `warm_start_batches`
-    minibatches at the initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
+    g_v ≤ 0 (log σ and log Φ are concave) keeps −η₂ positive definite for any ρ ∈ (0, 1]. `schedule` is an
+    `explorer.schedules` rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the paper's adaptive rule); a rule
+    that needs a warm start gets it from `warm_start_batches` minibatches at the initial q, as in X-GPC. The kernel step
+    keeps q(u) fixed, as in X-GPC.
     """
 
     def __init__(

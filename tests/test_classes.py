@@ -111,7 +111,7 @@ def test_the_faces_map_class_indices_back_to_the_users_labels(labels):
     assert model.classes.tolist() == labels and sorted(set(model.y_train.tolist())) == [0, 1]
 
 
-# ----- (n, K) class probabilities everywhere ---------------------------------------------------------------------------
+# ----- (n, K) class probabilities everywhere --------------------------------------------------------------------------
 @settings(max_examples=200, deadline=None)
 @given(
     st.sampled_from(sorted(LINKS)),
@@ -181,7 +181,8 @@ def test_metrics_on_three_rows_against_hand_computed_values():
     assert negative_log_likelihood(P, y) == pytest.approx(0.7512649763, abs=1e-10)
     assert error_rate(P, y) == pytest.approx(1 / 3)  # argmax 0, 2, 1: the third row is wrong
     binary = np.array([[0.2, 0.8], [0.6, 0.4], [0.5, 0.5]])
-    # −(ln 0.8 + ln 0.4 + ln 0.5)/3 = (0.2231435513 + 0.9162907319 + 0.6931471806)/3; the tie counts as class 0 (right here)
+    # −(ln 0.8 + ln 0.4 + ln 0.5)/3 = (0.2231435513 + 0.9162907319 + 0.6931471806)/3;
+    # the tie counts as class 0 (right here)
     assert negative_log_likelihood(binary, np.array([1, 1, 0])) == pytest.approx(0.6108604879, abs=1e-10)
     assert error_rate(binary, np.array([1, 1, 0])) == pytest.approx(1 / 3)
     assert error_rate(binary, np.array([1, 0, 1])) == 1 / 3  # the tie is class 0: wrong for label 1

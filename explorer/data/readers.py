@@ -303,7 +303,8 @@ def _careful_table(rows, header: list[str], label_at: int, name: str):
 
 
 def read_csv(file, label_column, *, delimiter: str | None = None, source_name: str | None = None):
-    """CSV/TSV with a header row. Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]).
+    """CSV/TSV with a header row. Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,),
+    feature_names list[str]).
 
     `label_column` is a header name or a column index; every other column is a numeric feature. The delimiter, if
     not given, is TAB for a .tsv name, else the most frequent of , TAB ; | in the header line, else whitespace.
@@ -361,9 +362,9 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
 def read_libsvm(file, n_features: int | None = None, *, source_name: str | None = None):
     """LIBSVM/SVMlight text, one row per line: `label idx:val ...` with 1-based indices; '#' starts a comment.
 
-    Returns (X (n, d) float64 dense, missing entries 0, y (n,) int64 class indices 0…K−1, classes (K,), feature_names ['x1'..'xd']),
-    d = n_features if given else the largest index seen. A dense X over MAX_DENSE_BYTES is refused, naming the line
-    with the largest index, before it is allocated.
+    Returns (X (n, d) float64 dense, missing entries 0, y (n,) int64 class indices 0…K−1, classes (K,), feature_names
+    ['x1'..'xd']), d = n_features if given else the largest index seen. A dense X over MAX_DENSE_BYTES is refused,
+    naming the line with the largest index, before it is allocated.
     """
     content, name = read_bytes(file, source_name)
     text = decode_text(content, name)
@@ -487,7 +488,8 @@ def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
 def read_npz(file, *, source_name: str | None = None):
     """NumPy .npz with arrays `X` (n, d), `y` (n,) and optionally `feature_names` (d,); no pickles are loaded.
 
-    Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str], 'x1'..'xd' if absent).
+    Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str], 'x1'..'xd' if
+    absent).
     """
     content, name = read_bytes(file, source_name)
     if content.startswith(NPY_MAGIC):

@@ -84,10 +84,11 @@ class NpySource(DataSource):
     `np.load(mmap_mode='r')`:
     a minibatch reads s rows from disk, so n may exceed memory.
 
-    Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map
-    stays cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of
-    real numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds class indices (whole numbers
-    ≥ 0, `inputs.class_indices`) for the same n rows. Every error is a `DataError` naming the file (and the row and column of a bad value).
+    Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map stays
+    cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of real
+    numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds class indices (whole numbers ≥ 0,
+    `inputs.class_indices`) for the same n rows. Every error is a `DataError` naming the file (and the row and column of
+    a bad value).
 
     The map reads the files as they are on disk during the run: `batch` checks that neither file has become shorter
     (DataError naming it), but a file truncated by another program between that check and the read ends the process

@@ -64,8 +64,8 @@ def surface_arrays(
     seed: int = 0,
 ) -> dict:
     """The decision surface of `model` (an `explorer.model.Model`) as plain arrays, the keyword arguments of
-    `decision_surface_from_arrays`: grid_x (nx,), grid_y (ny,), values (ny, nx) of `quantity`, probability
-    (ny, nx) of class 1, train / test points (n, 2) in the plane with labels (n,) class indices (at most `max_points` each, a fixed
+    `decision_surface_from_arrays`: grid_x (nx,), grid_y (ny,), values (ny, nx) of `quantity`, probability (ny, nx) of
+    class 1, train / test points (n, 2) in the plane with labels (n,) class indices (at most `max_points` each, a fixed
     sample by `seed`), misclassified (k, 2), inducing (m, 2), axis labels.
 
     Snapshots taken while a model trains share a grid when given the same `plane` and `axes`, e.g.
@@ -164,9 +164,9 @@ def decision_surface_from_arrays(
     title: str | None = None,
 ) -> hv.Overlay:
     """The surface picture from arrays: `values` (ny, nx) on the grid grid_x (nx,) × grid_y (ny,) (evenly spaced)
-    as an image — p(y=1) on a blue–red scale from 0 to 1, or (quantity "sd") the predictive sd on viridis from 0 —
-    with the p = 0.5 contour of `probability` (ny, nx; default `values` when they are p), points (n, 2) with labels
-    (class indices 0, 1), misclassified (k, 2), inducing (m, 2). Returns Image * Contours * Points… (an `hv.Overlay`)."""
+    as an image — p(y=1) on a blue–red scale from 0 to 1, or (quantity "sd") the predictive sd on viridis from 0 — with
+    the p = 0.5 contour of `probability` (ny, nx; default `values` when they are p), points (n, 2) with labels (class
+    indices 0, 1), misclassified (k, 2), inducing (m, 2). Returns Image * Contours * Points… (an `hv.Overlay`)."""
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {list(QUANTITIES)}, got {quantity!r}")
     gx, gy, values = np.asarray(grid_x, float), np.asarray(grid_y, float), np.asarray(values, float)

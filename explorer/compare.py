@@ -25,7 +25,7 @@ from explorer import metrics, polyagamma
 from explorer.gibbs import GibbsSampler
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
-from explorer.likelihoods import normal_expectation
+from explorer.likelihoods import class_probabilities, normal_expectation, signed_labels
 from explorer.xgpc import XGPC
 
 _CHUNK = 4096
@@ -46,7 +46,7 @@ def training_marginals(model: XGPC) -> tuple[np.ndarray, np.ndarray]:
 def nonaugmented_elbo(model: XGPC) -> float:
     """L_orig = Σ_i E_q[log σ(y_i f_i)] − KL(q(u) ‖ p(u)) for X-GPC's current q(u) (quadrature over q(f_i))."""
     mean, var = training_marginals(model)
-    expected = normal_expectation(lambda f: log_expit(model.y[:, None] * f), mean, var)
+    expected = normal_expectation(lambda f: log_expit(signed_labels(model.y)[:, None] * f), mean, var)
     return float(expected.sum()) - model.kl()
 
 
@@ -82,11 +82,12 @@ class ComparisonResult:
     """X-GPC (`label`) against the Gibbs sampler at the same kernel, on the test points and on the training bound.
 
     Arrays (n_test,): `mcmc_mean`, `mcmc_var`, `mcmc_proba` (x-axes of Fig. 1) and `vi_mean`, `vi_var`, `vi_proba`
-    (y-axes); `y_test`; `mcmc_mean_se`, the Monte Carlo standard error of `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented` (X-GPC's
-    ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of their
-    difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
-    subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by the
-    study, `explorer.studies.comparison`).
+    (y-axes), the probabilities p(class 1); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error of
+    `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented`
+    (X-GPC's ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of
+    their difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
+    subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by
+    the study, `explorer.studies.comparison`).
     """
 
     label: str
@@ -129,10 +130,11 @@ class ComparisonResult:
         for name, pair in self.pair_summaries().items():
             out.update({f"{name}/{key}": value for key, value in asdict(pair).items()})
         out["mean/mcmc_se_max"] = float(np.max(self.mcmc_mean_se))
-        nll_vi = metrics.negative_log_likelihood(self.vi_proba, self.y_test)
-        nll_mcmc = metrics.negative_log_likelihood(self.mcmc_proba, self.y_test)
-        error_vi = metrics.error_rate(self.vi_proba, self.y_test)
-        error_mcmc = metrics.error_rate(self.mcmc_proba, self.y_test)
+        P_vi, P_mcmc = class_probabilities(self.vi_proba), class_probabilities(self.mcmc_proba)
+        nll_vi = metrics.negative_log_likelihood(P_vi, self.y_test)
+        nll_mcmc = metrics.negative_log_likelihood(P_mcmc, self.y_test)
+        error_vi = metrics.error_rate(P_vi, self.y_test)
+        error_mcmc = metrics.error_rate(P_mcmc, self.y_test)
         out.update(
             {
                 "mean_kl": self.mean_kl,
@@ -172,7 +174,7 @@ def compare_with_mcmc(
     subsampled_from: int | None = None,
 ) -> ComparisonResult:
     """Compare a trained X-GPC (sparse or full) with a finished-or-running Gibbs run on the same training data and
-    kernel hyperparameters. X_test (n*, d), y_test (n*,) in ±1. Uses the sampler's stored draws so far."""
+    kernel hyperparameters. X_test (n*, d), y_test (n*,) class indices 0, 1. Uses the sampler's stored draws so far."""
     if not _same_kernel(model.kernel, sampler.kernel):
         raise ValueError(
             f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "
@@ -188,10 +190,10 @@ def compare_with_mcmc(
         mcmc_mean=mcmc_mean,
         mcmc_mean_se=sampler.mean_standard_error(X_test),
         mcmc_var=mcmc_var,
-        mcmc_proba=sampler.predict_proba(X_test),
+        mcmc_proba=sampler.predict_proba(X_test)[:, 1],
         vi_mean=vi_mean,
         vi_var=vi_var,
-        vi_proba=model.predict_proba(X_test),
+        vi_proba=model.predict_proba(X_test)[:, 1],
         y_test=y_test,
         mean_kl=float(np.mean(gaussian_marginal_kl(vi_mean, vi_var, mcmc_mean, mcmc_var))),
         elbo_augmented=model.elbo(),

@@ -16,17 +16,23 @@ A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses 
   `_set_kernel(kernel)`          cache what depends on the kernel (K_mm's factor, …); called at construction and after
                                  every kernel step.
   `_update_q(index, X_b, y_b)`   its variational step on the minibatch (rows `index`, inputs X_b (s, d), labels y_b
-                                 (s,)); returns (relative change of its global parameters, context), the context being
-                                 whatever the kernel gradient can reuse (κ, K_sm, …).
+                                 (s,) as its equations write them, `_batch`); returns (relative change of its global
+                                 parameters, context), the context being whatever the kernel gradient can reuse (κ,
+                                 K_sm, …).
   `_minibatch_kernel_gradient(X_b, y_b, context)`   ∂(minibatch bound)/∂(kernel log-parameters) at the current q(u).
   `elbo(index=None)`, `predict_latent(X)`   its bound and latent prediction q(f*) (`Trainer` needs them); its
-                                 likelihood `link` (a `likelihoods.Link`, logit unless set) turns q(f*) into p(y*=1).
+                                 likelihood `link` (a `likelihoods.Link`, logit unless set) turns q(f*) into the
+                                 (n*, K) class probabilities (`predict_proba`) and codes the labels for its equations.
   `_move_kernel(kernel)`         how q(u) follows a kernel step (default: held fixed in u-space, `_set_kernel`).
   `state_dict()` / `load_state_dict()`   its own variational parameters, merged with `_base_state()` /
                                  `_load_base_state()` (the shared parts below).
 Optionally: `_stateful_parts()` (extra optimiser objects with state_dict/load_state_dict that an iteration advances,
 so a failed iteration rolls them back), and, for a step-size rule that needs a warm start, `_warm_start_target(index)`
 (flat natural-gradient target λ̂ on rows `index`) and `_flat_natural_parameters()` (flat η).
+
+Labels: the source holds class indices 0…K−1 (DESIGN §1); `_batch(index)` hands a method its rows with the labels as
+its equations write them (`link.equation_labels`: ±1 for the binary links), so a method reads its rows through
+`_batch`, never `source.batch`.
 
 Rollback contract: an iteration only *replaces* attributes (never writes into arrays it keeps), so a shallow copy of
 the attributes plus the states of the random stream and of the stateful parts restores everything.
@@ -47,6 +53,7 @@ from explorer.inputs import count, minibatch_size
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
 from explorer.schedules import grown_batch_size
+from explorer.validation import DataError
 
 HYPER_RATES = ("constant", "rho")
 
@@ -90,6 +97,7 @@ class SVIEngine:
         if hyper_rate == "rho" and schedule is None:
             raise ValueError("hyper_rate='rho' needs a natural-gradient step-size rule (this method has none)")
         kernel.check_dimension(source.d)
+        self._check_classes(source)
         self.source, self.Z = source, Z
         self.n, self.m = source.n, len(Z)
         self.batch_size = minibatch_size(batch_size, self.n)
@@ -114,13 +122,15 @@ class SVIEngine:
 
     @property
     def y(self):
-        """The training labels in ±1 as the source holds them, (n,)."""
+        """The training labels as the source holds them: class indices 0…K−1, (n,)."""
         return self.source.y
 
     def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
-        """Replace the training set (e.g. a point added by the user), keeping q(u), Z and the kernel; the n/s scaling
-        follows the new n from the next step on."""
-        self.source = ArraySource(X, y, d=self.source.d)
+        """Replace the training set X (n, d), y (n,) class indices (e.g. a point added by the user), keeping q(u), Z
+        and the kernel; the n/s scaling follows the new n from the next step on."""
+        source = ArraySource(X, y, d=self.source.d)
+        self._check_classes(source)
+        self.source = source
         self.n = self.source.n
         self.batch_size = min(self.batch_size, self.n)
 
@@ -162,9 +172,29 @@ class SVIEngine:
         same seed and minibatch sizes."""
         return self.source.sample(self.rng, self.batch_size_at(self.iteration + 1))
 
+    def _batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows `index` (s,) of the source: X_b (s, d) and their labels as the method's equations write them
+        (`link.equation_labels`; ±1 for a binary link) (s,)."""
+        X_b, y_b = self.source.batch(index)
+        return X_b, self.link.equation_labels(y_b)
+
+    def _check_classes(self, source: DataSource) -> None:
+        """Refuse labels beyond the classes the method's likelihood models (DataError naming both)."""
+        if source.n_classes > self.link.n_classes:
+            raise DataError(
+                f"the labels hold class indices up to {source.n_classes - 1}, but the {self.link.name} likelihood "
+                f"models {self.link.n_classes} classes (indices 0…{self.link.n_classes - 1})"
+            )
+
+    @property
+    def n_classes(self) -> int:
+        """K, the number of classes the method's likelihood models (2 for the binary links)."""
+        return self.link.n_classes
+
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
-        """p(y* = +1 | data) = ∫ p(y* = 1 | f) q(f*) df* through the method's link, at Xs (n*, d) → (n*,)."""
-        return self.link.predictive_probability(*self.predict_latent(Xs))
+        """The class probabilities p(y* = k | data) = ∫ p(y* = k | f) q(f*) df* through the method's link, at
+        Xs (n*, d) → (n*, K); rows sum to 1."""
+        return self.link.predictive(*self.predict_latent(Xs))
 
     @property
     def converged(self) -> bool:
@@ -186,7 +216,7 @@ class SVIEngine:
         if not self.warm_started:
             self._warm_start()
         index = self._sample_batch()
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         self.iteration += 1  # from here errors name the iteration being computed; step() restores it on failure
         change, context = self._update_q(index, X_b, y_b)
         if not math.isfinite(self.first_rho):
@@ -258,8 +288,10 @@ class SVIEngine:
 
     # ----- persistence of the shared parts -------------------------------------------------------------------
     def _base_state(self) -> dict:
-        """The shared parts of `state_dict()`: kernel, iteration, ρ, random stream, optimisers, criterion, last batch."""
+        """The shared parts of `state_dict()`: link, kernel, iteration, ρ, random stream, optimisers, criterion, last
+        batch."""
         state = {
+            "link": self.link.name,
             "kernel": self.kernel.state_dict(),
             "iteration": self.iteration,
             "rho": self.rho,
@@ -274,7 +306,11 @@ class SVIEngine:
         return state
 
     def _load_base_state(self, state: dict) -> None:
-        """Restore the shared parts (the kernel first, so the method's kernel caches follow)."""
+        """Restore the shared parts (the kernel first, so the method's kernel caches follow); a state of another link
+        raises ValueError (older states, without one, are taken as this engine's)."""
+        link = state.get("link", self.link.name)
+        if link != self.link.name:
+            raise ValueError(f"the state was saved with the {link!r} link, this engine uses {self.link.name!r}")
         self.iteration = int(state["iteration"])
         self._set_kernel(kernel_from_state(state.get("kernel", state)))  # older files: the kernel's values flat
         self.rho = float(state["rho"])

@@ -2,7 +2,8 @@
 
 Hernández-Lobato & Hernández-Lobato, "Scalable Gaussian Process Classification via Expectation Propagation"
 (AISTATS 2016, arXiv 1507.04513) and its memory-light stochastic-EP form (Hernández-Lobato, Hernández-Lobato, Li,
-Bui, Turner, arXiv 1511.03249; SEP: Li, Hernández-Lobato, Turner, NIPS 2015). Labels y ∈ {−1, +1}, probit link.
+Bui, Turner, arXiv 1511.03249; SEP: Li, Hernández-Lobato, Turner, NIPS 2015). Labels y ∈ {−1, +1} in the equations
+(given as class indices 0, 1: `SVIEngine._batch`), probit link.
 
 Model on the inducing values u = f(Z) (Z fixed, m rows), p(u) = N(0, K_mm), κ_i = K_im K_mm⁻¹, K̃_ii = k_ii − κ_iK_mi:
 
@@ -143,7 +144,8 @@ class _SiteJournal:
 
 class EPGPC(SVIEngine):
     """EPGPC on the SVI skeleton (`explorer.engine.SVIEngine`): its step is the minibatch EP/SEP site update, its
-    objective EP's log-evidence estimate. X (n, d), y (n,) in ±1 (or X a `sources.DataSource`, y None), Z (m, d).
+    objective EP's log-evidence estimate. X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource`, y None),
+    Z (m, d).
 
     `sites`: "tied" (SEP, default; step ε from `schedule`, default its row of `schedules.DEFAULT_STEP_RULES`) or
     "per-point" (parallel minibatch EP; damping δ = `schedule`'s ρ, default `Constant(0.5)`). `hyper_optimizer` (an
@@ -335,7 +337,7 @@ class EPGPC(SVIEngine):
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
         """The minibatch's mean site (h̄, vec Λ̄) at the current cavity (tied sites; for the adaptive rule)."""
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         kappa, K_tilde, _ = self.project(X_b)
         cav = self._cavities(index, kappa)
         _, _, _, tau, nu = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)
@@ -366,7 +368,7 @@ class EPGPC(SVIEngine):
         "elbo" column). On all n points (in chunks), or with the points' sum estimated as (n/s)Σ over `index`."""
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self.source.batch(part)
+            X_part, y_part = self._batch(part)
             total += float(np.sum(self._point_terms(part, X_part, y_part)))
             count += len(part)
         return self._normaliser_terms() + self.n / count * total
@@ -377,7 +379,7 @@ class EPGPC(SVIEngine):
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂(log Z_EP estimate)/∂(kernel log-parameters) on the minibatch `index` at fixed sites → (L + 1,)."""
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         return self._kernel_gradient(index, X_b, y_b, *self.project(X_b))
 
     def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:

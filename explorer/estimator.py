@@ -16,7 +16,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from explorer import settings
+from explorer import methods, settings
 from explorer.convergence import no_improvement_criterion
 from explorer.data.datasets import train_test_split
 from explorer.inputs import standardised
@@ -145,25 +145,23 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     # ----- fitting ---------------------------------------------------------------------------------------------
     def _encode(self, y) -> np.ndarray:
-        return np.where(y == self.classes_[1], 1.0, -1.0)
+        """The user's labels y (n,) as class indices: classes_[k] ↦ k."""
+        return np.searchsorted(self.classes_, y)
 
     def _check_y(self, y, classes=None):
         y = column_or_1d(y, warn=True)
         check_classification_targets(y)
         present = np.unique(y)
         classes = present if classes is None else np.unique(classes)
-        if len(classes) != 2:
-            raise ValueError(
-                f"Only binary classification is supported: XGPClassifier needs exactly 2 classes, "
-                f"got {len(classes)} class(es): {classes.tolist()}"
-            )
+        methods.check_classes(self.method, classes)
         unknown = np.setdiff1d(present, classes)
         if len(unknown):
             raise ValueError(f"y has labels {unknown.tolist()} outside classes {classes.tolist()}")
         return y, classes
 
     def fit(self, X, y):
-        """Fit on X (n, d), y (n,) with two classes; returns self."""
+        """Fit on X (n, d), y (n,) with as many classes as the method supports (`methods.CLASS_COUNTS`: 2 for every
+        method here); returns self."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         y, self.classes_ = self._check_y(y)
@@ -216,15 +214,15 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         """(X − mean)/sd with the training statistics, X within ±1e100 before and after (DataError otherwise)."""
         return standardised(self.scaler_, X)
 
-    def _start(self, X: np.ndarray, y_pm1: np.ndarray, rule: str, hold_out: bool) -> None:
+    def _start(self, X: np.ndarray, y: np.ndarray, rule: str, hold_out: bool) -> None:
         """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)`: hold out `validation_fraction` of
         the rows if `hold_out` (the run's stratified split), standardise with the statistics of the rows trained on
         (X within ±1e100 before and after), then inducing points, the method and a Trainer with convergence
         `rule`."""
         seed = seed_from(self.random_state)
-        X_fit, X_eval, y_fit, y_eval = X, X, y_pm1, y_pm1
+        X_fit, X_eval, y_fit, y_eval = X, X, y, y
         if hold_out and self.validation_fraction > 0:
-            X_fit, X_eval, y_fit, y_eval = train_test_split(X, y_pm1, self.validation_fraction, streams(seed).split)
+            X_fit, X_eval, y_fit, y_eval = train_test_split(X, y, self.validation_fraction, streams(seed).split)
             if not (len(y_fit) and len(y_eval)):
                 raise ValueError(
                     f"validation_fraction={self.validation_fraction} leaves no training or no "
@@ -258,12 +256,12 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self.engine_.predict_latent(self._standardise(X))
 
     def predict_proba(self, X) -> np.ndarray:
-        """(n, 2): columns p(classes_[0]), p(classes_[1]) = ∫σ(f)N(f|μ*, σ*²)df (EPGPC: Φ(μ*/√(1 + σ*²))), finite
-        in [0, 1] (a diverged model raises NumericalError instead)."""
+        """(n, K): column k p(classes_[k]); binary: p(classes_[1]) = ∫σ(f)N(f|μ*, σ*²)df (EPGPC: Φ(μ*/√(1 + σ*²))),
+        column 0 its complement. Finite in [0, 1], rows summing to 1 (a diverged model raises NumericalError
+        instead)."""
         check_is_fitted(self, "engine_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        p = self.engine_.predict_proba(self._standardise(X))
-        return np.column_stack([1.0 - p, p])
+        return self.engine_.predict_proba(self._standardise(X))
 
     def decision_function(self, X) -> np.ndarray:
         """(n,): log-odds log p/(1 − p) of classes_[1]; positive means classes_[1]."""
@@ -271,9 +269,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return np.log(p) - np.log1p(-np.minimum(p, 1.0 - 1e-16))
 
     def predict(self, X) -> np.ndarray:
-        """(n,): the more probable class."""
+        """(n,): the most probable class (a tie goes to the first of `classes_`)."""
         check_is_fitted(self, "engine_")
-        return self.classes_[(self.predict_proba(X)[:, 1] > 0.5).astype(int)]
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
     def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
         """Mean and variance of q(f*) at X: (n,), (n,)."""

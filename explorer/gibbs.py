@@ -1,7 +1,8 @@
 """Exact Pólya-Gamma Gibbs sampler for the full (non-sparse) logit GP: the ground truth of the paper's Fig. 1.
 
 Model (paper eq. likelihood; DESIGN §3): f ~ N(0, K) with K = kernel.gram(X) (the nugget γ is white noise on f),
-p(y_i | f_i) = σ(y_i f_i), y ∈ {−1, +1}. Augmented with ω_i ~ PG(1, 0) (Polson, Scott, Windle 2013), one sweep is
+p(y_i | f_i) = σ(y_i f_i), y ∈ {−1, +1} (the class indices 0, 1 given to the sampler, written as the paper writes
+them: `likelihoods.signed_labels`). Augmented with ω_i ~ PG(1, 0) (Polson, Scott, Windle 2013), one sweep is
 
     ω_i | f ~ PG(1, f_i)                         exact Devroye draws (explorer.polyagamma.sample)
     f | ω   ~ N(C y/2, C),   C = (K⁻¹ + Ω)⁻¹,    Ω = diag(ω)
@@ -23,7 +24,8 @@ from scipy.special import log_expit
 from explorer import diagnostics, polyagamma
 from explorer.inputs import count, labelled_data, query_points
 from explorer.kernels import RBF, Kernel
-from explorer.likelihoods import logit_predictive_probability
+from explorer.likelihoods import class_probabilities, logit_predictive_probability, signed_labels
+from explorer.validation import DataError
 
 N_MAX = 2000
 """Largest training set the sampler accepts without `force=True`: a sweep costs O(n³) per chain."""
@@ -147,8 +149,9 @@ def seconds_per_sweep_estimate(
 class GibbsSampler:
     """Several independent PG Gibbs chains for the full logit GP, advanced incrementally with `step(k)`.
 
-    X (n, d), y (n,) in ±1 with both classes present, `kernel` fixed (any `explorer.kernels.Kernel`). `rng` (a numpy Generator; None: a
-    fresh `default_rng()`, not reproducible) is spawned into one independent stream per chain.
+    X (n, d), y (n,) class indices 0, 1 with both classes present (`y`; as ±1 in `y_signed`), `kernel` fixed (any
+    `explorer.kernels.Kernel`). `rng` (a numpy Generator; None: a fresh `default_rng()`, not reproducible) is spawned
+    into one independent stream per chain.
 
     Run length and memory. The run is fixed at construction: `burn_in` + `n_samples` sweeps per chain. Every array
     is allocated up front: `traces` (chains, burn_in + n_samples, k) holds monitored scalars at every sweep, and the
@@ -189,10 +192,13 @@ class GibbsSampler:
         force: bool = False,
     ):
         self.X, self.y = labelled_data(X, y)
+        if self.y.max() > 1:
+            raise DataError(f"the sampler's logit model has 2 classes (indices 0, 1); y holds {self.y.max()}")
+        self.y_signed = signed_labels(self.y)  # the labels as the paper's equations write them, ±1
         self.n = len(self.y)
         if np.all(self.y == self.y[0]):
             raise ValueError(
-                f"y holds only the class {self.y[0]:+.0f} ({self.n} rows): the posterior of a one-class "
+                f"y holds only the class {self.y[0]} ({self.n} rows): the posterior of a one-class "
                 "data set only says 'more of the same'; give the sampler rows of both classes"
             )
         if rng is None:
@@ -309,9 +315,9 @@ class GibbsSampler:
         omega = polyagamma.sample(self.f[chain], rng)
         z = rng.standard_normal(self.n)
         if self.form == "precision":
-            self.f[chain] = conditional_latent_precision(self.K_inv, omega, self.y, z, self._work)
+            self.f[chain] = conditional_latent_precision(self.K_inv, omega, self.y_signed, z, self._work)
         else:
-            self.f[chain] = conditional_latent_whitened(self.L, omega, self.y, z, self._work)
+            self.f[chain] = conditional_latent_whitened(self.L, omega, self.y_signed, z, self._work)
         self.omega[chain] = omega
 
     def step(self, k: int = 1) -> int:
@@ -321,7 +327,7 @@ class GibbsSampler:
         for _ in range(k):
             for chain in range(self.n_chains):
                 self._sweep_chain(chain)
-            self._traces[:, self.sweeps_done, 0] = log_expit(self.y * self.f).sum(axis=1)
+            self._traces[:, self.sweeps_done, 0] = log_expit(self.y_signed * self.f).sum(axis=1)
             self._traces[:, self.sweeps_done, 1:] = self.f[:, self.monitor]
             self.sweeps_done += 1
             after_burn_in = self.sweeps_done - self.burn_in
@@ -390,8 +396,9 @@ class GibbsSampler:
         return means.std(axis=0, ddof=1) / np.sqrt(diagnostics.ess_mean(per_chain))
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
-        """p(y*=1 | y) = mean_s ∫σ(f*) N(f* | K_*n K⁻¹ f_s, k** − K_*n K⁻¹ K_n*) df*: the integral is 64-node
-        Gauss–Hermite per stored draw (Rao–Blackwellised over f* | f), then averaged over draws. (n*,)."""
+        """The class probabilities (n*, 2), column 1 p(y*=1 | y) = mean_s ∫σ(f*) N(f* | K_*n K⁻¹ f_s, k** − K_*n K⁻¹
+        K_n*) df*: the integral is 64-node Gauss–Hermite per stored draw (Rao–Blackwellised over f* | f), then averaged
+        over draws; column 0 is 1 − p."""
         means, var = self._test_conditionals(Xs)
         rows = max(1, _PREDICT_CHUNK // max(1, means.shape[1]))
         total = np.zeros(means.shape[1])
@@ -400,7 +407,7 @@ class GibbsSampler:
             total += (
                 logit_predictive_probability(block.ravel(), np.tile(var, len(block))).reshape(block.shape).sum(axis=0)
             )
-        return total / len(means)
+        return class_probabilities(total / len(means))
 
     def diagnostics(self) -> dict[str, float]:
         """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats.

@@ -1,6 +1,6 @@
-"""Checks every engine applies to the arrays it is given: labelled data X (n, d), y (n,) in ±1, inducing inputs
-Z (m, d), query points, the minibatch size, iteration counts. One place, so X-GPC, SVGP, the Gibbs sampler, the
-comparison, the `Model` and `XGPClassifier` reject bad input with the same words.
+"""Checks every engine applies to the arrays it is given: labelled data X (n, d), y (n,) class indices 0…K−1,
+inducing inputs Z (m, d), query points, the minibatch size, iteration counts. One place, so X-GPC, SVGP, the Gibbs
+sampler, the comparison, the `Model` and `XGPClassifier` reject bad input with the same words.
 
 Feature values are limited to |x| ≤ FEATURE_LIMIT = 1e100, in the data's own units and after standardisation:
 the kernel forms squared distances ‖x/ℓ‖², which overflow float64 from |x/ℓ| ≈ 1e154, and a value beyond 1e100
@@ -19,6 +19,7 @@ from explorer.scaling import Standardizer
 from explorer.validation import DataError
 
 FEATURE_LIMIT = 1e100
+MAX_CLASS_INDEX = 2**31 - 1
 STANDARDISED = "after standardisation with the training mean and sd"
 
 
@@ -62,11 +63,12 @@ def standardised(scaler: Standardizer, X: np.ndarray, name: str = "X") -> np.nda
 
 
 def labelled_data(X, y, *, d: int | None = None, names: tuple[str, str] = ("X", "y")) -> tuple[np.ndarray, np.ndarray]:
-    """(X (n, d) C-contiguous float, y (n,) float in ±1); `d` fixes the number of columns. X must be finite and
-    within ±FEATURE_LIMIT. Raises ValueError (DataError) naming the array and its shape or the bad entry."""
+    """(X (n, d) C-contiguous float, y (n,) int64 class indices 0…K−1); `d` fixes the number of columns. X must be
+    finite and within ±FEATURE_LIMIT; y whole numbers ≥ 0 (`class_indices`). Raises ValueError (DataError) naming
+    the array and its shape or the bad entry."""
     x_name, y_name = names
     X = np.ascontiguousarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
+    y = np.asarray(y)
     if X.ndim != 2 or y.ndim != 1 or len(X) != len(y) or (d is not None and X.shape[1] != d):
         columns = "d" if d is None else str(d)
         raise DataError(
@@ -76,9 +78,27 @@ def labelled_data(X, y, *, d: int | None = None, names: tuple[str, str] = ("X", 
     if len(X) == 0:
         raise DataError(f"{x_name} has no rows")
     bounded_features(X, x_name)
-    if not np.all(np.isin(y, (-1.0, 1.0))):
-        raise DataError(f"{y_name} must hold only −1 and +1 (encode labels with datasets.encode_labels)")
-    return X, y
+    return X, class_indices(y, y_name)
+
+
+def class_indices(y: np.ndarray, name: str = "y", first_row: int = 0) -> np.ndarray:
+    """Labels y (n,) as int64 class indices: whole numbers in [0, MAX_CLASS_INDEX] (bool, int or integer-valued
+    float); DataError naming the first other value (its row counted from `first_row`) and how to encode labels
+    otherwise."""
+    y = np.asarray(y)
+    if y.dtype.kind == "b":
+        return y.astype(np.int64)
+    if y.dtype.kind not in "iuf":
+        bad = np.ones(len(y), dtype=bool)
+    else:
+        bad = ~((y >= 0) & (y <= MAX_CLASS_INDEX) & (y == np.floor(y)))  # NaN fails all three
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise DataError(
+            f"{name} row {first_row + i} (0-based) holds {y[i].item()!r}; labels must be class indices 0…K−1 "
+            "(encode labels with validation.encode_labels)"
+        )
+    return y.astype(np.int64)
 
 
 def query_points(Xs, d: int, name: str = "Xs") -> np.ndarray:

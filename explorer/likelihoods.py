@@ -1,10 +1,13 @@
 """Binary likelihoods p(y | f), y ∈ {−1, +1}, their Gaussian expectations, and the one Gauss–Hermite setup.
 
     logit   p(y | f) = σ(yf)      (the paper's link; X-GPC, the SVGP baselines and the Gibbs sampler)
-    probit  p(y | f) = Φ(yf)      (closed-form predictive; the EP baseline)
+    probit  p(y | f) = Φ(yf)      (closed-form predictive; the EP baseline; an SVGP option)
 
-Each link offers `log_likelihood(y, f)` → (ℓ, ∂ℓ/∂f, ∂²ℓ/∂f²) and `predictive_probability(mean, var)` =
-∫ p(y=1 | f) N(f | mean, var) df; `LINKS` holds them by name. Expectations under N(f | a, v) are by 64-node
+Labels outside are class indices 0…K−1 (DESIGN §1); a binary link's equations write them as y = 2k − 1 (class 0 ↦
+−1, class 1 ↦ +1: `signed_labels`). Each link offers `log_likelihood(y, f)` → (ℓ, ∂ℓ/∂f, ∂²ℓ/∂f²),
+`predictive_probability(mean, var)` = ∫ p(y=1 | f) N(f | mean, var) df, and `predictive(mean, var)`, the (n*, K)
+class probabilities every engine returns (K = 2: columns 1 − p, p; `class_probabilities`); `LINKS` holds them by
+name. Expectations under N(f | a, v) are by 64-node
 Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`, `gauss_hermite_slopes`; the logit's derivatives
 alone: `logit_slopes`). For EP the probit's tilted distribution Φ(yf)N(f | μ, v) has closed-form normaliser and
 moments (`probit_tilted_moments`, `probit_site`).
@@ -170,14 +173,37 @@ def probit_site(
     return log_z, gamma / denominator, (alpha + cavity_mean * gamma) / denominator
 
 
+# ----- labels and class probabilities -----------------------------------------------------------------------------
+def signed_labels(y: np.ndarray) -> np.ndarray:
+    """Class indices {0, 1} (s,) as the binary equations write them: y = 2k − 1 ∈ {−1.0, +1.0} (s,) float. (The
+    callers check that the indices are 0 or 1: the engines when given their data, the Gibbs sampler likewise.)"""
+    return 2.0 * np.asarray(y) - 1.0
+
+
+def class_probabilities(p: np.ndarray) -> np.ndarray:
+    """p(class 1) (n,) → the (n, 2) class probabilities [1 − p, p] (rows sum to 1)."""
+    p = np.asarray(p, dtype=float)
+    return np.column_stack([1.0 - p, p])
+
+
 # ----- the links by name ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Link:
-    """A binary likelihood: its name, (ℓ, ℓ', ℓ'') in f, and the predictive p(y*=1) under a Gaussian q(f*)."""
+    """A binary likelihood (K = 2): its name, (ℓ, ℓ', ℓ'') in f for y ∈ {−1, +1}, and the predictive p(y*=1) under a
+    Gaussian q(f*)."""
 
     name: str
     log_likelihood: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]
     predictive_probability: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    n_classes: int = 2
+
+    def equation_labels(self, y: np.ndarray) -> np.ndarray:
+        """Class indices (s,) as this link's equations use them: ±1 (`signed_labels`)."""
+        return signed_labels(y)
+
+    def predictive(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+        """The class probabilities under q(f*) = N(mean, var), mean and var (n*,) → (n*, 2): column k is p(y* = k)."""
+        return class_probabilities(self.predictive_probability(mean, var))
 
 
 LOGIT = Link("logit", logit_log_likelihood, logit_predictive_probability)

@@ -4,7 +4,12 @@
 All methods share the kernel, the inducing inputs Z, the minibatch size and the random stream, so runs are
 comparable (DESIGN §4): given the same seed they see the same minibatches. Step-size defaults come from
 `schedules.DEFAULT_STEP_RULES`; `step_size` is a rule name or a rule object, and rho, tau, kappa left at None take
-the method's row of that table. X (n, d) may also be a `sources.DataSource` with y None.
+the method's row of that table. X (n, d) may also be a `sources.DataSource` with y None; labels y (n,) are class
+indices 0…K−1 (`validation.encode_labels`).
+
+Each method declares the numbers of classes K it supports (`CLASS_COUNTS`); a face checks the user's labels against
+it with `check_classes` before building. The non-augmented SVGPs take their likelihood by name from
+`likelihoods.LINKS` (`link="logit"`, the paper's, or "probit").
 """
 
 from __future__ import annotations
@@ -14,9 +19,18 @@ import numpy as np
 from explorer.epgpc import EPGPC
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
+from explorer.likelihoods import LINKS, Link
 from explorer.schedules import schedule_for
 from explorer.svgp import SVGPAdam, SVGPNatGrad
+from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
+
+
+def link_by_name(link: str) -> Link:
+    """The likelihood `likelihoods.LINKS[link]`; ValueError naming the choices for another name."""
+    if link not in LINKS:
+        raise ValueError(f"link must be one of {sorted(LINKS)}, got {show(link)}")
+    return LINKS[link]
 
 
 def build_xgpc(
@@ -96,10 +110,11 @@ def build_svgp_adam(
     hyper_learning_rate: float = 0.01,
     hyper_every: int = 1,
     learning_rate: float = 0.01,
+    link: str = "logit",
 ) -> SVGPAdam:
-    """Non-augmented SVGP trained by Adam (`learning_rate`) on the whitened mean and Cholesky factor, a kernel step
-    every `hyper_every` iterations. The step-size options (step_size, rho, tau, kappa) do not apply to Adam and are
-    ignored."""
+    """Non-augmented SVGP with the likelihood `link` (a key of `likelihoods.LINKS`) trained by Adam
+    (`learning_rate`) on the whitened mean and Cholesky factor, a kernel step every `hyper_every` iterations. The
+    step-size options (step_size, rho, tau, kappa) do not apply to Adam and are ignored."""
     engine = SVGPAdam(
         X,
         y,
@@ -109,6 +124,7 @@ def build_svgp_adam(
         rng=rng,
         learning_rate=learning_rate,
         hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+        link=link_by_name(link),
     )
     return _every(engine, hyper_every)
 
@@ -128,10 +144,11 @@ def build_svgp_natgrad(
     learn_hyperparameters: bool = True,
     hyper_learning_rate: float = 0.01,
     hyper_every: int = 1,
+    link: str = "logit",
 ) -> SVGPNatGrad:
-    """Non-augmented SVGP trained by natural-gradient steps from the quadrature expectations, with the given
-    step-size rule as for X-GPC, a kernel step every `hyper_every` iterations. Not coordinate ascent: a constant ρ
-    must be small (0.01 worked, 0.1 diverged)."""
+    """Non-augmented SVGP with the likelihood `link` (a key of `likelihoods.LINKS`) trained by natural-gradient steps
+    from the quadrature expectations, with the given step-size rule as for X-GPC, a kernel step every `hyper_every`
+    iterations. Not coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
     engine = SVGPNatGrad(
         X,
         y,
@@ -141,6 +158,7 @@ def build_svgp_natgrad(
         rng=rng,
         schedule=schedule_for("svgp-natgrad", step_size, rho=rho, tau=tau, kappa=kappa),
         hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+        link=link_by_name(link),
     )
     return _every(engine, hyper_every)
 
@@ -196,9 +214,35 @@ def _every(engine, hyper_every: int):
 
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}
 
+CLASS_COUNTS = {"xgpc": (2, 2), "svgp-adam": (2, 2), "svgp-natgrad": (2, 2), "epgpc": (2, 2)}
+"""The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. Every method
+here is binary (X-GPC is the paper's logit model; the SVGPs' and EPGPC's links are binary)."""
 
-def build(method: str, X, y, Z, kernel: Kernel, **options):
-    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) ±1, Z (m, d)."""
+
+def check_classes(method: str, classes, source: str | None = None) -> None:
+    """Refuse labels with more (or fewer) classes than `method` supports: DataError naming the data (`source`), the
+    method, the K it supports and the classes found (K,)."""
+    _known(method)
+    fewest, most = CLASS_COUNTS[method]
+    K = len(classes)
+    if K < fewest or (most is not None and K > most):
+        supported = (
+            f"exactly {fewest}" if fewest == most else f"{fewest} or more" if most is None else f"{fewest}…{most}"
+        )
+        binary = "Only binary classification is supported. " if most == 2 and K > 2 else ""  # scikit-learn's words
+        found = f"{K} class" if K == 1 else f"{K} classes"
+        raise DataError(
+            f"{prefix(source)}{binary}Method {show(method)} supports {supported} classes; "
+            f"the labels hold {found}: {show_list(classes)}"
+        )
+
+
+def _known(method: str) -> None:
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {sorted(METHODS)}")
+
+
+def build(method: str, X, y, Z, kernel: Kernel, **options):
+    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1, Z (m, d)."""
+    _known(method)
     return METHODS[method](X, y, Z, kernel, **options)

@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 import param
 
-from explorer import settings
+from explorer import methods, settings
 from explorer.data import datasets
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data, standardised
@@ -152,7 +152,7 @@ class Model(RunSettings):
         else:
             X, y, self.feature_names = datasets.load_with_names(self.dataset, self.data_dir)
         X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, streams(self.seed).split)
-        return X_tr, X_te, y_tr.astype(float), y_te.astype(float)
+        return X_tr, X_te, y_tr.astype(np.int64), y_te.astype(np.int64)
 
     def _build(self) -> None:
         """Load data and start the run (`run.Run`) for the current configuration (all or nothing)."""
@@ -318,7 +318,8 @@ class Model(RunSettings):
             return None
         nll = self.history.rows[-1]["test_nll"]
         collapsed = bool(abs(nll - math.log(2.0)) < 0.01) and bool(
-            np.max(np.abs(self.engine.predict_proba(self.trainer.X_eval) - 0.5)) < COLLAPSE_TOLERANCE
+            np.max(np.abs(self.engine.predict_proba(self.trainer.X_eval) - 1.0 / self.engine.n_classes))
+            < COLLAPSE_TOLERANCE
         )
         if collapsed == self._collapsed:
             return None
@@ -346,6 +347,7 @@ class Model(RunSettings):
     def set_data(self, X, y, name: str = "custom", feature_names=None) -> None:
         """Use (X, y) as the data set ('custom'); validated first: on a DataError nothing changes."""
         X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
+        methods.check_classes(self.method, classes, source=name)
         bounded_features(X, str(name))
         names = list(feature_names) if feature_names is not None else [f"x{j + 1}" for j in range(X.shape[1])]
         previous = self._custom
@@ -362,22 +364,26 @@ class Model(RunSettings):
             self.status = f"Loaded {name}: {len(X)} rows, {X.shape[1]} features. " + self.status
 
     def add_point(self, x, label: int) -> None:
-        """Add a training point x (raw units, (d,)) with label ±1 and keep training (the playground click)."""
+        """Add a training point x (raw units, (d,)) of class `label` (an index 0…K−1 of `classes`) and keep training
+        (the playground click)."""
         try:
             x = np.asarray(x, dtype=float).reshape(1, -1)
         except (TypeError, ValueError) as err:
             raise datasets.DataError(f"a new point needs {self.X_train.shape[1]} numbers, got {x!r}") from err
         if x.shape[1] != self.X_train.shape[1] or not np.all(np.isfinite(x)):
             raise datasets.DataError(f"a new point needs {self.X_train.shape[1]} finite coordinates, got {x.ravel()}")
-        if isinstance(label, (bool, np.bool_)) or label not in (-1, 1):
-            raise datasets.DataError(f"label must be −1 or +1, got {label!r}")
+        K = len(self.classes)
+        if isinstance(label, (bool, np.bool_)) or label not in range(K):
+            raise datasets.DataError(f"label must be a class index 0…{K - 1}, got {label!r}")
         label = int(label)
         x_std = standardised(self.scaler, x, "the new point")
         X_train = np.vstack([self.X_train, x])
-        y_train = np.append(self.y_train, float(label))
+        y_train = np.append(self.y_train, label)
         self.engine.set_training_data(np.vstack([self.engine.X, x_std]), y_train)
         self.current_run.X_train, self.current_run.y_train = X_train, y_train
-        self._publish(status=f"Added a training point of class {label:+d} at {np.round(x.ravel(), 3).tolist()}")
+        self._publish(
+            status=f"Added a training point of class {self.classes[label]} at {np.round(x.ravel(), 3).tolist()}"
+        )
 
     @property
     def inducing_points(self) -> np.ndarray:
@@ -390,17 +396,20 @@ class Model(RunSettings):
         return self.engine.predict_latent(standardised(self.scaler, X))
 
     def predict_proba(self, X) -> np.ndarray:
-        """p(y* = +1 | data) at raw-unit inputs X (n*, d): finite, in [0, 1] (NumericalError if the run diverged)."""
+        """The class probabilities (n*, K) at raw-unit inputs X (n*, d), column k for `classes[k]`: finite, in [0, 1],
+        rows summing to 1 (NumericalError if the run diverged)."""
         return self.engine.predict_proba(standardised(self.scaler, X))
 
     @property
     def classes(self) -> np.ndarray:
-        """The data's two class values (2,): classes[0] is −1, classes[1] is +1 (custom data keep their names)."""
+        """The data's class values (K,) for the class indices 0…K−1 of `y_train`, `y_test` and the columns of
+        `predict_proba`: −1 and +1 for the built-in and paper sets, the values given to `set_data` for custom data."""
         return np.array([-1, 1]) if self._custom is None else self._custom["classes"]
 
     def surface(self, resolution: int = 80, features: tuple[int, int] = (0, 1), margin: float = 0.1) -> dict:
-        """p(y=1) and predictive sd on a resolution² grid over the training range of two features (others at their
-        training mean): dict(x (nx,), y (ny,), p (ny, nx), sd (ny, nx)). sd is that of the latent f*.
+        """p(class 1) (column 1 of the (n*, 2) class probabilities) and predictive sd on a resolution² grid over the
+        training range of two features (others at their training mean): dict(x (nx,), y (ny,), p (ny, nx),
+        sd (ny, nx)). sd is that of the latent f*.
         resolution: 2…1000; features: two column indices of the data."""
         if not 2 <= count(resolution, "resolution") <= 1000:
             raise ValueError(f"resolution must be between 2 and 1000, got {resolution!r}")
@@ -533,23 +542,24 @@ def _numeric(arrays: dict, name: str, refuse) -> np.ndarray:
 
 
 def _custom_data(custom, arrays: dict, dataset: str, refuse) -> dict | None:
-    """The custom data set stored with a run (X, y ±1, names, classes), checked; None for other data sets."""
+    """The custom data set stored with a run (X, y class indices, names, classes), checked; None for other data sets."""
     if dataset != "custom":
         return None
     if not isinstance(custom, dict) or "custom/X" not in arrays or "custom/y" not in arrays:
         refuse("data set 'custom' but no custom data stored")
     try:
-        X, y_pm1, _ = datasets.validate(
+        X, y, _ = datasets.validate(
             arrays["custom/X"], arrays["custom/y"], custom["feature_names"], source="stored custom data"
         )
     except datasets.DataError as err:
         refuse(str(err))
     classes = np.array(custom["classes"])
-    if classes.shape != (2,) or classes[0] == classes[1] or not np.array_equal(np.unique(arrays["custom/y"]), [-1, 1]):
-        refuse(f"custom classes {custom['classes']!r} are not two distinct values for labels −1, +1")
+    K = len(classes)
+    if classes.ndim != 1 or len(np.unique(classes)) != K or not np.array_equal(np.unique(arrays["custom/y"]), range(K)):
+        refuse(f"custom classes {custom['classes']!r} are not {K} distinct values for the labels 0…{K - 1}")
     return {
         "X": X,
-        "y": y_pm1,
+        "y": y,
         "feature_names": list(custom["feature_names"]),
         "name": str(custom["name"]),
         "classes": classes,

@@ -69,7 +69,7 @@ def start_run(
     standardised training rows with `inducing_rng` unless Z is given (standardised units), build `method` (a key of
     `methods.METHODS`, with builder `options`) on them with the minibatch stream `engine_rng`, and wrap it in a
     `Trainer` evaluating on (X_eval, y_eval); `evaluation_rng` picks the Trainer's ELBO subset, `no_improvement`
-    is the Trainer's early-stopping rule (`convergence.NoImprovement`; None: its default). y in ±1."""
+    is the Trainer's early-stopping rule (`convergence.NoImprovement`; None: its default). y: class indices 0…K−1."""
     scaler, X_train, X_eval = standardise(X_train, X_eval, scaler=scaler)
     if Z is None:
         Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
@@ -101,7 +101,7 @@ def full_batch_engine(
 ):
     """An engine for `training.fit_to_optimum`: full batches, constant step ρ (X-GPC with ρ = 1 is exact coordinate
     ascent; SVGP's natural-gradient step needs a smaller one), fixed kernel. `full` is X-GPC's non-sparse mode
-    (Z None). X (n, d) standardised, y (n,) in ±1."""
+    (Z None). X (n, d) standardised, y (n,) class indices 0…K−1."""
     return methods.build(
         method,
         X,

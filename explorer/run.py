@@ -27,10 +27,13 @@ from explorer.scaling import Standardizer
 from explorer.training import Trainer
 from explorer.validation import DataError
 
-RUN_FORMAT = "xgpc-explorer-run/3"
-"""The run file's format. Version 2 files (written before the advanced settings existed) still load: their runs
-used what are now those settings' defaults."""
-READABLE_FORMATS = ("xgpc-explorer-run/2", RUN_FORMAT)
+RUN_FORMAT = "xgpc-explorer-run/4"
+"""The run file's format. Older files still load: version 2 (written before the advanced settings existed) and
+version 3 (before the SVGP's `link`) ran with what are now the missing settings' defaults, and both stored labels
+as ±1, which `read` turns into the class indices 0, 1 runs hold now."""
+READABLE_FORMATS = ("xgpc-explorer-run/2", "xgpc-explorer-run/3", RUN_FORMAT)
+_SIGNED_LABELS = ("y_train", "y_test", "custom/y")
+"""The label arrays a version 2 or 3 file stores as ±1."""
 
 
 class RunFileError(ValueError):
@@ -216,7 +219,7 @@ class Run:
     @staticmethod
     def read(path) -> tuple[dict, dict, dict]:
         """(settings, description, arrays) of a run file written by `save`, checked to be one: a readable format
-        and every setting (a version-2 file's missing advanced settings take their defaults). RunFileError names
+        and every setting (an older file's missing settings take their defaults, its ±1 labels become indices). RunFileError names
         the file and the problem."""
 
         def refuse(problem: str):
@@ -230,7 +233,14 @@ class Run:
             found = meta.get("format") if isinstance(meta, dict) else type(meta).__name__
             refuse(f"format {found!r}, expected {RUN_FORMAT!r} (written by another program or version)")
         config = meta["config"]
-        expected = set(settings.SETTINGS) if meta["format"] == RUN_FORMAT else set(_VERSION_2_SETTINGS)
+        expected = {
+            "xgpc-explorer-run/2": set(_VERSION_2_SETTINGS),
+            "xgpc-explorer-run/3": set(settings.SETTINGS) - {"link"},
+            RUN_FORMAT: set(settings.SETTINGS),
+        }[meta["format"]]
+        if meta["format"] != RUN_FORMAT:
+            for name in set(_SIGNED_LABELS) & set(arrays):
+                arrays[name] = (np.asarray(arrays[name]) > 0).astype(np.int64)
         if not isinstance(config, dict) or set(config) != expected:
             keys = set(config) if isinstance(config, dict) else set()
             refuse(f"settings missing {sorted(expected - keys)} or unknown {sorted(keys - expected)}")

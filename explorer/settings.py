@@ -22,6 +22,7 @@ import numpy as np
 from explorer import methods
 from explorer.engine import HYPER_RATES
 from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
+from explorer.likelihoods import LINKS
 from explorer.schedules import Adaptive, Constant, RobbinsMonro
 from explorer.xgpc import BATCH_RHOS, DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS, KERNEL_STEPS
 
@@ -351,6 +352,17 @@ SETTINGS = _declare(
         "advanced",
         1,
         allow_none=True,
+    ),
+    Setting(
+        "link",
+        "choice",
+        "logit",
+        "SVGP likelihood link",
+        "link",
+        "SVGP (Adam or natural gradients): the likelihood's link, 'logit' (the paper's) or 'probit' "
+        "(X-GPC's augmentation needs the logit; EPGPC's is the probit)",
+        "advanced",
+        choices=tuple(LINKS),
     ),
     Setting(
         "kernel_bound",

@@ -1,13 +1,16 @@
-"""The baseline the paper raced: non-augmented sparse variational GP classification (SVGP) with a logit link.
+"""The baseline the paper raced: non-augmented sparse variational GP classification (SVGP), logit link by default.
 
 Hensman, Matthews, Ghahramani (AISTATS 2015); natural gradients as in Salimbeni, Eleftheriadis, Hensman (AISTATS 2018).
-Same kernel, inducing inputs Z, minibatches and linear algebra as `explorer.xgpc` (DESIGN §4). With q(u) = N(μ, Σ),
-a_i = κ_iμ and v_i = K̃_ii + κ_iΣκ_iᵀ (the marginal q(f_i) = N(a_i, v_i)), the exact, non-augmented bound is
+Same kernel, inducing inputs Z, minibatches and linear algebra as `explorer.xgpc` (DESIGN §4). The likelihood
+p(y | f) comes from the likelihood seam (`link`, a `likelihoods.Link`: `LINKS["logit"]` σ(yf), the paper's, or
+`LINKS["probit"]` Φ(yf)); labels y ∈ {−1, +1} in the equations. With q(u) = N(μ, Σ), a_i = κ_iμ and
+v_i = K̃_ii + κ_iΣκ_iᵀ (the marginal q(f_i) = N(a_i, v_i)), the exact, non-augmented bound is
 
-    L = Σ_i E_{N(f|a_i, v_i)}[log σ(y_i f)] − KL(q(u) ‖ p(u)),
+    L = Σ_i E_{N(f|a_i, v_i)}[log p(y_i | f)] − KL(q(u) ‖ p(u)),
 
-with the expectation and its derivatives g_a = ∂E/∂a, g_v = ∂E/∂v = ½E[∂²_f log σ] (Price's theorem) by Gauss–Hermite.
-It is never below X-GPC's augmented bound at the same q(u), so both methods' ELBOs share one axis.
+with the expectation and its derivatives g_a = ∂E/∂a, g_v = ∂E/∂v = ½E[∂²_f log p] (Price's theorem) by
+Gauss–Hermite. With the logit it is never below X-GPC's augmented bound at the same q(u), so both methods' ELBOs
+share one axis. Both links are log-concave (g_v ≤ 0), which the natural-gradient step below relies on.
 
 Link to X-GPC: the augmented per-point term ½y a − ½θ(K̃ + b + a²) + const has ∂/∂a = ½y − θa, ∂/∂v = −½θ. With the
 pseudo-data θ̃ = −2g_v, ỹ = 2(g_a + θ̃a) its gradients in (a, v) equal the quadrature ones, so X-GPC's natural-gradient
@@ -34,7 +37,7 @@ from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
 from explorer.kernels import Kernel
-from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood
+from explorer.likelihoods import LOGIT, Link, gauss_hermite_expectations
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
 from explorer.xgpc import natural_gradient_targets, pseudo_data
@@ -45,8 +48,10 @@ _CHUNK = 4096
 # ----- what both optimisers share ------------------------------------------------------------------------------
 class _SVGP(SVIEngine):
     """What both optimisers share on the SVI skeleton (`explorer.engine.SVIEngine`): kernel factors, the
-    quadrature expectations, the bound, prediction. Subclasses define the parameterisation of q(u) and its
-    `_variational_step`."""
+    quadrature expectations of the likelihood `link` (a `likelihoods.Link`, default the logit), the bound,
+    prediction. Subclasses define the parameterisation of q(u) and its `_variational_step`. The methods that take
+    a minibatch's labels y (`variational_gradient`, `kernel_gradient`, `natural_gradient_targets`) take them as the
+    equations write them, ±1 (`_batch`, `likelihoods.signed_labels`)."""
 
     def __init__(
         self,
@@ -60,7 +65,9 @@ class _SVGP(SVIEngine):
         hyper_optimizer: Adam | None = None,
         rng: np.random.Generator | None = None,
         criterion: SlidingWindow | None = None,
+        link: Link = LOGIT,
     ):
+        self.link = link
         source = as_source(X, y)
         super().__init__(
             source,
@@ -94,7 +101,7 @@ class _SVGP(SVIEngine):
         """a, v (s,) of the rows with cross-covariance K_sm (s, m) and `projection` = `_project(K_sm)`, and
         (E, g_a, g_v) at them."""
         a, v = self._marginals(K_sm, projection)
-        return (a, v) + gauss_hermite_expectations(logit_log_likelihood, y, a, v)
+        return (a, v) + gauss_hermite_expectations(self.link.log_likelihood, y, a, v)
 
     # ----- the variational step of one SVI iteration (the skeleton's `_update_q`) -----------------------------
     def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
@@ -107,11 +114,11 @@ class _SVGP(SVIEngine):
 
     # ----- objective and prediction ------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:
-        """The exact bound Σ_i E_q[log σ(y_i f_i)] − KL on all n points (in chunks), or estimated as
+        """The exact bound Σ_i E_q[log p(y_i | f_i)] − KL on all n points (in chunks), or estimated as
         (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self.source.batch(part)
+            X_part, y_part = self._batch(part)
             K_sm = self._cross(X_part)
             total += float(np.sum(self._expectations(K_sm, self._project(K_sm), y_part)[2]))
             count += len(part)
@@ -148,10 +155,19 @@ class SVGPAdam(_SVGP):
         hyper_optimizer: Adam | None = None,
         rng: np.random.Generator | None = None,
         criterion: SlidingWindow | None = None,
+        link: Link = LOGIT,
     ):
         self.optimizer = Adam(learning_rate)
         super().__init__(
-            X, y, Z, kernel, batch_size=batch_size, hyper_optimizer=hyper_optimizer, rng=rng, criterion=criterion
+            X,
+            y,
+            Z,
+            kernel,
+            batch_size=batch_size,
+            hyper_optimizer=hyper_optimizer,
+            rng=rng,
+            criterion=criterion,
+            link=link,
         )
         self._tril = np.tril_indices(self.m)
         self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
@@ -261,9 +277,10 @@ class SVGPNatGrad(_SVGP):
     """SVGP trained by natural-gradient steps on η₁ = Σ⁻¹μ, η₂ = −½Σ⁻¹ (Salimbeni et al. 2018).
 
     λ̂₁ = (n/s)κᵀ(g_a − 2g_v∘a), λ̂₂ = −½K_mm⁻¹ + (n/s)κᵀdiag(g_v)κ — X-GPC's targets at the pseudo-data (ỹ, θ̃);
-    g_v ≤ 0 (log σ is concave) keeps −η₂ positive definite for any ρ ∈ (0, 1]. `schedule` is an `explorer.schedules`
-    rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the paper's adaptive rule); a rule that needs a warm start gets it from `warm_start_batches`
-    minibatches at the initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
+    g_v ≤ 0 (log σ and log Φ are concave) keeps −η₂ positive definite for any ρ ∈ (0, 1]. `schedule` is an
+    `explorer.schedules` rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the paper's adaptive rule); a rule
+    that needs a warm start gets it from `warm_start_batches` minibatches at the initial q, as in X-GPC. The kernel step
+    keeps q(u) fixed, as in X-GPC.
     """
 
     def __init__(
@@ -278,6 +295,7 @@ class SVGPNatGrad(_SVGP):
         hyper_optimizer: Adam | None = None,
         rng: np.random.Generator | None = None,
         criterion: SlidingWindow | None = None,
+        link: Link = LOGIT,
     ):
         super().__init__(
             X,
@@ -289,6 +307,7 @@ class SVGPNatGrad(_SVGP):
             hyper_optimizer=hyper_optimizer,
             rng=rng,
             criterion=criterion,
+            link=link,
         )
         eta2 = -0.5 * self.K_inv
         self._set_natural(np.zeros(self.m), eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", 0))
@@ -327,7 +346,7 @@ class SVGPNatGrad(_SVGP):
         return natural_gradient_targets(kappa, y_tilde, theta_tilde, self.K_inv, self.n)
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         lam1, lam2 = self.natural_gradient_targets(self._cross(X_b), y_b)
         return np.concatenate([lam1, lam2.ravel()])
 

@@ -3,8 +3,8 @@ training time apart from evaluation time, evaluate every `eval_every` iterations
 the paper's convergence criteria; and the one full-batch fit to the optimum (`fit_to_optimum`).
 
 An engine (`explorer.engine.SVIEngine`: `XGPC`, an SVGP baseline) offers: `step(k)`, `iteration`, `rho`, `kernel`,
-`n`, `mu`, `converged` (global-parameter criterion), `elbo(index=None)`, `predict_proba(X)`, `state_dict()`,
-`load_state_dict(state)`.
+`n`, `mu`, `converged` (global-parameter criterion), `elbo(index=None)`, `predict_proba(X)` ((n*, K) class
+probabilities), `state_dict()`, `load_state_dict(state)`. Evaluation labels are class indices 0…K−1.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.convergence import NoImprovement, holdout_nll_criterion, no_improvement_criterion
+from explorer.inputs import class_indices
 from explorer.linalg import NumericalError
 from explorer.metrics import error_rate, negative_log_likelihood
 
@@ -84,7 +85,8 @@ def _plain(name: str, value) -> int | float:
 
 
 class Trainer:
-    """Runs an engine with evaluation on (X_eval, y_eval) every `eval_every` iterations.
+    """Runs an engine with evaluation on (X_eval (n_eval, d), y_eval (n_eval,) class indices) every `eval_every`
+    iterations: test NLL and error from the engine's (n_eval, K) class probabilities (`metrics`).
 
     `seconds` counts only time inside `engine.step`. The ELBO column is the full training ELBO when n ≤ `elbo_points`,
     otherwise the unbiased estimate on a fixed random subset of `elbo_points` training rows.
@@ -117,7 +119,7 @@ class Trainer:
         if convergence not in CONVERGENCE_RULES:
             raise ValueError(f"convergence must be one of {CONVERGENCE_RULES}, got {convergence!r}")
         self.engine = engine
-        self.X_eval, self.y_eval = np.asarray(X_eval, dtype=float), np.asarray(y_eval, dtype=float)
+        self.X_eval, self.y_eval = np.asarray(X_eval, dtype=float), class_indices(np.asarray(y_eval).ravel(), "y_eval")
         self.eval_every, self.convergence = int(eval_every), convergence
         self.history = History(max_history)
         self.holdout = holdout_nll_criterion()
@@ -174,9 +176,9 @@ class Trainer:
             **engine.kernel.summary(),
         }
         if len(self.y_eval):
-            p = engine.predict_proba(self.X_eval)
-            row["test_nll"] = negative_log_likelihood(p, self.y_eval)
-            row["test_error"] = error_rate(p, self.y_eval)
+            P = engine.predict_proba(self.X_eval)
+            row["test_nll"] = negative_log_likelihood(P, self.y_eval)
+            row["test_error"] = error_rate(P, self.y_eval)
         else:
             row["test_nll"] = row["test_error"] = float("nan")
         previous = self.history.rows[-1]["test_nll"] if len(self.history) else None

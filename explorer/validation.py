@@ -1,6 +1,7 @@
-"""Checks at the data boundary: labels to ±1 and back, and float features that are finite (DESIGN §5).
+"""Checks at the data boundary: labels to class indices 0…K−1 and back, and float features that are finite (DESIGN §5).
 
-Internally every classifier sees X float64 (n, d), finite, and y int8 in {−1, +1} (paper §3). Bad input raises
+Internally every classifier sees X float64 (n, d), finite, and y int64 class indices 0…K−1 with the user's label
+values kept as `classes` (K,) (DESIGN §1; a binary method writes them as ±1 in its own equations). Bad input raises
 `DataError` naming the source, line or row, column and value; nothing is silently dropped or coerced. Values in
 messages are shown as plain Python values (`0`, `1`, `'yes'`), never as NumPy reprs, and long ones are cut short.
 """
@@ -55,10 +56,11 @@ def _looks_like_a_date(value) -> bool:
 
 
 def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Map two distinct label values to ±1: classes[0] ↦ −1, classes[1] ↦ +1 in sorted order.
+    """Map K ≥ 2 distinct label values to class indices 0…K−1 in sorted order: classes[k] ↦ k.
 
-    y: (n,) of ±1, 0/1, bool, or any two distinct values (strings, ints). Returns (y_pm1 int8 (n,), classes (2,)).
-    So {0, 1}: 0 ↦ −1; {−1, +1} unchanged; {False, True}: False ↦ −1.
+    y: (n,) of any comparable values (ints, strings, bools, ±1, 0/1, …). Returns (y int64 (n,), classes (K,)). So
+    {0, 1} and {False, True} are unchanged; {−1, +1}: −1 ↦ 0, +1 ↦ 1; {'a', 'b', 'c'} ↦ 0, 1, 2. A method that
+    supports fewer classes than the labels hold refuses them (`methods.check_classes`).
     """
     try:
         y = np.asarray(y)
@@ -76,27 +78,28 @@ def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarr
     except TypeError as err:
         kinds = sorted({type(v).__name__ for v in y.tolist()})
         raise DataError(f"{prefix(source)}labels mix value types {kinds} and cannot be compared: {err}") from None
-    if classes.size != 2:
-        found = ", ".join(f"{show(c)} ({k} rows)" for c, k in zip(classes[:SHOWN_LIST_ITEMS].tolist(), counts.tolist()))
-        found += f", … ({classes.size} values in all)" if classes.size > SHOWN_LIST_ITEMS else ""
+    if classes.size < 2:
+        found = ", ".join(f"{show(c)} ({k} rows)" for c, k in zip(classes.tolist(), counts.tolist()))
         raise DataError(
-            f"{prefix(source)}binary classification needs exactly 2 label values, found {classes.size}: {found or 'none'}"
+            f"{prefix(source)}classification needs at least 2 label values, found {classes.size}: {found or 'none'}"
         )
-    y_pm1 = np.where(inverse.reshape(-1) == 1, 1, -1).astype(np.int8)
-    return y_pm1, classes
+    return inverse.reshape(-1).astype(np.int64), classes
 
 
-def decode_labels(y_pm1, classes) -> np.ndarray:
-    """Inverse of `encode_labels`: −1 ↦ classes[0], +1 ↦ classes[1]. y_pm1 (n,) → (n,) of the classes' dtype."""
-    y_pm1 = np.asarray(y_pm1)
+def decode_labels(y, classes) -> np.ndarray:
+    """Inverse of `encode_labels`: class index k ↦ classes[k]. y (n,) of indices 0…K−1 → (n,) of the classes' dtype."""
+    y = np.asarray(y)
     classes = np.asarray(classes)
-    if classes.shape != (2,):
-        raise DataError(f"classes must hold exactly 2 values, got shape {classes.shape}")
-    bad = ~np.isin(y_pm1, (-1, 1))
+    if classes.ndim != 1 or classes.size < 2:
+        raise DataError(f"classes must hold at least 2 values, got shape {classes.shape}")
+    bad = ~np.isin(y, np.arange(classes.size))
     if np.any(bad):
-        row = int(np.flatnonzero(bad)[0])
-        raise DataError(f"labels to decode must be -1 or +1; row index {row} is {show(y_pm1.reshape(-1)[row])}")
-    return classes[(y_pm1 == 1).astype(np.intp)]
+        row = int(np.flatnonzero(bad.reshape(-1))[0])
+        raise DataError(
+            f"labels to decode must be class indices 0…{classes.size - 1}; row index {row} is "
+            f"{show(y.reshape(-1)[row])}"
+        )
+    return classes[y.astype(np.intp)]
 
 
 # ----------------------------------------------------------------------------------------------------------- checks
@@ -119,9 +122,10 @@ def _to_float_columns(X: np.ndarray, feature_names, source) -> np.ndarray:
 
 
 def validate(X, y, feature_names=None, source: str | None = None):
-    """Check and convert a classification data set. Returns (X float64 C-contiguous (n, d), y_pm1 (n,), classes (2,)).
+    """Check and convert a classification data set. Returns (X float64 C-contiguous (n, d), y (n,) class indices,
+    classes (K,)).
 
-    X must be 2-D, numeric and finite; y has one of two label values per row (see `encode_labels`); n ≥ 2.
+    X must be 2-D, numeric and finite; y has one of K ≥ 2 label values per row (see `encode_labels`); n ≥ 2.
     """
     if sparse.issparse(X):
         X = X.toarray()
@@ -165,5 +169,5 @@ def validate(X, y, feature_names=None, source: str | None = None):
             f"{prefix(source)}{column_label(j, feature_names)} has a non-finite value {show(X[i, j])} "
             f"(first at row index {i}); NaN and inf are not allowed"
         )
-    y_pm1, classes = encode_labels(y, source=source)
-    return np.ascontiguousarray(X), y_pm1, classes
+    y, classes = encode_labels(y, source=source)
+    return np.ascontiguousarray(X), y, classes

@@ -1,6 +1,8 @@
 """X-GPC: Pólya-Gamma augmented sparse variational GP classification with closed-form natural gradients.
 
-Wenzel, Galy-Fajou, Donner, Kloft, Opper (AAAI 2019), §3-4 and appendix; notation of DESIGN §2. Labels y ∈ {−1, +1}.
+Wenzel, Galy-Fajou, Donner, Kloft, Opper (AAAI 2019), §3-4 and appendix; notation of DESIGN §2. Labels y ∈ {−1, +1} in
+the equations, as the paper writes them: given as class indices 0, 1, they are converted when a minibatch is read
+(`SVIEngine._batch`; class 0 ↦ −1, class 1 ↦ +1).
 q(u) = N(μ, Σ) in natural parameters η₁ = Σ⁻¹μ (m,), η₂ = −½Σ⁻¹ (m, m); q(ω_i) = PG(1, c_i).
 κ = K_nm K_mm⁻¹, K̃_ii = k(x_i, x_i) − κ_i K_mi. Memory during training is O(m² + s·m): no n×m matrix is formed.
 """
@@ -92,13 +94,13 @@ class XGPC(SVIEngine):
     """The X-GPC training state on the shared SVI skeleton (`explorer.engine.SVIEngine`): its variational step is the
     local step plus the closed-form natural-gradient step, its bound the augmented ELBO.
 
-    X (n, d), y (n,) in ±1 (or X a `sources.DataSource` and y None), Z (m, d) fixed inducing inputs. `full=True` is
-    the non-sparse mode u = f (Z = X, κ = I, K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size = n with
-    `Constant(1.0)` is exact coordinate ascent; a batch_size above n is clamped to n with a warning. `schedule` is a
-    step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro
-    τ = 10, κ = 0.6). `hyper_optimizer` (an `Adam`) turns on kernel learning: after the natural-gradient step of
-    every `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam step on (log ℓ, log σ²)
-    along the analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q (`hyper_warmup`, `hyper_rate`: the
+    X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource` and y None), Z (m, d) fixed inducing inputs.
+    `full=True` is the non-sparse mode u = f (Z = X, κ = I, K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size =
+    n with `Constant(1.0)` is exact coordinate ascent; a batch_size above n is clamped to n with a warning. `schedule`
+    is a step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro
+    τ = 10, κ = 0.6). `hyper_optimizer` (an `Adam`) turns on kernel learning: after the natural-gradient step of every
+    `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam step on (log ℓ, log σ²) along the
+    analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q (`hyper_warmup`, `hyper_rate`: the
     kernel-step schedule of `SVIEngine`). A failed iteration leaves every part of the state as it was before it.
 
     `kernel_step` says what the kernel step holds fixed: "fixed-u" (the paper: q(u) = N(μ, Σ), η unchanged) or
@@ -315,14 +317,14 @@ class XGPC(SVIEngine):
 
     def minibatch_targets(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         kappa, K_tilde, _ = self.project(X_b, index)
         theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P))
         return natural_gradient_targets(kappa, y_b, theta, self.K_inv, self.n)
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂L̂/∂(log ℓ, log σ²) of the minibatch ELBO on rows `index` at the current q, c at its optimum → (L + 1,)."""
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         kappa, K_tilde, K_sm = self.project(X_b, index)
         return self._kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
 
@@ -412,7 +414,7 @@ class XGPC(SVIEngine):
         stream = self.rng.bit_generator.state
         index = self.source.sample(self.rng, min(self.init_rows, self.n))
         self.rng.bit_generator.state = stream
-        X_b, y_b = self.source.batch(index)
+        X_b, y_b = self._batch(index)
         kappa, K_tilde, _ = self.project(X_b, index)
         for _ in range(self.init_sweeps):
             theta = pg_mean(local_step(kappa, K_tilde, self.mu, self.L_P))
@@ -510,7 +512,7 @@ class XGPC(SVIEngine):
         mu, L_P = self._reported()
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self.source.batch(part)
+            X_part, y_part = self._batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
             a = kappa @ mu
             V = _whiten(L_P, kappa)

@@ -48,7 +48,7 @@ def diabetes_comparison(paper_data):
     (m = 40) X-GPC against 4 chains × 2,000 Gibbs draws after 100 burn-in."""
     data = np.load(paper_data / "diabetes.npz")
     rows = np.random.default_rng(0).permutation(len(data["y"]))[:300]
-    X, y = data["X"][rows], data["y"][rows].astype(float)
+    X, y = data["X"][rows], (data["y"][rows] > 0).astype(int)  # the file's ±1 as class indices
     X = (X - X.mean(axis=0)) / X.std(axis=0, ddof=1)
     X_train, y_train, X_test, y_test = X[:200], y[:200], X[200:], y[200:]
     sampler = GibbsSampler(
@@ -130,7 +130,7 @@ def test_gaussian_marginal_kl_against_quadrature():
 def test_run_comparison_subsamples_and_is_reproducible():
     rng = np.random.default_rng(3)
     X = rng.standard_normal((300, 2))
-    y = np.where(X[:, 0] - X[:, 1] + 0.3 * rng.standard_normal(300) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] - X[:, 1] + 0.3 * rng.standard_normal(300) > 0, 1, 0)  # class indices
     runs = [
         run_comparison(
             X,
@@ -159,14 +159,14 @@ def test_run_comparison_subsamples_and_is_reproducible():
 def test_mismatched_inputs_are_refused():
     rng = np.random.default_rng(4)
     X = rng.standard_normal((20, 2))
-    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] > 0, 1, 0)  # class indices
     sampler = GibbsSampler(X, y, RBF(1.0), rng=rng, n_chains=2, burn_in=0, n_samples=8).run()
     with pytest.raises(ValueError, match="different kernels"):
         compare_with_mcmc(fitted(X, y, RBF(2.0)), sampler, X, y)
     with pytest.raises(ValueError, match="different training data"):
         compare_with_mcmc(fitted(X[:10], y[:10], RBF(1.0)), sampler, X, y)
-    with pytest.raises(ValueError, match="−1 and \\+1"):
-        compare_with_mcmc(fitted(X, y, RBF(1.0)), sampler, X, (y > 0).astype(float))
+    with pytest.raises(ValueError, match="y_test row 0 \\(0-based\\) holds -1; labels must be class indices"):
+        compare_with_mcmc(fitted(X, y, RBF(1.0)), sampler, X, 2 * y - 1)
     with pytest.raises(ValueError, match="n_train_max"):
         run_comparison(X, y, RBF(1.0), n_train_max=5000)
 

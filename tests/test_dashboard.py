@@ -160,11 +160,11 @@ def test_upload_header_parsing():
 
 def test_a_click_on_the_surface_adds_a_training_point(dash):
     n = len(dash.model.y_train)
-    dash.surface.click_class.value = -1
+    dash.surface.click_class.value = 0  # "click adds class −1": class index 0
     dash.surface._tapped(Tap(model=dash.surface.figure, x=0.25, y=-0.5))
-    assert len(dash.model.y_train) == n + 1 and dash.model.y_train[-1] == -1
+    assert len(dash.model.y_train) == n + 1 and dash.model.y_train[-1] == 0
     np.testing.assert_allclose(dash.model.X_train[-1], [0.25, -0.5])
-    assert list(dash.surface.added.data["label"]) == [-1.0]  # drawn as an added point
+    assert list(dash.surface.added.data["label"]) == [0.0]  # drawn as an added point
 
 
 def test_sd_mode_switches_the_colour_scale(dash):
@@ -341,9 +341,9 @@ def test_a_typed_value_out_of_range_is_refused_visibly(dash, caplog):
 
 
 def test_misclassified_marks_only_where_the_model_has_decided():
-    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
-    p = np.array([0.5, 0.5, 0.4995, 0.5004, 0.2, 0.9])
-    assert misclassified(p, y).tolist() == [False, False, False, False, True, True]
+    y = np.array([1, 0, 1, 0, 1, 0])  # class indices
+    p = np.array([0.5, 0.5, 0.4995, 0.5004, 0.2, 0.9])  # p(class 1)
+    assert misclassified(np.column_stack([1 - p, p]), y).tolist() == [False, False, False, False, True, True]
 
 
 @pytest.mark.parametrize("method", ["xgpc", "svgp-natgrad", "svgp-adam", "epgpc"])
@@ -384,10 +384,10 @@ def test_a_fresh_surface_crosses_out_nothing_and_a_trained_one_its_errors(dash):
     assert len(dash.surface.wrong.data["x"]) == 0
     for _ in range(6):
         dash.step()
-    p = dash.model.predict_proba(X)
-    decided = np.abs(p - 0.5) > UNDECIDED  # a trained model may still sit on ½ at a point or two: no cross there
+    P = dash.model.predict_proba(X)
+    decided = np.abs(P[:, 1] - 0.5) > UNDECIDED  # a trained model may still sit on ½ at a point or two: no cross there
     assert decided.mean() > 0.9
-    errors = round(error_rate(p[decided], y[decided]) * decided.sum())
+    errors = round(error_rate(P[decided], y[decided]) * decided.sum())
     assert errors > 0 and len(dash.surface.wrong.data["x"]) == errors
 
 
@@ -830,7 +830,7 @@ def test_an_action_while_training_shows_its_state_and_later_snapshots_follow_it(
 def test_a_point_added_while_training_is_drawn_and_checked_by_the_next_frames(dash):
     _playing(dash)
     n, drawn = len(dash.model.y_train), len(dash.surface.frame_inputs(None)["y"])
-    dash.add_point(np.array([0.5, 0.25]), -1)
+    dash.add_point(np.array([0.5, 0.25]), 0)
     assert len(dash.model.y_train) == n + 1
     shown = len(dash.surface.train.data["x"]) + len(dash.surface.added.data["x"])  # added points drawn apart
     assert shown == len(dash.surface._shown["train"]) + 1
@@ -838,7 +838,7 @@ def test_a_point_added_while_training_is_drawn_and_checked_by_the_next_frames(da
     dash.pause()
     assert len(inputs["y"]) == drawn + 1
     np.testing.assert_array_equal(inputs["X"][shown - 1], [0.5, 0.25])
-    assert inputs["y"][shown - 1] == -1
+    assert inputs["y"][shown - 1] == 0
 
 
 def test_the_data_tab_lists_missing_paper_sets_in_a_short_paragraph_and_points_to_the_examples():

@@ -22,7 +22,7 @@ PACKAGE = Path(explorer.__file__).parent
 def problem(n=120, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, 2))
-    y = np.where(X[:, 0] - 0.5 * X[:, 1] + 0.4 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] - 0.5 * X[:, 1] + 0.4 * rng.standard_normal(n) > 0, 1, 0)  # class indices
     return X, y, X[rng.choice(n, 12, replace=False)]
 
 
@@ -149,10 +149,10 @@ def test_a_memory_mapped_source_trains_bit_identically_to_the_arrays(tmp_path):
 def test_sources_check_what_they_are_given(tmp_path):
     X, y, _ = problem(n=20)
     np.save(tmp_path / "X.npy", X)
-    np.save(tmp_path / "y01.npy", (y > 0).astype(float))
+    np.save(tmp_path / "y_pm1.npy", 2.0 * y - 1.0)
     np.save(tmp_path / "y_short.npy", y[:-1])
-    with pytest.raises(ValueError, match="only −1 and \\+1"):
-        NpySource(tmp_path / "X.npy", tmp_path / "y01.npy")
+    with pytest.raises(ValueError, match=r"y_pm1.npy: y row \d+ \(0-based\) holds -1.0; labels must be class indices"):
+        NpySource(tmp_path / "X.npy", tmp_path / "y_pm1.npy")
     with pytest.raises(ValueError, match="same n"):
         NpySource(tmp_path / "X.npy", tmp_path / "y_short.npy")
     with pytest.raises(ValueError, match="either a data source"):

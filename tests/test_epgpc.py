@@ -94,9 +94,10 @@ def model_terms(X, y, Z, kernel):
 
 
 def log_joint(U, y, K, kappa, K_tilde):
-    """log p(u) + Σ_i log Φ(y_i κ_iu/√(1 + K̃_ii)) at the rows of U (S, m)."""
+    """log p(u) + Σ_i log Φ(y_i κ_iu/√(1 + K̃_ii)) at the rows of U (S, m); y class indices 0, 1 (↦ ∓1)."""
+    signs = 2.0 * np.asarray(y) - 1.0
     return stats.multivariate_normal(np.zeros(len(K)), K).logpdf(U) + np.sum(
-        log_ndtr(y * (U @ kappa.T) / np.sqrt(1.0 + K_tilde)), axis=1
+        log_ndtr(signs * (U @ kappa.T) / np.sqrt(1.0 + K_tilde)), axis=1
     )
 
 
@@ -127,7 +128,7 @@ EP_VARIANCE_TOLERANCE = 0.1  # relative
 @pytest.mark.parametrize("sites", SITE_FORMS)
 def test_one_point_ep_is_exact(sites):
     """n = 1 (Z = X, 1-D): the moment-matched Gaussian and log p(y) = log Φ(yμ... ) are exact for both forms."""
-    X, y, kernel = np.array([[0.3]]), np.array([-1.0]), RBF(1.0, 2.5, 1e-4)
+    X, y, kernel = np.array([[0.3]]), np.array([0]), RBF(1.0, 2.5, 1e-4)
     engine = ep_fit(X, y, X, kernel, sites=sites, damping=1.0, iterations=3)
     log_z, mean, cov = grid_posterior(X, y, X, kernel, points=20001, span=12.0)
     assert engine.elbo() == pytest.approx(log_z, abs=1e-9)
@@ -140,7 +141,7 @@ def test_ep_posterior_and_evidence_match_grid_integration(n, points):
     """Full GP (Z = X) on n = 2, 3 points: EP's log Z, means and variances vs a brute-force grid over u, within
     the accuracy the literature reports for EP with the probit."""
     rng = np.random.default_rng(4)
-    X, y, kernel = rng.normal(size=(n, 1)), np.array([1.0, -1.0, 1.0])[:n], RBF(1.0, 4.0, 1e-4)
+    X, y, kernel = rng.normal(size=(n, 1)), np.array([1, 0, 1])[:n], RBF(1.0, 4.0, 1e-4)
     engine = ep_fit(X, y, X, kernel)
     log_z, mean, cov = grid_posterior(X, y, X, kernel, points)
     sd = np.sqrt(np.diag(cov))
@@ -155,7 +156,7 @@ def test_ep_on_twenty_points_matches_importance_sampling():
     rng = np.random.default_rng(1)
     n = 20
     X = rng.normal(size=(n, 2))
-    y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=n) > 0, 1, 0)
     kernel = RBF(1.0, 2.0, 1e-4)
     engine = ep_fit(X, y, X, kernel)
     proposal = stats.multivariate_t(loc=engine.mu, shape=engine.Sigma, df=5, seed=np.random.default_rng(2))
@@ -176,7 +177,7 @@ def test_ep_on_twenty_points_matches_importance_sampling():
 def small_problem(n=60, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 2))
-    y = np.where(X[:, 0] - 0.5 * X[:, 1] + 0.4 * rng.normal(size=n) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] - 0.5 * X[:, 1] + 0.4 * rng.normal(size=n) > 0, 1, 0)  # class indices
     return X, y, X[:6], RBF(1.0, 2.0, 1e-4)
 
 
@@ -282,7 +283,7 @@ def test_predictions_are_the_probit_of_the_gaussian_predictive():
         integrate.quad(lambda f: ndtr(f) * stats.norm.pdf(f, a, np.sqrt(v)), -np.inf, np.inf)[0]
         for a, v in zip(mean, var)
     ]
-    np.testing.assert_allclose(engine.predict_proba(Xs), expected, rtol=1e-8)
+    np.testing.assert_allclose(engine.predict_proba(Xs), np.column_stack([1 - np.array(expected), expected]), rtol=1e-8)
 
 
 @pytest.mark.parametrize("sites", SITE_FORMS)
@@ -327,8 +328,8 @@ def test_bad_input_is_refused_with_a_clear_message():
         EPGPC(X, y, Z, kernel, sites="shared")
     with pytest.raises(ValueError, match="adaptive"):
         EPGPC(X, y, Z, kernel, sites="per-point", schedule=methods.schedule_for("epgpc", "adaptive"))
-    with pytest.raises(ValueError, match=r"[lL]abel|±1|-1"):
-        EPGPC(X, np.where(y > 0, 1.0, 0.0), Z, kernel)
+    with pytest.raises(ValueError, match=r"class indices up to 2.*probit likelihood models 2 classes"):
+        EPGPC(X, np.where(y > 0, 2, 0), Z, kernel)
     X_nan = X.copy()
     X_nan[3, 1] = np.nan
     with pytest.raises(ValueError, match="row 3"):
@@ -347,7 +348,9 @@ def test_a_model_runs_epgpc_end_to_end_and_continues_exactly_after_save_and_load
     assert row["iteration"] == 60 and np.isfinite(row["elbo"]) and row["test_error"] < 0.3
     surface = model.surface(resolution=6)
     grid = np.column_stack([np.tile(surface["x"], 6), np.repeat(surface["y"], 6)])
-    np.testing.assert_allclose(surface["p"].ravel(), model.predict_proba(grid), rtol=1e-12)  # the probit, not logit
+    np.testing.assert_allclose(
+        surface["p"].ravel(), model.predict_proba(grid)[:, 1], rtol=1e-12
+    )  # the probit, not logit
     path = tmp_path / "ep.npz"
     model.save(path)
     loaded = Model.load(path)

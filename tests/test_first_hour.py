@@ -236,8 +236,8 @@ def test_clicked_points_are_drawn_apart_and_a_new_run_says_it_dropped_them(dash)
     surface = dash.surface
     base = len(surface.train.data["x"])
     dash.add_point(np.array([0.5, 0.25]), 1)
-    dash.add_point(np.array([-0.5, 0.75]), -1)
-    assert list(surface.added.data["label"]) == [1.0, -1.0] and len(surface.train.data["x"]) == base
+    dash.add_point(np.array([-0.5, 0.75]), 0)
+    assert list(surface.added.data["label"]) == [1.0, 0.0] and len(surface.train.data["x"]) == base
     dash._replot_surface()  # the same run on a redrawn plane: still there, still stars
     assert len(surface.added.data["x"]) == 2 and not surface.dropped_note.visible
     n_data = len(dash.model.y_train) - 2

@@ -90,7 +90,7 @@ def test_precision_and_whitened_forms_agree_on_a_badly_conditioned_kernel():
 
 def test_auto_form_follows_the_condition_number():
     X = np.linspace(0.0, 1.0, 60)[:, None]
-    y = np.where(X[:, 0] > 0.5, 1.0, -1.0)
+    y = np.where(X[:, 0] > 0.5, 1, 0)
     well = GibbsSampler(X, y, RBF(0.3, 1.0, 1e-2), rng=np.random.default_rng(0))
     ill = GibbsSampler(X, y, RBF(2.0, 1.0, 1e-12), rng=np.random.default_rng(0))
     K_ill = RBF(2.0, 1.0, 1e-12).gram(X)
@@ -102,7 +102,8 @@ def test_auto_form_follows_the_condition_number():
 
 # ----- the whole sampler against a brute-force posterior -------------------------------------------------------------
 X2 = np.array([[0.0], [0.8]])
-Y2 = np.array([1.0, -1.0])  # both classes: the sampler refuses one-class data
+Y2 = np.array([1, 0])  # class indices of both classes: the sampler refuses one-class data
+SIGNS2 = 2.0 * Y2 - 1.0  # as the likelihood σ(yf) writes them
 KERNEL2 = RBF(1.0, 3.0, 1e-6)
 XS2 = np.array([[0.4], [2.0]])
 
@@ -117,7 +118,7 @@ def brute_force_two_point_posterior():
     u = np.linspace(-9.0, 9.0, 601)
     U1, U2 = np.meshgrid(u, u, indexing="ij")
     F = np.einsum("ij,jab->iab", L, np.stack([U1, U2]))  # (2, 601, 601)
-    w = expit(Y2[0] * F[0]) * expit(Y2[1] * F[1]) * np.exp(-0.5 * (U1**2 + U2**2))
+    w = expit(SIGNS2[0] * F[0]) * expit(SIGNS2[1] * F[1]) * np.exp(-0.5 * (U1**2 + U2**2))
     w /= w.sum()
     mean = np.array([(w * F[i]).sum() for i in range(2)])
     cov = np.array([[(w * (F[i] - mean[i]) * (F[j] - mean[j])).sum() for j in range(2)] for i in range(2)])
@@ -167,7 +168,7 @@ def test_sampler_matches_brute_force_posterior(form, brute_force_two_point_poste
     )
     # Var[f*] = v + Var[a·f]; the second term's relative MC error is ≈ sqrt(2 / ESS) < 0.7 %
     np.testing.assert_allclose(v_s - truth["v"], truth["between"], rtol=5 * np.sqrt(2 / ess.min()))
-    assert np.all(np.abs(sampler.predict_proba(XS2) - truth["p"]) < 5 * truth["p_sd"] / np.sqrt(ess.min()))
+    assert np.all(np.abs(sampler.predict_proba(XS2)[:, 1] - truth["p"]) < 5 * truth["p_sd"] / np.sqrt(ess.min()))
     assert all(v < 1.01 for k, v in sampler.diagnostics().items() if k.startswith("rhat"))
 
 
@@ -175,7 +176,7 @@ def test_sampler_matches_brute_force_posterior(form, brute_force_two_point_poste
 def small_problem(n=30, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, 2))
-    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] + 0.5 * rng.standard_normal(n) > 0, 1, 0)  # class indices
     return X, y
 
 
@@ -203,7 +204,7 @@ def test_stored_draws_are_the_thinned_post_burn_in_states():
     s.run(chunk=1)
     # the monitored traces record f at every sweep; stored draws are sweeps 4 + 3, 4 + 6, 4 + 9
     np.testing.assert_array_equal(s.draws, s.traces[:, [6, 9, 12], 1:])
-    ll = np.log(expit(y * s.traces[:, :, 1:])).sum(axis=2)
+    ll = np.log(expit((2.0 * y - 1.0) * s.traces[:, :, 1:])).sum(axis=2)  # class indices → ±1
     np.testing.assert_allclose(s.traces[:, :, 0], ll, rtol=1e-12)
 
 
@@ -238,12 +239,12 @@ def test_bad_input_gets_a_clear_error():
     with pytest.raises(ValueError, match="N_MAX"):
         GibbsSampler(
             np.zeros((gibbs.N_MAX + 1, 1)),
-            np.resize([1.0, -1.0], gibbs.N_MAX + 1),
+            np.resize([1, 0], gibbs.N_MAX + 1),
             RBF(1.0),
             rng=np.random.default_rng(),
         )
-    with pytest.raises(ValueError, match="−1 and \\+1"):
-        GibbsSampler(X, (y > 0).astype(float), RBF(1.0), rng=np.random.default_rng())
+    with pytest.raises(ValueError, match="holds -1.0; labels must be class indices"):
+        GibbsSampler(X, 2.0 * y - 1.0, RBF(1.0), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="form"):
         GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(), form="saddle")
     with pytest.raises(ValueError, match="max_stored_draws"):
@@ -251,7 +252,7 @@ def test_bad_input_gets_a_clear_error():
     with pytest.raises(ValueError, match="NaN"):
         GibbsSampler(np.where(X > 1, np.nan, X), y, RBF(1.0), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="nugget"):
-        GibbsSampler(np.zeros((5, 1)), np.resize([1.0, -1.0], 5), RBF(1.0, 1.0, 1e-300), rng=np.random.default_rng())
+        GibbsSampler(np.zeros((5, 1)), np.resize([1, 0], 5), RBF(1.0, 1.0, 1e-300), rng=np.random.default_rng())
     with pytest.raises(ValueError, match="form"):
         gibbs.seconds_per_sweep_estimate(10, form="saddle")
 
@@ -269,8 +270,8 @@ def test_rng_none_gives_a_fresh_generator():
 
 def test_one_class_data_are_refused_with_a_clear_message():
     X, _ = small_problem()
-    for label in (1.0, -1.0):
-        with pytest.raises(ValueError, match=f"only the class \\{label:+.0f}.*both classes"):
+    for label in (1, 0):
+        with pytest.raises(ValueError, match=f"only the class {label} .*both classes"):
             GibbsSampler(X, np.full(len(X), label), RBF(1.0), rng=np.random.default_rng(0))
 
 

@@ -218,7 +218,7 @@ def test_a_nan_cell_in_the_paper_file_also_falls_back(tmp_path, monkeypatch, pap
 @pytest.fixture
 def labels(tmp_path):
     path = tmp_path / "y.npy"
-    np.save(path, np.where(np.arange(500) % 2, 1.0, -1.0))
+    np.save(path, np.where(np.arange(500) % 2, 1, 0))  # class indices
     return path
 
 
@@ -268,12 +268,12 @@ def test_npy_source_checks_large_maps_in_blocks_and_names_the_absolute_row(tmp_p
     monkeypatch.setattr(NpySource, "CHECK_BYTES", 8 * 2 * 100)  # blocks of 100 rows
     X = np.ones((500, 2))
     X[345, 1] = np.inf
-    y = np.where(np.arange(500) % 2, 1.0, -1.0)
-    y[420] = 0.0
+    y = np.where(np.arange(500) % 2, 1.0, 0.0)
+    y[420] = -1.0
     with pytest.raises(DataError, match=r"X \(block of rows from index 300\) row 45, column 1"):
         NpySource(_saved(tmp_path, "X.npy", X), _saved(tmp_path, "y.npy", y))
     X[345, 1] = 1.0
-    with pytest.raises(DataError, match=r"y.npy: row 420 \(0-based\) holds 0.0"):
+    with pytest.raises(DataError, match=r"y.npy: y row 420 \(0-based\) holds -1.0; labels must be class indices"):
         NpySource(_saved(tmp_path, "X.npy", X), _saved(tmp_path, "y.npy", y))
 
 

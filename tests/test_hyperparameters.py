@@ -61,8 +61,8 @@ def test_elbo_kernel_gradient_function_matches_finite_differences(lengthscale):
     kappa = np.linalg.solve(K, K_sm.T).T
     c = np.sqrt(_optimal_c_squared_given(kappa, K_sm, mu, Sigma, 0.9 + 1e-3))
     theta = np.tanh(c / 2) / (2 * c)
-    analytic = elbo_kernel_gradient(
-        kernel, X, y, Z, 100, mu, _lower_factor_of_inverse(Sigma), np.linalg.inv(K), kappa, K_sm, theta
+    analytic = elbo_kernel_gradient(  # the equations' labels ±1; the reference takes class indices
+        kernel, X, 2.0 * y - 1.0, Z, 100, mu, _lower_factor_of_inverse(Sigma), np.linalg.inv(K), kappa, K_sm, theta
     )
     numeric = finite_difference_gradient(X, y, Z, 100, kernel, mu, Sigma, False)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
@@ -128,7 +128,18 @@ def test_engine_gradient_with_c_from_its_products_equals_the_defining_formula(fu
     kappa, K_tilde, K_sm = engine.project(X_b, index)
     theta = pg_mean(local_step(kappa, K_tilde, engine.mu, engine.L_P))
     old = _gradient_by_the_defining_formula(
-        engine.kernel, X_b, y_b, engine.Z, engine.n, engine.mu, engine.Sigma, engine.K_inv, kappa, K_sm, theta, full
+        engine.kernel,
+        X_b,
+        2.0 * y_b - 1.0,
+        engine.Z,
+        engine.n,
+        engine.mu,
+        engine.Sigma,
+        engine.K_inv,
+        kappa,
+        K_sm,
+        theta,
+        full,
     )
     np.testing.assert_allclose(engine.kernel_gradient(index), old, rtol=1e-10, atol=1e-10 * np.abs(old).max())
 
@@ -365,7 +376,8 @@ def test_adam_scale_multiplies_its_step_and_hyper_rate_rho_scales_by_rho_over_fi
 
 # ----- the kernel step on the exact bound (issue 11): Σ E_q[log σ(y f)] − KL at X-GPC's q ------------------------------
 def _exact_elbo(X, y, Z, lengthscale, variance, nugget, mu, Sigma, scale):
-    """scale·Σ_i E_{N(f|a_i, v_i)}[log σ(y_i f)] − KL, the expectations by 200-node Gauss–Hermite (written here)."""
+    """scale·Σ_i E_{N(f|a_i, v_i)}[log σ(y_i f)] − KL, the expectations by 200-node Gauss–Hermite (written here); y
+    class indices 0, 1 (y_i = ±1 in the formula)."""
     nodes, weights = np.polynomial.hermite.hermgauss(200)
     K = rbf(Z, Z, lengthscale, variance) + nugget * np.eye(len(Z))
     K_nm = rbf(X, Z, lengthscale, variance)
@@ -373,7 +385,7 @@ def _exact_elbo(X, y, Z, lengthscale, variance, nugget, mu, Sigma, scale):
     a = kappa @ mu
     v = variance + nugget - np.sum(kappa * K_nm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa)
     f = a[:, None] + np.sqrt(2 * v)[:, None] * nodes
-    expected = -np.logaddexp(0.0, -y[:, None] * f) @ weights / np.sqrt(np.pi)
+    expected = -np.logaddexp(0.0, -(2.0 * y - 1.0)[:, None] * f) @ weights / np.sqrt(np.pi)  # class indices → ±1
     m = len(mu)
     kl = 0.5 * (
         np.trace(np.linalg.solve(K, Sigma))

@@ -36,14 +36,15 @@ def covariance(name, X1, X2, lengthscale, variance):
 
 
 def reference_xgpc_elbo(name, X, y, Z, log_params, nugget, mu, Sigma, scale):
-    """scale·Σ_i(−log 2 + ½y_iκ_iμ − log cosh(c_i/2)) − KL, c_i at its optimum (the augmented bound of X-GPC)."""
+    """scale·Σ_i(−log 2 + ½y_iκ_iμ − log cosh(c_i/2)) − KL, c_i at its optimum (the augmented bound of X-GPC); y given
+    as class indices 0, 1 (y_i = ±1 in the formula)."""
     lengthscale, variance = np.exp(log_params[:-1]), np.exp(log_params[-1])
     K = covariance(name, Z, Z, lengthscale, variance) + nugget * np.eye(len(Z))
     K_nm = covariance(name, X, Z, lengthscale, variance)
     kappa = np.linalg.solve(K, K_nm.T).T
     a = kappa @ mu
     c = np.sqrt(variance + nugget - np.sum(kappa * K_nm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa) + a * a)
-    bound = -np.log(2.0) + 0.5 * y * a - (np.logaddexp(c / 2, -c / 2) - np.log(2.0))
+    bound = -np.log(2.0) + 0.5 * (2.0 * y - 1.0) * a - (np.logaddexp(c / 2, -c / 2) - np.log(2.0))
     kl = 0.5 * (
         np.trace(np.linalg.solve(K, Sigma))
         + mu @ np.linalg.solve(K, mu)
@@ -60,7 +61,7 @@ def central_difference(f, x, h=1e-5):
 
 def banana(n, seed=0):
     X, y = datasets.load("banana-like", n=n, seed=seed)[:2]
-    return X, np.where(y > 0, 1.0, -1.0)
+    return X, y  # class indices
 
 
 # ----- X-GPC ------------------------------------------------------------------------------------------------------
@@ -104,7 +105,7 @@ def test_xgpc_with_a_matern_kernel_fits_banana_like_data(kernel):
     engine.step(300)
     assert type(engine.kernel) is type(kernel) and not np.array_equal(engine.kernel.log_params, kernel.log_params)
     assert engine.elbo() > elbo_before + 50
-    error = np.mean((engine.predict_proba(X[test]) > 0.5) != (y[test] > 0))
+    error = np.mean(engine.predict_proba(X[test]).argmax(axis=1) != y[test])
     assert error < 0.15  # the classes overlap; a linear rule gets ≈ 0.3 here
 
 
@@ -120,7 +121,7 @@ def test_svgp_kernel_gradient_matches_finite_differences(name, cls):
     else:
         engine = SVGPNatGrad(X, y, Z, kernel, batch_size=len(y), schedule=Constant(0.3), rng=np.random.default_rng(0))
     engine.step(5)  # a q(u) away from the prior
-    analytic = engine.kernel_gradient(X, y, engine.kernel.cross(X, Z))
+    analytic = engine.kernel_gradient(X, 2.0 * y - 1.0, engine.kernel.cross(X, Z))  # the equations' labels ±1
     start = engine.kernel
 
     def bound(log_params):
@@ -133,7 +134,8 @@ def test_svgp_kernel_gradient_matches_finite_differences(name, cls):
 
 # ----- the Gibbs sampler -----------------------------------------------------------------------------------------
 def test_gibbs_with_a_matern_kernel_matches_the_brute_force_posterior():
-    X, y, kernel = np.array([[0.0], [0.9]]), np.array([1.0, -1.0]), Matern32(1.0, 2.5, 1e-6)
+    X, labels, kernel = np.array([[0.0], [0.9]]), np.array([1, 0]), Matern32(1.0, 2.5, 1e-6)
+    y = 2.0 * labels - 1.0  # ±1, as σ(yf) writes them
     K = covariance("matern32", X, X, 1.0, 2.5) + 1e-6 * np.eye(2)
     L = np.linalg.cholesky(K)
     u = np.linspace(-9.0, 9.0, 401)
@@ -144,7 +146,7 @@ def test_gibbs_with_a_matern_kernel_matches_the_brute_force_posterior():
     mean = np.array([(w * F[i]).sum() for i in range(2)])
     var = np.array([(w * (F[i] - mean[i]) ** 2).sum() for i in range(2)])
     sampler = GibbsSampler(
-        X, y, kernel, rng=np.random.default_rng(7), n_chains=4, burn_in=50, n_samples=2500, max_stored_draws=2500
+        X, labels, kernel, rng=np.random.default_rng(7), n_chains=4, burn_in=50, n_samples=2500, max_stored_draws=2500
     ).run(chunk=500)
     np.testing.assert_allclose(sampler.K, K, rtol=1e-12)
     standard_error = np.sqrt(var / (4 * 2500 * 0.8))  # PG Gibbs on two points mixes almost iid (ESS ≈ 0.97 N)

@@ -154,7 +154,7 @@ def test_huge_added_point_is_refused_and_the_run_goes_on(model):
         model.add_point([0.0, 0.0], 2)
     assert len(model.X_train) == n and model.engine.n == n
     np.testing.assert_array_equal(model.engine.eta1, eta1)
-    model.add_point([0.2, 0.1], 1.0)  # a float label of value +1 is fine
+    model.add_point([0.2, 0.1], 1.0)  # a float class index of value 1 is fine
     model.step(5)
     assert model.iteration == 10 and np.isfinite(model.history.rows[-1]["elbo"])
 
@@ -272,14 +272,14 @@ def custom_model():
 def test_a_saved_custom_run_comes_back_exactly(tmp_path):
     model = custom_model()
     model.add_point([0.1, -0.2], 1)
-    model.add_point([2.0, 2.0], -1)
+    model.add_point([2.0, 2.0], 0)
     model.step(12)
     model.save(tmp_path / "custom.npz")
     restored = Model.load(tmp_path / "custom.npz")
     assert list(restored.classes) == ["no", "yes"] and restored.classes.dtype.kind == "U"
     assert restored.feature_names == ["age", "income"]
     np.testing.assert_array_equal(restored.X_train, model.X_train)  # added points kept as they were
-    np.testing.assert_array_equal(restored.y_train[-2:], [1.0, -1.0])
+    np.testing.assert_array_equal(restored.y_train[-2:], [1, 0])
     model.step(7)
     restored.step(7)
     assert np.array_equal(model.engine.eta2, restored.engine.eta2)
@@ -327,7 +327,7 @@ def _set(mapping, key, value):
         (lambda meta, arrays: _set(meta, "format", "something/9"), "format 'something/9'"),
         (lambda meta, arrays: _set(meta["config"], "batch_size", -3), "batch_size"),
         (lambda meta, arrays: arrays.pop("Z"), "array 'Z' is missing"),
-        (lambda meta, arrays: _set(arrays, "y_train", arrays["y_train"] * 2), "y_train must hold only"),
+        (lambda meta, arrays: _set(arrays, "y_train", arrays["y_train"] - 1), r"y_train row \d+ \(0-based\) holds -1"),
         (lambda meta, arrays: _set(arrays, "X_test", arrays["X_test"][:, :1]), "X_test must be"),
         (lambda meta, arrays: _set(meta, "feature_names", ["x1"]), "feature_names"),
         (lambda meta, arrays: meta["state"]["engine"].pop("eta1"), "eta1"),
@@ -349,7 +349,7 @@ def test_custom_runs_need_their_custom_data(tmp_path):
     model.save(tmp_path / "good.npz")
     for change, problem in [
         (lambda meta, arrays: _set(meta, "custom", None), "no custom data stored"),
-        (lambda meta, arrays: _set(meta["custom"], "classes", ["a", "a"]), "two distinct"),
+        (lambda meta, arrays: _set(meta["custom"], "classes", ["a", "a"]), "not 2 distinct values"),
         (lambda meta, arrays: _set(arrays, "custom/X", arrays["custom/X"] + 1.0), "not data set 'custom'"),
     ]:
         with pytest.raises(RunFileError, match=problem):

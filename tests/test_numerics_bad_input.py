@@ -17,7 +17,7 @@ from explorer.xgpc import XGPC
 def problem(n=60, d=2, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
-    y = np.where(X[:, 0] * X[:, 1] + 0.2 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] * X[:, 1] + 0.2 * rng.standard_normal(n) > 0, 1, 0)  # class indices
     return X, y
 
 
@@ -62,11 +62,19 @@ def test_batch_size_larger_than_n_warns_and_clamps():
         XGPC(X, y, X[:4], RBF(1.0), batch_size=0)
 
 
-@pytest.mark.parametrize("labels", [np.array([0.0, 1.0]), np.array([1.0, 2.0]), np.array([-1.0, np.nan])])
-def test_labels_other_than_plus_minus_one_are_an_error(labels):
+@pytest.mark.parametrize(
+    "labels, message",
+    [
+        (np.array([-1.0, 1.0]), r"y row 0 \(0-based\) holds -1.0; labels must be class indices 0…K−1"),
+        (np.array([0.0, np.nan]), r"y row 1 \(0-based\) holds nan; labels must be class indices"),
+        (np.array([0.5, 1.0]), r"y row 0 \(0-based\) holds 0.5; labels must be class indices"),
+        (np.array([1.0, 2.0]), r"class indices up to 2, but the logit likelihood models 2 classes"),
+    ],
+)
+def test_labels_other_than_the_methods_class_indices_are_an_error(labels, message):
     X, _ = problem(n=20)
     y = np.resize(labels, 20)
-    with pytest.raises(ValueError, match="−1 and \\+1"):
+    with pytest.raises(ValueError, match=message):
         XGPC(X, y, X[:4], RBF(1.0))
 
 

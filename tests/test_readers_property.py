@@ -66,7 +66,7 @@ def _only_data_errors(read) -> None:
         assert str(err)
         return
     assert X.dtype == np.float64 and X.ndim == 2 and np.isfinite(X).all()
-    assert y.dtype == np.int8 and set(np.unique(y).tolist()) == {-1, 1} and len(y) == len(X)
+    assert y.dtype == np.int64 and set(np.unique(y).tolist()) == {0, 1} and len(y) == len(X)
     assert len(classes) == 2 and len(names) == X.shape[1]
 
 
@@ -165,7 +165,7 @@ def test_csv_round_trip(table, delimiter, data):
     Xr, yr, found, names_r = read_csv(io.BytesIO(buffer.getvalue().encode()), "target", source_name="t.csv")
     np.testing.assert_array_equal(Xr, X)
     assert names_r == names and found.tolist() == classes
-    np.testing.assert_array_equal(yr, np.where(y == classes[1], 1, -1))
+    np.testing.assert_array_equal(yr, np.where(y == classes[1], 1, 0))
 
 
 @SETTINGS
@@ -182,7 +182,7 @@ def test_libsvm_round_trip(table):
     )
     np.testing.assert_array_equal(Xr, X)
     assert found.tolist() == [-1, 1] and names == [f"x{j}" for j in range(1, X.shape[1] + 1)]
-    np.testing.assert_array_equal(yr, np.where(y == classes[1], 1, -1))
+    np.testing.assert_array_equal(yr, np.where(y == classes[1], 1, 0))
 
 
 @SETTINGS
@@ -196,7 +196,7 @@ def test_npz_round_trip(table, numeric_labels):
     Xr, yr, found, names_r = read_npz(io.BytesIO(buffer.getvalue()), source_name="t.npz")
     np.testing.assert_array_equal(Xr, X)
     assert names_r == names.tolist() and found.tolist() == ([3, 7] if numeric_labels else classes)
-    np.testing.assert_array_equal(yr, np.where(y == classes[1], 1, -1))
+    np.testing.assert_array_equal(yr, np.where(y == classes[1], 1, 0))
 
 
 # ------------------------------------------------------------------------------------- fast and careful CSV agree

@@ -24,7 +24,7 @@ def confident_problem(n=240, m=20, seed=0):
     """Nearly separable 2-D data: |f| grows large, where plain coordinate ascent is slow (an EM rate)."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, 2))
-    y = np.where(X[:, 0] + 0.3 * X[:, 1] + 0.1 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] + 0.3 * X[:, 1] + 0.1 * rng.standard_normal(n) > 0, 1, 0)  # class indices
     return X, y, X[rng.choice(n, m, replace=False)]
 
 
@@ -134,7 +134,7 @@ def test_the_over_relaxed_step_is_judged_by_the_augmented_elbo():
     engine.step(3)
     rows = np.arange(len(y))
     kappa, K_tilde, _ = engine.project(X, rows)
-    _, bound = engine._optimal_bound_terms(kappa, K_tilde, y)
+    _, bound = engine._optimal_bound_terms(kappa, K_tilde, 2.0 * y - 1.0)  # the equations' labels ±1
     assert bound == pytest.approx(engine.elbo(), rel=1e-12)
 
 

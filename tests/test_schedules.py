@@ -87,7 +87,7 @@ def test_engine_warm_start_averages_gradient_or_target(warm_start_on):
     # ḡ, h̄ and the first ρ follow by hand from the formulas in DESIGN §2.
     rng = np.random.default_rng(0)
     X = rng.standard_normal((30, 2))
-    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(30) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(30) > 0, 1, 0)  # class indices
     kernel = RBF(np.array([1.0]), 1.5, 1e-4)
     engine = XGPC(X, y, X[:6], kernel, batch_size=30, schedule=Adaptive(3, warm_start_on), rng=rng)
     eta1, eta2 = engine.eta1.copy(), engine.eta2.copy()

@@ -5,8 +5,9 @@ import pytest
 
 from explorer import methods
 from explorer.kernels import RBF
+from explorer.likelihoods import gauss_hermite_expectations, logit_log_likelihood, signed_labels
 from explorer.schedules import Constant
-from explorer.svgp import SVGPAdam, SVGPNatGrad, gauss_hermite_expectations, logit_log_likelihood
+from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.training import Trainer
 from explorer.xgpc import XGPC
 
@@ -23,7 +24,7 @@ def gaussian_log_likelihood(noise):
 def problem():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(70, 2))
-    y = np.where(np.sin(2 * X[:, 0]) + 0.5 * X[:, 1] + 0.4 * rng.normal(size=70) > 0, 1.0, -1.0)
+    y = np.where(np.sin(2 * X[:, 0]) + 0.5 * X[:, 1] + 0.4 * rng.normal(size=70) > 0, 1, 0)  # class indices
     return X, y, X[::10].copy(), RBF(np.array([0.8]), 1.4, 1e-4)
 
 
@@ -74,7 +75,7 @@ def test_adam_variational_gradient_matches_finite_differences(problem):
     engine = SVGPAdam(X, y, Z, kernel, batch_size=len(y), rng=np.random.default_rng(0))
     random_whitened(engine, np.random.default_rng(2))
     packed = engine._pack()
-    analytic = engine.variational_gradient(kernel.cross(X, Z), y)
+    analytic = engine.variational_gradient(kernel.cross(X, Z), signed_labels(y))
 
     def bound(p):
         engine._set_whitened(*engine._unpack(p))
@@ -93,7 +94,7 @@ def test_kernel_gradient_matches_finite_differences(problem, cls):
     else:
         engine = SVGPNatGrad(X, y, Z, kernel, batch_size=len(y), schedule=Constant(0.3), rng=np.random.default_rng(0))
         engine.step(4)  # a q(u) away from the prior, where the KL's kernel gradient vanishes
-    analytic = engine.kernel_gradient(X, y, engine.kernel.cross(X, Z))
+    analytic = engine.kernel_gradient(X, signed_labels(y), engine.kernel.cross(X, Z))
 
     def bound(log_params):
         engine._set_kernel(kernel.with_log_params(log_params))
@@ -110,11 +111,11 @@ def test_natural_gradient_fixed_point_is_a_stationary_point_of_the_exact_bound(p
     natgrad = SVGPNatGrad(X, y, Z, kernel, batch_size=len(y), schedule=Constant(0.5), rng=np.random.default_rng(0))
     adam = SVGPAdam(X, y, Z, kernel, batch_size=len(y), rng=np.random.default_rng(0))
     K_sm = kernel.cross(X, Z)
-    start = np.abs(adam.variational_gradient(K_sm, y)).max()
+    start = np.abs(adam.variational_gradient(K_sm, signed_labels(y))).max()
     natgrad.step(200)
     whitened_cov = adam.L_K_inv @ natgrad.Sigma @ adam.L_K_inv.T
     adam._set_whitened(adam.L_K_inv @ natgrad.mu, np.linalg.cholesky(whitened_cov))
-    assert np.abs(adam.variational_gradient(K_sm, y)).max() < 1e-6 * start
+    assert np.abs(adam.variational_gradient(K_sm, signed_labels(y))).max() < 1e-6 * start
     np.testing.assert_allclose(adam.elbo(), natgrad.elbo(), rtol=1e-10)
 
 

@@ -17,7 +17,7 @@ from explorer.training import History, Trainer, fit_to_optimum
 def problem(n=150, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, 2))
-    y = np.where(np.sin(2 * X[:, 0]) + X[:, 1] + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    y = np.where(np.sin(2 * X[:, 0]) + X[:, 1] + 0.3 * rng.standard_normal(n) > 0, 1, 0)  # class indices
     return X, y, X[rng.choice(n, 15, replace=False)]
 
 

@@ -95,7 +95,7 @@ def model_4d():
     """d = 4 data through `set_data`, with one lengthscale per feature (ARD)."""
     rng = np.random.default_rng(3)
     X = rng.normal(size=(240, 4))
-    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.5 * X[:, 2] + 0.3 * rng.normal(size=240) > 0.2, 1, -1)
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.5 * X[:, 2] + 0.3 * rng.normal(size=240) > 0.2, 1, 0)
     model = Model(n_inducing=20, ard=True)
     model.set_data(X, y, name="four features", feature_names=["a", "b", "c", "d"])
     model.step(150)
@@ -117,7 +117,7 @@ def test_surface_image_is_the_models_probability_on_the_grid(model_2d, backend):
     view = decision_surface(model_2d, resolution=30)
     gx, gy = _plane_grid_2d(model_2d, 30)
     xx, yy = np.meshgrid(gx, gy)
-    expected = model_2d.predict_proba(np.c_[xx.ravel(), yy.ravel()]).reshape(30, 30)  # row i at gy[i]
+    expected = model_2d.predict_proba(np.c_[xx.ravel(), yy.ravel()])[:, 1].reshape(30, 30)  # row i at gy[i]
     if backend == "bokeh":
         (image,) = glyphs(view, "Image")
         drawn = image.data_source.data["image"][0]  # Bokeh: first row at the bottom
@@ -150,7 +150,7 @@ def test_surface_of_d4_data_on_the_principal_components(model_4d):
     _, _, Vt = np.linalg.svd((X - mean) / scale, full_matrices=False)
     xx, yy = np.meshgrid(snapshot["grid_x"], snapshot["grid_y"])
     raw = mean + (np.c_[xx.ravel(), yy.ravel()] @ Vt[:2]) * scale  # the plane point back in the four features
-    np.testing.assert_allclose(snapshot["values"], model_4d.predict_proba(raw).reshape(15, 15), rtol=1e-6)
+    np.testing.assert_allclose(snapshot["values"], model_4d.predict_proba(raw)[:, 1].reshape(15, 15), rtol=1e-6)
     assert snapshot["xlabel"].startswith("PC 1")
     for backend in BACKENDS:  # it renders
         hv.render(decision_surface_from_arrays(**snapshot), backend=backend)
@@ -170,16 +170,16 @@ def test_the_contour_lies_where_p_is_one_half(model_2d, model_4d, which):
     interpolate = RegularGridInterpolator((snapshot["grid_y"], snapshot["grid_x"]), snapshot["probability"])
     np.testing.assert_allclose(interpolate(vertices[:, ::-1]), 0.5, atol=1e-9)  # linear along the grid edges
     if which == "2d":  # the model itself at the vertices: ≈ ½ up to the grid's interpolation error
-        np.testing.assert_allclose(model.predict_proba(vertices), 0.5, atol=0.03)
+        np.testing.assert_allclose(model.predict_proba(vertices)[:, 1], 0.5, atol=0.03)
 
 
 def test_misclassified_points_are_exactly_those_on_the_wrong_side(model_2d):
     snapshot = surface_arrays(model_2d)
     X = np.vstack([model_2d.X_train, model_2d.X_test])  # 200 points: all are drawn
     y = np.concatenate([model_2d.y_train, model_2d.y_test])
-    p = model_2d.predict_proba(X)
+    p = model_2d.predict_proba(X)[:, 1]
     assert np.all(np.abs(p - 0.5) > 1e-3)  # no undecided point: the marks are exactly the sign mismatches
-    wrong = X[np.sign(p - 0.5) != y]
+    wrong = X[np.sign(p - 0.5) != 2 * y - 1]  # class indices 0, 1 ↦ −1, +1
     assert 0 < len(wrong) < len(X)
     (crosses,) = [r for r in glyphs(decision_surface_from_arrays(**snapshot), "Scatter") if r.glyph.marker == "x"]
     drawn = np.c_[crosses.data_source.data["x"], crosses.data_source.data["y"]]
@@ -203,7 +203,7 @@ def test_snapshots_on_a_fixed_grid_make_an_animation(tmp_path):
     for _ in range(3):
         model.step(15)
         snapshot = surface_arrays(model, plane=plane, axes=axes)
-        expected[model.iteration] = model.predict_proba(np.c_[xx.ravel(), yy.ravel()]).reshape(12, 12)
+        expected[model.iteration] = model.predict_proba(np.c_[xx.ravel(), yy.ravel()])[:, 1].reshape(12, 12)
         frames[model.iteration] = decision_surface_from_arrays(**snapshot)
     animation = hv.HoloMap(frames, kdims=["iteration"])
     assert list(animation.keys()) == [15, 30, 45]
@@ -252,9 +252,9 @@ def test_surface_legend_entries_do_not_overlap_in_an_animation_layout(width, hei
         gy,
         np.full((10, 10), 0.3),
         train=points,
-        train_labels=[1, -1, 1],
+        train_labels=[1, 0, 1],
         test=points,
-        test_labels=[-1, 1, 1],
+        test_labels=[0, 1, 1],
         misclassified=points[:1],
         inducing=points,
     )
@@ -370,7 +370,7 @@ def comparison(request):
         X, y, _ = datasets.load_with_names("banana-like", n=90, seed=2)
     else:
         X = rng.normal(size=(90, 4))
-        y = np.where(X[:, 0] - X[:, 3] + 0.5 * rng.normal(size=90) > 0, 1, -1)
+        y = np.where(X[:, 0] - X[:, 3] + 0.5 * rng.normal(size=90) > 0, 1, 0)
     X = (X - X.mean(0)) / X.std(0)
     kernel = initial_kernel("rbf", X.shape[1], lengthscale=1.0, variance=1.0, nugget=1e-4, ard=False)
     return run_comparison(X, y, kernel, n_inducing=8, n_samples=60, burn_in=20, n_chains=2, progress=None)
@@ -432,7 +432,7 @@ def test_mcmc_surfaces_show_each_surface():
     gx, gy = np.linspace(-1, 1, 9), np.linspace(0, 2, 7)
     xx, yy = np.meshgrid(gx, gy)
     surfaces = {"grid": (gx, gy), "MCMC": expit(xx - yy + 1), "X-GPC": expit(2 * xx)}
-    view = mcmc_surfaces(surfaces, train=np.c_[[0.0, 0.5], [1.0, 1.5]], train_labels=[1, -1])
+    view = mcmc_surfaces(surfaces, train=np.c_[[0.0, 0.5], [1.0, 1.5]], train_labels=[1, 0])
     images = [r.data_source.data["image"][0] for r in glyphs(view, "Image")]
     assert len(images) == 2
     for p in (surfaces["MCMC"], surfaces["X-GPC"]):

@@ -40,7 +40,7 @@ def figure1_kernel(family: str = "rbf") -> Kernel:
 def synthetic_problem(n: int, rng: np.random.Generator, family: str = "rbf") -> tuple[np.ndarray, np.ndarray, Kernel]:
     """n points in 8-D (Diabetes' dimension), labels from a noisy linear rule; kernel `family`, ℓ = √8, σ² = 1."""
     X = rng.standard_normal((n, 8))
-    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.5 * rng.standard_normal(n) > 0, 1, 0)  # class indices
     return X, y, make_kernel(family, np.sqrt(8.0), 1.0, 1e-6)
 
 
@@ -115,7 +115,7 @@ def sweep_rows(sizes: list[int], repeats: int, family: str = "rbf") -> list[dict
 def figure1(kernel: Kernel, n_samples: int, burn_in: int, n_chains: int, n_inducing: int, seed: int) -> dict:
     X, y = datasets.load("diabetes")
     X = (X - X.mean(axis=0)) / X.std(axis=0, ddof=1)
-    n_train = len(y) - int(round(0.2 * (y > 0).sum())) - int(round(0.2 * (y < 0).sum()))
+    n_train = len(y) - int(round(0.2 * (y > 0).sum())) - int(round(0.2 * (y == 0).sum()))
     estimate = seconds_per_sweep_estimate(n_train) * n_chains * (burn_in + n_samples)
     print(f"Fig. 1: about {estimate:.0f} s of sampling expected", file=sys.stderr)
 

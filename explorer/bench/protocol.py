@@ -98,7 +98,7 @@ def paper_file(name: str, protocol: str) -> str:
 
 
 def load_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
-    """(X (n, d), y (n,) ±1) of a paper data set as the protocol reads it, found where `datasets.load` looks
+    """(X (n, d), y (n,) class indices) of a paper data set as the protocol reads it, found where `datasets.load` looks
     ($XGPC_DATA_DIR, the project's data/, ../shared/data, the user cache, then OpenML); a set that is nowhere raises
     `datasets.DataError` saying how to get it."""
     X, y = datasets.load(paper_file(name, protocol))

@@ -4,7 +4,7 @@ iterations to the paper's convergence rule, and memory: the state the method kee
 the steps leave allocated (bounded: independent of n).
 
 Data (d = 18, like SUSY): 8 "low-level" features z ~ N(0, I) and 10 "high-level" non-linear functions of them
-(norms, products, |·|, tanh), label y = sign(g(z) + noise·ε), ε ~ N(0, 1), with
+(norms, products, |·|, tanh), class y = 1[g(z) + noise·ε > 0], ε ~ N(0, 1), with
 g = 2 sin(1.5z₀) + 1.5 cos(z₁ + z₂) − |z₃| + 0.8z₄ (46% positives, as SUSY; a score with a finite natural lengthscale:
 quadratic scores such as z₀z₁ drove the learned σ² and ℓ to grow without end). Rows are generated in chunks, into
 memory or, above `--max-ram-gb`, into a numpy memmap under `--memmap-dir`. The features are O(1) and not
@@ -38,7 +38,8 @@ KMEANS_ROWS = 100_000
 def susy_like(
     n: int, rng: np.random.Generator, noise: float = 0.5, out: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """n rows of the generator above: X (n, 18) float64 (written into `out` if given, e.g. a memmap), y (n,) int8 ±1."""
+    """n rows of the generator above: X (n, 18) float64 (written into `out` if given, e.g. a memmap), y (n,) int8 class
+    indices (1 where g + noise > 0)."""
     X = np.empty((n, D)) if out is None else out
     y = np.empty(n, dtype=np.int8)
     for start in range(0, n, CHUNK):
@@ -61,7 +62,7 @@ def susy_like(
         X[start : start + k, :8] = z
         X[start : start + k, 8:] = high
         g = 2.0 * np.sin(1.5 * z[:, 0]) + 1.5 * np.cos(z[:, 1] + z[:, 2]) - np.abs(z[:, 3]) + 0.8 * z[:, 4]
-        y[start : start + k] = np.where(g + noise * rng.standard_normal(k) > 0, 1, -1)
+        y[start : start + k] = np.where(g + noise * rng.standard_normal(k) > 0, 1, 0)
     return X, y
 
 

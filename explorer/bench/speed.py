@@ -46,9 +46,9 @@ def synthetic(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, DIM))
     f = np.sin(X[:, 0]) + 0.5 * X[:, 1] * X[:, 2] - 0.3 * X[:, 3]
-    y = np.where(f > 0, 1.0, -1.0)
+    y = np.where(f > 0, 1, 0)  # class indices
     flip = rng.random(n) < 0.1
-    y[flip] = -y[flip]
+    y[flip] = 1 - y[flip]
     return X, y
 
 

@@ -106,7 +106,8 @@ def _csv_reading(content: bytes, filename: str, label_column: str) -> partial:
 
 
 def parse_upload(content: bytes, filename: str, label_column: str) -> tuple:
-    """An uploaded CSV/TSV as (X (n, d), y (n,) ±1, classes (2,), feature names); raises DataError (any thread)."""
+    """An uploaded CSV/TSV as (X (n, d), y (n,) class indices, classes (K,), feature names); raises DataError (any
+    thread)."""
     return _csv_reading(content, filename, label_column)()
 
 

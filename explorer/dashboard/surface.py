@@ -61,7 +61,9 @@ class SurfaceView(pn.viewable.Viewer):
         self.resolution = resolution
         self.mode = pn.widgets.RadioButtonGroup(options=["p(y=1)", "predictive sd"], value="p(y=1)", color="default")
         self.click_class = pn.widgets.RadioButtonGroup(
-            options={"click adds class +1": 1, "click adds class −1": -1}, value=1, color="default"
+            options={"click adds class +1": 1, "click adds class −1": 0},
+            value=1,
+            color="default",  # class indices
         )
         self.axes = pn.widgets.Select(label="plane", options=[PCA, FEATURES], value=PCA, width=220)
         self.feature_x = pn.widgets.Select(label="horizontal", options=[], width=140)
@@ -102,7 +104,7 @@ class SurfaceView(pn.viewable.Viewer):
         self.figure.line("x", "y", source=self.contour, color="black", line_width=2.5)
         self.train = ColumnDataSource(dict(x=[], y=[], label=[]))
         self.test = ColumnDataSource(dict(x=[], y=[], label=[]))
-        colors = linear_cmap("label", CLASS_COLORS, -1, 1)
+        colors = linear_cmap("label", CLASS_COLORS, 0, 1)  # class indices: 0 the −1 class, 1 the +1 class
         self.figure.scatter(
             "x", "y", source=self.train, marker="circle", size=6, color=colors, line_color="white", line_width=0.5
         )

@@ -82,9 +82,10 @@ def _check_generator_args(n, noise):
 
 
 def _assemble(X_neg: np.ndarray, X_pos: np.ndarray, noise: float, rng: np.random.Generator):
-    """Stack the two classes, add N(0, noise²) to every coordinate, shuffle rows. Returns (X (n, 2), y (n,) ±1)."""
+    """Stack the two classes, add N(0, noise²) to every coordinate, shuffle rows. Returns (X (n, 2), y (n,) class
+    indices: 0 for the −1 class (X_neg), 1 for the +1 class (X_pos))."""
     X = np.vstack([X_neg, X_pos])
-    y = np.repeat(np.array([-1, 1], dtype=np.int8), [len(X_neg), len(X_pos)])
+    y = np.repeat(np.array([0, 1], dtype=np.int64), [len(X_neg), len(X_pos)])
     X = X + noise * rng.standard_normal(X.shape)
     order = rng.permutation(len(y))
     return np.ascontiguousarray(X[order]), y[order]
@@ -96,7 +97,7 @@ def _class_sizes(n: int) -> tuple[int, int]:
 
 def make_banana(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
     """Banana-like 2-D set: +1 on the parabolic arc x₂ = x₁²/2 − 1 (|x₁| ≤ 2); −1 partly inside its bowl
-    (a blob at (0, 0.9)) and partly on a wider arc below it. Returns (X (n, 2), y (n,) ±1)."""
+    (a blob at (0, 0.9)) and partly on a wider arc below it. Returns (X (n, 2), y (n,) class indices, 1 for +1)."""
     _check_generator_args(n, noise)
     rng = np.random.default_rng(rng)
     n_neg, n_pos = _class_sizes(n)
@@ -194,17 +195,17 @@ def _encode_openml_features(data, feature_names, categories: dict, one_hot: bool
 def load_openml(data_id: int, *, one_hot: bool = False, positive=None, cache: Path | None = None):
     """Fetch OpenML data set `data_id` (binary target) through scikit-learn, convert and cache it as .npz.
 
-    Categorical features: ordinal (default) or one-hot, see `_encode_openml_features`. Labels: `positive` ↦ +1 if
-    given, else the minority class ↦ +1 (ties: sorted order), the convention of the offline copies.
-    Returns (X (n, d) float64, y_pm1 (n,) int8, classes (2,) as str [class ↦ −1, class ↦ +1], feature_names).
-    Network and OpenML failures propagate unchanged.
+    Categorical features: ordinal (default) or one-hot, see `_encode_openml_features`. Labels: `positive` ↦ +1 if given,
+    else the minority class ↦ +1 (ties: sorted order), the convention of the offline copies. Returns (X (n, d) float64,
+    y (n,) int64 class indices, classes (2,) as str [class ↦ 0 (−1), class ↦ 1 (+1)], feature_names). Network and OpenML
+    failures propagate unchanged.
     """
     cache = Path(cache) if cache is not None else cache_dir()
     cached = openml_cache_file(data_id, one_hot, cache)
     if cached.exists():
-        X, y_pm1, _, feature_names = read_npz(cached)
+        X, y, _, feature_names = read_npz(cached)
         with np.load(cached, allow_pickle=False) as archive:
-            return X, y_pm1, archive["classes"], feature_names
+            return X, y, archive["classes"], feature_names
 
     from sklearn import datasets as sk_datasets
 
@@ -226,14 +227,14 @@ def load_openml(data_id: int, *, one_hot: bool = False, positive=None, cache: Pa
     else:
         positive_class = values[1] if counts[0] == counts[1] else values[int(np.argmin(counts))]
     classes = np.array([values[values != positive_class][0], positive_class])
-    y_pm1 = np.where(target == positive_class, 1, -1).astype(np.int8)
-    X, y_pm1, _ = validate(X, y_pm1, feature_names, source=source)
+    y = np.where(target == positive_class, 1, -1).astype(np.int8)
+    X, y, _ = validate(X, y, feature_names, source=source)
 
     cache.mkdir(parents=True, exist_ok=True)
     partial = cached.with_name(f"{cached.stem}.{os.getpid()}.partial.npz")
-    np.savez_compressed(partial, X=X, y=y_pm1, classes=classes, feature_names=np.array(feature_names))
+    np.savez_compressed(partial, X=X, y=y, classes=classes, feature_names=np.array(feature_names))
     os.replace(partial, cached)
-    return X, y_pm1, classes, feature_names
+    return X, y, classes, feature_names
 
 
 # ------------------------------------------------------------------------------------------------- paper datasets
@@ -290,8 +291,8 @@ def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None 
     -------
     X : ndarray of shape (n, d), float64
         The inputs in their own units.
-    y : ndarray of shape (n,), int8
-        The labels, −1 or +1.
+    y : ndarray of shape (n,), int64
+        Class indices 0, 1: the data's classes −1 and +1 in sorted order.
 
     Raises
     ------
@@ -304,7 +305,7 @@ def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None 
     >>> from explorer.data import datasets
     >>> X, y = datasets.load("moons", n=50, seed=1)
     >>> X.shape, sorted(set(y.tolist()))
-    ((50, 2), [-1, 1])
+    ((50, 2), [0, 1])
     """
     X, y, _ = load_with_names(name, data_dir, n=n, noise=noise, seed=seed)
     return X, y
@@ -321,7 +322,7 @@ def load_with_names(name: str, data_dir=None, *, n: int | None = None, noise: fl
     Returns
     -------
     X : ndarray of shape (n, d), float64
-    y : ndarray of shape (n,), int8 (−1 or +1)
+    y : ndarray of shape (n,), int64 (class indices 0, 1)
     names : list of str, length d
         The features' names ("x1", "x2" for the built-in sets).
 

@@ -1,7 +1,7 @@
 """Reading data files: CSV/TSV with a header row, LIBSVM/SVMlight text, NumPy .npz; `load_file` picks by extension.
 
-Every reader returns (X (n, d) float64, y_pm1 (n,) int8, classes (2,), feature_names list[str]) or raises `DataError`
-naming the file, line, column and value. Limits, checked before anything large is read or allocated:
+Every reader returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]) or
+raises `DataError` naming the file, line, column and value. Limits, checked before anything large is read or allocated:
 a file of at most `MAX_FILE_BYTES` (1 GiB), and a dense X of at most `MAX_DENSE_BYTES` (n·d·8 bytes ≤ 512 MiB,
 e.g. 10⁷ rows × 6 features; the largest paper set, w8a, takes 119 MB).
 
@@ -303,7 +303,8 @@ def _careful_table(rows, header: list[str], label_at: int, name: str):
 
 
 def read_csv(file, label_column, *, delimiter: str | None = None, source_name: str | None = None):
-    """CSV/TSV with a header row. Returns (X (n, d) float64, y_pm1 (n,) int8, classes (2,), feature_names list[str]).
+    """CSV/TSV with a header row. Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,),
+    feature_names list[str]).
 
     `label_column` is a header name or a column index; every other column is a numeric feature. The delimiter, if
     not given, is TAB for a .tsv name, else the most frequent of , TAB ; | in the header line, else whitespace.
@@ -351,8 +352,8 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
     if table is None:
         raise DataError(f"{name}: the header (line {header_line}) is followed by no data rows")
     X, labels = table
-    X, y_pm1, classes = validate(X, labels, feature_names, source=name)
-    return X, y_pm1, classes, feature_names
+    X, y, classes = validate(X, labels, feature_names, source=name)
+    return X, y, classes, feature_names
 
 
 # ---------------------------------------------------------------------------------------------------------- LIBSVM
@@ -361,9 +362,9 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
 def read_libsvm(file, n_features: int | None = None, *, source_name: str | None = None):
     """LIBSVM/SVMlight text, one row per line: `label idx:val ...` with 1-based indices; '#' starts a comment.
 
-    Returns (X (n, d) float64 dense, missing entries 0, y_pm1 (n,) int8, classes (2,), feature_names ['x1'..'xd']),
-    d = n_features if given else the largest index seen. A dense X over MAX_DENSE_BYTES is refused, naming the line
-    with the largest index, before it is allocated.
+    Returns (X (n, d) float64 dense, missing entries 0, y (n,) int64 class indices 0…K−1, classes (K,), feature_names
+    ['x1'..'xd']), d = n_features if given else the largest index seen. A dense X over MAX_DENSE_BYTES is refused,
+    naming the line with the largest index, before it is allocated.
     """
     content, name = read_bytes(file, source_name)
     text = decode_text(content, name)
@@ -419,8 +420,8 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
     X = np.zeros((len(labels), d), dtype=np.float64)
     X[rows, cols] = vals
     feature_names = [f"x{k}" for k in range(1, d + 1)]
-    X, y_pm1, classes = validate(X, numeric_labels_if_possible(labels), feature_names, source=name)
-    return X, y_pm1, classes, feature_names
+    X, y, classes = validate(X, numeric_labels_if_possible(labels), feature_names, source=name)
+    return X, y, classes, feature_names
 
 
 # ------------------------------------------------------------------------------------------------------------- npz
@@ -487,7 +488,8 @@ def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
 def read_npz(file, *, source_name: str | None = None):
     """NumPy .npz with arrays `X` (n, d), `y` (n,) and optionally `feature_names` (d,); no pickles are loaded.
 
-    Returns (X (n, d) float64, y_pm1 (n,) int8, classes (2,), feature_names list[str], 'x1'..'xd' if absent).
+    Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str], 'x1'..'xd' if
+    absent).
     """
     content, name = read_bytes(file, source_name)
     if content.startswith(NPY_MAGIC):
@@ -512,8 +514,8 @@ def read_npz(file, *, source_name: str | None = None):
         feature_names = [
             v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in feature_names.reshape(-1).tolist()
         ]
-    X, y_pm1, classes = validate(arrays["X"], arrays["y"], feature_names, source=name)
-    return X, y_pm1, classes, feature_names or [f"x{k}" for k in range(1, X.shape[1] + 1)]
+    X, y, classes = validate(arrays["X"], arrays["y"], feature_names, source=name)
+    return X, y, classes, feature_names or [f"x{k}" for k in range(1, X.shape[1] + 1)]
 
 
 # ------------------------------------------------------------------------------------------------------- load_file
@@ -535,7 +537,7 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
 
     For an uploaded file-like object the extension is taken from `source_name` (e.g. the uploaded file's name).
     `label_column` applies to CSV/TSV only; if None, the one column named label, y, class or target (any case).
-    Returns (X (n, d) float64, y_pm1 (n,) int8, classes (2,), feature_names list[str]).
+    Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]).
     """
     name = source_name or (
         str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", None)

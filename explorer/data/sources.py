@@ -1,7 +1,9 @@
 """Where an engine's training rows come from: a data source hands out minibatches by row index, so the SVI loop never
 needs the whole training set as one contiguous array in memory.
 
-A source has `n` (rows), `d` (features), `batch(index) -> (X_b (s, d) float64 C-contiguous, y_b (s,) in ±1)`,
+A source has `n` (rows), `d` (features), `n_classes` (highest class index + 1), `batch(index) -> (X_b (s, d) float64
+C-contiguous, y_b (s,) int64 class indices 0…K−1)` (DESIGN §1: a binary method writes them as ±1 in its own
+equations, at the engine),
 `sample(rng, s) -> index (s,)` (a fresh minibatch of distinct rows) and `chunks(size)` (all rows as consecutive
 index blocks, for the full-set ELBO and evaluation). Every source draws minibatches with `minibatch_indices`, so two
 engines given the same seed see the same rows whatever their method.
@@ -17,12 +19,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
 from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, regular_file
-from explorer.inputs import bounded_features, labelled_data
+from explorer.inputs import bounded_features, class_indices, labelled_data
 from explorer.validation import DataError
 
 
@@ -43,12 +46,18 @@ class DataSource:
     d: int
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The rows `index` (s,): X_b (s, d) float64 C-contiguous, y_b (s,) in ±1."""
+        """The rows `index` (s,): X_b (s, d) float64 C-contiguous, y_b (s,) int64 class indices 0…K−1."""
         raise NotImplementedError
 
     def sample(self, rng: np.random.Generator, s: int) -> np.ndarray:
         """A fresh minibatch of s distinct row indices (`minibatch_indices`)."""
         return minibatch_indices(rng, self.n, s)
+
+    @cached_property
+    def n_classes(self) -> int:
+        """The number of classes the labels span, highest class index + 1 (reads every row once, in blocks; the
+        sources here know it from their check)."""
+        return 1 + max(int(np.max(self.batch(rows)[1])) for rows in self.chunks(65536))
 
     def chunks(self, size: int, rows: np.ndarray | None = None) -> Iterator[np.ndarray]:
         """Consecutive blocks of at most `size` indices of `rows` (default: all n rows)."""
@@ -58,24 +67,28 @@ class DataSource:
 
 
 class ArraySource(DataSource):
-    """Training rows held in memory: X (n, d), y (n,) in ±1 (checked and converted by `inputs.labelled_data`)."""
+    """Training rows held in memory: X (n, d), y (n,) class indices 0…K−1 (checked and converted by
+    `inputs.labelled_data`)."""
 
     def __init__(self, X, y, *, d: int | None = None):
         self.X, self.y = labelled_data(X, y, d=d)
         self.n, self.d = self.X.shape
+        self.n_classes = int(self.y.max()) + 1
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.X[index], self.y[index]
 
 
 class NpySource(DataSource):
-    """Training rows in two `.npy` files, X (n, d) and y (n,) in ±1, opened read-only with `np.load(mmap_mode='r')`:
+    """Training rows in two `.npy` files, X (n, d) and y (n,) class indices 0…K−1, opened read-only with
+    `np.load(mmap_mode='r')`:
     a minibatch reads s rows from disk, so n may exceed memory.
 
-    Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map
-    stays cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of
-    real numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds only −1 and +1 for the same n
-    rows. Every error is a `DataError` naming the file (and the row and column of a bad value).
+    Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map stays
+    cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of real
+    numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds class indices (whole numbers ≥ 0,
+    `inputs.class_indices`) for the same n rows. Every error is a `DataError` naming the file (and the row and column of
+    a bad value).
 
     The map reads the files as they are on disk during the run: `batch` checks that neither file has become shorter
     (DataError naming it), but a file truncated by another program between that check and the read ends the process
@@ -96,18 +109,13 @@ class NpySource(DataSource):
         if len(self.X) == 0 or self.X.shape[1] == 0:
             raise DataError(f"{X_path}: X {self.X.shape} has no rows or no columns")
         rows = max(1, self.CHECK_BYTES // (8 * self.X.shape[1]))
+        self.n_classes = 0
         for start in range(0, len(self.X), rows):
             block = np.asarray(self.X[start : start + rows], dtype=float)
             where = f"{self.X_path}: X" + (f" (block of rows from index {start})" if start else "")
             bounded_features(block, where)
-            labels = self.y[start : start + rows]
-            bad = ~np.isin(labels, (-1, 1))
-            if bad.any():
-                i = start + int(np.flatnonzero(bad)[0])
-                raise DataError(
-                    f"{self.y_path}: row {i} (0-based) holds {self.y[i].item()!r}; y must hold only −1 "
-                    "and +1 (encode labels with datasets.encode_labels)"
-                )
+            labels = class_indices(self.y[start : start + rows], f"{self.y_path}: y", first_row=start)
+            self.n_classes = max(self.n_classes, int(labels.max()) + 1)
         self.n, self.d = self.X.shape
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -117,7 +125,7 @@ class NpySource(DataSource):
                     f"{path}: the file has become shorter than {expected:,} bytes since it was "
                     "opened (another program truncated it); the run cannot read its rows"
                 )
-        return (np.ascontiguousarray(self.X[index], dtype=float), np.asarray(self.y[index], dtype=float))
+        return np.ascontiguousarray(self.X[index], dtype=float), np.asarray(self.y[index], dtype=np.int64)
 
 
 def _open_npy(path: Path) -> tuple[np.memmap, int]:

@@ -82,33 +82,37 @@ def decision_contour(gx: np.ndarray, gy: np.ndarray, p: np.ndarray) -> np.ndarra
     return np.concatenate(pieces) if pieces else np.zeros((0, 2))
 
 
-def misclassified(p: np.ndarray, y: np.ndarray, margin: float = UNDECIDED) -> np.ndarray:
-    """Mask (n,) of points whose p(y=1) (n,) lies on the wrong side of ½ for their label y (n,) in {−1, +1} by more
-    than `margin`. Points the model is undecided about (|p − ½| ≤ margin: every point of an untrained model, where
-    p = ½ exactly) are not marked, so a fresh plot shows each point's class instead of a cross."""
-    return np.where(y > 0, p < 0.5 - margin, p > 0.5 + margin)
+def misclassified(P: np.ndarray, y: np.ndarray, margin: float = UNDECIDED) -> np.ndarray:
+    """Mask (n,) of points whose class probabilities P (n, K) put another class above their label y (n,) (class
+    indices) by more than 2·`margin` (binary: p(class 1) on the wrong side of ½ by more than `margin`). Points the
+    model is undecided about (every point of an untrained model, where p = ½ exactly) are not marked, so a fresh
+    plot shows each point's class instead of a cross."""
+    P = np.asarray(P, dtype=float)
+    y = np.asarray(y, dtype=np.intp)
+    return P[np.arange(len(y)), y] < P.max(axis=1) - 2.0 * margin
 
 
 Predict = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray | None]]
-"""A prediction function: raw inputs X (n, d) → p(y=1) (n,) and the predictive variance of f* (n,), the latter
-needed only for a surface with sd (a predictor that has none, such as the Gibbs sampler's, returns None)."""
+"""A prediction function: raw inputs X (n, d) → the class probabilities (n, K) and the predictive variance of f*
+(n,), the latter needed only for a surface with sd (a predictor that has none, such as the Gibbs sampler's, returns
+None)."""
 
 
 def through_link(predict_latent: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], link) -> Predict:
-    """The prediction function of a model whose p(y=1) = ∫ p(y=1 | f) q(f*) df* goes through its link (every
-    engine; `link` a `likelihoods` link such as `engine.link`): one call of predict_latent (X (n, d) → mean, var
-    (n,)) gives both p and the variance."""
+    """The prediction function of a model whose class probabilities p(y* = k) = ∫ p(y* = k | f) q(f*) df* go
+    through its link (every engine; `link` a `likelihoods` link such as `engine.link`): one call of predict_latent
+    (X (n, d) → mean, var (n,)) gives both the probabilities (n, K) and the variance."""
 
     def predict(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         mean, var = predict_latent(X)
-        return link.predictive_probability(mean, var), var
+        return link.predictive(mean, var), var
 
     return predict
 
 
 @dataclass(frozen=True)
 class Surface:
-    """A model's surface on the grid x (nx,) × y (ny,): p(y=1) (ny, nx), the predictive sd of f* (ny, nx; None
+    """A model's surface on the grid x (nx,) × y (ny,): p(class 1) (ny, nx) (the binary picture), the predictive sd of f* (ny, nx; None
     when not asked for), the p = ½ contour (k, 2) (`decision_contour`) and the misclassified points among those
     given, in plane coordinates (j, 2)."""
 
@@ -132,7 +136,7 @@ def compute_surface(
 ) -> Generator[float, None, Surface]:
     """The surface of `predict` on the grid `axes` = (gx (nx,), gy (ny,)) of the `projection`'s plane, as a
     generator: it predicts the grid's nx·ny inputs (`projection.from_plane`, raw units) and then the raw `points`
-    (n, d) with labels (n,) in ±1 in blocks of `block` rows, yields the share of rows done after each block
+    (n, d) with labels (n,) (class indices) in blocks of `block` rows, yields the share of rows done after each block
     (increasing, 1.0 last), and returns the `Surface` (run it to the end with `explorer.studies.finish`).
 
     Blocks keep each prediction call short: an engine's triangular solves hold the GIL for a whole call (≈ 70 ms
@@ -147,16 +151,18 @@ def compute_surface(
     if len(labels) != len(points):
         raise ValueError(f"{len(points)} points but {len(labels)} labels")
     rows = np.vstack([grid, points])
-    p, var = np.empty(len(rows)), np.empty(len(rows)) if sd else None
+    parts, var = [], np.empty(len(rows)) if sd else None
     for start in range(0, len(rows), block):
         part = slice(start, min(start + block, len(rows)))
-        p[part], v = predict(rows[part])
+        P, v = predict(rows[part])
+        parts.append(P)
         if sd:
             var[part] = v
         yield part.stop / len(rows)
     cells = len(grid)
-    p_grid = p[:cells].reshape(xx.shape)
-    wrong = points[misclassified(p[cells:], labels)]
+    P = np.concatenate(parts)
+    p_grid = P[:cells, 1].reshape(xx.shape)  # p(class 1)
+    wrong = points[misclassified(P[cells:], labels)]
     return Surface(
         x=gx,
         y=gy,

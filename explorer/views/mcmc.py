@@ -88,7 +88,7 @@ def mcmc_surfaces(
 ) -> hv.Layout:
     """The decision surfaces side by side: surfaces = {"grid": (gx (nx,), gy (ny,)), name: p (ny, nx), …} (as the
     MCMC tab computes them: MCMC and sparse X-GPC), each with its 0.5 contour and the training points (n, 2) with
-    labels (n,) in ±1, on shared axes."""
+    labels (n,) class indices, on shared axes."""
     gx, gy = surfaces["grid"]
     panels = [
         decision_surface_from_arrays(

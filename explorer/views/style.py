@@ -22,7 +22,7 @@ CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the prob
 P_PALETTE = interp_palette(RdBu11, 256)  # p = 0 blue … p = 1 red (Bokeh orders RdBu from blue)
 PROBABILITY_CMAP = list(P_PALETTE)  # p = 0 blue … p = 1 red, as on the Train tab
 SD_CMAP = "viridis"
-CLASS_COLOR = {-1: CLASS_COLORS[0], 1: CLASS_COLORS[1]}
+CLASS_COLOR = {0: CLASS_COLORS[0], 1: CLASS_COLORS[1]}  # by class index: 0 the −1 class, 1 the +1 class
 RUN_COLORS = list(Category10_10)
 
 # Markers by name, per backend: (Bokeh marker, matplotlib marker).

@@ -74,8 +74,8 @@ def surface_arrays(
     seed: int = 0,
 ) -> dict:
     """The decision surface of `model` (an `explorer.model.Model`) as plain arrays, the keyword arguments of
-    `decision_surface_from_arrays`: grid_x (nx,), grid_y (ny,), values (ny, nx) of `quantity`, probability
-    (ny, nx), train / test points (n, 2) in the plane with labels (n,) in ±1 (at most `max_points` each, a fixed
+    `decision_surface_from_arrays`: grid_x (nx,), grid_y (ny,), values (ny, nx) of `quantity`, probability (ny, nx) of
+    class 1, train / test points (n, 2) in the plane with labels (n,) class indices (at most `max_points` each, a fixed
     sample by `seed`), misclassified (k, 2), inducing (m, 2), axis labels.
 
     Snapshots taken while a model trains share a grid when given the same `plane` and `axes`, e.g.
@@ -135,7 +135,7 @@ def surface_plane(
 def _points(
     points, labels, x: hv.Dimension, y: hv.Dimension, label: str, marker: str, size: float, alpha: float = 1.0
 ) -> hv.Points:
-    """Points (n, 2) coloured by class (labels (n,) in ±1: red +1, blue −1)."""
+    """Points (n, 2) coloured by class (labels (n,) class indices: red 1 (the +1 class), blue 0 (the −1 class))."""
     points = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
     labels = np.zeros(0) if labels is None else np.asarray(labels, dtype=float)
     if len(labels) != len(points):
@@ -143,7 +143,7 @@ def _points(
     element = hv.Points(
         (points[:, 0], points[:, 1], labels),
         kdims=[x, y],
-        vdims=[hv.Dimension("class", label="class (±1)")],
+        vdims=[hv.Dimension("class", label="class")],
         label=label,
     )
     color = hv.dim("class").categorize(CLASS_COLOR, default="gray")
@@ -176,9 +176,9 @@ def decision_surface_from_arrays(
     title: str | None = None,
 ) -> hv.Overlay:
     """The surface picture from arrays: `values` (ny, nx) on the grid grid_x (nx,) × grid_y (ny,) (evenly spaced)
-    as an image — p(y=1) on a blue–red scale from 0 to 1, or (quantity "sd") the predictive sd on viridis from 0 —
-    with the p = 0.5 contour of `probability` (ny, nx; default `values` when they are p), points (n, 2) with labels
-    ±1, misclassified (k, 2), inducing (m, 2). Returns Image * Contours * Points… (an `hv.Overlay`)."""
+    as an image — p(y=1) on a blue–red scale from 0 to 1, or (quantity "sd") the predictive sd on viridis from 0 — with
+    the p = 0.5 contour of `probability` (ny, nx; default `values` when they are p), points (n, 2) with labels (class
+    indices 0, 1), misclassified (k, 2), inducing (m, 2). Returns Image * Contours * Points… (an `hv.Overlay`)."""
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {list(QUANTITIES)}, got {quantity!r}")
     gx, gy, values = np.asarray(grid_x, float), np.asarray(grid_y, float), np.asarray(values, float)

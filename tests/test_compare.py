@@ -174,7 +174,7 @@ def test_mismatched_inputs_are_refused():
 def _tiny_problem(n: int = 90, seed: int = 8):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, 2))
-    return X, np.where(X[:, 0] + 0.5 * X[:, 1] + 0.4 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    return X, (X[:, 0] + 0.5 * X[:, 1] + 0.4 * rng.standard_normal(n) > 0).astype(np.int64)  # class indices
 
 
 def _assert_same_result(result: ComparisonResult, expected: ComparisonResult) -> None:

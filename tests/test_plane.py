@@ -8,6 +8,7 @@ import pytest
 from scipy.interpolate import RegularGridInterpolator
 
 from explorer.kernels import RBF
+from explorer.likelihoods import class_probabilities
 from explorer.model import Model
 from explorer.recipe import full_batch_engine
 from explorer.studies import finish
@@ -26,7 +27,7 @@ def engine_3d():
     """A sparse X-GPC on 3-D inputs after a few coordinate-ascent sweeps, and its training data."""
     rng = np.random.default_rng(11)
     X = rng.standard_normal((80, 3))
-    y = np.where(X[:, 0] - X[:, 2] + 0.3 * rng.standard_normal(80) > 0, 1.0, -1.0)
+    y = (X[:, 0] - X[:, 2] + 0.3 * rng.standard_normal(80) > 0).astype(np.int64)  # class indices
     engine = full_batch_engine("xgpc", X, y, X[:12], RBF(1.5, 2.0))
     engine.step(5)
     return engine, X, y
@@ -52,14 +53,14 @@ def test_the_surface_is_the_prediction_at_each_grid_point_and_point(engine_3d):
 
     def one(x):
         mean, var = engine.predict_latent(x[None, :])
-        return engine.predict_proba(x[None, :])[0], math.sqrt(var[0])
+        return engine.predict_proba(x[None, :])[0, 1], math.sqrt(var[0])  # p(class 1)
 
     brute = np.array([[one(projection.from_plane(np.array([[u, v]]))[0]) for u in gx] for v in gy])
     assert surface.p.shape == surface.sd.shape == (4, 5)
     np.testing.assert_allclose(surface.p, brute[..., 0], rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(surface.sd, brute[..., 1], rtol=1e-12)
     p_points = np.array([one(x)[0] for x in points])
-    wrong = np.where(labels > 0, p_points < 0.5 - UNDECIDED, p_points > 0.5 + UNDECIDED)
+    wrong = np.where(labels == 1, p_points < 0.5 - UNDECIDED, p_points > 0.5 + UNDECIDED)
     assert 0 < wrong.sum() < len(points)  # the check below compares a real selection
     np.testing.assert_allclose(surface.misclassified, projection.to_plane(points[wrong]), rtol=1e-12)
     # the contour runs where the grid's p, interpolated linearly, is ½
@@ -77,18 +78,24 @@ def test_a_predictor_without_variance_gives_p_and_no_sd():
     X = np.random.default_rng(2).standard_normal((10, 2))
     projection = Projection(X)
     axes = grid_axes(X, 3)
-    surface = finish(compute_surface(lambda Z: (1.0 / (1.0 + np.exp(-Z[:, 0])), None), projection, axes))
+    surface = finish(
+        compute_surface(lambda Z: (class_probabilities(1.0 / (1.0 + np.exp(-Z[:, 0]))), None), projection, axes)
+    )
     xx, _ = np.meshgrid(*axes)
     np.testing.assert_allclose(surface.p, 1.0 / (1.0 + np.exp(-xx)), rtol=1e-15)
     assert surface.sd is None and surface.misclassified.shape == (0, 2)
     with pytest.raises(ValueError, match="3 points but 2 labels"):
-        finish(compute_surface(lambda Z: (Z[:, 0], None), projection, axes, points=X[:3], labels=[1, -1]))
+        finish(
+            compute_surface(
+                lambda Z: (class_probabilities(Z[:, 0]), None), projection, axes, points=X[:3], labels=[1, 0]
+            )
+        )
 
 
 def test_model_surface_is_the_models_prediction_with_the_other_features_at_their_mean():
     rng = np.random.default_rng(5)
     X = rng.standard_normal((120, 3)) * [1.0, 3.0, 0.5] + [0.0, 2.0, -1.0]
-    y = np.where(X[:, 0] + X[:, 2] > -1.0, 1, -1)
+    y = np.where(X[:, 0] + X[:, 2] > -1.0, 1, 0)
     model = Model(n_inducing=10)
     model.set_data(X, y, name="three features")
     model.step(30)
@@ -102,5 +109,5 @@ def test_model_surface_is_the_models_prediction_with_the_other_features_at_their
             x = model.X_train.mean(0)
             x[2], x[0] = u, v
             mean, var = model.predict_latent(x[None, :])
-            assert surface["p"][r, c] == pytest.approx(model.predict_proba(x[None, :])[0], rel=1e-12)
+            assert surface["p"][r, c] == pytest.approx(model.predict_proba(x[None, :])[0, 1], rel=1e-12)
             assert surface["sd"][r, c] == pytest.approx(math.sqrt(var[0]), rel=1e-12)

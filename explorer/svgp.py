@@ -40,7 +40,7 @@ from explorer.kernels import Kernel
 from explorer.likelihoods import LOGIT, Link, gauss_hermite_expectations
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
-from explorer.xgpc import natural_gradient_targets, pseudo_data
+from explorer.targets import natural_gradient_targets, pseudo_data
 
 _CHUNK = 4096
 

@@ -31,6 +31,7 @@ from explorer.linalg import (
 )
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule, noise_scaled_rho
+from explorer.targets import natural_gradient_targets, pseudo_data
 
 _CHUNK = 4096
 KERNEL_STEPS = ("fixed-u", "whitened")
@@ -60,25 +61,6 @@ def local_step(kappa: np.ndarray, K_tilde: np.ndarray, mu: np.ndarray, L_precisi
     triangular. kappa (s, m) → c (s,)."""
     V = _whiten(L_precision, kappa)
     return optimal_c(K_tilde, np.einsum("ij,ij->j", V, V), kappa @ mu)
-
-
-def natural_gradient_targets(
-    kappa: np.ndarray, y: np.ndarray, theta: np.ndarray, K_inv: np.ndarray, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Eq. (natural_gradients) without −η: λ̂₁ = (n/2s) κ_Sᵀ y_S (m,), λ̂₂ = −½(K_mm⁻¹ + (n/s) κ_Sᵀ Θ_S κ_S) (m, m),
-    exactly symmetric when K_inv is: ½(n/s)κᵀΘκ = BᵀB with B = (½(n/s)θ)^½ ∘ κ, a symmetric rank-s update."""
-    scale = n / len(y)
-    B = np.sqrt((0.5 * scale) * theta)[:, None] * kappa
-    lam2 = -0.5 * K_inv
-    lam2 -= B.T @ B
-    return (0.5 * scale) * (y @ kappa), lam2
-
-
-def pseudo_data(a: np.ndarray, g_a: np.ndarray, g_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(ỹ, θ̃) = (2(g_a + θ̃a), −2g_v): the X-GPC labels and PG means whose augmented term has the gradients (g_a, g_v)
-    in (a, v). Shapes (s,)."""
-    theta = -2.0 * g_v
-    return 2.0 * (g_a + theta * a), theta
 
 
 def augmented_likelihood_terms(

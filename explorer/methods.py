@@ -24,6 +24,7 @@ from explorer.schedules import schedule_for
 from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
+from explorer.xgpc_variants import VARIANT_DEFAULTS, XGPCVariants
 
 
 def link_by_name(link: str) -> Link:
@@ -65,9 +66,27 @@ def build_xgpc(
     overrelax: float | None = None,
 ) -> XGPC:
     """X-GPC with the given step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam on
-    the kernel's log-parameters; the kernel-step, initial-q, averaging, minibatch-growth and over-relaxation options
-    are `XGPC`'s (issue 11)."""
-    return XGPC(
+    the kernel's log-parameters: the paper's `XGPC`, or `xgpc_variants.XGPCVariants` when a variant option (a
+    whitened kernel step, initial sweeps, averaging, minibatch growth, over-relaxation) is set away from its default."""
+    variants = {
+        "kernel_step": kernel_step,
+        "init_sweeps": init_sweeps,
+        "init_rows": init_rows,
+        "average_window": average_window,
+        "batch_growth": batch_growth,
+        "batch_growth_start": batch_growth_start,
+        "batch_growth_every": batch_growth_every,
+        "batch_max": batch_max,
+        "batch_rho": batch_rho,
+        "overrelax": overrelax,
+    }
+    changed = {  # by type too: True == 1.0 is not the default but a value for the variant's own check to refuse
+        name: value
+        for name, value in variants.items()
+        if not (type(value) is type(VARIANT_DEFAULTS[name]) and value == VARIANT_DEFAULTS[name])
+    }
+    engine = XGPCVariants if changed else XGPC
+    return engine(
         X,
         y,
         Z,
@@ -80,17 +99,8 @@ def build_xgpc(
         hyper_every=hyper_every,
         hyper_warmup=hyper_warmup,
         hyper_rate=hyper_rate,
-        kernel_step=kernel_step,
-        init_sweeps=init_sweeps,
-        init_rows=init_rows,
-        average_window=average_window,
         kernel_bound=kernel_bound,
-        batch_growth=batch_growth,
-        batch_growth_start=batch_growth_start,
-        batch_growth_every=batch_growth_every,
-        batch_max=batch_max,
-        batch_rho=batch_rho,
-        overrelax=overrelax,
+        **changed,
     )
 
 

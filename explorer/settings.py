@@ -24,7 +24,8 @@ from explorer.engine import HYPER_RATES
 from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
 from explorer.likelihoods import LINKS
 from explorer.schedules import Adaptive, Constant, RobbinsMonro
-from explorer.xgpc import BATCH_RHOS, DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS, KERNEL_STEPS
+from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS
+from explorer.xgpc_variants import BATCH_RHOS, KERNEL_STEPS
 
 GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
 METHOD_DEFAULT = "method default"

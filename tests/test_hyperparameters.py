@@ -10,6 +10,7 @@ from explorer.kernels import RBF, KernelParameterError, make_kernel
 from explorer.polyagamma import pg_mean
 from explorer.schedules import Constant
 from explorer.xgpc import XGPC, local_step
+from explorer.xgpc_variants import XGPCVariants
 
 
 def finite_difference_gradient(X_b, y_b, Z, n, kernel, mu, Sigma, full, h=1e-5):
@@ -234,7 +235,7 @@ def test_whitened_kernel_gradient_matches_finite_differences_at_fixed_q_w(length
     # u = L_K(θ ± h) w, so μ and Σ follow the kernel's Cholesky factor; q is deliberately not at its optimum
     X, y = toy_problem(40, seed=5)
     kernel = RBF(lengthscale, 1.4, 1e-3)
-    engine = XGPC(
+    engine = XGPCVariants(
         X,
         y,
         X[:7],
@@ -282,7 +283,7 @@ def test_whitened_kernel_gradient_matches_finite_differences_at_fixed_q_w(length
 
 def test_whitened_kernel_step_keeps_q_w_and_moves_q_u_with_the_kernel():
     X, y = toy_problem(60, seed=3)
-    engine = XGPC(
+    engine = XGPCVariants(
         X,
         y,
         X[:6],
@@ -316,7 +317,7 @@ def test_kernel_step_options_are_checked():
         ({"kernel_step": "whitened", "full": True}, "non-sparse"),
     ]:
         with pytest.raises(ValueError, match=message):
-            XGPC(X, y, X[:5], RBF(1.0), batch_size=10, **options)
+            XGPCVariants(X, y, X[:5], RBF(1.0), batch_size=10, **options)
 
 
 def test_hyper_warmup_freezes_the_kernel_for_its_iterations_only():
@@ -402,7 +403,7 @@ def test_exact_bound_kernel_gradient_matches_finite_differences(kernel_step):
     # q held fixed in u-space (fixed-u) or in whitened coordinates (whitened) while the kernel moves, q not optimal
     X, y = toy_problem(40, seed=9)
     kernel = RBF(np.array([0.7, 1.3]), 1.2, 1e-3)
-    engine = XGPC(
+    engine = XGPCVariants(
         X,
         y,
         X[:7],
@@ -432,7 +433,7 @@ def test_exact_bound_kernel_gradient_matches_finite_differences(kernel_step):
         numeric[k] = (values[0] - values[1]) / (2 * h)
     analytic = engine.kernel_gradient(index)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
-    augmented = XGPC(
+    augmented = XGPCVariants(
         X,
         y,
         X[:7],

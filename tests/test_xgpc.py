@@ -14,6 +14,7 @@ from explorer.kernels import RBF
 from explorer.metrics import error_rate
 from explorer.schedules import Adaptive, Constant
 from explorer.xgpc import XGPC
+from explorer.xgpc_variants import XGPCVariants
 
 
 # ----- an independent re-derivation of the model ---------------------------------------------------------------------
@@ -299,7 +300,7 @@ def test_banana_test_error_after_two_thousand_iterations(paper_data):
 def test_initial_sweeps_on_all_rows_reach_the_coordinate_ascent_fixed_point_and_keep_the_minibatch_stream():
     X, y = toy_problem(30, seed=1)
     kernel = RBF(np.array([1.0]), 1.5, 1e-4)
-    started = XGPC(
+    started = XGPCVariants(
         X,
         y,
         X[::3],
@@ -321,7 +322,7 @@ def test_initial_sweeps_on_all_rows_reach_the_coordinate_ascent_fixed_point_and_
     assert np.linalg.norm(lam1 - started.eta1) < 1e-7 * scale
     assert np.linalg.norm(lam2 - started.eta2) < 1e-7 * scale
     assert np.linalg.norm(plain.minibatch_targets(np.arange(30))[0] - plain.eta1) > 1e-2 * scale
-    twin = XGPC(
+    twin = XGPCVariants(
         X,
         y,
         X[::3],
@@ -345,7 +346,7 @@ def test_iterate_average_is_the_mean_of_the_iterates_and_predictions_use_it():
     kernel = RBF(np.array([0.9]), 1.3, 1e-4)
 
     def make(window):
-        return XGPC(
+        return XGPCVariants(
             X,
             y,
             X[:6],

@@ -495,12 +495,14 @@ def write_animation(
             "write a .gif instead"
         )
     _whole("fps", fps, 1, 60)
+    panels = [frames] if isinstance(frames, hv.HoloMap) else list(frames)
+    keys = sorted({key for panel in panels for key in panel.data})  # tuples of key dimension values
     if progress is not None:  # laying out the first frame takes a while: say that drawing has begun
-        progress(0, len(frames) if isinstance(frames, hv.HoloMap) else max(len(p) for p in frames))
+        progress(0, len(keys))
     with _MATPLOTLIB:
-        plot = laid_out(frames, width=width, height=height, dpi=dpi)
+        plot = laid_out(_on_demand(frames), width=width, height=height, dpi=dpi)
         try:
-            movie = plot.anim(fps=fps)
+            movie = animation.FuncAnimation(plot.state, plot.update_frame, frames=keys, interval=1000 / fps)
             movie.save(
                 str(path),
                 writer=writer,
@@ -511,6 +513,21 @@ def write_animation(
         finally:
             plt.close(plot.state)
     return path
+
+
+def _on_demand(frames):
+    """A HoloMap (or a Layout of HoloMaps) as DynamicMaps over the same keys, whose frames HoloViews ranges one at a
+    time as they are drawn: a HoloMap's plot ranges every frame of every panel before drawing the first (a
+    200-iteration animation of the Train tab took 143 s that way, 8 s this way)."""
+
+    def dynamic(holomap: hv.HoloMap) -> hv.DynamicMap:
+        keys = list(holomap.data)
+        kdims = [dim.clone(values=sorted({key[k] for key in keys})) for k, dim in enumerate(holomap.kdims)]
+        return hv.DynamicMap(lambda *key: holomap[key], kdims=kdims)
+
+    if isinstance(frames, hv.HoloMap):
+        return dynamic(frames)
+    return frames.clone([dynamic(panel) for panel in frames])
 
 
 def animate_training(

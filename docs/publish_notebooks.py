@@ -21,6 +21,7 @@ from pathlib import Path
 
 import markdown
 import nbformat
+import panel
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +29,9 @@ NOTEBOOKS = ROOT / "notebooks"
 PUBLISHED = ROOT / "docs" / "notebooks"
 RESOURCES = "resources"
 LOADERS = ("application/javascript", "application/vnd.holoviews_load.v0+json")  # the same script, twice
+# Panel's inline loader leaves out the notifications' library (in Jupyter it comes through require.js paths from a
+# CDN): a page with a notification area loads Panel's own copy.
+NOTYF = Path(panel.__file__).parent / "dist" / "bundled" / "notificationarea" / "notyf@3" / "notyf.min.js"
 STYLE = """body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; }
 pre.code { background: #f5f5f5; padding: 0.6em; overflow-x: auto; border-left: 3px solid #4c72b0; }
 pre.stream { padding: 0.3em 0.6em; overflow-x: auto; }
@@ -83,9 +87,12 @@ def page(notebook: nbformat.NotebookNode, title: str, scripts: dict[str, str]) -
             body.append(f'<pre class="code"><code>{html.escape(cell.source)}</code></pre>')
             outputs = "".join(_output(output, scripts, loaded) for output in cell.get("outputs", []))
             body.append(f'<div class="output">{outputs}</div>')
+    head = (
+        _script(NOTYF.read_text(encoding="utf-8"), scripts) if any("NotificationArea" in part for part in body) else ""
+    )
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(title)}</title>\n'
-        f"<style>{STYLE}</style>\n</head>\n<body>\n"
+        f"<style>{STYLE}</style>\n{head}\n</head>\n<body>\n"
         f"<p><em>A rendered copy of <code>notebooks/{html.escape(title)}</code>, executed by "
         f"<code>docs/publish_notebooks.py</code>; run the notebook itself to change it.</em></p>\n"
         + "\n".join(body)

@@ -5,7 +5,8 @@ standalone HTML file, and an animation of the decision surface and the training 
     animate_training(model, "training.gif", iterations=200, every=10)      # the model itself is not changed
 
 PNG, SVG and animations are drawn by HoloViews' matplotlib backend (no display or browser needed), at exactly
-width × height pixels; HTML is a Bokeh document with its JavaScript inline, so the file opens offline. An MP4 needs
+width × height pixels (at least 300 × 200; text that would not fit is drawn smaller, down to half size, else the
+export is refused); HTML is a Bokeh document with its JavaScript inline, so the file opens offline. An MP4 needs
 ffmpeg on the machine (checked); a GIF needs only Pillow.
 """
 
@@ -289,8 +290,9 @@ def _slots(needs: list[tuple], low: float, high: float, gap: float) -> dict[int,
 
 def render(view, fmt: str, *, width: int | None = None, height: int | None = None, dpi: int = 100) -> bytes:
     """The bytes of `view` (any HoloViews object) as fmt "png" or "svg" (matplotlib backend, width × height px at
-    `dpi`, or the size HoloViews chooses when they are None; a HoloMap shows its first frame) or "html" (standalone
-    Bokeh document, resources inline; a HoloMap gets its widgets; the views' own Bokeh sizes apply)."""
+    `dpi`, or the size HoloViews chooses when they are None, laid out by `laid_out`: where the text does not fit it
+    is drawn at a lower dpi, which an SVG's size in points shows; a HoloMap shows its first frame) or "html"
+    (standalone Bokeh document, resources inline; a HoloMap gets its widgets; the views' own Bokeh sizes apply)."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if not isinstance(view, hv.core.Dimensioned):

@@ -56,8 +56,9 @@ def _script(source: str, scripts: dict[str, str]) -> str:
 
 def _output(output, scripts: dict[str, str], loaded: set[str]) -> str:
     """The HTML of one cell output; a loader script already on the page is not loaded again."""
-    if output.output_type == "stream":
-        return f'<pre class="stream">{html.escape(output.text)}</pre>'
+    if output.output_type == "stream":  # a line rewritten in place (carriage returns) shows its last state
+        text = "\n".join(line.rstrip("\r").rsplit("\r", 1)[-1] for line in output.text.split("\n"))
+        return f'<pre class="stream">{html.escape(text)}</pre>'
     if output.output_type == "error":
         return f'<pre class="stream">{html.escape(output.ename)}: {html.escape(output.evalue)}</pre>'
     data = output.get("data", {})

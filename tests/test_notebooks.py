@@ -176,3 +176,35 @@ def test_the_published_copy_draws_its_plots_offline(name, page):
 
 def notebook_cell_count(name: str) -> int:
     return sum(cell.cell_type == "code" for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells)
+
+
+def test_a_page_loads_each_script_once_and_shows_progress_lines_as_they_ended():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("publish_notebooks", PUBLISHED.parent / "publish_notebooks.py")
+    publish = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(publish)
+    loader = {
+        "application/javascript": "window.loaded = 1;",
+        "application/vnd.holoviews_load.v0+json": "window.loaded = 1;",
+    }
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# Title <b>"),
+            nbformat.v4.new_code_cell(
+                "x < 1",
+                outputs=[
+                    nbformat.v4.new_output("display_data", data=loader),
+                    nbformat.v4.new_output("display_data", data=dict(loader, **{"text/html": "<div id='plot'></div>"})),
+                    nbformat.v4.new_output(
+                        "stream", name="stdout", text="[ 10%] fold 1\r[ 50%] fold 1\r[100%] fold 1\ndone\n"
+                    ),
+                ],
+            ),
+        ]
+    )
+    scripts = {}
+    text = publish.page(notebook, "toy.ipynb", scripts)
+    assert list(scripts.values()) == ["window.loaded = 1;"] and text.count("<script src=") == 1
+    assert "<div id='plot'></div>" in text and "x &lt; 1" in text and "<h1>Title" in text
+    assert "[100%] fold 1\ndone" in text and "[ 10%]" not in text

@@ -209,21 +209,25 @@ def trained() -> Model:
     return model
 
 
+SLIDE_SIZES = [(1200, 450), (960, 540), (900, 400), (800, 400), (600, 300)]  # the README's size down to the least
+
+
+def plain_numbers(texts: list[str]) -> bool:
+    """No tick label in scientific notation (10^-1, 6×10⁻², 2e−01): log axes are labelled 0.06, 0.2, 1.15."""
+    return not any("10^" in text or "\\times" in text or re.fullmatch(r"\d(\.\d+)?e[−+-]?\d+", text) for text in texts)
+
+
 @pytest.mark.parametrize(
     "name, width, height",
-    [
-        ("README figure", 1200, 450),
-        ("README figure", 960, 540),
-        ("README figure", 1280, 720),
-        ("traces", None, None),
-        ("surface", None, None),
-        ("surface", 480, 360),
-    ],
+    [("README figure", w, h) for w, h in SLIDE_SIZES]
+    + [("traces", None, None), ("traces", 1200, 450), ("traces", 600, 300)]
+    + [("surface", None, None), ("surface", 480, 360), ("surface", 300, 200)],
 )
 def test_exported_figures_keep_every_text_inside_and_apart(trained, name, width, height, monkeypatch):
     """The README's `save(decision_surface + training_traces, "figure.png", width=1200, height=450)` cut the panel
     letter, put legend markers on their labels, hid the x1 label under the legend and ran the colour bar's label
-    into panel B's; the Traces PNG cut its left tick labels and title."""
+    into panel B's; the Traces PNG cut its left tick labels and title; below about 900 × 400 every panel's text ran
+    into its neighbours'."""
     view = {
         "README figure": views.decision_surface(trained)
         + views.training_traces(trained, quantities=("test_nll", "test_error")),
@@ -236,12 +240,86 @@ def test_exported_figures_keep_every_text_inside_and_apart(trained, name, width,
         texts = [text for text, _ in drawn_text(plot.state, monkeypatch)]
         assert ("x1" in texts and "x2" in texts) == (name != "traces")  # the axis labels are drawn …
         assert ("training time (s, evaluation excluded)" in texts) == (not name.startswith("surface"))
-        assert not any("10^" in text or "\\times" in text for text in texts)  # … and log axes in plain numbers
+        assert plain_numbers(texts)  # … and log axes in plain numbers
+        assert plot.state.dpi >= 50  # text at least half its size at the requested dpi
     finally:
         plt.close(plot.state)
 
 
-@pytest.mark.parametrize("width, height, dpi", [(960, 600, 60), (800, 600, 80)])
+@pytest.fixture(scope="module")
+def every_view(trained) -> dict:
+    """Every view of explorer.views a notebook or the README exports, on small but real inputs."""
+    from explorer.compare import run_comparison
+    from explorer.kernels import initial_kernel
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 2))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=60) > 0, 1, -1)
+    kernel = initial_kernel("rbf", 2, lengthscale=1.0, variance=1.0, nugget=1e-4, ard=False)
+    comparison = run_comparison(X, y, kernel, n_inducing=6, n_samples=40, burn_in=10, n_chains=2, progress=None)
+    grid = np.linspace(-2, 2, 20)
+    seconds = [0.0, 0.01, 0.1, 1.0, 2.0]
+
+    def fit(m, method, level):
+        trace = {"seconds": seconds, "test_error": [0.5, 0.4, level, level, level - 0.1]}
+        return {"m": m, "fold": 0, "method": method, "trace": dict(trace, test_nll=[0.7, 0.6, 0.5, 0.45, 0.4])}
+
+    race_methods = {
+        name: {
+            "trace": {
+                "seconds": seconds,
+                "test_nll": [0.7, nll, 0.4, 0.35, 0.33],
+                "test_error": [0.5, 0.3, 0.2, 0.1, 0.1],
+            },
+            "settled_0.01": 1.0,
+        }
+        for name, nll in (("xgpc", 0.5), ("svgp-natgrad", 0.6), ("svgp-adam", 0.65))
+    }
+    race = {"folds": [{"best_nll": 0.33, "methods": race_methods}], "config": {"dataset": "toy"}, "bands": [0.01]}
+    return {
+        "MCMC comparison": views.mcmc_comparison(comparison),
+        "MCMC surfaces": views.mcmc_surfaces(
+            {"grid": (grid, grid), "MCMC": np.outer(grid, grid) / 8 + 0.5, "X-GPC": np.outer(grid, grid) / 9 + 0.5},
+            train=X,
+            train_labels=y,
+        ),
+        "MCMC traces": views.mcmc_traces(comparison.sampler),
+        "race": views.race_curves(race),
+        "PG density": views.pg_density(1.0, rng=np.random.default_rng(0)),
+        "augmentation identity": views.augmentation_identity(1.5),
+        "augmented bound": views.augmented_bound(2.5),
+        "minibatch": views.minibatch_view(trained.last_local()),
+        "EP site": views.ep_site_view(0.3, 1.2, 1.0),
+        "inducing study": views.inducing_study(
+            {"fits": [fit(m, method, 0.3 - 0.01 * m) for m in (4, 16) for method in ("xgpc", "svgp-adam")]}
+        ),
+        "two runs' traces": views.training_traces(trained, trained, labels=["run a", "run b"]),
+    }
+
+
+@pytest.mark.parametrize("width, height", [(900, 400), (600, 300)])
+def test_every_view_exports_with_its_text_inside_and_apart(every_view, width, height, monkeypatch):
+    for name, view in every_view.items():
+        plot = export.laid_out(view, width=width, height=height, dpi=100)
+        try:
+            assert text_problems(plot.state, monkeypatch) == [], name
+            assert plain_numbers([text for text, _ in drawn_text(plot.state, monkeypatch)]), name
+        finally:
+            plt.close(plot.state)
+
+
+def test_a_figure_too_small_for_its_text_is_refused(trained, tmp_path):
+    figure = views.decision_surface(trained) + views.training_traces(trained, quantities=("test_nll", "test_error"))
+    with pytest.raises(ValueError, match=r"at 400 × 300 px the figure's text does not fit even at half size \('"):
+        export.save(figure, tmp_path / "figure.png", width=400, height=300)
+    with pytest.raises(ValueError, match="width must be a whole number from 300 to 8000, got 200"):
+        export.save(figure, tmp_path / "figure.png", width=200, height=300)
+    assert not (tmp_path / "figure.png").exists()
+    path = export.save(figure, tmp_path / "figure.svg", width=600, height=300)  # the least, in every format
+    assert ET.parse(path).getroot().get("width") == f"{600 / 60 * 72:g}pt"  # drawn at 60 dpi: text at 60 %
+
+
+@pytest.mark.parametrize("width, height, dpi", [(960, 600, 60), (800, 600, 80), (600, 400, 80)])
 def test_animation_frames_keep_every_text_inside_and_apart(trained, width, height, dpi, monkeypatch):
     """The GIF's title was cut at the top. First and last frame, at the README's and the Train tab's sizes."""
     frames = export.training_frames(trained, iterations=40, every=20, resolution=15)

@@ -142,3 +142,69 @@ def test_a_notebook_loads_bokehjs_and_panel_inline(name):
     joined = "\n".join(scripts)
     assert "cdn.bokeh.org" not in joined and not re.search(r"(js|css)_urls = \[\s*['\"]https?:", joined)
     assert len(joined) > 1_000_000  # BokehJS itself came with the output
+
+
+PUBLISHED = NOTEBOOKS.parent / "docs" / "notebooks"
+
+CANVASES = """() => {
+    const count = (root) => [...root.querySelectorAll("*")].reduce(
+        (n, element) => n + (element.tagName === "CANVAS" ? 1 : 0) + (element.shadowRoot ? count(element.shadowRoot) : 0), 0);
+    return count(document);
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", sorted(path.stem for path in NOTEBOOKS.glob("*.ipynb")))
+def test_the_published_copy_draws_its_plots_offline(name, page):
+    """Issue 20.10: a reader sees the figures without running the notebook and without the internet. The rendered
+    copy (docs/publish_notebooks.py) opens from the clone with every http(s) request refused, loads each script
+    once, and draws its Bokeh plots."""
+    path = PUBLISHED / f"{name}.html"
+    text = path.read_text(encoding="utf-8")
+    scripts = re.findall(r'<script src="([^"]+)"', text)
+    assert scripts and all(s.startswith("resources/") and (PUBLISHED / s).is_file() for s in scripts)
+    assert len(scripts) == len(set(scripts)) and path.stat().st_size < 3_000_000  # BokehJS once, not per output
+    fetched, errors = [], []
+    page.route(re.compile(r"^https?://"), lambda route: (fetched.append(route.request.url), route.abort()))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(path.as_uri())
+    page.wait_for_function(f"({CANVASES})() >= 2", timeout=60_000)
+    page.wait_for_timeout(1000)
+    assert fetched == [] and errors == []
+    assert notebook_cell_count(name) <= text.count('<pre class="code">')  # every code cell is shown
+
+
+def notebook_cell_count(name: str) -> int:
+    return sum(cell.cell_type == "code" for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells)
+
+
+def test_a_page_loads_each_script_once_and_shows_progress_lines_as_they_ended():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("publish_notebooks", PUBLISHED.parent / "publish_notebooks.py")
+    publish = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(publish)
+    loader = {
+        "application/javascript": "window.loaded = 1;",
+        "application/vnd.holoviews_load.v0+json": "window.loaded = 1;",
+    }
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# Title <b>"),
+            nbformat.v4.new_code_cell(
+                "x < 1",
+                outputs=[
+                    nbformat.v4.new_output("display_data", data=loader),
+                    nbformat.v4.new_output("display_data", data=dict(loader, **{"text/html": "<div id='plot'></div>"})),
+                    nbformat.v4.new_output(
+                        "stream", name="stdout", text="[ 10%] fold 1\r[ 50%] fold 1\r[100%] fold 1\ndone\n"
+                    ),
+                ],
+            ),
+        ]
+    )
+    scripts = {}
+    text = publish.page(notebook, "toy.ipynb", scripts)
+    assert list(scripts.values()) == ["window.loaded = 1;"] and text.count("<script src=") == 1
+    assert "<div id='plot'></div>" in text and "x &lt; 1" in text and "<h1>Title" in text
+    assert "[100%] fold 1\ndone" in text and "[ 10%]" not in text

@@ -5,7 +5,8 @@ standalone HTML file, and an animation of the decision surface and the training 
     animate_training(model, "training.gif", iterations=200, every=10)      # the model itself is not changed
 
 PNG, SVG and animations are drawn by HoloViews' matplotlib backend (no display or browser needed), at exactly
-width × height pixels; HTML is a Bokeh document with its JavaScript inline, so the file opens offline. An MP4 needs
+width × height pixels (at least 300 × 200; text that would not fit is drawn smaller, down to half size, else the
+export is refused); HTML is a Bokeh document with its JavaScript inline, so the file opens offline. An MP4 needs
 ffmpeg on the machine (checked); a GIF needs only Pillow.
 """
 
@@ -22,12 +23,13 @@ import numpy as np
 from bokeh.resources import INLINE
 from matplotlib import animation
 from matplotlib import pyplot as plt
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.offsetbox import AnchoredText
-from matplotlib.ticker import MaxNLocator
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
+from matplotlib.offsetbox import AnchoredText, DrawingArea
+from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterSciNotation, MaxNLocator
 from matplotlib.transforms import Bbox
 
 from explorer.views import decision_surface_from_arrays, surface_arrays, training_traces
+from explorer.views.style import PlainLogFormatter
 from explorer.views.surface import surface_plane
 from explorer.views.traces import history_columns
 
@@ -61,8 +63,8 @@ def _figure_size(figure, width: int | None, height: int | None, dpi: int) -> Non
     if (width is None) != (height is None):
         raise ValueError(f"give both width and height in pixels, or neither; got width={width!r}, height={height!r}")
     if width is not None:
-        _whole("width", width, 50, 8000)
-        _whole("height", height, 50, 8000)
+        _whole("width", width, MIN_SIZE[0], 8000)
+        _whole("height", height, MIN_SIZE[1], 8000)
         figure.set_size_inches(width / dpi, height / dpi)
 
 
@@ -150,25 +152,56 @@ def _titles_on_top(figure, renderer, margin: float, gap: float) -> float:
 
 
 def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> None:
-    """On a linear axis of `ax` whose tick labels touch (long labels such as 0.0025 on a narrow panel), keep fewer
-    ticks (`MaxNLocator`) until they stand apart by `gap` px."""
+    """On an axis of `ax` whose tick labels touch (long labels such as 0.0025 on a narrow panel, or 1.05, 1.1, 1.15
+    on a log axis spanning less than a decade), keep fewer ticks (linear: `MaxNLocator`) or label every other tick
+    (log) until they stand apart by `gap` px; log axes are labelled in plain numbers (`PlainLogFormatter`)."""
     for axis in (ax.xaxis, ax.yaxis):
-        if axis.get_scale() != "linear":
-            continue
+        log = axis.get_scale() == "log"
+        if log:
+            for formatter, setter in (
+                (axis.get_major_formatter(), axis.set_major_formatter),
+                (axis.get_minor_formatter(), axis.set_minor_formatter),
+            ):
+                if type(formatter) is LogFormatterSciNotation or type(formatter) is LogFormatter:
+                    setter(
+                        PlainLogFormatter(
+                            labelOnlyBase=formatter.labelOnlyBase, minor_thresholds=formatter.minor_thresholds
+                        )
+                    )
+            ax.figure.canvas.draw()
         for _ in range(4):
             low, high = sorted(axis.get_view_interval())
-            shown = [
-                label.get_window_extent(renderer)
-                for position, label in zip(axis.get_majorticklocs(), axis.get_majorticklabels())
-                if low - 1e-9 * (high - low) <= position <= high + 1e-9 * (high - low) and label.get_text()
+            inside = low - 1e-9 * (high - low), high + 1e-9 * (high - low)
+            ticks = [
+                (position, label)
+                for positions, labels in (
+                    (axis.get_majorticklocs(), axis.get_majorticklabels()),
+                    (axis.get_minorticklocs(), axis.get_minorticklabels()) if log else ((), ()),
+                )
+                for position, label in zip(positions, labels)
+                if inside[0] <= position <= inside[1] and label.get_text()
             ]
-            meet = any(
-                a.expanded(1.0, 1.0).padded(gap / 2).overlaps(b.padded(gap / 2)) for a, b in zip(shown, shown[1:])
-            )
+            ticks.sort(key=lambda tick: tick[0])
+            shown = [label.get_window_extent(renderer) for _, label in ticks]
+            meet = any(a.padded(gap / 2).overlaps(b.padded(gap / 2)) for a, b in zip(shown, shown[1:]))
             if not meet or len(shown) <= 2:
                 break
-            axis.set_major_locator(MaxNLocator(nbins=len(shown) - 2))
+            if log:
+                kept = [position for position, _ in ticks[::2]]
+                for get, setter in (
+                    (axis.get_major_formatter, axis.set_major_formatter),
+                    (axis.get_minor_formatter, axis.set_minor_formatter),
+                ):
+                    setter(_only_at(get(), kept))
+            else:
+                axis.set_major_locator(MaxNLocator(nbins=len(shown) - 2))
             ax.figure.canvas.draw()
+
+
+def _only_at(formatter, positions: list[float]) -> FuncFormatter:
+    """`formatter` labelling only the ticks at `positions` (the others unlabelled)."""
+    kept = np.asarray(positions)
+    return FuncFormatter(lambda value, pos: formatter(value, pos) if np.any(np.isclose(value, kept, rtol=1e-9)) else "")
 
 
 def _letter_beside(ax, cax, renderer, gap: float = 4.0) -> None:
@@ -257,8 +290,9 @@ def _slots(needs: list[tuple], low: float, high: float, gap: float) -> dict[int,
 
 def render(view, fmt: str, *, width: int | None = None, height: int | None = None, dpi: int = 100) -> bytes:
     """The bytes of `view` (any HoloViews object) as fmt "png" or "svg" (matplotlib backend, width × height px at
-    `dpi`, or the size HoloViews chooses when they are None; a HoloMap shows its first frame) or "html" (standalone
-    Bokeh document, resources inline; a HoloMap gets its widgets; the views' own Bokeh sizes apply)."""
+    `dpi`, or the size HoloViews chooses when they are None, laid out by `laid_out`: where the text does not fit it
+    is drawn at a lower dpi, which an SVG's size in points shows; a HoloMap shows its first frame) or "html"
+    (standalone Bokeh document, resources inline; a HoloMap gets its widgets; the views' own Bokeh sizes apply)."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if not isinstance(view, hv.core.Dimensioned):
@@ -274,25 +308,79 @@ def render(view, fmt: str, *, width: int | None = None, height: int | None = Non
     with _MATPLOTLIB:
         plot = laid_out(view, width=width, height=height, dpi=dpi)
         try:
-            plot.state.savefig(buffer, format=fmt, dpi=dpi)
+            plot.state.savefig(buffer, format=fmt, dpi="figure")
         finally:
             plt.close(plot.state)
     return buffer.getvalue()
 
 
+TEXT_SCALES = (1.0, 0.85, 0.7, 0.6, 0.5)  # text (and lines, markers) shrink to half size before an export is refused
+MIN_SIZE = (300, 200)  # px: smaller than this, no figure of the explorer is legible
+
+
 def laid_out(view, *, width: int | None = None, height: int | None = None, dpi: int = 100):
     """The HoloViews matplotlib plot of `view` at width × height px and `dpi` (None: the size HoloViews chooses),
-    its panels placed by `fit_layout`; `plot.state` is the figure (close it with `plt.close` when done). Call it
-    holding the matplotlib lock (`render` and `write_animation` do)."""
+    its panels placed by `fit_layout`; `plot.state` is the figure (close it with `plt.close` when done; save it at
+    its own dpi, `dpi="figure"`). Where the text — titles, labels, tick labels, legends, panel letters — cannot fit
+    in width × height px without running off the figure or into other text, everything drawn is shrunk (the figure
+    keeps its pixel size at a lower dpi: `TEXT_SCALES`, down to half size); where even that does not fit, a
+    ValueError says so and names the clash. Call it holding the matplotlib lock (`render` and `write_animation` do)."""
     plot = hv.renderer("matplotlib").get_plot(view)
+    figure = plot.state
     try:
-        _figure_size(plot.state, width, height, dpi)
-        plot.state.set_dpi(dpi)
-        fit_layout(plot)
+        _figure_size(figure, width, height, dpi)
+        pixels = figure.get_size_inches() * dpi
+        for scale in TEXT_SCALES:
+            figure.set_dpi(dpi * scale)
+            figure.set_size_inches(pixels[0] / (dpi * scale), pixels[1] / (dpi * scale))
+            fit_layout(plot)
+            clashes = text_clashes(figure)
+            if not clashes:
+                return plot
+        raise ValueError(
+            f"at {pixels[0]:.0f} × {pixels[1]:.0f} px the figure's text does not fit even at half size "
+            f"({clashes[0]}{' and more' if len(clashes) > 1 else ''}): export it larger, or fewer panels"
+        )
     except Exception:
-        plt.close(plot.state)
+        plt.close(figure)
         raise
-    return plot
+
+
+class _RecordingRenderer(RendererAgg):
+    """An Agg renderer that keeps the texts it draws (tick labels of ticks outside the view are never drawn)."""
+
+    def __init__(self, width, height, dpi):
+        super().__init__(width, height, dpi)
+        self.texts = {}
+
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        if mtext is not None and s.strip():
+            self.texts[id(mtext)] = mtext
+        super().draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
+
+
+def text_clashes(figure) -> list[str]:
+    """What of the text a matplotlib `figure` draws (and its legends' markers) reaches past the figure's edge or lies
+    on other text, e.g. ["'x1' and 'training points' overlap"]; empty where every text is inside and apart."""
+    renderer = _RecordingRenderer(figure.bbox.width, figure.bbox.height, figure.dpi)
+    figure.draw(renderer)
+    boxes = [(text.get_text(), text.get_window_extent(renderer)) for text in renderer.texts.values()]
+    boxes += [
+        ("a legend marker", area.get_window_extent(renderer))
+        for ax in figure.axes
+        if ax.get_legend() is not None
+        for area in ax.get_legend().findobj(DrawingArea)
+    ]
+    edge = figure.bbox.padded(0.5)
+    clashes = [f"{text!r} runs off the figure" for text, box in boxes if not edge.contains(box.x0, box.y0)]
+    clashes += [f"{text!r} runs off the figure" for text, box in boxes if not edge.contains(box.x1, box.y1)]
+    for k, (text, box) in enumerate(boxes):
+        clashes += [
+            f"{text!r} and {other!r} overlap"
+            for other, near in boxes[k + 1 :]
+            if box.padded(-0.5).overlaps(near.padded(-0.5))
+        ]
+    return list(dict.fromkeys(clashes))
 
 
 def save(view, path, *, width: int | None = None, height: int | None = None, dpi: int = 100) -> Path:
@@ -409,22 +497,39 @@ def write_animation(
             "write a .gif instead"
         )
     _whole("fps", fps, 1, 60)
+    panels = [frames] if isinstance(frames, hv.HoloMap) else list(frames)
+    keys = sorted({key for panel in panels for key in panel.data})  # tuples of key dimension values
     if progress is not None:  # laying out the first frame takes a while: say that drawing has begun
-        progress(0, len(frames) if isinstance(frames, hv.HoloMap) else max(len(p) for p in frames))
+        progress(0, len(keys))
     with _MATPLOTLIB:
-        plot = laid_out(frames, width=width, height=height, dpi=dpi)
+        plot = laid_out(_on_demand(frames), width=width, height=height, dpi=dpi)
         try:
-            movie = plot.anim(fps=fps)
+            movie = animation.FuncAnimation(plot.state, plot.update_frame, frames=keys, interval=1000 / fps)
             movie.save(
                 str(path),
                 writer=writer,
                 fps=fps,
-                dpi=dpi,
+                dpi=plot.state.dpi,
                 progress_callback=None if progress is None else lambda i, n: progress(i + 1, n),
             )
         finally:
             plt.close(plot.state)
     return path
+
+
+def _on_demand(frames):
+    """A HoloMap (or a Layout of HoloMaps) as DynamicMaps over the same keys, whose frames HoloViews ranges one at a
+    time as they are drawn: a HoloMap's plot ranges every frame of every panel before drawing the first (a
+    200-iteration animation of the Train tab took 143 s that way, 8 s this way)."""
+
+    def dynamic(holomap: hv.HoloMap) -> hv.DynamicMap:
+        keys = list(holomap.data)
+        kdims = [dim.clone(values=sorted({key[k] for key in keys})) for k, dim in enumerate(holomap.kdims)]
+        return hv.DynamicMap(lambda *key: holomap[key], kdims=kdims)
+
+    if isinstance(frames, hv.HoloMap):
+        return dynamic(frames)
+    return frames.clone([dynamic(panel) for panel in frames])
 
 
 def animate_training(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import holoviews as hv
 import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's options)
 import holoviews.plotting.mpl  # noqa: F401  (registers the matplotlib backend's options)
+import numpy as np
 from bokeh.models import PlainText
 from bokeh.palettes import Category10_10, RdBu11, interp_palette
 from matplotlib import pyplot as plt
@@ -71,8 +72,8 @@ def sized(element, *, width: int = 420, height: int = 360):
         axis.set_box_aspect(height / width)
         for scale in (axis.xaxis, axis.yaxis):
             if scale.get_scale() == "log":
-                scale.set_major_formatter(LogFormatter())
-                scale.set_minor_formatter(LogFormatter(minor_thresholds=(1, 0.4)))
+                scale.set_major_formatter(PlainLogFormatter())
+                scale.set_minor_formatter(PlainLogFormatter(minor_thresholds=(1, 0.4)))
         if getattr(plot, "legend_position", None) == "bottom" and axis.get_legend() is not None:
             legend_below(axis, plot.legend_cols or 3)
 
@@ -81,6 +82,14 @@ def sized(element, *, width: int = 420, height: int = 360):
         .opts(width=width, height=height, backend="bokeh")
         .opts(hooks=[box_aspect], fig_size=100 * width / 300, backend="matplotlib")
     )
+
+
+class PlainLogFormatter(LogFormatter):
+    """Tick labels of a matplotlib log axis in plain numbers with at most three significant digits (0.06, 0.2, 1.15,
+    20000), where matplotlib's LogFormatter writes 6e−02 and 2e−01."""
+
+    def _num_to_string(self, x, vmin, vmax):
+        return np.format_float_positional(x, precision=3, unique=True, fractional=False, trim="-")
 
 
 def legend_below(axis, columns: int) -> None:

@@ -85,8 +85,10 @@ def training_traces(
             hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
             title=_label(quantity),
             logy=logy,
-            show_legend=len(histories) > 1,
-            matplotlib=dict(ylabel=""),
-        )  # static files: the title names the quantity
+            bokeh=dict(show_legend=len(histories) > 1),
+            # static files: the title names the quantity; one legend, beside the first panel, not on every panel's
+            # curves
+            matplotlib=dict(ylabel="", show_legend=len(histories) > 1 and not panels, legend_position="right"),
+        )
         panels.append(sized(overlay, width=460, height=280))
     return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))

@@ -105,7 +105,8 @@ def model_4d():
 # ------------------------------------------------------------------------------------------------- the surface
 def _plane_grid_2d(model, resolution):
     """The grid the surface should use, computed here: the training range plus 10% on each side."""
-    lo, hi = model.X_train.min(0), model.X_train.max(0)
+    shown = np.vstack([model.X_train, model.X_test])  # every point drawn
+    lo, hi = shown.min(0), shown.max(0)
     pad = 0.1 * (hi - lo)
     return np.linspace(lo[0] - pad[0], hi[0] + pad[0], resolution), np.linspace(
         lo[1] - pad[1], hi[1] + pad[1], resolution
@@ -131,7 +132,8 @@ def test_surface_image_is_the_models_probability_on_the_grid(model_2d, backend):
 def test_surface_sd_is_the_models_predictive_sd(model_4d):
     view = decision_surface(model_4d, quantity="sd", features=("c", 0), resolution=12)
     X = model_4d.X_train
-    lo, hi = X.min(0), X.max(0)
+    shown = np.vstack([X, model_4d.X_test])  # the grid spans every point drawn
+    lo, hi = shown.min(0), shown.max(0)
     pad = 0.1 * (hi - lo)
     gx, gy = np.linspace(lo[2] - pad[2], hi[2] + pad[2], 12), np.linspace(lo[0] - pad[0], hi[0] + pad[0], 12)
     xx, yy = np.meshgrid(gx, gy)
@@ -598,3 +600,22 @@ def test_run_labels_are_shown_literally_in_legends():
     figure.canvas.draw()  # the escaped labels draw
     (bokeh_legend,) = hv.render(view, backend="bokeh").select({"type": Legend})
     assert sorted(item.label.value for item in bokeh_legend.items) == ["$x$", "cost in $ (2024)"]
+
+
+def test_the_surface_image_covers_every_point_drawn():
+    """The grid spans the training and the test points (a test point beyond the training range once left a white
+    band between the image and the axes' edge in exported PNGs): a far point that lands in the test part."""
+    X, y = datasets.load("banana-like", n=100, seed=0)
+    X, y = np.vstack([X, [[10.0, 10.0]]]), np.append(y, 1)
+    model = Model(n_inducing=10)
+    for seed in range(50):
+        model.seed = seed
+        model.set_data(X, y, name="with a far point")
+        if np.any(np.all(model.X_test == 10.0, axis=1)):
+            break
+    assert np.any(np.all(model.X_test == 10.0, axis=1))  # the far point is a test point
+    snapshot = surface_arrays(model, resolution=10)
+    for part in ("train", "test"):
+        points = snapshot[part]
+        assert snapshot["grid_x"][0] <= points[:, 0].min() and points[:, 0].max() <= snapshot["grid_x"][-1]
+        assert snapshot["grid_y"][0] <= points[:, 1].min() and points[:, 1].max() <= snapshot["grid_y"][-1]

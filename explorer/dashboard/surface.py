@@ -166,7 +166,8 @@ class SurfaceView(pn.viewable.Viewer):
             part: np.sort(rng.choice(n, MAX_SHOWN, replace=False)) if n > MAX_SHOWN else np.arange(n)
             for part, n in (("train", self._n_train), ("test", len(model.y_test)))
         }
-        self._axes = grid_axes(self.projection.to_plane(model.X_train), self.resolution)
+        shown = np.vstack([model.X_train, model.X_test])  # the image covers every point drawn
+        self._axes = grid_axes(self.projection.to_plane(shown), self.resolution)
         return {
             "axes": self._axes,
             "labels": tuple(PlainText(text=name) for name in self.projection.axis_names(self.feature_names)),

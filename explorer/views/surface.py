@@ -124,11 +124,12 @@ def surface_plane(
     axes: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[Projection, tuple]:
     """The plane (`Projection`) and grid axes ((nx,), (ny,)) the surface of `model` is drawn on: those given, else
-    the dashboard's plane and a resolution × resolution grid over the training points plus 10% on each side."""
+    the dashboard's plane and a resolution × resolution grid over the training and test points plus 10% on each
+    side (every point drawn lies on the image)."""
     if not isinstance(resolution, (int, np.integer)) or not 2 <= resolution <= 1000:
         raise ValueError(f"resolution must be an integer between 2 and 1000, got {resolution!r}")
     plane = plane if plane is not None else _plane(model, features)
-    axes = axes if axes is not None else grid_axes(plane.to_plane(model.X_train), resolution)
+    axes = axes if axes is not None else grid_axes(plane.to_plane(np.vstack([model.X_train, model.X_test])), resolution)
     return plane, axes
 
 

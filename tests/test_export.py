@@ -249,12 +249,12 @@ def test_exported_figures_keep_every_text_inside_and_apart(trained, name, width,
 @pytest.fixture(scope="module")
 def every_view(trained) -> dict:
     """Every view of explorer.views a notebook or the README exports, on small but real inputs."""
-    from explorer.compare import run_comparison
     from explorer.kernels import initial_kernel
+    from explorer.studies.comparison import run_comparison
 
     rng = np.random.default_rng(5)
     X = rng.normal(size=(60, 2))
-    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=60) > 0, 1, -1)
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=60) > 0, 1, 0)  # class indices
     kernel = initial_kernel("rbf", 2, lengthscale=1.0, variance=1.0, nugget=1e-4, ard=False)
     comparison = run_comparison(X, y, kernel, n_inducing=6, n_samples=40, burn_in=10, n_chains=2, progress=None)
     grid = np.linspace(-2, 2, 20)
@@ -268,6 +268,7 @@ def every_view(trained) -> dict:
         name: {
             "trace": {
                 "seconds": seconds,
+                "iteration": [0, 10, 20, 30, 40],
                 "test_nll": [0.7, nll, 0.4, 0.35, 0.33],
                 "test_error": [0.5, 0.3, 0.2, 0.1, 0.1],
             },

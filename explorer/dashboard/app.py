@@ -33,6 +33,7 @@ from io import BytesIO
 
 import panel as pn
 import param
+from panel.io.state import set_curdoc
 from threadpoolctl import threadpool_limits
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
@@ -146,7 +147,9 @@ class Dashboard(pn.viewable.Viewer):
         "change re-lays out the page: ≈ 0.4 of a browser core at 6 Hz, measured)",
     )
 
-    def __init__(self, model: Model | None = None, **params):
+    def __init__(self, model: Model | None = None, *, start: bool = True, **params):
+        """`start`: render the first state and start refreshing now; False when the page is built away from the event
+        loop, which then calls `start` itself (`build_page`)."""
         super().__init__(**params)
         self.model = model if model is not None else Model()
         self.worker = Worker()
@@ -215,16 +218,24 @@ class Dashboard(pn.viewable.Viewer):
             static = self.surface.reset(self.model)
             self.data.description.object = summary(self.model)
         self.surface.build(static)
-        if self._served:  # the page's URL shows the settings once it has loaded (it sends its own URL first)
-            pn.state.onload(self._page_loaded)
         self._was_connected = False
         self._closed = False
+        self._callback = None
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Render the first state, start the periodic refresh and, served, take the link's settings once the page is
+        up (in the worker) and stop with the session. On the event loop (served): Bokeh's periodic callbacks belong
+        to it."""
+        if self._served:  # the link's query, before the page's URL shows the settings (once it has loaded)
+            search = pn.state.location.search
+            pn.state.onload(self._page_loaded)
         self.refresh()
         self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
         if self._served:
             pn.state.on_session_destroyed(lambda context: self.close())
-            search = pn.state.location.search  # the link's run is built once the page is up, not beside its build
-            pn.state.onload(lambda: self.open_link(search))
+            pn.state.onload(lambda: self.open_link(search))  # the link's run is built once the page is up
 
     def _wire(self) -> None:
         t = self.train
@@ -607,7 +618,8 @@ class Dashboard(pn.viewable.Viewer):
         if self._closed:
             return
         self._closed = True
-        self._callback.stop()
+        if self._callback is not None:
+            self._callback.stop()
         self.worker.stop(wait=0.0 if self._offload else 5.0)
         self._frames.shutdown(wait=False, cancel_futures=True)
         if self._served:
@@ -821,16 +833,20 @@ class Dashboard(pn.viewable.Viewer):
     @property
     def layout(self) -> pn.Column:
         if not hasattr(self, "_layout"):
-            header = pn.pane.Markdown(
-                "## X-GPC Explorer\nPólya-Gamma augmented sparse variational GP classification "
-                "(Wenzel et al., AAAI 2019): watch it learn, check it against MCMC, race it, learn how it works.",
-                sizing_mode="stretch_width",
-            )
-            self._layout = pn.Column(header, self.busy, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
+            self._layout = pn.Column(header(), self.busy, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
         return self._layout
 
     def __panel__(self):
         return self.layout
+
+
+def header() -> pn.pane.Markdown:
+    """The page's title and what it is for."""
+    return pn.pane.Markdown(
+        "## X-GPC Explorer\nPólya-Gamma augmented sparse variational GP classification "
+        "(Wenzel et al., AAAI 2019): watch it learn, check it against MCMC, race it, learn how it works.",
+        sizing_mode="stretch_width",
+    )
 
 
 def _forget_views_of(document) -> None:
@@ -858,9 +874,78 @@ def _closed_page_is_no_error(loop, context: dict) -> None:
     loop.default_exception_handler(context)
 
 
-def serve_app() -> Dashboard:
+# ---------------------------------------------------------------------------------------------- the served page
+PAGE_BUILDERS = 2  # threads that build sessions' pages, for the whole server: a class opening the link at once queues
+_builders = ThreadPoolExecutor(max_workers=PAGE_BUILDERS, thread_name_prefix="xgpc-page")
+
+
+def _page_failed(error: Exception) -> list:
+    """What a page that could not be built shows instead: the reason, as text (never a blank page)."""
+    log.error("the page could not be built", exc_info=error)
+    return [
+        pn.pane.Alert(
+            f"**X-GPC Explorer could not start:** {markdown_text(describe(error))}",
+            alert_type="danger",
+            disable_math=True,
+        )
+    ]
+
+
+def _building_notice() -> pn.Row:
+    return pn.Row(
+        pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22),
+        pn.pane.Str("Building the page…", styles={"font-weight": "bold"}),
+    )
+
+
+def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None) -> None:
+    """Fill `page`, the light page a session was served at once (the header and "Building the page…"), with a
+    Dashboard built away from the event loop: the Model, its data and first evaluation, the widgets and figures and
+    their Bokeh models are made in a page-builder thread (at most PAGE_BUILDERS at a time, for the whole server), and
+    only the swap — attaching the ready models to the page and sending them — runs on the loop, in a next-tick
+    callback, where the Dashboard `start`s and `on_ready(dashboard)` is called. A session that ended meanwhile gets
+    its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason."""
+    document = pn.state.curdoc
+    root = next(model for model, _ in page._models.values() if model.document is document)
+    ended = threading.Event()
+    pn.state.on_session_destroyed(lambda context: ended.set())
+
+    def swap(dashboard: Dashboard | None, error: Exception | None) -> None:
+        if error is not None:
+            page.objects = _page_failed(error)
+            return
+        if ended.is_set():
+            dashboard.close()
+            return
+        with pn.io.hold():  # one message to the page: its content and the first state
+            page.objects = [dashboard.layout]  # the models made in the builder are attached, not made again
+            dashboard.start()
+            if on_ready is not None:
+                on_ready(dashboard)
+        if dashboard.model.fallback is not None:  # a damaged data file: the page says so until closed
+            notify(dashboard.model.fallback, kind="warning", duration=0)
+
+    def build() -> None:
+        dashboard = error = None
+        with set_curdoc(document):
+            if not ended.is_set():
+                try:
+                    threadpool_limits(limits=1)
+                    dashboard = Dashboard(start=False)
+                    # its Bokeh models, and the defaults Bokeh reads when they join the page, made here, not on the loop
+                    dashboard.layout._get_model(document, root, root).references()
+                except Exception as err:  # the page says what went wrong
+                    error = err
+        document.add_next_tick_callback(partial(swap, dashboard, error))  # (Bokeh: safe from any thread)
+
+    _builders.submit(build)
+
+
+def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
     """The page for one browser session: BLAS on one thread (DESIGN §8), the upload widget's script, notifications
-    on (also for any exception a callback did not handle itself), quiet disconnects, a fresh Dashboard."""
+    on (also for any exception a callback did not handle itself), quiet disconnects. Served, a light page at once
+    (nothing computed on the event loop, nothing kept for a page that is fetched and never opened) that `build_page`
+    fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built."""
     threadpool_limits(limits=1)
     pn.extension("filedropper", notifications=True, exception_handler=_report)
     try:
@@ -869,33 +954,35 @@ def serve_app() -> Dashboard:
         loop = None
     if loop is not None and loop.get_exception_handler() is None:
         loop.set_exception_handler(_closed_page_is_no_error)
+    page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        pn.state.onload(partial(build_page, page, on_ready))
+        return page
     try:
         dashboard = Dashboard()
     except Exception as err:  # the page still comes up and says what went wrong, never blank
-        log.exception("the page could not be built")
-        return pn.Column(
-            pn.pane.Alert(
-                f"**X-GPC Explorer could not start:** {markdown_text(describe(err))}",
-                alert_type="danger",
-                disable_math=True,
-            ),
-            sizing_mode="stretch_width",
-        )
-    if dashboard.model.fallback is not None:  # a damaged data file: the page says so until closed
-        pn.state.onload(partial(notify, dashboard.model.fallback, kind="warning", duration=0))
-    return dashboard
+        page.objects = _page_failed(err)
+        return page
+    page.objects = [dashboard.layout]
+    if on_ready is not None:
+        on_ready(dashboard)
+    return page
 
 
-def serve_in_background(port: int, sessions: list | None = None):
+def serve_in_background(port: int, sessions: list | None = None, **options):
     """Serve the app on 127.0.0.1:`port` from a background thread (tests, benchmarks), appending each session's
-    Dashboard to `sessions`. Returns the server; stop it with `.stop()` then `.join()`."""
+    Dashboard to `sessions` once it is built; `options`: more of `pn.serve`'s. Returns the server; stop it with
+    `.stop()` then `.join()`."""
 
-    def app() -> Dashboard:
-        dashboard = serve_app()
-        if sessions is not None:
-            sessions.append(dashboard)
-        return dashboard
+    def app() -> pn.Column:  # (a function: Panel would render a partial as a pane of its own)
+        return serve_app(None if sessions is None else sessions.append)
 
     return pn.serve(
-        app, port=port, address="127.0.0.1", threaded=True, show=False, websocket_origin=[f"127.0.0.1:{port}"]
+        app,
+        port=port,
+        address="127.0.0.1",
+        threaded=True,
+        show=False,
+        websocket_origin=[f"127.0.0.1:{port}"],
+        **options,
     )

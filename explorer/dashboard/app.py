@@ -8,10 +8,11 @@ action, the refresh takes the gate and a snapshot itself. A periodic surface fra
 thread from the snapshot's frozen prediction, off the event loop, and shown at the first tick after it is ready; a
 frame the user asked for (Step, Pause, a new setting, a tab change) is computed at once.
 
-Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19): Step runs
-in the worker as a job (to the next evaluation; Pause stops it), and every other action that computes — Reset, a new
-setting or data set, a shared link's settings, adding a point, starting a race or an MCMC run, swapping in an
-uploaded file — is a task for the worker (`Dashboard._act`); the page says what it is working on and refuses other
+Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19). A visitor
+first gets a light page (`serve_app`); the Dashboard is built in a page-builder thread and swapped in (`build_page`).
+Step runs in the worker as a job (to the next evaluation; Pause stops it), and every other action that computes —
+Reset, a new setting or data set, a shared link's settings, adding a point, starting a race or an MCMC run, swapping
+in an uploaded file — is a task for the worker (`Dashboard._act`); the page says what it is working on and refuses other
 actions until it is done, the refresh takes the gate only with a timeout (a tick that cannot have it is skipped), and
 surface frames are computed in the frame thread. A configuration is checked against the budget of one action
 (`explorer.dashboard.budget`) before any of it is computed; an uploaded file is parsed in a worker process
@@ -210,6 +211,7 @@ class Dashboard(pn.viewable.Viewer):
         self._shown_status = None
         self._reading: str | None = None  # the uploaded file being read, if any
         self._swapping = False  # its data are being swapped in: the gate is taken for seconds, so the UI waits
+        self._prepared: tuple | None = None  # (a new run, its `_new_run_parts`) computed in the worker by an action
         self._wire()
         with self.worker.hold():
             self._trainer = self.model.trainer
@@ -482,7 +484,12 @@ class Dashboard(pn.viewable.Viewer):
         if self._busy():
             return
         if self._offload:
-            self._action = (label, self.worker.submit(work), then or (lambda _: None), report)
+            self._action = (
+                label,
+                self.worker.submit(partial(self._then_prepare, work)),
+                then or (lambda _: None),
+                report,
+            )
             self._show_busy(label)
             return
         if pause:
@@ -496,6 +503,21 @@ class Dashboard(pn.viewable.Viewer):
             result = None
         if then is not None:
             then(result)
+
+    def _then_prepare(self, work: Callable[[], object]) -> object:
+        """work() in the worker, then, if it made a new run, what the page needs to show it (`_new_run_parts`, the
+        surface's projection of every training point among them) computed there too, not in the refresh on the
+        event loop. Returns work's result."""
+        result = work()
+        if self.model.trainer is not self._trainer:
+            self._prepared = (self.model.trainer, self._new_run_parts())
+        return result
+
+    def _new_run_parts(self) -> tuple:
+        """(configuration, the surface's new data without a frame — served, the frame thread computes it — or with
+        one, the data set's summary) of the model's current run (under the gate)."""
+        model = self.model
+        return configuration(model), self.surface.reset(model, frame=not self._offload), summary(model)
 
     def _when_idle(self, label: str, start: Callable[[], None]) -> None:
         """Run start() here once the worker is idle (its job paused after the chunk that was running)."""
@@ -745,11 +767,9 @@ class Dashboard(pn.viewable.Viewer):
         model = self.model
         update = {"new_run": None}
         if model.trainer is not self._trainer:  # served: its first frame comes from the frame thread
-            update["new_run"] = (
-                configuration(model),
-                self.surface.reset(model, frame=not self._offload),
-                summary(model),
-            )
+            prepared, self._prepared = self._prepared, None
+            fresh = prepared is not None and prepared[0] is model.trainer  # made by the action, in the worker
+            update["new_run"] = prepared[1] if fresh else self._new_run_parts()
             self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
             self._pending_frame = None  # of the old data: never shown
@@ -903,8 +923,8 @@ def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = N
     Dashboard built away from the event loop: the Model, its data and first evaluation, the widgets and figures and
     their Bokeh models are made in a page-builder thread (at most PAGE_BUILDERS at a time, for the whole server), and
     only the swap — attaching the ready models to the page and sending them — runs on the loop, in a next-tick
-    callback, where the Dashboard `start`s and `on_ready(dashboard)` is called. A session that ended meanwhile gets
-    its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason."""
+    callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session that ended
+    meanwhile gets its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason."""
     document = pn.state.curdoc
     root = next(model for model, _ in page._models.values() if model.document is document)
     ended = threading.Event()
@@ -917,11 +937,16 @@ def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = N
         if ended.is_set():
             dashboard.close()
             return
-        with pn.io.hold():  # one message to the page: its content and the first state
-            page.objects = [dashboard.layout]  # the models made in the builder are attached, not made again
-            dashboard.start()
-            if on_ready is not None:
-                on_ready(dashboard)
+        page.objects = [dashboard.layout]  # the models made in the builder are attached, not made again
+        if on_ready is not None:
+            on_ready(dashboard)
+        document.add_next_tick_callback(partial(begin, dashboard))  # a tick of its own: the loop serves others between
+
+    def begin(dashboard: Dashboard) -> None:
+        if ended.is_set():
+            dashboard.close()
+            return
+        dashboard.start()
         if dashboard.model.fallback is not None:  # a damaged data file: the page says so until closed
             notify(dashboard.model.fallback, kind="warning", duration=0)
 
@@ -930,7 +955,6 @@ def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = N
         with set_curdoc(document):
             if not ended.is_set():
                 try:
-                    threadpool_limits(limits=1)
                     dashboard = Dashboard(start=False)
                     # its Bokeh models, and the defaults Bokeh reads when they join the page, made here, not on the loop
                     dashboard.layout._get_model(document, root, root).references()

@@ -3,7 +3,7 @@
 The app is served in this process on 127.0.0.1 only (`serve_in_background`, as `panel serve` would) and opened by N
 headless Debian Chromium pages (Playwright), each its own browser context, that each press Play and train for
 `--seconds`. A further client fetches a small static file of the server every second and the page itself every
-`--page-every` seconds (a page build is a new session, ≈ 1 s of the event loop here, so not every second). Reported per
+`--page-every` seconds (a new session each time: its light page, as the page is built only once it opens). Reported per
 N: refreshes/s and SVI iterations/s per session (median and least), the longest time any training session went
 without a refresh, errors (console errors, page errors, worker errors), the other client's static-file and page-load
 times, and this process's resident memory and thread count before the pages open, during the run (largest) and

@@ -317,8 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     markdown = (
         f"Each run: N headless Chromium pages (one browser context each) on the default page (banana, m = 100), each "
         f"pressing Play for {args.seconds:g} s, served from this process on 127.0.0.1; another client fetches a small "
-        f"static file every second and the page every {args.page_every:g} s (each fetch of the page builds a "
-        "session that never connects). Memory and threads are this process's (server, sessions' workers and the "
+        f"static file every second and the page every {args.page_every:g} s (each fetch of the page makes a "
+        "session that never connects: its light page only, the Dashboard is built once a page opens). Memory and threads are this process's (server, sessions' workers and the "
         f"Playwright client; before: server up, no page open; after: {args.settle:g} s after the pages closed). "
         '"longest gap": the longest time a training session\'s page got no refresh (sampled every 0.25 s). The '
         f"heavy row: one of the N sessions opens `{HEAVY_LINK}` (the costliest run the budget lets a link ask for) while the others "

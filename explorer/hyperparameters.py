@@ -21,7 +21,7 @@ import numpy as np
 from scipy.linalg import blas
 
 from explorer.kernels import Kernel, KernelParameterError
-from explorer.linalg import NumericalError
+from explorer.linalg import NumericalError, lower_triangular_solve
 
 
 class KernelLearningError(NumericalError):
@@ -68,7 +68,7 @@ def posterior_products(
     """N = AΣA (m, m) as CᵀC with C = L_P⁻¹A (Σ⁻¹ = L_PL_Pᵀ, L_P lower triangular: one triangular solve), and
     T = κΣA = K_sm N (s, m) when K_sm is given (None otherwise). Then diag(κΣκᵀ) = rowsum(T ∘ K_sm), as the local
     step needs."""
-    C = blas.dtrsm(1.0, L_P, K_inv.T, lower=1)  # K_inv symmetric: its transpose is it in Fortran order (no copy)
+    C = lower_triangular_solve(L_P, K_inv.T)  # K_inv symmetric: its transpose is it in Fortran order; no GIL held
     N = C.T @ C  # a symmetric rank-m update
     return N, None if K_sm is None else K_sm @ N
 

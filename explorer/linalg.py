@@ -6,14 +6,61 @@ passed as its Fortran-ordered transpose Aᵀ (= A), so no transposing copy is ma
 
 from __future__ import annotations
 
+import ctypes
 import math
 
 import numpy as np
-from scipy.linalg import lapack
+from scipy.linalg import cython_blas, lapack
 
 # jitter·mean|diag A| for the retries: 1e-10, 1e-9, …, 1e-4. The last keeps a genuinely indefinite matrix an error
 # (eigenvalue below −1e-4 of the mean diagonal) instead of hiding it under a large ridge.
 _JITTERS = 10.0 ** np.arange(-10, -3)
+
+
+def _blas_routine(name: str, *argtypes) -> ctypes.CFUNCTYPE:
+    """SciPy's own BLAS routine `name` (the one its `scipy.linalg.blas` wrappers call), called through ctypes, which
+    releases the GIL for the call: the wrappers hold it, so a long solve in one thread stalls every other Python
+    thread (a served session's training stalls the server's event loop)."""
+    capsule = cython_blas.__pyx_capi__[name]
+    ctypes.pythonapi.PyCapsule_GetName.restype = ctypes.c_char_p
+    ctypes.pythonapi.PyCapsule_GetName.argtypes = [ctypes.py_object]
+    ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
+    ctypes.pythonapi.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    address = ctypes.pythonapi.PyCapsule_GetPointer(capsule, ctypes.pythonapi.PyCapsule_GetName(capsule))
+    return ctypes.CFUNCTYPE(None, *argtypes)(address)
+
+
+_int, _double = ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_double)
+_dtrsm = _blas_routine(
+    "dtrsm", *[ctypes.c_char_p] * 4, _int, _int, _double, ctypes.c_void_p, _int, ctypes.c_void_p, _int
+)
+
+
+def lower_triangular_solve(L: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """L⁻¹B (m, n) for a lower-triangular L (m, m) and B (m, n): BLAS dtrsm, the very call of
+    `scipy.linalg.blas.dtrsm(1.0, L, B, lower=1)` (same routine, same Fortran-ordered copies, so the same bits),
+    without holding the GIL meanwhile. Returned in Fortran order."""
+    a = np.asfortranarray(L, dtype=np.float64)
+    b = np.array(B, dtype=np.float64, order="F")
+    m, n = b.shape
+    if a.shape != (m, m):
+        raise ValueError(f"L must be ({m}, {m}) for B of shape {b.shape}, got {a.shape}")
+    if m and n:
+        lead = ctypes.c_int(m)
+        _dtrsm(
+            b"L",
+            b"L",
+            b"N",
+            b"N",
+            lead,
+            ctypes.c_int(n),
+            ctypes.c_double(1.0),
+            a.ctypes.data,
+            lead,
+            b.ctypes.data,
+            lead,
+        )
+    return b
 
 
 class NumericalError(RuntimeError):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.linalg import blas, lapack
+from scipy.linalg import lapack
 
 from explorer.convergence import SlidingWindow
 from explorer.data.sources import as_source
@@ -24,6 +24,7 @@ from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
 from explorer.linalg import (
     gaussian_kl,
     inverse_from_factor_inverse,
+    lower_triangular_solve,
     robust_cholesky,
     triangular_inverse,
 )
@@ -43,8 +44,8 @@ DEFAULT_KERNEL_BOUND = "exact"
 
 def _whiten(L: np.ndarray, kappa: np.ndarray) -> np.ndarray:
     """V = L⁻¹κᵀ (m, s) for a lower-triangular L (m, m) and κ (s, m): a triangular solve (BLAS trsm, half the work
-    of a general product), so that diag(κΣκᵀ) = column sums of V∘V when Σ⁻¹ = LLᵀ."""
-    return blas.dtrsm(1.0, L, kappa.T, lower=1)
+    of a general product; without holding the GIL), so that diag(κΣκᵀ) = column sums of V∘V when Σ⁻¹ = LLᵀ."""
+    return lower_triangular_solve(L, kappa.T)
 
 
 def optimal_c(K_tilde: np.ndarray, b: np.ndarray, a: np.ndarray) -> np.ndarray:

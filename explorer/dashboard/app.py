@@ -8,10 +8,11 @@ action, the refresh takes the gate and a snapshot itself. A periodic surface fra
 thread from the snapshot's frozen prediction, off the event loop, and shown at the first tick after it is ready; a
 frame the user asked for (Step, Pause, a new setting, a tab change) is computed at once.
 
-Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19): Step runs
-in the worker as a job (to the next evaluation; Pause stops it), and every other action that computes — Reset, a new
-setting or data set, a shared link's settings, adding a point, starting a race or an MCMC run, swapping in an
-uploaded file — is a task for the worker (`Dashboard._act`); the page says what it is working on and refuses other
+Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19). A visitor
+first gets a light page (`serve_app`); the Dashboard is built in a page-builder thread and swapped in (`build_page`).
+Step runs in the worker as a job (to the next evaluation; Pause stops it), and every other action that computes —
+Reset, a new setting or data set, a shared link's settings, adding a point, starting a race or an MCMC run, swapping
+in an uploaded file — is a task for the worker (`Dashboard._act`); the page says what it is working on and refuses other
 actions until it is done, the refresh takes the gate only with a timeout (a tick that cannot have it is skipped), and
 surface frames are computed in the frame thread. A configuration is checked against the budget of one action
 (`explorer.dashboard.budget`) before any of it is computed; an uploaded file is parsed in a worker process
@@ -33,6 +34,7 @@ from io import BytesIO
 
 import panel as pn
 import param
+from panel.io.state import set_curdoc
 from threadpoolctl import threadpool_limits
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
@@ -147,7 +149,9 @@ class Dashboard(pn.viewable.Viewer):
         "change re-lays out the page: ≈ 0.4 of a browser core at 6 Hz, measured)",
     )
 
-    def __init__(self, model: Model | None = None, **params):
+    def __init__(self, model: Model | None = None, *, start: bool = True, **params):
+        """`start`: render the first state and start refreshing now; False when the page is built away from the event
+        loop, which then calls `start` itself (`build_page`)."""
         super().__init__(**params)
         self.model = model if model is not None else Model()
         self.worker = Worker()
@@ -208,6 +212,7 @@ class Dashboard(pn.viewable.Viewer):
         self._shown_status = None
         self._reading: str | None = None  # the uploaded file being read, if any
         self._swapping = False  # its data are being swapped in: the gate is taken for seconds, so the UI waits
+        self._prepared: tuple | None = None  # (a new run, its `_new_run_parts`) computed in the worker by an action
         self._wire()
         with self.worker.hold():
             self._trainer = self.model.trainer
@@ -216,16 +221,24 @@ class Dashboard(pn.viewable.Viewer):
             static = self.surface.reset(self.model)
             self.data.description.object = summary(self.model)
         self.surface.build(static)
-        if self._served:  # the page's URL shows the settings once it has loaded (it sends its own URL first)
-            pn.state.onload(self._page_loaded)
         self._was_connected = False
         self._closed = False
+        self._callback = None
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Render the first state, start the periodic refresh and, served, take the link's settings once the page is
+        up (in the worker) and stop with the session. On the event loop (served): Bokeh's periodic callbacks belong
+        to it."""
+        if self._served:  # the link's query, before the page's URL shows the settings (once it has loaded)
+            search = pn.state.location.search
+            pn.state.onload(self._page_loaded)
         self.refresh()
         self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
         if self._served:
             pn.state.on_session_destroyed(lambda context: self.close())
-            search = pn.state.location.search  # the link's run is built once the page is up, not beside its build
-            pn.state.onload(lambda: self.open_link(search))
+            pn.state.onload(lambda: self.open_link(search))  # the link's run is built once the page is up
 
     def _wire(self) -> None:
         t = self.train
@@ -472,7 +485,12 @@ class Dashboard(pn.viewable.Viewer):
         if self._busy():
             return
         if self._offload:
-            self._action = (label, self.worker.submit(work), then or (lambda _: None), report)
+            self._action = (
+                label,
+                self.worker.submit(partial(self._then_prepare, work)),
+                then or (lambda _: None),
+                report,
+            )
             self._show_busy(label)
             return
         if pause:
@@ -486,6 +504,21 @@ class Dashboard(pn.viewable.Viewer):
             result = None
         if then is not None:
             then(result)
+
+    def _then_prepare(self, work: Callable[[], object]) -> object:
+        """work() in the worker, then, if it made a new run, what the page needs to show it (`_new_run_parts`, the
+        surface's projection of every training point among them) computed there too, not in the refresh on the
+        event loop. Returns work's result."""
+        result = work()
+        if self.model.trainer is not self._trainer:
+            self._prepared = (self.model.trainer, self._new_run_parts())
+        return result
+
+    def _new_run_parts(self) -> tuple:
+        """(configuration, the surface's new data without a frame — served, the frame thread computes it — or with
+        one, the data set's summary) of the model's current run (under the gate)."""
+        model = self.model
+        return configuration(model), self.surface.reset(model, frame=not self._offload), summary(model)
 
     def _when_idle(self, label: str, start: Callable[[], None]) -> None:
         """Run start() here once the worker is idle (its job paused after the chunk that was running)."""
@@ -608,7 +641,8 @@ class Dashboard(pn.viewable.Viewer):
         if self._closed:
             return
         self._closed = True
-        self._callback.stop()
+        if self._callback is not None:
+            self._callback.stop()
         self.worker.stop(wait=0.0 if self._offload else 5.0)
         self._frames.shutdown(wait=False, cancel_futures=True)
         if self._served:
@@ -734,11 +768,9 @@ class Dashboard(pn.viewable.Viewer):
         model = self.model
         update = {"new_run": None}
         if model.trainer is not self._trainer:  # served: its first frame comes from the frame thread
-            update["new_run"] = (
-                configuration(model),
-                self.surface.reset(model, frame=not self._offload),
-                summary(model),
-            )
+            prepared, self._prepared = self._prepared, None
+            fresh = prepared is not None and prepared[0] is model.trainer  # made by the action, in the worker
+            update["new_run"] = prepared[1] if fresh else self._new_run_parts()
             self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
             self._pending_frame = None  # of the old data: never shown
@@ -822,23 +854,27 @@ class Dashboard(pn.viewable.Viewer):
     @property
     def layout(self) -> pn.Column:
         if not hasattr(self, "_layout"):
-            header = pn.pane.Markdown(
-                "## X-GPC Explorer\nPólya-Gamma augmented sparse variational GP classification "
-                "(Wenzel et al., AAAI 2019): watch it learn, check it against MCMC, race it, learn how it works.",
-                sizing_mode="stretch_width",
-            )
-            self._layout = pn.Column(header, self.busy, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
+            self._layout = pn.Column(header(), self.busy, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
         return self._layout
 
     def __panel__(self):
         return self.layout
 
 
+def header() -> pn.pane.Markdown:
+    """The page's title and what it is for."""
+    return pn.pane.Markdown(
+        "## X-GPC Explorer\nPólya-Gamma augmented sparse variational GP classification "
+        "(Wenzel et al., AAAI 2019): watch it learn, check it against MCMC, race it, learn how it works.",
+        sizing_mode="stretch_width",
+    )
+
+
 def _forget_views_of(document) -> None:
     """Drop Panel's registrations of the views rendered into `document` (a destroyed session's). Panel 1.9 removes
     them when a connected page closes, but a page that was fetched and never opened its websocket leaves them in
-    `pn.state._views`, which then keeps the whole session (its Dashboard, Model and data) alive for good: measured,
-    200 such fetches held 2 GB."""
+    `pn.state._views`, which then keeps the whole session alive for good: measured, 200 such fetches held 2 GB when
+    each page held its Dashboard, and each light page still ≈ 170 kB."""
     for ref, (_, _, view_document, _) in list(pn.state._views.items()):
         if view_document is document:
             pn.state._views.pop(ref, None)
@@ -859,9 +895,82 @@ def _closed_page_is_no_error(loop, context: dict) -> None:
     loop.default_exception_handler(context)
 
 
-def serve_app() -> Dashboard:
+# ---------------------------------------------------------------------------------------------- the served page
+PAGE_BUILDERS = 2  # threads that build sessions' pages, for the whole server: a class opening the link at once queues
+_builders = ThreadPoolExecutor(max_workers=PAGE_BUILDERS, thread_name_prefix="xgpc-page")
+
+
+def _page_failed(error: Exception) -> list:
+    """What a page that could not be built shows instead: the reason, as text (never a blank page)."""
+    log.error("the page could not be built", exc_info=error)
+    return [
+        pn.pane.Alert(
+            f"**X-GPC Explorer could not start:** {markdown_text(describe(error))}",
+            alert_type="danger",
+            disable_math=True,
+        )
+    ]
+
+
+def _building_notice() -> pn.Row:
+    return pn.Row(
+        pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22),
+        pn.pane.Str("Building the page…", styles={"font-weight": "bold"}),
+    )
+
+
+def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None) -> None:
+    """Fill `page`, the light page a session was served at once (the header and "Building the page…"), with a
+    Dashboard built away from the event loop: the Model, its data and first evaluation, the widgets and figures and
+    their Bokeh models are made in a page-builder thread (at most PAGE_BUILDERS at a time, for the whole server), and
+    only the swap — attaching the ready models to the page and sending them — runs on the loop, in a next-tick
+    callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session that ended
+    meanwhile gets its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason."""
+    document = pn.state.curdoc
+    root = next(model for model, _ in page._models.values() if model.document is document)
+    ended = threading.Event()
+    pn.state.on_session_destroyed(lambda context: ended.set())
+
+    def swap(dashboard: Dashboard | None, error: Exception | None) -> None:
+        if error is not None:
+            page.objects = _page_failed(error)
+            return
+        if ended.is_set():
+            dashboard.close()
+            return
+        page.objects = [dashboard.layout]  # the models made in the builder are attached, not made again
+        if on_ready is not None:
+            on_ready(dashboard)
+        document.add_next_tick_callback(partial(begin, dashboard))  # a tick of its own: the loop serves others between
+
+    def begin(dashboard: Dashboard) -> None:
+        if ended.is_set():
+            dashboard.close()
+            return
+        dashboard.start()
+        if dashboard.model.fallback is not None:  # a damaged data file: the page says so until closed
+            notify(dashboard.model.fallback, kind="warning", duration=0)
+
+    def build() -> None:
+        dashboard = error = None
+        with set_curdoc(document):
+            if not ended.is_set():
+                try:
+                    dashboard = Dashboard(start=False)
+                    # its Bokeh models, and the defaults Bokeh reads when they join the page, made here, not on the loop
+                    dashboard.layout._get_model(document, root, root).references()
+                except Exception as err:  # the page says what went wrong
+                    error = err
+        document.add_next_tick_callback(partial(swap, dashboard, error))  # (Bokeh: safe from any thread)
+
+    _builders.submit(build)
+
+
+def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
     """The page for one browser session: BLAS on one thread (DESIGN §8), the upload widget's script, notifications
-    on (also for any exception a callback did not handle itself), quiet disconnects, a fresh Dashboard."""
+    on (also for any exception a callback did not handle itself), quiet disconnects. Served, a light page at once
+    (nothing computed on the event loop, nothing kept for a page that is fetched and never opened) that `build_page`
+    fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built."""
     threadpool_limits(limits=1)
     pn.extension("filedropper", notifications=True, exception_handler=_report)
     try:
@@ -870,33 +979,37 @@ def serve_app() -> Dashboard:
         loop = None
     if loop is not None and loop.get_exception_handler() is None:
         loop.set_exception_handler(_closed_page_is_no_error)
+    page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
+    document = pn.state.curdoc
+    if document is not None and document.session_context is not None:
+        pn.state.onload(partial(build_page, page, on_ready))
+        pn.state.on_session_destroyed(lambda context: _forget_views_of(document))  # also of a page never opened
+        return page
     try:
         dashboard = Dashboard()
     except Exception as err:  # the page still comes up and says what went wrong, never blank
-        log.exception("the page could not be built")
-        return pn.Column(
-            pn.pane.Alert(
-                f"**X-GPC Explorer could not start:** {markdown_text(describe(err))}",
-                alert_type="danger",
-                disable_math=True,
-            ),
-            sizing_mode="stretch_width",
-        )
-    if dashboard.model.fallback is not None:  # a damaged data file: the page says so until closed
-        pn.state.onload(partial(notify, dashboard.model.fallback, kind="warning", duration=0))
-    return dashboard
+        page.objects = _page_failed(err)
+        return page
+    page.objects = [dashboard.layout]
+    if on_ready is not None:
+        on_ready(dashboard)
+    return page
 
 
-def serve_in_background(port: int, sessions: list | None = None):
+def serve_in_background(port: int, sessions: list | None = None, **options):
     """Serve the app on 127.0.0.1:`port` from a background thread (tests, benchmarks), appending each session's
-    Dashboard to `sessions`. Returns the server; stop it with `.stop()` then `.join()`."""
+    Dashboard to `sessions` once it is built; `options`: more of `pn.serve`'s. Returns the server; stop it with
+    `.stop()` then `.join()`."""
 
-    def app() -> Dashboard:
-        dashboard = serve_app()
-        if sessions is not None:
-            sessions.append(dashboard)
-        return dashboard
+    def app() -> pn.Column:  # (a function: Panel would render a partial as a pane of its own)
+        return serve_app(None if sessions is None else sessions.append)
 
     return pn.serve(
-        app, port=port, address="127.0.0.1", threaded=True, show=False, websocket_origin=[f"127.0.0.1:{port}"]
+        app,
+        port=port,
+        address="127.0.0.1",
+        threaded=True,
+        show=False,
+        websocket_origin=[f"127.0.0.1:{port}"],
+        **options,
     )

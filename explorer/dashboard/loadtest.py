@@ -3,7 +3,7 @@
 The app is served in this process on 127.0.0.1 only (`serve_in_background`, as `panel serve` would) and opened by N
 headless Debian Chromium pages (Playwright), each its own browser context, that each press Play and train for
 `--seconds`. A further client fetches a small static file of the server every second and the page itself every
-`--page-every` seconds (a page build is a new session, ≈ 1 s of the event loop here, so not every second). Reported per
+`--page-every` seconds (a new session each time: its light page, as the page is built only once it opens). Reported per
 N: refreshes/s and SVI iterations/s per session (median and least), the longest time any training session went
 without a refresh, errors (console errors, page errors, worker errors), the other client's static-file and page-load
 times, and this process's resident memory and thread count before the pages open, during the run (largest) and
@@ -317,8 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     markdown = (
         f"Each run: N headless Chromium pages (one browser context each) on the default page (banana, m = 100), each "
         f"pressing Play for {args.seconds:g} s, served from this process on 127.0.0.1; another client fetches a small "
-        f"static file every second and the page every {args.page_every:g} s (each fetch of the page builds a "
-        "session that never connects). Memory and threads are this process's (server, sessions' workers and the "
+        f"static file every second and the page every {args.page_every:g} s (each fetch of the page makes a "
+        "session that never connects: its light page only, the Dashboard is built once a page opens). Memory and threads are this process's (server, sessions' workers and the "
         f"Playwright client; before: server up, no page open; after: {args.settle:g} s after the pages closed). "
         '"longest gap": the longest time a training session\'s page got no refresh (sampled every 0.25 s). The '
         f"heavy row: one of the N sessions opens `{HEAVY_LINK}` (the costliest run the budget lets a link ask for) while the others "

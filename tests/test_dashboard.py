@@ -27,6 +27,7 @@ from explorer.dashboard.race import TRAIN_DATA, _table, seconds_left
 from explorer.dashboard.race_report import race_report_from_json
 from explorer.dashboard.snapshot import Publisher
 from explorer.dashboard.surface import FrozenPrediction
+from explorer.dashboard.tabs import StudyTab
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
@@ -245,7 +246,7 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
         (dash.mcmc.n_chains, 2),
     ):
         widget.value = value
-    dash.start_mcmc()
+    dash.start_study(dash.mcmc)
     wait_until(lambda: not dash.worker.playing, limit=120)
     assert dash.worker.error is None
     dash.refresh()
@@ -264,12 +265,25 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     assert f"R̂ max {diagnostics['rhat_max/f']:.3f}" in dash.mcmc.progress_text.value
 
 
+def test_the_tab_bar_and_the_study_jobs_come_from_the_tabs_themselves(dash):
+    """The dashboard loops over its tabs (`dashboard.tabs`): the tab bar shows each tab's title in order, the study
+    tabs (Start/Stop, a worker job) are exactly those following `StudyTab`, and a study whose `problem` says why it
+    cannot start is not started."""
+    assert list(dash.tabs._names) == [tab.title for tab in dash.tab_list] == ["Train", "Data", "MCMC", "Race", "Learn"]
+    assert dash.studies == (dash.mcmc, dash.race)
+    assert not any(isinstance(tab, StudyTab) for tab in (dash.train, dash.data, dash.learn))
+    dash.race.methods.value = []
+    assert dash.race.problem() == "Choose at least one method to race."
+    dash.start_study(dash.race)
+    assert dash.race.run is None and not dash.worker.playing
+
+
 def finished_race(dash, budget: float, limit: float):
     """Run the Race tab's race with `budget` seconds per method to its end (failsafe `limit`) and show it."""
     dash.tabs.active = 3
     dash.race.dataset.value = TRAIN_DATA  # the Train tab's small set, not the claim's a9a
     dash.race.budget.value = budget
-    dash.start_race()
+    dash.start_study(dash.race)
     wait_until(lambda: not dash.worker.playing, limit=limit)
     assert dash.worker.error is None
     dash.refresh()

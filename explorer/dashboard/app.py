@@ -47,6 +47,7 @@ from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.race import RaceTab
 from explorer.dashboard.snapshot import Publisher, Snapshot
 from explorer.dashboard.surface import SurfaceView
+from explorer.dashboard.tabs import StudyTab
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.train import EVALUATION_SHARE, TrainTab, convergence_rule
 from explorer.dashboard.worker import Worker
@@ -62,7 +63,6 @@ LINK_PROBLEMS_SHOWN = 5  # problems of a shared link named in its notification
 GATE_WAIT = 0.05  # s: the longest the event loop waits for the worker's gate (the end of a chunk) in a refresh
 UPLOAD_PARSERS = 2  # worker processes parsing uploaded files, for the whole server
 TRAINING_JOBS = ("train", "step")
-TAB_NAMES = ("Train", "Data", "MCMC", "Race", "Learn")
 KERNEL_ADVICE = (
     "**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
     "rate (this starts a new run), or continue this run with the kernel as learned so far."
@@ -174,8 +174,10 @@ class Dashboard(pn.viewable.Viewer):
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
         self.learn = LearnTab()
+        self.tab_list = (self.train, self.data, self.mcmc, self.race, self.learn)
+        self.studies = tuple(tab for tab in self.tab_list if isinstance(tab, StudyTab))  # run as worker jobs
         self.tabs = pn.Tabs(
-            *zip(TAB_NAMES, (self.train, self.data, self.mcmc, self.race, self.learn)),
+            *((tab.title, tab) for tab in self.tab_list),
             dynamic=True,
             sizing_mode="stretch_width",
         )
@@ -188,8 +190,7 @@ class Dashboard(pn.viewable.Viewer):
             self.train.play,
             self.train.step,
             self.train.reset,
-            self.mcmc.start,
-            self.race.start,
+            *(study.start for study in self.studies),
             self.fix_kernel,
         )
         self.kernel_advice = pn.Row(
@@ -248,10 +249,8 @@ class Dashboard(pn.viewable.Viewer):
             t.step: self.step,
             t.reset: self.reset,
             t.clear: t.traces.clear_earlier,
-            self.mcmc.start: self.start_mcmc,
-            self.race.start: self.start_race,
-            self.mcmc.stop: lambda: self.stop_job("mcmc"),
-            self.race.stop: lambda: self.stop_job("race"),
+            **{study.start: (lambda study=study: self.start_study(study)) for study in self.studies},
+            **{study.stop: (lambda study=study: self.stop_job(study.title)) for study in self.studies},
             self.fix_kernel: self.continue_without_kernel_learning,
         }
         for button, action in buttons.items():
@@ -293,29 +292,20 @@ class Dashboard(pn.viewable.Viewer):
         """Train in the worker until Pause (or convergence, unless the run had already converged)."""
         self._start_job("train", self._training_job())
 
-    def start_mcmc(self) -> None:
-        """Run the Gibbs comparison on the model's current data and kernel (training pauses meanwhile)."""
-
-        def start() -> None:
-            projection = self.surface.projection
-            with self.worker.hold():
-                run = self.mcmc.new_run(self.model, projection.kind, projection.features)
-            self._start_job("mcmc", stepper(run.chunks()))
-
-        self._when_idle("Starting the MCMC comparison", start)
-
-    def start_race(self) -> None:
-        """Race the chosen methods on the model's configuration (training pauses meanwhile)."""
-        if not self.race.methods.value:
-            notify("Choose at least one method to race.")
+    def start_study(self, study: StudyTab) -> None:
+        """Run the study tab's study (the MCMC comparison, the race) on the model's current data, kernel and plane as
+        the worker's job (training pauses meanwhile)."""
+        problem = study.problem()
+        if problem is not None:
+            notify(problem)
             return
 
         def start() -> None:
             with self.worker.hold():
-                run = self.race.new_run(self.model)
-            self._start_job("race", stepper(run.chunks()))
+                run = study.new_run(self.model, self.surface.projection)
+            self._start_job(study.title, stepper(run.chunks()))
 
-        self._when_idle("Starting the race", start)
+        self._when_idle(study.starting, start)
 
     def stop_job(self, name: str) -> None:
         if self._running(name):
@@ -326,7 +316,8 @@ class Dashboard(pn.viewable.Viewer):
         return self.worker.playing and self.worker.job is self._jobs.get(name)
 
     def _start_job(self, name: str, job) -> None:
-        for other, label in (("mcmc", "The MCMC run"), ("race", "The race"), ("train", "Training")):
+        jobs = [(study.title, study.job_label) for study in self.studies] + [("train", "Training")]
+        for other, label in jobs:
             if other != name and self._running(other):
                 notify(f"{label} was paused: one job runs at a time per session.", kind="info")
         self._jobs[name] = job
@@ -688,7 +679,7 @@ class Dashboard(pn.viewable.Viewer):
 
     # ------------------------------------------------------------------------------------------------ refresh
     def _visible(self, name: str) -> bool:
-        return TAB_NAMES[self.tabs.active] == name
+        return self.tab_list[self.tabs.active].title == name
 
     def _replot_surface(self) -> None:
         """A new plane: the points and axes now (cheap, under the gate), the surface computed now (notebook) or in
@@ -748,7 +739,7 @@ class Dashboard(pn.viewable.Viewer):
 
     def _published(self) -> Snapshot | None:
         """The worker's latest snapshot if the periodic refresh may show it without the gate: training plays, the
-        snapshot is of the run shown, and neither the MCMC nor the Race tab (which read their runs under the gate)
+        snapshot is of the run shown, and no study tab (`tabs.StudyTab`, which reads its run under the gate)
         is shown. None otherwise."""
         snapshot = self._publisher.latest
         training = any(self._running(name) for name in TRAINING_JOBS)
@@ -756,15 +747,14 @@ class Dashboard(pn.viewable.Viewer):
             snapshot is None
             or snapshot.run is not self._trainer
             or not training
-            or self._visible("MCMC")
-            or self._visible("Race")
+            or any(self._visible(study.title) for study in self.studies)
         ):
             return None
         return snapshot
 
     def _collect_under_gate(self) -> tuple[Snapshot, dict]:
         """Under the gate: a snapshot of the model now, a new run's configuration, data and first surface (if the run
-        changed), and the MCMC or Race tab's news (if shown)."""
+        changed), and the news of the study tab shown (if one is)."""
         model = self.model
         update = {"new_run": None}
         if model.trainer is not self._trainer:  # served: its first frame comes from the frame thread
@@ -774,10 +764,7 @@ class Dashboard(pn.viewable.Viewer):
             self._trainer, self._consumed = model.trainer, 0
             self._surface_iteration = model.iteration
             self._pending_frame = None  # of the old data: never shown
-        if self._visible("MCMC"):
-            update["mcmc"] = self.mcmc.collect()
-        if self._visible("Race"):
-            update["race"] = self.race.collect()
+        update["studies"] = {study.title: study.collect() for study in self.studies if self._visible(study.title)}
         return self._publisher.publish(model), update
 
     def _collect(self, snapshot: Snapshot, force_surface: bool, new_run: bool) -> dict:
@@ -832,10 +819,9 @@ class Dashboard(pn.viewable.Viewer):
             self.surface.show(update["frame"])
         if "local" in update:
             self.learn.update_minibatch(update["local"])
-        if "mcmc" in update:
-            self.mcmc.render(update["mcmc"], self._running("mcmc"))
-        if "race" in update:
-            self.race.render(update["race"], self._running("race"))
+        for study in self.studies:
+            if study.title in update.get("studies", {}):
+                study.render(update["studies"][study.title], self._running(study.title))
         if self.worker.error is not None:
             error, self.worker.error = self.worker.error, None
             self._announced = True

@@ -132,6 +132,8 @@ class DataTab(pn.viewable.Viewer):
     it returns whether it did (if not, it has said why). The label-column box always shows the header of the file in
     use."""
 
+    title = "Data"
+
     def __init__(self, settings, read_file, report_error):
         super().__init__()
         self._read_file = read_file

@@ -48,6 +48,8 @@ class LearnTab(pn.viewable.Viewer):
     """The teaching tab (shows itself in a notebook): the PG pictures of `views.learn` in HoloViews panes, redrawn
     when their sliders move (`*_pipe.send`). `update_minibatch(local)` takes `Model.last_local()`."""
 
+    title = "Learn"
+
     def __init__(self, seed: int = 0):
         super().__init__()
         self._rng = np.random.default_rng(seed)

@@ -125,9 +125,12 @@ class McmcRun:
 
 
 class McmcTab(pn.viewable.Viewer):
-    """Controls, live progress and results of the MCMC comparison (shows itself in a notebook). `new_run(model, …)`
-    (under the gate) returns the run; the dashboard hands `run.chunks()` to the worker and calls `collect`/`render`
-    from its refresh."""
+    """Controls, live progress and results of the MCMC comparison (shows itself in a notebook): a study tab
+    (`explorer.dashboard.tabs.StudyTab`)."""
+
+    title = "MCMC"
+    job_label = "The MCMC run"
+    starting = "Starting the MCMC comparison"
 
     def __init__(self):
         super().__init__()
@@ -166,8 +169,13 @@ class McmcTab(pn.viewable.Viewer):
         self.comparison, self.surfaces = pn.Row(**WRAPPING), pn.Row(**WRAPPING)
 
     # ------------------------------------------------------------------------------------------------ running
-    def new_run(self, model, plane: str, features: tuple[int, int]) -> McmcRun:
-        """A run configured from the widgets on the model's current data and kernel (call under the gate)."""
+    def problem(self) -> str | None:
+        return None
+
+    def new_run(self, model, projection) -> McmcRun:
+        """A run configured from the widgets on the model's current data and kernel, drawn on the Train tab's plane
+        (`studies.plane.Projection`) (call under the gate)."""
+        plane, features = projection.kind, projection.features
         self.run = McmcRun(
             model,
             n_train=self.n_train.value,

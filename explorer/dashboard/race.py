@@ -95,8 +95,12 @@ def seconds_left(budget: float, trained: dict[str, float]) -> float:
 
 
 class RaceTab(pn.viewable.Viewer):
-    """Controls, curves and table of the race (shows itself in a notebook); the dashboard runs `RaceRun.chunks()` in
-    its worker."""
+    """Controls, curves and table of the race (shows itself in a notebook): a study tab
+    (`explorer.dashboard.tabs.StudyTab`); the dashboard runs `RaceRun.chunks()` in its worker."""
+
+    title = "Race"
+    job_label = "The race"
+    starting = "Starting the race"
 
     def __init__(self, methods: list[str]):
         super().__init__()
@@ -163,8 +167,12 @@ class RaceTab(pn.viewable.Viewer):
             )
             fig.add_layout(legend, "above")
 
-    def new_run(self, model) -> RaceRun:
-        """A race configured from the widgets and the model's configuration (call under the gate)."""
+    def problem(self) -> str | None:
+        return None if self.methods.value else "Choose at least one method to race."
+
+    def new_run(self, model, projection=None) -> RaceRun:
+        """A race configured from the widgets and the model's configuration (call under the gate; a race draws no
+        plane, so `projection` is not used)."""
         dataset = None if self.dataset.value == TRAIN_DATA else self.dataset.value
         self.run = RaceRun(
             model, self.methods.value, self.budget.value, lengthscale_sqrt_d=self.sqrt_d.value, dataset=dataset

@@ -60,6 +60,8 @@ class TrainTab(pn.viewable.Viewer):
     """Widgets and layout of the Train tab (shows itself in a notebook); the `Dashboard` wires the buttons to its
     worker."""
 
+    title = "Train"
+
     def __init__(self, settings, surface, history_csv, model_copy):
         """model_copy() returns a copy of the session's model as it is now, from any thread (the files are drawn
         from it)."""

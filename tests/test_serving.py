@@ -27,8 +27,12 @@ pytestmark = pytest.mark.browser
 # The other client's longest wait may grow this much during an action: rendering the new run's figures on the event
 # loop takes ≈ 0.15 s here, against ≈ 0.01 s for a fetch; an action on the loop makes it ≳ 1.5 s, 150× and more.
 MARGIN = 50.0
-# Building a page swaps its ready Bokeh models in on the loop (Bokeh attaches and sends them): ≈ 0.3 s here, 50–90× a fetch.
-PAGE_BUILD_MARGIN = 100.0
+# Building a page swaps its ready Bokeh models in on the loop (Bokeh attaches and sends them): ≈ 0.3 s here, 50–120×
+# a fetch of ≈ 3 ms. Against so short a wait the ratio is mostly noise, so it is taken against at least
+# UNNOTICED_WAIT (a wait no visitor notices): the swap then stays within PAGE_BUILD_MARGIN, the page built on the
+# loop (0.74–0.83 s at load ≈ 4) does not.
+PAGE_BUILD_MARGIN = 50.0
+UNNOTICED_WAIT = 0.01
 PAGE_MARGIN = 2.5  # opening a costly link against opening a plain page (on the loop: ≳ 3×)
 QUIET_SECONDS = 4.0  # how long the other client is watched just before the action
 # A link whose run is within budget but takes ≈ 1.5 s to build here (k-means++ for 950 inducing points on 40,000 rows).
@@ -192,7 +196,7 @@ def test_a_page_is_built_off_the_event_loop_while_other_visitors_are_served(serv
             lambda: second.new_page().goto(url + COSTLY_LINK),
             lambda: len(dashboards) > count and dashboards[-1].model.n_inducing == 999 and idle(dashboards[-1]),
         )
-        assert during < PAGE_BUILD_MARGIN * before, (during, before)
+        assert during < PAGE_BUILD_MARGIN * max(before, UNNOTICED_WAIT), (during, before)
     finally:
         first.close()
         second.close()

@@ -195,7 +195,7 @@ def test_a_benchmark_finds_a_set_in_the_data_home(tmp_path, monkeypatch):
                 "--batch-size",
                 "20",
                 "--eval-points",
-                "20",
+                "100",  # the setting's least (explorer.settings)
                 "--no-write-md",
                 "--json",
                 str(path),

@@ -24,7 +24,7 @@ import json
 import shlex
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, pinned_blas, run_config
+from explorer.bench.common import add_common_arguments, add_setting_argument, finish, pinned_blas, run_config
 from explorer.compare import nonaugmented_elbo
 from explorer.kernels import make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -57,7 +57,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--max-sweeps", type=int, default=300, help="most full-batch steps per optimum")
     P.add_kernel_argument(parser)
-    parser.add_argument("--seed", type=int, default=0)
+    add_setting_argument(parser, "seed")
     parser.add_argument(
         "--kernels-from",
         nargs="+",

@@ -153,11 +153,19 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_setting_argument(parser: argparse.ArgumentParser, name: str, default=None, help: str | None = None) -> None:
+def add_setting_argument(
+    parser: argparse.ArgumentParser,
+    name: str,
+    default=None,
+    help: str | None = None,
+    aliases: tuple[str, ...] = (),
+    dest: str | None = None,
+) -> None:
     """--NAME (underscores as dashes): the run setting `name` as a flag, with its type, choices, default and help
     from its declaration (`explorer.settings`; `default` and `help` replace them where a benchmark differs). A value
     outside the setting's bounds or choices is a usage error naming the setting and what is allowed; "none" is None
-    for a setting that allows it."""
+    for a setting that allows it. `aliases` are further spellings of the flag (a benchmark's own short name, such as
+    --m for `n_inducing`), `dest` the attribute it is stored in (default: `name`)."""
     setting = settings.SETTINGS[name]
 
     def parse(text: str):
@@ -176,6 +184,8 @@ def add_setting_argument(parser: argparse.ArgumentParser, name: str, default=Non
 
     parser.add_argument(
         "--" + name.replace("_", "-"),
+        *aliases,
+        dest=dest or name,
         type=parse,
         default=setting.default if default is None else default,
         metavar="{" + ",".join(setting.choices) + "}" if setting.choices else setting.kind.upper(),

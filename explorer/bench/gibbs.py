@@ -19,7 +19,14 @@ import numpy as np
 from scipy.linalg import lapack
 
 from explorer import polyagamma
-from explorer.bench.common import add_common_arguments, finish, markdown_table, median_seconds, pinned_blas
+from explorer.bench.common import (
+    add_common_arguments,
+    add_setting_argument,
+    finish,
+    markdown_table,
+    median_seconds,
+    pinned_blas,
+)
 from explorer.data import datasets
 from explorer.gibbs import GibbsSampler, seconds_per_sweep_estimate
 from explorer.kernels import KERNELS, Kernel, make_kernel
@@ -172,8 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=2500, help="Fig. 1 draws per chain after burn-in")
     parser.add_argument("--burn-in", type=int, default=100)
     parser.add_argument("--chains", type=int, default=4)
-    parser.add_argument("--inducing", type=int, default=100, help="m of the sparse X-GPC in Fig. 1")
-    parser.add_argument("--seed", type=int, default=0)
+    add_setting_argument(
+        parser, "n_inducing", help="m of the sparse X-GPC in Fig. 1", aliases=("--inducing",), dest="inducing"
+    )
+    add_setting_argument(parser, "seed")
     parser.add_argument(
         "--kernel",
         choices=sorted(KERNELS),

@@ -14,7 +14,14 @@ import shlex
 import numpy as np
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas, run_config
+from explorer.bench.common import (
+    add_common_arguments,
+    add_setting_argument,
+    finish,
+    markdown_table,
+    pinned_blas,
+    run_config,
+)
 from explorer.studies.inducing import checkpoints, value_at
 
 DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 inducing points"
@@ -32,10 +39,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="paper")
     parser.add_argument("--folds", type=int, default=2, help="average over the first FOLDS of 10 folds (default 2)")
     parser.add_argument("--seconds", type=float, default=30.0, help="training time per fit (default 30)")
-    parser.add_argument("--eval-points", type=int, default=5000)
-    parser.add_argument("--batch-size", type=int, default=100)
+    add_setting_argument(parser, "eval_points")
+    add_setting_argument(parser, "batch_size")
     P.add_kernel_argument(parser)
-    parser.add_argument("--seed", type=int, default=0)
+    add_setting_argument(parser, "seed")
     add_common_arguments(parser)
     return parser.parse_args(argv)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, pinned_blas, run_config
+from explorer.bench.common import add_common_arguments, add_setting_argument, finish, pinned_blas, run_config
 from explorer.studies.race import BAND, BANDS, Race, Verdict, final_value, judge
 
 DESCRIPTION = "Race: test NLL/error against training time, time to the 1%/5% bands of the best NLL, X-GPC's speed-ups"
@@ -43,12 +43,12 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--folds", type=int, default=1, help="race on the first FOLDS of 10 folds (default 1)")
     parser.add_argument("--seconds", type=float, default=60.0, help="training time per method (default 60)")
-    parser.add_argument("--eval-points", type=int, default=5000, help="test rows evaluated along the way")
-    parser.add_argument("--m", type=int, default=100)
+    add_setting_argument(parser, "eval_points", help="test rows evaluated along the way")
+    add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
     P.add_kernel_argument(parser)
-    parser.add_argument("--batch-size", type=int, default=100)
+    add_setting_argument(parser, "batch_size")
     parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
-    parser.add_argument("--seed", type=int, default=0)
+    add_setting_argument(parser, "seed")
     parser.add_argument(
         "--option",
         action="append",

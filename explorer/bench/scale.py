@@ -23,7 +23,14 @@ from pathlib import Path
 import numpy as np
 
 from explorer import methods, recipe
-from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas, run_config
+from explorer.bench.common import (
+    add_common_arguments,
+    add_setting_argument,
+    finish,
+    markdown_table,
+    pinned_blas,
+    run_config,
+)
 from explorer.bench.protocol import Progress, parse_options
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
@@ -86,10 +93,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         help="builder option, e.g. epgpc.sites=per-point (repeatable; options of other methods are ignored)",
     )
     parser.add_argument("--noise", type=float, default=0.5, help="label noise sd on the latent score (default 0.5)")
-    parser.add_argument("--m", type=int, default=100)
-    parser.add_argument("--batch-size", type=int, default=100)
+    add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
+    add_setting_argument(parser, "batch_size")
     parser.add_argument("--seconds", type=float, default=120.0, help="training-time cap per n (default 120)")
-    parser.add_argument("--eval-every", type=int, default=100)
+    add_setting_argument(parser, "eval_every", default=100)
     parser.add_argument(
         "--convergence",
         choices=("holdout", "parameters"),
@@ -100,7 +107,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--max-ram-gb", type=float, default=4.0, help="larger data goes to a memmap (default 4)")
     parser.add_argument("--memmap-dir", default=None, help="directory for memmaps (default: a temporary one)")
-    parser.add_argument("--seed", type=int, default=0)
+    add_setting_argument(parser, "seed")
     add_common_arguments(parser)
     return parser.parse_args(argv)
 

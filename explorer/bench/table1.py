@@ -14,7 +14,7 @@ import sys
 import numpy as np
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, pinned_blas, run_config
+from explorer.bench.common import add_common_arguments, add_setting_argument, finish, pinned_blas, run_config
 
 DESCRIPTION = "Table 1: cross-validated error, NLL and time of X-GPC and the baselines (SVGP, EPGPC) beside the paper"
 QUICK = {"datasets": ["diabetes", "a9a"], "folds": 2, "seconds": 15.0}
@@ -46,10 +46,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         help="stopping rule: the paper's hold-out NLL rule for all methods (default), the global-"
         "parameter rule, or only the time cap",
     )
-    parser.add_argument("--eval-every", type=int, default=10, help="iterations between hold-out evaluations")
-    parser.add_argument("--m", type=int, default=100, help="inducing points")
+    add_setting_argument(parser, "eval_every", help="iterations between hold-out evaluations")
+    add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
     P.add_kernel_argument(parser)
-    parser.add_argument("--batch-size", type=int, default=100)
+    add_setting_argument(parser, "batch_size")
     parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
     parser.add_argument(
         "--monitor-points",
@@ -57,7 +57,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         default=2000,
         help="largest hold-out subset the convergence rule watches (fixed per fold)",
     )
-    parser.add_argument("--seed", type=int, default=0)
+    add_setting_argument(parser, "seed")
     parser.add_argument(
         "--option",
         action="append",

@@ -99,6 +99,42 @@ class Trainer:
     `eval_every` is skipped until the wall time since the previous one ended is at least that one's cost × (1/share −
     1), so evaluation takes at most about `eval_share` of the wall time; every row is still exact for its iteration.
     Its timing depends on the machine, so benchmarks and fits leave it off; the dashboard's Play turns it on.
+
+    Parameters
+    ----------
+    engine : explorer.engine.SVIEngine
+        The method's training state (X-GPC, an SVGP, EPGPC).
+    X_eval : ndarray of shape (n_eval, d)
+        Rows the history is evaluated on, in the engine's (standardised) units.
+    y_eval : ndarray of shape (n_eval,)
+        Their class indices 0…K−1.
+    eval_every : int, default 10
+        Iterations between evaluations (history rows).
+    convergence : {"parameters", "holdout", "no-improvement", "none"}, default "parameters"
+        The convergence rule (above).
+    elbo_points : int, default 10000
+        Most training rows of the ELBO column.
+    max_history : int, default 100000
+        History rows kept (older ones are dropped; `History.total` counts all).
+    rng : numpy.random.Generator, optional
+        Draws the ELBO subset (default: a fresh `default_rng(0)`).
+    no_improvement : convergence.NoImprovement, optional
+        The "no-improvement" rule's patience and tolerance.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from explorer.kernels import RBF
+    >>> from explorer.xgpc import XGPC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((200, 2))
+    >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    >>> engine = XGPC(X, y, X[:20], RBF(1.0), batch_size=50, rng=rng)
+    >>> trainer = Trainer(engine, X, y, eval_every=25)
+    >>> trainer.step(100)  # rows at iterations 0, 25, 50, 75, 100
+    5
+    >>> sorted(trainer.history.rows[-1])[:4]
+    ['elbo', 'iteration', 'lengthscale', 'rho']
     """
 
     def __init__(

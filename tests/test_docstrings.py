@@ -21,6 +21,9 @@ PUBLIC_API = [
     "explorer.model.Model.run",
     "explorer.run.Run",
     "explorer.studies.comparison.run_comparison",
+    "explorer.training.Trainer",
+    "explorer.views.traces.training_traces",
+    "explorer.views.export.save",
 ]
 CHECKS = {
     "GL08": "no docstring",

@@ -384,8 +384,41 @@ def text_clashes(figure) -> list[str]:
 
 
 def save(view, path, *, width: int | None = None, height: int | None = None, dpi: int = 100) -> Path:
-    """Write `view` (any HoloViews object) to `path` as PNG, SVG or HTML, chosen by the suffix (see `render`).
-    Returns the path."""
+    """Write a view to a file for slides or a page: PNG, SVG or HTML, chosen by the suffix (see `render`).
+
+    Parameters
+    ----------
+    view : holoviews object
+        Any view of `explorer.views`, or a composition of them (``a + b``, ``a * b``).
+    path : str or path-like
+        The file; its suffix (.png, .svg, .html) chooses the format.
+    width, height : int, optional
+        The figure's size in pixels (default: the view's own). Text that would not fit is drawn smaller, down to
+        half size; smaller still is refused (ValueError) rather than written with overlapping text.
+    dpi : int, default 100
+        Pixels per inch of PNG and SVG (matplotlib).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    ValueError
+        An unknown suffix, or a size at which the figure's text does not fit even at half size.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from explorer import Model, views
+    >>> from explorer.views.export import save
+    >>> model = Model(dataset="moons", n_points=100, n_inducing=10)
+    >>> _ = model.step(20)
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> save(views.decision_surface(model), folder / "surface.png", width=600, height=500).stat().st_size > 10_000
+    True
+    """
     path = Path(path)
     data = render(view, _format(path, FORMATS), width=width, height=height, dpi=dpi)
     path.write_bytes(data)

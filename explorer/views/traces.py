@@ -56,7 +56,39 @@ def training_traces(
     ("seconds": training time, evaluation excluded; or "iteration"). Runs are labelled `labels` (default "run 1",
     "run 2", …) and coloured alike in every panel; ρ and kernel parameters on a log axis. A quantity a history lacks
     (e.g. ρ of an Adam run) is left out of that panel; a run with no rows yet (fresh, or just reset) gets empty
-    curves, so its panels are drawn with their titles and axis labels."""
+    curves, so its panels are drawn with their titles and axis labels.
+
+    Parameters
+    ----------
+    *histories : Model, Trainer, training.History or dict of column arrays
+        The runs to draw (anything `history_columns` reads).
+    quantities : sequence of str, default DEFAULT_QUANTITIES
+        The columns to draw, one panel each.
+    labels : sequence of str, optional
+        The runs' legend labels.
+    x : {"seconds", "iteration"}, default "seconds"
+        The horizontal axis.
+    cols : int, default 2
+        Panels per row.
+
+    Returns
+    -------
+    holoviews.Layout
+
+    Raises
+    ------
+    ValueError
+        No history, as many labels as histories not given, or another `x`.
+
+    Examples
+    --------
+    >>> from explorer import Model, views
+    >>> model = Model(dataset="xor", n_points=100, n_inducing=10)
+    >>> _ = model.step(30)
+    >>> layout = views.training_traces(model, quantities=("elbo", "test_nll"))
+    >>> len(layout)
+    2
+    """
     if not histories:
         raise ValueError("training_traces needs at least one history")
     labels = list(labels) if labels is not None else [f"run {k + 1}" for k in range(len(histories))]

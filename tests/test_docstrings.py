@@ -22,6 +22,8 @@ PUBLIC_API = [
     "explorer.run.Run",
     "explorer.studies.comparison.run_comparison",
     "explorer.training.Trainer",
+    "explorer.xgpc.XGPC",
+    "explorer.views.surface.decision_surface",
     "explorer.views.traces.training_traces",
     "explorer.views.export.save",
 ]

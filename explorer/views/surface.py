@@ -249,7 +249,39 @@ def decision_surface(
 ) -> hv.Overlay:
     """The decision surface of `model` at its current state: p(y=1) (quantity "probability") or the predictive sd
     of f* ("sd") on a resolution² grid, with the 0.5 contour, train/test points, misclassified and inducing
-    points. features: None (2-D data: its two features; d > 2: first two principal components) or two feature
-    indices or names (the other features at their training mean). Compose it: `decision_surface(m) + traces`."""
+    points. Compose it: `decision_surface(m) + traces`.
+
+    Parameters
+    ----------
+    model : explorer.Model
+        The run to draw, at its current state.
+    quantity : {"probability", "sd"}, default "probability"
+        p(y=1), or the predictive sd of f*.
+    features : None or two ints or names, optional
+        None (2-D data: its two features; d > 2: the first two principal components) or two feature indices or
+        names (the other features at their training mean).
+    resolution : int, default 80
+        Grid points per axis (2…1000).
+    max_points : int, default MAX_SHOWN
+        Most training (and test) points drawn (a fixed sample of larger sets).
+    title : str, optional
+        The panel's title.
+
+    Returns
+    -------
+    holoviews.Overlay
+        The image, the p = 0.5 contour and the points.
+
+    Examples
+    --------
+    >>> from explorer import Model, views
+    >>> model = Model(dataset="moons", n_points=100, n_inducing=10)
+    >>> _ = model.step(20)
+    >>> overlay = views.decision_surface(model, resolution=20)
+    >>> [type(layer).__name__ for layer in overlay]  # the image, the contour, train, test, misclassified, inducing
+    ['Image', 'Path', 'Points', 'Points', 'Points', 'Points']
+    >>> overlay.get(0).dimension_values(2, flat=False).shape  # p on the 20 × 20 grid
+    (20, 20)
+    """
     snapshot = surface_arrays(model, quantity=quantity, features=features, resolution=resolution, max_points=max_points)
     return decision_surface_from_arrays(**snapshot, title=title)

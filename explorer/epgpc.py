@@ -151,6 +151,42 @@ class EPGPC(SVIEngine):
     "per-point" (parallel minibatch EP; damping δ = `schedule`'s ρ, default `Constant(0.5)`). `hyper_optimizer` (an
     `Adam`) turns on kernel learning along the stochastic gradient of log Z_EP at fixed sites. `rho` is the last ε
     (δ). Attributes q (`Gaussian`, the posterior of u), `mu`, `Sigma`; tied: `site_shift` h_f, `site_precision` Λ_f.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+        Training inputs (standardised), or a source of minibatches (then `y` is None).
+    y : ndarray of shape (n,) or None
+        Class indices 0, 1.
+    Z : ndarray of shape (m, d)
+        Fixed inducing inputs.
+    kernel : explorer.kernels.Kernel
+        The starting kernel.
+    batch_size : int, default 100
+        s, the minibatch size (clamped to n with a warning).
+    sites : {"tied", "per-point"}, default "tied"
+        SEP's tied site, or parallel minibatch EP.
+    schedule : step-size rule, optional
+        ε (tied) or the damping δ (per-point), a rule of `explorer.schedules`.
+    hyper_optimizer : explorer.hyperparameters.Adam, optional
+        Turns kernel learning on.
+    rng : numpy.random.Generator, optional
+        Draws the minibatches.
+    criterion : explorer.convergence.SlidingWindow, optional
+        The convergence rule on the global parameters.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from explorer.kernels import RBF
+    >>> rng = np.random.default_rng(2)
+    >>> X = rng.standard_normal((80, 2))
+    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    >>> engine = EPGPC(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng)
+    >>> engine.step(50)
+    >>> P = engine.predict_proba(X[:4])
+    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
+    ((4, 2), True)
     """
 
     link = PROBIT

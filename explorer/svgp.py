@@ -141,6 +141,42 @@ class SVGPAdam(_SVGP):
     q(u) starts at the prior (m = 0, L_S = I). One step: Adam ascent (learning rate `learning_rate`) on the minibatch
     bound in the packed parameters (m, lower triangle of L_S with log-diagonal), then the optional kernel step at
     fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+        Training inputs (standardised), or a source of minibatches (then `y` is None).
+    y : ndarray of shape (n,) or None
+        Class indices 0, 1.
+    Z : ndarray of shape (m, d)
+        Fixed inducing inputs.
+    kernel : explorer.kernels.Kernel
+        The starting kernel.
+    batch_size : int, default 100
+        s, the minibatch size (clamped to n with a warning).
+    learning_rate : float, default 0.01
+        Adam's rate on (m, L_S).
+    hyper_optimizer : explorer.hyperparameters.Adam, optional
+        Turns kernel learning on.
+    rng : numpy.random.Generator, optional
+        Draws the minibatches.
+    criterion : explorer.convergence.SlidingWindow, optional
+        The convergence rule on the global parameters.
+    link : explorer.likelihoods.Link, default LOGIT
+        The likelihood's link (`likelihoods.LINKS`: logit, probit).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from explorer.kernels import RBF
+    >>> rng = np.random.default_rng(2)
+    >>> X = rng.standard_normal((80, 2))
+    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    >>> engine = SVGPAdam(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng)
+    >>> engine.step(50)
+    >>> P = engine.predict_proba(X[:4])
+    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
+    ((4, 2), True)
     """
 
     def __init__(
@@ -281,6 +317,42 @@ class SVGPNatGrad(_SVGP):
     `explorer.schedules` rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the paper's adaptive rule); a rule
     that needs a warm start gets it from `warm_start_batches` minibatches at the initial q, as in X-GPC. The kernel step
     keeps q(u) fixed, as in X-GPC.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+        Training inputs (standardised), or a source of minibatches (then `y` is None).
+    y : ndarray of shape (n,) or None
+        Class indices 0, 1.
+    Z : ndarray of shape (m, d)
+        Fixed inducing inputs.
+    kernel : explorer.kernels.Kernel
+        The starting kernel.
+    batch_size : int, default 100
+        s, the minibatch size (clamped to n with a warning).
+    schedule : step-size rule, optional
+        A rule of `explorer.schedules` (default: the adaptive rule).
+    hyper_optimizer : explorer.hyperparameters.Adam, optional
+        Turns kernel learning on.
+    rng : numpy.random.Generator, optional
+        Draws the minibatches.
+    criterion : explorer.convergence.SlidingWindow, optional
+        The convergence rule on the global parameters.
+    link : explorer.likelihoods.Link, default LOGIT
+        The likelihood's link (`likelihoods.LINKS`: logit, probit).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from explorer.kernels import RBF
+    >>> rng = np.random.default_rng(2)
+    >>> X = rng.standard_normal((80, 2))
+    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    >>> engine = SVGPNatGrad(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng)
+    >>> engine.step(50)
+    >>> P = engine.predict_proba(X[:4])
+    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
+    ((4, 2), True)
     """
 
     def __init__(

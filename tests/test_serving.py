@@ -24,15 +24,15 @@ from explorer.dashboard.loadtest import static_file
 from explorer.dashboard.serve import MOST_LINK_BYTES, request_limits
 
 pytestmark = pytest.mark.browser
-# The other client's longest wait may grow this much during an action: rendering the new run's figures on the event
-# loop takes ≈ 0.15 s here, against ≈ 0.01 s for a fetch; an action on the loop makes it ≳ 1.5 s, 150× and more.
+# The other client's longest wait may grow this much during an action, as a ratio to its longest wait just before,
+# taken as at least UNNOTICED_WAIT (a wait no visitor notices): a fetch takes 2–10 ms, and against 2 ms the ratio is
+# mostly noise. Rendering the new run's figures (or a started race's) on the event loop takes 0.15–0.3 s here; an
+# action computed on the loop makes it ≳ 1.5 s (the issue measured 2.1–13 s).
 MARGIN = 50.0
-# Building a page swaps its ready Bokeh models in on the loop (Bokeh attaches and sends them): ≈ 0.3 s here, 50–120×
-# a fetch of ≈ 3 ms. Against so short a wait the ratio is mostly noise, so it is taken against at least
-# UNNOTICED_WAIT (a wait no visitor notices): the swap then stays within PAGE_BUILD_MARGIN, the page built on the
-# loop (0.74–0.83 s at load ≈ 4) does not.
-PAGE_BUILD_MARGIN = 50.0
 UNNOTICED_WAIT = 0.01
+# Building a page swaps its ready Bokeh models in on the loop (Bokeh attaches and sends them): ≈ 0.3 s here; the
+# page built on the loop took 0.74–0.83 s at load ≈ 4.
+PAGE_BUILD_MARGIN = 50.0
 PAGE_MARGIN = 2.5  # opening a costly link against opening a plain page (on the loop: ≳ 3×)
 QUIET_SECONDS = 4.0  # how long the other client is watched just before the action
 # A link whose run is within budget but takes ≈ 1.5 s to build here (k-means++ for 950 inducing points on 40,000 rows).
@@ -99,7 +99,7 @@ def test_step_runs_in_the_worker_while_other_visitors_are_served(served, page):
         lambda: page.get_by_role("button", name="Step").click(),
         lambda: dashboard.model.iteration == 4000 and idle(dashboard),
     )
-    assert during < MARGIN * before, (during, before)
+    assert during < MARGIN * max(before, UNNOTICED_WAIT), (during, before)
     assert dashboard.train.counter.value.startswith("iteration 4000")
     assert errors == []
 
@@ -123,7 +123,7 @@ def test_a_setting_a_reset_and_a_race_compute_in_the_worker(served, page):
             or (dashboard.model.n_inducing == 990 and idle(dashboard))
         ),
     )
-    assert during < MARGIN * before, ("setting", during, before)
+    assert during < MARGIN * max(before, UNNOTICED_WAIT), ("setting", during, before)
     assert any(working)  # the page said it was working, with the action buttons disabled
 
     run = dashboard.model.trainer
@@ -133,7 +133,7 @@ def test_a_setting_a_reset_and_a_race_compute_in_the_worker(served, page):
         lambda: page.get_by_role("button", name="Reset").click(),
         lambda: dashboard.model.trainer is not run and idle(dashboard),
     )
-    assert during < MARGIN * before, ("reset", during, before)
+    assert during < MARGIN * max(before, UNNOTICED_WAIT), ("reset", during, before)
 
     page.locator(".bk-tab", has_text="Race").click()
     page.get_by_label("training seconds per method", exact=True).fill("0.5")
@@ -144,7 +144,7 @@ def test_a_setting_a_reset_and_a_race_compute_in_the_worker(served, page):
         lambda: page.get_by_role("button", name="Start race").click(),
         lambda: dashboard.race.run is not None and len(dashboard.race.run.models) == len(dashboard.race.run.methods),
     )
-    assert during < MARGIN * before, ("race", during, before)
+    assert during < MARGIN * max(before, UNNOTICED_WAIT), ("race", during, before)
     page.get_by_role("button", name="Stop").first.click()
     assert errors == []
 
@@ -216,7 +216,7 @@ def test_an_upload_is_parsed_in_another_process_while_other_visitors_are_served(
     notice(page, "Loaded big.csv: 300000 rows")
     parsers = app.upload_parser()._processes  # the processes of the server's upload parser
     assert parsers and os.getpid() not in parsers
-    assert during < MARGIN * before, (during, before)
+    assert during < MARGIN * max(before, UNNOTICED_WAIT), (during, before)
     assert errors == []
 
 

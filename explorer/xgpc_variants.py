@@ -14,6 +14,7 @@ with every default it is `XGPC` itself, number for number.
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 
@@ -31,19 +32,6 @@ from explorer.xgpc import XGPC, _whiten, augmented_likelihood_terms, local_step,
 
 KERNEL_STEPS = ("fixed-u", "whitened")
 BATCH_RHOS = ("schedule", "noise")
-VARIANT_DEFAULTS = {
-    "kernel_step": "fixed-u",
-    "init_sweeps": 0,
-    "init_rows": 2000,
-    "average_window": 0,
-    "batch_growth": 1.0,
-    "batch_growth_start": 0,
-    "batch_growth_every": 1,
-    "batch_max": None,
-    "batch_rho": "schedule",
-    "overrelax": None,
-}
-"""Each variant option with the value that turns it off (the paper's X-GPC)."""
 
 
 class XGPCVariants(XGPC):
@@ -313,3 +301,11 @@ class XGPCVariants(XGPC):
         self.average_count, self._eta_bar, self._averaged = int(state.get("average_count", 0)), None, None
         if state.get("eta_bar") is not None:
             self._set_average(np.array(state["eta_bar"], dtype=float))
+
+
+VARIANT_DEFAULTS = {
+    name: parameter.default
+    for name, parameter in inspect.signature(XGPCVariants.__init__).parameters.items()
+    if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+}
+"""Each variant option with the value that turns it off (the paper's X-GPC): `XGPCVariants`' own defaults."""

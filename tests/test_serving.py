@@ -65,6 +65,12 @@ class Probe(threading.Thread):
         self.join(timeout=120)
 
 
+def longest_allowed(before: float, margin: float = MARGIN) -> float:
+    """The longest wait of the other client allowed during an action: `margin` × its longest wait just before, taken
+    as at least UNNOTICED_WAIT."""
+    return margin * max(before, UNNOTICED_WAIT)
+
+
 def during_against_before(page, url: str, act, done) -> tuple[float, float]:
     """(longest wait of another client during act() until done() holds, longest wait in the QUIET_SECONDS before)."""
     probe = Probe(static_file(page))
@@ -99,7 +105,7 @@ def test_step_runs_in_the_worker_while_other_visitors_are_served(served, page):
         lambda: page.get_by_role("button", name="Step").click(),
         lambda: dashboard.model.iteration == 4000 and idle(dashboard),
     )
-    assert during < MARGIN * max(before, UNNOTICED_WAIT), (during, before)
+    assert during < longest_allowed(before), (during, before)
     assert dashboard.train.counter.value.startswith("iteration 4000")
     assert errors == []
 
@@ -123,7 +129,7 @@ def test_a_setting_a_reset_and_a_race_compute_in_the_worker(served, page):
             or (dashboard.model.n_inducing == 990 and idle(dashboard))
         ),
     )
-    assert during < MARGIN * max(before, UNNOTICED_WAIT), ("setting", during, before)
+    assert during < longest_allowed(before), ("setting", during, before)
     assert any(working)  # the page said it was working, with the action buttons disabled
 
     run = dashboard.model.trainer
@@ -133,7 +139,7 @@ def test_a_setting_a_reset_and_a_race_compute_in_the_worker(served, page):
         lambda: page.get_by_role("button", name="Reset").click(),
         lambda: dashboard.model.trainer is not run and idle(dashboard),
     )
-    assert during < MARGIN * max(before, UNNOTICED_WAIT), ("reset", during, before)
+    assert during < longest_allowed(before), ("reset", during, before)
 
     page.locator(".bk-tab", has_text="Race").click()
     page.get_by_label("training seconds per method", exact=True).fill("0.5")
@@ -144,7 +150,7 @@ def test_a_setting_a_reset_and_a_race_compute_in_the_worker(served, page):
         lambda: page.get_by_role("button", name="Start race").click(),
         lambda: dashboard.race.run is not None and len(dashboard.race.run.models) == len(dashboard.race.run.methods),
     )
-    assert during < MARGIN * max(before, UNNOTICED_WAIT), ("race", during, before)
+    assert during < longest_allowed(before), ("race", during, before)
     page.get_by_role("button", name="Stop").first.click()
     assert errors == []
 
@@ -196,7 +202,7 @@ def test_a_page_is_built_off_the_event_loop_while_other_visitors_are_served(serv
             lambda: second.new_page().goto(url + COSTLY_LINK),
             lambda: len(dashboards) > count and dashboards[-1].model.n_inducing == 999 and idle(dashboards[-1]),
         )
-        assert during < PAGE_BUILD_MARGIN * max(before, UNNOTICED_WAIT), (during, before)
+        assert during < longest_allowed(before, PAGE_BUILD_MARGIN), (during, before)
     finally:
         first.close()
         second.close()
@@ -216,7 +222,7 @@ def test_an_upload_is_parsed_in_another_process_while_other_visitors_are_served(
     notice(page, "Loaded big.csv: 300000 rows")
     parsers = app.upload_parser()._processes  # the processes of the server's upload parser
     assert parsers and os.getpid() not in parsers
-    assert during < MARGIN * max(before, UNNOTICED_WAIT), (during, before)
+    assert during < longest_allowed(before), (during, before)
     assert errors == []
 
 

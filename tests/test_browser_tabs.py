@@ -72,7 +72,7 @@ def each_tab_after_its_action(page, dashboard, check) -> None:
     """Train after Step and a little Play, Data, MCMC after a small run, Race after a short race, Learn: each shown
     in turn, then `check(tab)`."""
     page.get_by_role("button", name="Step").click()
-    wait_server(page, lambda: dashboard.model.iteration > 0)
+    wait_server(page, lambda: dashboard.model.iteration == dashboard.model.eval_every)  # Step ran to its end
     page.get_by_text(f"iteration {dashboard.model.iteration}").wait_for(timeout=TIMEOUT_MS)
     page.get_by_role("button", name="Play").click()
     wait_server(page, lambda: dashboard.model.iteration >= 60)

@@ -1,7 +1,9 @@
-"""Binary likelihoods p(y | f), y ∈ {−1, +1}, their Gaussian expectations, and the one Gauss–Hermite setup.
+"""Likelihoods p(y | f): the binary links (y ∈ {−1, +1}) with their Gaussian expectations and the one Gauss–Hermite
+setup, and the K-class logistic-softmax.
 
-    logit   p(y | f) = σ(yf)      (the paper's link; X-GPC, the SVGP baselines and the Gibbs sampler)
-    probit  p(y | f) = Φ(yf)      (closed-form predictive; the EP baseline; an SVGP option)
+    logit             p(y | f) = σ(yf)               (the paper's link; X-GPC, the SVGP baselines and the Gibbs sampler)
+    probit            p(y | f) = Φ(yf)               (closed-form predictive; the EP baseline; an SVGP option)
+    logistic-softmax  p(y = k | f) = σ(f_k)/Σ_j σ(f_j)   (K latent functions; multi-class X-GPC, Galy-Fajou et al. 2019)
 
 Labels outside are class indices 0…K−1 (DESIGN §1); a binary link's equations write them as y = 2k − 1 (class 0 ↦
 −1, class 1 ↦ +1: `signed_labels`). Each link offers `log_likelihood(y, f)` → (ℓ, ∂ℓ/∂f, ∂²ℓ/∂f²),
@@ -20,7 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit, log_ndtr, ndtr
+from scipy.special import expit, log_expit, log_ndtr, logsumexp, ndtr, ndtri
+from scipy.stats import qmc
 
 from explorer.linalg import NumericalError
 
@@ -209,3 +212,79 @@ class Link:
 LOGIT = Link("logit", logit_log_likelihood, logit_predictive_probability)
 PROBIT = Link("probit", probit_log_likelihood, probit_predictive_probability)
 LINKS = {link.name: link for link in (LOGIT, PROBIT)}
+
+
+# ----- logistic-softmax (K classes) ---------------------------------------------------------------------------------
+LOGISTIC_SOFTMAX_SAMPLES = 1024
+"""Quasi-Monte Carlo points per prediction of the logistic-softmax (`LogisticSoftmax.predictive`)."""
+
+
+def logistic_softmax(F: np.ndarray) -> np.ndarray:
+    """p(y = k | f) = σ(f_k) / Σ_j σ(f_j) along the last axis of F (..., K) → (..., K); rows sum to 1."""
+    F = np.asarray(F, dtype=float)
+    log_sigma = log_expit(F)
+    return np.exp(log_sigma - logsumexp(log_sigma, axis=-1, keepdims=True))
+
+
+def logistic_softmax_log_likelihood(y: np.ndarray, F: np.ndarray) -> np.ndarray:
+    """log p(y_i | f_i) = log σ(f_{i,y_i}) − log Σ_j σ(f_ij) for class indices y (n,) and F (n, K) → (n,)."""
+    log_sigma = log_expit(np.asarray(F, dtype=float))
+    return log_sigma[np.arange(len(y)), np.asarray(y, dtype=np.intp)] - logsumexp(log_sigma, axis=-1)
+
+
+@dataclass(frozen=True)
+class LogisticSoftmax:
+    """The logistic-softmax likelihood of K classes (Galy-Fajou, Wenzel, Donner, Opper, UAI 2019), the link of
+    multi-class X-GPC: one latent function per class, p(y = k | f) = σ(f_k) / Σ_j σ(f_j). Its labels are the class
+    indices themselves.
+
+    The predictive p(y* = k) = ∫ p(y* = k | f*) Π_j N(f*_j | mean_j, var_j) df* has no closed form; as in the paper it
+    is a Monte Carlo average over draws of f* from q(f*), here `samples` scrambled Sobol points (randomised quasi-Monte
+    Carlo, a fixed scramble: the prediction is a deterministic function of q) mapped through the normal quantile. Its
+    error against a brute-force tensor-product quadrature is below 2e-3 per probability at K = 3 (tests/test_multiclass).
+
+    Parameters
+    ----------
+    n_classes : int
+        K ≥ 2.
+    samples : int, default 1024
+        Quasi-Monte Carlo points per prediction (a power of 2 keeps the Sobol sequence balanced).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> link = LogisticSoftmax(3)
+    >>> P = link.predictive(np.array([[2.0, 0.0, -2.0]]), np.full((1, 3), 0.5))
+    >>> P.shape, bool(np.isclose(P.sum(), 1.0)), bool(P[0, 0] > P[0, 1] > P[0, 2])
+    ((1, 3), True, True)
+    """
+
+    n_classes: int
+    samples: int = LOGISTIC_SOFTMAX_SAMPLES
+    name: str = "logistic-softmax"
+
+    def __post_init__(self):
+        if isinstance(self.n_classes, bool) or not isinstance(self.n_classes, (int, np.integer)) or self.n_classes < 2:
+            raise ValueError(f"the logistic-softmax needs a whole number K ≥ 2 of classes, got {self.n_classes!r}")
+
+    def equation_labels(self, y: np.ndarray) -> np.ndarray:
+        """The class indices (s,) as integers: the multi-class equations index the one-hot Y_ik = [y_i = k] by them."""
+        return np.asarray(y, dtype=np.intp)
+
+    def standard_normal_points(self) -> np.ndarray:
+        """The `samples` × K quasi-random standard normal points ε of the predictive (fixed scramble)."""
+        u = qmc.Sobol(d=self.n_classes, scramble=True, seed=np.random.default_rng(20190524)).random(self.samples)
+        return ndtri(np.clip(u, 1e-12, 1.0 - 1e-12))  # a Sobol point may sit on 0
+
+    def predictive(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+        """p(y* = k) under q(f*_k) = N(mean_k, var_k), independent across k: mean, var (n*, K) → (n*, K), rows summing
+        to 1 (the average of σ(f_k)/Σ_j σ(f_j) at f* = mean + √var ∘ ε over the quasi-random ε)."""
+        mean, var = _finite_predictive(mean, var)
+        eps = self.standard_normal_points()
+        P = np.empty(mean.shape)
+        block = max(1, 2_000_000 // (self.samples * self.n_classes))
+        for start in range(0, len(mean), block):
+            part = slice(start, start + block)
+            F = mean[part, None, :] + np.sqrt(var[part, None, :]) * eps  # (rows, samples, K)
+            P[part] = logistic_softmax(F).mean(axis=1)
+        return P

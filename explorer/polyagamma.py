@@ -1,4 +1,5 @@
-"""Pólya-Gamma helpers: θ(c) = E[ω] for ω ~ PG(1, c), KL(PG(1,c) ‖ PG(1,0)), stable log cosh, draws.
+"""Pólya-Gamma helpers: θ(c) = E[ω] for ω ~ PG(1, c), KL(PG(1,c) ‖ PG(1,0)), stable log cosh, draws (of PG(1, c), and
+of PG(h, c) with whole h ≥ 0 for the multi-class sampler).
 
 PG(ω | 1, c) = cosh(c/2) exp(−c²ω/2) PG(ω | 1, 0)   (Polson et al. 2013; paper appendix "Variational bound").
 Draws and densities come from the `polyagamma` package (exact Devroye sampler for h = 1).
@@ -54,6 +55,17 @@ def sample(c: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One exact draw ω_i ~ PG(1, c_i) per entry of c (Devroye's sampler), same shape as c."""
     c = np.asarray(c, dtype=float)
     return np.asarray(random_polyagamma(1.0, c, method="devroye", random_state=rng), dtype=float).reshape(c.shape)
+
+
+def sample_whole_shape(h: np.ndarray, c: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One exact draw ω_i ~ PG(h_i, c_i) per entry for whole shapes h_i ≥ 0 (Devroye's sampler, a sum of h_i PG(1, c_i)
+    draws); PG(0, c) is the point mass at 0, so ω_i = 0 where h_i = 0. h and c broadcast; the result has their shape."""
+    h, c = np.broadcast_arrays(np.asarray(h, dtype=float), np.asarray(c, dtype=float))
+    omega = np.zeros(h.shape)
+    drawn = h > 0
+    if drawn.any():
+        omega[drawn] = random_polyagamma(h[drawn], c[drawn], method="devroye", random_state=rng)
+    return omega
 
 
 def density(omega: np.ndarray, c: float = 0.0) -> np.ndarray:

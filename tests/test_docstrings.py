@@ -23,6 +23,7 @@ PUBLIC_API = [
     "explorer.studies.comparison.run_comparison",
     "explorer.training.Trainer",
     "explorer.xgpc.XGPC",
+    "explorer.gibbs_multiclass.MulticlassGibbsSampler",
     "explorer.svgp.SVGPAdam",
     "explorer.svgp.SVGPNatGrad",
     "explorer.epgpc.EPGPC",

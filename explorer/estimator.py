@@ -1,4 +1,5 @@
-"""`XGPClassifier`: X-GPC as a scikit-learn estimator (binary classification; passes `check_estimator`).
+"""`XGPClassifier`: X-GPC as a scikit-learn estimator (two classes: the paper's logit model; three or more: the augmented
+logistic-softmax, `xgpc_multiclass`; passes `check_estimator` with its multi-class checks).
 
 Inputs are standardised with the training statistics; inducing points are chosen by k-means++ on them and fixed;
 training is the shared loop (`explorer.training.Trainer`) until scikit-learn-style early stopping on a held-out
@@ -140,7 +141,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.multi_class = (
+            self.method in methods.METHODS and methods.CLASS_COUNTS[self.method][1] is None
+        )
         return tags
 
     # ----- fitting ---------------------------------------------------------------------------------------------
@@ -264,8 +267,12 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self.engine_.predict_proba(self._standardise(X))
 
     def decision_function(self, X) -> np.ndarray:
-        """(n,): log-odds log p/(1 − p) of classes_[1]; positive means classes_[1]."""
-        p = np.clip(self.predict_proba(X)[:, 1], 1e-300, 1.0)
+        """Two classes: (n,), the log-odds log p/(1 − p) of classes_[1] (positive means classes_[1]). K ≥ 3: (n, K),
+        the log-probabilities log p(classes_[k]) (the largest is the predicted class)."""
+        P = self.predict_proba(X)
+        if P.shape[1] > 2:
+            return np.log(np.clip(P, 1e-300, 1.0))
+        p = np.clip(P[:, 1], 1e-300, 1.0)
         return np.log(p) - np.log1p(-np.minimum(p, 1.0 - 1e-16))
 
     def predict(self, X) -> np.ndarray:
@@ -274,7 +281,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
     def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """Mean and variance of q(f*) at X: (n,), (n,)."""
+        """Mean and variance of q(f*) at X: (n,), (n,) for two classes; (n, K), (n, K), one latent function per class,
+        for K ≥ 3."""
         return self._latent(X)
 
 

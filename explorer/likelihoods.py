@@ -249,6 +249,8 @@ class LogisticSoftmax:
         K ≥ 2.
     samples : int, default 1024
         Quasi-Monte Carlo points per prediction (a power of 2 keeps the Sobol sequence balanced).
+    name : str, default "logistic-softmax"
+        The likelihood's name, as engine states record it.
 
     Examples
     --------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from explorer.data.sources import as_source
 from explorer.epgpc import EPGPC
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
@@ -24,6 +25,7 @@ from explorer.schedules import schedule_for
 from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
+from explorer.xgpc_multiclass import XGPCMulticlass
 from explorer.xgpc_variants import VARIANT_DEFAULTS, XGPCVariants
 
 
@@ -66,8 +68,10 @@ def build_xgpc(
     overrelax: float | None = None,
 ) -> XGPC:
     """X-GPC with the given step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam on
-    the kernel's log-parameters: the paper's `XGPC`, or `xgpc_variants.XGPCVariants` when a variant option (a
-    whitened kernel step, initial sweeps, averaging, minibatch growth, over-relaxation) is set away from its default."""
+    the kernel's log-parameters. Two classes: the paper's `XGPC`, or `xgpc_variants.XGPCVariants` when a variant
+    option (a whitened kernel step, initial sweeps, averaging, minibatch growth, over-relaxation) is set away from its
+    default. Three or more: `xgpc_multiclass.XGPCMulticlass`, the augmented logistic-softmax model, whose kernel step
+    ascends its augmented bound (`kernel_bound` is the binary model's choice) and which has no variants."""
     variants = {
         "kernel_step": kernel_step,
         "init_sweeps": init_sweeps,
@@ -85,17 +89,40 @@ def build_xgpc(
         for name, value in variants.items()
         if not (type(value) is type(VARIANT_DEFAULTS[name]) and value == VARIANT_DEFAULTS[name])
     }
+    source = as_source(X, y)
+    schedule = schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on)
+    hyper_optimizer = Adam(hyper_learning_rate) if learn_hyperparameters else None
+    if source.n_classes > 2:
+        if changed:
+            raise ValueError(
+                f"the X-GPC variant options ({', '.join(sorted(changed))}) apply to two classes; "
+                f"these labels hold {source.n_classes}"
+            )
+        return XGPCMulticlass(
+            source,
+            None,
+            Z,
+            kernel,
+            batch_size=batch_size,
+            rng=rng,
+            full=full,
+            schedule=schedule,
+            hyper_optimizer=hyper_optimizer,
+            hyper_every=hyper_every,
+            hyper_warmup=hyper_warmup,
+            hyper_rate=hyper_rate,
+        )
     engine = XGPCVariants if changed else XGPC
     return engine(
-        X,
-        y,
+        source,
+        None,
         Z,
         kernel,
         batch_size=batch_size,
         rng=rng,
         full=full,
-        schedule=schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on),
-        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+        schedule=schedule,
+        hyper_optimizer=hyper_optimizer,
         hyper_every=hyper_every,
         hyper_warmup=hyper_warmup,
         hyper_rate=hyper_rate,
@@ -224,9 +251,10 @@ def _every(engine, hyper_every: int):
 
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}
 
-CLASS_COUNTS = {"xgpc": (2, 2), "svgp-adam": (2, 2), "svgp-natgrad": (2, 2), "epgpc": (2, 2)}
-"""The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. Every method
-here is binary (X-GPC is the paper's logit model; the SVGPs' and EPGPC's links are binary)."""
+CLASS_COUNTS = {"xgpc": (2, None), "svgp-adam": (2, 2), "svgp-natgrad": (2, 2), "epgpc": (2, 2)}
+"""The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. X-GPC takes any
+K (two classes: the paper's logit model; more: the augmented logistic-softmax, `xgpc_multiclass`); the SVGPs' and
+EPGPC's links are binary."""
 
 
 def check_classes(method: str, classes, source: str | None = None) -> None:

@@ -57,7 +57,8 @@ def test_encode_then_decode_gives_the_labels_back_for_two_and_three_classes(case
 def test_binary_methods_refuse_three_classes_naming_them(case):
     y, values = case
     _, classes = encode_labels(y)
-    for method in methods.METHODS:
+    methods.check_classes("xgpc", classes)  # two classes: the logit model; three: the logistic-softmax
+    for method in set(methods.METHODS) - {"xgpc"}:
         assert methods.CLASS_COUNTS[method] == (2, 2)
         if len(classes) == 2:
             methods.check_classes(method, classes)
@@ -81,19 +82,32 @@ def _three_class_table(n=60, seed=0):
     return X, np.array(["setosa", "versicolor", "virginica"])[np.arange(n) % 3]
 
 
-def test_the_estimator_refuses_three_classes_with_the_classes_found():
+def test_a_binary_method_refuses_three_classes_with_the_classes_found():
     X, y = _three_class_table()
-    with pytest.raises(ValueError, match=r"Only binary.*'xgpc'.*3 classes: \['setosa', 'versicolor', 'virginica'\]"):
-        XGPClassifier(max_iter=5).fit(X, y)
+    with pytest.raises(ValueError, match=r"Only binary.*'epgpc'.*3 classes: \['setosa', 'versicolor', 'virginica'\]"):
+        XGPClassifier(method="epgpc", max_iter=5).fit(X, y)
 
 
-def test_the_model_refuses_three_classes_and_keeps_its_run():
-    model = Model(dataset="moons", n_points=100, n_inducing=10, batch_size=20)
+def test_a_binary_method_model_refuses_three_classes_and_keeps_its_run():
+    model = Model(dataset="moons", n_points=100, n_inducing=10, batch_size=20, method="svgp-adam")
     model.step(3)
     X, y = _three_class_table()
     with pytest.raises(DataError, match=r"^flowers\.csv: Only binary.*3 classes: \['setosa'"):
         model.set_data(X, y, "flowers.csv")
     assert model.dataset == "moons" and model.iteration == 3 and model.classes.tolist() == [-1, 1]
+
+
+def test_xgpc_takes_three_string_classes_in_the_estimator_and_the_model():
+    X, y = _three_class_table()
+    X = X + 3.0 * np.array([[0, 2], [2, -1], [-2, -1]])[np.arange(len(y)) % 3]  # three separated blobs
+    clf = XGPClassifier(n_inducing=15, max_iter=200, random_state=0).fit(X, y)
+    P = clf.predict_proba(X)
+    assert clf.classes_.tolist() == ["setosa", "versicolor", "virginica"] and P.shape == (len(y), 3)
+    assert np.allclose(P.sum(axis=1), 1.0) and clf.score(X, y) > 0.95
+    model = Model(dataset="moons", n_points=100, n_inducing=10, batch_size=20)
+    model.set_data(X, y, "flowers.csv")
+    model.step(30)
+    assert model.classes.tolist() == ["setosa", "versicolor", "virginica"] and model.iteration == 30
 
 
 @pytest.mark.parametrize("labels", [["no", "yes"], [1, 2], [-1, 1], [False, True]])
@@ -164,7 +178,7 @@ def test_the_gibbs_sampler_and_the_faces_predict_rows_of_class_probabilities():
 
 def test_engines_refuse_labels_beyond_their_classes():
     X, y = _binary_problem()
-    for method in methods.METHODS:
+    for method in set(methods.METHODS) - {"xgpc"}:  # X-GPC takes {0, 2} as three classes, one of them unseen
         with pytest.raises(DataError, match=r"class indices up to 2, but the (logit|probit) likelihood models 2"):
             methods.build(
                 method, X, np.where(y > 0, 2, 0), X[::5], RBF(1.0), batch_size=10, rng=np.random.default_rng()

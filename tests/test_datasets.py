@@ -1211,7 +1211,7 @@ def test_messages_stay_short_for_wide_headers_and_many_label_values(tmp_path):
     _, _, classes, _ = D.read_csv(path, "label")
     assert len(classes) == 1000
     with pytest.raises(DataError) as info:  # a binary method refuses them, naming the first few
-        methods.check_classes("xgpc", classes)
+        methods.check_classes("epgpc", classes)
     message = str(info.value)
     assert "the labels hold 1000 classes: [0, 1, 2," in message and "(1000 in all)" in message
     assert len(message) < 600

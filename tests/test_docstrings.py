@@ -23,6 +23,8 @@ PUBLIC_API = [
     "explorer.studies.comparison.run_comparison",
     "explorer.training.Trainer",
     "explorer.xgpc.XGPC",
+    "explorer.xgpc_multiclass.XGPCMulticlass",
+    "explorer.likelihoods.LogisticSoftmax",
     "explorer.gibbs_multiclass.MulticlassGibbsSampler",
     "explorer.svgp.SVGPAdam",
     "explorer.svgp.SVGPNatGrad",

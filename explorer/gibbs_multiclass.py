@@ -39,16 +39,12 @@ from explorer.gibbs import GibbsChains
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.validation import DataError
+from explorer.xgpc_multiclass import one_hot
 
 PREDICTIVE_DRAWS = 16
 """Exact draws of f* | f per stored draw of f that `MulticlassGibbsSampler.predict_proba` averages over."""
 
 _PREDICT_CHUNK = 2_000_000  # values of f* per block in predict_proba
-
-
-def one_hot(y: np.ndarray, n_classes: int) -> np.ndarray:
-    """Y_ik = [y_i = k] for class indices y (n,): (n, K) float."""
-    return (np.asarray(y)[:, None] == np.arange(n_classes)).astype(float)
 
 
 def draw_gamma(F: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -11,9 +11,12 @@ from scipy import integrate, stats
 from scipy.special import expit
 
 from explorer import diagnostics, gibbs_multiclass
-from explorer.gibbs_multiclass import MulticlassGibbsSampler, draw_counts, draw_gamma, draw_omega, one_hot
+from explorer.gibbs_multiclass import MulticlassGibbsSampler, draw_counts, draw_gamma, draw_omega
 from explorer.kernels import RBF
 from explorer.likelihoods import logistic_softmax
+from explorer.recipe import full_batch_engine
+from explorer.training import fit_to_optimum
+from explorer.xgpc_multiclass import XGPCMulticlass
 
 
 # ----- the augmented joint, written independently of the module -----------------------------------------------------
@@ -57,14 +60,14 @@ def test_augmentation_identity_returns_the_logistic_softmax():
     grid = np.random.default_rng(0).uniform(-3.0, 3.0, (8, 3))
     for f_i in grid:
         for label in range(3):
-            Y_i = one_hot(np.array([label]), 3)[0]
+            Y_i = np.eye(3)[label]
             value, _ = integrate.quad(summed_over_counts, 0.0, np.inf, args=(Y_i, f_i), limit=200)
             assert value == pytest.approx(logistic_softmax(f_i)[label], rel=1e-7)
 
 
 # ----- each block against its conditional of the joint -------------------------------------------------------------
 F_BLOCK = np.array([[-2.5, 0.3, 1.8], [0.0, -1.0, 3.0]])  # (n = 2, K = 3)
-Y_BLOCK = one_hot(np.array([2, 0]), 3)
+Y_BLOCK = np.eye(3)[[2, 0]]  # one-hot labels of classes 2 and 0
 
 
 def test_gamma_draws_match_the_conditional_of_the_joint():
@@ -290,3 +293,32 @@ def test_bad_input_gets_a_clear_error():
         MulticlassGibbsSampler(
             X, y, RBF(1.0), 3, rng=np.random.default_rng(0), n_chains=1000, n_samples=10**5, max_stored_draws=10**5
         )
+
+
+# ----- variational inference against the sampler --------------------------------------------------------------------
+def test_full_multiclass_xgpc_agrees_with_the_sampler_on_three_blobs():
+    # 42 training and 30 test points of three blobs, one fixed kernel; full-batch non-sparse multi-class X-GPC by
+    # coordinate ascent (ρ = 1) against 4 chains × 1,000 draws (Monte Carlo error of a probability ≲ 0.01, of a mean
+    # ≲ 0.03). Measured over seeds 0-2: mean correlations ≥ 0.967, probability correlations ≥ 0.989, mean |ΔP| ≈ 0.06,
+    # max |ΔP| ≤ 0.16. The gap is the mean field's, not Monte Carlo: q(n) uses the geometric mean e^{ψ(α)}/β of λ
+    # where the exact conditional has λ itself, so fewer counts pull the latent means down; X-GPC's f* sit ≈ 0.3 higher
+    # in every class and its class probabilities are nearer uniform.
+    rng = np.random.default_rng(0)
+    centres = ([-1.5, 0.0], [1.5, 0.0], [0.0, 1.8])
+    X = np.concatenate([rng.normal(c, 0.7, (14, 2)) for c in centres])
+    y = np.repeat([0, 1, 2], 14)
+    Xs = np.concatenate([rng.normal(c, 0.7, (10, 2)) for c in centres])
+    kernel = RBF(1.0, 2.0, 1e-4)
+    vi = full_batch_engine("xgpc", X, y, None, kernel, full=True)
+    assert isinstance(vi, XGPCMulticlass) and fit_to_optimum(vi, max_sweeps=2_000).converged
+    sampler = MulticlassGibbsSampler(X, y, kernel, 3, rng=np.random.default_rng(1), burn_in=200, n_samples=1_000)
+    sampler.run(chunk=500)
+    assert sampler.diagnostics()["rhat_max/f"] < 1.01
+    (m_vi, v_vi), (m_mc, v_mc) = vi.predict_latent(Xs), sampler.predict_latent(Xs)
+    P_vi, P_mc = vi.predict_proba(Xs), sampler.predict_proba(Xs)
+    for k in range(3):
+        assert np.corrcoef(m_vi[:, k], m_mc[:, k])[0, 1] > 0.95
+        assert np.corrcoef(v_vi[:, k], v_mc[:, k])[0, 1] > 0.9
+        assert np.corrcoef(P_vi[:, k], P_mc[:, k])[0, 1] > 0.98
+    assert np.abs(P_vi - P_mc).mean() < 0.1 and np.abs(P_vi - P_mc).max() < 0.25
+    assert np.mean(P_vi.argmax(axis=1) == P_mc.argmax(axis=1)) >= 0.9

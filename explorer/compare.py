@@ -11,6 +11,12 @@ with L_orig = Σ_i E_q[log σ(y_i f_i)] − KL(q(u) ‖ p(u)) the non-augmented 
 its marginals through the sparse projection (m_i = κ_iμ, v_i = K̃_ii + κ_iΣκ_iᵀ) and c_i = sqrt(v_i + m_i²).
 Expectations over f_i are 64-node Gauss–Hermite. The study that fits, samples and compares is
 `explorer.studies.comparison`.
+
+K ≥ 3 classes (multi-class X-GPC, `xgpc_multiclass.XGPCMulticlass`, against
+`gibbs_multiclass.MulticlassGibbsSampler`): the same measures per class, the arrays (n*, K), the probabilities the
+(n*, K) class probabilities; L_orig = Σ_i E_q[log p(y_i | f_i)] − Σ_k KL(q(u_k) ‖ p(u_k)) with the logistic-softmax
+expectation over q(f_i) = Π_k N(m_ik, v_ik) by the link's quasi-Monte Carlo points (`LogisticSoftmax`), and the
+augmentation gap is L_orig − L_aug itself (no separate closed form).
 """
 
 from __future__ import annotations
@@ -22,30 +28,53 @@ import numpy as np
 from scipy.special import log_expit
 
 from explorer import metrics, polyagamma
-from explorer.gibbs import GibbsSampler
+from explorer.gibbs import GibbsChains
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
-from explorer.likelihoods import class_probabilities, normal_expectation, signed_labels
+from explorer.likelihoods import (
+    class_probabilities,
+    logistic_softmax_log_likelihood,
+    normal_expectation,
+    signed_labels,
+)
 from explorer.xgpc import XGPC
 
 _CHUNK = 4096
 
 
 def training_marginals(model: XGPC) -> tuple[np.ndarray, np.ndarray]:
-    """q(f_i) = N(κ_iμ, K̃_ii + κ_iΣκ_iᵀ) at the n training points (sparse or full), in chunks. Shapes (n,), (n,)."""
-    mean, var = np.empty(model.n), np.empty(model.n)
-    Sigma = model.Sigma
+    """q(f_i) = N(κ_iμ, K̃_ii + κ_iΣκ_iᵀ) at the n training points (sparse or full), in chunks. Shapes (n,), (n,);
+    (n, K), (n, K) per class for K ≥ 3 (the engine's `marginals`)."""
+    if model.n_classes > 2:
+        mean, var = np.empty((model.n, model.n_classes)), np.empty((model.n, model.n_classes))
+    else:
+        mean, var = np.empty(model.n), np.empty(model.n)
+        Sigma = model.Sigma
     for start in range(0, model.n, _CHUNK):
         index = np.arange(start, min(start + _CHUNK, model.n))
         kappa, K_tilde, _ = model.project(model.X[index], index)
+        if model.n_classes > 2:
+            mean[index], var[index] = model.marginals(kappa, K_tilde)
+            continue
         mean[index] = kappa @ model.mu
         var[index] = K_tilde + np.einsum("ij,jk,ik->i", kappa, Sigma, kappa)
     return mean, var
 
 
 def nonaugmented_elbo(model: XGPC) -> float:
-    """L_orig = Σ_i E_q[log σ(y_i f_i)] − KL(q(u) ‖ p(u)) for X-GPC's current q(u) (quadrature over q(f_i))."""
+    """L_orig = Σ_i E_q[log p(y_i | f_i)] − KL(q(u) ‖ p(u)) for X-GPC's current q(u): log σ(y_i f_i) by quadrature
+    over q(f_i); for K ≥ 3 the logistic-softmax log p(y_i | f_i) averaged over the link's quasi-Monte Carlo points
+    f_i = m_i + √v_i ∘ ε (`LogisticSoftmax.standard_normal_points`)."""
     mean, var = training_marginals(model)
+    if model.n_classes > 2:
+        eps = model.link.standard_normal_points()  # (points, K)
+        expected = 0.0
+        for start in range(0, model.n, max(1, _CHUNK // 16)):
+            part = slice(start, start + max(1, _CHUNK // 16))
+            F = mean[part, None, :] + np.sqrt(var[part, None, :]) * eps  # (rows, points, K)
+            y = np.repeat(model.y[part], len(eps))
+            expected += logistic_softmax_log_likelihood(y, F.reshape(-1, model.n_classes)).sum() / len(eps)
+        return float(expected) - model.kl()
     expected = normal_expectation(lambda f: log_expit(signed_labels(model.y)[:, None] * f), mean, var)
     return float(expected.sum()) - model.kl()
 
@@ -82,10 +111,11 @@ class ComparisonResult:
     """X-GPC (`label`) against the Gibbs sampler at the same kernel, on the test points and on the training bound.
 
     Arrays (n_test,): `mcmc_mean`, `mcmc_var`, `mcmc_proba` (x-axes of Fig. 1) and `vi_mean`, `vi_var`, `vi_proba`
-    (y-axes), the probabilities p(class 1); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error of
+    (y-axes), the probabilities p(class 1); for `n_classes` K ≥ 3 every one of them is (n_test, K), the probabilities
+    the class probabilities p(y* = k) (rows summing to 1); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error of
     `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented`
     (X-GPC's ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of
-    their difference; equal to it up to quadrature error). `subsampled_from` is the size of the data set before it was
+    their difference; equal to it up to quadrature error; for K ≥ 3 the difference itself). `subsampled_from` is the size of the data set before it was
     subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by
     the study, `explorer.studies.comparison`).
     """
@@ -107,17 +137,44 @@ class ComparisonResult:
     n_train: int
     subsampled_from: int | None = None
     cost: dict[str, float] = field(default_factory=dict)
+    n_classes: int = 2
 
     def pairs(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """The three scatter pairs of Fig. 1: name → (MCMC values, variational values)."""
+        """The three scatter pairs of Fig. 1: name → (MCMC values, variational values), (n_test,) each; for K ≥ 3
+        "mean", "variance" and "p(y=k)", every class's values in one (n_test · K,) array (point-major)."""
+        if self.n_classes > 2:
+            return {
+                name: (mcmc.ravel(), vi.ravel())
+                for name, (mcmc, vi) in zip(("mean", "variance", "p(y=k)"), self._class_arrays())
+            }
         return {
             "mean": (self.mcmc_mean, self.vi_mean),
             "variance": (self.mcmc_var, self.vi_var),
             "p(y=1)": (self.mcmc_proba, self.vi_proba),
         }
 
+    def _class_arrays(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        return (
+            (self.mcmc_mean, self.vi_mean),
+            (self.mcmc_var, self.vi_var),
+            (self.mcmc_proba, self.vi_proba),
+        )
+
+    def class_pairs(self, k: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """For K ≥ 3, the three pairs of class k alone: name → (MCMC (n_test,), variational (n_test,))."""
+        if not (self.n_classes > 2 and 0 <= k < self.n_classes):
+            raise ValueError(f"class_pairs needs K ≥ 3 and a class index in [0, {self.n_classes}), got {k!r}")
+        return {
+            name: (mcmc[:, k], vi[:, k])
+            for name, (mcmc, vi) in zip(("mean", "variance", "p(y=k)"), self._class_arrays())
+        }
+
     def pair_summaries(self) -> dict[str, PairSummary]:
-        return {name: PairSummary.of(mcmc, vi) for name, (mcmc, vi) in self.pairs().items()}
+        """`PairSummary` per pair; for K ≥ 3 also per class, keyed "name/class k"."""
+        out = {name: PairSummary.of(mcmc, vi) for name, (mcmc, vi) in self.pairs().items()}
+        for k in range(self.n_classes if self.n_classes > 2 else 0):
+            out.update({f"{name}/class {k}": PairSummary.of(*pair) for name, pair in self.class_pairs(k).items()})
+        return out
 
     def summary(self) -> dict[str, float | int | str | None]:
         """Plain numbers (JSON-able): per pair correlation / mean / max |diff|, KL, NLL and error, the three bounds."""
@@ -125,12 +182,17 @@ class ComparisonResult:
             "label": self.label,
             "n_train": self.n_train,
             "n_test": len(self.y_test),
+            "n_classes": self.n_classes,
             "subsampled_from": self.subsampled_from,
         }
         for name, pair in self.pair_summaries().items():
             out.update({f"{name}/{key}": value for key, value in asdict(pair).items()})
         out["mean/mcmc_se_max"] = float(np.max(self.mcmc_mean_se))
-        P_vi, P_mcmc = class_probabilities(self.vi_proba), class_probabilities(self.mcmc_proba)
+        P_vi, P_mcmc = (
+            (self.vi_proba, self.mcmc_proba)
+            if self.n_classes > 2
+            else (class_probabilities(self.vi_proba), class_probabilities(self.mcmc_proba))
+        )
         nll_vi = metrics.negative_log_likelihood(P_vi, self.y_test)
         nll_mcmc = metrics.negative_log_likelihood(P_mcmc, self.y_test)
         error_vi = metrics.error_rate(P_vi, self.y_test)
@@ -166,7 +228,7 @@ def _same_kernel(a: Kernel, b: Kernel) -> bool:
 
 def compare_with_mcmc(
     model: XGPC,
-    sampler: GibbsSampler,
+    sampler: GibbsChains,
     X_test: np.ndarray,
     y_test: np.ndarray,
     *,
@@ -174,7 +236,9 @@ def compare_with_mcmc(
     subsampled_from: int | None = None,
 ) -> ComparisonResult:
     """Compare a trained X-GPC (sparse or full) with a finished-or-running Gibbs run on the same training data and
-    kernel hyperparameters. X_test (n*, d), y_test (n*,) class indices 0, 1. Uses the sampler's stored draws so far."""
+    kernel hyperparameters. X_test (n*, d), y_test (n*,) class indices 0…K−1. Uses the sampler's stored draws so far.
+    Two classes: `XGPC` against `gibbs.GibbsSampler`; K ≥ 3: `XGPCMulticlass` against
+    `gibbs_multiclass.MulticlassGibbsSampler` with the same K."""
     if not _same_kernel(model.kernel, sampler.kernel):
         raise ValueError(
             f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "
@@ -182,24 +246,32 @@ def compare_with_mcmc(
         )
     if not (np.array_equal(model.X, sampler.X) and np.array_equal(model.y, sampler.y)):
         raise ValueError("X-GPC and the sampler were given different training data")
+    sampler_classes = getattr(sampler, "n_classes", 2)
+    if model.n_classes != sampler_classes:
+        raise ValueError(f"X-GPC models {model.n_classes} classes, the sampler {sampler_classes}")
     X_test, y_test = labelled_data(X_test, y_test, d=model.X.shape[1], names=("X_test", "y_test"))
+    if y_test.max() >= model.n_classes:
+        raise ValueError(f"y_test holds the class {y_test.max()}; the models have {model.n_classes} (0…K−1)")
+    multiclass = model.n_classes > 2
     vi_mean, vi_var = model.predict_latent(X_test)
     mcmc_mean, mcmc_var = sampler.predict_latent(X_test)
+    elbo_augmented, elbo_nonaugmented = model.elbo(), nonaugmented_elbo(model)
     return ComparisonResult(
         label=label or ("X-GPC full" if model.full else f"X-GPC sparse (m={model.m})"),
         mcmc_mean=mcmc_mean,
         mcmc_mean_se=sampler.mean_standard_error(X_test),
         mcmc_var=mcmc_var,
-        mcmc_proba=sampler.predict_proba(X_test)[:, 1],
+        mcmc_proba=sampler.predict_proba(X_test) if multiclass else sampler.predict_proba(X_test)[:, 1],
         vi_mean=vi_mean,
         vi_var=vi_var,
-        vi_proba=model.predict_proba(X_test)[:, 1],
+        vi_proba=model.predict_proba(X_test) if multiclass else model.predict_proba(X_test)[:, 1],
         y_test=y_test,
         mean_kl=float(np.mean(gaussian_marginal_kl(vi_mean, vi_var, mcmc_mean, mcmc_var))),
-        elbo_augmented=model.elbo(),
-        elbo_nonaugmented=nonaugmented_elbo(model),
-        augmentation_gap=augmentation_gap(model),
+        elbo_augmented=elbo_augmented,
+        elbo_nonaugmented=elbo_nonaugmented,
+        augmentation_gap=elbo_nonaugmented - elbo_augmented if multiclass else augmentation_gap(model),
         mcmc_diagnostics=sampler.diagnostics(),
         n_train=model.n,
         subsampled_from=subsampled_from,
+        n_classes=model.n_classes,
     )

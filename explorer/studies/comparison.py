@@ -6,6 +6,10 @@ by exact coordinate ascent against the PG Gibbs sampler's posterior, compared at
     run = finish(study, print)            # … run to its end by a script; a tab's worker advances it a step at a time
     run = run_comparison(X, y, kernel, n_inducing=100)   # the same from one data set: subsample, split, run, report
 
+Labels are class indices: two classes compare X-GPC with the PG Gibbs sampler of the logit GP (`gibbs.GibbsSampler`),
+K ≥ 3 multi-class X-GPC (`xgpc_multiclass.XGPCMulticlass`, which `recipe.full_batch_engine` builds for such labels)
+with the exact sampler of the logistic-softmax GP (`gibbs_multiclass.MulticlassGibbsSampler`), per class.
+
 Each step of the generator is short (≈ `STEP_SECONDS` of fitting or sampling), so a tab stays responsive and can
 stop it between two steps; what it yields says how far it got (stage, share of the sweeps, sweeps per second, time
 left, R̂ and ESS so far). All randomness comes from one seed (`streams`).
@@ -23,7 +27,8 @@ import numpy as np
 
 from explorer.compare import ComparisonResult, compare_with_mcmc
 from explorer.data.datasets import train_test_split
-from explorer.gibbs import N_MAX, GibbsSampler
+from explorer.gibbs import N_MAX, GibbsChains, GibbsSampler
+from explorer.gibbs_multiclass import MulticlassGibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
@@ -60,7 +65,7 @@ class Progress:
     sweeps_per_second: float = math.nan
     seconds_left: float = math.nan
     diagnostics: dict[str, float] | None = None
-    sampler: GibbsSampler | None = None
+    sampler: GibbsChains | None = None
 
 
 @dataclass
@@ -71,7 +76,7 @@ class ComparisonRun:
 
     full: ComparisonResult
     sparse: ComparisonResult | None
-    sampler: GibbsSampler
+    sampler: GibbsChains
     X_train: np.ndarray
     y_train: np.ndarray
     X_test: np.ndarray
@@ -105,7 +110,7 @@ def _next_step(size: int, seconds: float) -> int:
     return int(np.clip(size * STEP_SECONDS / max(seconds, 1e-4), 1, 200))
 
 
-def _sampling_progress(sampler: GibbsSampler, diagnostics: dict | None, stage: str = SAMPLING) -> Progress:
+def _sampling_progress(sampler: GibbsChains, diagnostics: dict | None, stage: str = SAMPLING) -> Progress:
     return Progress(
         stage,
         sampler.sweeps_done / sampler.total_sweeps,
@@ -118,12 +123,12 @@ def _sampling_progress(sampler: GibbsSampler, diagnostics: dict | None, stage: s
     )
 
 
-def _has_diagnostics(sampler: GibbsSampler) -> bool:
+def _has_diagnostics(sampler: GibbsChains) -> bool:
     """Whether R̂ and ESS can be computed yet: 4 sweeps after burn-in and 4 stored draws per chain."""
     return sampler.draws_stored >= 4 and sampler.sweeps_done - sampler.burn_in >= 4
 
 
-def _sampled(sampler: GibbsSampler, diagnostics_share: float) -> Generator[Progress, None, dict | None]:
+def _sampled(sampler: GibbsChains, diagnostics_share: float) -> Generator[Progress, None, dict | None]:
     """Run the sampler to its end in steps of ≈ STEP_SECONDS, yielding a SAMPLING event after each, with R̂ and ESS
     recomputed whenever that keeps their cost below `diagnostics_share` of the time (0: never) and at the end;
     returns the last ones computed."""
@@ -164,23 +169,27 @@ def comparison(
     `Progress` after each short step (fractions non-decreasing, 1 from the end of sampling on); returns the
     `ComparisonRun`.
 
-    X_train (n, d) and X_test (n*, d) standardised (as the kernel expects them), y in ±1, n ≤ the sampler's limit
-    (checked, with the sampler's other settings, before any work); `subsampled_from` is recorded in the results.
+    X_train (n, d) and X_test (n*, d) standardised (as the kernel expects them), y class indices 0…K−1 (K = the
+    highest training index + 1; K ≥ 3 compares multi-class X-GPC with `MulticlassGibbsSampler`), n ≤ the sampler's
+    limit (checked, with the sampler's other settings, before any work); `subsampled_from` is recorded in the results.
     The sampler and the inducing points draw from `streams(seed)`. `diagnostics_share`: the largest share of the
     time spent on the live R̂ and ESS (0: none; the results carry the final ones either way).
     Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n) seconds."""
     if not 0.0 <= diagnostics_share < 1.0:
         raise ValueError(f"diagnostics_share must be in [0, 1), got {diagnostics_share!r}")
     rngs = streams(seed)
-    sampler = GibbsSampler(
-        X_train,
-        y_train,
-        kernel,
+    settings = dict(
         rng=rngs["sampler"],
         n_chains=n_chains,
         burn_in=burn_in,
         n_samples=n_samples,
         max_stored_draws=max_stored_draws,
+    )
+    n_classes = int(labelled_data(X_train, y_train)[1].max()) + 1
+    sampler = (
+        MulticlassGibbsSampler(X_train, y_train, kernel, n_classes, **settings)
+        if n_classes > 2
+        else GibbsSampler(X_train, y_train, kernel, **settings)
     )
     X_train, y_train = sampler.X, sampler.y
     yield Progress(FITTING, 0.0)
@@ -222,7 +231,8 @@ def comparison(
 def sampler_split(
     X: np.ndarray, y: np.ndarray, *, n_train_max: int = N_MAX, test_fraction: float = 0.2, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int | None]:
-    """(X_train, X_test, y_train, y_test, subsampled_from) for a comparison on one data set X (n, d), y (n,) in ±1:
+    """(X_train, X_test, y_train, y_test, subsampled_from) for a comparison on one data set X (n, d), y (n,) class
+    indices:
     stratified, `test_fraction` of each class in the test part; if the training part would exceed `n_train_max`
     (at most the sampler's limit), the data are first subsampled to ⌊n_train_max / (1 − test_fraction)⌋ rows and
     `subsampled_from` is n (else None). Randomness from `streams(seed)["split"]`."""
@@ -295,7 +305,7 @@ def run_comparison(
     X : ndarray of shape (n, d)
         Inputs as given (standardise beforehand).
     y : ndarray of shape (n,)
-        Labels in ±1.
+        Class indices 0…K−1 (K ≥ 3: multi-class X-GPC against the logistic-softmax sampler, per class).
     kernel : Kernel
         The kernel both the sampler and X-GPC use (fixed).
     n_train_max : int, default N_MAX

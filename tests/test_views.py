@@ -365,11 +365,14 @@ def test_views_compose_with_star_plus_and_opts(model_2d):
 
 
 # ---------------------------------------------------------------------------------------------------- the MCMC
-@pytest.fixture(scope="module", params=["2d", "4d"])
+@pytest.fixture(scope="module", params=["2d", "4d", "3 classes"])
 def comparison(request):
     rng = np.random.default_rng(5)
     if request.param == "2d":
         X, y, _ = datasets.load_with_names("banana-like", n=90, seed=2)
+    elif request.param == "3 classes":  # multi-class X-GPC against the logistic-softmax sampler
+        X = np.concatenate([rng.normal(c, 0.7, (30, 2)) for c in ([-1.5, 0.0], [1.5, 0.0], [0.0, 1.8])])
+        y = np.repeat([0, 1, 2], 30)
     else:
         X = rng.normal(size=(90, 4))
         y = np.where(X[:, 0] - X[:, 3] + 0.5 * rng.normal(size=90) > 0, 1, 0)
@@ -380,7 +383,8 @@ def comparison(request):
 
 def test_mcmc_panels_plot_mcmc_against_each_xgpc(comparison):
     view = mcmc_comparison(comparison)
-    assert [panel.label for panel in view] == ["mean", "variance", "p(y=1)"]
+    expected = ["mean", "variance", "p(y=1)" if comparison.full.n_classes == 2 else "p(y=k)"]
+    assert [panel.label for panel in view] == expected == list(comparison.full.pairs())
     scatters = glyphs(view, "Scatter")
     for result in (comparison.sparse, comparison.full):
         for mcmc, vi in result.pairs().values():
@@ -397,7 +401,7 @@ def test_mcmc_sparse_and_full_markers_differ(comparison):
         next(
             s.glyph
             for s in glyphs(mcmc_scatter(comparison, "mean"), "Scatter")
-            if np.array_equal(s.data_source.data["vi"], result.vi_mean)
+            if np.array_equal(s.data_source.data["vi"], result.pairs()["mean"][1])
         )
         for result in (comparison.sparse, comparison.full)
     )

@@ -6,6 +6,9 @@ the identity line; the two decision surfaces side by side; the sampler's log-lik
     mcmc_comparison(run)                                    # three scatter panels
     mcmc_traces(run.sampler)
 
+K ≥ 3 classes (multi-class X-GPC against the logistic-softmax sampler): the panels are the mean, the variance and
+p(y*=k), each with every class's values at every test point (`ComparisonResult.pairs`).
+
 Inputs are the comparison's results: a `ComparisonRun` (`explorer.studies.comparison`), one `ComparisonResult`
 (`explorer.compare`), or a dict name → result (as the MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
 """
@@ -19,6 +22,8 @@ from explorer.views.style import RUN_COLORS, sized, styled
 from explorer.views.surface import decision_surface_from_arrays
 
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
+CLASS_PANELS = {"mean": "posterior mean of f*_k", "variance": "posterior variance of f*_k", "p(y=k)": "p(y*=k)"}
+"""The panels for K ≥ 3 classes: every class's values in one panel."""
 # Sparse and full X-GPC often agree to the pixel: open circles around small filled diamonds keep both visible.
 MARKERS = {
     "sparse": dict(
@@ -42,14 +47,21 @@ def comparison_results(results) -> dict:
     raise TypeError(f"expected a ComparisonRun, a ComparisonResult or a dict of them, got {type(results).__name__}")
 
 
+def _panels(results: dict) -> dict[str, str]:
+    """The panels of these results, name → title: `PANELS` for two classes, `CLASS_PANELS` for K ≥ 3."""
+    return CLASS_PANELS if any(getattr(r, "n_classes", 2) > 2 for r in results.values()) else PANELS
+
+
 def mcmc_scatter(results, quantity: str) -> hv.Overlay:
-    """One Fig. 1 panel: `quantity` ("mean", "variance" or "p(y=1)") at the test points, MCMC (x) against each
-    X-GPC variant (y, labelled by the result's label), over the dashed identity line."""
-    if quantity not in PANELS:
-        raise ValueError(f"quantity must be one of {list(PANELS)}, got {quantity!r}")
+    """One Fig. 1 panel: `quantity` ("mean", "variance" or "p(y=1)"; for K ≥ 3 classes "p(y=k)", every class in one
+    panel) at the test points, MCMC (x) against each X-GPC variant (y, labelled by the result's label), over the
+    dashed identity line."""
     results = comparison_results(results)
-    x = hv.Dimension("mcmc", label=f"MCMC (PG Gibbs): {PANELS[quantity]}")
-    y = hv.Dimension("vi", label=f"X-GPC: {PANELS[quantity]}")
+    panels = _panels(results)
+    if quantity not in panels:
+        raise ValueError(f"quantity must be one of {list(panels)}, got {quantity!r}")
+    x = hv.Dimension("mcmc", label=f"MCMC (PG Gibbs): {panels[quantity]}")
+    y = hv.Dimension("vi", label=f"X-GPC: {panels[quantity]}")
     scatters, low, high = [], np.inf, -np.inf
     for kind, result in results.items():
         mcmc, vi = result.pairs()[quantity]
@@ -67,7 +79,7 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
     # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal)
     overlay = styled(
         hv.Overlay([identity] + scatters, group="Comparison", label=quantity),
-        title=PANELS[quantity],
+        title=panels[quantity],
         bokeh=dict(legend_position="bottom", legend_cols=2),
         matplotlib=dict(legend_position="top_left"),
     )
@@ -75,10 +87,11 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
 
 
 def mcmc_comparison(results) -> hv.Layout:
-    """The paper's Fig. 1: posterior mean, variance and p(y=1) at the test points, X-GPC against MCMC, side by
-    side (a Layout of three `mcmc_scatter` panels)."""
+    """The paper's Fig. 1: posterior mean, variance and p(y=1) (K ≥ 3: p(y=k), every class) at the test points,
+    X-GPC against MCMC, side by side (a Layout of three `mcmc_scatter` panels)."""
+    results = comparison_results(results)
     return styled(
-        hv.Layout([mcmc_scatter(results, quantity) for quantity in PANELS]).cols(3),
+        hv.Layout([mcmc_scatter(results, quantity) for quantity in _panels(results)]).cols(3),
         matplotlib=dict(sublabel_format="", fig_size=150),
     )
 
@@ -105,14 +118,16 @@ def mcmc_surfaces(
 
 
 def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
-    """The Gibbs sampler's log-likelihood Σ_i log σ(y_i f_i) per sweep, one curve per chain, the end of burn-in
-    dashed. Takes a `GibbsSampler` or its `traces` array (chains, sweeps, k) whose [:, :, 0] is the log-likelihood."""
+    """The Gibbs sampler's log-likelihood Σ_i log σ(y_i f_i) (K ≥ 3: Σ_i log p(y_i | f_i)) per sweep, one curve per
+    chain, the end of burn-in dashed. Takes a `GibbsSampler`, a `MulticlassGibbsSampler` or its `traces` array
+    (chains, sweeps, k) whose [:, :, 0] is the log-likelihood."""
     traces = np.asarray(getattr(sampler_or_traces, "traces", sampler_or_traces), dtype=float)
     if traces.ndim != 3 or traces.shape[2] < 1:
         raise ValueError(f"traces must be (chains, sweeps, k), got shape {traces.shape}")
     burn_in = getattr(sampler_or_traces, "burn_in", 0) if burn_in is None else burn_in
     sweep = hv.Dimension("sweep", label="sweep")
-    value = hv.Dimension("log_likelihood", label="log-likelihood Σ log σ(y f)")
+    likelihood = "log σ(y f)" if getattr(sampler_or_traces, "n_classes", 2) == 2 else "log p(y | f)"
+    value = hv.Dimension("log_likelihood", label=f"log-likelihood Σ {likelihood}")
     curves = [
         styled(
             hv.Curve(

@@ -47,7 +47,7 @@ PREDICTIVE_DRAWS = 16
 _PREDICT_CHUNK = 2_000_000  # values of f* per block in predict_proba
 
 
-def draw_gamma(F: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def draw_lambda(F: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """λ_i | f ~ Gamma(1, rate Σ_k σ(f_ik)), an exponential, for F (n, K): (n,). (The Poisson counts summed out.)"""
     return rng.exponential(1.0 / expit(F).sum(axis=1))
 
@@ -68,7 +68,15 @@ class MulticlassGibbsSampler(GibbsChains):
 
     The run length, storage bound, starts, forms and diagnostics are those of `explorer.gibbs.GibbsSampler` (see
     there), with K latent functions in place of one: each chain starts from f_k⁽⁰⁾ ~ N(0, init_scale² K) for every
-    class, and one sweep draws λ, n, ω and then the K f_k (one n×n Cholesky each).
+    class, and one sweep draws λ, n, ω and then the K f_k (one n×n Cholesky each): measured at K = 3 (one chain, one
+    BLAS thread), 2.8× a binary sweep at n = 900, 3.4× at n = 300 (5× at n = 90, where Python overhead dominates).
+
+    ω is drawn by Devroye's exact sampler as a sum of Y_ik + n_ik PG(1, ·) draws (`polyagamma.sample_whole_shape`),
+    so a sweep's cost grows with the counts, which are large only where every f_ik is far below 0 (λ_i has mean
+    1/Σ_k σ(f_ik)): over 300 sweeps on 90 points of three blobs the largest count was 21 at kernel variance 1, 149 at
+    7 and 2,587 at 30, with no change in the time per sweep. (The package's faster "alternate" method, which its
+    default picks for some shapes, is biased for h > 1 at small |c|: mean 37 standard errors high at h = 15, c = 0
+    in 10⁶ draws, polyagamma 2.0.2; not used.)
 
     Parameters
     ----------
@@ -197,7 +205,7 @@ class MulticlassGibbsSampler(GibbsChains):
     def _sweep_chain(self, chain: int) -> None:
         rng = self.rngs[chain]
         F = self.f[chain].T  # (n, K)
-        lam = draw_gamma(F, rng)
+        lam = draw_lambda(F, rng)
         counts = draw_counts(lam, F, rng)
         omega = draw_omega(self.Y, counts, F, rng)
         z = rng.standard_normal((self.n_classes, self.n))

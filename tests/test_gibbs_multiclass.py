@@ -11,7 +11,7 @@ from scipy import integrate, stats
 from scipy.special import expit
 
 from explorer import diagnostics, gibbs_multiclass
-from explorer.gibbs_multiclass import MulticlassGibbsSampler, draw_counts, draw_gamma, draw_omega
+from explorer.gibbs_multiclass import MulticlassGibbsSampler, draw_counts, draw_lambda, draw_omega
 from explorer.kernels import RBF
 from explorer.likelihoods import logistic_softmax
 from explorer.recipe import full_batch_engine
@@ -73,7 +73,7 @@ Y_BLOCK = np.eye(3)[[2, 0]]  # one-hot labels of classes 2 and 0
 def test_gamma_draws_match_the_conditional_of_the_joint():
     # p(λ_i | f, y) ∝ Σ_n Π_k class_factor · Po (flat prior on λ): normalised and its mean and variance by quadrature.
     N = 200_000
-    lam = draw_gamma(np.repeat(F_BLOCK, N, axis=0), np.random.default_rng(1)).reshape(2, N)
+    lam = draw_lambda(np.repeat(F_BLOCK, N, axis=0), np.random.default_rng(1)).reshape(2, N)
     for i in range(2):
         density = lambda t: summed_over_counts(t, Y_BLOCK[i], F_BLOCK[i])  # noqa: E731
         mass = integrate.quad(density, 0.0, np.inf, limit=200)[0]

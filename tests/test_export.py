@@ -257,6 +257,8 @@ def every_view(trained) -> dict:
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=60) > 0, 1, 0)  # class indices
     kernel = initial_kernel("rbf", 2, lengthscale=1.0, variance=1.0, nugget=1e-4, ard=False)
     comparison = run_comparison(X, y, kernel, n_inducing=6, n_samples=40, burn_in=10, n_chains=2, progress=None)
+    y3 = np.digitize(X[:, 0] + 0.3 * rng.normal(size=60), [-0.4, 0.4])  # three classes
+    three = run_comparison(X, y3, kernel, n_inducing=6, n_samples=40, burn_in=10, n_chains=2, progress=None)
     grid = np.linspace(-2, 2, 20)
     seconds = [0.0, 0.01, 0.1, 1.0, 2.0]
 
@@ -285,6 +287,7 @@ def every_view(trained) -> dict:
             train_labels=y,
         ),
         "MCMC traces": views.mcmc_traces(comparison.sampler),
+        "MCMC comparison, three classes": views.mcmc_comparison(three),
         "race": views.race_curves(race),
         "PG density": views.pg_density(1.0, rng=np.random.default_rng(0)),
         "augmentation identity": views.augmentation_identity(1.5),

@@ -114,6 +114,8 @@ class MulticlassGibbsSampler(GibbsChains):
         Every chain's latest augmentation.
     Y : ndarray of shape (n, K)
         The one-hot labels.
+    likelihood : explorer.likelihoods.LogisticSoftmax
+        The model's likelihood, p(y = k | f) = σ(f_k)/Σ_j σ(f_j).
 
     Examples
     --------
@@ -148,7 +150,7 @@ class MulticlassGibbsSampler(GibbsChains):
         monitor: np.ndarray | None = None,
         force: bool = False,
     ):
-        self.likelihood = LogisticSoftmax(n_classes)  # checks K
+        self.likelihood = LogisticSoftmax(n_classes)  # refuses a K that is not a whole number ≥ 2
         self.n_classes = int(n_classes)
         super().__init__(
             X,

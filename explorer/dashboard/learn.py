@@ -41,7 +41,7 @@ from explorer.views.softmax_augmentation import (
 __all__ = ["LearnTab", "gibbs_mackay_bound", "sigmoid_by_augmentation", "sigmoid_by_sampling"]
 _EMPTY = {"c": np.zeros(0), "theta": np.zeros(0)}
 _FRAMEWISE = [
-    hv.Options(kind, framewise=True, backend="bokeh") for kind in ("Curve", "Scatter", "Histogram", "Bars", "Overlay")
+    hv.Options(kind, framewise=True, backend="bokeh") for kind in ("Curve", "Scatter", "Histogram", "Spikes", "Overlay")
 ]
 SOFTMAX_CLASSES = 3  # K of the logistic-softmax picture
 OMEGA_DRAWS = 20_000
@@ -290,7 +290,11 @@ class LearnTab(pn.viewable.Viewer):
             pn.Column(
                 "#### 6. One point's augmented logistic-softmax (K = 3)",
                 pn.Row(*self.softmax_means),
-                pn.Row(self.softmax_var, self.softmax_label, self.softmax_slice),
+                pn.Row(
+                    self.softmax_var,
+                    pn.Column("label y", self.softmax_label),
+                    pn.Column("slice along f_k", self.softmax_slice),
+                ),
                 pn.Row(*self.softmax_panes[:2]),
                 pn.Row(*self.softmax_panes[2:4]),
                 pn.Row(self.softmax_panes[4]),

@@ -212,24 +212,27 @@ def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
     return sized(overlay, **_SIZE)
 
 
-def counts_view(aug: SoftmaxAugmentation) -> hv.Bars:
-    """q(n_k) = Po(γ_k) for every class, side by side on 0 … the largest 99.9% quantile."""
+def counts_view(aug: SoftmaxAugmentation) -> hv.Overlay:
+    """q(n_k) = Po(γ_k) for every class on 0 … the largest 99.9% quantile, as spikes side by side (class k shifted by
+    (k − (K − 1)/2)·0.2 along n)."""
     n = aug.count_support()
     pmf = aug.count_pmf(n)
-    rows = [(int(count), f"n_{k}", pmf[i, k]) for i, count in enumerate(n) for k in range(aug.n_classes)]
-    bars = hv.Bars(
-        rows, kdims=[hv.Dimension("n", label="n"), hv.Dimension("k", label="class")], vdims=[hv.Dimension("pmf")]
-    )
-    colors = [_class_color(k) for k in range(aug.n_classes)]
-    return sized(
+    dim = hv.Dimension("n", label="n")
+    spikes = [
         styled(
-            bars,
-            title="n_k: q(n_k) = Po(γ_k), γ = " + ", ".join(f"{g:.2f}" for g in aug.gamma),
-            bokeh=dict(color=hv.Cycle(colors), multi_level=False, line_alpha=0.0, legend_position="top_right"),
-            matplotlib=dict(color=hv.Cycle(colors), multi_level=False),
-        ),
-        **_SIZE,
+            hv.Spikes((n + 0.2 * (k - (aug.n_classes - 1) / 2), pmf[:, k]), kdims=[dim], vdims=["pmf"], label=f"n_{k}"),
+            color=_class_color(k),
+            line_width=8,
+        )
+        for k in range(aug.n_classes)
+    ]
+    overlay = styled(
+        hv.Overlay(spikes, group="Poisson", label="counts"),
+        title="n_k: q(n_k) = Po(γ_k), γ = " + ", ".join(f"{g:.2f}" for g in aug.gamma),
+        ylim=(0.0, 1.02),
+        legend_position="top_right",
     )
+    return sized(overlay, **_SIZE)
 
 
 def omega_view(aug: SoftmaxAugmentation, draws: np.ndarray, bins: int = 40) -> hv.Overlay:

@@ -133,6 +133,17 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         (3, 2)
         >>> bool(clf.score(X, y) > 0.9)
         True
+
+        Three classes (any labels), `predict_proba`'s columns in the order of `classes_`:
+
+        >>> from sklearn.datasets import load_iris
+        >>> X3, y3 = load_iris(return_X_y=True)
+        >>> names = np.array(["setosa", "versicolor", "virginica"])[y3]
+        >>> clf3 = XGPClassifier(n_inducing=15, max_iter=200, random_state=0).fit(X3, names)
+        >>> clf3.classes_.tolist(), clf3.predict_proba(X3[:2]).shape
+        (['setosa', 'versicolor', 'virginica'], (2, 3))
+        >>> bool(clf3.score(X3, names) > 0.9)
+        True
     """
 
     _parameter_constraints = {

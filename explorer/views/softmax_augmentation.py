@@ -230,6 +230,7 @@ def counts_view(aug: SoftmaxAugmentation) -> hv.Overlay:
         hv.Overlay(spikes, group="Poisson", label="counts"),
         title="n_k: q(n_k) = Po(γ_k), γ = " + ", ".join(f"{g:.2f}" for g in aug.gamma),
         ylim=(0.0, 1.02),
+        xticks=[int(count) for count in n],
         legend_position="top_right",
     )
     return sized(overlay, **_SIZE)

@@ -178,6 +178,8 @@ def test_the_learn_tab_redraws_the_picture_when_a_slider_moves():
     from explorer.dashboard.learn import LearnTab
 
     tab = LearnTab()
+    start = SoftmaxAugmentation.at([1.0, 0.0, -1.0], 0.5, 0)  # the sliders' starting point
+    assert f"E_q[ℓ(f)] = **{start.elbo_term():.4f}**" in tab.softmax_text.object
     tab.softmax_means[2].value = 2.5
     tab.softmax_label.value = 2
     tab.softmax_slice.value = 1

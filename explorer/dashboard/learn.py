@@ -136,7 +136,7 @@ class LearnTab(pn.viewable.Viewer):
         self._update_identity()
         self._update_bound()
         self._update_ep_site()
-        self._update_softmax()
+        self._describe_softmax(self.softmax_pipe.data[0])
 
     def _update_density(self):
         c = self.c_density.value
@@ -211,7 +211,9 @@ class LearnTab(pn.viewable.Viewer):
     def _update_softmax(self):
         data = self._softmax_data()
         self.softmax_pipe.send(data)
-        aug = data[0]
+        self._describe_softmax(data[0])
+
+    def _describe_softmax(self, aug: SoftmaxAugmentation) -> None:
         rows = "\n".join(
             f"| {k} | {aug.mean[k]:.2f} | {aug.c[k]:.4f} | {aug.gamma[k]:.4f} | {aug.theta[k]:.4f} |"
             for k in range(aug.n_classes)

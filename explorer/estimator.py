@@ -91,7 +91,11 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         X and y, `validation_fraction` and `random_state` play) and how a fit stops. `kernel` also takes an
         `explorer.kernels.Kernel` object (its own initial parameters, in standardised units; copied, never changed: the
         learned kernel is `kernel_`), and `step_size` a rule object from `explorer.schedules` (copied, never advanced
-        itself). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo" is EP's
+        itself). Labels may be any K ≥ 2 distinct values (strings or numbers, in any order: `classes_` sorts them).
+        Two classes fit the paper's logit model; three or more fit multi-class X-GPC (method "xgpc" only, the
+        others are binary), the augmented logistic-softmax p(y = k | f) = σ(f_k)/Σ_j σ(f_j) with one latent GP per
+        class sharing one kernel (`explorer.xgpc_multiclass`; the binary-only options, `kernel_bound` and the X-GPC
+        variants, then do not apply). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo" is EP's
         log-evidence estimate (not a bound). Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a
         ValueError, naming the parameter). Feature values beyond ±1e100, in the input units or after standardisation,
         raise DataError (a ValueError) naming the row and column (`explorer.inputs.FEATURE_LIMIT`).
@@ -101,8 +105,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     {parameters}
         Attributes
         ----------
-        classes_ : ndarray of shape (2,)
-            The two labels seen in `fit`; `predict_proba`'s columns follow them.
+        classes_ : ndarray of shape (K,)
+            The K labels seen in `fit`, sorted; `predict_proba`'s columns follow them.
         n_features_in_ : int
         n_iter_ : int
             SVI iterations done.
@@ -128,6 +132,17 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         >>> clf.predict_proba(X[:3]).shape
         (3, 2)
         >>> bool(clf.score(X, y) > 0.9)
+        True
+
+        Three classes (any labels), `predict_proba`'s columns in the order of `classes_`:
+
+        >>> from sklearn.datasets import load_iris
+        >>> X3, y3 = load_iris(return_X_y=True)
+        >>> names = np.array(["setosa", "versicolor", "virginica"])[y3]
+        >>> clf3 = XGPClassifier(n_inducing=15, max_iter=200, random_state=0).fit(X3, names)
+        >>> clf3.classes_.tolist(), clf3.predict_proba(X3[:2]).shape
+        (['setosa', 'versicolor', 'virginica'], (2, 3))
+        >>> bool(clf3.score(X3, names) > 0.9)
         True
     """
 
@@ -163,8 +178,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return y, classes
 
     def fit(self, X, y):
-        """Fit on X (n, d), y (n,) with as many classes as the method supports (`methods.CLASS_COUNTS`: 2 for every
-        method here); returns self."""
+        """Fit on X (n, d), y (n,) with as many classes as the method supports (`methods.CLASS_COUNTS`: any K ≥ 2
+        for "xgpc", 2 for the others); returns self."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         y, self.classes_ = self._check_y(y)
@@ -196,7 +211,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
         The rows seen are kept (O(n·d) memory, never n×m) so the likelihood scaling n/s stays that of all data seen;
         the first call fixes the standardisation and the inducing points from its rows and needs `classes` unless
-        its y holds both classes. Nothing is held out and nothing stops early (as in scikit-learn's SGDClassifier):
+        its y holds every class. Nothing is held out and nothing stops early (as in scikit-learn's SGDClassifier):
         the caller decides how many passes to make."""
         first = not hasattr(self, "engine_")
         if first:

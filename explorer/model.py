@@ -62,7 +62,9 @@ RunSettings = type(
 class Model(RunSettings):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
     training statistics): a param face over a headless `explorer.run.Run`. Data arrays and predictions are in the
-    data's raw units.
+    data's raw units. Data with K ≥ 3 classes (`set_data`) train multi-class X-GPC (method "xgpc",
+    `explorer.xgpc_multiclass`: one latent GP per class, the augmented logistic-softmax); predictions are then
+    (n*, K), and the other methods, binary, refuse such data.
 
     `dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set; a found
     file that cannot be read (damaged, truncated, NaN cells) is named in a warning (also in `fallback` and `status`)
@@ -171,8 +173,12 @@ class Model(RunSettings):
     # The run's parts, as the faces read them.
     X_train = property(lambda self: self.current_run.X_train, doc="Training rows (n, d), raw units")
     X_test = property(lambda self: self.current_run.X_test, doc="Test rows (n_test, d), raw units")
-    y_train = property(lambda self: self.current_run.y_train, doc="Training labels (n,), ±1")
-    y_test = property(lambda self: self.current_run.y_test, doc="Test labels (n_test,), ±1")
+    y_train = property(
+        lambda self: self.current_run.y_train, doc="Training labels (n,): class indices 0…K−1 of `classes`"
+    )
+    y_test = property(
+        lambda self: self.current_run.y_test, doc="Test labels (n_test,): class indices 0…K−1 of `classes`"
+    )
     scaler = property(lambda self: self.current_run.scaler, doc="The `Standardizer` of the training rows")
     engine = property(lambda self: self.current_run.engine, doc="The method's engine (`explorer.engine.SVIEngine`)")
     trainer = property(lambda self: self.current_run.trainer, doc="The run's `training.Trainer`")
@@ -345,7 +351,8 @@ class Model(RunSettings):
 
     # ----- data -------------------------------------------------------------------------------------------------
     def set_data(self, X, y, name: str = "custom", feature_names=None) -> None:
-        """Use (X, y) as the data set ('custom'); validated first: on a DataError nothing changes."""
+        """Use (X, y) as the data set ('custom'): y (n,) holds K ≥ 2 distinct labels (K ≥ 3: method "xgpc" only);
+        validated first: on a DataError nothing changes."""
         X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
         methods.check_classes(self.method, classes, source=name)
         bounded_features(X, str(name))

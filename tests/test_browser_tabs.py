@@ -105,12 +105,13 @@ def each_tab_after_its_action(page, dashboard, check) -> None:
 
     page.locator(".bk-tab", has_text="Learn").click()
     page.get_by_text("5. One point's EP update").first.wait_for(timeout=TIMEOUT_MS)
+    page.get_by_text("6. One point's augmented logistic-softmax").first.wait_for(timeout=TIMEOUT_MS)
     check("Learn")
 
 
 def test_every_plot_of_every_tab_shows_its_data_after_the_tabs_action(served, page):
     dashboard, errors = open_app(page, *served)
-    least = {"Train": 5, "Data": 0, "MCMC": 6, "Race": 2, "Learn": 7}  # MCMC: trace, Fig. 1 (3), surfaces (2)
+    least = {"Train": 5, "Data": 0, "MCMC": 6, "Race": 2, "Learn": 12}  # MCMC: trace, Fig. 1 (3), surfaces (2)
     drawn = {}
     each_tab_after_its_action(page, dashboard, lambda tab: drawn.update({tab: assert_all_drawn(page, tab, least[tab])}))
     assert set(drawn) == set(least)

@@ -90,6 +90,11 @@ def test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1():
     text = text_outputs(notebook)
     assert "Fig. 1: " in text and "Table 1: " in text  # says which data it used (the paper's or the built-in set)
     assert "full X-GPC against MCMC: corr(mean)" in text and "sparse X-GPC against MCMC" in text
+    # the multi-class section: a three-class fit that learned (chance: error 0.6, NLL log 3 = 1.10), rows summing to 1
+    ((error, nll, sums),) = re.findall(
+        r"three classes \(wine\): test error ([0-9.]+), test NLL ([0-9.]+) .* within ([0-9e.+-]+) of 1", text
+    )
+    assert float(error) < 0.1 and float(nll) < 0.6 and float(sums) < 1e-12, (error, nll, sums)
     for figure in (
         "views.mcmc_comparison(fig1)",
         "views.mcmc_traces(fig1.sampler)",
@@ -97,6 +102,8 @@ def test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1():
         "views.inducing_study(study)",
         'views.inducing_study(study, x="m")',
         "paper = (views.mcmc_scatter",
+        "probabilities = hv.Overlay(",
+        "views.softmax_augmentation_view(mean[0], var[0]",
     ):
         assert rendered_holoviews(cell_with(notebook, figure)), figure
     (table,) = [

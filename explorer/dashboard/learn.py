@@ -3,8 +3,11 @@
 Four panels: the PG(1, c) density with E[ω] and exact draws; the identity σ(z) = ½∫exp(z/2 − z²ω/2) PG(ω|1,0)dω
 checked by quadrature and by Monte Carlo; log σ(z) against the Gibbs–MacKay bound for a chosen c; histograms of
 c_i and θ_i = E[ω_i] on the running model's last minibatch. A fifth shows what EPGPC does instead of the bound for
-one point: the probit likelihood, the cavity, the tilted distribution and the Gaussian site. The pictures are the
-HoloViews views of `explorer.views.learn` and `views.ep_site` (one drawing for the tab and notebooks).
+one point: the probit likelihood, the cavity, the tilted distribution and the Gaussian site. A sixth shows multi-class
+X-GPC's augmentation of the logistic-softmax for one point of K = 3 classes: the likelihood against the softmax, the
+optimal q(λ), q(n_k), q(ω_k) and the Gaussian bound the augmented likelihood becomes. The pictures are the HoloViews
+views of `explorer.views.learn`, `views.ep_site` and `views.softmax_augmentation` (one drawing for the tab and
+notebooks).
 """
 
 from __future__ import annotations
@@ -26,12 +29,22 @@ from explorer.views.learn import (
     sigmoid_by_augmentation,
     sigmoid_by_sampling,
 )
+from explorer.views.softmax_augmentation import (
+    SoftmaxAugmentation,
+    augmented_slice,
+    counts_view,
+    lambda_view,
+    likelihood_against_softmax,
+    omega_view,
+)
 
 __all__ = ["LearnTab", "gibbs_mackay_bound", "sigmoid_by_augmentation", "sigmoid_by_sampling"]
 _EMPTY = {"c": np.zeros(0), "theta": np.zeros(0)}
 _FRAMEWISE = [
-    hv.Options(kind, framewise=True, backend="bokeh") for kind in ("Curve", "Scatter", "Histogram", "Overlay")
+    hv.Options(kind, framewise=True, backend="bokeh") for kind in ("Curve", "Scatter", "Histogram", "Spikes", "Overlay")
 ]
+SOFTMAX_CLASSES = 3  # K of the logistic-softmax picture
+OMEGA_DRAWS = 20_000
 
 
 def _live(draw, data=None) -> tuple[hv.streams.Pipe, pn.pane.HoloViews]:
@@ -87,6 +100,35 @@ class LearnTab(pn.viewable.Viewer):
         self.ep_text = pn.pane.Markdown()
         for widget in (self.cavity_mean, self.cavity_var, self.label):
             widget.param.watch(lambda e: self._update_ep_site(), "value")
+        self.softmax_means = [
+            pn.widgets.FloatSlider(label=f"mean of f_{k}", start=-4.0, end=4.0, step=0.1, value=value)
+            for k, value in enumerate((1.0, 0.0, -1.0))
+        ]
+        self.softmax_var = pn.widgets.FloatSlider(
+            label="variance of each f_k", start=0.05, end=4.0, step=0.05, value=0.5
+        )
+        classes = {f"{k}": k for k in range(SOFTMAX_CLASSES)}
+        self.softmax_label = pn.widgets.RadioButtonGroup(label="label y", options=classes, value=0)
+        self.softmax_slice = pn.widgets.RadioButtonGroup(label="slice along f_k", options=classes, value=0)
+        # The five pictures in five panes, each redrawn from the same Pipe; data: (augmentation, ω draws, slice k).
+        self.softmax_pipe = hv.streams.Pipe(data=self._softmax_data())
+        views = (
+            lambda aug, draws, k: likelihood_against_softmax(aug, k),
+            lambda aug, draws, k: lambda_view(aug),
+            lambda aug, draws, k: counts_view(aug),
+            lambda aug, draws, k: omega_view(aug, draws),
+            lambda aug, draws, k: augmented_slice(aug, k),
+        )
+        self.softmax_panes = [
+            canvas_pane(
+                hv.DynamicMap(lambda data, view=view: view(*data).opts(*_FRAMEWISE), streams=[self.softmax_pipe]),
+                linked_axes=False,
+            )
+            for view in views
+        ]
+        self.softmax_text = pn.pane.Markdown()
+        for widget in (*self.softmax_means, self.softmax_var, self.softmax_label, self.softmax_slice):
+            widget.param.watch(lambda e: self._update_softmax(), "value")
         self.c_density.param.watch(lambda e: self._update_density(), "value")
         self.z_identity.param.watch(lambda e: self._update_identity(), "value")
         self.c_bound.param.watch(lambda e: self._update_bound(), "value")
@@ -94,6 +136,7 @@ class LearnTab(pn.viewable.Viewer):
         self._update_identity()
         self._update_bound()
         self._update_ep_site()
+        self._describe_softmax(self.softmax_pipe.data[0])
 
     def _update_density(self):
         c = self.c_density.value
@@ -158,6 +201,34 @@ class LearnTab(pn.viewable.Viewer):
             "cavity has mass and may lie above it elsewhere. A point on the wrong side of 0 (Z small) moves q most."
         )
 
+    # ------------------------------------------------------------------------------------ the logistic-softmax
+    def _softmax_data(self) -> tuple[SoftmaxAugmentation, np.ndarray, int]:
+        """The sliders' point at its optimal local parameters, fresh exact ω draws and the slice's class."""
+        means = [slider.value for slider in self.softmax_means]
+        aug = SoftmaxAugmentation.at(means, self.softmax_var.value, self.softmax_label.value)
+        return aug, aug.omega_draws(OMEGA_DRAWS, self._rng), self.softmax_slice.value
+
+    def _update_softmax(self):
+        data = self._softmax_data()
+        self.softmax_pipe.send(data)
+        self._describe_softmax(data[0])
+
+    def _describe_softmax(self, aug: SoftmaxAugmentation) -> None:
+        rows = "\n".join(
+            f"| {k} | {aug.mean[k]:.2f} | {aug.c[k]:.4f} | {aug.gamma[k]:.4f} | {aug.theta[k]:.4f} |"
+            for k in range(aug.n_classes)
+        )
+        self.softmax_text.object = (
+            f"| k | mean of f_k | c_k | γ_k = E[n_k] | θ_k = E[ω_k] |\n|---|---|---|---|---|\n{rows}\n\n"
+            f"q(λ) = Ga(α = {aug.alpha:.4f}, β = {aug.n_classes}), α = 1 + Σγ_k. The point's ELBO term "
+            f"E_q[ℓ(f)] = **{aug.elbo_term():.4f}** ≤ E_q[log p(y = {aug.label} | f)] = {aug.expected_log_likelihood():.4f}. "
+            "λ turns 1/Σ_j σ(f_j) into exp(−λ Σ_j σ(f_j)); the Poisson counts n_k turn each exp(−λσ(f_k)) into powers "
+            "σ(−f_k)^n; the Pólya-Gamma ω_k turn σ(f_k)^(Y_k) σ(−f_k)^(n_k) into a Gaussian in f_k, of precision θ_k "
+            "(last picture). A class that is not the label gets ω_k = 0 when n_k = 0 (the atom, probability "
+            "e^(−γ_k)). The softmax tends to 1 as f_k grows; the logistic-softmax stops at its ceiling "
+            "1/(1 + Σ_(j≠k) σ(f_j)): it is sure of a class only when the others' latent values are very negative."
+        )
+
     def __panel__(self):
         # Two pictures a row, each at most 480 px wide: the tab fits a 1024-px projector.
         return pn.Column(
@@ -210,6 +281,26 @@ class LearnTab(pn.viewable.Viewer):
                 pn.Row(self.cavity_mean, self.cavity_var, self.label),
                 pn.Row(*self.ep_panes),
                 self.ep_text,
+                sizing_mode="stretch_width",
+            ),
+            pn.pane.Markdown(
+                "### Three classes: the logistic-softmax made conjugate (multi-class X-GPC)\n"
+                "Multi-class X-GPC (Galy-Fajou et al. 2019) replaces the softmax by p(y = k | f) = σ(f_k)/Σ_j σ(f_j) "
+                "and augments it with a Gamma λ, Poisson counts n_k and Pólya-Gamma ω_k: given them, the K latent "
+                "functions are Gaussian again and every update is closed form. Choose one point's q(f) and label."
+            ),
+            pn.Column(
+                "#### 6. One point's augmented logistic-softmax (K = 3)",
+                pn.Row(*self.softmax_means),
+                pn.Row(
+                    self.softmax_var,
+                    pn.Column("label y", self.softmax_label),
+                    pn.Column("slice along f_k", self.softmax_slice),
+                ),
+                pn.Row(*self.softmax_panes[:2]),
+                pn.Row(*self.softmax_panes[2:4]),
+                pn.Row(self.softmax_panes[4]),
+                self.softmax_text,
                 sizing_mode="stretch_width",
             ),
             sizing_mode="stretch_width",

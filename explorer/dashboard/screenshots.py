@@ -1,7 +1,7 @@
 """`python -m explorer.dashboard.screenshots`: the README's pictures of the dashboard's five tabs, made by serving the
 app in this process and driving it in headless Chromium ($XGPC_CHROMIUM, default /usr/bin/chromium; see
 `explorer.dashboard.chromium`) the way a person would: Train after a few seconds of Play, Data as it opens, MCMC after
-"Run MCMC comparison", Race after "Start race", Learn as it opens. Each tab is written to
+"Run MCMC comparison", Race after "Start race", Learn once its last section shows. Each tab is written to
 docs/screenshots/<tab>.png (the whole page, `--width` px wide). Rerun it whenever a tab changes.
 """
 
@@ -45,6 +45,8 @@ def _act(page, tab: str, play_seconds: float) -> None:
     elif tab == "Race":
         page.get_by_role("button", name="Start race").click()
         page.get_by_text("Race finished").wait_for(timeout=WAIT_MS)
+    elif tab == "Learn":  # its last section on screen: the tab has drawn (it took more than SETTLE_MS under load)
+        page.get_by_text("6. One point's augmented logistic-softmax").wait_for(timeout=WAIT_MS)
 
 
 def take(

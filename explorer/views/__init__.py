@@ -8,6 +8,8 @@ maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` an
 - `race`: race curves (test NLL and error against training time, settle markers) from a race JSON.
 - `learn`: the Pólya-Gamma pictures of the Learn tab.
 - `ep_site`: one point's EP update (probit likelihood, cavity, tilted distribution, site), EPGPC's counterpart.
+- `softmax_augmentation`: one point's augmented logistic-softmax (multi-class X-GPC): the likelihood against the
+  softmax, q(λ), q(n_k), q(ω_k) and the Gaussian bound along f_k.
 - `inducing`: the inducing-point study (paper Fig. 3) from a `bench inducing` JSON.
 - `style`: the backend-neutral styling they share.
 
@@ -26,6 +28,7 @@ from explorer.views.learn import (
 )
 from explorer.views.mcmc import mcmc_comparison, mcmc_scatter, mcmc_surfaces, mcmc_traces
 from explorer.views.race import race_curves, settle_points
+from explorer.views.softmax_augmentation import softmax_augmentation_view
 from explorer.views.surface import (
     decision_surface,
     decision_surface_from_arrays,
@@ -50,6 +53,7 @@ __all__ = [
     "pg_density",
     "race_curves",
     "settle_points",
+    "softmax_augmentation_view",
     "surface_arrays",
     "surface_plane",
     "training_traces",

@@ -1,0 +1,315 @@
+"""The logistic-softmax augmentation of multi-class X-GPC for one point, in pictures (Galy-Fajou et al., UAI 2019;
+`explorer.xgpc_multiclass`): the Learn tab's K-class counterpart of the binary Pólya-Gamma pictures (`views.learn`).
+
+The likelihood p(y = k | f) = σ(f_k) / Σ_j σ(f_j) is not conjugate to the K Gaussian latent values. Three augmented
+variables make it so, each undoing one obstacle:
+
+- λ (Gamma): 1/Σ_j σ(f_j) = ∫₀^∞ exp(−λ Σ_j σ(f_j)) dλ turns the normaliser into a product of exponentials;
+- n_k (Poisson): exp(−λσ(f_k)) = Σ_n Po(n | λ) σ(−f_k)^n turns each exponential into powers of a sigmoid;
+- ω_k (Pólya-Gamma): σ(f_k)^Y σ(−f_k)^n ∝ e^{(Y−n)f_k/2} E_{PG(ω | Y+n, 0)}[e^{−ωf_k²/2}] turns the powers into a
+  Gaussian in f_k.
+
+At the optimal q(λ) = Ga(α, K), q(n_k) = Po(γ_k), q(ω_k | n_k) = PG(Y_k + n_k, c_k) for a chosen
+q(f) = Π_k N(f_k | mean_k, var_k) (`xgpc_multiclass.local_step`), the augmented bound ℓ(f) (the engine's
+`augmented_likelihood_terms` at variance 0) is, along each f_k, the log of an unnormalised Gaussian with precision
+θ_k = E[ω_k] lying below log p(y | f), and E_q[ℓ(f)] is the point's term of the ELBO.
+
+    SoftmaxAugmentation.at(mean, var, label)      # the numbers and the curves as functions of f
+    softmax_augmentation_view(mean, var, label)   # the five pictures as a Layout
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import holoviews as hv
+import numpy as np
+from scipy import stats
+from scipy.special import expit, softmax
+
+from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
+from explorer.polyagamma import sample
+from explorer.views.learn import density_histogram
+from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.xgpc_multiclass import augmented_likelihood_terms, local_step, one_hot
+
+F_GRID = np.linspace(-8.0, 8.0, 321)
+LATENT = hv.Dimension("f", label="f_k")
+PROBABILITY = hv.Dimension("p", label="probability")
+DENSITY = hv.Dimension("pdf", label="density")
+_SIZE = dict(width=460, height=300)
+
+
+@dataclass(frozen=True)
+class SoftmaxAugmentation:
+    """One point with class index `label` and q(f) = Π_k N(f_k | mean_k, var_k) (mean, var (K,)), at the optimal
+    local parameters of the augmented model: c (K,), γ (K,) = E[n_k], α (q(λ) = Ga(α, β = K)) and θ (K,) = E[ω_k]
+    = (Y_k + γ_k) tanh(c_k/2)/(2c_k). The curves take F (..., K)."""
+
+    label: int
+    mean: np.ndarray
+    var: np.ndarray
+    c: np.ndarray
+    gamma: np.ndarray
+    alpha: float
+    theta: np.ndarray
+
+    @classmethod
+    def at(cls, mean, var, label: int) -> "SoftmaxAugmentation":
+        """From q(f)'s means (K,) and variances (K,) or one variance for all, K ≥ 2, and the class index `label`."""
+        mean = np.asarray(mean, dtype=float).reshape(-1)
+        var = np.broadcast_to(np.asarray(var, dtype=float), mean.shape).copy()
+        if len(mean) < 2 or not (np.all(np.isfinite(mean)) and np.all(np.isfinite(var)) and np.all(var >= 0)):
+            raise ValueError(
+                f"q(f) needs K ≥ 2 finite means and variances ≥ 0, got means {mean.tolist()}, variances {var.tolist()}"
+            )
+        if not (isinstance(label, (int, np.integer)) and 0 <= label < len(mean)):
+            raise ValueError(f"the label must be a class index 0…{len(mean) - 1}, got {label!r}")
+        c, gamma, alpha, tanh_ratio = (value[0] for value in local_step(mean[None], var[None]))
+        Y = one_hot(np.array([label]), len(mean))[0]
+        return cls(int(label), mean, var, c, gamma, float(alpha), (Y + gamma) * tanh_ratio)
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.mean)
+
+    @property
+    def Y(self) -> np.ndarray:
+        """Y (K,): Y_k = [label = k]."""
+        return one_hot(np.array([self.label]), self.n_classes)[0]
+
+    def along(self, k: int, f: np.ndarray) -> np.ndarray:
+        """F (len(f), K): f in column k, the other latent values at their means (a slice through q's centre)."""
+        F = np.tile(self.mean, (len(f), 1))
+        F[:, k] = f
+        return F
+
+    def likelihood(self, F: np.ndarray) -> np.ndarray:
+        """p(y = label | f) = σ(f_label)/Σ_j σ(f_j), F (..., K) → (...)."""
+        return logistic_softmax(F)[..., self.label]
+
+    def bound(self, F: np.ndarray) -> np.ndarray:
+        """ℓ(f) ≤ log p(y = label | f), F (n, K) → (n,): the augmented model's expected log joint minus the entropy
+        of q(λ, n, ω), which is quadratic in each f_k (`xgpc_multiclass.augmented_likelihood_terms` at variance 0)."""
+        F = np.asarray(F, dtype=float)
+        rows = (len(F), self.n_classes)
+        return augmented_likelihood_terms(
+            np.broadcast_to(self.Y, rows),
+            F,
+            np.zeros(rows),
+            np.broadcast_to(self.c, rows),
+            np.broadcast_to(self.gamma, rows),
+            np.full(len(F), self.alpha),
+        )
+
+    def ceiling(self, k: int) -> float:
+        """sup over f_k of p(y = k | f) with the other latent values at their means: 1/(1 + Σ_{j≠k} σ(mean_j))."""
+        others = np.delete(self.mean, k)
+        return float(1.0 / (1.0 + expit(others).sum()))
+
+    def elbo_term(self) -> float:
+        """E_q[ℓ(f)], the point's term of the ELBO."""
+        return float(
+            augmented_likelihood_terms(
+                self.Y[None],
+                self.mean[None],
+                self.var[None],
+                self.c[None],
+                self.gamma[None],
+                np.array([self.alpha]),
+            )[0]
+        )
+
+    def expected_log_likelihood(self) -> float:
+        """E_q[log p(y = label | f)] by the link's quasi-Monte Carlo points (`LogisticSoftmax`), ≥ `elbo_term`."""
+        F = self.mean + np.sqrt(self.var) * LogisticSoftmax(self.n_classes).standard_normal_points()
+        return float(logistic_softmax_log_likelihood(np.full(len(F), self.label), F).mean())
+
+    def lambda_density(self, lam: np.ndarray) -> np.ndarray:
+        """q(λ) = Ga(λ | α, β = K) at λ ≥ 0."""
+        return stats.gamma.pdf(lam, self.alpha, scale=1.0 / self.n_classes)
+
+    def count_pmf(self, n: np.ndarray) -> np.ndarray:
+        """q(n_k = n) = Po(n | γ_k): n (N,) → (N, K)."""
+        return stats.poisson.pmf(np.asarray(n)[:, None], self.gamma)
+
+    def count_support(self, tail: float = 1e-3) -> np.ndarray:
+        """0 … the largest (1 − tail)-quantile of the K Poisson distributions (at least 0 … 3)."""
+        return np.arange(max(int(stats.poisson.ppf(1.0 - tail, self.gamma).max()), 3) + 1)
+
+    def omega_draws(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        """`size` exact draws of each ω_k from q(ω_k) = Σ_n Po(n | γ_k) PG(ω | Y_k + n, c_k) (size, K): n_k from
+        the Poisson, then ω_k as the sum of Y_k + n_k exact PG(1, c_k) draws (Devroye); h = 0 is the atom ω = 0."""
+        draws = np.empty((size, self.n_classes))
+        for k in range(self.n_classes):
+            h = self.Y[k].astype(int) + rng.poisson(self.gamma[k], size)
+            parts = sample(np.full(int(h.sum()), self.c[k]), rng)
+            draws[:, k] = np.bincount(np.repeat(np.arange(size), h), weights=parts, minlength=size)
+        return draws
+
+
+def _class_color(k: int) -> str:
+    return RUN_COLORS[k % len(RUN_COLORS)]
+
+
+def likelihood_against_softmax(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
+    """p(y = k | f) along f_k (the other latent values at q's means): the logistic-softmax, whose confidence stops at
+    1/(1 + Σ_{j≠k} σ(f_j)) (dotted line), against the softmax e^{f_k}/Σ_j e^{f_j}, which tends to 1."""
+    F = aug.along(k, F_GRID)
+    logistic = styled(
+        hv.Curve((F_GRID, logistic_softmax(F)[:, k]), kdims=[LATENT], vdims=[PROBABILITY], label="logistic-softmax"),
+        color="black",
+        line_width=2,
+    )
+    soft = styled(
+        hv.Curve(
+            (F_GRID, softmax(F, axis=1)[:, k]), kdims=[LATENT], vdims=[PROBABILITY], group="Softmax", label="softmax"
+        ),
+        color="royalblue",
+        line_width=2,
+        bokeh=dict(line_dash="dashed"),
+        matplotlib=dict(linestyle="dashed"),
+    )
+    ceiling = styled(
+        hv.HLine(aug.ceiling(k), group="Ceiling", label="ceiling"),
+        color="crimson",
+        line_width=2,
+        bokeh=dict(line_dash="dotted"),
+        matplotlib=dict(linestyle="dotted"),
+    )
+    overlay = styled(
+        hv.Overlay([logistic, soft, ceiling], group="Softmax", label="likelihood"),
+        title=f"p(y = {k} | f) along f_{k}; ceiling {aug.ceiling(k):.3f}",
+        xlabel=f"f_{k}",
+        ylim=(-0.02, 1.02),
+        legend_position="top_left",
+    )
+    return sized(overlay, **_SIZE)
+
+
+def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
+    """q(λ) = Ga(α, K) on [0, its 99.9% quantile] and E[λ] = α/K (dashed)."""
+    lam = np.linspace(0.0, stats.gamma.ppf(0.999, aug.alpha, scale=1.0 / aug.n_classes), 300)
+    mean = aug.alpha / aug.n_classes
+    dim = hv.Dimension("lambda", label="λ")
+    curve = styled(
+        hv.Curve((lam, aug.lambda_density(lam)), kdims=[dim], vdims=[DENSITY], label="q(λ)"),
+        color="black",
+        line_width=2,
+    )
+    mean_line = styled(
+        hv.VLine(mean, group="Mean", label="E[λ]"),
+        color="crimson",
+        line_width=2,
+        bokeh=dict(line_dash="dashed"),
+        matplotlib=dict(linestyle="dashed"),
+    )
+    overlay = styled(
+        hv.Overlay([curve, mean_line], group="Gamma", label="lambda"),
+        title=f"λ: q(λ) = Ga({aug.alpha:.3f}, {aug.n_classes}), E[λ] = {mean:.3f}",
+        legend_position="top_right",
+    )
+    return sized(overlay, **_SIZE)
+
+
+def counts_view(aug: SoftmaxAugmentation) -> hv.Overlay:
+    """q(n_k) = Po(γ_k) for every class on 0 … the largest 99.9% quantile, as spikes side by side (class k shifted by
+    (k − (K − 1)/2)·0.2 along n)."""
+    n = aug.count_support()
+    pmf = aug.count_pmf(n)
+    dim = hv.Dimension("n", label="n")
+    spikes = [
+        styled(
+            hv.Spikes((n + 0.2 * (k - (aug.n_classes - 1) / 2), pmf[:, k]), kdims=[dim], vdims=["pmf"], label=f"n_{k}"),
+            color=_class_color(k),
+            line_width=8,
+        )
+        for k in range(aug.n_classes)
+    ]
+    overlay = styled(
+        hv.Overlay(spikes, group="Poisson", label="counts"),
+        title="n_k: q(n_k) = Po(γ_k), γ = " + ", ".join(f"{g:.2f}" for g in aug.gamma),
+        ylim=(0.0, 1.02),
+        xticks=[int(count) for count in n],
+        legend_position="top_right",
+    )
+    return sized(overlay, **_SIZE)
+
+
+def omega_view(aug: SoftmaxAugmentation, draws: np.ndarray, bins: int = 40) -> hv.Overlay:
+    """Histograms of exact draws of each ω_k (`SoftmaxAugmentation.omega_draws`, (size, K)) beyond the atom at 0,
+    scaled to the mass P(ω_k > 0) = 1 − e^{−γ_k} (1 for the label's class), up to their 99.5% quantile; the legend
+    gives each E[ω_k] = θ_k and the atom's mass."""
+    draws = np.asarray(draws, dtype=float)
+    upper = float(np.quantile(draws, 0.995))
+    dim = hv.Dimension("omega", label="ω_k")
+    layers = []
+    for k in range(aug.n_classes):
+        positive = draws[:, k][(draws[:, k] > 0) & (draws[:, k] <= upper)]
+        edges, top = density_histogram(positive, bins)
+        top = top * len(positive) / len(draws)  # the continuous part's share
+        atom = f", P(ω = 0) = {np.exp(-aug.gamma[k]):.2f}" if k != aug.label else ""
+        layers.append(
+            styled(
+                hv.Histogram((edges, top), kdims=[dim], vdims=[DENSITY], label=f"ω_{k}: E = {aug.theta[k]:.3f}{atom}"),
+                color=_class_color(k),
+                alpha=0.45,
+                bokeh=dict(line_alpha=0.0),
+                matplotlib=dict(edgecolor="none"),
+            )
+        )
+    overlay = styled(
+        hv.Overlay(layers, group="PG", label="omega"),
+        title=f"ω_k: q(ω_k), {len(draws):,} exact draws each",
+        legend_position="top_right",
+    )
+    return sized(overlay, **_SIZE)
+
+
+def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
+    """Along f_k (the others at q's means): the likelihood p(y = label | f) and exp ℓ(f), the augmented bound — an
+    unnormalised Gaussian in f_k below it — with q's mean of f_k (dashed)."""
+    F = aug.along(k, F_GRID)
+    likelihood = styled(
+        hv.Curve((F_GRID, aug.likelihood(F)), kdims=[LATENT], vdims=[PROBABILITY], label=f"p(y = {aug.label} | f)"),
+        color="black",
+        line_width=2,
+    )
+    bound = styled(
+        hv.Curve((F_GRID, np.exp(aug.bound(F))), kdims=[LATENT], vdims=[PROBABILITY], group="Bound", label="exp ℓ(f)"),
+        color="royalblue",
+        line_width=2,
+    )
+    mean_line = styled(
+        hv.VLine(aug.mean[k], group="Mean", label=f"mean of f_{k}"),
+        color="gray",
+        line_width=1,
+        bokeh=dict(line_dash="dashed"),
+        matplotlib=dict(linestyle="dashed"),
+    )
+    overlay = styled(
+        hv.Overlay([likelihood, bound, mean_line], group="Softmax", label="bound"),
+        title=f"the likelihood and its Gaussian bound along f_{k}",
+        xlabel=f"f_{k}",
+        legend_position="top_left",
+    )
+    return sized(overlay, **_SIZE)
+
+
+def softmax_augmentation_view(
+    mean, var, label: int, k: int | None = None, *, draws: int = 20_000, rng: np.random.Generator | None = None
+) -> hv.Layout:
+    """The five pictures for q(f) = Π_k N(mean_k, var_k) and class index `label`, sliced along f_k (default the
+    label's): the likelihood against the softmax, q(λ), q(n_k), q(ω_k) (`draws` exact draws with `rng`, default seed
+    0) and the augmented bound."""
+    aug = SoftmaxAugmentation.at(mean, var, label)
+    k = aug.label if k is None else k
+    omega = aug.omega_draws(draws, rng if rng is not None else np.random.default_rng(0))
+    plots = [
+        likelihood_against_softmax(aug, k),
+        lambda_view(aug),
+        counts_view(aug),
+        omega_view(aug, omega),
+        augmented_slice(aug, k),
+    ]
+    return styled(hv.Layout(plots).cols(2), shared_axes=False, matplotlib=dict(sublabel_format=""))

@@ -1,0 +1,106 @@
+"""XGPClassifier on three classes as a user would use it (issue 22): in a scikit-learn Pipeline and GridSearchCV on
+iris and wine (they ship with scikit-learn), labels of any kind and order, probability columns that follow
+`classes_`, and the settings that apply to two classes only."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris, load_wine
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score, train_test_split
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from explorer import XGPClassifier, settings
+from explorer.xgpc_multiclass import XGPCMulticlass
+from explorer.xgpc_variants import VARIANT_DEFAULTS
+
+FAST = dict(n_inducing=15, batch_size=50, max_iter=150, early_stopping=False, random_state=0)
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return load_iris(return_X_y=True)
+
+
+def test_a_pipeline_with_a_scaler_fits_wine_and_predicts_its_three_classes():
+    X, y = load_wine(return_X_y=True)
+    X = X * np.logspace(-2, 2, X.shape[1])  # columns on scales 1e-2 … 1e2: the scaler's work
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    pipeline = make_pipeline(StandardScaler(), XGPClassifier(**FAST)).fit(X_train, y_train)
+    clf = pipeline[-1]
+    assert isinstance(clf.engine_, XGPCMulticlass) and clf.classes_.tolist() == [0, 1, 2]
+    P = pipeline.predict_proba(X_test)
+    assert P.shape == (len(X_test), 3) and np.allclose(P.sum(axis=1), 1.0) and np.all((P >= 0) & (P <= 1))
+    assert np.array_equal(pipeline.predict(X_test), clf.classes_[P.argmax(axis=1)])
+    assert pipeline.score(X_test, y_test) > 0.9  # chance is 0.4
+    # the log-probability decision function ranks as predict_proba does
+    assert np.array_equal(pipeline.decision_function(X_test).argmax(axis=1), P.argmax(axis=1))
+
+
+def test_grid_search_over_the_inducing_points_and_the_kernel_picks_by_cross_validation(iris):
+    X, y = iris
+    folds = StratifiedKFold(3, shuffle=True, random_state=0)
+    grid = {"xgpclassifier__n_inducing": [4, 15], "xgpclassifier__kernel": ["rbf", "matern32"]}
+    search = GridSearchCV(make_pipeline(StandardScaler(), XGPClassifier(**FAST)), grid, cv=folds).fit(X, y)
+    scores = search.cv_results_["mean_test_score"]
+    assert len(scores) == 4 and np.all(np.isfinite(scores))
+    # each candidate's score is a plain cross-validation of the same pipeline: the estimator clones and refits
+    # deterministically given random_state
+    for params, score in zip(search.cv_results_["params"], scores):
+        again = cross_val_score(
+            make_pipeline(StandardScaler(), XGPClassifier(**FAST)).set_params(**params), X, y, cv=folds
+        )
+        assert again.mean() == pytest.approx(score, abs=1e-12)
+    best = search.best_estimator_[-1]
+    assert best.n_inducing == search.best_params_["xgpclassifier__n_inducing"]
+    assert best.kernel == search.best_params_["xgpclassifier__kernel"]
+    assert search.best_score_ == scores.max() > 0.9
+    assert search.predict_proba(X[:5]).shape == (5, 3)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [np.array(["virginica", "setosa", "versicolor"]), np.array([10, -3, 4]), np.array([2.0, -1.0, 7.0])],
+    ids=["strings", "ints", "floats"],
+)
+def test_classes_of_any_kind_and_order_and_columns_that_follow_them(iris, names):
+    X, y = iris
+    labels = names[y]  # iris class j is called names[j]; names are not in sorted order
+    clf = XGPClassifier(**FAST).fit(X, labels)
+    assert clf.classes_.tolist() == sorted(names.tolist())
+    P = clf.predict_proba(X)
+    np.testing.assert_allclose(P.sum(axis=1), 1.0, rtol=1e-12)
+    for column, name in enumerate(clf.classes_):
+        # column k is the probability of classes_[k]: on average higher on the rows of that class than on any other
+        means = [P[labels == other, column].mean() for other in clf.classes_]
+        assert np.argmax(means) == column and means[column] > max(np.delete(means, column)) + 0.2, means
+    assert np.array_equal(clf.predict(X), clf.classes_[P.argmax(axis=1)])
+    assert clf.score(X, labels) > 0.9
+
+
+def test_renaming_the_classes_permutes_the_columns_and_nothing_else(iris):
+    """The model is symmetric in its classes: naming iris' classes so that their sorted order changes gives the same
+    q(f*) with the latent functions in the new order, and the same probabilities up to the predictive's quasi-Monte
+    Carlo error (its Sobol dimensions follow the column order; below 2e-3, `likelihoods.LogisticSoftmax`)."""
+    X, y = iris
+    first = XGPClassifier(**FAST).fit(X, y)
+    renamed = np.array(["c", "a", "b"])  # class 0 → "c" (last column), 1 → "a", 2 → "b"
+    second = XGPClassifier(**FAST).fit(X, renamed[y])
+    order = [1, 2, 0]
+    for a, b in zip(second.predict_latent(X), first.predict_latent(X)):
+        np.testing.assert_allclose(a, b[:, order], rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(second.predict_proba(X), first.predict_proba(X)[:, order], atol=2e-3)
+
+
+def test_the_binary_only_settings_say_so_and_do_not_apply_to_three_classes(iris):
+    X, y = iris
+    binary_only = ["kernel_bound", "link", *VARIANT_DEFAULTS]
+    for name in binary_only:
+        assert "two classes" in settings.SETTINGS[name].help, name
+    for name in set(settings.SETTINGS) - set(binary_only):
+        assert "two classes" not in settings.SETTINGS[name].help, name
+    # kernel_bound is the binary model's choice: three classes follow the augmented bound either way
+    exact = XGPClassifier(**FAST, kernel_bound="exact").fit(X, y)
+    augmented = XGPClassifier(**FAST, kernel_bound="augmented").fit(X, y)
+    np.testing.assert_array_equal(exact.predict_proba(X), augmented.predict_proba(X))
+    with pytest.raises(ValueError, match=r"variant options \(average_window\) apply to two classes"):
+        XGPClassifier(**FAST, average_window=10).fit(X, y)

@@ -9,12 +9,14 @@ maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` an
 - `learn`: the Pólya-Gamma pictures of the Learn tab.
 - `ep_site`: one point's EP update (probit likelihood, cavity, tilted distribution, site), EPGPC's counterpart.
 - `inducing`: the inducing-point study (paper Fig. 3) from a `bench inducing` JSON.
+- `calibration`: reliability diagrams (top-label accuracy against confidence, any K) from `metrics.reliability`.
 - `style`: the backend-neutral styling they share.
 
 Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
 stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
 """
 
+from explorer.views.calibration import reliability_diagram
 from explorer.views.ep_site import ep_site_view
 from explorer.views.inducing import inducing_study
 from explorer.views.learn import (
@@ -49,6 +51,7 @@ __all__ = [
     "minibatch_view",
     "pg_density",
     "race_curves",
+    "reliability_diagram",
     "settle_points",
     "surface_arrays",
     "surface_plane",

@@ -1,0 +1,51 @@
+"""Reliability diagrams: top-label accuracy against confidence per equal-width bin, one curve per method, beside the
+diagonal of perfect calibration, above the share of test points in each bin (`explorer.metrics.reliability`; its
+expected calibration error in the legend).
+
+    tables = {"X-GPC": reliability(P, y)}             # or the "reliability" entries of a `bench multiclass` JSON
+    reliability_diagram(tables)
+"""
+
+from __future__ import annotations
+
+import holoviews as hv
+import numpy as np
+
+from explorer.metrics import calibration_error
+from explorer.views.style import RUN_COLORS, sized, styled
+
+CONFIDENCE = hv.Dimension("confidence", label="confidence (top-label probability)", range=(0.0, 1.0))
+ACCURACY = hv.Dimension("accuracy", label="accuracy", range=(0.0, 1.0))
+SHARE = hv.Dimension("share", label="share of test points")
+
+
+def reliability_diagram(tables: dict[str, dict], *, title: str = "") -> hv.Layout:
+    """Reliability curves (accuracy against mean confidence of each non-empty bin, markers sized alike) over the
+    diagonal, above the share of points per bin, one colour per method. tables: method name → a reliability table
+    (`metrics.reliability`: arrays "lower", "upper", "count", "confidence", "accuracy" of one length, or lists of
+    them, as in JSON)."""
+    if not tables:
+        raise ValueError("a reliability diagram needs at least one method's reliability table")
+    diagonal = styled(
+        hv.Curve(([0.0, 1.0], [0.0, 1.0]), kdims=[CONFIDENCE], vdims=[ACCURACY], group="Perfect", label="perfect"),
+        color="gray",
+        line_width=1.5,
+        bokeh=dict(line_dash="dashed"),
+        matplotlib=dict(linestyle="dashed"),
+    )
+    curves, shares = [diagonal], []
+    for k, (name, table) in enumerate(tables.items()):
+        color = RUN_COLORS[k % len(RUN_COLORS)]
+        count = np.asarray(table["count"], float)
+        full = count > 0
+        label = f"{name} (ECE {calibration_error(table):.3f})"
+        points = (np.asarray(table["confidence"], float)[full], np.asarray(table["accuracy"], float)[full])
+        curve = hv.Curve(points, kdims=[CONFIDENCE], vdims=[ACCURACY], label=label)
+        dots = hv.Scatter(points, kdims=[CONFIDENCE], vdims=[ACCURACY], label=label)
+        curves += [styled(curve, color=color, line_width=2), styled(dots, color=color, marker="circle", size=7)]
+        centres = 0.5 * (np.asarray(table["lower"], float) + np.asarray(table["upper"], float))
+        share = hv.Curve((centres, count / count.sum()), kdims=[CONFIDENCE], vdims=[SHARE], label=name)
+        shares.append(styled(share, color=color, line_width=2, interpolation="steps-mid"))
+    top = sized(hv.Overlay(curves).opts(title=title or "reliability", legend_position="bottom_right"), height=360)
+    bottom = sized(hv.Overlay(shares).opts(title="confidence histogram", show_legend=False), height=160)
+    return (top + bottom).cols(1)

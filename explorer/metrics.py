@@ -89,9 +89,33 @@ def reliability(P: np.ndarray, y: np.ndarray, bins: int = CALIBRATION_BINS) -> d
 
 
 def expected_calibration_error(P: np.ndarray, y: np.ndarray, bins: int = CALIBRATION_BINS) -> float:
-    """Top-label expected calibration error (Guo et al. 2017) with `bins` equal-width confidence bins:
-    ECE = Σ_b (n_b / n) |accuracy_b − confidence_b| over the non-empty bins of `reliability` (P (n, K), class
-    indices y (n,)); 0 for perfectly calibrated top-label confidences, at most 1."""
+    """Top-label expected calibration error (Guo et al. 2017) with equal-width confidence bins.
+
+    ECE = Σ_b (n_b / n) |accuracy_b − confidence_b| over the non-empty bins of `reliability`: each row's confidence
+    is its top probability, correct when that class (ties: the lowest index) is its label; bin b holds the
+    confidences in [b/B, (b + 1)/B) (the last also 1).
+
+    Parameters
+    ----------
+    P : ndarray of shape (n, K)
+        Predictive class probabilities.
+    y : ndarray of shape (n,)
+        Class indices 0…K−1.
+    bins : int, default 10
+        B, the number of equal-width bins on [0, 1].
+
+    Returns
+    -------
+    float
+        The ECE in [0, 1]; 0 when every bin's accuracy equals its mean confidence.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = np.array([[0.9, 0.1], [0.8, 0.2], [0.3, 0.7]])
+    >>> round(expected_calibration_error(P, np.array([0, 1, 1])), 6)  # (|1 − 0.9| + |0 − 0.8| + |1 − 0.7|)/3
+    0.4
+    """
     return calibration_error(reliability(P, y, bins))
 
 

@@ -20,10 +20,31 @@ SHARE = hv.Dimension("share", label="share of test points")
 
 
 def reliability_diagram(tables: dict[str, dict], *, title: str = "") -> hv.Layout:
-    """Reliability curves (accuracy against mean confidence of each non-empty bin, markers sized alike) over the
-    diagonal, above the share of points per bin, one colour per method. tables: method name → a reliability table
-    (`metrics.reliability`: arrays "lower", "upper", "count", "confidence", "accuracy" of one length, or lists of
-    them, as in JSON)."""
+    """A reliability diagram: per method, accuracy against mean confidence of each non-empty bin (curve and
+    markers) over the diagonal of perfect calibration, its ECE in the legend; below, the share of points per bin.
+
+    Parameters
+    ----------
+    tables : dict of str to dict
+        Method name → its reliability table (`explorer.metrics.reliability`: arrays or lists "lower", "upper",
+        "count", "confidence", "accuracy" of one length, as a `bench multiclass` JSON holds them).
+    title : str, default ""
+        Title of the reliability panel ("reliability" if empty).
+
+    Returns
+    -------
+    holoviews.Layout
+        The reliability panel above the confidence histogram.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from explorer.metrics import reliability
+    >>> P = np.array([[0.9, 0.05, 0.05], [0.2, 0.7, 0.1], [0.4, 0.35, 0.25]])
+    >>> view = reliability_diagram({"model": reliability(P, np.array([0, 1, 2]))})
+    >>> len(view), [element.label for element in view[0]][:2]
+    (2, ['perfect', 'model (ECE 0.267)'])
+    """
     if not tables:
         raise ValueError("a reliability diagram needs at least one method's reliability table")
     diagonal = styled(

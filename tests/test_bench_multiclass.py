@@ -21,6 +21,7 @@ def arguments(**changes):
         batch_size=50,
         seconds=0.5,
         eval_every=10,
+        eval_points=20,
         gpc_rows=50,
         ovr_iterations=20,
         threads=1,
@@ -43,7 +44,7 @@ def test_a_task_reports_its_scores():
     assert record["K"] == 3 and record["train_rows"] == 120 and record["n"] == 150
     assert 0 <= record["test_error"] <= 1 and 0 <= record["ece"] <= 1 and record["test_nll"] > 0
     assert record["seconds"] >= 0.5 and len(record["trace"]["test_nll"]) >= 1
-    assert sum(record["reliability"]["count"]) == 30  # every test row in a bin
+    assert sum(record["reliability"]["count"]) == 30  # the final scores on every test row
 
 
 def test_settle_times_and_the_subsample_note():

@@ -5,8 +5,9 @@ Data that need no network: scikit-learn's iris, wine and digits, a generated K =
 --generated-rows rows, default 10⁵) and covertype only if scikit-learn has it cached. Stratified k-fold splits (the
 first --folds of --k), inputs standardised on the training rows. The three sliced methods (multi-class X-GPC,
 softmax SVGP with Adam, with natural gradients) share the k-means++ inducing inputs Z (m = --m), the starting kernel,
-the minibatch size and the minibatch stream (one seed), and train for --seconds of training time, evaluated on the
-test rows every --eval-every iterations (evaluation time excluded). scikit-learn's GPC fits on at most --gpc-rows
+the minibatch size and the minibatch stream (one seed), and train for --seconds of training time, evaluated every
+--eval-every iterations on at most --eval-points test rows (a fixed subset per fold; evaluation time excluded); their
+final scores, as every method's, are on all test rows. scikit-learn's GPC fits on at most --gpc-rows
 training rows (Laplace is O(n³); the table says when it was subsampled); one-vs-rest X-GPC (K binary
 `XGPClassifier`s, m inducing points each) trains --ovr-iterations iterations per class. Reported per (data set,
 method), means over folds: test error, NLL, top-label ECE (`metrics.expected_calibration_error`, 10 bins), training
@@ -114,9 +115,11 @@ def scores(P: np.ndarray, y: np.ndarray) -> dict:
 
 
 # ----- one task --------------------------------------------------------------------------------------------------------
-def _sliced_fit(method, X, y, X_test, y_test, *, m, batch_size, seconds, eval_every, seed) -> dict:
-    """Train a sliced method for `seconds` of training time, evaluating on the test rows every `eval_every` steps."""
+def _sliced_fit(method, X, y, X_test, y_test, *, m, batch_size, seconds, eval_every, eval_points, seed, progress):
+    """Train a sliced method for `seconds` of training time, evaluating on at most `eval_points` test rows (a fixed
+    random subset) every `eval_every` steps; the final scores on all test rows. `progress(trained seconds)` if given."""
     rng = np.random.default_rng(seed)
+    monitor = np.sort(np.random.default_rng(seed).permutation(len(y_test))[:eval_points])
     Z = kmeans_plus_plus(X, m, np.random.default_rng(seed))
     kernel = initial_kernel("rbf", X.shape[1], lengthscale=float(np.sqrt(X.shape[1])), nugget=1e-4)
     options = {"learning_rate": 0.05} if method == "svgp-adam" else {}
@@ -131,12 +134,14 @@ def _sliced_fit(method, X, y, X_test, y_test, *, m, batch_size, seconds, eval_ev
             status = f"stopped: {type(err).__name__}: {err}"[:200]
             break
         trained += time.perf_counter() - start
-        P = engine.predict_proba(X_test)
+        if progress is not None:
+            progress(trained)
+        P = engine.predict_proba(X_test[monitor])
         for key, value in (
             ("seconds", trained),
             ("iteration", engine.iteration),
-            ("test_nll", negative_log_likelihood(P, y_test)),
-            ("test_error", error_rate(P, y_test)),
+            ("test_nll", negative_log_likelihood(P, y_test[monitor])),
+            ("test_error", error_rate(P, y_test[monitor])),
         ):
             trace[key].append(value)
     P = engine.predict_proba(X_test)
@@ -155,11 +160,14 @@ def run_task(
     batch_size: int = 100,
     seconds: float = 30.0,
     eval_every: int = 20,
+    eval_points: int = 2000,
     gpc_rows: int = 1000,
     ovr_iterations: int = 500,
     threads: int = 1,
+    progress=None,
 ) -> dict:
-    """One (data set, fold, method) fit and its test scores (plain values; picklable, loads its own data)."""
+    """One (data set, fold, method) fit and its test scores (plain values; picklable, loads its own data);
+    `progress(trained seconds)` is called during a sliced fit if given."""
     X, y, X_test, y_test = split(dataset, fold, k, seed, generated_rows)
     record = {"dataset": dataset, "fold": fold, "method": method, "n": len(y) + len(y_test), "d": X.shape[1]}
     record["train_rows"] = len(y)
@@ -168,6 +176,7 @@ def run_task(
         warnings.simplefilter("ignore")  # scikit-learn's optimiser and the clamped-batch warnings
         if method in SLICED:
             common = dict(m=m, batch_size=batch_size, seconds=seconds, eval_every=eval_every, seed=seed + fold)
+            common.update(eval_points=eval_points, progress=progress)
             return {**record, **_sliced_fit(method, X, y, X_test, y_test, **common)}
         if method == "sklearn-gpc":
             rows = np.random.default_rng(seed + fold).permutation(len(y))[:gpc_rows]
@@ -201,7 +210,17 @@ def tasks(args) -> list[dict]:
     """The grid: one dict of `run_task` arguments per (data set, fold, method)."""
     shared = {
         key: getattr(args, key)
-        for key in ("k", "seed", "generated_rows", "m", "batch_size", "seconds", "eval_every", "gpc_rows")
+        for key in (
+            "k",
+            "seed",
+            "generated_rows",
+            "m",
+            "batch_size",
+            "seconds",
+            "eval_every",
+            "eval_points",
+            "gpc_rows",
+        )
     }
     shared.update(ovr_iterations=args.ovr_iterations, threads=args.threads)
     return [
@@ -300,6 +319,9 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--folds", type=int, default=1, help="run the first FOLDS of them (default 1)")
     parser.add_argument("--seconds", type=float, default=30.0, help="training time per sliced fit (default 30)")
     parser.add_argument("--eval-every", type=int, default=20, help="iterations between test evaluations (default 20)")
+    parser.add_argument(
+        "--eval-points", type=int, default=2000, help="most test rows per evaluation of a trace (default 2000)"
+    )
     parser.add_argument("--m", type=int, default=50, help="inducing points (default 50)")
     parser.add_argument("--batch-size", type=int, default=100, help="minibatch size s (default 100)")
     parser.add_argument("--seed", type=int, default=0)
@@ -345,7 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     for task in grid:
         note = f"{task['dataset']} fold {task['fold'] + 1}/{args.folds} {task['method']}"
         progress.show(0.0, note, force=True)
-        records.append(run_task(**task))
+        sliced = task["method"] in SLICED
+        show = lambda trained: progress.show(min(trained / args.seconds, 1.0), note)  # noqa: B023, E731
+        records.append(run_task(**task, progress=show if sliced else None))
         progress.advance(1, note)
     cost_rows = []
     for K, n in costs:

@@ -49,3 +49,21 @@ def test_reliability_diagram_draws_each_method_and_the_diagonal():
     assert labels[0] == "perfect" and "a (ECE 0.340)" in labels
     with pytest.raises(ValueError, match="at least one method"):
         reliability_diagram({})
+
+
+def test_bench_tables_pick_the_data_set_and_fold_and_name_what_is_there():
+    from explorer.views.calibration import bench_tables
+
+    table = {key: value.tolist() for key, value in reliability(P, Y).items()}
+    records = [
+        {"dataset": name, "fold": fold, "method": method, "reliability": table}
+        for name in ("iris", "wine")
+        for fold in (0, 1)
+        for method in ("xgpc", "svgp-adam")
+    ]
+    payload = {"names": {"xgpc": "multi-class X-GPC"}, "records": records}
+    dataset, tables = bench_tables(payload)
+    assert dataset == "iris" and list(tables) == ["multi-class X-GPC", "svgp-adam"]
+    assert bench_tables(payload, "wine", 2)[0] == "wine"
+    with pytest.raises(ValueError, match=r"no reliability tables for data set 'digits', fold 1.*\('iris', 1\)"):
+        bench_tables(payload, "digits")

@@ -19,7 +19,8 @@ points, kernel learning on) divided by its linear-algebra floor timed in the sam
 of an m × m matrix and K triangular solves with s right-hand sides (what K classes' natural-gradient steps must do).
 
 The grid is a list of independent tasks (`tasks`), each a dict of plain values for `run_task(**task)` (a picklable
-module-level function that loads its own data and split), so a grid runner can farm them out.
+module-level function that loads its own data and split), so a grid runner can farm them out. Its JSON holds each
+fit's reliability table; `python -m explorer.views.reliability_figure JSON PNG` draws them.
 """
 
 from __future__ import annotations
@@ -331,12 +332,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--cost-classes", type=int, nargs="+", default=[3, 5, 10], help="K of the cost table")
     parser.add_argument("--cost-rows", type=int, nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table")
     parser.add_argument("--quick", action="store_true", help="iris and wine, 1 fold, 3 s slices, a small cost table")
-    parser.add_argument(
-        "--figure",
-        metavar="PATH",
-        help="also save the reliability diagram (`views.reliability_diagram`) of every method on the first data "
-        "set's first fold to PATH (.png or .svg)",
-    )
     add_common_arguments(parser)
     args = parser.parse_args(argv)
     explicit = {a.split("=")[0].replace("-", "_").lstrip("_") for a in argv if a.startswith("--")}
@@ -387,19 +382,6 @@ def main(argv: list[str] | None = None) -> int:
         f"kernel step every iteration) against its linear-algebra floor (K m×m Cholesky + K triangular solves with s "
         f"right-hand sides):\n\n{markdown_table(cost_rows)}\n"
     )
-    finish(args, section, command, markdown, {"config": run_config(args), "records": records, "cost": cost_rows})
-    if args.figure:
-        save_figure(records, args.figure)
-        print(f"wrote {args.figure}")
+    payload = {"config": run_config(args), "names": NAMES, "records": records, "cost": cost_rows}
+    finish(args, section, command, markdown, payload)
     return 0
-
-
-def save_figure(records: list[dict], path: str) -> None:
-    """The reliability diagram of every method on the first data set's first fold, saved to `path`."""
-    from explorer.views import reliability_diagram
-    from explorer.views.export import save
-
-    first = [r for r in records if (r["dataset"], r["fold"]) == (records[0]["dataset"], 0)]
-    tables = {NAMES[r["method"]]: r["reliability"] for r in first}
-    title = f"reliability on {records[0]['dataset']} (test rows of fold 1)"
-    save(reliability_diagram(tables, title=title), path, width=700, height=700)

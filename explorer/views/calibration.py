@@ -4,6 +4,10 @@ expected calibration error in the legend).
 
     tables = {"X-GPC": reliability(P, y)}             # or the "reliability" entries of a `bench multiclass` JSON
     reliability_diagram(tables)
+
+From a `bench multiclass` JSON (the first data set's first fold, or --dataset, --fold):
+
+    python -m explorer.views.reliability_figure bench-results/multiclass.json reliability.png [--dataset digits]
 """
 
 from __future__ import annotations
@@ -67,6 +71,19 @@ def reliability_diagram(tables: dict[str, dict], *, title: str = "") -> hv.Layou
         centres = 0.5 * (np.asarray(table["lower"], float) + np.asarray(table["upper"], float))
         share = hv.Curve((centres, count / count.sum()), kdims=[CONFIDENCE], vdims=[SHARE], label=name)
         shares.append(styled(share, color=color, line_width=2, interpolation="steps-mid"))
-    top = sized(hv.Overlay(curves).opts(title=title or "reliability", legend_position="bottom_right"), height=360)
-    bottom = sized(hv.Overlay(shares).opts(title="confidence histogram", show_legend=False), height=160)
+    top = sized(styled(hv.Overlay(curves), title=title or "reliability", legend_position="bottom"), height=420)
+    bottom = sized(styled(hv.Overlay(shares), title="confidence histogram", show_legend=False), height=160)
     return (top + bottom).cols(1)
+
+
+def bench_tables(payload: dict, dataset: str | None = None, fold: int = 1) -> tuple[str, dict[str, dict]]:
+    """(data set, method name → reliability table) of fold `fold` (1-based) of a `bench multiclass` JSON payload, on
+    `dataset` (default: its first)."""
+    records = payload.get("records") or []
+    dataset = dataset or (records[0]["dataset"] if records else None)
+    chosen = [r for r in records if r["dataset"] == dataset and r["fold"] == fold - 1 and "reliability" in r]
+    if not chosen:
+        found = sorted({(r["dataset"], r["fold"] + 1) for r in records})
+        raise ValueError(f"no reliability tables for data set {dataset!r}, fold {fold} (the JSON has {found})")
+    names = payload.get("names", {})
+    return dataset, {names.get(r["method"], r["method"]): r["reliability"] for r in chosen}

@@ -206,3 +206,15 @@ def test_the_probit_has_no_three_class_form_here(blobs):
     X, y = blobs
     with pytest.raises(ValueError, match=r"link 'probit' has no 3-class form here.*softmax"):
         methods.build("svgp-adam", X, y, X[::15], RBF(1.0), batch_size=20, rng=np.random.default_rng(0), link="probit")
+
+
+@pytest.mark.parametrize("method", ["svgp-adam", "svgp-natgrad"])
+def test_the_estimator_trains_the_softmax_svgp_on_three_string_classes(blobs, method):
+    from explorer import XGPClassifier
+
+    X, y = blobs
+    labels = np.array(["setosa", "versicolor", "virginica"])[y]
+    clf = XGPClassifier(method=method, n_inducing=15, max_iter=300, random_state=0).fit(X, labels)
+    P = clf.predict_proba(X)
+    assert clf.classes_.tolist() == ["setosa", "versicolor", "virginica"] and P.shape == (300, 3)
+    assert np.allclose(P.sum(axis=1), 1.0) and clf.score(X, labels) > 0.95

@@ -288,5 +288,68 @@ class LogisticSoftmax:
         for start in range(0, len(mean), block):
             part = slice(start, start + block)
             F = mean[part, None, :] + np.sqrt(var[part, None, :]) * eps  # (rows, samples, K)
-            P[part] = logistic_softmax(F).mean(axis=1)
+            P[part] = self.probabilities(F).mean(axis=1)
         return P
+
+    def probabilities(self, F: np.ndarray) -> np.ndarray:
+        """p(y = k | f) along the last axis of F (..., K) → (..., K) (`logistic_softmax`)."""
+        return logistic_softmax(F)
+
+
+# ----- softmax (K classes) --------------------------------------------------------------------------------------------
+def softmax_expectations(
+    y: np.ndarray, a: np.ndarray, v: np.ndarray, eps: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The softmax likelihood's expectations under q(f_i) = Π_k N(f_ik | a_ik, v_ik), by the standard normal points
+    eps (S, K) shared by all rows, or (s, S, K) per row, f = a + √v ∘ ε:
+
+        E_i   = E[log softmax(f_i)_{y_i}] = a_{i,y_i} − E[log Σ_j exp f_ij]     (E[f_{i,y_i}] exactly)
+        g_a,ik = ∂E_i/∂a_ik = E[∂ℓ/∂f_k]  = Y_ik − E[p_k(f_i)]
+        g_v,ik = ∂E_i/∂v_ik = ½E[∂²ℓ/∂f_k²] = −½E[p_k(f_i)(1 − p_k(f_i))]   (Price's theorem; ≤ 0: log-concave)
+
+    with p = softmax(f) and Y_ik = [y_i = k]; averages over the S points. g_a is the exact derivative of the
+    estimate of E at fixed ε; g_v is Price's estimator of ∂E/∂v, never positive, which the natural-gradient step
+    needs. y (s,) class indices, a, v (s, K) → E (s,), g_a (s, K), g_v (s, K)."""
+    y = np.asarray(y, dtype=np.intp)
+    F = a[:, None, :] + np.sqrt(np.maximum(v, 0.0))[:, None, :] * eps  # (s, S, K)
+    log_normaliser = logsumexp(F, axis=-1, keepdims=True)
+    P = np.exp(F - log_normaliser)
+    rows = np.arange(len(y))
+    g_a = -P.mean(axis=1)
+    g_a[rows, y] += 1.0
+    return a[rows, y] - log_normaliser[:, :, 0].mean(axis=1), g_a, -0.5 * (P * (1.0 - P)).mean(axis=1)
+
+
+def softmax(F: np.ndarray) -> np.ndarray:
+    """p(y = k | f) = exp(f_k) / Σ_j exp(f_j) along the last axis of F (..., K) → (..., K); rows sum to 1."""
+    F = np.asarray(F, dtype=float)
+    return np.exp(F - logsumexp(F, axis=-1, keepdims=True))
+
+
+@dataclass(frozen=True)
+class Softmax(LogisticSoftmax):
+    """The softmax likelihood of K classes, p(y = k | f) = exp(f_k) / Σ_j exp(f_j): the link of the non-augmented
+    K-class SVGP baseline (`explorer.svgp_multiclass`). Its predictive is the logistic-softmax's quasi-Monte Carlo
+    average (`LogisticSoftmax.predictive`) of the softmax; its expectations for the bound are `softmax_expectations`.
+
+    Parameters
+    ----------
+    n_classes : int
+        K ≥ 2.
+    samples : int, default 1024
+        Quasi-Monte Carlo points per prediction.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> link = Softmax(3)
+    >>> P = link.predictive(np.array([[2.0, 0.0, -2.0]]), np.full((1, 3), 1e-12))  # var → 0: softmax of the mean
+    >>> bool(np.allclose(P, np.exp([2.0, 0.0, -2.0]) / np.exp([2.0, 0.0, -2.0]).sum()))
+    True
+    """
+
+    name: str = "softmax"
+
+    def probabilities(self, F: np.ndarray) -> np.ndarray:
+        """p(y = k | f) along the last axis of F (..., K) → (..., K) (`softmax`)."""
+        return softmax(F)

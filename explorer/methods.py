@@ -8,8 +8,9 @@ the method's row of that table. X (n, d) may also be a `sources.DataSource` with
 indices 0…K−1 (`validation.encode_labels`).
 
 Each method declares the numbers of classes K it supports (`CLASS_COUNTS`); a face checks the user's labels against
-it with `check_classes` before building. The non-augmented SVGPs take their likelihood by name from
-`likelihoods.LINKS` (`link="logit"`, the paper's, or "probit").
+it with `check_classes` before building. The non-augmented SVGPs take their likelihood by name (`svgp_link`): for
+two classes from `likelihoods.LINKS` (`link="logit"`, the paper's, or "probit"); for K ≥ 3 the softmax
+(`svgp_multiclass`), the logit's K-class form ("logit" or "softmax"; there is no K-class probit here).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from explorer.kernels import Kernel
 from explorer.likelihoods import LINKS, Link
 from explorer.schedules import schedule_for
 from explorer.svgp import SVGPAdam, SVGPNatGrad
+from explorer.svgp_multiclass import SVGPMulticlassAdam, SVGPMulticlassNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
 from explorer.xgpc_multiclass import XGPCMulticlass
@@ -34,6 +36,23 @@ def link_by_name(link: str) -> Link:
     if link not in LINKS:
         raise ValueError(f"link must be one of {sorted(LINKS)}, got {show(link)}")
     return LINKS[link]
+
+
+MULTICLASS_LINKS = ("logit", "softmax")
+"""The link names the K ≥ 3 SVGPs take: both mean the softmax (the logit is its two-class case)."""
+
+
+def svgp_link(link: str, n_classes: int) -> Link | None:
+    """The binary SVGP's likelihood `likelihoods.LINKS[link]` for two classes, or None for K ≥ 3 classes (the K-class
+    engines' softmax) when `link` is one of `MULTICLASS_LINKS`; ValueError naming the choices otherwise."""
+    if n_classes > 2:
+        if link not in MULTICLASS_LINKS:
+            raise ValueError(
+                f"link {show(link)} has no {n_classes}-class form here; with {n_classes} classes the SVGP's "
+                f"likelihood is the softmax (link one of {list(MULTICLASS_LINKS)})"
+            )
+        return None
+    return link_by_name(link)
 
 
 def build_xgpc(
@@ -149,20 +168,22 @@ def build_svgp_adam(
     learning_rate: float = 0.01,
     link: str = "logit",
 ) -> SVGPAdam:
-    """Non-augmented SVGP with the likelihood `link` (a key of `likelihoods.LINKS`) trained by Adam
-    (`learning_rate`) on the whitened mean and Cholesky factor, a kernel step every `hyper_every` iterations. The
-    step-size options (step_size, rho, tau, kappa) do not apply to Adam and are ignored."""
-    engine = SVGPAdam(
-        X,
-        y,
-        Z,
-        kernel,
+    """Non-augmented SVGP with the likelihood `link` (`svgp_link`: two classes logit or probit, `svgp.SVGPAdam`;
+    K ≥ 3 the softmax, `svgp_multiclass.SVGPMulticlassAdam`) trained by Adam (`learning_rate`) on the whitened means
+    and Cholesky factors, a kernel step every `hyper_every` iterations. The step-size options (step_size, rho, tau,
+    kappa) do not apply to Adam and are ignored."""
+    source = as_source(X, y)
+    binary_link = svgp_link(link, source.n_classes)
+    options = dict(
         batch_size=batch_size,
         rng=rng,
         learning_rate=learning_rate,
         hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
-        link=link_by_name(link),
     )
+    if binary_link is None:
+        engine = SVGPMulticlassAdam(source, None, Z, kernel, **options)
+    else:
+        engine = SVGPAdam(source, None, Z, kernel, link=binary_link, **options)
     return _every(engine, hyper_every)
 
 
@@ -183,20 +204,22 @@ def build_svgp_natgrad(
     hyper_every: int = 1,
     link: str = "logit",
 ) -> SVGPNatGrad:
-    """Non-augmented SVGP with the likelihood `link` (a key of `likelihoods.LINKS`) trained by natural-gradient steps
-    from the quadrature expectations, with the given step-size rule as for X-GPC, a kernel step every `hyper_every`
-    iterations. Not coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
-    engine = SVGPNatGrad(
-        X,
-        y,
-        Z,
-        kernel,
+    """Non-augmented SVGP with the likelihood `link` (`svgp_link`: two classes logit or probit, `svgp.SVGPNatGrad`;
+    K ≥ 3 the softmax, `svgp_multiclass.SVGPMulticlassNatGrad`) trained by natural-gradient steps from the
+    expectations' slopes, with the given step-size rule as for X-GPC, a kernel step every `hyper_every` iterations.
+    Not coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
+    source = as_source(X, y)
+    binary_link = svgp_link(link, source.n_classes)
+    options = dict(
         batch_size=batch_size,
         rng=rng,
         schedule=schedule_for("svgp-natgrad", step_size, rho=rho, tau=tau, kappa=kappa),
         hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
-        link=link_by_name(link),
     )
+    if binary_link is None:
+        engine = SVGPMulticlassNatGrad(source, None, Z, kernel, **options)
+    else:
+        engine = SVGPNatGrad(source, None, Z, kernel, link=binary_link, **options)
     return _every(engine, hyper_every)
 
 
@@ -251,10 +274,10 @@ def _every(engine, hyper_every: int):
 
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}
 
-CLASS_COUNTS = {"xgpc": (2, None), "svgp-adam": (2, 2), "svgp-natgrad": (2, 2), "epgpc": (2, 2)}
+CLASS_COUNTS = {"xgpc": (2, None), "svgp-adam": (2, None), "svgp-natgrad": (2, None), "epgpc": (2, 2)}
 """The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. X-GPC takes any
-K (two classes: the paper's logit model; more: the augmented logistic-softmax, `xgpc_multiclass`); the SVGPs' and
-EPGPC's links are binary."""
+K (two classes: the paper's logit model; more: the augmented logistic-softmax, `xgpc_multiclass`); the SVGPs too (two
+classes: the logit or probit link; more: the softmax, `svgp_multiclass`); EPGPC's probit is binary."""
 
 
 def check_classes(method: str, classes, source: str | None = None) -> None:

@@ -55,3 +55,74 @@ def settled_time_within(seconds: np.ndarray, values: np.ndarray, target: float) 
     if len(outside) == 0:
         return float(seconds[0]) if len(seconds) else float("inf")
     return float("inf") if outside[-1] == len(values) - 1 else float(seconds[outside[-1] + 1])
+
+
+CALIBRATION_BINS = 10
+"""Equal-width confidence bins of `expected_calibration_error` and `reliability`."""
+
+
+def reliability(P: np.ndarray, y: np.ndarray, bins: int = CALIBRATION_BINS) -> dict[str, np.ndarray]:
+    """The top-label reliability table of P (n, K) and class indices y (n,) over `bins` equal-width confidence bins.
+
+    Each row's confidence is its top probability c_i = max_k P[i, k] and it is correct when that class (ties: the
+    lowest index, as `error_rate`) is y_i. Bin b holds the rows with b/B ≤ c_i < (b + 1)/B (the last bin also
+    c_i = 1). Returns arrays of shape (bins,): "lower" and "upper" edges, "count" of rows, their mean "confidence"
+    and "accuracy" (both NaN in an empty bin)."""
+    P, y = _checked(P, y)
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
+        raise ValueError(f"bins must be a whole number ≥ 1, got {bins!r}")
+    top = np.argmax(P, axis=1)
+    confidence = P[np.arange(len(y)), top]
+    which = np.minimum((confidence * bins).astype(np.intp), bins - 1)
+    count = np.bincount(which, minlength=bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_confidence = np.bincount(which, weights=confidence, minlength=bins) / count
+        accuracy = np.bincount(which, weights=(top == y).astype(float), minlength=bins) / count
+    edges = np.arange(bins + 1) / bins
+    return {
+        "lower": edges[:-1],
+        "upper": edges[1:],
+        "count": count,
+        "confidence": mean_confidence,
+        "accuracy": accuracy,
+    }
+
+
+def expected_calibration_error(P: np.ndarray, y: np.ndarray, bins: int = CALIBRATION_BINS) -> float:
+    """Top-label expected calibration error (Guo et al. 2017) with equal-width confidence bins.
+
+    ECE = Σ_b (n_b / n) |accuracy_b − confidence_b| over the non-empty bins of `reliability`: each row's confidence
+    is its top probability, correct when that class (ties: the lowest index) is its label; bin b holds the
+    confidences in [b/B, (b + 1)/B) (the last also 1).
+
+    Parameters
+    ----------
+    P : ndarray of shape (n, K)
+        Predictive class probabilities.
+    y : ndarray of shape (n,)
+        Class indices 0…K−1.
+    bins : int, default 10
+        B, the number of equal-width bins on [0, 1].
+
+    Returns
+    -------
+    float
+        The ECE in [0, 1]; 0 when every bin's accuracy equals its mean confidence.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = np.array([[0.9, 0.1], [0.8, 0.2], [0.3, 0.7]])
+    >>> round(expected_calibration_error(P, np.array([0, 1, 1])), 6)  # (|1 − 0.9| + |0 − 0.8| + |1 − 0.7|)/3
+    0.4
+    """
+    return calibration_error(reliability(P, y, bins))
+
+
+def calibration_error(table: dict) -> float:
+    """Σ_b (n_b / n)|accuracy_b − confidence_b| over the non-empty bins of a reliability table (`reliability`; its
+    arrays may be lists, as read from JSON)."""
+    count = np.asarray(table["count"], dtype=float)
+    full = count > 0
+    gaps = np.abs(np.asarray(table["accuracy"], dtype=float)[full] - np.asarray(table["confidence"], dtype=float)[full])
+    return float(np.sum(count[full] / count.sum() * gaps))

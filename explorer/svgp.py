@@ -45,13 +45,46 @@ from explorer.targets import natural_gradient_targets, pseudo_data
 _CHUNK = 4096
 
 
+# ----- one latent function's marginals and KL in either parameterisation --------------------------------------------
+def whitened_marginals(
+    k_diag: np.ndarray, beta: np.ndarray, m_w: np.ndarray, L_S: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """q(f_i) = N(a_i, v_i) under q(w) = N(m_w, L_S L_Sᵀ), u = L_K w: a = βᵀm_w, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖².
+    k_diag (s,), β = L_K⁻¹K_ms (m, s), m_w (m,), L_S (m, m) → (s,), (s,)."""
+    V = L_S.T @ beta
+    v = k_diag - np.einsum("ij,ij->j", beta, beta) + np.einsum("ij,ij->j", V, V)
+    return beta.T @ m_w, np.maximum(v, 0.0)
+
+
+def whitened_kl(m_w: np.ndarray, L_S: np.ndarray) -> float:
+    """KL(N(m_w, S) ‖ N(0, I)) = ½[tr S + m_wᵀm_w − m − log|S|], S = L_S L_Sᵀ. m_w (m,), L_S (m, m)."""
+    return 0.5 * (float(np.sum(L_S**2)) + float(m_w @ m_w) - len(m_w)) - float(np.sum(np.log(np.diag(L_S))))
+
+
+def natural_marginals(
+    k_diag: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray, mu: np.ndarray, L_P_inv: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """q(f_i) = N(a_i, v_i) under q(u) = N(μ, Σ), Σ⁻¹ = L_P L_Pᵀ: a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖².
+    k_diag (s,), K_sm, κ (s, m), μ (m,), L_P⁻¹ (m, m) → (s,), (s,)."""
+    V = L_P_inv @ kappa.T
+    v = k_diag - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
+    return kappa @ mu, np.maximum(v, 0.0)
+
+
 # ----- what both optimisers share ------------------------------------------------------------------------------
 class _SVGP(SVIEngine):
     """What both optimisers share on the SVI skeleton (`explorer.engine.SVIEngine`): kernel factors, the
     quadrature expectations of the likelihood `link` (a `likelihoods.Link`, default the logit), the bound,
     prediction. Subclasses define the parameterisation of q(u) and its `_variational_step`. The methods that take
     a minibatch's labels y (`variational_gradient`, `kernel_gradient`, `natural_gradient_targets`) take them as the
-    equations write them, ±1 (`_batch`, `likelihoods.signed_labels`)."""
+    equations write them, ±1 (`_batch`, `likelihoods.signed_labels`).
+
+    The seams a K-class subclass (`explorer.svgp_multiclass`) fills: `_latent_shape` (the shape of the latent
+    functions at one point: () for the one binary f, (K,) for K of them; the variational parameters carry it in
+    front), `_expectations` (the likelihood's expectations and slopes at the marginals) and `_bound_terms` (the
+    expectations the reported bound sums)."""
+
+    _latent_shape: tuple = ()
 
     def __init__(
         self,
@@ -103,6 +136,10 @@ class _SVGP(SVIEngine):
         a, v = self._marginals(K_sm, projection)
         return (a, v) + gauss_hermite_expectations(self.link.log_likelihood, y, a, v)
 
+    def _bound_terms(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """E_q[log p(y_i | f_i)] (s,) of the rows, as the reported bound sums them."""
+        return self._expectations(K_sm, projection, y)[2]
+
     # ----- the variational step of one SVI iteration (the skeleton's `_update_q`) -----------------------------
     def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
         K_sm = self._cross(X_b)
@@ -120,14 +157,14 @@ class _SVGP(SVIEngine):
         for part in self.source.chunks(_CHUNK, index):
             X_part, y_part = self._batch(part)
             K_sm = self._cross(X_part)
-            total += float(np.sum(self._expectations(K_sm, self._project(K_sm), y_part)[2]))
+            total += float(np.sum(self._bound_terms(K_sm, self._project(K_sm), y_part)))
             count += len(part)
         return self.n / count * total - self.kl()
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,)."""
+        """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,) (K latent functions: (n*, K), (n*, K))."""
         Xs = query_points(Xs, self.source.d)
-        mean, var = np.empty(len(Xs)), np.empty(len(Xs))
+        mean, var = np.empty((len(Xs),) + self._latent_shape), np.empty((len(Xs),) + self._latent_shape)
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)
             mean[part], var[part] = self.marginals(self._cross(Xs[part]))
@@ -207,18 +244,29 @@ class SVGPAdam(_SVGP):
         )
         self._tril = np.tril_indices(self.m)
         self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
-        self._set_whitened(np.zeros(self.m), np.eye(self.m))
+        self._set_whitened(
+            np.zeros(self._latent_shape + (self.m,)), np.tile(np.eye(self.m), self._latent_shape + (1, 1))
+        )
 
     def _set_whitened(self, m_w: np.ndarray, L_S: np.ndarray) -> None:
         self.m_w, self.L_S = m_w, L_S
 
     def _pack(self) -> np.ndarray:
-        """(m, L_S) → one vector (m + m(m+1)/2,): m, then L_S's lower triangle with log on the diagonal."""
-        lower = self.L_S[self._tril].copy()
-        lower[self._diag_in_tril] = np.log(lower[self._diag_in_tril])
-        return np.concatenate([self.m_w, lower])
+        """(m, L_S) → one vector (m + m(m+1)/2,) (`_pack_one`)."""
+        return self._pack_one(self.m_w, self.L_S)
 
     def _unpack(self, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self._unpack_one(packed)
+
+    def _pack_one(self, m_w: np.ndarray, L_S: np.ndarray) -> np.ndarray:
+        """One latent function's (m (m,), L_S (m, m)) → (m + m(m+1)/2,): m, then L_S's lower triangle with log on
+        the diagonal."""
+        lower = L_S[self._tril].copy()
+        lower[self._diag_in_tril] = np.log(lower[self._diag_in_tril])
+        return np.concatenate([m_w, lower])
+
+    def _unpack_one(self, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The inverse of `_pack_one`."""
         lower = packed[self.m :].copy()
         lower[self._diag_in_tril] = np.exp(lower[self._diag_in_tril])
         L_S = np.zeros((self.m, self.m))
@@ -242,25 +290,27 @@ class SVGPAdam(_SVGP):
 
     def _marginals(self, K_sm: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖². K_sm (s, m), β (m, s) → (s,), (s,)."""
-        V = self.L_S.T @ beta
-        v = self.kernel.diag(len(K_sm)) - np.einsum("ij,ij->j", beta, beta) + np.einsum("ij,ij->j", V, V)
-        return beta.T @ self.m_w, np.maximum(v, 0.0)
+        return whitened_marginals(self.kernel.diag(len(K_sm)), beta, self.m_w, self.L_S)
 
     def kl(self) -> float:
         """KL(N(m, S) ‖ N(0, I)) = ½[tr S + mᵀm − m_dim − log|S|] (= KL(q(u) ‖ p(u)))."""
-        return 0.5 * (float(np.sum(self.L_S**2)) + float(self.m_w @ self.m_w) - self.m) - float(
-            np.sum(np.log(np.diag(self.L_S)))
-        )
+        return whitened_kl(self.m_w, self.L_S)
 
     def variational_gradient(self, K_sm: np.ndarray, y: np.ndarray, beta: np.ndarray | None = None) -> np.ndarray:
         """∂L̂/∂(packed m, L_S) of the minibatch bound: ∂m = (n/s)βg_a − m,
         ∂L_S = tril(2(n/s)βG_vβᵀL_S − L_S) + diag(1/L_ii), times L_ii on the log-diagonal."""
-        scale = self.n / len(y)
         beta = self._project(K_sm) if beta is None else beta
         _, _, _, g_a, g_v = self._expectations(K_sm, beta, y)
-        grad_m = scale * (beta @ g_a) - self.m_w
-        grad_L = np.tril(2.0 * scale * ((beta * g_v) @ beta.T) @ self.L_S - self.L_S)
-        diag = np.diag(self.L_S)
+        return self._packed_gradient(beta, g_a, g_v, self.m_w, self.L_S, self.n / len(y))
+
+    def _packed_gradient(
+        self, beta: np.ndarray, g_a: np.ndarray, g_v: np.ndarray, m_w: np.ndarray, L_S: np.ndarray, scale: float
+    ) -> np.ndarray:
+        """One latent function's ∂L̂/∂(packed m, L_S) (`variational_gradient`) from its slopes g_a, g_v (s,) at
+        β (m, s), its m (m,), L_S (m, m), and the minibatch scale n/s."""
+        grad_m = scale * (beta @ g_a) - m_w
+        grad_L = np.tril(2.0 * scale * ((beta * g_v) @ beta.T) @ L_S - L_S)
+        diag = np.diag(L_S)
         grad_L[np.diag_indices(self.m)] += 1.0 / diag
         lower = grad_L[self._tril]
         lower[self._diag_in_tril] *= diag
@@ -381,8 +431,12 @@ class SVGPNatGrad(_SVGP):
             criterion=criterion,
             link=link,
         )
-        eta2 = -0.5 * self.K_inv
-        self._set_natural(np.zeros(self.m), eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", 0))
+        eta2 = np.tile(-0.5 * self.K_inv, self._latent_shape + (1, 1))
+        self._set_natural(np.zeros(self._latent_shape + (self.m,)), eta2, self._precision_factor(eta2, 0))
+
+    def _precision_factor(self, eta2: np.ndarray, iteration: int) -> np.ndarray:
+        """L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ (NumericalError naming the `iteration` if −2η₂ is not positive definite)."""
+        return robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", iteration)
 
     def _set_natural(self, eta1: np.ndarray, eta2: np.ndarray, L_P: np.ndarray) -> None:
         self.eta1, self.eta2, self.L_P = eta1, eta2, L_P
@@ -400,9 +454,7 @@ class SVGPNatGrad(_SVGP):
 
     def _marginals(self, K_sm: np.ndarray, kappa: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖². K_sm, κ (s, m) → (s,), (s,)."""
-        V = self.L_P_inv @ kappa.T
-        v = self.kernel.diag(len(K_sm)) - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
-        return kappa @ self.mu, np.maximum(v, 0.0)
+        return natural_marginals(self.kernel.diag(len(K_sm)), K_sm, kappa, self.mu, self.L_P_inv)
 
     def kl(self) -> float:
         """KL(q(u) ‖ p(u))."""
@@ -420,18 +472,20 @@ class SVGPNatGrad(_SVGP):
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
         X_b, y_b = self._batch(index)
         lam1, lam2 = self.natural_gradient_targets(self._cross(X_b), y_b)
-        return np.concatenate([lam1, lam2.ravel()])
+        return np.concatenate([lam1.ravel(), lam2.ravel()])
 
     def _flat_natural_parameters(self) -> np.ndarray:
-        return np.concatenate([self.eta1, self.eta2.ravel()])
+        return np.concatenate([self.eta1.ravel(), self.eta2.ravel()])
 
     def _variational_step(self, K_sm: np.ndarray, kappa: np.ndarray, y: np.ndarray) -> float:
         lam1, lam2 = self.natural_gradient_targets(K_sm, y, kappa)
         g1, g2 = lam1 - self.eta1, lam2 - self.eta2
-        rho = self.schedule.rate(np.concatenate([g1, g2.ravel()]))
+        rho = self.schedule.rate(np.concatenate([g1.ravel(), g2.ravel()]))
         eta1, eta2 = self.eta1 + rho * g1, self.eta2 + rho * g2
-        L_P = robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", self.iteration)
-        change = relative_change(np.concatenate([self.eta1, self.eta2.ravel()]), np.concatenate([eta1, eta2.ravel()]))
+        L_P = self._precision_factor(eta2, self.iteration)
+        change = relative_change(
+            np.concatenate([self.eta1.ravel(), self.eta2.ravel()]), np.concatenate([eta1.ravel(), eta2.ravel()])
+        )
         self._set_natural(eta1, eta2, L_P)
         self.rho = rho
         return change
@@ -465,4 +519,4 @@ class SVGPNatGrad(_SVGP):
     def load_state_dict(self, state: dict) -> None:
         self._load_base_state(state)
         eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
-        self._set_natural(eta1, eta2, robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", self.iteration))
+        self._set_natural(eta1, eta2, self._precision_factor(eta2, self.iteration))

@@ -57,8 +57,10 @@ def test_encode_then_decode_gives_the_labels_back_for_two_and_three_classes(case
 def test_binary_methods_refuse_three_classes_naming_them(case):
     y, values = case
     _, classes = encode_labels(y)
-    methods.check_classes("xgpc", classes)  # two classes: the logit model; three: the logistic-softmax
-    for method in set(methods.METHODS) - {"xgpc"}:
+    for method in ("xgpc", "svgp-adam", "svgp-natgrad"):  # two classes: the logit model; three: a K-class model
+        assert methods.CLASS_COUNTS[method] == (2, None)
+        methods.check_classes(method, classes)
+    for method in set(methods.METHODS) - {"xgpc", "svgp-adam", "svgp-natgrad"}:
         assert methods.CLASS_COUNTS[method] == (2, 2)
         if len(classes) == 2:
             methods.check_classes(method, classes)
@@ -89,7 +91,7 @@ def test_a_binary_method_refuses_three_classes_with_the_classes_found():
 
 
 def test_a_binary_method_model_refuses_three_classes_and_keeps_its_run():
-    model = Model(dataset="moons", n_points=100, n_inducing=10, batch_size=20, method="svgp-adam")
+    model = Model(dataset="moons", n_points=100, n_inducing=10, batch_size=20, method="epgpc")
     model.step(3)
     X, y = _three_class_table()
     with pytest.raises(DataError, match=r"^flowers\.csv: Only binary.*3 classes: \['setosa'"):
@@ -178,7 +180,8 @@ def test_the_gibbs_sampler_and_the_faces_predict_rows_of_class_probabilities():
 
 def test_engines_refuse_labels_beyond_their_classes():
     X, y = _binary_problem()
-    for method in set(methods.METHODS) - {"xgpc"}:  # X-GPC takes {0, 2} as three classes, one of them unseen
+    binary = [method for method, (_, most) in methods.CLASS_COUNTS.items() if most == 2]
+    for method in binary:  # the K-class methods take {0, 2} as three classes, one of them unseen
         with pytest.raises(DataError, match=r"class indices up to 2, but the (logit|probit) likelihood models 2"):
             methods.build(
                 method, X, np.where(y > 0, 2, 0), X[::5], RBF(1.0), batch_size=10, rng=np.random.default_rng()

@@ -15,6 +15,7 @@ from matplotlib import pyplot as plt
 from PIL import Image
 
 from explorer import Model, views
+from explorer.metrics import reliability
 from explorer.views import export
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -261,6 +262,8 @@ def every_view(trained) -> dict:
     three = run_comparison(X, y3, kernel, n_inducing=6, n_samples=40, burn_in=10, n_chains=2, progress=None)
     grid = np.linspace(-2, 2, 20)
     seconds = [0.0, 0.01, 0.1, 1.0, 2.0]
+    probabilities = rng.dirichlet([1.0, 1.0, 1.0], 200)
+    labels = np.array([rng.choice(3, p=p) for p in probabilities])  # three classes, calibrated by construction
 
     def fit(m, method, level):
         trace = {"seconds": seconds, "test_error": [0.5, 0.4, level, level, level - 0.1]}
@@ -298,6 +301,9 @@ def every_view(trained) -> dict:
             {"fits": [fit(m, method, 0.3 - 0.01 * m) for m in (4, 16) for method in ("xgpc", "svgp-adam")]}
         ),
         "two runs' traces": views.training_traces(trained, trained, labels=["run a", "run b"]),
+        "reliability": views.reliability_diagram(
+            {name: reliability(P, labels) for name, P in (("X-GPC", probabilities), ("softmax SVGP", probabilities**2))}
+        ),
     }
 
 

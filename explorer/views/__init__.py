@@ -11,12 +11,14 @@ maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` an
 - `softmax_augmentation`: one point's augmented logistic-softmax (multi-class X-GPC): the likelihood against the
   softmax, q(λ), q(n_k), q(ω_k) and the Gaussian bound along f_k.
 - `inducing`: the inducing-point study (paper Fig. 3) from a `bench inducing` JSON.
+- `calibration`: reliability diagrams (top-label accuracy against confidence, any K) from `metrics.reliability`.
 - `style`: the backend-neutral styling they share.
 
 Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
 stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
 """
 
+from explorer.views.calibration import reliability_diagram
 from explorer.views.ep_site import ep_site_view
 from explorer.views.inducing import inducing_study
 from explorer.views.learn import (
@@ -52,6 +54,7 @@ __all__ = [
     "minibatch_view",
     "pg_density",
     "race_curves",
+    "reliability_diagram",
     "settle_points",
     "softmax_augmentation_view",
     "surface_arrays",

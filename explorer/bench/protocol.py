@@ -19,9 +19,12 @@ initial kernel ℓ = √d, σ² = 1 (RBF unless `--kernel` names another family 
 from __future__ import annotations
 
 import argparse
+import functools
+import os
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -97,14 +100,32 @@ def paper_file(name: str, protocol: str) -> str:
     return PAPER_FILES.get(name, name) if protocol == "paper" else name
 
 
+def is_file(name: str) -> bool:
+    """Whether a `--datasets` entry names a file (it has an extension or a folder) rather than a registered set."""
+    return bool(Path(name).suffix) or os.sep in name or (os.altsep is not None and os.altsep in name)
+
+
 def load_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
     """(X (n, d), y (n,) class indices) of a paper data set as the protocol reads it, found where `datasets.load` looks
     ($XGPC_DATA_DIR, the project's data/, ../shared/data, the user cache, then OpenML); a set that is nowhere raises
-    `datasets.DataError` saying how to get it."""
+    `datasets.DataError` saying how to get it. A `name` with an extension or a folder (`is_file`) is a file that
+    `datasets.load_file` reads (CSV/TSV with a label column, LIBSVM, .npz), standardised like any set without the
+    authors' copy."""
+    if is_file(name):
+        X, y, _, _ = datasets.load_file(name)
+        return np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     X, y = datasets.load(paper_file(name, protocol))
     if protocol == "paper" and name in DEDUPLICATED:
         X, y = datasets.deduplicate(X, y)
     return np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+
+
+@functools.lru_cache(maxsize=2)
+def shared_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
+    """`load_dataset`, read once per process for the grid's tasks on one data set (the arrays are read-only)."""
+    X, y = load_dataset(name, protocol)
+    X.flags.writeable = y.flags.writeable = False
+    return X, y
 
 
 def unobtainable(names, protocol: str) -> dict[str, str]:
@@ -178,6 +199,38 @@ def prepare_split(
     gamma = NUGGET[protocol] if nugget is None else nugget
     return Split(
         X_train, y_train, X_test, y_test, X_monitor, y_monitor, Z, make_kernel(kernel, np.sqrt(X.shape[1]), 1.0, gamma)
+    )
+
+
+def fold_split(
+    name: str,
+    protocol: str,
+    fold: int,
+    *,
+    k: int = 10,
+    seed: int,
+    m: int,
+    nugget: float | None = None,
+    monitor_points: int = 5000,
+    kernel: str = "rbf",
+) -> Split:
+    """`prepare_split` of fold `fold` (0-based) of the k `folds` of data set `name` (a registered name or a file,
+    read once per process by `shared_dataset`): the folds drawn from `seed`, the split's randomness from seed + fold.
+    What each task of a grid starts from."""
+    X, y = shared_dataset(name, protocol)
+    train, test = folds(name, y, k, protocol, seed)[fold]
+    return prepare_split(
+        name,
+        X,
+        y,
+        train,
+        test,
+        protocol,
+        m=m,
+        seed=seed + fold,
+        nugget=nugget,
+        monitor_points=monitor_points,
+        kernel=kernel,
     )
 
 

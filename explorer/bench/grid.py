@@ -139,9 +139,7 @@ def run_serially(tasks: Sequence[Task], threads: int = 1, log=None) -> list:
     return results
 
 
-def run_on_cluster(
-    tasks: Sequence[Task], client, *, store: Path | None = None, threads: int = 1, log=None
-) -> list:
+def run_on_cluster(tasks: Sequence[Task], client, *, store: Path | None = None, threads: int = 1, log=None) -> list:
     """Each task's result, computed as a task on the Dask `client`'s cluster with BLAS pinned to `threads`, reported
     on `log` as it finishes. With a `store` folder a task whose result is there is not run again and each finished
     result is written there. Raises `GridFailed` (after every task ended) when tasks failed or were lost."""
@@ -240,7 +238,11 @@ class _Report:
         elapsed = time.perf_counter() - self.start
         fraction = min(self.done_units / self.units, 1.0)
         left = f", about {elapsed * (1 - fraction) / fraction:.0f} s left" if 0 < fraction < 1 else ""
-        print(f"[{self.count}/{self.total}] {task.name}: {what} (elapsed {elapsed:.0f} s{left})", file=self.log)
+        print(
+            f"[{self.count}/{self.total} tasks, {100 * fraction:.0f}%] {task.name}: {what} "
+            f"(elapsed {elapsed:.0f} s{left})",
+            file=self.log,
+        )
         self.log.flush()
 
     def finished(self, task: Task, seconds: float) -> None:
@@ -249,7 +251,7 @@ class _Report:
     def skipped(self, task: Task, path: Path) -> None:
         self.units = max(self.units - task.units, 1e-12)  # no work left in it: out of the time-left estimate
         self.count += 1
-        print(f"[{self.count}/{self.total}] {task.name}: done before, read from {path}", file=self.log)
+        print(f"[{self.count}/{self.total} tasks] {task.name}: done before, read from {path}", file=self.log)
 
     def failed(self, task: Task, error: str) -> None:
         self._line(task, f"FAILED: {error}")

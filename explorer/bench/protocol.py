@@ -120,9 +120,30 @@ def load_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(X, dtype=float), np.asarray(y, dtype=float)
 
 
-@functools.lru_cache(maxsize=2)
 def shared_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
-    """`load_dataset`, read once per process for the grid's tasks on one data set (the arrays are read-only)."""
+    """`load_dataset`, read once per process for the grid's tasks on one data set while its file stays as it was
+    (path, size and modification time; a set without a file is read each time). The arrays are read-only."""
+    version = _file_version(name, protocol)
+    return _read_once(name, protocol, version) if version is not None else load_dataset(name, protocol)
+
+
+def _file_version(name: str, protocol: str) -> tuple | None:
+    """(path, size, modification time) of the file data set `name` is read from under `protocol`, or None."""
+    if is_file(name):
+        path = Path(name)
+    else:
+        file = paper_file(name, protocol)
+        if file not in datasets.PAPER_DATASETS:
+            return None
+        path = registry.find_paper_file(file) or registry.find_openml_copy(file)
+    if path is None or not path.is_file():
+        return None
+    status = path.stat()
+    return str(path.resolve()), status.st_size, status.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=2)
+def _read_once(name: str, protocol: str, version: tuple) -> tuple[np.ndarray, np.ndarray]:
     X, y = load_dataset(name, protocol)
     X.flags.writeable = y.flags.writeable = False
     return X, y
@@ -248,8 +269,8 @@ def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, e
         "--datasets",
         nargs="+",
         default=list(datasets),
-        metavar="NAME",
-        help=f"data sets (default: {' '.join(datasets)})",
+        metavar="NAME_OR_FILE",
+        help=f"data sets: registered names or files (default: {' '.join(datasets)})",
     )
     parser.add_argument("--entrants", nargs="+", default=list(entrants), choices=list(entrants), help=entrants_help)
     parser.add_argument("--protocol", choices=PROTOCOLS, default="clean")

@@ -175,6 +175,12 @@ def tasks(args) -> list[grid.Task]:
     ]
 
 
+def run(args) -> list[dict]:
+    """All fits of the grid (`grid.run`: here, or on the cluster args names); one record per (data set, fold,
+    method)."""
+    return grid.run(tasks(args), args)
+
+
 def summarise(records: list[dict], args) -> list[dict]:
     """One row per (dataset, method): mean ± sd over folds, the paper's numbers beside them."""
     rows = []
@@ -238,7 +244,7 @@ def markdown(rows: list[dict], args) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
-    records = grid.run(tasks(args), args)
+    records = run(args)
     rows = summarise(records, args)
     command = "python -m explorer bench table1 " + shlex.join(list(argv or []))
     section = (

@@ -123,6 +123,7 @@ def run(tasks: Sequence[Task], args: argparse.Namespace, log=None) -> list:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")
     store = None if getattr(args, "no_write_md", False) else Path(args.results) / STORE
     with dask_client(args.scheduler, args.workers) as client:
+        print(f"grid of {len(tasks)} tasks on {client.dashboard_link or client.scheduler.address}", file=log)
         return run_on_cluster(tasks, client, store=store, threads=threads, log=log)
 
 
@@ -202,7 +203,7 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
             yield client
         return
     with (
-        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
         yield client

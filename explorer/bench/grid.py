@@ -43,6 +43,7 @@ import pickle
 import sys
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,28 +157,38 @@ def run_on_cluster(tasks: Sequence[Task], client, *, store: Path | None = None, 
             if path.exists():
                 results[index] = pickle.loads(path.read_bytes())
                 report.skipped(task, path)
-    futures = {
-        client.submit(
-            _call_pinned, task.function, task.args, threads, key=f"{task.name} {uuid.uuid4().hex[:8]}", pure=False
-        ): index
-        for index, task in enumerate(tasks)
-        if index not in results
-    }
+    waiting = deque(index for index in range(len(tasks)) if index not in results)
+    running: dict = {}  # future → task index
+    finished = as_completed()
+
+    def submit_while_threads_are_free() -> None:
+        # as many tasks in flight as the cluster has threads: none waits on a worker behind another, so a worker
+        # that dies takes only the task it was running with it (Dask retries that one on another worker)
+        free = max(sum(client.nthreads().values()), 1) - len(running)
+        for _ in range(min(free, len(waiting))):
+            index = waiting.popleft()
+            key = f"{tasks[index].name} {uuid.uuid4().hex[:8]}"
+            future = client.submit(_call_pinned, tasks[index].function, tasks[index].args, threads, key=key, pure=False)
+            running[future] = index
+            finished.add(future)
+
+    submit_while_threads_are_free()
     failures = []
-    for future in as_completed(futures):
-        index, task = futures[future], tasks[futures[future]]
+    for future in finished:
+        index = running.pop(future)
+        task = tasks[index]
         try:
             result, seconds = future.result()
         except Exception as err:  # the task raised, or its worker died (KilledWorker): report it, run the rest
             failures.append((task.name, describe_failure(err)))
             report.failed(task, failures[-1][1])
-            continue
-        finally:
-            future.release()
-        results[index] = result
-        if store is not None:
-            _write_atomically(store / task.file_name(), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
-        report.finished(task, seconds)
+        else:
+            results[index] = result
+            if store is not None:
+                _write_atomically(store / task.file_name(), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+            report.finished(task, seconds)
+        future.release()
+        submit_while_threads_are_free()
     if failures:
         raise GridFailed(failures, len(results), store)
     return [results[index] for index in range(len(tasks))]

@@ -237,7 +237,19 @@ def fold_split(
 ) -> Split:
     """`prepare_split` of fold `fold` (0-based) of the k `folds` of data set `name` (a registered name or a file,
     read once per process by `shared_dataset`): the folds drawn from `seed`, the split's randomness from seed + fold.
-    What each task of a grid starts from."""
+    What each task of a grid starts from; the tasks of one fold that follow each other in a process (its methods)
+    share one split, as the serial loops did, while the data set's file stays as it was."""
+    version = _file_version(name, protocol)
+    arguments = (name, protocol, fold, k, seed, m, nugget, monitor_points, kernel)
+    return _split_once(*arguments, version) if version is not None else _split(*arguments)
+
+
+@functools.lru_cache(maxsize=2)
+def _split_once(*arguments) -> Split:
+    return _split(*arguments[:-1])
+
+
+def _split(name, protocol, fold, k, seed, m, nugget, monitor_points, kernel) -> Split:
     X, y = shared_dataset(name, protocol)
     train, test = folds(name, y, k, protocol, seed)[fold]
     return prepare_split(

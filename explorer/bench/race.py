@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         folds.append({**verdict_record(verdict), "methods": results, "speedups": speedups(results, args.seconds)})
     command = "python -m explorer bench race " + shlex.join(list(argv or []))
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
-    args.json = args.json or f"race-{args.dataset}.json"
+    args.json = args.json or f"race-{Path(args.dataset).stem if P.is_file(args.dataset) else args.dataset}.json"
     finish(
         args,
         f"race ({args.dataset}{variant})",

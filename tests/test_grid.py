@@ -15,9 +15,8 @@ import numpy as np
 import pytest
 
 from explorer.__main__ import main as command_line
-from explorer.bench import grid
-
-TIMINGS = ("seconds", "ms_per_iteration")  # wall-clock readings: the only numbers a rerun may change
+from explorer.bench import cluster, grid
+from explorer.bench.cluster import without_timings
 
 
 @pytest.fixture(scope="module")
@@ -38,15 +37,6 @@ def csv_file(tmp_path_factory):
     rows = ["a,b,c,label"] + [f"{a:.6f},{b:.6f},{c:.6f},{label}" for (a, b, c), label in zip(X, y)]
     path.write_text("\n".join(rows) + "\n")
     return path
-
-
-def without_timings(value):
-    """`value` (parsed JSON) with the wall-clock readings left out, at any depth."""
-    if isinstance(value, dict):
-        return {key: without_timings(item) for key, item in value.items() if key not in TIMINGS}
-    if isinstance(value, list):
-        return [without_timings(item) for item in value]
-    return value
 
 
 def table1_command(csv_file, results, *extra) -> list[str]:
@@ -176,3 +166,15 @@ def test_a_data_set_file_that_is_not_there_is_named(tmp_path):
     missing = tmp_path / "nowhere.csv"
     with pytest.raises(SystemExit, match="nowhere.csv"):
         command_line(table1_command(missing, tmp_path))
+
+
+@pytest.mark.slow  # two fresh processes and a cluster: about 15 s on an idle machine
+def test_bench_cluster_times_the_serial_and_the_cluster_run_and_finds_the_same_numbers(csv_file, tmp_path, capsys):
+    study = table1_command(csv_file, tmp_path)[1:-4] + ["--folds", "1"]  # "table1" and its options, not its output
+    assert cluster.main(["--workers", "1", "--repeats", "1", "--results", str(tmp_path), *study]) == 0
+    payload = json.loads(next(tmp_path.glob("grid-on-a-dask-cluster*.json")).read_text())
+    (run,) = payload["runs"]
+    assert run["same_results"] is True
+    assert run["serial_seconds"] > 0 and run["cluster_seconds"] > 0
+    assert run["speedup"] == pytest.approx(run["serial_seconds"] / run["cluster_seconds"])
+    assert "| 1 |" in capsys.readouterr().out

@@ -105,10 +105,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     where.add_argument(
         "--workers",
-        type=int,
+        type=_at_least_one,
         metavar="N",
         help="run the grid's fits as tasks on a local Dask cluster of N single-threaded worker processes",
     )
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the number of workers must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"the number of workers must be at least 1, got {value}")
+    return value
 
 
 def run(tasks: Sequence[Task], args: argparse.Namespace, log=None) -> list:
@@ -120,8 +130,6 @@ def run(tasks: Sequence[Task], args: argparse.Namespace, log=None) -> list:
     threads = getattr(args, "threads", 1)
     if getattr(args, "scheduler", None) is None and getattr(args, "workers", None) is None:
         return run_serially(tasks, threads, log)
-    if getattr(args, "workers", None) is not None and args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {args.workers}")
     store = None if getattr(args, "no_write_md", False) else Path(args.results) / STORE
     with dask_client(args.scheduler, args.workers) as client:
         print(f"grid of {len(tasks)} tasks on {client.dashboard_link or client.scheduler.address}", file=log)

@@ -178,3 +178,17 @@ def test_bench_cluster_times_the_serial_and_the_cluster_run_and_finds_the_same_n
     assert run["serial_seconds"] > 0 and run["cluster_seconds"] > 0
     assert run["speedup"] == pytest.approx(run["serial_seconds"] / run["cluster_seconds"])
     assert "| 1 |" in capsys.readouterr().out
+
+
+def test_a_grid_whose_tasks_fail_on_the_cluster_names_each_and_exits_1(client, tmp_path, capsys):
+    unlabelled = tmp_path / "unlabelled.csv"
+    unlabelled.write_text("a,b\n1,2\n3,4\n")
+    argv = table1_command(unlabelled, tmp_path / "out", "--scheduler", client.scheduler.address)
+    argv[argv.index("--methods") + 1 : argv.index("--m")] = ["xgpc", "epgpc"]
+    assert command_line(argv) == 1
+    err = capsys.readouterr().err
+    assert "4 of 4 tasks failed" in err
+    for fold in ("fold 1/2", "fold 2/2"):
+        for method in ("xgpc", "epgpc"):
+            assert f"{unlabelled} {fold} {method}: DataError: " in err
+    assert "say which column holds the labels" in err  # the loader's own message, carried back from the worker

@@ -192,3 +192,19 @@ def test_a_grid_whose_tasks_fail_on_the_cluster_names_each_and_exits_1(client, t
         for method in ("xgpc", "epgpc"):
             assert f"{unlabelled} {fold} {method}: DataError: " in err
     assert "say which column holds the labels" in err  # the loader's own message, carried back from the worker
+
+
+def test_a_rerun_after_the_data_file_changed_fits_again(client, csv_file, tmp_path, capsys):
+    data = tmp_path / "edited.csv"
+    data.write_text(csv_file.read_text())
+    argv = table1_command(data, tmp_path / "out", "--scheduler", client.scheduler.address, "--folds", "1")
+    argv[argv.index("--methods") + 1 : argv.index("--m")] = ["xgpc"]
+    assert command_line(argv) == 0
+    before = json.loads((tmp_path / "out.json").read_text())["fits"][0]
+    lines = data.read_text().splitlines()
+    data.write_text("\n".join(lines[:-40]) + "\n")  # 40 rows fewer: another data set under the same name
+    capsys.readouterr()
+    assert command_line(argv) == 0
+    assert "done before" not in capsys.readouterr().err
+    after = json.loads((tmp_path / "out.json").read_text())["fits"][0]
+    assert (before["n"], after["n"]) == (240, 200)

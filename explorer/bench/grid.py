@@ -18,13 +18,20 @@ stops each fit where that machine's speed puts it, serially or not.
 Adding a study (such as `bench multiclass`) to the grid:
 
 1. Write its unit of work as a module-level function of plain, picklable arguments (names, numbers, a dict of
-   settings) that loads its own data (a registered name or a file path, `protocol.load_dataset`) and returns a
-   picklable record (dicts, floats, numpy arrays): it runs in another process.
+   settings) that loads its own data (a registered name or a file path: `protocol.shared_dataset`, or
+   `protocol.fold_split` for a fold ready to train, each read once per worker) and returns a picklable record
+   (dicts, floats, numpy arrays): it runs in another process.
 2. In its `parse_arguments`, call `grid.add_arguments(parser)` (after `common.add_common_arguments`).
 3. In its `main`, list the grid and run it::
 
        tasks = [
-           grid.Task((name, f"fold {fold + 1}", method), fit, (name, fold, method, config), units=args.seconds)
+           grid.Task(
+               (name, f"fold {fold + 1}", method),
+               fit,
+               (name, fold, method, config),
+               units=args.seconds,
+               depends_on=(protocol.file_version(name, args.protocol),),
+           )
            for name in args.datasets
            for fold in range(args.folds)
            for method in args.methods
@@ -58,12 +65,15 @@ STORE = "tasks"  # the folder inside --results that keeps finished tasks' result
 @dataclass(frozen=True)
 class Task:
     """One unit of a grid: `key` names it (e.g. ("a9a", "fold 2", "xgpc")), `function(*args)` computes its result,
-    `units` is its expected share of the work (e.g. its seconds of training) for the time-left estimate."""
+    `units` is its expected share of the work (e.g. its seconds of training) for the time-left estimate, `depends_on`
+    what else its result depends on (e.g. its data file's `protocol.file_version`: an edited file is not a done
+    task)."""
 
     key: tuple
     function: Callable
     args: tuple = ()
     units: float = 1.0
+    depends_on: tuple = ()
 
     @property
     def name(self) -> str:
@@ -72,8 +82,9 @@ class Task:
 
     @property
     def digest(self) -> str:
-        """A digest of the function and its arguments: a rerun with other settings does not reuse a result."""
-        identity = (self.function.__module__, self.function.__qualname__, self.args)
+        """A digest of the function, its arguments and what it depends on: a rerun with other settings or data
+        does not reuse a result."""
+        identity = (self.function.__module__, self.function.__qualname__, self.args, self.depends_on)
         return hashlib.sha256(pickle.dumps(identity, protocol=4)).hexdigest()[:16]
 
     def file_name(self) -> str:

@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             fit,
             (args.dataset, m, fold, method, settings),
             args.seconds,
+            (P.file_version(args.dataset, args.protocol),),
         )
         for m in args.m
         for fold in range(args.folds)

@@ -123,12 +123,13 @@ def load_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
 def shared_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
     """`load_dataset`, read once per process for the grid's tasks on one data set while its file stays as it was
     (path, size and modification time; a set without a file is read each time). The arrays are read-only."""
-    version = _file_version(name, protocol)
+    version = file_version(name, protocol)
     return _read_once(name, protocol, version) if version is not None else load_dataset(name, protocol)
 
 
-def _file_version(name: str, protocol: str) -> tuple | None:
-    """(path, size, modification time) of the file data set `name` is read from under `protocol`, or None."""
+def file_version(name: str, protocol: str) -> tuple | None:
+    """(path, size, modification time) of the file data set `name` is read from under `protocol` (None: no file
+    here): what tells a changed file from the one a result was computed on."""
     if is_file(name):
         path = Path(name)
     else:
@@ -239,7 +240,7 @@ def fold_split(
     read once per process by `shared_dataset`): the folds drawn from `seed`, the split's randomness from seed + fold.
     What each task of a grid starts from; the tasks of one fold that follow each other in a process (its methods)
     share one split, as the serial loops did, while the data set's file stays as it was."""
-    version = _file_version(name, protocol)
+    version = file_version(name, protocol)
     arguments = (name, protocol, fold, k, seed, m, nugget, monitor_points, kernel)
     return _split_once(*arguments, version) if version is not None else _split(*arguments)
 

@@ -159,6 +159,7 @@ def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dic
             race_task,
             (name, args.fold - 1, entrants, settings),
             len(entrants) * args.seconds,
+            (P.file_version(name, args.protocol),),
         )
         for name in args.datasets
     ]
@@ -281,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
             race_task,
             (args.dataset, fold, entrants, settings),
             len(entrants) * args.seconds,
+            (P.file_version(args.dataset, args.protocol),),
         )
         for fold in range(args.folds)
     ]

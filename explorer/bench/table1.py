@@ -168,7 +168,13 @@ def tasks(args) -> list[grid.Task]:
     """The grid: one task per (data set, fold, method)."""
     settings = settings_of(args)
     return [
-        grid.Task((name, f"fold {fold + 1}/{args.folds}", method), fit, (name, fold, method, settings), args.seconds)
+        grid.Task(
+            (name, f"fold {fold + 1}/{args.folds}", method),
+            fit,
+            (name, fold, method, settings),
+            args.seconds,
+            (P.file_version(name, args.protocol),),
+        )
         for name in args.datasets
         for fold in range(args.folds)
         for method in args.methods

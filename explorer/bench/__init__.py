@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 
 
 def available() -> dict[str, str]:
@@ -23,9 +24,13 @@ def run(name: str, argv: list[str]) -> int:
     if name not in benchmarks:
         listing = "\n".join(f"  {n:12s} {d}" for n, d in sorted(benchmarks.items()))
         raise SystemExit(f"unknown benchmark {name!r}; available:\n{listing}")
+    from explorer.bench.grid import GridFailed
     from explorer.data.datasets import DataError
 
     try:
         return importlib.import_module(f"{__name__}.{name}").main(argv)
     except DataError as err:  # a data set missing or unreadable: one line saying what and how to get it
         raise SystemExit(f"python -m explorer bench {name}: {err}") from None
+    except GridFailed as err:  # tasks on a cluster failed: each named (the others' results kept for a rerun)
+        print(f"python -m explorer bench {name}: {err}", file=sys.stderr)
+        return 1

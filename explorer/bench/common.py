@@ -194,7 +194,8 @@ def add_setting_argument(
     )
 
 
-OUTPUT_FLAGS = ("json", "results", "write_benchmarks_md", "no_write_md")
+# where and how a run is written and computed, not what it computes (a grid's cluster: `grid.add_arguments`)
+OUTPUT_FLAGS = ("json", "results", "write_benchmarks_md", "no_write_md", "scheduler", "workers")
 
 
 def run_config(args) -> dict:

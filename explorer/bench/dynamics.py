@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
+from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, run_config
 from explorer.bench.race import race_entrants
@@ -99,6 +100,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "options to race (default: all); natural-gradient SVGP is always added",
     )
     add_common_arguments(parser)
+    grid.add_arguments(parser)
     args = parser.parse_args(argv)
     P.check_fold(parser, args)
     if REFERENCE not in args.entrants:

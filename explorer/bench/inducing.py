@@ -13,15 +13,9 @@ import shlex
 
 import numpy as np
 
+from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import (
-    add_common_arguments,
-    add_setting_argument,
-    finish,
-    markdown_table,
-    pinned_blas,
-    run_config,
-)
+from explorer.bench.common import add_common_arguments, add_setting_argument, finish, markdown_table, run_config
 from explorer.studies.inducing import checkpoints, value_at
 
 DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 inducing points"
@@ -33,68 +27,80 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--dataset", default="ijcnn1")
+    parser.add_argument("--dataset", default="ijcnn1", help="data set: a registered name or a file (default ijcnn1)")
     parser.add_argument("--m", type=int, nargs="+", default=[16, 32, 64, 128])
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="paper")
     parser.add_argument("--folds", type=int, default=2, help="average over the first FOLDS of 10 folds (default 2)")
     parser.add_argument("--seconds", type=float, default=30.0, help="training time per fit (default 30)")
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
+    )
     add_setting_argument(parser, "eval_points")
     add_setting_argument(parser, "batch_size")
     P.add_kernel_argument(parser)
     add_setting_argument(parser, "seed")
     add_common_arguments(parser)
+    grid.add_arguments(parser)
     return parser.parse_args(argv)
+
+
+def fit(name: str, m: int, fold: int, method: str, settings: dict) -> dict:
+    """One fit of the grid: `method` with m inducing points on fold `fold` (0-based) of 10 of data set `name` (a
+    registered name or a file) for `settings["seconds"]` of training (or `settings["iterations"]`), evaluated on a
+    log-spaced schedule; its error at the checkpoints, final values and trace."""
+    split = P.fold_split(
+        name,
+        settings["protocol"],
+        fold,
+        seed=settings["seed"],
+        m=m,
+        monitor_points=settings["eval_points"],
+        kernel=settings["kernel"],
+    )
+    trainer = P.make_trainer(
+        method, split, seed=settings["seed"] + fold, batch_size=settings["batch_size"], convergence="none"
+    )
+    trainer.run(
+        seconds=settings["seconds"],
+        max_iter=settings["iterations"],
+        progress=P.log_spaced_evaluation,
+        stop_at_convergence=False,
+    )
+    h = trainer.history
+    s, err = h.column("seconds"), h.column("test_error")
+    return {
+        "m": m,
+        "fold": fold,
+        "method": method,
+        "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
+        "error_at": [value_at(s, err, t) for t in checkpoints(settings["seconds"])],
+        "final": {"error": P.final_value(err), "nll": P.final_value(h.column("test_nll"))},
+        "trace": {"seconds": s, "test_error": err, "test_nll": h.column("test_nll")},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
-    X, y = P.load_dataset(args.dataset, args.protocol)
-    fold_list = P.folds(args.dataset, y, 10, args.protocol, args.seed)[: args.folds]
-    progress = P.Progress(len(args.m) * len(args.methods) * args.folds * args.seconds)
+    keys = ("protocol", "seed", "eval_points", "kernel", "batch_size", "seconds", "iterations")
+    settings = {key: getattr(args, key) for key in keys}
+    tasks = [
+        grid.Task(
+            (args.dataset, f"m = {m}", f"fold {fold + 1}/{args.folds}", method),
+            fit,
+            (args.dataset, m, fold, method, settings),
+            args.seconds,
+            (P.file_version(args.dataset, args.protocol),),
+        )
+        for m in args.m
+        for fold in range(args.folds)
+        for method in args.methods
+    ]
+    results = grid.run(tasks, args)
     times = checkpoints(args.seconds)
-    results = []
-    with pinned_blas(args.threads):
-        for m in args.m:
-            for fold, (train, test) in enumerate(fold_list):
-                split = P.prepare_split(
-                    args.dataset,
-                    X,
-                    y,
-                    train,
-                    test,
-                    args.protocol,
-                    m=m,
-                    seed=args.seed + fold,
-                    monitor_points=args.eval_points,
-                    kernel=args.kernel,
-                )
-                for method in args.methods:
-                    note = f"m = {m} fold {fold + 1}/{args.folds} {method}"
-                    trainer = P.make_trainer(
-                        method, split, seed=args.seed + fold, batch_size=args.batch_size, convergence="none"
-                    )
-
-                    def hook(t, note=note):
-                        P.log_spaced_evaluation(t)
-                        progress.show(min(t.seconds, args.seconds), note)
-
-                    trainer.run(seconds=args.seconds, progress=hook, stop_at_convergence=False)
-                    progress.advance(args.seconds, note)
-                    h = trainer.history
-                    s, err = h.column("seconds"), h.column("test_error")
-                    results.append(
-                        {
-                            "m": m,
-                            "fold": fold,
-                            "method": method,
-                            "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
-                            "error_at": [value_at(s, err, t) for t in times],
-                            "final": {"error": P.final_value(err), "nll": P.final_value(h.column("test_nll"))},
-                            "trace": {"seconds": s, "test_error": err, "test_nll": h.column("test_nll")},
-                        }
-                    )
-    progress.close()
     rows = []
     for m in args.m:
         for method in args.methods:

@@ -19,9 +19,12 @@ initial kernel ℓ = √d, σ² = 1 (RBF unless `--kernel` names another family 
 from __future__ import annotations
 
 import argparse
+import functools
+import os
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -97,14 +100,54 @@ def paper_file(name: str, protocol: str) -> str:
     return PAPER_FILES.get(name, name) if protocol == "paper" else name
 
 
+def is_file(name: str) -> bool:
+    """Whether a `--datasets` entry names a file (it has an extension or a folder) rather than a registered set."""
+    return bool(Path(name).suffix) or os.sep in name or (os.altsep is not None and os.altsep in name)
+
+
 def load_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
     """(X (n, d), y (n,) class indices) of a paper data set as the protocol reads it, found where `datasets.load` looks
     ($XGPC_DATA_DIR, the project's data/, ../shared/data, the user cache, then OpenML); a set that is nowhere raises
-    `datasets.DataError` saying how to get it."""
+    `datasets.DataError` saying how to get it. A `name` with an extension or a folder (`is_file`) is a file that
+    `datasets.load_file` reads (CSV/TSV with a label column, LIBSVM, .npz), standardised like any set without the
+    authors' copy."""
+    if is_file(name):
+        X, y, _, _ = datasets.load_file(name)
+        return np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     X, y = datasets.load(paper_file(name, protocol))
     if protocol == "paper" and name in DEDUPLICATED:
         X, y = datasets.deduplicate(X, y)
     return np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+
+
+def shared_dataset(name: str, protocol: str) -> tuple[np.ndarray, np.ndarray]:
+    """`load_dataset`, read once per process for the grid's tasks on one data set while its file stays as it was
+    (path, size and modification time; a set without a file is read each time). The arrays are read-only."""
+    version = file_version(name, protocol)
+    return _read_once(name, protocol, version) if version is not None else load_dataset(name, protocol)
+
+
+def file_version(name: str, protocol: str) -> tuple | None:
+    """(path, size, modification time) of the file data set `name` is read from under `protocol` (None: no file
+    here): what tells a changed file from the one a result was computed on."""
+    if is_file(name):
+        path = Path(name)
+    else:
+        file = paper_file(name, protocol)
+        if file not in datasets.PAPER_DATASETS:
+            return None
+        path = registry.find_paper_file(file) or registry.find_openml_copy(file)
+    if path is None or not path.is_file():
+        return None
+    status = path.stat()
+    return str(path.resolve()), status.st_size, status.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=2)
+def _read_once(name: str, protocol: str, version: tuple) -> tuple[np.ndarray, np.ndarray]:
+    X, y = load_dataset(name, protocol)
+    X.flags.writeable = y.flags.writeable = False
+    return X, y
 
 
 def unobtainable(names, protocol: str) -> dict[str, str]:
@@ -181,6 +224,50 @@ def prepare_split(
     )
 
 
+def fold_split(
+    name: str,
+    protocol: str,
+    fold: int,
+    *,
+    k: int = 10,
+    seed: int,
+    m: int,
+    nugget: float | None = None,
+    monitor_points: int = 5000,
+    kernel: str = "rbf",
+) -> Split:
+    """`prepare_split` of fold `fold` (0-based) of the k `folds` of data set `name` (a registered name or a file,
+    read once per process by `shared_dataset`): the folds drawn from `seed`, the split's randomness from seed + fold.
+    What each task of a grid starts from; the tasks of one fold that follow each other in a process (its methods)
+    share one split, as the serial loops did, while the data set's file stays as it was."""
+    version = file_version(name, protocol)
+    arguments = (name, protocol, fold, k, seed, m, nugget, monitor_points, kernel)
+    return _split_once(*arguments, version) if version is not None else _split(*arguments)
+
+
+@functools.lru_cache(maxsize=2)
+def _split_once(*arguments) -> Split:
+    return _split(*arguments[:-1])
+
+
+def _split(name, protocol, fold, k, seed, m, nugget, monitor_points, kernel) -> Split:
+    X, y = shared_dataset(name, protocol)
+    train, test = folds(name, y, k, protocol, seed)[fold]
+    return prepare_split(
+        name,
+        X,
+        y,
+        train,
+        test,
+        protocol,
+        m=m,
+        seed=seed + fold,
+        nugget=nugget,
+        monitor_points=monitor_points,
+        kernel=kernel,
+    )
+
+
 def add_kernel_argument(parser: argparse.ArgumentParser) -> None:
     """--kernel NAME: the kernel family every method starts from (default rbf, the paper's)."""
     add_setting_argument(
@@ -195,8 +282,8 @@ def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, e
         "--datasets",
         nargs="+",
         default=list(datasets),
-        metavar="NAME",
-        help=f"data sets (default: {' '.join(datasets)})",
+        metavar="NAME_OR_FILE",
+        help=f"data sets: registered names or files (default: {' '.join(datasets)})",
     )
     parser.add_argument("--entrants", nargs="+", default=list(entrants), choices=list(entrants), help=entrants_help)
     parser.add_argument("--protocol", choices=PROTOCOLS, default="clean")

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, add_setting_argument, finish, pinned_blas, run_config
+from explorer.bench.common import add_common_arguments, add_setting_argument, finish, run_config
 from explorer.studies.race import BAND, BANDS, Race, Verdict, final_value, judge
 
 DESCRIPTION = "Race: test NLL/error against training time, time to the 1%/5% bands of the best NLL, X-GPC's speed-ups"
@@ -32,7 +33,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m explorer bench race", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--dataset", default="a9a", help="data set name (default a9a)")
+    parser.add_argument("--dataset", default="a9a", help="data set: a registered name or a file (default a9a)")
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
     parser.add_argument(
         "--protocol",
@@ -57,6 +58,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)",
     )
     add_common_arguments(parser)
+    grid.add_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -65,8 +67,6 @@ def race_fold(
     entrants: dict[str, tuple[str, dict]],
     seconds: float,
     seed: int,
-    note: str,
-    progress: P.Progress,
     batch_size: int = 100,
 ) -> dict[str, dict]:
     """Race every entrant (label → (method, builder options)) for `seconds` of training on one split, all from the
@@ -80,9 +80,8 @@ def race_fold(
         },
         seconds,
     )
-    for step in race.run():
-        progress.show(sum(min(s, seconds) for s in step.trained.values()), f"{note} {step.entrant}")
-    progress.advance(seconds * len(entrants), note)
+    for _ in race.run():
+        pass
     results = {}
     for label, trainer in race.trainers.items():
         h = trainer.history
@@ -99,6 +98,30 @@ def race_fold(
             "variance": float(trainer.engine.kernel.variance),
         }
     return results
+
+
+def race_settings(args: argparse.Namespace, *, m: int, nugget: float | None, batch_size: int) -> dict:
+    """What `race_task` needs from the parsed arguments (a plain dict: it travels to the workers)."""
+    keys = ("protocol", "seed", "eval_points", "kernel", "seconds")
+    return {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
+
+
+def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], settings: dict) -> dict:
+    """One race of a grid: the entrants on fold `fold` (0-based) of 10 of data set `name` (a registered name or a
+    file), `settings` the protocol, seed, m, nugget, eval_points, kernel, seconds and batch_size; the data set's n
+    and each entrant's results (`race_fold`)."""
+    split = P.fold_split(
+        name,
+        settings["protocol"],
+        fold,
+        seed=settings["seed"],
+        m=settings["m"],
+        nugget=settings["nugget"],
+        monitor_points=settings["eval_points"],
+        kernel=settings["kernel"],
+    )
+    results = race_fold(split, entrants, settings["seconds"], settings["seed"] + fold, settings["batch_size"])
+    return {"n": len(P.shared_dataset(name, settings["protocol"])[1]), "entrants": results}
 
 
 def time_to_quality(results: dict[str, dict], budget: float | None = None) -> Verdict:
@@ -125,32 +148,27 @@ def verdict_record(verdict: Verdict) -> dict:
 
 def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dict]], annotate=None) -> dict:
     """Race the entrants of `table` (short name → (label, method, options)) named in args.entrants, args.seconds each,
-    on fold args.fold of every data set in args.datasets (BLAS pinned to args.threads): data set → {"n", "best_nll",
-    "entrants": label → results}. `annotate(results)` may add columns to a data set's results (e.g. kernel ratios)."""
+    on fold args.fold of every data set in args.datasets, one task of the grid per data set (`grid.run`: here or on
+    a cluster, BLAS pinned to args.threads): data set → {"n", "best_nll", "entrants": label → results}.
+    `annotate(results)` may add columns to a data set's results (e.g. kernel ratios)."""
     entrants = {label: (method, options) for short, (label, method, options) in table.items() if short in args.entrants}
-    progress = P.Progress(len(args.datasets) * len(entrants) * args.seconds)
+    settings = race_settings(args, m=100, nugget=None, batch_size=100)
+    tasks = [
+        grid.Task(
+            (name, f"fold {args.fold}"),
+            race_task,
+            (name, args.fold - 1, entrants, settings),
+            len(entrants) * args.seconds,
+            (P.file_version(name, args.protocol),),
+        )
+        for name in args.datasets
+    ]
     races = {}
-    with pinned_blas(args.threads):
-        for name in args.datasets:
-            X, y = P.load_dataset(name, args.protocol)
-            train, test = P.folds(name, y, 10, args.protocol, args.seed)[args.fold - 1]
-            split = P.prepare_split(
-                name,
-                X,
-                y,
-                train,
-                test,
-                args.protocol,
-                m=100,
-                seed=args.seed + args.fold - 1,
-                monitor_points=args.eval_points,
-                kernel=args.kernel,
-            )
-            results = race_fold(split, entrants, args.seconds, args.seed + args.fold - 1, name, progress)
-            if annotate is not None:
-                annotate(results)
-            races[name] = {"n": len(y), **verdict_record(time_to_quality(results, args.seconds)), "entrants": results}
-    progress.close()
+    for name, race in zip(args.datasets, grid.run(tasks, args)):
+        results = race["entrants"]
+        if annotate is not None:
+            annotate(results)
+        races[name] = {"n": race["n"], **verdict_record(time_to_quality(results, args.seconds)), "entrants": results}
     return races
 
 
@@ -255,41 +273,27 @@ def markdown(folds: list[dict], args) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
-    X, y = P.load_dataset(args.dataset, args.protocol)
-    folds = []
-    progress = P.Progress(args.folds * len(args.methods) * args.seconds)
     options = P.parse_options(args.option)
     entrants = {method: (method, options.get(method)) for method in args.methods}
-    with pinned_blas(args.threads):
-        for fold, (train, test) in enumerate(P.folds(args.dataset, y, 10, args.protocol, args.seed)[: args.folds]):
-            split = P.prepare_split(
-                args.dataset,
-                X,
-                y,
-                train,
-                test,
-                args.protocol,
-                m=args.m,
-                seed=args.seed + fold,
-                nugget=args.nugget,
-                monitor_points=args.eval_points,
-                kernel=args.kernel,
-            )
-            results = race_fold(
-                split,
-                entrants,
-                args.seconds,
-                args.seed + fold,
-                f"{args.dataset} fold {fold + 1}/{args.folds}",
-                progress,
-                args.batch_size,
-            )
-            verdict = time_to_quality(results, args.seconds)
-            folds.append({**verdict_record(verdict), "methods": results, "speedups": speedups(results, args.seconds)})
-    progress.close()
+    settings = race_settings(args, m=args.m, nugget=args.nugget, batch_size=args.batch_size)
+    tasks = [
+        grid.Task(
+            (args.dataset, f"fold {fold + 1}/{args.folds}"),
+            race_task,
+            (args.dataset, fold, entrants, settings),
+            len(entrants) * args.seconds,
+            (P.file_version(args.dataset, args.protocol),),
+        )
+        for fold in range(args.folds)
+    ]
+    folds = []
+    for race in grid.run(tasks, args):
+        results = race["entrants"]
+        verdict = time_to_quality(results, args.seconds)
+        folds.append({**verdict_record(verdict), "methods": results, "speedups": speedups(results, args.seconds)})
     command = "python -m explorer bench race " + shlex.join(list(argv or []))
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
-    args.json = args.json or f"race-{args.dataset}.json"
+    args.json = args.json or f"race-{Path(args.dataset).stem if P.is_file(args.dataset) else args.dataset}.json"
     finish(
         args,
         f"race ({args.dataset}{variant})",

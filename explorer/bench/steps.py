@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
+from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, run_config
 from explorer.bench.race import race_entrants
@@ -40,6 +41,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     P.add_entrant_arguments(parser, ENTRANTS, P.OFFLINE_DATASETS, "rules to race (default: all)")
     add_common_arguments(parser)
+    grid.add_arguments(parser)
     args = parser.parse_args(argv)
     P.check_fold(parser, args)
     return args

@@ -13,8 +13,9 @@ import sys
 
 import numpy as np
 
+from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, add_setting_argument, finish, pinned_blas, run_config
+from explorer.bench.common import add_common_arguments, add_setting_argument, finish, run_config
 
 DESCRIPTION = "Table 1: cross-validated error, NLL and time of X-GPC and the baselines (SVGP, EPGPC) beside the paper"
 QUICK = {"datasets": ["diabetes", "a9a"], "folds": 2, "seconds": 15.0}
@@ -31,14 +32,20 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "--datasets",
         nargs="+",
         default=list(P.OFFLINE_DATASETS),
-        metavar="NAME",
-        help=f"data sets (default: all offline ones, {' '.join(P.OFFLINE_DATASETS)})",
+        metavar="NAME_OR_FILE",
+        help=f"data sets: registered names or files (default: all offline ones, {' '.join(P.OFFLINE_DATASETS)})",
     )
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="paper")
     parser.add_argument("--k", type=int, default=10, help="number of cross-validation folds the data is cut into")
     parser.add_argument("--folds", type=int, default=None, help="run only the first FOLDS of them (default all k)")
     parser.add_argument("--seconds", type=float, default=120.0, help="training-time cap per fit (default 120)")
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        default=None,
+        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
+    )
     parser.add_argument(
         "--convergence",
         choices=("holdout", "parameters", "none"),
@@ -72,6 +79,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "(a few minutes); explicit --datasets/--folds/--seconds still win",
     )
     add_common_arguments(parser)
+    grid.add_arguments(parser)
     args = parser.parse_args(argv)
     explicit = {a.split("=")[0] for a in argv if a.startswith("--")}
     if args.quick:
@@ -97,64 +105,86 @@ def thinned(history, points: int = TRACE_POINTS) -> dict:
     return {name: history.column(name)[rows] for name in ("seconds", "iteration", "test_nll", "test_error", "elbo")}
 
 
+def settings_of(args) -> dict:
+    """What every fit of the grid needs from the parsed arguments (a plain dict: it travels to the workers)."""
+    keys = ("protocol", "k", "seed", "m", "nugget", "monitor_points", "kernel", "batch_size", "convergence")
+    return {
+        **{key: getattr(args, key) for key in keys},
+        "eval_every": args.eval_every,
+        "seconds": args.seconds,
+        "iterations": args.iterations,
+        "options": P.parse_options(args.option),
+    }
+
+
+def fit(name: str, fold: int, method: str, settings: dict) -> dict:
+    """One fit of the grid: `method` on fold `fold` (0-based) of data set `name` (a registered name or a file),
+    stopped by the convergence rule, the iteration limit or the time cap; its record (test metrics, time, kernel,
+    thinned trace)."""
+    X, y = P.shared_dataset(name, settings["protocol"])
+    split = P.fold_split(
+        name,
+        settings["protocol"],
+        fold,
+        k=settings["k"],
+        seed=settings["seed"],
+        m=settings["m"],
+        nugget=settings["nugget"],
+        monitor_points=settings["monitor_points"],
+        kernel=settings["kernel"],
+    )
+    trainer = P.make_trainer(
+        method,
+        split,
+        seed=settings["seed"] + fold,
+        batch_size=settings["batch_size"],
+        convergence=settings["convergence"],
+        eval_every=settings["eval_every"],
+        options=settings["options"].get(method),
+    )
+    trainer.run(
+        seconds=settings["seconds"],
+        max_iter=settings["iterations"],
+        stop_at_convergence=settings["convergence"] != "none",
+    )
+    return {
+        "dataset": name,
+        "n": len(y),
+        "d": X.shape[1],
+        "fold": fold,
+        "method": method,
+        **P.test_metrics(trainer, split),
+        "seconds": trainer.seconds,
+        "iterations": trainer.engine.iteration,
+        "converged": bool(trainer.converged),
+        "kernel": trainer.engine.kernel.name,
+        "lengthscale": trainer.engine.kernel.mean_lengthscale,
+        "variance": trainer.engine.kernel.variance,
+        "trace": thinned(trainer.history),
+    }
+
+
+def tasks(args) -> list[grid.Task]:
+    """The grid: one task per (data set, fold, method)."""
+    settings = settings_of(args)
+    return [
+        grid.Task(
+            (name, f"fold {fold + 1}/{args.folds}", method),
+            fit,
+            (name, fold, method, settings),
+            args.seconds,
+            (P.file_version(name, args.protocol),),
+        )
+        for name in args.datasets
+        for fold in range(args.folds)
+        for method in args.methods
+    ]
+
+
 def run(args) -> list[dict]:
-    """All fits; one record per (dataset, fold, method)."""
-    total = len(args.datasets) * args.folds * len(args.methods) * args.seconds
-    progress = P.Progress(total)
-    options = P.parse_options(args.option)
-    records = []
-    for name in args.datasets:
-        X, y = P.load_dataset(name, args.protocol)
-        for fold, (train, test) in enumerate(P.folds(name, y, args.k, args.protocol, args.seed)[: args.folds]):
-            split = P.prepare_split(
-                name,
-                X,
-                y,
-                train,
-                test,
-                args.protocol,
-                m=args.m,
-                seed=args.seed + fold,
-                nugget=args.nugget,
-                monitor_points=args.monitor_points,
-                kernel=args.kernel,
-            )
-            for method in args.methods:
-                note = f"{name} fold {fold + 1}/{args.folds} {method}"
-                trainer = P.make_trainer(
-                    method,
-                    split,
-                    seed=args.seed + fold,
-                    batch_size=args.batch_size,
-                    convergence=args.convergence,
-                    eval_every=args.eval_every,
-                    options=options.get(method),
-                )
-                trainer.run(
-                    seconds=args.seconds,
-                    progress=lambda t: progress.show(min(t.seconds, args.seconds), note),
-                    stop_at_convergence=args.convergence != "none",
-                )
-                records.append(
-                    {
-                        "dataset": name,
-                        "n": len(y),
-                        "d": X.shape[1],
-                        "fold": fold,
-                        "method": method,
-                        **P.test_metrics(trainer, split),
-                        "seconds": trainer.seconds,
-                        "iterations": trainer.engine.iteration,
-                        "converged": bool(trainer.converged),
-                        "kernel": trainer.engine.kernel.name,
-                        "lengthscale": trainer.engine.kernel.mean_lengthscale,
-                        "variance": trainer.engine.kernel.variance,
-                        "trace": thinned(trainer.history),
-                    }
-                )
-                progress.advance(args.seconds, note)
-    progress.close()
-    return records
+    """All fits of the grid (`grid.run`: here, or on the cluster args names); one record per (data set, fold,
+    method)."""
+    return grid.run(tasks(args), args)
 
 
 def summarise(records: list[dict], args) -> list[dict]:
@@ -207,7 +237,7 @@ def markdown(rows: list[dict], args) -> str:
         f"\nProtocol **{args.protocol}** (see `explorer/bench/protocol.py`): first {args.folds} of {args.k} folds, "
         f"kernel {args.kernel}, m = {args.m}, minibatch {args.batch_size}, stopping rule `{args.convergence}` "
         f"(hold-out NLL watched every {args.eval_every} iterations on ≤ {args.monitor_points} points) or "
-        f"{args.seconds:g} s of training"
+        f"{args.seconds:g} s of training{f' or {args.iterations} iterations' if args.iterations else ''}"
         f"{'; options: ' + ', '.join(args.option) if args.option else ''}. "
         "Times are training time only (evaluation excluded), on this machine, BLAS pinned; the paper's were on its "
         "machine and its implementations (Julia X-GPC, GPflow SVGPC, the authors' EPGPC code). The paper's SVGPC "
@@ -220,8 +250,7 @@ def markdown(rows: list[dict], args) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
-    with pinned_blas(args.threads):
-        records = run(args)
+    records = run(args)
     rows = summarise(records, args)
     command = "python -m explorer bench table1 " + shlex.join(list(argv or []))
     section = (

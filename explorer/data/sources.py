@@ -79,6 +79,11 @@ class DataSource:
     def __len__(self) -> int:
         return self.n
 
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(n, d), as an array's."""
+        return self.n, self.d
+
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rows `index` (s,): X_b (s, d) float64 C-contiguous, y_b (s,) int64 class indices 0…K−1."""
         raise NotImplementedError

@@ -242,3 +242,31 @@ def test_a_scaled_source_gives_the_standardised_rows_of_memory():
     scaler = fitted_standardizer(X)
     scaled = ScaledSource(ArraySource(X, y), scaler)
     np.testing.assert_array_equal(scaled.batch(np.arange(7, 20))[0], scaler.transform(X)[7:20])
+
+
+def _resident_file_pages_mb() -> float:
+    """The process's resident file-backed memory (RssFile of /proc/self/status), MB."""
+    for line in open("/proc/self/status"):
+        if line.startswith("RssFile:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no RssFile line in /proc/self/status")
+
+
+def test_a_memory_mapped_source_gives_its_pages_back_so_resident_memory_stays_bounded(tmp_path, monkeypatch):
+    """Reading a 64 MB file through the map in full would keep 64 MB of its pages resident; the source gives them
+    back every RELEASE_BYTES (here 4 MiB), so reading it all leaves a few MB resident."""
+    X = np.ones((2_000_000, 4))  # 64 MB
+    np.save(tmp_path / "X.npy", X)
+    np.save(tmp_path / "X_labels.npy", np.zeros(len(X), dtype=np.int8))
+    del X
+    monkeypatch.setattr(sources.NpySource, "RELEASE_BYTES", 1 << 22)
+    source = open_source(tmp_path / "X.npy")
+    before = _resident_file_pages_mb()
+    for rows in source.chunks(50_000):
+        source.batch(rows)
+    between = _resident_file_pages_mb()
+    monkeypatch.setattr(sources.NpySource, "RELEASE_BYTES", 1 << 40)  # never give pages back
+    for rows in source.chunks(50_000):
+        source.batch(rows)
+    grown_with_release, grown_without = between - before, _resident_file_pages_mb() - between
+    assert grown_with_release < 12 and grown_without > 50, (grown_with_release, grown_without)

@@ -85,6 +85,17 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
     which `XGPClassifier.fit`, `Model.set_data` and `run.Run` take in place of arrays; without it, a DataError says
     so. Nothing is loaded silently, whatever the file's size.
 
+    Parameters
+    ----------
+    path_or_file : str, path-like or file-like
+        The file (an upload's file object for the in-memory formats, with `source_name` giving its name).
+    label_column : str, optional
+        The label column of a CSV/TSV or Parquet file (default: the one named label, y, class or target).
+    source_name : str, optional
+        The name to read the extension from and to name in errors.
+    out_of_core : bool, default False
+        Return the source of a `.npy`, `.zarr` or `.parquet`/`.pq` file (refused for the other formats).
+
     Returns
     -------
     (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]), or the

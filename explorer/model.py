@@ -354,7 +354,7 @@ class Model(RunSettings):
         source = training_source(X, y)
         if source is not None:
             X, classes = source, np.arange(source.n_classes)
-            feature_names = feature_names or getattr(source, "feature_names", None)
+            feature_names = feature_names if feature_names is not None else getattr(source, "feature_names", None)
         else:
             X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
         methods.check_classes(self.method, classes, source=name)

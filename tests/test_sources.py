@@ -253,8 +253,9 @@ def _resident_file_pages_mb() -> float:
 
 
 def test_a_memory_mapped_source_gives_its_pages_back_so_resident_memory_stays_bounded(tmp_path, monkeypatch):
-    """Reading a 64 MB file through the map in full would keep 64 MB of its pages resident; the source gives them
-    back every RELEASE_BYTES (here 4 MiB), so reading it all leaves a few MB resident."""
+    """Reading a 64 MB file in chunks through the map would keep 64 MB of its pages resident; the source gives them
+    back every RELEASE_BYTES (here 4 MiB), so reading it all leaves a few MB resident; random minibatches are read
+    with pread and map nothing."""
     X = np.ones((2_000_000, 4))  # 64 MB
     np.save(tmp_path / "X.npy", X)
     np.save(tmp_path / "X_labels.npy", np.zeros(len(X), dtype=np.int8))
@@ -268,5 +269,14 @@ def test_a_memory_mapped_source_gives_its_pages_back_so_resident_memory_stays_bo
     monkeypatch.setattr(sources.NpySource, "RELEASE_BYTES", 1 << 40)  # never give pages back
     for rows in source.chunks(50_000):
         source.batch(rows)
-    grown_with_release, grown_without = between - before, _resident_file_pages_mb() - between
-    assert grown_with_release < 12 and grown_without > 50, (grown_with_release, grown_without)
+    after = _resident_file_pages_mb()
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        source.batch(source.sample(rng, 100))
+    grown_by_minibatches = _resident_file_pages_mb() - after
+    grown_with_release, grown_without = between - before, after - between
+    assert grown_with_release < 12 and grown_without > 50 and grown_by_minibatches < 4, (
+        grown_with_release,
+        grown_without,
+        grown_by_minibatches,
+    )

@@ -196,6 +196,37 @@ def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path, options):
     }
 
 
+def reset_peak_memory() -> None:
+    """Start a new peak of resident memory for this process (Linux: writing 5 to /proc/self/clear_refs resets
+    VmHWM); elsewhere `peak_memory_gb` reports the process's lifetime peak."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
+def peak_memory_gb() -> float:
+    """The peak resident size since `reset_peak_memory` (VmHWM of /proc/self/status), else since the process
+    started (getrusage), GB."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024 / 1e9
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+
+
+def minibatch_read_ms(source, batch_size: int, repeats: int = 300) -> float:
+    """Median milliseconds to draw and read one minibatch of `batch_size` rows from `source` (what a step reads)."""
+    rng, times = np.random.default_rng(12345), []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        source.batch(source.sample(rng, batch_size))
+        times.append(time.perf_counter() - start)
+    return 1e3 * float(np.median(times))
+
+
 def run_size(
     n: int,
     args,
@@ -219,6 +250,7 @@ def run_size(
             options=parse_options(args.option).get(args.method),
         )
 
+    reset_peak_memory()
     start = start_on_disk if gigabytes > args.max_ram_gb else start_in_memory
     started, data = start(n, args, X_holdout, y_holdout, folder, options)
     state = tracemalloc.get_traced_memory()[0]
@@ -232,6 +264,7 @@ def run_size(
     engine.step(100)  # working memory of further iterations (numpy allocations are traced)
     growth, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    read_ms = minibatch_read_ms(engine.source, args.batch_size)
     test = ArraySource(X_test, y_test)
     test_nll, test_error = training.test_scores(
         engine, test if started.scaler is None else ScaledSource(test, started.scaler, "test data")
@@ -250,7 +283,8 @@ def run_size(
         "state_mb": state / 1e6,
         "step_peak_mb": peak / 1e6,
         "step_growth_mb": growth / 1e6,
-        "process_max_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6,
+        "read_ms": read_ms,
+        "peak_rss_gb": peak_memory_gb(),
     }
 
 
@@ -277,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
             "open + standardise + Z s": r["open_seconds"],
             "ms/iteration (median)": r["ms_per_iteration"],
             f"ratio to n = {sizes[0]:,}": r["ms_per_iteration"] / base,
+            "ms/minibatch read": r["read_ms"],
             "iterations": r["iterations"],
             "seconds to converge": r["seconds"] if r["converged"] else float("nan"),
             "test error": r["test_error"],
@@ -284,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
             "state MB": r["state_mb"],
             "step peak MB": r["step_peak_mb"],
             "kept after 100 steps MB": r["step_growth_mb"],
-            "max RSS GB": r["process_max_rss_gb"],
+            "peak RSS GB": r["peak_rss_gb"],
         }
         for r in results
     ]
@@ -297,9 +332,10 @@ def main(argv: list[str] | None = None) -> int:
         "rows. Memory (tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and "
         "still holds (the method's state and any copy it makes of the data; the data themselves exist before and are "
         "not counted); 'step peak MB' the peak during 100 further iterations and 'kept after 100 steps MB' what they "
-        "left allocated (bounded memory: all three flat in n); 'max RSS' is the process's peak resident size so far "
-        "(getrusage; it includes data in RAM and the pages of an on-disk file's memory map still mapped, which the "
-        "source gives back every 256 MiB read). An on-disk row is trained out of core from a float32 .npy file "
+        "left allocated (bounded memory: all three flat in n); 'peak RSS' is the process's peak resident size during "
+        "the row (VmHWM, reset at its start; it includes the data in RAM, the generation of an on-disk set and the "
+        "pages of its memory map still mapped). 'ms/minibatch read' is the median time to draw and read one minibatch "
+        "(part of ms/iteration; from disk: one pread a row, fast while the file is in the page cache). An on-disk row is trained out of core from a float32 .npy file "
         "(storage 'disk'; 'file GB' with its labels): opened and checked block by block, standardised from one pass "
         "over its chunks and Z chosen by k-means++ on a seeded sample of 100,000 rows ('open + standardise + Z s', "
         "not training time); RAM rows use the features as they are."

@@ -12,7 +12,8 @@ The sources here, and where each keeps its labels:
 
 - `ArraySource`: arrays X (n, d), y (n,) in memory.
 - `NpySource`: X (n, d) in one `.npy` file, y (n,) in a second one (`open_source` looks for `<stem>_labels.npy`
-  beside `<stem>.npy` unless told), both opened as read-only memory maps: a minibatch reads its s rows from disk.
+  beside `<stem>.npy` unless told), both opened read-only: a minibatch reads its s rows from disk (`os.pread`), a
+  pass over all rows reads consecutive blocks through a memory map, so resident memory stays bounded.
 - `ZarrSource`: a Zarr group (a `.zarr` directory) holding the arrays `X` (n, d) and `y` (n,), as an `.npz` does; a
   minibatch reads the chunks that hold its rows, so chunk the rows finely (1,000-10,000 rows per chunk) for SVI.
 - `ParquetSource`: a Parquet table whose label column (`label_column`, default the one column named label, y, class
@@ -127,8 +128,8 @@ class ArraySource(DataSource):
 
 class NpySource(DataSource):
     """Training rows in two `.npy` files, X (n, d) real numbers (float32 keeps the file half the size; rows are
-    handed out as float64) and y (n,) class indices 0…K−1, opened read-only with `np.load(mmap_mode='r')`: a
-    minibatch reads s rows from disk, so n may exceed memory.
+    handed out as float64) and y (n,) class indices 0…K−1, opened read-only (`np.load(mmap_mode='r')` for the
+    headers and the passes over consecutive rows): a minibatch reads s rows from disk, so n may exceed memory.
 
     Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map stays
     cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of real

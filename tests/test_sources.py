@@ -4,6 +4,7 @@ file and the column; test scores over a source are computed in chunks."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import numpy as np
@@ -280,3 +281,26 @@ def test_a_memory_mapped_source_gives_its_pages_back_so_resident_memory_stays_bo
         grown_without,
         grown_by_minibatches,
     )
+
+
+def test_bench_scale_trains_past_memory_from_a_file_it_writes_once(tmp_path):
+    """`bench scale` above --max-ram-gb writes the set to a float32 .npy pair chunk by chunk, trains on it out of
+    core (no per-row state: the in-memory rows keep a copy of y, 8 bytes a row) and reuses the file the next time."""
+    from explorer.bench import scale
+
+    argv = ["--n", "2000", "20000", "--m", "20", "--seconds", "0.3", "--max-ram-gb", "0", "--no-write-md"]
+    argv += ["--data-dir", str(tmp_path / "sets"), "--json", str(tmp_path / "scale.json")]
+    assert scale.main(argv) == 0
+    small, large = json.loads((tmp_path / "scale.json").read_text())["results"]
+    written = sorted(p.name for p in (tmp_path / "sets").iterdir())
+    assert written == [f"susy_like_n{n}_seed0_noise0.5{end}" for n in (20000, 2000) for end in (".npy", "_labels.npy")]
+    X = np.load(tmp_path / "sets" / "susy_like_n2000_seed0_noise0.5.npy")
+    assert X.dtype == np.float32 and X.shape == (2000, 18)
+    assert small["storage"].startswith("disk") and large["write_seconds"] > 0
+    assert (large["state_mb"] - small["state_mb"]) * 1e6 / 18000 < 1.0
+    assert 0.0 <= large["test_error"] < 0.4 and large["read_ms"] > 0 and large["peak_rss_gb"] > 0
+    written_at = (tmp_path / "sets" / "susy_like_n20000_seed0_noise0.5.npy").stat().st_mtime_ns
+    assert scale.main(argv) == 0
+    again = json.loads((tmp_path / "scale.json").read_text())["results"][1]
+    assert again["write_seconds"] == 0.0
+    assert (tmp_path / "sets" / "susy_like_n20000_seed0_noise0.5.npy").stat().st_mtime_ns == written_at

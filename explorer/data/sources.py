@@ -104,8 +104,13 @@ class DataSource:
         return np.concatenate([self.batch(rows)[1] for rows in self.chunks(CHUNK_ROWS)])
 
     def chunks(self, size: int, rows: np.ndarray | None = None) -> Iterator[np.ndarray]:
-        """Consecutive blocks of at most `size` indices of `rows` (default: all n rows)."""
-        rows = np.arange(self.n) if rows is None else np.asarray(rows)
+        """Consecutive blocks of at most `size` indices of `rows` (default: all n rows, made block by block: an index
+        of all 10⁸ rows would take 800 MB)."""
+        if rows is None:
+            for start, stop in _blocks(self.n, size):
+                yield np.arange(start, stop)
+            return
+        rows = np.asarray(rows)
         for start in range(0, len(rows), size):
             yield rows[start : start + size]
 

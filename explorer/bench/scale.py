@@ -49,6 +49,8 @@ DESCRIPTION = (
 D = 18
 CHUNK = 1_000_000
 KMEANS_ROWS = 100_000
+REFERENCE_ROWS = 10_000
+"""Rows of the in-memory run every size's iterations are timed against in turn (`ratio_in_turn`)."""
 
 
 def susy_like(n: int, rng: np.random.Generator, noise: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
@@ -155,7 +157,7 @@ def on_disk_set(n: int, args, folder: Path) -> tuple[Path, float]:
     return path, time.perf_counter() - start
 
 
-def start_in_memory(n: int, args, X_holdout, y_holdout, folder: Path, options):
+def start_in_memory(n: int, args, X_holdout, y_holdout, folder: Path):
     """The run on n rows generated into memory: features as they are, Z by k-means++ on ≤ 100,000 rows."""
     rng = np.random.default_rng([args.seed, n])
     X, y = susy_like(n, rng, args.noise)
@@ -163,12 +165,12 @@ def start_in_memory(n: int, args, X_holdout, y_holdout, folder: Path, options):
     Z = kmeans_plus_plus(np.asarray(X[rows]), args.m, rng)
     tracemalloc.start()  # what building the run allocates and keeps: the method's state (the data exist already)
     started = recipe.start_run(
-        args.method, X, y, X_holdout, y_holdout, RBF(np.sqrt(D), 1.0, 1e-4), scaler=False, Z=Z, **options(n)
+        args.method, X, y, X_holdout, y_holdout, RBF(np.sqrt(D), 1.0, 1e-4), scaler=False, Z=Z, **run_options(args, n)
     )
     return started, {"storage": "RAM", "file_gb": float("nan"), "write_seconds": 0.0, "open_seconds": float("nan")}
 
 
-def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path, options):
+def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path):
     """The run on n rows in a float32 `.npy` file, out of core: opened (checked) as an `NpySource`, standardised
     from its chunks, Z by k-means++ on a seeded sample (`recipe.start_run` with a source)."""
     path, write_seconds = on_disk_set(n, args, folder)
@@ -184,7 +186,7 @@ def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path, options):
         RBF(np.sqrt(D), 1.0, 1e-4),
         n_inducing=args.m,
         inducing_rng=np.random.default_rng([args.seed, n]),
-        **options(n),
+        **run_options(args, n),
     )
     storage = "disk (.npy float32, out of core)"
     file_gb = (path.stat().st_size + path.with_name(f"{path.stem}_labels.npy").stat().st_size) / 1e9
@@ -227,6 +229,34 @@ def minibatch_read_ms(source, batch_size: int, repeats: int = 300) -> float:
     return 1e3 * float(np.median(times))
 
 
+def run_options(args, n: int) -> dict:
+    """`recipe.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
+    return dict(
+        engine_rng=np.random.default_rng([args.seed, n, 1]),
+        evaluation_rng=np.random.default_rng([args.seed, n, 2]),
+        batch_size=args.batch_size,
+        eval_every=args.eval_every,
+        convergence=args.convergence,
+        elbo_points=1000,
+        options=parse_options(args.option).get(args.method),
+    )
+
+
+def ratio_in_turn(engine, reference, steps: int = 50, repeats: int = 9) -> float:
+    """Median over `repeats` of (seconds for `steps` iterations of `engine`) / (seconds for `steps` iterations of
+    `reference`), the two timed in turn: a ratio that a shared machine's load, which changes over minutes, moves
+    far less than it moves ms/iteration measured minutes apart."""
+    ratios = []
+    for _ in range(repeats):
+        times = []
+        for which in (engine, reference):
+            start = time.perf_counter()
+            which.step(steps)
+            times.append(time.perf_counter() - start)
+        ratios.append(times[0] / times[1])
+    return float(np.median(ratios))
+
+
 def run_size(
     n: int,
     args,
@@ -236,23 +266,13 @@ def run_size(
     y_holdout: np.ndarray,
     folder: Path,
     progress: Progress,
+    reference,
 ) -> dict:
     gigabytes = n * D * 8 / 1e9
 
-    def options(n: int) -> dict:
-        return dict(
-            engine_rng=np.random.default_rng([args.seed, n, 1]),
-            evaluation_rng=np.random.default_rng([args.seed, n, 2]),
-            batch_size=args.batch_size,
-            eval_every=args.eval_every,
-            convergence=args.convergence,
-            elbo_points=1000,
-            options=parse_options(args.option).get(args.method),
-        )
-
     reset_peak_memory()
     start = start_on_disk if gigabytes > args.max_ram_gb else start_in_memory
-    started, data = start(n, args, X_holdout, y_holdout, folder, options)
+    started, data = start(n, args, X_holdout, y_holdout, folder)
     state = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     trainer, engine = started.trainer, started.trainer.engine
@@ -265,6 +285,7 @@ def run_size(
     growth, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     read_ms = minibatch_read_ms(engine.source, args.batch_size)
+    in_turn = ratio_in_turn(engine, reference)
     test = ArraySource(X_test, y_test)
     test_nll, test_error = training.test_scores(
         engine, test if started.scaler is None else ScaledSource(test, started.scaler, "test data")
@@ -284,6 +305,7 @@ def run_size(
         "step_peak_mb": peak / 1e6,
         "step_growth_mb": growth / 1e6,
         "read_ms": read_ms,
+        "ratio_in_turn": in_turn,
         "peak_rss_gb": peak_memory_gb(),
     }
 
@@ -298,8 +320,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, pinned_blas(args.threads):
         folder = Path(args.data_dir or tmp)
         folder.mkdir(parents=True, exist_ok=True)
+        reference = start_in_memory(REFERENCE_ROWS, args, X_holdout, y_holdout, folder)[0].trainer.engine
+        tracemalloc.stop()
         for n in sizes:
-            results.append(run_size(n, args, X_test, y_test, X_holdout, y_holdout, folder, progress))
+            results.append(run_size(n, args, X_test, y_test, X_holdout, y_holdout, folder, progress, reference))
     progress.close()
     base = results[0]["ms_per_iteration"]
     rows = [
@@ -311,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             "open + standardise + Z s": r["open_seconds"],
             "ms/iteration (median)": r["ms_per_iteration"],
             f"ratio to n = {sizes[0]:,}": r["ms_per_iteration"] / base,
+            f"ratio to n = {REFERENCE_ROWS:,} in turn": r["ratio_in_turn"],
             "ms/minibatch read": r["read_ms"],
             "iterations": r["iterations"],
             "seconds to converge": r["seconds"] if r["converged"] else float("nan"),
@@ -335,7 +360,10 @@ def main(argv: list[str] | None = None) -> int:
         "left allocated (bounded memory: all three flat in n); 'peak RSS' is the process's peak resident size during "
         "the row (VmHWM, reset at its start; it includes the data in RAM, the generation of an on-disk set and the "
         "pages of its memory map still mapped). 'ms/minibatch read' is the median time to draw and read one minibatch "
-        "(part of ms/iteration; from disk: one pread a row, fast while the file is in the page cache). An on-disk row is trained out of core from a float32 .npy file "
+        "(part of ms/iteration; from disk: one pread a row, fast while the file is in the page cache). 'ratio … in turn' "
+        f"times 50 iterations of the row's engine and 50 of an in-memory run on {REFERENCE_ROWS:,} rows alternately, "
+        "9 times, and gives the median ratio: the other helpers' load on this shared machine changes over minutes and "
+        "moves ms/iteration between rows, far less this ratio. An on-disk row is trained out of core from a float32 .npy file "
         "(storage 'disk'; 'file GB' with its labels): opened and checked block by block, standardised from one pass "
         "over its chunks and Z chosen by k-means++ on a seeded sample of 100,000 rows ('open + standardise + Z s', "
         "not training time); RAM rows use the features as they are."

@@ -284,12 +284,12 @@ def run_size(
     engine.step(100)  # working memory of further iterations (numpy allocations are traced)
     growth, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    read_ms = minibatch_read_ms(engine.source, args.batch_size)
-    in_turn = ratio_in_turn(engine, reference)
     test = ArraySource(X_test, y_test)
     test_nll, test_error = training.test_scores(
         engine, test if started.scaler is None else ScaledSource(test, started.scaler, "test data")
     )
+    read_ms = minibatch_read_ms(engine.source, args.batch_size)
+    in_turn = ratio_in_turn(engine, reference)  # steps on: after the test scores
     progress.advance(args.seconds, f"n = {n:,}")
     return {
         "n": n,

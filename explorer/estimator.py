@@ -19,9 +19,10 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from explorer import methods, settings
 from explorer.convergence import no_improvement_criterion
-from explorer.data.datasets import train_test_split
+from explorer.data.datasets import split_source, train_test_split
+from explorer.data.sources import DataSource
 from explorer.inputs import standardised
-from explorer.run import Run, seed_from, streams
+from explorer.run import Run, seed_from, streams, training_source
 from explorer.training import CONVERGENCE_RULES
 
 AUTO_EARLY_STOPPING_ROWS = 500
@@ -177,11 +178,17 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"y has labels {unknown.tolist()} outside classes {classes.tolist()}")
         return y, classes
 
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Fit on X (n, d), y (n,) with as many classes as the method supports (`methods.CLASS_COUNTS`: any K ≥ 2
-        for "xgpc", 2 for the others); returns self."""
+        for "xgpc" and the SVGPs, 2 for EPGPC); returns self. X may instead be a `sources.DataSource` or the path of a
+        .npy, .zarr or .parquet file (y None; `sources.open_source`), trained on out of core (`run.Run`); its labels
+        are the classes."""
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        source = training_source(X, y)
+        if source is None:
+            X, y = validate_data(self, X, y, dtype=np.float64)
+        else:
+            X, y, self.n_features_in_ = source, source.labels(), source.d
         y, self.classes_ = self._check_y(y)
         rule = self._stopping_rule(len(X))
         self._start(X, self._encode(y), rule, hold_out=rule != "none" or self.convergence is not None)
@@ -238,10 +245,14 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         (X within ±1e100 before and after), then inducing points, the method and a Trainer with convergence
         `rule`."""
         seed = seed_from(self.random_state)
+        y = None if isinstance(X, DataSource) else y  # a source holds its labels
         X_fit, X_eval, y_fit, y_eval = X, X, y, y
         if hold_out and self.validation_fraction > 0:
-            X_fit, X_eval, y_fit, y_eval = train_test_split(X, y, self.validation_fraction, streams(seed).split)
-            if not (len(y_fit) and len(y_eval)):
+            if y is None:
+                X_fit, X_eval = split_source(X, self.validation_fraction, streams(seed).split)
+            else:
+                X_fit, X_eval, y_fit, y_eval = train_test_split(X, y, self.validation_fraction, streams(seed).split)
+            if not (len(X_fit) and len(X_eval)):
                 raise ValueError(
                     f"validation_fraction={self.validation_fraction} leaves no training or no "
                     f"validation rows among {len(X)}"

@@ -23,17 +23,25 @@ MAX_CLASS_INDEX = 2**31 - 1
 STANDARDISED = "after standardisation with the training mean and sd"
 
 
-def bounded_features(X: np.ndarray, name: str = "X", units: str = "") -> np.ndarray:
+def bounded_features(
+    X: np.ndarray, name: str = "X", units: str = "", first_row: int = 0, columns: list[str] | None = None
+) -> np.ndarray:
     """X (n, d) unchanged when every entry is finite with |x| ≤ FEATURE_LIMIT; else DataError naming the first
-    offending row and column (0-based) and its value. `units` says where the values live (e.g. "after
-    standardisation with the training mean and sd")."""
+    offending row (counted from `first_row`, for a block of a larger set) and column (0-based, or its name in
+    `columns`) and its value. `units` says where the values live (e.g. "after standardisation with the training
+    mean and sd")."""
     bad = ~(np.abs(X) <= FEATURE_LIMIT)  # NaN fails the comparison
     if bad.any():
         i, j = (int(k) for k in np.argwhere(bad)[0])
         where = f" {units}" if units else ""
         kind = "is NaN or infinite" if not np.isfinite(X[i, j]) else f"exceeds the limit ±{FEATURE_LIMIT:g}"
+        at = (
+            f"row {first_row + i}, column {j} (0-based)"
+            if columns is None
+            else f"row {first_row + i} (0-based), column {columns[j]!r}"
+        )
         raise DataError(
-            f"{name} row {i}, column {j} (0-based) holds {X[i, j].item()!r}{where}, which {kind}: "
+            f"{name} {at} holds {X[i, j].item()!r}{where}, which {kind}: "
             f"squared distances in the kernel would overflow; rescale the feature or drop the row"
         )
     return X

@@ -23,7 +23,7 @@ from explorer.data import datasets
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data, standardised
 from explorer.polyagamma import pg_mean
-from explorer.run import RUN_FORMAT, Run, RunFileError, streams  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
+from explorer.run import RUN_FORMAT, Run, RunFileError, streams, training_source  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
 
@@ -147,6 +147,8 @@ class Model(RunSettings):
                     "(from Python: model.set_data(X, y, name))"
                 )
             X, y, self.feature_names = self._custom["X"], self._custom["y"], self._custom["feature_names"]
+            if y is None:  # an out-of-core source: split into two views of its rows, nothing loaded
+                return (*datasets.split_source(X, 1.0 - self.train_fraction, streams(self.seed).split), None, None)
         elif self.dataset in datasets.BUILTIN:
             X, y, self.feature_names = datasets.load_with_names(
                 self.dataset, n=self.n_points, noise=self.noise, seed=self.seed
@@ -350,12 +352,21 @@ class Model(RunSettings):
         self.current_run.set_eval_every(self.eval_every)
 
     # ----- data -------------------------------------------------------------------------------------------------
-    def set_data(self, X, y, name: str = "custom", feature_names=None) -> None:
-        """Use (X, y) as the data set ('custom'): y (n,) holds K ≥ 2 distinct labels (K ≥ 3: method "xgpc" only);
-        validated first: on a DataError nothing changes."""
-        X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
+    def set_data(self, X, y=None, name: str = "custom", feature_names=None) -> None:
+        """Use (X, y) as the data set ('custom'): y (n,) holds K ≥ 2 distinct labels (K ≥ 3: methods that take them,
+        `methods.CLASS_COUNTS`); validated first: on a DataError nothing changes. X may instead be
+        a `sources.DataSource` or the path of a .npy, .zarr or .parquet file (y None; `sources.open_source`), split
+        by `train_fraction` and trained on out of core; its labels are class indices, and `save` refuses such a
+        run."""
+        source = training_source(X, y)
+        if source is not None:
+            X, classes = source, np.arange(source.n_classes)
+            feature_names = feature_names if feature_names is not None else getattr(source, "feature_names", None)
+        else:
+            X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
         methods.check_classes(self.method, classes, source=name)
-        bounded_features(X, str(name))
+        if source is None:
+            bounded_features(X, str(name))
         names = list(feature_names) if feature_names is not None else [f"x{j + 1}" for j in range(X.shape[1])]
         previous = self._custom
         self._custom = {"X": X, "y": y, "feature_names": names, "name": name, "classes": classes}

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer import methods
+from explorer.data.sources import DataSource, ScaledSource, chunked_standardizer, inducing_sample
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import fitted_standardizer, standardised
 from explorer.kernels import Kernel
@@ -69,10 +70,18 @@ def start_run(
     standardised training rows with `inducing_rng` unless Z is given (standardised units), build `method` (a key of
     `methods.METHODS`, with builder `options`) on them with the minibatch stream `engine_rng`, and wrap it in a
     `Trainer` evaluating on (X_eval, y_eval); `evaluation_rng` picks the Trainer's ELBO subset, `no_improvement`
-    is the Trainer's early-stopping rule (`convergence.NoImprovement`; None: its default). y: class indices 0…K−1."""
-    scaler, X_train, X_eval = standardise(X_train, X_eval, scaler=scaler)
-    if Z is None:
-        Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
+    is the Trainer's early-stopping rule (`convergence.NoImprovement`; None: its default). y: class indices 0…K−1.
+
+    X_train may be a `sources.DataSource` (y_train None), read out of core: the scaler is then fitted in one pass
+    over its chunks (`sources.chunked_standardizer`) and applied to each minibatch as it is read
+    (`sources.ScaledSource`), and Z is chosen by k-means++ on a seeded sample of its rows (`sources.inducing_sample`:
+    all rows when n ≤ 100,000, giving the in-memory Z)."""
+    if isinstance(X_train, DataSource):
+        scaler, X_train, X_eval, Z = _source_inputs(X_train, X_eval, scaler, Z, n_inducing, inducing_rng)
+    else:
+        scaler, X_train, X_eval = standardise(X_train, X_eval, scaler=scaler)
+        if Z is None:
+            Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
     engine = methods.build(
         method, X_train, y_train, Z, kernel, batch_size=batch_size, rng=engine_rng, **(options or {})
     )
@@ -87,6 +96,20 @@ def start_run(
         no_improvement=no_improvement,
     )
     return Run(scaler, engine, trainer)
+
+
+def _source_inputs(source: DataSource, X_eval: np.ndarray, scaler, Z, n_inducing: int, inducing_rng):
+    """(scaler, training source in standardised units, X_eval standardised, Z) for a run on an out-of-core source."""
+    if scaler is True:
+        scaler = chunked_standardizer(source)
+    if Z is None:
+        sample = inducing_sample(source, inducing_rng)
+        Z = kmeans_plus_plus(
+            sample if scaler is False else standardise(sample, scaler=scaler)[1], n_inducing, inducing_rng
+        )
+    if scaler is False:
+        return None, source, X_eval, Z
+    return scaler, ScaledSource(source, scaler), standardise(X_eval, scaler=scaler)[1], Z
 
 
 def full_batch_engine(

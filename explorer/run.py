@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import zipfile
 from typing import NamedTuple
 
@@ -21,10 +22,11 @@ import numpy as np
 
 from explorer import recipe, settings
 from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
+from explorer.data.sources import CHUNK_ROWS, ArraySource, DataSource, ScaledSource, open_source
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
 from explorer.scaling import Standardizer
-from explorer.training import Trainer
+from explorer.training import Trainer, test_scores
 from explorer.validation import DataError
 
 RUN_FORMAT = "xgpc-explorer-run/4"
@@ -75,6 +77,24 @@ def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng([seed, 7]).choice(n, most, replace=False))
 
 
+def training_source(X, y=None) -> DataSource | None:
+    """The out-of-core source a face was given as training data: X itself when it is a `sources.DataSource`, the
+    source of the file when X is a path (`sources.open_source`: .npy, .zarr, .parquet), None for arrays. A source
+    holds its labels: y given with one raises ValueError."""
+    if isinstance(X, (str, os.PathLike)):
+        X = open_source(X)
+    if not isinstance(X, DataSource):
+        return None
+    if y is not None:
+        raise ValueError(f"{type(X).__name__} holds its labels; give y=None with a data source or a file path")
+    return X
+
+
+def _features(X) -> int:
+    """d of training rows X (n, d) or of a `DataSource`."""
+    return X.d if isinstance(X, DataSource) else X.shape[1]
+
+
 def start_kernel(config: dict, d: int) -> Kernel:
     """The run's starting kernel: the family `config["kernel"]` with the initial parameters of `config`, or a copy of
     a `Kernel` object."""
@@ -97,9 +117,11 @@ class Run:
     config : dict
         Settings by name (`explorer.settings.SETTINGS`); missing ones take their defaults, each value is checked.
     X_train, y_train : (n, d), (n,)
-        Training rows in input units, labels ±1.
+        Training rows in input units, labels class indices 0…K−1; or X_train a `sources.DataSource` (y_train None)
+        read out of core (`recipe.start_run`: chunked standardisation, k-means++ on a seeded sample).
     X_test, y_test : (n_test, d), (n_test,)
-        Rows the history is evaluated on (at most `eval_points` of them, `evaluation_rows`).
+        Rows the history is evaluated on (at most `eval_points` of them, `evaluation_rows`, read into memory); or a
+        `DataSource` (y_test None). `test_scores` evaluates all of them in chunks.
     kernel : Kernel, optional
         The starting kernel; default `start_kernel(config, d)`.
     scaler : Standardizer or bool
@@ -143,13 +165,16 @@ class Run:
         seed = config["seed"]
         random = streams(seed)
         monitor = evaluation_rows(len(X_test), config["eval_points"], seed)
+        X_monitor, y_monitor = (
+            X_test.batch(monitor) if isinstance(X_test, DataSource) else (X_test[monitor], y_test[monitor])
+        )
         started = recipe.start_run(
             config["method"],
             X_train,
             y_train,
-            X_test[monitor],
-            y_test[monitor],
-            kernel if kernel is not None else start_kernel(config, X_train.shape[1]),
+            X_monitor,
+            y_monitor,
+            kernel if kernel is not None else start_kernel(config, _features(X_train)),
             scaler=scaler,
             Z=Z,
             n_inducing=config["n_inducing"],
@@ -171,6 +196,14 @@ class Run:
         """The `training.History`: one row per evaluation."""
         return self.trainer.history
 
+    def test_scores(self, chunk_rows: int = CHUNK_ROWS) -> tuple[float, float]:
+        """Test NLL and error rate over all test rows (not only the `eval_points` the history watches), read and
+        predicted `chunk_rows` at a time (`training.test_scores`): a test source of any size fits."""
+        source = self.X_test if isinstance(self.X_test, DataSource) else ArraySource(self.X_test, self.y_test)
+        if self.scaler is not None:
+            source = ScaledSource(source, self.scaler, "test data")
+        return test_scores(self.engine, source, chunk_rows)
+
     def set_eval_every(self, every: int) -> None:
         """Evaluate every `every` iterations from now on (the one setting that does not define the run)."""
         self.config["eval_every"] = settings.SETTINGS["eval_every"].check(every)
@@ -186,7 +219,12 @@ class Run:
         """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle): the settings (a
         `Kernel` object by its state), the data split, Z, the engine's and the Trainer's state, the scaler; `meta`
         and `arrays` add a face's own entries (the Model's custom data). `Run.read` and `Run.restore` continue it
-        exactly. A step-size rule object cannot be stored (ValueError)."""
+        exactly. A step-size rule object, or data read out of core, cannot be stored (ValueError)."""
+        if isinstance(self.X_train, DataSource) or isinstance(self.X_test, DataSource):
+            raise ValueError(
+                f"{path}: a run on data read out of core ({type(self.X_train).__name__}) cannot be saved into one "
+                "file, which would copy the data; keep the data files and start the run again from them"
+            )
         config = dict(self.config)
         if not isinstance(config["step_size"], str):
             raise ValueError(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.convergence import NoImprovement, holdout_nll_criterion, no_improvement_criterion
+from explorer.data.sources import CHUNK_ROWS, DataSource
 from explorer.inputs import class_indices
 from explorer.linalg import NumericalError
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -316,3 +317,17 @@ def fit_to_optimum(engine, *, tolerance: float = 1e-10, max_sweeps: int = 500) -
     except NumericalError as err:
         error = err
     return Fit(int(engine.iteration), time.perf_counter() - start, converged, error)
+
+
+def test_scores(engine, source: DataSource, chunk_rows: int = CHUNK_ROWS) -> tuple[float, float]:
+    """Test NLL (nats per row) and error rate of the engine's class probabilities over every row of `source`
+    (standardised units, labels class indices), read and predicted `chunk_rows` rows at a time, so a test set of
+    any size takes the memory of one chunk: the sums of −log p(y_i) and of the errors over the chunks, divided by
+    n (equal to `metrics` on all rows at once up to rounding)."""
+    total_nll = total_errors = 0.0
+    for rows in source.chunks(chunk_rows):
+        X_b, y_b = source.batch(rows)
+        P = engine.predict_proba(X_b)
+        total_nll += negative_log_likelihood(P, y_b) * len(rows)
+        total_errors += error_rate(P, y_b) * len(rows)
+    return total_nll / source.n, total_errors / source.n

@@ -13,6 +13,7 @@ PUBLIC_API = [
     "explorer.data.datasets.load_with_names",
     "explorer.data.datasets.available",
     "explorer.data.datasets.train_test_split",
+    "explorer.data.datasets.load_file",
     "explorer.kernels.make_kernel",
     "explorer.kernels.initial_kernel",
     "explorer.estimator.XGPClassifier",

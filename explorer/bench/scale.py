@@ -1,14 +1,19 @@
 """`python -m explorer bench scale`: one method (`--method`, default X-GPC) on synthetic SUSY-like data at
-n = 10⁴ … 10⁷ — seconds per iteration (independent of n: a minibatch step never touches the other rows), seconds and
-iterations to the paper's convergence rule, and memory: the state the method keeps, the peak of its steps and what
-the steps leave allocated (bounded: independent of n).
+n = 10⁴ … 10⁷ (and past memory: 10⁸ rows on disk) — seconds per iteration (independent of n: a minibatch step never
+touches the other rows), seconds and iterations to the paper's convergence rule, and memory: the state the method
+keeps, the peak of its steps and what the steps leave allocated (bounded: independent of n), and the process's peak
+resident size.
 
 Data (d = 18, like SUSY): 8 "low-level" features z ~ N(0, I) and 10 "high-level" non-linear functions of them
 (norms, products, |·|, tanh), class y = 1[g(z) + noise·ε > 0], ε ~ N(0, 1), with
 g = 2 sin(1.5z₀) + 1.5 cos(z₁ + z₂) − |z₃| + 0.8z₄ (46% positives, as SUSY; a score with a finite natural lengthscale:
-quadratic scores such as z₀z₁ drove the learned σ² and ℓ to grow without end). Rows are generated in chunks, into
-memory or, above `--max-ram-gb`, into a numpy memmap under `--memmap-dir`. The features are O(1) and not
-standardised. Z: k-means++ on at most 100,000 training rows; test set: 100,000 fresh rows.
+quadratic scores such as z₀z₁ drove the learned σ² and ℓ to grow without end). Rows are generated in chunks into
+memory, where the features are O(1) and not standardised and Z is k-means++ on at most 100,000 training rows. Above
+`--max-ram-gb` (as float64) the rows are written, chunk by chunk, to a float32 `.npy` file and its labels to an int8
+`_labels.npy` file in `--data-dir` (kept there and reused by later runs; default a temporary folder) and trained on
+out of core, as a user's file would be: an `NpySource` (memory map, checked block by block), standardised from one
+pass over its chunks and Z by k-means++ on a seeded sample of 100,000 rows (`recipe.start_run` with a source). Test
+set: 100,000 fresh rows.
 """
 
 from __future__ import annotations
@@ -17,12 +22,13 @@ import argparse
 import resource
 import shlex
 import tempfile
+import time
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
-from explorer import methods, recipe
+from explorer import methods, recipe, training
 from explorer.bench.common import (
     add_common_arguments,
     add_setting_argument,
@@ -32,22 +38,24 @@ from explorer.bench.common import (
     run_config,
 )
 from explorer.bench.protocol import Progress, parse_options
+from explorer.data.sources import ArraySource, NpySource, ScaledSource
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
-from explorer.metrics import error_rate, negative_log_likelihood
 
-DESCRIPTION = "Scaling: seconds per iteration and to convergence, memory, for n = 1e4 … 1e7 synthetic SUSY-like rows"
+DESCRIPTION = (
+    "Scaling: seconds per iteration and to convergence, memory, for n = 1e4 … 1e7 synthetic SUSY-like rows in RAM "
+    "and past memory on disk (e.g. 1e8, out of core)"
+)
 D = 18
 CHUNK = 1_000_000
 KMEANS_ROWS = 100_000
+REFERENCE_ROWS = 10_000
+"""Rows of the in-memory run every size's iterations are timed against in turn (`ratio_in_turn`)."""
 
 
-def susy_like(
-    n: int, rng: np.random.Generator, noise: float = 0.5, out: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """n rows of the generator above: X (n, 18) float64 (written into `out` if given, e.g. a memmap), y (n,) int8 class
-    indices (1 where g + noise > 0)."""
-    X = np.empty((n, D)) if out is None else out
+def susy_like(n: int, rng: np.random.Generator, noise: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """n rows of the generator above: X (n, 18) float64, y (n,) int8 class indices (1 where g + noise > 0)."""
+    X = np.empty((n, D))
     y = np.empty(n, dtype=np.int8)
     for start in range(0, n, CHUNK):
         k = min(CHUNK, n - start)
@@ -105,11 +113,148 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "rows apart from the test set) or its global-parameter rule for X-GPC, which fires late "
         "with the Robbins–Monro step (ρ stays above ~1e-3 for 10⁵ iterations)",
     )
-    parser.add_argument("--max-ram-gb", type=float, default=4.0, help="larger data goes to a memmap (default 4)")
-    parser.add_argument("--memmap-dir", default=None, help="directory for memmaps (default: a temporary one)")
+    parser.add_argument(
+        "--max-ram-gb",
+        type=float,
+        default=4.0,
+        help="data larger than this as float64 is written to disk and trained on out of core (default 4)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        default=None,
+        help="folder for the on-disk sets, kept and reused (default: a temporary folder, removed at the end)",
+    )
     add_setting_argument(parser, "seed")
     add_common_arguments(parser)
     return parser.parse_args(argv)
+
+
+def write_susy_like_npy(path: Path, n: int, rng: np.random.Generator, noise: float) -> None:
+    """n rows of `susy_like` written chunk by chunk (never more than `CHUNK` rows in memory) as X (n, 18) float32 to
+    the `.npy` file `path` and y (n,) int8 to `<stem>_labels.npy` beside it; each file is written under a temporary
+    name and renamed when complete, so an interrupted run leaves no half file to reuse."""
+    labels = path.with_name(f"{path.stem}_labels.npy")
+    for target, dtype, shape in ((path, "<f4", (n, D)), (labels, "|i1", (n,))):
+        with open(target.with_suffix(".part"), "wb") as handle:
+            np.lib.format.write_array_header_1_0(handle, {"descr": dtype, "fortran_order": False, "shape": shape})
+    with open(path.with_suffix(".part"), "ab") as x_file, open(labels.with_suffix(".part"), "ab") as y_file:
+        for start in range(0, n, CHUNK):
+            X, y = susy_like(min(CHUNK, n - start), rng, noise)
+            X.astype(np.float32).tofile(x_file)
+            y.tofile(y_file)
+    labels.with_suffix(".part").rename(labels)
+    path.with_suffix(".part").rename(path)
+
+
+def on_disk_set(n: int, args, folder: Path) -> tuple[Path, float]:
+    """The on-disk set of n rows for this seed and noise in `folder` (written unless a complete one is there) and
+    the seconds its writing took (0 when reused)."""
+    path = folder / f"susy_like_n{n}_seed{args.seed}_noise{args.noise:g}.npy"
+    if path.exists() and path.with_name(f"{path.stem}_labels.npy").exists():
+        return path, 0.0
+    start = time.perf_counter()
+    write_susy_like_npy(path, n, np.random.default_rng([args.seed, n]), args.noise)
+    return path, time.perf_counter() - start
+
+
+def start_in_memory(n: int, args, X_holdout, y_holdout, folder: Path):
+    """The run on n rows generated into memory: features as they are, Z by k-means++ on ≤ 100,000 rows."""
+    rng = np.random.default_rng([args.seed, n])
+    X, y = susy_like(n, rng, args.noise)
+    rows = rng.choice(n, KMEANS_ROWS, replace=False) if n > KMEANS_ROWS else slice(None)
+    Z = kmeans_plus_plus(np.asarray(X[rows]), args.m, rng)
+    tracemalloc.start()  # what building the run allocates and keeps: the method's state (the data exist already)
+    started = recipe.start_run(
+        args.method, X, y, X_holdout, y_holdout, RBF(np.sqrt(D), 1.0, 1e-4), scaler=False, Z=Z, **run_options(args, n)
+    )
+    return started, {"storage": "RAM", "file_gb": float("nan"), "write_seconds": 0.0, "open_seconds": float("nan")}
+
+
+def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path):
+    """The run on n rows in a float32 `.npy` file, out of core: opened (checked) as an `NpySource`, standardised
+    from its chunks, Z by k-means++ on a seeded sample (`recipe.start_run` with a source)."""
+    path, write_seconds = on_disk_set(n, args, folder)
+    start = time.perf_counter()
+    source = NpySource(path, path.with_name(f"{path.stem}_labels.npy"))
+    tracemalloc.start()  # the chunked passes' allocations are freed: what stays is the method's state
+    started = recipe.start_run(
+        args.method,
+        source,
+        None,
+        X_holdout,
+        y_holdout,
+        RBF(np.sqrt(D), 1.0, 1e-4),
+        n_inducing=args.m,
+        inducing_rng=np.random.default_rng([args.seed, n]),
+        **run_options(args, n),
+    )
+    storage = "disk (.npy float32, out of core)"
+    file_gb = (path.stat().st_size + path.with_name(f"{path.stem}_labels.npy").stat().st_size) / 1e9
+    return started, {
+        "storage": storage,
+        "file_gb": file_gb,
+        "write_seconds": write_seconds,
+        "open_seconds": time.perf_counter() - start,
+    }
+
+
+def reset_peak_memory() -> None:
+    """Start a new peak of resident memory for this process (Linux: writing 5 to /proc/self/clear_refs resets
+    VmHWM); elsewhere `peak_memory_gb` reports the process's lifetime peak."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        pass
+
+
+def peak_memory_gb() -> float:
+    """The peak resident size since `reset_peak_memory` (VmHWM of /proc/self/status), else since the process
+    started (getrusage), GB."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024 / 1e9
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+
+
+def minibatch_read_ms(source, batch_size: int, repeats: int = 300) -> float:
+    """Median milliseconds to draw and read one minibatch of `batch_size` rows from `source` (what a step reads)."""
+    rng, times = np.random.default_rng(12345), []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        source.batch(source.sample(rng, batch_size))
+        times.append(time.perf_counter() - start)
+    return 1e3 * float(np.median(times))
+
+
+def run_options(args, n: int) -> dict:
+    """`recipe.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
+    return dict(
+        engine_rng=np.random.default_rng([args.seed, n, 1]),
+        evaluation_rng=np.random.default_rng([args.seed, n, 2]),
+        batch_size=args.batch_size,
+        eval_every=args.eval_every,
+        convergence=args.convergence,
+        elbo_points=1000,
+        options=parse_options(args.option).get(args.method),
+    )
+
+
+def ratio_in_turn(engine, reference, steps: int = 50, repeats: int = 9) -> float:
+    """Median over `repeats` of (seconds for `steps` iterations of `engine`) / (seconds for `steps` iterations of
+    `reference`), the two timed in turn: a ratio that a shared machine's load, which changes over minutes, moves
+    far less than it moves ms/iteration measured minutes apart."""
+    ratios = []
+    for _ in range(repeats):
+        times = []
+        for which in (engine, reference):
+            start = time.perf_counter()
+            which.step(steps)
+            times.append(time.perf_counter() - start)
+        ratios.append(times[0] / times[1])
+    return float(np.median(ratios))
 
 
 def run_size(
@@ -119,38 +264,18 @@ def run_size(
     y_test: np.ndarray,
     X_holdout: np.ndarray,
     y_holdout: np.ndarray,
-    workdir: Path,
+    folder: Path,
     progress: Progress,
+    reference,
 ) -> dict:
-    rng = np.random.default_rng([args.seed, n])
     gigabytes = n * D * 8 / 1e9
-    out = None
-    if gigabytes > args.max_ram_gb:
-        out = np.lib.format.open_memmap(workdir / f"susy_like_{n}.npy", mode="w+", dtype=np.float64, shape=(n, D))
-    X, y = susy_like(n, rng, args.noise, out)
-    rows = rng.choice(n, KMEANS_ROWS, replace=False) if n > KMEANS_ROWS else slice(None)
-    Z = kmeans_plus_plus(np.asarray(X[rows]), args.m, rng)
-    tracemalloc.start()  # what building the run allocates and keeps: the method's state (the data exist already)
-    trainer = recipe.start_run(
-        args.method,
-        X,
-        y,
-        X_holdout,
-        y_holdout,
-        RBF(np.sqrt(D), 1.0, 1e-4),
-        scaler=False,
-        Z=Z,
-        engine_rng=np.random.default_rng([args.seed, n, 1]),
-        evaluation_rng=np.random.default_rng([args.seed, n, 2]),
-        batch_size=args.batch_size,
-        eval_every=args.eval_every,
-        convergence=args.convergence,
-        elbo_points=1000,
-        options=parse_options(args.option).get(args.method),
-    ).trainer
+
+    reset_peak_memory()
+    start = start_on_disk if gigabytes > args.max_ram_gb else start_in_memory
+    started, data = start(n, args, X_holdout, y_holdout, folder)
     state = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    engine = trainer.engine
+    trainer, engine = started.trainer, started.trainer.engine
     trainer.run(seconds=args.seconds, progress=lambda t: progress.show(min(t.seconds, args.seconds), f"n = {n:,}"))
     converged, seconds, iterations = bool(trainer.converged), trainer.seconds, engine.iteration
     s, it = trainer.history.column("seconds"), trainer.history.column("iteration")
@@ -159,22 +284,29 @@ def run_size(
     engine.step(100)  # working memory of further iterations (numpy allocations are traced)
     growth, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    p = engine.predict_proba(X_test)
+    test = ArraySource(X_test, y_test)
+    test_nll, test_error = training.test_scores(
+        engine, test if started.scaler is None else ScaledSource(test, started.scaler, "test data")
+    )
+    read_ms = minibatch_read_ms(engine.source, args.batch_size)
+    in_turn = ratio_in_turn(engine, reference)  # steps on: after the test scores
     progress.advance(args.seconds, f"n = {n:,}")
     return {
         "n": n,
         "data_gb": gigabytes,
-        "storage": "memmap" if out is not None else "RAM",
+        **data,
         "ms_per_iteration": 1e3 * float(np.median(per_iteration)),
         "iterations": iterations,
         "seconds": seconds,
         "converged": converged,
-        "test_error": error_rate(p, y_test),
-        "test_nll": negative_log_likelihood(p, y_test),
+        "test_error": test_error,
+        "test_nll": test_nll,
         "state_mb": state / 1e6,
         "step_peak_mb": peak / 1e6,
         "step_growth_mb": growth / 1e6,
-        "process_max_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6,
+        "read_ms": read_ms,
+        "ratio_in_turn": in_turn,
+        "peak_rss_gb": peak_memory_gb(),
     }
 
 
@@ -185,18 +317,26 @@ def main(argv: list[str] | None = None) -> int:
     X_holdout, y_holdout = susy_like(10_000, np.random.default_rng([args.seed, 98]), args.noise)
     progress = Progress(len(sizes) * args.seconds)
     results = []
-    with tempfile.TemporaryDirectory(dir=args.memmap_dir) as tmp, pinned_blas(args.threads):
+    with tempfile.TemporaryDirectory() as tmp, pinned_blas(args.threads):
+        folder = Path(args.data_dir or tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        reference = start_in_memory(REFERENCE_ROWS, args, X_holdout, y_holdout, folder)[0].trainer.engine
+        tracemalloc.stop()
         for n in sizes:
-            results.append(run_size(n, args, X_test, y_test, X_holdout, y_holdout, Path(tmp), progress))
+            results.append(run_size(n, args, X_test, y_test, X_holdout, y_holdout, folder, progress, reference))
     progress.close()
     base = results[0]["ms_per_iteration"]
     rows = [
         {
             "n": f"{r['n']:,}",
-            "data GB": r["data_gb"],
+            "data GB (float64)": r["data_gb"],
             "storage": r["storage"],
+            "file GB": r["file_gb"],
+            "open + standardise + Z s": r["open_seconds"],
             "ms/iteration (median)": r["ms_per_iteration"],
             f"ratio to n = {sizes[0]:,}": r["ms_per_iteration"] / base,
+            f"ratio to n = {REFERENCE_ROWS:,} in turn": r["ratio_in_turn"],
+            "ms/minibatch read": r["read_ms"],
             "iterations": r["iterations"],
             "seconds to converge": r["seconds"] if r["converged"] else float("nan"),
             "test error": r["test_error"],
@@ -204,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
             "state MB": r["state_mb"],
             "step peak MB": r["step_peak_mb"],
             "kept after 100 steps MB": r["step_growth_mb"],
-            "max RSS GB": r["process_max_rss_gb"],
+            "peak RSS GB": r["peak_rss_gb"],
         }
         for r in results
     ]
@@ -217,8 +357,16 @@ def main(argv: list[str] | None = None) -> int:
         "rows. Memory (tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and "
         "still holds (the method's state and any copy it makes of the data; the data themselves exist before and are "
         "not counted); 'step peak MB' the peak during 100 further iterations and 'kept after 100 steps MB' what they "
-        "left allocated (bounded memory: all three flat in n); 'max RSS' is the process's peak resident size so far "
-        "(it includes the data)."
+        "left allocated (bounded memory: all three flat in n); 'peak RSS' is the process's peak resident size during "
+        "the row (VmHWM, reset at its start; it includes the data in RAM, the generation of an on-disk set and the "
+        "pages of its memory map still mapped). 'ms/minibatch read' is the median time to draw and read one minibatch "
+        "(part of ms/iteration; from disk: one pread a row, fast while the file is in the page cache). 'ratio … in turn' "
+        f"times 50 iterations of the row's engine and 50 of an in-memory run on {REFERENCE_ROWS:,} rows alternately, "
+        "9 times, and gives the median ratio: the other helpers' load on this shared machine changes over minutes and "
+        "moves ms/iteration between rows, far less this ratio. An on-disk row is trained out of core from a float32 .npy file "
+        "(storage 'disk'; 'file GB' with its labels): opened and checked block by block, standardised from one pass "
+        "over its chunks and Z chosen by k-means++ on a seeded sample of 100,000 rows ('open + standardise + Z s', "
+        "not training time); RAM rows use the features as they are."
     )
     command = "python -m explorer bench scale " + shlex.join(list(argv or []))
     finish(

@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, load_file, read_csv, read_libsvm, read_npz
+from explorer.data import readers
+from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, read_csv, read_libsvm, read_npz
 from explorer.data.registry import (
     PAPER_DATASETS,
     ChecksumWarning,
@@ -33,6 +34,7 @@ from explorer.data.registry import (
     paper_availability,
     resolve_data_dir,
 )
+from explorer.data.sources import SOURCE_FORMATS, DataSource, SubsetSource, open_source
 from explorer.scaling import Standardizer
 from explorer.validation import DataError, decode_labels, encode_labels, show, validate
 
@@ -45,6 +47,7 @@ __all__ = [
     "read_libsvm",
     "read_npz",
     "load_file",
+    "open_source",
     "MAX_FILE_BYTES",
     "MAX_DENSE_BYTES",
     "PAPER_DATASETS",
@@ -67,9 +70,64 @@ __all__ = [
     "deduplicate",
     "load_openml",
     "train_test_split",
+    "split_source",
     "kfold_indices",
     "Standardizer",
 ]
+
+
+def load_file(path_or_file, label_column=None, *, source_name: str | None = None, out_of_core: bool = False):
+    """Read a data file by its extension (`readers.load_file`: CSV/TSV, LIBSVM, .npz), or open a large one out of
+    core.
+
+    A path to a `.npy` (features; labels in `<stem>_labels.npy`), `.zarr` or `.parquet`/`.pq` file is never read
+    into memory here: with `out_of_core=True` the call returns its `sources.DataSource` (`sources.open_source`),
+    which `XGPClassifier.fit`, `Model.set_data` and `run.Run` take in place of arrays; without it, a DataError says
+    so. Nothing is loaded silently, whatever the file's size.
+
+    Parameters
+    ----------
+    path_or_file : str, path-like or file-like
+        The file (an upload's file object for the in-memory formats, with `source_name` giving its name).
+    label_column : str, optional
+        The label column of a CSV/TSV or Parquet file (default: the one named label, y, class or target).
+    source_name : str, optional
+        The name to read the extension from and to name in errors.
+    out_of_core : bool, default False
+        Return the source of a `.npy`, `.zarr` or `.parquet`/`.pq` file (refused for the other formats).
+
+    Returns
+    -------
+    (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]), or the
+    `DataSource` of an out-of-core format with `out_of_core=True`.
+
+    Examples
+    --------
+    >>> import numpy as np, tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> np.save(folder / "big.npy", np.ones((1000, 3), dtype=np.float32))
+    >>> np.save(folder / "big_labels.npy", np.arange(1000) % 2)
+    >>> source = load_file(folder / "big.npy", out_of_core=True)
+    >>> source.n, source.d, source.n_classes
+    (1000, 3, 2)
+    """
+    name = source_name or str(path_or_file)
+    suffix = Path(name).suffix.lower()
+    if suffix in SOURCE_FORMATS:
+        if not isinstance(path_or_file, (str, os.PathLike)):
+            raise DataError(f"{name}: {suffix} files are read out of core from a path on disk, not from an upload")
+        if not out_of_core:
+            raise DataError(
+                f"{name}: {suffix} files are read out of core, never loaded whole: "
+                "datasets.load_file(path, out_of_core=True) (or datasets.open_source(path)) returns its data source, "
+                "which XGPClassifier.fit, Model.set_data and Run take in place of arrays"
+            )
+        options = {} if label_column is None else {"label_column": label_column}
+        return open_source(path_or_file, **options)
+    if out_of_core:
+        raise DataError(f"{name}: out_of_core applies to {sorted(SOURCE_FORMATS)} files, not {suffix or 'this file'}")
+    return readers.load_file(path_or_file, label_column, source_name=source_name)
+
 
 # ----------------------------------------------------------------------------------------------- built-in 2-D sets
 
@@ -425,10 +483,16 @@ def train_test_split(X, y, test_fraction: float, rng, stratify: bool = True):
     """
     X = np.asarray(X)
     y = np.asarray(y)
-    if not 0.0 < test_fraction < 1.0:
-        raise DataError(f"test_fraction must be strictly between 0 and 1, got {show(test_fraction)}")
     if len(X) != len(y):
         raise DataError(f"X has {len(X)} rows but y has {len(y)} labels")
+    test = _test_rows(y, test_fraction, rng, stratify)
+    return X[~test], X[test], y[~test], y[test]
+
+
+def _test_rows(y: np.ndarray, test_fraction: float, rng, stratify: bool) -> np.ndarray:
+    """The test part of `train_test_split` as a mask (n,) bool over the labels y (n,)."""
+    if not 0.0 < test_fraction < 1.0:
+        raise DataError(f"test_fraction must be strictly between 0 and 1, got {show(test_fraction)}")
     if len(y) < 2:
         raise DataError(f"need at least 2 rows to split, got {len(y)}")
     rng = np.random.default_rng(rng)
@@ -439,7 +503,19 @@ def train_test_split(X, y, test_fraction: float, rng, stratify: bool = True):
             continue
         k = min(max(int(round(test_fraction * len(members))), 1), len(members) - 1)
         test[rng.permutation(members)[:k]] = True
-    return X[~test], X[test], y[~test], y[test]
+    return test
+
+
+def split_source(source: DataSource, test_fraction: float, rng, stratify: bool = True):
+    """`train_test_split` of an out-of-core source: the same rows (the same split for the same labels and `rng`)
+    as two `sources.SubsetSource` views, reading only the labels (n int64) to choose them.
+
+    Returns
+    -------
+    train, test : SubsetSource
+    """
+    test = _test_rows(source.labels(), test_fraction, rng, stratify)
+    return SubsetSource(source, np.flatnonzero(~test)), SubsetSource(source, np.flatnonzero(test))
 
 
 def kfold_indices(y, k: int, rng=None, stratified: bool = True) -> list[tuple[np.ndarray, np.ndarray]]:

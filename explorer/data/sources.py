@@ -8,25 +8,57 @@ equations, at the engine),
 index blocks, for the full-set ELBO and evaluation). Every source draws minibatches with `minibatch_indices`, so two
 engines given the same seed see the same rows whatever their method.
 
-Two sources here: `ArraySource` (arrays in memory) and `NpySource` (two `.npy` files opened as read-only memory maps:
-only the rows of a minibatch are read from disk). Another backend — a Dask array, an HDF5 or Zarr store, a database
-cursor — plugs in by subclassing `DataSource` and implementing `n`, `d` and `batch`; `sample` and `chunks` come
-with the base class (override `sample` only to read blocks, e.g. contiguous chunks of a remote store, and accept
-that its minibatches then differ from the other sources').
+The sources here, and where each keeps its labels:
+
+- `ArraySource`: arrays X (n, d), y (n,) in memory.
+- `NpySource`: X (n, d) in one `.npy` file, y (n,) in a second one (`open_source` looks for `<stem>_labels.npy`
+  beside `<stem>.npy` unless told), both opened read-only: a minibatch reads its s rows from disk (`os.pread`), a
+  pass over all rows reads consecutive blocks through a memory map, so resident memory stays bounded.
+- `ZarrSource`: a Zarr group (a `.zarr` directory) holding the arrays `X` (n, d) and `y` (n,), as an `.npz` does; a
+  minibatch reads the chunks that hold its rows, so chunk the rows finely (1,000-10,000 rows per chunk) for SVI.
+- `ParquetSource`: a Parquet table whose label column (`label_column`, default the one column named label, y, class
+  or target) holds the class indices and whose other columns are the features. Parquet has no random row access,
+  so the table is read once, batch by batch, into an `NpySource` in a cache folder (temporary unless named): that
+  takes disk, not memory.
+
+`open_source(path)` picks one by the path's extension. Zarr and Parquet need the optional extra
+`pip install 'xgpc-explorer[ooc]'` (zarr, pyarrow); the core install does not.
+
+What a run does with a source (`recipe.start_run`) without ever loading all rows: it standardises with the exact
+mean and sd computed in one pass over consecutive chunks (`chunked_standardizer`, Chan et al.'s pairwise update;
+equal to the in-memory statistics up to rounding) and applies them to each minibatch as it is read (`ScaledSource`);
+it chooses the inducing points by k-means++ on a seeded sample of at most `INDUCING_SAMPLE_ROWS` rows
+(`inducing_sample`: all rows, and so the in-memory Z, when there are no more). `SubsetSource` is a view of some rows
+(a hold-out split, `split_source`).
+
+Another backend — a Dask array, an HDF5 store, a database cursor — plugs in by subclassing `DataSource` and
+implementing `n`, `d` and `batch` (and `labels` to read the labels alone); `sample` and `chunks` come with the base
+class (override `sample` only to read blocks, e.g. contiguous chunks of a remote store, and accept that its
+minibatches then differ from the other sources').
 """
 
 from __future__ import annotations
 
+import importlib
+import mmap
 import os
+import tempfile
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
-from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, regular_file
-from explorer.inputs import bounded_features, class_indices, labelled_data
-from explorer.validation import DataError
+from explorer.data.readers import DEFAULT_LABEL_NAMES, NPY_MAGIC, NPY_READ_ERRORS, regular_file
+from explorer.inputs import STANDARDISED, bounded_features, class_indices, labelled_data
+from explorer.scaling import Standardizer
+from explorer.validation import DataError, show, show_list
+
+CHUNK_ROWS = 65536
+"""Rows per block when a source is read through (statistics, labels, evaluation)."""
+INDUCING_SAMPLE_ROWS = 100_000
+"""Most rows k-means++ sees when it chooses the inducing points of a source (a seeded sample above that)."""
+OOC_EXTRA = "pip install 'xgpc-explorer[ooc]'"
 
 
 def minibatch_indices(rng: np.random.Generator, n: int, s: int) -> np.ndarray:
@@ -45,6 +77,14 @@ class DataSource:
     n: int
     d: int
 
+    def __len__(self) -> int:
+        return self.n
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(n, d), as an array's."""
+        return self.n, self.d
+
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rows `index` (s,): X_b (s, d) float64 C-contiguous, y_b (s,) int64 class indices 0…K−1."""
         raise NotImplementedError
@@ -57,11 +97,20 @@ class DataSource:
     def n_classes(self) -> int:
         """The number of classes the labels span, highest class index + 1 (reads every row once, in blocks; the
         sources here know it from their check)."""
-        return 1 + max(int(np.max(self.batch(rows)[1])) for rows in self.chunks(65536))
+        return 1 + int(np.max(self.labels()))
+
+    def labels(self) -> np.ndarray:
+        """All n labels (n,) int64 class indices, read in blocks (subclasses read the labels alone)."""
+        return np.concatenate([self.batch(rows)[1] for rows in self.chunks(CHUNK_ROWS)])
 
     def chunks(self, size: int, rows: np.ndarray | None = None) -> Iterator[np.ndarray]:
-        """Consecutive blocks of at most `size` indices of `rows` (default: all n rows)."""
-        rows = np.arange(self.n) if rows is None else np.asarray(rows)
+        """Consecutive blocks of at most `size` indices of `rows` (default: all n rows, made block by block: an index
+        of all 10⁸ rows would take 800 MB)."""
+        if rows is None:
+            for start, stop in _blocks(self.n, size):
+                yield np.arange(start, stop)
+            return
+        rows = np.asarray(rows)
         for start in range(0, len(rows), size):
             yield rows[start : start + size]
 
@@ -78,17 +127,27 @@ class ArraySource(DataSource):
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.X[index], self.y[index]
 
+    def labels(self) -> np.ndarray:
+        return self.y
+
 
 class NpySource(DataSource):
-    """Training rows in two `.npy` files, X (n, d) and y (n,) class indices 0…K−1, opened read-only with
-    `np.load(mmap_mode='r')`:
-    a minibatch reads s rows from disk, so n may exceed memory.
+    """Training rows in two `.npy` files, X (n, d) real numbers (float32 keeps the file half the size; rows are
+    handed out as float64) and y (n,) class indices 0…K−1, opened read-only (`np.load(mmap_mode='r')` for the
+    headers and the passes over consecutive rows): a minibatch reads s rows from disk, so n may exceed memory.
 
     Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map stays
     cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of real
     numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds class indices (whole numbers ≥ 0,
     `inputs.class_indices`) for the same n rows. Every error is a `DataError` naming the file (and the row and column of
-    a bad value).
+    a bad value). `check=False` skips the value checks, for files this package has just written and checked
+    (`ParquetSource`).
+
+    Resident memory stays bounded however many rows a run reads. A minibatch's rows are read with `os.pread`, one
+    row each (the files' C-order rows are contiguous records), not through the map: a page fault maps a whole large
+    folio of the page cache (up to 2 MiB), so 5,000 minibatches of 100 random rows of a 7.2 GB file left 3.3 GB
+    resident through the map. Consecutive rows (the check, the chunked passes) are read through the map, whose pages
+    are given back (`madvise(MADV_DONTNEED)`; they stay in the kernel's page cache) after `RELEASE_BYTES`.
 
     The map reads the files as they are on disk during the run: `batch` checks that neither file has become shorter
     (DataError naming it), but a file truncated by another program between that check and the read ends the process
@@ -96,8 +155,9 @@ class NpySource(DataSource):
     them (or copy them first)."""
 
     CHECK_BYTES = 1 << 25  # 32 MiB of X per block (a few times that at the peak of the check)
+    RELEASE_BYTES = 1 << 26  # 64 MiB of consecutive rows read through the map before its pages are given back
 
-    def __init__(self, X_path, y_path):
+    def __init__(self, X_path, y_path, *, check: bool = True):
         self.X_path, self.y_path = Path(X_path), Path(y_path)
         self.X, self._X_bytes = _open_npy(self.X_path)
         self.y, self._y_bytes = _open_npy(self.y_path)
@@ -108,15 +168,27 @@ class NpySource(DataSource):
             )
         if len(self.X) == 0 or self.X.shape[1] == 0:
             raise DataError(f"{X_path}: X {self.X.shape} has no rows or no columns")
-        rows = max(1, self.CHECK_BYTES // (8 * self.X.shape[1]))
-        self.n_classes = 0
-        for start in range(0, len(self.X), rows):
-            block = np.asarray(self.X[start : start + rows], dtype=float)
-            where = f"{self.X_path}: X" + (f" (block of rows from index {start})" if start else "")
-            bounded_features(block, where)
-            labels = class_indices(self.y[start : start + rows], f"{self.y_path}: y", first_row=start)
-            self.n_classes = max(self.n_classes, int(labels.max()) + 1)
         self.n, self.d = self.X.shape
+        self._touched, self._open = 0, None
+        if check:
+            self.n_classes = 0
+            for start, stop in _blocks(self.n, max(1, self.CHECK_BYTES // (8 * self.d))):
+                where = f"{self.X_path}: X" + (f" (block of rows from index {start})" if start else "")
+                bounded_features(self._read(slice(start, stop)), where)
+                labels = class_indices(self.y[start:stop], f"{self.y_path}: y", first_row=start)
+                self.n_classes = max(self.n_classes, int(labels.max()) + 1)
+
+    def _read(self, rows: slice) -> np.ndarray:
+        """The consecutive rows X[rows] as float64 C-contiguous, through the map, whose pages are given back past
+        `RELEASE_BYTES` read."""
+        block = np.array(self.X[rows], dtype=float, order="C")  # a copy: the map's pages are read here
+        self._touched += block.shape[0] * self.X.itemsize * self.d
+        if self._touched >= self.RELEASE_BYTES:
+            for array in (self.X, self.y):
+                if isinstance(array.base, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+                    array.base.madvise(mmap.MADV_DONTNEED)
+            self._touched = 0
+        return block
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for path, expected in ((self.X_path, self._X_bytes), (self.y_path, self._y_bytes)):
@@ -125,7 +197,38 @@ class NpySource(DataSource):
                     f"{path}: the file has become shorter than {expected:,} bytes since it was "
                     "opened (another program truncated it); the run cannot read its rows"
                 )
-        return np.ascontiguousarray(self.X[index], dtype=float), np.asarray(self.y[index], dtype=np.int64)
+        index = np.asarray(index)
+        if len(index) and index[-1] - index[0] == len(index) - 1 and np.all(np.diff(index) == 1):
+            rows = slice(int(index[0]), int(index[-1]) + 1)
+            return self._read(rows), np.asarray(self.y[rows], dtype=np.int64)
+        if self.X.flags.f_contiguous and self.d > 1:  # a Fortran-order file: a row is not one record
+            return np.ascontiguousarray(self.X[index], dtype=float), np.asarray(self.y[index], dtype=np.int64)
+        X_file, y_file = self._files()
+        X_b = _pread_rows(X_file, self.X, index, self.X_path).astype(float)
+        return X_b, _pread_rows(y_file, self.y, index, self.y_path).astype(np.int64)
+
+    def _files(self):
+        """The two files opened for `os.pread` (unbuffered), opened at first use."""
+        if self._open is None:
+            self._open = (open(self.X_path, "rb", buffering=0), open(self.y_path, "rb", buffering=0))
+        return self._open
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_open": None}  # a copy opens its own files
+
+    def labels(self) -> np.ndarray:
+        return np.asarray(self.y, dtype=np.int64)
+
+
+def _pread_rows(file, array: np.ndarray, index: np.ndarray, path: Path) -> np.ndarray:
+    """The rows `index` (s,) of the C-order array that `file` holds at `array.offset`, one `os.pread` each:
+    (s, *array.shape[1:]) of array's dtype; DataError naming the file if it ended early."""
+    size = array.itemsize * int(np.prod(array.shape[1:], dtype=np.int64))
+    fd, start = file.fileno(), array.offset
+    data = b"".join([os.pread(fd, size, start + i * size) for i in index.tolist()])
+    if len(data) != size * len(index):
+        raise DataError(f"{path}: the file ended before a row it promised (truncated by another program?)")
+    return np.frombuffer(data, dtype=array.dtype).reshape((len(index), *array.shape[1:]))
 
 
 def _open_npy(path: Path) -> tuple[np.memmap, int]:
@@ -161,3 +264,258 @@ def as_source(X, y=None) -> DataSource:
             raise ValueError("give either a data source (and y=None) or the arrays X and y")
         return X
     return ArraySource(X, y)
+
+
+def _blocks(n: int, size: int) -> Iterator[tuple[int, int]]:
+    """(start, stop) of consecutive blocks of at most `size` of n rows."""
+    for start in range(0, n, size):
+        yield start, min(start + size, n)
+
+
+def _optional(module: str, what: str, path):
+    """Import `module` for reading `what`, or ModuleNotFoundError in one line naming the extra that provides it."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError:
+        raise ModuleNotFoundError(
+            f"{path}: reading {what} needs the package {module.split('.')[0]!r}, which is not installed; "
+            f"install the optional extra: {OOC_EXTRA}"
+        ) from None
+
+
+class ZarrSource(DataSource):
+    """Training rows in a Zarr group (a `.zarr` directory, `zarr.save_group(path, X=X, y=y)` or arrays created in
+    it): the array `X` (n, d) of real numbers and the array `y` (n,) of class indices 0…K−1, the same n. A minibatch
+    reads the chunks that hold its rows (`Array.oindex`), so rows chunked finely (1,000-10,000 rows per chunk) keep a
+    step cheap. Checked when opened, block by block, as `NpySource` checks its files; every error is a `DataError`
+    naming the group and the array (and the row and column of a bad value). Needs the `ooc` extra (zarr)."""
+
+    def __init__(self, path):
+        zarr = _optional("zarr", "a Zarr store", path)
+        self.path = Path(path)
+        try:
+            group = zarr.open_group(self.path, mode="r")
+        except (FileNotFoundError, ValueError, TypeError, KeyError) as err:
+            raise DataError(f"{path}: not a readable Zarr group ({type(err).__name__}: {err})") from None
+        keys = sorted(group.array_keys())
+        missing = [key for key in ("X", "y") if key not in keys]
+        if missing:
+            raise DataError(
+                f"{path}: no array {show(missing[0])} in the Zarr group; it holds {show_list(keys)} "
+                "(features go in 'X' (n, d), class indices in 'y' (n,))"
+            )
+        self.X, self.y = group["X"], group["y"]
+        for key, array, ndim in (("X", self.X, 2), ("y", self.y, 1)):
+            if array.dtype.kind not in "biuf":
+                raise DataError(f"{path}: array {key!r} holds {array.dtype} values; it must hold real numbers")
+            if array.ndim != ndim:
+                raise DataError(f"{path}: array {key!r} has shape {array.shape}; it must be {ndim}-D")
+        if self.X.shape[0] != self.y.shape[0]:
+            raise DataError(
+                f"{path}: array 'X' has {self.X.shape[0]:,} rows but array 'y' has {self.y.shape[0]:,} labels; "
+                "they must hold the same rows"
+            )
+        self.n, self.d = self.X.shape
+        if self.n == 0 or self.d == 0:
+            raise DataError(f"{path}: array 'X' {self.X.shape} has no rows or no columns")
+        rows = max(self.X.chunks[0], NpySource.CHECK_BYTES // (8 * self.d) // self.X.chunks[0] * self.X.chunks[0])
+        self.n_classes = 0
+        for start, stop in _blocks(self.n, rows):
+            bounded_features(np.asarray(self.X[start:stop], dtype=float), f"{path}: array 'X'", first_row=start)
+            labels = class_indices(np.asarray(self.y[start:stop]), f"{path}: array 'y'", first_row=start)
+            self.n_classes = max(self.n_classes, int(labels.max()) + 1)
+
+    def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        index = np.asarray(index)
+        X_b = np.ascontiguousarray(self.X.oindex[index, :], dtype=float)
+        return X_b, np.asarray(self.y.oindex[index], dtype=np.int64)
+
+    def labels(self) -> np.ndarray:
+        return np.asarray(self.y[:], dtype=np.int64)
+
+
+class ParquetSource(NpySource):
+    """Training rows in a Parquet table: the label column (`label_column`; default the one column named label, y,
+    class or target, any case) holds class indices 0…K−1 (integers, or whole floats), every other column is a
+    feature of numbers (integer, floating or boolean, no empty cells). Needs the `ooc` extra (pyarrow).
+
+    Parquet offers no random row access (a minibatch of random rows would decompress every row group), so the
+    table is read once, batch by batch (`ParquetFile.iter_batches`, `batch_rows` rows at a time), checked as it
+    is read, and written into two `.npy` files in `cache_dir` (default: a temporary folder removed with the source)
+    that it then serves as an `NpySource`: memory stays at one batch, disk takes n·(d·itemsize + 8) bytes (float32
+    features stay float32). Every error is a `DataError` naming the file and the column (and the row of a bad
+    value). `feature_names` lists the feature columns in order."""
+
+    def __init__(self, path, label_column=None, *, cache_dir=None, batch_rows: int = CHUNK_ROWS):
+        pq = _optional("pyarrow.parquet", "a Parquet file", path)
+        pa = _optional("pyarrow", "a Parquet file", path)
+        self.path = Path(path)
+        regular_file(self.path)
+        try:
+            table = pq.ParquetFile(self.path)
+        except (pa.ArrowException, OSError) as err:
+            raise DataError(f"{path}: not a readable Parquet file ({type(err).__name__}: {err})") from None
+        schema = table.schema_arrow
+        label = _label_column(schema.names, label_column, path)
+        self.feature_names = [name for name in schema.names if name != label]
+        if not self.feature_names:
+            raise DataError(f"{path}: the table has no feature columns besides the label column {label!r}")
+        for name in self.feature_names + [label]:
+            kind = schema.field(name).type
+            if not (pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind)):
+                role = "the label column, which must hold class indices 0…K−1" if name == label else "a feature column"
+                raise DataError(f"{path}: column {name!r} holds {kind} values; it is {role} and must hold numbers")
+        dtype = np.result_type(np.float32, *(schema.field(name).type.to_pandas_dtype() for name in self.feature_names))
+        n, d = table.metadata.num_rows, len(self.feature_names)
+        if n == 0:
+            raise DataError(f"{path}: the table has no rows")
+        self._cache = tempfile.TemporaryDirectory(prefix="xgpc-parquet-", dir=cache_dir)
+        folder = Path(self._cache.name)
+        X = np.lib.format.open_memmap(folder / "X.npy", mode="w+", dtype=dtype, shape=(n, d))
+        y = np.lib.format.open_memmap(folder / "y.npy", mode="w+", dtype=np.int64, shape=(n,))
+        self.n_classes, start = 0, 0
+        for part in table.iter_batches(batch_size=batch_rows, columns=self.feature_names + [label]):
+            stop = start + part.num_rows
+            for j, name in enumerate(self.feature_names + [label]):
+                values = _column_values(part.column(j), name, start, path)
+                if name == label:
+                    labels = class_indices(values, f"{path}: column {label!r}", first_row=start)
+                    y[start:stop] = labels
+                    self.n_classes = max(self.n_classes, int(labels.max()) + 1)
+                else:
+                    bounded_features(values[:, None], str(path), first_row=start, columns=[name])
+                    X[start:stop, j] = values
+            start = stop
+        X.flush()
+        y.flush()
+        del X, y
+        super().__init__(folder / "X.npy", folder / "y.npy", check=False)
+
+
+def _label_column(names: list[str], label_column, path) -> str:
+    """The label column among `names`: `label_column` if given (DataError naming the file and the columns if it is
+    not there), else the one named label, y, class or target (any case)."""
+    if label_column is not None:
+        if label_column not in names:
+            raise DataError(f"{path}: no label column {show(label_column)}; the columns are {show_list(names)}")
+        return label_column
+    matches = [name for name in names if name.lower() in DEFAULT_LABEL_NAMES]
+    if len(matches) != 1:
+        raise DataError(
+            f"{path}: say which column holds the labels (label_column=...); the columns are {show_list(names)} and "
+            f"{'none' if not matches else 'several'} of their names are one of {list(DEFAULT_LABEL_NAMES)}"
+        )
+    return matches[0]
+
+
+def _column_values(column, name: str, start: int, path) -> np.ndarray:
+    """A Parquet batch's column as a numpy array (k,), or DataError naming the file, column and row of an empty
+    cell."""
+    if column.null_count:
+        first = start + int(np.flatnonzero(column.is_null().to_numpy(zero_copy_only=False))[0])
+        raise DataError(f"{path}: column {name!r} row {first} (0-based) is empty (null); every cell needs a number")
+    return column.to_numpy(zero_copy_only=False)
+
+
+class SubsetSource(DataSource):
+    """The rows `rows` (k,) (sorted indices, e.g. one side of `split_source`) of another source, as a source of k
+    rows: row i here is row rows[i] there, so minibatches drawn here equal those drawn from the same rows in memory."""
+
+    def __init__(self, source: DataSource, rows: np.ndarray):
+        self.source, self.rows = source, np.asarray(rows)
+        self.n, self.d = len(self.rows), source.d
+
+    def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.source.batch(self.rows[index])
+
+    def labels(self) -> np.ndarray:
+        return self.source.labels()[self.rows]
+
+
+class ScaledSource(DataSource):
+    """Another source's rows standardised as they are read, by a fitted `Standardizer` (the training statistics):
+    X_b ↦ (X_b − mean)/scale, each value within ±`inputs.FEATURE_LIMIT` after it (DataError otherwise), the same
+    values `inputs.standardised` gives the rows in memory."""
+
+    def __init__(self, source: DataSource, scaler: Standardizer, name: str = "training data"):
+        self.source, self.scaler, self.name = source, scaler, name
+        self.n, self.d = source.n, source.d
+
+    def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        X_b, y_b = self.source.batch(index)
+        return bounded_features(self.scaler.transform(X_b), self.name, STANDARDISED), y_b
+
+    def labels(self) -> np.ndarray:
+        return self.source.labels()
+
+    @cached_property
+    def n_classes(self) -> int:
+        return self.source.n_classes
+
+
+def chunked_standardizer(source: DataSource, name: str = "training data") -> Standardizer:
+    """The `Standardizer` of all of `source`'s rows from one pass over consecutive blocks of `CHUNK_ROWS`: the
+    exact mean and sd (ddof = 0), each block's mean and sum of squared deviations merged by Chan, Golub and
+    LeVeque's pairwise update (equal to `inputs.fitted_standardizer` on the rows in memory up to rounding); a
+    constant column keeps its value as mean and scale 1, and a column whose sd underflows raises DataError, as in
+    memory."""
+    count, mean, squares = 0, np.zeros(source.d), np.zeros(source.d)
+    low, high, first = np.full(source.d, np.inf), np.full(source.d, -np.inf), None
+    for rows in source.chunks(CHUNK_ROWS):
+        X_b = source.batch(rows)[0]
+        k, block_mean = len(X_b), X_b.mean(axis=0)
+        delta, total = block_mean - mean, count + len(X_b)
+        squares = squares + ((X_b - block_mean) ** 2).sum(axis=0) + delta**2 * (count * k / total)
+        mean = mean + delta * (k / total)
+        count = total
+        low, high = np.minimum(low, X_b.min(axis=0)), np.maximum(high, X_b.max(axis=0))
+        first = X_b[0] if first is None else first
+    constant = low == high
+    scale = np.where(constant, 1.0, np.sqrt(squares / count))
+    if not np.all(scale > 0):
+        j = int(np.flatnonzero(~(scale > 0))[0])
+        raise DataError(
+            f"{name} column {j} (0-based) spreads over only {high[j] - low[j]:.3g}, too little to "
+            "standardise in float64; rescale the column"
+        )
+    return Standardizer(np.where(constant, first, mean), scale)
+
+
+def inducing_sample(source: DataSource, rng: np.random.Generator, most: int = INDUCING_SAMPLE_ROWS) -> np.ndarray:
+    """The rows k-means++ chooses the inducing points from, (k, d): all n rows when n ≤ `most` (so the same Z as in
+    memory for the same stream), else `most` distinct rows drawn with `rng` (read in file order)."""
+    rows = np.arange(source.n) if source.n <= most else np.sort(rng.choice(source.n, most, replace=False))
+    return np.concatenate([source.batch(part)[0] for part in source.chunks(CHUNK_ROWS, rows)])
+
+
+def open_source(path, labels=None, label_column=None, **options) -> DataSource:
+    """The out-of-core source for the file `path`, by its extension: `.npy` → `NpySource` (labels in the `.npy` file
+    `labels`, default `<stem>_labels.npy` beside it), `.zarr` → `ZarrSource`, `.parquet`/`.pq` → `ParquetSource`
+    (`label_column`, and `options` such as `cache_dir`). DataError naming the file for another extension or an
+    option that does not apply to it."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SOURCE_FORMATS:
+        raise DataError(
+            f"{path}: no out-of-core source reads {suffix or 'files without an extension'}; "
+            f"supported: {sorted(SOURCE_FORMATS)}"
+        )
+    given = {"labels": labels, "label_column": label_column, **options}
+    wrong = sorted(key for key, value in given.items() if value is not None and key not in SOURCE_OPTIONS[suffix])
+    if wrong:
+        raise DataError(f"{path}: {', '.join(wrong)} do not apply to {suffix} files")
+    if suffix == ".npy":
+        return NpySource(path, labels if labels is not None else path.with_name(f"{path.stem}_labels.npy"))
+    if suffix == ".zarr":
+        return ZarrSource(path)
+    return ParquetSource(path, label_column, **options)
+
+
+SOURCE_FORMATS = {".npy": NpySource, ".zarr": ZarrSource, ".parquet": ParquetSource, ".pq": ParquetSource}
+"""The out-of-core formats `open_source` reads, by extension."""
+SOURCE_OPTIONS = {
+    ".npy": {"labels"},
+    ".zarr": set(),
+    ".parquet": {"label_column", "cache_dir", "batch_rows"},
+    ".pq": {"label_column", "cache_dir", "batch_rows"},
+}

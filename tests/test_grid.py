@@ -208,3 +208,20 @@ def test_a_rerun_after_the_data_file_changed_fits_again(client, csv_file, tmp_pa
     assert "done before" not in capsys.readouterr().err
     after = json.loads((tmp_path / "out.json").read_text())["fits"][0]
     assert (before["n"], after["n"]) == (240, 200)
+
+
+def test_bench_multiclass_fits_on_the_workers_as_it_does_serially(client, tmp_path):
+    """The multi-class benchmark's grid (`bench multiclass`) on the cluster: its iteration-budgeted fits (one-vs-rest
+    X-GPC, scikit-learn's GPC) give the serial numbers."""
+    study = ["bench", "multiclass", "--datasets", "iris", "--methods", "ovr-xgpc", "sklearn-gpc", "--k", "3"]
+    study += ["--ovr-iterations", "40", "--cost-classes", "3", "--cost-rows", "200", "--m", "10"]
+    runs = {}
+    for name, extra in (("serial", []), ("dask", ["--scheduler", client.scheduler.address])):
+        results = tmp_path / name
+        assert command_line([*study, "--results", str(results), "--json", f"{results}.json", *extra]) == 0
+        runs[name] = json.loads((tmp_path / f"{name}.json").read_text())["records"]
+    assert [(r["dataset"], r["method"]) for r in runs["dask"]] == [("iris", "ovr-xgpc"), ("iris", "sklearn-gpc")]
+    for serial, on_cluster in zip(runs["serial"], runs["dask"]):
+        assert {k: v for k, v in serial.items() if k != "seconds"} == {
+            k: v for k, v in on_cluster.items() if k != "seconds"
+        }

@@ -41,6 +41,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.multiclass import OneVsRestClassifier
 
 from explorer import methods
+from explorer.bench import grid
 from explorer.bench.common import add_common_arguments, finish, markdown_table, median_seconds, pinned_blas, run_config
 from explorer.bench.protocol import Progress
 from explorer.estimator import XGPClassifier
@@ -207,6 +208,11 @@ def run_task(
     return {**record, **scores(P, y_test), "seconds": seconds_taken, "fit_rows": fit_rows, "status": "fitted"}
 
 
+def run_grid_task(task: dict) -> dict:
+    """`run_task(**task)`: one fit of the grid as a Dask task (`explorer.bench.grid`)."""
+    return run_task(**task)
+
+
 def tasks(args) -> list[dict]:
     """The grid: one dict of `run_task` arguments per (data set, fold, method)."""
     shared = {
@@ -333,6 +339,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--cost-rows", type=int, nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table")
     parser.add_argument("--quick", action="store_true", help="iris and wine, 1 fold, 3 s slices, a small cost table")
     add_common_arguments(parser)
+    grid.add_arguments(parser)
     args = parser.parse_args(argv)
     explicit = {a.split("=")[0].replace("-", "_").lstrip("_") for a in argv if a.startswith("--")}
     if args.quick:
@@ -355,17 +362,27 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_arguments(argv)
-    grid = tasks(args)
+    fits = tasks(args)
     costs = [(K, n) for K in args.cost_classes for n in args.cost_rows]
-    progress = Progress(len(grid) + len(costs))
-    records = []
-    for task in grid:
-        note = f"{task['dataset']} fold {task['fold'] + 1}/{args.folds} {task['method']}"
-        progress.show(0.0, note, force=True)
-        sliced = task["method"] in SLICED
-        show = lambda trained: progress.show(min(trained / args.seconds, 1.0), note)  # noqa: B023, E731
-        records.append(run_task(**task, progress=show if sliced else None))
-        progress.advance(1, note)
+    on_cluster = args.scheduler is not None or args.workers is not None
+    progress = Progress(len(costs) if on_cluster else len(fits) + len(costs))
+    if on_cluster:  # the fits as tasks of a Dask grid; the cost table is timed here, where it is reported
+        records = grid.run(
+            [
+                grid.Task((task["dataset"], f"fold {task['fold'] + 1}", task["method"]), run_grid_task, (task,))
+                for task in fits
+            ],
+            args,
+        )
+    else:
+        records = []
+        for task in fits:
+            note = f"{task['dataset']} fold {task['fold'] + 1}/{args.folds} {task['method']}"
+            progress.show(0.0, note, force=True)
+            sliced = task["method"] in SLICED
+            show = lambda trained: progress.show(min(trained / args.seconds, 1.0), note)  # noqa: B023, E731
+            records.append(run_task(**task, progress=show if sliced else None))
+            progress.advance(1, note)
     cost_rows = []
     for K, n in costs:
         note = f"cost K {K} n {n}"

@@ -20,7 +20,7 @@ from bokeh.plotting import figure
 
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
-from explorer.gibbs import N_MAX, GibbsSampler
+from explorer.gibbs import N_MAX, GibbsChains
 from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, streams, subsample
 from explorer.studies.plane import PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.mcmc import mcmc_comparison, mcmc_surfaces
@@ -64,7 +64,7 @@ class McmcRun:
         self.feature_names = list(model.feature_names)
         self.latest = Progress(FITTING, 0.0)
         self.stage = FITTING
-        self.sampler: GibbsSampler | None = None
+        self.sampler: GibbsChains | None = None  # the logit sampler or the K-class one
         self.results: dict = {}
         self.surfaces: dict | None = None
 
@@ -292,11 +292,11 @@ class McmcTab(pn.viewable.Viewer):
 
 def agreement(result) -> str:
     """How one X-GPC fit agrees with MCMC at the test points, in a sentence (a `compare.ComparisonResult`): the
-    largest difference in p(y=1), how the means correlate, and whether the variances are under- or over-estimated
+    largest difference in p(y=1) (K ≥ 3: in any p(y=k)), how the means correlate, and whether the variances are under- or over-estimated
     (the share of test points where X-GPC's is the smaller one, the median ratio) and how they correlate."""
 
     def correlation(a, b) -> float:
-        return float(np.corrcoef(a, b)[0, 1])
+        return float(np.corrcoef(np.ravel(a), np.ravel(b))[0, 1])
 
     ratio = result.vi_var / result.mcmc_var
     below = float(np.mean(ratio < 1.0))
@@ -306,8 +306,9 @@ def agreement(result) -> str:
         variances = f"variances over-estimated at {1 - below:.0%} of them"
     else:
         variances = f"variances smaller at {below:.0%} of them, larger at the rest"
+    probability = "p(y=1)" if result.n_classes == 2 else "every p(y=k)"
     return (
-        f"**{result.label}**: p(y=1) within {np.max(np.abs(result.vi_proba - result.mcmc_proba)):.3f} of MCMC "
+        f"**{result.label}**: {probability} within {np.max(np.abs(result.vi_proba - result.mcmc_proba)):.3f} of MCMC "
         f"at all {len(ratio)} test points; means correlate {correlation(result.mcmc_mean, result.vi_mean):.3f}; "
         f"{variances} (median ratio X-GPC/MCMC {np.median(ratio):.2f}), correlation "
         f"{correlation(result.mcmc_var, result.vi_var):.2f}."
@@ -321,7 +322,7 @@ def _summary_table(results: dict, run: McmcRun) -> str:
     def row(label, key, fmt="{:.4f}"):
         rows.append(f"| {label} | " + " | ".join(fmt.format(s[key]) for s in summaries.values()) + " |")
 
-    for pair in ("mean", "variance", "p(y=1)"):
+    for pair in next(iter(results.values())).pairs():  # mean, variance, p(y=1) (K ≥ 3: p(y=k), all classes)
         row(f"{pair}: correlation", f"{pair}/correlation")
         row(f"{pair}: max abs. difference", f"{pair}/max_abs_diff")
     row("mean KL(X-GPC ‖ MCMC) per test point", "mean_kl")

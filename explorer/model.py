@@ -403,8 +403,12 @@ class Model(RunSettings):
     @property
     def classes(self) -> np.ndarray:
         """The data's class values (K,) for the class indices 0…K−1 of `y_train`, `y_test` and the columns of
-        `predict_proba`: −1 and +1 for the built-in and paper sets, the values given to `set_data` for custom data."""
-        return np.array([-1, 1]) if self._custom is None else self._custom["classes"]
+        `predict_proba`: −1 and +1 for the two-class built-in and paper sets, 0…K−1 for a K-class built-in set
+        (`datasets.BUILTIN_CLASSES`), the values given to `set_data` for custom data."""
+        if self.dataset == "custom" and self._custom is not None:
+            return self._custom["classes"]
+        K = datasets.BUILTIN_CLASSES.get(self.dataset, 2)
+        return np.array([-1, 1]) if K == 2 else np.arange(K)
 
     def surface(self, resolution: int = 80, features: tuple[int, int] = (0, 1), margin: float = 0.1) -> dict:
         """p(class 1) (column 1 of the (n*, 2) class probabilities) and predictive sd on a resolution² grid over the

@@ -221,7 +221,16 @@ DEFAULT_NOISE = {
     "spiral-3": 0.05,
     "xor-3": 0.05,
 }
-BUILTIN_CLASSES = {"banana-like": 2, "moons": 2, "circles": 2, "xor": 2, "blobs": 2, "blobs-3": 3, "spiral-3": 3, "xor-3": 3}
+BUILTIN_CLASSES = {
+    "banana-like": 2,
+    "moons": 2,
+    "circles": 2,
+    "xor": 2,
+    "blobs": 2,
+    "blobs-3": 3,
+    "spiral-3": 3,
+    "xor-3": 3,
+}
 """The number of classes K of each built-in set (its labels are the class indices 0…K−1)."""
 
 

@@ -152,6 +152,12 @@ class Model(RunSettings):
         else:
             X, y, self.feature_names = datasets.load_with_names(self.dataset, self.data_dir)
         X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, streams(self.seed).split)
+        if len(y_te) == 0:
+            counts = np.bincount(np.asarray(y, dtype=np.int64))
+            raise datasets.DataError(
+                f"{self.data_name}: its {len(y)} rows leave no test rows (a class gives test rows only when it has at "
+                f"least 2; rows per class: {counts.tolist()})"
+            )
         return X_tr, X_te, y_tr.astype(np.int64), y_te.astype(np.int64)
 
     def _build(self) -> None:

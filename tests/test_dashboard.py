@@ -887,3 +887,35 @@ def test_an_advanced_setting_has_its_widget_label_and_link_key_and_reaches_the_e
     dash.apply({"method": "svgp-adam"})
     assert dash.model.engine.hyper_every == 3  # every method takes it
     assert not bound[0].visible and dash.settings.widgets("learning_rate")[0].visible
+
+
+def test_a_three_class_surface_is_the_class_colours_mixed_by_probability():
+    from matplotlib.colors import to_rgb
+
+    from explorer.views.style import LIGHTEN
+
+    dash = Dashboard(Model(dataset="blobs-3", n_points=150, n_inducing=15, batch_size=50, eval_every=5))
+    try:
+        surface = dash.surface
+        assert surface.mode.options == ["class probabilities", "uncertainty", "predictive sd"]
+        assert list(surface.click_class.options.values()) == [0, 1, 2] and surface.legend.visible
+        dash.step()
+        packed = np.asarray(surface.mixture.data["image"][0])
+        pixels = packed.view(np.uint8).reshape(*packed.shape, 4)
+        assert surface.mixture_image.visible and not surface.scalar_image.visible
+        # the model's own probabilities at the grid's cells, mixed from the Category10 colours with white
+        gx, gy = surface._axes
+        xx, yy = np.meshgrid(gx, gy)
+        P = dash.model.predict_proba(np.c_[xx.ravel(), yy.ravel()]).reshape(*xx.shape, 3)
+        colours = (1 - LIGHTEN) * np.array([to_rgb(c) for c in ("#1f77b4", "#ff7f0e", "#2ca02c")]) + LIGHTEN
+        np.testing.assert_allclose(pixels[..., :3] / 255, np.einsum("yxk,kc->yxc", P, colours), atol=0.6 / 255)
+        assert np.all(pixels[..., 3] == 255) and len(surface.contour.data["x"]) > 0
+        surface.mode.value = "uncertainty"
+        entropy = -(P * np.log(P)).sum(axis=2) / np.log(3)
+        np.testing.assert_allclose(image(dash), entropy, rtol=1e-5)
+        assert surface.colorbar.title == "uncertainty" and surface.scalar_image.visible
+        surface.click_class.value = 2
+        surface._tapped(Tap(model=surface.figure, x=0.5, y=0.5))
+        assert dash.model.y_train[-1] == 2
+    finally:
+        dash.close()

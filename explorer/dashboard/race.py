@@ -14,6 +14,7 @@ from bokeh.models import ColumnDataSource, Range1d
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
+from explorer import methods as registry
 from explorer.dashboard.controls import CONFIGURATION
 from explorer.dashboard.ranges import fit_range
 from explorer.data import datasets
@@ -89,6 +90,26 @@ class RaceRun:
         return self.race.run()
 
 
+def supporting(chosen: list[str], K: int) -> tuple[list[str], dict[str, str]]:
+    """The chosen methods that take data of K classes (`methods.CLASS_COUNTS`), and for each other one why it was
+    left out, in words."""
+    kept, left_out = [], {}
+    for method in chosen:
+        fewest, most = registry.CLASS_COUNTS[method]
+        if fewest <= K and (most is None or K <= most):
+            kept.append(method)
+        else:
+            takes = f"exactly {fewest}" if fewest == most else f"{fewest}…{most}" if most else f"{fewest} or more"
+            left_out[method] = f"it takes {takes} classes"
+    return kept, left_out
+
+
+def class_count(model, dataset: str | None) -> int:
+    """K of the data a race runs on: the Train tab's (`model.classes`) or the named set's (a built-in set's
+    `datasets.BUILTIN_CLASSES`; the paper's sets are binary)."""
+    return len(model.classes) if dataset is None else datasets.BUILTIN_CLASSES.get(dataset, 2)
+
+
 def seconds_left(budget: float, trained: dict[str, float]) -> float:
     """Training time still to run, summed over the racers (each trains `budget` seconds; evaluation comes on top)."""
     return float(sum(max(0.0, budget - seconds) for seconds in trained.values()))
@@ -126,6 +147,7 @@ class RaceTab(pn.viewable.Viewer):
         self.stop = pn.widgets.Button(label="Stop", color="warning")
         self.status = pn.widgets.StaticText(value="Not run yet.", sizing_mode="stretch_width")
         self.verdict = pn.pane.Markdown("", sizing_mode="stretch_width")
+        self.left_out = pn.pane.Markdown("", visible=False, sizing_mode="stretch_width")
         self.table = pn.pane.Markdown("", sizing_mode="stretch_width")
         self.run: RaceRun | None = None
         self._consumed: dict[str, int] = {}
@@ -174,9 +196,22 @@ class RaceTab(pn.viewable.Viewer):
         """A race configured from the widgets and the model's configuration (call under the gate; a race draws no
         plane, so `projection` is not used)."""
         dataset = None if self.dataset.value == TRAIN_DATA else self.dataset.value
-        self.run = RaceRun(
-            model, self.methods.value, self.budget.value, lengthscale_sqrt_d=self.sqrt_d.value, dataset=dataset
+        K = class_count(model, dataset)
+        chosen = [m for m in self.sources if m in self.methods.value]  # in the registry's order
+        racing, left_out = supporting(chosen, K)
+        self.left_out.object = (
+            f"*Left out for these data's {K} classes:* "
+            + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
+            + " (`methods.CLASS_COUNTS`)."
         )
+        self.left_out.visible = bool(left_out)
+        if not racing:
+            raise datasets.DataError(
+                f"None of the chosen methods takes data of {K} classes: "
+                + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
+                + ". Choose one that does."
+            )
+        self.run = RaceRun(model, racing, self.budget.value, lengthscale_sqrt_d=self.sqrt_d.value, dataset=dataset)
         self._consumed = {m: 0 for m in self.run.methods}
         self.histories = {m: {name: np.zeros(0) for name in COLUMNS} for m in self.run.methods}
         for source in self.sources.values():
@@ -248,6 +283,7 @@ class RaceTab(pn.viewable.Viewer):
             ),
             pn.Column(
                 self.status,
+                self.left_out,
                 self.verdict,
                 pn.Row(
                     pn.pane.Bokeh(self.nll, sizing_mode="stretch_width"),

@@ -908,11 +908,12 @@ def test_a_three_class_surface_is_the_class_colours_mixed_by_probability():
         xx, yy = np.meshgrid(gx, gy)
         P = dash.model.predict_proba(np.c_[xx.ravel(), yy.ravel()]).reshape(*xx.shape, 3)
         colours = (1 - LIGHTEN) * np.array([to_rgb(c) for c in ("#1f77b4", "#ff7f0e", "#2ca02c")]) + LIGHTEN
-        np.testing.assert_allclose(pixels[..., :3] / 255, np.einsum("yxk,kc->yxc", P, colours), atol=0.6 / 255)
+        # (the live picture's predictive averages over LIVE_SAMPLES points: within 4e-3 of the model's, ~1/255)
+        np.testing.assert_allclose(pixels[..., :3] / 255, np.einsum("yxk,kc->yxc", P, colours), atol=2 / 255)
         assert np.all(pixels[..., 3] == 255) and len(surface.contour.data["x"]) > 0
         surface.mode.value = "uncertainty"
         entropy = -(P * np.log(P)).sum(axis=2) / np.log(3)
-        np.testing.assert_allclose(image(dash), entropy, rtol=1e-5)
+        np.testing.assert_allclose(image(dash), entropy, atol=0.01)
         assert surface.colorbar.title == "uncertainty" and surface.scalar_image.visible
         surface.click_class.value = 2
         surface._tapped(Tap(model=surface.figure, x=0.5, y=0.5))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import time
+from dataclasses import replace
 
 import numpy as np
 import panel as pn
@@ -23,11 +24,17 @@ from bokeh.models import ColorBar, ColumnDataSource, HoverTool, LinearColorMappe
 from bokeh.palettes import Magma256, Viridis256
 from bokeh.plotting import figure
 
-from explorer.dashboard.text import html_text
+from explorer.dashboard.text import markdown_text
 from explorer.inputs import standardised
+from explorer.likelihoods import LogisticSoftmax
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, MAX_SHOWN, PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.style import CLASS_COLORS, P_PALETTE, class_colors, class_mixture
+
+LIVE_SAMPLES = 64
+"""Quasi-Monte Carlo points of the K-class predictive in the live picture (`LogisticSoftmax.samples`; the model's
+own predictions use 1,024). Measured here on 6,800 rows of K = 3 with f*-variances up to 2: 0.34 s a frame instead
+of 6.9 s, and at most 4e-3 from the 1,024-point probabilities — one step of an 8-bit colour channel."""
 
 BINARY_MODES = ["p(y=1)", "predictive sd"]
 MULTICLASS_MODES = ["class probabilities", "uncertainty", "predictive sd"]
@@ -71,8 +78,11 @@ class FrozenPrediction:
     def predict(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The class probabilities (n*, K) through the method's link (logit, EPGPC's probit, the logistic-softmax) and
         the variance of f* ((n*,), or (n*, K) for K ≥ 3) at raw-unit inputs X (n*, d): the plane's prediction
-        function (`studies.plane.Predict`)."""
-        return through_link(self.predict_latent, self.engine.link)(X)
+        function (`studies.plane.Predict`). The logistic-softmax's predictive averages over `LIVE_SAMPLES` points."""
+        link = self.engine.link
+        if isinstance(link, LogisticSoftmax):
+            link = replace(link, samples=LIVE_SAMPLES)
+        return through_link(self.predict_latent, link)(X)
 
 
 def _xy(points: np.ndarray, **columns) -> dict:
@@ -95,7 +105,7 @@ class SurfaceView(pn.viewable.Viewer):
             color="default",  # class indices
         )
         self.class_names: list[str] = []  # the drawn data's, as text (set by `build`)
-        self.legend = pn.pane.HTML("", visible=False, sizing_mode="stretch_width")
+        self.legend = pn.pane.Markdown("", visible=False, disable_math=True, sizing_mode="stretch_width")
         self.axes = pn.widgets.Select(label="plane", options=[PCA, FEATURES], value=PCA, width=220)
         self.feature_x = pn.widgets.Select(label="horizontal", options=[], width=140)
         self.feature_y = pn.widgets.Select(label="vertical", options=[], width=140)
@@ -179,11 +189,13 @@ class SurfaceView(pn.viewable.Viewer):
         return {f"click adds class {name}": k for k, name in enumerate(class_names)}
 
     def _show_classes(self, class_names: list[str]) -> None:
-        """Mode, click and colour choices for the data's classes (binary: as they always were)."""
-        if class_names == self.class_names:
-            return
-        K = len(class_names)
+        """Mode, click and colour choices for the data's classes (binary: as they always were, untouched from one
+        binary data set to the next)."""
+        K, before = len(class_names), len(self.class_names)
+        unchanged = class_names == self.class_names or (K == 2 and before in (0, 2))
         self.class_names = list(class_names)
+        if unchanged:
+            return
         self._configuring = True
         try:
             modes = BINARY_MODES if K == 2 else MULTICLASS_MODES
@@ -198,10 +210,11 @@ class SurfaceView(pn.viewable.Viewer):
             self._configuring = False
         colours = class_colors(K)
         self.class_mapper.update(palette=colours, low=0, high=K - 1)
-        self.legend.object = "Classes: " + " ".join(
-            f'<span style="color:{colour};font-size:1.3em">●</span> {html_text(name)}'
-            for colour, name in zip(colours, class_names)
-        )
+        if K > 2:
+            self.legend.object = "Classes: " + " ".join(
+                f'<span style="color:{colour};font-size:1.3em">●</span> {markdown_text(name)}'
+                for colour, name in zip(colours, class_names)
+            )
         self.legend.visible = K > 2
 
     # ------------------------------------------------------------------------------------------------ building

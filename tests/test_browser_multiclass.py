@@ -57,33 +57,25 @@ def test_a_three_class_set_trains_and_its_surface_shows_three_class_colours(serv
     # blue, orange and green each cover a visible part of the plot: the three classes' regions
     assert all(count > 0.03 * frame for count in hues), (hues, frame)
     assert dashboard.model.predict_proba(dashboard.model.X_test).shape[1] == 3
-    print("DBG", errors)
     assert errors == []
 
 
 def test_a_three_label_csv_uploads_says_how_many_classes_and_trains(served, page):
-    page.on("requestfailed", lambda r: print("DBGREQ", r.url))
     dashboard, errors = open_app(page, *served)
-    print("DBGSTEP opened")
     rng = np.random.default_rng(1)
     X = rng.normal(size=(120, 2))
     labels = np.array(["left", "middle", "right"])[np.digitize(X[:, 0], [-0.45, 0.45])]
     content = ("u,v,label\n" + "".join(f"{a:.4f},{b:.4f},{c}\n" for (a, b), c in zip(X, labels))).encode()
     page.locator(".bk-tab", has_text="Data").click()
-    print("DBGSTEP data tab")
     upload(page, "three.csv", content)
-    print("DBGSTEP uploaded")
     notice(page, "Loaded three.csv: 120 rows, 2 features; 3 classes: left, middle, right.")
     wait_server(page, lambda: dashboard.model.dataset == "custom")
     assert dashboard.model.classes.tolist() == ["left", "middle", "right"]
     page.get_by_text("3 classes: left (").wait_for(timeout=TIMEOUT_MS)  # the Data tab's description
-    print("DBGSTEP described")
     page.locator(".bk-tab", has_text="Train").click()
-    print("DBGSTEP train tab")
     page.get_by_role("button", name="Step").click()
     wait_server(page, lambda: dashboard.model.iteration == dashboard.model.eval_every)
     page.get_by_text(f"iteration {dashboard.model.eval_every}").wait_for(timeout=TIMEOUT_MS)
     page.get_by_role("button", name="click adds class middle").wait_for(timeout=TIMEOUT_MS)
     assert min(class_hues(surface_pixels(page))) > 0  # the three colours are drawn
-    print("DBG", errors)
     assert errors == []

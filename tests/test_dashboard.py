@@ -962,7 +962,8 @@ def test_a_three_label_upload_trains_and_says_how_many_classes(dash, caplog):
     dash.refresh(force_surface=True)
     assert "3 classes: \\<i\\>iris\\<\\/i\\> (" in dash.data.description.object  # escaped: shown as text
     assert dash.surface.mode.options[0] == "class probabilities"
-    assert "&lt;i&gt;iris&lt;/i&gt;" in dash.surface.legend.object  # named above the plot, as text
+    assert [item.label.value for item in dash.surface.legend.items] == sorted(names)  # named above the plot
+    assert dash.surface.legend.visible
     dash.step()
     assert dash.model.iteration == dash.model.eval_every and dash.surface.mixture_image.visible
     assert dash.model.predict_proba(X[:5]).shape == (5, 3)

@@ -19,12 +19,21 @@ from dataclasses import replace
 
 import numpy as np
 import panel as pn
+from bokeh.core.properties import value
 from bokeh.events import Tap
-from bokeh.models import ColorBar, ColumnDataSource, HoverTool, LinearColorMapper, PlainText, Range1d
+from bokeh.models import (
+    ColorBar,
+    ColumnDataSource,
+    HoverTool,
+    Legend,
+    LegendItem,
+    LinearColorMapper,
+    PlainText,
+    Range1d,
+)
 from bokeh.palettes import Magma256, Viridis256
 from bokeh.plotting import figure
 
-from explorer.dashboard.text import markdown_text
 from explorer.inputs import standardised
 from explorer.likelihoods import LogisticSoftmax
 from explorer.studies import finish
@@ -105,7 +114,6 @@ class SurfaceView(pn.viewable.Viewer):
             color="default",  # class indices
         )
         self.class_names: list[str] = []  # the drawn data's, as text (set by `build`)
-        self.legend = pn.pane.Markdown("", visible=False, disable_math=True, sizing_mode="stretch_width")
         self.axes = pn.widgets.Select(label="plane", options=[PCA, FEATURES], value=PCA, width=220)
         self.feature_x = pn.widgets.Select(label="horizontal", options=[], width=140)
         self.feature_y = pn.widgets.Select(label="vertical", options=[], width=140)
@@ -179,6 +187,12 @@ class SurfaceView(pn.viewable.Viewer):
         self.figure.scatter(
             "x", "y", source=self.added, marker="star", size=17, color=colors, line_color="black", line_width=1.5
         )
+        # K ≥ 3: the classes by name above the plot (a Bokeh legend of one swatch per class: its text is plain text,
+        # and updating it while the tab is hidden is a Bokeh property change; a Panel pane updated there made the page
+        # fetch theme stylesheets from the CDN)
+        self.legend = Legend(items=[], orientation="horizontal", visible=False, title="classes")
+        self.figure.add_layout(self.legend, "above")
+        self._swatches: list = []
         self.figure.on_event(Tap, self._tapped)
 
     @staticmethod
@@ -199,8 +213,8 @@ class SurfaceView(pn.viewable.Viewer):
         self._configuring = True
         try:
             modes = BINARY_MODES if K == 2 else MULTICLASS_MODES
-            value = self.mode.value if self.mode.value in modes else modes[0]
-            self.mode.param.update(options=list(modes), value=value)
+            shown = self.mode.value if self.mode.value in modes else modes[0]
+            self.mode.param.update(options=list(modes), value=shown)
             options = self._click_options(class_names)
             kept = self.click_class.value in options.values()
             self.click_class.param.update(
@@ -211,10 +225,13 @@ class SurfaceView(pn.viewable.Viewer):
         colours = class_colors(K)
         self.class_mapper.update(palette=colours, low=0, high=K - 1)
         if K > 2:
-            self.legend.object = "Classes: " + " ".join(
-                f'<span style="color:{colour};font-size:1.3em">●</span> {markdown_text(name)}'
-                for colour, name in zip(colours, class_names)
-            )
+            while len(self._swatches) < K:  # a class's swatch: a circle with no data, in its colour
+                self._swatches.append(self.figure.scatter(x=[], y=[], marker="circle", size=9, line_color="white"))
+            for swatch, colour in zip(self._swatches, colours):
+                swatch.glyph.fill_color = colour
+            self.legend.items = [
+                LegendItem(label=value(name), renderers=[swatch]) for name, swatch in zip(class_names, self._swatches)
+            ]
         self.legend.visible = K > 2
 
     # ------------------------------------------------------------------------------------------------ building
@@ -398,7 +415,6 @@ class SurfaceView(pn.viewable.Viewer):
         return pn.Column(
             pn.Row(self.mode, self.click_class),
             pn.Row(self.axes, self.feature_x, self.feature_y),
-            self.legend,
             pn.pane.Bokeh(self.figure, sizing_mode="stretch_width"),
             pn.pane.Markdown(
                 "Circles: training points, triangles: test points (red +1, blue −1; three or more "

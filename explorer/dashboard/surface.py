@@ -190,7 +190,7 @@ class SurfaceView(pn.viewable.Viewer):
         # K ≥ 3: the classes by name above the plot (a Bokeh legend of one swatch per class: its text is plain text,
         # and updating it while the tab is hidden is a Bokeh property change; a Panel pane updated there made the page
         # fetch theme stylesheets from the CDN)
-        self.legend = Legend(items=[], orientation="horizontal", visible=False, title="classes")
+        self.legend = Legend(items=[], orientation="horizontal", visible=False, margin=2, padding=4, spacing=12)
         self.figure.add_layout(self.legend, "above")
         self._swatches: list = []
         self.figure.on_event(Tap, self._tapped)
@@ -225,8 +225,10 @@ class SurfaceView(pn.viewable.Viewer):
         colours = class_colors(K)
         self.class_mapper.update(palette=colours, low=0, high=K - 1)
         if K > 2:
-            while len(self._swatches) < K:  # a class's swatch: a circle with no data, in its colour
-                self._swatches.append(self.figure.scatter(x=[], y=[], marker="circle", size=9, line_color="white"))
+            while len(self._swatches) < K:  # a class's swatch: a circle in its colour at no place on the plot
+                self._swatches.append(
+                    self.figure.scatter(x=[np.nan], y=[np.nan], marker="circle", size=9, line_color="white")
+                )
             for swatch, colour in zip(self._swatches, colours):
                 swatch.glyph.fill_color = colour
             self.legend.items = [

@@ -937,6 +937,7 @@ def test_a_three_class_race_runs_only_the_methods_that_take_three_classes_and_sa
         for method in set(METHODS) - takes_three:
             assert f"{NAMES[method]}: it takes exactly 2 classes" in left_out
         assert "3 classes" in left_out or not dash.race.left_out.visible
+        assert "chance log 3 = 1.0986" in dash.race.table.object  # the band is measured from chance, log K
         # only methods that cannot take the data: refused, said, nothing started
         binary_only = [m for m in METHODS if m not in takes_three]
         if binary_only:

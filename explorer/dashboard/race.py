@@ -8,6 +8,8 @@ and a table, both from the study's one judge: when each method first came within
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
@@ -45,11 +47,13 @@ class RaceRun:
     named data set), raced by `studies.race.Race` until each has trained `budget` seconds. `chunks()` is the race's
     generator (the dashboard's worker runs it); `models` holds the racers built so far."""
 
-    def __init__(self, model, methods: list[str], budget: float, lengthscale_sqrt_d: bool = False, dataset=None):
+    def __init__(
+        self, model, methods: list[str], budget: float, lengthscale_sqrt_d: bool = False, dataset=None, classes=2
+    ):
         """`lengthscale_sqrt_d`: every racer starts from ℓ = √d (d features), as `bench race` and the paper's
         harness do, instead of the Train tab's initial ℓ. `dataset`: a data set name to race on instead of the Train
-        tab's data (None)."""
-        self.methods, self.budget = list(methods), float(budget)
+        tab's data (None). `classes`: K of the data, whose chance level log K the verdict's band is measured from."""
+        self.methods, self.budget, self.classes = list(methods), float(budget), int(classes)
         self.config = {name: getattr(model, name) for name in CONFIGURATION if name != "method"}
         self.data_dir = model.data_dir
         self.custom = None
@@ -211,7 +215,9 @@ class RaceTab(pn.viewable.Viewer):
                 + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
                 + ". Choose one that does."
             )
-        self.run = RaceRun(model, racing, self.budget.value, lengthscale_sqrt_d=self.sqrt_d.value, dataset=dataset)
+        self.run = RaceRun(
+            model, racing, self.budget.value, lengthscale_sqrt_d=self.sqrt_d.value, dataset=dataset, classes=K
+        )
         self._consumed = {m: 0 for m in self.run.methods}
         self.histories = {m: {name: np.zeros(0) for name in COLUMNS} for m in self.run.methods}
         for source in self.sources.values():
@@ -252,7 +258,7 @@ class RaceTab(pn.viewable.Viewer):
             left = seconds_left(self.run.budget, {m: update["seconds"].get(m, 0.0) for m in self.run.methods})
             text += f"; about {left:.0f} s of training left (evaluations add a little)"
         self.status.value = text + "."
-        verdict = judge(self.histories, budget=self.run.budget, finished=finished)
+        verdict = judge(self.histories, budget=self.run.budget, finished=finished, classes=self.run.classes)
         self.verdict.object = verdict.words()
         self.table.object = _table(verdict)
 
@@ -302,6 +308,7 @@ def _table(verdict: Verdict) -> str:
     if not verdict.standings:
         return ""
     finished = verdict.finished
+    K = round(math.exp(verdict.chance))
     reference = next((s.settled for s in verdict.standings if s.entrant == "xgpc"), float("nan"))
 
     def reached(s):
@@ -324,7 +331,8 @@ def _table(verdict: Verdict) -> str:
     lines = [
         (
             f"The band: NLL ≤ {verdict.edge:.4f}, i.e. within {100 * verdict.band:g}% of the best final gain over a "
-            f"coin flip (best final test NLL {verdict.best_nll:.4f}, a coin flip log 2 = 0.6931; a method's final NLL "
+            f"{'coin flip' if K == 2 else 'chance'} (best final test NLL {verdict.best_nll:.4f}, "
+            f"{'a coin flip' if K == 2 else 'chance'} log {K} = {verdict.chance:.4f}; a method's final NLL "
             "is the median of its last five evaluations; the same judge as `bench race`). *Reached the band*: "
             "training time of the first evaluation inside it. *In the band from*: the time after which every "
             "evaluation stayed inside (a method can reach the band, leave it as its kernel parameters move, and end "

@@ -419,7 +419,8 @@ class Model(RunSettings):
     def surface(self, resolution: int = 80, features: tuple[int, int] = (0, 1), margin: float = 0.1) -> dict:
         """p(class 1) (column 1 of the (n*, 2) class probabilities) and predictive sd on a resolution² grid over the
         training range of two features (others at their training mean): dict(x (nx,), y (ny,), p (ny, nx),
-        sd (ny, nx)). sd is that of the latent f*.
+        sd (ny, nx)). sd is that of the latent f* (K ≥ 3 classes: of the predicted class's, `studies.plane.Surface`;
+        the views draw every class's probability, `views.decision_surface`).
         resolution: 2…1000; features: two column indices of the data."""
         if not 2 <= count(resolution, "resolution") <= 1000:
             raise ValueError(f"resolution must be between 2 and 1000, got {resolution!r}")

@@ -156,6 +156,12 @@ class Model(RunSettings):
         else:
             X, y, self.feature_names = datasets.load_with_names(self.dataset, self.data_dir)
         X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 1.0 - self.train_fraction, streams(self.seed).split)
+        if len(y_te) == 0:
+            counts = np.bincount(np.asarray(y, dtype=np.int64))
+            raise datasets.DataError(
+                f"{self.data_name}: its {len(y)} rows leave no test rows (a class gives test rows only when it has at "
+                f"least 2; rows per class: {counts.tolist()})"
+            )
         return X_tr, X_te, y_tr.astype(np.int64), y_te.astype(np.int64)
 
     def _build(self) -> None:
@@ -421,13 +427,18 @@ class Model(RunSettings):
     @property
     def classes(self) -> np.ndarray:
         """The data's class values (K,) for the class indices 0…K−1 of `y_train`, `y_test` and the columns of
-        `predict_proba`: −1 and +1 for the built-in and paper sets, the values given to `set_data` for custom data."""
-        return np.array([-1, 1]) if self._custom is None else self._custom["classes"]
+        `predict_proba`: −1 and +1 for the two-class built-in and paper sets, 0…K−1 for a K-class built-in set
+        (`datasets.BUILTIN_CLASSES`), the values given to `set_data` for custom data."""
+        if self.dataset == "custom" and self._custom is not None:
+            return self._custom["classes"]
+        K = datasets.BUILTIN_CLASSES.get(self.dataset, 2)
+        return np.array([-1, 1]) if K == 2 else np.arange(K)
 
     def surface(self, resolution: int = 80, features: tuple[int, int] = (0, 1), margin: float = 0.1) -> dict:
         """p(class 1) (column 1 of the (n*, 2) class probabilities) and predictive sd on a resolution² grid over the
         training range of two features (others at their training mean): dict(x (nx,), y (ny,), p (ny, nx),
-        sd (ny, nx)). sd is that of the latent f*.
+        sd (ny, nx)). sd is that of the latent f* (K ≥ 3 classes: of the predicted class's, `studies.plane.Surface`;
+        the views draw every class's probability, `views.decision_surface`).
         resolution: 2…1000; features: two column indices of the data."""
         if not 2 <= count(resolution, "resolution") <= 1000:
             raise ValueError(f"resolution must be between 2 and 1000, got {resolution!r}")

@@ -887,3 +887,84 @@ def test_an_advanced_setting_has_its_widget_label_and_link_key_and_reaches_the_e
     dash.apply({"method": "svgp-adam"})
     assert dash.model.engine.hyper_every == 3  # every method takes it
     assert not bound[0].visible and dash.settings.widgets("learning_rate")[0].visible
+
+
+def test_a_three_class_surface_is_the_class_colours_mixed_by_probability():
+    from matplotlib.colors import to_rgb
+
+    from explorer.views.style import LIGHTEN
+
+    dash = Dashboard(Model(dataset="blobs-3", n_points=150, n_inducing=15, batch_size=50, eval_every=5))
+    try:
+        surface = dash.surface
+        assert surface.mode.options == ["class probabilities", "uncertainty", "predictive sd"]
+        assert list(surface.click_class.options.values()) == [0, 1, 2] and surface.legend.visible
+        dash.step()
+        packed = np.asarray(surface.mixture.data["image"][0])
+        pixels = packed.view(np.uint8).reshape(*packed.shape, 4)
+        assert surface.mixture_image.visible and not surface.scalar_image.visible
+        # the model's own probabilities at the grid's cells, mixed from the Category10 colours with white
+        gx, gy = surface._axes
+        xx, yy = np.meshgrid(gx, gy)
+        P = dash.model.predict_proba(np.c_[xx.ravel(), yy.ravel()]).reshape(*xx.shape, 3)
+        colours = (1 - LIGHTEN) * np.array([to_rgb(c) for c in ("#1f77b4", "#ff7f0e", "#2ca02c")]) + LIGHTEN
+        # (the live picture's predictive averages over LIVE_SAMPLES points: within 4e-3 of the model's, ~1/255)
+        np.testing.assert_allclose(pixels[..., :3] / 255, np.einsum("yxk,kc->yxc", P, colours), atol=2 / 255)
+        assert np.all(pixels[..., 3] == 255) and len(surface.contour.data["x"]) > 0
+        surface.mode.value = "uncertainty"
+        entropy = -(P * np.log(P)).sum(axis=2) / np.log(3)
+        np.testing.assert_allclose(image(dash), entropy, atol=0.01)
+        assert surface.colorbar.title == "uncertainty" and surface.scalar_image.visible
+        surface.click_class.value = 2
+        surface._tapped(Tap(model=surface.figure, x=0.5, y=0.5))
+        assert dash.model.y_train[-1] == 2
+    finally:
+        dash.close()
+
+
+def test_a_three_class_race_runs_only_the_methods_that_take_three_classes_and_says_which_it_left_out(caplog):
+    from explorer.dashboard.race_report import NAMES
+    from explorer.methods import CLASS_COUNTS, METHODS
+
+    takes_three = {m for m, (fewest, most) in CLASS_COUNTS.items() if fewest <= 3 and (most is None or most >= 3)}
+    assert "xgpc" in takes_three
+    dash = Dashboard(Model(dataset="blobs-3", n_points=120, n_inducing=10, batch_size=40, eval_every=5))
+    try:
+        run = finished_race(dash, budget=0.3, limit=180)
+        assert set(run.models) == takes_three and run.finished
+        left_out = dash.race.left_out.object
+        assert dash.race.left_out.visible == (takes_three != set(METHODS))
+        for method in set(METHODS) - takes_three:
+            assert f"{NAMES[method]}: it takes exactly 2 classes" in left_out
+        assert "3 classes" in left_out or not dash.race.left_out.visible
+        assert "chance log 3 = 1.0986" in dash.race.table.object  # the band is measured from chance, log K
+        # only methods that cannot take the data: refused, said, nothing started
+        binary_only = [m for m in METHODS if m not in takes_three]
+        if binary_only:
+            dash.race.methods.value = binary_only
+            dash.race.run = None
+            with caplog.at_level(logging.ERROR):
+                dash.start_study(dash.race)
+                wait_until(lambda: dash._action is None, limit=60)
+            assert dash.race.run is None and "None of the chosen methods takes data of 3 classes" in caplog.text
+    finally:
+        dash.close()
+
+
+def test_a_three_label_upload_trains_and_says_how_many_classes(dash, caplog):
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(90, 2))
+    names = ["<i>iris</i>", "rose", "tulip"]
+    rows = [(a, b, names[int(np.digitize(np.arctan2(b, a), [-np.pi / 3, np.pi / 3]))]) for a, b in X]
+    with caplog.at_level(logging.INFO):
+        _drop(dash, "flowers.csv", _csv(["u", "v", "flower"], rows))
+        assert "Loaded flowers.csv: 90 rows, 2 features; 3 classes: <i>iris</i>, rose, tulip." in caplog.text
+    assert dash.model.dataset == "custom" and dash.model.classes.tolist() == sorted(names)
+    dash.refresh(force_surface=True)
+    assert "3 classes: \\<i\\>iris\\<\\/i\\> (" in dash.data.description.object  # escaped: shown as text
+    assert dash.surface.mode.options[0] == "class probabilities"
+    assert [item.label.value for item in dash.surface.legend.items] == sorted(names)  # named above the plot
+    assert dash.surface.legend.visible
+    dash.step()
+    assert dash.model.iteration == dash.model.eval_every and dash.surface.mixture_image.visible
+    assert dash.model.predict_proba(X[:5]).shape == (5, 3)

@@ -127,10 +127,12 @@ def test_builtin_sets_deterministic_shapes_and_balanced(name):
     np.testing.assert_array_equal(y1, y2)
     assert not np.allclose(X1, X3)
     assert X1.shape == (101, 2) and X1.dtype == np.float64 and y1.dtype == np.int64
-    assert sorted(np.unique(y1).tolist()) == [0, 1]  # class indices of the −1 and +1 classes
-    assert abs(int(np.sum(y1 == 1)) - int(np.sum(y1 == 0))) <= 1
+    K = D.BUILTIN_CLASSES[name]
+    assert sorted(np.unique(y1).tolist()) == list(range(K))  # class indices (two classes: of −1 and +1)
+    counts = np.bincount(y1, minlength=K)
+    assert counts.max() - counts.min() <= 1 and counts.sum() == 101
     # the rows are shuffled, not in class blocks (a contiguous fold must not hold one class only)
-    assert set(y1[:20].tolist()) == {0, 1}
+    assert set(y1[:20].tolist()) == set(range(K))
 
 
 def test_builtin_noiseless_shapes_match_their_closed_forms():
@@ -157,6 +159,28 @@ def test_builtin_noiseless_shapes_match_their_closed_forms():
     assert np.all(np.abs(pos[:, 0]) <= 2)
 
 
+def test_three_class_noiseless_shapes_match_their_closed_forms():
+    rng = np.random.default_rng(0)
+    X, y = D.make_three_blobs(90, 0.0, rng)
+    corners = {0: (0.0, 1.5), 1: (-1.5 * np.sqrt(3) / 2, -0.75), 2: (1.5 * np.sqrt(3) / 2, -0.75)}
+    np.testing.assert_allclose(X, np.array([corners[k] for k in y.tolist()]), atol=1e-12)
+
+    X, y = D.make_three_spiral(300, 0.0, rng)
+    radius = np.hypot(*X.T)
+    t = radius - 0.15
+    assert np.all((t >= 0) & (t <= 1))
+    # each point lies on its own arm: its angle is 120°·k + 1.5π·t (mod 2π), and not on another arm's
+    expected = 2 * np.pi * y / 3 + 1.5 * np.pi * t
+    miss = np.angle(np.exp(1j * (np.arctan2(X[:, 1], X[:, 0]) - expected)))
+    np.testing.assert_allclose(miss, 0.0, atol=1e-9)
+
+    X, y = D.make_three_xor(300, 0.0, rng)
+    assert np.all(np.abs(X) <= 1.5)
+    cell = np.floor(X + 1.5).astype(int)  # (column, row) of the 3 × 3 unit cells
+    np.testing.assert_array_equal((cell[:, 0] + cell[:, 1]) % 3, y)
+    assert len({tuple(c) for c in cell.tolist()}) == 9  # every cell holds points
+
+
 def test_builtin_sets_are_nonlinear_where_they_should_be():
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import cross_val_score
@@ -169,6 +193,8 @@ def test_builtin_sets_are_nonlinear_where_they_should_be():
         assert nearest > 0.9, name
         if name in ("banana-like", "circles", "xor"):
             assert linear < 0.75, name
+        if name in ("spiral-3", "xor-3"):
+            assert linear < 0.6, name  # chance is 1/3
 
 
 @pytest.mark.parametrize("n, noise, match", [(3, 0.1, "n ≥ 4"), (10, -0.1, "noise"), (10, np.nan, "noise")])
@@ -1373,3 +1399,15 @@ def test_an_openml_description_whose_path_leaves_the_folder_is_refused(tmp_path,
     )
     outside = tmp_path / "data" / "openml" / "openml.org" / ".." / ".." / ".." / ".."
     assert not (outside / "escaped").exists() and not (outside / "escaped.gz").exists()
+
+
+@pytest.mark.parametrize("name", ["blobs-3", "spiral-3", "xor-3"])
+def test_three_class_sets_are_learnable_by_multiclass_xgpc(name):
+    """Multi-class X-GPC trained on one draw classifies a fresh draw far better than chance (2/3 error)."""
+    from explorer import XGPClassifier
+
+    X, y = D.load(name, n=400, seed=0)
+    X_new, y_new = D.load(name, n=400, seed=1)
+    classifier = XGPClassifier(n_inducing=40, max_iter=300, random_state=0).fit(X, y)
+    assert classifier.classes_.tolist() == [0, 1, 2]
+    assert 1.0 - classifier.score(X_new, y_new) < 0.25

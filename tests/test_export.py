@@ -341,3 +341,60 @@ def test_animation_frames_keep_every_text_inside_and_apart(trained, width, heigh
         assert "p(y=1)" in [text for text, _ in drawn_text(plot.state, monkeypatch)]
     finally:
         plt.close(plot.state)
+
+
+# --------------------------------------------------------------------------------------------------- K = 3 classes
+
+
+@pytest.fixture(scope="module")
+def three_class() -> Model:
+    model = Model(dataset="blobs-3", n_points=200, n_inducing=15, batch_size=50, seed=1)
+    model.step(100)
+    return model
+
+
+def class_hues(rgb: np.ndarray, colours=("#1f77b4", "#ff7f0e", "#2ca02c"), within: float = 15.0) -> list[int]:
+    """For each class colour, how many pixels of the RGB image (h, w, 3) (0–255) are coloured (saturation > 0.2, not
+    dark) with a hue within `within` degrees of that colour's hue."""
+    from matplotlib.colors import rgb_to_hsv, to_rgb
+
+    hsv = rgb_to_hsv(np.clip(rgb / 255.0, 0.0, 1.0))
+    coloured = (hsv[..., 1] > 0.2) & (hsv[..., 2] > 0.3)
+    counts = []
+    for colour in colours:
+        hue = rgb_to_hsv(np.array(to_rgb(colour)))[0]
+        distance = np.abs((hsv[..., 0] - hue + 0.5) % 1.0 - 0.5) * 360.0
+        counts.append(int((coloured & (distance < within)).sum()))
+    return counts
+
+
+@pytest.mark.parametrize("quantity", ["probability", "uncertainty"])
+def test_three_class_surface_exports_as_png_svg_and_html(three_class, quantity, tmp_path):
+    view = views.decision_surface(three_class, quantity=quantity, resolution=40)
+    path = export.save(view, tmp_path / "surface.png", width=620, height=560)
+    assert Image.open(path).size == (620, 560)
+    hues = class_hues(pixels(path.read_bytes()))
+    # the probability picture is painted in the three class colours; the uncertainty picture has its points only
+    assert min(hues) > (2000 if quantity == "probability" else 30), hues
+    root = ET.parse(export.save(view, tmp_path / "surface.svg", width=620, height=560)).getroot()
+    assert any(e.tag == f"{SVG}image" for e in root.iter())
+    html = export.save(view, tmp_path / "surface.html").read_text(encoding="utf-8")
+    assert not re.search(r"<script[^>]*\ssrc\s*=", html, flags=re.I)
+    for name in ("class 0", "class 1", "class 2", "class boundaries"):
+        assert name in html
+    title = {"probability": "class probabilities", "uncertainty": "uncertainty (entropy / log K)"}[quantity]
+    assert f"{title} with the class boundaries" in html
+
+
+@pytest.mark.parametrize(
+    "quantity, width, height",
+    [("probability", None, None), ("probability", 480, 360), ("uncertainty", 480, 360), ("probability", 300, 200)],
+)
+def test_three_class_surface_keeps_every_text_inside_and_apart(three_class, quantity, width, height, monkeypatch):
+    plot = export.laid_out(views.decision_surface(three_class, quantity=quantity), width=width, height=height, dpi=100)
+    try:
+        assert text_problems(plot.state, monkeypatch) == []
+        texts = [text for text, _ in drawn_text(plot.state, monkeypatch)]
+        assert {"x1", "x2", "class 0", "class 1", "class 2"} <= set(texts)
+    finally:
+        plt.close(plot.state)

@@ -46,6 +46,20 @@ def test_band_edge_by_hand(best, band, edge):
     assert band_edge(best, band) == pytest.approx(edge, abs=1e-7)
 
 
+def test_three_classes_measure_the_band_from_chance_log_3():
+    """With K = 3 classes chance is p = 1/3 everywhere, NLL log 3 = 1.0986: best 0.1 gives the 1% edge
+    0.1 + 0.01 · 0.9986 = 0.109986 (from a coin flip's log 2 it would be 0.105931), and a final NLL of 0.5 keeps
+    (1.0986 − 0.5) / (1.0986 − 0.1) = 59.94% of the best gain."""
+    seconds = np.arange(1.0, 9.0)
+    best = _history(seconds, np.full(8, 0.1), np.full(8, 0.05))
+    worse = _history(seconds, np.full(8, 0.5), np.full(8, 0.2))
+    verdict = judge({"xgpc": best, "svgp-adam": worse}, classes=3)
+    assert verdict.edge == pytest.approx(0.109986, abs=1e-6) and verdict.chance == pytest.approx(1.0986123)
+    assert verdict.standings[1].gain / verdict.standings[0].gain == pytest.approx(0.5994, abs=1e-4)
+    assert "of the best final gain over chance (log 3)" in verdict.words()
+    assert judge({"xgpc": best}).edge == pytest.approx(0.105931, abs=1e-6)  # two classes: as before
+
+
 def test_judge_reads_the_reference_first_and_settled_by_hand():
     """Final NLL = median of the last five evaluations: A's is 0.30, B's 0.31, so the reference is 0.30 and the 1% band
     ends at 0.30 + 0.01 · (log 2 − 0.30) = 0.303931. A enters at 2 s and stays; B dips in at 1 s (0.302), leaves at

@@ -19,6 +19,7 @@ FASTER = {
     "n_samples=2500, burn_in=100, n_chains=4": "n_samples=60, burn_in=20, n_chains=2",
     "iterations=150, every=10": "iterations=20, every=10",
     "model.step(200)           # the plots follow the model": "model.step(20)",
+    "model.step(1000)   # about 10 s of training": "model.step(30)",
 }
 PAPER_SETS = ('datasets.load("banana")', 'datasets.load("diabetes")')
 

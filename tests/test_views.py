@@ -1,6 +1,7 @@
 """The HoloViews views (explorer.views): each renders with the Bokeh and the matplotlib backend for 2-D and
 d > 2 data, and what it draws is what the model, history, comparison or race says (checked against independent
-computations, not against the view's own helpers). Multi-class data do not exist yet: every case is binary."""
+computations, not against the view's own helpers), for two classes and for K = 3 (the class colours mixed by
+probability, the class boundaries, the uncertainty)."""
 
 import io
 import math
@@ -623,3 +624,85 @@ def test_the_surface_image_covers_every_point_drawn():
         points = snapshot[part]
         assert snapshot["grid_x"][0] <= points[:, 0].min() and points[:, 0].max() <= snapshot["grid_x"][-1]
         assert snapshot["grid_y"][0] <= points[:, 1].min() and points[:, 1].max() <= snapshot["grid_y"][-1]
+
+
+# --------------------------------------------------------------------------------------------------- K = 3 classes
+
+CATEGORY10 = ["#1f77b4", "#ff7f0e", "#2ca02c"]  # the three class colours (blue, orange, green)
+
+
+@pytest.fixture(scope="module")
+def model_3class() -> Model:
+    model = Model(dataset="blobs-3", n_points=150, n_inducing=15, batch_size=50, seed=2)
+    model.step(60)
+    return model
+
+
+def rgba_image(view) -> np.ndarray:
+    """The (ny, nx, 4) uint8 pixels of the view's Bokeh ImageRGBA, row 0 at the bottom (y = grid_y[0])."""
+    (image,) = glyphs(view, "ImageRGBA")
+    packed = np.asarray(image.data_source.data["image"][0])
+    return packed.view(np.uint8).reshape(*packed.shape, 4)
+
+
+def test_three_class_surface_mixes_the_class_colours_by_probability():
+    from explorer.views.style import LIGHTEN
+
+    gx, gy = np.linspace(0.0, 1.0, 7), np.linspace(0.0, 2.0, 5)
+    P = np.random.default_rng(4).dirichlet([1.0, 1.0, 1.0], size=(5, 7))  # arbitrary class probabilities
+    names = ["setosa", "versi<b>color</b>", "$virginica$"]
+    view = decision_surface_from_arrays(
+        gx,
+        gy,
+        P,
+        probability=P,
+        train=np.c_[[0.1, 0.5, 0.9], [0.2, 1.0, 1.8]],
+        train_labels=[0, 1, 2],
+        class_names=names,
+    )
+    colours = (1 - LIGHTEN) * np.array([to_rgb(c) for c in CATEGORY10]) + LIGHTEN  # white mixed into each
+    expected = np.einsum("yxk,kc->yxc", P, colours)
+    np.testing.assert_allclose(rgba_image(view)[..., :3] / 255.0, expected, atol=1 / 255 + 1e-9)
+    (legend,) = hv.render(view, backend="bokeh").select({"type": Legend})
+    labels = [item.label["value"] for item in legend.items]
+    assert labels[:3] == [f"class {name}" for name in names]  # the classes by name, as plain text
+    circles = {
+        r.data_source.data["x"][0]: r.glyph.fill_color for r in glyphs(view, "Scatter") if r.glyph.marker == "circle"
+    }
+    assert [circles[x] for x in (0.1, 0.5, 0.9)] == CATEGORY10  # each training point in its class's colour
+    for backend in BACKENDS:
+        hv.render(view, backend=backend)
+
+
+def test_three_class_surface_of_a_model_is_its_prediction(model_3class):
+    snapshot = surface_arrays(model_3class, resolution=20)
+    xx, yy = np.meshgrid(snapshot["grid_x"], snapshot["grid_y"])
+    grid = np.c_[xx.ravel(), yy.ravel()]
+    P = model_3class.predict_proba(grid).reshape(20, 20, 3)
+    np.testing.assert_allclose(snapshot["values"], P, rtol=1e-9)
+    assert snapshot["class_names"] == ["0", "1", "2"]
+    uncertainty = surface_arrays(model_3class, quantity="uncertainty", resolution=20)["values"]
+    entropy = -(P * np.log(P)).sum(axis=2) / np.log(3)
+    np.testing.assert_allclose(uncertainty, entropy, rtol=1e-9)
+    sd = surface_arrays(model_3class, quantity="sd", resolution=20)["values"]
+    _, var = model_3class.predict_latent(grid)
+    np.testing.assert_allclose(sd.ravel(), np.sqrt(var[np.arange(400), P.reshape(-1, 3).argmax(1)]), rtol=1e-9)
+    # the boundaries: at every vertex the two most probable classes are (nearly) tied
+    snapshot = surface_arrays(model_3class, resolution=60)
+    (boundaries,) = glyphs(decision_surface_from_arrays(**snapshot), "MultiLine")
+    xs, ys = (np.concatenate(boundaries.data_source.data[k]) for k in ("xs", "ys"))
+    vertices = np.c_[xs, ys][np.isfinite(xs)]
+    assert len(vertices) > 20
+    top_two = np.sort(model_3class.predict_proba(vertices), axis=1)[:, -2:]
+    np.testing.assert_allclose(top_two[:, 1] - top_two[:, 0], 0.0, atol=0.03)
+    assert np.unique(P.reshape(-1, 3).argmax(1)).size == 3  # all three regions are on the picture
+
+
+@pytest.mark.parametrize("quantity", ["probability", "uncertainty", "sd"])
+def test_three_class_views_render_in_both_backends_with_their_parts(model_3class, quantity):
+    view = decision_surface(model_3class, quantity=quantity, resolution=15)
+    kinds = [type(layer).__name__ for layer in view]
+    assert kinds[:2] == ["RGB" if quantity == "probability" else "Image", "Path"]
+    assert [layer.label for layer in view][2:5] == ["class 0", "class 1", "class 2"]
+    for backend in BACKENDS:
+        hv.render(view, backend=backend)

@@ -32,6 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from io import BytesIO
 
+import numpy as np
 import panel as pn
 import param
 from panel.io.state import set_curdoc
@@ -301,8 +302,12 @@ class Dashboard(pn.viewable.Viewer):
             return
 
         def start() -> None:
-            with self.worker.hold():
-                run = study.new_run(self.model, self.surface.projection)
+            try:
+                with self.worker.hold():
+                    run = study.new_run(self.model, self.surface.projection)
+            except datasets.DataError as err:  # e.g. no chosen method takes the data's classes: nothing started
+                notify(str(err))
+                return
             self._start_job(study.title, stepper(run.chunks()))
 
         self._when_idle(study.starting, start)
@@ -601,13 +606,19 @@ class Dashboard(pn.viewable.Viewer):
         Returns (whether it was swapped in, the message for people)."""
         with self.worker.hold():
             try:
-                self.model.set_data(X, y, filename, names)
+                self.model.set_data(X, np.asarray(classes)[y], filename, names)  # the file's own labels
             except Exception as err:  # the Model keeps its data on any failure
                 return False, unchanged(err)
             self._custom_shape = X.shape
+        if len(classes) == 2:
+            return True, (
+                f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]}, "
+                f"class +1 = {classes[1]}."
+            )
         return True, (
-            f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]}, "
-            f"class +1 = {classes[1]}."
+            f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; {len(classes)} classes: "
+            + ", ".join(str(c) for c in classes)
+            + "."
         )
 
     def _show_loaded(self, loaded: bool, message: str) -> bool:

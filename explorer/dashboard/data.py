@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import panel as pn
 
+from explorer import methods
 from explorer.dashboard.controls import DATA
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
@@ -109,9 +110,17 @@ def summary(model) -> str:
     note = ""
     if model.dataset in datasets.PAPER_DATASETS:
         note = f"\n\n*Source:* {datasets.PAPER_DATASETS[model.dataset].note}"
+    classes = model.classes
+    if len(classes) == 2:
+        counts = f"class +1: {positive}, class −1: {len(y) - positive}"
+    else:
+        rows = np.bincount(y, minlength=len(classes))
+        counts = f"{len(classes)} classes: " + ", ".join(
+            f"{markdown_text(c)} ({n} rows)" for c, n in zip(classes.tolist(), rows.tolist())
+        )
     return (
         f"**{markdown_text(model.dataset)}**: {len(model.y_train)} training and {len(model.y_test)} test points, "
-        f"d = {model.X_train.shape[1]} features ({names}); class +1: {positive}, class −1: {len(y) - positive}. "
+        f"d = {model.X_train.shape[1]} features ({names}); {counts}. "
         f"Inputs are standardised with the training statistics; plots show raw units.{note}"
     )
 
@@ -209,13 +218,17 @@ class DataTab(pn.viewable.Viewer):
             self._showing = False
 
     def __panel__(self):
+        multiclass = " and ".join(
+            f"**{name}**" for name, (_, most) in methods.CLASS_COUNTS.items() if most is None or most > 2
+        )
         return pn.Row(
             pn.Column(
                 "### Data set",
                 self._settings.group(DATA),
                 "### Upload a CSV",
                 pn.pane.Markdown(
-                    f"A header row, one label column with two distinct values, numeric features. "
+                    f"A header row, one label column with two distinct values (or more, for {multiclass}), "
+                    "numeric features. "
                     f"At most {MAX_UPLOAD_BYTES // 10**6} MB. The label column is guessed from its "
                     "name (label, class, target, y) or is the last column; change it below."
                 ),

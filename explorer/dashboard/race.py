@@ -8,12 +8,15 @@ and a table, both from the study's one judge: when each method first came within
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
 from bokeh.palettes import Category10_10
 from bokeh.plotting import figure
 
+from explorer import methods as registry
 from explorer.dashboard.controls import CONFIGURATION
 from explorer.dashboard.ranges import fit_range
 from explorer.data import datasets
@@ -44,11 +47,13 @@ class RaceRun:
     named data set), raced by `studies.race.Race` until each has trained `budget` seconds. `chunks()` is the race's
     generator (the dashboard's worker runs it); `models` holds the racers built so far."""
 
-    def __init__(self, model, methods: list[str], budget: float, lengthscale_sqrt_d: bool = False, dataset=None):
+    def __init__(
+        self, model, methods: list[str], budget: float, lengthscale_sqrt_d: bool = False, dataset=None, classes=2
+    ):
         """`lengthscale_sqrt_d`: every racer starts from ℓ = √d (d features), as `bench race` and the paper's
         harness do, instead of the Train tab's initial ℓ. `dataset`: a data set name to race on instead of the Train
-        tab's data (None)."""
-        self.methods, self.budget = list(methods), float(budget)
+        tab's data (None). `classes`: K of the data, whose chance level log K the verdict's band is measured from."""
+        self.methods, self.budget, self.classes = list(methods), float(budget), int(classes)
         self.config = {name: getattr(model, name) for name in CONFIGURATION if name != "method"}
         self.data_dir = model.data_dir
         self.custom = None
@@ -89,6 +94,26 @@ class RaceRun:
         return self.race.run()
 
 
+def supporting(chosen: list[str], K: int) -> tuple[list[str], dict[str, str]]:
+    """The chosen methods that take data of K classes (`methods.CLASS_COUNTS`), and for each other one why it was
+    left out, in words."""
+    kept, left_out = [], {}
+    for method in chosen:
+        fewest, most = registry.CLASS_COUNTS[method]
+        if fewest <= K and (most is None or K <= most):
+            kept.append(method)
+        else:
+            takes = f"exactly {fewest}" if fewest == most else f"{fewest}…{most}" if most else f"{fewest} or more"
+            left_out[method] = f"it takes {takes} classes"
+    return kept, left_out
+
+
+def class_count(model, dataset: str | None) -> int:
+    """K of the data a race runs on: the Train tab's (`model.classes`) or the named set's (a built-in set's
+    `datasets.BUILTIN_CLASSES`; the paper's sets are binary)."""
+    return len(model.classes) if dataset is None else datasets.BUILTIN_CLASSES.get(dataset, 2)
+
+
 def seconds_left(budget: float, trained: dict[str, float]) -> float:
     """Training time still to run, summed over the racers (each trains `budget` seconds; evaluation comes on top)."""
     return float(sum(max(0.0, budget - seconds) for seconds in trained.values()))
@@ -126,6 +151,7 @@ class RaceTab(pn.viewable.Viewer):
         self.stop = pn.widgets.Button(label="Stop", color="warning")
         self.status = pn.widgets.StaticText(value="Not run yet.", sizing_mode="stretch_width")
         self.verdict = pn.pane.Markdown("", sizing_mode="stretch_width")
+        self.left_out = pn.pane.Markdown("", visible=False, sizing_mode="stretch_width")
         self.table = pn.pane.Markdown("", sizing_mode="stretch_width")
         self.run: RaceRun | None = None
         self._consumed: dict[str, int] = {}
@@ -174,8 +200,23 @@ class RaceTab(pn.viewable.Viewer):
         """A race configured from the widgets and the model's configuration (call under the gate; a race draws no
         plane, so `projection` is not used)."""
         dataset = None if self.dataset.value == TRAIN_DATA else self.dataset.value
+        K = class_count(model, dataset)
+        chosen = [m for m in self.sources if m in self.methods.value]  # in the registry's order
+        racing, left_out = supporting(chosen, K)
+        self.left_out.object = (
+            f"*Left out for these data's {K} classes:* "
+            + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
+            + " (`methods.CLASS_COUNTS`)."
+        )
+        self.left_out.visible = bool(left_out)
+        if not racing:
+            raise datasets.DataError(
+                f"None of the chosen methods takes data of {K} classes: "
+                + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
+                + ". Choose one that does."
+            )
         self.run = RaceRun(
-            model, self.methods.value, self.budget.value, lengthscale_sqrt_d=self.sqrt_d.value, dataset=dataset
+            model, racing, self.budget.value, lengthscale_sqrt_d=self.sqrt_d.value, dataset=dataset, classes=K
         )
         self._consumed = {m: 0 for m in self.run.methods}
         self.histories = {m: {name: np.zeros(0) for name in COLUMNS} for m in self.run.methods}
@@ -217,7 +258,7 @@ class RaceTab(pn.viewable.Viewer):
             left = seconds_left(self.run.budget, {m: update["seconds"].get(m, 0.0) for m in self.run.methods})
             text += f"; about {left:.0f} s of training left (evaluations add a little)"
         self.status.value = text + "."
-        verdict = judge(self.histories, budget=self.run.budget, finished=finished)
+        verdict = judge(self.histories, budget=self.run.budget, finished=finished, classes=self.run.classes)
         self.verdict.object = verdict.words()
         self.table.object = _table(verdict)
 
@@ -248,6 +289,7 @@ class RaceTab(pn.viewable.Viewer):
             ),
             pn.Column(
                 self.status,
+                self.left_out,
                 self.verdict,
                 pn.Row(
                     pn.pane.Bokeh(self.nll, sizing_mode="stretch_width"),
@@ -266,6 +308,7 @@ def _table(verdict: Verdict) -> str:
     if not verdict.standings:
         return ""
     finished = verdict.finished
+    K = round(math.exp(verdict.chance))
     reference = next((s.settled for s in verdict.standings if s.entrant == "xgpc"), float("nan"))
 
     def reached(s):
@@ -288,7 +331,8 @@ def _table(verdict: Verdict) -> str:
     lines = [
         (
             f"The band: NLL ≤ {verdict.edge:.4f}, i.e. within {100 * verdict.band:g}% of the best final gain over a "
-            f"coin flip (best final test NLL {verdict.best_nll:.4f}, a coin flip log 2 = 0.6931; a method's final NLL "
+            f"{'coin flip' if K == 2 else 'chance'} (best final test NLL {verdict.best_nll:.4f}, "
+            f"{'a coin flip' if K == 2 else 'chance'} log {K} = {verdict.chance:.4f}; a method's final NLL "
             "is the median of its last five evaluations; the same judge as `bench race`). *Reached the band*: "
             "training time of the first evaluation inside it. *In the band from*: the time after which every "
             "evaluation stayed inside (a method can reach the band, leave it as its kernel parameters move, and end "

@@ -64,6 +64,10 @@ __all__ = [
     "make_circles",
     "make_xor",
     "make_blobs",
+    "make_three_blobs",
+    "make_three_spiral",
+    "make_three_xor",
+    "BUILTIN_CLASSES",
     "load",
     "load_with_names",
     "available",
@@ -139,18 +143,25 @@ def _check_generator_args(n, noise):
         raise DataError(f"noise must be a finite number ≥ 0, got noise={show(noise)}")
 
 
-def _assemble(X_neg: np.ndarray, X_pos: np.ndarray, noise: float, rng: np.random.Generator):
-    """Stack the two classes, add N(0, noise²) to every coordinate, shuffle rows. Returns (X (n, 2), y (n,) class
-    indices: 0 for the −1 class (X_neg), 1 for the +1 class (X_pos))."""
-    X = np.vstack([X_neg, X_pos])
-    y = np.repeat(np.array([0, 1], dtype=np.int64), [len(X_neg), len(X_pos)])
+def _assemble_classes(parts: list[np.ndarray], noise: float, rng: np.random.Generator):
+    """Stack the classes' points parts[k] (n_k, 2), add N(0, noise²) to every coordinate, shuffle rows. Returns
+    (X (n, 2), y (n,) class indices: k for the rows of parts[k])."""
+    X = np.vstack(parts)
+    y = np.repeat(np.arange(len(parts), dtype=np.int64), [len(part) for part in parts])
     X = X + noise * rng.standard_normal(X.shape)
     order = rng.permutation(len(y))
     return np.ascontiguousarray(X[order]), y[order]
 
 
-def _class_sizes(n: int) -> tuple[int, int]:
-    return n - n // 2, n // 2
+def _assemble(X_neg: np.ndarray, X_pos: np.ndarray, noise: float, rng: np.random.Generator):
+    """The two-class `_assemble_classes`: class index 0 for the −1 class (X_neg), 1 for the +1 class (X_pos)."""
+    return _assemble_classes([X_neg, X_pos], noise, rng)
+
+
+def _class_sizes(n: int, K: int = 2) -> tuple[int, ...]:
+    """Rows per class of an n-row set of K classes: n // K each, one more for the first n mod K (K = 2: the −1 class
+    takes the odd row)."""
+    return tuple(n // K + (k < n % K) for k in range(K))
 
 
 def make_banana(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -211,14 +222,74 @@ def make_blobs(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
     return _assemble(np.full((n_neg, 2), -1.0), np.full((n_pos, 2), 1.0), noise, rng)
 
 
+def make_three_blobs(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Three isotropic Gaussian blobs with std `noise`, class k around 1.5·(cos a_k, sin a_k) with a_k = 90° + 120°·k
+    (the corners of an equilateral triangle). Returns (X (n, 2), y (n,) class indices 0, 1, 2)."""
+    _check_generator_args(n, noise)
+    rng = np.random.default_rng(rng)
+    angles = np.deg2rad(90.0 + 120.0 * np.arange(3))
+    centres = 1.5 * np.c_[np.cos(angles), np.sin(angles)]
+    return _assemble_classes([np.tile(c, (m, 1)) for c, m in zip(centres, _class_sizes(n, 3))], noise, rng)
+
+
+def make_three_spiral(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+    """A three-arm spiral: class k on the arm r = 0.15 + t, angle = 120°·k + 1.5π·t for t ~ U(0, 1) (three quarters
+    of a turn from near the centre out to radius 1.15). Returns (X (n, 2), y (n,) class indices 0, 1, 2)."""
+    _check_generator_args(n, noise)
+    rng = np.random.default_rng(rng)
+    arms = []
+    for k, m in enumerate(_class_sizes(n, 3)):
+        t = rng.uniform(0.0, 1.0, m)
+        radius, angle = 0.15 + t, 2.0 * np.pi * k / 3.0 + 1.5 * np.pi * t
+        arms.append(radius[:, None] * np.c_[np.cos(angle), np.sin(angle)])
+    return _assemble_classes(arms, noise, rng)
+
+
+def make_three_xor(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+    """The three-class XOR: [−1.5, 1.5]² cut into 3 × 3 unit cells, cell (i, j) of class (i + j) mod 3 (XOR is the
+    same rule with 2 × 2 cells mod 2), so each class holds three cells, one in every row and column; a class's points
+    are uniform over its cells (before the noise is added). Returns (X (n, 2), y (n,) class indices 0, 1, 2)."""
+    _check_generator_args(n, noise)
+    rng = np.random.default_rng(rng)
+    parts = []
+    for k, m in enumerate(_class_sizes(n, 3)):
+        row = rng.integers(0, 3, m)
+        column = (k - row) % 3  # (row + column) mod 3 = k
+        parts.append(np.c_[column, row] - 1.5 + rng.uniform(0.0, 1.0, (m, 2)))
+    return _assemble_classes(parts, noise, rng)
+
+
 BUILTIN = {
     "banana-like": make_banana,
     "moons": make_moons,
     "circles": make_circles,
     "xor": make_xor,
     "blobs": make_blobs,
+    "blobs-3": make_three_blobs,
+    "spiral-3": make_three_spiral,
+    "xor-3": make_three_xor,
 }
-DEFAULT_NOISE = {"banana-like": 0.25, "moons": 0.15, "circles": 0.08, "xor": 0.1, "blobs": 0.7}
+DEFAULT_NOISE = {
+    "banana-like": 0.25,
+    "moons": 0.15,
+    "circles": 0.08,
+    "xor": 0.1,
+    "blobs": 0.7,
+    "blobs-3": 0.6,
+    "spiral-3": 0.05,
+    "xor-3": 0.05,
+}
+BUILTIN_CLASSES = {
+    "banana-like": 2,
+    "moons": 2,
+    "circles": 2,
+    "xor": 2,
+    "blobs": 2,
+    "blobs-3": 3,
+    "spiral-3": 3,
+    "xor-3": 3,
+}
+"""The number of classes K of each built-in set (its labels are the class indices 0…K−1)."""
 
 
 # ---------------------------------------------------------------------------------------------------------- OpenML
@@ -334,7 +405,8 @@ def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None 
     Parameters
     ----------
     name : str
-        A built-in name (``BUILTIN``: "banana-like", "moons", "circles", "xor", "blobs") or a paper set
+        A built-in name (``BUILTIN``: "banana-like", "moons", "circles", "xor", "blobs", and the three-class
+        "blobs-3", "spiral-3", "xor-3") or a paper set
         (``PAPER_DATASETS``, e.g. "banana", "diabetis", "a9a").
     data_dir : str or path-like, optional
         A folder searched before the default data locations.
@@ -350,7 +422,8 @@ def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None 
     X : ndarray of shape (n, d), float64
         The inputs in their own units.
     y : ndarray of shape (n,), int64
-        Class indices 0, 1: the data's classes −1 and +1 in sorted order.
+        Class indices 0…K−1: for two classes the data's classes −1 and +1 in sorted order (K of a built-in set:
+        ``BUILTIN_CLASSES``).
 
     Raises
     ------
@@ -380,7 +453,7 @@ def load_with_names(name: str, data_dir=None, *, n: int | None = None, noise: fl
     Returns
     -------
     X : ndarray of shape (n, d), float64
-    y : ndarray of shape (n,), int64 (class indices 0, 1)
+    y : ndarray of shape (n,), int64 (class indices 0…K−1)
     names : list of str, length d
         The features' names ("x1", "x2" for the built-in sets).
 

@@ -1,7 +1,8 @@
 """The plane of a 2-D picture of a classifier: the projection of the inputs onto two coordinates (two features, or the
-first two principal components of the standardised training inputs), the grid over it, the p = ½ contour and the
-misclassified points, and the surface itself (`compute_surface`: a model's p(y=1), and the sd of f* if asked, on
-the grid, computed in blocks of rows as a generator). Headless (numpy and contourpy): `Model.surface`, the
+first two principal components of the standardised training inputs), the grid over it, the p = ½ contour (K ≥ 3
+classes: the class boundaries, where the most probable class changes) and the misclassified points, and the surface
+itself (`compute_surface`: a model's class probabilities, their uncertainty, and the sd of f* if asked, on the grid,
+computed in blocks of rows as a generator). Headless (numpy and contourpy): `Model.surface`, the
 decision-surface views, the Train tab's live surface and the MCMC comparison's surfaces all compute their pictures
 with it.
 
@@ -82,6 +83,30 @@ def decision_contour(gx: np.ndarray, gy: np.ndarray, p: np.ndarray) -> np.ndarra
     return np.concatenate(pieces) if pieces else np.zeros((0, 2))
 
 
+def class_boundaries(gx: np.ndarray, gy: np.ndarray, P: np.ndarray) -> np.ndarray:
+    """Where the most probable class changes, for class probabilities P (ny, nx, K) on the grid: the zero lines of
+    d_k = p_k − max_{j≠k} p_j for each class k (d_k > 0 exactly where k is the most probable class), as one (k, 2)
+    array with NaN rows between pieces, as `decision_contour`. A boundary between classes a and b is the zero line
+    of both d_a and d_b, so it is traced twice (the same line, up to the grid's linear interpolation). Empty while P
+    is flat (an untrained model: every p_k = 1/K)."""
+    P = np.asarray(P, dtype=float)
+    if np.ptp(P) < 1e-3:
+        return np.zeros((0, 2))
+    pieces = []
+    for k in range(P.shape[2]):
+        margin = P[..., k] - np.delete(P, k, axis=2).max(axis=2)
+        pieces += [np.vstack([line, [np.nan, np.nan]]) for line in contourpy.contour_generator(gx, gy, margin).lines(0)]
+    return np.concatenate(pieces) if pieces else np.zeros((0, 2))
+
+
+def normalised_entropy(P: np.ndarray) -> np.ndarray:
+    """The uncertainty of class probabilities P (..., K): their entropy −Σ_k p_k log p_k divided by log K, in [0, 1]
+    for every K: 0 where one class is certain, 1 only where all K are equally likely (`Surface` says why this one)."""
+    P = np.asarray(P, dtype=float)
+    terms = -P * np.log(np.where(P > 0.0, P, 1.0))  # 0 · log 0 = 0
+    return np.clip(terms.sum(axis=-1) / np.log(P.shape[-1]), 0.0, 1.0)
+
+
 def misclassified(P: np.ndarray, y: np.ndarray, margin: float = UNDECIDED) -> np.ndarray:
     """Mask (n,) of points whose class probabilities P (n, K) put another class above their label y (n,) (class
     indices) by more than 2·`margin` (binary: p(class 1) on the wrong side of ½ by more than `margin`). Points the
@@ -94,14 +119,14 @@ def misclassified(P: np.ndarray, y: np.ndarray, margin: float = UNDECIDED) -> np
 
 Predict = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray | None]]
 """A prediction function: raw inputs X (n, d) → the class probabilities (n, K) and the predictive variance of f*
-(n,), the latter needed only for a surface with sd (a predictor that has none, such as the Gibbs sampler's, returns
-None)."""
+((n,) for a binary model's one latent function, (n, K) for K ≥ 3 latent functions), the latter needed only for a
+surface with sd (a predictor that has none, such as the Gibbs sampler's, returns None)."""
 
 
 def through_link(predict_latent: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], link) -> Predict:
     """The prediction function of a model whose class probabilities p(y* = k) = ∫ p(y* = k | f) q(f*) df* go
     through its link (every engine; `link` a `likelihoods` link such as `engine.link`): one call of predict_latent
-    (X (n, d) → mean, var (n,)) gives both the probabilities (n, K) and the variance."""
+    (X (n, d) → mean, var (n,), or (n, K) for K ≥ 3) gives both the probabilities (n, K) and the variance."""
 
     def predict(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         mean, var = predict_latent(X)
@@ -112,9 +137,19 @@ def through_link(predict_latent: Callable[[np.ndarray], tuple[np.ndarray, np.nda
 
 @dataclass(frozen=True)
 class Surface:
-    """A model's surface on the grid x (nx,) × y (ny,): p(class 1) (ny, nx) (the binary picture), the predictive sd of f* (ny, nx; None
-    when not asked for), the p = ½ contour (k, 2) (`decision_contour`) and the misclassified points among those
-    given, in plane coordinates (j, 2)."""
+    """A model's surface on the grid x (nx,) × y (ny,): p(class 1) (ny, nx) (the binary picture), the predictive sd
+    of f* (ny, nx; None when not asked for), the decision contour (k, 2) — the p = ½ line for two classes
+    (`decision_contour`), the class boundaries for K ≥ 3 (`class_boundaries`) — the misclassified points among those
+    given, in plane coordinates (j, 2), every class's probability (ny, nx, K), and the uncertainty (ny, nx), the
+    `normalised_entropy` of the class probabilities.
+
+    The sd for K ≥ 3 classes is that of the predicted class's latent function: at each grid point, the sd of f*_k
+    for the k with the highest p(y* = k). (One number per point, as for two classes, where it is the sd of the one
+    f*; it says how sure the model is of the function that decides the point.)
+
+    Why entropy for the uncertainty rather than 1 − max_k p_k: it uses the whole distribution, so a point torn
+    between two classes (log 2 / log 3 ≈ 0.63 at K = 3) reads differently from one torn between all three (1), where
+    1 − max p gives 0.5 and 0.67, and its scale runs from 0 to 1 for every K (1 − max p tops out at 1 − 1/K)."""
 
     x: np.ndarray
     y: np.ndarray
@@ -122,6 +157,13 @@ class Surface:
     sd: np.ndarray | None
     contour: np.ndarray
     misclassified: np.ndarray
+    probabilities: np.ndarray
+    uncertainty: np.ndarray
+
+    @property
+    def n_classes(self) -> int:
+        """K, the number of classes."""
+        return self.probabilities.shape[2]
 
 
 def compute_surface(
@@ -151,23 +193,34 @@ def compute_surface(
     if len(labels) != len(points):
         raise ValueError(f"{len(points)} points but {len(labels)} labels")
     rows = np.vstack([grid, points])
-    parts, var = [], np.empty(len(rows)) if sd else None
+    parts, variances = [], []
     for start in range(0, len(rows), block):
         part = slice(start, min(start + block, len(rows)))
         P, v = predict(rows[part])
         parts.append(P)
         if sd:
-            var[part] = v
+            variances.append(v)
         yield part.stop / len(rows)
     cells = len(grid)
     P = np.concatenate(parts)
-    p_grid = P[:cells, 1].reshape(xx.shape)  # p(class 1)
+    P_grid = P[:cells].reshape(*xx.shape, P.shape[1])
+    p_grid = np.ascontiguousarray(P_grid[..., 1])  # p(class 1)
     wrong = points[misclassified(P[cells:], labels)]
     return Surface(
         x=gx,
         y=gy,
         p=p_grid,
-        sd=np.sqrt(np.maximum(var[:cells], 0.0)).reshape(xx.shape) if sd else None,
-        contour=decision_contour(gx, gy, p_grid),
+        sd=_predicted_sd(np.concatenate(variances)[:cells], P[:cells]).reshape(xx.shape) if sd else None,
+        contour=decision_contour(gx, gy, p_grid) if P.shape[1] == 2 else class_boundaries(gx, gy, P_grid),
         misclassified=projection.to_plane(wrong) if len(wrong) else np.zeros((0, 2)),
+        probabilities=P_grid,
+        uncertainty=normalised_entropy(P_grid),
     )
+
+
+def _predicted_sd(var: np.ndarray, P: np.ndarray) -> np.ndarray:
+    """The sd of f* (n,) from its variance: var (n,) of the one latent function, or (n, K) of K, of which the
+    predicted class's (the highest of P (n, K)) is taken (`Surface`)."""
+    if var.ndim == 2:
+        var = var[np.arange(len(var)), P.argmax(axis=1)]
+    return np.sqrt(np.maximum(var, 0.0))

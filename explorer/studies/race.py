@@ -9,6 +9,9 @@ has gained at least (1 − band) of the reference's gain:
 
     NLL ≤ best + band · (log 2 − best)            (band = 1%: within 1% of the best gain over a coin flip)
 
+For K classes the chance level is a prediction of 1/K for every point, a test NLL of log K (`judge(..., classes=K)`);
+log 2 above is its K = 2.
+
 On the paper's large sets (best ≈ 0.33 on a9a) this is 1% of the NLL give or take a tenth (0.0036 against 0.0033);
 near 0 it stays a sensible width (best 0.022: 0.0067, not the 0.0002 of "1% of the NLL", narrower than one noisy
 evaluation).
@@ -77,10 +80,11 @@ def final_value(values: np.ndarray, last: int = 5) -> float:
 
 
 # ----- the band and the verdict -------------------------------------------------------------------------------------
-def band_edge(best: float, band: float = BAND) -> float:
-    """The largest test NLL within `band` of the reference `best`: best + band · (log 2 − best), i.e. at least
-    (1 − band) of the reference's gain over a coin flip (a reference no better than a coin flip: best itself)."""
-    return best + band * max(COIN_FLIP_NLL - best, 0.0)
+def band_edge(best: float, band: float = BAND, chance: float = COIN_FLIP_NLL) -> float:
+    """The largest test NLL within `band` of the reference `best`: best + band · (chance − best), i.e. at least
+    (1 − band) of the reference's gain over chance (a reference no better than chance: best itself); `chance` the
+    NLL of predicting 1/K for every point, log K (default log 2, a coin flip)."""
+    return best + band * max(chance - best, 0.0)
 
 
 @dataclass(frozen=True)
@@ -98,11 +102,12 @@ class Standing:
     first: float
     settled: float
     error_zero: float
+    chance: float = COIN_FLIP_NLL  # the NLL of predicting 1/K everywhere, log K
 
     @property
     def gain(self) -> float:
-        """Final NLL gained over a coin flip, nats per test point."""
-        return COIN_FLIP_NLL - self.final_nll
+        """Final NLL gained over chance (log K; a coin flip for two classes), nats per test point."""
+        return self.chance - self.final_nll
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,7 @@ class Verdict:
     budget: float | None
     finished: bool
     standings: tuple[Standing, ...]
+    chance: float = COIN_FLIP_NLL  # the NLL of predicting 1/K everywhere, log K
 
     @property
     def solved(self) -> bool:
@@ -144,7 +150,8 @@ class Verdict:
         if self.solved:
             return _solved_words(self, name)
         won, so_far = ("won", "") if self.finished else ("leads", " so far")
-        band = f"the band (NLL ≤ {self.edge:.4f}: within {100 * self.band:g}% of the best final gain over a coin flip)"
+        chance = "a coin flip" if self.chance == COIN_FLIP_NLL else f"chance (log {round(math.exp(self.chance))})"
+        band = f"the band (NLL ≤ {self.edge:.4f}: within {100 * self.band:g}% of the best final gain over {chance})"
         winner = self.winner
         if winner is None:
             ranked = sorted(self.standings, key=lambda s: s.final_nll)
@@ -214,13 +221,16 @@ def judge(
     band: float = BAND,
     budget: float | None = None,
     finished: bool = True,
+    classes: int = 2,
 ) -> Verdict:
     """The verdict on a race from each entrant's history columns (seconds, iteration, test_nll, test_error: arrays
     (k,), k ≥ 0). The reference is the best final NLL (`final_value` of the finite NLLs) of all entrants; `band_edge`
-    bounds the band; `budget` (training seconds per entrant) lets the verdict say whether the race was long enough."""
+    bounds the band, measured from chance, log `classes`; `budget` (training seconds per entrant) lets the verdict
+    say whether the race was long enough."""
     finite = [nll[np.isfinite(nll)] for nll in (np.asarray(h["test_nll"], float) for h in histories.values())]
     best = min((final_value(nll) for nll in finite if len(nll)), default=math.nan)
-    edge = band_edge(best, band)
+    chance = math.log(classes)
+    edge = band_edge(best, band, chance)
     standings = []
     for entrant, h in histories.items():
         seconds, nll, error = (np.asarray(h[name], float) for name in ("seconds", "test_nll", "test_error"))
@@ -237,9 +247,10 @@ def judge(
                 first=first_time_within(seconds, nll, edge),
                 settled=settled_time_within(seconds, nll, edge),
                 error_zero=settled_time_within(seconds, error, 0.0),
+                chance=chance,
             )
         )
-    return Verdict(best, band, edge, budget, finished, tuple(standings))
+    return Verdict(best, band, edge, budget, finished, tuple(standings), chance)
 
 
 # ----- running a race -------------------------------------------------------------------------------------------------

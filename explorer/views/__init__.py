@@ -2,7 +2,8 @@
 history, a comparison result, a race result or plain arrays and return HoloViews objects (labels, units and colour
 maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` and `.opts`:
 
-- `surface`: the decision surface (p(y=1) or predictive sd, 0.5 contour, points, misclassified, inducing points).
+- `surface`: the decision surface (p(y=1) or predictive sd, 0.5 contour, points, misclassified, inducing points;
+  K ≥ 3 classes: the class colours mixed by probability, the class boundaries, the uncertainty).
 - `traces`: training traces (ELBO, test NLL, error, ρ, kernel parameters) of one or more runs against training time.
 - `mcmc`: the MCMC-versus-X-GPC comparison (paper Fig. 1).
 - `race`: race curves (test NLL and error against training time, settle markers) from a race JSON.

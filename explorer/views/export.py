@@ -471,7 +471,9 @@ def training_frames(
         if progress is not None:
             progress(k + 1, frames)
     layouts = {
-        iteration: decision_surface_from_arrays(**surface, title="p(y=1)")
+        iteration: decision_surface_from_arrays(
+            **surface, title="p(y=1)" if len(surface["class_names"]) == 2 else "class probabilities"
+        )
         + training_traces(columns, quantities=ANIMATED_TRACES, x="iteration", labels=["this run"])
         for iteration, (surface, columns) in snapshots.items()
     }

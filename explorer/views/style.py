@@ -13,7 +13,7 @@ import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's op
 import holoviews.plotting.mpl  # noqa: F401  (registers the matplotlib backend's options)
 import numpy as np
 from bokeh.models import PlainText
-from bokeh.palettes import Category10_10, RdBu11, interp_palette
+from bokeh.palettes import Category10_10, RdBu11, interp_palette, turbo
 from matplotlib import pyplot as plt
 from matplotlib.ticker import LogFormatter
 from matplotlib.transforms import ScaledTranslation
@@ -25,6 +25,27 @@ PROBABILITY_CMAP = list(P_PALETTE)  # p = 0 blue … p = 1 red, as on the Train 
 SD_CMAP = "viridis"
 CLASS_COLOR = {0: CLASS_COLORS[0], 1: CLASS_COLORS[1]}  # by class index: 0 the −1 class, 1 the +1 class
 RUN_COLORS = list(Category10_10)
+UNCERTAINTY_CMAP = "magma"
+LIGHTEN = 0.2  # share of white in the K-class surface's class colours, so points in their class colour stand out
+
+
+def class_colors(K: int) -> list[str]:
+    """K distinct class colours ("#rrggbb"): for two classes `CLASS_COLORS` (blue, red), for 3…10 the Category10
+    palette (blue, orange, green, red, …), beyond that K hues of the Turbo map."""
+    if K == 2:
+        return list(CLASS_COLORS)
+    return list(Category10_10[:K]) if K <= 10 else list(turbo(K))
+
+
+def class_mixture(P: np.ndarray, lighten: float = LIGHTEN) -> np.ndarray:
+    """The K-class surface's colours: each class colour (`class_colors`, mixed with `lighten` of white) weighted by
+    its probability, RGB = Σ_k p_k colour_k, for class probabilities P (..., K) → (..., 3) in [0, 1]. A certain class
+    shows its own colour; a point torn between classes a blend of theirs."""
+    P = np.asarray(P, dtype=float)
+    colours = np.array([[int(c[i : i + 2], 16) / 255.0 for i in (1, 3, 5)] for c in class_colors(P.shape[-1])])
+    colours = (1.0 - lighten) * colours + lighten
+    return np.clip(P @ colours, 0.0, 1.0)
+
 
 # Markers by name, per backend: (Bokeh marker, matplotlib marker).
 _MARKERS = {

@@ -3,6 +3,12 @@ method's own link, e.g. the logit σ(f)) or the predictive sd σ* of f* on a gri
 (circles) and test (triangles) points by class, misclassified points (black crosses) and the inducing points (gold
 squares).
 
+For K ≥ 3 classes the probability picture mixes the class colours by probability (RGB = Σ_k p_k colour_k,
+`style.class_mixture`: a sure region shows its class's colour, a torn one a blend) with the class boundaries (where
+the most probable class changes) in place of the 0.5 contour, and a legend naming the classes; the "uncertainty"
+quantity (entropy / log K, for any K) and "sd" (the predicted class's f*) draw the same lines and points over their
+own image (`explorer.studies.plane.Surface` says what each is).
+
     decision_surface(model)                          # the model's current state
     surface_arrays(model) → dict                     # the same as plain arrays (a snapshot, e.g. one per iteration)
     decision_surface_from_arrays(**snapshot)         # … drawn again, e.g. as frames of a HoloMap animation
@@ -24,6 +30,7 @@ from explorer.studies.plane import (
     MAX_SHOWN,
     PCA,
     Projection,
+    class_boundaries,
     compute_surface,
     decision_contour,
     grid_axes,
@@ -33,13 +40,17 @@ from explorer.views.style import (
     CLASS_COLOR,
     PROBABILITY_CMAP,
     SD_CMAP,
+    UNCERTAINTY_CMAP,
+    class_colors,
+    class_mixture,
     literal,
     plain_axis_labels,
     sized,
     styled,
 )
 
-QUANTITIES = {"probability": "p(y=1)", "sd": "predictive sd of f*"}
+QUANTITIES = {"probability": "p(y=1)", "sd": "predictive sd of f*", "uncertainty": "uncertainty (entropy / log K)"}
+MULTICLASS_QUANTITIES = {**QUANTITIES, "probability": "class probabilities", "sd": "predictive sd of the predicted f*"}
 
 
 def _plane(model, features) -> Projection:
@@ -76,7 +87,8 @@ def surface_arrays(
     """The decision surface of `model` (an `explorer.model.Model`) as plain arrays, the keyword arguments of
     `decision_surface_from_arrays`: grid_x (nx,), grid_y (ny,), values (ny, nx) of `quantity`, probability (ny, nx) of
     class 1, train / test points (n, 2) in the plane with labels (n,) class indices (at most `max_points` each, a fixed
-    sample by `seed`), misclassified (k, 2), inducing (m, 2), axis labels.
+    sample by `seed`), misclassified (k, 2), inducing (m, 2), axis labels, class_names (K,) as text. For K ≥ 3
+    classes probability is every class's (ny, nx, K), and so are the values of quantity "probability".
 
     Snapshots taken while a model trains share a grid when given the same `plane` and `axes`, e.g.
     `plane, axes = surface_plane(model)` before training; a HoloMap of `decision_surface_from_arrays(**snapshot)`
@@ -98,12 +110,15 @@ def surface_arrays(
         )
     )
     xlabel, ylabel = plane.axis_names(list(model.feature_names))
+    probability = surface.p if surface.n_classes == 2 else surface.probabilities
+    values = {"probability": probability, "sd": surface.sd, "uncertainty": surface.uncertainty}[quantity]
     return {
         "grid_x": surface.x,
         "grid_y": surface.y,
-        "values": surface.sd if quantity == "sd" else surface.p,
+        "values": values,
         "quantity": quantity,
-        "probability": surface.p,
+        "probability": probability,
+        "class_names": [str(c) for c in model.classes],
         "train": plane.to_plane(model.X_train[train]),
         "train_labels": model.y_train[train],
         "test": plane.to_plane(model.X_test[test]),
@@ -134,9 +149,18 @@ def surface_plane(
 
 
 def _points(
-    points, labels, x: hv.Dimension, y: hv.Dimension, label: str, marker: str, size: float, alpha: float = 1.0
+    points,
+    labels,
+    x: hv.Dimension,
+    y: hv.Dimension,
+    label: str,
+    marker: str,
+    size: float,
+    alpha: float = 1.0,
+    colors: dict = CLASS_COLOR,
 ) -> hv.Points:
-    """Points (n, 2) coloured by class (labels (n,) class indices: red 1 (the +1 class), blue 0 (the −1 class))."""
+    """Points (n, 2) coloured by class (labels (n,) class indices) by `colors` (class index → colour; the binary
+    default: red 1 (the +1 class), blue 0 (the −1 class))."""
     points = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
     labels = np.zeros(0) if labels is None else np.asarray(labels, dtype=float)
     if len(labels) != len(points):
@@ -147,7 +171,7 @@ def _points(
         vdims=[hv.Dimension("class", label="class")],
         label=label,
     )
-    color = hv.dim("class").categorize(CLASS_COLOR, default="gray")
+    color = hv.dim("class").categorize(colors, default="gray")
     return styled(
         element,
         color=color,
@@ -175,33 +199,67 @@ def decision_surface_from_arrays(
     xlabel: str = "x1",
     ylabel: str = "x2",
     title: str | None = None,
+    class_names=None,
 ) -> hv.Overlay:
     """The surface picture from arrays: `values` (ny, nx) on the grid grid_x (nx,) × grid_y (ny,) (evenly spaced)
-    as an image — p(y=1) on a blue–red scale from 0 to 1, or (quantity "sd") the predictive sd on viridis from 0 — with
-    the p = 0.5 contour of `probability` (ny, nx; default `values` when they are p), points (n, 2) with labels (class
-    indices 0, 1), misclassified (k, 2), inducing (m, 2). Returns Image * Contours * Points… (an `hv.Overlay`)."""
+    as an image — p(y=1) on a blue–red scale from 0 to 1, (quantity "sd") the predictive sd on viridis from 0, or
+    ("uncertainty") the entropy / log K on magma from 0 to 1 — with the p = 0.5 contour of `probability` (ny, nx;
+    default `values` when they are p), points (n, 2) with labels (class indices 0…K−1), misclassified (k, 2),
+    inducing (m, 2).
+
+    K ≥ 3 classes: `probability` (and the values of quantity "probability") are every class's (ny, nx, K); the
+    probability image is the class colours mixed by probability (an `hv.RGB`), the line the class boundaries, the
+    training points one legend entry per class named by `class_names` (K,) (default 0…K−1). Returns
+    Image (or RGB) * Path * Points… (an `hv.Overlay`)."""
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {list(QUANTITIES)}, got {quantity!r}")
     gx, gy, values = np.asarray(grid_x, float), np.asarray(grid_y, float), np.asarray(values, float)
-    if values.shape != (len(gy), len(gx)):
+    if values.shape[:2] != (len(gy), len(gx)) or values.ndim not in (2, 3):
         raise ValueError(
             f"values have shape {values.shape}, the grid needs (len(grid_y), len(grid_x)) = ({len(gy)}, {len(gx)})"
         )
-    x, y = hv.Dimension("x", label=literal(xlabel)), hv.Dimension("y", label=literal(ylabel))
-    z = hv.Dimension("p" if quantity == "probability" else "sd", label=QUANTITIES[quantity])
-    top = 1.0 if quantity == "probability" else max(float(np.nanmax(values)), 1e-12)
-    image = styled(
-        hv.Image((gx, gy, values), kdims=[x, y], vdims=[z], group="Surface", label=QUANTITIES[quantity]),
-        cmap=PROBABILITY_CMAP if quantity == "probability" else SD_CMAP,
-        clim=(0.0, top),
-        colorbar=True,
-        bokeh=dict(tools=["hover"]),
-    )
     if probability is None:
         probability = values if quantity == "probability" else None
-    line = decision_contour(gx, gy, np.asarray(probability, float)) if probability is not None else np.zeros((0, 2))
+    probability = None if probability is None else np.asarray(probability, float)
+    K = probability.shape[2] if probability is not None and probability.ndim == 3 else 2
+    if quantity == "probability" and (values.ndim == 3) != (K > 2):
+        raise ValueError(f"probability values for K ≥ 3 classes are (ny, nx, K), got shape {values.shape}")
+    names = [str(k) for k in range(K)] if class_names is None else [str(c) for c in class_names]
+    if len(names) != K:
+        raise ValueError(f"{len(names)} class names for {K} classes")
+    labels = QUANTITIES if K == 2 else MULTICLASS_QUANTITIES
+    x, y = hv.Dimension("x", label=literal(xlabel)), hv.Dimension("y", label=literal(ylabel))
+    if K > 2 and quantity == "probability":
+        image = styled(
+            hv.RGB(
+                (gx, gy, *np.moveaxis(class_mixture(values), 2, 0)),
+                kdims=[x, y],
+                group="Surface",
+                label=labels[quantity],
+            ),
+            show_legend=False,  # the legend names the classes by their points' colours
+        )
+    else:
+        z = hv.Dimension(
+            {"probability": "p", "sd": "sd", "uncertainty": "uncertainty"}[quantity], label=labels[quantity]
+        )
+        top = 1.0 if quantity != "sd" else max(float(np.nanmax(values)), 1e-12)
+        cmap = {"probability": PROBABILITY_CMAP, "sd": SD_CMAP, "uncertainty": UNCERTAINTY_CMAP}[quantity]
+        image = styled(
+            hv.Image((gx, gy, values), kdims=[x, y], vdims=[z], group="Surface", label=labels[quantity]),
+            cmap=cmap,
+            clim=(0.0, top),
+            colorbar=True,
+            bokeh=dict(tools=["hover"]),
+        )
+    if probability is None:
+        line = np.zeros((0, 2))
+    else:
+        line = decision_contour(gx, gy, probability) if K == 2 else class_boundaries(gx, gy, probability)
     contour = styled(
-        hv.Path([line], kdims=[x, y], group="Contour", label="p(y=1) = 0.5"), color="black", line_width=2.5
+        hv.Path([line], kdims=[x, y], group="Contour", label="p(y=1) = 0.5" if K == 2 else "class boundaries"),
+        color="black",
+        line_width=2.5,
     )
     wrong = np.zeros((0, 2)) if misclassified is None else np.asarray(misclassified, float).reshape(-1, 2)
     crosses = styled(
@@ -220,17 +278,44 @@ def decision_surface_from_arrays(
         bokeh=dict(fill_alpha=0.0, line_color="gold"),
         matplotlib=dict(color="none", edgecolors="gold"),
     )
-    overlay = (
-        image
-        * contour
-        * _points(train, train_labels, x, y, "training points", "circle", 6)
-        * _points(test, test_labels, x, y, "test points", "triangle", 8, alpha=0.8)
-        * crosses
-        * squares
+    if K == 2:
+        training = _points(train, train_labels, x, y, "training points", "circle", 6)
+    else:  # one element per class, so the legend names the classes
+        colors = dict(enumerate(class_colors(K)))
+        train = np.zeros((0, 2)) if train is None else np.asarray(train, float).reshape(-1, 2)
+        train_labels = np.zeros(0) if train_labels is None else np.asarray(train_labels)
+        training = hv.Overlay(
+            [
+                _points(
+                    train[train_labels == k],
+                    train_labels[train_labels == k],
+                    x,
+                    y,
+                    f"class {name}",
+                    "circle",
+                    6,
+                    1.0,
+                    colors,
+                )
+                for k, name in enumerate(names)
+            ]
+        )
+    testing = _points(
+        test,
+        test_labels,
+        x,
+        y,
+        "test points",
+        "triangle",
+        8,
+        0.8,
+        CLASS_COLOR if K == 2 else dict(enumerate(class_colors(K))),
     )
+    overlay = image * contour * training * testing * crosses * squares
+    line_name = "the p = 0.5 contour" if K == 2 else "the class boundaries"
     overlay = styled(
         overlay,
-        title=title or f"{QUANTITIES[quantity]} with the p = 0.5 contour",
+        title=title or f"{labels[quantity]} with {line_name}",
         legend_position="bottom",
         bokeh=dict(legend_cols=4),
         matplotlib=dict(legend_cols=2),
@@ -247,16 +332,18 @@ def decision_surface(
     max_points: int = MAX_SHOWN,
     title: str | None = None,
 ) -> hv.Overlay:
-    """The decision surface of `model` at its current state: p(y=1) (quantity "probability") or the predictive sd
-    of f* ("sd") on a resolution² grid, with the 0.5 contour, train/test points, misclassified and inducing
-    points. Compose it: `decision_surface(m) + traces`.
+    """The decision surface of `model` at its current state: p(y=1) (quantity "probability"), the predictive sd
+    of f* ("sd") or the uncertainty (entropy / log K) on a resolution² grid, with the 0.5 contour, train/test
+    points, misclassified and inducing points; for K ≥ 3 classes the class colours mixed by probability, the class
+    boundaries and a legend naming the classes. Compose it: `decision_surface(m) + traces`.
 
     Parameters
     ----------
     model : explorer.Model
         The run to draw, at its current state.
-    quantity : {"probability", "sd"}, default "probability"
-        p(y=1), or the predictive sd of f*.
+    quantity : {"probability", "sd", "uncertainty"}, default "probability"
+        p(y=1) (K ≥ 3: every class's, as mixed colours), the predictive sd of f* (K ≥ 3: of the predicted class's),
+        or the entropy of the class probabilities over log K.
     features : None or two ints or names, optional
         None (2-D data: its two features; d > 2: the first two principal components) or two feature indices or
         names (the other features at their training mean).
@@ -270,7 +357,7 @@ def decision_surface(
     Returns
     -------
     holoviews.Overlay
-        The image, the p = 0.5 contour and the points.
+        The image (K ≥ 3 probabilities: an RGB), the p = 0.5 contour or class boundaries, and the points.
 
     Examples
     --------

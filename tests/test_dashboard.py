@@ -10,6 +10,7 @@ import threading
 import time
 from html.parser import HTMLParser
 
+import holoviews as hv
 import numpy as np
 import panel as pn
 import pytest
@@ -263,6 +264,34 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     # the progress line keeps the sampler's final R̂ and ESS, computed by the study in the worker
     diagnostics = run.sampler.diagnostics()
     assert f"R̂ max {diagnostics['rhat_max/f']:.3f}" in dash.mcmc.progress_text.value
+
+
+def test_mcmc_tab_compares_three_classes_with_the_k_class_sampler():
+    """Three classes: the tab's study runs the logistic-softmax sampler against multi-class X-GPC; its sentences and
+    table speak of every p(y=k), and its two surfaces are the class colours mixed by probability."""
+    dash = Dashboard(Model(dataset="blobs-3", n_points=150, n_inducing=15, batch_size=50, eval_every=5))
+    try:
+        dash.tabs.active = 2
+        for widget, value in ((dash.mcmc.n_train, 45), (dash.mcmc.n_test, 30), (dash.mcmc.n_samples, 60)):
+            widget.value = value
+        dash.mcmc.burn_in.value, dash.mcmc.n_chains.value = 20, 2
+        dash.start_study(dash.mcmc)
+        wait_until(lambda: not dash.worker.playing, limit=240)
+        assert dash.worker.error is None
+        dash.refresh()
+        run = dash.mcmc.run
+        assert run.stage == "done" and run.sampler.n_classes == 3
+        assert all(result.n_classes == 3 and result.vi_proba.shape == (30, 3) for result in run.results.values())
+        assert "every p(y=k) within" in dash.mcmc.summary.object and "p(y=k): correlation" in dash.mcmc.summary.object
+        assert run.results["full"].pair_summaries()["p(y=k)"].correlation > 0.9
+        surfaces = [pane.object for pane in dash.mcmc.surfaces]
+        assert len(surfaces) == 2
+        for overlay in surfaces:
+            image = next(element for element in overlay if isinstance(element, hv.RGB))
+            assert overlay.opts.get().kwargs["title"].endswith("class probabilities")
+            assert image.dimension_values(2).std() > 0  # the colours vary across the plane
+    finally:
+        dash.close()
 
 
 def test_the_tab_bar_and_the_study_jobs_come_from_the_tabs_themselves(dash):
@@ -896,6 +925,7 @@ def test_a_three_class_surface_is_the_class_colours_mixed_by_probability():
 
     dash = Dashboard(Model(dataset="blobs-3", n_points=150, n_inducing=15, batch_size=50, eval_every=5))
     try:
+        dash.tabs.active = 2
         surface = dash.surface
         assert surface.mode.options == ["class probabilities", "uncertainty", "predictive sd"]
         assert list(surface.click_class.options.values()) == [0, 1, 2] and surface.legend.visible

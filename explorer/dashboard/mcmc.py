@@ -97,7 +97,8 @@ class McmcRun:
         vi = yield from compute_surface(
             through_link(lambda X: sparse.predict_latent(standardised(X)), sparse.link), self.projection, axes
         )
-        self.surfaces = {"grid": axes, "MCMC (PG Gibbs)": mcmc.p, f"X-GPC sparse (m={sparse.m})": vi.p}
+        shown = (lambda surface: surface.p) if mcmc.n_classes == 2 else (lambda surface: surface.probabilities)
+        self.surfaces = {"grid": axes, "MCMC (PG Gibbs)": shown(mcmc), f"X-GPC sparse (m={sparse.m})": shown(vi)}
         self.stage = DONE
 
     def _followed(self, study):

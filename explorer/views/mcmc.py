@@ -100,12 +100,20 @@ def mcmc_surfaces(
     surfaces: dict, *, train=None, train_labels=None, xlabel: str = "x1", ylabel: str = "x2"
 ) -> hv.Layout:
     """The decision surfaces side by side: surfaces = {"grid": (gx (nx,), gy (ny,)), name: p (ny, nx), …} (as the
-    MCMC tab computes them: MCMC and sparse X-GPC), each with its 0.5 contour and the training points (n, 2) with
-    labels (n,) class indices, on shared axes."""
+    MCMC tab computes them: MCMC and sparse X-GPC; K ≥ 3 classes: every class's probabilities (ny, nx, K), drawn as
+    the class colours mixed by probability), each with its 0.5 contour (K ≥ 3: the class boundaries) and the training
+    points (n, 2) with labels (n,) class indices, on shared axes."""
     gx, gy = surfaces["grid"]
     panels = [
         decision_surface_from_arrays(
-            gx, gy, p, train=train, train_labels=train_labels, xlabel=xlabel, ylabel=ylabel, title=f"{name}: p(y=1)"
+            gx,
+            gy,
+            p,
+            train=train,
+            train_labels=train_labels,
+            xlabel=xlabel,
+            ylabel=ylabel,
+            title=f"{name}: p(y=1)" if np.ndim(p) == 2 else f"{name}: class probabilities",
         )
         for name, p in surfaces.items()
         if name != "grid"

@@ -39,6 +39,7 @@ from threadpoolctl import threadpool_limits
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
+from explorer.dashboard import cluster
 from explorer.dashboard.budget import data_shape, over_budget
 from explorer.dashboard.controls import LABELS, Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
@@ -70,13 +71,15 @@ KERNEL_ADVICE = (
 
 
 def stepper(generator):
-    """A worker job that advances `generator` by one step per call and reports True once it is exhausted."""
+    """A worker job that advances `generator` by one step per call and reports True once it is exhausted;
+    `job.close()` (in the worker) ends the generator."""
 
     def job() -> bool:
         for _ in generator:
             return False
         return True
 
+    job.close = generator.close
     return job
 
 
@@ -303,13 +306,16 @@ class Dashboard(pn.viewable.Viewer):
         def start() -> None:
             with self.worker.hold():
                 run = study.new_run(self.model, self.surface.projection)
-            self._start_job(study.title, stepper(run.chunks()))
+            remote = cluster.scheduler() is not None and hasattr(run, "mirror")  # the run goes to the Dask cluster
+            self._start_job(study.title, stepper(cluster.on_cluster(run) if remote else run.chunks()))
 
         self._when_idle(study.starting, start)
 
     def stop_job(self, name: str) -> None:
+        """Stop a study: its job pauses and its run ends (in the worker; a run on the Dask cluster is cancelled)."""
         if self._running(name):
             self.worker.pause(wait=not self._offload)
+            self.worker.submit(self._jobs[name].close)
         self.refresh()
 
     def _running(self, name: str) -> bool:

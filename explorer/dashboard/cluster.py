@@ -27,7 +27,6 @@ from collections.abc import Generator
 ENVIRONMENT_VARIABLE = "XGPC_SCHEDULER"
 PERIOD = 0.25  # s: the most often a job on the cluster publishes its progress, and the session polls it
 POLL_SLEEP = 0.02  # s: a step of the session's job between two polls waits this long (a chunk's length)
-FIRST_WAIT = 0.05  # s: the longest a poll waits for the task's first publication
 
 _address: str | None = None
 _client = None
@@ -68,6 +67,7 @@ def on_cluster(run) -> Generator[None, None, None]:
     dask = client()
     name = f"xgpc-job-{uuid.uuid4().hex}"
     variable = Variable(name, client=dask)
+    variable.set((-1, pickle.dumps({})))  # so that a poll before the task's first publication answers at once
     future = dask.submit(_drive, run, name, PERIOD, key=name, pure=False, retries=0)
     seen, polled = -1, 0.0
     try:
@@ -87,10 +87,7 @@ def on_cluster(run) -> Generator[None, None, None]:
 
 def _take(run, variable, seen: int) -> int:
     """Copy the Variable's published mirror into `run` if it is newer than number `seen`; returns the newest."""
-    try:
-        number, packed = variable.get(timeout=FIRST_WAIT)
-    except TimeoutError:  # nothing published yet (once something is, the answer comes at once)
-        return seen
+    number, packed = variable.get()
     if number > seen:
         vars(run).update(pickle.loads(packed))
     return max(number, seen)

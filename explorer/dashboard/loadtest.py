@@ -431,7 +431,8 @@ def classroom(args, command: str) -> int:
         "2 cores shared with other users while this ran: compare rows of one run, not runs.\n\n"
         + markdown_table(rows, columns)
     )
-    finish(args, "Dashboard: a class on several processes (load test)", command, markdown, {"rows": rows})
+    heavy = f", {args.mcmc} running MCMC" if args.mcmc else ""
+    finish(args, f"Dashboard: a class on several processes{heavy} (load test)", command, markdown, {"rows": rows})
     return 0
 
 

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlparse
 import panel as pn
 import pytest
 from test_browser import TIMEOUT_MS, free_port, open_app, wait_server
+from test_serving import wait_until_listening
 
 from explorer.dashboard import cluster, serve_in_background
 
@@ -90,6 +91,7 @@ def test_two_server_processes_serve_sessions_that_share_no_state_and_end_with_th
             page = context.new_page()
             errors = []
             page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
+            page.on("console", lambda message, errors=errors: message.type == "error" and errors.append(message.text))
             page.goto(url + link)
             page.get_by_role("button", name="Step").wait_for(timeout=TIMEOUT_MS)
             page.wait_for_function("() => window.location.search.includes('kernel=')", timeout=TIMEOUT_MS)
@@ -117,6 +119,27 @@ def test_two_server_processes_serve_sessions_that_share_no_state_and_end_with_th
     for pid in left:
         os.kill(pid, 9)
     assert left == [], "the forked server processes outlived the first"
+
+
+def test_a_session_made_by_its_websocket_takes_the_stylesheets_from_this_server():
+    """With several processes a page's websocket may reach another process than its page, which makes the session
+    anew from the websocket alone (as `bokeh.client.pull_session` does here): its stylesheets must still be this
+    server's (Panel would otherwise point them at its CDN, out of reach of a class offline)."""
+    from bokeh.client import pull_session
+    from bokeh.models import ImportedStyleSheet
+
+    port = free_port()
+    server = serve_in_background(port)
+    try:
+        wait_until_listening(f"http://127.0.0.1:{port}/")
+        session = pull_session(url=f"http://127.0.0.1:{port}/")
+        urls = {str(m.url) for m in session.document.models if isinstance(m, ImportedStyleSheet)}
+        session.close()
+    finally:
+        server.stop()
+        server.join()
+        pn.state.reset()
+    assert urls and [url for url in urls if "//" in url] == []  # none on another host (the CDN)
 
 
 @pytest.fixture(scope="module")

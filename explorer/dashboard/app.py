@@ -34,6 +34,7 @@ from io import BytesIO
 
 import panel as pn
 import param
+from panel.io.resources import get_dist_path
 from panel.io.state import set_curdoc
 from threadpoolctl import threadpool_limits
 from tornado.iostream import StreamClosedError
@@ -971,8 +972,12 @@ def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
         loop = None
     if loop is not None and loop.get_exception_handler() is None:
         loop.set_exception_handler(_closed_page_is_no_error)
-    page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
     document = pn.state.curdoc
+    if document is not None and document.session_context is not None:
+        # A session made by its websocket (several server processes: the page came from another) has no page of its
+        # own to tell Panel where its stylesheets are: this server's, not the CDN's, which a class offline lacks.
+        document._template_variables.setdefault("dist_url", get_dist_path(cdn=False))
+    page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
     if document is not None and document.session_context is not None:
         pn.state.onload(partial(build_page, page, on_ready))
         pn.state.on_session_destroyed(lambda context: _forget_views_of(document))  # also of a page never opened

@@ -356,7 +356,7 @@ def run_classroom(browser, url: str, n: int, mcmc: int, seconds: float, page_eve
         "refreshes/s least": min(refreshes),
         "it/s median": statistics.median(iterations),
         "it/s least": min(iterations),
-        "MCMC sweeps/s": statistics.median(sweeps) if sweeps else float("nan"),
+        "MCMC sweeps/s all": sum(sweeps) if sweeps else float("nan"),
         "newcomer live s": newcomer[3],
         "page median s": page_load[0],
         "page max s": page_load[1],
@@ -414,7 +414,7 @@ def classroom(args, command: str) -> int:
         "refreshes/s least",
         "it/s median",
         "it/s least",
-        "MCMC sweeps/s",
+        "MCMC sweeps/s all",
         "newcomer live s",
         "page median s",
         "page max s",
@@ -426,7 +426,7 @@ def classroom(args, command: str) -> int:
         f"pages each pressing Play for {args.seconds:g} s, and M more each running an MCMC comparison "
         f"({MCMC_SWEEPS} sweeps per chain: it outlasts the run) in the server or on a Dask LocalCluster of W one-thread "
         "workers (`--scheduler`). Measured in the browser: refreshes/s are the page-changing Bokeh messages a page "
-        "received; it/s from its iteration counter; the newcomer opens the page halfway (seconds until it is live); "
+        "received; it/s from its iteration counter; MCMC sweeps/s all: the sweeps per chain of every comparison together; the newcomer opens the page halfway (seconds until it is live); "
         f"another client fetches a static file every second and the page every {args.page_every:g} s. The machine has "
         "2 cores shared with other users while this ran: compare rows of one run, not runs.\n\n"
         + markdown_table(rows, columns)

@@ -10,7 +10,8 @@ round trip to the scheduler) and copies the news into the session's run, so the 
 does for a run at home. Stop cancels the task. A failed task, a worker lost more often than the scheduler retries a
 task (Dask's `distributed.scheduler.allowed-failures`: a task on a lost worker is run again from its start on
 another) or a lost scheduler ends the job with that error, which the page shows as a notification; the session
-carries on. Each session's run is its own task, its own Variable: sessions stay independent.
+carries on. Each session's run is its own task, its own Variable: sessions stay independent. A cancelled task (Stop,
+or the server process gone) ends itself at its next step, freeing its Dask worker.
 
 One Dask client per server process, connected on first use (after Tornado has forked the processes).
 """
@@ -96,12 +97,16 @@ def _take(run, variable, seen: int) -> int:
 def _drive(run, name: str, period: float) -> bytes:
     """On a Dask worker: run `run.chunks()` to its end, publishing (number, pickled `run.mirror()`) to the Variable
     `name` at most every `period` seconds; returns the final mirror, pickled."""
-    from distributed import Variable
+    from distributed import Variable, get_worker
     from threadpoolctl import threadpool_limits
 
+    worker = get_worker()
     variable, number, due = Variable(name), 0, 0.0
     with threadpool_limits(limits=1):  # one BLAS thread per job, as in the server (DESIGN §8)
         for _ in run.chunks():
+            task = worker.state.tasks.get(name)
+            if task is None or task.state == "cancelled":  # Stop, or the session's server gone: Dask cannot interrupt
+                break  # a running task, so it ends itself between two steps
             if time.monotonic() >= due:
                 variable.set((number, pickle.dumps(run.mirror(), protocol=5)))
                 number, due = number + 1, time.monotonic() + period

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -128,13 +129,18 @@ def test_a_session_made_by_its_websocket_takes_the_stylesheets_from_this_server(
     from bokeh.client import pull_session
     from bokeh.models import ImportedStyleSheet
 
+    def stylesheets(url: str) -> set[str]:
+        session = pull_session(url=url)
+        urls = {str(m.url) for m in session.document.models if isinstance(m, ImportedStyleSheet)}
+        session.close()
+        return urls
+
     port = free_port()
     server = serve_in_background(port)
     try:
         wait_until_listening(f"http://127.0.0.1:{port}/")
-        session = pull_session(url=f"http://127.0.0.1:{port}/")
-        urls = {str(m.url) for m in session.document.models if isinstance(m, ImportedStyleSheet)}
-        session.close()
+        with ThreadPoolExecutor(1) as thread:  # Bokeh's client runs an event loop: not beside Playwright's, if any
+            urls = thread.submit(stylesheets, f"http://127.0.0.1:{port}/").result()
     finally:
         server.stop()
         server.join()

@@ -1,6 +1,7 @@
 """Command line: `xgpc-explorer` (or `python -m explorer`) with the commands `serve`, `bench` and `data`.
 
 xgpc-explorer serve [--port 5006] [--address ADDR] [--allow-websocket-origin HOST[:PORT] …] [--num-procs N]
+                    [--scheduler ADDRESS]
 xgpc-explorer bench NAME [options]        (xgpc-explorer bench --help lists the benchmarks)
 xgpc-explorer data {list,fetch,examples} [options]
 """
@@ -22,6 +23,7 @@ def _serve(args: argparse.Namespace) -> int:
         websocket_origins=args.allow_websocket_origin,
         num_procs=args.num_procs,
         show=args.show,
+        scheduler=args.scheduler,
     )
     return 0
 
@@ -77,6 +79,13 @@ def parser() -> argparse.ArgumentParser:
         type=int,
         default=1,
         help="server processes (default 1; 0 = one per core); sessions are spread over them",
+    )
+    serving.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="a Dask scheduler (tcp://host:8786) to run the sessions' MCMC comparisons on (default: $XGPC_SCHEDULER "
+        "if set, else in the server; needs the `dask` extra)",
     )
     serving.add_argument("--show", action="store_true", help="open the page in this machine's browser")
     serving.set_defaults(run=_serve)

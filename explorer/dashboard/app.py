@@ -35,11 +35,13 @@ from io import BytesIO
 import numpy as np
 import panel as pn
 import param
+from panel.io.resources import get_dist_path
 from panel.io.state import set_curdoc
 from threadpoolctl import threadpool_limits
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
+from explorer.dashboard import cluster
 from explorer.dashboard.budget import data_shape, over_budget
 from explorer.dashboard.controls import LABELS, Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
@@ -71,13 +73,15 @@ KERNEL_ADVICE = (
 
 
 def stepper(generator):
-    """A worker job that advances `generator` by one step per call and reports True once it is exhausted."""
+    """A worker job that advances `generator` by one step per call and reports True once it is exhausted;
+    `job.close()` (in the worker) ends the generator."""
 
     def job() -> bool:
         for _ in generator:
             return False
         return True
 
+    job.close = generator.close
     return job
 
 
@@ -308,13 +312,16 @@ class Dashboard(pn.viewable.Viewer):
             except datasets.DataError as err:  # e.g. no chosen method takes the data's classes: nothing started
                 notify(str(err))
                 return
-            self._start_job(study.title, stepper(run.chunks()))
+            remote = cluster.scheduler() is not None and hasattr(run, "mirror")  # the run goes to the Dask cluster
+            self._start_job(study.title, stepper(cluster.on_cluster(run) if remote else run.chunks()))
 
         self._when_idle(study.starting, start)
 
     def stop_job(self, name: str) -> None:
+        """Stop a study: its job pauses and its run ends (in the worker; a run on the Dask cluster is cancelled)."""
         if self._running(name):
             self.worker.pause(wait=not self._offload)
+            self.worker.submit(self._jobs[name].close)
         self.refresh()
 
     def _running(self, name: str) -> bool:
@@ -976,8 +983,12 @@ def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
         loop = None
     if loop is not None and loop.get_exception_handler() is None:
         loop.set_exception_handler(_closed_page_is_no_error)
-    page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
     document = pn.state.curdoc
+    if document is not None and document.session_context is not None:
+        # A session made by its websocket (several server processes: the page came from another) has no page of its
+        # own to tell Panel where its stylesheets are: this server's, not the CDN's, which a class offline lacks.
+        document._template_variables.setdefault("dist_url", get_dist_path(cdn=False))
+    page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
     if document is not None and document.session_context is not None:
         pn.state.onload(partial(build_page, page, on_ready))
         pn.state.on_session_destroyed(lambda context: _forget_views_of(document))  # also of a page never opened

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import re
 import statistics
+import subprocess
 import sys
 import threading
 import time
 import urllib.request
+from contextlib import contextmanager
 
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.dashboard import chromium
@@ -36,6 +40,10 @@ SAMPLE_SECONDS = 0.25
 # The costliest run the budget lets a link ask for on generated data: k-means++ for 999 inducing points on 80,000
 # rows (≈ 3.5 s here) and evaluations on 10,000 rows at m = 999 (≈ 2.3 s each).
 HEAVY_LINK = "?dataset=moons&n_points=100000&n_inducing=999&batch_size=200"
+PATCH = re.compile(r'"msgtype":\s*"PATCH-DOC"')  # the header of a Bokeh message that changes the page
+COUNTER = re.compile(r"^iteration \d+")  # the Train tab's iteration counter
+SWEEPS = re.compile(r"sweep (\d+) of \d+ per chain")  # the MCMC tab's progress
+MCMC_SWEEPS = 20_000  # sweeps per chain of a class's MCMC comparison: it outlasts any run of the load test
 
 
 class Client(threading.Thread):
@@ -229,6 +237,205 @@ def run_load(
     }
 
 
+class PageCounts:
+    """The refreshes a page of the served app receives: Bokeh messages that change the page (PATCH-DOC) over its
+    websocket, counted in the browser (the sessions of a forked server live in other processes)."""
+
+    def __init__(self, page):
+        self.patches = 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+
+    def _received(self, payload) -> None:
+        if isinstance(payload, str) and PATCH.search(payload[:200]):
+            self.patches += 1
+
+
+def page_number(page, pattern: re.Pattern, group: int = 0) -> int:
+    """The first number in the page's first text matching `pattern` (0 if none is shown)."""
+    found = page.get_by_text(pattern)
+    if not found.count():
+        return 0
+    match = pattern.search(found.first.inner_text())
+    return int(re.search(r"\d+", match.group(group)).group()) if match else 0
+
+
+def open_live(browser, url: str, errors: list):
+    """A page in a fresh browser context at `url`, waited for until it shows its iteration counter; returns (context,
+    page, its PageCounts, seconds from the request to a live page)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(180_000)  # a failsafe on a loaded machine
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(f"{message.text} ({message.location.get('url')})") if message.type == "error" else None
+        ),
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    counts = PageCounts(page)
+    start = time.monotonic()
+    page.goto(url)
+    page.get_by_role("button", name="Play").wait_for()
+    page.get_by_text(COUNTER).first.wait_for()
+    return context, page, counts, time.monotonic() - start
+
+
+@contextmanager
+def forked_server(port: int, num_procs: int, scheduler: str | None):
+    """`xgpc-explorer serve --num-procs N` (and `--scheduler`) on 127.0.0.1:`port` in a process of its own, BLAS on
+    one thread, until the block ends (SIGTERM to its first process, which ends the others)."""
+    command = [sys.executable, "-m", "explorer", "serve", "--num-procs", str(num_procs), "--port", str(port)]
+    command += ["--address", "127.0.0.1"] + (["--scheduler", scheduler] if scheduler else [])
+    server = subprocess.Popen(
+        command,
+        env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/explorer", timeout=60).read()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"{' '.join(command)} did not start") from None
+                time.sleep(0.3)
+        yield
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def run_classroom(browser, url: str, n: int, mcmc: int, seconds: float, page_every: float) -> dict:
+    """N sessions train for `seconds` while `mcmc` more run an MCMC comparison each (MCMC_SWEEPS sweeps per chain),
+    all measured in the browser; halfway a newcomer opens the page (seconds until it is live). The numbers of one
+    row."""
+    errors: list[str] = []
+    trainers = [open_live(browser, url, errors) for _ in range(n)]
+    heavy = [open_live(browser, url, errors) for _ in range(mcmc)]
+    for _, page, _, _ in heavy:
+        page.locator(".bk-tab", has_text="MCMC").click()
+        page.get_by_label("sweeps kept per chain").fill(str(MCMC_SWEEPS))
+        page.keyboard.press("Enter")
+        page.get_by_role("button", name="Run MCMC comparison").click()
+    for _, page, _, _ in trainers:
+        page.get_by_role("button", name="Play").click()
+    client = Client(url, static_file(trainers[0][1]), page_every)
+    client.start()
+    pages = [page for _, page, _, _ in trainers]
+    time.sleep(min(3.0, seconds / 4))  # past the first chunks and the comparisons' fits
+
+    def sample() -> tuple:
+        return (
+            time.monotonic(),
+            [counts.patches for _, _, counts, _ in trainers],
+            [page_number(page, COUNTER) for page in pages],
+            [page_number(page, SWEEPS) for _, page, _, _ in heavy],
+        )
+
+    first = sample()
+    pages[0].wait_for_timeout(1000 * seconds / 2)
+    newcomer = open_live(browser, url, errors)
+    newcomer[0].close()
+    pages[0].wait_for_timeout(1000 * seconds / 2)
+    last = sample()
+    client.stop()
+    for context, *_ in trainers + heavy:
+        context.close()
+    elapsed = last[0] - first[0]
+    refreshes = [(b - a) / elapsed for a, b in zip(first[1], last[1])]
+    iterations = [(b - a) / elapsed for a, b in zip(first[2], last[2])]
+    sweeps = [(b - a) / elapsed for a, b in zip(first[3], last[3])]
+    page_load = _quantiles(client.page_times, first[0], last[0])
+    return {
+        "sessions": n,
+        "MCMC sessions": mcmc,
+        "refreshes/s median": statistics.median(refreshes),
+        "refreshes/s least": min(refreshes),
+        "it/s median": statistics.median(iterations),
+        "it/s least": min(iterations),
+        "MCMC sweeps/s all": sum(sweeps) if sweeps else float("nan"),
+        "newcomer live s": newcomer[3],
+        "page median s": page_load[0],
+        "page max s": page_load[1],
+        "static median s": _quantiles(client.static_times, first[0], last[0])[0],
+        "errors": len(errors) + len(client.failures),
+        "error texts": (errors + client.failures)[:5],
+    }
+
+
+@contextmanager
+def heavy_jobs_on(workers: int, scheduler: str | None):
+    """The scheduler's address for the heavy jobs: `scheduler`, or a LocalCluster of `workers` one-thread workers
+    started here for the block (`workers` 0 and no scheduler: None, the jobs stay in the server)."""
+    if workers == 0:
+        yield scheduler
+        return
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
+
+
+def classroom(args, command: str) -> int:
+    """The load test against `xgpc-explorer serve --num-procs N` for each N of --num-procs, measured in the browser."""
+    from playwright.sync_api import sync_playwright
+
+    rows = []
+    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = "1"  # the LocalCluster's workers inherit it
+    with sync_playwright() as playwright:
+        browser = chromium.launch(playwright)
+        for workers in args.workers:
+            with heavy_jobs_on(workers, args.scheduler) as scheduler:
+                for procs in args.num_procs:
+                    for n in args.sessions:
+                        port = _free_port()
+                        with forked_server(port, procs, scheduler):
+                            row = run_classroom(
+                                browser,
+                                f"http://127.0.0.1:{port}/explorer",
+                                n,
+                                args.mcmc,
+                                args.seconds,
+                                args.page_every,
+                            )
+                        cluster = "none" if scheduler is None else workers or args.scheduler
+                        rows.append({"processes": procs, "cluster workers": cluster, **row})
+                        print(rows[-1], flush=True)
+        browser.close()
+    columns = [
+        "processes",
+        "cluster workers",
+        "sessions",
+        "MCMC sessions",
+        "refreshes/s median",
+        "refreshes/s least",
+        "it/s median",
+        "it/s least",
+        "MCMC sweeps/s all",
+        "newcomer live s",
+        "page median s",
+        "page max s",
+        "static median s",
+        "errors",
+    ]
+    markdown = (
+        f"Each run: `xgpc-explorer serve --num-procs P` on 127.0.0.1 (a fresh server per row), N headless Chromium "
+        f"pages each pressing Play for {args.seconds:g} s, and M more each running an MCMC comparison "
+        f"({MCMC_SWEEPS} sweeps per chain: it outlasts the run) in the server or on a Dask LocalCluster of W one-thread "
+        "workers (`--scheduler`). Measured in the browser: refreshes/s are the page-changing Bokeh messages a page "
+        "received; it/s from its iteration counter; MCMC sweeps/s all: the sweeps per chain of every comparison together; the newcomer opens the page halfway (seconds until it is live); "
+        f"another client fetches a static file every second and the page every {args.page_every:g} s. The machine has "
+        "2 cores shared with other users while this ran: compare rows of one run, not runs.\n\n"
+        + markdown_table(rows, columns)
+    )
+    heavy = f", {args.mcmc} running MCMC" if args.mcmc else ""
+    finish(args, f"Dashboard: a class on several processes{heavy} (load test)", command, markdown, {"rows": rows})
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.loadtest", description=DESCRIPTION)
     add_common_arguments(parser)
@@ -259,6 +466,30 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="also a run of N sessions where one opens the costliest link the budget allows",
     )
+    parser.add_argument(
+        "--num-procs",
+        type=int,
+        nargs="+",
+        default=None,
+        metavar="P",
+        help="serve with `xgpc-explorer serve --num-procs P` for each P (in a process of its own, measured in the "
+        "browser) instead of in this process",
+    )
+    parser.add_argument(
+        "--mcmc", type=int, default=0, metavar="M", help="with --num-procs: M more sessions run an MCMC comparison"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[0],
+        metavar="W",
+        help="with --num-procs: the MCMC comparisons on a Dask LocalCluster of W workers started here, for each W "
+        "(0: in the server; default 0)",
+    )
+    parser.add_argument(
+        "--scheduler", default=None, metavar="ADDRESS", help="with --num-procs: the MCMC comparisons on this cluster"
+    )
     args = parser.parse_args(argv)
     counts = args.sessions + ([args.heavy] if args.heavy else [])
     if not all(1 <= n <= MAX_SESSIONS for n in counts) or not 0 < args.seconds <= MAX_SECONDS:
@@ -266,6 +497,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.heavy is not None and args.heavy < 2:
         parser.error("--heavy needs at least 2 sessions (one heavy, the others train)")
     command = "python -m explorer.dashboard.loadtest" + ("" if argv is None else "".join(f" {a}" for a in argv))
+    if args.num_procs is not None:
+        if not all(1 <= p <= 8 for p in args.num_procs) or min(args.workers) < 0 or args.mcmc < 0:
+            parser.error("--num-procs from 1 to 8, --workers and --mcmc at least 0")
+        return classroom(args, command)
+    if args.mcmc or any(args.workers) or args.scheduler:
+        parser.error("--mcmc, --workers and --scheduler go with --num-procs")
 
     from playwright.sync_api import sync_playwright
 

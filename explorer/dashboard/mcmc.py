@@ -12,6 +12,8 @@ plane (`explorer.studies.plane`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 import panel as pn
 from bokeh.models import ColumnDataSource, Range1d
@@ -29,6 +31,28 @@ SURFACE_RESOLUTION = 40
 MCMC_SURFACE_BLOCK = 40  # grid points per prediction of the sampler's surface (it averages over every stored draw)
 SURFACES = "computing the two decision surfaces"
 DONE = "done"
+
+
+@dataclass(frozen=True)
+class ChainTraces:
+    """What the tab reads of a `GibbsSampler`, without its matrices and draws: its sweeps (done, in all, burn-in),
+    speed, and the monitored scalars at every sweep so far, `traces` (chains, sweeps_done, k)."""
+
+    sweeps_done: int
+    total_sweeps: int
+    burn_in: int
+    sweeps_per_second: float
+    traces: np.ndarray
+
+    @property
+    def n_chains(self) -> int:
+        return self.traces.shape[0]
+
+    @classmethod
+    def of(cls, sampler: GibbsSampler) -> ChainTraces:
+        return cls(
+            sampler.sweeps_done, sampler.total_sweeps, sampler.burn_in, sampler.sweeps_per_second, sampler.traces.copy()
+        )
 
 
 class McmcRun:
@@ -100,6 +124,18 @@ class McmcRun:
         shown = (lambda surface: surface.p) if mcmc.n_classes == 2 else (lambda surface: surface.probabilities)
         self.surfaces = {"grid": axes, "MCMC (PG Gibbs)": shown(mcmc), f"X-GPC sparse (m={sparse.m})": shown(vi)}
         self.stage = DONE
+
+    def mirror(self) -> dict:
+        """What the tab reads of the run, light enough to send every quarter second (`explorer.dashboard.cluster`:
+        the run goes to a Dask cluster as one task): stage, progress, the sampler's traces (`ChainTraces`), results
+        and surfaces."""
+        return {
+            "latest": replace(self.latest, sampler=None),
+            "stage": self.stage,
+            "sampler": None if self.sampler is None else ChainTraces.of(self.sampler),
+            "results": self.results,
+            "surfaces": self.surfaces,
+        }
 
     def _followed(self, study):
         """Run the comparison study a step per `next`, keeping its latest progress (and its sampler once it runs)."""

@@ -5,13 +5,32 @@ session, at `/explorer`. One difference: the web server under Panel, Tornado, re
 runs — a query of more than 1,000 parameters gets an empty "400 Bad Request", a request line and headers over 64 KiB
 a closed connection — and `panel serve` cannot change that; here the limits are raised (`request_limits`) so that any
 link a browser sends up to `MOST_LINK_BYTES` reaches the app, which names in a notification what it cannot use.
+
+**Several processes** (`num_procs`, Linux and macOS): Bokeh binds the port, then Tornado forks the server into that
+many processes, which share the listening socket; the kernel hands each new connection to one of them. A page's HTTP
+request and its websocket are two connections and often land in different processes (4 of 8 pages, measured): the
+websocket's process then makes the session anew from the page's token (Bokeh's `create_session_if_needed`: same
+session id and link; `serve_app` keeps its stylesheets on this server), at the cost of one more light page — the
+Dashboard itself is only built once the page has connected — and the first process discards its unused one. The
+session, its Model, worker and refreshes then live in the process that holds its websocket. Everything a process
+keeps is its own: its sessions, page builders, upload parsers, its Dask client (`explorer.dashboard.cluster`),
+Tornado's cache of the static files (each process serves them from the installed package); nothing is shared, and a
+process that dies takes its sessions with it (Tornado starts a new one). The processes end with the first one (on
+Linux the parent's death ends them), and `show` opens one browser tab, not one per process.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import sys
+
 import panel as pn
 from tornado.httputil import ParseBodyConfig, ParseUrlEncodedConfig, set_parse_body_config
+from tornado.process import task_id
 
+from explorer.dashboard import cluster
 from explorer.dashboard.app import serve_app
 
 TITLE = "X-GPC Explorer"
@@ -27,12 +46,21 @@ def request_limits() -> dict:
     return {"http_server_kwargs": {"max_header_size": MOST_LINK_BYTES + 64 * 1024}}
 
 
+def _end_with_parent() -> None:
+    """In a forked server process (Linux): be sent SIGTERM when the process that forked it dies, so that stopping
+    `xgpc-explorer serve` (SIGTERM to its first process, e.g. `kill` or a service manager) stops them all: Tornado's
+    parent only waits for its children and forwards no signal."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG = 1
+
+
 def serve(
     port: int = 5006,
     address: str | None = None,
     websocket_origins: list[str] | None = None,
     num_procs: int = 1,
     show: bool = False,
+    scheduler: str | None = None,
 ) -> None:
     """Serve the dashboard at http://`address`:`port`/explorer until interrupted.
 
@@ -47,16 +75,28 @@ def serve(
     num_procs : int
         Server processes (0: one per core); each browser session lives in one of them.
     show : bool
-        Open the page in this machine's browser.
+        Open the page in this machine's browser (once, whatever `num_procs`).
+    scheduler : str, optional
+        Address of a Dask scheduler ("tcp://host:8786") the sessions' heavy jobs (the MCMC comparison) run on
+        (`explorer.dashboard.cluster`; default: $XGPC_SCHEDULER if set, else none: they run in the server).
     """
-    pn.serve(
+    if scheduler is not None:
+        cluster.use_scheduler(scheduler)
+    if num_procs != 1:
+        os.register_at_fork(after_in_child=_end_with_parent)
+    server = pn.serve(
         {"explorer": serve_app},
         port=port,
         address=address,
         websocket_origin=websocket_origins,
         num_procs=num_procs,
-        show=show,
+        show=False,
+        start=False,
         title=TITLE,
         threaded=False,
         **request_limits(),
     )
+    if show and not task_id():  # the only process, or the first of several
+        server.io_loop.add_callback(server.show, "/explorer")
+    server.start()
+    server.io_loop.start()

@@ -925,7 +925,7 @@ def test_a_three_class_surface_is_the_class_colours_mixed_by_probability():
 
     dash = Dashboard(Model(dataset="blobs-3", n_points=150, n_inducing=15, batch_size=50, eval_every=5))
     try:
-        dash.tabs.active = 2
+        dash.tabs.active = 0
         surface = dash.surface
         assert surface.mode.options == ["class probabilities", "uncertainty", "predictive sd"]
         assert list(surface.click_class.options.values()) == [0, 1, 2] and surface.legend.visible

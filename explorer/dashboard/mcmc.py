@@ -49,7 +49,7 @@ class ChainTraces:
         return self.traces.shape[0]
 
     @classmethod
-    def of(cls, sampler: GibbsSampler) -> ChainTraces:
+    def of(cls, sampler: GibbsChains) -> ChainTraces:
         return cls(
             sampler.sweeps_done, sampler.total_sweeps, sampler.burn_in, sampler.sweeps_per_second, sampler.traces.copy()
         )

@@ -109,45 +109,25 @@ def build_xgpc(
         if not (type(value) is type(VARIANT_DEFAULTS[name]) and value == VARIANT_DEFAULTS[name])
     }
     source = as_source(X, y)
-    schedule = schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on)
-    hyper_optimizer = Adam(hyper_learning_rate) if learn_hyperparameters else None
+    options = dict(
+        batch_size=batch_size,
+        rng=rng,
+        full=full,
+        schedule=schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on),
+        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+        hyper_every=hyper_every,
+        hyper_warmup=hyper_warmup,
+        hyper_rate=hyper_rate,
+    )
     if source.n_classes > 2:
         if changed:
             raise ValueError(
                 f"the X-GPC variant options ({', '.join(sorted(changed))}) apply to two classes; "
                 f"these labels hold {source.n_classes}"
             )
-        return XGPCMulticlass(
-            source,
-            None,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            rng=rng,
-            full=full,
-            schedule=schedule,
-            hyper_optimizer=hyper_optimizer,
-            hyper_every=hyper_every,
-            hyper_warmup=hyper_warmup,
-            hyper_rate=hyper_rate,
-        )
+        return XGPCMulticlass(source, None, Z, kernel, **options)
     engine = XGPCVariants if changed else XGPC
-    return engine(
-        source,
-        None,
-        Z,
-        kernel,
-        batch_size=batch_size,
-        rng=rng,
-        full=full,
-        schedule=schedule,
-        hyper_optimizer=hyper_optimizer,
-        hyper_every=hyper_every,
-        hyper_warmup=hyper_warmup,
-        hyper_rate=hyper_rate,
-        kernel_bound=kernel_bound,
-        **changed,
-    )
+    return engine(source, None, Z, kernel, kernel_bound=kernel_bound, **options, **changed)
 
 
 def build_svgp_adam(

@@ -181,8 +181,12 @@ class XGPC(SVIEngine):
             hyper_warmup=hyper_warmup,
             hyper_rate=hyper_rate,
         )
-        self._set_posterior(np.concatenate([np.zeros(self.m), (-0.5 * self.K_inv).ravel()]))
+        self._set_posterior(self._prior_natural_parameters())
         self.last_c = np.zeros(0)
+
+    def _prior_natural_parameters(self) -> np.ndarray:
+        """η of q(u) = p(u) = N(0, K_mm), flat like η: (0, vec(−½K_mm⁻¹)) (m + m²,), the starting q."""
+        return np.concatenate([np.zeros(self.m), (-0.5 * self.K_inv).ravel()])
 
     def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
         """Replace the training set (e.g. a point added by the user), keeping q(u), Z and the kernel; the n/s scaling

@@ -41,14 +41,12 @@ from scipy.special import digamma, gammaln, polygamma
 
 from explorer.convergence import SlidingWindow
 from explorer.data.sources import as_source
-from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
-from explorer.inputs import inducing_inputs, query_points
+from explorer.inputs import query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax
 from explorer.linalg import gaussian_kl, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
-from explorer.schedules import default_xgpc_schedule
 from explorer.targets import natural_gradient_targets
 from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, XGPC, _whiten
 
@@ -190,26 +188,27 @@ class XGPCMulticlass(XGPC):
     ):
         source = as_source(X, y)
         self.link = LogisticSoftmax(max(source.n_classes, 2) if n_classes is None else n_classes)
-        self.full = bool(full)
-        self.kernel_bound = "augmented"
-        Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
-        SVIEngine.__init__(
-            self,
+        super().__init__(
             source,
+            None,
             Z,
             kernel,
             batch_size=batch_size,
-            schedule=schedule if schedule is not None else default_xgpc_schedule(),
+            schedule=schedule,
             hyper_optimizer=hyper_optimizer,
             rng=rng,
+            full=full,
             criterion=criterion,
             hyper_every=hyper_every,
             hyper_warmup=hyper_warmup,
             hyper_rate=hyper_rate,
+            kernel_bound="augmented",  # its kernel step ascends the augmented bound (no exact one in closed form)
         )
-        prior = np.concatenate([np.zeros(self.m), (-0.5 * self.K_inv).ravel()])
-        self._set_posterior(np.tile(prior, self.n_classes))
         self.last_c = np.zeros((0, self.n_classes))
+
+    def _prior_natural_parameters(self) -> np.ndarray:
+        """η of every q(u_k) = p(u), flat (K(m + m²),)."""
+        return np.tile(super()._prior_natural_parameters(), self.n_classes)
 
     # ----- q(u_k) in natural parameters ----------------------------------------------------------------------------
     def _set_posterior(self, eta: np.ndarray) -> None:

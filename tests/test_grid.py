@@ -11,6 +11,7 @@ import textwrap
 from io import StringIO
 
 import dask
+import distributed  # noqa: F401  (its config defaults exist before `dask.config.set` below, which would drop them on exit)
 import numpy as np
 import pytest
 

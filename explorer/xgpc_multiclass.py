@@ -54,11 +54,12 @@ _LOG_2 = math.log(2.0)
 _NEWTON_STEPS = 30
 
 
-def solve_alpha(w: np.ndarray, K: int) -> np.ndarray:
+def solve_alpha(w: np.ndarray) -> np.ndarray:
     """The joint optimum of q(λ_i) and q(n_i): α = 1 + Σ_k γ_k with γ_k = e^{ψ(α)}/K · r_k, i.e. the root of
     h(α) = α − 1 − w e^{ψ(α)} with w = Σ_k r_k / K, r_k = e^{−ã_k/2}/(2 cosh(c_k/2)) ∈ (0, 1) (so w ∈ (0, 1)).
-    h is increasing (e^{ψ} ψ' < 1) and convex enough for Newton from the asymptotic root (1 − w/2)/(1 − w) (from
-    e^{ψ(α)} ≈ α − ½) to converge in a few steps. w (s,) → α (s,)."""
+    h is increasing (e^{ψ} ψ' < 1) and concave (e^{ψ} is convex), so Newton from the asymptotic root
+    (1 − w/2)/(1 − w) (from e^{ψ(α)} ≈ α − ½) lands at or below the root and then climbs to it in a few steps.
+    w (s,) → α (s,)."""
     w = np.clip(w, 0.0, 1.0 - 1e-12)
     alpha = np.maximum((1.0 - 0.5 * w) / (1.0 - w), 1.0)
     for _ in range(_NEWTON_STEPS):
@@ -78,7 +79,7 @@ def local_step(a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     c = np.sqrt(np.maximum(a * a + v, 0.0))
     log_r = -0.5 * a - (log_cosh(0.5 * c) + _LOG_2)  # log of e^{−a/2}/(2 cosh(c/2))
     r = np.exp(log_r)
-    alpha = solve_alpha(r.sum(axis=1) / K, K)
+    alpha = solve_alpha(r.sum(axis=1) / K)
     gamma = np.exp(digamma(alpha) - math.log(K))[:, None] * r
     return c, gamma, alpha, pg_mean(c)
 

@@ -65,7 +65,7 @@ def test_the_polya_gamma_identity_turns_powers_of_sigmoids_into_a_gaussian_in_f(
 
 def test_alpha_solves_its_fixed_point_with_the_gammas():
     w = np.array([1e-6, 0.2, 0.5, 0.9, 0.999])
-    alpha = solve_alpha(w, K3)
+    alpha = solve_alpha(w)
     from scipy.special import digamma
 
     assert np.allclose(alpha, 1.0 + w * np.exp(digamma(alpha)), rtol=1e-10)

@@ -45,7 +45,7 @@ from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_produ
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax
-from explorer.linalg import gaussian_kl, robust_cholesky, triangular_inverse
+from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.targets import natural_gradient_targets
 from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, XGPC, _whiten
@@ -237,7 +237,7 @@ class XGPCMulticlass(XGPC):
     @property
     def Sigma(self) -> np.ndarray:
         """Σ_k per class, (K, m, m)."""
-        return np.stack([np.linalg.inv(L @ L.T) for L in self.L_P])
+        return np.stack([inverse_from_factor_inverse(triangular_inverse(L)) for L in self.L_P])
 
     # ----- the local step and the natural-gradient targets -----------------------------------------------------------
     def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

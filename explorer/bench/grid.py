@@ -58,6 +58,7 @@ from pathlib import Path
 from threadpoolctl import threadpool_limits
 
 from explorer.bench.common import results_stem
+from explorer.dask_worker import run_pinned
 
 STORE = "tasks"  # the folder inside --results that keeps finished tasks' results
 
@@ -187,7 +188,7 @@ def run_on_cluster(tasks: Sequence[Task], client, *, store: Path | None = None, 
         for _ in range(min(free, len(waiting))):
             index = waiting.popleft()
             key = f"{tasks[index].name} {uuid.uuid4().hex[:8]}"
-            future = client.submit(_call_pinned, tasks[index].function, tasks[index].args, threads, key=key, pure=False)
+            future = client.submit(run_pinned, tasks[index].function, tasks[index].args, threads, key=key, pure=False)
             running[future] = index
             finished.add(future)
 
@@ -237,14 +238,6 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         Client(cluster) as client,
     ):
         yield client
-
-
-def _call_pinned(function: Callable, args: tuple, threads: int):
-    """function(*args) with BLAS pinned to `threads`, and its wall time: (result, seconds). Runs on a worker."""
-    start = time.perf_counter()
-    with threadpool_limits(limits=threads):
-        result = function(*args)
-    return result, time.perf_counter() - start
 
 
 def _write_atomically(path: Path, content: bytes) -> None:

@@ -25,6 +25,8 @@ import time
 import uuid
 from collections.abc import Generator
 
+from explorer.dask_worker import run_pinned
+
 ENVIRONMENT_VARIABLE = "XGPC_SCHEDULER"
 PERIOD = 0.25  # s: the most often a job on the cluster publishes its progress, and the session polls it
 POLL_SLEEP = 0.02  # s: a step of the session's job between two polls waits this long (a chunk's length)
@@ -69,7 +71,8 @@ def on_cluster(run) -> Generator[None, None, None]:
     name = f"xgpc-job-{uuid.uuid4().hex}"
     variable = Variable(name, client=dask)
     variable.set((-1, pickle.dumps({})))  # so that a poll before the task's first publication answers at once
-    future = dask.submit(_drive, run, name, PERIOD, key=name, pure=False, retries=0)
+    # one BLAS thread per job, as in the server (DESIGN §8), and the worker's allocator as in the server
+    future = dask.submit(run_pinned, _drive, (run, name, PERIOD), key=name, pure=False, retries=0)
     seen, polled = -1, 0.0
     try:
         while not future.done():
@@ -79,7 +82,7 @@ def on_cluster(run) -> Generator[None, None, None]:
                 polled = time.monotonic()
                 seen = _take(run, variable, seen)
             yield
-        vars(run).update(pickle.loads(future.result()))
+        vars(run).update(pickle.loads(future.result()[0]))
     finally:
         if not future.done():
             future.cancel()
@@ -98,16 +101,14 @@ def _drive(run, name: str, period: float) -> bytes:
     """On a Dask worker: run `run.chunks()` to its end, publishing (number, pickled `run.mirror()`) to the Variable
     `name` at most every `period` seconds; returns the final mirror, pickled."""
     from distributed import Variable, get_worker
-    from threadpoolctl import threadpool_limits
 
     worker = get_worker()
     variable, number, due = Variable(name), 0, 0.0
-    with threadpool_limits(limits=1):  # one BLAS thread per job, as in the server (DESIGN §8)
-        for _ in run.chunks():
-            task = worker.state.tasks.get(name)
-            if task is None or task.state == "cancelled":  # Stop, or the session's server gone: Dask cannot interrupt
-                break  # a running task, so it ends itself between two steps
-            if time.monotonic() >= due:
-                variable.set((number, pickle.dumps(run.mirror(), protocol=5)))
-                number, due = number + 1, time.monotonic() + period
+    for _ in run.chunks():
+        task = worker.state.tasks.get(name)
+        if task is None or task.state == "cancelled":  # Stop, or the session's server gone: Dask cannot interrupt
+            break  # a running task, so it ends itself between two steps
+        if time.monotonic() >= due:
+            variable.set((number, pickle.dumps(run.mirror(), protocol=5)))
+            number, due = number + 1, time.monotonic() + period
     return pickle.dumps(run.mirror(), protocol=5)

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image, ImageSequence
+from test_browser import TIMEOUT_MS, open_app, served  # noqa: F401 (served: the app served in this process)
 
 from explorer.dashboard import Dashboard, cluster, train
 from explorer.model import Model
@@ -105,6 +106,27 @@ def test_the_animation_is_made_on_a_worker_as_at_home_with_its_progress_shown_he
     assert not tab.export_progress.visible and not tab.animation_file.disabled
     after = state(model)
     assert after[:2] == before[:2] and np.array_equal(after[2], before[2])
+
+
+@pytest.mark.browser
+def test_a_page_downloads_the_animation_made_on_the_cluster_and_steps_meanwhile(watcher, served, page, monkeypatch):
+    from distributed import get_task_stream
+
+    monkeypatch.setattr(train, "ANIMATION_FRAMES", 4)
+    monkeypatch.setattr(train, "ANIMATION_SIZE", SMALL)
+    dashboard, errors = open_app(page, *served)
+    dashboard.train.animation_iterations.value = 200  # a frame every 50 iterations: seconds on the worker
+    with get_task_stream(client=watcher) as stream, page.expect_download(timeout=TIMEOUT_MS) as download:
+        page.get_by_role("button", name="Animation (GIF)").click()
+        page.get_by_text("Animation: training").wait_for(timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Step").click()  # the session answers while its animation is made
+        page.get_by_text("iteration 10").first.wait_for(timeout=TIMEOUT_MS)
+        assert dashboard.train.animation_file.disabled  # still being made
+    gif = download.value.path().read_bytes()
+    assert download.value.suggested_filename == "xgpc-training.gif" and len(frames(gif)) == 5
+    assert [task["key"] for task in stream.data if str(task["key"]).startswith("xgpc-job-")] != []
+    page.get_by_text("Animation of iterations 0–200 ready").wait_for(timeout=TIMEOUT_MS)
+    assert dashboard.model.iteration == 10 and errors == []
 
 
 def test_a_lost_worker_is_the_tabs_message_and_the_session_carries_on(watcher, dashboard):

@@ -1,6 +1,7 @@
 """Train tab: Play / Pause / Step / Reset, the configuration, the decision surface and the live training curves,
 and downloads of the surface and the traces (PNG, SVG or HTML) and of an animation of the next iterations (GIF). The
-files are drawn from a copy of the session's model in a thread, off the event loop (`explorer.views.export`)."""
+files are drawn from a copy of the session's model in a thread, off the event loop (`explorer.views.export`); with a
+Dask scheduler named, the animation is made on the cluster, the copy sent to a worker (`explorer.dashboard.cluster`)."""
 
 from __future__ import annotations
 

@@ -102,8 +102,8 @@ class Cancelled(Exception):
 def _job(task: Callable, args: tuple, news: Callable[[object], None]) -> Generator[None, None, object]:
     """`task(*args, name, PERIOD)` on the cluster as one task (through `run_pinned`, under the key `name`), as a
     generator each of whose steps waits ≈ POLL_SLEEP or polls the Variable `name` (at most every PERIOD) and gives
-    what the task published there since the last poll, unpickled, to `news`; returns the task's result. Closing it
-    cancels the task."""
+    the task's latest publication there, if new, unpickled, to `news`; returns the task's result. Closing it cancels
+    the task."""
     from distributed import Variable
 
     dask = client()

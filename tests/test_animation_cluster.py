@@ -1,12 +1,15 @@
 """The Train tab's animation on a Dask cluster (issue 23, a classroom past one process): with a scheduler named, the
 GIF is made by a worker of a two-worker LocalCluster, the same as at home, with its progress shown in the session and
-the session's model untouched; a lost worker is the tab's "could not be made" message and the session carries on.
+the session's model untouched (a model copy sent pickled trains on bit for bit as at home, for every method); a lost
+worker is the tab's "could not be made" message and the session carries on; a page downloads the GIF and steps
+meanwhile.
 The one-shot jobs underneath (`cluster.call_on_cluster`, `cluster.wait`): progress reaches the session, the work runs
 in a worker process, its error is raised in the session, and a session that stops waiting cancels the task."""
 
 import asyncio
 import io
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -21,7 +24,9 @@ from PIL import Image, ImageSequence
 from test_browser import TIMEOUT_MS, open_app, served  # noqa: F401 (served: the app served in this process)
 
 from explorer.dashboard import Dashboard, cluster, train
+from explorer.methods import METHODS
 from explorer.model import Model
+from explorer.views.export import run_copy
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = dict(width=320, height=240, dpi=40, resolution=12, fps=2)
@@ -155,6 +160,21 @@ def test_a_lost_worker_is_the_tabs_message_and_the_session_carries_on(watcher, d
     assert model.iteration == 20
 
 
+@pytest.mark.parametrize("method", list(METHODS))
+@pytest.mark.parametrize("dataset", ["moons", "blobs"])
+def test_a_model_copy_sent_pickled_to_a_worker_trains_on_as_the_copy_at_home(method, dataset):
+    model = Model(dataset=dataset, n_points=200, method=method, n_inducing=10, batch_size=50)
+    model.step(5)
+    at_home = run_copy(model)
+    sent = pickle.loads(pickle.dumps(at_home, protocol=5))
+    at_home.step(10)
+    sent.step(10)
+    assert sent.iteration == at_home.iteration == 15
+    assert np.array_equal(sent.predict_proba(sent.X_test), at_home.predict_proba(at_home.X_test))
+    nll = at_home.history.column("test_nll")
+    assert len(nll) >= 2 and np.array_equal(sent.history.column("test_nll"), nll)
+
+
 def test_progress_reaches_the_session_and_the_function_runs_in_a_worker_process(watcher):
     def staged(pause: float, progress) -> int:
         for done, stage in enumerate(("reading", "writing"), start=1):
@@ -202,7 +222,9 @@ def test_without_a_scheduler_the_animation_is_made_at_home_without_dask():
     script = """
 import asyncio, sys
 from explorer.dashboard import Dashboard, train
+from explorer.methods import METHODS
 from explorer.model import Model
+from explorer.views.export import run_copy
 train.ANIMATION_FRAMES, train.ANIMATION_SIZE = 2, dict(width=320, height=240, dpi=40, resolution=12, fps=2)
 dashboard = Dashboard(Model(dataset="moons", n_points=200, n_inducing=15, batch_size=50))
 dashboard.train.animation_iterations.value = 20

@@ -13,6 +13,11 @@ another) or a lost scheduler ends the job with that error, which the page shows 
 carries on. Each session's run is its own task, its own Variable: sessions stay independent. A cancelled task (Stop,
 or the server process gone) ends itself at its next step, freeing its Dask worker.
 
+A one-shot job with progress (the Train tab's animation) goes the same way through `call_on_cluster(function, args,
+progress)`: the function runs on a worker as one task, its `progress(stage, done, total)` calls are published to the
+task's Variable and reach the session's `progress` at its polls, and its result comes back to the session; `wait`
+steps such a job to its end in a thread of the session (never on the event loop).
+
 One Dask client per server process, connected on first use (after Tornado has forked the processes).
 """
 
@@ -23,7 +28,7 @@ import pickle
 import threading
 import time
 import uuid
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 from explorer.dask_worker import run_pinned
 
@@ -65,14 +70,48 @@ def on_cluster(run) -> Generator[None, None, None]:
     POLL_SLEEP, or a poll) copies the task's latest `run.mirror()` into `run`; once the task is done, its final one.
     Raises the task's error (or the lost worker's, or the client's) at the step that sees it; closing the generator
     (the job replaced or the session closed) cancels the task."""
+    final = yield from _job(_drive, (run,), lambda mirror: vars(run).update(mirror))
+    vars(run).update(final)
+
+
+def call_on_cluster(function: Callable, args: tuple, progress: Callable[[str, int, int], None]):
+    """`function(*args, progress=…)` run on the cluster as one task, as a generator to step (each step ≈ POLL_SLEEP,
+    or a poll) whose return value is the function's result. The function's `progress(stage, done, total)` calls
+    reach `progress` here, the latest one at each poll; its error (or the lost worker's, or the client's) is raised
+    at the step that sees it; closing the generator cancels the task, which then ends at its next progress call.
+    `wait` steps it to the end in a thread. The function, its arguments and its result travel pickled."""
+    return (yield from _job(_call, (function, args), lambda news: progress(*news)))
+
+
+def wait(steps: Generator, stop: threading.Event | None = None):
+    """Step `steps` (`call_on_cluster`) to its end in this thread (never on the event loop) and return its value;
+    once `stop` is set, close it (which cancels its task) and raise `Cancelled`."""
+    try:
+        while stop is None or not stop.is_set():
+            next(steps)
+    except StopIteration as end:
+        return end.value
+    steps.close()
+    raise Cancelled("stopped in the session before the task on the cluster ended")
+
+
+class Cancelled(Exception):
+    """A job on the cluster ended before its end: its session stopped waiting, or (on the worker) it was cancelled."""
+
+
+def _job(task: Callable, args: tuple, news: Callable[[object], None]) -> Generator[None, None, object]:
+    """`task(*args, name, PERIOD)` on the cluster as one task (through `run_pinned`, under the key `name`), as a
+    generator each of whose steps waits ≈ POLL_SLEEP or polls the Variable `name` (at most every PERIOD) and gives
+    the task's latest publication there, if new, unpickled, to `news`; returns the task's result. Closing it cancels
+    the task."""
     from distributed import Variable
 
     dask = client()
     name = f"xgpc-job-{uuid.uuid4().hex}"
     variable = Variable(name, client=dask)
-    variable.set((-1, pickle.dumps({})))  # so that a poll before the task's first publication answers at once
+    variable.set((-1, None))  # so that a poll before the task's first publication answers at once
     # one BLAS thread per job, as in the server (DESIGN §8), and the worker's allocator as in the server
-    future = dask.submit(run_pinned, _drive, (run, name, PERIOD), key=name, pure=False, retries=0)
+    future = dask.submit(run_pinned, task, (*args, name, PERIOD), key=name, pure=False, retries=0)
     seen, polled = -1, 0.0
     try:
         while not future.done():
@@ -80,35 +119,60 @@ def on_cluster(run) -> Generator[None, None, None]:
                 time.sleep(POLL_SLEEP)
             else:
                 polled = time.monotonic()
-                seen = _take(run, variable, seen)
+                number, packed = variable.get()
+                if number > seen:
+                    seen = number
+                    news(pickle.loads(packed))
             yield
-        vars(run).update(pickle.loads(future.result()[0]))
+        return future.result()[0]
     finally:
         if not future.done():
             future.cancel()
         variable.delete()
 
 
-def _take(run, variable, seen: int) -> int:
-    """Copy the Variable's published mirror into `run` if it is newer than number `seen`; returns the newest."""
-    number, packed = variable.get()
-    if number > seen:
-        vars(run).update(pickle.loads(packed))
-    return max(number, seen)
+class _Publication:
+    """On a Dask worker, in the task `name`: its news to the session, published to the Variable `name` as (number,
+    pickled news) at most every `period` seconds, and whether the task has been cancelled."""
+
+    def __init__(self, name: str, period: float):
+        from distributed import Variable, get_worker
+
+        self._worker, self._variable, self._name, self._period = get_worker(), Variable(name), name, period
+        self._number, self._due = 0, 0.0
+
+    def cancelled(self) -> bool:
+        """Whether the task was cancelled (Stop, or the session's server gone): Dask cannot interrupt a running task,
+        so it ends itself at the next check."""
+        task = self._worker.state.tasks.get(self._name)
+        return task is None or task.state == "cancelled"
+
+    def offer(self, news: Callable[[], object]) -> None:
+        """Publish news() if the last publication is at least `period` old (news() is not called otherwise)."""
+        if time.monotonic() >= self._due:
+            self._variable.set((self._number, pickle.dumps(news(), protocol=5)))
+            self._number, self._due = self._number + 1, time.monotonic() + self._period
 
 
-def _drive(run, name: str, period: float) -> bytes:
-    """On a Dask worker: run `run.chunks()` to its end, publishing (number, pickled `run.mirror()`) to the Variable
-    `name` at most every `period` seconds; returns the final mirror, pickled."""
-    from distributed import Variable, get_worker
-
-    worker = get_worker()
-    variable, number, due = Variable(name), 0, 0.0
+def _drive(run, name: str, period: float) -> dict:
+    """On a Dask worker: run `run.chunks()` to its end, publishing `run.mirror()` (`_Publication`); returns the final
+    mirror."""
+    publication = _Publication(name, period)
     for _ in run.chunks():
-        task = worker.state.tasks.get(name)
-        if task is None or task.state == "cancelled":  # Stop, or the session's server gone: Dask cannot interrupt
-            break  # a running task, so it ends itself between two steps
-        if time.monotonic() >= due:
-            variable.set((number, pickle.dumps(run.mirror(), protocol=5)))
-            number, due = number + 1, time.monotonic() + period
-    return pickle.dumps(run.mirror(), protocol=5)
+        if publication.cancelled():
+            break
+        publication.offer(run.mirror)
+    return run.mirror()
+
+
+def _call(function: Callable, args: tuple, name: str, period: float):
+    """On a Dask worker: function(*args, progress=…), publishing its latest progress (stage, done, total)
+    (`_Publication`); a progress call after the task was cancelled raises `Cancelled`."""
+    publication = _Publication(name, period)
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if publication.cancelled():
+            raise Cancelled(f"task {name} cancelled at {stage} {done}/{total}")
+        publication.offer(lambda: (stage, done, total))
+
+    return function(*args, progress=progress)

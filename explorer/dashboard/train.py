@@ -1,17 +1,21 @@
 """Train tab: Play / Pause / Step / Reset, the configuration, the decision surface and the live training curves,
 and downloads of the surface and the traces (PNG, SVG or HTML) and of an animation of the next iterations (GIF). The
-files are drawn from a copy of the session's model in a thread, off the event loop (`explorer.views.export`)."""
+files are drawn from a copy of the session's model in a thread, off the event loop (`explorer.views.export`); with a
+Dask scheduler named, the animation is made on the cluster, the copy sent to a worker (`explorer.dashboard.cluster`)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import tempfile
+import threading
 from pathlib import Path
 
 import panel as pn
 
 from explorer import views
+from explorer.dashboard import cluster
 from explorer.dashboard.controls import ADVANCED, DATA, TRAINING
 from explorer.dashboard.text import html_text
 from explorer.dashboard.traces import Traces
@@ -54,6 +58,15 @@ def evaluation_note(trainer) -> str:
         f"while Play runs, evaluations are skipped where they would take more than {EVALUATION_SHARE:.0%} of the "
         "time (on large sets: fewer points, each exact for its iteration)."
     )
+
+
+def animation_bytes(model, *, progress=None, **options) -> bytes:
+    """The GIF of `export.animate_training(model, …, progress=progress, **options)` (a copy of `model` is stepped),
+    as bytes; made in a thread of the server, or on a Dask worker (`cluster.call_on_cluster`)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "training.gif"
+        export.animate_training(model, path, progress=progress, **options)
+        return path.read_bytes()
 
 
 class TrainTab(pn.viewable.Viewer):
@@ -211,22 +224,21 @@ class TrainTab(pn.viewable.Viewer):
                 f"animation: {iterations} iterations is out of range (from {low} to {high}); nothing was made."
             )
             raise ValueError(f"animation iterations {iterations} out of range")
-        plane, start = self._surface.projection, {}
-        every = max(1, iterations // ANIMATION_FRAMES)
+        plane, every = self._surface.projection, max(1, iterations // ANIMATION_FRAMES)
         done = {"stage": "training", "count": 0, "total": 1}
+        stop = threading.Event()  # set once this coroutine stops waiting: a job on the cluster is then cancelled
 
         def progress(stage: str, count: int, total: int) -> None:  # called in the thread: no Panel object here
             done.update(stage=stage, count=count, total=total)
 
-        def make() -> bytes:
+        def make() -> tuple[int, bytes]:
             model = self._model_copy()
-            start["iteration"] = model.iteration
-            with tempfile.TemporaryDirectory() as folder:
-                path = Path(folder) / "training.gif"
-                export.animate_training(
-                    model, path, iterations=iterations, every=every, plane=plane, progress=progress, **ANIMATION_SIZE
-                )
-                return path.read_bytes()
+            options = dict(iterations=iterations, every=every, plane=plane, **ANIMATION_SIZE)
+            if cluster.scheduler() is None:
+                return model.iteration, animation_bytes(model, progress=progress, **options)
+            # on the cluster: the copy (a `Model`, with its data) is pickled to a worker, the GIF's bytes come back
+            job = cluster.call_on_cluster(functools.partial(animation_bytes, **options), (model,), progress)
+            return model.iteration, cluster.wait(job, stop)
 
         self.animation_file.disabled = True
         self.export_progress.param.update(value=0, visible=True)
@@ -237,14 +249,14 @@ class TrainTab(pn.viewable.Viewer):
                 self.export_progress.value = int(50 * share + (50 if done["stage"] == "drawing" else 0))
                 self.export_status.value = html_text(f"Animation: {done['stage']} {done['count']}/{done['total']}")
                 await asyncio.wait([task], timeout=PROGRESS_SECONDS)
-            data = task.result()
+            first, data = task.result()
         except Exception as err:
             self.export_status.value = html_text(f"The animation could not be made: {type(err).__name__}: {err}")
             raise
         finally:
+            stop.set()
             self.animation_file.disabled = False
             self.export_progress.visible = False
-        first = start["iteration"]
         self.export_status.value = html_text(
             f"Animation of iterations {first}–{first + iterations} ready ({len(data) / 1e6:.1f} MB)."
         )

@@ -9,6 +9,7 @@ and a table, both from the study's one judge: when each method first came within
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import panel as pn
@@ -44,8 +45,12 @@ MISSING = (
 
 class RaceRun:
     """One race: a Model per method built like the dashboard's model (same configuration; the Train tab's data or a
-    named data set), raced by `studies.race.Race` until each has trained `budget` seconds. `chunks()` is the race's
-    generator (the dashboard's worker runs it); `models` holds the racers built so far."""
+    named data set), raced by `studies.race.Race` until each has trained `budget` seconds. `chunks()` builds the race
+    and runs it, a step at a time (the dashboard's worker runs it, or a Dask worker: `explorer.dashboard.cluster`);
+    `models` holds the racers built so far, in the process the race runs in. What the tab reads is the run's
+    `mirror()`: `traces`, `trained` and `finished`, so a run updated from a mirror shows as one that ran at home.
+    The run holds its configuration and, for the Train tab's uploaded data, those data (they travel with it to a
+    Dask worker, which reads a named data set from the data directory instead)."""
 
     def __init__(
         self, model, methods: list[str], budget: float, lengthscale_sqrt_d: bool = False, dataset=None, classes=2
@@ -68,11 +73,10 @@ class RaceRun:
         self.features = model.X_train.shape[1] if dataset is None else None  # read in the worker otherwise
         self.lengthscale_sqrt_d = lengthscale_sqrt_d
         self.models: dict = {}
-        self.race = Race({method: (lambda method=method: self._racer(method)) for method in self.methods}, budget)
-
-    @property
-    def finished(self) -> bool:
-        return self.race.finished
+        # per racer, its history's `COLUMNS` so far (lists of floats, an entry per evaluation)
+        self.traces = {method: {column: [] for column in COLUMNS} for method in self.methods}
+        self.trained: dict[str, float] = {}  # training seconds so far per racer built
+        self.finished = False  # every racer has trained its budget
 
     def _racer(self, method: str):
         """Build the racer for `method` (in the worker) and return its trainer."""
@@ -90,8 +94,22 @@ class RaceRun:
         return racer.trainer
 
     def chunks(self):
-        """The race's steps (`Race.run`)."""
-        return self.race.run()
+        """The race's steps (`Race.run`), each adding the rows it evaluated to `traces`."""
+        race = Race({method: partial(self._racer, method) for method in self.methods}, self.budget)
+        for progress in race.run():
+            trace = self.traces[progress.entrant]
+            for row in progress.rows:
+                for column in COLUMNS:
+                    trace[column].append(float(row[column]))
+            self.trained = progress.trained
+            yield
+        self.finished = True
+
+    def mirror(self) -> dict:
+        """What the tab reads of the run, light enough to send every quarter second (`explorer.dashboard.cluster`:
+        the race goes to a Dask cluster as one task): the racers' `traces`, their `trained` seconds and whether the
+        race `finished` — no Model, data or matrix."""
+        return {"traces": self.traces, "trained": self.trained, "finished": self.finished}
 
 
 def supporting(chosen: list[str], K: int) -> tuple[list[str], dict[str, str]]:
@@ -121,7 +139,8 @@ def seconds_left(budget: float, trained: dict[str, float]) -> float:
 
 class RaceTab(pn.viewable.Viewer):
     """Controls, curves and table of the race (shows itself in a notebook): a study tab
-    (`explorer.dashboard.tabs.StudyTab`); the dashboard runs `RaceRun.chunks()` in its worker."""
+    (`explorer.dashboard.tabs.StudyTab`); the dashboard runs `RaceRun.chunks()` in its worker, or on the Dask
+    cluster when the server names one."""
 
     title = "Race"
     job_label = "The race"
@@ -225,19 +244,15 @@ class RaceTab(pn.viewable.Viewer):
         return self.run
 
     def collect(self) -> dict | None:
-        """New history rows per racer (call under the gate)."""
+        """New rows of each racer's trace since the last call, the racers' training seconds and whether the race
+        finished, from what the run mirrors (`RaceRun.mirror`; call under the gate)."""
         if self.run is None:
             return None
         new = {}
-        for method, racer in self.run.models.items():
-            rows = racer.history.since(self._consumed[method])
-            self._consumed[method] = racer.history.total
-            new[method] = {name: np.array([row[name] for row in rows], dtype=float) for name in COLUMNS}
-        return {
-            "new": new,
-            "finished": self.run.finished,
-            "seconds": {m: r.trainer.seconds for m, r in self.run.models.items()},
-        }
+        for method, trace in self.run.traces.items():
+            start, self._consumed[method] = self._consumed[method], len(trace["seconds"])
+            new[method] = {name: np.array(trace[name][start : self._consumed[method]], dtype=float) for name in COLUMNS}
+        return {"new": new, "finished": self.run.finished, "seconds": dict(self.run.trained)}
 
     def render(self, update: dict | None, running: bool) -> None:
         if update is None:

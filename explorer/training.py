@@ -32,6 +32,8 @@ COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "len
 """The columns of every row. "lengthscale" (the geometric mean under ARD) and "variance" come from the kernel's
 `summary()`, whose further entries (e.g. the ARD lengthscales "lengthscale_1" …) become extra columns."""
 CONVERGENCE_RULES = ("parameters", "holdout", "no-improvement", "none")
+TASK_ROWS = 4 * CHUNK_ROWS
+"""Test rows a scoring task on a cluster scores, in whole chunks (at least one): `chunk_scores_on_cluster`."""
 
 
 class History:
@@ -404,22 +406,28 @@ def chunk_scores_on_cluster(
 
     The engine's predictive state (`predictive_snapshot`, a few m × m arrays) and the source are sent to every
     worker once; a task then reads its own rows from the source there (an `NpySource`, `ZarrSource` or `ParquetSource`
-    travels as its paths, so the workers must see the same files; an `ArraySource` as its arrays). `progress(rows_done,
-    n)` is called as tasks finish. A failed task's error is raised as the serial loop would raise it: that of the
-    first failing block in row order, once every block before it has been scored (the blocks after it are
-    cancelled)."""
+    travels as its paths, so the workers must see the same files; an `ArraySource` as its arrays). A task scores
+    consecutive blocks of about `TASK_ROWS` rows in all, so that its fixed cost (pinning BLAS, the round trip to the
+    scheduler: some 10-40 ms) stays small beside its work. `progress(rows_done, n)` is called as tasks finish. A
+    failed task's error is raised as the serial loop would raise it: that of the first failing block in row order,
+    once every block before it has been scored (the tasks after it are cancelled)."""
     from distributed import as_completed
 
+    per_task = max(1, TASK_ROWS // max(stop - start for start, stop in blocks))
+    groups = [blocks[i : i + per_task] for i in range(0, len(blocks), per_task)]
     snapshot, data = client.scatter([predictive_snapshot(engine), source], broadcast=True, hash=False)
     run = uuid.uuid4().hex[:8]
     futures = [
         client.submit(
-            run_pinned, chunk_scores, (snapshot, data, start, stop), key=f"test scores {run} rows {start}-{stop}"
+            run_pinned,
+            _blocks_scores,
+            (snapshot, data, group),
+            key=f"test scores {run} rows {group[0][0]}-{group[-1][1]}",
         )
-        for start, stop in blocks
+        for group in groups
     ]
     position = {future: i for i, future in enumerate(futures)}
-    sums: list = [None] * len(blocks)
+    sums: list = [None] * len(groups)
     failed: dict[int, BaseException] = {}
     rows_done = 0
     try:
@@ -427,18 +435,23 @@ def chunk_scores_on_cluster(
             i = position[future]
             try:
                 sums[i] = future.result()[0]
-            except Exception as err:  # a bad chunk (or a cancelled one after it)
+            except Exception as err:  # a bad chunk (or a task cancelled after it)
                 failed[i] = err
                 client.cancel(futures[min(failed) + 1 :])
             else:
-                rows_done += blocks[i][1] - blocks[i][0]
+                rows_done += groups[i][-1][1] - groups[i][0][0]
                 if progress is not None:
                     progress(rows_done, source.n)
             if failed and all(part is not None for part in sums[: min(failed)]):
                 raise failed[min(failed)]
     finally:
         client.cancel([*futures, snapshot, data])
-    return sums
+    return [block for group in sums for block in group]
+
+
+def _blocks_scores(engine, source: DataSource, blocks: list[tuple[int, int]]) -> list[tuple[float, float]]:
+    """`chunk_scores` of each block (start, stop), in order: one task's work."""
+    return [chunk_scores(engine, source, start, stop) for start, stop in blocks]
 
 
 def predictive_snapshot(engine):

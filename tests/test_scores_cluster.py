@@ -28,7 +28,7 @@ from explorer.validation import DataError
 
 FORMATS = ("npy", "zarr", "parquet")
 SETTINGS = {"n_inducing": 10, "batch_size": 50, "seed": 1, "eval_points": 200}
-CHUNK = 300  # rows per chunk: the 1,500 test rows below make five chunks, and so five tasks
+CHUNK = 300  # rows per chunk: the 1,500 test rows below make five chunks
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,12 @@ def client():
     """A LocalCluster of two single-threaded worker processes (the grid's own), closed after the module."""
     with grid.dask_client(workers=2) as client:
         yield client
+
+
+@pytest.fixture(autouse=True)
+def tasks_of_two_chunks(monkeypatch):
+    """Tasks of two chunks (600 rows), so the five chunks make three tasks: [0, 600), [600, 1200), [1200, 1500)."""
+    monkeypatch.setattr(training, "TASK_ROWS", 2 * CHUNK)
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +101,7 @@ def test_a_label_the_model_does_not_know_is_named_by_its_file_and_row_on_the_clu
 ):
     _, _, X_te, y_te = problem
     labels = y_te.copy()
-    labels[[1234, 1400]] = [3, 2]  # two bad chunks: the error is the first one's in row order, wherever it ran
+    labels[[700, 1234]] = [3, 2]  # in two tasks: the error is the first one's in row order, whichever ends first
     source = ScaledSource(open_source(write(tmp_path, kind, X_te, labels)), trained.scaler, "test data")
     with pytest.raises(DataError) as serial:
         training.test_scores(trained.engine, source, CHUNK)
@@ -103,9 +109,9 @@ def test_a_label_the_model_does_not_know_is_named_by_its_file_and_row_on_the_clu
         training.test_scores(trained.engine, source, CHUNK, client=client)
     assert str(parallel.value) == str(serial.value)
     assert f"test.{kind}" in str(serial.value) or "test_labels.npy" in str(serial.value)
-    assert "row 1234 (0-based) holds class 3" in str(serial.value) and "0…1" in str(serial.value)
+    assert "row 700 (0-based) holds class 3" in str(serial.value) and "0…1" in str(serial.value)
     subset = SubsetSource(source, np.arange(1000, 1500))  # e.g. the test side of a split: the file's row is named
-    with pytest.raises(DataError, match="row 1234 \\(0-based\\) holds class 3"):
+    with pytest.raises(DataError, match="row 1234 \\(0-based\\) holds class 2"):
         training.test_scores(trained.engine, subset, CHUNK, client=client)
 
 
@@ -113,8 +119,9 @@ def test_the_run_scores_on_a_client_with_progress_as_chunks_finish(trained, clie
     done = []
     parallel = trained.test_scores(CHUNK, client=client, progress=lambda rows, n: done.append((rows, n)))
     assert parallel == trained.test_scores(CHUNK)
-    assert [n for _, n in done] == [1500] * 5
-    assert [rows for rows, _ in done] == [300, 600, 900, 1200, 1500]  # rows finished so far, whichever chunk it was
+    assert [n for _, n in done] == [1500] * 3
+    assert [rows for rows, _ in done][:2] in ([600, 1200], [300, 900], [600, 900])  # whichever task ended first
+    assert done[-1][0] == 1500
     with pytest.raises(ValueError, match="chunk_rows must be a whole number ≥ 1, got 0"):
         trained.test_scores(0, client=client)
 

@@ -334,8 +334,8 @@ def test_scores(
     −log p(y_i) and of the errors over the chunks (`chunk_scores`), added in row order and divided by n (equal to
     `metrics` on all rows at once up to rounding).
 
-    With a Dask `client` each chunk is a task on its cluster (`chunk_scores_on_cluster`), the chunks scored in
-    parallel; the numbers are the serial ones, bit for bit (the same sums added in the same order), and so are the
+    With a Dask `client` the chunks are scored in parallel as tasks on its cluster, `TASK_ROWS` rows a task
+    (`chunk_scores_on_cluster`); the numbers are the serial ones, bit for bit (the same sums added in the same order), and so are the
     errors.
 
     Parameters
@@ -345,7 +345,7 @@ def test_scores(
     source : explorer.data.sources.DataSource
         The test rows in the engine's (standardised) units (e.g. a `ScaledSource`), labels class indices 0…K−1.
     chunk_rows : int, default `sources.CHUNK_ROWS`
-        Rows read and predicted at a time (on a cluster: the rows of one task).
+        Rows read and predicted at a time (the memory the scoring takes, on a cluster per worker thread).
     client : distributed.Client, optional
         Score on this client's cluster; default here, chunk after chunk (Dask is not imported).
     progress : callable, optional

@@ -13,8 +13,8 @@ memory, where the features are O(1) and not standardised and Z is k-means++ on a
 `_labels.npy` file in `--data-dir` (kept there and reused by later runs; default a temporary folder) and trained on
 out of core, as a user's file would be: an `NpySource` (memory map, checked block by block), standardised from one
 pass over its chunks and Z by k-means++ on a seeded sample of 100,000 rows (`recipe.start_run` with a source). Test
-set: `--test-rows` fresh rows (default 100,000), in memory or, above `--max-ram-gb`, on disk as the training rows
-are; the test scores are computed chunk by chunk (`training.test_scores`, `--chunk-rows` a chunk). With `--workers N`
+set: `--test-rows` fresh rows (default 100,000), in memory or, with `--test-on-disk`, in a float32 `.npy` pair as
+the on-disk training rows are; the test scores are computed chunk by chunk (`training.test_scores`, `--chunk-rows` a chunk). With `--workers N`
 or `--scheduler ADDRESS` (`bench.grid`) they are computed a second time, the chunks as parallel tasks on that Dask
 cluster, and the row reports both times, their ratio and whether the numbers are the same.
 """
@@ -133,13 +133,19 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "--test-rows",
         type=float,
         default=1e5,
-        help="fresh test rows the scores are computed on (default 1e5; on disk above --max-ram-gb as float64)",
+        help="fresh test rows the scores are computed on (default 1e5)",
+    )
+    parser.add_argument(
+        "--test-on-disk",
+        action="store_true",
+        help="write the test rows to a float32 .npy pair in the data folder and score them out of core",
     )
     parser.add_argument(
         "--chunk-rows",
         type=int,
         default=CHUNK_ROWS,
-        help=f"test rows read and predicted at a time, the rows of one task on a cluster (default {CHUNK_ROWS})",
+        help=f"test rows read and predicted at a time (default {CHUNK_ROWS}; a task on a cluster scores "
+        f"{training.TASK_ROWS:,} rows, whole chunks)",
     )
     add_setting_argument(parser, "seed")
     add_common_arguments(parser)
@@ -177,10 +183,10 @@ def on_disk_set(n: int, args, folder: Path, role: str = "") -> tuple[Path, float
 
 
 def test_set(args, folder: Path) -> DataSource:
-    """The `--test-rows` fresh test rows: in memory (an `ArraySource`) unless they exceed `--max-ram-gb` as float64,
-    then a float32 `.npy` pair in `folder` (an `NpySource`)."""
+    """The `--test-rows` fresh test rows: in memory (an `ArraySource`), or with `--test-on-disk` a float32 `.npy`
+    pair in `folder` (an `NpySource`)."""
     rows = int(args.test_rows)
-    if rows * D * 8 / 1e9 <= args.max_ram_gb:
+    if not args.test_on_disk:
         return ArraySource(*susy_like(rows, np.random.default_rng([args.seed, 99]), args.noise))
     path = on_disk_set(rows, args, folder, "test")[0]
     return NpySource(path, path.with_name(f"{path.stem}_labels.npy"))
@@ -431,9 +437,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     options = f" ({', '.join(args.option)})" if args.option else ""
     test_rows = int(args.test_rows)
-    test_storage = "in RAM" if test_rows * D * 8 / 1e9 <= args.max_ram_gb else "on disk, .npy float32"
+    test_storage = "on disk, .npy float32" if args.test_on_disk else "in RAM"
     cluster = (
-        f"; 'test scores on {workers} workers s' computes them again, each chunk a task on a Dask cluster of "
+        f"; 'test scores on {workers} workers s' computes them again as tasks of "
+        f"{max(1, training.TASK_ROWS // args.chunk_rows) * args.chunk_rows:,} rows on a Dask cluster of "
         f"{workers} single-threaded workers ({'a LocalCluster' if args.scheduler is None else args.scheduler}; the "
         "engine's predictive state and the source sent to each worker once, a task reading its own rows), "
         "'speed-up' is the ratio of the two times and 'same scores' says whether NLL and error are bit for bit the "

@@ -14,9 +14,10 @@ memory, where the features are O(1) and not standardised and Z is k-means++ on a
 out of core, as a user's file would be: an `NpySource` (memory map, checked block by block), standardised from one
 pass over its chunks and Z by k-means++ on a seeded sample of 100,000 rows (`recipe.start_run` with a source). Test
 set: `--test-rows` fresh rows (default 100,000), in memory or, with `--test-on-disk`, in a float32 `.npy` pair as
-the on-disk training rows are; the test scores are computed chunk by chunk (`training.test_scores`, `--chunk-rows` a chunk). With `--workers N`
-or `--scheduler ADDRESS` (`bench.grid`) they are computed a second time, the chunks as parallel tasks on that Dask
-cluster, and the row reports both times, their ratio and whether the numbers are the same.
+the on-disk training rows are; the test scores are computed chunk by chunk (`training.test_scores`, `--chunk-rows`
+a chunk). With `--workers N` or `--scheduler ADDRESS` (`bench.grid`) they are also computed as parallel tasks on
+that Dask cluster, the two in turn three times, and the row reports both times, their ratio and whether the numbers
+are the same.
 """
 
 from __future__ import annotations

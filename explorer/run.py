@@ -196,13 +196,15 @@ class Run:
         """The `training.History`: one row per evaluation."""
         return self.trainer.history
 
-    def test_scores(self, chunk_rows: int = CHUNK_ROWS) -> tuple[float, float]:
+    def test_scores(self, chunk_rows: int = CHUNK_ROWS, *, client=None, progress=None) -> tuple[float, float]:
         """Test NLL and error rate over all test rows (not only the `eval_points` the history watches), read and
-        predicted `chunk_rows` at a time (`training.test_scores`): a test source of any size fits."""
+        predicted `chunk_rows` at a time (`training.test_scores`): a test source of any size fits. With a
+        `distributed.Client` the chunks are scored in parallel as tasks on its cluster, with the same numbers;
+        `progress(rows_done, n_test)` is called as chunks finish."""
         source = self.X_test if isinstance(self.X_test, DataSource) else ArraySource(self.X_test, self.y_test)
         if self.scaler is not None:
             source = ScaledSource(source, self.scaler, "test data")
-        return test_scores(self.engine, source, chunk_rows)
+        return test_scores(self.engine, source, chunk_rows, client=client, progress=progress)
 
     def set_eval_every(self, every: int) -> None:
         """Evaluate every `every` iterations from now on (the one setting that does not define the run)."""

@@ -13,12 +13,17 @@ memory, where the features are O(1) and not standardised and Z is k-means++ on a
 `_labels.npy` file in `--data-dir` (kept there and reused by later runs; default a temporary folder) and trained on
 out of core, as a user's file would be: an `NpySource` (memory map, checked block by block), standardised from one
 pass over its chunks and Z by k-means++ on a seeded sample of 100,000 rows (`recipe.start_run` with a source). Test
-set: 100,000 fresh rows.
+set: `--test-rows` fresh rows (default 100,000), in memory or, with `--test-on-disk`, in a float32 `.npy` pair as
+the on-disk training rows are; the test scores are computed chunk by chunk (`training.test_scores`, `--chunk-rows`
+a chunk). With `--workers N` or `--scheduler ADDRESS` (`bench.grid`) they are also computed as parallel tasks on
+that Dask cluster, the two in turn three times, and the row reports both times, their ratio and whether the numbers
+are the same.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import resource
 import shlex
 import tempfile
@@ -29,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer import methods, recipe, training
+from explorer.bench import grid
 from explorer.bench.common import (
     add_common_arguments,
     add_setting_argument,
@@ -38,7 +44,7 @@ from explorer.bench.common import (
     run_config,
 )
 from explorer.bench.protocol import Progress, parse_options
-from explorer.data.sources import ArraySource, NpySource, ScaledSource
+from explorer.data.sources import CHUNK_ROWS, ArraySource, DataSource, NpySource, ScaledSource
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 
@@ -124,8 +130,27 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         default=None,
         help="folder for the on-disk sets, kept and reused (default: a temporary folder, removed at the end)",
     )
+    parser.add_argument(
+        "--test-rows",
+        type=float,
+        default=1e5,
+        help="fresh test rows the scores are computed on (default 1e5)",
+    )
+    parser.add_argument(
+        "--test-on-disk",
+        action="store_true",
+        help="write the test rows to a float32 .npy pair in the data folder and score them out of core",
+    )
+    parser.add_argument(
+        "--chunk-rows",
+        type=int,
+        default=CHUNK_ROWS,
+        help=f"test rows read and predicted at a time (default {CHUNK_ROWS}; a task on a cluster scores "
+        f"{training.TASK_ROWS:,} rows, whole chunks)",
+    )
     add_setting_argument(parser, "seed")
     add_common_arguments(parser)
+    grid.add_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -146,15 +171,60 @@ def write_susy_like_npy(path: Path, n: int, rng: np.random.Generator, noise: flo
     path.with_suffix(".part").rename(path)
 
 
-def on_disk_set(n: int, args, folder: Path) -> tuple[Path, float]:
+def on_disk_set(n: int, args, folder: Path, role: str = "") -> tuple[Path, float]:
     """The on-disk set of n rows for this seed and noise in `folder` (written unless a complete one is there) and
-    the seconds its writing took (0 when reused)."""
-    path = folder / f"susy_like_n{n}_seed{args.seed}_noise{args.noise:g}.npy"
+    the seconds its writing took (0 when reused). `role` "test" names the test set's file and its own stream."""
+    path = folder / f"susy_like{'_' + role if role else ''}_n{n}_seed{args.seed}_noise{args.noise:g}.npy"
     if path.exists() and path.with_name(f"{path.stem}_labels.npy").exists():
         return path, 0.0
     start = time.perf_counter()
-    write_susy_like_npy(path, n, np.random.default_rng([args.seed, n]), args.noise)
+    stream = [args.seed, n] if not role else [args.seed, n, 99]
+    write_susy_like_npy(path, n, np.random.default_rng(stream), args.noise)
     return path, time.perf_counter() - start
+
+
+def test_set(args, folder: Path) -> DataSource:
+    """The `--test-rows` fresh test rows: in memory (an `ArraySource`), or with `--test-on-disk` a float32 `.npy`
+    pair in `folder` (an `NpySource`)."""
+    rows = int(args.test_rows)
+    if not args.test_on_disk:
+        return ArraySource(*susy_like(rows, np.random.default_rng([args.seed, 99]), args.noise))
+    path = on_disk_set(rows, args, folder, "test")[0]
+    return NpySource(path, path.with_name(f"{path.stem}_labels.npy"))
+
+
+def scores_in_turn(engine, test: DataSource, args, client, note, repeats: int = 3) -> dict:
+    """The test scores of `engine` on `test` computed chunk by chunk here and, given a Dask `client`, as tasks on its
+    cluster, the two in turn `repeats` times: the median seconds of each way, the median of the pairs' ratios (the
+    other helpers' load on this shared machine changes between passes) and whether every pass on the cluster gave
+    the serial numbers. Without a client, one serial pass."""
+    ways = ("serial",) if client is None else ("serial", "cluster")
+    seconds, scores = {way: [] for way in ways}, {way: [] for way in ways}
+    for _ in range(1 if client is None else repeats):
+        for way in ways:
+            start = time.perf_counter()
+            scores[way].append(
+                training.test_scores(
+                    engine,
+                    test,
+                    args.chunk_rows,
+                    client=client if way == "cluster" else None,
+                    progress=lambda rows, total, way=way: note(f"test scores ({way}): {rows:,} of {total:,} rows"),
+                )
+            )
+            seconds[way].append(time.perf_counter() - start)
+    cluster = client is not None
+    return {
+        "test_nll": scores["serial"][0][0],
+        "test_error": scores["serial"][0][1],
+        "score_serial_seconds": float(np.median(seconds["serial"])),
+        "score_cluster_seconds": float(np.median(seconds["cluster"])) if cluster else float("nan"),
+        "score_speedup": float(np.median(np.divide(seconds["serial"], seconds["cluster"])))
+        if cluster
+        else float("nan"),
+        "cluster_scores_equal": all(s == scores["serial"][0] for s in scores["cluster"]) if cluster else None,
+        "score_seconds": seconds,
+    }
 
 
 def start_in_memory(n: int, args, X_holdout, y_holdout, folder: Path):
@@ -260,13 +330,13 @@ def ratio_in_turn(engine, reference, steps: int = 50, repeats: int = 9) -> float
 def run_size(
     n: int,
     args,
-    X_test: np.ndarray,
-    y_test: np.ndarray,
+    test: DataSource,
     X_holdout: np.ndarray,
     y_holdout: np.ndarray,
     folder: Path,
     progress: Progress,
     reference,
+    client=None,
 ) -> dict:
     gigabytes = n * D * 8 / 1e9
 
@@ -284,9 +354,12 @@ def run_size(
     engine.step(100)  # working memory of further iterations (numpy allocations are traced)
     growth, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    test = ArraySource(X_test, y_test)
-    test_nll, test_error = training.test_scores(
-        engine, test if started.scaler is None else ScaledSource(test, started.scaler, "test data")
+    scores = scores_in_turn(
+        engine,
+        test if started.scaler is None else ScaledSource(test, started.scaler, "test data"),
+        args,
+        client,
+        lambda text: progress.show(args.seconds, f"n = {n:,}: {text}"),
     )
     read_ms = minibatch_read_ms(engine.source, args.batch_size)
     in_turn = ratio_in_turn(engine, reference)  # steps on: after the test scores
@@ -299,8 +372,7 @@ def run_size(
         "iterations": iterations,
         "seconds": seconds,
         "converged": converged,
-        "test_error": test_error,
-        "test_nll": test_nll,
+        **scores,
         "state_mb": state / 1e6,
         "step_peak_mb": peak / 1e6,
         "step_growth_mb": growth / 1e6,
@@ -313,17 +385,23 @@ def run_size(
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     sizes = [int(n) for n in args.n]
-    X_test, y_test = susy_like(100_000, np.random.default_rng([args.seed, 99]), args.noise)
     X_holdout, y_holdout = susy_like(10_000, np.random.default_rng([args.seed, 98]), args.noise)
     progress = Progress(len(sizes) * args.seconds)
     results = []
-    with tempfile.TemporaryDirectory() as tmp, pinned_blas(args.threads):
+    on_cluster = args.scheduler is not None or args.workers is not None
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        pinned_blas(args.threads),
+        grid.dask_client(args.scheduler, args.workers) if on_cluster else contextlib.nullcontext() as client,
+    ):
         folder = Path(args.data_dir or tmp)
         folder.mkdir(parents=True, exist_ok=True)
+        test = test_set(args, folder)
         reference = start_in_memory(REFERENCE_ROWS, args, X_holdout, y_holdout, folder)[0].trainer.engine
         tracemalloc.stop()
         for n in sizes:
-            results.append(run_size(n, args, X_test, y_test, X_holdout, y_holdout, folder, progress, reference))
+            results.append(run_size(n, args, test, X_holdout, y_holdout, folder, progress, reference, client))
+        workers = len(client.nthreads()) if on_cluster else 0
     progress.close()
     base = results[0]["ms_per_iteration"]
     rows = [
@@ -341,6 +419,16 @@ def main(argv: list[str] | None = None) -> int:
             "seconds to converge": r["seconds"] if r["converged"] else float("nan"),
             "test error": r["test_error"],
             "test NLL": r["test_nll"],
+            "test scores s": r["score_serial_seconds"],
+            **(
+                {
+                    f"test scores on {workers} workers s": r["score_cluster_seconds"],
+                    "speed-up": r["score_speedup"],
+                    "same scores": "yes" if r["cluster_scores_equal"] else "NO",
+                }
+                if on_cluster
+                else {}
+            ),
             "state MB": r["state_mb"],
             "step peak MB": r["step_peak_mb"],
             "kept after 100 steps MB": r["step_growth_mb"],
@@ -349,12 +437,26 @@ def main(argv: list[str] | None = None) -> int:
         for r in results
     ]
     options = f" ({', '.join(args.option)})" if args.option else ""
+    test_rows = int(args.test_rows)
+    test_storage = "on disk, .npy float32" if args.test_on_disk else "in RAM"
+    cluster = (
+        f"; 'test scores on {workers} workers s' computes them again as tasks of "
+        f"{max(1, training.TASK_ROWS // args.chunk_rows) * args.chunk_rows:,} rows on a Dask cluster of "
+        f"{workers} single-threaded workers ({'a LocalCluster' if args.scheduler is None else args.scheduler}; the "
+        "engine's predictive state and the source sent to each worker once, a task reading its own rows), "
+        "'speed-up' is the ratio of the two times and 'same scores' says whether NLL and error are bit for bit the "
+        "serial ones; the two are timed in turn 3 times, the table gives the median times and the median of the 3 "
+        "ratios"
+        if on_cluster
+        else ""
+    )
     text = markdown_table(rows) + (
         f"\n\n{args.method}{options}, synthetic SUSY-like data (d = {D}, label noise {args.noise:g}; "
         f"`explorer/bench/scale.py`), m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the "
         f"paper's {RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time "
-        f"only; ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on 100,000 fresh "
-        "rows. Memory (tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and "
+        f"only; ms/iteration is the median over {args.eval_every}-iteration chunks; test metrics on {test_rows:,} fresh "
+        f"rows ({test_storage}), computed chunk by chunk ({args.chunk_rows:,} rows a chunk; 'test scores s'){cluster}. "
+        "Memory (tracemalloc, numpy allocations included): 'state MB' is what building the run allocated and "
         "still holds (the method's state and any copy it makes of the data; the data themselves exist before and are "
         "not counted); 'step peak MB' the peak during 100 further iterations and 'kept after 100 steps MB' what they "
         "left allocated (bounded memory: all three flat in n); 'peak RSS' is the process's peak resident size during "
@@ -371,7 +473,8 @@ def main(argv: list[str] | None = None) -> int:
     command = "python -m explorer bench scale " + shlex.join(list(argv or []))
     finish(
         args,
-        f"scale ({args.method}{''.join(', ' + o for o in args.option)})",
+        f"scale ({args.method}{''.join(', ' + o for o in args.option)}"
+        + (", test scores on a Dask cluster)" if on_cluster else ")"),
         command.strip(),
         text,
         {"config": run_config(args), "results": results},

@@ -103,6 +103,11 @@ class DataSource:
         """All n labels (n,) int64 class indices, read in blocks (subclasses read the labels alone)."""
         return np.concatenate([self.batch(rows)[1] for rows in self.chunks(CHUNK_ROWS)])
 
+    def label_location(self, row: int) -> str:
+        """Where the label of row `row` is kept, for messages: e.g. "rows_labels.npy row 12 (0-based)" (the file, and
+        the array or column in it, and the row there)."""
+        return f"y row {row} (0-based)"
+
     def chunks(self, size: int, rows: np.ndarray | None = None) -> Iterator[np.ndarray]:
         """Consecutive blocks of at most `size` indices of `rows` (default: all n rows, made block by block: an index
         of all 10⁸ rows would take 800 MB)."""
@@ -214,10 +219,35 @@ class NpySource(DataSource):
         return self._open
 
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "_open": None}  # a copy opens its own files
+        """The source as its two paths and their layout, not its rows (a Dask task or a copy reopens the files)."""
+        state = {**self.__dict__, "_open": None, "_touched": 0}
+        state["X"] = state["y"] = None
+        state["_layout"] = self._layout()
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        """Reopen the files of a pickled source (no check of the values: they were checked when it was first opened);
+        DataError naming the file if it is not there or no longer has the layout it had (shape, dtype, size)."""
+        layout = state.pop("_layout")
+        self.__dict__.update(state)
+        self.X, self._X_bytes = _open_npy(self.X_path)
+        self.y, self._y_bytes = _open_npy(self.y_path)
+        for path, was, now in zip((self.X_path, self.y_path), layout, self._layout()):
+            if now != was:
+                raise DataError(
+                    f"{path}: the file has changed since the source was opened (it held {was[0]} {was[1]} in "
+                    f"{was[2]:,} bytes, now {now[0]} {now[1]} in {now[2]:,}); open it again"
+                )
+
+    def _layout(self) -> tuple[tuple, tuple]:
+        """(shape, dtype, file size) of X's file and of y's."""
+        return (self.X.shape, str(self.X.dtype), self._X_bytes), (self.y.shape, str(self.y.dtype), self._y_bytes)
 
     def labels(self) -> np.ndarray:
         return np.asarray(self.y, dtype=np.int64)
+
+    def label_location(self, row: int) -> str:
+        return f"{self.y_path}: y row {row} (0-based)"
 
 
 def _pread_rows(file, array: np.ndarray, index: np.ndarray, path: Path) -> np.ndarray:
@@ -333,6 +363,9 @@ class ZarrSource(DataSource):
     def labels(self) -> np.ndarray:
         return np.asarray(self.y[:], dtype=np.int64)
 
+    def label_location(self, row: int) -> str:
+        return f"{self.path}: array 'y' row {row} (0-based)"
+
 
 class ParquetSource(NpySource):
     """Training rows in a Parquet table: the label column (`label_column`; default the one column named label, y,
@@ -356,7 +389,7 @@ class ParquetSource(NpySource):
         except (pa.ArrowException, OSError) as err:
             raise DataError(f"{path}: not a readable Parquet file ({type(err).__name__}: {err})") from None
         schema = table.schema_arrow
-        label = _label_column(schema.names, label_column, path)
+        self.label_column = label = _label_column(schema.names, label_column, path)
         self.feature_names = [name for name in schema.names if name != label]
         if not self.feature_names:
             raise DataError(f"{path}: the table has no feature columns besides the label column {label!r}")
@@ -390,6 +423,14 @@ class ParquetSource(NpySource):
         y.flush()
         del X, y
         super().__init__(folder / "X.npy", folder / "y.npy", check=False)
+
+    def __getstate__(self) -> dict:
+        """As `NpySource`'s, without the cache folder: a copy reads the original's cache and never removes it (keep
+        the original while its copies read)."""
+        return {key: value for key, value in super().__getstate__().items() if key != "_cache"}
+
+    def label_location(self, row: int) -> str:
+        return f"{self.path}: column {self.label_column!r} row {row} (0-based)"
 
 
 def _label_column(names: list[str], label_column, path) -> str:
@@ -431,6 +472,9 @@ class SubsetSource(DataSource):
     def labels(self) -> np.ndarray:
         return self.source.labels()[self.rows]
 
+    def label_location(self, row: int) -> str:
+        return self.source.label_location(int(self.rows[row]))
+
 
 class ScaledSource(DataSource):
     """Another source's rows standardised as they are read, by a fitted `Standardizer` (the training statistics):
@@ -447,6 +491,9 @@ class ScaledSource(DataSource):
 
     def labels(self) -> np.ndarray:
         return self.source.labels()
+
+    def label_location(self, row: int) -> str:
+        return self.source.label_location(row)
 
     @cached_property
     def n_classes(self) -> int:

@@ -113,13 +113,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="run the grid's fits as tasks on this running dask.distributed scheduler (e.g. tcp://host:8786)",
+        help="run the benchmark's tasks (a grid's fits; bench scale's test scoring) on this running dask.distributed "
+        "scheduler (e.g. tcp://host:8786)",
     )
     where.add_argument(
         "--workers",
         type=_at_least_one,
         metavar="N",
-        help="run the grid's fits as tasks on a local Dask cluster of N single-threaded worker processes",
+        help="run the benchmark's tasks (a grid's fits; bench scale's test scoring) on a local Dask cluster of N "
+        "single-threaded worker processes",
     )
 
 

@@ -85,7 +85,10 @@ def test_pg_augmentation_notebook_runs_and_shows_the_learn_tab():
 
 
 @pytest.mark.slow
-def test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1():
+def test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1(monkeypatch):
+    # the notebook's QUICK sizes: 1-s training budgets for the race, the inducing study and Table 1 (4, 3 and 5 s
+    # otherwise), which still draw every figure and fill every row the test reads
+    monkeypatch.setenv("XGPC_NOTEBOOK_QUICK", "1")
     notebook = execute("paper_figures.ipynb")
     text = text_outputs(notebook)
     assert "Fig. 1: " in text and "Table 1: " in text  # says which data it used (the paper's or the built-in set)

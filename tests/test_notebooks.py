@@ -15,7 +15,8 @@ NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
 # The notebooks' test sizes: paper_figures.ipynb trains 1 s per fit for Fig. 2, Fig. 3 and Table 1 (4, 3 and 5 s
-# otherwise), which still draws every figure and fills every row the tests read.
+# otherwise) and the tour races 0.3 s per method (1 s otherwise), which still draw every figure, fill every row and
+# give the verdict the tests read.
 QUICK = {"XGPC_NOTEBOOK_QUICK": "1"}
 
 

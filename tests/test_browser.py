@@ -128,7 +128,7 @@ def test_each_tab_renders(served, page):
             page.get_by_text("ELBO without augmentation").wait_for(timeout=TIMEOUT_MS)
         if tab == "Race":
             dashboard.race.dataset.value = TRAIN_DATA  # the Train tab's set: the tab's drawing, not a9a's
-            dashboard.race.budget.value = 1.5
+            dashboard.race.budget.value = 0.5
             page.get_by_role("button", name="Start race").click()
             page.get_by_text("Race finished").wait_for(timeout=TIMEOUT_MS)
         page.wait_for_timeout(800)

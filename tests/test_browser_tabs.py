@@ -98,7 +98,7 @@ def each_tab_after_its_action(page, dashboard, check) -> None:
 
     page.locator(".bk-tab", has_text="Race").click()
     dashboard.race.dataset.value = TRAIN_DATA  # the Train tab's set: the tab's drawing, not a9a's
-    dashboard.race.budget.value = 1.0
+    dashboard.race.budget.value = 0.5
     page.get_by_role("button", name="Start race").click()
     page.get_by_text("Race finished").wait_for(timeout=TIMEOUT_MS)
     check("Race")

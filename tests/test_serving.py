@@ -34,7 +34,7 @@ UNNOTICED_WAIT = 0.01
 # page built on the loop took 0.74–0.83 s at load ≈ 4.
 PAGE_BUILD_MARGIN = 50.0
 PAGE_MARGIN = 2.5  # opening a costly link against opening a plain page (on the loop: ≳ 3×)
-QUIET_SECONDS = 4.0  # how long the other client is watched just before the action
+QUIET_SECONDS = 2.0  # how long the other client is watched just before the action (about 20 fetches)
 # A link whose run is within budget but takes ≈ 1.5 s to build here (k-means++ for 950 inducing points on 40,000 rows).
 HEAVY = "?dataset=moons&n_points=50000&n_inducing=950&batch_size=200"
 # Within budget and ≈ 3.5 s to build here: k-means++ for 999 inducing points on 80,000 rows.

@@ -141,26 +141,33 @@ def test_a_failed_task_and_a_dead_worker_are_named_and_the_rest_completes(client
     assert log.getvalue().count("done before") == 2 and "b fold 1 exits: done in" in log.getvalue()
 
 
-def test_the_serial_path_does_not_import_dask(csv_file, tmp_path):
-    script = textwrap.dedent(
-        f"""
-        import sys
-        from explorer.__main__ import main
-        code = main({table1_command(csv_file, tmp_path)!r} + ["--folds", "1", "--methods", "xgpc"])
-        assert code == 0, code
-        print(sorted(name for name in sys.modules if name.split(".")[0] in ("dask", "distributed")))
-        """
+def dask_modules_after(script: str) -> tuple[list[str], str]:
+    """Run `script` (Python source) in a fresh interpreter with BLAS on one thread: the modules of `dask` and
+    `distributed` it imported, and its error output (an AssertionError if it failed)."""
+    listing = (
+        '\nprint(json.dumps(sorted(name for name in sys.modules if name.split(".")[0] in ("dask", "distributed"))))\n'
     )
     done = subprocess.run(
-        [sys.executable, "-c", script],
+        [sys.executable, "-c", "import json, sys\n" + textwrap.dedent(script) + listing],
         capture_output=True,
         text=True,
         timeout=120,
         env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "[]"
-    assert "fold 1/1 xgpc: done in" in done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+def test_the_serial_path_does_not_import_dask(csv_file, tmp_path):
+    modules, log = dask_modules_after(
+        f"""
+        from explorer.__main__ import main
+        code = main({table1_command(csv_file, tmp_path)!r} + ["--folds", "1", "--methods", "xgpc"])
+        assert code == 0, code
+        """
+    )
+    assert modules == []
+    assert "fold 1/1 xgpc: done in" in log
 
 
 def test_a_data_set_file_that_is_not_there_is_named(tmp_path):

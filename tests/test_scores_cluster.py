@@ -6,17 +6,12 @@ client does not import Dask."""
 
 from __future__ import annotations
 
-import os
 import pickle
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
-import zarr
+from test_grid import dask_modules_after
+from test_sources import write  # the rows as an .npy pair, a Zarr group or a Parquet table
 
 from explorer import training
 from explorer.bench import grid
@@ -63,23 +58,6 @@ def trained(problem):
     return run
 
 
-def write(folder, kind: str, X: np.ndarray, y: np.ndarray):
-    """The rows (X, y) as a file of format `kind` (labels beside or inside it), returning the path `open_source`
-    takes."""
-    if kind == "npy":
-        np.save(folder / "test.npy", X)
-        np.save(folder / "test_labels.npy", y)
-        return folder / "test.npy"
-    if kind == "zarr":
-        group = zarr.open_group(folder / "test.zarr", mode="w")
-        group.create_array("X", shape=X.shape, chunks=(128, X.shape[1]), dtype=X.dtype)[:] = X
-        group.create_array("y", shape=y.shape, chunks=(128,), dtype=y.dtype)[:] = y
-        return folder / "test.zarr"
-    columns = {f"x{j}": X[:, j] for j in range(X.shape[1])}
-    pq.write_table(pa.table({**columns, "label": y}), folder / "test.parquet", row_group_size=400)
-    return folder / "test.parquet"
-
-
 @pytest.mark.parametrize("kind", FORMATS)
 def test_the_cluster_scores_a_source_on_disk_as_the_serial_chunks_and_the_metrics_do(
     tmp_path, problem, trained, client, kind
@@ -108,7 +86,7 @@ def test_a_label_the_model_does_not_know_is_named_by_its_file_and_row_on_the_clu
     with pytest.raises(DataError) as parallel:
         training.test_scores(trained.engine, source, CHUNK, client=client)
     assert str(parallel.value) == str(serial.value)
-    assert f"test.{kind}" in str(serial.value) or "test_labels.npy" in str(serial.value)
+    assert f"rows.{kind}" in str(serial.value) or "rows_labels.npy" in str(serial.value)
     assert "row 700 (0-based) holds class 3" in str(serial.value) and "0…1" in str(serial.value)
     subset = SubsetSource(source, np.arange(1000, 1500))  # e.g. the test side of a split: the file's row is named
     with pytest.raises(DataError, match="row 1234 \\(0-based\\) holds class 2"):
@@ -141,9 +119,9 @@ def test_a_file_source_travels_as_its_paths_and_its_layout_not_its_rows(tmp_path
             np.testing.assert_array_equal(got, expected)
         del copy  # a Parquet source's copy reads the original's cache and leaves it in place
         np.testing.assert_array_equal(source.batch(rows)[0], X[rows])
-    message = pickle.dumps(open_source(tmp_path / "npy" / "test.npy"))
-    np.save(tmp_path / "npy" / "test.npy", X[:100])  # the file replaced after the source was opened
-    with pytest.raises(DataError, match="test.npy: the file has changed since the source was opened"):
+    message = pickle.dumps(open_source(tmp_path / "npy" / "rows.npy"))
+    np.save(tmp_path / "npy" / "rows.npy", X[:100])  # the file replaced after the source was opened
+    with pytest.raises(DataError, match="rows.npy: the file has changed since the source was opened"):
         pickle.loads(message)
 
 
@@ -168,9 +146,8 @@ def test_the_predictive_snapshot_predicts_as_the_engine_without_its_training_row
 def test_scoring_without_a_client_does_not_import_dask(tmp_path, problem):
     _, _, X_te, y_te = problem
     path = write(tmp_path, "npy", X_te, y_te)
-    script = textwrap.dedent(
+    modules, _ = dask_modules_after(
         f"""
-        import sys
         import numpy as np
         from explorer.data.sources import open_source
         from explorer.run import Run
@@ -179,15 +156,6 @@ def test_scoring_without_a_client_does_not_import_dask(tmp_path, problem):
         run = Run({SETTINGS!r}, X, (X[:, 0] > 0).astype(int), open_source({str(path)!r}), None)
         run.trainer.step(5)
         print(run.test_scores({CHUNK}))
-        print(sorted(name for name in sys.modules if name.split(".")[0] in ("dask", "distributed")))
         """
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert modules == []

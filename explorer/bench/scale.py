@@ -196,7 +196,7 @@ def test_set(args, folder: Path) -> DataSource:
 def scores_in_turn(engine, test: DataSource, args, client, note, repeats: int = 3) -> dict:
     """The test scores of `engine` on `test` computed chunk by chunk here and, given a Dask `client`, as tasks on its
     cluster, the two in turn `repeats` times: the median seconds of each way, the median of the pairs' ratios (the
-    other helpers' load on this shared machine changes between passes) and whether every pass on the cluster gave
+    load of other work on a shared machine changes between passes) and whether every pass on the cluster gave
     the serial numbers. Without a client, one serial pass."""
     ways = ("serial",) if client is None else ("serial", "cluster")
     seconds, scores = {way: [] for way in ways}, {way: [] for way in ways}
@@ -464,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
         "pages of its memory map still mapped). 'ms/minibatch read' is the median time to draw and read one minibatch "
         "(part of ms/iteration; from disk: one pread a row, fast while the file is in the page cache). 'ratio … in turn' "
         f"times 50 iterations of the row's engine and 50 of an in-memory run on {REFERENCE_ROWS:,} rows alternately, "
-        "9 times, and gives the median ratio: the other helpers' load on this shared machine changes over minutes and "
+        "9 times, and gives the median ratio: the load of other work on a shared machine changes over minutes and "
         "moves ms/iteration between rows, far less this ratio. An on-disk row is trained out of core from a float32 .npy file "
         "(storage 'disk'; 'file GB' with its labels): opened and checked block by block, standardised from one pass "
         "over its chunks and Z chosen by k-means++ on a seeded sample of 100,000 rows ('open + standardise + Z s', "

@@ -30,7 +30,7 @@ def bounded_features(
     offending row (counted from `first_row`, for a block of a larger set) and column (0-based, or its name in
     `columns`) and its value. `units` says where the values live (e.g. "after standardisation with the training
     mean and sd")."""
-    bad = ~(np.abs(X) <= FEATURE_LIMIT)  # NaN fails the comparison
+    bad = ~(np.abs(X) <= _representable_limit(X.dtype))  # NaN fails the comparison
     if bad.any():
         i, j = (int(k) for k in np.argwhere(bad)[0])
         where = f" {units}" if units else ""
@@ -45,6 +45,14 @@ def bounded_features(
             f"squared distances in the kernel would overflow; rescale the feature or drop the row"
         )
     return X
+
+
+def _representable_limit(dtype: np.dtype) -> float:
+    """FEATURE_LIMIT, or the largest finite value of a floating type too narrow to hold it (float32: 3.4e38):
+    compared with a float32 array, FEATURE_LIMIT itself would be cast to inf, and ±inf would pass as within it."""
+    if np.issubdtype(dtype, np.floating) and float(np.finfo(dtype).max) < FEATURE_LIMIT:
+        return float(np.finfo(dtype).max)
+    return FEATURE_LIMIT
 
 
 def fitted_standardizer(X: np.ndarray, name: str = "X") -> Standardizer:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 
 import numpy as np
 import pyarrow as pa
@@ -304,3 +305,15 @@ def test_bench_scale_trains_past_memory_from_a_file_it_writes_once(tmp_path):
     again = json.loads((tmp_path / "scale.json").read_text())["results"][1]
     assert again["write_seconds"] == 0.0
     assert (tmp_path / "sets" / "susy_like_n20000_seed0_noise0.5.npy").stat().st_mtime_ns == written_at
+
+
+@pytest.mark.parametrize("kind", ["npy", "parquet"])
+@pytest.mark.parametrize("value", [np.inf, -np.inf, np.nan])
+def test_a_float32_file_with_a_value_that_is_not_finite_is_refused_naming_its_row(tmp_path, kind, value):
+    X, y = banana(50)
+    X = X.astype(np.float32)
+    X[17, 1] = value
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "overflow encountered in cast" on the way
+        with pytest.raises(DataError, match=r"row 17.*column (1|'x1').*which is NaN or infinite"):
+            open_source(write(tmp_path, kind, X, y))

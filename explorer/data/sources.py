@@ -407,18 +407,23 @@ class ParquetSource(NpySource):
         X = np.lib.format.open_memmap(folder / "X.npy", mode="w+", dtype=dtype, shape=(n, d))
         y = np.lib.format.open_memmap(folder / "y.npy", mode="w+", dtype=np.int64, shape=(n,))
         self.n_classes, start = 0, 0
-        for part in table.iter_batches(batch_size=batch_rows, columns=self.feature_names + [label]):
-            stop = start + part.num_rows
-            for j, name in enumerate(self.feature_names + [label]):
-                values = _column_values(part.column(j), name, start, path)
-                if name == label:
-                    labels = class_indices(values, f"{path}: column {label!r}", first_row=start)
-                    y[start:stop] = labels
-                    self.n_classes = max(self.n_classes, int(labels.max()) + 1)
-                else:
-                    bounded_features(values[:, None], str(path), first_row=start, columns=[name])
-                    X[start:stop, j] = values
-            start = stop
+        try:
+            for part in table.iter_batches(batch_size=batch_rows, columns=self.feature_names + [label]):
+                stop = start + part.num_rows
+                for j, name in enumerate(self.feature_names + [label]):
+                    values = _column_values(part.column(j), name, start, path)
+                    if name == label:
+                        labels = class_indices(values, f"{path}: column {label!r}", first_row=start)
+                        y[start:stop] = labels
+                        self.n_classes = max(self.n_classes, int(labels.max()) + 1)
+                    else:
+                        bounded_features(values[:, None], str(path), first_row=start, columns=[name])
+                        X[start:stop, j] = values
+                start = stop
+        except BaseException:  # a bad value (or an interrupt): the half-written copy goes at once, not at exit
+            del X, y
+            self._cache.cleanup()
+            raise
         X.flush()
         y.flush()
         del X, y

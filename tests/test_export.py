@@ -398,3 +398,26 @@ def test_three_class_surface_keeps_every_text_inside_and_apart(three_class, quan
         assert {"x1", "x2", "class 0", "class 1", "class 2"} <= set(texts)
     finally:
         plt.close(plot.state)
+
+
+def test_an_animation_being_made_stops_at_its_next_frame_when_the_session_ends(monkeypatch):
+    from explorer.dashboard import Dashboard, cluster, train
+
+    monkeypatch.setattr(train, "ANIMATION_SIZE", dict(width=320, height=240, dpi=40, resolution=12, fps=2))
+    dashboard = Dashboard(Model(dataset="moons", n_points=200, n_inducing=15, batch_size=50, eval_every=10))
+    tab = dashboard.train
+    tab.animation_iterations.value = 2000  # 20 frames of 100 iterations: far longer than this test waits
+    seen = []
+
+    async def close_once_training() -> None:
+        making = asyncio.ensure_future(tab.animation_file_bytes())
+        while not re.search(r"Animation: training [1-9]", tab.export_status.value) and not making.done():
+            await asyncio.sleep(0.05)
+        seen.append(tab.export_status.value)
+        dashboard.close()  # the visitor left
+        with pytest.raises(cluster.Cancelled, match="the animation was stopped at (training|drawing) "):
+            await asyncio.wait_for(making, timeout=60)
+
+    asyncio.run(close_once_training())
+    assert re.search(r"Animation: training [1-9]\d*/21", seen[0])  # under way, not finished, when the session ended
+    assert "could not be made: Cancelled" in tab.export_status.value and not tab.animation_file.disabled

@@ -645,13 +645,14 @@ class Dashboard(pn.viewable.Viewer):
             return self.model.history.to_csv()
 
     def close(self) -> None:
-        """Stop the worker and the periodic callback (the session ended). Safe to call twice. Served, the worker is
-        not waited for (it ends after the chunk or task it is running)."""
+        """Stop the worker, the periodic callback and any animation being made (the session ended). Safe to call
+        twice. Served, the worker is not waited for (it ends after the chunk or task it is running)."""
         if self._closed:
             return
         self._closed = True
         if self._callback is not None:
             self._callback.stop()
+        self.train.stop_animations()
         self.worker.stop(wait=0.0 if self._offload else 5.0)
         self._frames.shutdown(wait=False, cancel_futures=True)
         if self._served:

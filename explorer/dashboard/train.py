@@ -79,6 +79,7 @@ class TrainTab(pn.viewable.Viewer):
         """model_copy() returns a copy of the session's model as it is now, from any thread (the files are drawn
         from it)."""
         super().__init__()
+        self._animations: set[threading.Event] = set()  # the stop events of the animations being made
         self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
         self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
         self.step = pn.widgets.Button(
@@ -226,9 +227,14 @@ class TrainTab(pn.viewable.Viewer):
             raise ValueError(f"animation iterations {iterations} out of range")
         plane, every = self._surface.projection, max(1, iterations // ANIMATION_FRAMES)
         done = {"stage": "training", "count": 0, "total": 1}
-        stop = threading.Event()  # set once this coroutine stops waiting: a job on the cluster is then cancelled
+        # set once this coroutine stops waiting or the session ends (`stop_animations`): the animation then ends at its
+        # next frame, at home or on the cluster (whose task is cancelled)
+        stop = threading.Event()
+        self._animations.add(stop)
 
         def progress(stage: str, count: int, total: int) -> None:  # called in the thread: no Panel object here
+            if stop.is_set():
+                raise cluster.Cancelled(f"the animation was stopped at {stage} {count}/{total}")
             done.update(stage=stage, count=count, total=total)
 
         def make() -> tuple[int, bytes]:
@@ -255,12 +261,19 @@ class TrainTab(pn.viewable.Viewer):
             raise
         finally:
             stop.set()
+            self._animations.discard(stop)
             self.animation_file.disabled = False
             self.export_progress.visible = False
         self.export_status.value = html_text(
             f"Animation of iterations {first}–{first + iterations} ready ({len(data) / 1e6:.1f} MB)."
         )
         return io.BytesIO(data)
+
+    def stop_animations(self) -> None:
+        """End the animations being made (the session ended): each stops at its next frame, and one on the cluster
+        has its task cancelled, so a visitor who leaves leaves no work behind."""
+        for stop in list(self._animations):
+            stop.set()
 
     def _show_time_axis(self, event) -> None:
         for panes in self._time_panes:

@@ -26,7 +26,8 @@ from explorer.data.sources import CHUNK_ROWS, ArraySource, DataSource, ScaledSou
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
 from explorer.scaling import Standardizer
-from explorer.training import Trainer, test_scores
+from explorer.scoring import test_scores
+from explorer.training import Trainer
 from explorer.validation import DataError
 
 RUN_FORMAT = "xgpc-explorer-run/4"
@@ -198,7 +199,7 @@ class Run:
 
     def test_scores(self, chunk_rows: int = CHUNK_ROWS, *, client=None, progress=None) -> tuple[float, float]:
         """Test NLL and error rate over all test rows (not only the `eval_points` the history watches), read and
-        predicted `chunk_rows` at a time (`training.test_scores`): a test source of any size fits. With a
+        predicted `chunk_rows` at a time (`scoring.test_scores`): a test source of any size fits. With a
         `distributed.Client` the chunks are scored in parallel as tasks on its cluster, with the same numbers;
         `progress(rows_done, n_test)` is called as chunks finish."""
         source = self.X_test if isinstance(self.X_test, DataSource) else ArraySource(self.X_test, self.y_test)

@@ -1,4 +1,4 @@
-"""Test scores over a big test set as Dask tasks (issue 23, `training.test_scores(..., client=...)`): on a two-worker
+"""Test scores over a big test set as Dask tasks (issue 23, `scoring.test_scores(..., client=...)`): on a two-worker
 `LocalCluster` the chunks of a source on disk (.npy, Zarr, Parquet) scored in parallel give the serial chunked scores
 bit for bit and the metrics on all rows at once; a bad label is named by its file and row as in the serial loop; the
 source travels to the workers as its paths, the engine as a snapshot without its training rows; and scoring without a
@@ -13,7 +13,7 @@ import pytest
 from test_grid import dask_modules_after
 from test_sources import write  # the rows as an .npy pair, a Zarr group or a Parquet table
 
-from explorer import training
+from explorer import scoring
 from explorer.bench import grid
 from explorer.data import datasets
 from explorer.data.sources import ScaledSource, SubsetSource, open_source
@@ -36,7 +36,7 @@ def client():
 @pytest.fixture(autouse=True)
 def tasks_of_two_chunks(monkeypatch):
     """Tasks of two chunks (600 rows), so the five chunks make three tasks: [0, 600), [600, 1200), [1200, 1500)."""
-    monkeypatch.setattr(training, "TASK_ROWS", 2 * CHUNK)
+    monkeypatch.setattr(scoring, "TASK_ROWS", 2 * CHUNK)
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +64,8 @@ def test_the_cluster_scores_a_source_on_disk_as_the_serial_chunks_and_the_metric
 ):
     _, _, X_te, y_te = problem
     source = ScaledSource(open_source(write(tmp_path, kind, X_te, y_te)), trained.scaler, "test data")
-    serial = training.test_scores(trained.engine, source, CHUNK)
-    parallel = training.test_scores(trained.engine, source, CHUNK, client=client)
+    serial = scoring.test_scores(trained.engine, source, CHUNK)
+    parallel = scoring.test_scores(trained.engine, source, CHUNK, client=client)
     assert parallel == serial  # the same chunk sums, added in the same order
     P = trained.engine.predict_proba(trained.scaler.transform(X_te.astype(float)))  # all rows at once
     assert parallel[0] == pytest.approx(negative_log_likelihood(P, y_te), rel=1e-12)
@@ -82,15 +82,15 @@ def test_a_label_the_model_does_not_know_is_named_by_its_file_and_row_on_the_clu
     labels[[700, 1234]] = [3, 2]  # in two tasks: the error is the first one's in row order, whichever ends first
     source = ScaledSource(open_source(write(tmp_path, kind, X_te, labels)), trained.scaler, "test data")
     with pytest.raises(DataError) as serial:
-        training.test_scores(trained.engine, source, CHUNK)
+        scoring.test_scores(trained.engine, source, CHUNK)
     with pytest.raises(DataError) as parallel:
-        training.test_scores(trained.engine, source, CHUNK, client=client)
+        scoring.test_scores(trained.engine, source, CHUNK, client=client)
     assert str(parallel.value) == str(serial.value)
     assert f"rows.{kind}" in str(serial.value) or "rows_labels.npy" in str(serial.value)
     assert "row 700 (0-based) holds class 3" in str(serial.value) and "0…1" in str(serial.value)
     subset = SubsetSource(source, np.arange(1000, 1500))  # e.g. the test side of a split: the file's row is named
     with pytest.raises(DataError, match="row 1234 \\(0-based\\) holds class 2"):
-        training.test_scores(trained.engine, subset, CHUNK, client=client)
+        scoring.test_scores(trained.engine, subset, CHUNK, client=client)
 
 
 def test_the_run_scores_on_a_client_with_progress_as_chunks_finish(trained, client):
@@ -131,7 +131,7 @@ def test_the_predictive_snapshot_predicts_as_the_engine_without_its_training_row
     for n in (200, 1000):
         run = Run(SETTINGS, X_tr[:n], y_tr[:n], X_te, y_te)
         run.trainer.step(10)
-        snapshot = pickle.loads(pickle.dumps(training.predictive_snapshot(run.engine)))
+        snapshot = pickle.loads(pickle.dumps(scoring.predictive_snapshot(run.engine)))
         Xs = run.scaler.transform(X_te.astype(float))
         np.testing.assert_array_equal(snapshot.predict_proba(Xs), run.engine.predict_proba(Xs))
         assert (
@@ -139,7 +139,7 @@ def test_the_predictive_snapshot_predicts_as_the_engine_without_its_training_row
         )  # the engine keeps its own
         with pytest.raises(RuntimeError, match="holds no training rows"):
             snapshot.source.batch(np.arange(3))
-        sizes.append(len(pickle.dumps(training.predictive_snapshot(run.engine))))
+        sizes.append(len(pickle.dumps(scoring.predictive_snapshot(run.engine))))
     assert abs(sizes[1] - sizes[0]) < 200  # 800 more training rows would add 12.8 kB to a copy holding them
 
 

@@ -14,7 +14,7 @@ memory, where the features are O(1) and not standardised and Z is k-means++ on a
 out of core, as a user's file would be: an `NpySource` (memory map, checked block by block), standardised from one
 pass over its chunks and Z by k-means++ on a seeded sample of 100,000 rows (`recipe.start_run` with a source). Test
 set: `--test-rows` fresh rows (default 100,000), in memory or, with `--test-on-disk`, in a float32 `.npy` pair as
-the on-disk training rows are; the test scores are computed chunk by chunk (`training.test_scores`, `--chunk-rows`
+the on-disk training rows are; the test scores are computed chunk by chunk (`scoring.test_scores`, `--chunk-rows`
 a chunk). With `--workers N` or `--scheduler ADDRESS` (`bench.grid`) they are also computed as parallel tasks on
 that Dask cluster, the two in turn three times, and the row reports both times, their ratio and whether the numbers
 are the same.
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import methods, recipe, training
+from explorer import methods, recipe, scoring
 from explorer.bench import grid
 from explorer.bench.common import (
     add_common_arguments,
@@ -146,7 +146,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         type=int,
         default=CHUNK_ROWS,
         help=f"test rows read and predicted at a time (default {CHUNK_ROWS}; a task on a cluster scores "
-        f"{training.TASK_ROWS:,} rows, whole chunks)",
+        f"{scoring.TASK_ROWS:,} rows, whole chunks)",
     )
     add_setting_argument(parser, "seed")
     add_common_arguments(parser)
@@ -204,7 +204,7 @@ def scores_in_turn(engine, test: DataSource, args, client, note, repeats: int = 
         for way in ways:
             start = time.perf_counter()
             scores[way].append(
-                training.test_scores(
+                scoring.test_scores(
                     engine,
                     test,
                     args.chunk_rows,
@@ -441,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     test_storage = "on disk, .npy float32" if args.test_on_disk else "in RAM"
     cluster = (
         f"; 'test scores on {workers} workers s' computes them again as tasks of "
-        f"{max(1, training.TASK_ROWS // args.chunk_rows) * args.chunk_rows:,} rows on a Dask cluster of "
+        f"{max(1, scoring.TASK_ROWS // args.chunk_rows) * args.chunk_rows:,} rows on a Dask cluster of "
         f"{workers} single-threaded workers ({'a LocalCluster' if args.scheduler is None else args.scheduler}; the "
         "engine's predictive state and the source sent to each worker once, a task reading its own rows), "
         "'speed-up' is the ratio of the two times and 'same scores' says whether NLL and error are bit for bit the "

@@ -247,11 +247,7 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
         (dash.mcmc.n_chains, 2),
     ):
         widget.value = value
-    dash.start_study(dash.mcmc)
-    wait_until(lambda: not dash.worker.playing, limit=120)
-    assert dash.worker.error is None
-    dash.refresh()
-    run = dash.mcmc.run
+    run = finished_study(dash, dash.mcmc, limit=120)
     assert run.stage == "done" and run.sampler.sweeps_done == 80
     assert set(run.results) == {"sparse", "full"}
     mean_panel = dash.mcmc.comparison[0].object  # the MCMC view's panels: mean, variance, p(y=1)
@@ -275,11 +271,7 @@ def test_mcmc_tab_compares_three_classes_with_the_k_class_sampler():
         for widget, value in ((dash.mcmc.n_train, 45), (dash.mcmc.n_test, 30), (dash.mcmc.n_samples, 60)):
             widget.value = value
         dash.mcmc.burn_in.value, dash.mcmc.n_chains.value = 20, 2
-        dash.start_study(dash.mcmc)
-        wait_until(lambda: not dash.worker.playing, limit=240)
-        assert dash.worker.error is None
-        dash.refresh()
-        run = dash.mcmc.run
+        run = finished_study(dash, dash.mcmc, limit=240)
         assert run.stage == "done" and run.sampler.n_classes == 3
         assert all(result.n_classes == 3 and result.vi_proba.shape == (30, 3) for result in run.results.values())
         assert "every p(y=k) within" in dash.mcmc.summary.object and "p(y=k): correlation" in dash.mcmc.summary.object
@@ -312,11 +304,16 @@ def finished_race(dash, budget: float, limit: float):
     dash.tabs.active = 3
     dash.race.dataset.value = TRAIN_DATA  # the Train tab's small set, not the claim's a9a
     dash.race.budget.value = budget
-    dash.start_study(dash.race)
+    return finished_study(dash, dash.race, limit)
+
+
+def finished_study(dash, study, limit: float):
+    """Run the study tab's study to its end in the worker (failsafe `limit` seconds), show it and return its run."""
+    dash.start_study(study)
     wait_until(lambda: not dash.worker.playing, limit=limit)
     assert dash.worker.error is None
     dash.refresh()
-    return dash.race.run
+    return study.run
 
 
 def test_race_tab_races_and_ranks(dash):

@@ -3,6 +3,7 @@ and stops with its first process; a session's MCMC comparison runs on a Dask clu
 its result reaches the page, a lost worker is a notification; without a scheduler nothing imports Dask. The sessions
 of the forked server live in other processes: they are checked through the pages (text and links)."""
 
+import ast
 import os
 import re
 import signal
@@ -146,6 +147,45 @@ def test_a_session_made_by_its_websocket_takes_the_stylesheets_from_this_server(
         server.join()
         pn.state.reset()
     assert urls and [url for url in urls if "//" in url] == []  # none on another host (the CDN)
+
+
+def test_after_its_first_page_a_server_garbage_collects_only_what_its_sessions_made():
+    """A full garbage collection holds the GIL and so stalls every visitor (Panel runs one on the event loop after
+    sessions end). Once a server has served its first page, what it imported is out of the collector's walk: the
+    Dashboard class, which every collection walked before, is walked no more, and the walk is far shorter."""
+    script = """
+import gc, time, urllib.error, urllib.request
+from explorer.dashboard import serve_in_background
+from explorer.dashboard.app import Dashboard
+from test_browser import free_port
+from test_serving import wait_until_listening
+
+def walked():
+    objects = gc.get_objects()
+    return len(objects), any(o is Dashboard for o in objects)
+
+port = free_port()
+server = serve_in_background(port)
+wait_until_listening(f"http://127.0.0.1:{port}/")
+before = walked()
+urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=120).read()
+print((before, walked(), gc.get_freeze_count()))
+server.stop()
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT / "tests",
+        env={**os.environ, "PYTHONPATH": str(ROOT / "tests")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    (before_count, before_dashboard), (after_count, after_dashboard), frozen = ast.literal_eval(
+        done.stdout.strip().split("\n")[-1]
+    )
+    assert before_dashboard and not after_dashboard
+    assert frozen >= before_count // 2 and after_count < before_count // 2, (before_count, after_count, frozen)
 
 
 @pytest.fixture(scope="module")

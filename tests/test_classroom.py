@@ -154,7 +154,7 @@ def test_after_its_first_page_a_server_garbage_collects_only_what_its_sessions_m
     sessions end). Once a server has served its first page, what it imported is out of the collector's walk: the
     Dashboard class, which every collection walked before, is walked no more, and the walk is far shorter."""
     script = """
-import gc, time, urllib.error, urllib.request
+import gc, urllib.request
 from explorer.dashboard import serve_in_background
 from explorer.dashboard.app import Dashboard
 from test_browser import free_port

@@ -22,6 +22,7 @@ from explorer.convergence import no_improvement_criterion
 from explorer.data.datasets import split_source, train_test_split
 from explorer.data.sources import DataSource
 from explorer.inputs import standardised
+from explorer.metrics import predicted_class
 from explorer.run import Run, seed_from, streams, training_source
 from explorer.training import CONVERGENCE_RULES
 
@@ -302,9 +303,11 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return np.log(p) - np.log1p(-np.minimum(p, 1.0 - 1e-16))
 
     def predict(self, X) -> np.ndarray:
-        """(n,): the most probable class (a tie goes to the first of `classes_`)."""
+        """(n,): the most probable class; probabilities within `explorer.metrics.TIE_TOLERANCE` (1e-9) of the largest
+        are tied and a tie goes to the first of `classes_` (so p = ½ exactly or up to rounding gives classes_[0] on any
+        CPU; `explorer.metrics.predicted_class`)."""
         check_is_fitted(self, "engine_")
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        return self.classes_[predicted_class(self.predict_proba(X))]
 
     def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
         """Mean and variance of q(f*) at X: (n,), (n,) for two classes; (n, K), (n, K), one latent function per class,

@@ -33,11 +33,31 @@ def negative_log_likelihood(P: np.ndarray, y: np.ndarray) -> float:
     return float(-np.mean(np.log(p)))
 
 
+TIE_TOLERANCE = 1e-9
+"""Probabilities within this of a row's largest are tied (`predicted_class`). Rounding differs between CPUs and BLAS
+kernels by about 1e-16 of a probability; a prediction means nothing at 1e-9, so a tie in exact arithmetic (every
+p = ½ or 1/K at a zero-mean prior, as at iteration 0) is one on every machine."""
+
+
+def predicted_class(P: np.ndarray) -> np.ndarray:
+    """The predicted class index (n,) of each row of P (n, K): the most probable class, where every class whose
+    probability lies within `TIE_TOLERANCE` of the row's largest counts as tied and a tie goes to the lowest index.
+
+    The rule is deterministic on any CPU: a tie in exact arithmetic (binary p(class 1) = ½, or equal p_k) picks the
+    lowest class, not whichever rounding left a last-bit ahead. Binary: class 1 iff p(class 1) − p(class 0) > 1e-9,
+    i.e. p(class 1) > ½ + 5e-10."""
+    P = np.asarray(P, dtype=float)
+    if P.ndim != 2 or P.shape[1] < 1:
+        raise ValueError(f"need probabilities P (n, K) with K ≥ 1; got shape {P.shape}")
+    near_top = P >= P.max(axis=1, keepdims=True) - TIE_TOLERANCE
+    return np.argmax(near_top, axis=1)
+
+
 def error_rate(P: np.ndarray, y: np.ndarray) -> float:
-    """mean(argmax_k P[i, k] ≠ y_i) for P (n, K) and class indices y (n,); a tie goes to the lowest index (binary:
-    p(class 1) = ½ counts as class 0)."""
+    """mean(ŷ_i ≠ y_i) for P (n, K) and class indices y (n,), ŷ = `predicted_class(P)` (ties, to `TIE_TOLERANCE`,
+    go to the lowest index: binary p(class 1) = ½ counts as class 0)."""
     P, y = _checked(P, y)
-    return float(np.mean(np.argmax(P, axis=1) != y))
+    return float(np.mean(predicted_class(P) != y))
 
 
 def first_time_within(seconds: np.ndarray, values: np.ndarray, target: float) -> float:
@@ -71,8 +91,8 @@ def reliability(P: np.ndarray, y: np.ndarray, bins: int = CALIBRATION_BINS) -> d
     P, y = _checked(P, y)
     if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
         raise ValueError(f"bins must be a whole number ≥ 1, got {bins!r}")
-    top = np.argmax(P, axis=1)
-    confidence = P[np.arange(len(y)), top]
+    top = predicted_class(P)
+    confidence = P.max(axis=1)
     which = np.minimum((confidence * bins).astype(np.intp), bins - 1)
     count = np.bincount(which, minlength=bins)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import contourpy
 import numpy as np
 
+from explorer.metrics import predicted_class
+
 BLOCK = 512  # rows per prediction call (see `compute_surface`)
 MAX_SHOWN = 2500  # points drawn (and checked for misclassification) per part; larger sets show a fixed sample
 PCA = "first two principal components"
@@ -220,7 +222,7 @@ def compute_surface(
 
 def _predicted_sd(var: np.ndarray, P: np.ndarray) -> np.ndarray:
     """The sd of f* (n,) from its variance: var (n,) of the one latent function, or (n, K) of K, of which the
-    predicted class's (the highest of P (n, K)) is taken (`Surface`)."""
+    predicted class's (`explorer.metrics.predicted_class` of P (n, K)) is taken (`Surface`)."""
     if var.ndim == 2:
-        var = var[np.arange(len(var)), P.argmax(axis=1)]
+        var = var[np.arange(len(var)), predicted_class(P)]
     return np.sqrt(np.maximum(var, 0.0))

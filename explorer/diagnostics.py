@@ -123,3 +123,21 @@ def ess_mean(x: np.ndarray) -> float | np.ndarray:
     """ESS for the posterior mean: split chains without rank normalisation (Var[x̄] ≈ Var[x] / ESS)."""
     x, trailing = _as_columns(x)
     return _restore(_basic_ess(split_chains(x)), trailing)
+
+
+RHAT_LIMIT = 1.01
+"""Largest R-hat of well-mixed chains (Vehtari et al. 2021, §4: "only use the sample if R-hat < 1.01")."""
+ESS_MINIMUM = 400
+"""Smallest bulk ESS at which the posterior's mean and quantiles are trustworthy (Vehtari et al. 2021: 100 per chain
+for four chains)."""
+
+
+def mixing_problems(rhat_max: float, ess_bulk_min: float) -> list[str]:
+    """What says a run's chains have not mixed, in words ([] if nothing): the worst R-hat over its monitored
+    quantities above `RHAT_LIMIT`, the smallest bulk ESS below `ESS_MINIMUM` (NaN counts as a problem)."""
+    problems = []
+    if not rhat_max <= RHAT_LIMIT:
+        problems.append(f"R̂ max {rhat_max:.3f} (> {RHAT_LIMIT})")
+    if not ess_bulk_min >= ESS_MINIMUM:
+        problems.append(f"bulk ESS min {ess_bulk_min:.0f} (< {ESS_MINIMUM})")
+    return problems

@@ -79,3 +79,35 @@ def test_a_three_label_csv_uploads_says_how_many_classes_and_trains(served, page
     page.get_by_role("button", name="click adds class middle").wait_for(timeout=TIMEOUT_MS)
     assert min(class_hues(surface_pixels(page))) > 0  # the three colours are drawn
     assert errors == []
+
+
+def _pressed_click_class(page) -> str:
+    """The text of the click-class button the page shows pressed."""
+    return page.locator(".bk-btn-group .bk-btn.bk-active", has_text="click adds class").inner_text().strip()
+
+
+@pytest.mark.parametrize("width", [1400, 1280])
+def test_each_class_button_is_clickable_and_a_click_on_the_plot_adds_that_class(served, page, width):
+    """From the binary default page to a three-class set: the button shown pressed is the class a click adds, every
+    class's button takes a mouse click where a person would click (none covered by another control), and pressing the
+    button of the class already chosen keeps it."""
+    page.set_viewport_size({"width": width, "height": 1000})
+    dashboard, errors = open_app(page, *served)
+    page.get_by_label("data set", exact=True).select_option("blobs-3")
+    wait_server(page, lambda: dashboard.model.dataset == "blobs-3" and len(dashboard.surface.class_names) == 3)
+    names = dashboard.surface.class_names
+    page.get_by_role("button", name=f"click adds class {names[2]}").wait_for(timeout=TIMEOUT_MS)
+    shown = _pressed_click_class(page)
+    canvas = page.locator(".bk-Canvas").first.bounding_box()
+    for k, name in [(None, shown.removeprefix("click adds class ")), (2, names[2]), (1, names[1]), (1, names[1])]:
+        if k is not None:
+            box = page.get_by_role("button", name=f"click adds class {name}").bounding_box()
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.wait_for_timeout(300)
+            assert _pressed_click_class(page) == f"click adds class {name}"
+        n = len(dashboard.model.y_train)
+        page.mouse.click(canvas["x"] + canvas["width"] * 0.45, canvas["y"] + canvas["height"] * 0.5)
+        wait_server(page, lambda: len(dashboard.model.y_train) == n + 1)
+        assert dashboard.model.y_train[-1] == names.index(name), (shown, name, dashboard.model.y_train[-1])
+    shoot(page, f"click-classes-{width}")
+    assert errors == []

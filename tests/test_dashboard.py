@@ -282,6 +282,17 @@ def test_mcmc_tab_compares_three_classes_with_the_k_class_sampler():
             image = next(element for element in overlay if isinstance(element, hv.RGB))
             assert overlay.opts.get().kwargs["title"].endswith("class probabilities")
             assert image.dimension_values(2).std() > 0  # the colours vary across the plane
+        # 2 chains × 60 sweeps of three classes have not mixed: the tab says so with the run's own numbers and offers
+        # a longer run, which the button starts
+        summary = run.results["full"].summary()
+        rhat, ess = summary["mcmc/rhat_max/f"], summary["mcmc/ess_bulk_min/f"]
+        assert rhat > 1.01 or ess < 400, (rhat, ess)
+        assert dash.mcmc.mixing.visible and dash.mcmc.more_sweeps.visible
+        assert "have not mixed" in dash.mcmc.mixing.object and f"{ess:.0f} (< 400)" in dash.mcmc.mixing.object
+        dash.mcmc.more_sweeps.clicks += 1
+        wait_until(lambda: dash.mcmc.run is not run, limit=30)
+        assert (dash.mcmc.n_samples.value, dash.mcmc.burn_in.value) == (240, 100)
+        assert not dash.mcmc.mixing.visible
     finally:
         dash.close()
 

@@ -107,3 +107,12 @@ def test_constant_column_has_full_ess():
 def test_bad_input_is_named(bad, message):
     with pytest.raises(ValueError, match=message):
         diagnostics.rhat(bad)
+
+
+def test_mixing_problems_name_what_is_past_the_limits_of_vehtari_et_al():
+    from explorer.diagnostics import mixing_problems
+
+    assert mixing_problems(1.005, 2000.0) == []
+    assert mixing_problems(1.195, 2000.0) == ["R̂ max 1.195 (> 1.01)"]
+    assert mixing_problems(1.0, 15.0) == ["bulk ESS min 15 (< 400)"]
+    assert len(mixing_problems(float("nan"), float("nan"))) == 2  # undefined diagnostics are no evidence of mixing

@@ -22,6 +22,7 @@ from bokeh.plotting import figure
 
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
+from explorer.diagnostics import mixing_problems
 from explorer.gibbs import N_MAX, GibbsChains
 from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, streams, subsample
 from explorer.studies.plane import PCA, Projection, compute_surface, grid_axes, through_link
@@ -181,6 +182,9 @@ class McmcTab(pn.viewable.Viewer):
         self.progress_bar = pn.indicators.Progress(value=0, max=100, sizing_mode="stretch_width", bar_color="info")
         self.progress_text = pn.widgets.StaticText(value="Not run yet.", sizing_mode="stretch_width")
         self.note = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")
+        self.mixing = pn.pane.Alert("", alert_type="danger", visible=False, sizing_mode="stretch_width")
+        self.more_sweeps = pn.widgets.Button(label="Run again with more sweeps", color="primary", visible=False)
+        self.more_sweeps.on_click(lambda event: self._run_longer())
         self.summary = pn.pane.Markdown("", sizing_mode="stretch_width")
         self.run: McmcRun | None = None
         self._shown_results = False
@@ -228,6 +232,7 @@ class McmcTab(pn.viewable.Viewer):
         for source in self.trace_sources:
             source.data = dict(sweep=[], value=[])
         self.comparison.objects, self.surfaces.objects = [], []
+        self.mixing.visible = self.more_sweeps.visible = False
         return self.run
 
     def collect(self) -> dict | None:
@@ -285,6 +290,7 @@ class McmcTab(pn.viewable.Viewer):
                 "Gibbs sweep costs O(n³). Both X-GPC fits here use the same subsample and kernel."
             )
         self.note.visible = run.subsampled
+        self._warn_if_unmixed(next(iter(results.values())).summary())
         xlabel, ylabel = run.projection.axis_names(run.feature_names)
         view = mcmc_surfaces(
             surfaces,
@@ -294,6 +300,34 @@ class McmcTab(pn.viewable.Viewer):
             ylabel=ylabel,
         )
         self.surfaces.objects = [canvas_pane(panel) for panel in view]
+
+    def _longer(self) -> tuple[int, int]:
+        """Sweeps kept per chain and burn-in for a longer run: four times as many kept, twice the burn-in (within
+        the widgets' bounds)."""
+        return (
+            min(4 * self.n_samples.value, self.n_samples.end),
+            min(max(2 * self.burn_in.value, 100), self.burn_in.end),
+        )
+
+    def _warn_if_unmixed(self, summary: dict) -> None:
+        """Say so, and offer a longer run, when the chains have not mixed (R̂ or bulk ESS past
+        `diagnostics.mixing_problems`' limits): MCMC is then not yet the exact answer the comparison measures
+        X-GPC against."""
+        problems = mixing_problems(summary["mcmc/rhat_max/f"], summary["mcmc/ess_bulk_min/f"])
+        kept, burn_in = self._longer()
+        self.mixing.object = (
+            f"The chains have not mixed: {' and '.join(problems)}. MCMC's answer here is not yet the exact posterior, "
+            "so part of each difference shown below is the sampler's error, not X-GPC's. "
+            f"Run again with more sweeps ({kept} kept per chain, {burn_in} burn-in)."
+        )
+        self.mixing.visible = self.more_sweeps.visible = bool(problems)
+        self.more_sweeps.label = f"Run again with {kept} sweeps kept per chain"
+
+    def _run_longer(self) -> None:
+        """The offered longer run: more sweeps and burn-in, then Start as if pressed."""
+        self.n_samples.value, self.burn_in.value = self._longer()
+        self.mixing.visible = self.more_sweeps.visible = False
+        self.start.clicks += 1
 
     def __panel__(self):
         settings = pn.Column(
@@ -318,6 +352,8 @@ class McmcTab(pn.viewable.Viewer):
                 self.progress_text,
                 pn.pane.Bokeh(self.trace, sizing_mode="stretch_width"),
                 self.note,
+                self.mixing,
+                self.more_sweeps,
                 self.comparison,
                 self.summary,
                 self.surfaces,

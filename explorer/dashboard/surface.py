@@ -215,11 +215,11 @@ class SurfaceView(pn.viewable.Viewer):
             modes = BINARY_MODES if K == 2 else MULTICLASS_MODES
             shown = self.mode.value if self.mode.value in modes else modes[0]
             self.mode.param.update(options=list(modes), value=shown)
-            options = self._click_options(class_names)
-            kept = self.click_class.value in options.values()
-            self.click_class.param.update(
-                options=options, value=self.click_class.value if kept else (1 if K == 2 else 0)
-            )
+            # the first class of the new set (binary: +1, as the page always had). The value is sent again even when
+            # it is the same index: the page shows the pressed button by its position, which moves with the options
+            # (binary +1 is the first button, class 1 of three the second), and an unchanged value is not sent
+            self.click_class.param.update(options=self._click_options(class_names), value=1 if K == 2 else 0)
+            self.click_class.param.trigger("value")
         finally:
             self._configuring = False
         colours = class_colors(K)
@@ -415,7 +415,9 @@ class SurfaceView(pn.viewable.Viewer):
 
     def __panel__(self):
         return pn.Column(
-            pn.Row(self.mode, self.click_class),
+            pn.Row(self.mode),
+            pn.Row(self.click_class),  # its own row: three or more class buttons beside the modes ran under the
+            # right column's controls (at 1400 wide the third was covered by "ELBO vs iteration")
             pn.Row(self.axes, self.feature_x, self.feature_y),
             pn.pane.Bokeh(self.figure, sizing_mode="stretch_width"),
             pn.pane.Markdown(

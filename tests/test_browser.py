@@ -116,7 +116,7 @@ def test_each_tab_renders(served, page):
         "Data": "Upload a CSV",
         "MCMC": "Run MCMC comparison",
         "Race": "Start race",
-        "Learn": "Pólya-Gamma augmentation in four pictures",
+        "Learn": "How the methods work, in six pictures",
     }
     for tab, text in checks.items():
         page.locator(".bk-tab", has_text=tab).click()

@@ -233,8 +233,9 @@ class LearnTab(pn.viewable.Viewer):
         # Two pictures a row, each at most 480 px wide: the tab fits a 1024-px projector.
         return pn.Column(
             pn.pane.Markdown(
-                "### Pólya-Gamma augmentation in four pictures\n"
-                "The logistic likelihood is not conjugate to a Gaussian. Writing σ(z) as a Gaussian mixture over a "
+                "### How the methods work, in six pictures\n"
+                "Pictures 1–4: Pólya-Gamma augmentation (X-GPC); 5: expectation propagation (EPGPC); 6: three classes "
+                "(multi-class X-GPC). The logistic likelihood is not conjugate to a Gaussian. Writing σ(z) as a Gaussian mixture over a "
                 "Pólya-Gamma variable ω makes it conditionally conjugate; X-GPC's closed-form natural gradients "
                 "follow from there (Wenzel et al. 2019, §3)."
             ),

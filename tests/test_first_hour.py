@@ -1,6 +1,8 @@
 """Issue 20 (the first hour, round two) without a browser: the Train tab's status and convergence note, the ρ/kernel
 axis's ticks, the live evaluation's cost, overlays across data sets, the MCMC verdict sentence, clicked points."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -286,3 +288,18 @@ def test_racers_can_start_from_the_bench_races_lengthscale():
             pass
         assert run.finished and {racer.lengthscale for racer in run.models.values()} == {expected}
     assert model.lengthscale == 1.0  # the Train tab's model is left as it was
+
+
+def test_the_readmes_command_to_open_the_notebooks_installs_a_declared_jupyter_extra():
+    """The README says how to open the notebooks, and the extra it installs declares a Jupyter front end and a kernel
+    (nothing in the other extras did, so a new user had no way in but guessing)."""
+    import re
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    command = re.search(r"pip install -e '\.\[(\w+)\]' && \.venv/bin/jupyter lab notebooks/", readme)
+    assert command is not None
+    extra = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"][command[1]]
+    names = {re.match(r"[A-Za-z0-9_.-]+", requirement)[0].lower() for requirement in extra}
+    assert {"jupyterlab", "ipykernel"} <= names

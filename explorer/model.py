@@ -111,6 +111,7 @@ class Model(RunSettings):
         params.setdefault("dataset", "banana" if "banana" in self.param.dataset.objects else "banana-like")
         self._custom = None
         self._collapsed = False
+        self._configured_by: str | None = None  # `configure`'s source while it applies settings
         self.fallback: str | None = None
         super().__init__(**params)
         try:
@@ -213,8 +214,20 @@ class Model(RunSettings):
                 self.param.update(**{e.name: e.old for e in events})
             self._publish(status=f"Could not apply {changes}: {err}. The previous run is kept.")
             raise
+        prefix = f"Run reset ({changes}). " if self._configured_by is None else f"{self._configured_by}. "
         with param.edit_constant(self):
-            self.status = f"Run reset ({changes}). " + self.status
+            self.status = prefix + self.status
+
+    def configure(self, changes: dict, source: str) -> None:
+        """Apply several settings at once (as `param.update`: one new run, or none and the previous run kept if the
+        model refuses them) and say where they came from instead of what changed: the status begins with `source`
+        (e.g. "Opened with the settings of a shared link: dataset blobs-3") rather than "Run reset (… → …)", for a
+        visitor who changed nothing themselves."""
+        self._configured_by = source
+        try:
+            self.param.update(**changes)
+        finally:
+            self._configured_by = None
 
     # ----- driving ----------------------------------------------------------------------------------------------
     @property
@@ -521,6 +534,7 @@ class Model(RunSettings):
             objects.insert(-1, config["dataset"])  # the run continues from its arrays; a reset needs the data
         model.param.dataset.objects = objects
         model._custom, model._collapsed = _custom_data(meta.get("custom"), arrays, config["dataset"], refuse), False
+        model._configured_by = None
         param.Parameterized.__init__(model, **config)
         model._check_data(X_train, X_test, y_train, y_test, len(Z), refuse)
         model.feature_names = names

@@ -1006,3 +1006,15 @@ def test_a_three_label_upload_trains_and_says_how_many_classes(dash, caplog):
     dash.step()
     assert dash.model.iteration == dash.model.eval_every and dash.surface.mixture_image.visible
     assert dash.model.predict_proba(X[:5]).shape == (5, 3)
+
+
+def test_a_shared_link_greets_the_visitor_with_where_the_settings_came_from(dash):
+    """A visitor who opens a link changed nothing: the status names the link's settings that differ from the defaults,
+    not "Run reset (dataset 'moons' → 'blobs-3')" as if they had."""
+    dash.open_link("?dataset=blobs-3&n_inducing=20&seed=3")
+    wait_until(lambda: dash.model.dataset == "blobs-3" and dash._action is None, limit=60)
+    status = dash.model.status
+    assert status.startswith("Opened with the settings of a shared link: dataset 'blobs-3', seed 3. "), status
+    assert "Run reset" not in status and "n_inducing" not in status  # 20 was already the value
+    dash.model.n_inducing = 15  # the visitor's own change later is said as before
+    assert dash.model.status.startswith("Run reset (n_inducing 20 → 15)")

@@ -391,7 +391,20 @@ class Dashboard(pn.viewable.Viewer):
         if changes:
             self._act(
                 "Opening the link's settings",
-                partial(self._failure_of, self.model.param.update, **changes),
+                partial(
+                    self._failure_of,
+                    self.model.configure,
+                    changes,
+                    "Opened with the settings of a shared link: "
+                    + (
+                        ", ".join(
+                            f"{name} {value!r}"
+                            for name, value in changes.items()
+                            if value != getattr(self.model, name, None)
+                        )
+                        or "the defaults"
+                    ),
+                ),
                 done,
                 report=False,
             )

@@ -213,7 +213,7 @@ def test_a_missing_set_is_one_line_saying_how_to_get_it(tmp_path, monkeypatch, c
         command_line(["bench", "race", "--dataset", "german", "--seconds", "0.2", "--no-write-md"])
     message = str(exit_.value.code)
     assert message.startswith("python -m explorer bench race: ") and "\n" not in message
-    assert "german.npz is in none of" in message and "python -m explorer data fetch german" in message
+    assert "german.npz is in none of" in message and "xgpc-explorer data fetch german" in message
     # table1 checks every set before training: the paper protocol's Diabetes file has no OpenML copy
     with pytest.raises(SystemExit) as exit_:
         command_line(["bench", "table1", "--datasets", "diabetes", "german", "--no-write-md"])

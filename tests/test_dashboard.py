@@ -894,19 +894,19 @@ def test_a_point_added_while_training_is_drawn_and_checked_by_the_next_frames(da
 
 def test_the_data_tab_lists_missing_paper_sets_in_a_short_paragraph_and_points_to_the_examples():
     """Issue 20.16: on a fresh clone the ten missing sets were a 20-line monospace block running off the page."""
-    from explorer.dashboard.data import EXAMPLES_HINT, paper_sets_text
+    from explorer.dashboard.data import examples_hint, paper_sets_text
     from explorer.data import datasets, registry
 
     rows = [dict(row, available=False) for row in datasets.paper_availability()]
     text = paper_sets_text(rows)
     assert len(text.splitlines()) <= 3  # "none found", a blank line, one paragraph that wraps
     fetchable = [name for name, spec in datasets.PAPER_DATASETS.items() if spec.openml_id is not None]
-    assert f"python -m explorer data fetch {' '.join(fetchable)}`" in text
+    assert f"xgpc-explorer data fetch {' '.join(fetchable)}`" in text
     by_hand = [name for name in datasets.PAPER_DATASETS if name not in fetchable]
     assert by_hand and f"{', '.join(by_hand)} have no OpenML copy" in text
     rows[0]["available"] = True
     assert f"**{rows[0]['name']}**" in paper_sets_text(rows).splitlines()[2]
-    assert "data/examples/" in EXAMPLES_HINT and all(
+    assert str(registry.data_home() / "examples") in examples_hint() and all(
         (registry.PROJECT_DATA_DIR / "examples" / name).exists() for name in ("moons.csv", "circles.csv", "xor.tsv")
     )
 

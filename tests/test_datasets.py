@@ -969,7 +969,7 @@ def test_search_order_env_then_project_data_then_shared_then_cache(tmp_path, mon
             monkeypatch.delenv("XGPC_DATA_DIR")
     row = next(r for r in D.paper_availability() if r["name"] == "diabetes")
     assert row["available"] is False and row["location"] is None
-    assert "python -m explorer data fetch diabetes" in row["how_to_get"] and "OpenML 37" in row["how_to_get"]
+    assert "xgpc-explorer data fetch diabetes" in row["how_to_get"] and "OpenML 37" in row["how_to_get"]
     w8a = next(r for r in D.paper_availability() if r["name"] == "w8a")
     assert "no OpenML copy" in w8a["how_to_get"] and "w8a.npz" in w8a["how_to_get"]
     # an explicit data_dir replaces the directories
@@ -1168,7 +1168,7 @@ def test_data_list_shows_where_each_set_is_and_how_to_get_the_rest(tmp_path, mon
     assert "5300 × 2" in banana and str(registry.PROJECT_DATA_DIR / "banana.npz") in banana
     a9a = next(line for line in out.splitlines() if line.strip().startswith("a9a "))
     assert "missing" in a9a
-    assert "a9a: run `python -m explorer data fetch a9a`" in out and "banana: run" not in out
+    assert "a9a: run `xgpc-explorer data fetch a9a`" in out and "banana: run" not in out
 
 
 def test_the_command_line_answers_help_and_names_its_commands(capsys):

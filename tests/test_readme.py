@@ -1,15 +1,20 @@
 """The README's Python examples run as written (issue 20.16): each ```python block is run by a fresh Python in a
 temporary directory, as a reader would paste it (and so that what it sets up — `pn.extension(notifications=True)`,
 say — stays out of this test session). Only the sizes listed in `FASTER` are made smaller (each must still be in the
-README, so the list cannot drift from it); blocks that read a paper data set use the `paper_data` fixture."""
+README, so the list cannot drift from it); blocks that read a paper data set use the `paper_data` fixture. A block
+that imports a package only an extra brings names the extra before the import (issue 28.7)."""
 
+import ast
 import os
 import re
 import subprocess
 import sys
+import tomllib
+from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import pytest
+from test_packaging import declared_distributions, normalise
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCKS = re.findall(r"^```python\n(.*?)^```", README.read_text(encoding="utf-8"), flags=re.S | re.M)
@@ -42,3 +47,58 @@ def test_a_readme_example_runs(block, tmp_path, request):
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "Traceback" not in run.stderr
+
+
+def extra_only_imports(code: str) -> list[tuple[int, str, list[str]]]:
+    """(line, module, extras) for each import in `code` of a module that the core install does not bring and one of
+    the user extras of pyproject.toml (not `test`) does."""
+    pyproject = tomllib.loads((README.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    core = declared_distributions(pyproject, extras=[])
+    extras = {
+        extra: declared_distributions(pyproject, extras=[extra]) - core
+        for extra in pyproject["project"]["optional-dependencies"]
+        if extra != "test"
+    }
+    providers = packages_distributions()
+    found = []
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules = [node.module]
+        else:
+            continue
+        for module in (name.partition(".")[0] for name in modules):
+            distributions = {normalise(d) for d in providers.get(module, [module])}
+            needed = sorted(extra for extra, names in extras.items() if distributions & names)
+            if needed and not distributions & core:
+                found.append((node.lineno, module, needed))
+    return found
+
+
+def extras_unnamed_before_their_import(code: str) -> list[str]:
+    """The imports in `code` of an extra's package whose extra (`[name]`) is not named on an earlier line or the
+    import's own line."""
+    lines = code.splitlines()
+    return [
+        f"line {line}: `import {module}` needs the extra {' or '.join(needed)}, not named before it"
+        for line, module, needed in extra_only_imports(code)
+        if not any(f"[{extra}]" in "\n".join(lines[:line]) for extra in needed)
+    ]
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"block{k + 1}" for k in range(len(BLOCKS))])
+def test_a_readme_example_names_the_extra_of_each_import_before_it(block):
+    """Issue 28.7: the out-of-core example ended with `from distributed import …`, which fails on a plain install,
+    and named the `[dask]` extra only in the paragraph below it."""
+    problems = extras_unnamed_before_their_import(block)
+    assert not problems, problems
+
+
+def test_the_extra_check_flags_an_import_whose_extra_is_named_only_after_it():
+    before = "import numpy as np\n# needs pip install 'xgpc-explorer[dask]'\nfrom distributed import Client\n"
+    after = "import numpy as np\nfrom distributed import Client\n# needs pip install 'xgpc-explorer[dask]'\n"
+    assert extras_unnamed_before_their_import(before) == []
+    assert extras_unnamed_before_their_import(after) == [
+        "line 2: `import distributed` needs the extra dask, not named before it"
+    ]

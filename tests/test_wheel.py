@@ -1,5 +1,6 @@
-"""The package works outside the checkout: a wheel built from this tree, installed into a fresh virtual environment,
-imports, fits, lists the data home and serves the app from a temporary directory.
+"""The package works outside the checkout: a wheel built from this tree by the README's own command (which leaves
+`git status` as it was), installed into a fresh virtual environment, imports, fits, lists the data home, writes the
+example files into it, names it in its advice and serves the app from a temporary directory.
 
 The fresh environment borrows the test environment's third-party packages through a `.pth` line (a path added that
 way is searched but its own `.pth` files, such as this checkout's editable install, are not run), so the wheel is the
@@ -7,11 +8,14 @@ only copy of `explorer` it can import and nothing is downloaded twice.
 """
 
 import os
+import re
+import shlex
 import site
 import socket
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 import venv
 from pathlib import Path
@@ -20,6 +24,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
+# the README's command that builds the wheel (issue 28.5: `pip wheel .` wrote every dependency's wheel into the clone)
+WHEEL_COMMAND = re.search(r"`(pip wheel [^`]*)`", (ROOT / "README.md").read_text(encoding="utf-8")).group(1)
+
+
+def git_status() -> str:
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
 
 
 def free_port() -> int:
@@ -32,12 +44,17 @@ def free_port() -> int:
 def installed(tmp_path_factory):
     """(python, console script, environment, working directory) of a fresh venv holding only the built wheel."""
     base = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(ROOT)],
-        check=True,
-        capture_output=True,
-    )
-    wheel = next((base / "dist").glob("xgpc_explorer-*.whl"))
+    command = shlex.split(WHEEL_COMMAND)
+    assert command[:2] == ["pip", "wheel"] and "-w" in command, WHEEL_COMMAND
+    folder = ROOT / command[command.index("-w") + 1]
+    status, wheels = git_status(), {path: path.stat().st_mtime_ns for path in folder.glob("*.whl")}
+    built = subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert git_status() == status, f"`{WHEEL_COMMAND}` left files git sees in the checkout"
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    wheel = folder / f"xgpc_explorer-{version}-py3-none-any.whl"
+    written = [path for path in folder.glob("*.whl") if wheels.get(path) != path.stat().st_mtime_ns]
+    assert written == [wheel], written  # the project's wheel alone, no dependency's
     env_dir = base / "venv"
     venv.create(env_dir, with_pip=False)
     python = env_dir / "bin" / "python"
@@ -62,9 +79,9 @@ def installed(tmp_path_factory):
     return python, env_dir / "bin" / "xgpc-explorer", env, work
 
 
-def run(command, installed, **kwargs):
-    _, _, env, work = installed
-    return subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=300, **kwargs)
+def run(command, installed, env=None):
+    _, _, default_env, work = installed
+    return subprocess.run(command, cwd=work, env=env or default_env, capture_output=True, text=True, timeout=300)
 
 
 def test_the_wheel_imports_its_own_copy_and_fits(installed):
@@ -92,8 +109,28 @@ def test_the_console_command_lists_the_data_home_outside_a_checkout(installed):
     assert result.returncode == 0, result.stderr
     assert env["XGPC_CACHE_DIR"] in result.stdout and "the project's data/" not in result.stdout
     assert "diabetes" in result.stdout and "How to get the missing ones" in result.stdout
+    advice = result.stdout.split("How to get the missing ones:")[1].strip().splitlines()
+    assert advice and all(f"into the data home {env['XGPC_CACHE_DIR']} (" in line for line in advice), advice
+    assert all("`xgpc-explorer data fetch" in line for line in advice), advice
+    assert not any(words in result.stdout for words in ("python -m explorer", "data/README.md", "into data/"))
     help_text = run([str(command), "--help"], installed)
     assert help_text.returncode == 0 and "serve" in help_text.stdout
+
+
+def test_the_data_examples_go_into_the_data_home_with_no_folder_given(installed, tmp_path):
+    """Issue 28.4: `xgpc-explorer data examples` crashed (TypeError, NoneType) unless --to was given."""
+    python, command, env, _ = installed
+    cache_examples = Path(env["XGPC_CACHE_DIR"]) / "examples"
+    names = sorted(path.name for path in (ROOT / "data" / "examples").iterdir())
+    result = run([str(command), "data", "examples"], installed)
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in cache_examples.iterdir()) == names
+    assert str(cache_examples) in result.stdout.splitlines()[0]
+    home = tmp_path / "home"  # $XGPC_DATA_DIR moves the data home, for `python -m explorer` too
+    result = run([str(python), "-m", "explorer", "data", "examples"], installed, env=dict(env, XGPC_DATA_DIR=str(home)))
+    assert result.returncode == 0, result.stderr
+    assert sorted(path.name for path in (home / "examples").iterdir()) == names
+    assert str(home / "examples") in result.stdout.splitlines()[0]
 
 
 def test_the_console_command_serves_the_page(installed):

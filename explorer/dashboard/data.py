@@ -16,14 +16,19 @@ from explorer import methods
 from explorer.dashboard.controls import DATA
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
-from explorer.data import datasets
+from explorer.data import datasets, registry
 from explorer.data.readers import sniff_delimiter
 
 _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
-EXAMPLES_HINT = (
-    "Files to try it with: `data/examples/` in the project (moons, circles, xor, banana-like, blobs; "
-    "`python -m explorer data examples` writes them)."
-)
+
+
+def examples_hint() -> str:
+    """Markdown: where the example files for the upload are (`registry.examples_dir()`, in the data home this server
+    really uses) and the command that writes them."""
+    return (
+        f"Files to try it with: `{registry.examples_dir()}` (moons, circles, xor, banana-like, blobs; "
+        "`xgpc-explorer data examples` writes them there)."
+    )
 
 
 def header_columns(content: bytes, filename: str) -> list[str]:
@@ -69,8 +74,9 @@ def dropped_file(value: dict) -> tuple[str, bytes] | None:
 
 def paper_sets_text(availability: list[dict]) -> str:
     """Markdown for the paper's data sets (rows of `datasets.paper_availability()`): those found, each with its one-line
-    note, then the missing ones in one short paragraph: the command that fetches those with an OpenML copy and where
-    the others' files come from."""
+    note, then the missing ones in one short paragraph: the command that fetches those with an OpenML copy into the
+    data home this server really uses (`registry.data_home()`) and the command that says where the others' files come
+    from."""
     found = [row["name"] for row in availability if row["available"]]
     missing = [row["name"] for row in availability if not row["available"]]
     fetchable = [name for name in missing if datasets.PAPER_DATASETS[name].openml_id is not None]
@@ -88,13 +94,13 @@ def paper_sets_text(availability: list[dict]) -> str:
         how = []
         if fetchable:
             how.append(
-                f"`python -m explorer data fetch {' '.join(fetchable)}` downloads "
-                f"{'it' if len(fetchable) == 1 else 'them'} from OpenML into data/"
+                f"`xgpc-explorer data fetch {' '.join(fetchable)}` downloads "
+                f"{'it' if len(fetchable) == 1 else 'them'} from OpenML into `{registry.data_home()}`"
             )
         if by_hand:
             how.append(
                 f"{', '.join(by_hand)} {'has' if len(by_hand) == 1 else 'have'} no OpenML copy: "
-                "data/README.md says where the files come from"
+                f"`xgpc-explorer data list` says where the files come from (put them into `{registry.data_home()}`)"
             )
         lines += ["", f"Missing ({len(missing)}): {', '.join(missing)}. " + "; ".join(how) + "; then reload the page."]
     return "\n".join(lines)
@@ -232,7 +238,7 @@ class DataTab(pn.viewable.Viewer):
                     f"At most {MAX_UPLOAD_BYTES // 10**6} MB. The label column is guessed from its "
                     "name (label, class, target, y) or is the last column; change it below."
                 ),
-                pn.pane.Markdown(EXAMPLES_HINT),
+                pn.pane.Markdown(examples_hint(), disable_math=True),
                 self.upload,
                 self.reading,
                 self.reading_bar,

@@ -39,7 +39,7 @@ CLAIM = (
 )
 MISSING = (
     f"*{CLAIM_DATASET} is not in the data directory here, so the race runs on the Train tab's data: "
-    f"`python -m explorer data fetch {CLAIM_DATASET}` gets it.*"
+    f"`xgpc-explorer data fetch {CLAIM_DATASET}` gets it.*"
 )
 
 

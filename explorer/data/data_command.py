@@ -68,7 +68,7 @@ def _list(args) -> int:
             print(f"  {row['name']}: {row['how_to_get']}")
     if damaged:
         print(
-            f"\n{damaged} file(s) above cannot be used: replace them (`python -m explorer data fetch NAME`, or a "
+            f"\n{damaged} file(s) above cannot be used: replace them (`xgpc-explorer data fetch NAME`, or a "
             "fresh copy) or remove them."
         )
     return 1 if damaged else 0
@@ -90,15 +90,18 @@ def _fetch(args) -> int:
 
 
 def _examples(args) -> int:
+    folder = registry.examples_dir() if args.to is None else args.to
     try:
-        for path in examples.write_examples(download.target_folder(args.to)):
-            print(path)
+        written = examples.write_examples(download.target_folder(folder))
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
     except OSError as err:
-        print(f"error: cannot write the example files into {args.to}: {err.strerror or err}", file=sys.stderr)
+        print(f"error: cannot write the example files into {folder}: {err.strerror or err}", file=sys.stderr)
         return 1
+    print(f"{len(written)} example files written into {folder.resolve()}:")
+    for path in written:
+        print(f"  {path.name}")
     return 0
 
 
@@ -152,7 +155,7 @@ def parser() -> argparse.ArgumentParser:
         "--to",
         type=Path,
         default=None,
-        help=f"target directory (default: examples/ in the data home, now {registry.data_home()})",
+        help=f"target directory (default: examples/ in the data home, now {registry.examples_dir()})",
     )
     making.set_defaults(run=_examples)
     return top

@@ -1,4 +1,4 @@
-"""Fetching the paper's data sets into the project's `data/` (`python -m explorer data fetch NAME…`).
+"""Fetching the paper's data sets into the data home (`registry.data_home()`; `xgpc-explorer data fetch NAME…`).
 
 Two routes: a mirror of the registry's files (`--from`, an http(s) or file URL or a plain folder; checked against the
 registry's sha256),

@@ -1,4 +1,4 @@
-"""Small example files for the upload demo, made from the built-in 2-D sets (`python -m explorer data examples`).
+"""Small example files for the upload demo, made from the built-in 2-D sets (`xgpc-explorer data examples`).
 
 Each file shows one thing the readers accept: labels 0/1, words as labels, a TSV, the label column first, a semicolon
 delimiter. They are generated from fixed seeds, so running the command again writes the same bytes.
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from explorer.data import datasets
-from explorer.data.registry import data_home
+from explorer.data.registry import examples_dir
 
 
 @dataclass(frozen=True)
@@ -51,9 +51,9 @@ def example_text(example: Example) -> str:
 
 
 def write_examples(directory: Path | None = None) -> list[Path]:
-    """Write every example file into `directory` (default: `examples/` in the data home, `registry.data_home()`;
+    """Write every example file into `directory` (default: `registry.examples_dir()`, `examples/` in the data home;
     a checkout keeps them in `data/examples/`). Returns their paths."""
-    directory = data_home() / "examples" if directory is None else Path(directory)
+    directory = examples_dir() if directory is None else Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for example in EXAMPLES:

@@ -3,7 +3,7 @@
 `explorer/data/registry.json` (package data, read through `importlib.resources`, so an installed wheel has it) lists each
 set: its file, sha256, size, positive rate, OpenML id, source and quirks. A set's file is looked for, in this order, in
   1. $XGPC_DATA_DIR, when set;
-  2. in a checkout, the repository's `data/` (where `python -m explorer data fetch` puts downloads there);
+  2. in a checkout, the repository's `data/` (where `xgpc-explorer data fetch` puts downloads there);
   3. in a checkout, `../shared/data` beside it, when it exists;
   4. the user cache ($XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer; where an installed package's downloads go);
 then its OpenML copy (converted to arrays and cached as `openml-ID-ENCODING.npz`) in those directories; and last
@@ -161,6 +161,12 @@ def data_home() -> Path:
     return PROJECT_DATA_DIR if PROJECT_DATA_DIR is not None else cache_dir()
 
 
+def examples_dir() -> Path:
+    """Where `xgpc-explorer data examples` writes the example files: `examples/` in the data home (a checkout's are
+    committed in `data/examples/`)."""
+    return data_home() / "examples"
+
+
 def data_locations(data_dir=None) -> list[tuple[str, Path]]:
     """The directories searched for a paper set's file, in order, each with how it was chosen."""
     if data_dir is not None:
@@ -227,11 +233,12 @@ def find_openml_copy(name: str, data_dir=None) -> Path | None:
 
 
 def copy_by_hand(name: str) -> str:
-    """How to get a paper set's file without OpenML (one line)."""
+    """How to get a paper set's file without OpenML (one line), naming the data home this process really uses
+    (`data_home`) and the console command `xgpc-explorer` (which an editable install of a checkout has too)."""
     spec = PAPER_DATASETS[name]
     return (
-        f"put {spec.file} (sha256 {spec.sha256[:12]}…) into data/ or $XGPC_DATA_DIR, or run `python -m explorer "
-        f"data fetch {name} --from URL` with a mirror of the files"
+        f"put {spec.file} (sha256 {spec.sha256[:12]}…) into the data home {data_home()} (or set $XGPC_DATA_DIR to "
+        f"a folder holding it), or run `xgpc-explorer data fetch {name} --from URL` with a mirror of the files"
     )
 
 
@@ -240,9 +247,9 @@ def how_to_get(name: str) -> str:
     spec = PAPER_DATASETS[name]
     put = copy_by_hand(name)
     if spec.openml_id is not None:
-        return f"run `python -m explorer data fetch {name}` (OpenML {spec.openml_id}, needs the network), or {put}"
+        return f"run `xgpc-explorer data fetch {name}` (OpenML {spec.openml_id}, needs the network), or {put}"
     source = "; ".join(f"{s['repository']}: {s['path']}" for s in spec.sources)
-    return f"no OpenML copy: {put}; source {source} (data/README.md)"
+    return f"no OpenML copy: {put}; source {source}"
 
 
 def paper_availability(data_dir=None) -> list[dict]:

@@ -674,7 +674,7 @@ def _drop(dash, filename, content):
     dash.data.upload.value = {filename: content}
 
 
-def test_every_upload_gets_feedback_and_a_rejected_file_leaves_the_label_box(dash, caplog):
+def test_every_upload_gets_feedback_and_a_rejected_file_shows_its_own_header_to_choose_from(dash, caplog):
     good = _csv(["u", "v", "label"], _two_class_rows())
     with caplog.at_level(logging.INFO):
         _drop(dash, "good.csv", good.decode())  # text files arrive decoded
@@ -685,9 +685,34 @@ def test_every_upload_gets_feedback_and_a_rejected_file_leaves_the_label_box(das
         assert "empty.csv: the file is empty" in caplog.text
         _drop(dash, "three.csv", _csv(["p", "q", "r", "label"], [(1, 2, 3, "a"), (2, 3, 4, "b"), (3, 4, 5, "c")]))
         assert "three.csv" in caplog.text
-    assert dash.data.label_column.options == ["u", "v", "label"] and dash.data.label_column.value == "label"
-    assert dash.model.feature_names == ["u", "v"]
+    # the refused file's header is offered (its label may be another column); the model keeps good.csv
+    assert dash.data.label_column.options == ["p", "q", "r", "label"] and dash.data.label_column.value == "label"
+    assert dash.model.feature_names == ["u", "v"] and dash.data.accepted.filename == "good.csv"
     assert not dash.data.label_column.disabled and not dash.data.reading.visible
+
+
+def test_the_one_column_that_is_not_numbers_is_guessed_as_the_label_and_a_refused_guess_can_be_changed(dash, caplog):
+    """'x,y,species': 'y' is named like a label but holds numbers; 'species' is the only column that does not, so
+    it can only be the label. A file whose guess is refused offers its own header, and choosing the right column
+    there loads it."""
+    species = [(round(a, 3), round(b, 3), c) for a, b, c in _two_class_rows(labels=("bird", "cat"))]
+    assert guess_label_column(["x", "y", "species"], [["0.5", "1.5", "bird"], ["1", "2", "cat"]]) == "species"
+    assert guess_label_column(["x", "y", "species"], [["0.5", "1.5", "3"]]) == "y"  # all numbers: by name
+    assert guess_label_column(["a", "b", "c"], [["x", "1", "y"]]) == "c"  # two non-numeric columns: the last
+    _drop(dash, "species.csv", _csv(["x", "y", "species"], species))
+    assert dash.model.dataset == "custom" and dash.model.feature_names == ["x", "y"]
+    assert dash.model.classes.tolist() == ["bird", "cat"]
+    # all numbers, and the column named like a label ('y', 60 distinct values) is not the label: refused, and the
+    # box offers this file's columns; choosing 'group' there reads it again and loads it
+    grouped = [(round(a, 3), round(b, 3), c) for a, b, c in _two_class_rows(seed=5)]
+    with caplog.at_level(logging.ERROR):
+        _drop(dash, "grouped.csv", _csv(["u", "y", "group"], grouped))
+    assert "grouped.csv" in caplog.text and dash.data.accepted.filename == "species.csv"
+    assert dash.data.label_column.options == ["u", "y", "group"] and dash.data.label_column.value == "y"
+    assert not dash.data.label_column.disabled
+    dash.data.label_column.value = "group"
+    wait_until(lambda: dash.data.accepted.filename == "grouped.csv", limit=60)
+    assert dash.model.feature_names == ["u", "y"] and dash.data.label_column.value == "group"
 
 
 def test_a_rejected_label_choice_restores_the_label_box(dash, caplog):

@@ -31,8 +31,14 @@ def examples_hint() -> str:
     )
 
 
-def header_columns(content: bytes, filename: str) -> list[str]:
-    """Column names from the first non-blank line of an uploaded CSV/TSV (delimiter: `readers.sniff_delimiter`). Raises `DataError` for an oversized, empty, binary or one-column file."""
+SAMPLED_ROWS = 200
+"""Data rows of an upload's first 64 kB that `guess_label_column` looks at."""
+
+
+def header_and_sample(content: bytes, filename: str) -> tuple[list[str], list[list[str]]]:
+    """Column names from the first non-blank line of an uploaded CSV/TSV (delimiter: `readers.sniff_delimiter`) and up
+    to SAMPLED_ROWS data rows after it, as text (the last line of the 64 kB read is left out: it may be cut). Raises
+    `DataError` for an oversized, empty, binary or one-column file."""
     if len(content) > MAX_UPLOAD_BYTES:
         raise datasets.DataError(
             f"{filename}: {len(content) / 1e6:.1f} MB is over the upload limit of {MAX_UPLOAD_BYTES / 1e6:.0f} MB"
@@ -40,23 +46,51 @@ def header_columns(content: bytes, filename: str) -> list[str]:
     try:
         text = content[:65536].decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise datasets.DataError(f"{filename}: not UTF-8 text (byte {err.start}: {err.reason})") from None
-    first = next((line for line in text.splitlines() if line.strip()), None)
-    if first is None:
+        if err.start < 65536 - 4:  # not a multi-byte character cut by the 64 kB read
+            raise datasets.DataError(f"{filename}: not UTF-8 text (byte {err.start}: {err.reason})") from None
+        text = content[: err.start].decode("utf-8-sig")
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
         raise datasets.DataError(f"{filename}: the file is empty")
+    first = lines[0]
     delimiter = sniff_delimiter(first, filename)  # the rule the reader parses the file with
-    columns = next(csv.reader([first], delimiter=delimiter)) if delimiter else first.split()
-    columns = [c.strip() for c in columns]
+    rows = list(csv.reader(lines, delimiter=delimiter)) if delimiter else [line.split() for line in lines]
+    columns = [c.strip() for c in rows[0]]
     if len(columns) < 2:
         raise datasets.DataError(
             f"{filename}: the first line {first!r} has one column; a header row with a label "
             "column and at least one feature column is needed"
         )
-    return columns
+    whole = len(content) <= 65536
+    sample = rows[1 : SAMPLED_ROWS + 1] if whole else rows[1 : min(SAMPLED_ROWS + 1, len(rows) - 1)]
+    return columns, [[cell.strip() for cell in row] for row in sample]
 
 
-def guess_label_column(columns: list[str]) -> str:
-    """A column named like a label ('label', 'class', 'target', 'y', …), else the last column."""
+def header_columns(content: bytes, filename: str) -> list[str]:
+    """Column names of an uploaded CSV/TSV (`header_and_sample`)."""
+    return header_and_sample(content, filename)[0]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def guess_label_column(columns: list[str], sample: list[list[str]] = ()) -> str:
+    """The label column of an upload, from its header and a sample of its data rows (text): the one column holding
+    something that is not a number, when exactly one does (the features must be numbers, so it can only be the
+    label: 'x,y,species' → species); else a column named like a label ('label', 'class', 'target', 'y', …); else the
+    last column."""
+    non_numeric = [
+        column
+        for j, column in enumerate(columns)
+        if any(j < len(row) and row[j] != "" and not _is_number(row[j]) for row in sample)
+    ]
+    if len(non_numeric) == 1:
+        return non_numeric[0]
     for column in columns:
         if column.strip().lower() in _LABEL_NAMES:
             return column
@@ -144,8 +178,8 @@ class Upload:
 class DataTab(pn.viewable.Viewer):
     """Upload widgets and the description of the current data (shows itself in a notebook). `read_file(content,
     filename, label_column)` is the dashboard's coroutine that reads a file off the event loop and swaps the data in;
-    it returns whether it did (if not, it has said why). The label-column box always shows the header of the file in
-    use."""
+    it returns whether it did (if not, it has said why). The label-column box shows the header of the last file read:
+    the file in use, or a refused one whose label the user may change (the file is then read again)."""
 
     title = "Data"
 
@@ -153,7 +187,8 @@ class DataTab(pn.viewable.Viewer):
         super().__init__()
         self._read_file = read_file
         self._report_error = report_error
-        self.accepted: Upload | None = None
+        self.accepted: Upload | None = None  # the file whose data the model uses
+        self.shown: Upload | None = None  # the last file read, accepted or refused: its header is in the label box
         self._in_progress: Upload | None = None
         self.upload = LimitedFileDropper(report_error, multiple=False, layout="compact", sizing_mode="stretch_width")
         self.label_column = pn.widgets.Select(label="label column", options=[], disabled=True, width=240)
@@ -172,17 +207,17 @@ class DataTab(pn.viewable.Viewer):
         filename, content = dropped
         self.upload.value.clear()  # the content lives on in `accepted` only if the file is accepted
         try:
-            columns = header_columns(content, filename)
+            columns, sample = header_and_sample(content, filename)
         except datasets.DataError as err:
             self._report_error(str(err))
             return
-        await self._read(Upload(content, filename, columns, guess_label_column(columns)))
+        await self._read(Upload(content, filename, columns, guess_label_column(columns, sample)))
 
     def _label_chosen(self, event) -> None:
-        """A label column chosen by the user (not one shown by `_show_accepted`): read the file again with it."""
-        if self._showing or self.accepted is None or event.new in (None, self.accepted.label_column):
+        """A label column chosen by the user (not one shown by `_show_label_choice`): read the file again with it."""
+        if self._showing or self.shown is None or event.new in (None, self.shown.label_column):
             return
-        upload = replace(self.accepted, label_column=event.new)
+        upload = replace(self.shown, label_column=event.new)
 
         async def read() -> None:
             await self._read(upload)
@@ -201,25 +236,28 @@ class DataTab(pn.viewable.Viewer):
         self._show_reading(upload)
         try:
             if await self._read_file(upload.content, upload.filename, upload.label_column):
-                self.accepted = upload
+                self.accepted = self.shown = upload
+            elif self.shown is None or upload.content is not self.shown.content:
+                self.shown = upload  # a new file refused: its header stays in the box, to choose another label
+            # (another label of the file shown, refused: the box goes back to the label it had)
         finally:
             self._in_progress = None
             self._show_reading(None)
-            self._show_accepted()
+            self._show_label_choice()
 
     def _show_reading(self, upload: Upload | None) -> None:
         if upload is not None:
             self.reading.value = f"Reading {html_text(upload.filename)} ({len(upload.content) / 1e6:.1f} MB)…"
         self.reading.visible = self.reading_bar.visible = upload is not None
-        self.label_column.disabled = upload is not None or self.accepted is None
+        self.label_column.disabled = upload is not None or self.shown is None
 
-    def _show_accepted(self) -> None:
-        """The label-column box shows the accepted file's header and label (empty before any file was accepted)."""
+    def _show_label_choice(self) -> None:
+        """The label-column box shows the last file read (`shown`): its header and label (empty before any file)."""
         self._showing = True
         try:
-            self.label_column.options = list(self.accepted.columns) if self.accepted else []
-            self.label_column.value = self.accepted.label_column if self.accepted else None
-            self.label_column.disabled = self.accepted is None
+            self.label_column.options = list(self.shown.columns) if self.shown else []
+            self.label_column.value = self.shown.label_column if self.shown else None
+            self.label_column.disabled = self.shown is None
         finally:
             self._showing = False
 
@@ -235,8 +273,9 @@ class DataTab(pn.viewable.Viewer):
                 pn.pane.Markdown(
                     f"A header row, one label column with two distinct values (or more, for {multiclass}), "
                     "numeric features. "
-                    f"At most {MAX_UPLOAD_BYTES // 10**6} MB. The label column is guessed from its "
-                    "name (label, class, target, y) or is the last column; change it below."
+                    f"At most {MAX_UPLOAD_BYTES // 10**6} MB. The label column is guessed: the one column that "
+                    "is not numbers, else by its name (label, class, target, y), else the last column; change it "
+                    "below (also after a refusal: the file is read again with the label you choose)."
                 ),
                 pn.pane.Markdown(examples_hint(), disable_math=True),
                 self.upload,

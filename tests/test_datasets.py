@@ -1212,9 +1212,9 @@ def test_example_files_are_the_ones_the_script_writes_and_read_back(tmp_path):
             for c in classes.tolist()
         ]
         assert sorted(shown) == sorted(example.labels)
-        # the label that stands for generated class +1 is the file's labels[1]
-        plus = [classes[0], classes[1]][int(y[np.flatnonzero(y_true == 1)[0]] == 1)]
-        assert str(plus).lstrip("+") == example.labels[1].lstrip("+")
+        # the label that stands for generated class k (binary: 1 is +1) is the file's labels[k]
+        for k, label in enumerate(example.labels):
+            assert shown[y[np.flatnonzero(y_true == k)[0]]] == label
 
 
 def test_readers_refuse_content_passed_instead_of_a_file_and_non_files():

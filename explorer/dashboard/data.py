@@ -26,7 +26,7 @@ def examples_hint() -> str:
     """Markdown: where the example files for the upload are (`registry.examples_dir()`, in the data home this server
     really uses) and the command that writes them."""
     return (
-        f"Files to try it with: `{registry.examples_dir()}` (moons, circles, xor, banana-like, blobs; "
+        f"Files to try it with: `{registry.examples_dir()}` (moons, circles, xor, banana-like, blobs; blobs-3 with three classes; "
         "`xgpc-explorer data examples` writes them there)."
     )
 

@@ -1,7 +1,7 @@
 """Small example files for the upload demo, made from the built-in 2-D sets (`xgpc-explorer data examples`).
 
 Each file shows one thing the readers accept: labels 0/1, words as labels, a TSV, the label column first, a semicolon
-delimiter. They are generated from fixed seeds, so running the command again writes the same bytes.
+delimiter, three classes. They are generated from fixed seeds, so running the command again writes the same bytes.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from explorer.data.registry import examples_dir
 @dataclass(frozen=True)
 class Example:
     """A file: built-in set `dataset` with n rows, written with `delimiter`, label column `label` first or last,
-    class −1 written as labels[0] and +1 as labels[1]."""
+    class k (a class index 0…K−1 of the generated set; binary: 0 is class −1, 1 is +1) written as labels[k]."""
 
     file: str
     dataset: str
     n: int
     seed: int
     label: str
-    labels: tuple[str, str]
+    labels: tuple[str, ...]
     delimiter: str = ","
     label_first: bool = False
 
@@ -34,6 +34,7 @@ EXAMPLES = (
     Example("xor.tsv", "xor", 200, 3, "class", ("-1", "+1"), delimiter="\t"),
     Example("banana-like.csv", "banana-like", 300, 4, "class", ("A", "B"), label_first=True),
     Example("blobs-semicolon.csv", "blobs", 160, 5, "target", ("no", "yes"), delimiter=";"),
+    Example("blobs-3.csv", "blobs-3", 240, 6, "species", ("bird", "cat", "dog")),
 )
 
 
@@ -44,7 +45,7 @@ def example_text(example: Example) -> str:
     header = [example.label] + names if example.label_first else names + [example.label]
     lines = [example.delimiter.join(header)]
     for (x1, x2), label in zip(X.tolist(), y.tolist()):
-        text = example.labels[(label + 1) // 2]
+        text = example.labels[label]
         cells = [f"{x1:.6g}", f"{x2:.6g}"]
         lines.append(example.delimiter.join([text] + cells if example.label_first else cells + [text]))
     return "\n".join(lines) + "\n"

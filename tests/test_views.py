@@ -706,3 +706,23 @@ def test_three_class_views_render_in_both_backends_with_their_parts(model_3class
     assert [layer.label for layer in view][2:5] == ["class 0", "class 1", "class 2"]
     for backend in BACKENDS:
         hv.render(view, backend=backend)
+
+
+def test_a_surface_legend_names_only_the_layers_it_draws():
+    """The MCMC tab's surfaces have training points only: no legend entry for test points, misclassified or
+    inducing points (they were listed there with no glyph and nothing drawn)."""
+    gx, gy = np.linspace(-1, 1, 20), np.linspace(-1, 1, 15)
+    P = 1 / (1 + np.exp(-(gx[None, :] + gy[:, None])))
+    train = np.random.default_rng(0).normal(size=(10, 2))
+
+    def legend(**layers) -> list[str]:
+        figure = hv.render(
+            decision_surface_from_arrays(gx, gy, P, train=train, train_labels=np.arange(10) % 2, **layers)
+        )
+        return [item.label.value for legend in figure.legend for item in legend.items]
+
+    assert legend() == ["training points"]
+    full = legend(
+        test=np.zeros((3, 2)), test_labels=np.zeros(3), misclassified=np.ones((1, 2)), inducing=np.ones((2, 2))
+    )
+    assert full == ["training points", "test points", "misclassified", "inducing points"]

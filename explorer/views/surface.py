@@ -311,7 +311,10 @@ def decision_surface_from_arrays(
         0.8,
         CLASS_COLOR if K == 2 else dict(enumerate(class_colors(K))),
     )
-    overlay = image * contour * training * testing * crosses * squares
+    # a layer with nothing to draw has no legend entry (the MCMC surfaces have no test points, crosses or inducing
+    # points: the legend listed them with no glyph)
+    layers = [styled(layer, show_legend=False) if len(layer) == 0 else layer for layer in (testing, crosses, squares)]
+    overlay = image * contour * training * hv.Overlay(layers)
     line_name = "the p = 0.5 contour" if K == 2 else "the class boundaries"
     overlay = styled(
         overlay,

@@ -26,6 +26,7 @@ from explorer.polyagamma import pg_mean
 from explorer.run import RUN_FORMAT, Run, RunFileError, streams, training_source  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
+from explorer.studies.race import NAMES as METHOD_NAMES
 
 COLLAPSE_TOLERANCE = 0.02
 """A run has collapsed to the prior when every evaluated p(y=1) is within this of ½ (test NLL ≈ log 2)."""
@@ -168,6 +169,8 @@ class Model(RunSettings):
     def _build(self) -> None:
         """Load data and start the run (`run.Run`) for the current configuration (all or nothing)."""
         X_tr, X_te, y_tr, y_te = self._load_data()
+        if y_tr is not None:
+            self._check_two_class_only(int(max(y_tr.max(initial=0), y_te.max(initial=0))) + 1)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             run = Run(self.config, X_tr, y_tr, X_te, y_te)
@@ -178,6 +181,19 @@ class Model(RunSettings):
             status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
             f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings)
         )
+
+    def _check_two_class_only(self, K: int) -> None:
+        """Refuse a method or link that models two classes only for data of K ≥ 3 classes, in the user's words
+        ("EPGPC is two-class only; blobs-3 has 3 classes"; DataError), before any engine is built."""
+        if K <= 2:
+            return
+        if methods.CLASS_COUNTS[self.method][1] == 2:
+            part = METHOD_NAMES.get(self.method, self.method)
+        elif settings.applies("link", self.method) and self.link not in methods.MULTICLASS_LINKS:
+            part = f"the {self.link} link"
+        else:
+            return
+        raise datasets.DataError(f"{part} is two-class only; {self.data_name} has {K} classes")
 
     # The run's parts, as the faces read them.
     X_train = property(lambda self: self.current_run.X_train, doc="Training rows (n, d), raw units")

@@ -402,3 +402,18 @@ def test_huge_counts_and_bad_surface_arguments_are_refused(model):
         with pytest.raises(ValueError, match="features"):
             model.surface(resolution=5, features=features)
     assert model.surface(resolution=2)["p"].shape == (2, 2)
+
+
+def test_a_two_class_method_or_link_on_three_classes_is_refused_in_the_users_words():
+    """EPGPC (probit, two classes) and the SVGPs' probit link on a three-class set: one sentence naming the method or
+    link and the data set, not the engine's "the probit likelihood models 2 classes"; the run stays as it was."""
+    model = Model(dataset="blobs-3", n_points=90, n_inducing=10)
+    with pytest.raises(DataError, match=r"^EPGPC is two-class only; blobs-3 has 3 classes$"):
+        model.method = "epgpc"
+    assert model.method == "xgpc" and model.status.endswith("The previous run is kept.")
+    model.method = "svgp-natgrad"
+    with pytest.raises(DataError, match=r"^the probit link is two-class only; blobs-3 has 3 classes$"):
+        model.link = "probit"
+    assert model.link == "logit" and model.engine.n_classes == 3
+    with pytest.raises(DataError, match=r"^EPGPC is two-class only; spiral-3 has 3 classes$"):
+        Model(dataset="spiral-3", method="epgpc", n_points=90)

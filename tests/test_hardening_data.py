@@ -18,6 +18,7 @@ import zarr
 from explorer import XGPClassifier
 from explorer.data import datasets, sources
 from explorer.model import Model, RunFileError
+from explorer.run import Run
 from explorer.validation import DataError
 
 FORMATS = ("npy", "zarr", "parquet")
@@ -162,10 +163,17 @@ def test_partial_fit_refuses_other_classes_on_a_later_call_and_keeps_its_state()
     assert clf.n_iter_ > iteration
 
 
+def test_a_run_refuses_fewer_classes_than_its_labels_hold():
+    X, y = blobs(30, [0, 1, 2])
+    with pytest.raises(DataError, match=r"y holds the class index 2, beyond the 2 classes 0…1"):
+        Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, n_classes=2)
+    assert Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, n_classes=4).engine.n_classes == 4
+
+
 # ------------------------------------------------------------------------------------ 6: a file rewritten in a run
 
 
-@pytest.mark.parametrize("change", ["rewrite features", "rewrite labels", "replace features"])
+@pytest.mark.parametrize("change", ["rewrite features", "rewrite labels", "replace features", "delete labels"])
 def test_a_training_file_changed_during_a_run_stops_it_naming_the_file_with_the_run_kept(tmp_path, change):
     X, y = blobs(400, [0, 1])
     path = write(tmp_path, "npy", X, y)
@@ -179,10 +187,12 @@ def test_a_training_file_changed_during_a_run_stops_it_naming_the_file_with_the_
         os.replace(tmp_path / "new.npy", path)
     elif change == "rewrite features":  # the same file rewritten in place: same size and inode, new rows
         np.save(path, X[::-1].copy())
-    else:
+    elif change == "rewrite labels":
         np.save(target, 1 - y)
-    verb = "replaced by another file" if change.startswith("replace") else "rewritten"
-    with pytest.raises(DataError, match=rf"{target}: the file was {verb} since the run opened it"):
+    else:
+        os.remove(target)
+    problem = {"replace": "was replaced by another file", "rewrite": "was rewritten", "delete": "is gone"}
+    with pytest.raises(DataError, match=rf"{target}: the file {problem[change.split()[0]]} since the run opened it"):
         model.step(1)
     assert model.engine.iteration == 5 and len(model.history.rows) == rows
     assert_same(model.engine.state_dict(), state)

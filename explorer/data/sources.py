@@ -2,8 +2,8 @@
 needs the whole training set as one contiguous array in memory.
 
 A source has `n` (rows), `d` (features), `n_classes` (highest class index + 1), `label_values` (the distinct labels
-its rows hold, sorted), `batch(index) -> (X_b (s, d) float64 C-contiguous, y_b (s,) int64 class indices 0…K−1)` (DESIGN §1: a binary method writes them as ±1 in its own
-equations, at the engine),
+its rows hold, sorted), `batch(index) -> (X_b (s, d) float64 C-contiguous, y_b (s,) int64 class indices 0…K−1)`
+(DESIGN §1: a binary method writes them as ±1 in its own equations, at the engine),
 `sample(rng, s) -> index (s,)` (a fresh minibatch of distinct rows) and `chunks(size)` (all rows as consecutive
 index blocks, for the full-set ELBO and evaluation). Every source draws minibatches with `minibatch_indices`, so two
 engines given the same seed see the same rows whatever their method.
@@ -31,10 +31,10 @@ it chooses the inducing points by k-means++ on a seeded sample of at most `INDUC
 (`inducing_sample`: all rows, and so the in-memory Z, when there are no more). `SubsetSource` is a view of some rows
 (a hold-out split, `split_source`).
 
-A file's labels are whole numbers ≥ 0 that need not be 0…K−1: labels 1 and 2, or 0, 1 and one stray 1,000,000. The faces
-train on the K distinct values the file holds (counted in the check's pass, at most `MAX_CLASSES`), mapped to 0…K−1 in
-sorted order as `validation.encode_labels` maps labels in memory (`encoded_source`, an `EncodedSource` view), so a file
-and the same rows in memory give the same classes and the same model.
+A file's labels are whole numbers ≥ 0 that need not be 0…K−1: labels 1 and 2, or 0, 1 and one stray 1,000,000. The
+faces train on the K distinct values the file holds (counted in the check's pass, at most `MAX_CLASSES`), mapped to
+0…K−1 in sorted order as `validation.encode_labels` maps labels in memory (`encoded_source`, an `EncodedSource`
+view), so a file and the same rows in memory give the same classes and the same model.
 
 Another backend — a Dask array, an HDF5 store, a database cursor — plugs in by subclassing `DataSource` and
 implementing `n`, `d` and `batch` (and `labels` to read the labels alone); `sample` and `chunks` come with the base
@@ -161,15 +161,16 @@ class ArraySource(DataSource):
 
 class NpySource(DataSource):
     """Training rows in two `.npy` files, X (n, d) real numbers (float32 keeps the file half the size; rows are
-    handed out as float64) and y (n,) class indices 0…K−1, opened read-only (`np.load(mmap_mode='r')` for the
-    headers and the passes over consecutive rows): a minibatch reads s rows from disk, so n may exceed memory.
+    handed out as float64) and y (n,) labels, whole numbers ≥ 0 (the faces map them to class indices 0…K−1,
+    `encoded_source`), opened read-only (`np.load(mmap_mode='r')` for the headers and the passes over consecutive
+    rows): a minibatch reads s rows from disk, so n may exceed memory.
 
     Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map stays
     cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of real
-    numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds class indices (whole numbers ≥ 0,
-    `inputs.class_indices`) for the same n rows. Every error is a `DataError` naming the file (and the row and column of
-    a bad value). `check=False` skips the value checks, for files this package has just written and checked
-    (`ParquetSource`).
+    numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds whole numbers ≥ 0
+    (`inputs.class_indices`) for the same n rows, at most `MAX_CLASSES` distinct ones (`label_values`). Every error
+    is a `DataError` naming the file (and the row and column of a bad value). `check=False` skips the value checks,
+    for files this package has just written and checked (`ParquetSource`).
 
     Resident memory stays bounded however many rows a run reads. A minibatch's rows are read with `os.pread`, one
     row each (the files' C-order rows are contiguous records), not through the map: a page fault maps a whole large
@@ -241,8 +242,9 @@ class NpySource(DataSource):
                 change = "replaced by another file" if now.inode != was.inode else "rewritten"
                 raise DataError(
                     f"{path}: the file was {change} since the run opened it ({was.size:,} bytes then, {now.size:,} "
-                    "now); its rows are no longer those checked and trained on, so the run stops here. Keep the file unchanged while a run uses it (or copy "
-                    "it first); to train on the new rows, open it again and start a new run"
+                    "now); its rows are no longer those checked and trained on, so the run stops here. Keep the file "
+                    "unchanged while a run uses it (or copy it first); to train on the new rows, open it again and "
+                    "start a new run"
                 )
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -447,10 +449,11 @@ def _optional(module: str, what: str, path):
 
 class ZarrSource(DataSource):
     """Training rows in a Zarr group (a `.zarr` directory, `zarr.save_group(path, X=X, y=y)` or arrays created in
-    it): the array `X` (n, d) of real numbers and the array `y` (n,) of class indices 0…K−1, the same n. A minibatch
-    reads the chunks that hold its rows (`Array.oindex`), so rows chunked finely (1,000-10,000 rows per chunk) keep a
-    step cheap. Checked when opened, block by block, as `NpySource` checks its files; every error is a `DataError`
-    naming the group and the array (and the row and column of a bad value). Needs the `ooc` extra (zarr)."""
+    it): the array `X` (n, d) of real numbers and the array `y` (n,) of labels (whole numbers ≥ 0, at most
+    `MAX_CLASSES` distinct ones), the same n. A minibatch reads the chunks that hold its rows (`Array.oindex`), so
+    rows chunked finely (1,000-10,000 rows per chunk) keep a step cheap. Checked when opened, block by block, as
+    `NpySource` checks its files; every error is a `DataError` naming the group and the array (and the row and column
+    of a bad value). Needs the `ooc` extra (zarr)."""
 
     def __init__(self, path):
         zarr = _optional("zarr", "a Zarr store", path)
@@ -501,8 +504,9 @@ class ZarrSource(DataSource):
 
 class ParquetSource(NpySource):
     """Training rows in a Parquet table: the label column (`label_column`; default the one column named label, y,
-    class or target, any case) holds class indices 0…K−1 (integers, or whole floats), every other column is a
-    feature of numbers (integer, floating or boolean, no empty cells). Needs the `ooc` extra (pyarrow).
+    class or target, any case) holds labels, whole numbers ≥ 0 (integers, or whole floats; at most `MAX_CLASSES`
+    distinct ones), every other column is a feature of numbers (integer, floating or boolean, no empty cells). Needs
+    the `ooc` extra (pyarrow).
 
     Parquet offers no random row access (a minibatch of random rows would decompress every row group), so the
     table is read once, batch by batch (`ParquetFile.iter_batches`, `batch_rows` rows at a time), checked as it

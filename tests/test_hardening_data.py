@@ -85,7 +85,7 @@ def test_a_file_with_labels_1_and_2_fits_the_binary_model_the_arrays_fit(tmp_pat
     assert set(from_file.predict(X).tolist()) == {1, 2} and from_file.score(X, y) > 0.9
 
 
-@pytest.mark.parametrize("stray", [50, 10**6])
+@pytest.mark.parametrize("stray", [50, 10**6, 2**31 - 1])  # the largest label a file may hold
 def test_one_stray_label_is_one_more_class_in_a_file_as_in_memory(tmp_path, stray):
     """Labels 0/1 and one row labelled `stray`: three classes (not stray + 1), the same model as in memory."""
     X, y = blobs(120, [0, 1])

@@ -199,6 +199,23 @@ def test_a_training_file_changed_during_a_run_stops_it_naming_the_file_with_the_
     assert "rows.npy" in model.status or "rows_labels.npy" in model.status
 
 
+def test_a_label_that_was_not_counted_stops_the_run_naming_the_store_and_row(tmp_path):
+    """A Zarr group has no file stamp to check: a label written into it during a run, one the source did not count
+    when opened, is named (its array and row) when a minibatch reads it, instead of training on a wrong class."""
+    X, y = blobs(200, [1, 2])
+    path = write(tmp_path, "zarr", X, y)
+    model = Model(dataset="moons", n_points=50, n_inducing=6, batch_size=20, seed=0)
+    model.set_data(path, name="rows.zarr")
+    model.step(3)
+    state = model.engine.state_dict()
+    zarr.open_group(path, mode="r+")["y"][:] = 5
+    with pytest.raises(
+        DataError, match=r"rows.zarr: array 'y' row \d+ \(0-based\) holds 5, not one of the labels \[1, 2\]"
+    ):
+        model.step(1)
+    assert_same(model.engine.state_dict(), state)
+
+
 # ------------------------------------------------------------------------------------ 11: label messages
 
 

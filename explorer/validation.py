@@ -57,8 +57,8 @@ def _looks_like_a_date(value) -> bool:
 
 
 def _label_kind(value) -> str:
-    """ "text" or "number" (bools too), or the type's name: labels of two kinds cannot be sorted into classes."""
-    if isinstance(value, (str, bytes)):
+    """The kind of a label: text, number (bools too) or its type's name; labels of two kinds cannot be sorted."""
+    if isinstance(value, str):
         return "text"
     return "number" if isinstance(value, numbers.Number) else type(value).__name__
 

@@ -20,11 +20,12 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from explorer import methods, settings
 from explorer.convergence import no_improvement_criterion
 from explorer.data.datasets import split_source, train_test_split
-from explorer.data.sources import DataSource
+from explorer.data.sources import encoded_source
 from explorer.inputs import standardised
 from explorer.metrics import predicted_class
 from explorer.run import Run, seed_from, streams, training_source
 from explorer.training import CONVERGENCE_RULES
+from explorer.validation import comparable_labels
 
 AUTO_EARLY_STOPPING_ROWS = 500
 """Rows from which `early_stopping="auto"` turns early stopping on (a tenth held out then has ≥ 50 rows)."""
@@ -172,27 +173,48 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         y = column_or_1d(y, warn=True)
         check_classification_targets(y)
         present = np.unique(y)
-        classes = present if classes is None else np.unique(classes)
+        classes = present if classes is None else self._classes(classes)
         methods.check_classes(self.method, classes)
         unknown = np.setdiff1d(present, classes)
         if len(unknown):
             raise ValueError(f"y has labels {unknown.tolist()} outside classes {classes.tolist()}")
         return y, classes
 
+    @staticmethod
+    def _classes(classes) -> np.ndarray:
+        """`partial_fit`'s `classes` (K,) sorted and distinct, DataError naming a missing or incomparable one."""
+        classes = column_or_1d(classes)
+        comparable_labels(classes, source="classes")
+        return np.unique(classes)
+
+    def _validate_rows(self, X, y, reset: bool):
+        """scikit-learn's `validate_data` of X (n, d) as float64 and y (n,), after naming the row of a label that is
+        missing (None, NaN) or cannot be sorted with the others (`validation.comparable_labels`)."""
+        try:
+            labels = None if y is None else np.asarray(y)
+        except (TypeError, ValueError):
+            labels = None  # ragged: validate_data says so
+        if labels is not None:
+            comparable_labels(labels, source="y")
+        return validate_data(self, X, y, dtype=np.float64, reset=reset)
+
     def fit(self, X, y=None):
         """Fit on X (n, d), y (n,) with as many classes as the method supports (`methods.CLASS_COUNTS`: any K ≥ 2
         for "xgpc" and the SVGPs, 2 for EPGPC); returns self. X may instead be a `sources.DataSource` or the path of a
-        .npy, .zarr or .parquet file (y None; `sources.open_source`), trained on out of core (`run.Run`); its labels
-        are the classes."""
+        .npy, .zarr or .parquet file (y None; `sources.open_source`), trained on out of core (`run.Run`): its labels,
+        whole numbers ≥ 0, are counted in one pass and its K distinct ones are the classes, as in memory
+        (`sources.encoded_source`: labels 1 and 2 are two classes)."""
         self._validate_params()
         source = training_source(X, y)
         if source is None:
-            X, y = validate_data(self, X, y, dtype=np.float64)
-        else:
-            X, y, self.n_features_in_ = source, source.labels(), source.d
-        y, self.classes_ = self._check_y(y)
+            X, y = self._validate_rows(X, y, reset=True)
+            y, self.classes_ = self._check_y(y)
+            y = self._encode(y)
+        else:  # the K distinct labels of the file, counted in one pass and mapped to 0…K−1 as in memory
+            (X, self.classes_), self.n_features_in_ = encoded_source(source), source.d
+            methods.check_classes(self.method, self.classes_)
         rule = self._stopping_rule(len(X))
-        self._start(X, self._encode(y), rule, hold_out=rule != "none" or self.convergence is not None)
+        self._start(X, y, rule, hold_out=rule != "none" or self.convergence is not None)
         self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=rule != "none")
         return self._finish()
 
@@ -218,16 +240,21 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far.
 
         The rows seen are kept (O(n·d) memory, never n×m) so the likelihood scaling n/s stays that of all data seen;
-        the first call fixes the standardisation and the inducing points from its rows and needs `classes` unless
-        its y holds every class. Nothing is held out and nothing stops early (as in scikit-learn's SGDClassifier):
-        the caller decides how many passes to make."""
+        the first call fixes the standardisation and the inducing points from its rows, and the classes: `classes`
+        (all K labels, the model then has K classes whichever its y holds), or y's labels. A later call's `classes`
+        must be the same (ValueError otherwise, as in scikit-learn). Nothing is held out and nothing stops early (as
+        in scikit-learn's SGDClassifier): the caller decides how many passes to make."""
         first = not hasattr(self, "engine_")
         if first:
             self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, reset=first)
+        elif classes is not None and not np.array_equal(self._classes(classes), self.classes_):
+            raise ValueError(
+                f"`classes={classes!r}` is not the same as on last call to partial_fit, was: {self.classes_!r}"
+            )
+        X, y = self._validate_rows(X, y, reset=first)
         if first:
             y, self.classes_ = self._check_y(y, classes)
-            self._start(X, self._encode(y), self.convergence or "none", hold_out=False)
+            self._start(X, self._encode(y), self.convergence or "none", hold_out=False, n_classes=len(self.classes_))
         else:
             y, _ = self._check_y(y, self.classes_)
             X_seen = np.vstack([self.engine_.X, self._standardise(X)])
@@ -240,23 +267,24 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         """(X − mean)/sd with the training statistics, X within ±1e100 before and after (DataError otherwise)."""
         return standardised(self.scaler_, X)
 
-    def _start(self, X: np.ndarray, y: np.ndarray, rule: str, hold_out: bool) -> None:
+    def _start(self, X: np.ndarray, y: np.ndarray, rule: str, hold_out: bool, n_classes: int | None = None) -> None:
         """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)`: hold out `validation_fraction` of
         the rows if `hold_out` (the run's stratified split), standardise with the statistics of the rows trained on
-        (X within ±1e100 before and after), then inducing points, the method and a Trainer with convergence
-        `rule`."""
+        (X within ±1e100 before and after), then inducing points, the method (of `n_classes` classes, default those
+        y holds) and a Trainer with convergence `rule`. y None: X is a source holding its labels."""
         seed = seed_from(self.random_state)
-        y = None if isinstance(X, DataSource) else y  # a source holds its labels
         X_fit, X_eval, y_fit, y_eval = X, X, y, y
         if hold_out and self.validation_fraction > 0:
             if y is None:
                 X_fit, X_eval = split_source(X, self.validation_fraction, streams(seed).split)
             else:
                 X_fit, X_eval, y_fit, y_eval = train_test_split(X, y, self.validation_fraction, streams(seed).split)
-            if not (len(X_fit) and len(X_eval)):
+            if not len(X_eval):  # every class has one row: the stratified split keeps each class's one row
+                fix = "early_stopping=False" if self.convergence is None else "validation_fraction=0"
                 raise ValueError(
-                    f"validation_fraction={self.validation_fraction} leaves no training or no "
-                    f"validation rows among {len(X)}"
+                    f"validation_fraction={self.validation_fraction} holds out no rows: the hold-out is stratified "
+                    f"(every class keeps a training row) and each of the {len(self.classes_)} classes has a single "
+                    f"row among the {len(X)}; give each class at least 2 rows, or set {fix}"
                 )
         config = {name: getattr(self, name) for name in RUN_SETTINGS}
         config.update(seed=seed, kernel="rbf" if self.kernel is None else self.kernel)
@@ -268,6 +296,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
             y_eval,
             convergence=rule,
             no_improvement=no_improvement_criterion(self.n_iter_no_change, self.tol),
+            n_classes=n_classes,
         )
         self.scaler_, self.engine_, self.trainer_ = self.run_.scaler, self.run_.engine, self.run_.trainer
 

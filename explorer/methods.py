@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.data.sources import as_source
+from explorer.data.sources import ArraySource, as_source
 from explorer.epgpc import EPGPC
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
@@ -283,7 +283,11 @@ def _known(method: str) -> None:
         raise ValueError(f"unknown method {method!r}; choose one of {sorted(METHODS)}")
 
 
-def build(method: str, X, y, Z, kernel: Kernel, **options):
-    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1, Z (m, d)."""
+def build(method: str, X, y, Z, kernel: Kernel, *, n_classes: int | None = None, **options):
+    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1, Z (m, d); `n_classes` K when
+    the model has classes the rows do not hold yet (arrays X, y; `XGPClassifier.partial_fit`'s `classes`), default
+    the labels' highest index + 1."""
     _known(method)
+    if n_classes is not None:
+        X, y = ArraySource(X, y, n_classes=n_classes), None
     return METHODS[method](X, y, Z, kernel, **options)

@@ -20,6 +20,7 @@ import param
 
 from explorer import methods, settings
 from explorer.data import datasets
+from explorer.data.sources import encoded_source
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data, standardised
 from explorer.polyagamma import pg_mean
@@ -27,6 +28,7 @@ from explorer.run import RUN_FORMAT, Run, RunFileError, streams, training_source
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
 from explorer.studies.race import NAMES as METHOD_NAMES
+from explorer.validation import show, show_list
 
 COLLAPSE_TOLERANCE = 0.02
 """A run has collapsed to the prior when every evaluated p(y=1) is within this of ½ (test NLL ≈ log 2)."""
@@ -391,12 +393,12 @@ class Model(RunSettings):
         """Use (X, y) as the data set ('custom'): y (n,) holds K ≥ 2 distinct labels (K ≥ 3: methods that take them,
         `methods.CLASS_COUNTS`); validated first: on a DataError nothing changes. X may instead be
         a `sources.DataSource` or the path of a .npy, .zarr or .parquet file (y None; `sources.open_source`), split
-        by `train_fraction` and trained on out of core; its labels are class indices, and `save` refuses such a
-        run."""
+        by `train_fraction` and trained on out of core: its labels, whole numbers ≥ 0, are counted in one pass and its
+        K distinct ones are the classes, as in memory (`sources.encoded_source`); `save` refuses such a run."""
         source = training_source(X, y)
         if source is not None:
-            X, classes = source, np.arange(source.n_classes)
             feature_names = feature_names if feature_names is not None else getattr(source, "feature_names", None)
+            X, classes = encoded_source(source)
         else:
             X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
         methods.check_classes(self.method, classes, source=name)
@@ -613,9 +615,20 @@ def _custom_data(custom, arrays: dict, dataset: str, refuse) -> dict | None:
     except datasets.DataError as err:
         refuse(str(err))
     classes = np.array(custom["classes"])
-    K = len(classes)
-    if classes.ndim != 1 or len(np.unique(classes)) != K or not np.array_equal(np.unique(arrays["custom/y"]), range(K)):
-        refuse(f"custom classes {custom['classes']!r} are not {K} distinct values for the labels 0…{K - 1}")
+    if classes.ndim != 1 or classes.dtype == object:
+        refuse(f"the custom data's class names {show(custom['classes'])} are not a list of names (text or numbers)")
+    K, (names, counts) = len(classes), np.unique(classes, return_counts=True)
+    if np.any(counts > 1):
+        refuse(
+            f"the custom data's class names {show_list(classes)} give {show(names[counts > 1][0])} to two classes; "
+            "each class needs its own name"
+        )
+    held = np.unique(arrays["custom/y"])
+    if not np.array_equal(held, range(K)):
+        refuse(
+            f"the custom data's {K} class names {show_list(classes)} do not match its labels, which hold the class "
+            f"indices {show_list(held)}: the names need the labels 0…{K - 1}, one name per class index"
+        )
     return {
         "X": X,
         "y": y,

@@ -135,6 +135,9 @@ class Run:
         Most training rows of the ELBO column; default `eval_points`.
     batch_size : int, optional
         The engine's minibatch size when it differs from the setting (a restored run's clamped size).
+    n_classes : int, optional
+        K when the model has classes the training labels do not hold yet (arrays; `XGPClassifier.partial_fit`'s
+        `classes`); default the labels' highest class index + 1.
 
     Examples
     --------
@@ -161,6 +164,7 @@ class Run:
         no_improvement=None,
         elbo_points: int | None = None,
         batch_size: int | None = None,
+        n_classes: int | None = None,
     ):
         self.config = config = settings.complete(config)
         seed = config["seed"]
@@ -186,7 +190,7 @@ class Run:
             eval_every=config["eval_every"],
             convergence=convergence,
             elbo_points=config["eval_points"] if elbo_points is None else elbo_points,
-            options=settings.builder_options(config),
+            options={**settings.builder_options(config), **({} if n_classes is None else {"n_classes": n_classes})},
             no_improvement=no_improvement,
         )
         self.X_train, self.X_test, self.y_train, self.y_test = X_train, X_test, y_train, y_test

@@ -9,6 +9,7 @@ messages are shown as plain Python values (`0`, `1`, `'yes'`), never as NumPy re
 from __future__ import annotations
 
 import datetime
+import numbers
 
 import numpy as np
 from scipy import sparse
@@ -55,6 +56,38 @@ def _looks_like_a_date(value) -> bool:
 # ----------------------------------------------------------------------------------------------------------- labels
 
 
+def _label_kind(value) -> str:
+    """The kind of a label: text, number (bools too) or its type's name; labels of two kinds cannot be sorted."""
+    if isinstance(value, str):
+        return "text"
+    return "number" if isinstance(value, numbers.Number) else type(value).__name__
+
+
+def comparable_labels(y: np.ndarray, *, source: str | None = None) -> None:
+    """DataError naming the first row of the labels y (n,) that is missing (None or NaN) or of another kind than
+    row 0's (a number among text): labels that cannot be sorted into classes. Only an object array can hold them."""
+    if y.dtype != object:
+        return
+    values = y.reshape(-1).tolist()
+    types = set(map(type, values))
+    if len(types) == 1 and issubclass(types.pop(), (str, int)):  # all text or all whole numbers: sortable (20× faster)
+        return
+    for i, value in enumerate(values):
+        if value is None or (isinstance(value, numbers.Number) and value != value):
+            raise DataError(
+                f"{prefix(source)}label at row index {i} is {show(value)}: every row needs a label; remove the "
+                "unlabelled rows or give them a class"
+            )
+    kinds = [_label_kind(value) for value in values]
+    other = next((i for i, kind in enumerate(kinds) if kind != kinds[0]), None)
+    if other is not None:
+        raise DataError(
+            f"{prefix(source)}labels mix {kinds[0]} and {kinds[other]}: row index 0 holds {show(values[0])}, row "
+            f"index {other} holds {show(values[other])}; give every label as {kinds[0]} (or every one as "
+            f"{kinds[other]})"
+        )
+
+
 def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Map K ≥ 2 distinct label values to class indices 0…K−1 in sorted order: classes[k] ↦ k.
 
@@ -73,6 +106,7 @@ def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarr
     if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
         row = int(np.flatnonzero(~np.isfinite(y))[0])
         raise DataError(f"{prefix(source)}label at row index {row} is {show(y[row])}, not a class value")
+    comparable_labels(y, source=source)
     try:
         classes, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
     except TypeError as err:

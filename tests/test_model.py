@@ -349,7 +349,7 @@ def test_custom_runs_need_their_custom_data(tmp_path):
     model.save(tmp_path / "good.npz")
     for change, problem in [
         (lambda meta, arrays: _set(meta, "custom", None), "no custom data stored"),
-        (lambda meta, arrays: _set(meta["custom"], "classes", ["a", "a"]), "not 2 distinct values"),
+        (lambda meta, arrays: _set(meta["custom"], "classes", ["a", "a"]), "give .a. to two classes"),
         (lambda meta, arrays: _set(arrays, "custom/X", arrays["custom/X"] + 1.0), "not data set 'custom'"),
     ]:
         with pytest.raises(RunFileError, match=problem):

@@ -6,7 +6,6 @@ import math
 import warnings
 
 import numpy as np
-from sklearn.metrics.pairwise import euclidean_distances
 
 TIE_TOLERANCE = 1e-9
 """Candidate centres whose potentials lie within this (relative) of the smallest are tied (`seeded_rows`). Candidates
@@ -54,15 +53,24 @@ def seeded_rows(X: np.ndarray, m: int, random_state: np.random.RandomState) -> n
     norms = np.einsum("ij,ij->i", X, X)
     rows = np.empty(m, dtype=np.intp)
     rows[0] = random_state.choice(n, p=weights / weights.sum())
-    closest = euclidean_distances(X[rows[:1]], X, Y_norm_squared=norms, squared=True)  # (1, n): D²
+    closest = _squared_distances(X[rows[:1]], X, norms)  # (1, n): D²
     potential = closest @ weights
     for c in range(1, m):
         candidates = np.searchsorted(np.cumsum(closest), random_state.uniform(size=trials) * potential)
         candidates = np.minimum(candidates, n - 1)  # rounding can put a draw past the last cumulative sum
-        D2 = np.minimum(closest, euclidean_distances(X[candidates], X, Y_norm_squared=norms, squared=True))
+        D2 = np.minimum(closest, _squared_distances(X[candidates], X, norms))
         potentials = D2 @ weights.reshape(-1, 1)  # (trials, 1)
-        best = np.flatnonzero(potentials[:, 0] <= potentials.min() * (1.0 + TIE_TOLERANCE))[
-            0
-        ]  # first drawn of the tied
+        tied = np.flatnonzero(potentials[:, 0] <= potentials.min() * (1.0 + TIE_TOLERANCE))
+        best = tied[0]  # the first drawn of the tied candidates
         rows[c], closest, potential = candidates[best], D2[best : best + 1], potentials[best]
     return rows
+
+
+def _squared_distances(C: np.ndarray, X: np.ndarray, norms: np.ndarray) -> np.ndarray:
+    """‖c − x‖² (k, n) for the rows of C (k, d) and X (n, d) with norms (n,) = ‖x‖², by the arithmetic of
+    `sklearn.metrics.pairwise.euclidean_distances(C, X, Y_norm_squared=norms, squared=True)` (−2CXᵀ + ‖c‖² + ‖x‖²,
+    floored at 0), without its input checks, which cost half as much again as the seeding itself."""
+    D = -2 * (C @ X.T)
+    D += np.einsum("ij,ij->i", C, C)[:, np.newaxis]
+    D += norms
+    return np.maximum(D, 0, out=D)

@@ -10,6 +10,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from explorer import XGPClassifier, settings
+from explorer.metrics import predicted_class
 from explorer.xgpc_multiclass import XGPCMulticlass
 from explorer.xgpc_variants import VARIANT_DEFAULTS
 
@@ -30,10 +31,16 @@ def test_a_pipeline_with_a_scaler_fits_wine_and_predicts_its_three_classes():
     assert isinstance(clf.engine_, XGPCMulticlass) and clf.classes_.tolist() == [0, 1, 2]
     P = pipeline.predict_proba(X_test)
     assert P.shape == (len(X_test), 3) and np.allclose(P.sum(axis=1), 1.0) and np.all((P >= 0) & (P <= 1))
-    assert np.array_equal(pipeline.predict(X_test), clf.classes_[P.argmax(axis=1)])
+    assert np.array_equal(pipeline.predict(X_test), clf.classes_[predicted_class(P)])
     assert pipeline.score(X_test, y_test) > 0.9  # chance is 0.4
-    # the log-probability decision function ranks as predict_proba does
-    assert np.array_equal(pipeline.decision_function(X_test).argmax(axis=1), P.argmax(axis=1))
+    # the log-probability decision function ranks as predict_proba does: its exp is P, and its argmax is P's on every
+    # row whose top two probabilities are apart (where they are tied to rounding, either argmax is right)
+    decision = pipeline.decision_function(X_test)
+    np.testing.assert_allclose(np.exp(decision), P, rtol=1e-12)
+    top_two = np.sort(P, axis=1)[:, -2:]
+    apart = top_two[:, 1] - top_two[:, 0] > 1e-9
+    assert apart.mean() > 0.9
+    assert np.array_equal(decision[apart].argmax(axis=1), P[apart].argmax(axis=1))
 
 
 def test_grid_search_over_the_inducing_points_and_the_kernel_picks_by_cross_validation(iris):
@@ -73,7 +80,7 @@ def test_classes_of_any_kind_and_order_and_columns_that_follow_them(iris, names)
         # column k is the probability of classes_[k]: on average higher on the rows of that class than on any other
         means = [P[labels == other, column].mean() for other in clf.classes_]
         assert np.argmax(means) == column and means[column] > max(np.delete(means, column)) + 0.2, means
-    assert np.array_equal(clf.predict(X), clf.classes_[P.argmax(axis=1)])
+    assert np.array_equal(clf.predict(X), clf.classes_[predicted_class(P)])
     assert clf.score(X, labels) > 0.9
 
 

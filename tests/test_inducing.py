@@ -2,8 +2,10 @@
 
 import numpy as np
 import pytest
+from sklearn.cluster import kmeans_plusplus
 
-from explorer.inducing import kmeans_plus_plus
+from explorer import inducing
+from explorer.inducing import kmeans_plus_plus, seeded_rows
 
 
 def test_returns_m_distinct_rows_of_X():
@@ -39,3 +41,49 @@ def test_more_points_than_distinct_rows_warns_and_clamps():
 def test_non_positive_m_is_an_error():
     with pytest.raises(ValueError, match="≥ 1"):
         kmeans_plus_plus(np.zeros((3, 2)), 0, np.random.default_rng(0))
+
+
+def test_the_rows_are_scikit_learns_greedy_k_means_plus_plus_where_no_candidates_tie():
+    """Few points of many (m ≪ n): no two candidates tie (the nearest two potentials of a step differ by ≥ 5e-4 of
+    them), so the rows are scikit-learn's: the same draws and arithmetic."""
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        X = np.unique(rng.standard_normal((400, 1 + seed)) * rng.uniform(0.1, 10.0, 1 + seed), axis=0)
+        expected = kmeans_plusplus(X, 5 + 4 * seed, random_state=seed)[1]
+        np.testing.assert_array_equal(seeded_rows(X, 5 + 4 * seed, np.random.RandomState(seed)), expected)
+    # kmeans_plus_plus seeds scikit-learn's random_state from its Generator and returns the rows themselves
+    X = np.random.default_rng(7).standard_normal((300, 3))
+    seed = int(np.random.default_rng(3).integers(0, 2**31 - 1))
+    np.testing.assert_array_equal(
+        kmeans_plus_plus(X, 12, np.random.default_rng(3)),
+        kmeans_plusplus(np.unique(X, axis=0), 12, random_state=seed)[0],
+    )
+
+
+LATTICE = np.array([(i, j, k) for i in range(4) for j in range(4) for k in range(4)], dtype=float)
+
+
+@pytest.mark.parametrize(
+    "X, m",
+    [
+        ((LATTICE - LATTICE.mean(0)) / LATTICE.std(0), 10),  # symmetric: whole sets of candidates tie
+        (np.unique(np.random.default_rng(0).standard_normal((60, 2)), axis=0), 40),  # isolated pairs tie late on
+    ],
+    ids=["lattice", "dense"],
+)
+def test_tied_candidates_are_settled_by_exact_arithmetic_not_rounding(monkeypatch, X, m):
+    """A translation changes no potential in exact arithmetic, only the rounding of the distance products (as another
+    CPU or BLAS kernel would): the rows picked stay the same for every seed. With no tolerance, rounding decides the
+    ties, and the rows change for some seeds (here 5 and 4 of the 15)."""
+
+    def moved(tolerance):
+        monkeypatch.setattr(inducing, "TIE_TOLERANCE", tolerance)
+        return [
+            not np.array_equal(
+                seeded_rows(X, m, np.random.RandomState(s)), seeded_rows(X + 0.37, m, np.random.RandomState(s))
+            )
+            for s in range(15)
+        ]
+
+    assert not any(moved(inducing.TIE_TOLERANCE))
+    assert any(moved(0.0))

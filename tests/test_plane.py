@@ -10,6 +10,7 @@ from scipy.interpolate import RegularGridInterpolator
 from explorer.data import datasets
 from explorer.kernels import RBF
 from explorer.likelihoods import class_probabilities
+from explorer.metrics import predicted_class
 from explorer.model import Model
 from explorer.recipe import full_batch_engine
 from explorer.studies import finish
@@ -199,4 +200,4 @@ def test_a_three_class_models_surface_is_its_prediction_at_each_grid_point():
     P = model.predict_proba(grid)
     _, var = model.predict_latent(grid)
     np.testing.assert_allclose(surface.probabilities.reshape(-1, 3), P, rtol=1e-12)
-    np.testing.assert_allclose(surface.sd.ravel(), np.sqrt(var[np.arange(len(P)), P.argmax(axis=1)]), rtol=1e-12)
+    np.testing.assert_allclose(surface.sd.ravel(), np.sqrt(var[np.arange(len(P)), predicted_class(P)]), rtol=1e-12)

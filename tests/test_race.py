@@ -16,7 +16,7 @@ from explorer.dashboard.race_report import race_report_from_json
 from explorer.data import datasets
 from explorer.kernels import make_kernel
 from explorer.model import Model
-from explorer.studies.race import Race, band_edge, judge
+from explorer.studies.race import NAMES, Race, band_edge, judge
 
 LOG2 = 0.6931471805599453
 
@@ -134,6 +134,21 @@ def test_no_entrant_settled_ranks_the_final_nlls_by_their_gain():
     assert words.startswith("No method settled") and "**X-GPC** (0.4100)" in words
     share = 100 * (LOG2 - 0.47) / (LOG2 - 0.41)  # 78.8%
     assert f"EPGPC 0.4700 ({share:.1f}% of its gain)" in words
+
+
+@pytest.mark.parametrize("order", [["xgpc", "svgp-adam"], ["svgp-adam", "xgpc"]])
+def test_a_tie_goes_to_the_entrant_listed_first(order):
+    """Two entrants with the same history settle at the same second (and, in a race nobody settles, end at the same
+    NLL): the one listed first wins (is ranked first), whichever it is, not whichever a sort happened to leave first."""
+    same = _history([0.0, 1.0, 2.0], [0.6, 0.3, 0.3], [0.2, 0.1, 0.1])
+    verdict = judge({name: same for name in order})
+    assert verdict.winner.entrant == order[0] and verdict.winner.settled == verdict.standings[1].settled == 1.0
+    unsettled = _history([0.0, 1.0], [0.40, 0.42], [0.2, 0.2])
+    words = judge({name: unsettled for name in order}, band=1e-9).words()
+    assert (
+        words.startswith("No method settled within the band (NLL ≤ 0.4100")
+        and f"**{NAMES[order[0]]}** (0.4100)" in words
+    )
 
 
 # ----- one judge for the bench, the tab and the report --------------------------------------------------------------

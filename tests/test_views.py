@@ -20,7 +20,7 @@ from scipy.special import expit, log_expit
 from explorer.dashboard.figure2 import figure2, settle_table
 from explorer.data import datasets
 from explorer.kernels import initial_kernel
-from explorer.metrics import settled_time_within
+from explorer.metrics import predicted_class, settled_time_within
 from explorer.model import Model
 from explorer.studies.comparison import run_comparison
 from explorer.views import (
@@ -686,7 +686,7 @@ def test_three_class_surface_of_a_model_is_its_prediction(model_3class):
     np.testing.assert_allclose(uncertainty, entropy, rtol=1e-9)
     sd = surface_arrays(model_3class, quantity="sd", resolution=20)["values"]
     _, var = model_3class.predict_latent(grid)
-    np.testing.assert_allclose(sd.ravel(), np.sqrt(var[np.arange(400), P.reshape(-1, 3).argmax(1)]), rtol=1e-9)
+    np.testing.assert_allclose(sd.ravel(), np.sqrt(var[np.arange(400), predicted_class(P.reshape(-1, 3))]), rtol=1e-9)
     # the boundaries: at every vertex the two most probable classes are (nearly) tied
     snapshot = surface_arrays(model_3class, resolution=60)
     (boundaries,) = glyphs(decision_surface_from_arrays(**snapshot), "MultiLine")

@@ -131,7 +131,8 @@ class Verdict:
 
     @property
     def winner(self) -> Standing | None:
-        """The first entrant to settle within the band (None: none did)."""
+        """The first entrant to settle within the band (None: none did); of entrants that settled at the same second,
+        the one listed first (`standings` keep the histories' order; `words` ranks equal final NLLs the same way)."""
         settled = [s for s in self.standings if math.isfinite(s.settled)]
         return min(settled, key=lambda s: s.settled) if settled else None
 

@@ -385,7 +385,7 @@ SETTINGS = _declare(
         "X-GPC family of q(λ, n) (3+ classes)",
         "q(λ, n)",
         "X-GPC with three or more classes: the variational family of the augmentation's (λ, n) block: 'joint' (exact "
-        "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); unused with two classes",
+        "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block",
         "advanced",
         choices=tuple(FAMILIES),
     ),

@@ -11,7 +11,7 @@ family of the local block (λ_i, n_i, ω_i); given the marginals q(f_ik) = N(ã_
 ṽ = K̃ + κΣ_kκᵀ) its optimal q(ω_ik | n_ik) is PG(Y_ik + n_ik, c_ik), c_ik = √(ã_ik² + ṽ_ik), whatever the family of
 (λ, n), and with it the expected log of the augmented likelihood of class k is, at every n_ik,
 
-    ½(Y_k − n_k)ã_k − (Y_k + n_k) log(2 cosh(c_k/2))          (linear in n_k; E[ω_k | n_k] = (Y_k + n_k) tanh(c_k/2)/(2c_k))
+    ½(Y_k − n_k)ã_k − (Y_k + n_k) log(2 cosh(c_k/2))     (linear in n_k; E[ω_k | n_k] = (Y_k + n_k) tanh(c_k/2)/(2c_k))
 
 Two families of the (λ, n) block, `FAMILIES` (a pair of functions each: the local step and the per-point bound):
 
@@ -114,8 +114,8 @@ def local_step(a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
 def augmented_likelihood_terms(
     Y: np.ndarray, a: np.ndarray, v: np.ndarray, c: np.ndarray, gamma: np.ndarray, alpha: np.ndarray
 ) -> np.ndarray:
-    """Per-point ELBO terms of the "factorised" family (the module's formula) at local parameters (c, γ (s, K), α (s,); β = K), one-hot Y,
-    marginal means a and variances v (s, K) → (s,)."""
+    """Per-point ELBO terms of the "factorised" family (the module's formula) at local parameters (c, γ (s, K),
+    α (s,); β = K), one-hot Y, marginal means a and variances v (s, K) → (s,)."""
     K = a.shape[1]
     log_beta = math.log(K)
     psi = digamma(alpha)
@@ -135,8 +135,8 @@ def augmented_likelihood_terms(
 def joint_local_step(a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The optimal joint q(λ_i, n_i) given the marginals q(f_ik) = N(a_ik, v_ik), a, v (s, K) (the module's "joint"
     family): c (s, K), E[n] = r/β (s, K), the rate β = K − Σ_k r_k of q(λ) = Exp(β) (s,), and θ without the labels'
-    share, tanh(c/2)/(2c) (s, K). β is summed as Σ_k (1 − r_k), each 1 − r_k = (−expm1(−(a + c)/2) + e^{−c})/(1 + e^{−c})
-    (a + c ≥ 0), so no digits are lost where every r_k is near 1."""
+    share, tanh(c/2)/(2c) (s, K). β is summed as Σ_k (1 − r_k), each
+    1 − r_k = (−expm1(−(a + c)/2) + e^{−c})/(1 + e^{−c}) (a + c ≥ 0), so no digits are lost where every r_k is near 1."""
     c = np.sqrt(np.maximum(a * a + v, 0.0))
     r = np.exp(-0.5 * a - (log_cosh(0.5 * c) + _LOG_2))  # e^{−a/2}/(2 cosh(c/2))
     e_c = np.exp(-c)
@@ -149,7 +149,8 @@ def joint_likelihood_terms(
 ) -> np.ndarray:
     """Per-point bound of the joint family's member q(λ) = Exp(rate β), q(n_k | λ) = Po(λ s_k) with s_k = β E[n_k],
     q(ω_k | n_k) = PG(Y_k + n_k, c_k) (the module's formula; at `joint_local_step`'s output it is
-    Σ_k Y_k(a_k/2 − log 2cosh(c_k/2)) − log β). One-hot Y, marginal means a, variances v, c, E[n] (s, K), β (s,) → (s,)."""
+    Σ_k Y_k(a_k/2 − log 2cosh(c_k/2)) − log β). One-hot Y, marginal means a, variances v, c, E[n] (s, K), β (s,)
+    → (s,)."""
     theta = (Y + expected_n) * pg_mean(c)
     s = rate[:, None] * expected_n
     s_log_s = np.where(s > 0, s * np.log(np.where(s > 0, s, 1.0)), 0.0)
@@ -165,8 +166,8 @@ def joint_likelihood_terms(
 
 def joint_bound(Y: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:
     """The joint family's per-point bound at its optimum, Σ_k Y_k(a_k/2 − log 2cosh(c_k/2)) − log(K − Σ_k r_k): one-hot
-    Y, marginal means a and variances v (s, K) → (s,). The closed form, not `joint_likelihood_terms` at the optimum: that
-    sums terms of size E[n] that cancel, and E[n] grows without bound where every σ(a_k) is tiny."""
+    Y, marginal means a and variances v (s, K) → (s,). The closed form, not `joint_likelihood_terms` at the optimum:
+    that sums terms of size E[n] that cancel, and E[n] grows without bound where every σ(a_k) is tiny."""
     c, _, rate, _ = joint_local_step(a, v)
     return np.sum(Y * (0.5 * a - log_cosh(0.5 * c) - _LOG_2), axis=1) - np.log(rate)
 
@@ -194,8 +195,8 @@ def one_hot(y: np.ndarray, K: int) -> np.ndarray:
 class XGPCMulticlass(XGPC):
     """Multi-class X-GPC on the shared SVI skeleton (`engine.SVIEngine`): K Gaussian q(u_k) with one kernel and one Z
     (the kernel caches and the projection κ, K̃ are X-GPC's, `xgpc.XGPC`), the local step of the augmented
-    logistic-softmax model in the chosen family of q(λ, n) and one closed-form natural-gradient step per class with one step size ρ for all (the rule
-    sees the K classes' natural gradient as one vector).
+    logistic-softmax model in the chosen family of q(λ, n) (`FAMILIES`) and one closed-form natural-gradient step per
+    class with one step size ρ for all (the rule sees the K classes' natural gradient as one vector).
 
     Parameters
     ----------

@@ -5,15 +5,15 @@ SVGP (Adam, natural gradients), issues 22 and 29.
 Data that need no network: scikit-learn's iris, wine and digits, a generated K = 5 set (`make_classification`,
 --generated-rows rows, default 10⁵) and covertype only if scikit-learn has it cached. Stratified k-fold splits (the
 first --folds of --k), inputs standardised on the training rows. The four sliced methods (multi-class X-GPC in
-either family, softmax SVGP with Adam, with natural gradients) share the k-means++ inducing inputs Z (m = --m), the starting kernel,
-the minibatch size and the minibatch stream (one seed), and train for --seconds of training time, evaluated every
+either family, softmax SVGP with Adam, with natural gradients) share the k-means++ inducing inputs Z (m = --m), the
+starting kernel, the minibatch size and the minibatch stream (one seed), and train for --seconds of training time, evaluated every
 --eval-every iterations on at most --eval-points test rows (a fixed subset per fold; evaluation time excluded); their
 final scores, as every method's, are on all test rows. scikit-learn's GPC fits on at most --gpc-rows
 training rows (Laplace is O(n³); the table says when it was subsampled); one-vs-rest X-GPC (K binary
 `XGPClassifier`s, m inducing points each) trains --ovr-iterations iterations per class. Reported per (data set,
 method), means over folds: test error, NLL, top-label ECE (`metrics.expected_calibration_error`, 10 bins), mean top
-probability − accuracy (below 0: under-confident), training time, and for the sliced methods the training time from which the test NLL stays within 1% of the fold's best NLL
-of any method (`metrics.settled_time_within`; "—" if never).
+probability − accuracy (below 0: under-confident), training time, and for the sliced methods the training time
+from which the test NLL stays within 1% of the fold's best NLL of any method (`metrics.settled_time_within`; "—" if never).
 
 Per-iteration cost of multi-class X-GPC against K and n: the median time of one SVI step (minibatch s, m inducing
 points, kernel learning on) divided by its linear-algebra floor timed in the same process: K Cholesky factorisations

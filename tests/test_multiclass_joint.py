@@ -13,7 +13,7 @@ import pytest
 from scipy import integrate, stats
 from sklearn.datasets import load_wine
 
-from explorer import XGPClassifier, diagnostics, methods
+from explorer import Model, XGPClassifier, diagnostics, methods
 from explorer.gibbs_multiclass import MulticlassGibbsSampler
 from explorer.kernels import RBF
 from explorer.likelihoods import logistic_softmax, logistic_softmax_log_likelihood
@@ -197,7 +197,7 @@ def test_the_factorised_latent_means_sit_above_the_samplers_in_every_class(blobs
 
 
 # ----- the option in the faces ----------------------------------------------------------------------------------------
-def test_the_family_is_an_option_of_the_builder_and_the_estimator_with_joint_the_default():
+def test_the_family_is_an_option_of_the_builder_the_estimator_and_the_model_with_joint_the_default():
     X, y = load_wine(return_X_y=True)
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     rng = np.random.default_rng(0)
@@ -207,6 +207,9 @@ def test_the_family_is_an_option_of_the_builder_and_the_estimator_with_joint_the
     fast = dict(n_inducing=10, batch_size=50, max_iter=30, early_stopping=False, random_state=0)
     assert XGPClassifier(**fast).fit(X, y).engine_.family == "joint"
     assert XGPClassifier(multiclass_family="factorised", **fast).fit(X, y).engine_.family == "factorised"
+    model = Model(dataset="moons", n_inducing=10, batch_size=50, multiclass_family="factorised")
+    model.set_data(X, y, "wine")
+    assert model.engine.family == "factorised"
     with pytest.raises(ValueError, match="multiclass_family"):
         XGPClassifier(multiclass_family="mean-field", **fast).fit(X, y)
     with pytest.raises(ValueError, match="unknown multi-class family 'mean-field'; choose one of joint, factorised"):

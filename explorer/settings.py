@@ -25,6 +25,7 @@ from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
 from explorer.likelihoods import LINKS
 from explorer.schedules import Adaptive, Constant, RobbinsMonro
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS
+from explorer.xgpc_multiclass import DEFAULT_FAMILY, FAMILIES
 from explorer.xgpc_variants import BATCH_RHOS, KERNEL_STEPS
 
 GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
@@ -376,6 +377,17 @@ SETTINGS = _declare(
         "bound",
         "advanced",
         choices=KERNEL_BOUNDS,
+    ),
+    Setting(
+        "multiclass_family",
+        "choice",
+        DEFAULT_FAMILY,
+        "X-GPC family of q(λ, n) (3+ classes)",
+        "q(λ, n)",
+        "X-GPC with three or more classes: the variational family of the augmentation's (λ, n) block: 'joint' (exact "
+        "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block",
+        "advanced",
+        choices=tuple(FAMILIES),
     ),
     Setting(
         "hyper_warmup",

@@ -6,23 +6,50 @@ via Data Augmentation" (UAI 2019). K latent GPs f_k with one shared kernel and i
 p(y_i = k | f_i) = σ(f_ik) / Σ_j σ(f_ij) (`likelihoods.LogisticSoftmax`); Y_ik = [y_i = k] one-hot. Augmentation of
 point i: 1/Σ_j σ(f_ij) = ∫₀^∞ exp(−λ_i Σ_j σ(f_ij)) dλ_i (λ_i under a flat prior), exp(−λσ(f)) =
 Σ_n Po(n | λ) σ(−f)^n (Poisson n_ik), and σ(f)^Y σ(−f)^n = 2^{−(Y+n)} e^{(Y−n)f/2} E_{PG(ω | Y+n, 0)}[e^{−ωf²/2}]
-(Pólya-Gamma ω_ik). Every conditional is then closed form, and so is every block of the mean-field
-q(u_k) = N(μ_k, Σ_k), q(λ_i) = Ga(α_i, β_i), q(n_ik) = Po(γ_ik), q(ω_ik | n_ik) = PG(Y_ik + n_ik, c_ik):
+(Pólya-Gamma ω_ik). Every conditional is then closed form. The variational family is q(u_k) = N(μ_k, Σ_k) times a
+family of the local block (λ_i, n_i, ω_i); given the marginals q(f_ik) = N(ã_ik, ṽ_ik) (ã = κμ_k,
+ṽ = K̃ + κΣ_kκᵀ) its optimal q(ω_ik | n_ik) is PG(Y_ik + n_ik, c_ik), c_ik = √(ã_ik² + ṽ_ik), whatever the family of
+(λ, n), and with it the expected log of the augmented likelihood of class k is, at every n_ik,
 
-    c_ik = √(ã_ik² + ṽ_ik)                           ã = κμ_k, ṽ = K̃ + κΣ_kκᵀ (the marginal q(f_ik))
-    γ_ik = exp(ψ(α_i)) / β_i · e^{−ã_ik/2} / (2 cosh(c_ik/2))
-    α_i = 1 + Σ_k γ_ik,   β_i = K                    (the pair solved jointly: `local_step`)
-    θ_ik = E[ω_ik] = (Y_ik + γ_ik) tanh(c_ik/2) / (2c_ik)
+    ½(Y_k − n_k)ã_k − (Y_k + n_k) log(2 cosh(c_k/2))     (linear in n_k; E[ω_k | n_k] = (Y_k + n_k) tanh(c_k/2)/(2c_k))
 
-and the natural-gradient targets of q(u_k) are the binary X-GPC's (`targets.natural_gradient_targets`) with the labels
-y = Y_k − γ_k and PG means θ_k. The ELBO per point, with all constants (`augmented_likelihood_terms`):
+Two families of the (λ, n) block, `FAMILIES` (a pair of functions each: the local step and the per-point bound):
+
+"joint" (the default): q(λ_i, n_i) left unfactorised. Its optimum is the normalised exp of the expected log joint,
+with r_k = e^{−ã_k/2}/(2 cosh(c_k/2)) (∈ (0, 1); = σ(−ã_k) at ṽ = 0):
+
+    q(λ, n) ∝ e^{Σ_k Y_k(ã_k/2 − log 2cosh(c_k/2))} Π_k (λ r_k)^{n_k} e^{−λ}/n_k!
+    ⇒ q(n_k | λ) = Po(λ r_k) (independent given λ), q(λ) ∝ e^{−λK} e^{λ Σ_k r_k}: Exp(rate β = K − Σ_k r_k),
+    E[λ] = 1/β, E[n_k] = r_k/β,  θ_k = E[ω_k] = (Y_k + E[n_k]) tanh(c_k/2)/(2c_k),
+
+and the bound per point is the log of the normaliser (`joint_likelihood_terms` at the optimum):
+
+    Σ_k Y_k(ã_k/2 − log 2cosh(c_k/2)) − log(K − Σ_k r_k),
+
+which at ṽ = 0 is log σ(ã_y) − log Σ_k σ(ã_k) (r_k = 1 − σ(ã_k)), the exact log likelihood: no gap where the mean is
+certain. For a member q(λ) = Exp(β), q(n_k | λ) = Po(λ s_k) (s_k = β E[n_k]) away from the optimum, the bound is
+Σ_k [½(Y_k − E n_k)ã_k − ½θ_k(ã_k² + ṽ_k) + ½c_k²θ_k − (Y_k + E n_k) log 2cosh(c_k/2)] + Σ_k (s_k − 1 − s_k log s_k)/β
++ 1 − log β (the Poisson prior against its entropy, then the entropy of Exp(β); the flat prior on λ adds nothing).
+
+"factorised" (the paper's): q(λ_i) = Ga(α_i, β_i), q(n_ik) = Po(γ_ik), independent:
+
+    γ_ik = exp(ψ(α_i)) / β_i · r_ik,   α_i = 1 + Σ_k γ_ik,   β_i = K        (the pair solved jointly: `local_step`)
+    θ_ik = (Y_ik + γ_ik) tanh(c_ik/2) / (2c_ik)
+
+with the ELBO per point (`augmented_likelihood_terms`)
 
     Σ_k [½(Y_k − γ_k)ã_k − ½θ_k(ã_k² + ṽ_k) + ½c_k²θ_k − (Y_k + γ_k) log(2 cosh(c_k/2))
-         + γ_k(ψ(α) − log β − log γ_k + 1)] − Kα/β + α − log β + log Γ(α) + (1 − α)ψ(α),
+         + γ_k(ψ(α) − log β − log γ_k + 1)] − Kα/β + α − log β + log Γ(α) + (1 − α)ψ(α).
 
-a lower bound on E_q[log p(y_i | f_i)]. One kernel for all classes (its gradient the sum of the K binary-form
-gradients, `hyperparameters.elbo_kernel_gradient` at (Y_k − γ_k, θ_k)): one K_mm factor per kernel step instead of K,
-and one length scale that the K latent functions of a K-class set share. Memory O(K m² + s·m).
+Its counts use the geometric mean e^{ψ(α)}/β of λ (≈ 0.56 of E λ), so E[n] is several times too small, every latent
+mean sits above the exact posterior's and the class probabilities are flatter; its gap does not vanish at ṽ = 0.
+
+Either way the natural-gradient targets of q(u_k) are the binary X-GPC's (`targets.natural_gradient_targets`) with the
+labels y = Y_k − E[n_k] and PG means θ_k, and the ELBO, a lower bound on E_q[log p(y_i | f_i)] summed minus the KL, is
+evaluated at the family's optimal local parameters. One kernel for all classes (its gradient the sum of the K
+binary-form gradients, `hyperparameters.elbo_kernel_gradient` at (Y_k − E[n_k], θ_k), exact for the bound at its
+optimal locals by the envelope theorem): one K_mm factor per kernel step instead of K, and one length scale that the K
+latent functions of a K-class set share. Memory O(K m² + s·m).
 
 With K = 2 the model is a valid two-class classifier, but not the paper's logit one: p(y = 1 | f) = σ(f₁)/(σ(f₀) +
 σ(f₁)) = σ(g) with g = log σ(f₁) − log σ(f₀), a logit model on a latent g that is neither Gaussian nor free (for a
@@ -73,8 +100,8 @@ def solve_alpha(w: np.ndarray) -> np.ndarray:
 
 
 def local_step(a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The optimal local parameters given the marginals q(f_ik) = N(a_ik, v_ik), a, v (s, K):
-    c (s, K), γ (s, K), α (s,) (β = K), θ without the labels' share, i.e. tanh(c/2)/(2c) (s, K)."""
+    """The optimal local parameters of the paper's "factorised" family given the marginals q(f_ik) = N(a_ik, v_ik),
+    a, v (s, K): c (s, K), γ = E[n] (s, K), α (s,) (β = K), θ without the labels' share, i.e. tanh(c/2)/(2c) (s, K)."""
     K = a.shape[1]
     c = np.sqrt(np.maximum(a * a + v, 0.0))
     log_r = -0.5 * a - (log_cosh(0.5 * c) + _LOG_2)  # log of e^{−a/2}/(2 cosh(c/2))
@@ -87,8 +114,8 @@ def local_step(a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
 def augmented_likelihood_terms(
     Y: np.ndarray, a: np.ndarray, v: np.ndarray, c: np.ndarray, gamma: np.ndarray, alpha: np.ndarray
 ) -> np.ndarray:
-    """Per-point ELBO terms (the module's formula) at local parameters (c, γ (s, K), α (s,); β = K), one-hot Y,
-    marginal means a and variances v (s, K) → (s,)."""
+    """Per-point ELBO terms of the "factorised" family (the module's formula) at local parameters (c, γ (s, K),
+    α (s,); β = K), one-hot Y, marginal means a and variances v (s, K) → (s,)."""
     K = a.shape[1]
     log_beta = math.log(K)
     psi = digamma(alpha)
@@ -105,6 +132,59 @@ def augmented_likelihood_terms(
     return per_class.sum(axis=1) - log_beta + gammaln(alpha) + (1.0 - alpha) * psi
 
 
+def joint_local_step(a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The optimal joint q(λ_i, n_i) given the marginals q(f_ik) = N(a_ik, v_ik), a, v (s, K) (the module's "joint"
+    family): c (s, K), E[n] = r/β (s, K), the rate β = K − Σ_k r_k of q(λ) = Exp(β) (s,), and θ without the labels'
+    share, tanh(c/2)/(2c) (s, K). β is summed as Σ_k (1 − r_k), each
+    1 − r_k = (−expm1(−(a + c)/2) + e^{−c})/(1 + e^{−c}) (a + c ≥ 0), so no digits are lost where every r_k is near 1."""
+    c = np.sqrt(np.maximum(a * a + v, 0.0))
+    r = np.exp(-0.5 * a - (log_cosh(0.5 * c) + _LOG_2))  # e^{−a/2}/(2 cosh(c/2))
+    e_c = np.exp(-c)
+    rate = ((-np.expm1(-0.5 * (a + c)) + e_c) / (1.0 + e_c)).sum(axis=1)
+    return c, r / rate[:, None], rate, pg_mean(c)
+
+
+def joint_likelihood_terms(
+    Y: np.ndarray, a: np.ndarray, v: np.ndarray, c: np.ndarray, expected_n: np.ndarray, rate: np.ndarray
+) -> np.ndarray:
+    """Per-point bound of the joint family's member q(λ) = Exp(rate β), q(n_k | λ) = Po(λ s_k) with s_k = β E[n_k],
+    q(ω_k | n_k) = PG(Y_k + n_k, c_k) (the module's formula; at `joint_local_step`'s output it is
+    Σ_k Y_k(a_k/2 − log 2cosh(c_k/2)) − log β). One-hot Y, marginal means a, variances v, c, E[n] (s, K), β (s,)
+    → (s,)."""
+    theta = (Y + expected_n) * pg_mean(c)
+    s = rate[:, None] * expected_n
+    s_log_s = np.where(s > 0, s * np.log(np.where(s > 0, s, 1.0)), 0.0)
+    per_class = (
+        0.5 * (Y - expected_n) * a
+        - 0.5 * theta * (a * a + v)
+        + 0.5 * c * c * theta
+        - (Y + expected_n) * (log_cosh(0.5 * c) + _LOG_2)
+        + (s - 1.0 - s_log_s) / rate[:, None]
+    )
+    return per_class.sum(axis=1) + 1.0 - np.log(rate)
+
+
+def joint_bound(Y: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The joint family's per-point bound at its optimum, Σ_k Y_k(a_k/2 − log 2cosh(c_k/2)) − log(K − Σ_k r_k): one-hot
+    Y, marginal means a and variances v (s, K) → (s,). The closed form, not `joint_likelihood_terms` at the optimum:
+    that sums terms of size E[n] that cancel, and E[n] grows without bound where every σ(a_k) is tiny."""
+    c, _, rate, _ = joint_local_step(a, v)
+    return np.sum(Y * (0.5 * a - log_cosh(0.5 * c) - _LOG_2), axis=1) - np.log(rate)
+
+
+def factorised_bound(Y: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The factorised family's per-point bound at its optimum (`augmented_likelihood_terms` at `local_step`): one-hot
+    Y, marginal means a and variances v (s, K) → (s,)."""
+    return augmented_likelihood_terms(Y, a, v, *local_step(a, v)[:3])
+
+
+FAMILIES = {"joint": (joint_local_step, joint_bound), "factorised": (local_step, factorised_bound)}
+"""The variational families of the (λ, n) block by name: (local step, per-point bound at the optimum). A local step
+maps the marginals a, v (s, K) to (c, E[n] (s, K), its q(λ)'s parameter (s,), tanh(c/2)/(2c) (s, K)); the bound maps
+(Y, a, v) to (s,)."""
+DEFAULT_FAMILY = "joint"
+
+
 def one_hot(y: np.ndarray, K: int) -> np.ndarray:
     """Y_ik = [y_i = k] for class indices y (s,) → (s, K) float."""
     Y = np.zeros((len(y), K))
@@ -115,8 +195,8 @@ def one_hot(y: np.ndarray, K: int) -> np.ndarray:
 class XGPCMulticlass(XGPC):
     """Multi-class X-GPC on the shared SVI skeleton (`engine.SVIEngine`): K Gaussian q(u_k) with one kernel and one Z
     (the kernel caches and the projection κ, K̃ are X-GPC's, `xgpc.XGPC`), the local step of the augmented
-    logistic-softmax model and one closed-form natural-gradient step per class with one step size ρ for all (the rule
-    sees the K classes' natural gradient as one vector).
+    logistic-softmax model in the chosen family of q(λ, n) (`FAMILIES`) and one closed-form natural-gradient step per
+    class with one step size ρ for all (the rule sees the K classes' natural gradient as one vector).
 
     Parameters
     ----------
@@ -148,6 +228,9 @@ class XGPCMulticlass(XGPC):
         Iterations before the first kernel step.
     hyper_rate : {"constant", "rho"}, default "constant"
         Adam's rate, or its rate × ρ_t/ρ₁.
+    family : {"joint", "factorised"}, default "joint"
+        The variational family of the (λ, n) block (`FAMILIES`): "joint" q(λ, n), exact at zero variance, or the
+        paper's factorised q(λ)q(n).
 
     Examples
     --------
@@ -186,7 +269,12 @@ class XGPCMulticlass(XGPC):
         hyper_every: int = DEFAULT_HYPER_EVERY,
         hyper_warmup: int = 0,
         hyper_rate: str = "constant",
+        family: str = DEFAULT_FAMILY,
     ):
+        if family not in FAMILIES:
+            raise ValueError(f"unknown multi-class family {family!r}; choose one of {', '.join(FAMILIES)}")
+        self.family = family
+        self._local_step, self._bound = FAMILIES[family]
         source = as_source(X, y)
         self.link = LogisticSoftmax(max(source.n_classes, 2) if n_classes is None else n_classes)
         super().__init__(
@@ -251,15 +339,15 @@ class XGPCMulticlass(XGPC):
 
     def _targets(self, kappa, y_b, a, v) -> tuple[np.ndarray, tuple]:
         """The flat natural-gradient targets λ̂ (K(m + m²),) on a minibatch with labels y_b (s,) and marginals a, v,
-        after its local step, and the local parameters (c, γ, α, θ)."""
+        after its local step, and c (s, K)."""
         Y = one_hot(y_b, self.n_classes)
-        c, gamma, alpha, tanh_part = local_step(a, v)
-        theta = (Y + gamma) * tanh_part
+        c, expected_n, _, tanh_part = self._local_step(a, v)
+        theta = (Y + expected_n) * tanh_part
         parts = []
         for k in range(self.n_classes):
-            lam1, lam2 = natural_gradient_targets(kappa, Y[:, k] - gamma[:, k], theta[:, k], self.K_inv, self.n)
+            lam1, lam2 = natural_gradient_targets(kappa, Y[:, k] - expected_n[:, k], theta[:, k], self.K_inv, self.n)
             parts += [lam1, lam2.ravel()]
-        return np.concatenate(parts), (c, gamma, alpha, theta, Y)
+        return np.concatenate(parts), c
 
     def minibatch_targets(self, index: np.ndarray) -> np.ndarray:
         """The flat targets λ̂ (K(m + m²),) on the minibatch `index` at the current q, after its local step."""
@@ -274,7 +362,7 @@ class XGPCMulticlass(XGPC):
         """Local step, targets, η ← η + ρ(λ̂ − η) for all K classes with the rule's one ρ; returns the relative change
         ‖η_new − η_old‖/‖η_old‖ and the context of the kernel gradient."""
         kappa, K_tilde, K_sm = self.project(X_b, index)
-        target, (c, gamma, _, theta, Y) = self._targets(kappa, y_b, *self.marginals(kappa, K_tilde))
+        target, c = self._targets(kappa, y_b, *self.marginals(kappa, K_tilde))
         gradient = target - self._eta
         squared_norm = float(gradient @ gradient)
         rho = self._step_size(gradient, squared_norm, len(index))
@@ -287,7 +375,7 @@ class XGPCMulticlass(XGPC):
     # ----- the kernel step ---------------------------------------------------------------------------------------------
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(kernel log-parameters) at the current q with the local parameters at their optimum for it: the sum
-        over classes of the binary-form gradient at the labels Y_k − γ_k and PG means θ_k."""
+        over classes of the binary-form gradient at the labels Y_k − E[n_k] and PG means θ_k."""
         if self.full:
             products = [None] * self.n_classes
             a, v = None, None
@@ -297,8 +385,8 @@ class XGPCMulticlass(XGPC):
             v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
         Y = one_hot(y_b, self.n_classes)
         if not self.full:
-            _, gamma, _, tanh_part = local_step(a, v)
-            labels, theta = Y - gamma, (Y + gamma) * tanh_part
+            _, expected_n, _, tanh_part = self._local_step(a, v)
+            labels, theta = Y - expected_n, (Y + expected_n) * tanh_part
         total = 0.0
         for k in range(self.n_classes):
             total = total + elbo_kernel_gradient(
@@ -322,15 +410,14 @@ class XGPCMulticlass(XGPC):
 
     # ----- objective and prediction ----------------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:
-        """The augmented ELBO with all constants (the module's formula at the optimal local parameters), a lower bound
+        """The augmented ELBO with all constants (the family's bound at its optimal local parameters), a lower bound
         on log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
         count, total = 0, 0.0
         for part in self.source.chunks(_CHUNK, index):
             X_part, y_part = self._batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
             a, v = self.marginals(kappa, K_tilde)
-            c, gamma, alpha, _ = local_step(a, v)
-            total += float(np.sum(augmented_likelihood_terms(one_hot(y_part, self.n_classes), a, v, c, gamma, alpha)))
+            total += float(np.sum(self._bound(one_hot(y_part, self.n_classes), a, v)))
             count += len(part)
         return self.n / count * total - self.kl()
 
@@ -356,7 +443,7 @@ class XGPCMulticlass(XGPC):
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_ik for the rows X (s, d) at the current q → (s, K)."""
         kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
-        return local_step(*self.marginals(kappa, K_tilde))[0]
+        return self._local_step(*self.marginals(kappa, K_tilde))[0]
 
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:

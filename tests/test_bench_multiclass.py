@@ -43,6 +43,7 @@ def test_a_task_reports_its_scores():
     record = multiclass.run_task(**task)
     assert record["K"] == 3 and record["train_rows"] == 120 and record["n"] == 150
     assert 0 <= record["test_error"] <= 1 and 0 <= record["ece"] <= 1 and record["test_nll"] > 0
+    assert -1 < record["confidence_gap"] < 1
     assert record["seconds"] >= 0.5 and len(record["trace"]["test_nll"]) >= 1
     assert sum(record["reliability"]["count"]) == 30  # the final scores on every test row
 
@@ -61,7 +62,8 @@ def test_settle_times_and_the_subsample_note():
     multiclass.settle_times(records)
     assert [r.get("settled_s") for r in records] == [2.0, 3.0, math.inf, None]
     for record in records:
-        record.update(n=10, d=2, K=3, train_rows=8, test_error=0.1, ece=0.05, seconds=1.0, status="fitted")
+        record.update(n=10, d=2, K=3, train_rows=8, test_error=0.1, ece=0.05, confidence_gap=-0.02, seconds=1.0)
+        record["status"] = "fitted"
     records[-1]["fit_rows"] = 5
     rows = multiclass.summarise(records)
     assert [row["note"] for row in rows] == ["", "", "", "fit on 5 of 8 training rows"]

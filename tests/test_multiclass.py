@@ -1,7 +1,8 @@
 """Multi-class X-GPC (the augmented logistic-softmax, `explorer.xgpc_multiclass`) against independent truth: the
-augmentation identities by numerical integration, the bound against brute-force quadrature, coordinate ascent's
-monotonicity, the natural-gradient fixed point as a stationary point, the kernel gradient by finite differences, the
-predictive against a tensor-product quadrature, and the K = 2 relation to the logit."""
+augmentation identities by numerical integration, the (paper's factorised) bound against brute-force quadrature, for
+each family of q(λ, n) coordinate ascent's monotonicity, the natural-gradient fixed point as a stationary point, the
+kernel gradient by finite differences and the ELBO below the log marginal, the predictive against a tensor-product
+quadrature, and the K = 2 relation to the logit. The joint family's own tests: `test_multiclass_joint.py`."""
 
 import math
 
@@ -16,7 +17,14 @@ from explorer.kernels import RBF
 from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.schedules import Constant
 from explorer.xgpc import XGPC
-from explorer.xgpc_multiclass import XGPCMulticlass, augmented_likelihood_terms, local_step, one_hot, solve_alpha
+from explorer.xgpc_multiclass import (
+    FAMILIES,
+    XGPCMulticlass,
+    augmented_likelihood_terms,
+    local_step,
+    one_hot,
+    solve_alpha,
+)
 
 K3 = 3
 
@@ -72,7 +80,7 @@ def test_alpha_solves_its_fixed_point_with_the_gammas():
 
 
 # ----- the bound ------------------------------------------------------------------------------------------------------
-def test_the_per_point_bound_is_below_the_expected_log_likelihood_and_its_locals_are_optimal():
+def test_the_factorised_per_point_bound_is_below_the_expected_log_likelihood_and_its_locals_are_optimal():
     rng = np.random.default_rng(3)
     for _ in range(6):
         a = rng.normal(0.0, 2.0, (1, K3))
@@ -92,11 +100,14 @@ def test_the_per_point_bound_is_below_the_expected_log_likelihood_and_its_locals
             assert moved <= bound + 1e-12
 
 
-def test_the_elbo_is_below_the_exact_log_marginal_on_a_tiny_problem():
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_elbo_is_below_the_exact_log_marginal_on_a_tiny_problem(family):
     X = np.array([[0.0], [0.8]])
     y = np.array([2, 0])
     kernel = RBF(1.0, variance=1.5)
-    engine = XGPCMulticlass(X, y, None, kernel, full=True, batch_size=2, schedule=Constant(1.0), n_classes=K3)
+    engine = XGPCMulticlass(
+        X, y, None, kernel, full=True, batch_size=2, schedule=Constant(1.0), n_classes=K3, family=family
+    )
     at_the_prior = engine.elbo()
     for _ in range(30):
         engine.step()
@@ -109,9 +120,10 @@ def test_the_elbo_is_below_the_exact_log_marginal_on_a_tiny_problem():
     assert at_the_prior < engine.elbo() <= log_marginal
 
 
-def test_full_batch_coordinate_ascent_never_lowers_the_elbo():
+@pytest.mark.parametrize("family", FAMILIES)
+def test_full_batch_coordinate_ascent_never_lowers_the_elbo(family):
     X, y = three_blobs()
-    engine = XGPCMulticlass(X, y, None, RBF(1.0), full=True, batch_size=len(y), schedule=Constant(1.0))
+    engine = XGPCMulticlass(X, y, None, RBF(1.0), full=True, batch_size=len(y), schedule=Constant(1.0), family=family)
     bounds = [engine.elbo()]
     for _ in range(15):
         engine.step()
@@ -120,9 +132,10 @@ def test_full_batch_coordinate_ascent_never_lowers_the_elbo():
     assert bounds[-1] > bounds[0] + 10.0
 
 
-def test_the_natural_gradient_fixed_point_is_a_stationary_point_of_the_elbo():
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_natural_gradient_fixed_point_is_a_stationary_point_of_the_elbo(family):
     X, y = three_blobs(n_per_class=8)
-    engine = XGPCMulticlass(X, y, X[::3], RBF(1.0), batch_size=len(y), schedule=Constant(1.0))
+    engine = XGPCMulticlass(X, y, X[::3], RBF(1.0), batch_size=len(y), schedule=Constant(1.0), family=family)
     for _ in range(200):
         engine.step()
     target = engine.minibatch_targets(np.arange(len(y)))
@@ -144,9 +157,12 @@ def test_the_natural_gradient_fixed_point_is_a_stationary_point_of_the_elbo():
     assert abs(values[0] - values[1]) / (2 * h) < 1e-4 * np.linalg.norm(direction)
 
 
-def test_the_kernel_gradient_matches_finite_differences():
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_kernel_gradient_matches_finite_differences(family):
     X, y = three_blobs(n_per_class=10, seed=4)
-    engine = XGPCMulticlass(X, y, X[::4], RBF(0.8, variance=1.3), batch_size=12, rng=np.random.default_rng(1))
+    engine = XGPCMulticlass(
+        X, y, X[::4], RBF(0.8, variance=1.3), batch_size=12, rng=np.random.default_rng(1), family=family
+    )
     engine.step(5)
     index = np.arange(0, 30, 2)
     gradient = engine.kernel_gradient(index)

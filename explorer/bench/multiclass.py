@@ -1,18 +1,19 @@
-"""`python -m explorer bench multiclass`: multi-class X-GPC against scikit-learn's GaussianProcessClassifier
-(one-vs-rest Laplace), one-vs-rest binary X-GPC and the softmax SVGP (Adam, natural gradients), issue 22.
+"""`python -m explorer bench multiclass`: multi-class X-GPC (its default joint q(λ, n) family and the paper's factorised
+one) against scikit-learn's GaussianProcessClassifier (one-vs-rest Laplace), one-vs-rest binary X-GPC and the softmax
+SVGP (Adam, natural gradients), issues 22 and 29.
 
 Data that need no network: scikit-learn's iris, wine and digits, a generated K = 5 set (`make_classification`,
 --generated-rows rows, default 10⁵) and covertype only if scikit-learn has it cached. Stratified k-fold splits (the
-first --folds of --k), inputs standardised on the training rows. The three sliced methods (multi-class X-GPC,
-softmax SVGP with Adam, with natural gradients) share the k-means++ inducing inputs Z (m = --m), the starting kernel,
-the minibatch size and the minibatch stream (one seed), and train for --seconds of training time, evaluated every
+first --folds of --k), inputs standardised on the training rows. The four sliced methods (multi-class X-GPC in
+either family, softmax SVGP with Adam, with natural gradients) share the k-means++ inducing inputs Z (m = --m), the
+starting kernel, the minibatch size and the minibatch stream (one seed), and train for --seconds of training time, evaluated every
 --eval-every iterations on at most --eval-points test rows (a fixed subset per fold; evaluation time excluded); their
 final scores, as every method's, are on all test rows. scikit-learn's GPC fits on at most --gpc-rows
 training rows (Laplace is O(n³); the table says when it was subsampled); one-vs-rest X-GPC (K binary
 `XGPClassifier`s, m inducing points each) trains --ovr-iterations iterations per class. Reported per (data set,
-method), means over folds: test error, NLL, top-label ECE (`metrics.expected_calibration_error`, 10 bins), training
-time, and for the sliced methods the training time from which the test NLL stays within 1% of the fold's best NLL
-of any method (`metrics.settled_time_within`; "—" if never).
+method), means over folds: test error, NLL, top-label ECE (`metrics.expected_calibration_error`, 10 bins), mean top
+probability − accuracy (below 0: under-confident), training time, and for the sliced methods the training time
+from which the test NLL stays within 1% of the fold's best NLL of any method (`metrics.settled_time_within`; "—" if never).
 
 Per-iteration cost of multi-class X-GPC against K and n: the median time of one SVI step (minibatch s, m inducing
 points, kernel learning on) divided by its linear-algebra floor timed in the same process: K Cholesky factorisations
@@ -55,12 +56,21 @@ from explorer.metrics import (
     settled_time_within,
 )
 
-DESCRIPTION = "Multi-class X-GPC vs scikit-learn GPC (OvR Laplace), OvR X-GPC and softmax SVGP: error, NLL, ECE, time"
+DESCRIPTION = (
+    "Multi-class X-GPC (joint, factorised) vs scikit-learn GPC (OvR Laplace), OvR X-GPC and softmax SVGP: error, NLL, "
+    "ECE, confidence − accuracy, time"
+)
 DATASETS = ("iris", "wine", "digits", "generated", "covertype")
-METHODS = ("xgpc", "svgp-adam", "svgp-natgrad", "ovr-xgpc", "sklearn-gpc")
-SLICED = ("xgpc", "svgp-adam", "svgp-natgrad")
+METHODS = ("xgpc", "xgpc-factorised", "svgp-adam", "svgp-natgrad", "ovr-xgpc", "sklearn-gpc")
+SLICED = ("xgpc", "xgpc-factorised", "svgp-adam", "svgp-natgrad")
+BUILDS = {
+    "xgpc-factorised": ("xgpc", {"multiclass_family": "factorised"}),
+    "svgp-adam": ("svgp-adam", {"learning_rate": 0.05}),
+}
+"""A sliced entrant's builder (`methods.METHODS`) and options, where they are not its own name and the defaults."""
 NAMES = {
-    "xgpc": "multi-class X-GPC",
+    "xgpc": "multi-class X-GPC (joint q(λ, n))",
+    "xgpc-factorised": "multi-class X-GPC (factorised, paper)",
     "svgp-adam": "softmax SVGP (Adam)",
     "svgp-natgrad": "softmax SVGP (nat. grad.)",
     "ovr-xgpc": "one-vs-rest X-GPC",
@@ -106,10 +116,13 @@ def split(name: str, fold: int, k: int, seed: int, generated_rows: int):
 
 
 def scores(P: np.ndarray, y: np.ndarray) -> dict:
-    """Test error, NLL, ECE and the reliability table of probabilities P (n, K) at class indices y (n,)."""
+    """Test error, NLL, ECE, mean top probability − accuracy (below 0: under-confident) and the reliability table of
+    probabilities P (n, K) at class indices y (n,)."""
     table = {key: value.tolist() for key, value in reliability(P, y).items()}
+    error = error_rate(P, y)
     return {
-        "test_error": error_rate(P, y),
+        "test_error": error,
+        "confidence_gap": float(P.max(axis=1).mean() - (1.0 - error)),
         "test_nll": negative_log_likelihood(P, y),
         "ece": expected_calibration_error(P, y),
         "reliability": table,
@@ -124,8 +137,8 @@ def _sliced_fit(method, X, y, X_test, y_test, *, m, batch_size, seconds, eval_ev
     monitor = np.sort(np.random.default_rng(seed).permutation(len(y_test))[:eval_points])
     Z = kmeans_plus_plus(X, m, np.random.default_rng(seed))
     kernel = initial_kernel("rbf", X.shape[1], lengthscale=float(np.sqrt(X.shape[1])), nugget=1e-4)
-    options = {"learning_rate": 0.05} if method == "svgp-adam" else {}
-    engine = methods.build(method, X, y, Z, kernel, batch_size=min(batch_size, len(y)), rng=rng, **options)
+    builder, options = BUILDS.get(method, (method, {}))
+    engine = methods.build(builder, X, y, Z, kernel, batch_size=min(batch_size, len(y)), rng=rng, **options)
     trace = {"seconds": [], "iteration": [], "test_nll": [], "test_error": []}
     trained, status = 0.0, "ran to the time slice"
     while trained < seconds:
@@ -306,6 +319,7 @@ def summarise(records: list[dict]) -> list[dict]:
                     "error": mean("test_error"),
                     "NLL": mean("test_nll"),
                     "ECE": mean("ece"),
+                    "conf − acc": mean("confidence_gap"),
                     "train s": mean("seconds"),
                     "settled 1% s": mean("settled_s") if method in SLICED else float("nan"),
                     "note": note,

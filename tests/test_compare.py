@@ -325,8 +325,8 @@ def test_multiclass_bounds_on_a_one_point_problem_against_quadrature():
 def test_the_study_compares_multiclass_xgpc_with_the_multiclass_sampler():
     # Three blobs (75 points, 60 training): the study runs the K-class sampler against full and sparse multi-class
     # X-GPC; its per-class arrays are the engines' and the sampler's own predictions, and they agree (measured:
-    # probability correlations ≥ 0.993 per class, mean |ΔP| ≈ 0.08; X-GPC's latent means sit ≈ 1 higher in every
-    # class, a shift in the direction Σ_k f_k that the probabilities barely see).
+    # with the paper's factorised q(λ)q(n): probability correlations ≥ 0.993 per class, mean |ΔP| ≈ 0.08, latent means
+    # ≈ 1 higher in every class; the default joint q(λ, n) is closer still, tests/test_multiclass_joint.py).
     rng = np.random.default_rng(0)
     X = np.concatenate([rng.normal(c, 0.7, (25, 2)) for c in ([-1.5, 0.0], [1.5, 0.0], [0.0, 1.8])])
     y = np.repeat([0, 1, 2], 25)

@@ -301,9 +301,9 @@ def test_full_multiclass_xgpc_agrees_with_the_sampler_on_three_blobs():
     # 42 training and 30 test points of three blobs, one fixed kernel; full-batch non-sparse multi-class X-GPC by
     # coordinate ascent (ρ = 1) against 4 chains × 1,000 draws (Monte Carlo error of a probability ≲ 0.01, of a mean
     # ≲ 0.03). Measured over seeds 0-2: mean correlations ≥ 0.967, probability correlations ≥ 0.989, mean |ΔP| ≈ 0.06,
-    # max |ΔP| ≤ 0.16. The gap is the mean field's, not Monte Carlo: q(n) uses the geometric mean e^{ψ(α)}/β of λ
-    # where the exact conditional has λ itself, so fewer counts pull the latent means down; X-GPC's f* sit ≈ 0.3 higher
-    # in every class and its class probabilities are nearer uniform.
+    # max |ΔP| ≤ 0.16 — those were the paper's factorised q(λ)q(n), whose mean field pulls too few counts, so its f*
+    # sat ≈ 0.3 higher in every class. The default is now the joint q(λ, n), which these margins also hold for;
+    # tests/test_multiclass_joint.py compares both families with the sampler to Monte Carlo error.
     rng = np.random.default_rng(0)
     centres = ([-1.5, 0.0], [1.5, 0.0], [0.0, 1.8])
     X = np.concatenate([rng.normal(c, 0.7, (14, 2)) for c in centres])

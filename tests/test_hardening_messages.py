@@ -1,0 +1,139 @@
+"""Issue 30's unhelpful errors and the hang, each through the face a user meets it by: a Dask scheduler's address
+(`bench --scheduler`, `serve --scheduler`, `$XGPC_SCHEDULER`, `test_scores(client=...)`), `data fetch` from a mirror
+that trickles bytes, the K-class Gibbs sampler at a huge kernel variance, a link naming a pair that cannot go
+together or a long seed, `live(draw)` with a draw that is not a drawing, `kernel_from_state` with a text length
+scale, and uploads from a script without the main-module guard."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from explorer.dask_scheduler import SchedulerError, check_scheduler
+
+ENVIRONMENT = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+SUBPROCESS_LIMIT = (
+    120  # s: a failsafe for a command that should end by itself (without the checks a server never would)
+)
+
+
+def free_port() -> int:
+    """A loopback port where nothing listens: bound, then closed."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+MALFORMED = ("garbage", "is not a Dask scheduler's address: write it as tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)")
+
+
+def nothing_listens() -> tuple[str, str]:
+    """A loopback address where nothing listens, and what the message must say."""
+    port = free_port()
+    return f"tcp://127.0.0.1:{port}", f"nothing listens on 127.0.0.1 port {port} (connection refused)"
+
+
+def run_command(*arguments: str, environment: dict | None = None) -> subprocess.CompletedProcess:
+    """`python -m explorer ARGUMENTS…` in a fresh process, killed if it is still running after SUBPROCESS_LIMIT."""
+    return subprocess.run(
+        [sys.executable, "-m", "explorer", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_LIMIT,
+        env=environment or ENVIRONMENT,
+    )
+
+
+@pytest.mark.parametrize("address, says", [MALFORMED, nothing_listens()], ids=["malformed", "nothing listens"])
+def test_bench_refuses_a_scheduler_that_does_not_answer_at_start(address, says):
+    done = run_command("bench", "table1", "--quick", "--no-write-md", "--scheduler", address)
+    assert done.returncode == 2
+    last = done.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in done.stderr
+    assert last.startswith("python -m explorer bench table1: error: argument --scheduler: the scheduler ")
+    assert repr(address) in last and says in last
+
+
+@pytest.mark.parametrize(
+    "given_as, address, says",
+    [("--scheduler", *MALFORMED), ("$XGPC_SCHEDULER", *nothing_listens())],
+    ids=["malformed flag", "nothing listens in the environment"],
+)
+def test_serve_refuses_a_scheduler_that_does_not_answer_before_serving(address, says, given_as):
+    """Without the check the server starts and serves (the subprocess would only end at the failsafe)."""
+    arguments = ["serve", "--port", str(free_port()), "--address", "127.0.0.1"]
+    environment = {**ENVIRONMENT, "XGPC_SCHEDULER": address} if given_as.startswith("$") else None
+    if environment is None:
+        arguments += ["--scheduler", address]
+    done = run_command(*arguments, environment=environment)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    message = done.stderr.strip().splitlines()[-1]
+    assert message.startswith(f"xgpc-explorer serve: error: {given_as} {address!r}")
+    assert says in message
+    if "nothing listens" in says:
+        assert "`dask scheduler`" in message
+
+
+@pytest.mark.parametrize(
+    "address, says",
+    [
+        ("tcp://127.0.0.1:99999", "port 99999 is beyond 1…65535"),
+        ("tcp://127.0.0.1:port", "write it as tcp://HOST:PORT"),
+        ("udp://127.0.0.1:8786", "unknown address scheme 'udp'"),
+        ("tcp://no-such-host.invalid:8786", "the host 'no-such-host.invalid' is unknown"),
+    ],
+)
+def test_the_check_names_what_is_wrong_with_an_address(address, says):
+    with pytest.raises(SchedulerError, match=f"^the scheduler {address!r}") as refused:
+        check_scheduler(address, 2.0)
+    assert says in str(refused.value)
+
+
+def test_a_scheduler_that_answers_passes_the_check():
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp://", dashboard_address=None) as cluster:
+        assert check_scheduler(cluster.scheduler_address) == cluster.scheduler_address
+
+
+def test_a_server_that_is_not_a_scheduler_is_named_as_such():
+    """A listening socket that accepts and never answers (not a Dask scheduler): refused within the check's time."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+        with pytest.raises(SchedulerError, match=r"no Dask scheduler answered within 1 s\. Is it a Dask scheduler"):
+            check_scheduler(address, 1.0)
+
+
+@pytest.fixture(scope="module")
+def trained_run():
+    from explorer.data import datasets
+    from explorer.run import Run, streams
+
+    X, y = datasets.load("banana-like", n=300, seed=5)
+    X_tr, X_te, y_tr, y_te = datasets.train_test_split(X, y, 0.6, streams(1).split)
+    run = Run({"n_inducing": 5, "batch_size": 20, "seed": 1, "eval_points": 100}, X_tr, y_tr, X_te, y_te)
+    run.trainer.step(3)
+    return run
+
+
+def test_test_scores_refuses_an_address_in_place_of_a_client(trained_run):
+    address = f"tcp://127.0.0.1:{free_port()}"
+    with pytest.raises(TypeError, match=r"client must be a distributed\.Client, got str .*distributed\.Client\("):
+        trained_run.test_scores(client=address)
+
+
+def test_test_scores_refuses_a_closed_client(trained_run):
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+        client = Client(cluster)
+        client.close()
+        with pytest.raises(ValueError, match=r"client: the Dask client is closed; pass an open one"):
+            trained_run.test_scores(client=client)

@@ -6,10 +6,12 @@ scale, and uploads from a script without the main-module guard."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -137,3 +139,66 @@ def test_test_scores_refuses_a_closed_client(trained_run):
         client.close()
         with pytest.raises(ValueError, match=r"client: the Dask client is closed; pass an open one"):
             trained_run.test_scores(client=client)
+
+
+@contextlib.contextmanager
+def trickling_server(every: float = 0.25, most: int = 60):
+    """A loopback server answering one request with an HTTP response sent one byte every `every` seconds, its status
+    line and headers included, and closing after `most` bytes (so it stops by itself); yields its base URL."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(SUBPROCESS_LIMIT)
+    stop = threading.Event()
+    response = (
+        b"HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n" + b"x" * 1000
+    )
+
+    def trickle():
+        try:
+            connection, _ = listener.accept()
+        except OSError:
+            return
+        with connection:
+            for byte in response[:most]:
+                if stop.wait(every):
+                    break
+                try:
+                    connection.sendall(bytes([byte]))
+                except OSError:  # the client gave up
+                    break
+
+    thread = threading.Thread(target=trickle, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        listener.close()
+        thread.join()
+
+
+def test_data_fetch_from_a_mirror_that_trickles_even_its_headers_ends_at_the_deadline(tmp_path, capsys):
+    """Each byte comes well within the per-read timeout, so without an overall deadline over the headers too the
+    download would wait for the whole status line and headers (15 s here, and for ever from a server that never
+    ends its headers) and then fail on the server's close: the deadline's message names how little arrived."""
+    from explorer.__main__ import main
+
+    with trickling_server() as mirror:
+        code = main(
+            ["data", "fetch", "banana", "--from", mirror, "--to", str(tmp_path), "--deadline", "1.5", "--quiet"]
+        )
+    assert code == 1
+    assert capsys.readouterr().err == (
+        f"error: {mirror}/banana.npz: only 0 bytes arrived within the deadline of 1.5 s; the server is too slow (try "
+        "again later, or another mirror)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_data_fetch_help_states_the_overall_deadline(capsys):
+    from explorer.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["data", "fetch", "--help"])
+    assert "after this many seconds in all, connecting and a server that trickles its bytes included" in " ".join(
+        capsys.readouterr().out.split()
+    )

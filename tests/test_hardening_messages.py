@@ -202,3 +202,59 @@ def test_data_fetch_help_states_the_overall_deadline(capsys):
     assert "after this many seconds in all, connecting and a server that trickles its bytes included" in " ".join(
         capsys.readouterr().out.split()
     )
+
+
+# ------------------------------------------------------------------------------------------------- a shared link
+
+
+@pytest.mark.parametrize(
+    "search, kept, problem",
+    [
+        (
+            "?dataset=spiral-3&method=epgpc&n_inducing=30",
+            {"dataset": "spiral-3", "n_inducing": 30},
+            "EPGPC is two-class only; spiral-3 has 3 classes: the method stays X-GPC",
+        ),
+        (
+            "?dataset=xor-3&method=svgp-adam&link=probit",
+            {"dataset": "xor-3", "method": "svgp-adam"},
+            "the probit link is two-class only; xor-3 has 3 classes: the link stays logit",
+        ),
+    ],
+)
+def test_a_link_pairing_a_two_class_method_with_a_k_class_set_keeps_the_rest(search, kept, problem):
+    """The whole link used to be dropped (the page on its defaults) in the engine's words; now only the key that
+    cannot go with the others is left out, named in the user's terms, and the model takes the rest."""
+    from explorer.dashboard import controls
+    from explorer.model import Model
+
+    model = Model(dataset="moons", n_points=100)
+    changes, problems = controls.settings_from_query(search, model)
+    assert changes == kept and problems == [problem]
+    model.param.update(**changes)
+    assert {name: getattr(model, name) for name in kept} == kept
+    assert len(model.classes) == 3
+
+
+def test_a_link_naming_a_k_class_set_for_a_two_class_method_keeps_the_method_and_the_data():
+    from explorer.dashboard import controls
+    from explorer.model import Model
+
+    model = Model(dataset="moons", n_points=100, method="epgpc")
+    changes, problems = controls.settings_from_query("?dataset=blobs-3&seed=4", model)
+    assert changes == {"seed": 4}
+    assert problems == ["EPGPC is two-class only; blobs-3 has 3 classes: the data set stays moons"]
+
+
+def test_a_link_takes_a_seed_of_any_length_the_model_takes():
+    from explorer.dashboard import controls
+    from explorer.model import Model
+
+    model = Model(dataset="moons", n_points=100)
+    seed = 10**30 + 7  # 31 digits
+    changes, problems = controls.settings_from_query(f"?seed={seed}", model)
+    assert changes == {"seed": seed} and problems == []
+    model.param.update(**changes)  # the Model takes it too
+    assert model.seed == seed
+    changes, problems = controls.settings_from_query("?seed=-1234567890123", model)
+    assert changes == {} and len(problems) == 1 and problems[0].endswith("is out of range (at least 0)")

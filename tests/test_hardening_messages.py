@@ -258,3 +258,54 @@ def test_a_link_takes_a_seed_of_any_length_the_model_takes():
     assert model.seed == seed
     changes, problems = controls.settings_from_query("?seed=-1234567890123", model)
     assert changes == {} and len(problems) == 1 and problems[0].endswith("is out of range (at least 0)")
+
+
+# ------------------------------------------------------------------------ live views, kernel states, the main guard
+
+
+def test_live_names_what_a_draw_returned_that_is_not_a_holoviews_object():
+    from explorer.dashboard.live import live
+    from explorer.model import Model
+
+    model = Model(dataset="moons", n_points=100)
+    with pytest.raises(TypeError, match=r"draw\(model\) must return a HoloViews object .* it returned builtins\.dict"):
+        live(model, lambda m: {"iteration": m.iteration})
+
+
+@pytest.mark.parametrize(
+    "state, says",
+    [
+        ({"lengthscale": "0.5", "variance": 1.0, "nugget": 1e-6}, "kernel lengthscale must be a number, got str '0.5'"),
+        ({"lengthscale": [0.5, "x"], "variance": 1.0, "nugget": 1e-6}, "kernel lengthscale must be real numbers"),
+        ({"lengthscale": 0.5, "variance": "big", "nugget": 1e-6}, "kernel variance must be a number, got str 'big'"),
+        ({"variance": 1.0}, "the kernel's state lacks lengthscale, nugget; it holds variance"),
+    ],
+)
+def test_a_kernel_state_with_text_or_missing_values_is_a_value_error_naming_them(state, says):
+    from explorer.kernels import kernel_from_state
+
+    with pytest.raises(ValueError) as refused:
+        kernel_from_state(state)
+    assert says in str(refused.value)
+
+
+def test_an_upload_from_a_script_without_the_main_guard_says_to_add_it(tmp_path):
+    """A script that starts the upload parser at its top level: the parser's process ("spawn") runs the script again,
+    where starting the parser once more fails in multiprocessing's words; the message says what to add."""
+    script = tmp_path / "no_guard.py"
+    script.write_text(
+        "import asyncio\n"
+        "from explorer.dashboard.app import parse_in_process\n"
+        "try:\n"
+        "    asyncio.run(parse_in_process(b'a,b\\n1,0\\n2,1\\n', 'x.csv', 'b'))\n"
+        "except RuntimeError as err:\n"
+        "    print('refused:', err, flush=True)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=SUBPROCESS_LIMIT, env=ENVIRONMENT
+    )
+    refusals = [line for line in done.stdout.splitlines() if line.startswith("refused:")]
+    assert len(refusals) == 1  # in the parser's process; the script's own upload is read
+    assert refusals[0].endswith('put that code under `if __name__ == "__main__":` in your script and start it again'), (
+        refusals
+    )

@@ -309,3 +309,30 @@ def test_an_upload_from_a_script_without_the_main_guard_says_to_add_it(tmp_path)
     assert refusals[0].endswith('put that code under `if __name__ == "__main__":` in your script and start it again'), (
         refusals
     )
+
+
+# -------------------------------------------------------------------------------------------- the K-class sampler
+
+
+def test_the_k_class_gibbs_sampler_names_a_kernel_variance_too_large_for_its_counts():
+    """At the settings' largest kernel variance (1e6) whole rows start with every latent value deep below 0, and the
+    augmentation's Poisson rate passes what numpy draws ("lam value too large"; at 1e4 the counts pass 1e9 and a
+    sweep would take hours): the sampler refuses, naming the kernel variance and what to do."""
+    import numpy as np
+
+    from explorer.data import datasets
+    from explorer.gibbs_multiclass import MulticlassGibbsSampler
+    from explorer.kernels import make_kernel
+
+    X, y = datasets.load("blobs-3", n=60, seed=1)
+    sampler = MulticlassGibbsSampler(
+        X, y, make_kernel("rbf", 1.0, 1e6), 3, rng=np.random.default_rng(0), n_chains=2, burn_in=5, n_samples=10
+    )
+    with pytest.raises(
+        ValueError, match=r"cannot go on at kernel variance σ² = 1e\+06: at row \d+ every class's"
+    ) as no:
+        sampler.step(15)
+    assert str(no.value).endswith(
+        "Use a smaller kernel variance (a prior sd of 1e+03 is far wider than a classifier's "
+        "latent values need; σ² ≤ 1e3 runs in seconds)"
+    )

@@ -158,6 +158,8 @@ def trickling_server(every: float = 0.25, most: int = 60):
         except OSError:
             return
         with connection:
+            connection.settimeout(SUBPROCESS_LIMIT)
+            connection.recv(65536)  # the request (read, so that closing sends no reset)
             for byte in response[:most]:
                 if stop.wait(every):
                     break
@@ -190,6 +192,19 @@ def test_data_fetch_from_a_mirror_that_trickles_even_its_headers_ends_at_the_dea
     assert capsys.readouterr().err == (
         f"error: {mirror}/banana.npz: only 0 bytes arrived within the deadline of 1.5 s; the server is too slow (try "
         "again later, or another mirror)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_data_fetch_names_a_download_cut_short_of_its_announced_length(tmp_path, capsys):
+    from explorer.__main__ import main
+
+    header = b"HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n"
+    with trickling_server(every=0.0, most=len(header) + 10) as mirror:
+        code = main(["data", "fetch", "banana", "--from", mirror, "--to", str(tmp_path), "--quiet"])
+    assert code == 1
+    assert capsys.readouterr().err == (
+        f"error: {mirror}/banana.npz: the server announced 1,000 bytes but sent 10; it was not kept\n"
     )
     assert list(tmp_path.iterdir()) == []
 

@@ -11,6 +11,7 @@ Dask is imported only when an address or a client is given.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import socket
 import time
 
@@ -79,7 +80,7 @@ def check_scheduler(address: str, seconds: float = CHECK_SECONDS, *, named_by: s
             await comm.close()
 
     try:
-        answer = asyncio.run(asyncio.wait_for(identity(), max(give_up - time.monotonic(), 0.1)))
+        answer = _in_a_thread_of_its_own(asyncio.wait_for(identity(), max(give_up - time.monotonic(), 0.1)))
     except ValueError as err:  # a scheme Dask does not know, or an address it cannot read
         raise SchedulerError(f"{malformed} ({err})") from None
     except (OSError, TimeoutError):
@@ -91,6 +92,13 @@ def check_scheduler(address: str, seconds: float = CHECK_SECONDS, *, named_by: s
         kind = answer.get("type") if isinstance(answer, dict) else type(answer).__name__
         raise SchedulerError(f"{where}: what answers there is not a Dask scheduler (a {kind}). {HOW_TO_START}")
     return address
+
+
+def _in_a_thread_of_its_own(coroutine):
+    """`coroutine`'s result, run on an event loop of its own in a thread of its own: the caller's thread may have a
+    running loop (a notebook) or be about to start one (a server), which this leaves alone."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def open_client(client, named_by: str = "client"):

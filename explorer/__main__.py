@@ -16,15 +16,20 @@ PROG = "xgpc-explorer"
 
 def _serve(args: argparse.Namespace) -> int:
     from explorer.dashboard.serve import serve
+    from explorer.dask_scheduler import SchedulerError
 
-    serve(
-        port=args.port,
-        address=args.address,
-        websocket_origins=args.allow_websocket_origin,
-        num_procs=args.num_procs,
-        show=args.show,
-        scheduler=args.scheduler,
-    )
+    try:
+        serve(
+            port=args.port,
+            address=args.address,
+            websocket_origins=args.allow_websocket_origin,
+            num_procs=args.num_procs,
+            show=args.show,
+            scheduler=args.scheduler,
+        )
+    except SchedulerError as err:  # checked at start: one line, before any page is served
+        print(f"{PROG} serve: error: {err}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -85,7 +90,7 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="ADDRESS",
         help="a Dask scheduler (tcp://host:8786) to run the sessions' MCMC comparisons on (default: $XGPC_SCHEDULER "
-        "if set, else in the server; needs the `dask` extra)",
+        "if set, else in the server; needs the `dask` extra); checked at start: it must answer within a few seconds",
     )
     serving.add_argument("--show", action="store_true", help="open the page in this machine's browser")
     serving.set_defaults(run=_serve)

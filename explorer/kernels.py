@@ -185,13 +185,18 @@ def initial_kernel(
 
 def kernel_from_state(state: dict) -> "Kernel":
     """The kernel a `Kernel.state_dict()` describes. A state without "name" is an RBF (written before kernels had
-    names)."""
-    return make_kernel(
-        str(state.get("name", "rbf")),
-        np.asarray(state["lengthscale"], dtype=float),
-        float(state["variance"]),
-        float(state["nugget"]),
-    )
+    names). KernelParameterError (a ValueError) naming what is missing, or the parameter that is not a number (a
+    text "1.0" included: a state holds numbers) or out of its range."""
+    if not isinstance(state, dict):
+        raise KernelParameterError(
+            f"a kernel's state must be a dict (Kernel.state_dict()), got {type(state).__name__} {state!r:.60}"
+        )
+    missing = [key for key in ("lengthscale", "variance", "nugget") if key not in state]
+    if missing:
+        raise KernelParameterError(
+            f"the kernel's state lacks {', '.join(missing)}; it holds {', '.join(map(str, state)) or 'nothing'}"
+        )
+    return make_kernel(str(state.get("name", "rbf")), state["lengthscale"], state["variance"], state["nugget"])
 
 
 @dataclass(frozen=True, eq=False)

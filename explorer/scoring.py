@@ -10,6 +10,7 @@ import uuid
 
 import numpy as np
 
+from explorer.dask_scheduler import open_client
 from explorer.dask_worker import run_pinned
 from explorer.data.sources import CHUNK_ROWS, DataSource
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -40,7 +41,9 @@ def test_scores(
     chunk_rows : int, default `sources.CHUNK_ROWS`
         Rows read and predicted at a time (the memory the scoring takes, on a cluster per worker thread).
     client : distributed.Client, optional
-        Score on this client's cluster; default here, chunk after chunk (Dask is not imported).
+        Score on this client's cluster (an open client: a scheduler's address is refused with a TypeError saying to
+        connect first, `distributed.Client(address)`, which the caller then closes when done; a closed client with
+        a ValueError); default here, chunk after chunk (Dask is not imported).
     progress : callable, optional
         `progress(rows_done, n)` after each chunk (on a cluster: after each task, in the order they finish).
 
@@ -53,12 +56,16 @@ def test_scores(
 
     Raises
     ------
+    TypeError, ValueError
+        `client` is not a distributed.Client, or is closed.
     DataError
         A label beyond the engine's classes, naming its file and row (`chunk_scores`); and what reading the source
         raises.
     """
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, (int, np.integer)) or chunk_rows < 1:
         raise ValueError(f"chunk_rows must be a whole number ≥ 1, got {chunk_rows!r}")
+    if client is not None:
+        open_client(client)
     blocks = [(start, min(start + chunk_rows, source.n)) for start in range(0, source.n, chunk_rows)]
     if client is not None:
         sums = chunk_scores_on_cluster(client, engine, source, blocks, progress)

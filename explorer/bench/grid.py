@@ -58,6 +58,7 @@ from pathlib import Path
 from threadpoolctl import threadpool_limits
 
 from explorer.bench.common import results_stem
+from explorer.dask_scheduler import CHECK_SECONDS, SchedulerError, check_scheduler
 from explorer.dask_worker import run_pinned
 
 STORE = "tasks"  # the folder inside --results that keeps finished tasks' results
@@ -112,9 +113,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--scheduler",
+        type=_answering_scheduler,
         metavar="ADDRESS",
         help="run the benchmark's tasks (a grid's fits; bench scale's test scoring) on this running dask.distributed "
-        "scheduler (e.g. tcp://host:8786)",
+        f"scheduler (e.g. tcp://host:8786; checked at start: it must answer within {CHECK_SECONDS:g} s)",
     )
     where.add_argument(
         "--workers",
@@ -123,6 +125,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the benchmark's tasks (a grid's fits; bench scale's test scoring) on a local Dask cluster of N "
         "single-threaded worker processes",
     )
+
+
+def _answering_scheduler(text: str) -> str:
+    """The address `text` once a Dask scheduler answered there (`dask_scheduler.check_scheduler`)."""
+    try:
+        return check_scheduler(text)
+    except SchedulerError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _at_least_one(text: str) -> int:

@@ -134,13 +134,26 @@ def upload_parser(renew: bool = False) -> ProcessPoolExecutor:
         return _parser
 
 
+MAIN_GUARD = (
+    "uploads are read in a separate process, which Python starts by running your script again (the 'spawn' start "
+    "method), so the script's code that starts the server ran a second time there; put that code under "
+    '`if __name__ == "__main__":` in your script and start it again'
+)
+
+
 async def parse_in_process(content: bytes, filename: str, label_column: str) -> tuple:
-    """`parse_upload` in a process of the upload parser."""
+    """`parse_upload` in a process of the upload parser. RuntimeError saying to add the main-module guard
+    (`MAIN_GUARD`) when this runs while a script without one is imported again to start a parser process."""
     call = _csv_reading(content, filename, label_column)
     try:
-        return await asyncio.wrap_future(upload_parser().submit(call))
-    except BrokenProcessPool:  # the parser process died (e.g. killed for memory): one more try in a fresh pool
-        return await asyncio.wrap_future(upload_parser(renew=True).submit(call))
+        try:
+            return await asyncio.wrap_future(upload_parser().submit(call))
+        except BrokenProcessPool:  # the parser process died (e.g. killed for memory): one more try in a fresh pool
+            return await asyncio.wrap_future(upload_parser(renew=True).submit(call))
+    except RuntimeError as err:
+        if "bootstrapping phase" not in str(err):  # multiprocessing's words for a process started while importing
+            raise
+        raise RuntimeError(MAIN_GUARD) from None
 
 
 class Dashboard(pn.viewable.Viewer):

@@ -30,6 +30,7 @@ import time
 import uuid
 from collections.abc import Callable, Generator
 
+from explorer.dask_scheduler import CHECK_SECONDS, check_scheduler
 from explorer.dask_worker import run_pinned
 
 ENVIRONMENT_VARIABLE = "XGPC_SCHEDULER"
@@ -54,14 +55,26 @@ def scheduler() -> str | None:
     return _address or os.environ.get(ENVIRONMENT_VARIABLE) or None
 
 
+def check_at_start() -> str | None:
+    """The scheduler's address (`scheduler()`) once a Dask scheduler answered there, None if none is named; at a
+    server's start, so that a bad address is one line then, not an error when a visitor starts a job. Raises
+    `SchedulerError` naming the address, where it was given (--scheduler or $XGPC_SCHEDULER) and what failed."""
+    address = scheduler()
+    if address is None:
+        return None
+    return check_scheduler(address, named_by="--scheduler" if _address else f"${ENVIRONMENT_VARIABLE}")
+
+
 def client():
-    """This process's Dask client of `scheduler()`, connected on first use; raises OSError if none answers."""
+    """This process's Dask client of `scheduler()`, connected on first use (again if it was closed); raises
+    `SchedulerError` if no scheduler answers there."""
     global _client
     with _lock:
-        if _client is None:
+        if _client is None or _client.status in ("closing", "closed"):
             from distributed import Client
 
-            _client = Client(scheduler(), set_as_default=False, timeout="10s")
+            address = check_at_start()
+            _client = Client(address, set_as_default=False, timeout=f"{CHECK_SECONDS:g}s")
         return _client
 
 

@@ -19,8 +19,9 @@ from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
 
-from explorer import settings
+from explorer import methods, settings
 from explorer.data import datasets
+from explorer.studies.race import NAMES as METHOD_NAMES
 
 DATA = settings.group("data")
 TRAINING = settings.group("method") + settings.group("inducing") + settings.group("steps") + settings.group("kernel")
@@ -150,7 +151,40 @@ def settings_from_query(search: str, model) -> tuple[dict, list[str]]:
             problems.append(problem)
             continue
         changes[name] = value
+    problems += _drop_what_the_classes_refuse(changes, model)
     return changes, problems
+
+
+def _drop_what_the_classes_refuse(changes: dict, model) -> list[str]:
+    """Leave out of a link's `changes` a method, or SVGP link, that cannot model the number of classes of the data set
+    the link (or else the model) names — or the data set, when the link does not name the method and the model's
+    cannot take it — so that the rest of the link is used. Returns the problems in the user's words ("EPGPC is
+    two-class only; spiral-3 has 3 classes"), each saying what stays."""
+    dataset = changes.get("dataset", model.dataset)
+    K = datasets.BUILTIN_CLASSES.get(dataset, 2) if "dataset" in changes else len(model.classes)
+    if K <= 2:
+        return []
+    problems = []
+    method = changes.get("method", model.method)
+    if methods.CLASS_COUNTS[method][1] == 2:
+        why = f"{METHOD_NAMES[method]} is two-class only; {dataset} has {K} classes"
+        if "method" in changes and methods.CLASS_COUNTS[model.method][1] != 2:
+            del changes["method"]
+            problems.append(f"{why}: the method stays {METHOD_NAMES[model.method]}")
+        else:
+            del changes["dataset"]
+            return [f"{why}: the data set stays {model.dataset}"]
+    method = changes.get("method", model.method)
+    link = changes.get("link", model.link)
+    if settings.applies("link", method) and link not in methods.MULTICLASS_LINKS:
+        why = f"the {link} link is two-class only; {dataset} has {K} classes"
+        if "link" in changes and model.link in methods.MULTICLASS_LINKS:
+            del changes["link"]
+            problems.append(f"{why}: the link stays {model.link}")
+        else:
+            changes.pop("dataset", None)
+            problems.append(f"{why}: the data set stays {model.dataset}")
+    return problems
 
 
 def _link_value(model, name: str, text: str):
@@ -167,10 +201,13 @@ def _link_value(model, name: str, text: str):
         if text.lower() not in ("true", "false"):
             raise ValueError("is not true or false")
         return text.lower() == "true"
-    if setting.kind == "int":
-        if not re.fullmatch(r"[+-]?[0-9]{1,12}", text):
+    if setting.kind == "int":  # any length the Model takes (a seed of 13 digits and more too)
+        if not re.fullmatch(r"[+-]?[0-9]+", text):
             raise ValueError("is not a whole number")
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:  # beyond Python's limit on the digits of an int read from text (4,300)
+            raise ValueError(f"has {len(text):,} digits, too many to read") from None
     try:
         value = float(text)
     except ValueError:

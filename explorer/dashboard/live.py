@@ -49,9 +49,25 @@ def following(drawing: hv.core.Dimensioned) -> hv.core.Dimensioned:
 def live(model, draw: Callable[[object], hv.core.Dimensioned] = default_drawing) -> hv.DynamicMap | hv.Layout:
     """draw(model) as a DynamicMap redrawn after every step of `model` (a Layout drawing comes back as a Layout of
     DynamicMaps, one per panel), its axis ranges following the run (`following`). draw: any function of the model
-    returning a HoloViews object. Showing the views does not change the model: a run not evaluated yet shows empty
+    returning a HoloViews object (TypeError naming what it returned otherwise). Showing the views does not change the model: a run not evaluated yet shows empty
     traces until its first step."""
+    if not callable(draw):
+        raise TypeError(f"live(model, draw): draw must be a function of the model, got {type(draw).__name__}")
+    first = drawing_of(draw, model)
     stream = hv.streams.Params(model, ["iteration", "history_length", "status"])
-    dynamic = hv.DynamicMap(lambda iteration, history_length, status: following(draw(model)), streams=[stream])
-    first = draw(model)
+    dynamic = hv.DynamicMap(
+        lambda iteration, history_length, status: following(drawing_of(draw, model)), streams=[stream]
+    )
     return dynamic.collate().cols(first._max_cols) if isinstance(first, hv.Layout) else dynamic
+
+
+def drawing_of(draw: Callable[[object], hv.core.Dimensioned], model) -> hv.core.Dimensioned:
+    """draw(model), checked: TypeError naming what came back when it is not a HoloViews object."""
+    drawing = draw(model)
+    if not isinstance(drawing, hv.core.Dimensioned):
+        raise TypeError(
+            "live(model, draw): draw(model) must return a HoloViews object (an Element, Overlay or Layout, e.g. "
+            f"views.training_traces(model)), but it returned {type(drawing).__module__}.{type(drawing).__qualname__} "
+            f"{drawing!r:.80}"
+        )
+    return drawing

@@ -79,9 +79,15 @@ def serve(
     scheduler : str, optional
         Address of a Dask scheduler ("tcp://host:8786") the sessions' heavy jobs (the MCMC comparison) run on
         (`explorer.dashboard.cluster`; default: $XGPC_SCHEDULER if set, else none: they run in the server).
+
+    Raises
+    ------
+    explorer.dask_scheduler.SchedulerError
+        The scheduler's address is malformed, or no Dask scheduler answers there within a few seconds.
     """
     if scheduler is not None:
         cluster.use_scheduler(scheduler)
+    cluster.check_at_start()  # a bad address (--scheduler or $XGPC_SCHEDULER): SchedulerError now, not at a job
     if num_procs != 1:
         os.register_at_fork(after_in_child=_end_with_parent)
     server = pn.serve(

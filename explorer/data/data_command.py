@@ -146,7 +146,8 @@ def parser() -> argparse.ArgumentParser:
         type=_seconds,
         default=download.DEADLINE_SECONDS,
         metavar="SECONDS",
-        help=f"give up a download after this long in all (default {download.DEADLINE_SECONDS:g})",
+        help="give up a file's download after this many seconds in all, connecting and a server that trickles its "
+        f"bytes included (default {download.DEADLINE_SECONDS:g}; each read also waits at most 30 s)",
     )
     fetching.add_argument("--quiet", action="store_true", help="no progress bar")
     fetching.set_defaults(run=_fetch)

@@ -16,11 +16,13 @@ from __future__ import annotations
 import contextlib
 import gzip
 import hashlib
+import http.client
 import json
 import os
 import posixpath
+import socket
 import sys
-import time
+import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -71,63 +73,143 @@ def download(
     deadline: float = DEADLINE_SECONDS,
 ) -> Path:
     """Stream `url` into `target` (via `target.partial`, renamed when complete and, if given, its sha256 matches).
-    At most MAX_FILE_BYTES; each read waits at most `timeout` seconds and the whole download at most about
-    `deadline` seconds (DataError after that). Returns target."""
+    At most MAX_FILE_BYTES; each read waits at most `timeout` seconds and the whole download, connecting and the
+    server's headers included, at most `deadline` seconds (`_Deadline`: DataError after that, however slowly the
+    server trickles its bytes). Returns target."""
     target = Path(target)
     target_folder(target.parent)
     partial = target.with_name(target.name + ".partial")
     digest = hashlib.sha256()
-    give_up = time.monotonic() + deadline
-    try:
-        with urllib.request.urlopen(url, timeout=min(timeout, deadline)) as response:
-            length = response.headers.get("Content-Length")
-            total = int(length) if length and length.isdigit() else None
-            if total is not None and total > MAX_FILE_BYTES:
-                raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
-            read = getattr(response, "read1", response.read)  # what has arrived, so the deadline is checked often
-            received = 0
-            with (
-                open(partial, "wb") as out,
-                tqdm(
-                    total=total,
-                    unit="B",
-                    unit_scale=True,
-                    unit_divisor=1024,
-                    desc=target.name,
-                    disable=not progress,
-                    file=sys.stderr,
-                ) as bar,
-            ):
-                while block := read(BLOCK_BYTES):
-                    received += len(block)
-                    if received > MAX_FILE_BYTES:
-                        raise DataError(f"{url}: more than {MAX_FILE_BYTES:,} bytes, over the limit")
-                    if time.monotonic() > give_up:
-                        raise DataError(
-                            f"{url}: only {received:,} bytes arrived within the deadline of {deadline:g} "
-                            "s; the server is too slow (try again later, or another mirror)"
-                        )
-                    out.write(block)
-                    digest.update(block)
-                    bar.update(len(block))
-        if expected_sha256 is not None and digest.hexdigest() != expected_sha256:
-            raise DataError(
-                f"{url}: the download's sha256 {digest.hexdigest()} differs from the registry's "
-                f"{expected_sha256}; it was not kept"
-            )
-        os.replace(partial, target)
-        return target
-    except urllib.error.HTTPError as err:
-        raise DataError(f"{url}: the server answered {err.code} {err.reason}") from None
-    except urllib.error.URLError as err:
-        raise DataError(
-            f"cannot download {url}: {err.reason}. Is this machine offline, or is the address wrong?"
-        ) from None
-    except (OSError, TimeoutError) as err:
-        raise DataError(f"cannot download {url} into {target}: {type(err).__name__}: {err}") from None
-    finally:
+    received = 0
+    too_slow = (
+        "{url}: only {received:,} bytes arrived within the deadline of {deadline:g} s; the server is too slow (try "
+        "again later, or another mirror)"
+    )
+    with _Deadline(deadline) as watch:
+        try:
+            with watch.opener.open(url, timeout=min(timeout, deadline)) as response:
+                length = response.headers.get("Content-Length")
+                total = int(length) if length and length.isdigit() else None
+                if total is not None and total > MAX_FILE_BYTES:
+                    raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
+                read = getattr(response, "read1", response.read)  # what has arrived, so the deadline is checked often
+                with (
+                    open(partial, "wb") as out,
+                    tqdm(
+                        total=total,
+                        unit="B",
+                        unit_scale=True,
+                        unit_divisor=1024,
+                        desc=target.name,
+                        disable=not progress,
+                        file=sys.stderr,
+                    ) as bar,
+                ):
+                    while block := read(BLOCK_BYTES):
+                        received += len(block)
+                        if received > MAX_FILE_BYTES:
+                            raise DataError(f"{url}: more than {MAX_FILE_BYTES:,} bytes, over the limit")
+                        if watch.expired():
+                            raise DataError(too_slow.format(url=url, received=received, deadline=deadline))
+                        out.write(block)
+                        digest.update(block)
+                        bar.update(len(block))
+            if watch.expired():  # the connection was shut at the deadline: what arrived is cut short
+                raise DataError(too_slow.format(url=url, received=received, deadline=deadline))
+            if total is not None and received != total:
+                raise DataError(f"{url}: the server announced {total:,} bytes but sent {received:,}; it was not kept")
+            if expected_sha256 is not None and digest.hexdigest() != expected_sha256:
+                raise DataError(
+                    f"{url}: the download's sha256 {digest.hexdigest()} differs from the registry's "
+                    f"{expected_sha256}; it was not kept"
+                )
+            os.replace(partial, target)
+            return target
+        except DataError:
+            raise
+        except (OSError, http.client.HTTPException) as err:
+            if watch.expired():  # whatever the shut connection raised (reading headers, the body)
+                raise DataError(too_slow.format(url=url, received=received, deadline=deadline)) from None
+            if isinstance(err, urllib.error.HTTPError):
+                raise DataError(f"{url}: the server answered {err.code} {err.reason}") from None
+            if isinstance(err, urllib.error.URLError):
+                raise DataError(
+                    f"cannot download {url}: {err.reason}. Is this machine offline, or is the address wrong?"
+                ) from None
+            raise DataError(f"cannot download {url} into {target}: {type(err).__name__}: {err}") from None
+        finally:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+
+
+class _Deadline:
+    """An overall deadline for one download: a timer that, `seconds` after entering, shuts every connection its
+    `opener` (a urllib opener for http and https) opened, so that a read waiting on a server that trickles its bytes
+    — its status line and headers included, which urllib reads with no overall limit — returns at once; a
+    connection opened after that is refused. `expired()` says whether it came."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self._sockets: list[socket.socket] = []
+        self._expired = threading.Event()
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        watch = self
+
+        class Connection(http.client.HTTPConnection):
+            def connect(self):
+                watch._refuse_if_expired()
+                super().connect()
+                watch._keep(self.sock)
+
+        class SecureConnection(http.client.HTTPSConnection):
+            def connect(self):
+                watch._refuse_if_expired()
+                super().connect()
+                watch._keep(self.sock)
+
+        class Handler(urllib.request.HTTPHandler):
+            def http_open(self, request):
+                return self.do_open(Connection, request)
+
+        class SecureHandler(urllib.request.HTTPSHandler):
+            def https_open(self, request):
+                return self.do_open(SecureConnection, request, context=self._context)
+
+        self.opener = urllib.request.build_opener(Handler, SecureHandler)
+
+    def _refuse_if_expired(self) -> None:
+        if self.expired():
+            raise TimeoutError(f"the deadline of {self.seconds:g} s came")
+
+    def _keep(self, sock: socket.socket) -> None:
+        """Keep a new connection's socket, to shut at the deadline (at once if it came while connecting)."""
+        with self._lock:
+            self._sockets.append(sock)
+        if self.expired():
+            self._shut(sock)
+
+    def _expire(self) -> None:
+        self._expired.set()
+        with self._lock:
+            for sock in self._sockets:
+                self._shut(sock)
+
+    @staticmethod
+    def _shut(sock: socket.socket) -> None:
         with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+            socket.socket.shutdown(sock, socket.SHUT_RDWR)  # the plain socket's: wakes a read blocked in TLS too
+
+    def expired(self) -> bool:
+        return self._expired.is_set()
+
+    def __enter__(self) -> _Deadline:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._timer.cancel()
 
 
 def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: str, deadline: float) -> None:

@@ -59,7 +59,7 @@ def chance_note(nll: float, y: np.ndarray, n_classes: int, margin: float = CHANC
     return (
         f"No better than chance: the NLL {nll:.4f} on the {len(y):,} evaluation rows is not {margin:.0%} below "
         f"{prior:.4f}, the class prior's (predicting the class shares everywhere). The kernel may never have fitted "
-        "the data: try another initial lengthscale (empty: from the data), more iterations, or check that the "
+        "the data: try another initial lengthscale (empty: √(d/2)), more iterations, or check that the "
         "features carry the labels."
     )
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import inspect
 import numbers
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
@@ -22,10 +24,16 @@ from explorer.convergence import no_improvement_criterion
 from explorer.data.datasets import split_source, train_test_split
 from explorer.data.sources import encoded_source
 from explorer.inputs import standardised
-from explorer.metrics import predicted_class
+from explorer.metrics import chance_note, predicted_class
 from explorer.run import Run, seed_from, streams, training_source
 from explorer.training import CONVERGENCE_RULES
 from explorer.validation import comparable_labels
+
+
+class NoBetterThanChanceWarning(ConvergenceWarning):
+    """A fit ended no better than chance: its NLL on the rows it was evaluated on (the held-out share, or the
+    training rows when nothing is held out) is within `metrics.CHANCE_MARGIN` of the class prior's."""
+
 
 AUTO_EARLY_STOPPING_ROWS = 500
 """Rows from which `early_stopping="auto"` turns early stopping on (a tenth held out then has ≥ 50 rows)."""
@@ -142,7 +150,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         >>> from sklearn.datasets import load_iris
         >>> X3, y3 = load_iris(return_X_y=True)
         >>> names = np.array(["setosa", "versicolor", "virginica"])[y3]
-        >>> clf3 = XGPClassifier(n_inducing=15, max_iter=200, random_state=0).fit(X3, names)
+        >>> clf3 = XGPClassifier(n_inducing=15, max_iter=1000, random_state=0).fit(X3, names)
         >>> clf3.classes_.tolist(), clf3.predict_proba(X3[:2]).shape
         (['setosa', 'versicolor', 'virginica'], (2, 3))
         >>> bool(clf3.score(X3, names) > 0.9)
@@ -203,7 +211,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         for "xgpc" and the SVGPs, 2 for EPGPC); returns self. X may instead be a `sources.DataSource` or the path of a
         .npy, .zarr or .parquet file (y None; `sources.open_source`), trained on out of core (`run.Run`): its labels,
         whole numbers ≥ 0, are counted in one pass and its K distinct ones are the classes, as in memory
-        (`sources.encoded_source`: labels 1 and 2 are two classes)."""
+        (`sources.encoded_source`: labels 1 and 2 are two classes). A fit that ends no better than chance
+        (`metrics.chance_note`) warns `NoBetterThanChanceWarning`, a scikit-learn `ConvergenceWarning`."""
         self._validate_params()
         source = training_source(X, y)
         if source is None:
@@ -216,7 +225,13 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         rule = self._stopping_rule(len(X))
         self._start(X, y, rule, hold_out=rule != "none" or self.convergence is not None)
         self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=rule != "none")
-        return self._finish()
+        self._finish()
+        last = self.history_[-1] if self.history_ else None
+        if last is not None and last["iteration"] > 0:  # at iteration 0 the prior is at chance by construction
+            note = chance_note(last["test_nll"], self.trainer_.y_eval, len(self.classes_))
+            if note is not None:
+                warnings.warn(note, NoBetterThanChanceWarning, stacklevel=2)
+        return self
 
     def _stopping_rule(self, n: int) -> str:
         """The Trainer's convergence rule for a fit on n rows: `convergence` if given, else "no-improvement" when
@@ -355,7 +370,9 @@ _FIT_PARAMETERS_DOC = """\
         scikit-learn's early stopping. On, `fit` holds out `validation_fraction` of the rows (a stratified split by
         the run's split stream), evaluates their NLL every `eval_every` iterations and stops once it has not
         beaten its best by more than `tol` for `n_iter_no_change` consecutive evaluations
-        (`convergence.NoImprovement`; `max_iter` stays the cap and `converged_` says whether the rule fired).
+        (`convergence.NoImprovement`), but not before kernel learning (when on) has taken ⌈1/`hyper_learning_rate`⌉
+        steps (`training.kernel_steps_to_move`); `max_iter` stays the cap and `converged_` says whether the rule
+        fired.
         "auto" turns it on when `convergence` is None and there are at least `AUTO_EARLY_STOPPING_ROWS` (500)
         training rows; below that, or with False, `fit` runs `max_iter` iterations on all rows.
     validation_fraction : float, default 0.1

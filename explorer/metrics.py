@@ -53,6 +53,37 @@ def predicted_class(P: np.ndarray) -> np.ndarray:
     return np.argmax(near_top, axis=1)
 
 
+def class_prior_nll(y: np.ndarray, n_classes: int) -> float:
+    """−Σ_k π_k log π_k, π_k the share of class k among the class indices y (n,) (0 log 0 = 0): the NLL on y of the
+    best constant prediction, the class shares themselves — what a classifier that learned nothing from the
+    features can reach. NaN for no labels."""
+    y = np.asarray(y, dtype=np.intp)
+    if not len(y):
+        return float("nan")
+    shares = np.bincount(y, minlength=n_classes) / len(y)
+    shares = shares[shares > 0]
+    return float(-np.sum(shares * np.log(shares)))
+
+
+CHANCE_MARGIN = 0.02
+"""A fit whose NLL is above (1 − CHANCE_MARGIN) × the class-prior NLL is no better than chance (`chance_note`)."""
+
+
+def chance_note(nll: float, y: np.ndarray, n_classes: int, margin: float = CHANCE_MARGIN) -> str | None:
+    """The sentence a face shows when a fit's NLL on the rows with class indices y (n,) is no better than chance
+    — nll ≥ (1 − margin) × `class_prior_nll(y)` — or None when it is better (or there is nothing to compare:
+    no rows, one class, a NaN NLL)."""
+    prior = class_prior_nll(y, n_classes)
+    if not (prior > 0 and nll >= (1.0 - margin) * prior):
+        return None
+    return (
+        f"No better than chance: the NLL {nll:.4f} on the {len(y):,} evaluation rows is not {margin:.0%} below "
+        f"{prior:.4f}, the class prior's (predicting the class shares everywhere). The kernel may never have fitted "
+        "the data: try another initial lengthscale (empty: √(d/2)), more iterations, or check that the "
+        "features carry the labels."
+    )
+
+
 def error_rate(P: np.ndarray, y: np.ndarray) -> float:
     """mean(ŷ_i ≠ y_i) for P (n, K) and class indices y (n,), ŷ = `predicted_class(P)` (ties, to `TIE_TOLERANCE`,
     go to the lowest index: binary p(class 1) = ½ counts as class 0)."""

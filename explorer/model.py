@@ -7,7 +7,8 @@ Every configuration parameter except `eval_every` defines the run: changing one 
 A change that cannot be applied (e.g. a data set that is not available) is rolled back, the run stays as it was, and
 the error is raised to the caller. A step that fails (`NumericalError`; `KernelLearningError` when kernel learning
 diverged) leaves the run at its last good state; `continue_without_kernel_learning()` then trains on with the kernel
-fixed. A run whose predictions collapsed to the prior (p ≈ ½ everywhere) says so in `status`.
+fixed. A run whose predictions collapsed to the prior (p ≈ ½ everywhere) says so in `status`; a fit that ends (`run`
+returns, or the convergence rule fires in `step`) no better than chance says so in `status` and `chance`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from explorer.data import datasets
 from explorer.data.sources import encoded_source
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data, standardised
+from explorer.metrics import chance_note
 from explorer.polyagamma import pg_mean
 from explorer.run import RUN_FORMAT, Run, RunFileError, streams, training_source  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
 from explorer.studies import finish
@@ -104,6 +106,12 @@ class Model(RunSettings):
     history_length = param.Integer(default=0, constant=True, doc="History rows ever added; grows with new rows")
     converged = param.Boolean(default=False, constant=True, doc="The paper's global-parameter criterion holds")
     status = param.String(default="", constant=True, doc="What happened last, for people")
+    chance = param.String(
+        default="",
+        constant=True,
+        doc="Set when a fit ends no better than chance (the sentence saying so, `metrics.chance_note`); emptied "
+        "when a later evaluation beats chance or a new run starts",
+    )
 
     _STRUCTURAL = settings.STRUCTURAL
 
@@ -178,6 +186,8 @@ class Model(RunSettings):
             run = Run(self.config, X_tr, y_tr, X_te, y_te)
         self.current_run = run
         self._collapsed = False
+        with param.edit_constant(self):
+            self.chance = ""
         self.warnings = [str(w.message) for w in caught]
         self._publish(
             status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
@@ -210,7 +220,9 @@ class Model(RunSettings):
     engine = property(lambda self: self.current_run.engine, doc="The method's engine (`explorer.engine.SVIEngine`)")
     trainer = property(lambda self: self.current_run.trainer, doc="The run's `training.Trainer`")
 
-    def _publish(self, status: str | None = None) -> None:
+    def _publish(self, status: str | None = None, ended: bool = False) -> None:
+        """Publish the run's counters, `status` if given, and `chance`: set if the fit has `ended` at chance, kept
+        up to date once set, empty for a new run."""
         values = {
             "iteration": int(self.engine.iteration),
             "history_length": self.trainer.history.total,
@@ -218,6 +230,8 @@ class Model(RunSettings):
         }
         if status is not None:
             values["status"] = status
+        if ended or self.chance:
+            values["chance"] = self._chance_note() or ""
         with param.edit_constant(self):
             self.param.update(**values)
 
@@ -281,12 +295,14 @@ class Model(RunSettings):
         (2, 10)
         """
         k = count(k)
+        was_converged = self.trainer.converged
         try:
             new = self.trainer.step(k)
         except Exception as err:
             self._failed(err)
             raise
-        self._publish(status=self._collapse_status(new))
+        ended = self.trainer.converged and not was_converged
+        self._publish(status=self._collapse_status(new) or (self._chance_note() if ended else None), ended=ended)
         return new
 
     def run(self, seconds: float | None = None, max_iter: int | None = None, stop_at_convergence: bool = True) -> int:
@@ -327,11 +343,20 @@ class Model(RunSettings):
         except Exception as err:
             self._failed(err)
             raise
+        ran = f"Ran to iteration {self.engine.iteration}" + (" (converged)" if self.trainer.converged else "")
+        chance = self._chance_note()
         self._publish(
-            status=self._collapse_status(1)
-            or f"Ran to iteration {self.engine.iteration}" + (" (converged)" if self.trainer.converged else "")
+            status=self._collapse_status(1) or (f"{ran}. {chance}" if chance else ran),
+            ended=True,
         )
         return new
+
+    def _chance_note(self) -> str | None:
+        """`metrics.chance_note` of the latest evaluation after iteration 0 (None before any, or without test rows)."""
+        row = self.history.rows[-1] if len(self.history) else None
+        if row is None or row["iteration"] == 0:
+            return None
+        return chance_note(row["test_nll"], self.trainer.y_eval, self.engine.n_classes)
 
     def _failed(self, err: Exception) -> None:
         """Say in `status` which step failed, that the run is kept, and (kernel learning diverged) what to do."""

@@ -280,12 +280,14 @@ SETTINGS = _declare(
     Setting(
         "lengthscale",
         "float",
-        1.0,
-        "initial lengthscale ℓ",
+        None,
+        "initial lengthscale ℓ (empty: √(d/2))",
         "initial ℓ",
-        "Initial kernel lengthscale ℓ (standardised units; within the kernels' limits 1e-50 … 1e100)",
+        "Initial kernel lengthscale ℓ (standardised units; within the kernels' limits 1e-50 … 1e100); empty: √(d/2) "
+        "for d features (1 in two dimensions), where ℓ = 1 would make the kernel white noise in many dimensions",
         "kernel",
         *LENGTHSCALE_LIMITS,
+        allow_none=True,
     ),
     Setting(
         "variance",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -27,6 +28,20 @@ COLUMNS = ("iteration", "seconds", "elbo", "test_nll", "test_error", "rho", "len
 """The columns of every row. "lengthscale" (the geometric mean under ARD) and "variance" come from the kernel's
 `summary()`, whose further entries (e.g. the ARD lengthscales "lengthscale_1" …) become extra columns."""
 CONVERGENCE_RULES = ("parameters", "holdout", "no-improvement", "none")
+
+
+def kernel_steps_to_move(engine) -> int:
+    """The kernel steps (Adam's) early stopping waits for: ⌈1/rate⌉ with Adam's learning rate, the fewest in which
+    Adam — which moves each log-parameter by at most about its rate per step — can change ℓ or σ² by a factor e;
+    0 with kernel learning off. Stopping before them keeps a fit at its initial kernel, whatever that is worth."""
+    adam = engine.hyper_optimizer
+    return 0 if adam is None else math.ceil(1.0 / adam.learning_rate)
+
+
+def kernel_had_its_chance(engine) -> bool:
+    """Kernel learning is off, or has taken `kernel_steps_to_move(engine)` steps."""
+    adam = engine.hyper_optimizer
+    return adam is None or adam.t >= kernel_steps_to_move(engine)
 
 
 class History:
@@ -93,8 +108,8 @@ class Trainer:
     otherwise the unbiased estimate on a fixed random subset of `elbo_points` training rows.
     Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
     relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
-    `no_improvement`, a `convergence.NoImprovement`, by default 5 evaluations without beating the best by 1e-4) or
-    "none".
+    `no_improvement`, a `convergence.NoImprovement`, by default 5 evaluations without beating the best by 1e-4; it
+    fires only once kernel learning has had `kernel_steps_to_move` steps, `kernel_had_its_chance`) or "none".
     `eval_share` (None: evaluate at every multiple of `eval_every`) bounds the live evaluation's cost where it would
     dominate (a large test set against a cheap iteration, as on the paper's big sets): an evaluation at a multiple of
     `eval_every` is skipped until the wall time since the previous one ended is at least that one's cost × (1/share −
@@ -175,7 +190,7 @@ class Trainer:
         if self.convergence == "holdout":
             return self.holdout.converged
         if self.convergence == "no-improvement":
-            return self.no_improvement.converged
+            return self.no_improvement.converged and kernel_had_its_chance(self.engine)
         return False
 
     def evaluate(self) -> dict:

@@ -384,8 +384,8 @@ def test_a_typed_value_out_of_range_is_refused_visibly(dash, caplog):
     with caplog.at_level(logging.ERROR):
         dash.settings.widgets("lengthscale")[0].value = 0.0  # below the kernels' limits (explorer.settings)
         dash.settings.widgets("batch_size")[0].value = None  # an emptied box
-    assert dash.model.lengthscale == 1.0 and dash.model.batch_size == 50
-    assert "initial lengthscale ℓ: 0 is out of range (from 1e-50 to 1e+100)" in caplog.text
+    assert dash.model.lengthscale is None and dash.model.batch_size == 50  # None: the default √(d/2)
+    assert "initial lengthscale ℓ (empty: √(d/2)): 0 is out of range (from 1e-50 to 1e+100)" in caplog.text
     assert "minibatch size s needs a value" in caplog.text
     box.value = 15  # in range: applied
     assert dash.model.n_inducing == 15

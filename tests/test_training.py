@@ -222,15 +222,17 @@ def test_no_improvement_counts_evaluations_that_miss_the_best_by_tol():
 
 
 def test_no_improvement_rule_stops_the_trainer_the_first_time_it_holds():
+    """With a fixed kernel (with kernel learning the rule waits for the kernel's steps: test_defaults)."""
     X, y, Z = problem()
-    trainer = Trainer(xgpc(X[:100], y[:100], Z), X[100:], y[100:], eval_every=5, convergence="no-improvement")
+    fixed = dict(learn_hyperparameters=False)
+    trainer = Trainer(xgpc(X[:100], y[:100], Z, **fixed), X[100:], y[100:], eval_every=5, convergence="no-improvement")
     trainer.no_improvement = NoImprovement(n_iter_no_change=3, tol=1e-3)
     trainer.run(max_iter=3000)
     nll = trainer.history.column("test_nll")
     misses = [k > 0 and nll[k] >= nll[:k].min() - 1e-3 for k in range(len(nll))]
     assert trainer.converged and trainer.engine.iteration < 3000
     assert all(misses[-3:]) and not any(all(misses[k - 3 : k]) for k in range(3, len(nll)))
-    resumed = Trainer(xgpc(X[:100], y[:100], Z), X[100:], y[100:], eval_every=5, convergence="no-improvement")
+    resumed = Trainer(xgpc(X[:100], y[:100], Z, **fixed), X[100:], y[100:], eval_every=5, convergence="no-improvement")
     resumed.no_improvement = NoImprovement(n_iter_no_change=3, tol=1e-3)
     resumed.load_state_dict(copy.deepcopy(trainer.state_dict()))
     assert resumed.converged and resumed.no_improvement.best == nll.min()

@@ -19,6 +19,8 @@ from explorer.dashboard import cluster
 from explorer.dashboard.controls import ADVANCED, DATA, TRAINING
 from explorer.dashboard.text import html_text
 from explorer.dashboard.traces import Traces
+from explorer.metrics import chance_note
+from explorer.training import kernel_steps_to_move
 from explorer.views import export
 
 CONTROLS_WIDTH = 330  # px: the four run buttons (290 px plus margins) fit on one line
@@ -45,7 +47,11 @@ def convergence_rule(trainer) -> str:
         )
     if trainer.convergence == "no-improvement":
         rule = trainer.no_improvement
-        return f"early stopping: the test NLL has not improved by {rule.tol:g} in {rule.n_iter_no_change} evaluations"
+        waited = kernel_steps_to_move(trainer.engine)
+        return (
+            f"early stopping: the test NLL has not improved by {rule.tol:g} in {rule.n_iter_no_change} evaluations"
+            + (f", after at least {waited} kernel-learning steps" if waited else "")
+        )
     return "no rule is set"
 
 
@@ -162,8 +168,9 @@ class TrainTab(pn.viewable.Viewer):
 
     def show_status(self, iteration: int, event: str, converged: bool, trainer) -> None:
         """The counter and the status line as of now: the latest evaluation's numbers, which rule declared
-        convergence (if one has) and what Play does next, and the model's last event (`Model.status`, which names
-        its own iteration where it has one)."""
+        convergence (if one has) and what Play does next — with the warning of `metrics.chance_note` when the run
+        converged no better than chance — and the model's last event (`Model.status`, which names its own iteration
+        where it has one)."""
         self.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
         row = self.traces.last_row
         lines = []
@@ -177,6 +184,9 @@ class TrainTab(pn.viewable.Viewer):
                 f"Converged: {convergence_rule(trainer)}. Play stops here once; press Play to train on "
                 "(the curves may still improve slowly)."
             )
+            chance = None if row is None else chance_note(row["test_nll"], trainer.y_eval, trainer.engine.n_classes)
+            if chance is not None and chance not in event:
+                lines.append(chance)
         if event:
             lines.append(("Last event: " if lines else "") + event)
         self.status.value = "<br>".join(html_text(line) for line in lines)

@@ -150,7 +150,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         >>> from sklearn.datasets import load_iris
         >>> X3, y3 = load_iris(return_X_y=True)
         >>> names = np.array(["setosa", "versicolor", "virginica"])[y3]
-        >>> clf3 = XGPClassifier(n_inducing=15, max_iter=1000, random_state=0).fit(X3, names)
+        >>> clf3 = XGPClassifier(n_inducing=15, max_iter=200, random_state=0).fit(X3, names)
         >>> clf3.classes_.tolist(), clf3.predict_proba(X3[:2]).shape
         (['setosa', 'versicolor', 'virginica'], (2, 3))
         >>> bool(clf3.score(X3, names) > 0.9)

@@ -75,6 +75,20 @@ def test_a_binary_set_of_180_zero_one_features_is_learned_with_the_defaults():
     assert negative_log_likelihood(P, y[test]) < 0.5 * class_prior_nll(y[test], 2)
 
 
+def test_a_three_class_set_of_180_zero_one_features_is_learned_with_the_defaults():
+    """The same at K = 3 (issue 29: the default multi-class fit predicted the uniform distribution on a 180-feature
+    0/1 set, NLL log 3): ℓ₀ = √(d/2) and the joint q(λ, n) learn it."""
+    X, y = bernoulli_set(1200, 180, 3, 30, seed=0)
+    train, test = slice(0, 900), slice(900, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NoBetterThanChanceWarning)
+        clf = XGPClassifier(random_state=0).fit(X[train], y[train])
+    P = clf.predict_proba(X[test])
+    majority = np.bincount(y[test]).max() / len(y[test])
+    assert np.mean(clf.predict(X[test]) == y[test]) > majority + 0.2
+    assert negative_log_likelihood(P, y[test]) < 0.8 * class_prior_nll(y[test], 3)
+
+
 # ----- early stopping waits for the kernel ---------------------------------------------------------------------
 def test_early_stopping_does_not_fire_before_the_kernel_has_had_its_steps():
     X, y = bernoulli_set(1200, 180, 2, 30, seed=0)

@@ -159,6 +159,7 @@ class RaceTab(pn.viewable.Viewer):
             label="race on",
             options=[TRAIN_DATA] + ([CLAIM_DATASET] if claim_data else []),
             value=CLAIM_DATASET if claim_data else TRAIN_DATA,
+            sizing_mode="stretch_width",  # inside the sidebar, margins included (a fixed 300 px overflowed it)
         )
         self.budget = pn.widgets.FloatInput(
             label="training seconds per method",
@@ -166,6 +167,7 @@ class RaceTab(pn.viewable.Viewer):
             start=0.5,
             end=600.0,
             step=1.0,
+            sizing_mode="stretch_width",
         )
         self.sqrt_d = pn.widgets.Toggle(label="start from ℓ = √d, as bench race", value=True, color="light")
         self.start = pn.widgets.Button(label="Start race", color="primary")

@@ -410,3 +410,13 @@ def test_the_race_report_draws_a_diverged_run_dashed_and_fits_the_nll_axis_to_th
     assert dashed[0].dimension_values("seconds")[:2].tolist() == [4.5, 5.1]
     low, high = hv.Store.lookup_options("bokeh", nll, "plot").kwargs["ylim"]
     assert high < 0.8
+
+
+def test_the_race_report_page_says_which_entrant_diverged(tmp_path):
+    race = _diverging_race()
+    fold = {"methods": {name: {"trace": {k: v.tolist() for k, v in h.items()}} for name, h in race.items()}}
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps({"folds": [fold], "config": {"dataset": "toy", "seconds": 8.0}, "bands": [0.01]}))
+    page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())
+    assert "SVGP (natural gradients): final NLL 14.2000, diverged at 5.1 s" in page
+    assert json.dumps("<b>SVGP (natural gradients) diverged</b> at 5.1 s")[1:-1] in page

@@ -47,3 +47,45 @@ def test_the_train_tabs_long_status_ends_above_the_data_card(served, page):
     page.wait_for_timeout(500)
     assert status.bounding_box()["y"] + status.bounding_box()["height"] <= card.bounding_box()["y"]
     shoot(page, "layout-train-1400")
+
+
+# Each Bokeh plot's title, its frame's height and the width of its y-axis label as drawn (the label's own font).
+Y_LABELS = """() => {
+  const out = [];
+  for (const view of Bokeh.index.query(v => v.frame !== undefined && v.canvas_view !== undefined)) {
+    const axis = view.model.left && view.model.left[0];
+    if (!axis || typeof axis.axis_label !== "string" || !axis.axis_label) continue;
+    const context = document.createElement("canvas").getContext("2d");
+    context.font = `${axis.axis_label_text_font_style} ${axis.axis_label_text_font_size} ${axis.axis_label_text_font}`;
+    out.push({title: view.model.title ? String(view.model.title.text) : "", label: axis.axis_label,
+              width: context.measureText(axis.axis_label).width, height: view.frame.bbox.height});
+  }
+  return out;
+}"""
+
+
+def test_the_mcmc_comparisons_y_labels_fit_their_plots_at_1024(served, page):
+    """Three classes (the longest labels), a projector's 1024×768, a tiny run: each Fig. 1 panel's y-axis label fits
+    its frame's height with a tenth to spare (the label "X-GPC: posterior variance of f*_k" took 99.6% and was
+    clipped to "sterior mean…" where the frame was a little shorter)."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    served_url, dashboards = served
+    dashboard, _ = open_app(page, served_url + "?dataset=blobs-3", dashboards)
+    page.locator(".bk-tab", has_text="MCMC").click()
+    mcmc = dashboard.mcmc
+    mcmc.n_train.value, mcmc.n_test.value, mcmc.n_samples.value, mcmc.burn_in.value, mcmc.n_chains.value = (
+        60,
+        40,
+        40,
+        10,
+        2,
+    )
+    page.get_by_role("button", name="Run MCMC comparison").click()
+    wait_server(page, lambda: bool(mcmc.comparison.objects))
+    comparison = f"() => ({Y_LABELS})().filter(p => p.title.startsWith('posterior') || p.title.startsWith('p(y'))"
+    page.wait_for_function(f"() => ({comparison})().length >= 3", timeout=TIMEOUT_MS)  # drawn
+    panels = page.evaluate(comparison)
+    assert len(panels) == 3, panels
+    for panel in panels:
+        assert panel["width"] <= 0.9 * panel["height"], panel
+    shoot(page, "layout-mcmc-1024")

@@ -6,12 +6,13 @@ import html
 import json
 import math
 
+import holoviews as hv
 import numpy as np
 import pytest
 
 from explorer import recipe
 from explorer.bench.race import time_to_quality
-from explorer.dashboard.race import TRAIN_DATA, RaceTab
+from explorer.dashboard.race import TRAIN_DATA, RaceTab, _table
 from explorer.dashboard.race_report import race_report_from_json
 from explorer.data import datasets
 from explorer.kernels import make_kernel
@@ -293,3 +294,144 @@ def test_a_race_just_started_has_no_verdict_yet():
     assert verdict.standings == () and math.isnan(verdict.best_nll) and verdict.words() == ""
     verdict = judge({"xgpc": _history([0.0], [LOG2], [0.5]), "epgpc": _history([], [], [])}, finished=False)
     assert [s.entrant for s in verdict.standings] == ["xgpc"] and verdict.words().startswith("**X-GPC leads** so far")
+
+
+# ----- a run that diverged ------------------------------------------------------------------------------------------
+def test_diverged_at_is_the_start_of_a_stretch_of_five_or_more_evaluations_above_twice_chance():
+    """Twice a coin flip's NLL is 1.3863: five evaluations above it to the end make a divergence from the first of
+    them; four, or five that end back below, are a spike; a NaN NLL counts as above; at K = 3 the line is
+    2 log 3 = 2.1972, so an NLL of 2.0 that diverges two classes does not diverge three."""
+    from explorer.studies.race import diverged_at
+
+    seconds = np.arange(10.0)
+    low = [0.69, 0.4, 0.3, 0.3, 0.3]
+    assert diverged_at(seconds, low + [14.0, 14.2, 13.9, 14.1, 14.2]) == 5.0
+    assert diverged_at(seconds, low[:4] + [1.39, 14.0, 14.2, 13.9, 14.1, 14.2]) == 4.0  # just above 1.3863
+    assert diverged_at(seconds, low[:4] + [1.38, 14.0, 14.2, 13.9, 14.1, 14.2]) == 5.0  # just below: not yet
+    assert diverged_at(seconds, low + [0.3, 14.0, 14.2, 13.9, 14.1]) == math.inf  # four: a spike so far
+    assert diverged_at(seconds, low[:4] + [14.0, 14.2, 13.9, 14.1, 14.2, 0.3]) == math.inf  # back below
+    assert diverged_at(seconds, low + [14.0, np.nan, 13.9, np.inf, 14.2]) == 5.0
+    assert diverged_at(seconds[:4], [14.0] * 4) == math.inf and diverged_at(seconds[:5], [14.0] * 5) == 0.0
+    assert diverged_at(seconds, low + [2.0] * 5) == 5.0
+    assert diverged_at(seconds, low + [2.0] * 5, chance=math.log(3)) == math.inf
+    assert diverged_at(seconds, low + [2.3] * 5, chance=math.log(3)) == 5.0
+
+
+def _diverging_race():
+    """X-GPC settles (0.30 from 2 s), EPGPC later (from 4 s); natural-gradient SVGP reaches 0.25, better than either,
+    then from 5.1 s runs at NLL ≈ 14.2 to the end (seconds 0…8 in 0.3-s steps past 5.1 s)."""
+    seconds = np.r_[0.0, 1.0, 2.0, 3.0, 4.0, 4.5, 5.1, 5.4, 5.7, 6.0, 6.3, 6.6, 6.9, 7.2, 7.5, 7.8, 8.0]
+    k = len(seconds)
+    xgpc = np.where(seconds >= 2.0, 0.30, 0.5)
+    epgpc = np.where(seconds >= 4.0, 0.301, 0.45)
+    natgrad = np.where(seconds >= 5.1, 14.2, 0.25)
+    natgrad[0] = xgpc[0] = epgpc[0] = LOG2
+    return {
+        "xgpc": _history(seconds, xgpc, np.full(k, 0.1)),
+        "svgp-natgrad": _history(seconds, natgrad, np.where(seconds >= 5.1, 0.52, 0.08)),
+        "epgpc": _history(seconds, epgpc, np.full(k, 0.1)),
+    }
+
+
+def test_a_diverged_entrant_is_named_first_and_the_verdict_is_on_the_others():
+    verdict = judge(_diverging_race(), budget=8.0)
+    by_name = {s.entrant: s for s in verdict.standings}
+    assert by_name["svgp-natgrad"].diverged == 5.1 and by_name["svgp-natgrad"].settled == math.inf
+    assert by_name["xgpc"].diverged == by_name["epgpc"].diverged == math.inf
+    assert verdict.best_nll == 0.30 and [s.entrant for s in verdict.judged] == ["xgpc", "epgpc"]
+    assert verdict.winner.entrant == "xgpc"
+    words = verdict.words()
+    assert words.startswith(
+        "**SVGP (natural gradients) diverged** at 5.1 s (test NLL above 1.39, 2× a coin flip's, from then on; "
+        "final 14.2); the verdict is on the others. **X-GPC won**: it came within the band"
+    )
+    assert "EPGPC after 4 s (2× as long)" in words and words.count("SVGP (natural gradients)") == 1
+
+
+def test_a_race_in_which_every_entrant_diverged_says_so_and_judges_nobody():
+    race = _diverging_race()
+    verdict = judge({"svgp-natgrad": race["svgp-natgrad"]}, budget=8.0)
+    assert verdict.winner is None and verdict.judged == ()
+    assert verdict.words().endswith("final 14.2). No method is left to judge.")
+
+
+def test_a_diverged_entrant_beside_a_solved_race_is_not_counted_among_the_wrong():
+    """The default banana-like race as the issue saw it: X-GPC and SVGP-Adam end with test error 0, natural-gradient
+    SVGP at NLL ≈ 14 and error 0.52 from 5.1 s."""
+    race = _diverging_race()
+    right = {name: dict(race[name], test_error=np.zeros(17)) for name in ("xgpc", "epgpc")}
+    verdict = judge({**right, "svgp-natgrad": race["svgp-natgrad"]}, budget=8.0)
+    assert verdict.solved
+    words = verdict.words()
+    assert "**SVGP (natural gradients) diverged** at 5.1 s" in words
+    assert "**Every other method classifies every test point correctly** (final test error 0)" in words
+    assert "ends with test error" not in words
+
+
+def test_a_race_still_running_speaks_of_latest_values_not_final_ones():
+    race = _diverging_race()
+    running = {name: {k: v[:12] for k, v in h.items()} for name, h in race.items()}  # to 6.6 s of 8
+    for finished, final, other in ((False, "latest", "final"), (True, "final", "latest")):
+        verdict = judge(running, budget=8.0, finished=finished)
+        words, table = verdict.words(), _table(verdict)
+        assert f"{final} NLL" in table and other not in table and other not in words
+        assert f"best {final} gain" in words
+    verdict = judge(running, budget=8.0, finished=False)
+    words = verdict.words()
+    assert "diverged** at 5.1 s (test NLL above 1.39, 2× a coin flip's, since; latest 14.2)" in words
+    assert "**X-GPC leads** so far" in words and "EPGPC after 4 s" in words
+    assert "| diverged at 5.1 s |" in _table(verdict)
+    right = {name: dict(h, test_error=np.zeros(12)) for name, h in running.items() if name != "svgp-natgrad"}
+    words = judge(right, budget=8.0, finished=False).words()
+    assert words.startswith("**Every method classifies every test point correctly** so far (latest test error 0)")
+
+
+def test_the_tab_draws_a_diverged_run_dashed_keeps_the_nll_axis_to_the_others_and_says_what_is_clipped():
+    race = _diverging_race()
+    tab = RaceTab(list(race))
+    tab.dataset.value = TRAIN_DATA
+    tab.budget.value = 8.0
+    tab.new_run(Model(dataset="moons", n_points=60, n_inducing=5, batch_size=10))
+    half = {name: {k: v[:9] for k, v in h.items()} for name, h in race.items()}  # to 5.7 s: diverged for 3 only
+    tab.render({"new": half, "finished": False, "seconds": {name: 5.7 for name in race}}, running=True)
+    assert tab.diverged == {} and len(tab.sources["svgp-natgrad"].data["seconds"]) == 9
+    assert tab.nll.y_range.end == pytest.approx(2 * LOG2 * 1.05)  # the spike so far runs above, capped at 2 log 2
+    assert tab.clipped.object == "*Test NLL above the axis: SVGP (natural gradients) at 3 evaluations (up to 14.2).*"
+    rest = {name: {k: v[9:] for k, v in h.items()} for name, h in race.items()}
+    tab.render({"new": rest, "finished": True, "seconds": {name: 8.0 for name in race}}, running=False)
+    assert tab.diverged == {"svgp-natgrad": 5.1}
+    head, tail = tab.sources["svgp-natgrad"].data, tab.tails["svgp-natgrad"].data
+    assert list(head["seconds"]) == [0.0, 1.0, 2.0, 3.0, 4.0, 4.5] and list(tail["seconds"])[:2] == [4.5, 5.1]
+    assert len(tail["seconds"]) == 12 and len(tab.sources["xgpc"].data["seconds"]) == 17
+    assert 0.5 < tab.nll.y_range.end < 0.8  # the others' curves (0.69 at most) fill the axis
+    assert tab.clipped.object == (
+        "*Test NLL above the axis: SVGP (natural gradients) from 5.1 s (diverged; NLL up to 14.2).*"
+    )
+    labels = [item.label["value"] for item in tab.nll.legend[0].items]
+    assert "SVGP (natural gradients): diverged at 5.1 s" in labels and "X-GPC" in labels
+    assert tab.verdict.object.startswith("**SVGP (natural gradients) diverged** at 5.1 s")
+    assert "÷ X-GPC's" in tab.table.object and "| diverged at 5.1 s | — |" in tab.table.object
+
+
+def test_the_race_report_draws_a_diverged_run_dashed_and_fits_the_nll_axis_to_the_others():
+    from explorer.views.race import race_curves
+
+    payload = {
+        "methods": {name: {"trace": {k: v.tolist() for k, v in h.items()}} for name, h in _diverging_race().items()}
+    }
+    nll = race_curves(payload, bands=[0.01]).Race.Test_nll
+    dashed = [curve for curve in nll if curve.group == "Diverged"]
+    assert [curve.label for curve in dashed] == ["SVGP (natural gradients) diverged at 5.1 s"]
+    assert dashed[0].dimension_values("seconds")[:2].tolist() == [4.5, 5.1]
+    low, high = hv.Store.lookup_options("bokeh", nll, "plot").kwargs["ylim"]
+    assert high < 0.8
+
+
+def test_the_race_report_page_says_which_entrant_diverged(tmp_path):
+    race = _diverging_race()
+    fold = {"methods": {name: {"trace": {k: v.tolist() for k, v in h.items()}} for name, h in race.items()}}
+    path = tmp_path / "race.json"
+    path.write_text(json.dumps({"folds": [fold], "config": {"dataset": "toy", "seconds": 8.0}, "bands": [0.01]}))
+    page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())
+    assert "SVGP (natural gradients): final NLL 14.2000, diverged at 5.1 s" in page
+    assert json.dumps("<b>SVGP (natural gradients) diverged</b> at 5.1 s")[1:-1] in page

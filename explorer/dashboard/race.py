@@ -1,7 +1,9 @@
 """Race tab: every registered method (X-GPC, the SVGP baselines, EPGPC) on the same data, inducing points, minibatch
 size and seed, advanced in fair slices of training time (evaluation time is not counted) by the headless race of
 `explorer.studies.race`, which `bench race` runs too. Test NLL and error against training time, overlaid (the y-axes
-fit the bulk of the curves, so one spike of a natural-gradient run does not flatten the rest); the verdict in words
+fit the bulk of the curves, so one spike of a natural-gradient run does not flatten the rest; a run that diverged is
+drawn dashed from there, named so in the legend, left out of the NLL axis, and the caption says what runs above
+it: `views.race.nll_axis`, `clipped_words`); the verdict in words
 and a table, both from the study's one judge: when each method first came within the band of the best final NLL
 ("reached") and from when it stayed there ("settled"), and the ratio to X-GPC's.
 """
@@ -22,8 +24,8 @@ from explorer.dashboard.controls import CONFIGURATION
 from explorer.dashboard.ranges import fit_range
 from explorer.data import datasets
 from explorer.model import Model
-from explorer.studies.race import COLUMNS, NAMES, Race, Verdict, judge
-from explorer.views.race import robust_range
+from explorer.studies.race import COLUMNS, DIVERGED_FACTOR, NAMES, Race, Verdict, judge
+from explorer.views.race import clipped_words, nll_axis, robust_range
 
 CLAIM_DATASET = "a9a"  # where the paper's claim shows in a classroom-sized race (BENCHMARKS.md, "race: the live race")
 CLAIM_SECONDS = 20.0  # per method: past natural-gradient SVGP's drift out of the band
@@ -157,6 +159,7 @@ class RaceTab(pn.viewable.Viewer):
             label="race on",
             options=[TRAIN_DATA] + ([CLAIM_DATASET] if claim_data else []),
             value=CLAIM_DATASET if claim_data else TRAIN_DATA,
+            sizing_mode="stretch_width",  # inside the sidebar, margins included (a fixed 300 px overflowed it)
         )
         self.budget = pn.widgets.FloatInput(
             label="training seconds per method",
@@ -164,6 +167,7 @@ class RaceTab(pn.viewable.Viewer):
             start=0.5,
             end=600.0,
             step=1.0,
+            sizing_mode="stretch_width",
         )
         self.sqrt_d = pn.widgets.Toggle(label="start from ℓ = √d, as bench race", value=True, color="light")
         self.start = pn.widgets.Button(label="Start race", color="primary")
@@ -186,11 +190,15 @@ class RaceTab(pn.viewable.Viewer):
             title="test negative log-likelihood", x_range=Range1d(0.01, 10.0), y_range=Range1d(0.0, 1.0), **common
         )
         self.error = figure(title="test error", x_range=self.nll.x_range, y_range=Range1d(0.0, 1.0), **common)
+        self.clipped = pn.pane.Markdown("", sizing_mode="stretch_width", styles={"font-size": "0.85em"})
         self.sources: dict[str, ColumnDataSource] = {}
+        self.tails: dict[str, ColumnDataSource] = {}  # a diverged racer's curve from the evaluation before it diverged
+        self.diverged: dict[str, float] = {}  # racer → when it diverged, as last drawn
         for i, method in enumerate(methods):
             source = ColumnDataSource({name: [] for name in COLUMNS})
+            tail = ColumnDataSource({name: [] for name in COLUMNS})
             for fig, column in ((self.nll, "test_nll"), (self.error, "test_error")):
-                fig.line(
+                line = fig.line(
                     "seconds",
                     column,
                     source=source,
@@ -198,7 +206,11 @@ class RaceTab(pn.viewable.Viewer):
                     line_width=2,
                     legend_label=NAMES.get(method, method),
                 )
-            self.sources[method] = source
+                fig.line(
+                    "seconds", column, source=tail, color=Category10_10[i], line_width=2, line_dash="dashed"
+                ).name = f"tail-{column}-{method}"
+                line.name = f"{column}-{method}"
+            self.sources[method], self.tails[method] = source, tail
         for fig in (self.nll, self.error):  # the legend above the plot, two entries a row: it covers no curve
             legend = fig.legend[0]
             fig.center = [item for item in fig.center if item is not legend]
@@ -239,8 +251,11 @@ class RaceTab(pn.viewable.Viewer):
         )
         self._consumed = {m: 0 for m in self.run.methods}
         self.histories = {m: {name: np.zeros(0) for name in COLUMNS} for m in self.run.methods}
-        for source in self.sources.values():
+        for source in (*self.sources.values(), *self.tails.values()):
             source.data = {name: [] for name in COLUMNS}
+        self.diverged = {}
+        self._label_diverged()
+        self.clipped.object = ""
         return self.run
 
     def collect(self) -> dict | None:
@@ -257,14 +272,11 @@ class RaceTab(pn.viewable.Viewer):
     def render(self, update: dict | None, running: bool) -> None:
         if update is None:
             return
-        new = False
+        streamed = {}
         for method, data in update["new"].items():
             if len(data["seconds"]):
-                self.sources[method].stream(data)
                 self.histories[method] = {k: np.concatenate([self.histories[method][k], data[k]]) for k in COLUMNS}
-                new = True
-        if new:
-            self._fit_ranges()
+                streamed[method] = data
         done = ", ".join(f"{NAMES.get(m, m)} {s:.1f} s" for m, s in update["seconds"].items())
         finished = update["finished"]
         state = "finished" if finished else ("running" if running else "stopped")
@@ -274,17 +286,54 @@ class RaceTab(pn.viewable.Viewer):
             text += f"; about {left:.0f} s of training left (evaluations add a little)"
         self.status.value = text + "."
         verdict = judge(self.histories, budget=self.run.budget, finished=finished, classes=self.run.classes)
+        self._draw(streamed, verdict)
         self.verdict.object = verdict.words()
         self.table.object = _table(verdict)
 
-    def _fit_ranges(self) -> None:
-        """Fit the shared log time axis to the curves, and each figure's y-range to the bulk of them
-        (`robust_range`)."""
+    def _draw(self, streamed: dict, verdict: Verdict) -> None:
+        """Stream each racer's new rows onto its curve; a racer that diverged (or no longer has) is redrawn whole:
+        solid to the evaluation before it diverged, dashed from there (`Standing.diverged`). Then fit the axes."""
+        diverged = {s.entrant: s.diverged for s in verdict.standings if np.isfinite(s.diverged)}
+        for method in self.run.methods:
+            history = self.histories[method]
+            if method in diverged or method in self.diverged:
+                since = diverged.get(method, np.inf)
+                seconds = history["seconds"]
+                start = max(int(np.searchsorted(seconds, since)) - 1, 0) if method in diverged else len(seconds)
+                head = seconds < since
+                self.sources[method].data = {k: history[k][head] for k in COLUMNS}
+                self.tails[method].data = {k: history[k][start:] for k in COLUMNS}
+            elif method in streamed:
+                self.sources[method].stream(streamed[method])
+        if diverged != self.diverged:
+            self.diverged = diverged
+            self._label_diverged()
+        if streamed:
+            self._fit_ranges(verdict)
+
+    def _label_diverged(self) -> None:
+        """Legend entries: a racer's name, and "diverged at … s" when it did."""
+        for fig in (self.nll, self.error):
+            for item in fig.legend[0].items:
+                method = item.renderers[0].name.split("-", 1)[1]  # the line's name: f"{column}-{method}"
+                name = NAMES.get(method, method)
+                since = self.diverged.get(method)
+                item.label = {"value": name if since is None else f"{name}: diverged at {since:.2g} s"}
+
+    def _fit_ranges(self, verdict: Verdict) -> None:
+        """Fit the shared log time axis to the curves, the error axis to the bulk of them (`robust_range`), and the
+        NLL axis to what the racers that did not diverge do (`nll_axis`), saying what runs above it
+        (`clipped_words`)."""
         fit_range(self.nll.x_range, [h["seconds"] for h in self.histories.values()], log=True)
-        for fig, column in ((self.nll, "test_nll"), (self.error, "test_error")):
-            fitted = robust_range([h[column] for h in self.histories.values()])
-            if fitted is not None:
-                fig.y_range.update(start=fitted[0], end=fitted[1])
+        fitted = robust_range([h["test_error"] for h in self.histories.values()])
+        if fitted is not None:
+            self.error.y_range.update(start=fitted[0], end=fitted[1])
+        fitted = nll_axis(self.histories, verdict)
+        if fitted is not None:
+            self.nll.y_range.update(start=fitted[0], end=fitted[1])
+            shown = {m: {k: h[k][h["seconds"] > 0] for k in COLUMNS} for m, h in self.histories.items()}
+            words = clipped_words(shown, fitted[1], verdict, lead="Test NLL above the axis: ")
+            self.clipped.object = f"*{words}*" if words else ""
 
     def __panel__(self):
         return pn.Row(
@@ -311,6 +360,7 @@ class RaceTab(pn.viewable.Viewer):
                     pn.pane.Bokeh(self.error, sizing_mode="stretch_width"),
                     sizing_mode="stretch_width",
                 ),
+                self.clipped,
                 self.table,
                 sizing_mode="stretch_width",
             ),
@@ -319,12 +369,14 @@ class RaceTab(pn.viewable.Viewer):
 
 
 def _table(verdict: Verdict) -> str:
-    """The race's standings as a Markdown table under a sentence defining the band."""
+    """The race's standings as a Markdown table under a sentence defining the band ("latest" for "final" while the
+    race runs; the ratio to X-GPC's time only when X-GPC settled)."""
     if not verdict.standings:
         return ""
-    finished = verdict.finished
+    finished, final = verdict.finished, verdict.final
     K = round(math.exp(verdict.chance))
     reference = next((s.settled for s in verdict.standings if s.entrant == "xgpc"), float("nan"))
+    ratios = bool(np.isfinite(reference) and reference > 0)
 
     def reached(s):
         if np.isfinite(s.first):
@@ -332,6 +384,8 @@ def _table(verdict: Verdict) -> str:
         return "never" if finished else "not yet"
 
     def stays(s):
+        if np.isfinite(s.diverged):
+            return f"diverged at {s.diverged:.3g} s"
         if np.isfinite(s.settled):
             return f"{s.settled:.3g} s"
         if np.isfinite(s.first):
@@ -339,30 +393,35 @@ def _table(verdict: Verdict) -> str:
         return "never" if finished else "not yet"
 
     def ratio(value):
-        if not (np.isfinite(value) and np.isfinite(reference) and reference > 0):
-            return "—"
-        return f"{value / reference:.2g}×"
+        return f" {value / reference:.2g}× |" if np.isfinite(value) else " — |"
 
+    chance = "coin flip" if K == 2 else "chance"
     lines = [
         (
-            f"The band: NLL ≤ {verdict.edge:.4f}, i.e. within {100 * verdict.band:g}% of the best final gain over a "
-            f"{'coin flip' if K == 2 else 'chance'} (best final test NLL {verdict.best_nll:.4f}, "
-            f"{'a coin flip' if K == 2 else 'chance'} log {K} = {verdict.chance:.4f}; a method's final NLL "
-            "is the median of its last five evaluations; the same judge as `bench race`). *Reached the band*: "
-            "training time of the first evaluation inside it. *In the band from*: the time after which every "
-            "evaluation stayed inside (a method can reach the band, leave it as its kernel parameters move, and end "
-            "above it: then its final NLL is larger than the band's edge)."
+            f"The band: NLL ≤ {verdict.edge:.4f}, i.e. within {100 * verdict.band:g}% of the best {final} gain over a "
+            f"{chance} (best {final} test NLL {verdict.best_nll:.4f}, a {chance} log {K} = {verdict.chance:.4f}; a "
+            f"method's {final} NLL is the median of its last five evaluations; the same judge as `bench race`). "
+            "*Reached the band*: training time of the first evaluation inside it. *In the band from*: the time after "
+            "which every evaluation stayed inside (a method can reach the band, leave it as its kernel parameters "
+            f"move, and end above it: then its {final} NLL is larger than the band's edge)."
+            + (
+                f" *Diverged*: its test NLL stayed above {DIVERGED_FACTOR:g}× log {K} from then on; it does not set "
+                "the band."
+                if verdict.diverged
+                else ""
+            )
         ),
         "",
         (
-            "| method | iterations | training time | best NLL | final NLL | final error | reached the band | "
-            "in the band from | ÷ X-GPC's |"
+            f"| method | iterations | training time | best NLL | {final} NLL | {final} error | reached the band | "
+            "in the band from |" + (" ÷ X-GPC's |" if ratios else "")
         ),
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|" + ("---|" if ratios else ""),
     ]
     for s in verdict.standings:
         lines.append(
             f"| {NAMES.get(s.entrant, s.entrant)} | {s.iterations} | {s.seconds:.2f} s | {s.best_nll:.4f} | "
-            f"{s.final_nll:.4f} | {s.final_error:.3f} | {reached(s)} | {stays(s)} | {ratio(s.settled)} |"
+            f"{s.final_nll:.4f} | {s.final_error:.3f} | {reached(s)} | {stays(s)} |"
+            + (ratio(s.settled) if ratios else "")
         )
     return "\n".join(lines)

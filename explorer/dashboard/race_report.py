@@ -55,7 +55,9 @@ def race_report_from_json(json_path: str | Path, html_path: str | Path, fold: in
         + "; ".join(
             f"{html.escape(NAMES.get(s.entrant, s.entrant))}: final NLL {s.final_nll:.4f}, "
             + (
-                f"settled within {100 * verdict.band:g}% after {s.settled:.3g} s"
+                f"diverged at {s.diverged:.3g} s"
+                if math.isfinite(s.diverged)
+                else f"settled within {100 * verdict.band:g}% after {s.settled:.3g} s"
                 if math.isfinite(s.settled)
                 else f"not settled within {100 * verdict.band:g}%"
             )

@@ -101,7 +101,10 @@ class TrainTab(pn.viewable.Viewer):
             value="iteration 0", width=300, height=28, styles={"font-size": "1.15em", "font-weight": "bold"}
         )
         self.status = pn.widgets.StaticText(
-            value="", width=300, height=96, styles={"font-size": "0.85em", "overflow": "hidden"}
+            value="",
+            width=300,
+            min_height=96,
+            styles={"font-size": "0.85em"},  # grows: never under the Data card
         )
         self.traces = Traces()
         self.evaluation_note = pn.widgets.StaticText(

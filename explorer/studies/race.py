@@ -21,6 +21,11 @@ evaluation).
 the band fast and then drifts as its kernel moves; a method that settles is the better tool). The winner is the first
 to settle.
 
+**Diverged.** An entrant whose NLL ends above twice chance for good (`diverged_at`: its last five evaluations or more,
+NLL > 2 log K, a run that lost what it had learned, e.g. natural-gradient SVGP whose step broke down) is said to
+have diverged at the start of that stretch. It is judged apart: it does not set the band's reference, it cannot win,
+and the verdict names it before judging the others.
+
 **What a verdict can and cannot say.** A race shorter than the slowest drift cannot see it. When the best entrant
 ends with test error 0 (a separable set such as the built-in banana-like one) the NLLs near it differ only in
 confidence, which keeps growing with the kernel's variance on a set with nothing left to misclassify: the verdict
@@ -73,6 +78,29 @@ def log_spaced_evaluation(trainer: Trainer, per_decade: int = 40, minimum: int =
     trainer.eval_every = every
 
 
+DIVERGED_FACTOR = 2.0  # an NLL above this many times chance (log K) is worse than predicting 1/K, and not by noise
+DIVERGED_EVALUATIONS = 5  # evaluations in a row, to the end, that make a divergence (fewer: a spike)
+
+
+def diverged_at(
+    seconds: np.ndarray,
+    nll: np.ndarray,
+    chance: float = COIN_FLIP_NLL,
+    factor: float = DIVERGED_FACTOR,
+    evaluations: int = DIVERGED_EVALUATIONS,
+) -> float:
+    """When an entrant diverged, or inf: the training time of the first evaluation of the stretch at the end of its
+    trace (seconds, nll: arrays (k,)) in which every test NLL is above `factor` · `chance` (default 2 · log 2; a NaN
+    or inf NLL counts as above), provided that stretch holds at least `evaluations` evaluations. Such a run is worse
+    than predicting 1/K for every point and has stayed so: its last evaluations (and so its `final_value`) say
+    nothing about the time to a good classifier. A shorter stretch (a spike) or one that ends back below is not a
+    divergence; in a race still running the reading is of the trace so far."""
+    seconds, nll = np.asarray(seconds, float), np.asarray(nll, float)
+    below = np.flatnonzero(nll <= factor * chance)
+    start = below[-1] + 1 if len(below) else 0
+    return float(seconds[start]) if len(nll) - start >= evaluations else math.inf
+
+
 def final_value(values: np.ndarray, last: int = 5) -> float:
     """The median of the last `last` evaluations (values (k,)): a run's final quality, robust to one noisy
     evaluation."""
@@ -90,8 +118,9 @@ def band_edge(best: float, band: float = BAND, chance: float = COIN_FLIP_NLL) ->
 @dataclass(frozen=True)
 class Standing:
     """One entrant's reading of the race: its last iteration and training time, best and final test NLL and final
-    test error (`final_value`), when it first reached the band and from when it stayed in it (`first`, `settled`; inf: not), and from when
-    its test error stayed 0 (`error_zero`; inf: not)."""
+    test error (`final_value`), when it first reached the band and from when it stayed in it (`first`, `settled`;
+    inf: not), from when its test error stayed 0 (`error_zero`; inf: not), and when it diverged (`diverged`,
+    `diverged_at`; inf: not; a diverged entrant never settles)."""
 
     entrant: str
     iterations: int
@@ -103,6 +132,7 @@ class Standing:
     settled: float
     error_zero: float
     chance: float = COIN_FLIP_NLL  # the NLL of predicting 1/K everywhere, log K
+    diverged: float = math.inf
 
     @property
     def gain(self) -> float:
@@ -112,8 +142,9 @@ class Standing:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The judged race: the reference (best final NLL), the band and its edge, the training budget per entrant
-    (None: unknown), whether the race is over, and one `Standing` per entrant that has evaluations."""
+    """The judged race: the reference (best final NLL of the entrants that did not diverge), the band and its edge,
+    the training budget per entrant (None: unknown), whether the race is over, and one `Standing` per entrant that
+    has evaluations."""
 
     best_nll: float
     band: float
@@ -124,16 +155,27 @@ class Verdict:
     chance: float = COIN_FLIP_NLL  # the NLL of predicting 1/K everywhere, log K
 
     @property
+    def judged(self) -> tuple[Standing, ...]:
+        """The standings of the entrants that did not diverge: the ones the band and the winner are read from."""
+        return tuple(s for s in self.standings if not math.isfinite(s.diverged))
+
+    @property
+    def diverged(self) -> tuple[Standing, ...]:
+        """The standings of the entrants that diverged (`diverged_at`), in the order they diverged."""
+        return tuple(sorted((s for s in self.standings if math.isfinite(s.diverged)), key=lambda s: s.diverged))
+
+    @property
     def solved(self) -> bool:
         """The entrant with the best final NLL ends with test error 0: the band around it then measures confidence on
         a set with nothing left to misclassify, not the time to a good classifier."""
-        return any(s.final_error == 0 and s.final_nll == self.best_nll for s in self.standings)
+        return any(s.final_error == 0 and s.final_nll == self.best_nll for s in self.judged)
 
     @property
     def winner(self) -> Standing | None:
-        """The first entrant to settle within the band (None: none did); of entrants that settled at the same second,
-        the one listed first (`standings` keep the histories' order; `words` ranks equal final NLLs the same way)."""
-        settled = [s for s in self.standings if math.isfinite(s.settled)]
+        """The first entrant to settle within the band (None: none did); a diverged entrant is not judged; of entrants
+        that settled at the same second, the one listed first (`standings` keep the histories' order; `words` ranks
+        equal final NLLs the same way)."""
+        settled = [s for s in self.judged if math.isfinite(s.settled)]
         return min(settled, key=lambda s: s.settled) if settled else None
 
     @property
@@ -143,22 +185,35 @@ class Verdict:
         winner = self.winner
         return winner is not None and (self.budget is None or winner.settled <= self.budget / 2)
 
+    @property
+    def final(self) -> str:
+        """How the words call a run's last evaluations: "final" once the race finished, "latest" while it runs."""
+        return "final" if self.finished else "latest"
+
     def words(self, names: Mapping[str, str] = NAMES) -> str:
-        """Who won (or leads) and by how much, in words (Markdown: the winner in bold)."""
+        """Who won (or leads, while the race runs) and by how much, in words (Markdown: the winner in bold); the
+        entrants that diverged first, and the verdict on the others."""
         if not self.standings:
             return ""
         name = {s.entrant: names.get(s.entrant, s.entrant) for s in self.standings}
+        lead = _diverged_words(self, name)
+        if not self.judged:
+            return lead + " No method is left to judge."
+        return (lead + " " if lead else "") + self._judged_words(name)
+
+    def _judged_words(self, name: dict[str, str]) -> str:
         if self.solved:
             return _solved_words(self, name)
+        final = self.final
         won, so_far = ("won", "") if self.finished else ("leads", " so far")
         chance = "a coin flip" if self.chance == COIN_FLIP_NLL else f"chance (log {round(math.exp(self.chance))})"
-        band = f"the band (NLL ≤ {self.edge:.4f}: within {100 * self.band:g}% of the best final gain over {chance})"
+        band = f"the band (NLL ≤ {self.edge:.4f}: within {100 * self.band:g}% of the best {final} gain over {chance})"
         winner = self.winner
         if winner is None:
-            ranked = sorted(self.standings, key=lambda s: s.final_nll)
+            ranked = sorted(self.judged, key=lambda s: s.final_nll)
             settled = "settled" if self.finished else "has settled yet"
             return (
-                f"No method {settled} within {band}. Lowest final NLL: **{name[ranked[0].entrant]}** "
+                f"No method {settled} within {band}. Lowest {final} NLL: **{name[ranked[0].entrant]}** "
                 f"({ranked[0].final_nll:.4f}); "
                 + "; ".join(f"{name[s.entrant]} {s.final_nll:.4f} ({_share(s, ranked[0])})" for s in ranked[1:])
                 + "."
@@ -172,19 +227,20 @@ class Verdict:
             words = [
                 f"**{name[winner.entrant]} {won}**{so_far}: it came within {band} to stay after {winner.settled:.2g} s"
             ]
-        for s in self.standings:
+        for s in self.judged:
             if s is winner:
                 continue
             if math.isfinite(s.settled):
                 ratio = s.settled / winner.settled if winner.settled > 0 else math.inf
                 words.append(f"{name[s.entrant]} after {s.settled:.2g} s ({ratio:.3g}× as long)")
             elif math.isfinite(s.first):
+                stay = "did not stay" if self.finished else "is not in it now"
                 words.append(
-                    f"{name[s.entrant]} reached the band at {s.first:.2g} s but did not stay (final NLL {s.final_nll:.4f})"
+                    f"{name[s.entrant]} reached the band at {s.first:.2g} s but {stay} ({final} NLL {s.final_nll:.4f})"
                 )
             else:
                 never = "never" if self.finished else "has not yet"
-                words.append(f"{name[s.entrant]} {never} reached it (final NLL {s.final_nll:.4f})")
+                words.append(f"{name[s.entrant]} {never} reached it ({final} NLL {s.final_nll:.4f})")
         return "; ".join(words) + "."
 
 
@@ -195,13 +251,33 @@ def _share(s: Standing, best: Standing) -> str:
     return f"{100 * s.gain / best.gain:.1f}% of its gain"
 
 
+def _diverged_words(verdict: Verdict, name: dict[str, str]) -> str:
+    """'**SVGP (natural gradients) diverged** at 5.1 s (test NLL above 1.39, twice a coin flip's, from then on;
+    final 14.2); the verdict is on the others.' ('' when none did)."""
+    if not verdict.diverged:
+        return ""
+    chance = "a coin flip's" if verdict.chance == COIN_FLIP_NLL else f"chance's (log {round(math.exp(verdict.chance))})"
+    since = "from then on" if verdict.finished else "since"
+    each = [
+        f"**{name[s.entrant]} diverged** at {s.diverged:.2g} s (test NLL above {DIVERGED_FACTOR * verdict.chance:.3g}, "
+        f"{DIVERGED_FACTOR:g}× {chance}, {since}; {verdict.final} {s.final_nll:.3g})"
+        for s in verdict.diverged
+    ]
+    others = "" if len(verdict.diverged) == len(verdict.standings) else "; the verdict is on the others"
+    return "; ".join(each) + others + "."
+
+
 def _solved_words(verdict: Verdict, name: dict[str, str]) -> str:
-    right = sorted((s for s in verdict.standings if s.final_error == 0), key=lambda s: s.error_zero)
-    wrong = [s for s in verdict.standings if s.final_error > 0]
+    final = verdict.final
+    judged = verdict.judged
+    right = sorted((s for s in judged if s.final_error == 0), key=lambda s: s.error_zero)
+    wrong = [s for s in judged if s.final_error > 0]
     nll = sorted(s.final_nll for s in right)
-    who = "Every method classifies" if not wrong else f"{len(right)} of {len(verdict.standings)} methods classify"
+    every = "Every method classifies" if not verdict.diverged else "Every other method classifies"
+    who = every if not wrong else f"{len(right)} of {len(judged)} methods classify"
+    so_far = "" if verdict.finished else " so far"
     words = (
-        f"**{who} every test point correctly** (final test error 0), so "
+        f"**{who} every test point correctly**{so_far} ({final} test error 0), so "
         f"this race cannot show the paper's claim: their NLLs ({nll[0]:.4f}–{nll[-1]:.4f}) differ only in "
         "confidence, which keeps growing with the kernel's variance on a set with nothing left to misclassify. Test "
         "error 0 to stay: "
@@ -210,8 +286,9 @@ def _solved_words(verdict: Verdict, name: dict[str, str]) -> str:
             for s in right
         )
     )
+    ends = "ends with" if verdict.finished else "is at"
     words += "".join(
-        f"; {name[s.entrant]} ends with test error {s.final_error:.3g} (NLL {s.final_nll:.4f})" for s in wrong
+        f"; {name[s.entrant]} {ends} test error {s.final_error:.3g} (NLL {s.final_nll:.4f})" for s in wrong
     )
     return words + "."
 
@@ -225,30 +302,38 @@ def judge(
     classes: int = 2,
 ) -> Verdict:
     """The verdict on a race from each entrant's history columns (seconds, iteration, test_nll, test_error: arrays
-    (k,), k ≥ 0). The reference is the best final NLL (`final_value` of the finite NLLs) of all entrants; `band_edge`
-    bounds the band, measured from chance, log `classes`; `budget` (training seconds per entrant) lets the verdict
-    say whether the race was long enough."""
-    finite = [nll[np.isfinite(nll)] for nll in (np.asarray(h["test_nll"], float) for h in histories.values())]
-    best = min((final_value(nll) for nll in finite if len(nll)), default=math.nan)
+    (k,), k ≥ 0). An entrant that diverged (`diverged_at`) is judged apart; the reference is the best final NLL
+    (`final_value` of the finite NLLs) of the others (of every entrant when all diverged); `band_edge` bounds the band,
+    measured from chance, log `classes`; `budget` (training seconds per entrant) lets the verdict say whether the race
+    was long enough; `finished` False: a race still running, judged on its traces so far."""
     chance = math.log(classes)
+    columns = {
+        entrant: tuple(np.asarray(h[name], float) for name in ("seconds", "test_nll", "test_error"))
+        for entrant, h in histories.items()
+    }
+    diverged = {entrant: diverged_at(seconds, nll, chance) for entrant, (seconds, nll, _) in columns.items()}
+    finite = {entrant: nll[np.isfinite(nll)] for entrant, (_, nll, _) in columns.items()}
+    finite = {entrant: nll for entrant, nll in finite.items() if len(nll)}
+    kept = [nll for entrant, nll in finite.items() if not math.isfinite(diverged[entrant])] or list(finite.values())
+    best = min((final_value(nll) for nll in kept), default=math.nan)
     edge = band_edge(best, band, chance)
     standings = []
-    for entrant, h in histories.items():
-        seconds, nll, error = (np.asarray(h[name], float) for name in ("seconds", "test_nll", "test_error"))
+    for entrant, (seconds, nll, error) in columns.items():
         if not len(seconds):
             continue
         standings.append(
             Standing(
                 entrant=entrant,
-                iterations=int(np.asarray(h["iteration"])[-1]),
+                iterations=int(np.asarray(histories[entrant]["iteration"])[-1]),
                 seconds=float(seconds[-1]),
                 best_nll=float(np.nanmin(nll)) if np.isfinite(nll).any() else math.nan,
                 final_nll=final_value(nll),
                 final_error=final_value(error),
                 first=first_time_within(seconds, nll, edge),
-                settled=settled_time_within(seconds, nll, edge),
+                settled=settled_time_within(seconds, nll, edge) if not math.isfinite(diverged[entrant]) else math.inf,
                 error_zero=settled_time_within(seconds, error, 0.0),
                 chance=chance,
+                diverged=diverged[entrant],
             )
         )
     return Verdict(best, band, edge, budget, finished, tuple(standings), chance)

@@ -80,6 +80,10 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
     overlay = styled(
         hv.Overlay([identity] + scatters, group="Comparison", label=quantity),
         title=panels[quantity],
+        # the title names the quantity, the axes only the method: the labels fit a short plot (at 1024×768
+        # "X-GPC: posterior variance of f*_k" was as long as the frame is high, and was clipped to "sterior mean…")
+        xlabel="MCMC (PG Gibbs)",
+        ylabel="X-GPC",
         bokeh=dict(legend_position="bottom", legend_cols=2),
         matplotlib=dict(legend_position="top_left"),
     )

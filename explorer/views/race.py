@@ -6,8 +6,10 @@ all read from the traces by the race's one judge (`explorer.studies.race.judge`)
     race = json.loads(Path("race-a9a.json").read_text())   # written by `python -m explorer bench race`
     race_curves(race, fold=1)
 
-The NLL axis is fitted to the bulk of the curves (`robust_range`): one spike of a natural-gradient run does not
-squash the others. The race report (`explorer.dashboard.race_report`) draws this view.
+The NLL axis is fitted to the bulk of the curves (`robust_range`), up to twice chance at most, and leaves out the
+tail of a run that diverged (`explorer.studies.race.diverged_at`; drawn dashed, its legend entry says so): one spike
+of a natural-gradient run, or one that blew up, does not squash the others; `clipped_words` says what runs above the
+axis. The race report (`explorer.dashboard.race_report`) draws this view.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import holoviews as hv
 import numpy as np
 from scipy.ndimage import median_filter
 
-from explorer.studies.race import NAMES, Verdict, band_edge, judge
+from explorer.studies.race import DIVERGED_FACTOR, NAMES, Verdict, band_edge, judge
 from explorer.views.style import RUN_COLORS, sized, styled
 
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
@@ -44,6 +46,46 @@ def robust_range(curves: list, window: int = 5, pad: float = 0.05, spikes: str =
     high = max(float(c.max()) for c in (smooth if spikes in ("up", "both") else finite))
     span = high - low if high > low else max(abs(high), 1.0) * 0.1
     return low - pad * span, high + pad * span
+
+
+def nll_axis(histories: dict, verdict: Verdict, extra=()) -> tuple[float, float] | None:
+    """The y-range (low, high) of a race's NLL plot: `robust_range` of the curves (histories: entrant → columns
+    "seconds", "test_nll" (k,)) and of the values `extra` (e.g. band edges), each diverged entrant's curve up to the
+    evaluation before it diverged only (`verdict`'s `Standing.diverged`), and the top at most twice chance (padded by
+    5%: above it a run does worse than predicting 1/K by far). None when there is nothing finite to show."""
+    diverged = {s.entrant: s.diverged for s in verdict.standings}
+    curves = [list(extra)]
+    for entrant, h in histories.items():
+        seconds, nll = np.asarray(h["seconds"], float), np.asarray(h["test_nll"], float)
+        curves.append(nll[seconds < diverged.get(entrant, math.inf)])
+    fitted = robust_range(curves)
+    if fitted is None:
+        return None
+    low, high = fitted
+    most = DIVERGED_FACTOR * verdict.chance * 1.05
+    return (low, high) if high <= most else (min(low, 0.9 * most), most)
+
+
+def clipped_words(histories: dict, top: float, verdict: Verdict, names=NAMES, lead: str = "Above the axis: ") -> str:
+    """What runs above an NLL axis ending at `top`, in words after `lead` ('' when nothing does): 'Above the axis:
+    SVGP (natural gradients) from 5.1 s (diverged; NLL up to 14.9); EPGPC at 2 evaluations (up to 3.2).'
+    histories: entrant → columns "seconds", "test_nll" (k,); `verdict` says who diverged when."""
+    diverged = {s.entrant: s.diverged for s in verdict.standings}
+    parts = []
+    for entrant, h in histories.items():
+        nll = np.asarray(h["test_nll"], float)
+        above = ~(nll <= top)
+        if not above.any():
+            continue
+        name = names.get(entrant, entrant)
+        finite = nll[np.isfinite(nll)]
+        highest = float(finite.max()) if len(finite) and np.isfinite(nll).all() else math.inf
+        if math.isfinite(diverged.get(entrant, math.inf)):
+            parts.append(f"{name} from {diverged[entrant]:.2g} s (diverged; NLL up to {highest:.3g})")
+        else:
+            count = int(above.sum())
+            parts.append(f"{name} at {count} evaluation{'s' if count > 1 else ''} (up to {highest:.3g})")
+    return lead + "; ".join(parts) + "." if parts else ""
 
 
 def race_fold(race: dict, fold: int = 1) -> dict:
@@ -88,7 +130,9 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
     lines (default the payload's "bands", else 1% and 5%). Evaluations at t = 0 are left out (log axis)."""
     bands = bands if bands is not None else race.get("bands", (0.01, 0.05))
     one = race_fold(race, fold)
-    best = judged(one).best_nll
+    verdict = judged(one)
+    best = verdict.best_nll
+    diverged = {s.entrant: s.diverged for s in verdict.standings}
     nll_curves, error_curves, markers = [], [], []
     settled = settle_points(one, settle_band)
     for k, (method, r) in enumerate(one["methods"].items()):
@@ -96,17 +140,37 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
         name = NAMES.get(method, method)
         seconds = np.asarray(r["trace"]["seconds"], float)
         shown = seconds > 0
+        since = diverged.get(method, math.inf)
+        head = shown & (seconds < since)  # a diverged run: solid to its divergence, dashed from the evaluation before
+        tail = shown & (np.arange(len(seconds)) >= max(int(np.searchsorted(seconds, since)) - 1, 0))
         for dim, curves in ((NLL, nll_curves), (ERROR, error_curves)):
-            values = np.asarray(r["trace"][dim.name], float)[shown]
+            values = np.asarray(r["trace"][dim.name], float)
             curves.append(
                 styled(
-                    hv.Curve((seconds[shown], values), kdims=[SECONDS], vdims=[dim], label=name),
+                    hv.Curve((seconds[head], values[head]), kdims=[SECONDS], vdims=[dim], label=name),
                     color=color,
                     line_width=2,
                     logx=True,
                     bokeh=dict(tools=["hover"]),
                 )
             )
+            if math.isfinite(since):
+                curves.append(
+                    styled(
+                        hv.Curve(
+                            (seconds[tail], values[tail]),
+                            kdims=[SECONDS],
+                            vdims=[dim],
+                            group="Diverged",
+                            label=f"{name} diverged at {since:.2g} s",
+                        ),
+                        color=color,
+                        line_width=2,
+                        logx=True,
+                        bokeh=dict(line_dash="dashed"),
+                        matplotlib=dict(linestyle="dashed"),
+                    )
+                )
         if method in settled:
             markers.append(
                 styled(
@@ -135,8 +199,8 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
         )
         for band in bands
     ]
-    y_range = robust_range(
-        [r["trace"]["test_nll"] for r in one["methods"].values()] + [[band_edge(best, band) for band in bands]]
+    y_range = nll_axis(
+        {method: r["trace"] for method, r in one["methods"].items()}, verdict, [band_edge(best, band) for band in bands]
     )
     nll = styled(
         hv.Overlay(nll_curves + markers + lines, group="Race", label="test_nll"),

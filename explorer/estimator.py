@@ -59,8 +59,27 @@ def _constraint(setting: settings.Setting) -> list:
         high_in = setting.inclusive[1] and setting.high is not None
         closed = {(True, True): "both", (True, False): "left", (False, True): "right", (False, False): "neither"}
         kind = numbers.Integral if setting.kind == "int" else numbers.Real
-        allowed = [Interval(kind, setting.low, setting.high, closed=closed[low_in, high_in])]
+        allowed = [_Declared(setting, kind, setting.low, setting.high, closed=closed[low_in, high_in])]
     return allowed + ([None] if setting.allow_none else [])
+
+
+class _Declared(Interval):
+    """scikit-learn's interval of a numeric setting, checked and said by its declaration (`Setting.check`,
+    `Setting.requirement`): the same rule and words as the Model, links and benchmark flags (a bool is no number)."""
+
+    def __init__(self, setting: settings.Setting, *interval, closed: str):
+        super().__init__(*interval, closed=closed)
+        self.setting = setting
+
+    def is_satisfied_by(self, val) -> bool:
+        try:
+            self.setting.check(val)
+        except ValueError:
+            return False
+        return val is not None
+
+    def __str__(self) -> str:
+        return self.setting.requirement()
 
 
 _DEFAULTS = {

@@ -94,9 +94,11 @@ class Setting:
 
     def requirement(self) -> str:
         """What a value must be, in words: 'a whole number from 1 to 2000', 'a finite number above 0 and at most
-        1e+06', 'True or False', 'one of tied, per-point' (the words every face refuses a bad value with)."""
+        1e+06', 'True or False', 'one of rbf, matern12, matern32, matern52, or a Kernel object' (the words every face
+        refuses a bad value with)."""
         if self.kind not in ("int", "float"):
-            return self.allowed()
+            objects = f", or a {' or '.join(kind.__name__ for kind in self.objects)} object" if self.objects else ""
+            return self.allowed() + objects
         number = "a whole number" if self.kind == "int" else "a finite number"
         return number if self.low is None and self.high is None else f"{number} {self.allowed()}"
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import methods, recipe, scoring
+from explorer import recipe, scoring
 from explorer.bench import grid
 from explorer.bench.common import (
     add_common_arguments,
@@ -101,7 +101,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--n", type=whole_number(2, floats=True), nargs="+", default=[10_000, 100_000, 1_000_000, 10_000_000]
     )
-    parser.add_argument("--method", default="xgpc", choices=list(methods.METHODS))
+    add_setting_argument(parser, "method")
     add_option_argument(
         parser, "builder option, e.g. epgpc.sites=per-point (repeatable; options of other methods are ignored)"
     )

@@ -9,9 +9,13 @@ xgpc-explorer data {list,fetch,examples} [options]
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
+from explorer.console import Parser, listening_problem, whole_number
+
 PROG = "xgpc-explorer"
+CORES = os.cpu_count() or 1
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -55,7 +59,7 @@ def bench_listing() -> str:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
+    top = Parser(
         prog=PROG,
         description="X-GPC Explorer: serve the dashboard, run the benchmarks, manage the data home.",
         epilog=f"In a checkout, `panel serve apps/explorer.py` serves the same app. `{PROG} COMMAND --help` for more.",
@@ -67,7 +71,9 @@ def parser() -> argparse.ArgumentParser:
         help="serve the dashboard (one Model and worker per browser session)",
         description="Serve the dashboard at http://ADDRESS:PORT/explorer.",
     )
-    serving.add_argument("--port", type=int, default=5006, help="port (default 5006; 0 picks a free one)")
+    serving.add_argument(
+        "--port", type=whole_number(0, 65535), default=5006, help="port, 0…65535 (default 5006; 0 picks a free one)"
+    )
     serving.add_argument(
         "--address", default=None, help="address to listen on (default: all; use 127.0.0.1 to stay on this machine)"
     )
@@ -81,9 +87,10 @@ def parser() -> argparse.ArgumentParser:
     )
     serving.add_argument(
         "--num-procs",
-        type=int,
+        type=whole_number(0, CORES),
         default=1,
-        help="server processes (default 1; 0 = one per core); sessions are spread over them",
+        help=f"server processes, 0…{CORES} (this machine's cores; default 1; 0 = one per core); sessions are spread "
+        "over them",
     )
     serving.add_argument(
         "--scheduler",
@@ -93,7 +100,7 @@ def parser() -> argparse.ArgumentParser:
         "if set, else in the server; needs the `dask` extra); checked at start: it must answer within a few seconds",
     )
     serving.add_argument("--show", action="store_true", help="open the page in this machine's browser")
-    serving.set_defaults(run=_serve)
+    serving.set_defaults(run=_serve, parser=serving)
 
     # bench and data hand their options on untouched (main dispatches them); listed here for the help
     commands.add_parser("bench", help="run a benchmark (list them with: bench --help)")
@@ -110,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
 
         return data_command.main(argv[1:])
     args = parser().parse_args(argv)
+    if args.command == "serve":
+        problem = listening_problem(args.port, args.address)
+        if problem is not None:
+            args.parser.error(f"argument --{problem[0]}: {problem[1]}")
     return args.run(args)
 
 

@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
@@ -59,18 +59,45 @@ FIT_PARAMETERS = {
 
 def _constraint(setting: settings.Setting) -> list:
     """scikit-learn's parameter constraint of a declared setting: its type, bounds (closed ends as declared),
-    choices and accepted objects."""
+    choices and accepted objects, checked and said by the declaration (`_Declared`)."""
     if setting.kind == "bool":
-        allowed = ["boolean"]
+        allowed = [_DeclaredOptions(setting, bool, {True, False})]
     elif setting.kind == "choice":
-        allowed = [StrOptions(set(setting.choices))] + list(setting.objects)
+        allowed = [_DeclaredOptions(setting, str, set(setting.choices))]
     else:
         low_in = setting.inclusive[0] or setting.low is None
         high_in = setting.inclusive[1] and setting.high is not None
         closed = {(True, True): "both", (True, False): "left", (False, True): "right", (False, False): "neither"}
         kind = numbers.Integral if setting.kind == "int" else numbers.Real
-        allowed = [Interval(kind, setting.low, setting.high, closed=closed[low_in, high_in])]
+        allowed = [_DeclaredInterval(setting, kind, setting.low, setting.high, closed=closed[low_in, high_in])]
     return allowed + ([None] if setting.allow_none else [])
+
+
+class _Declared:
+    """A scikit-learn constraint checked and said by a setting's declaration (`Setting.check`,
+    `Setting.requirement`): the same rule and words as the Model, links and benchmark flags (a bool is no number)."""
+
+    def __init__(self, setting: settings.Setting, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.setting = setting
+
+    def is_satisfied_by(self, val) -> bool:
+        try:
+            self.setting.check(val)
+        except ValueError:
+            return False
+        return val is not None
+
+    def __str__(self) -> str:
+        return self.setting.requirement()
+
+
+class _DeclaredInterval(_Declared, Interval):
+    """A numeric setting's declared bounds, as scikit-learn's `Interval`."""
+
+
+class _DeclaredOptions(_Declared, Options):
+    """A switch's or a choice's declared values (and accepted objects), as scikit-learn's `Options`."""
 
 
 _DEFAULTS = {

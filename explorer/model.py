@@ -4,6 +4,8 @@ parameters are the run's settings, generated from their declarations (`explorer.
 evaluation. UIs watch `history_length` (new rows), `iteration` and `status`. No UI imports here.
 
 Every configuration parameter except `eval_every` defines the run: changing one resets the run and `status` says so.
+A value outside a setting's declaration (`settings.Setting.check`: `True` is no number) is refused at assignment with
+a ValueError in the words of every face ("n_inducing must be a whole number from 1 to 2000, got 0"); nothing changes.
 A change that cannot be applied (e.g. a data set that is not available) is rolled back, the run stays as it was, and
 the error is raised to the caller. A step that fails (`NumericalError`; `KernelLearningError` when kernel learning
 diverged) leaves the run at its last good state; `continue_without_kernel_learning()` then trains on with the kernel
@@ -36,16 +38,33 @@ COLLAPSE_TOLERANCE = 0.02
 """A run has collapsed to the prior when every evaluated p(y=1) is within this of ½ (test NLL ≈ log 2)."""
 
 
+class _Declared:
+    """A param parameter that checks a value by its setting's declaration (`settings.Setting.check`) before param's
+    own checks: one rule, in the same words, for the Model and the other faces (a bool for a number is refused)."""
+
+    def _validate(self, val):
+        if self.name is not None:  # None: the class default, checked by the declaration's own tests
+            settings.SETTINGS[self.name].check(val)
+        super()._validate(val)
+
+
+_DECLARED = {
+    kind: type(kind.__name__, (_Declared, kind), {})
+    for kind in (param.Boolean, param.ClassSelector, param.Selector, param.Integer, param.Number)
+}
+
+
 def _parameter(setting: settings.Setting) -> param.Parameter:
-    """The param parameter of a declared setting (`explorer.settings`): its type, default, bounds, choices, help."""
+    """The param parameter of a declared setting (`explorer.settings`): its type, default, bounds, choices, help;
+    values are checked by the declaration (`_Declared`)."""
     common = dict(default=setting.default, doc=setting.help)
     if setting.kind == "bool":
-        return param.Boolean(**common)
+        return _DECLARED[param.Boolean](**common)
     if setting.kind == "choice":
         if setting.objects:
-            return param.ClassSelector(class_=(str, *setting.objects), **common)
-        return param.Selector(objects=list(setting.choices or [setting.default]), **common)
-    numeric = param.Integer if setting.kind == "int" else param.Number
+            return _DECLARED[param.ClassSelector](class_=(str, *setting.objects), **common)
+        return _DECLARED[param.Selector](objects=list(setting.choices or [setting.default]), **common)
+    numeric = _DECLARED[param.Integer if setting.kind == "int" else param.Number]
     return numeric(
         bounds=(setting.low, setting.high),
         inclusive_bounds=setting.inclusive,

@@ -93,9 +93,20 @@ class Setting:
             return f"{'at most' if high_in else 'below'} {self.high:g}"
         return "any value"
 
+    def requirement(self) -> str:
+        """What a value must be, in words: 'a whole number from 1 to 2000', 'a finite number above 0 and at most
+        1e+06', 'True or False', 'one of rbf, matern12, matern32, matern52, or a Kernel object' (the words every face
+        refuses a bad value with)."""
+        if self.kind not in ("int", "float"):
+            objects = f", or a {' or '.join(kind.__name__ for kind in self.objects)} object" if self.objects else ""
+            return self.allowed() + objects
+        number = "a whole number" if self.kind == "int" else "a finite number"
+        return number if self.low is None and self.high is None else f"{number} {self.allowed()}"
+
     def check(self, value):
         """`value` if it is a valid value of this setting, else ValueError naming the setting, the value and what
-        is allowed."""
+        is allowed ("NAME must be REQUIREMENT, got VALUE"; a choice: "unknown NAME VALUE; choose one of …"): the
+        one rule of every face (Model, XGPClassifier, links, benchmark flags). A bool is not a number here."""
         if value is None:
             if self.allow_none:
                 return value
@@ -112,14 +123,9 @@ class Setting:
                 raise ValueError(f"unknown {self.name} {value!r}; choose one of {', '.join(map(str, self.choices))}")
         else:
             integral = isinstance(value, int) and not isinstance(value, bool)
-            if self.kind == "int" and not integral:
-                raise ValueError(f"{self.name} must be a whole number, got {value!r}")
             number = integral or (self.kind == "float" and isinstance(value, float))
-            if not number or not math.isfinite(value):
-                raise ValueError(f"{self.name} must be a finite number, got {value!r}")
-            problem = self.out_of_range(value)
-            if problem is not None:
-                raise ValueError(f"{self.name} {problem.split(': ', 1)[1]}")
+            if not number or not math.isfinite(value) or self.out_of_range(value) is not None:
+                raise ValueError(f"{self.name} must be {self.requirement()}, got {value!r}")
         return value
 
 

@@ -20,15 +20,18 @@ def available() -> dict[str, str]:
 
 
 def run(name: str, argv: list[str]) -> int:
-    benchmarks = available()
-    if name not in benchmarks:
-        listing = "\n".join(f"  {n:12s} {d}" for n, d in sorted(benchmarks.items()))
+    """Run benchmark `name` with its options `argv` (only its module is imported: a usage error is quick)."""
+    module = None
+    if name != "common" and name in {info.name for info in pkgutil.iter_modules(__path__)}:
+        module = importlib.import_module(f"{__name__}.{name}")
+    if not (hasattr(module, "main") and hasattr(module, "DESCRIPTION")):
+        listing = "\n".join(f"  {n:12s} {d}" for n, d in sorted(available().items()))
         raise SystemExit(f"unknown benchmark {name!r}; available:\n{listing}")
     from explorer.bench.grid import GridFailed
     from explorer.data.datasets import DataError
 
     try:
-        return importlib.import_module(f"{__name__}.{name}").main(argv)
+        return module.main(argv)
     except DataError as err:  # a data set missing or unreadable: one line saying what and how to get it
         raise SystemExit(f"python -m explorer bench {name}: {err}") from None
     except GridFailed as err:  # tasks on a cluster failed: each named (the others' results kept for a rerun)

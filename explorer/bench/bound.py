@@ -26,6 +26,7 @@ import shlex
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, add_setting_argument, finish, pinned_blas, run_config
 from explorer.compare import nonaugmented_elbo
+from explorer.console import Parser, positive_number, whole_number
 from explorer.kernels import make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.recipe import full_batch_engine
@@ -38,7 +39,7 @@ TOLERANCE = 1e-6  # fit_to_optimum's stopping rule: max|Δμ| ≤ TOLERANCE·(1 
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench bound", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
@@ -51,11 +52,11 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean")
     parser.add_argument(
         "--seconds",
-        type=float,
+        type=positive_number,
         default=30.0,
         help="training time of natural-gradient SVGP that picks the kernel (default 30)",
     )
-    parser.add_argument("--max-sweeps", type=int, default=300, help="most full-batch steps per optimum")
+    parser.add_argument("--max-sweeps", type=whole_number(1), default=300, help="most full-batch steps per optimum")
     P.add_kernel_argument(parser)
     add_setting_argument(parser, "seed")
     parser.add_argument(

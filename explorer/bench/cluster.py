@@ -23,26 +23,27 @@ from pathlib import Path
 import numpy as np
 
 from explorer.bench.common import add_common_arguments, finish, run_config
+from explorer.console import Parser, whole_number
 
 DESCRIPTION = "A study's grid on N local Dask workers against the serial run in the same session: wall-time ratio"
 TIMINGS = ("seconds", "ms_per_iteration", "machine", "command")  # wall-clock readings and where/how it ran
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench cluster",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--workers", type=int, default=2, help="local Dask workers of the cluster run (default 2)")
-    parser.add_argument("--repeats", type=int, default=2, help="serial/cluster pairs to run (default 2)")
+    parser.add_argument(
+        "--workers", type=whole_number(1), default=2, help="local Dask workers of the cluster run (default 2)"
+    )
+    parser.add_argument("--repeats", type=whole_number(1), default=2, help="serial/cluster pairs to run (default 2)")
     add_common_arguments(parser)
     parser.add_argument("study", nargs=argparse.REMAINDER, help="the study and its options, e.g. table1 --quick")
     args = parser.parse_args(argv)
     if not args.study:
         parser.error("name the study to run, e.g. table1 --quick --iterations 1000 --convergence none")
-    if args.workers < 1 or args.repeats < 1:
-        parser.error(f"--workers and --repeats must be at least 1, got {args.workers} and {args.repeats}")
     return args
 
 

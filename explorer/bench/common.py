@@ -21,6 +21,7 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from explorer import settings
+from explorer.console import whole_number
 
 BENCHMARKS_MD = Path("BENCHMARKS.md")
 RESULTS_DIR = Path("bench-results")
@@ -130,7 +131,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
     parser.add_argument(
         "--threads",
-        type=int,
+        type=whole_number(1),
         default=1,
         help="BLAS threads (default 1: more threads on a small shared machine slow linear algebra)",
     )
@@ -153,6 +154,36 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def setting_value(name: str, text: str):
+    """The value of run setting `name` written as `text` on a command line ("none": None where the setting allows it;
+    "true"/"false" for a switch), checked by its declaration (`Setting.check`); ValueError in its words otherwise."""
+    setting = settings.SETTINGS[name]
+    if setting.allow_none and text.lower() == "none":
+        return None
+    if setting.kind == "bool":
+        if text.lower() not in ("true", "false"):
+            raise ValueError(f"{name} must be True or False, got {text!r}")
+        return text.lower() == "true"
+    try:
+        value = {"int": int, "float": float}.get(setting.kind, str)(text)
+    except ValueError:
+        raise ValueError(f"{name} must be {setting.requirement()}, got {text!r}") from None
+    return setting.check(value)
+
+
+def setting_type(name: str):
+    """An argparse type: run setting `name`'s value from its text (`setting_value`), a usage error in its words."""
+
+    def parse(text: str):
+        try:
+            return setting_value(name, text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    parse.__name__ = name
+    return parse
+
+
 def add_setting_argument(
     parser: argparse.ArgumentParser,
     name: str,
@@ -160,33 +191,21 @@ def add_setting_argument(
     help: str | None = None,
     aliases: tuple[str, ...] = (),
     dest: str | None = None,
+    nargs: str | None = None,
 ) -> None:
     """--NAME (underscores as dashes): the run setting `name` as a flag, with its type, choices, default and help
     from its declaration (`explorer.settings`; `default` and `help` replace them where a benchmark differs). A value
-    outside the setting's bounds or choices is a usage error naming the setting and what is allowed; "none" is None
-    for a setting that allows it. `aliases` are further spellings of the flag (a benchmark's own short name, such as
-    --m for `n_inducing`), `dest` the attribute it is stored in (default: `name`)."""
+    outside the setting's bounds or choices is a usage error naming the setting and what is allowed
+    (`setting_type`); "none" is None for a setting that allows it. `aliases` are further spellings of the flag (a
+    benchmark's own short name, such as --m for `n_inducing`), `dest` the attribute it is stored in (default:
+    `name`), `nargs` argparse's (several values)."""
     setting = settings.SETTINGS[name]
-
-    def parse(text: str):
-        if setting.allow_none and text.lower() == "none":
-            return None
-        try:
-            if setting.kind == "bool":
-                if text.lower() not in ("true", "false"):
-                    raise ValueError(f"{name} must be true or false, got {text!r}")
-                value = text.lower() == "true"
-            else:
-                value = {"int": int, "float": float}.get(setting.kind, str)(text)
-            return setting.check(value)
-        except ValueError as err:
-            raise argparse.ArgumentTypeError(str(err)) from None
-
     parser.add_argument(
         "--" + name.replace("_", "-"),
         *aliases,
         dest=dest or name,
-        type=parse,
+        type=setting_type(name),
+        nargs=nargs,
         default=setting.default if default is None else default,
         metavar="{" + ",".join(setting.choices) + "}" if setting.choices else setting.kind.upper(),
         help=(help or setting.help).replace("%", "%%")

@@ -18,6 +18,7 @@ from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, run_config
 from explorer.bench.race import race_entrants
+from explorer.console import Parser
 
 DESCRIPTION = "Kernel-learning dynamics: X-GPC's kernel-step options raced against natural-gradient SVGP"
 REFERENCE = "svgp-natgrad"
@@ -88,7 +89,7 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench dynamics",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -102,7 +103,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     add_common_arguments(parser)
     grid.add_arguments(parser)
     args = parser.parse_args(argv)
-    P.check_fold(parser, args)
     if REFERENCE not in args.entrants:
         args.entrants.append(REFERENCE)
     return args

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -27,9 +26,10 @@ from explorer.bench.common import (
     median_seconds,
     pinned_blas,
 )
+from explorer.console import Parser, whole_number
 from explorer.data import datasets
 from explorer.gibbs import GibbsSampler, seconds_per_sweep_estimate
-from explorer.kernels import KERNELS, Kernel, make_kernel
+from explorer.kernels import Kernel, make_kernel
 from explorer.studies.comparison import run_comparison
 
 DESCRIPTION = "PG Gibbs sampler: seconds per sweep vs the Cholesky+solves+PG floor; Fig. 1 MCMC vs X-GPC on Diabetes"
@@ -172,23 +172,20 @@ _FIG1_ROWS = [  # (summary key, label, format)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench gibbs", description=DESCRIPTION)
+    parser = Parser(prog="python -m explorer bench gibbs", description=DESCRIPTION)
     add_common_arguments(parser)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[200, 500, 768, 1500])
-    parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--samples", type=int, default=2500, help="Fig. 1 draws per chain after burn-in")
-    parser.add_argument("--burn-in", type=int, default=100)
-    parser.add_argument("--chains", type=int, default=4)
+    parser.add_argument(
+        "--sizes", type=whole_number(2), nargs="+", default=[200, 500, 768, 1500], help="rows n of the sweep timings"
+    )
+    parser.add_argument("--repeats", type=whole_number(1), default=7)
+    parser.add_argument("--samples", type=whole_number(1), default=2500, help="Fig. 1 draws per chain after burn-in")
+    parser.add_argument("--burn-in", type=whole_number(0), default=100)
+    parser.add_argument("--chains", type=whole_number(1), default=4)
     add_setting_argument(
         parser, "n_inducing", help="m of the sparse X-GPC in Fig. 1", aliases=("--inducing",), dest="inducing"
     )
     add_setting_argument(parser, "seed")
-    parser.add_argument(
-        "--kernel",
-        choices=sorted(KERNELS),
-        default="rbf",
-        help="kernel family of the sweeps and Fig. 1 (default rbf; Fig. 1 keeps the RBF's ℓ, σ²)",
-    )
+    add_setting_argument(parser, "kernel", help="kernel family of the sweeps and Fig. 1 (Fig. 1 keeps the RBF's ℓ, σ²)")
     parser.add_argument("--skip-fig1", action="store_true")
     args = parser.parse_args(argv)
     command = "python -m explorer bench gibbs" + ("" if argv is None else "".join(f" {a}" for a in argv))

@@ -16,26 +16,29 @@ import numpy as np
 from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, add_setting_argument, finish, markdown_table, run_config
+from explorer.console import Parser, positive_number, whole_number
 from explorer.studies.inducing import checkpoints, value_at
 
 DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 inducing points"
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench inducing",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--dataset", default="ijcnn1", help="data set: a registered name or a file (default ijcnn1)")
-    parser.add_argument("--m", type=int, nargs="+", default=[16, 32, 64, 128])
+    add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m", nargs="+", default=[16, 32, 64, 128])
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="paper")
-    parser.add_argument("--folds", type=int, default=2, help="average over the first FOLDS of 10 folds (default 2)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="training time per fit (default 30)")
+    parser.add_argument(
+        "--folds", type=whole_number(1, 10), default=2, help="average over the first FOLDS of 10 folds (default 2)"
+    )
+    parser.add_argument("--seconds", type=positive_number, default=30.0, help="training time per fit (default 30)")
     parser.add_argument(
         "--iterations",
-        type=int,
+        type=whole_number(1),
         default=None,
         help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
     )

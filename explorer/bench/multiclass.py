@@ -43,8 +43,17 @@ from sklearn.multiclass import OneVsRestClassifier
 
 from explorer import methods
 from explorer.bench import grid
-from explorer.bench.common import add_common_arguments, finish, markdown_table, median_seconds, pinned_blas, run_config
+from explorer.bench.common import (
+    add_common_arguments,
+    add_setting_argument,
+    finish,
+    markdown_table,
+    median_seconds,
+    pinned_blas,
+    run_config,
+)
 from explorer.bench.protocol import Progress
+from explorer.console import Parser, positive_number, whole_number
 from explorer.estimator import XGPClassifier
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import initial_kernel
@@ -329,28 +338,40 @@ def summarise(records: list[dict]) -> list[dict]:
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench multiclass",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
     parser.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
-    parser.add_argument("--k", type=int, default=5, help="stratified folds the data is cut into (default 5)")
-    parser.add_argument("--folds", type=int, default=1, help="run the first FOLDS of them (default 1)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="training time per sliced fit (default 30)")
-    parser.add_argument("--eval-every", type=int, default=20, help="iterations between test evaluations (default 20)")
     parser.add_argument(
-        "--eval-points", type=int, default=2000, help="most test rows per evaluation of a trace (default 2000)"
+        "--k", type=whole_number(2), default=5, help="stratified folds the data is cut into (default 5)"
     )
-    parser.add_argument("--m", type=int, default=50, help="inducing points (default 50)")
-    parser.add_argument("--batch-size", type=int, default=100, help="minibatch size s (default 100)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--generated-rows", type=int, default=100_000, help="rows of the generated K = 5 set")
-    parser.add_argument("--gpc-rows", type=int, default=1000, help="most training rows for scikit-learn's GPC")
-    parser.add_argument("--ovr-iterations", type=int, default=500, help="iterations per one-vs-rest X-GPC class")
-    parser.add_argument("--cost-classes", type=int, nargs="+", default=[3, 5, 10], help="K of the cost table")
-    parser.add_argument("--cost-rows", type=int, nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table")
+    parser.add_argument("--folds", type=whole_number(1), default=1, help="run the first FOLDS of them (default 1)")
+    parser.add_argument(
+        "--seconds", type=positive_number, default=30.0, help="training time per sliced fit (default 30)"
+    )
+    add_setting_argument(parser, "eval_every", default=20, help="iterations between test evaluations")
+    add_setting_argument(parser, "eval_points", default=2000, help="most test rows per evaluation of a trace")
+    add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m", default=50)
+    add_setting_argument(parser, "batch_size")
+    add_setting_argument(parser, "seed")
+    parser.add_argument(
+        "--generated-rows", type=whole_number(1), default=100_000, help="rows of the generated K = 5 set"
+    )
+    parser.add_argument(
+        "--gpc-rows", type=whole_number(1), default=1000, help="most training rows for scikit-learn's GPC"
+    )
+    parser.add_argument(
+        "--ovr-iterations", type=whole_number(1), default=500, help="iterations per one-vs-rest X-GPC class"
+    )
+    parser.add_argument(
+        "--cost-classes", type=whole_number(3), nargs="+", default=[3, 5, 10], help="K of the cost table"
+    )
+    parser.add_argument(
+        "--cost-rows", type=whole_number(1), nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table"
+    )
     parser.add_argument("--quick", action="store_true", help="iris and wine, 1 fold, 3 s slices, a small cost table")
     add_common_arguments(parser)
     grid.add_arguments(parser)

@@ -29,7 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from explorer import methods, recipe, run, settings
-from explorer.bench.common import add_setting_argument
+from explorer.bench.common import add_setting_argument, setting_value
+from explorer.console import positive_number, whole_number
 from explorer.data import datasets, registry
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import Kernel, make_kernel
@@ -287,17 +288,11 @@ def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, e
     )
     parser.add_argument("--entrants", nargs="+", default=list(entrants), choices=list(entrants), help=entrants_help)
     parser.add_argument("--protocol", choices=PROTOCOLS, default="clean")
-    parser.add_argument("--fold", type=int, default=1, help="which of 10 folds to race on (default 1)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="training time per entrant (default 30)")
+    parser.add_argument("--fold", type=whole_number(1, 10), default=1, help="which of 10 folds to race on (default 1)")
+    parser.add_argument("--seconds", type=positive_number, default=30.0, help="training time per entrant (default 30)")
     add_setting_argument(parser, "eval_points", help="test rows evaluated along the way")
     add_kernel_argument(parser)
     add_setting_argument(parser, "seed")
-
-
-def check_fold(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Refuse a --fold outside 1…10 through the parser (a usage error naming the value)."""
-    if not 1 <= args.fold <= 10:
-        parser.error(f"--fold must be between 1 and 10, got {args.fold}")
 
 
 def kernel_label(name: str) -> str:
@@ -306,26 +301,48 @@ def kernel_label(name: str) -> str:
     return "" if name == "rbf" else f", {name}"
 
 
+def parse_option(item: str) -> tuple[str, str, object]:
+    """ "xgpc.rho=0.1" → ("xgpc", "rho", 0.1): a benchmark's `--option METHOD.KEY=VALUE`, a method of
+    `explorer.methods`, one of its builder's settings or a step-size setting, and a value checked by the setting's
+    declaration (`common.setting_value`); ValueError naming what is wrong."""
+    name, equals, text = item.partition("=")
+    method, dot, key = name.partition(".")
+    if not (method and dot and key and equals):
+        raise ValueError(f"option {item!r} is not of the form METHOD.KEY=VALUE (e.g. xgpc.rho=0.1)")
+    if method not in methods.METHODS:
+        raise ValueError(f"option {item!r}: unknown method {method!r}; choose one of {', '.join(methods.METHODS)}")
+    keys = [k for k in (*settings.STEP_RULE_SETTINGS, *settings.BUILDER_SETTINGS) if settings.applies(k, method)]
+    if key not in keys:
+        raise ValueError(f"option {item!r}: {method} has no option {key!r}; its options are {', '.join(keys)}")
+    try:
+        return method, key, setting_value(key, text)
+    except ValueError as err:
+        raise ValueError(f"option {item!r}: {err}") from None
+
+
+def option_argument(item: str) -> str:
+    """An argparse type: `item` if it is a valid `--option` (`parse_option`), else a usage error saying why."""
+    try:
+        parse_option(item)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return item
+
+
+def add_option_argument(parser: argparse.ArgumentParser, help: str) -> None:
+    """--option METHOD.KEY=VALUE (repeatable): further settings of one method's runs, checked as they are parsed."""
+    parser.add_argument(
+        "--option", action="append", default=[], type=option_argument, metavar="METHOD.KEY=VALUE", help=help
+    )
+
+
 def parse_options(items: list[str] | None) -> dict[str, dict]:
     """["xgpc.step_size=constant", "xgpc.rho=0.1", …] → {"xgpc": {"step_size": "constant", "rho": 0.1}}: builder
-    options per method (`explorer.methods`); numbers become floats (ints when integral), true/false booleans."""
+    options per method (`explorer.methods`), each value of its setting's type (`parse_option`)."""
     options: dict[str, dict] = {}
     for item in items or []:
-        name, _, value = item.partition("=")
-        method, _, key = name.partition(".")
-        if not (method and key and value):
-            raise ValueError(f"option {item!r} is not of the form METHOD.KEY=VALUE")
-        if value.lower() in ("true", "false"):
-            parsed = value.lower() == "true"
-        else:
-            try:
-                parsed = float(value)
-                parsed = (
-                    int(parsed) if parsed.is_integer() and "." not in value and "e" not in value.lower() else parsed
-                )
-            except ValueError:
-                parsed = value
-        options.setdefault(method, {})[key] = parsed
+        method, key, value = parse_option(item)
+        options.setdefault(method, {})[key] = value
     return options
 
 

@@ -22,7 +22,8 @@ import numpy as np
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, add_setting_argument, finish, run_config
+from explorer.bench.common import add_common_arguments, add_setting_argument, finish, run_config, setting_type
+from explorer.console import Parser, positive_number, whole_number
 from explorer.studies.race import BAND, BANDS, Race, Verdict, final_value, judge
 
 DESCRIPTION = "Race: test NLL/error against training time, time to the 1%/5% bands of the best NLL, X-GPC's speed-ups"
@@ -30,7 +31,7 @@ TARGETS = {"svgp-adam": 10.0, "svgp-natgrad": 3.0}  # issue 4: X-GPC settles thi
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench race", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--dataset", default="a9a", help="data set: a registered name or a file (default a9a)")
@@ -42,20 +43,20 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         help="default clean: the paper protocol's contiguous folds can give a test fold another class "
         "mix (w8a's first fold: 28%% positives against 3%% overall)",
     )
-    parser.add_argument("--folds", type=int, default=1, help="race on the first FOLDS of 10 folds (default 1)")
-    parser.add_argument("--seconds", type=float, default=60.0, help="training time per method (default 60)")
+    parser.add_argument(
+        "--folds", type=whole_number(1, 10), default=1, help="race on the first FOLDS of 10 folds (default 1)"
+    )
+    parser.add_argument("--seconds", type=positive_number, default=60.0, help="training time per method (default 60)")
     add_setting_argument(parser, "eval_points", help="test rows evaluated along the way")
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
     P.add_kernel_argument(parser)
     add_setting_argument(parser, "batch_size")
-    parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
-    add_setting_argument(parser, "seed")
     parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="METHOD.KEY=VALUE",
-        help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)",
+        "--nugget", type=setting_type("nugget"), default=None, help="γ (default: 1 for paper, 1e-4 for clean)"
+    )
+    add_setting_argument(parser, "seed")
+    P.add_option_argument(
+        parser, "builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)"
     )
     add_common_arguments(parser)
     grid.add_arguments(parser)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import methods, recipe, scoring
+from explorer import recipe, scoring
 from explorer.bench import grid
 from explorer.bench.common import (
     add_common_arguments,
@@ -43,7 +43,8 @@ from explorer.bench.common import (
     pinned_blas,
     run_config,
 )
-from explorer.bench.protocol import Progress, parse_options
+from explorer.bench.protocol import Progress, add_option_argument, parse_options
+from explorer.console import Parser, non_negative_number, positive_number, whole_number
 from explorer.data.sources import CHUNK_ROWS, ArraySource, DataSource, NpySource, ScaledSource
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
@@ -94,22 +95,22 @@ RULES = {
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench scale", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--n", type=float, nargs="+", default=[1e4, 1e5, 1e6, 1e7])
-    parser.add_argument("--method", default="xgpc", choices=list(methods.METHODS))
     parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="METHOD.KEY=VALUE",
-        help="builder option, e.g. epgpc.sites=per-point (repeatable; options of other methods are ignored)",
+        "--n", type=whole_number(2, floats=True), nargs="+", default=[10_000, 100_000, 1_000_000, 10_000_000]
     )
-    parser.add_argument("--noise", type=float, default=0.5, help="label noise sd on the latent score (default 0.5)")
+    add_setting_argument(parser, "method")
+    add_option_argument(
+        parser, "builder option, e.g. epgpc.sites=per-point (repeatable; options of other methods are ignored)"
+    )
+    parser.add_argument(
+        "--noise", type=non_negative_number, default=0.5, help="label noise sd on the latent score (default 0.5)"
+    )
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
     add_setting_argument(parser, "batch_size")
-    parser.add_argument("--seconds", type=float, default=120.0, help="training-time cap per n (default 120)")
+    parser.add_argument("--seconds", type=positive_number, default=120.0, help="training-time cap per n (default 120)")
     add_setting_argument(parser, "eval_every", default=100)
     parser.add_argument(
         "--convergence",
@@ -121,7 +122,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--max-ram-gb",
-        type=float,
+        type=positive_number,
         default=4.0,
         help="data larger than this as float64 is written to disk and trained on out of core (default 4)",
     )
@@ -132,8 +133,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--test-rows",
-        type=float,
-        default=1e5,
+        type=whole_number(1, floats=True),
+        default=100_000,
         help="fresh test rows the scores are computed on (default 1e5)",
     )
     parser.add_argument(
@@ -143,7 +144,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--chunk-rows",
-        type=int,
+        type=whole_number(1),
         default=CHUNK_ROWS,
         help=f"test rows read and predicted at a time (default {CHUNK_ROWS}; a task on a cluster scores "
         f"{scoring.TASK_ROWS:,} rows, whole chunks)",

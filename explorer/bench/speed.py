@@ -18,7 +18,6 @@ Targets (issue 2): at m = s = 100 at least 2,000 iterations/s without and 500/s 
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 import tracemalloc
@@ -29,6 +28,7 @@ from scipy.linalg import blas, lapack
 from explorer import recipe
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import final_value, first_time, settled_time
+from explorer.console import Parser
 from explorer.data import datasets
 from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
@@ -279,7 +279,7 @@ def markdown(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer bench speed", description=DESCRIPTION)
+    parser = Parser(prog="python -m explorer bench speed", description=DESCRIPTION)
     add_common_arguments(parser)
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: fewer sizes, repeats and iterations")
     args = parser.parse_args(argv)

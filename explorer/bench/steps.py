@@ -16,6 +16,7 @@ from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, run_config
 from explorer.bench.race import race_entrants
+from explorer.console import Parser
 
 DESCRIPTION = "Step-size rules for X-GPC (and EPGPC's ε) raced on each data set, natural-gradient SVGP as the reference"
 ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
@@ -36,14 +37,13 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench steps", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     P.add_entrant_arguments(parser, ENTRANTS, P.OFFLINE_DATASETS, "rules to race (default: all)")
     add_common_arguments(parser)
     grid.add_arguments(parser)
     args = parser.parse_args(argv)
-    P.check_fold(parser, args)
     return args
 
 

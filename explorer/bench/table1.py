@@ -15,7 +15,8 @@ import numpy as np
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, add_setting_argument, finish, run_config
+from explorer.bench.common import add_common_arguments, add_setting_argument, finish, run_config, setting_type
+from explorer.console import Parser, positive_number, whole_number
 
 DESCRIPTION = "Table 1: cross-validated error, NLL and time of X-GPC and the baselines (SVGP, EPGPC) beside the paper"
 QUICK = {"datasets": ["diabetes", "a9a"], "folds": 2, "seconds": 15.0}
@@ -23,7 +24,7 @@ TRACE_POINTS = 200
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m explorer bench table1",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -37,12 +38,18 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="paper")
-    parser.add_argument("--k", type=int, default=10, help="number of cross-validation folds the data is cut into")
-    parser.add_argument("--folds", type=int, default=None, help="run only the first FOLDS of them (default all k)")
-    parser.add_argument("--seconds", type=float, default=120.0, help="training-time cap per fit (default 120)")
+    parser.add_argument(
+        "--k", type=whole_number(2), default=10, help="number of cross-validation folds the data is cut into"
+    )
+    parser.add_argument(
+        "--folds", type=whole_number(1), default=None, help="run only the first FOLDS of them (default all k)"
+    )
+    parser.add_argument(
+        "--seconds", type=positive_number, default=120.0, help="training-time cap per fit (default 120)"
+    )
     parser.add_argument(
         "--iterations",
-        type=int,
+        type=whole_number(1),
         default=None,
         help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
     )
@@ -57,20 +64,18 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
     P.add_kernel_argument(parser)
     add_setting_argument(parser, "batch_size")
-    parser.add_argument("--nugget", type=float, default=None, help="γ (default: 1 for paper, 1e-4 for clean)")
+    parser.add_argument(
+        "--nugget", type=setting_type("nugget"), default=None, help="γ (default: 1 for paper, 1e-4 for clean)"
+    )
     parser.add_argument(
         "--monitor-points",
-        type=int,
+        type=whole_number(1),
         default=2000,
         help="largest hold-out subset the convergence rule watches (fixed per fold)",
     )
     add_setting_argument(parser, "seed")
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="METHOD.KEY=VALUE",
-        help="builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)",
+    P.add_option_argument(
+        parser, "builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)"
     )
     parser.add_argument(
         "--quick",

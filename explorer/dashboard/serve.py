@@ -30,6 +30,7 @@ import panel as pn
 from tornado.httputil import ParseBodyConfig, ParseUrlEncodedConfig, set_parse_body_config
 from tornado.process import task_id
 
+from explorer.console import listening_problem
 from explorer.dashboard import cluster
 from explorer.dashboard.app import serve_app
 
@@ -62,18 +63,19 @@ def serve(
     show: bool = False,
     scheduler: str | None = None,
 ) -> None:
-    """Serve the dashboard at http://`address`:`port`/explorer until interrupted.
+    """Serve the dashboard at http://`address`:`port`/explorer until interrupted. A port out of range or in use, an
+    address that is not this machine's, or more processes than cores raise ValueError before anything starts.
 
     Parameters
     ----------
     port : int
-        TCP port (0 picks a free one).
+        TCP port, 0…65535 (0 picks a free one).
     address : str, optional
         Address to listen on (default: all interfaces).
     websocket_origins : list of str, optional
         Hosts (``host[:port]``) the browsers reach the server as; default: localhost on `port`.
     num_procs : int
-        Server processes (0: one per core); each browser session lives in one of them.
+        Server processes, at most this machine's cores (0: one per core); each browser session lives in one of them.
     show : bool
         Open the page in this machine's browser (once, whatever `num_procs`).
     scheduler : str, optional
@@ -85,6 +87,16 @@ def serve(
     explorer.dask_scheduler.SchedulerError
         The scheduler's address is malformed, or no Dask scheduler answers there within a few seconds.
     """
+    cores = os.cpu_count() or 1
+    if isinstance(port, bool) or port not in range(65536):
+        raise ValueError(f"port must be a whole number from 0 to 65535, got {port!r}")
+    if isinstance(num_procs, bool) or num_procs not in range(cores + 1):
+        raise ValueError(
+            f"num_procs must be a whole number from 0 to {cores} (this machine's cores), got {num_procs!r}"
+        )
+    problem = listening_problem(port, address)
+    if problem is not None:
+        raise ValueError(problem[1])
     if scheduler is not None:
         cluster.use_scheduler(scheduler)
     cluster.check_at_start()  # a bad address (--scheduler or $XGPC_SCHEDULER): SchedulerError now, not at a job

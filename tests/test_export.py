@@ -50,10 +50,10 @@ def test_png_has_the_requested_size_and_draws_the_surface(model, tmp_path):
 
 
 def test_composed_views_export_as_svg_with_drawing_elements(model, tmp_path):
-    # against iterations, not the measured training time, whose tick labels vary from run to run
-    view = views.decision_surface(model, resolution=20) + views.training_traces(
-        model, quantities=("test_nll",), x="iteration"
-    )
+    # a fixed time axis (1 ms an iteration), not the measured one, whose tick labels vary from run to run
+    columns = history_columns(model)
+    columns["seconds"] = 0.001 * columns["iteration"]
+    view = views.decision_surface(model, resolution=20) + views.training_traces(columns, quantities=("test_nll",))
     path = export.save(view, tmp_path / "figure.svg", width=900, height=400)
     root = ET.parse(path).getroot()
     assert root.tag == f"{SVG}svg"

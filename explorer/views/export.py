@@ -93,15 +93,15 @@ def _cell(ax) -> tuple[int, int]:
     return (0, 0) if spec is None else (spec.rowspan.start, spec.colspan.start)
 
 
-def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 8) -> None:
+def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 3) -> None:
     """Move the panels of a HoloViews matplotlib `plot` (at its final size and dpi) so that all their text —
     titles, tick and axis labels, legends, panel letters, colour bars with their labels — lies inside the figure,
     `margin` px from its edges, and clear of the neighbouring panels by `gap` px: the layout's grid is kept; each
     column (row) gets the width (height) its widest (tallest) panel's text needs, and the panels share what is left
     in proportion to their current size. HoloViews places the axes for a figure size it chose, so a figure set to
     another size (a slide's 1200 × 450) clipped its letters and labels, and a colour bar's label met the next panel's
-    axis label. Rounds until nothing moves by half a pixel (at most `rounds`), since a panel's text moves with it
-    (and its ticks: matplotlib gives a widened panel more of them, whose labels may then meet). Everything is measured without
+    axis label. A few rounds, since a panel's text moves with it (and its ticks: matplotlib gives a widened panel
+    more of them, whose labels may then meet); fewer where a round moves nothing. Everything is measured without
     drawing the figure (matplotlib works out each text's extent when asked), since drawing is what takes the time:
     with a draw per round and per tick change, laying out the README's figure took about twice as long."""
     figure = plot.state
@@ -116,9 +116,8 @@ def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 8)
     }
     panels = [(ax, cax) for ax, cax, _ in panels]
 
-    def positions() -> np.ndarray:  # px
-        scale = np.tile(figure.bbox.size, 2)
-        return np.array([a.get_position().bounds * scale for ax, cax in panels for a in (ax, cax) if a is not None])
+    def positions() -> list[tuple]:
+        return [tuple(a.get_position().bounds) for ax, cax in panels for a in (ax, cax) if a is not None]
 
     before = None
     for _ in range(rounds):
@@ -126,8 +125,8 @@ def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 8)
         for ax, cax in panels:  # at the panels' present size: a wider panel gets more ticks from matplotlib
             ticks_changed |= _fewer_ticks_where_labels_meet(ax, renderer)
         now = positions()
-        if not ticks_changed and before is not None and np.abs(now - before).max() < 0.5:
-            break  # the last round moved nothing by half a pixel and the ticks stay
+        if not ticks_changed and before is not None and np.allclose(now, before, rtol=0.0, atol=1e-6):
+            break  # the last round moved nothing and the ticks stay: another round would do the same
         before = now
         x_needs, y_needs = [], []
         for ax, cax in panels:

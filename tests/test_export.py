@@ -17,6 +17,7 @@ from PIL import Image
 from explorer import Model, views
 from explorer.metrics import reliability
 from explorer.views import export
+from explorer.views.traces import history_columns
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -49,7 +50,10 @@ def test_png_has_the_requested_size_and_draws_the_surface(model, tmp_path):
 
 
 def test_composed_views_export_as_svg_with_drawing_elements(model, tmp_path):
-    view = views.decision_surface(model, resolution=20) + views.training_traces(model, quantities=("test_nll",))
+    # a fixed time axis (1 ms an iteration), not the measured one, whose tick labels vary from run to run
+    columns = history_columns(model)
+    columns["seconds"] = 0.001 * columns["iteration"]
+    view = views.decision_surface(model, resolution=20) + views.training_traces(columns, quantities=("test_nll",))
     path = export.save(view, tmp_path / "figure.svg", width=900, height=400)
     root = ET.parse(path).getroot()
     assert root.tag == f"{SVG}svg"
@@ -57,6 +61,21 @@ def test_composed_views_export_as_svg_with_drawing_elements(model, tmp_path):
     drawn = [e for e in root.iter() if e.tag in (f"{SVG}path", f"{SVG}image", f"{SVG}use")]
     assert len(drawn) > 50
     assert any(e.tag == f"{SVG}image" for e in root.iter())  # the surface's raster
+
+
+def test_tick_labels_that_meet_once_their_panel_is_widened_are_thinned(model, monkeypatch):
+    """The composed figure above failed in the full suite, where a warm process trained the model's 30 iterations in
+    3.7 ms: the layout thinned the time axis's ticks, then widened the panel, for which matplotlib chose ticks every
+    0.0005 s again, and their labels (0.0000, 0.0005, …) met; the whole figure was drawn at 85 % (an SVG 762.35 pt
+    wide instead of 648 pt). The ticks are now thinned at the panels' final size: the text fits at full size."""
+    columns = dict(history_columns(model), seconds=np.array([0.0, 0.0012, 0.0025, 0.0037]))
+    view = views.decision_surface(model, resolution=20) + views.training_traces(columns, quantities=("test_nll",))
+    plot = export.laid_out(view, width=900, height=400, dpi=100)
+    try:
+        assert text_problems(plot.state, monkeypatch) == []
+        assert plot.state.dpi == 100  # not shrunk
+    finally:
+        plt.close(plot.state)
 
 
 def test_html_is_a_standalone_bokeh_document(model, tmp_path):

@@ -322,7 +322,7 @@ def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
     )
     overlay = styled(
         hv.Overlay([factorised, joint, mean_line], group="Gamma", label="lambda"),
-        title=f"λ: factorised Ga({aug.alpha:.3f}, {aug.n_classes}), E = {mean:.3f}; joint E = {1 / aug.joint_rate:.3f}",
+        title=f"q(λ): factorised Ga({aug.alpha:.3f}, {aug.n_classes}), joint Exp({aug.joint_rate:.3f})",
         legend_position="top_right",
     )
     return sized(overlay, **_SIZE)
@@ -352,10 +352,7 @@ def counts_view(aug: SoftmaxAugmentation) -> hv.Overlay:
     ]
     overlay = styled(
         hv.Overlay(spikes, group="Poisson", label="counts"),
-        title="n_k: E[n_k] joint "
-        + ", ".join(f"{g:.2f}" for g in aug.joint_n)
-        + "; γ_k factorised "
-        + ", ".join(f"{g:.2f}" for g in aug.gamma),
+        title="q(n_k): joint (solid), factorised (pale)",
         ylim=(0.0, 1.02),
         legend_position="top_right",
         legend_cols=2,

@@ -8,8 +8,8 @@ the identity line; the two decision surfaces side by side; the sampler's log-lik
 
 K ≥ 3 classes (multi-class X-GPC against the logistic-softmax sampler): the panels are the mean, the variance and
 p(y*=k), each with every class's values at every test point (`ComparisonResult.pairs`), and a third variant beside
-sparse and full: the full fit in the paper's factorised q(λ)q(n) ("factorised"), off the diagonal where the default
-joint family sits on it.
+sparse and full: the full fit in the paper's factorised q(λ)q(n) ("factorised"), above the diagonal where the default
+joint family sits near it.
 
 Inputs are the comparison's results: a `ComparisonRun` (`explorer.studies.comparison`), one `ComparisonResult`
 (`explorer.compare`), or a dict name → result (as the MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).

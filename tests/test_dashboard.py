@@ -1043,3 +1043,48 @@ def test_a_shared_link_greets_the_visitor_with_where_the_settings_came_from(dash
     assert "Run reset" not in status and "n_inducing" not in status  # 20 was already the value
     dash.model.n_inducing = 15  # the visitor's own change later is said as before
     assert dash.model.status.startswith("Run reset (n_inducing 20 → 15)")
+
+
+def mcmc_tab_after_a_run(dataset: str):
+    """An MCMC tab that ran a small comparison on `dataset` to its end, driven here without a worker, and rendered."""
+    from explorer.dashboard.mcmc import McmcTab
+    from explorer.studies.plane import Projection
+
+    model = Model(dataset=dataset, n_points=120, n_inducing=10, batch_size=50, eval_every=5)
+    tab = McmcTab()
+    for widget, value in ((tab.n_train, 36), (tab.n_test, 20), (tab.n_samples, 60), (tab.burn_in, 20)):
+        widget.value = value
+    tab.n_chains.value = 2
+    run = tab.new_run(model, Projection(model.X_train))
+    for _ in run.chunks():
+        pass
+    tab.render(tab.collect(), running=False)
+    return tab, run
+
+
+def test_the_mcmc_tab_shows_both_multiclass_families_against_the_sampler_and_says_the_gap():
+    tab, run = mcmc_tab_after_a_run("blobs-3")
+    assert list(run.results) == ["sparse", "full", "factorised"]
+    factorised, joint = run.results["factorised"], run.results["full"]
+    assert factorised.label == "X-GPC full (paper's factorised q(λ)q(n))"
+    mean_panel = tab.comparison[0].object
+    shown = next(element for element in mean_panel if element.label == factorised.label)
+    np.testing.assert_array_equal(shown.dimension_values(0), factorised.mcmc_mean.ravel())
+    np.testing.assert_array_equal(shown.dimension_values(1), factorised.vi_mean.ravel())
+    assert len([element for element in mean_panel if isinstance(element, hv.Scatter)]) == 3
+    # the sentence, with the offsets from the results' own arrays; the two fits differ by a margin that does not
+    # depend on the (short, unmixed) chains: the same MCMC means are subtracted from both
+    offsets = {name: float(np.mean(r.vi_mean - r.mcmc_mean)) for name, r in (("f", factorised), ("j", joint))}
+    assert np.mean(factorised.vi_mean - joint.vi_mean) > 0.3
+    words = {name: f"{abs(value):.2f} {'above' if value >= 0 else 'below'}" for name, value in offsets.items()}
+    assert f"factorised family's latent means sit {words['f']} MCMC's on average" in tab.summary.object
+    assert f"the joint family's (X-GPC full, the default) {words['j']}" in tab.summary.object
+    assert f"| {joint.label} | {factorised.label} |" in tab.summary.object  # the table's header
+
+
+def test_the_mcmc_tab_shows_two_results_for_two_classes():
+    tab, run = mcmc_tab_after_a_run("moons")
+    assert list(run.results) == ["sparse", "full"]
+    mean_panel = tab.comparison[0].object
+    assert len([element for element in mean_panel if isinstance(element, hv.Scatter)]) == 2
+    assert "mean-field gap" not in tab.summary.object

@@ -12,9 +12,11 @@ from scipy.special import expit, gammaln, log_expit
 
 from explorer.views.softmax_augmentation import (
     F_GRID,
+    MEAN_GRID,
     SoftmaxAugmentation,
     augmented_slice,
     counts_view,
+    family_gap_slice,
     lambda_view,
     likelihood_against_softmax,
     omega_view,
@@ -94,15 +96,32 @@ def test_the_gamma_and_poisson_pictures_are_densities_with_the_optimal_parameter
     assert aug.alpha == pytest.approx(1.0 + aug.gamma.sum(), rel=1e-10)  # α = 1 + Σγ_k (the module's equations)
 
     spikes = counts_view(aug)
+    rate = aug.joint_rate
     for k in range(K):
-        shifted, pmf = curve(spikes, f"n_{k}")
+        shifted, pmf = curve(spikes, f"n_{k} factorised")
         n = np.rint(shifted).astype(int)
-        np.testing.assert_allclose(shifted - n, 0.2 * (k - (K - 1) / 2))
+        np.testing.assert_allclose(shifted - n, 0.12 * (2 * k + 1 - (2 * K - 1) / 2))
         by_hand = np.array([aug.gamma[k] ** i * math.exp(-aug.gamma[k]) / math.factorial(i) for i in n])
         np.testing.assert_allclose(pmf, by_hand, rtol=1e-10)
         assert 1.0 - 1e-3 <= pmf.sum() <= 1.0 + 1e-12  # the support shown holds all but 1e-3 of the mass
         wide = aug.count_pmf(np.arange(200))[:, k]
         assert wide.sum() == pytest.approx(1.0, abs=1e-12) and wide @ np.arange(200) == pytest.approx(aug.gamma[k])
+        # the joint family's marginal of n_k: ∫ β e^(−βλ) Po(n | λ r_k) dλ with r_k = e^(−a_k/2)/(2cosh(c_k/2)),
+        # by quadrature over λ, and its mean r_k/β
+        r = math.exp(-mean[k] / 2) / (2 * math.cosh(aug.c[k] / 2))
+        assert aug.joint_n[k] == pytest.approx(r / rate, rel=1e-10)
+        shifted, pmf = curve(spikes, f"n_{k} joint")
+        np.testing.assert_allclose(shifted - n, 0.12 * (2 * k - (2 * K - 1) / 2))
+        for i, value in zip(n[:6], pmf[:6]):
+            integral = integrate.quad(
+                lambda lam: (
+                    rate * math.exp(-rate * lam + i * math.log(lam * r + 1e-300) - lam * r - math.lgamma(i + 1))
+                ),
+                0,
+                np.inf,
+            )[0]
+            assert value == pytest.approx(integral, rel=1e-7)
+        assert 1.0 - 1e-3 <= pmf.sum() <= 1.0 + 1e-12
 
 
 @pytest.mark.parametrize("mean,var,label", POINTS)
@@ -137,17 +156,18 @@ def test_the_augmented_bound_is_a_gaussian_below_the_likelihood(mean, var, label
     for k in range(K):
         view = augmented_slice(aug, k)
         f, likelihood = curve(view, f"p(y = {label} | f)")
-        _, bound = curve(view, "exp ℓ(f)")
         F = np.tile(mean, (len(f), 1))
         F[:, k] = f
         np.testing.assert_allclose(likelihood, by_hand_likelihood(F, label), rtol=1e-12)
-        assert np.all(bound <= likelihood * (1 + 1e-12))
-        a2, a1, _ = np.polyfit(f, np.log(bound), 2)
-        assert a2 == pytest.approx(-aug.theta[k] / 2.0, rel=1e-8)
-        assert -a1 / (2 * a2) == pytest.approx(((k == label) - aug.gamma[k]) / (2 * aug.theta[k]), rel=1e-8, abs=1e-8)
+        for family, theta, counts in (("factorised", aug.theta, aug.gamma), ("joint", aug.joint_theta, aug.joint_n)):
+            _, bound = curve(view, f"exp ℓ(f), {family}")
+            assert np.all(bound <= likelihood * (1 + 1e-12))
+            a2, a1, _ = np.polyfit(f, np.log(bound), 2)
+            assert a2 == pytest.approx(-theta[k] / 2.0, rel=1e-8)
+            assert -a1 / (2 * a2) == pytest.approx(((k == label) - counts[k]) / (2 * theta[k]), rel=1e-8, abs=1e-8)
     F = np.random.default_rng(2).normal(0.0, 4.0, (2000, K))
     log_p = log_expit(F[:, label]) - np.log(expit(F).sum(axis=1))
-    assert np.all(aug.bound(F) <= log_p + 1e-12)
+    assert np.all(aug.bound(F) <= log_p + 1e-12) and np.all(aug.joint_bound(F) <= log_p + 1e-12)
     nodes, weights = np.polynomial.hermite_e.hermegauss(5)
     grid = np.stack(np.meshgrid(*[nodes] * K, indexing="ij"), axis=-1).reshape(-1, K)
     w = np.prod(np.stack(np.meshgrid(*[weights] * K, indexing="ij"), axis=-1).reshape(-1, K), axis=1)
@@ -166,9 +186,65 @@ def test_bad_points_are_refused_by_name():
         SoftmaxAugmentation.at([0.0], 1.0, 0)
 
 
-def test_the_view_has_five_plots_and_renders_in_both_backends():
+def gauss_hermite_expectation(label, means, var, nodes=40):
+    """E[log p(y = label | f)] under Π_k N(means_k, var) for each row of means (N, K), by a tensor-product
+    Gauss–Hermite rule (numpy's physicists' nodes, `nodes` per class)."""
+    x, w = np.polynomial.hermite.hermgauss(nodes)
+    K = means.shape[1]
+    eps = np.stack(np.meshgrid(*[math.sqrt(2.0 * var) * x] * K, indexing="ij"), axis=-1).reshape(-1, K)
+    weights = np.prod(np.stack(np.meshgrid(*[w / math.sqrt(math.pi)] * K, indexing="ij"), axis=-1).reshape(-1, K), 1)
+    out = []
+    for m in means:
+        F = m + eps
+        out.append(weights @ (log_expit(F[:, label]) - np.log(expit(F).sum(axis=1))))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("mean,var,label", POINTS)
+def test_the_joint_bound_hugs_the_expected_log_likelihood_closer_than_the_factorised_one(mean, var, label):
+    """The sixth picture, along the mean of the label's f_k: its expected log likelihood is Gauss–Hermite quadrature
+    written here (40 nodes a class); both bounds lie below it everywhere; the joint one is, point by point, the closed
+    form Σ_k Y_k(a_k/2 − log 2cosh(c_k/2)) − log(K − Σ_k r_k) and its largest gap is smaller than the factorised
+    one's; the title states both gaps at q, in nats."""
+    aug = SoftmaxAugmentation.at(mean, var, label)
+    K, k = len(mean), label
+    view = family_gap_slice(aug, k)
+    grid, expected = curve(view, f"E_q[log p(y = {label} | f)]")
+    np.testing.assert_array_equal(grid, MEAN_GRID)
+    A = np.tile(np.asarray(mean, dtype=float), (len(grid), 1))
+    A[:, k] = grid
+    truth = gauss_hermite_expectation(label, A, var)
+    np.testing.assert_allclose(expected, truth, rtol=0.0, atol=1e-6)
+    _, joint = curve(view, "joint bound")
+    _, factorised = curve(view, "factorised bound")
+    c = np.sqrt(A**2 + var)
+    log_2cosh = np.logaddexp(c / 2, -c / 2)
+    r = np.exp(-A / 2 - log_2cosh)
+    np.testing.assert_allclose(joint, A[:, label] / 2 - log_2cosh[:, label] - np.log(K - r.sum(axis=1)), atol=1e-9)
+    assert np.all(joint <= truth + 1e-9) and np.all(factorised <= truth + 1e-9)
+    assert np.max(truth - joint) < np.max(truth - factorised)
+    at_q = gauss_hermite_expectation(label, np.array([mean], dtype=float), var)[0]
+    title = view.opts.get().kwargs["title"]
+    gap_joint, gap_factorised = at_q - aug.joint_elbo_term(), at_q - aug.elbo_term()
+    assert title == f"gap at q: joint {gap_joint:.3f}, factorised {gap_factorised:.3f} nats"
+    assert 0.0 <= gap_joint < gap_factorised
+
+
+def test_the_joint_gap_closes_as_the_variance_shrinks_and_the_factorised_one_does_not():
+    # at q's mean itself (E over q of the bounds by the families' closed forms against quadrature written here)
+    mean = np.array([0.5, -1.0, 1.5])
+    gaps = {}
+    for var in (1.0, 1e-2, 1e-4):
+        aug = SoftmaxAugmentation.at(mean, var, 1)
+        truth = gauss_hermite_expectation(1, mean[None], var)[0]
+        gaps[var] = (truth - aug.joint_elbo_term(), truth - aug.elbo_term())
+    assert gaps[1e-4][0] < 1e-3 and gaps[1e-4][0] < 0.01 * gaps[1.0][0]
+    assert gaps[1e-4][1] > 0.05
+
+
+def test_the_view_has_six_plots_and_renders_in_both_backends():
     layout = softmax_augmentation_view([1.0, 0.0, -1.0], 0.5, 0, draws=2000)
-    assert isinstance(layout, hv.Layout) and len(layout) == 5
+    assert isinstance(layout, hv.Layout) and len(layout) == 6
     for backend in ("bokeh", "matplotlib"):
         assert hv.renderer(backend).get_plot(layout) is not None
     assert np.array_equal(curve(layout[0], "logistic-softmax")[0], F_GRID)
@@ -194,3 +270,12 @@ def test_the_learn_tab_redraws_the_picture_when_a_slider_moves():
     lam, density = curve(frames[1], "q(λ)")
     np.testing.assert_allclose(density, aug.lambda_density(lam))
     assert aug.alpha == pytest.approx(1.0 + aug.gamma.sum())
+    # the sixth picture and the text: both families' gaps, in nats, for the new point and slice
+    grid, joint = curve(frames[5], "joint bound")
+    A = np.tile([1.0, 0.0, 2.5], (len(grid), 1))
+    A[:, 1] = grid
+    truth = gauss_hermite_expectation(2, A, 0.5)
+    assert np.all(joint <= truth + 1e-9)
+    at_q = gauss_hermite_expectation(2, np.array([[1.0, 0.0, 2.5]]), 0.5)[0]
+    assert f"**{at_q - aug.joint_elbo_term():.3f} nats**" in tab.softmax_text.object
+    assert f"**{at_q - aug.elbo_term():.3f} nats**" in tab.softmax_text.object

@@ -7,7 +7,9 @@ the identity line; the two decision surfaces side by side; the sampler's log-lik
     mcmc_traces(run.sampler)
 
 K ≥ 3 classes (multi-class X-GPC against the logistic-softmax sampler): the panels are the mean, the variance and
-p(y*=k), each with every class's values at every test point (`ComparisonResult.pairs`).
+p(y*=k), each with every class's values at every test point (`ComparisonResult.pairs`), and a third variant beside
+sparse and full: the full fit in the paper's factorised q(λ)q(n) ("factorised"), above the diagonal where the default
+joint family sits near it.
 
 Inputs are the comparison's results: a `ComparisonRun` (`explorer.studies.comparison`), one `ComparisonResult`
 (`explorer.compare`), or a dict name → result (as the MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
@@ -33,13 +35,16 @@ MARKERS = {
         matplotlib=dict(color="none", edgecolors=RUN_COLORS[0]),
     ),
     "full": dict(marker="diamond", size=6, color=RUN_COLORS[1], alpha=0.8),
+    "factorised": dict(marker="triangle", size=7, color=RUN_COLORS[3], alpha=0.8),
 }
 
 
 def comparison_results(results) -> dict:
-    """name ("sparse", "full", …) → `ComparisonResult` from a ComparisonRun, one ComparisonResult or such a dict."""
+    """name ("sparse", "full", "factorised", …) → `ComparisonResult` from a ComparisonRun, one ComparisonResult or
+    such a dict."""
     if hasattr(results, "full") and hasattr(results, "sampler"):  # a ComparisonRun
-        return {name: r for name, r in (("sparse", results.sparse), ("full", results.full)) if r is not None}
+        named = (("sparse", results.sparse), ("full", results.full), ("factorised", results.factorised))
+        return {name: r for name, r in named if r is not None}
     if hasattr(results, "pairs"):  # one ComparisonResult
         return {"full" if "full" in results.label else "sparse": results}
     if isinstance(results, dict) and results and all(hasattr(r, "pairs") for r in results.values()):
@@ -76,7 +81,9 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
         bokeh=dict(line_dash="dashed"),
         matplotlib=dict(linestyle="dashed"),
     )
-    # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal)
+    # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal);
+    # one column when a third variant's long label would not fit two to a row
+    columns = 2 if len(results) <= 2 else 1
     overlay = styled(
         hv.Overlay([identity] + scatters, group="Comparison", label=quantity),
         title=panels[quantity],
@@ -84,10 +91,10 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
         # "X-GPC: posterior variance of f*_k" was as long as the frame is high, and was clipped to "sterior mean…")
         xlabel="MCMC (PG Gibbs)",
         ylabel="X-GPC",
-        bokeh=dict(legend_position="bottom", legend_cols=2),
+        bokeh=dict(legend_position="bottom", legend_cols=columns),
         matplotlib=dict(legend_position="top_left"),
     )
-    return sized(overlay, width=330, height=350)
+    return sized(overlay, width=330, height=350 if columns == 2 else 420)
 
 
 def mcmc_comparison(results) -> hv.Layout:

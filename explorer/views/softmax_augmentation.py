@@ -9,13 +9,17 @@ variables make it so, each undoing one obstacle:
 - ω_k (Pólya-Gamma): σ(f_k)^Y σ(−f_k)^n ∝ e^{(Y−n)f_k/2} E_{PG(ω | Y+n, 0)}[e^{−ωf_k²/2}] turns the powers into a
   Gaussian in f_k.
 
-At the optimal q(λ) = Ga(α, K), q(n_k) = Po(γ_k), q(ω_k | n_k) = PG(Y_k + n_k, c_k) for a chosen
-q(f) = Π_k N(f_k | mean_k, var_k) (`xgpc_multiclass.local_step`), the augmented bound ℓ(f) (the engine's
-`augmented_likelihood_terms` at variance 0) is, along each f_k, the log of an unnormalised Gaussian with precision
-θ_k = E[ω_k] lying below log p(y | f), and E_q[ℓ(f)] is the point's term of the ELBO.
+Two variational families of the (λ, n) block (`xgpc_multiclass.FAMILIES`), both at their optimum for a chosen
+q(f) = Π_k N(f_k | mean_k, var_k): the paper's factorised q(λ) = Ga(α, K), q(n_k) = Po(γ_k)
+(`xgpc_multiclass.local_step`) and the joint q(λ) = Exp(β), q(n_k | λ) = Po(λ r_k) (`joint_local_step`; marginally
+n_k is geometric with mean E[n_k] = r_k/β), each with q(ω_k | n_k) = PG(Y_k + n_k, c_k). Either family's augmented
+bound ℓ(f) (the engine's per-point terms at variance 0) is, along each f_k, the log of an unnormalised Gaussian with
+precision θ_k = E[ω_k] lying below log p(y | f), and E_q[ℓ(f)] is the point's term of the ELBO. As the mean of f_k
+moves, the factorised bound stays well below the expected log likelihood E_q[log p(y | f)] (the mean-field gap); the
+joint one follows it closely (exactly at zero variance).
 
     SoftmaxAugmentation.at(mean, var, label)      # the numbers and the curves as functions of f
-    softmax_augmentation_view(mean, var, label)   # the five pictures as a Layout
+    softmax_augmentation_view(mean, var, label)   # the six pictures as a Layout
 """
 
 from __future__ import annotations
@@ -27,24 +31,61 @@ import numpy as np
 from scipy import stats
 from scipy.special import expit, softmax
 
-from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
+from explorer.likelihoods import logistic_softmax, logistic_softmax_log_likelihood
 from explorer.polyagamma import sample
 from explorer.views.learn import density_histogram
 from explorer.views.style import RUN_COLORS, sized, styled
-from explorer.xgpc_multiclass import augmented_likelihood_terms, local_step, one_hot
+from explorer.xgpc_multiclass import (
+    augmented_likelihood_terms,
+    factorised_bound,
+    joint_bound,
+    joint_likelihood_terms,
+    joint_local_step,
+    local_step,
+    one_hot,
+)
 
 F_GRID = np.linspace(-8.0, 8.0, 321)
 LATENT = hv.Dimension("f", label="f_k")
 PROBABILITY = hv.Dimension("p", label="probability")
 DENSITY = hv.Dimension("pdf", label="density")
+MEAN_GRID = np.linspace(-8.0, 8.0, 61)
+"""The means of f_k along which the expected log likelihood and the two bounds are drawn."""
+QUADRATURE_NODES = 8_000
+"""Gauss–Hermite nodes in all (at most) of the tensor grid for E_q[log p(y | f)]: 20 per class at K = 3."""
+NATS = hv.Dimension("nats", label="nats")
+FAMILY_STYLES = {
+    "joint": dict(color="seagreen", line_width=2),
+    "factorised": dict(
+        color="royalblue", line_width=2, bokeh=dict(line_dash="dashed"), matplotlib=dict(linestyle="dashed")
+    ),
+}
 _SIZE = dict(width=460, height=300)
+
+
+def expected_log_likelihood(means: np.ndarray, var: np.ndarray, label: int) -> np.ndarray:
+    """E_q[log p(y = label | f)] under q(f) = Π_k N(f_k | mean_k, var_k) for each row of `means` (N, K), one
+    variance per class `var` (K,): tensor-product Gauss–Hermite quadrature with ⌊QUADRATURE_NODES^(1/K)⌋ nodes
+    per class (at least 4, at most 40) → (N,)."""
+    means = np.atleast_2d(np.asarray(means, dtype=float))
+    K = means.shape[1]
+    nodes = int(np.clip(np.floor(QUADRATURE_NODES ** (1.0 / K) + 1e-9), 4, 40))
+    x, w = np.polynomial.hermite_e.hermegauss(nodes)
+    eps = np.stack(np.meshgrid(*[x] * K, indexing="ij"), axis=-1).reshape(-1, K)
+    weights = np.prod(np.stack(np.meshgrid(*[w] * K, indexing="ij"), axis=-1).reshape(-1, K), axis=1)
+    weights = weights / weights.sum()
+    spread = eps * np.sqrt(np.asarray(var, dtype=float))
+    labels = np.full(len(eps), label)
+    return np.array([weights @ logistic_softmax_log_likelihood(labels, mean + spread) for mean in means])
 
 
 @dataclass(frozen=True)
 class SoftmaxAugmentation:
     """One point with class index `label` and q(f) = Π_k N(f_k | mean_k, var_k) (mean, var (K,)), at the optimal
-    local parameters of the augmented model: c (K,), γ (K,) = E[n_k], α (q(λ) = Ga(α, β = K)) and θ (K,) = E[ω_k]
-    = (Y_k + γ_k) tanh(c_k/2)/(2c_k). The curves take F (..., K)."""
+    local parameters of the augmented model in both families: c (K,) (c_k = √E[f_k²], the same in both); the paper's
+    factorised γ (K,) = E[n_k], α (q(λ) = Ga(α, β = K)) and θ (K,) = E[ω_k] = (Y_k + γ_k) tanh(c_k/2)/(2c_k); the
+    joint family's `joint_n` (K,) = E[n_k] = r_k/β, `joint_rate` β (q(λ) = Exp(β)) and `joint_theta` (K,)
+    = (Y_k + E[n_k]) tanh(c_k/2)/(2c_k). The curves take F (..., K)."""
 
     label: int
     mean: np.ndarray
@@ -53,6 +94,9 @@ class SoftmaxAugmentation:
     gamma: np.ndarray
     alpha: float
     theta: np.ndarray
+    joint_n: np.ndarray
+    joint_rate: float
+    joint_theta: np.ndarray
 
     @classmethod
     def at(cls, mean, var, label: int) -> "SoftmaxAugmentation":
@@ -66,8 +110,20 @@ class SoftmaxAugmentation:
         if not (isinstance(label, (int, np.integer)) and 0 <= label < len(mean)):
             raise ValueError(f"the label must be a class index 0…{len(mean) - 1}, got {label!r}")
         c, gamma, alpha, tanh_ratio = (value[0] for value in local_step(mean[None], var[None]))
+        _, joint_n, rate, _ = (value[0] for value in joint_local_step(mean[None], var[None]))
         Y = one_hot(np.array([label]), len(mean))[0]
-        return cls(int(label), mean, var, c, gamma, float(alpha), (Y + gamma) * tanh_ratio)
+        return cls(
+            int(label),
+            mean,
+            var,
+            c,
+            gamma,
+            float(alpha),
+            (Y + gamma) * tanh_ratio,
+            joint_n,
+            float(rate),
+            (Y + joint_n) * tanh_ratio,
+        )
 
     @property
     def n_classes(self) -> int:
@@ -102,13 +158,54 @@ class SoftmaxAugmentation:
             np.full(len(F), self.alpha),
         )
 
+    def joint_bound(self, F: np.ndarray) -> np.ndarray:
+        """The joint family's ℓ(f) ≤ log p(y = label | f), F (n, K) → (n,): its expected log joint minus the entropy
+        of q(λ, n, ω) at q's optimal local parameters, quadratic in each f_k of precision `joint_theta`
+        (`xgpc_multiclass.joint_likelihood_terms` at variance 0)."""
+        F = np.asarray(F, dtype=float)
+        rows = (len(F), self.n_classes)
+        return joint_likelihood_terms(
+            np.broadcast_to(self.Y, rows),
+            F,
+            np.zeros(rows),
+            np.broadcast_to(self.c, rows),
+            np.broadcast_to(self.joint_n, rows),
+            np.full(len(F), self.joint_rate),
+        )
+
+    def expected_slice(self, k: int, means: np.ndarray = MEAN_GRID) -> dict[str, np.ndarray]:
+        """As the mean of f_k takes the values `means` (N,) (the other means and every variance as q's): the
+        expected log likelihood E_q[log p(y = label | f)] by quadrature (`expected_log_likelihood`), and each
+        family's bound on it at its own optimal local parameters (`xgpc_multiclass.joint_bound`,
+        `factorised_bound`), in nats: {"expected", "joint", "factorised"} → (N,)."""
+        A = self.along(k, np.asarray(means, dtype=float))
+        V = np.broadcast_to(self.var, A.shape)
+        Y = np.broadcast_to(self.Y, A.shape)
+        return {
+            "expected": expected_log_likelihood(A, self.var, self.label),
+            "joint": joint_bound(Y, A, V),
+            "factorised": factorised_bound(Y, A, V),
+        }
+
+    def gaps(self) -> dict[str, float]:
+        """Each family's gap at q, E_q[log p(y = label | f)] minus its bound, in nats: {"joint", "factorised"}."""
+        expected = self.expected_log_likelihood()
+        return {
+            "joint": expected - self.joint_elbo_term(),
+            "factorised": expected - self.elbo_term(),
+        }
+
+    def joint_elbo_term(self) -> float:
+        """The joint family's bound at q: Σ_k Y_k(mean_k/2 − log 2cosh(c_k/2)) − log β."""
+        return float(joint_bound(self.Y[None], self.mean[None], self.var[None])[0])
+
     def ceiling(self, k: int) -> float:
         """sup over f_k of p(y = k | f) with the other latent values at their means: 1/(1 + Σ_{j≠k} σ(mean_j))."""
         others = np.delete(self.mean, k)
         return float(1.0 / (1.0 + expit(others).sum()))
 
     def elbo_term(self) -> float:
-        """E_q[ℓ(f)], the point's term of the ELBO."""
+        """E_q[ℓ(f)], the point's term of the ELBO (the factorised family's)."""
         return float(
             augmented_likelihood_terms(
                 self.Y[None],
@@ -121,9 +218,8 @@ class SoftmaxAugmentation:
         )
 
     def expected_log_likelihood(self) -> float:
-        """E_q[log p(y = label | f)] by the link's quasi-Monte Carlo points (`LogisticSoftmax`), ≥ `elbo_term`."""
-        F = self.mean + np.sqrt(self.var) * LogisticSoftmax(self.n_classes).standard_normal_points()
-        return float(logistic_softmax_log_likelihood(np.full(len(F), self.label), F).mean())
+        """E_q[log p(y = label | f)] by quadrature (`expected_log_likelihood`), ≥ `joint_elbo_term` ≥ `elbo_term`."""
+        return float(expected_log_likelihood(self.mean[None], self.var, self.label)[0])
 
     def lambda_density(self, lam: np.ndarray) -> np.ndarray:
         """q(λ) = Ga(λ | α, β = K) at λ ≥ 0."""
@@ -133,9 +229,17 @@ class SoftmaxAugmentation:
         """q(n_k = n) = Po(n | γ_k): n (N,) → (N, K)."""
         return stats.poisson.pmf(np.asarray(n)[:, None], self.gamma)
 
+    def joint_count_pmf(self, n: np.ndarray) -> np.ndarray:
+        """The joint family's marginal q(n_k = n) = ∫ Exp(λ | β) Po(n | λ r_k) dλ, geometric with mean
+        E[n_k] = r_k/β: β/(β + r_k) · (r_k/(β + r_k))^n, n (N,) → (N, K)."""
+        r = self.joint_rate * self.joint_n
+        return stats.geom.pmf(np.asarray(n)[:, None] + 1, self.joint_rate / (self.joint_rate + r))
+
     def count_support(self, tail: float = 1e-3) -> np.ndarray:
-        """0 … the largest (1 − tail)-quantile of the K Poisson distributions (at least 0 … 3)."""
-        return np.arange(max(int(stats.poisson.ppf(1.0 - tail, self.gamma).max()), 3) + 1)
+        """0 … the largest (1 − tail)-quantile of the 2K count distributions, both families' (at least 0 … 3)."""
+        r = self.joint_rate * self.joint_n
+        joint = stats.geom.ppf(1.0 - tail, self.joint_rate / (self.joint_rate + r)) - 1
+        return np.arange(max(int(stats.poisson.ppf(1.0 - tail, self.gamma).max()), int(joint.max()), 3) + 1)
 
     def omega_draws(self, size: int, rng: np.random.Generator) -> np.ndarray:
         """`size` exact draws of each ω_k from q(ω_k) = Σ_n Po(n | γ_k) PG(ω | Y_k + n, c_k) (size, K): n_k from
@@ -188,14 +292,26 @@ def likelihood_against_softmax(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
 
 
 def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
-    """q(λ) = Ga(α, K) on [0, its 99.9% quantile] and E[λ] = α/K (dashed)."""
-    lam = np.linspace(0.0, stats.gamma.ppf(0.999, aug.alpha, scale=1.0 / aug.n_classes), 300)
+    """q(λ) of both families on [0, the larger 99.9% quantile]: the factorised Ga(α, K) and the joint Exp(β), with
+    the factorised E[λ] = α/K (dashed)."""
+    upper = max(stats.gamma.ppf(0.999, aug.alpha, scale=1.0 / aug.n_classes), stats.expon.ppf(0.999) / aug.joint_rate)
+    lam = np.linspace(0.0, upper, 300)
     mean = aug.alpha / aug.n_classes
     dim = hv.Dimension("lambda", label="λ")
-    curve = styled(
+    factorised = styled(
         hv.Curve((lam, aug.lambda_density(lam)), kdims=[dim], vdims=[DENSITY], label="q(λ)"),
         color="black",
         line_width=2,
+    )
+    joint = styled(
+        hv.Curve(
+            (lam, aug.joint_rate * np.exp(-aug.joint_rate * lam)),
+            kdims=[dim],
+            vdims=[DENSITY],
+            group="Joint",
+            label="joint q(λ) = Exp(β)",
+        ),
+        **FAMILY_STYLES["joint"],
     )
     mean_line = styled(
         hv.VLine(mean, group="Mean", label="E[λ]"),
@@ -205,39 +321,48 @@ def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
         matplotlib=dict(linestyle="dashed"),
     )
     overlay = styled(
-        hv.Overlay([curve, mean_line], group="Gamma", label="lambda"),
-        title=f"λ: q(λ) = Ga({aug.alpha:.3f}, {aug.n_classes}), E[λ] = {mean:.3f}",
+        hv.Overlay([factorised, joint, mean_line], group="Gamma", label="lambda"),
+        title=f"q(λ): factorised Ga({aug.alpha:.3f}, {aug.n_classes}), joint Exp({aug.joint_rate:.3f})",
         legend_position="top_right",
     )
     return sized(overlay, **_SIZE)
 
 
 def counts_view(aug: SoftmaxAugmentation) -> hv.Overlay:
-    """q(n_k) = Po(γ_k) for every class on 0 … the largest 99.9% quantile, as spikes side by side (class k shifted by
-    (k − (K − 1)/2)·0.2 along n)."""
+    """q(n_k) of both families for every class on 0 … the largest 99.9% quantile, as spikes side by side: the joint
+    family's geometric marginal (E[n_k] = r_k/β, solid) and the factorised Po(γ_k) (pale); series j = 2k (joint)
+    and 2k + 1 (factorised) shifted by (j − (2K − 1)/2)·0.12 along n."""
     n = aug.count_support()
-    pmf = aug.count_pmf(n)
+    pmfs = {"joint": aug.joint_count_pmf(n), "factorised": aug.count_pmf(n)}
     dim = hv.Dimension("n", label="n")
     spikes = [
         styled(
-            hv.Spikes((n + 0.2 * (k - (aug.n_classes - 1) / 2), pmf[:, k]), kdims=[dim], vdims=["pmf"], label=f"n_{k}"),
+            hv.Spikes(
+                (n + 0.12 * (2 * k + j - (2 * aug.n_classes - 1) / 2), pmfs[family][:, k]),
+                kdims=[dim],
+                vdims=["pmf"],
+                label=f"n_{k} {family}",
+            ),
             color=_class_color(k),
-            line_width=8,
+            line_width=5,
+            alpha=1.0 if family == "joint" else 0.4,
         )
         for k in range(aug.n_classes)
+        for j, family in enumerate(pmfs)
     ]
     overlay = styled(
         hv.Overlay(spikes, group="Poisson", label="counts"),
-        title="n_k: q(n_k) = Po(γ_k), γ = " + ", ".join(f"{g:.2f}" for g in aug.gamma),
+        title="q(n_k): joint (solid), factorised (pale)",
         ylim=(0.0, 1.02),
-        xticks=[int(count) for count in n],
         legend_position="top_right",
+        legend_cols=2,
+        **({"xticks": [int(count) for count in n]} if len(n) <= 16 else {}),
     )
     return sized(overlay, **_SIZE)
 
 
 def omega_view(aug: SoftmaxAugmentation, draws: np.ndarray, bins: int = 40) -> hv.Overlay:
-    """Histograms of exact draws of each ω_k (`SoftmaxAugmentation.omega_draws`, (size, K)) beyond the atom at 0,
+    """The factorised family's q(ω_k): histograms of exact draws of each ω_k (`SoftmaxAugmentation.omega_draws`, (size, K)) beyond the atom at 0,
     scaled to the mass P(ω_k > 0) = 1 − e^{−γ_k} (1 for the label's class), up to their 99.5% quantile; the legend
     gives each E[ω_k] = θ_k and the atom's mass."""
     draws = np.asarray(draws, dtype=float)
@@ -260,26 +385,35 @@ def omega_view(aug: SoftmaxAugmentation, draws: np.ndarray, bins: int = 40) -> h
         )
     overlay = styled(
         hv.Overlay(layers, group="PG", label="omega"),
-        title=f"ω_k: q(ω_k), {len(draws):,} exact draws each",
+        title=f"ω_k: factorised q(ω_k), {len(draws):,} exact draws each",
         legend_position="top_right",
     )
     return sized(overlay, **_SIZE)
 
 
 def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
-    """Along f_k (the others at q's means): the likelihood p(y = label | f) and exp ℓ(f), the augmented bound — an
-    unnormalised Gaussian in f_k below it — with q's mean of f_k (dashed)."""
+    """Along f_k (the others at q's means): the likelihood p(y = label | f) and each family's exp ℓ(f), its augmented
+    bound at q's optimal local parameters — an unnormalised Gaussian in f_k below it — with q's mean of f_k
+    (dashed)."""
     F = aug.along(k, F_GRID)
     likelihood = styled(
         hv.Curve((F_GRID, aug.likelihood(F)), kdims=[LATENT], vdims=[PROBABILITY], label=f"p(y = {aug.label} | f)"),
         color="black",
         line_width=2,
     )
-    bound = styled(
-        hv.Curve((F_GRID, np.exp(aug.bound(F))), kdims=[LATENT], vdims=[PROBABILITY], group="Bound", label="exp ℓ(f)"),
-        color="royalblue",
-        line_width=2,
-    )
+    bounds = [
+        styled(
+            hv.Curve(
+                (F_GRID, np.exp(values)),
+                kdims=[LATENT],
+                vdims=[PROBABILITY],
+                group="Bound",
+                label=f"exp ℓ(f), {family}",
+            ),
+            **FAMILY_STYLES[family],
+        )
+        for family, values in (("joint", aug.joint_bound(F)), ("factorised", aug.bound(F)))
+    ]
     mean_line = styled(
         hv.VLine(aug.mean[k], group="Mean", label=f"mean of f_{k}"),
         color="gray",
@@ -288,10 +422,44 @@ def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         matplotlib=dict(linestyle="dashed"),
     )
     overlay = styled(
-        hv.Overlay([likelihood, bound, mean_line], group="Softmax", label="bound"),
-        title=f"the likelihood and its Gaussian bound along f_{k}",
+        hv.Overlay([likelihood, *bounds, mean_line], group="Softmax", label="bound"),
+        title=f"the likelihood and its Gaussian bounds along f_{k}",
         xlabel=f"f_{k}",
         legend_position="top_left",
+    )
+    return sized(overlay, **_SIZE)
+
+
+def family_gap_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
+    """The mean-field gap along the mean of f_k (`SoftmaxAugmentation.expected_slice`, the other means and every
+    variance as q's): the expected log likelihood E_q[log p(y = label | f)] and the two families' bounds on it, the
+    ELBO terms, in nats, with q's mean of f_k (dashed); the title gives each family's gap at q."""
+    curves = aug.expected_slice(k)
+    gaps = aug.gaps()
+    dim = hv.Dimension("mean_k", label=f"mean of f_{k}")
+    expected = styled(
+        hv.Curve((MEAN_GRID, curves["expected"]), kdims=[dim], vdims=[NATS], label=f"E_q[log p(y = {aug.label} | f)]"),
+        color="black",
+        line_width=2,
+    )
+    bounds = [
+        styled(
+            hv.Curve((MEAN_GRID, curves[family]), kdims=[dim], vdims=[NATS], group="Bound", label=f"{family} bound"),
+            **FAMILY_STYLES[family],
+        )
+        for family in ("joint", "factorised")
+    ]
+    mean_line = styled(
+        hv.VLine(aug.mean[k], group="Mean", label=f"q's mean of f_{k}"),
+        color="gray",
+        line_width=1,
+        bokeh=dict(line_dash="dashed"),
+        matplotlib=dict(linestyle="dashed"),
+    )
+    overlay = styled(
+        hv.Overlay([expected, *bounds, mean_line], group="Gap", label="families"),
+        title=f"gap at q: joint {gaps['joint']:.3f}, factorised {gaps['factorised']:.3f} nats",
+        legend_position="bottom_right",
     )
     return sized(overlay, **_SIZE)
 
@@ -299,9 +467,9 @@ def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
 def softmax_augmentation_view(
     mean, var, label: int, k: int | None = None, *, draws: int = 20_000, rng: np.random.Generator | None = None
 ) -> hv.Layout:
-    """The five pictures for q(f) = Π_k N(mean_k, var_k) and class index `label`, sliced along f_k (default the
-    label's): the likelihood against the softmax, q(λ), q(n_k), q(ω_k) (`draws` exact draws with `rng`, default seed
-    0) and the augmented bound."""
+    """The six pictures for q(f) = Π_k N(mean_k, var_k) and class index `label`, sliced along f_k (default the
+    label's): the likelihood against the softmax, q(λ), q(n_k) (both families), q(ω_k) (`draws` exact draws with
+    `rng`, default seed 0), the two families' augmented bounds and their gaps to the expected log likelihood."""
     aug = SoftmaxAugmentation.at(mean, var, label)
     k = aug.label if k is None else k
     omega = aug.omega_draws(draws, rng if rng is not None else np.random.default_rng(0))
@@ -311,5 +479,6 @@ def softmax_augmentation_view(
         counts_view(aug),
         omega_view(aug, omega),
         augmented_slice(aug, k),
+        family_gap_slice(aug, k),
     ]
     return styled(hv.Layout(plots).cols(2), shared_axes=False, matplotlib=dict(sublabel_format=""))

@@ -48,9 +48,33 @@ class _Declared:
         super()._validate(val)
 
 
+class _DeclaredBoolean(_Declared, param.Boolean):
+    """A Boolean setting checked by its declaration."""
+
+
+class _DeclaredClassSelector(_Declared, param.ClassSelector):
+    """A setting that takes a choice or an object (a step-size rule), checked by its declaration."""
+
+
+class _DeclaredSelector(_Declared, param.Selector):
+    """A choice setting checked by its declaration."""
+
+
+class _DeclaredInteger(_Declared, param.Integer):
+    """A whole-number setting checked by its declaration."""
+
+
+class _DeclaredNumber(_Declared, param.Number):
+    """A number setting checked by its declaration."""
+
+
+# (module-level classes, not made by type(): a Model is pickled to Dask workers, parameters and all)
 _DECLARED = {
-    kind: type(kind.__name__, (_Declared, kind), {})
-    for kind in (param.Boolean, param.ClassSelector, param.Selector, param.Integer, param.Number)
+    param.Boolean: _DeclaredBoolean,
+    param.ClassSelector: _DeclaredClassSelector,
+    param.Selector: _DeclaredSelector,
+    param.Integer: _DeclaredInteger,
+    param.Number: _DeclaredNumber,
 }
 
 

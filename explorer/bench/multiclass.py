@@ -18,6 +18,8 @@ from which the test NLL stays within 1% of the fold's best NLL of any method (`m
 Per-iteration cost of multi-class X-GPC against K and n: the median time of one SVI step (minibatch s, m inducing
 points, kernel learning on) divided by its linear-algebra floor timed in the same process: K Cholesky factorisations
 of an m × m matrix and K triangular solves with s right-hand sides (what K classes' natural-gradient steps must do).
+The share of a default `XGPClassifier(random_state=0)` fit's time that goes to its evaluations (early stopping's
+held-out NLL) on each of --share-datasets (generated: 5,000 rows), from the fit's Trainer (`Trainer.evaluation_share`).
 
 The grid is a list of independent tasks (`tasks`), each a dict of plain values for `run_task(**task)` (a picklable
 module-level function that loads its own data and split), so a grid runner can farm them out. Its JSON holds each
@@ -77,7 +79,7 @@ NAMES = {
     "sklearn-gpc": "scikit-learn GPC (OvR Laplace)",
 }
 QUICK = {"datasets": ["iris", "wine"], "folds": 1, "seconds": 3.0, "gpc_rows": 200, "ovr_iterations": 200}
-QUICK_COST = {"cost_classes": [3, 5], "cost_rows": [1000, 10000]}
+QUICK_COST = {"cost_classes": [3, 5], "cost_rows": [1000, 10000], "share_datasets": ["wine"]}
 SETTLE_BAND = 0.01
 
 
@@ -286,6 +288,27 @@ def cost_task(K: int, n: int, *, m: int = 50, batch_size: int = 100, d: int = 10
     }
 
 
+def share_task(dataset: str, *, generated_rows: int = 5000, threads: int = 1) -> dict:
+    """A default `XGPClassifier(random_state=0)` fit on a whole data set (inputs standardised): its iterations,
+    evaluations (early stopping's, or the history's where early stopping is off), training and evaluation seconds
+    (the Trainer's own timing record) and the share of their sum that went to evaluations."""
+    X, y = load(dataset, generated_rows)
+    sd = X.std(axis=0)
+    X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+    with pinned_blas(threads), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = XGPClassifier(random_state=0).fit(X, y)
+    trainer = model.trainer_
+    return {
+        "data set": f"{dataset} (n {len(y)}, K {len(model.classes_)})",
+        "iterations": model.n_iter_,
+        "evaluations": trainer.evaluations,
+        "train s": trainer.seconds,
+        "eval s": trainer.eval_seconds,
+        "eval share": trainer.evaluation_share,
+    }
+
+
 # ----- summary ---------------------------------------------------------------------------------------------------------
 def settle_times(records: list[dict]) -> None:
     """Each sliced record's "settled_s": training time from which its test NLL stays within 1% of the best test NLL
@@ -351,6 +374,13 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--ovr-iterations", type=int, default=500, help="iterations per one-vs-rest X-GPC class")
     parser.add_argument("--cost-classes", type=int, nargs="+", default=[3, 5, 10], help="K of the cost table")
     parser.add_argument("--cost-rows", type=int, nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table")
+    parser.add_argument(
+        "--share-datasets",
+        nargs="*",
+        default=["wine", "digits", "generated"],
+        choices=DATASETS,
+        help="data sets of the evaluation-share table (a default fit on each; generated: 5,000 rows)",
+    )
     parser.add_argument("--quick", action="store_true", help="iris and wine, 1 fold, 3 s slices, a small cost table")
     add_common_arguments(parser)
     grid.add_arguments(parser)
@@ -379,7 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     fits = tasks(args)
     costs = [(K, n) for K in args.cost_classes for n in args.cost_rows]
     on_cluster = args.scheduler is not None or args.workers is not None
-    progress = Progress(len(costs) if on_cluster else len(fits) + len(costs))
+    shares = list(args.share_datasets)
+    progress = Progress((0 if on_cluster else len(fits)) + len(costs) + len(shares))
     if on_cluster:  # the fits as tasks of a Dask grid; the cost table is timed here, where it is reported
         records = grid.run(
             [
@@ -403,6 +434,12 @@ def main(argv: list[str] | None = None) -> int:
         progress.show(0.0, note, force=True)
         cost_rows.append(cost_task(K, n, m=args.m, batch_size=args.batch_size, seed=args.seed, threads=args.threads))
         progress.advance(1, note)
+    share_rows = []
+    for name in shares:
+        note = f"evaluation share {name}"
+        progress.show(0.0, note, force=True)
+        share_rows.append(share_task(name, threads=args.threads))
+        progress.advance(1, note)
     progress.close()
     settle_times(records)
     rows = summarise(records)
@@ -413,6 +450,11 @@ def main(argv: list[str] | None = None) -> int:
         f"kernel step every iteration) against its linear-algebra floor (K m×m Cholesky + K triangular solves with s "
         f"right-hand sides):\n\n{markdown_table(cost_rows)}\n"
     )
-    payload = {"config": run_config(args), "names": NAMES, "records": records, "cost": cost_rows}
+    if share_rows:
+        markdown += (
+            "\nShare of a default `XGPClassifier(random_state=0)` fit's time spent in evaluations (the Trainer's own "
+            f"timing record):\n\n{markdown_table(share_rows)}\n"
+        )
+    payload = {"config": run_config(args), "names": NAMES, "records": records, "cost": cost_rows, "share": share_rows}
     finish(args, section, command, markdown, payload)
     return 0

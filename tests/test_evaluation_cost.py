@@ -1,0 +1,76 @@
+"""What early stopping's evaluations cost a multi-class fit (issue 29, item 4): the monitor's predictive is the
+user's predictive, only cheaper — equal to the log-domain quasi-Monte Carlo predictive of `LogisticSoftmax` to rounding,
+including where every σ(f_j) underflows — and the Trainer counts its evaluations and reports their share of the time
+from its own timing record."""
+
+import numpy as np
+import pytest
+
+from explorer.estimator import XGPClassifier
+from explorer.kernels import RBF
+from explorer.likelihoods import LogisticSoftmax
+from explorer.schedules import Constant
+from explorer.training import Trainer
+from explorer.xgpc_multiclass import XGPCMulticlass, monitor_predictive
+
+
+def blobs(K, n_per_class=20, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = 3.0 * np.column_stack([np.cos(2 * np.pi * np.arange(K) / K), np.sin(2 * np.pi * np.arange(K) / K)])
+    X = np.concatenate([rng.normal(c, 0.8, (n_per_class, 2)) for c in centres])
+    return X, np.repeat(np.arange(K), n_per_class)
+
+
+@pytest.mark.parametrize("K", [3, 5, 10])
+def test_the_monitor_predictive_is_the_link_predictive_to_rounding(K):
+    rng = np.random.default_rng(K)
+    mean = rng.normal(0.0, 4.0, (40, K))
+    var = rng.uniform(0.0, 20.0, (40, K))
+    link = LogisticSoftmax(K)
+    full = link.predictive(mean, var)  # the log-domain form the user's predict_proba returns
+    assert np.max(np.abs(monitor_predictive(link, mean, var) - full)) <= 1e-13
+
+
+def test_the_monitor_falls_back_to_the_log_domain_where_every_sigmoid_underflows():
+    link = LogisticSoftmax(3)
+    mean = np.array([[-800.0, -801.0, -805.0], [0.5, -0.2, 1.0]])  # σ(−800) underflows to 0 in double precision
+    var = np.array([[0.1, 0.1, 0.1], [1.0, 2.0, 0.5]])
+    P = monitor_predictive(link, mean, var)
+    assert np.all(np.isfinite(P))
+    # at zero-ish variance and these means p ∝ e^{f_k}: softmax of (0, −1, −5) to within the variance's effect
+    np.testing.assert_allclose(P, link.predictive(mean, var), atol=1e-13)
+    np.testing.assert_allclose(P[0], np.exp([0.0, -1.0, -5.0]) / np.exp([0.0, -1.0, -5.0]).sum(), atol=0.02)
+
+
+def test_the_engine_monitor_is_its_predict_proba_and_the_trainer_evaluates_with_it():
+    X, y = blobs(4)
+    engine = XGPCMulticlass(X, y, X[::8], RBF(1.0), batch_size=40, schedule=Constant(0.5), rng=np.random.default_rng(0))
+    engine.step(20)
+    np.testing.assert_allclose(engine.monitor_proba(X), engine.predict_proba(X), atol=1e-13, rtol=0)
+    calls = {"monitor": 0, "predict": 0}
+    monitor, predict = engine.monitor_proba, engine.predict_proba
+
+    def counted_monitor(Xs):
+        calls["monitor"] += 1
+        return monitor(Xs)
+
+    def counted_predict(Xs):
+        calls["predict"] += 1
+        return predict(Xs)
+
+    engine.monitor_proba, engine.predict_proba = counted_monitor, counted_predict
+    trainer = Trainer(engine, X, y, eval_every=5)
+    trainer.step(20)
+    assert calls == {"monitor": 5, "predict": 0}  # iterations 20 (the first row), 25, 30, 35, 40
+
+
+def test_a_fit_reports_its_evaluations_and_their_share_from_its_own_timing_record():
+    X, y = blobs(3, n_per_class=200)  # 600 rows: early stopping on (≥ 500)
+    model = XGPClassifier(n_inducing=20, max_iter=300, random_state=0).fit(X, y)
+    trainer = model.trainer_
+    # every 50 iterations from 0 to the last: one evaluation per history row
+    assert trainer.evaluations == len(model.history_) == model.n_iter_ // 50 + 1
+    assert [row["iteration"] for row in model.history_] == list(range(0, model.n_iter_ + 1, 50))
+    assert trainer.eval_seconds > 0 and trainer.seconds > 0
+    assert trainer.evaluation_share == pytest.approx(trainer.eval_seconds / (trainer.eval_seconds + trainer.seconds))
+    assert 0 < trainer.evaluation_share < 1

@@ -187,20 +187,26 @@ DEFAULT_FAMILY = "joint"
 
 def monitor_predictive(link: LogisticSoftmax, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
     """`link.predictive(mean, var)` (n*, K) → (n*, K) by σ(f)/Σσ(f) in the linear domain at the same points ε: the
-    average of expit(mean + √var ∘ ε) normalised per point. Rows whose normaliser underflows to 0 at some point take
-    the log-domain `link.predictive` (never NaN)."""
+    average of expit(mean + √var ∘ ε) normalised per point, laid out (rows, K, points) so that the sum over classes
+    adds K contiguous slabs and the average runs along contiguous memory, in one reused buffer. Rows whose normaliser
+    underflows to 0 at some point take the log-domain `link.predictive` (never NaN)."""
     mean, var = _finite_predictive(mean, var)
-    eps = _sobol_normal_points(link.n_classes, link.samples)
+    K, samples = link.n_classes, link.samples
+    eps = _sobol_normal_points(K, samples)  # (K, samples)
     sd = np.sqrt(var)
     P = np.empty(mean.shape)
-    block = max(1, 2_000_000 // (link.samples * link.n_classes))
+    block = max(1, 2_000_000 // (samples * K))
+    buffer = np.empty((min(block, len(mean)), K, samples))
     for start in range(0, len(mean), block):
         part = slice(start, start + block)
-        S = expit(mean[part, None, :] + sd[part, None, :] * eps)  # (rows, samples, K)
-        total = S.sum(axis=-1, keepdims=True)
+        S = buffer[: len(mean[part])]
+        np.multiply(sd[part, :, None], eps, out=S)
+        S += mean[part, :, None]
+        expit(S, out=S)
+        total = S.sum(axis=1, keepdims=True)  # (rows, 1, samples)
         with np.errstate(invalid="ignore", divide="ignore"):
             S /= total
-        P[part] = S.mean(axis=1)
+        P[part] = S.mean(axis=2)
         underflow = start + np.flatnonzero(~(total > 0).all(axis=(1, 2)))
         if len(underflow):
             P[underflow] = link.predictive(mean[underflow], var[underflow])
@@ -211,10 +217,11 @@ _SOBOL_POINTS: dict[tuple[int, int], np.ndarray] = {}
 
 
 def _sobol_normal_points(K: int, samples: int) -> np.ndarray:
-    """`LogisticSoftmax(K, samples).standard_normal_points()`, generated once per (K, samples) (read-only)."""
+    """`LogisticSoftmax(K, samples).standard_normal_points()` transposed to (K, samples), generated once per
+    (K, samples) (read-only)."""
     key = (K, samples)
     if key not in _SOBOL_POINTS:
-        points = LogisticSoftmax(K, samples).standard_normal_points()
+        points = np.ascontiguousarray(LogisticSoftmax(K, samples).standard_normal_points().T)
         points.setflags(write=False)
         _SOBOL_POINTS[key] = points
     return _SOBOL_POINTS[key]
@@ -501,8 +508,9 @@ class XGPCMulticlass(XGPC):
     def monitor_proba(self, Xs: np.ndarray) -> np.ndarray:
         """The class probabilities the Trainer's evaluations (early stopping's held-out NLL) use: `predict_proba`'s
         predictive (the link's quasi-random points, all of them) computed as σ(f_k)/Σ_j σ(f_j) with one exp per
-        point and class instead of the log-domain form's four, so it equals `predict_proba` to rounding (measured
-        ≤ 3e-16, tests/test_evaluation_cost.py) at about a fifth of its cost. A row where every σ(f_j) underflows
+        point and class instead of the log-domain form's four (`monitor_predictive`), so it equals `predict_proba` to
+        rounding (measured ≤ 3e-15; tests/test_evaluation_cost.py) at a tenth to a sixth of its cost (500 rows,
+        K = 3…10, one thread: 13–39 ms against 140–260 ms). A row where every σ(f_j) underflows
         at some point (latent means below about −745) is the link's log-domain predictive. Xs (n*, d) → (n*, K)."""
         return monitor_predictive(self.link, *self.predict_latent(Xs))
 

@@ -478,10 +478,11 @@ class XGPCMulticlass(XGPC):
         """The augmented ELBO with all constants (the family's bound at its optimal local parameters), a lower bound
         on log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
         count, total = 0, 0.0
+        marginals = self._covariance_marginals()
         for part in self.source.chunks(_CHUNK, index):
             X_part, y_part = self._batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
-            a, v = self.marginals(kappa, K_tilde)
+            a, v = marginals(kappa, K_tilde)
             total += float(np.sum(self._bound(one_hot(y_part, self.n_classes), a, v)))
             count += len(part)
         return self.n / count * total - self.kl()
@@ -492,9 +493,26 @@ class XGPCMulticlass(XGPC):
             gaussian_kl(self.mu[k], L, triangular_inverse(L), self.L_K, self.L_K_inv) for k, L in enumerate(self.L_P)
         )
 
+    def _covariance_marginals(self):
+        """`marginals` (κ, K̃) → (a, v) through Σ_k formed once (`Sigma`, K triangular inversions): κΣ_kκᵀ's diagonal
+        as rowsum((κΣ_k) ∘ κ), a general product, about 3× faster than `marginals`' K triangular solves over many rows
+        (m = 50, 4,499 rows, K = 5: 3.2 ms against 9.0 ms), equal to them to rounding. For the ELBO column and the
+        monitor, which evaluate many rows at one q; the training steps and `predict_latent` keep the solves."""
+        Sigma = self.Sigma
+
+        def marginals(kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            v = np.column_stack([np.einsum("ij,ij->i", kappa @ S, kappa) for S in Sigma])
+            return kappa @ self.mu.T, K_tilde[:, None] + v
+
+        return marginals
+
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*_k) = N(μ*_k, σ*_k²) per class: μ*_k = κ*μ_k, σ*_k² = k** − κ*K_m* + κ*Σ_kκ*ᵀ. Xs (n*, d) → (n*, K),
         (n*, K)."""
+        return self._latent(Xs, self.marginals)
+
+    def _latent(self, Xs: np.ndarray, marginals) -> tuple[np.ndarray, np.ndarray]:
+        """`predict_latent` with the marginals (κ, K̃) → (a, v) given."""
         Xs = query_points(Xs, self.source.d)
         mean, var = np.empty((len(Xs), self.n_classes)), np.empty((len(Xs), self.n_classes))
         for start in range(0, len(Xs), _CHUNK):
@@ -502,7 +520,7 @@ class XGPCMulticlass(XGPC):
             K_sm = self.kernel.cross_from_features(Xs[part], self._features)
             kappa = K_sm @ self.K_inv
             K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-            mean[part], var[part] = self.marginals(kappa, K_tilde)
+            mean[part], var[part] = marginals(kappa, K_tilde)
         return mean, np.maximum(var, 1e-12)
 
     def monitor_proba(self, Xs: np.ndarray) -> np.ndarray:
@@ -510,9 +528,10 @@ class XGPCMulticlass(XGPC):
         predictive (the link's quasi-random points, all of them) computed as σ(f_k)/Σ_j σ(f_j) with one exp per
         point and class instead of the log-domain form's four (`monitor_predictive`), so it equals `predict_proba` to
         rounding (measured ≤ 3e-15; tests/test_evaluation_cost.py) at a tenth to a sixth of its cost (500 rows,
-        K = 3…10, one thread: 13–39 ms against 140–260 ms). A row where every σ(f_j) underflows
-        at some point (latent means below about −745) is the link's log-domain predictive. Xs (n*, d) → (n*, K)."""
-        return monitor_predictive(self.link, *self.predict_latent(Xs))
+        K = 3…10, one thread: 13–39 ms against 140–260 ms), the latent variances through `_covariance_marginals`.
+        A row where every σ(f_j) underflows at some point (latent means below about −745) is the link's log-domain
+        predictive. Xs (n*, d) → (n*, K)."""
+        return monitor_predictive(self.link, *self._latent(Xs, self._covariance_marginals()))
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_ik for the rows X (s, d) at the current q → (s, K)."""

@@ -111,3 +111,19 @@ def test_the_summed_adjoint_kernel_gradient_is_the_sum_of_the_per_class_gradient
     old = per_class_kernel_gradient(engine, X_b, y_b)
     assert new.shape == (3,)
     np.testing.assert_allclose(new, old, rtol=1e-12, atol=1e-12 * np.abs(old).max())
+
+
+@pytest.mark.parametrize("family", ["joint", "factorised"])
+def test_the_elbo_through_the_covariance_is_the_elbo_through_the_triangular_solves(family):
+    X, y = blobs(5, n_per_class=30)
+    engine = XGPCMulticlass(
+        X, y, X[::9], RBF(1.2), batch_size=50, schedule=Constant(0.5), rng=np.random.default_rng(3), family=family
+    )
+    engine.step(25)
+    kappa, K_tilde, _ = engine.project(X, None)
+    a, v = engine.marginals(kappa, K_tilde)  # K triangular solves, the training step's path
+    solved = float(np.sum(engine._bound(one_hot(y, 5), a, v))) - engine.kl()
+    assert engine.elbo() == pytest.approx(solved, rel=1e-12)
+    latent = engine.predict_latent(X[::3])
+    monitor_latent = engine._latent(X[::3], engine._covariance_marginals())
+    np.testing.assert_allclose(monitor_latent, latent, rtol=1e-12, atol=0)

@@ -60,6 +60,7 @@ negative), with two GPs where the logit has one. The project's binary "xgpc" sta
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -213,18 +214,13 @@ def monitor_predictive(link: LogisticSoftmax, mean: np.ndarray, var: np.ndarray)
     return P
 
 
-_SOBOL_POINTS: dict[tuple[int, int], np.ndarray] = {}
-
-
+@functools.lru_cache(maxsize=16)
 def _sobol_normal_points(K: int, samples: int) -> np.ndarray:
     """`LogisticSoftmax(K, samples).standard_normal_points()` transposed to (K, samples), generated once per
-    (K, samples) (read-only)."""
-    key = (K, samples)
-    if key not in _SOBOL_POINTS:
-        points = np.ascontiguousarray(LogisticSoftmax(K, samples).standard_normal_points().T)
-        points.setflags(write=False)
-        _SOBOL_POINTS[key] = points
-    return _SOBOL_POINTS[key]
+    (K, samples) (read-only: the cache hands out the one array)."""
+    points = np.ascontiguousarray(LogisticSoftmax(K, samples).standard_normal_points().T)
+    points.setflags(write=False)
+    return points
 
 
 def one_hot(y: np.ndarray, K: int) -> np.ndarray:

@@ -7,6 +7,7 @@ the sum of the K per-class gradients of `hyperparameters.elbo_kernel_gradient`."
 import numpy as np
 import pytest
 
+from explorer.bench import multiclass
 from explorer.estimator import XGPClassifier
 from explorer.hyperparameters import elbo_kernel_gradient
 from explorer.kernels import RBF
@@ -127,3 +128,11 @@ def test_the_elbo_through_the_covariance_is_the_elbo_through_the_triangular_solv
     latent = engine.predict_latent(X[::3])
     monitor_latent = engine._latent(X[::3], engine._covariance_marginals())
     np.testing.assert_allclose(monitor_latent, latent, rtol=1e-12, atol=0)
+
+
+def test_bench_multiclass_reports_a_default_fits_evaluation_share():
+    row = multiclass.share_task("wine")
+    assert row["data set"] == "wine (n 178, K 3)"
+    assert row["evaluations"] == row["iterations"] // 50 + 1  # wine is below automatic early stopping: every 50
+    assert row["eval share"] == pytest.approx(row["eval s"] / (row["eval s"] + row["train s"]))
+    assert 0 < row["eval share"] < 1

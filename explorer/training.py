@@ -104,7 +104,10 @@ class Trainer:
     """Runs an engine with evaluation on (X_eval (n_eval, d), y_eval (n_eval,) class indices) every `eval_every`
     iterations: test NLL and error from the engine's (n_eval, K) class probabilities (`metrics`).
 
-    `seconds` counts only time inside `engine.step`. The ELBO column is the full training ELBO when n ≤ `elbo_points`,
+    `seconds` counts only time inside `engine.step`; `eval_seconds` the wall time spent evaluating and `evaluations`
+    their number (`evaluation_share` the share of the two times that went to evaluations). The class probabilities
+    are the engine's `monitor_proba` where it has one (multi-class X-GPC: its predictive, computed cheaper, equal to
+    rounding), else its `predict_proba`. The ELBO column is the full training ELBO when n ≤ `elbo_points`,
     otherwise the unbiased estimate on a fixed random subset of `elbo_points` training rows.
     Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
     relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
@@ -179,6 +182,7 @@ class Trainer:
         self.seconds = 0.0
         self.eval_share: float | None = None
         self.eval_seconds = 0.0  # wall time spent in `evaluate`
+        self.evaluations = 0  # calls of `evaluate`
         self._last_evaluation = (0.0, 0.0)  # (when the last evaluation ended, what it cost), perf_counter seconds
         rng = rng if rng is not None else np.random.default_rng(0)
         self.elbo_index = None if engine.n <= elbo_points else np.sort(rng.choice(engine.n, elbo_points, replace=False))
@@ -193,12 +197,19 @@ class Trainer:
             return self.no_improvement.converged and kernel_had_its_chance(self.engine)
         return False
 
+    @property
+    def evaluation_share(self) -> float:
+        """The share of training plus evaluation time that went to evaluations (NaN before either)."""
+        total = self.seconds + self.eval_seconds
+        return self.eval_seconds / total if total > 0 else float("nan")
+
     def evaluate(self) -> dict:
         """Append and return one history row at the engine's current state."""
         start = time.perf_counter()
         row = self._evaluate()
         end = time.perf_counter()
         self.eval_seconds += end - start
+        self.evaluations += 1
         self._last_evaluation = (end, end - start)
         return row
 
@@ -228,7 +239,7 @@ class Trainer:
             **engine.kernel.summary(),
         }
         if len(self.y_eval):
-            P = engine.predict_proba(self.X_eval)
+            P = getattr(engine, "monitor_proba", engine.predict_proba)(self.X_eval)
             row["test_nll"] = negative_log_likelihood(P, self.y_eval)
             row["test_error"] = error_rate(P, self.y_eval)
         else:

@@ -60,18 +60,19 @@ negative), with two GPs where the logit has one. The project's binary "xgpc" sta
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 from scipy.linalg import lapack
-from scipy.special import digamma, gammaln, polygamma
+from scipy.special import digamma, expit, gammaln, polygamma
 
 from explorer.convergence import SlidingWindow
 from explorer.data.sources import as_source
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
-from explorer.likelihoods import LogisticSoftmax
+from explorer.likelihoods import LogisticSoftmax, _finite_predictive
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.targets import natural_gradient_targets
@@ -183,6 +184,43 @@ FAMILIES = {"joint": (joint_local_step, joint_bound), "factorised": (local_step,
 maps the marginals a, v (s, K) to (c, E[n] (s, K), its q(λ)'s parameter (s,), tanh(c/2)/(2c) (s, K)); the bound maps
 (Y, a, v) to (s,)."""
 DEFAULT_FAMILY = "joint"
+
+
+def monitor_predictive(link: LogisticSoftmax, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """`link.predictive(mean, var)` (n*, K) → (n*, K) by σ(f)/Σσ(f) in the linear domain at the same points ε: the
+    average of expit(mean + √var ∘ ε) normalised per point, laid out (rows, K, points) so that the sum over classes
+    adds K contiguous slabs and the average runs along contiguous memory, in one reused buffer. Rows whose normaliser
+    underflows to 0 at some point take the log-domain `link.predictive` (never NaN)."""
+    mean, var = _finite_predictive(mean, var)
+    K, samples = link.n_classes, link.samples
+    eps = _sobol_normal_points(K, samples)  # (K, samples)
+    sd = np.sqrt(var)
+    P = np.empty(mean.shape)
+    block = max(1, 2_000_000 // (samples * K))
+    buffer = np.empty((min(block, len(mean)), K, samples))
+    for start in range(0, len(mean), block):
+        part = slice(start, start + block)
+        S = buffer[: len(mean[part])]
+        np.multiply(sd[part, :, None], eps, out=S)
+        S += mean[part, :, None]
+        expit(S, out=S)
+        total = S.sum(axis=1, keepdims=True)  # (rows, 1, samples)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            S /= total
+        P[part] = S.mean(axis=2)
+        underflow = start + np.flatnonzero(~(total > 0).all(axis=(1, 2)))
+        if len(underflow):
+            P[underflow] = link.predictive(mean[underflow], var[underflow])
+    return P
+
+
+@functools.lru_cache(maxsize=16)
+def _sobol_normal_points(K: int, samples: int) -> np.ndarray:
+    """`LogisticSoftmax(K, samples).standard_normal_points()` transposed to (K, samples), generated once per
+    (K, samples) (read-only: the cache hands out the one array)."""
+    points = np.ascontiguousarray(LogisticSoftmax(K, samples).standard_normal_points().T)
+    points.setflags(write=False)
+    return points
 
 
 def one_hot(y: np.ndarray, K: int) -> np.ndarray:
@@ -375,48 +413,72 @@ class XGPCMulticlass(XGPC):
     # ----- the kernel step ---------------------------------------------------------------------------------------------
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(kernel log-parameters) at the current q with the local parameters at their optimum for it: the sum
-        over classes of the binary-form gradient at the labels Y_k − E[n_k] and PG means θ_k."""
-        if self.full:
-            products = [None] * self.n_classes
-            a, v = None, None
-        else:
-            products = [posterior_products(self.L_P[k], self.K_inv, K_sm) for k in range(self.n_classes)]
-            a = kappa @ self.mu.T
-            v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
+        over classes of the binary-form gradient (`hyperparameters.elbo_kernel_gradient`) at the labels Y_k − E[n_k]
+        and PG means θ_k. That gradient is the kernel's `contract_gradient` of an adjoint matrix G_k, linear in it, so
+        the sparse mode sums the K adjoints and contracts once (one kernel derivative pass instead of K):
+
+            G_sm,k/(n/s) = Θ_k(κ − T_k) + u_k(Aμ_k)ᵀ,  u_k = ½y_k − θ_k∘κμ_k,  T_k = K_sm N_k,  N_k = AΣ_kA,  A = K_mm⁻¹
+            G_mm,k/(n/s) = κᵀ(½Θ_kκ − G_sm,k/(n/s)) + ½(N_k − A + Aμ_k(Aμ_k)ᵀ)/(n/s)
+
+        and ∂/∂log σ² gains −½(n/s)σ² Σ_k Σ_i θ_ik."""
         Y = one_hot(y_b, self.n_classes)
-        if not self.full:
-            _, expected_n, _, tanh_part = self._local_step(a, v)
-            labels, theta = Y - expected_n, (Y + expected_n) * tanh_part
-        total = 0.0
-        for k in range(self.n_classes):
-            total = total + elbo_kernel_gradient(
-                self.kernel,
-                X_b,
-                Y[:, k] if self.full else labels[:, k],
-                self.Z,
-                self.n,
-                self.mu[k],
-                self.L_P[k],
-                self.K_inv,
-                kappa,
-                K_sm,
-                None if self.full else theta[:, k],
-                full=self.full,
-                K_zz=self.K_zz,
-                products=products[k],
-                kappa_mu=None if self.full else a[:, k],
+        if self.full:
+            return sum(
+                elbo_kernel_gradient(
+                    self.kernel,
+                    X_b,
+                    Y[:, k],
+                    self.Z,
+                    self.n,
+                    self.mu[k],
+                    self.L_P[k],
+                    self.K_inv,
+                    kappa,
+                    K_sm,
+                    None,
+                    full=True,
+                    K_zz=self.K_zz,
+                )
+                for k in range(self.n_classes)
             )
-        return total
+        products = [posterior_products(self.L_P[k], self.K_inv, K_sm) for k in range(self.n_classes)]
+        a = kappa @ self.mu.T
+        v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
+        _, expected_n, _, tanh_part = self._local_step(a, v)
+        labels, theta = Y - expected_n, (Y + expected_n) * tanh_part
+        s, scale = len(y_b), self.n / len(y_b)
+        A_mu = self.mu @ self.K_inv  # (K, m): rows (Aμ_k)ᵀ, A symmetric
+        theta_sum = theta.sum(axis=1)
+        G = np.empty((s + self.m, self.m))  # (Σ_k G_sm,k; Σ_k G_mm,k)/(n/s): both blocks share X2 = Z
+        G_sm, G_mm = G[:s], G[s:]
+        np.multiply(theta_sum[:, None], kappa, out=G_sm)
+        G_sm += (0.5 * labels - theta * a) @ A_mu
+        N_sum = A_mu.T @ A_mu - self.n_classes * self.K_inv
+        for k, (N, T) in enumerate(products):
+            T *= theta[:, k, None]
+            G_sm -= T
+            N_sum += N
+        R = np.multiply((0.5 * theta_sum)[:, None], kappa)
+        R -= G_sm
+        np.matmul(kappa.T, R, out=G_mm)
+        G_mm += (0.5 / scale) * N_sum
+        gradient = self.kernel.contract_gradient(
+            np.concatenate([X_b, self.Z]), self.Z, np.concatenate([K_sm, self.K_zz]), G
+        )
+        gradient *= scale
+        gradient[-1] -= 0.5 * scale * self.kernel.variance * theta_sum.sum()
+        return gradient
 
     # ----- objective and prediction ----------------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO with all constants (the family's bound at its optimal local parameters), a lower bound
         on log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
         count, total = 0, 0.0
+        marginals = self._covariance_marginals()
         for part in self.source.chunks(_CHUNK, index):
             X_part, y_part = self._batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
-            a, v = self.marginals(kappa, K_tilde)
+            a, v = marginals(kappa, K_tilde)
             total += float(np.sum(self._bound(one_hot(y_part, self.n_classes), a, v)))
             count += len(part)
         return self.n / count * total - self.kl()
@@ -427,9 +489,26 @@ class XGPCMulticlass(XGPC):
             gaussian_kl(self.mu[k], L, triangular_inverse(L), self.L_K, self.L_K_inv) for k, L in enumerate(self.L_P)
         )
 
+    def _covariance_marginals(self):
+        """`marginals` (κ, K̃) → (a, v) through Σ_k formed once (`Sigma`, K triangular inversions): κΣ_kκᵀ's diagonal
+        as rowsum((κΣ_k) ∘ κ), a general product, about 3× faster than `marginals`' K triangular solves over many rows
+        (m = 50, 4,499 rows, K = 5: 3.2 ms against 9.0 ms), equal to them to rounding. For the ELBO column and the
+        monitor, which evaluate many rows at one q; the training steps and `predict_latent` keep the solves."""
+        Sigma = self.Sigma
+
+        def marginals(kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            v = np.column_stack([np.einsum("ij,ij->i", kappa @ S, kappa) for S in Sigma])
+            return kappa @ self.mu.T, K_tilde[:, None] + v
+
+        return marginals
+
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*_k) = N(μ*_k, σ*_k²) per class: μ*_k = κ*μ_k, σ*_k² = k** − κ*K_m* + κ*Σ_kκ*ᵀ. Xs (n*, d) → (n*, K),
         (n*, K)."""
+        return self._latent(Xs, self.marginals)
+
+    def _latent(self, Xs: np.ndarray, marginals) -> tuple[np.ndarray, np.ndarray]:
+        """`predict_latent` with the marginals (κ, K̃) → (a, v) given."""
         Xs = query_points(Xs, self.source.d)
         mean, var = np.empty((len(Xs), self.n_classes)), np.empty((len(Xs), self.n_classes))
         for start in range(0, len(Xs), _CHUNK):
@@ -437,8 +516,18 @@ class XGPCMulticlass(XGPC):
             K_sm = self.kernel.cross_from_features(Xs[part], self._features)
             kappa = K_sm @ self.K_inv
             K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-            mean[part], var[part] = self.marginals(kappa, K_tilde)
+            mean[part], var[part] = marginals(kappa, K_tilde)
         return mean, np.maximum(var, 1e-12)
+
+    def monitor_proba(self, Xs: np.ndarray) -> np.ndarray:
+        """The class probabilities the Trainer's evaluations (early stopping's held-out NLL) use: `predict_proba`'s
+        predictive (the link's quasi-random points, all of them) computed as σ(f_k)/Σ_j σ(f_j) with one exp per
+        point and class instead of the log-domain form's four (`monitor_predictive`), so it equals `predict_proba` to
+        rounding (measured ≤ 3e-15; tests/test_evaluation_cost.py) at a tenth to a sixth of its cost (500 rows,
+        K = 3…10, one thread: 13–39 ms against 140–260 ms), the latent variances through `_covariance_marginals`.
+        A row where every σ(f_j) underflows at some point (latent means below about −745) is the link's log-domain
+        predictive. Xs (n*, d) → (n*, K)."""
+        return monitor_predictive(self.link, *self._latent(Xs, self._covariance_marginals()))
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_ik for the rows X (s, d) at the current q → (s, K)."""

@@ -7,8 +7,9 @@ Data that need no network: scikit-learn's iris, wine and digits, a generated K =
 first --folds of --k), inputs standardised on the training rows. The four sliced methods (multi-class X-GPC in
 either family, softmax SVGP with Adam, with natural gradients) share the k-means++ inducing inputs Z (m = --m), the
 starting kernel, the minibatch size and the minibatch stream (one seed), and train for --seconds of training time, evaluated every
---eval-every iterations on at most --eval-points test rows (a fixed subset per fold; evaluation time excluded); their
-final scores, as every method's, are on all test rows. scikit-learn's GPC fits on at most --gpc-rows
+--eval-every iterations on at most --eval-points test rows (a fixed subset per fold; evaluation time excluded;
+multi-class X-GPC's through its `monitor_proba`, its predictive computed cheaper); their final scores, as every
+method's, are on all test rows. scikit-learn's GPC fits on at most --gpc-rows
 training rows (Laplace is O(n³); the table says when it was subsampled); one-vs-rest X-GPC (K binary
 `XGPClassifier`s, m inducing points each) trains --ovr-iterations iterations per class. Reported per (data set,
 method), means over folds: test error, NLL, top-label ECE (`metrics.expected_calibration_error`, 10 bins), mean top
@@ -18,6 +19,8 @@ from which the test NLL stays within 1% of the fold's best NLL of any method (`m
 Per-iteration cost of multi-class X-GPC against K and n: the median time of one SVI step (minibatch s, m inducing
 points, kernel learning on) divided by its linear-algebra floor timed in the same process: K Cholesky factorisations
 of an m × m matrix and K triangular solves with s right-hand sides (what K classes' natural-gradient steps must do).
+The share of a default `XGPClassifier(random_state=0)` fit's time that goes to its evaluations (early stopping's
+held-out NLL) on each of --share-datasets (generated: 5,000 rows), from the fit's Trainer (`Trainer.evaluation_share`).
 
 The grid is a list of independent tasks (`tasks`), each a dict of plain values for `run_task(**task)` (a picklable
 module-level function that loads its own data and split), so a grid runner can farm them out. Its JSON holds each
@@ -86,7 +89,7 @@ NAMES = {
     "sklearn-gpc": "scikit-learn GPC (OvR Laplace)",
 }
 QUICK = {"datasets": ["iris", "wine"], "folds": 1, "seconds": 3.0, "gpc_rows": 200, "ovr_iterations": 200}
-QUICK_COST = {"cost_classes": [3, 5], "cost_rows": [1000, 10000]}
+QUICK_COST = {"cost_classes": [3, 5], "cost_rows": [1000, 10000], "share_datasets": ["wine"]}
 SETTLE_BAND = 0.01
 
 
@@ -149,6 +152,7 @@ def _sliced_fit(method, X, y, X_test, y_test, *, m, batch_size, seconds, eval_ev
     builder, options = BUILDS.get(method, (method, {}))
     engine = methods.build(builder, X, y, Z, kernel, batch_size=min(batch_size, len(y)), rng=rng, **options)
     trace = {"seconds": [], "iteration": [], "test_nll": [], "test_error": []}
+    monitor_proba = getattr(engine, "monitor_proba", engine.predict_proba)  # multi-class X-GPC's: equal, cheaper
     trained, status = 0.0, "ran to the time slice"
     while trained < seconds:
         start = time.perf_counter()
@@ -160,7 +164,7 @@ def _sliced_fit(method, X, y, X_test, y_test, *, m, batch_size, seconds, eval_ev
         trained += time.perf_counter() - start
         if progress is not None:
             progress(trained)
-        P = engine.predict_proba(X_test[monitor])
+        P = monitor_proba(X_test[monitor])
         for key, value in (
             ("seconds", trained),
             ("iteration", engine.iteration),
@@ -295,6 +299,27 @@ def cost_task(K: int, n: int, *, m: int = 50, batch_size: int = 100, d: int = 10
     }
 
 
+def share_task(dataset: str, *, generated_rows: int = 5000, threads: int = 1) -> dict:
+    """A default `XGPClassifier(random_state=0)` fit on a whole data set (inputs standardised): its iterations,
+    evaluations (early stopping's, or the history's where early stopping is off), training and evaluation seconds
+    (the Trainer's own timing record) and the share of their sum that went to evaluations."""
+    X, y = load(dataset, generated_rows)
+    sd = X.std(axis=0)
+    X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+    with pinned_blas(threads), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = XGPClassifier(random_state=0).fit(X, y)
+    trainer = model.trainer_
+    return {
+        "data set": f"{dataset} (n {len(y)}, K {len(model.classes_)})",
+        "iterations": model.n_iter_,
+        "evaluations": trainer.evaluations,
+        "train s": trainer.seconds,
+        "eval s": trainer.eval_seconds,
+        "eval share": trainer.evaluation_share,
+    }
+
+
 # ----- summary ---------------------------------------------------------------------------------------------------------
 def settle_times(records: list[dict]) -> None:
     """Each sliced record's "settled_s": training time from which its test NLL stays within 1% of the best test NLL
@@ -372,6 +397,13 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--cost-rows", type=whole_number(1), nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table"
     )
+    parser.add_argument(
+        "--share-datasets",
+        nargs="*",
+        default=["wine", "digits", "generated"],
+        choices=DATASETS,
+        help="data sets of the evaluation-share table (a default fit on each; generated: 5,000 rows)",
+    )
     parser.add_argument("--quick", action="store_true", help="iris and wine, 1 fold, 3 s slices, a small cost table")
     add_common_arguments(parser)
     grid.add_arguments(parser)
@@ -400,7 +432,8 @@ def main(argv: list[str] | None = None) -> int:
     fits = tasks(args)
     costs = [(K, n) for K in args.cost_classes for n in args.cost_rows]
     on_cluster = args.scheduler is not None or args.workers is not None
-    progress = Progress(len(costs) if on_cluster else len(fits) + len(costs))
+    shares = list(args.share_datasets)
+    progress = Progress((0 if on_cluster else len(fits)) + len(costs) + len(shares))
     if on_cluster:  # the fits as tasks of a Dask grid; the cost table is timed here, where it is reported
         records = grid.run(
             [
@@ -424,6 +457,12 @@ def main(argv: list[str] | None = None) -> int:
         progress.show(0.0, note, force=True)
         cost_rows.append(cost_task(K, n, m=args.m, batch_size=args.batch_size, seed=args.seed, threads=args.threads))
         progress.advance(1, note)
+    share_rows = []
+    for name in shares:
+        note = f"evaluation share {name}"
+        progress.show(0.0, note, force=True)
+        share_rows.append(share_task(name, threads=args.threads))
+        progress.advance(1, note)
     progress.close()
     settle_times(records)
     rows = summarise(records)
@@ -434,6 +473,11 @@ def main(argv: list[str] | None = None) -> int:
         f"kernel step every iteration) against its linear-algebra floor (K m×m Cholesky + K triangular solves with s "
         f"right-hand sides):\n\n{markdown_table(cost_rows)}\n"
     )
-    payload = {"config": run_config(args), "names": NAMES, "records": records, "cost": cost_rows}
+    if share_rows:
+        markdown += (
+            "\nShare of a default `XGPClassifier(random_state=0)` fit's time spent in evaluations (the Trainer's own "
+            f"timing record):\n\n{markdown_table(share_rows)}\n"
+        )
+    payload = {"config": run_config(args), "names": NAMES, "records": records, "cost": cost_rows, "share": share_rows}
     finish(args, section, command, markdown, payload)
     return 0

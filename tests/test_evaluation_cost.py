@@ -1,0 +1,138 @@
+"""What early stopping's evaluations and an iteration cost a multi-class fit (issue 29, item 4): the monitor's
+predictive is the user's predictive, only cheaper — equal to the log-domain quasi-Monte Carlo predictive of
+`LogisticSoftmax` to rounding, including where every σ(f_j) underflows —, the Trainer counts its evaluations and reports
+their share of the time from its own timing record, and the kernel gradient contracted once over the summed adjoints is
+the sum of the K per-class gradients of `hyperparameters.elbo_kernel_gradient`."""
+
+import numpy as np
+import pytest
+
+from explorer.bench import multiclass
+from explorer.estimator import XGPClassifier
+from explorer.hyperparameters import elbo_kernel_gradient
+from explorer.kernels import RBF
+from explorer.likelihoods import LogisticSoftmax
+from explorer.schedules import Constant
+from explorer.training import Trainer
+from explorer.xgpc_multiclass import XGPCMulticlass, monitor_predictive, one_hot
+
+
+def blobs(K, n_per_class=20, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = 3.0 * np.column_stack([np.cos(2 * np.pi * np.arange(K) / K), np.sin(2 * np.pi * np.arange(K) / K)])
+    X = np.concatenate([rng.normal(c, 0.8, (n_per_class, 2)) for c in centres])
+    return X, np.repeat(np.arange(K), n_per_class)
+
+
+@pytest.mark.parametrize("K", [3, 5, 10])
+def test_the_monitor_predictive_is_the_link_predictive_to_rounding(K):
+    rng = np.random.default_rng(K)
+    mean = rng.normal(0.0, 4.0, (40, K))
+    var = rng.uniform(0.0, 20.0, (40, K))
+    link = LogisticSoftmax(K)
+    full = link.predictive(mean, var)  # the log-domain form the user's predict_proba returns
+    assert np.max(np.abs(monitor_predictive(link, mean, var) - full)) <= 1e-13
+
+
+def test_the_monitor_falls_back_to_the_log_domain_where_every_sigmoid_underflows():
+    link = LogisticSoftmax(3)
+    mean = np.array([[-800.0, -801.0, -805.0], [0.5, -0.2, 1.0]])  # σ(−800) underflows to 0 in double precision
+    var = np.array([[0.1, 0.1, 0.1], [1.0, 2.0, 0.5]])
+    P = monitor_predictive(link, mean, var)
+    assert np.all(np.isfinite(P))
+    # at zero-ish variance and these means p ∝ e^{f_k}: softmax of (0, −1, −5) to within the variance's effect
+    np.testing.assert_allclose(P, link.predictive(mean, var), atol=1e-13)
+    np.testing.assert_allclose(P[0], np.exp([0.0, -1.0, -5.0]) / np.exp([0.0, -1.0, -5.0]).sum(), atol=0.02)
+
+
+def test_the_engine_monitor_is_its_predict_proba_and_the_trainer_evaluates_with_it():
+    X, y = blobs(4)
+    engine = XGPCMulticlass(X, y, X[::8], RBF(1.0), batch_size=40, schedule=Constant(0.5), rng=np.random.default_rng(0))
+    engine.step(20)
+    np.testing.assert_allclose(engine.monitor_proba(X), engine.predict_proba(X), atol=1e-13, rtol=0)
+    calls = {"monitor": 0, "predict": 0}
+    monitor, predict = engine.monitor_proba, engine.predict_proba
+
+    def counted_monitor(Xs):
+        calls["monitor"] += 1
+        return monitor(Xs)
+
+    def counted_predict(Xs):
+        calls["predict"] += 1
+        return predict(Xs)
+
+    engine.monitor_proba, engine.predict_proba = counted_monitor, counted_predict
+    trainer = Trainer(engine, X, y, eval_every=5)
+    trainer.step(20)
+    assert calls == {"monitor": 5, "predict": 0}  # iterations 20 (the first row), 25, 30, 35, 40
+
+
+def test_a_fit_reports_its_evaluations_and_their_share_from_its_own_timing_record():
+    X, y = blobs(3, n_per_class=200)  # 600 rows: early stopping on (≥ 500)
+    model = XGPClassifier(n_inducing=20, max_iter=300, random_state=0).fit(X, y)
+    trainer = model.trainer_
+    # every 50 iterations from 0 to the last: one evaluation per history row
+    assert trainer.evaluations == len(model.history_) == model.n_iter_ // 50 + 1
+    assert [row["iteration"] for row in model.history_] == list(range(0, model.n_iter_ + 1, 50))
+    assert trainer.eval_seconds > 0 and trainer.seconds > 0
+    assert trainer.evaluation_share == pytest.approx(trainer.eval_seconds / (trainer.eval_seconds + trainer.seconds))
+    assert 0 < trainer.evaluation_share < 1
+
+
+def per_class_kernel_gradient(engine, X_b, y_b):
+    """The kernel gradient as the sum of the K binary-form gradients, each contracted on its own
+    (`hyperparameters.elbo_kernel_gradient` per class: the path before the adjoints were summed)."""
+    kappa, K_tilde, K_sm = engine.project(X_b, None)
+    a, v = engine.marginals(kappa, K_tilde)
+    _, expected_n, _, tanh_part = engine._local_step(a, v)
+    Y = one_hot(y_b, engine.n_classes)
+    labels, theta = Y - expected_n, (Y + expected_n) * tanh_part
+    return sum(
+        elbo_kernel_gradient(
+            engine.kernel, X_b, labels[:, k], engine.Z, engine.n, engine.mu[k], engine.L_P[k], engine.K_inv,
+            kappa, K_sm, theta[:, k], K_zz=engine.K_zz,
+        )
+        for k in range(engine.n_classes)
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("family", ["joint", "factorised"])
+@pytest.mark.parametrize("K", [3, 5])
+def test_the_summed_adjoint_kernel_gradient_is_the_sum_of_the_per_class_gradients(family, K):
+    X, y = blobs(K)
+    ard = RBF(np.array([0.8, 1.3]), variance=1.7)
+    engine = XGPCMulticlass(
+        X, y, X[::7], ard, batch_size=30, schedule=Constant(0.5), rng=np.random.default_rng(1), family=family
+    )
+    engine.step(15)
+    rows = np.random.default_rng(2).choice(len(y), 30, replace=False)
+    X_b, y_b = X[rows], y[rows]
+    kappa, K_tilde, K_sm = engine.project(X_b, None)
+    new = engine._kernel_gradient(X_b, y_b, kappa, K_tilde, K_sm)
+    old = per_class_kernel_gradient(engine, X_b, y_b)
+    assert new.shape == (3,)
+    np.testing.assert_allclose(new, old, rtol=1e-12, atol=1e-12 * np.abs(old).max())
+
+
+@pytest.mark.parametrize("family", ["joint", "factorised"])
+def test_the_elbo_through_the_covariance_is_the_elbo_through_the_triangular_solves(family):
+    X, y = blobs(5, n_per_class=30)
+    engine = XGPCMulticlass(
+        X, y, X[::9], RBF(1.2), batch_size=50, schedule=Constant(0.5), rng=np.random.default_rng(3), family=family
+    )
+    engine.step(25)
+    kappa, K_tilde, _ = engine.project(X, None)
+    a, v = engine.marginals(kappa, K_tilde)  # K triangular solves, the training step's path
+    solved = float(np.sum(engine._bound(one_hot(y, 5), a, v))) - engine.kl()
+    assert engine.elbo() == pytest.approx(solved, rel=1e-12)
+    latent = engine.predict_latent(X[::3])
+    monitor_latent = engine._latent(X[::3], engine._covariance_marginals())
+    np.testing.assert_allclose(monitor_latent, latent, rtol=1e-12, atol=0)
+
+
+def test_bench_multiclass_reports_a_default_fits_evaluation_share():
+    row = multiclass.share_task("wine")
+    assert row["data set"] == "wine (n 178, K 3)"
+    assert row["evaluations"] == row["iterations"] // 50 + 1  # wine is below automatic early stopping: every 50
+    assert row["eval share"] == pytest.approx(row["eval s"] / (row["eval s"] + row["train s"]))
+    assert 0 < row["eval share"] < 1

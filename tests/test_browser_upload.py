@@ -187,7 +187,9 @@ def test_one_sessions_upload_does_not_stall_another_sessions_page(served, browse
         second.close()
 
 
-def test_every_upload_gets_feedback_and_the_label_box_keeps_the_file_in_use(served, page, monkeypatch):
+def test_every_upload_gets_feedback_and_a_refused_file_offers_its_own_header(served, page, monkeypatch):
+    """Every file gets a notice; a refused file leaves the data in use (good.csv) and offers its own columns in the
+    label box, where another label column can be chosen (issue 31: 'x,y,species' could not be fixed there)."""
     notified, real_notify = [], app.notify
     monkeypatch.setattr(
         app, "notify", lambda message, kind="error": (notified.append(message), real_notify(message, kind))
@@ -207,8 +209,9 @@ def test_every_upload_gets_feedback_and_the_label_box_keeps_the_file_in_use(serv
     expected = ["Loaded good.csv", "Loaded good.csv", "empty.csv: the file is empty", "other.csv: line"]
     assert [message[: len(start)] for message, start in zip(notified, expected)] == expected
     assert len(notified) == len(expected)
-    assert label_box(page).locator("option").all_inner_texts() == ["u", "v", "label"]
-    assert dashboard.data.label_column.options == ["u", "v", "label"] and dashboard.model.feature_names == ["u", "v"]
+    assert label_box(page).locator("option").all_inner_texts() == ["p", "q", "label"]
+    assert dashboard.data.label_column.options == ["p", "q", "label"] and dashboard.model.feature_names == ["u", "v"]
+    assert dashboard.data.accepted.filename == "good.csv"
     assert errors == []
 
 

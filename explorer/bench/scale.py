@@ -122,9 +122,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--max-ram-gb",
-        type=positive_number,
+        type=non_negative_number,
         default=4.0,
-        help="data larger than this as float64 is written to disk and trained on out of core (default 4)",
+        help="data larger than this as float64 is written to disk and trained on out of core (default 4; 0: every "
+        "size from disk)",
     )
     parser.add_argument(
         "--data-dir",

@@ -1,6 +1,7 @@
-"""The console command refuses a bad flag the way argparse does (issue 30, items 4, 5, 8, 9): `python -m explorer …`
-in a subprocess exits with status 2 and one line naming the flag and the value, no traceback, before any heavy work
-(Panel is not imported for `serve`; no data are read and nothing is trained for `bench`)."""
+"""The console command refuses a bad flag the way argparse does (issue 30, items 4, 5, 8, 9): exit status 2 and one
+line naming the flag and the value, no traceback, before any heavy work (Panel is not imported for `serve`; no data
+are read and nothing is trained for `bench`). Two cases run `python -m explorer …` in a subprocess, as a user types
+it; the others call the same `explorer.__main__.main` in this process (a subprocess spends ≈ 3 s importing)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,28 @@ def refused(*argv: str) -> str:
     return done.stderr
 
 
+def refused_here(capsys, *argv: str) -> str:
+    """`refused` through `explorer.__main__.main(ARGV)` in this process: SystemExit 2 and one line on stderr."""
+    from explorer.__main__ import main
+
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and out == "", (stop.value.code, out)
+    assert "Traceback" not in err and err.count("\n") == 1 and "error: " in err, err
+    return err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["serve", "--port", "70000"], ["bench", "multiclass", "--m", "0"]],
+)
+def test_the_console_command_itself_exits_2_with_one_line(argv):
+    message = refused(*argv)
+    assert ("--port" in message and "'70000'" in message) or ("n_inducing" in message and "got 0" in message)
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
@@ -36,18 +59,18 @@ def refused(*argv: str) -> str:
         (["--address", "192.0.2.1"], ["--address", "'192.0.2.1'", "not an address of this machine"]),  # TEST-NET-1
     ],
 )
-def test_serve_refuses_a_bad_port_address_or_process_count_in_one_line(argv, words):
-    message = refused("serve", *argv)
+def test_serve_refuses_a_bad_port_address_or_process_count_in_one_line(capsys, argv, words):
+    message = refused_here(capsys, "serve", *argv)
     assert message.startswith("xgpc-explorer serve: error: argument "), message
     assert all(word in message for word in words), message
 
 
-def test_serve_refuses_a_port_in_use_before_starting_the_server():
+def test_serve_refuses_a_port_in_use_before_starting_the_server(capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        message = refused("serve", "--address", "127.0.0.1", "--port", str(port))
+        message = refused_here(capsys, "serve", "--address", "127.0.0.1", "--port", str(port))
     assert f"argument --port: port {port} is in use on 127.0.0.1" in message
 
 
@@ -81,7 +104,7 @@ def test_serve_function_refuses_the_same_values():
         (["scale", "--option", "epgpc.sites=bogus"], ["--option", "unknown sites 'bogus'", "tied, per-point"]),
     ],
 )
-def test_a_bad_bench_flag_is_one_line_before_any_work(argv, words):
-    message = refused("bench", *argv)
+def test_a_bad_bench_flag_is_one_line_before_any_work(capsys, argv, words):
+    message = refused_here(capsys, "bench", *argv)
     assert message.startswith(f"python -m explorer bench {argv[0]}: error: argument "), message
     assert all(word in message for word in words), message

@@ -39,26 +39,27 @@ def whole_number(low: int, high: int | None = None, floats: bool = False):
     return parse
 
 
-def positive_number(text: str) -> float:
-    """An argparse type: a finite number above 0 (seconds, gigabytes)."""
+def _finite_number(text: str, low: float, strict: bool) -> float:
+    """`text` as a finite number above `low` (strict) or at least `low`; ArgumentTypeError saying which otherwise."""
     try:
         number = float(text)
     except ValueError:
         number = math.nan
-    if not (math.isfinite(number) and number > 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text!r}")
+    if not (math.isfinite(number) and (number > low if strict else number >= low)):
+        raise argparse.ArgumentTypeError(
+            f"must be a finite number {'above' if strict else 'at least'} {low:g}, got {text!r}"
+        )
     return number
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number above 0 (seconds, gigabytes)."""
+    return _finite_number(text, 0.0, strict=True)
 
 
 def non_negative_number(text: str) -> float:
     """An argparse type: a finite number at least 0."""
-    try:
-        number = float(text)
-    except ValueError:
-        number = math.nan
-    if not (math.isfinite(number) and number >= 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number at least 0, got {text!r}")
-    return number
+    return _finite_number(text, 0.0, strict=False)
 
 
 def listening_problem(port: int, address: str | None) -> tuple[str, str] | None:

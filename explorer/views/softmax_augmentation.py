@@ -414,13 +414,7 @@ def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         )
         for family, values in (("joint", aug.joint_bound(F)), ("factorised", aug.bound(F)))
     ]
-    mean_line = styled(
-        hv.VLine(aug.mean[k], group="Mean", label=f"mean of f_{k}"),
-        color="gray",
-        line_width=1,
-        bokeh=dict(line_dash="dashed"),
-        matplotlib=dict(linestyle="dashed"),
-    )
+    mean_line = _mean_line(aug.mean[k], f"mean of f_{k}")
     overlay = styled(
         hv.Overlay([likelihood, *bounds, mean_line], group="Softmax", label="bound"),
         title=f"the likelihood and its Gaussian bounds along f_{k}",
@@ -428,6 +422,17 @@ def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         legend_position="top_left",
     )
     return sized(overlay, **_SIZE)
+
+
+def _mean_line(mean: float, label: str) -> hv.VLine:
+    """q's mean of f_k, a dashed grey vertical line."""
+    return styled(
+        hv.VLine(mean, group="Mean", label=label),
+        color="gray",
+        line_width=1,
+        bokeh=dict(line_dash="dashed"),
+        matplotlib=dict(linestyle="dashed"),
+    )
 
 
 def family_gap_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
@@ -449,13 +454,7 @@ def family_gap_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         )
         for family in ("joint", "factorised")
     ]
-    mean_line = styled(
-        hv.VLine(aug.mean[k], group="Mean", label=f"q's mean of f_{k}"),
-        color="gray",
-        line_width=1,
-        bokeh=dict(line_dash="dashed"),
-        matplotlib=dict(linestyle="dashed"),
-    )
+    mean_line = _mean_line(aug.mean[k], f"q's mean of f_{k}")
     overlay = styled(
         hv.Overlay([expected, *bounds, mean_line], group="Gap", label="families"),
         title=f"gap at q: joint {gaps['joint']:.3f}, factorised {gaps['factorised']:.3f} nats",

@@ -28,6 +28,7 @@ from explorer.svgp_multiclass import SVGPMulticlassAdam, SVGPMulticlassNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
 from explorer.xgpc_multiclass import DEFAULT_FAMILY, XGPCMulticlass
+from explorer.xgpc_stickbreaking import STICK_BREAKING, XGPCStickBreaking
 from explorer.xgpc_variants import VARIANT_DEFAULTS, XGPCVariants
 
 
@@ -92,7 +93,9 @@ def build_xgpc(
     option (a whitened kernel step, initial sweeps, averaging, minibatch growth, over-relaxation) is set away from its
     default. Three or more: `xgpc_multiclass.XGPCMulticlass`, the augmented logistic-softmax model in the family
     `multiclass_family` of q(λ, n) ("joint" or the paper's "factorised"; unused with two classes), whose kernel step
-    ascends its augmented bound (`kernel_bound` is the binary model's choice) and which has no variants."""
+    ascends its augmented bound (`kernel_bound` is the binary model's choice) and which has no variants; or, with
+    `multiclass_family="stick-breaking"`, `xgpc_stickbreaking.XGPCStickBreaking` (K − 1 binary logits, each with the
+    binary PG step; its kernel step follows `kernel_bound` as the binary model's does)."""
     variants = {
         "kernel_step": kernel_step,
         "init_sweeps": init_sweeps,
@@ -127,6 +130,8 @@ def build_xgpc(
                 f"the X-GPC variant options ({', '.join(sorted(changed))}) apply to two classes; "
                 f"these labels hold {source.n_classes}"
             )
+        if multiclass_family == STICK_BREAKING:
+            return XGPCStickBreaking(source, None, Z, kernel, kernel_bound=kernel_bound, **options)
         return XGPCMulticlass(source, None, Z, kernel, family=multiclass_family, **options)
     engine = XGPCVariants if changed else XGPC
     return engine(source, None, Z, kernel, kernel_bound=kernel_bound, **options, **changed)

@@ -25,7 +25,8 @@ from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
 from explorer.likelihoods import LINKS
 from explorer.schedules import Adaptive, Constant, RobbinsMonro
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS
-from explorer.xgpc_multiclass import DEFAULT_FAMILY, FAMILIES
+from explorer.xgpc_multiclass import DEFAULT_FAMILY
+from explorer.xgpc_stickbreaking import MULTICLASS_FAMILIES
 from explorer.xgpc_variants import BATCH_RHOS, KERNEL_STEPS
 
 GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
@@ -393,9 +394,11 @@ SETTINGS = _declare(
         "X-GPC family of q(λ, n) (3+ classes)",
         "q(λ, n)",
         "X-GPC with three or more classes: the variational family of the augmentation's (λ, n) block: 'joint' (exact "
-        "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block",
+        "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block. "
+        "'stick-breaking' is another model: K − 1 binary logits on a stick (most frequent class first), each with the "
+        "binary Pólya-Gamma step, no (λ, n) block",
         "advanced",
-        choices=tuple(FAMILIES),
+        choices=MULTICLASS_FAMILIES,
     ),
     Setting(
         "hyper_warmup",

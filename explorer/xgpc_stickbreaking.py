@@ -79,9 +79,12 @@ DEFAULT_CLASS_ORDER = "frequency"
 _LOG_2 = math.log(2.0)
 
 
-def stick_order(counts: np.ndarray, rule: str = DEFAULT_CLASS_ORDER) -> tuple[int, ...]:
+def stick_order(counts: np.ndarray, rule=DEFAULT_CLASS_ORDER) -> tuple[int, ...]:
     """The classes at stick positions 0…K−1 under `rule` (`CLASS_ORDERS`) for the class counts (K,) of the training
-    labels: "frequency" sorts by count, largest first, ties by class index; "given" is 0…K−1."""
+    labels: "frequency" sorts by count, largest first, ties by class index; "given" is 0…K−1; a sequence of class
+    indices is that order itself (checked to be a permutation by `StickBreaking`)."""
+    if not isinstance(rule, str):
+        return tuple(int(k) for k in rule)
     if rule not in CLASS_ORDERS:
         raise ValueError(f"unknown class order {rule!r}; choose one of {', '.join(CLASS_ORDERS)}")
     counts = np.asarray(counts)
@@ -223,8 +226,9 @@ class XGPCStickBreaking(XGPC):
         The kernel-step schedule, as X-GPC's.
     kernel_bound : {"exact", "augmented"}, default "exact"
         The bound the kernel step ascends, as binary X-GPC's (summed over the logits).
-    class_order : {"frequency", "given"}, default "frequency"
-        The rule that lays the classes on the stick (`stick_order`), from the training labels' counts.
+    class_order : {"frequency", "given"} or sequence of int, default "frequency"
+        The rule that lays the classes on the stick (`stick_order`), from the training labels' counts, or the classes
+        at stick positions 0…K−1 themselves.
 
     Examples
     --------
@@ -264,11 +268,11 @@ class XGPCStickBreaking(XGPC):
         hyper_warmup: int = 0,
         hyper_rate: str = "constant",
         kernel_bound: str = DEFAULT_KERNEL_BOUND,
-        class_order: str = DEFAULT_CLASS_ORDER,
+        class_order=DEFAULT_CLASS_ORDER,
     ):
         source = as_source(X, y)
         K = max(source.n_classes, 2) if n_classes is None else n_classes
-        counts = np.bincount(source.labels(), minlength=K) if class_order != "given" else np.zeros(K)
+        counts = np.bincount(source.labels(), minlength=K) if class_order == "frequency" else np.zeros(K)
         self.family, self.class_order = STICK_BREAKING, class_order
         self.link = StickBreaking(K, stick_order(counts, class_order))
         super().__init__(

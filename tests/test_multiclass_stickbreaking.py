@@ -74,6 +74,7 @@ def test_the_predictive_is_the_monte_carlo_average_of_the_likelihood():
 def test_the_frequency_order_puts_the_largest_class_first_and_breaks_ties_by_index():
     assert stick_order(np.array([5, 9, 9, 2])) == (1, 2, 0, 3)
     assert stick_order(np.array([5, 9, 9, 2]), "given") == (0, 1, 2, 3)
+    assert stick_order(np.array([5, 9, 9, 2]), np.array([2, 0, 3, 1])) == (2, 0, 3, 1)
     with pytest.raises(ValueError, match="unknown class order 'alphabetical'; choose one of frequency, given"):
         stick_order(np.array([1, 2]), "alphabetical")
     with pytest.raises(ValueError, match="permutation of 0…2"):

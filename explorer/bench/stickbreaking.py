@@ -5,7 +5,8 @@ training time, and the stick's class order.
 Every entrant trains for --seconds of training time (evaluation excluded) from the same start: the k-means++ inducing
 inputs (m = --m), the RBF kernel with ℓ₀ = √d, σ² = 1, nugget 1e-4, kernel learning on (each method's defaults),
 minibatches of --batch-size drawn from one seed, evaluated every --eval-every iterations on at most --eval-points
-test rows (for the time to settle within 1% of the best NLL any entrant reached on that split). Data, stratified
+test rows (for the time to settle within 1% of the best NLL any entrant reached on that split); or, with
+--iterations, for that many iterations (the class-order study: equal cost per iteration, a budget the load cannot move). Data, stratified
 70/30 split (seed --seed), inputs standardised on the training rows: scikit-learn's wine and digits, the generated
 K = 5 set of `bench multiclass` (--generated-rows rows) and a generated set of 180 0/1 features and K = 3 classes
 (`binary_features`, 3,000 rows, the shape of the DNA splice-junction set). Reported: test accuracy, NLL, top-label
@@ -23,6 +24,7 @@ import time
 import warnings
 
 import numpy as np
+from sklearn.datasets import make_classification
 from sklearn.model_selection import train_test_split
 
 from explorer import methods
@@ -37,11 +39,21 @@ ENTRANTS = {
     "joint": ("xgpc", {"multiclass_family": "joint"}),
     "stick (frequency)": ("xgpc", {"multiclass_family": "stick-breaking"}),
     "stick (given)": ("xgpc", {"multiclass_family": "stick-breaking", "class_order": "given"}),
+    "stick (augmented kernel bound)": ("xgpc", {"multiclass_family": "stick-breaking", "kernel_bound": "augmented"}),
+    **{
+        f"stick (random order {r})": ("xgpc", {"multiclass_family": "stick-breaking", "class_order": f"random {r}"})
+        for r in range(3)
+    },
     "svgp-natgrad": ("svgp-natgrad", {}),
     "svgp-adam": ("svgp-adam", {"learning_rate": 0.05}),
 }
-"""Entrant → (builder of `methods.METHODS`, options); "class_order" goes to the stick-breaking engine itself."""
+"""Entrant → (builder of `methods.METHODS`, options); "class_order" goes to the stick-breaking engine itself ("random r":
+the permutation of the classes drawn by `default_rng(r)`). The default run is the first five and the SVGPs."""
+DEFAULT_ENTRANTS = ("joint", "stick (frequency)", "stick (given)", "svgp-natgrad", "svgp-adam")
 DATASETS = ("wine", "digits", "generated", "binary-features")
+IMBALANCED = "imbalanced"
+"""A set for the class-order study (not in the default run): `make_classification` with K = 5 classes of shares
+0.05, 0.08, 0.12, 0.25, 0.5 (the given order rarest first), 5,000 rows, 10 features."""
 
 
 def binary_features(rows: int = 3000, d: int = 180, K: int = 3, seed: int = 20151207) -> tuple[np.ndarray, np.ndarray]:
@@ -59,7 +71,21 @@ def binary_features(rows: int = 3000, d: int = 180, K: int = 3, seed: int = 2015
 
 def split(name: str, seed: int, generated_rows: int):
     """Stratified 70/30 split, standardised on the training rows: X_train, y_train, X_test, y_test."""
-    X, y = binary_features() if name == "binary-features" else load(name, generated_rows)
+    if name == "binary-features":
+        X, y = binary_features()
+    elif name == IMBALANCED:
+        X, y = make_classification(
+            n_samples=5000,
+            n_features=10,
+            n_informative=6,
+            n_redundant=2,
+            n_classes=5,
+            n_clusters_per_class=2,
+            weights=[0.05, 0.08, 0.12, 0.25, 0.5],
+            random_state=20151207,
+        )
+    else:
+        X, y = load(name, generated_rows)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y, random_state=seed)
     mean, sd = X_train.mean(axis=0), X_train.std(axis=0)
     sd[sd == 0] = 1.0
@@ -72,6 +98,8 @@ def build(entrant: str, X, y, Z, kernel, *, batch_size: int, rng):
     order = options.pop("class_order", None)
     engine = methods.build(builder, X, y, Z, kernel, batch_size=batch_size, rng=rng, **options)
     if order is not None:  # the engine's own option, not a run setting: rebuild with it
+        if order.startswith("random"):  # a seeded permutation of the classes
+            order = np.random.default_rng(int(order.split()[1])).permutation(engine.n_classes).tolist()
         engine = XGPCStickBreaking(
             X,
             y,
@@ -86,7 +114,11 @@ def build(entrant: str, X, y, Z, kernel, *, batch_size: int, rng):
     return engine
 
 
-def sliced_fit(entrant, X, y, X_test, y_test, *, m, batch_size, seconds, eval_every, eval_points, seed) -> dict:
+def sliced_fit(
+    entrant, X, y, X_test, y_test, *, m, batch_size, seconds, eval_every, eval_points, seed, iterations=None
+) -> dict:
+    """One entrant trained for `seconds` of training time, or for `iterations` iterations when given (a budget that
+    does not move with the machine's load, for entrants of equal cost per iteration such as the class orders)."""
     rng = np.random.default_rng(seed)
     monitor = np.sort(np.random.default_rng(seed).permutation(len(y_test))[:eval_points])
     Z = kmeans_plus_plus(X, m, np.random.default_rng(seed))
@@ -94,7 +126,7 @@ def sliced_fit(entrant, X, y, X_test, y_test, *, m, batch_size, seconds, eval_ev
     engine = build(entrant, X, y, Z, kernel, batch_size=min(batch_size, len(y)), rng=rng)
     monitor_proba = getattr(engine, "monitor_proba", engine.predict_proba)
     trace_s, trace_nll, trained, status = [], [], 0.0, "ran"
-    while trained < seconds:
+    while (engine.iteration < iterations) if iterations else (trained < seconds):
         start = time.perf_counter()
         try:
             engine.step(eval_every)
@@ -122,9 +154,10 @@ def sliced_fit(entrant, X, y, X_test, y_test, *, m, batch_size, seconds, eval_ev
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m explorer.bench.stickbreaking", description=__doc__)
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
-    parser.add_argument("--entrants", nargs="+", default=list(ENTRANTS), choices=list(ENTRANTS))
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=(*DATASETS, IMBALANCED))
+    parser.add_argument("--entrants", nargs="+", default=list(DEFAULT_ENTRANTS), choices=list(ENTRANTS))
     parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--iterations", type=int, default=None, help="train this many iterations instead of --seconds")
     parser.add_argument("--m", type=int, default=50)
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--eval-every", type=int, default=20)
@@ -152,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
                     eval_every=args.eval_every,
                     eval_points=args.eval_points,
                     seed=args.seed,
+                    iterations=args.iterations,
                 )
                 records.append(
                     {"dataset": f"{name} (n {len(y) + len(y_test)}, d {X.shape[1]})", "entrant": entrant, **record}

@@ -382,8 +382,8 @@ SETTINGS = _declare(
         "X-GPC kernel gradient of",
         "kernel bound",
         "X-GPC with two classes: the bound whose gradient the kernel step follows: 'exact' (the logistic ELBO) or "
-        "'augmented' (the Pólya-Gamma augmented bound of the paper); with three or more classes always the augmented "
-        "bound",
+        "'augmented' (the Pólya-Gamma augmented bound of the paper); with three or more classes the augmented bound, "
+        "except in the stick-breaking family, whose logits follow this choice",
         "advanced",
         choices=KERNEL_BOUNDS,
     ),
@@ -395,7 +395,7 @@ SETTINGS = _declare(
         "q(λ, n)",
         "X-GPC with three or more classes: the variational family of the augmentation's (λ, n) block: 'joint' (exact "
         "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block. "
-        "'stick-breaking' is another model: K − 1 binary logits on a stick (most frequent class first), each with the "
+        "'stick-breaking' is another model: K − 1 binary logits on a stick (classes in label order), each with the "
         "binary Pólya-Gamma step, no (λ, n) block",
         "advanced",
         choices=MULTICLASS_FAMILIES,

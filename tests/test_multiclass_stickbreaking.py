@@ -72,10 +72,11 @@ def test_the_predictive_is_the_monte_carlo_average_of_the_likelihood():
 
 
 def test_the_frequency_order_puts_the_largest_class_first_and_breaks_ties_by_index():
-    assert stick_order(np.array([5, 9, 9, 2])) == (1, 2, 0, 3)
+    assert stick_order(np.array([5, 9, 9, 2]), "frequency") == (1, 2, 0, 3)
+    assert stick_order(np.array([5, 9, 9, 2])) == (0, 1, 2, 3)  # the default: the given order
     assert stick_order(np.array([5, 9, 9, 2]), "given") == (0, 1, 2, 3)
     assert stick_order(np.array([5, 9, 9, 2]), np.array([2, 0, 3, 1])) == (2, 0, 3, 1)
-    with pytest.raises(ValueError, match="unknown class order 'alphabetical'; choose one of frequency, given"):
+    with pytest.raises(ValueError, match="unknown class order 'alphabetical'; choose one of given, frequency"):
         stick_order(np.array([1, 2]), "alphabetical")
     with pytest.raises(ValueError, match="permutation of 0…2"):
         StickBreaking(3, (0, 1, 1))
@@ -158,7 +159,9 @@ def test_the_elbo_never_falls_under_coordinate_ascent_and_the_order_is_kept_thro
     rng = np.random.default_rng(4)
     X, y = blobs(5, 10, rng)
     y = np.where(y == 0, 3, y)  # class 3 the most frequent, class 0 absent
-    engine = XGPCStickBreaking(X, y, X[::5], RBF(1.0), n_classes=5, batch_size=len(y), schedule=Constant(1.0), rng=rng)
+    engine = XGPCStickBreaking(
+        X, y, X[::5], RBF(1.0), n_classes=5, batch_size=len(y), schedule=Constant(1.0), rng=rng, class_order="frequency"
+    )
     assert engine.link.order[0] == 3 and engine.n_logits == 4
     bounds = []
     for _ in range(8):
@@ -168,7 +171,9 @@ def test_the_elbo_never_falls_under_coordinate_ascent_and_the_order_is_kept_thro
     other = XGPCStickBreaking(X, y, X[::5], RBF(1.0), n_classes=5, batch_size=len(y), class_order="given")
     with pytest.raises(ValueError, match=r"order \[3, 1, 2, 4, 0\], this engine in \[0, 1, 2, 3, 4\]"):
         other.load_state_dict(engine.state_dict())
-    again = XGPCStickBreaking(X, y, X[::5], RBF(1.0), n_classes=5, batch_size=len(y), schedule=Constant(1.0))
+    again = XGPCStickBreaking(
+        X, y, X[::5], RBF(1.0), n_classes=5, batch_size=len(y), schedule=Constant(1.0), class_order="frequency"
+    )
     again.load_state_dict(engine.state_dict())
     assert np.array_equal(again.predict_proba(X), engine.predict_proba(X))
 

@@ -93,6 +93,7 @@ def split(name: str, seed: int, generated_rows: int):
 
 
 def build(entrant: str, X, y, Z, kernel, *, batch_size: int, rng):
+    """The engine of `entrant` (`ENTRANTS`) on X (n, d), y (n,) with inducing inputs Z and the starting kernel."""
     builder, options = ENTRANTS[entrant]
     options = dict(options)
     order = options.pop("class_order", None)
@@ -153,6 +154,7 @@ def sliced_fit(
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the entrants on the data sets, print the Markdown table and the load, write the records as JSON if asked."""
     parser = argparse.ArgumentParser(prog="python -m explorer.bench.stickbreaking", description=__doc__)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=(*DATASETS, IMBALANCED))
     parser.add_argument("--entrants", nargs="+", default=list(DEFAULT_ENTRANTS), choices=list(ENTRANTS))

@@ -168,8 +168,8 @@ class LogNormalKernelPrior:
     nats of log-parameter). The kernel step then ascends L̂ + log p(θ), a MAP estimate of θ; where the bound is
     nearly flat along a direction (σ² and ℓ growing together towards a near-linear latent function on separable
     data) the prior's −(θ − centre)/scale² stops the drift, and where the data speak it moves θ by
-    O(1/scale²) nats against the bound's O(n). With scale = √3 it is the spread of the dimension-scaled log-normal
-    lengthscale prior of Hvarfner, Hellsten, Nardi (ICML 2024; BoTorch's default)."""
+    O(1/scale²) nats against the bound's O(n). The bound is ≤ 0, so bound + log p(θ) → −∞ as θ leaves any ball:
+    the objective has a finite maximiser whatever the data."""
 
     def __init__(self, centre: np.ndarray, scale: float):
         if not (math.isfinite(scale) and scale > 0):

@@ -86,14 +86,14 @@ def build_xgpc(
     batch_rho: str = "schedule",
     overrelax: float | None = None,
     multiclass_family: str = DEFAULT_FAMILY,
-    multiclass_kernel_prior: float | None = DEFAULT_KERNEL_PRIOR,
+    multiclass_kernel_prior: float = DEFAULT_KERNEL_PRIOR,
 ) -> XGPC:
     """X-GPC with the given step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam on
     the kernel's log-parameters. Two classes: the paper's `XGPC`, or `xgpc_variants.XGPCVariants` when a variant
     option (a whitened kernel step, initial sweeps, averaging, minibatch growth, over-relaxation) is set away from its
     default. Three or more: `xgpc_multiclass.XGPCMulticlass`, the augmented logistic-softmax model in the family
     `multiclass_family` of q(λ, n) ("joint" or the paper's "factorised"; unused with two classes), whose kernel step
-    ascends its augmented bound plus, unless `multiclass_kernel_prior` is None, a log-normal prior of that spread
+    ascends its augmented bound plus, unless `multiclass_kernel_prior` is 0, a log-normal prior of that spread
     around the initial kernel (`kernel_bound` is the binary model's choice) and which has no variants."""
     variants = {
         "kernel_step": kernel_step,
@@ -130,7 +130,7 @@ def build_xgpc(
                 f"these labels hold {source.n_classes}"
             )
         return XGPCMulticlass(
-            source, None, Z, kernel, family=multiclass_family, kernel_prior=multiclass_kernel_prior, **options
+            source, None, Z, kernel, family=multiclass_family, kernel_prior=multiclass_kernel_prior or None, **options
         )
     engine = XGPCVariants if changed else XGPC
     return engine(source, None, Z, kernel, kernel_bound=kernel_bound, **options, **changed)

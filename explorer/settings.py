@@ -405,12 +405,10 @@ SETTINGS = _declare(
         "kernel prior",
         "X-GPC with three or more classes: the standard deviation of a weak normal prior on log ℓ and log σ² "
         "around the initial kernel, added to what the kernel step ascends so the kernel settles where the data "
-        "stop pulling; empty: no prior (the bound alone)",
+        "stop pulling; 0: no prior (the bound alone)",
         "advanced",
         0.0,
         100.0,
-        (False, True),
-        allow_none=True,
     ),
     Setting(
         "hyper_warmup",

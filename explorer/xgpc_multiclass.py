@@ -186,7 +186,7 @@ FAMILIES = {"joint": (joint_local_step, joint_bound), "factorised": (local_step,
 maps the marginals a, v (s, K) to (c, E[n] (s, K), its q(λ)'s parameter (s,), tanh(c/2)/(2c) (s, K)); the bound maps
 (Y, a, v) to (s,)."""
 DEFAULT_FAMILY = "joint"
-DEFAULT_KERNEL_PRIOR = math.sqrt(3.0)
+DEFAULT_KERNEL_PRIOR = 1.0
 """The standard deviation of the kernel step's log-normal prior around the initial kernel (`hyperparameters.LogNormalKernelPrior`),
 or None: no prior."""
 

@@ -23,12 +23,13 @@ import param
 
 from explorer import methods, settings
 from explorer.data import datasets
-from explorer.data.sources import encoded_source
 from explorer.hyperparameters import KernelLearningError
-from explorer.inputs import bounded_features, count, labelled_data, standardised
+from explorer.inputs import bounded_features, count, labelled_data
 from explorer.metrics import chance_note
 from explorer.polyagamma import pg_mean
 from explorer.run import RUN_FORMAT, Run, RunFileError, streams, training_source  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
+from explorer.scaling import standardised
+from explorer.sources import encoded_source
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
 from explorer.studies.race import NAMES as METHOD_NAMES

@@ -23,11 +23,12 @@ import numpy as np
 
 from explorer import recipe, settings
 from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
-from explorer.data.sources import CHUNK_ROWS, ArraySource, DataSource, ScaledSource, open_source
+from explorer.data.sources import open_source
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
-from explorer.scaling import Standardizer
+from explorer.scaling import ScaledSource, Standardizer
 from explorer.scoring import test_scores
+from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 from explorer.training import Trainer
 from explorer.validation import DataError
 

@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 import zarr
 
+import explorer.sources
 from explorer import XGPClassifier
 from explorer.data import datasets, sources
 from explorer.model import Model, RunFileError
@@ -117,7 +118,7 @@ def test_the_model_trains_on_a_file_with_labels_1_and_2_as_on_the_arrays(tmp_pat
 def test_labels_that_are_not_a_class_column_are_refused_naming_the_row_counted_in_blocks(tmp_path, kind, monkeypatch):
     """More distinct labels than MAX_CLASSES (here 5): refused naming the file and the row of the first label past
     that many, counted block by block (blocks of 16 rows), not by loading the label column."""
-    monkeypatch.setattr(sources, "MAX_CLASSES", 5)
+    monkeypatch.setattr(explorer.sources, "MAX_CLASSES", 5)
     monkeypatch.setattr(sources.NpySource, "CHECK_BYTES", 16 * 8 * 2)
     X, _ = blobs(100, [0])
     y = np.zeros(100, dtype=np.int64)
@@ -284,7 +285,7 @@ def test_datasets_load_file_out_of_core_counts_the_classes_of_a_file(tmp_path):
     """The catalogue's door to a file gives the source whose labels the faces map (labels 3 and 7: two classes)."""
     X, y = blobs(80, [3, 7])
     source = datasets.load_file(write(tmp_path, "npy", X, y), out_of_core=True)
-    encoded, classes = sources.encoded_source(source)
+    encoded, classes = explorer.sources.encoded_source(source)
     np.testing.assert_array_equal(classes, [3, 7])
     assert encoded.n_classes == 2
     np.testing.assert_array_equal(encoded.labels(), (y == 7).astype(int))

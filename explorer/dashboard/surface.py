@@ -34,8 +34,8 @@ from bokeh.models import (
 from bokeh.palettes import Magma256, Viridis256
 from bokeh.plotting import figure
 
-from explorer.inputs import standardised
 from explorer.likelihoods import LogisticSoftmax
+from explorer.scaling import standardised
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, MAX_SHOWN, PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.style import CLASS_COLORS, P_PALETTE, class_colors, class_mixture

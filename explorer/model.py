@@ -28,7 +28,6 @@ from explorer.inputs import bounded_features, count, labelled_data
 from explorer.metrics import chance_note
 from explorer.polyagamma import pg_mean
 from explorer.run import RUN_FORMAT, Run, RunFileError, streams, training_source  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
-from explorer.scaling import standardised
 from explorer.sources import encoded_source
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
@@ -227,7 +226,7 @@ class Model(RunSettings):
             self._check_two_class_only(int(max(y_tr.max(initial=0), y_te.max(initial=0))) + 1)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            run = Run(self.config, X_tr, y_tr, X_te, y_te)
+            run = Run(self.config, X_tr, y_tr, X_te, y_te, classes=self._data_classes())
         self.current_run = run
         self._collapsed = False
         with param.edit_constant(self):
@@ -500,11 +499,7 @@ class Model(RunSettings):
         if isinstance(label, (bool, np.bool_)) or label not in range(K):
             raise datasets.DataError(f"label must be a class index 0…{K - 1}, got {label!r}")
         label = int(label)
-        x_std = standardised(self.scaler, x, "the new point")
-        X_train = np.vstack([self.X_train, x])
-        y_train = np.append(self.y_train, label)
-        self.engine.set_training_data(np.vstack([self.engine.X, x_std]), y_train)
-        self.current_run.X_train, self.current_run.y_train = X_train, y_train
+        self.current_run.add_training_rows(x, np.array([label]), "the new point")
         self._publish(
             status=f"Added a training point of class {self.classes[label]} at {np.round(x.ravel(), 3).tolist()}"
         )
@@ -512,23 +507,28 @@ class Model(RunSettings):
     @property
     def inducing_points(self) -> np.ndarray:
         """Z in raw units, (m, d)."""
-        return self.scaler.inverse_transform(self.engine.Z)
+        return self.current_run.inducing_points
 
     # ----- predictions -----------------------------------------------------------------------------------------
     def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) mean and variance at raw-unit inputs X (n*, d), within ±1e100 before and after standardisation."""
-        return self.engine.predict_latent(standardised(self.scaler, X))
+        return self.current_run.predict_latent(X)
 
     def predict_proba(self, X) -> np.ndarray:
         """The class probabilities (n*, K) at raw-unit inputs X (n*, d), column k for `classes[k]`: finite, in [0, 1],
         rows summing to 1 (NumericalError if the run diverged)."""
-        return self.engine.predict_proba(standardised(self.scaler, X))
+        return self.current_run.predict_proba(X)
 
     @property
     def classes(self) -> np.ndarray:
         """The data's class values (K,) for the class indices 0…K−1 of `y_train`, `y_test` and the columns of
-        `predict_proba`: −1 and +1 for the two-class built-in and paper sets, 0…K−1 for a K-class built-in set
-        (`datasets.BUILTIN_CLASSES`), the values given to `set_data` for custom data."""
+        `predict_proba`, as the run holds them (`Run.classes`): −1 and +1 for the two-class built-in and paper sets,
+        0…K−1 for a K-class built-in set (`datasets.BUILTIN_CLASSES`), the values given to `set_data` for custom
+        data."""
+        return self.current_run.classes
+
+    def _data_classes(self) -> np.ndarray:
+        """The class values of the configured data set (`classes` of the run about to be built)."""
         if self.dataset == "custom" and self._custom is not None:
             return self._custom["classes"]
         K = datasets.BUILTIN_CLASSES.get(self.dataset, 2)
@@ -626,7 +626,10 @@ class Model(RunSettings):
         model._check_data(X_train, X_test, y_train, y_test, len(Z), refuse)
         model.feature_names = names
         model.current_run = Run.restore(
-            model.config, dict(arrays, X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test, Z=Z), meta
+            model.config,
+            dict(arrays, X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test, Z=Z),
+            meta,
+            classes=model._data_classes(),
         )
         model.warnings = []
         model._publish(status=f"Loaded run at iteration {model.engine.iteration}")

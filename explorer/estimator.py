@@ -22,8 +22,9 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from explorer import methods, settings
 from explorer.convergence import no_improvement_criterion
 from explorer.data.datasets import split_source, train_test_split
+from explorer.data.sources import training_source
 from explorer.metrics import chance_note, predicted_class
-from explorer.run import Run, seed_from, streams, training_source
+from explorer.run import Run, seed_from, streams
 from explorer.sources import encoded_source
 from explorer.training import CONVERGENCE_RULES
 from explorer.validation import comparable_labels, encode_labels

@@ -23,11 +23,12 @@ import param
 
 from explorer import methods, settings
 from explorer.data import datasets
+from explorer.data.sources import training_source
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data
 from explorer.metrics import chance_note
 from explorer.polyagamma import pg_mean
-from explorer.run import RUN_FORMAT, Run, RunFileError, streams, training_source  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
+from explorer.run import RUN_FORMAT, Run, RunFileError, streams  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
 from explorer.sources import encoded_source
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
@@ -457,9 +458,11 @@ class Model(RunSettings):
         self.current_run.set_eval_every(self.eval_every)
 
     # ----- data -------------------------------------------------------------------------------------------------
-    def set_data(self, X, y=None, name: str = "custom", feature_names=None) -> None:
+    def set_data(self, X, y=None, name: str = "custom", feature_names=None, classes=None) -> None:
         """Use (X, y) as the data set ('custom'): y (n,) holds K ≥ 2 distinct labels (K ≥ 3: methods that take them,
-        `methods.CLASS_COUNTS`); validated first: on a DataError nothing changes. X may instead be
+        `methods.CLASS_COUNTS`), encoded by `validation.encode_labels`; or, with `classes` (K,) (the sorted distinct
+        labels a reader encoded them by: `datasets.read_csv`, the dashboard's upload), class indices 0…K−1 of
+        `classes`, checked, not encoded again. Validated first: on a DataError nothing changes. X may instead be
         a `sources.DataSource` or the path of a .npy, .zarr or .parquet file (y None; `sources.open_source`), split
         by `train_fraction` and trained on out of core: its labels, whole numbers ≥ 0, are counted in one pass and its
         K distinct ones are the classes, as in memory (`sources.encoded_source`); `save` refuses such a run."""
@@ -467,6 +470,8 @@ class Model(RunSettings):
         if source is not None:
             feature_names = feature_names if feature_names is not None else getattr(source, "feature_names", None)
             X, classes = encoded_source(source)
+        elif classes is not None:
+            X, y, classes = _encoded_data(X, y, classes, name)
         else:
             X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
         methods.check_classes(self.method, classes, source=name)
@@ -663,6 +668,20 @@ class Model(RunSettings):
                 f"Z has {m} rows, but n_inducing = {self.n_inducing} and the training part has "
                 f"{len(np.unique(X_tr, axis=0))} distinct rows"
             )
+
+
+def _encoded_data(X, y, classes, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(X, y, classes) of data whose labels a reader has encoded: X (n, d) finite, y (n,) class indices 0…K−1 of
+    `classes` (K,), K ≥ 2 sorted distinct names; DataError naming the problem otherwise."""
+    X, y = labelled_data(X, y, names=(f"{name}: X", f"{name}: y"))
+    classes = np.asarray(classes)
+    if classes.ndim != 1 or len(classes) < 2 or not np.array_equal(np.unique(classes), classes):
+        raise datasets.DataError(f"{name}: classes {show_list(classes)} must be 2 or more sorted distinct labels")
+    if y.max() >= len(classes):
+        raise datasets.DataError(
+            f"{name}: y holds the class index {int(y.max())}, beyond the {len(classes)} classes {show_list(classes)}"
+        )
+    return X, y, classes
 
 
 def _numeric(arrays: dict, name: str, refuse) -> np.ndarray:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import os
 import zipfile
 from typing import NamedTuple
 
@@ -23,7 +22,6 @@ import numpy as np
 
 from explorer import recipe, settings
 from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
-from explorer.data.sources import open_source
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
 from explorer.scaling import Standardizer, standardised
@@ -78,19 +76,6 @@ def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
     if n <= most:
         return np.arange(n)
     return np.sort(np.random.default_rng([seed, 7]).choice(n, most, replace=False))
-
-
-def training_source(X, y=None) -> DataSource | None:
-    """The out-of-core source a face was given as training data: X itself when it is a `sources.DataSource`, the
-    source of the file when X is a path (`sources.open_source`: .npy, .zarr, .parquet), None for arrays. A source
-    holds its labels: y given with one raises ValueError."""
-    if isinstance(X, (str, os.PathLike)):
-        X = open_source(X)
-    if not isinstance(X, DataSource):
-        return None
-    if y is not None:
-        raise ValueError(f"{type(X).__name__} holds its labels; give y=None with a data source or a file path")
-    return X
 
 
 def _class_count(X_train, classes) -> dict:

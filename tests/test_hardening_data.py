@@ -167,8 +167,9 @@ def test_partial_fit_refuses_other_classes_on_a_later_call_and_keeps_its_state()
 def test_a_run_refuses_fewer_classes_than_its_labels_hold():
     X, y = blobs(30, [0, 1, 2])
     with pytest.raises(DataError, match=r"y holds the class index 2, beyond the 2 classes 0…1"):
-        Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, n_classes=2)
-    assert Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, n_classes=4).engine.n_classes == 4
+        Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, classes=["a", "b"])
+    run = Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, classes=["a", "b", "c", "d"])
+    assert run.engine.n_classes == 4 and run.classes.tolist() == ["a", "b", "c", "d"]
 
 
 # ------------------------------------------------------------------------------------ 6: a file rewritten in a run

@@ -419,6 +419,19 @@ def open_source(path, labels=None, label_column=None, **options) -> DataSource:
     return ParquetSource(path, label_column, **options)
 
 
+def training_source(X, y=None) -> DataSource | None:
+    """The out-of-core source a face was given as training data: X itself when it is an `explorer.sources.DataSource`,
+    the source of the file when X is a path (`open_source`: .npy, .zarr, .parquet), None for arrays. A source holds
+    its labels: y given with one raises ValueError."""
+    if isinstance(X, (str, os.PathLike)):
+        X = open_source(X)
+    if not isinstance(X, DataSource):
+        return None
+    if y is not None:
+        raise ValueError(f"{type(X).__name__} holds its labels; give y=None with a data source or a file path")
+    return X
+
+
 SOURCE_FORMATS = {".npy": NpySource, ".zarr": ZarrSource, ".parquet": ParquetSource, ".pq": ParquetSource}
 """The out-of-core formats `open_source` reads, by extension."""
 SOURCE_OPTIONS = {

@@ -117,6 +117,11 @@ class Run:
     """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
     engine, its `Trainer` and the history.
 
+    The user's X goes one way, down: the face hands it here in its own units; `scaling.standardise` standardises it
+    once (arrays, or a source's rows as they are read), `inducing.initial_inducing` chooses Z on the standardised
+    rows, `methods.build` makes the engine (`recipe.start_run`). Predictions and added rows come in the face's units
+    too (`predict_proba`, `predict_latent`, `add_training_rows`) and are standardised by the run's scaler here.
+
     Parameters
     ----------
     config : dict
@@ -143,11 +148,6 @@ class Run:
         The user's names of the classes 0…K−1 (`validation.encode_labels` gives them; `classes`), K ≥ the labels'
         highest class index + 1 (a model may have classes its training rows do not hold yet:
         `XGPClassifier.partial_fit`'s `classes`); default 0…K−1 with K the labels' (the source's) highest index + 1.
-
-    The user's X goes one way, down: the face hands it here in its own units; `scaling.standardise` standardises it
-    once (arrays, or a source's rows as they are read), `inducing.initial_inducing` chooses Z on the standardised
-    rows, `methods.build` makes the engine (`recipe.start_run`). Predictions and added rows come in the face's units
-    too (`predict_proba`, `predict_latent`, `add_training_rows`) and are standardised by the run's scaler here.
 
     Examples
     --------

@@ -275,8 +275,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     def partial_fit(self, X, y, classes=None):
         """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far.
 
-        The rows seen are kept (O(n·d) memory, never n×m) so the likelihood scaling n/s stays that of all data seen;
-        the first call fixes the standardisation and the inducing points from its rows, and the classes: `classes`
+        The rows seen are kept (`Run.add_training_rows`: in your units and standardised, 2·n·d values, never n×m) so
+        the likelihood scaling n/s stays that of all data seen; the first call fixes the standardisation and the inducing points from its rows, and the classes: `classes`
         (all K labels, the model then has K classes whichever its y holds), or y's labels. A later call's `classes`
         must be the same (ValueError otherwise, as in scikit-learn). Nothing is held out and nothing stops early (as
         in scikit-learn's SGDClassifier): the caller decides how many passes to make."""

@@ -51,7 +51,6 @@ from scipy.linalg import lapack
 from scipy.special import expit
 
 from explorer.convergence import SlidingWindow
-from explorer.data.sources import as_source
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
@@ -63,6 +62,7 @@ from explorer.likelihoods import (
 )
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
+from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
 from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC, _whiten
 from explorer.xgpc_multiclass import FAMILIES

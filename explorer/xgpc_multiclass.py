@@ -60,19 +60,18 @@ negative), with two GPs where the logit has one. The project's binary "xgpc" sta
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
 from scipy.linalg import lapack
-from scipy.special import digamma, expit, gammaln, polygamma
+from scipy.special import digamma, gammaln, polygamma
 
 from explorer.convergence import SlidingWindow
 from explorer.data.sources import as_source
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
-from explorer.likelihoods import LogisticSoftmax, _finite_predictive
+from explorer.likelihoods import LogisticSoftmax
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.targets import natural_gradient_targets
@@ -184,43 +183,6 @@ FAMILIES = {"joint": (joint_local_step, joint_bound), "factorised": (local_step,
 maps the marginals a, v (s, K) to (c, E[n] (s, K), its q(λ)'s parameter (s,), tanh(c/2)/(2c) (s, K)); the bound maps
 (Y, a, v) to (s,)."""
 DEFAULT_FAMILY = "joint"
-
-
-def monitor_predictive(link: LogisticSoftmax, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """`link.predictive(mean, var)` (n*, K) → (n*, K) by σ(f)/Σσ(f) in the linear domain at the same points ε: the
-    average of expit(mean + √var ∘ ε) normalised per point, laid out (rows, K, points) so that the sum over classes
-    adds K contiguous slabs and the average runs along contiguous memory, in one reused buffer. Rows whose normaliser
-    underflows to 0 at some point take the log-domain `link.predictive` (never NaN)."""
-    mean, var = _finite_predictive(mean, var)
-    K, samples = link.n_classes, link.samples
-    eps = _sobol_normal_points(K, samples)  # (K, samples)
-    sd = np.sqrt(var)
-    P = np.empty(mean.shape)
-    block = max(1, 2_000_000 // (samples * K))
-    buffer = np.empty((min(block, len(mean)), K, samples))
-    for start in range(0, len(mean), block):
-        part = slice(start, start + block)
-        S = buffer[: len(mean[part])]
-        np.multiply(sd[part, :, None], eps, out=S)
-        S += mean[part, :, None]
-        expit(S, out=S)
-        total = S.sum(axis=1, keepdims=True)  # (rows, 1, samples)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            S /= total
-        P[part] = S.mean(axis=2)
-        underflow = start + np.flatnonzero(~(total > 0).all(axis=(1, 2)))
-        if len(underflow):
-            P[underflow] = link.predictive(mean[underflow], var[underflow])
-    return P
-
-
-@functools.lru_cache(maxsize=16)
-def _sobol_normal_points(K: int, samples: int) -> np.ndarray:
-    """`LogisticSoftmax(K, samples).standard_normal_points()` transposed to (K, samples), generated once per
-    (K, samples) (read-only: the cache hands out the one array)."""
-    points = np.ascontiguousarray(LogisticSoftmax(K, samples).standard_normal_points().T)
-    points.setflags(write=False)
-    return points
 
 
 def one_hot(y: np.ndarray, K: int) -> np.ndarray:
@@ -493,7 +455,7 @@ class XGPCMulticlass(XGPC):
         """`marginals` (κ, K̃) → (a, v) through Σ_k formed once (`Sigma`, K triangular inversions): κΣ_kκᵀ's diagonal
         as rowsum((κΣ_k) ∘ κ), a general product, about 3× faster than `marginals`' K triangular solves over many rows
         (m = 50, 4,499 rows, K = 5: 3.2 ms against 9.0 ms), equal to them to rounding. For the ELBO column and the
-        monitor, which evaluate many rows at one q; the training steps and `predict_latent` keep the solves."""
+        predictive, which evaluate many rows at one q; the training steps keep the solves (s rows, a new q each)."""
         Sigma = self.Sigma
 
         def marginals(kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -503,13 +465,10 @@ class XGPCMulticlass(XGPC):
         return marginals
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*_k) = N(μ*_k, σ*_k²) per class: μ*_k = κ*μ_k, σ*_k² = k** − κ*K_m* + κ*Σ_kκ*ᵀ. Xs (n*, d) → (n*, K),
-        (n*, K)."""
-        return self._latent(Xs, self.marginals)
-
-    def _latent(self, Xs: np.ndarray, marginals) -> tuple[np.ndarray, np.ndarray]:
-        """`predict_latent` with the marginals (κ, K̃) → (a, v) given."""
+        """q(f*_k) = N(μ*_k, σ*_k²) per class: μ*_k = κ*μ_k, σ*_k² = k** − κ*K_m* + κ*Σ_kκ*ᵀ, through Σ_k formed once
+        (`_covariance_marginals`). Xs (n*, d) → (n*, K), (n*, K)."""
         Xs = query_points(Xs, self.source.d)
+        marginals = self._covariance_marginals()
         mean, var = np.empty((len(Xs), self.n_classes)), np.empty((len(Xs), self.n_classes))
         for start in range(0, len(Xs), _CHUNK):
             part = slice(start, start + _CHUNK)
@@ -518,16 +477,6 @@ class XGPCMulticlass(XGPC):
             K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
             mean[part], var[part] = marginals(kappa, K_tilde)
         return mean, np.maximum(var, 1e-12)
-
-    def monitor_proba(self, Xs: np.ndarray) -> np.ndarray:
-        """The class probabilities the Trainer's evaluations (early stopping's held-out NLL) use: `predict_proba`'s
-        predictive (the link's quasi-random points, all of them) computed as σ(f_k)/Σ_j σ(f_j) with one exp per
-        point and class instead of the log-domain form's four (`monitor_predictive`), so it equals `predict_proba` to
-        rounding (measured ≤ 3e-15; tests/test_evaluation_cost.py) at a tenth to a sixth of its cost (500 rows,
-        K = 3…10, one thread: 13–39 ms against 140–260 ms), the latent variances through `_covariance_marginals`.
-        A row where every σ(f_j) underflows at some point (latent means below about −745) is the link's log-domain
-        predictive. Xs (n*, d) → (n*, K)."""
-        return monitor_predictive(self.link, *self._latent(Xs, self._covariance_marginals()))
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_ik for the rows X (s, d) at the current q → (s, K)."""

@@ -283,31 +283,37 @@ class LogisticSoftmax:
         """p(y* = k) under q(f*_k) = N(mean_k, var_k), independent across k: mean, var (n*, K) → (n*, K), rows summing
         to 1 (the average of σ(f_k)/Σ_j σ(f_j) at f* = mean + √var ∘ ε over the quasi-random ε).
 
-        Computed in the linear domain, σ(f)/Σσ(f) with one exp per point and class, laid out (rows, K, points) so the
-        sum over classes adds K contiguous slabs and the average runs along contiguous memory, in one reused buffer:
-        equal to the log-domain average (`quadrature_average`, four transcendental calls per point and class) to
-        rounding (tests/test_evaluation_cost.py) at a sixth to a tenth of its cost. Rows whose normaliser Σ_j σ(f_j)
-        underflows to 0 at some point (every latent mean below about −745) take the log-domain form (never NaN)."""
+        Computed in the linear domain, σ(f) = 1/(1 + e^{−f}) with one exp per point and class (numpy's vectorised
+        exp, about three times faster than `scipy.special.expit` here) and the normalised average as one batched
+        product with the weights 1/(samples · Σ_j σ(f_j)), laid out (rows, K, points) in a reused buffer of a few
+        rows that stays in cache: equal to the log-domain average (`quadrature_average`, four transcendental calls
+        per point and class) to rounding (tests/test_evaluation_cost.py) at about a seventh of its cost (500 rows,
+        K = 3…10, one thread). Rows whose normaliser Σ_j σ(f_j) underflows to 0 at some point (every latent mean
+        below about −709) take the log-domain form (never NaN)."""
         mean, var = _finite_predictive(mean, var)
         K, samples = self.n_classes, self.samples
         eps = _sobol_normal_points(K, samples)  # (K, samples)
-        sd = np.sqrt(var)
+        negative_sd = -np.sqrt(var)
         P = np.empty(mean.shape)
-        block = max(1, 2_000_000 // (samples * K))
-        buffer = np.empty((min(block, len(mean)), K, samples))
-        for start in range(0, len(mean), block):
-            part = slice(start, start + block)
-            S = buffer[: len(mean[part])]
-            np.multiply(sd[part, :, None], eps, out=S)
-            S += mean[part, :, None]
-            expit(S, out=S)
-            total = S.sum(axis=1, keepdims=True)  # (rows, 1, samples)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                S /= total
-            P[part] = S.mean(axis=2)
-            underflow = start + np.flatnonzero(~(total > 0).all(axis=(1, 2)))
-            if len(underflow):
-                P[underflow] = self.quadrature_average(mean[underflow], var[underflow])
+        block = max(1, 100_000 // (samples * K))
+        rows = min(block, len(mean))
+        buffer, weights = np.empty((rows, K, samples)), np.empty((rows, samples, 1))
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            for start in range(0, len(mean), block):
+                part = slice(start, start + block)
+                S = buffer[: len(mean[part])]
+                np.multiply(negative_sd[part, :, None], eps, out=S)
+                S -= mean[part, :, None]  # −f
+                np.exp(S, out=S)
+                S += 1.0
+                np.reciprocal(S, out=S)  # σ(f)
+                total = S.sum(axis=1)  # (rows, samples)
+                w = weights[: len(S)]
+                np.divide(1.0 / samples, total[:, :, None], out=w)
+                np.matmul(S, w, out=P[part, :, None])
+                underflow = start + np.flatnonzero(~(total > 0).all(axis=1))
+                if len(underflow):
+                    P[underflow] = self.quadrature_average(mean[underflow], var[underflow])
         return P
 
     def quadrature_average(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:

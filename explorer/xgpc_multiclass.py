@@ -76,10 +76,13 @@ from explorer.likelihoods import LogisticSoftmax
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.targets import natural_gradient_targets
-from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, XGPC
+from explorer.xgpc import DEFAULT_HYPER_EVERY, XGPC
 
 _LOG_2 = math.log(2.0)
 _NEWTON_STEPS = 30
+_EVALUATION_CHUNK = 1024
+"""Rows per chunk of the ELBO column and the predictive: their arrays (rows × m, per class) then stay in cache; a
+default fit on 5,000 rows at K = 5 spent about a third less time in its evaluations than with 4,096-row chunks."""
 
 
 def solve_alpha(w: np.ndarray) -> np.ndarray:
@@ -443,7 +446,7 @@ class XGPCMulticlass(XGPC):
         on log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
         count, total = 0, 0.0
         marginals = self._covariance_marginals()
-        for part in self.source.chunks(_CHUNK, index):
+        for part in self.source.chunks(_EVALUATION_CHUNK, index):
             X_part, y_part = self._batch(part)
             kappa, K_tilde, _ = self.project(X_part, part)
             a, v = marginals(kappa, K_tilde)
@@ -483,8 +486,8 @@ class XGPCMulticlass(XGPC):
         Xs = query_points(Xs, self.source.d)
         marginals = self._covariance_marginals()
         mean, var = np.empty((len(Xs), self.n_classes)), np.empty((len(Xs), self.n_classes))
-        for start in range(0, len(Xs), _CHUNK):
-            part = slice(start, start + _CHUNK)
+        for start in range(0, len(Xs), _EVALUATION_CHUNK):
+            part = slice(start, start + _EVALUATION_CHUNK)
             K_sm = self.kernel.cross_from_features(Xs[part], self._features)
             kappa = K_sm @ self.K_inv
             K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)

@@ -23,10 +23,11 @@ Reported per (data set, entrant), means over folds, on all test rows: test error
 time, and for the raced entrants the training time from which their validation NLL stays within 1% of the best
 validation NLL any raced entrant reached on the fold (`metrics.settled_time_within`; "—" if never).
 
-Two cost tables follow. Per-iteration cost of multi-class X-GPC against K and n: the median time of one SVI step
-(minibatch s, m inducing points, kernel learning on) divided by its linear-algebra floor timed in the same process:
-K Cholesky factorisations of an m × m matrix and K triangular solves with s right-hand sides (what K classes'
-natural-gradient steps must do). The share of a default `XGPClassifier(random_state=0)` fit's time that goes to its
+Two cost tables follow. Per-iteration cost of multi-class X-GPC against K and n: the time of one SVI step (minibatch
+s, m inducing points, a kernel step every --cost-kernel-every iterations; `iteration_seconds`) divided by its
+linear-algebra floor timed in the same process: K Cholesky factorisations of an m × m matrix and K triangular solves
+with s right-hand sides (what K classes' natural-gradient steps must do); each the fastest of many readings, the one
+least moved by a shared machine's load. The share of a default `XGPClassifier(random_state=0)` fit's time that goes to its
 evaluations (early stopping's held-out NLL) on each of --share-datasets (generated: 5,000 rows), from the fit's
 Trainer (`Trainer.evaluation_share`).
 

@@ -101,6 +101,7 @@ class Entrant:
 ENTRANTS = {
     "xgpc": Entrant("multi-class X-GPC (joint q(λ, n))", options={"multiclass_family": "joint"}),
     "xgpc-factorised": Entrant("multi-class X-GPC (factorised, paper)", options={"multiclass_family": "factorised"}),
+    "xgpc-stick": Entrant("multi-class X-GPC (stick-breaking PG)", options={"multiclass_family": "stick-breaking"}),
     "svgp-adam": Entrant("softmax SVGP (Adam)", method="svgp-adam", options={"learning_rate": 0.05}),
     "svgp-natgrad": Entrant("softmax SVGP (nat. grad.)", method="svgp-natgrad"),
     "ovr-xgpc": Entrant("one-vs-rest X-GPC", kind="ovr"),

@@ -1,8 +1,9 @@
 """The settings of a run, each declared once: name, type, bounds, default, choices, labels, help and group.
 
 Every face of a run reads this table: the param `Model` (its parameters), `XGPClassifier` (its parameters and
-`_parameter_constraints`), the dashboard (widgets, labels, URL keys) and the benchmarks (their run flags). A new
-setting is one `Setting` here, plus the line of `run.py` or `methods.py` that uses it.
+`_parameter_constraints`, and the entries of its one `options` mapping, `estimator.checked_options`), the dashboard
+(widgets, labels, URL keys) and the benchmarks (their run flags). A new setting is one `Setting` here, plus the code
+that reads it: an engine's constructor keyword of the same name (`methods.engine_options`) or a line of `run.py`.
 
 Groups: "data" (which rows, and the seed of everything random), "method", "inducing", "steps" (minibatches, the
 step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (every further option

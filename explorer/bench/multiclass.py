@@ -218,8 +218,8 @@ def run_task(
                 XGPClassifier(
                     n_inducing=min(m, len(y)),
                     max_iter=ovr_iterations,
-                    lengthscale=float(np.sqrt(X.shape[1])),
                     batch_size=min(batch_size, len(y)),
+                    options={"lengthscale": float(np.sqrt(X.shape[1]))},
                     early_stopping=False,
                     random_state=seed + fold,
                 )

@@ -16,6 +16,7 @@ from explorer.data import datasets
 from explorer.estimator import OPTION_SETTINGS
 from explorer.kernels import RBF
 from explorer.run import RETIRED_SETTINGS, Run, RunFileError, streams
+from explorer.xgpc import XGPC
 
 N, SEED = 300, 3
 SETTINGS = dict(n_inducing=15, batch_size=40, eval_every=10)
@@ -240,3 +241,24 @@ def test_a_method_refuses_an_option_it_does_not_read_by_name():
         methods.build("epgpc", X, y, X[:5], RBF(1.0), batch_size=10, rng=np.random.default_rng(0), kernel_bound="exact")
     with pytest.raises(TypeError, match=r"takes no options \['average_window'\]"):  # measured, not adopted: gone
         methods.build("xgpc", X, y, X[:5], RBF(1.0), batch_size=10, rng=np.random.default_rng(0), average_window=5)
+
+
+def test_a_new_engine_keyword_reaches_the_engine_with_no_builder_naming_it(monkeypatch):
+    """The engine half of "a new engine option is a settings row plus the engine that reads it": a keyword added
+    to X-GPC's constructor is an option of the method and arrives from `methods.build` (which the faces call with
+    the settings, `settings.builder_options`); no builder or signature relays it."""
+
+    class Probed(XGPC):
+        def __init__(self, *args, probe: int = 0, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.probe = probe
+
+    X, y = datasets.load("moons", n=60, seed=0)
+    build = dict(batch_size=10, rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match=r"takes no options \['probe'\]"):
+        methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, **build)
+    monkeypatch.setattr(methods, "XGPC", Probed)
+    monkeypatch.setitem(methods.ENGINES, "xgpc", (Probed, methods.XGPCMulticlass))
+    assert "probe" in methods.option_names("xgpc") and "probe" not in methods.option_names("epgpc")
+    engine = methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, hyper_every=2, **build)
+    assert type(engine) is Probed and engine.probe == 3 and engine.hyper_every == 2

@@ -40,11 +40,11 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion
-from explorer.data.sources import ArraySource, DataSource
 from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
 from explorer.inputs import count, minibatch_size
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
+from explorer.sources import ArraySource, DataSource
 from explorer.validation import DataError
 
 

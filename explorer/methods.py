@@ -65,16 +65,17 @@ SHARED_OPTIONS = ("step_size", "rho", "tau", "kappa", "learn_hyperparameters", "
 """The options every method reads (`build`): its step-size rule (`schedules.schedule_for`; Adam-trained SVGP has
 none and ignores it), kernel learning by Adam and the iterations per kernel step."""
 BUILDER_OPTIONS = {
-    "xgpc": ("warm_start_on", "multiclass_family"),
+    "xgpc": ("warm_start_on", "multiclass_family", "multiclass_kernel_prior"),
     "svgp-adam": ("link",),
     "svgp-natgrad": ("link",),
     "epgpc": ("damping",),
 }
-"""The options a method's builder reads itself: the adaptive rule's warm start and the K-class family of X-GPC's
-q(λ, n), the SVGP's likelihood by name, EPGPC's damping. Every other option goes, by name, to the engine whose
+"""The options a method's builder reads itself: the adaptive rule's warm start, the K-class family of X-GPC's
+q(λ, n) and its kernel prior's spread (0: none), the SVGP's likelihood by name, EPGPC's damping. Every other option goes, by name, to the engine whose
 constructor takes it (`engine_options`)."""
 _FILLED = (
     *("batch_size", "rng", "schedule", "hyper_optimizer", "criterion", "hyper_every", "n_classes", "link", "family"),
+    "kernel_prior",
     *("mc_samples", "mc_rng"),
 )
 """Engine keywords that are no options: those `build` and the builders fill in themselves (from the options above
@@ -121,7 +122,8 @@ def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Gen
     """X-GPC with the options' step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam
     on the kernel's log-parameters. Two classes: the paper's `XGPC`; three or more: `xgpc_multiclass.XGPCMulticlass`,
     the augmented logistic-softmax model in the family `multiclass_family` of q(λ, n) ("joint" or the paper's
-    "factorised"), whose kernel step ascends its augmented bound (`kernel_bound` is the binary model's choice)."""
+    "factorised"), whose kernel step ascends its augmented bound plus, unless `multiclass_kernel_prior` is 0, a
+    log-normal prior of that spread around the initial kernel (`kernel_bound` is the binary model's choice)."""
     warm_start = {"warm_start_on": options["warm_start_on"]} if "warm_start_on" in options else {}
     common = dict(
         batch_size=batch_size,
@@ -131,7 +133,12 @@ def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Gen
     )
     if source.n_classes > 2:
         family = {"family": options["multiclass_family"]} if "multiclass_family" in options else {}
-        return XGPCMulticlass(source, None, Z, kernel, **common, **family, **engine_options(XGPCMulticlass, options))
+        prior = (
+            {"kernel_prior": options["multiclass_kernel_prior"] or None} if "multiclass_kernel_prior" in options else {}
+        )
+        return XGPCMulticlass(
+            source, None, Z, kernel, **common, **family, **prior, **engine_options(XGPCMulticlass, options)
+        )
     return XGPC(source, None, Z, kernel, **common, **engine_options(XGPC, options))
 
 

@@ -233,10 +233,6 @@ class XGPCMulticlass(XGPC):
         The convergence rule on the global parameters.
     hyper_every : int, default 5
         Iterations per kernel step.
-    hyper_warmup : int, default 0
-        Iterations before the first kernel step.
-    hyper_rate : {"constant", "rho"}, default "constant"
-        Adam's rate, or its rate × ρ_t/ρ₁.
     family : {"joint", "factorised"}, default "joint"
         The variational family of the (λ, n) block (`FAMILIES`): "joint" q(λ, n), exact at zero variance, or the
         paper's factorised q(λ)q(n).
@@ -280,8 +276,6 @@ class XGPCMulticlass(XGPC):
         full: bool = False,
         criterion: SlidingWindow | None = None,
         hyper_every: int = DEFAULT_HYPER_EVERY,
-        hyper_warmup: int = 0,
-        hyper_rate: str = "constant",
         family: str = DEFAULT_FAMILY,
         kernel_prior: float | None = DEFAULT_KERNEL_PRIOR,
     ):
@@ -303,8 +297,6 @@ class XGPCMulticlass(XGPC):
             full=full,
             criterion=criterion,
             hyper_every=hyper_every,
-            hyper_warmup=hyper_warmup,
-            hyper_rate=hyper_rate,
             kernel_bound="augmented",  # its kernel step ascends the augmented bound (no exact one in closed form)
         )
         self.last_c = np.zeros((0, self.n_classes))

@@ -226,8 +226,8 @@ class XGPCStickBreaking(XGPC):
         The non-sparse mode u_j = ψ_j (Z = X).
     criterion : explorer.convergence.SlidingWindow, optional
         The convergence rule on the global parameters.
-    hyper_every, hyper_warmup, hyper_rate
-        The kernel-step schedule, as X-GPC's.
+    hyper_every : int, default 5
+        Iterations per kernel step, as X-GPC's.
     kernel_bound : {"exact", "augmented"}, default "exact"
         The bound the kernel step ascends, as binary X-GPC's (summed over the logits).
     class_order : {"given", "frequency"} or sequence of int, default "given"
@@ -269,8 +269,6 @@ class XGPCStickBreaking(XGPC):
         full: bool = False,
         criterion: SlidingWindow | None = None,
         hyper_every: int = DEFAULT_HYPER_EVERY,
-        hyper_warmup: int = 0,
-        hyper_rate: str = "constant",
         kernel_bound: str = DEFAULT_KERNEL_BOUND,
         class_order=DEFAULT_CLASS_ORDER,
     ):
@@ -291,8 +289,6 @@ class XGPCStickBreaking(XGPC):
             full=full,
             criterion=criterion,
             hyper_every=hyper_every,
-            hyper_warmup=hyper_warmup,
-            hyper_rate=hyper_rate,
             kernel_bound=kernel_bound,
         )
         self.last_c = np.zeros((0, self.n_logits))

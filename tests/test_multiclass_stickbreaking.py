@@ -277,7 +277,7 @@ def test_stick_breaking_is_an_option_of_the_builder_the_estimator_and_the_model(
     engine = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng, multiclass_family="stick-breaking")
     assert isinstance(engine, XGPCStickBreaking) and engine.n_classes == 3 and engine.family == "stick-breaking"
     fast = dict(n_inducing=10, batch_size=50, max_iter=30, early_stopping=False, random_state=0)
-    clf = XGPClassifier(multiclass_family="stick-breaking", **fast).fit(X, ["abc"[k] for k in y])
+    clf = XGPClassifier(options={"multiclass_family": "stick-breaking"}, **fast).fit(X, ["abc"[k] for k in y])
     P = clf.predict_proba(X)
     assert isinstance(clf.engine_, XGPCStickBreaking) and P.shape == (len(y), 3)
     assert np.allclose(P.sum(axis=1), 1.0, rtol=0.0, atol=1e-14)

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.data.sources import ArraySource, as_source
 from explorer.epgpc import EPGPC
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
 from explorer.likelihoods import LINKS, Link
 from explorer.schedules import schedule_for
+from explorer.sources import ArraySource, as_source
 from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.svgp_multiclass import SVGPMulticlassAdam, SVGPMulticlassNatGrad
 from explorer.validation import DataError, prefix, show, show_list

@@ -68,13 +68,13 @@ from scipy.linalg import lapack
 from scipy.special import digamma, expit, gammaln, polygamma
 
 from explorer.convergence import SlidingWindow
-from explorer.data.sources import as_source
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax, _finite_predictive
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
+from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets
 from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, XGPC, _whiten
 
@@ -238,7 +238,7 @@ class XGPCMulticlass(XGPC):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
         Class indices 0…K−1.

@@ -9,7 +9,6 @@ import asyncio
 from collections.abc import Callable
 from functools import partial
 
-import numpy as np
 import panel as pn
 
 from explorer.dashboard import parsers
@@ -79,15 +78,10 @@ class Uploads:
         Returns (whether it was swapped in, the message for people)."""
         with self.worker.hold():
             try:
-                self.model.set_data(X, np.asarray(classes)[y], filename, names)  # the file's own labels
+                self.model.set_data(X, y, filename, names, classes=classes)  # encoded once, by the parse
             except Exception as err:  # the Model keeps its data on any failure
                 return False, unchanged(err)
             self.changes.custom_shape = X.shape
-        if len(classes) == 2:
-            return True, (
-                f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]}, "
-                f"class +1 = {classes[1]}."
-            )
         return True, (
             f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; {len(classes)} classes: "
             + ", ".join(str(c) for c in classes)

@@ -1,4 +1,4 @@
-"""What the dashboard asks of its tabs, so that `app.py` loops over them instead of naming each one.
+"""What the dashboard asks of its tabs, so that it (`app.py`, `refresh.py`) loops over them instead of naming each one.
 
 Every tab is a Panel viewer on the one protocol of `Tab`: a `title` (its label in the tab bar), what its refresh
 reads while it is shown (`reads`), and four steps, each with a default that does nothing:

@@ -23,6 +23,7 @@ from bokeh.plotting import figure
 
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
+from explorer.dashboard.tabs import LIVE, Tab, Tick
 from explorer.diagnostics import mixing_problems
 from explorer.gibbs import N_MAX, GibbsChains
 from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, mean_offset, streams, subsample
@@ -168,11 +169,12 @@ class McmcRun:
         }
 
 
-class McmcTab(pn.viewable.Viewer):
+class McmcTab(Tab, pn.viewable.Viewer):
     """Controls, live progress and results of the MCMC comparison (shows itself in a notebook): a study tab
     (`explorer.dashboard.tabs.StudyTab`)."""
 
     title = "MCMC"
+    reads = LIVE
     job_label = "The MCMC run"
     starting = "Starting the MCMC comparison"
 
@@ -245,7 +247,7 @@ class McmcTab(pn.viewable.Viewer):
         self.mixing.visible = self.more_sweeps.visible = False
         return self.run
 
-    def collect(self) -> dict | None:
+    def collect(self, tick: Tick | None = None) -> dict | None:
         """What changed since the last render (call under the gate)."""
         run = self.run
         if run is None:

@@ -1,4 +1,4 @@
-"""`python -m explorer.dashboard.loadtest`: a class in front of one server (issue 19).
+"""`python -m explorer.tools.loadtest`: a class in front of one server (issue 19).
 
 The app is served in this process on 127.0.0.1 only (`serve_in_background`, as `panel serve` would) and opened by N
 headless Debian Chromium pages (Playwright), each its own browser context, that each press Play and train for
@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.dashboard import chromium
 from explorer.dashboard.app import Dashboard
-from explorer.dashboard.benchmark import _free_port, _tasks, resident_mb
+from explorer.tools.benchmark import _free_port, _tasks, resident_mb
 
 DESCRIPTION = "Served dashboard under load: N training sessions, another client's latency, memory and threads"
 MAX_SESSIONS, MAX_SECONDS = 24, 120
@@ -182,7 +182,7 @@ def run_load(
         pages[0].wait_for_timeout(250)
         if heavy and heavy_dashboard is None:  # the session at the link (the other client's pages open sessions too)
             heavy_dashboard = next((d for d in sessions[count:] if d.model.n_inducing == 999), None)
-        if heavy_dashboard is not None and heavy_done is None and heavy_dashboard._action is None:
+        if heavy_dashboard is not None and heavy_done is None and heavy_dashboard.actions.current is None:
             heavy_done = time.monotonic() - start
             heavy_page.get_by_role("button", name="Play").click()
     end = time.monotonic()
@@ -437,7 +437,7 @@ def classroom(args, command: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.loadtest", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="python -m explorer.tools.loadtest", description=DESCRIPTION)
     add_common_arguments(parser)
     parser.add_argument(
         "--sessions",
@@ -496,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"sessions from 1 to {MAX_SESSIONS} and seconds up to {MAX_SECONDS}")
     if args.heavy is not None and args.heavy < 2:
         parser.error("--heavy needs at least 2 sessions (one heavy, the others train)")
-    command = "python -m explorer.dashboard.loadtest" + ("" if argv is None else "".join(f" {a}" for a in argv))
+    command = "python -m explorer.tools.loadtest" + ("" if argv is None else "".join(f" {a}" for a in argv))
     if args.num_procs is not None:
         if not all(1 <= p <= 8 for p in args.num_procs) or min(args.workers) < 0 or args.mcmc < 0:
             parser.error("--num-procs from 1 to 8, --workers and --mcmc at least 0")

@@ -43,7 +43,7 @@ from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
 from explorer.dashboard import cluster
-from explorer.dashboard.budget import data_shape, over_budget
+from explorer.dashboard.budget import RefreshBudget, data_shape, over_budget
 from explorer.dashboard.controls import LABELS, Settings, configuration, settings_from_query
 from explorer.dashboard.data import DataTab, summary
 from explorer.dashboard.learn import LearnTab
@@ -168,10 +168,15 @@ class Dashboard(pn.viewable.Viewer):
         "change re-lays out the page: ≈ 0.4 of a browser core at 6 Hz, measured)",
     )
 
-    def __init__(self, model: Model | None = None, *, start: bool = True, **params):
+    def __init__(
+        self, model: Model | None = None, *, start: bool = True, budget: RefreshBudget | None = None, **params
+    ):
         """`start`: render the first state and start refreshing now; False when the page is built away from the event
-        loop, which then calls `start` itself (`build_page`)."""
+        loop, which then calls `start` itself (`build_page`). `budget`: the server's `RefreshBudget`, which sets how
+        often the page is refreshed while training plays (None: every `period_ms`)."""
         super().__init__(**params)
+        self.budget = budget
+        self._refresh_due = 0.0  # while training plays under a budget: when the next refresh is due
         self.model = model if model is not None else Model()
         self.worker = Worker()
         self._session = pn.state.curdoc.session_context if pn.state.curdoc else None
@@ -228,6 +233,7 @@ class Dashboard(pn.viewable.Viewer):
         self._frames = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xgpc-surface")
         self._pending_frame: Future | None = None  # a periodic frame being computed in the frame thread
         self._frame_seconds = 0.0  # how long the last frame took to compute
+        self._still_frames = 0  # periodic frames in a row that looked as the one shown (each waits twice as long)
         self._learn_iteration = -1
         self._shown_status = None
         self._reading: str | None = None  # the uploaded file being read, if any
@@ -682,6 +688,8 @@ class Dashboard(pn.viewable.Viewer):
         self.train.stop_animations()
         self.worker.stop(wait=0.0 if self._offload else 5.0)
         self._frames.shutdown(wait=False, cancel_futures=True)
+        if self.budget is not None:
+            self.budget.stopped(id(self))
         if self._served:
             _forget_views_of(self._session._document)
 
@@ -763,9 +771,12 @@ class Dashboard(pn.viewable.Viewer):
         if self._stepping and not self._running("step"):  # Step's job is done: show where it ended
             self._stepping, force_surface = False, True
         force_surface, self._force_pending = force_surface or self._force_pending, False
+        begun = time.perf_counter()
         try:
             self._publisher.local_wanted = self._visible("Learn")
             snapshot = None if force_surface else self._published()
+            if snapshot is not None and not self._budget_allows():
+                return
             if snapshot is None:
                 with self.worker.hold(timeout=GATE_WAIT if self._offload else None) as taken:
                     if taken:
@@ -778,10 +789,24 @@ class Dashboard(pn.viewable.Viewer):
             update.update(self._collect(snapshot, force_surface, new_run=update["new_run"] is not None))
             with pn.io.hold():  # one message to the page for all of this tick's changes
                 self._render(update)
+            if snapshot is not None and self.budget is not None:
+                self.budget.record(time.perf_counter() - begun)
         except Exception as err:  # never let one bad tick kill the periodic callback
             log.exception("refresh failed")
             notify(f"Refresh failed: {type(err).__name__}: {err}")
         self.refreshes += 1
+
+    def _budget_allows(self) -> bool:
+        """While training plays: whether this tick is due by the server's `RefreshBudget` (the session counts as
+        training; due ticks are spaced by the budget's interval on average, to within a tick). True without one."""
+        if self.budget is None:
+            return True
+        self.budget.training(id(self))
+        now, interval = self.budget.clock(), self.budget.interval()
+        if now < self._refresh_due:
+            return False
+        self._refresh_due = max(self._refresh_due, now - interval) + interval
+        return True
 
     def _published(self) -> Snapshot | None:
         """The worker's latest snapshot if the periodic refresh may show it without the gate: training plays, the
@@ -824,10 +849,15 @@ class Dashboard(pn.viewable.Viewer):
         self._publisher.taken(snapshot.run, self._consumed)
         if self._pending_frame is not None and self._pending_frame.done():
             job, self._pending_frame = self._pending_frame, None
-            update["frame"] = job.result()
-            self._frame_seconds = update["frame"]["seconds"]
+            frame = job.result()
+            self._frame_seconds = frame["seconds"]
+            still = not force_surface and not new_run and self.surface.unchanged(frame)
+            self._still_frames = self._still_frames + 1 if still else 0  # nothing to send: the next frames rarer
+            if not still:
+                update["frame"] = frame
         if force_surface or new_run or now >= self._slow_due:
-            update["status"] = (snapshot.iteration, snapshot.status, snapshot.converged)
+            pace = self.budget.slowed() if self.budget is not None and self._published() is not None else None
+            update["status"] = (snapshot.iteration, snapshot.status, snapshot.converged, pace)
             self._slow_due = now + self.slow_seconds
         # A frame the user asked for; a new run brings its own, except served (its first frame comes from here).
         wanted = (force_surface and not new_run) or (new_run and self._offload)
@@ -839,7 +869,9 @@ class Dashboard(pn.viewable.Viewer):
                 self._pending_frame = None
             else:  # served, also what the user asked for: shown at the first tick after it is ready
                 self._pending_frame = self._frames.submit(self.surface.compute_frame, inputs)
-            self._surface_due = now + max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE)
+            least = max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE) * 2 ** min(self._still_frames, 3)
+            wait = least if self.budget is None or wanted else self.budget.frame_interval(self._frame_seconds, least)
+            self._surface_due = now + wait
             self._surface_iteration = snapshot.iteration
         if self._visible("Learn") and snapshot.local is not None and snapshot.iteration != self._learn_iteration:
             update["local"] = snapshot.local
@@ -859,7 +891,8 @@ class Dashboard(pn.viewable.Viewer):
         if "status" in update:
             t.traces.flush_parameters()
         if "status" in update and update["status"] != self._shown_status:
-            t.show_status(*update["status"], self._trainer)
+            iteration, status, converged, pace = update["status"]
+            t.show_status(iteration, status, converged, self._trainer, pace)
             self._shown_status = update["status"]
         if "frame" in update:
             self.surface.show(update["frame"])
@@ -951,13 +984,16 @@ def _building_notice() -> pn.Row:
     )
 
 
-def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None) -> None:
+def build_page(
+    page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None
+) -> None:
     """Fill `page`, the light page a session was served at once (the header and "Building the page…"), with a
     Dashboard built away from the event loop: the Model, its data and first evaluation, the widgets and figures and
     their Bokeh models are made in a page-builder thread (at most PAGE_BUILDERS at a time, for the whole server), and
     only the swap — attaching the ready models to the page and sending them — runs on the loop, in a next-tick
     callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session that ended
-    meanwhile gets its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason."""
+    meanwhile gets its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason.
+    `budget`: the server's `RefreshBudget`, handed to the Dashboard."""
     document = pn.state.curdoc
     root = next(model for model, _ in page._models.values() if model.document is document)
     ended = threading.Event()
@@ -988,7 +1024,7 @@ def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = N
         with set_curdoc(document):
             if not ended.is_set():
                 try:
-                    dashboard = Dashboard(start=False)
+                    dashboard = Dashboard(start=False, budget=budget)
                     # its Bokeh models, and the defaults Bokeh reads when they join the page, made here, not on the loop
                     dashboard.layout._get_model(document, root, root).references()
                 except Exception as err:  # the page says what went wrong
@@ -1009,12 +1045,13 @@ def freeze_the_imports() -> None:
     gc.freeze()
 
 
-def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
+def serve_app(on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None) -> pn.Column:
     """The page for one browser session: BLAS on one thread (DESIGN §8), the upload widget's script, notifications
     on (also for any exception a callback did not handle itself), quiet disconnects. Served, the server's imports out
     of the garbage collector's walk (`freeze_the_imports`, at the first page) and a light page at once
     (nothing computed on the event loop, nothing kept for a page that is fetched and never opened) that `build_page`
-    fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built."""
+    fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built.
+    `budget`: the server's `RefreshBudget`, shared by all its sessions (None: each refreshes at its own period)."""
     threadpool_limits(limits=1)
     pn.extension("filedropper", notifications=True, exception_handler=_report)
     try:
@@ -1031,11 +1068,11 @@ def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
     page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
     if document is not None and document.session_context is not None:
         freeze_the_imports()
-        pn.state.onload(partial(build_page, page, on_ready))
+        pn.state.onload(partial(build_page, page, on_ready, budget))
         pn.state.on_session_destroyed(lambda context: _forget_views_of(document))  # also of a page never opened
         return page
     try:
-        dashboard = Dashboard()
+        dashboard = Dashboard(budget=budget)
     except Exception as err:  # the page still comes up and says what went wrong, never blank
         page.objects = _page_failed(err)
         return page
@@ -1045,13 +1082,15 @@ def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
     return page
 
 
-def serve_in_background(port: int, sessions: list | None = None, **options):
+def serve_in_background(port: int, sessions: list | None = None, budget: RefreshBudget | None = None, **options):
     """Serve the app on 127.0.0.1:`port` from a background thread (tests, benchmarks), appending each session's
-    Dashboard to `sessions` once it is built; `options`: more of `pn.serve`'s. Returns the server; stop it with
-    `.stop()` then `.join()`."""
+    Dashboard to `sessions` once it is built; `budget`: the server's `RefreshBudget` (default: a new one, as
+    `xgpc-explorer serve` makes); `options`: more of `pn.serve`'s. Returns the server; stop it with `.stop()` then
+    `.join()`."""
+    budget = RefreshBudget() if budget is None else budget
 
     def app() -> pn.Column:  # (a function: Panel would render a partial as a pane of its own)
-        return serve_app(None if sessions is None else sessions.append)
+        return serve_app(None if sessions is None else sessions.append, budget)
 
     return pn.serve(
         app,

@@ -169,11 +169,11 @@ class TrainTab(pn.viewable.Viewer):
         self._settings = settings
         self._surface = surface
 
-    def show_status(self, iteration: int, event: str, converged: bool, trainer) -> None:
+    def show_status(self, iteration: int, event: str, converged: bool, trainer, pace: str | None = None) -> None:
         """The counter and the status line as of now: the latest evaluation's numbers, which rule declared
         convergence (if one has) and what Play does next — with the warning of `metrics.chance_note` when the run
-        converged no better than chance — and the model's last event (`Model.status`, which names its own iteration
-        where it has one)."""
+        converged no better than chance — why refreshes are slowed (`pace`, the server's `RefreshBudget`), and the
+        model's last event (`Model.status`, which names its own iteration where it has one)."""
         self.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
         row = self.traces.last_row
         lines = []
@@ -190,6 +190,8 @@ class TrainTab(pn.viewable.Viewer):
             chance = None if row is None else chance_note(row["test_nll"], trainer.y_eval, trainer.engine.n_classes)
             if chance is not None and chance not in event:
                 lines.append(chance)
+        if pace:
+            lines.append(pace)
         if event:
             lines.append(("Last event: " if lines else "") + event)
         self.status.value = "<br>".join(html_text(line) for line in lines)

@@ -10,6 +10,13 @@ times, and this process's resident memory and thread count before the pages open
 `--settle` seconds after the pages have closed, with the number of `Dashboard` objects still alive then. `--heavy` adds a row: one session opens the costliest link the budget
 allows (`explorer.dashboard.budget`) and trains on it while the others train — their refreshes must not stop.
 
+With `--num-procs P` the server is `xgpc-explorer serve --num-procs P` in a process of its own, and the sessions are
+the clients of `--clients`: Chromium pages (measured in the browser), or light clients (`LightSession`) that speak
+Bokeh's websocket protocol — fetch the page, open its websocket with the page's token, pull the document, announce it
+ready, click Play by sending its ButtonClick event — and read every message without rendering, so that the machine's
+cores are the server's; each row also reports the server processes' CPU seconds (/proc) per second, per refresh and
+per iteration, and the longest time a training page received no change (issue 33).
+
 Bounded on purpose: at most `MAX_SESSIONS` pages and `MAX_SECONDS` per run; the machine is shared, keep runs short.
 It writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark (`--no-write-md`).
 Needs Playwright (the `test` extra) and Debian Chromium.
@@ -178,9 +185,10 @@ def longest_gap(times: list[float], start: float, end: float) -> float:
     return max(b - a for a, b in zip(inside, inside[1:]))
 
 
-def process_cpu_seconds(pid: int) -> float:
+def process_cpu_seconds(pid: int) -> tuple[float, float]:
     """CPU seconds (user + system) used so far by process `pid` and every process it started that still runs
-    (Linux /proc: a forked server's processes)."""
+    (Linux /proc: a forked server's processes): (all their threads, their main threads only — where
+    `xgpc-explorer serve` runs its event loop, so every refresh's collection, rendering, serialisation and send)."""
     children: dict[str, list[str]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -189,16 +197,18 @@ def process_cpu_seconds(pid: int) -> float:
             except OSError:
                 continue
             children.setdefault(parent, []).append(entry.name)
-    total, todo = 0.0, [str(pid)]
+    total, loop, todo = 0.0, 0.0, [str(pid)]
     while todo:
         process = todo.pop()
         try:
-            fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            every = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            main = Path(f"/proc/{process}/task/{process}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        total += (int(every[11]) + int(every[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        loop += (int(main[11]) + int(main[12])) / os.sysconf("SC_CLK_TCK")
         todo += children.get(process, [])
-    return total
+    return total, loop
 
 
 class Client(threading.Thread):
@@ -485,7 +495,7 @@ def _class_row(n: int, first: tuple, last: tuple, patch_times: list, newcomer: f
     refreshes = [(b - a) / elapsed for a, b in zip(first[1], last[1])]
     iterations = [(b - a) / elapsed for a, b in zip(first[2], last[2])]
     sweeps = [(b - a) / elapsed for a, b in zip(first[3], last[3])]
-    cpu = last[4] - first[4]
+    cpu, loop = last[4][0] - first[4][0], last[4][1] - first[4][1]
     page_load = _quantiles(client.page_times, first[0], last[0])
     total_refreshes, total_iterations = sum(last[1]) - sum(first[1]), sum(last[2]) - sum(first[2])
     return {
@@ -499,6 +509,7 @@ def _class_row(n: int, first: tuple, last: tuple, patch_times: list, newcomer: f
         "server CPU s/s": cpu / elapsed,
         "server CPU ms/refresh": 1000 * cpu / total_refreshes if total_refreshes else float("nan"),
         "server CPU ms/iteration": 1000 * cpu / total_iterations if total_iterations else float("nan"),
+        "event loop CPU ms/refresh": 1000 * loop / total_refreshes if total_refreshes else float("nan"),
         "newcomer live s": newcomer,
         "page median s": page_load[0],
         "page max s": page_load[1],
@@ -647,6 +658,7 @@ def classroom(args, command: str) -> int:
         "server CPU s/s",
         "server CPU ms/refresh",
         "server CPU ms/iteration",
+        "event loop CPU ms/refresh",
         "newcomer live s",
         "page median s",
         "page max s",
@@ -663,7 +675,8 @@ def classroom(args, command: str) -> int:
         "time a training page received none; it/s from its iteration counter; MCMC sweeps/s all: the sweeps per "
         "chain of every comparison together; server CPU: user + system seconds of the server's processes (/proc) "
         "per second of the run, per refresh received and per iteration (all its work, training included, divided "
-        "by each); the newcomer opens the page halfway (seconds until it is live); another client fetches a static "
+        "by each), and its main thread's — the event loop's, where every refresh is rendered, serialised and sent "
+        "— per refresh; the newcomer opens the page halfway (seconds until it is live); another client fetches a static "
         f"file every second and the page every {args.page_every:g} s. The machine has 2 cores shared with other "
         "users while this ran: compare rows of one run, not runs.\n\n" + markdown_table(rows, columns)
     )

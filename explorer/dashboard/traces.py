@@ -133,6 +133,7 @@ class Traces:
         )
         self.params.yaxis[0].ticker = FixedTicker(ticks=log_ticks(1e-2, 1.0))  # ranges.py says why
         self.elbo_x = "iteration"
+        self._log_time = False  # which pair of time figures is shown (`time_figures`): only theirs are fitted
         self.overlaid = {
             self.elbo: ("elbo", "iteration"),
             self.nll: ("test_nll", "seconds"),
@@ -277,9 +278,13 @@ class Traces:
         """Fit the overlaid figures' ranges to the live and the earlier runs (what the legend hides included): x to
         all of them, y to the bulk of the curves (`robust_range`, as on the Race tab): a brief spike of a
         natural-gradient run (ELBO down, NLL up) runs off the plot instead of flattening every other curve. A range
-        is sent only when an end moves by a pixel or more (`ranges.moved`; at most `_WIDTH` by `_HEIGHT` px)."""
+        is sent only when an end moves by a pixel or more (`ranges.moved`; at most `_WIDTH` by `_HEIGHT` px); the
+        pair of time figures not shown is fitted when it is shown (`time_figures`)."""
         runs = [self.buffer.kept] + [run["source"].data for run in self.earlier]
+        hidden = (self.nll, self.error) if self._log_time else (self.nll_log, self.error_log)
         for fig, (y, x) in self.overlaid.items():
+            if fig in hidden:
+                continue
             x = self.elbo_x if fig is self.elbo else x
             log = fig in (self.nll_log, self.error_log)
             fit_range(fig.x_range, [run[x] for run in runs], log=log, pixels=_WIDTH)
@@ -307,5 +312,8 @@ class Traces:
         self._fit_ranges()
 
     def time_figures(self, log: bool) -> tuple:
-        """The (NLL, error) figures to show, with a logarithmic or a linear time axis."""
+        """The (NLL, error) figures to show, with a logarithmic or a linear time axis (their ranges fitted now)."""
+        if log != self._log_time:
+            self._log_time = log
+            self._fit_ranges()
         return (self.nll_log, self.error_log) if log else (self.nll, self.error)

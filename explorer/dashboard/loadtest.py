@@ -39,6 +39,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from contextlib import ExitStack, contextmanager
+from itertools import product
 from pathlib import Path
 
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
@@ -56,6 +57,7 @@ PATCH = re.compile(r'"msgtype":\s*"PATCH-DOC"')  # the header of a Bokeh message
 COUNTER = re.compile(r"^iteration \d+")  # the Train tab's iteration counter
 SWEEPS = re.compile(r"sweep (\d+) of \d+ per chain")  # the MCMC tab's progress
 MCMC_SWEEPS = 20_000  # sweeps per chain of a class's MCMC comparison: it outlasts any run of the load test
+HOME = Path(__file__).resolve().parents[2]  # the folder holding this `explorer` package
 
 
 PLAY_LABEL = "\u25b6 Play"  # the Train tab's Play button
@@ -461,13 +463,15 @@ def open_live(browser, url: str, errors: list):
 
 
 @contextmanager
-def forked_server(port: int, num_procs: int, scheduler: str | None):
+def forked_server(port: int, num_procs: int, scheduler: str | None, home: Path = HOME):
     """`xgpc-explorer serve --num-procs N` (and `--scheduler`) on 127.0.0.1:`port` in a process of its own, BLAS on
-    one thread, until the block ends (SIGTERM to its first process, which ends the others)."""
+    one thread, until the block ends (SIGTERM to its first process, which ends the others). The server is the
+    `explorer` package in the folder `home` (`python -m` imports from its working folder; default: this one's)."""
     command = [sys.executable, "-m", "explorer", "serve", "--num-procs", str(num_procs), "--port", str(port)]
     command += ["--address", "127.0.0.1"] + (["--scheduler", scheduler] if scheduler else [])
     server = subprocess.Popen(
         command,
+        cwd=home,
         env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -627,23 +631,24 @@ def classroom(args, command: str) -> int:
         for workers in args.workers:
             with heavy_jobs_on(workers, args.scheduler) as scheduler:
                 for kind in args.clients:
-                    for procs in args.num_procs:
-                        for n in args.sessions:
-                            port = _free_port()
-                            url = f"http://127.0.0.1:{port}/explorer"
-                            with forked_server(port, procs, scheduler) as server:
-                                if kind == "light":
-                                    row = run_light(
-                                        url, page_static_file(url), server.pid, n, args.seconds, args.page_every
-                                    )
-                                else:
-                                    row = run_classroom(
-                                        browser, url, server.pid, n, args.mcmc, args.seconds, args.page_every
-                                    )
-                            cluster = "none" if scheduler is None else workers or args.scheduler
-                            rows.append({"processes": procs, "cluster workers": cluster, **row})
-                            print(rows[-1], flush=True)
+                    for procs, n, home in product(args.num_procs, args.sessions, args.server_from or [HOME]):
+                        port = _free_port()
+                        url = f"http://127.0.0.1:{port}/explorer"
+                        with forked_server(port, procs, scheduler, home) as server:
+                            if kind == "light":
+                                row = run_light(
+                                    url, page_static_file(url), server.pid, n, args.seconds, args.page_every
+                                )
+                            else:
+                                row = run_classroom(
+                                    browser, url, server.pid, n, args.mcmc, args.seconds, args.page_every
+                                )
+                        cluster = "none" if scheduler is None else workers or args.scheduler
+                        server = "this" if home == HOME else str(home)
+                        rows.append({"server": server, "processes": procs, "cluster workers": cluster, **row})
+                        print(rows[-1], flush=True)
     columns = [
+        *(["server"] if args.server_from else []),
         "clients",
         "processes",
         "cluster workers",
@@ -733,6 +738,16 @@ def main(argv: list[str] | None = None) -> int:
         "protocol without rendering, so the server's cores are the server's; light alone implies --num-procs 1)",
     )
     parser.add_argument(
+        "--server-from",
+        nargs="+",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="with --num-procs: serve from the `explorer` package in each DIR in turn (e.g. another commit's: `git "
+        "archive COMMIT explorer | tar -x -C DIR`), one row each, alternating, to compare versions under one load; "
+        "`this` names this package's folder",
+    )
+    parser.add_argument(
         "--mcmc", type=int, default=0, metavar="M", help="with --num-procs: M more sessions run an MCMC comparison"
     )
     parser.add_argument(
@@ -757,6 +772,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.clients is not None and args.num_procs is None:
         args.num_procs = [1]
     args.clients = args.clients or ["chromium"]
+    if args.server_from is not None:
+        args.server_from = [HOME if str(d) == "this" else d.resolve() for d in args.server_from]
+        missing = [str(d) for d in args.server_from if not (d / "explorer" / "__main__.py").is_file()]
+        if missing:
+            parser.error(f"--server-from: no explorer package (explorer/__main__.py) in {', '.join(missing)}")
     if args.mcmc and "light" in args.clients:
         parser.error("--mcmc needs Chromium clients (--clients chromium)")
     if args.num_procs is not None:

@@ -47,12 +47,12 @@ import warnings
 import numpy as np
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion
-from explorer.data.sources import ArraySource, DataSource
 from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
 from explorer.inputs import count, minibatch_size
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
 from explorer.schedules import grown_batch_size
+from explorer.sources import ArraySource, DataSource
 from explorer.validation import DataError
 
 HYPER_RATES = ("constant", "rho")

@@ -61,7 +61,6 @@ import numpy as np
 from scipy.linalg import blas
 
 from explorer.convergence import SlidingWindow
-from explorer.data.sources import as_source
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam
 from explorer.inputs import inducing_inputs, query_points
@@ -69,6 +68,7 @@ from explorer.kernels import Kernel
 from explorer.likelihoods import PROBIT, probit_log_normaliser_derivatives
 from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import Constant, schedule_for
+from explorer.sources import as_source
 
 _CHUNK = 4096
 SITE_FORMS = ("tied", "per-point")
@@ -154,7 +154,7 @@ class EPGPC(SVIEngine):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
         Class indices 0, 1.

@@ -22,12 +22,12 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from explorer import methods, settings
 from explorer.convergence import no_improvement_criterion
 from explorer.data.datasets import split_source, train_test_split
-from explorer.data.sources import encoded_source
-from explorer.inputs import standardised
+from explorer.data.sources import training_source
 from explorer.metrics import chance_note, predicted_class
-from explorer.run import Run, seed_from, streams, training_source
+from explorer.run import Run, seed_from, streams
+from explorer.sources import encoded_source
 from explorer.training import CONVERGENCE_RULES
-from explorer.validation import comparable_labels
+from explorer.validation import comparable_labels, encode_labels
 
 
 class NoBetterThanChanceWarning(ConvergenceWarning):
@@ -200,19 +200,14 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     # ----- fitting ---------------------------------------------------------------------------------------------
-    def _encode(self, y) -> np.ndarray:
-        """The user's labels y (n,) as class indices: classes_[k] ↦ k."""
-        return np.searchsorted(self.classes_, y)
-
-    def _check_y(self, y, classes=None):
+    def _check_y(self, y, classes=None) -> tuple[np.ndarray, np.ndarray]:
+        """(y as class indices 0…K−1 (n,), classes (K,)): scikit-learn's checks of classification targets, then the
+        one encoder (`validation.encode_labels`) onto `classes` (`partial_fit`'s) or y's own sorted labels; a method
+        that does not take K classes refuses them (`methods.check_classes`)."""
         y = column_or_1d(y, warn=True)
         check_classification_targets(y)
-        present = np.unique(y)
-        classes = present if classes is None else self._classes(classes)
+        y, classes = encode_labels(y, None if classes is None else self._classes(classes), source="y", fewest=1)
         methods.check_classes(self.method, classes)
-        unknown = np.setdiff1d(present, classes)
-        if len(unknown):
-            raise ValueError(f"y has labels {unknown.tolist()} outside classes {classes.tolist()}")
         return y, classes
 
     @staticmethod
@@ -244,13 +239,12 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         source = training_source(X, y)
         if source is None:
             X, y = self._validate_rows(X, y, reset=True)
-            y, self.classes_ = self._check_y(y)
-            y = self._encode(y)
+            y, classes = self._check_y(y)
         else:  # the K distinct labels of the file, counted in one pass and mapped to 0…K−1 as in memory
-            (X, self.classes_), self.n_features_in_ = encoded_source(source), source.d
-            methods.check_classes(self.method, self.classes_)
+            (X, classes), self.n_features_in_ = encoded_source(source), source.d
+            methods.check_classes(self.method, classes)
         rule = self._stopping_rule(len(X))
-        self._start(X, y, rule, hold_out=rule != "none" or self.convergence is not None)
+        self._start(X, y, classes, rule, hold_out=rule != "none" or self.convergence is not None)
         self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=rule != "none")
         self._finish()
         last = self.history_[-1] if self.history_ else None
@@ -281,8 +275,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     def partial_fit(self, X, y, classes=None):
         """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far.
 
-        The rows seen are kept (O(n·d) memory, never n×m) so the likelihood scaling n/s stays that of all data seen;
-        the first call fixes the standardisation and the inducing points from its rows, and the classes: `classes`
+        The rows seen are kept (`Run.add_training_rows`: in your units and standardised, 2·n·d values, never n×m) so
+        the likelihood scaling n/s stays that of all data seen; the first call fixes the standardisation and the inducing points from its rows, and the classes: `classes`
         (all K labels, the model then has K classes whichever its y holds), or y's labels. A later call's `classes`
         must be the same (ValueError otherwise, as in scikit-learn). Nothing is held out and nothing stops early (as
         in scikit-learn's SGDClassifier): the caller decides how many passes to make."""
@@ -295,25 +289,19 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
             )
         X, y = self._validate_rows(X, y, reset=first)
         if first:
-            y, self.classes_ = self._check_y(y, classes)
-            self._start(X, self._encode(y), self.convergence or "none", hold_out=False, n_classes=len(self.classes_))
+            y, classes = self._check_y(y, classes)
+            self._start(X, y, classes, self.convergence or "none", hold_out=False)
         else:
-            y, _ = self._check_y(y, self.classes_)
-            X_seen = np.vstack([self.engine_.X, self._standardise(X)])
-            y_seen = np.concatenate([self.engine_.y, self._encode(y)])
-            self.engine_.set_training_data(X_seen, y_seen)
+            self.run_.add_training_rows(X, self._check_y(y, self.classes_)[0])
         self.trainer_.step(-(-len(X) // min(self.batch_size, self.engine_.n)))
         return self._finish()
 
-    def _standardise(self, X: np.ndarray) -> np.ndarray:
-        """(X − mean)/sd with the training statistics, X within ±1e100 before and after (DataError otherwise)."""
-        return standardised(self.scaler_, X)
-
-    def _start(self, X: np.ndarray, y: np.ndarray, rule: str, hold_out: bool, n_classes: int | None = None) -> None:
+    def _start(self, X, y: np.ndarray | None, classes: np.ndarray, rule: str, hold_out: bool) -> None:
         """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)`: hold out `validation_fraction` of
-        the rows if `hold_out` (the run's stratified split), standardise with the statistics of the rows trained on
-        (X within ±1e100 before and after), then inducing points, the method (of `n_classes` classes, default those
-        y holds) and a Trainer with convergence `rule`. y None: X is a source holding its labels."""
+        the rows if `hold_out` (the run's stratified split); the run standardises with the statistics of the rows
+        trained on (X within ±1e100 before and after), chooses the inducing points and builds the method for the
+        class names `classes` (K,) and a Trainer with convergence `rule`. y None: X is a source holding its labels
+        (class indices of `classes`)."""
         seed = seed_from(self.random_state)
         X_fit, X_eval, y_fit, y_eval = X, X, y, y
         if hold_out and self.validation_fraction > 0:
@@ -325,7 +313,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                 fix = "early_stopping=False" if self.convergence is None else "validation_fraction=0"
                 raise ValueError(
                     f"validation_fraction={self.validation_fraction} holds out no rows: the hold-out is stratified "
-                    f"(every class keeps a training row) and each of the {len(self.classes_)} classes has a single "
+                    f"(every class keeps a training row) and each of the {len(classes)} classes has a single "
                     f"row among the {len(X)}; give each class at least 2 rows, or set {fix}"
                 )
         config = {name: getattr(self, name) for name in RUN_SETTINGS}
@@ -338,31 +326,30 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
             y_eval,
             convergence=rule,
             no_improvement=no_improvement_criterion(self.n_iter_no_change, self.tol),
-            n_classes=n_classes,
+            classes=classes,
         )
+        self.classes_ = self.run_.classes
         self.scaler_, self.engine_, self.trainer_ = self.run_.scaler, self.run_.engine, self.run_.trainer
 
     def _finish(self):
         self.n_iter_ = int(self.engine_.iteration)
         self.history_ = list(self.trainer_.history.rows)
         self.converged_ = bool(self.trainer_.converged)
-        self.inducing_points_ = self.scaler_.inverse_transform(self.engine_.Z)
+        self.inducing_points_ = self.run_.inducing_points
         self.kernel_ = self.engine_.kernel
         return self
 
     # ----- prediction ------------------------------------------------------------------------------------------
     def _latent(self, X):
         check_is_fitted(self, "engine_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.engine_.predict_latent(self._standardise(X))
+        return self.run_.predict_latent(validate_data(self, X, dtype=np.float64, reset=False))
 
     def predict_proba(self, X) -> np.ndarray:
         """(n, K): column k p(classes_[k]); binary: p(classes_[1]) = ∫σ(f)N(f|μ*, σ*²)df (EPGPC: Φ(μ*/√(1 + σ*²))),
         column 0 its complement. Finite in [0, 1], rows summing to 1 (a diverged model raises NumericalError
         instead)."""
         check_is_fitted(self, "engine_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.engine_.predict_proba(self._standardise(X))
+        return self.run_.predict_proba(validate_data(self, X, dtype=np.float64, reset=False))
 
     def decision_function(self, X) -> np.ndarray:
         """Two classes: (n,), the log-odds log p/(1 − p) of classes_[1] (positive means classes_[1]). K ≥ 3: (n, K),

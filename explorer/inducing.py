@@ -7,12 +7,25 @@ import warnings
 
 import numpy as np
 
+from explorer.sources import CHUNK_ROWS, DataSource
+
 TIE_TOLERANCE = 1e-9
 """Candidate centres whose potentials lie within this (relative) of the smallest are tied (`seeded_rows`). Candidates
 tie in exact arithmetic more often than one would think: late in the seeding an isolated pair of rows gives the same
 potential whichever of the two is added, and on symmetric data (a lattice, a factorial design) whole sets do. Their
 computed potentials then differ by the rounding of the distance products (seen: up to 5e-16 of the potential), which
 differs between CPUs and BLAS kernels; a potential lower by 1e-9 of itself is not a better seeding."""
+
+
+INDUCING_SAMPLE_ROWS = 100_000
+"""Most rows k-means++ sees when it chooses the inducing points of a source (a seeded sample above that)."""
+
+
+def initial_inducing(X, m: int, rng: np.random.Generator) -> np.ndarray:
+    """Z (m, d): k-means++ (`kmeans_plus_plus`, with `rng`) on the training rows X (n, d), or on a `DataSource`'s
+    rows (`inducing_sample`: all of them when n ≤ `INDUCING_SAMPLE_ROWS`, so the in-memory Z, else a sample drawn
+    with `rng`). The rows in the units the engine works in (standardised)."""
+    return kmeans_plus_plus(inducing_sample(X, rng) if isinstance(X, DataSource) else X, m, rng)
 
 
 def kmeans_plus_plus(X: np.ndarray, m: int, rng: np.random.Generator) -> np.ndarray:
@@ -74,3 +87,10 @@ def _squared_distances(C: np.ndarray, X: np.ndarray, norms: np.ndarray) -> np.nd
     D += np.einsum("ij,ij->i", C, C)[:, np.newaxis]
     D += norms
     return np.maximum(D, 0, out=D)
+
+
+def inducing_sample(source: DataSource, rng: np.random.Generator, most: int = INDUCING_SAMPLE_ROWS) -> np.ndarray:
+    """The rows k-means++ chooses the inducing points from, (k, d): all n rows when n ≤ `most` (so the same Z as in
+    memory for the same stream), else `most` distinct rows drawn with `rng` (read in file order)."""
+    rows = np.arange(source.n) if source.n <= most else np.sort(rng.choice(source.n, most, replace=False))
+    return np.concatenate([source.batch(part)[0] for part in source.chunks(CHUNK_ROWS, rows)])

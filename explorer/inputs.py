@@ -15,7 +15,6 @@ import warnings
 
 import numpy as np
 
-from explorer.scaling import Standardizer
 from explorer.validation import DataError
 
 FEATURE_LIMIT = 1e100
@@ -53,29 +52,6 @@ def _representable_limit(dtype: np.dtype) -> float:
     if np.issubdtype(dtype, np.floating) and float(np.finfo(dtype).max) < FEATURE_LIMIT:
         return float(np.finfo(dtype).max)
     return FEATURE_LIMIT
-
-
-def fitted_standardizer(X: np.ndarray, name: str = "X") -> Standardizer:
-    """The `Standardizer` of the training inputs X (n, d), refusing (DataError) values beyond ±FEATURE_LIMIT and a
-    column whose spread is too small for float64 (its sd underflows to 0 although its values differ). A constant
-    column's mean is its value, so it standardises to exactly 0 (the mean of 7 × 9.3e26 is off by ~1e10)."""
-    bounded_features(X, name)
-    scaler = Standardizer().fit(X)
-    constant = np.ptp(X, axis=0) == 0
-    scaler.mean[constant] = X[0, constant]  # a constant column standardises to exactly 0, not to its mean's rounding
-    if not np.all(scaler.scale > 0):
-        j = int(np.flatnonzero(~(scaler.scale > 0))[0])
-        raise DataError(
-            f"{name} column {j} (0-based) spreads over only {np.ptp(X[:, j]):.3g}, too little to "
-            "standardise in float64; rescale the column"
-        )
-    return scaler
-
-
-def standardised(scaler: Standardizer, X: np.ndarray, name: str = "X") -> np.ndarray:
-    """scaler.transform(X) for X (n, d) within ±FEATURE_LIMIT before and after standardisation (DataError)."""
-    bounded_features(np.asarray(X, dtype=float), name)
-    return bounded_features(scaler.transform(X), name, STANDARDISED)
 
 
 def labelled_data(X, y, *, d: int | None = None, names: tuple[str, str] = ("X", "y")) -> tuple[np.ndarray, np.ndarray]:

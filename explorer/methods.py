@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.data.sources import ArraySource, as_source
 from explorer.epgpc import EPGPC
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
 from explorer.likelihoods import LINKS, Link
 from explorer.schedules import schedule_for
+from explorer.sources import ArraySource, as_source
 from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.svgp_multiclass import SVGPMulticlassAdam, SVGPMulticlassNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
-from explorer.xgpc_multiclass import DEFAULT_FAMILY, XGPCMulticlass
+from explorer.xgpc_multiclass import DEFAULT_FAMILY, DEFAULT_KERNEL_PRIOR, XGPCMulticlass
 from explorer.xgpc_variants import VARIANT_DEFAULTS, XGPCVariants
 
 
@@ -86,13 +86,15 @@ def build_xgpc(
     batch_rho: str = "schedule",
     overrelax: float | None = None,
     multiclass_family: str = DEFAULT_FAMILY,
+    multiclass_kernel_prior: float = DEFAULT_KERNEL_PRIOR,
 ) -> XGPC:
     """X-GPC with the given step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam on
     the kernel's log-parameters. Two classes: the paper's `XGPC`, or `xgpc_variants.XGPCVariants` when a variant
     option (a whitened kernel step, initial sweeps, averaging, minibatch growth, over-relaxation) is set away from its
     default. Three or more: `xgpc_multiclass.XGPCMulticlass`, the augmented logistic-softmax model in the family
     `multiclass_family` of q(λ, n) ("joint" or the paper's "factorised"; unused with two classes), whose kernel step
-    ascends its augmented bound (`kernel_bound` is the binary model's choice) and which has no variants."""
+    ascends its augmented bound plus, unless `multiclass_kernel_prior` is 0, a log-normal prior of that spread
+    around the initial kernel (`kernel_bound` is the binary model's choice) and which has no variants."""
     variants = {
         "kernel_step": kernel_step,
         "init_sweeps": init_sweeps,
@@ -127,7 +129,9 @@ def build_xgpc(
                 f"the X-GPC variant options ({', '.join(sorted(changed))}) apply to two classes; "
                 f"these labels hold {source.n_classes}"
             )
-        return XGPCMulticlass(source, None, Z, kernel, family=multiclass_family, **options)
+        return XGPCMulticlass(
+            source, None, Z, kernel, family=multiclass_family, kernel_prior=multiclass_kernel_prior or None, **options
+        )
     engine = XGPCVariants if changed else XGPC
     return engine(source, None, Z, kernel, kernel_bound=kernel_bound, **options, **changed)
 

@@ -23,12 +23,13 @@ import param
 
 from explorer import methods, settings
 from explorer.data import datasets
-from explorer.data.sources import encoded_source
+from explorer.data.sources import training_source
 from explorer.hyperparameters import KernelLearningError
-from explorer.inputs import bounded_features, count, labelled_data, standardised
+from explorer.inputs import bounded_features, count, labelled_data
 from explorer.metrics import chance_note
 from explorer.polyagamma import pg_mean
-from explorer.run import RUN_FORMAT, Run, RunFileError, streams, training_source  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
+from explorer.run import RUN_FORMAT, Run, RunFileError, streams  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
+from explorer.sources import encoded_source
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, Projection, compute_surface, grid_axes, through_link
 from explorer.studies.race import NAMES as METHOD_NAMES
@@ -226,7 +227,7 @@ class Model(RunSettings):
             self._check_two_class_only(int(max(y_tr.max(initial=0), y_te.max(initial=0))) + 1)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            run = Run(self.config, X_tr, y_tr, X_te, y_te)
+            run = Run(self.config, X_tr, y_tr, X_te, y_te, classes=self._data_classes())
         self.current_run = run
         self._collapsed = False
         with param.edit_constant(self):
@@ -457,9 +458,11 @@ class Model(RunSettings):
         self.current_run.set_eval_every(self.eval_every)
 
     # ----- data -------------------------------------------------------------------------------------------------
-    def set_data(self, X, y=None, name: str = "custom", feature_names=None) -> None:
+    def set_data(self, X, y=None, name: str = "custom", feature_names=None, classes=None) -> None:
         """Use (X, y) as the data set ('custom'): y (n,) holds K ≥ 2 distinct labels (K ≥ 3: methods that take them,
-        `methods.CLASS_COUNTS`); validated first: on a DataError nothing changes. X may instead be
+        `methods.CLASS_COUNTS`), encoded by `validation.encode_labels`; or, with `classes` (K,) (the sorted distinct
+        labels a reader encoded them by: `datasets.read_csv`, the dashboard's upload), class indices 0…K−1 of
+        `classes`, checked, not encoded again. Validated first: on a DataError nothing changes. X may instead be
         a `sources.DataSource` or the path of a .npy, .zarr or .parquet file (y None; `sources.open_source`), split
         by `train_fraction` and trained on out of core: its labels, whole numbers ≥ 0, are counted in one pass and its
         K distinct ones are the classes, as in memory (`sources.encoded_source`); `save` refuses such a run."""
@@ -467,6 +470,8 @@ class Model(RunSettings):
         if source is not None:
             feature_names = feature_names if feature_names is not None else getattr(source, "feature_names", None)
             X, classes = encoded_source(source)
+        elif classes is not None:
+            X, y, classes = _encoded_data(X, y, classes, name)
         else:
             X, y, classes = datasets.validate(X, y, feature_names=feature_names, source=name)
         methods.check_classes(self.method, classes, source=name)
@@ -499,11 +504,7 @@ class Model(RunSettings):
         if isinstance(label, (bool, np.bool_)) or label not in range(K):
             raise datasets.DataError(f"label must be a class index 0…{K - 1}, got {label!r}")
         label = int(label)
-        x_std = standardised(self.scaler, x, "the new point")
-        X_train = np.vstack([self.X_train, x])
-        y_train = np.append(self.y_train, label)
-        self.engine.set_training_data(np.vstack([self.engine.X, x_std]), y_train)
-        self.current_run.X_train, self.current_run.y_train = X_train, y_train
+        self.current_run.add_training_rows(x, np.array([label]), "the new point")
         self._publish(
             status=f"Added a training point of class {self.classes[label]} at {np.round(x.ravel(), 3).tolist()}"
         )
@@ -511,23 +512,28 @@ class Model(RunSettings):
     @property
     def inducing_points(self) -> np.ndarray:
         """Z in raw units, (m, d)."""
-        return self.scaler.inverse_transform(self.engine.Z)
+        return self.current_run.inducing_points
 
     # ----- predictions -----------------------------------------------------------------------------------------
     def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) mean and variance at raw-unit inputs X (n*, d), within ±1e100 before and after standardisation."""
-        return self.engine.predict_latent(standardised(self.scaler, X))
+        return self.current_run.predict_latent(X)
 
     def predict_proba(self, X) -> np.ndarray:
         """The class probabilities (n*, K) at raw-unit inputs X (n*, d), column k for `classes[k]`: finite, in [0, 1],
         rows summing to 1 (NumericalError if the run diverged)."""
-        return self.engine.predict_proba(standardised(self.scaler, X))
+        return self.current_run.predict_proba(X)
 
     @property
     def classes(self) -> np.ndarray:
         """The data's class values (K,) for the class indices 0…K−1 of `y_train`, `y_test` and the columns of
-        `predict_proba`: −1 and +1 for the two-class built-in and paper sets, 0…K−1 for a K-class built-in set
-        (`datasets.BUILTIN_CLASSES`), the values given to `set_data` for custom data."""
+        `predict_proba`, as the run holds them (`Run.classes`): −1 and +1 for the two-class built-in and paper sets,
+        0…K−1 for a K-class built-in set (`datasets.BUILTIN_CLASSES`), the values given to `set_data` for custom
+        data."""
+        return self.current_run.classes
+
+    def _data_classes(self) -> np.ndarray:
+        """The class values of the configured data set (`classes` of the run about to be built)."""
         if self.dataset == "custom" and self._custom is not None:
             return self._custom["classes"]
         K = datasets.BUILTIN_CLASSES.get(self.dataset, 2)
@@ -625,7 +631,10 @@ class Model(RunSettings):
         model._check_data(X_train, X_test, y_train, y_test, len(Z), refuse)
         model.feature_names = names
         model.current_run = Run.restore(
-            model.config, dict(arrays, X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test, Z=Z), meta
+            model.config,
+            dict(arrays, X_train=X_train, X_test=X_test, y_train=y_train, y_test=y_test, Z=Z),
+            meta,
+            classes=model._data_classes(),
         )
         model.warnings = []
         model._publish(status=f"Loaded run at iteration {model.engine.iteration}")
@@ -659,6 +668,20 @@ class Model(RunSettings):
                 f"Z has {m} rows, but n_inducing = {self.n_inducing} and the training part has "
                 f"{len(np.unique(X_tr, axis=0))} distinct rows"
             )
+
+
+def _encoded_data(X, y, classes, name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(X, y, classes) of data whose labels a reader has encoded: X (n, d) finite, y (n,) class indices 0…K−1 of
+    `classes` (K,), K ≥ 2 sorted distinct names; DataError naming the problem otherwise."""
+    X, y = labelled_data(X, y, names=(f"{name}: X", f"{name}: y"))
+    classes = np.asarray(classes)
+    if classes.ndim != 1 or len(classes) < 2 or not np.array_equal(np.unique(classes), classes):
+        raise datasets.DataError(f"{name}: classes {show_list(classes)} must be 2 or more sorted distinct labels")
+    if y.max() >= len(classes):
+        raise datasets.DataError(
+            f"{name}: y holds the class index {int(y.max())}, beyond the {len(classes)} classes {show_list(classes)}"
+        )
+    return X, y, classes
 
 
 def _numeric(arrays: dict, name: str, refuse) -> np.ndarray:

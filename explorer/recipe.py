@@ -13,27 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer import methods
-from explorer.data.sources import DataSource, ScaledSource, chunked_standardizer, inducing_sample
-from explorer.inducing import kmeans_plus_plus
-from explorer.inputs import fitted_standardizer, standardised
+from explorer.inducing import initial_inducing
 from explorer.kernels import Kernel
-from explorer.scaling import Standardizer
+from explorer.scaling import Standardizer, standardise
 from explorer.training import Trainer
-
-
-def standardise(X_train: np.ndarray, *others: np.ndarray, scaler: Standardizer | bool = True):
-    """(scaler, X_train, *others) in standardised units: `scaler` True fits a `Standardizer` on X_train, a fitted
-    `Standardizer` is applied as it is, False keeps the inputs as given (already standardised; scaler None).
-    Values beyond ±1e100 before or after standardisation raise DataError (`inputs.standardised`)."""
-    if scaler is False:
-        return (None, X_train, *others)
-    if scaler is True:
-        scaler = fitted_standardizer(X_train, "training data")
-    return (
-        scaler,
-        standardised(scaler, X_train, "training data"),
-        *(standardised(scaler, X, "evaluation data") for X in others),
-    )
 
 
 @dataclass
@@ -66,22 +49,19 @@ def start_run(
     options: dict | None = None,
     no_improvement=None,
 ) -> Run:
-    """Standardise X_train (n, d) and X_eval (n_eval, d) (see `standardise`), choose Z (m, d) by k-means++ on the
+    """Standardise X_train (n, d) and X_eval (n_eval, d) (`scaling.standardise`, the one place), choose Z (m, d) by k-means++ on the
     standardised training rows with `inducing_rng` unless Z is given (standardised units), build `method` (a key of
     `methods.METHODS`, with builder `options`) on them with the minibatch stream `engine_rng`, and wrap it in a
     `Trainer` evaluating on (X_eval, y_eval); `evaluation_rng` picks the Trainer's ELBO subset, `no_improvement`
     is the Trainer's early-stopping rule (`convergence.NoImprovement`; None: its default). y: class indices 0…K−1.
 
     X_train may be a `sources.DataSource` (y_train None), read out of core: the scaler is then fitted in one pass
-    over its chunks (`sources.chunked_standardizer`) and applied to each minibatch as it is read
-    (`sources.ScaledSource`), and Z is chosen by k-means++ on a seeded sample of its rows (`sources.inducing_sample`:
+    over its chunks (`scaling.fitted_standardizer`) and applied to each minibatch as it is read
+    (`scaling.ScaledSource`), and Z is chosen by k-means++ on a seeded sample of its rows (`inducing.initial_inducing`:
     all rows when n ≤ 100,000, giving the in-memory Z)."""
-    if isinstance(X_train, DataSource):
-        scaler, X_train, X_eval, Z = _source_inputs(X_train, X_eval, scaler, Z, n_inducing, inducing_rng)
-    else:
-        scaler, X_train, X_eval = standardise(X_train, X_eval, scaler=scaler)
-        if Z is None:
-            Z = kmeans_plus_plus(X_train, n_inducing, inducing_rng)
+    scaler, X_train, X_eval = standardise(X_train, X_eval, scaler=scaler)
+    if Z is None:
+        Z = initial_inducing(X_train, n_inducing, inducing_rng)
     engine = methods.build(
         method, X_train, y_train, Z, kernel, batch_size=batch_size, rng=engine_rng, **(options or {})
     )
@@ -96,20 +76,6 @@ def start_run(
         no_improvement=no_improvement,
     )
     return Run(scaler, engine, trainer)
-
-
-def _source_inputs(source: DataSource, X_eval: np.ndarray, scaler, Z, n_inducing: int, inducing_rng):
-    """(scaler, training source in standardised units, X_eval standardised, Z) for a run on an out-of-core source."""
-    if scaler is True:
-        scaler = chunked_standardizer(source)
-    if Z is None:
-        sample = inducing_sample(source, inducing_rng)
-        Z = kmeans_plus_plus(
-            sample if scaler is False else standardise(sample, scaler=scaler)[1], n_inducing, inducing_rng
-        )
-    if scaler is False:
-        return None, source, X_eval, Z
-    return scaler, ScaledSource(source, scaler), standardise(X_eval, scaler=scaler)[1], Z
 
 
 def full_batch_engine(

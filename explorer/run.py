@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import os
 import zipfile
 from typing import NamedTuple
 
@@ -23,13 +22,13 @@ import numpy as np
 
 from explorer import recipe, settings
 from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
-from explorer.data.sources import CHUNK_ROWS, ArraySource, DataSource, ScaledSource, open_source
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
-from explorer.scaling import Standardizer
+from explorer.scaling import Standardizer, standardised
 from explorer.scoring import test_scores
+from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 from explorer.training import Trainer
-from explorer.validation import DataError
+from explorer.validation import DataError, show
 
 RUN_FORMAT = "xgpc-explorer-run/4"
 """The run file's format. Older files still load: version 2 (written before the advanced settings existed) and
@@ -79,17 +78,10 @@ def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng([seed, 7]).choice(n, most, replace=False))
 
 
-def training_source(X, y=None) -> DataSource | None:
-    """The out-of-core source a face was given as training data: X itself when it is a `sources.DataSource`, the
-    source of the file when X is a path (`sources.open_source`: .npy, .zarr, .parquet), None for arrays. A source
-    holds its labels: y given with one raises ValueError."""
-    if isinstance(X, (str, os.PathLike)):
-        X = open_source(X)
-    if not isinstance(X, DataSource):
-        return None
-    if y is not None:
-        raise ValueError(f"{type(X).__name__} holds its labels; give y=None with a data source or a file path")
-    return X
+def _class_count(X_train, classes) -> dict:
+    """The builder option `n_classes` K = len(classes) for training arrays with given class names (a source knows its
+    classes: `sources.encoded_source`)."""
+    return {} if classes is None or isinstance(X_train, DataSource) else {"n_classes": len(classes)}
 
 
 def _features(X) -> int:
@@ -125,6 +117,11 @@ class Run:
     """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
     engine, its `Trainer` and the history.
 
+    The user's X goes one way, down: the face hands it here in its own units; `scaling.standardise` standardises it
+    once (arrays, or a source's rows as they are read), `inducing.initial_inducing` chooses Z on the standardised
+    rows, `methods.build` makes the engine (`recipe.start_run`). Predictions and added rows come in the face's units
+    too (`predict_proba`, `predict_latent`, `add_training_rows`) and are standardised by the run's scaler here.
+
     Parameters
     ----------
     config : dict
@@ -147,9 +144,10 @@ class Run:
         Most training rows of the ELBO column; default `eval_points`.
     batch_size : int, optional
         The engine's minibatch size when it differs from the setting (a restored run's clamped size).
-    n_classes : int, optional
-        K when the model has classes the training labels do not hold yet (arrays; `XGPClassifier.partial_fit`'s
-        `classes`); default the labels' highest class index + 1.
+    classes : (K,), optional
+        The user's names of the classes 0…K−1 (`validation.encode_labels` gives them; `classes`), K ≥ the labels'
+        highest class index + 1 (a model may have classes its training rows do not hold yet:
+        `XGPClassifier.partial_fit`'s `classes`); default 0…K−1 with K the labels' (the source's) highest index + 1.
 
     Examples
     --------
@@ -176,7 +174,7 @@ class Run:
         no_improvement=None,
         elbo_points: int | None = None,
         batch_size: int | None = None,
-        n_classes: int | None = None,
+        classes=None,
     ):
         self.config = config = settings.complete(config)
         seed = config["seed"]
@@ -202,11 +200,38 @@ class Run:
             eval_every=config["eval_every"],
             convergence=convergence,
             elbo_points=config["eval_points"] if elbo_points is None else elbo_points,
-            options={**settings.builder_options(config), **({} if n_classes is None else {"n_classes": n_classes})},
+            options={**settings.builder_options(config), **_class_count(X_train, classes)},
             no_improvement=no_improvement,
         )
         self.X_train, self.X_test, self.y_train, self.y_test = X_train, X_test, y_train, y_test
         self.scaler, self.engine, self.trainer = started.scaler, started.engine, started.trainer
+        self.classes = np.arange(self.engine.n_classes) if classes is None else np.asarray(classes)
+
+    def standardised(self, X, name: str = "X"):
+        """X (n, d) in the units the run was given, in the engine's (`scaling.standardised` with the run's scaler;
+        as given when the run has none)."""
+        return X if self.scaler is None else standardised(self.scaler, X, name)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """The class probabilities (n, K) at X (n, d) in the units the run was given; column k is `classes[k]`."""
+        return self.engine.predict_proba(self.standardised(X))
+
+    def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and variance of q(f*) at X (n, d) in the units the run was given: (n,), (n,) for two classes;
+        (n, K), (n, K) for K ≥ 3."""
+        return self.engine.predict_latent(self.standardised(X))
+
+    def add_training_rows(self, X, y, name: str = "X") -> None:
+        """Train on from here with the rows X (k, d) (the run's units), y (k,) class indices 0…K−1 added to the
+        training data (the playground click, `XGPClassifier.partial_fit`); the run keeps all its rows."""
+        X_std = self.standardised(X, name)
+        self.engine.set_training_data(np.vstack([self.engine.X, X_std]), np.concatenate([self.engine.y, y]))
+        self.X_train, self.y_train = np.vstack([self.X_train, X]), np.concatenate([self.y_train, y])
+
+    @property
+    def inducing_points(self) -> np.ndarray:
+        """Z (m, d) in the units the run was given."""
+        return self.engine.Z if self.scaler is None else self.scaler.inverse_transform(self.engine.Z)
 
     @property
     def history(self):
@@ -219,9 +244,9 @@ class Run:
         `distributed.Client` the chunks are scored in parallel as tasks on its cluster, with the same numbers;
         `progress(rows_done, n_test)` is called as chunks finish."""
         source = self.X_test if isinstance(self.X_test, DataSource) else ArraySource(self.X_test, self.y_test)
-        if self.scaler is not None:
-            source = ScaledSource(source, self.scaler, "test data")
-        return test_scores(self.engine, source, chunk_rows, client=client, progress=progress)
+        return test_scores(
+            self.engine, self.standardised(source, "test data"), chunk_rows, client=client, progress=progress
+        )
 
     def set_eval_every(self, every: int) -> None:
         """Evaluate every `every` iterations from now on (the one setting that does not define the run)."""
@@ -268,6 +293,7 @@ class Run:
             "scaler": self.scaler.to_dict(),
             "kernel_learning": self.engine.hyper_optimizer is not None,
             "engine_batch_size": self.engine.batch_size,  # clamped to n at the start; added points keep it
+            "classes": self.classes.tolist(),
             **(meta or {}),
         }
         with open(path, "wb") as f:
@@ -301,6 +327,8 @@ class Run:
         if not isinstance(config, dict) or set(config) != expected:
             keys = set(config) if isinstance(config, dict) else set()
             refuse(f"settings missing {sorted(expected - keys)} or unknown {sorted(keys - expected)}")
+        if "classes" in meta and not _class_names(meta["classes"]):
+            refuse(f"class names {show(meta['classes'])} are not a list of at least 2 distinct texts or numbers")
         if isinstance(config["kernel"], dict):
             config = dict(config, kernel=kernel_from_state(config["kernel"]))
         try:
@@ -310,9 +338,10 @@ class Run:
         return config, meta, arrays
 
     @classmethod
-    def restore(cls, config: dict, arrays: dict, meta: dict) -> "Run":
+    def restore(cls, config: dict, arrays: dict, meta: dict, classes=None) -> "Run":
         """The run stored in (arrays, meta) as `read` returns them, with the checked data arrays X_train, X_test,
-        y_train, y_test and Z in `arrays`; continues exactly where it was saved. A stored state that cannot run
+        y_train, y_test and Z in `arrays`; continues exactly where it was saved, with the class names `classes` (K,)
+        (default those stored, or 0…K−1 in a file written before runs held them). A stored state that cannot run
         raises ValueError."""
         batch_size = meta["engine_batch_size"]
         if not (isinstance(batch_size, int) and 1 <= batch_size <= min(config["batch_size"], len(arrays["X_train"]))):
@@ -326,6 +355,7 @@ class Run:
             scaler=Standardizer.from_dict(meta["scaler"]),
             Z=arrays["Z"],
             batch_size=batch_size,
+            classes=classes if classes is not None else meta.get("classes"),
         )
         if not meta["kernel_learning"]:
             run.engine.hyper_optimizer = None  # turned off by continue_without_kernel_learning
@@ -358,6 +388,15 @@ _VERSION_2_SETTINGS = settings.group("data") + (
     "eval_every",
 )
 """The settings a version-2 run file stores (the others did not exist as settings then)."""
+
+
+def _class_names(classes) -> bool:
+    """Whether a run file's `classes` is a list of K ≥ 2 distinct values, all texts or all numbers."""
+    if not isinstance(classes, list) or len(classes) < 2:
+        return False
+    if not (all(isinstance(c, str) for c in classes) or all(isinstance(c, (int, float)) for c in classes)):
+        return False
+    return len(np.unique(classes)) == len(classes)
 
 
 def _trial_step(trainer: Trainer) -> None:

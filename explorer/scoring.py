@@ -12,8 +12,8 @@ import numpy as np
 
 from explorer.dask_scheduler import open_client
 from explorer.dask_worker import run_pinned
-from explorer.data.sources import CHUNK_ROWS, DataSource
 from explorer.metrics import error_rate, negative_log_likelihood
+from explorer.sources import CHUNK_ROWS, DataSource
 from explorer.validation import DataError
 
 TASK_ROWS = 4 * CHUNK_ROWS
@@ -36,7 +36,7 @@ def test_scores(
     ----------
     engine : explorer.engine.SVIEngine
         The trained method.
-    source : explorer.data.sources.DataSource
+    source : explorer.sources.DataSource
         The test rows in the engine's (standardised) units (e.g. a `ScaledSource`), labels class indices 0…K−1.
     chunk_rows : int, default `sources.CHUNK_ROWS`
         Rows read and predicted at a time (the memory the scoring takes, on a cluster per worker thread).

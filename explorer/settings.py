@@ -25,7 +25,7 @@ from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
 from explorer.likelihoods import LINKS
 from explorer.schedules import Adaptive, Constant, RobbinsMonro
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS
-from explorer.xgpc_multiclass import DEFAULT_FAMILY, FAMILIES
+from explorer.xgpc_multiclass import DEFAULT_FAMILY, DEFAULT_KERNEL_PRIOR, FAMILIES
 from explorer.xgpc_variants import BATCH_RHOS, KERNEL_STEPS
 
 GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
@@ -396,6 +396,19 @@ SETTINGS = _declare(
         "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block",
         "advanced",
         choices=tuple(FAMILIES),
+    ),
+    Setting(
+        "multiclass_kernel_prior",
+        "float",
+        DEFAULT_KERNEL_PRIOR,
+        "X-GPC kernel prior spread (3+ classes)",
+        "kernel prior",
+        "X-GPC with three or more classes: the standard deviation of a weak normal prior on log ℓ and log σ² "
+        "around the initial kernel, added to what the kernel step ascends so the kernel settles where the data "
+        "stop pulling; 0: no prior (the bound alone)",
+        "advanced",
+        0.0,
+        100.0,
     ),
     Setting(
         "hyper_warmup",

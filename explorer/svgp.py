@@ -32,7 +32,6 @@ from __future__ import annotations
 import numpy as np
 
 from explorer.convergence import SlidingWindow, relative_change
-from explorer.data.sources import as_source
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs, query_points
@@ -40,6 +39,7 @@ from explorer.kernels import Kernel
 from explorer.likelihoods import LOGIT, Link, gauss_hermite_expectations
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
+from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
 
 _CHUNK = 4096
@@ -181,7 +181,7 @@ class SVGPAdam(_SVGP):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
         Class indices 0, 1.
@@ -370,7 +370,7 @@ class SVGPNatGrad(_SVGP):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
         Class indices 0, 1.

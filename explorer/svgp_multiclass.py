@@ -33,11 +33,11 @@ from scipy.special import ndtri
 from scipy.stats import qmc
 
 from explorer.convergence import SlidingWindow
-from explorer.data.sources import as_source
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
 from explorer.kernels import Kernel
 from explorer.likelihoods import Softmax, softmax_expectations
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.sources import as_source
 from explorer.svgp import SVGPAdam, SVGPNatGrad, natural_marginals, whitened_kl, whitened_marginals
 from explorer.targets import natural_gradient_targets, pseudo_data
 
@@ -125,7 +125,7 @@ class SVGPMulticlassAdam(_SoftmaxSVGP, SVGPAdam):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
         Class indices 0…K−1, K ≥ 3.
@@ -267,7 +267,7 @@ class SVGPMulticlassNatGrad(_SoftmaxSVGP, SVGPNatGrad):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
         Class indices 0…K−1, K ≥ 3.

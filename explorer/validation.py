@@ -88,12 +88,17 @@ def comparable_labels(y: np.ndarray, *, source: str | None = None) -> None:
         )
 
 
-def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Map K ≥ 2 distinct label values to class indices 0…K−1 in sorted order: classes[k] ↦ k.
+def encode_labels(y, classes=None, *, source: str | None = None, fewest: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Map K ≥ 2 distinct label values to class indices 0…K−1 in sorted order: classes[k] ↦ k. The one label
+    encoder of every face (`XGPClassifier`, `Model.set_data` through `validate`, the upload); a run keeps the
+    classes (`Run.classes`) and the faces show them.
 
     y: (n,) of any comparable values (ints, strings, bools, ±1, 0/1, …). Returns (y int64 (n,), classes (K,)). So
-    {0, 1} and {False, True} are unchanged; {−1, +1}: −1 ↦ 0, +1 ↦ 1; {'a', 'b', 'c'} ↦ 0, 1, 2. A method that
-    supports fewer classes than the labels hold refuses them (`methods.check_classes`).
+    {0, 1} and {False, True} are unchanged; {−1, +1}: −1 ↦ 0, +1 ↦ 1; {'a', 'b', 'c'} ↦ 0, 1, 2. `classes` (K,),
+    sorted and distinct, fixes the classes (a model's classes its labels need not all hold: `partial_fit`); a label
+    outside them raises DataError naming it. Fewer than `fewest` distinct labels raise DataError (a face whose method
+    says what it supports passes 1 and lets `methods.check_classes` refuse them, naming the method); a method that
+    supports fewer classes than the labels hold refuses them too.
     """
     try:
         y = np.asarray(y)
@@ -107,17 +112,29 @@ def encode_labels(y, *, source: str | None = None) -> tuple[np.ndarray, np.ndarr
         row = int(np.flatnonzero(~np.isfinite(y))[0])
         raise DataError(f"{prefix(source)}label at row index {row} is {show(y[row])}, not a class value")
     comparable_labels(y, source=source)
+    if classes is not None:
+        return _indices_of(y, np.asarray(classes), source), np.asarray(classes)
     try:
         classes, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
     except TypeError as err:
         kinds = sorted({type(v).__name__ for v in y.tolist()})
         raise DataError(f"{prefix(source)}labels mix value types {kinds} and cannot be compared: {err}") from None
-    if classes.size < 2:
+    if classes.size < fewest:
         found = ", ".join(f"{show(c)} ({k} rows)" for c, k in zip(classes.tolist(), counts.tolist()))
         raise DataError(
-            f"{prefix(source)}classification needs at least 2 label values, found {classes.size}: {found or 'none'}"
+            f"{prefix(source)}classification needs at least 2 label values, found {classes.size} "
+            f"{'class' if classes.size == 1 else 'classes'}: {found or 'none'}"
         )
     return inverse.reshape(-1).astype(np.int64), classes
+
+
+def _indices_of(y: np.ndarray, classes: np.ndarray, source: str | None) -> np.ndarray:
+    """The labels y (n,) as indices (n,) int64 into the sorted distinct `classes` (K,); DataError naming the labels
+    outside them."""
+    unknown = np.setdiff1d(y, classes)
+    if len(unknown):
+        raise DataError(f"{prefix(source)}labels {show_list(unknown)} are outside the classes {show_list(classes)}")
+    return np.searchsorted(classes, y).astype(np.int64)
 
 
 def decode_labels(y, classes) -> np.ndarray:

@@ -15,7 +15,6 @@ import numpy as np
 from scipy.linalg import lapack
 
 from explorer.convergence import SlidingWindow
-from explorer.data.sources import as_source
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
 from explorer.inputs import inducing_inputs, query_points
@@ -30,6 +29,7 @@ from explorer.linalg import (
 )
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import default_xgpc_schedule
+from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
 
 _CHUNK = 4096
@@ -96,7 +96,7 @@ class XGPC(SVIEngine):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
         Class indices 0, 1 (the paper's −1, +1).

@@ -46,7 +46,9 @@ mean sits above the exact posterior's and the class probabilities are flatter; i
 
 Either way the natural-gradient targets of q(u_k) are the binary X-GPC's (`targets.natural_gradient_targets`) with the
 labels y = Y_k − E[n_k] and PG means θ_k, and the ELBO, a lower bound on E_q[log p(y_i | f_i)] summed minus the KL, is
-evaluated at the family's optimal local parameters. One kernel for all classes (its gradient the sum of the K
+evaluated at the family's optimal local parameters. The kernel step ascends that bound plus, by default, a weak
+log-normal prior on (log ℓ, log σ²) around the initial kernel (`kernel_prior`; issue 29.3: the bound alone lets σ² and
+ℓ drift towards a near-linear latent function on some sets). One kernel for all classes (its gradient the sum of the K
 binary-form gradients, `hyperparameters.elbo_kernel_gradient` at (Y_k − E[n_k], θ_k), exact for the bound at its
 optimal locals by the envelope theorem): one K_mm factor per kernel step instead of K, and one length scale that the K
 latent functions of a K-class set share. Memory O(K m² + s·m).
@@ -68,13 +70,13 @@ from scipy.linalg import lapack
 from scipy.special import digamma, expit, gammaln, polygamma
 
 from explorer.convergence import SlidingWindow
-from explorer.data.sources import as_source
-from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
+from explorer.hyperparameters import Adam, LogNormalKernelPrior, elbo_kernel_gradient, posterior_products
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax, _finite_predictive
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
+from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets
 from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, XGPC, _whiten
 
@@ -184,6 +186,9 @@ FAMILIES = {"joint": (joint_local_step, joint_bound), "factorised": (local_step,
 maps the marginals a, v (s, K) to (c, E[n] (s, K), its q(λ)'s parameter (s,), tanh(c/2)/(2c) (s, K)); the bound maps
 (Y, a, v) to (s,)."""
 DEFAULT_FAMILY = "joint"
+DEFAULT_KERNEL_PRIOR = 1.0
+"""The standard deviation of the kernel step's log-normal prior around the initial kernel (`hyperparameters.LogNormalKernelPrior`),
+or None: no prior."""
 
 
 def monitor_predictive(link: LogisticSoftmax, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
@@ -238,7 +243,7 @@ class XGPCMulticlass(XGPC):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
         Class indices 0…K−1.
@@ -269,6 +274,10 @@ class XGPCMulticlass(XGPC):
     family : {"joint", "factorised"}, default "joint"
         The variational family of the (λ, n) block (`FAMILIES`): "joint" q(λ, n), exact at zero variance, or the
         paper's factorised q(λ)q(n).
+    kernel_prior : float or None, default DEFAULT_KERNEL_PRIOR
+        With kernel learning, the kernel step ascends the bound plus log p(θ), θ = (log ℓ, log σ²) independently
+        normal around the initial kernel's with this standard deviation (`hyperparameters.LogNormalKernelPrior`);
+        None: the bound alone.
 
     Examples
     --------
@@ -308,6 +317,7 @@ class XGPCMulticlass(XGPC):
         hyper_warmup: int = 0,
         hyper_rate: str = "constant",
         family: str = DEFAULT_FAMILY,
+        kernel_prior: float | None = DEFAULT_KERNEL_PRIOR,
     ):
         if family not in FAMILIES:
             raise ValueError(f"unknown multi-class family {family!r}; choose one of {', '.join(FAMILIES)}")
@@ -332,6 +342,7 @@ class XGPCMulticlass(XGPC):
             kernel_bound="augmented",  # its kernel step ascends the augmented bound (no exact one in closed form)
         )
         self.last_c = np.zeros((0, self.n_classes))
+        self.kernel_prior = None if kernel_prior is None else LogNormalKernelPrior(kernel.log_params, kernel_prior)
 
     def _prior_natural_parameters(self) -> np.ndarray:
         """η of every q(u_k) = p(u), flat (K(m + m²),)."""
@@ -411,6 +422,23 @@ class XGPCMulticlass(XGPC):
         return change, (kappa, K_tilde, K_sm)
 
     # ----- the kernel step ---------------------------------------------------------------------------------------------
+    def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
+        """The gradient the kernel step ascends on the rows `index`, that of `kernel_objective(index)`."""
+        return self._with_prior(super().kernel_gradient(index))
+
+    def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:
+        return self._with_prior(super()._minibatch_kernel_gradient(X_b, y_b, context))
+
+    def _with_prior(self, gradient: np.ndarray) -> np.ndarray:
+        """The bound's gradient plus, with a kernel prior, ∂ log p(θ)/∂θ (once per step: L̂ estimates the bound on
+        all n rows)."""
+        return gradient if self.kernel_prior is None else gradient + self.kernel_prior.gradient(self.kernel.log_params)
+
+    def kernel_objective(self, index: np.ndarray | None = None) -> float:
+        """What the kernel step ascends: `elbo(index)` plus the kernel prior's log density (when there is one)."""
+        prior = 0.0 if self.kernel_prior is None else self.kernel_prior.log_density(self.kernel.log_params)
+        return self.elbo(index) + prior
+
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(kernel log-parameters) at the current q with the local parameters at their optimum for it: the sum
         over classes of the binary-form gradient (`hyperparameters.elbo_kernel_gradient`) at the labels Y_k − E[n_k]
@@ -537,7 +565,10 @@ class XGPCMulticlass(XGPC):
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**self._base_state(), "eta": self._eta.copy(), "n_classes": self.n_classes, "last_c": self.last_c}
+        state = {**self._base_state(), "eta": self._eta.copy(), "n_classes": self.n_classes, "last_c": self.last_c}
+        if self.kernel_prior is not None:
+            state["kernel_prior_centre"] = self.kernel_prior.centre.copy()
+        return state
 
     def load_state_dict(self, state: dict) -> None:
         if int(state["n_classes"]) != self.n_classes:
@@ -545,3 +576,5 @@ class XGPCMulticlass(XGPC):
         self._load_base_state(state)
         self._set_posterior(np.array(state["eta"], dtype=float))
         self.last_c = np.asarray(state["last_c"], dtype=float)
+        if self.kernel_prior is not None and "kernel_prior_centre" in state:  # the centre is the run's first kernel
+            self.kernel_prior = LogNormalKernelPrior(state["kernel_prior_centre"], self.kernel_prior.scale)

@@ -198,7 +198,7 @@ def test_every_upload_gets_feedback_and_a_refused_file_offers_its_own_header(ser
     page.locator(".bk-tab", has_text="Data").click()
     good = csv_bytes(["u", "v", "label"], labels=("0", "1"))
     upload(page, "good.csv", good)
-    assert "class −1 = 0, class +1 = 1" in notice(page, "Loaded good.csv").inner_text()
+    assert "2 classes: 0, 1." in notice(page, "Loaded good.csv").inner_text()
     upload(page, "good.csv", good)  # the same file again
     wait_server(page, lambda: len(notified) >= 2)
     upload(page, "empty.csv", b"")

@@ -11,6 +11,7 @@ from scipy import integrate
 from scipy.special import log_expit
 from scipy.stats import norm
 
+import explorer.run
 import explorer.studies.comparison
 from explorer.compare import (
     ComparisonResult,
@@ -198,7 +199,7 @@ def _assert_same_result(result: ComparisonResult, expected: ComparisonResult) ->
 @pytest.fixture(scope="module")
 def tiny_study():
     """The study on 90 points subsampled to 80 (60 training, 20 test), seed 5, with every progress event; and the
-    same comparison done the way `run_comparison` did it before it became a generator: the three seeded streams,
+    same comparison done the way `run_comparison` did it before it became a generator: three of a run's streams,
     the subsample and split, each X-GPC fitted in one call, the sampler run in slices of 10 sweeps. The study runs
     in steps of one sweep."""
     X, y = _tiny_problem()
@@ -223,7 +224,8 @@ def tiny_study():
         )
         run = finish(study, events.append)
 
-    split_rng, sampler_rng, inducing_rng = np.random.default_rng(seed).spawn(3)
+    run_streams = explorer.run.streams(seed)  # the run's seed policy: split, inducing, engine (the sampler's)
+    split_rng, sampler_rng, inducing_rng = run_streams.split, run_streams.engine, run_streams.inducing
     keep = np.sort(split_rng.choice(90, 80, replace=False))
     old_X_train, old_X_test, old_y_train, old_y_test = train_test_split(X[keep], y[keep], 0.25, split_rng)
     full = full_batch_engine("xgpc", old_X_train, old_y_train, None, kernel, full=True)

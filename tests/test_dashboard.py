@@ -166,7 +166,7 @@ def test_upload_header_parsing():
 
 def test_a_click_on_the_surface_adds_a_training_point(dash):
     n = len(dash.model.y_train)
-    dash.surface.click_class.value = 0  # "click adds class −1": class index 0
+    dash.surface.click_class.value = 0  # "click adds class -1" (the first class, blue): class index 0
     dash.surface._tapped(Tap(model=dash.surface.figure, x=0.25, y=-0.5))
     assert len(dash.model.y_train) == n + 1 and dash.model.y_train[-1] == 0
     np.testing.assert_allclose(dash.model.X_train[-1], [0.25, -0.5])
@@ -635,7 +635,7 @@ def test_uploaded_names_reach_the_description_as_text():
 def test_messages_name_classes_plainly(dash, caplog):
     with caplog.at_level(logging.INFO):
         assert dash.load_file(_csv(["a", "b", "label"], _two_class_rows()), "zero-one.csv", "label")
-    assert "class −1 = 0, class +1 = 1" in caplog.text and "np." not in caplog.text
+    assert "2 classes: 0, 1." in caplog.text and "np." not in caplog.text
 
 
 def test_custom_before_any_upload_says_what_to_do(dash, caplog):

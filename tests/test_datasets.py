@@ -50,7 +50,7 @@ def test_encode_labels_maps_sorted_classes_to_class_indices(raw, expected, class
 
 
 def test_encode_labels_one_class_lists_what_it_found():
-    with pytest.raises(DataError, match=r"at least 2 label values, found 1: 'yes' \(3 rows\)"):
+    with pytest.raises(DataError, match=r"at least 2 label values, found 1 class: 'yes' \(3 rows\)"):
         D.encode_labels(["yes", "yes", "yes"])
 
 
@@ -325,7 +325,7 @@ def test_csv_empty_file_header_only_and_headerless(tmp_path):
 def test_csv_one_class_is_refused_naming_the_file_and_three_classes_are_read(tmp_path):
     path = tmp_path / "classes.csv"
     path.write_text("x,label\n1,a\n2,a\n")
-    with pytest.raises(DataError, match=r"classes\.csv: .*found 1: 'a' \(2 rows\)"):
+    with pytest.raises(DataError, match=r"classes\.csv: .*found 1 class: 'a' \(2 rows\)"):
         D.read_csv(path, "label")
     path.write_text("x,label\n1,c\n2,a\n3,b\n")
     _, y, classes, _ = D.read_csv(path, "label")  # the K classes a reader finds; a binary method refuses them later
@@ -839,7 +839,7 @@ def test_messages_show_plain_labels_not_numpy_reprs(tmp_path):
     labels = np.array([np.int64(2)] * 3, dtype=object)
     with pytest.raises(DataError) as info:
         D.encode_labels(labels)
-    assert "found 1: 2 (3 rows)" in str(info.value) and "np." not in str(info.value)
+    assert "found 1 class: 2 (3 rows)" in str(info.value) and "np." not in str(info.value)
     with pytest.raises(DataError) as info:
         D.encode_labels(np.array([np.float64(1.5)] * 3))
     assert "1.5 (3 rows)" in str(info.value) and "np." not in str(info.value)

@@ -11,10 +11,11 @@ import pytest
 
 import explorer
 from explorer import methods
-from explorer.data.sources import ArraySource, NpySource, minibatch_indices
+from explorer.data.sources import NpySource
 from explorer.engine import SVIEngine
 from explorer.kernels import RBF
 from explorer.linalg import NumericalError
+from explorer.sources import ArraySource, minibatch_indices
 
 PACKAGE = Path(explorer.__file__).parent
 

@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 import zarr
 
+import explorer.sources
 from explorer import XGPClassifier
 from explorer.data import datasets, sources
 from explorer.model import Model, RunFileError
@@ -117,7 +118,7 @@ def test_the_model_trains_on_a_file_with_labels_1_and_2_as_on_the_arrays(tmp_pat
 def test_labels_that_are_not_a_class_column_are_refused_naming_the_row_counted_in_blocks(tmp_path, kind, monkeypatch):
     """More distinct labels than MAX_CLASSES (here 5): refused naming the file and the row of the first label past
     that many, counted block by block (blocks of 16 rows), not by loading the label column."""
-    monkeypatch.setattr(sources, "MAX_CLASSES", 5)
+    monkeypatch.setattr(explorer.sources, "MAX_CLASSES", 5)
     monkeypatch.setattr(sources.NpySource, "CHECK_BYTES", 16 * 8 * 2)
     X, _ = blobs(100, [0])
     y = np.zeros(100, dtype=np.int64)
@@ -166,8 +167,9 @@ def test_partial_fit_refuses_other_classes_on_a_later_call_and_keeps_its_state()
 def test_a_run_refuses_fewer_classes_than_its_labels_hold():
     X, y = blobs(30, [0, 1, 2])
     with pytest.raises(DataError, match=r"y holds the class index 2, beyond the 2 classes 0…1"):
-        Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, n_classes=2)
-    assert Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, n_classes=4).engine.n_classes == 4
+        Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, classes=["a", "b"])
+    run = Run({"n_inducing": 4, "batch_size": 10, "seed": 0}, X, y, X, y, classes=["a", "b", "c", "d"])
+    assert run.engine.n_classes == 4 and run.classes.tolist() == ["a", "b", "c", "d"]
 
 
 # ------------------------------------------------------------------------------------ 6: a file rewritten in a run
@@ -284,7 +286,7 @@ def test_datasets_load_file_out_of_core_counts_the_classes_of_a_file(tmp_path):
     """The catalogue's door to a file gives the source whose labels the faces map (labels 3 and 7: two classes)."""
     X, y = blobs(80, [3, 7])
     source = datasets.load_file(write(tmp_path, "npy", X, y), out_of_core=True)
-    encoded, classes = sources.encoded_source(source)
+    encoded, classes = explorer.sources.encoded_source(source)
     np.testing.assert_array_equal(classes, [3, 7])
     assert encoded.n_classes == 2
     np.testing.assert_array_equal(encoded.labels(), (y == 7).astype(int))

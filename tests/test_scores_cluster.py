@@ -16,9 +16,11 @@ from test_sources import write  # the rows as an .npy pair, a Zarr group or a Pa
 from explorer import scoring
 from explorer.bench import grid
 from explorer.data import datasets
-from explorer.data.sources import ScaledSource, SubsetSource, open_source
+from explorer.data.sources import open_source
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.run import Run, streams
+from explorer.scaling import ScaledSource
+from explorer.sources import SubsetSource
 from explorer.validation import DataError
 
 FORMATS = ("npy", "zarr", "parquet")

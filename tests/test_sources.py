@@ -14,13 +14,18 @@ import pyarrow.parquet as pq
 import pytest
 import zarr
 
+import explorer.inducing
+import explorer.scaling
+import explorer.sources
 from explorer import XGPClassifier
 from explorer.data import datasets, sources
-from explorer.data.sources import ArraySource, ScaledSource, chunked_standardizer, inducing_sample, open_source
-from explorer.inputs import fitted_standardizer
+from explorer.data.sources import open_source
+from explorer.inducing import inducing_sample
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.model import Model
 from explorer.run import Run, streams
+from explorer.scaling import ScaledSource, fitted_standardizer
+from explorer.sources import ArraySource
 from explorer.validation import DataError
 
 FORMATS = ("npy", "zarr", "parquet")
@@ -51,7 +56,8 @@ def write(folder, kind: str, X: np.ndarray, y: np.ndarray):
 @pytest.fixture
 def small_chunks(monkeypatch):
     """Blocks of 64 rows, so that statistics, samples and scores are merged over several chunks."""
-    monkeypatch.setattr(sources, "CHUNK_ROWS", 64)
+    for module in (explorer.sources, explorer.scaling, explorer.inducing):
+        monkeypatch.setattr(module, "CHUNK_ROWS", 64)
 
 
 @pytest.mark.parametrize("kind", FORMATS)
@@ -96,7 +102,7 @@ def test_a_run_on_a_source_matches_the_run_in_memory(tmp_path, kind, small_chunk
 def test_chunked_standardisation_is_the_mean_and_sd_of_all_rows(small_chunks):
     rng = np.random.default_rng(0)
     X = np.column_stack([1e6 + rng.standard_normal(1000), rng.exponential(3.0, 1000), np.full(1000, 7.25)])
-    scaler = chunked_standardizer(ArraySource(X, np.zeros(1000, dtype=int)))
+    scaler = fitted_standardizer(ArraySource(X, np.zeros(1000, dtype=int)))
     exact = [np.mean(X[:, j], dtype=np.longdouble) for j in range(2)]
     np.testing.assert_allclose(scaler.mean[:2], np.array(exact, dtype=float), rtol=1e-15)
     np.testing.assert_allclose(scaler.scale[:2], X[:, :2].std(axis=0), rtol=1e-10)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import methods, recipe, run, settings
+from explorer import methods, run, scaling, settings
 from explorer.bench.common import add_setting_argument, setting_value
 from explorer.console import positive_number, whole_number
 from explorer.data import datasets, registry
@@ -213,7 +213,7 @@ def prepare_split(
         )
     else:
         X_monitor, y_monitor = X_test, y_test
-    _, X_train, X_test, X_monitor = recipe.standardise(
+    _, X_train, X_test, X_monitor = scaling.standardise(
         X_train, X_test, X_monitor, scaler=not (protocol == "paper" and name in PAPER_FILES)
     )
     keep = run.evaluation_rows(len(y_monitor), monitor_points, seed)

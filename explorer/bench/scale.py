@@ -45,9 +45,11 @@ from explorer.bench.common import (
 )
 from explorer.bench.protocol import Progress, add_option_argument, parse_options
 from explorer.console import Parser, non_negative_number, positive_number, whole_number
-from explorer.data.sources import CHUNK_ROWS, ArraySource, DataSource, NpySource, ScaledSource
+from explorer.data.sources import NpySource
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
+from explorer.scaling import ScaledSource
+from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 
 DESCRIPTION = (
     "Scaling: seconds per iteration and to convergence, memory, for n = 1e4 … 1e7 synthetic SUSY-like rows in RAM "

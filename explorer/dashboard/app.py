@@ -33,7 +33,6 @@ from concurrent.futures.process import BrokenProcessPool
 from functools import cache, partial
 from io import BytesIO
 
-import numpy as np
 import panel as pn
 import param
 from panel.io.resources import get_dist_path
@@ -646,15 +645,10 @@ class Dashboard(pn.viewable.Viewer):
         Returns (whether it was swapped in, the message for people)."""
         with self.worker.hold():
             try:
-                self.model.set_data(X, np.asarray(classes)[y], filename, names)  # the file's own labels
+                self.model.set_data(X, y, filename, names, classes=classes)  # encoded once, by the parse
             except Exception as err:  # the Model keeps its data on any failure
                 return False, unchanged(err)
             self._custom_shape = X.shape
-        if len(classes) == 2:
-            return True, (
-                f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; class −1 = {classes[0]}, "
-                f"class +1 = {classes[1]}."
-            )
         return True, (
             f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; {len(classes)} classes: "
             + ", ".join(str(c) for c in classes)

@@ -144,20 +144,16 @@ def summary(model) -> str:
     """Markdown description of the model's current data (call under the worker gate). Names come from files, so
     they are escaped: show it in a pane with `disable_math=True`."""
     y = np.concatenate([model.y_train, model.y_test])
-    positive = int(np.sum(y > 0))
     names = ", ".join(markdown_text(name) for name in model.feature_names[:12])
     names += " …" if len(model.feature_names) > 12 else ""
     note = ""
     if model.dataset in datasets.PAPER_DATASETS:
         note = f"\n\n*Source:* {datasets.PAPER_DATASETS[model.dataset].note}"
     classes = model.classes
-    if len(classes) == 2:
-        counts = f"class +1: {positive}, class −1: {len(y) - positive}"
-    else:
-        rows = np.bincount(y, minlength=len(classes))
-        counts = f"{len(classes)} classes: " + ", ".join(
-            f"{markdown_text(c)} ({n} rows)" for c, n in zip(classes.tolist(), rows.tolist())
-        )
+    rows = np.bincount(y, minlength=len(classes))
+    counts = f"{len(classes)} classes: " + ", ".join(
+        f"{markdown_text(c)} ({n} rows)" for c, n in zip(classes.tolist(), rows.tolist())
+    )
     return (
         f"**{markdown_text(model.dataset)}**: {len(model.y_train)} training and {len(model.y_test)} test points, "
         f"d = {model.X_train.shape[1]} features ({names}); {counts}. "

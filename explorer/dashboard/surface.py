@@ -34,8 +34,8 @@ from bokeh.models import (
 from bokeh.palettes import Magma256, Viridis256
 from bokeh.plotting import figure
 
-from explorer.inputs import standardised
 from explorer.likelihoods import LogisticSoftmax
+from explorer.scaling import standardised
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, MAX_SHOWN, PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.style import CLASS_COLORS, P_PALETTE, class_colors, class_mixture
@@ -109,7 +109,7 @@ class SurfaceView(pn.viewable.Viewer):
         self.resolution = resolution
         self.mode = pn.widgets.RadioButtonGroup(options=list(BINARY_MODES), value="p(y=1)", color="default")
         self.click_class = pn.widgets.RadioButtonGroup(
-            options=self._click_options(["−1", "+1"]),
+            options=self._click_options(["-1", "1"]),
             value=1,
             color="default",  # class indices
         )
@@ -198,16 +198,16 @@ class SurfaceView(pn.viewable.Viewer):
 
     @staticmethod
     def _click_options(class_names: list[str]) -> dict:
-        """The click's class choices, class name → class index (two classes: +1 first, as the page always had)."""
+        """The click's class choices, class name → class index (two classes: the second, the red one, first, as the
+        page always had)."""
         if len(class_names) == 2:
-            return {"click adds class +1": 1, "click adds class −1": 0}
+            return {f"click adds class {class_names[1]}": 1, f"click adds class {class_names[0]}": 0}
         return {f"click adds class {name}": k for k, name in enumerate(class_names)}
 
     def _show_classes(self, class_names: list[str]) -> None:
-        """Mode, click and colour choices for the data's classes (binary: as they always were, untouched from one
-        binary data set to the next)."""
-        K, before = len(class_names), len(self.class_names)
-        unchanged = class_names == self.class_names or (K == 2 and before in (0, 2))
+        """Mode, click and colour choices for the data's classes, named as the data name them."""
+        K = len(class_names)
+        unchanged = class_names == self.class_names
         self.class_names = list(class_names)
         if unchanged:
             return
@@ -216,7 +216,7 @@ class SurfaceView(pn.viewable.Viewer):
             modes = BINARY_MODES if K == 2 else MULTICLASS_MODES
             shown = self.mode.value if self.mode.value in modes else modes[0]
             self.mode.param.update(options=list(modes), value=shown)
-            # the first class of the new set (binary: +1, as the page always had). The value is sent again even when
+            # the first class of the new set (binary: the second class, red, as the page always had). The value is sent again even when
             # it is the same index: the page shows the pressed button by its position, which moves with the options
             # (binary +1 is the first button, class 1 of three the second), and an unchanged value is not sent
             self.click_class.param.update(options=self._click_options(class_names), value=1 if K == 2 else 0)
@@ -446,7 +446,8 @@ class SurfaceView(pn.viewable.Viewer):
             pn.Row(self.axes, self.feature_x, self.feature_y),
             pn.pane.Bokeh(self.figure, sizing_mode="stretch_width"),
             pn.pane.Markdown(
-                "Circles: training points, triangles: test points (red +1, blue −1; three or more "
+                "Circles: training points, triangles: test points (two classes: red the second named above, blue the "
+                "first; three or more "
                 "classes: the colours named above the plot, the surface their mix by probability); stars: "
                 "points you added by clicking (training points too; a new run drops them); black crosses: "
                 "misclassified (none while the model is undecided, p ≈ ½); gold squares: inducing "

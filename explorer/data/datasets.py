@@ -34,8 +34,9 @@ from explorer.data.registry import (
     paper_availability,
     resolve_data_dir,
 )
-from explorer.data.sources import SOURCE_FORMATS, DataSource, SubsetSource, open_source
+from explorer.data.sources import SOURCE_FORMATS, open_source
 from explorer.scaling import Standardizer
+from explorer.sources import DataSource, SubsetSource
 from explorer.validation import DataError, decode_labels, encode_labels, show, validate
 
 __all__ = [

@@ -1,16 +1,8 @@
-"""Where an engine's training rows come from: a data source hands out minibatches by row index, so the SVI loop never
-needs the whole training set as one contiguous array in memory.
-
-A source has `n` (rows), `d` (features), `n_classes` (highest class index + 1), `label_values` (the distinct labels
-its rows hold, sorted), `batch(index) -> (X_b (s, d) float64 C-contiguous, y_b (s,) int64 class indices 0…K−1)`
-(DESIGN §1: a binary method writes them as ±1 in its own equations, at the engine),
-`sample(rng, s) -> index (s,)` (a fresh minibatch of distinct rows) and `chunks(size)` (all rows as consecutive
-index blocks, for the full-set ELBO and evaluation). Every source draws minibatches with `minibatch_indices`, so two
-engines given the same seed see the same rows whatever their method.
+"""The out-of-core file sources of the data catalogue: training rows read from files a minibatch at a time, each an
+implementation of the data-source protocol (`explorer.sources.DataSource`, beside the numerics).
 
 The sources here, and where each keeps its labels:
 
-- `ArraySource`: arrays X (n, d), y (n,) in memory.
 - `NpySource`: X (n, d) in one `.npy` file, y (n,) in a second one (`open_source` looks for `<stem>_labels.npy`
   beside `<stem>.npy` unless told), both opened read-only: a minibatch reads its s rows from disk (`os.pread`), a
   pass over all rows reads consecutive blocks through a memory map, so resident memory stays bounded.
@@ -21,25 +13,16 @@ The sources here, and where each keeps its labels:
   so the table is read once, batch by batch, into an `NpySource` in a cache folder (temporary unless named): that
   takes disk, not memory.
 
-`open_source(path)` picks one by the path's extension. Zarr and Parquet need the optional extra
+`open_source(path)` picks one by the path's extension, and `training_source` is what a face makes of its training
+data (a source, a file path, or arrays). Zarr and Parquet need the optional extra
 `pip install 'xgpc-explorer[ooc]'` (zarr, pyarrow); the core install does not.
 
 What a run does with a source (`recipe.start_run`) without ever loading all rows: it standardises with the exact
-mean and sd computed in one pass over consecutive chunks (`chunked_standardizer`, Chan et al.'s pairwise update;
-equal to the in-memory statistics up to rounding) and applies them to each minibatch as it is read (`ScaledSource`);
-it chooses the inducing points by k-means++ on a seeded sample of at most `INDUCING_SAMPLE_ROWS` rows
-(`inducing_sample`: all rows, and so the in-memory Z, when there are no more). `SubsetSource` is a view of some rows
-(a hold-out split, `split_source`).
-
-A file's labels are whole numbers ≥ 0 that need not be 0…K−1: labels 1 and 2, or 0, 1 and one stray 1,000,000. The
-faces train on the K distinct values the file holds (counted in the check's pass, at most `MAX_CLASSES`), mapped to
-0…K−1 in sorted order as `validation.encode_labels` maps labels in memory (`encoded_source`, an `EncodedSource`
-view), so a file and the same rows in memory give the same classes and the same model.
-
-Another backend — a Dask array, an HDF5 store, a database cursor — plugs in by subclassing `DataSource` and
-implementing `n`, `d` and `batch` (and `labels` to read the labels alone); `sample` and `chunks` come with the base
-class (override `sample` only to read blocks, e.g. contiguous chunks of a remote store, and accept that its
-minibatches then differ from the other sources').
+mean and sd computed in one pass over consecutive chunks (`scaling.fitted_standardizer`, Chan et al.'s pairwise
+update; equal to the in-memory statistics up to rounding) and applies them to each minibatch as it is read
+(`scaling.ScaledSource`); it chooses the inducing points by k-means++ on a seeded sample of at most
+`inducing.INDUCING_SAMPLE_ROWS` rows (`inducing.initial_inducing`: all rows, and so the in-memory Z, when there are no
+more).
 """
 
 from __future__ import annotations
@@ -48,115 +31,17 @@ import importlib
 import mmap
 import os
 import tempfile
-from collections.abc import Iterator
-from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from explorer.data.readers import DEFAULT_LABEL_NAMES, NPY_MAGIC, NPY_READ_ERRORS, regular_file
-from explorer.inputs import STANDARDISED, bounded_features, class_indices, labelled_data
-from explorer.scaling import Standardizer
+from explorer.inputs import bounded_features, class_indices
+from explorer.sources import CHUNK_ROWS, DataSource, LabelCount, row_blocks
 from explorer.validation import DataError, show, show_list
 
-CHUNK_ROWS = 65536
-"""Rows per block when a source is read through (statistics, labels, evaluation)."""
-INDUCING_SAMPLE_ROWS = 100_000
-"""Most rows k-means++ sees when it chooses the inducing points of a source (a seeded sample above that)."""
 OOC_EXTRA = "pip install 'xgpc-explorer[ooc]'"
-MAX_CLASSES = 1000
-"""Most distinct labels a source's labels may hold: they are counted block by block in one pass, in memory bounded by
-this many values, and more is not a column of class labels (a model has one latent function per class)."""
-
-
-def minibatch_indices(rng: np.random.Generator, n: int, s: int) -> np.ndarray:
-    """s distinct rows of n (s,), in no particular order (an SVI step only sums over them); all n rows in order
-    when s = n, drawing nothing. The one minibatch rule of every method."""
-    if s == n:
-        return np.arange(n)
-    return rng.choice(n, s, replace=False, shuffle=False)
-
-
-class DataSource:
-    """Base class of the training-data sources; subclasses define `n`, `d` and `batch(index)`. The SVI loop, the
-    ELBO and prediction need nothing else. Callers that want the whole set at once (the MCMC comparison on ≤ 2,000
-    rows, `XGPClassifier.partial_fit`) read the attributes `X` and `y`, which both sources here offer."""
-
-    n: int
-    d: int
-
-    def __len__(self) -> int:
-        return self.n
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        """(n, d), as an array's."""
-        return self.n, self.d
-
-    def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The rows `index` (s,): X_b (s, d) float64 C-contiguous, y_b (s,) int64 class indices 0…K−1."""
-        raise NotImplementedError
-
-    def sample(self, rng: np.random.Generator, s: int) -> np.ndarray:
-        """A fresh minibatch of s distinct row indices (`minibatch_indices`)."""
-        return minibatch_indices(rng, self.n, s)
-
-    @cached_property
-    def n_classes(self) -> int:
-        """The number of classes the labels span, highest class index + 1 (reads every row once, in blocks; the
-        sources here know it from their check)."""
-        return 1 + int(np.max(self.labels()))
-
-    @cached_property
-    def label_values(self) -> np.ndarray:
-        """The distinct labels the rows hold, sorted (k,) int64, counted block by block (`LabelCount`; the file
-        sources count them in their check's pass)."""
-        labels, count = self.labels(), LabelCount(self)
-        for start, stop in _blocks(self.n, CHUNK_ROWS):
-            count.add(labels[start:stop], start)
-        return count.values
-
-    def labels(self) -> np.ndarray:
-        """All n labels (n,) int64 class indices, read in blocks (subclasses read the labels alone)."""
-        return np.concatenate([self.batch(rows)[1] for rows in self.chunks(CHUNK_ROWS)])
-
-    def label_location(self, row: int) -> str:
-        """Where the label of row `row` is kept, for messages: e.g. "rows_labels.npy row 12 (0-based)" (the file, and
-        the array or column in it, and the row there)."""
-        return f"y row {row} (0-based)"
-
-    def chunks(self, size: int, rows: np.ndarray | None = None) -> Iterator[np.ndarray]:
-        """Consecutive blocks of at most `size` indices of `rows` (default: all n rows, made block by block: an index
-        of all 10⁸ rows would take 800 MB)."""
-        if rows is None:
-            for start, stop in _blocks(self.n, size):
-                yield np.arange(start, stop)
-            return
-        rows = np.asarray(rows)
-        for start in range(0, len(rows), size):
-            yield rows[start : start + size]
-
-
-class ArraySource(DataSource):
-    """Training rows held in memory: X (n, d), y (n,) class indices 0…K−1 (checked and converted by
-    `inputs.labelled_data`); `n_classes` K when the model has classes the rows do not hold (default: highest index
-    + 1)."""
-
-    def __init__(self, X, y, *, d: int | None = None, n_classes: int | None = None):
-        self.X, self.y = labelled_data(X, y, d=d)
-        self.n, self.d = self.X.shape
-        self.label_values = np.unique(self.y)
-        highest = int(self.label_values[-1])
-        if n_classes is not None and n_classes <= highest:
-            raise DataError(f"y holds the class index {highest}, beyond the {n_classes} classes 0…{n_classes - 1}")
-        self.n_classes = highest + 1 if n_classes is None else int(n_classes)
-
-    def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.X[index], self.y[index]
-
-    def labels(self) -> np.ndarray:
-        return self.y
 
 
 class NpySource(DataSource):
@@ -202,7 +87,7 @@ class NpySource(DataSource):
         self._touched, self._open = 0, None
         if check:
             count = LabelCount(self)
-            for start, stop in _blocks(self.n, max(1, self.CHECK_BYTES // (8 * self.d))):
+            for start, stop in row_blocks(self.n, max(1, self.CHECK_BYTES // (8 * self.d))):
                 where = f"{self.X_path}: X" + (f" (block of rows from index {start})" if start else "")
                 bounded_features(self._read(slice(start, stop)), where)
                 count.add(class_indices(self.y[start:stop], f"{self.y_path}: y", first_row=start), start)
@@ -297,88 +182,6 @@ class NpySource(DataSource):
         return f"{self.y_path}: y row {row} (0-based)"
 
 
-class LabelCount:
-    """The distinct labels of a source, counted block by block in one pass (`add` each block of class indices and
-    its first row), in memory bounded by `MAX_CLASSES` values: DataError naming the label file (`label_location`)
-    and the row of the first label beyond that many."""
-
-    def __init__(self, source: DataSource):
-        self.source, self.values = source, np.zeros(0, dtype=np.int64)
-
-    BINCOUNT_LABELS = 1 << 20
-    """Below this highest label a block's distinct labels are found by `np.bincount` (≤ 8 MB, 30 times faster than
-    `np.unique`'s sort: 0.02 s against 0.7 s for 4·10⁶ labels)."""
-
-    def add(self, labels: np.ndarray, first_row: int) -> None:
-        """Count the block `labels` (b,) int64, rows first_row … first_row + b − 1."""
-        if int(labels.max()) < self.BINCOUNT_LABELS:
-            new = np.flatnonzero(np.bincount(labels))
-        else:
-            new = np.unique(labels)
-        fresh = ~np.isin(new, self.values)
-        if len(self.values) + np.count_nonzero(fresh) > MAX_CLASSES:
-            first = np.unique(labels, return_index=True)[1]  # the row where each value first appears
-            order = np.sort(first[fresh])  # the rows of the new values, in row order
-            row = first_row + int(order[MAX_CLASSES - len(self.values)])
-            raise DataError(
-                f"{self.source.label_location(row)} holds the label {labels[row - first_row]}, a distinct label "
-                f"beyond the {MAX_CLASSES:,} before it: more than {MAX_CLASSES:,} classes is not a column of class "
-                "labels (a model has one latent function per class); check that this is the label file or column"
-            )
-        self.values = np.union1d(self.values, new)
-
-    @property
-    def n_classes(self) -> int:
-        """Highest label + 1."""
-        return int(self.values[-1]) + 1
-
-
-class EncodedSource(DataSource):
-    """Another source whose labels, the sorted distinct values `classes` (K,), are handed out as class indices
-    0…K−1 (classes[k] ↦ k, as `validation.encode_labels` maps labels in memory): what a face trains on when a file's
-    labels are not 0…K−1 already (`encoded_source`). A label outside `classes` (a file changed since its labels were
-    counted) raises DataError naming its row."""
-
-    def __init__(self, source: DataSource, classes: np.ndarray):
-        self.source, self.classes = source, np.asarray(classes)
-        self.n, self.d = source.n, source.d
-        self.n_classes = len(self.classes)
-        self.label_values = np.arange(self.n_classes)
-
-    def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        X_b, y_b = self.source.batch(index)
-        return X_b, self._encode(y_b, np.asarray(index))
-
-    def labels(self) -> np.ndarray:
-        return self._encode(self.source.labels(), np.arange(self.n))
-
-    def label_location(self, row: int) -> str:
-        return self.source.label_location(row)
-
-    def _encode(self, y: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """The labels y (s,) of the rows `rows` (s,) as indices into `classes`."""
-        k = np.searchsorted(self.classes, y)
-        outside = self.classes[np.minimum(k, self.n_classes - 1)] != y
-        if outside.any():
-            i = int(np.flatnonzero(outside)[0])
-            raise DataError(
-                f"{self.label_location(int(rows[i]))} holds {y[i]}, not one of the labels "
-                f"{show_list(self.classes)} counted when the source was opened (has the file changed?)"
-            )
-        return k
-
-
-def encoded_source(source: DataSource) -> tuple[DataSource, np.ndarray]:
-    """(a source of `source`'s rows with labels 0…K−1, classes (K,)): the K distinct labels the source holds
-    (`label_values`), sorted and mapped to 0…K−1 as `validation.encode_labels` maps labels in memory — so labels 1
-    and 2 in a file are two classes, as they are in memory. The source itself when its labels are 0…K−1 already,
-    else an `EncodedSource` of it."""
-    classes = source.label_values
-    if np.array_equal(classes, np.arange(len(classes))):
-        return source, classes
-    return EncodedSource(source, classes), classes
-
-
 def _pread_rows(file, array: np.ndarray, index: np.ndarray, path: Path) -> np.ndarray:
     """The rows `index` (s,) of the C-order array that `file` holds at `array.offset`, one `os.pread` each:
     (s, *array.shape[1:]) of array's dtype; DataError naming the file if it ended early."""
@@ -427,21 +230,6 @@ def _open_npy(path: Path) -> tuple[np.memmap, FileStamp]:
     if array.dtype.kind not in "biuf":
         raise DataError(f"{path}: holds {array.dtype} values; it must hold real numbers")
     return array, stamp
-
-
-def as_source(X, y=None) -> DataSource:
-    """A `DataSource` given as is (y None), or an `ArraySource` of the arrays X (n, d), y (n,)."""
-    if isinstance(X, DataSource):
-        if y is not None:
-            raise ValueError("give either a data source (and y=None) or the arrays X and y")
-        return X
-    return ArraySource(X, y)
-
-
-def _blocks(n: int, size: int) -> Iterator[tuple[int, int]]:
-    """(start, stop) of consecutive blocks of at most `size` of n rows."""
-    for start in range(0, n, size):
-        yield start, min(start + size, n)
 
 
 def _optional(module: str, what: str, path):
@@ -493,7 +281,7 @@ class ZarrSource(DataSource):
             raise DataError(f"{path}: array 'X' {self.X.shape} has no rows or no columns")
         rows = max(self.X.chunks[0], NpySource.CHECK_BYTES // (8 * self.d) // self.X.chunks[0] * self.X.chunks[0])
         count = LabelCount(self)
-        for start, stop in _blocks(self.n, rows):
+        for start, stop in row_blocks(self.n, rows):
             bounded_features(np.asarray(self.X[start:stop], dtype=float), f"{path}: array 'X'", first_row=start)
             count.add(class_indices(np.asarray(self.y[start:stop]), f"{path}: array 'y'", first_row=start), start)
         self.label_values, self.n_classes = count.values, count.n_classes
@@ -608,83 +396,6 @@ def _column_values(column, name: str, start: int, path) -> np.ndarray:
     return column.to_numpy(zero_copy_only=False)
 
 
-class SubsetSource(DataSource):
-    """The rows `rows` (k,) (sorted indices, e.g. one side of `split_source`) of another source, as a source of k
-    rows: row i here is row rows[i] there, so minibatches drawn here equal those drawn from the same rows in memory."""
-
-    def __init__(self, source: DataSource, rows: np.ndarray):
-        self.source, self.rows = source, np.asarray(rows)
-        self.n, self.d = len(self.rows), source.d
-
-    def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.source.batch(self.rows[index])
-
-    def labels(self) -> np.ndarray:
-        return self.source.labels()[self.rows]
-
-    def label_location(self, row: int) -> str:
-        return self.source.label_location(int(self.rows[row]))
-
-
-class ScaledSource(DataSource):
-    """Another source's rows standardised as they are read, by a fitted `Standardizer` (the training statistics):
-    X_b ↦ (X_b − mean)/scale, each value within ±`inputs.FEATURE_LIMIT` after it (DataError otherwise), the same
-    values `inputs.standardised` gives the rows in memory."""
-
-    def __init__(self, source: DataSource, scaler: Standardizer, name: str = "training data"):
-        self.source, self.scaler, self.name = source, scaler, name
-        self.n, self.d = source.n, source.d
-
-    def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        X_b, y_b = self.source.batch(index)
-        return bounded_features(self.scaler.transform(X_b), self.name, STANDARDISED), y_b
-
-    def labels(self) -> np.ndarray:
-        return self.source.labels()
-
-    def label_location(self, row: int) -> str:
-        return self.source.label_location(row)
-
-    @cached_property
-    def n_classes(self) -> int:
-        return self.source.n_classes
-
-
-def chunked_standardizer(source: DataSource, name: str = "training data") -> Standardizer:
-    """The `Standardizer` of all of `source`'s rows from one pass over consecutive blocks of `CHUNK_ROWS`: the
-    exact mean and sd (ddof = 0), each block's mean and sum of squared deviations merged by Chan, Golub and
-    LeVeque's pairwise update (equal to `inputs.fitted_standardizer` on the rows in memory up to rounding); a
-    constant column keeps its value as mean and scale 1, and a column whose sd underflows raises DataError, as in
-    memory."""
-    count, mean, squares = 0, np.zeros(source.d), np.zeros(source.d)
-    low, high, first = np.full(source.d, np.inf), np.full(source.d, -np.inf), None
-    for rows in source.chunks(CHUNK_ROWS):
-        X_b = source.batch(rows)[0]
-        k, block_mean = len(X_b), X_b.mean(axis=0)
-        delta, total = block_mean - mean, count + len(X_b)
-        squares = squares + ((X_b - block_mean) ** 2).sum(axis=0) + delta**2 * (count * k / total)
-        mean = mean + delta * (k / total)
-        count = total
-        low, high = np.minimum(low, X_b.min(axis=0)), np.maximum(high, X_b.max(axis=0))
-        first = X_b[0] if first is None else first
-    constant = low == high
-    scale = np.where(constant, 1.0, np.sqrt(squares / count))
-    if not np.all(scale > 0):
-        j = int(np.flatnonzero(~(scale > 0))[0])
-        raise DataError(
-            f"{name} column {j} (0-based) spreads over only {high[j] - low[j]:.3g}, too little to "
-            "standardise in float64; rescale the column"
-        )
-    return Standardizer(np.where(constant, first, mean), scale)
-
-
-def inducing_sample(source: DataSource, rng: np.random.Generator, most: int = INDUCING_SAMPLE_ROWS) -> np.ndarray:
-    """The rows k-means++ chooses the inducing points from, (k, d): all n rows when n ≤ `most` (so the same Z as in
-    memory for the same stream), else `most` distinct rows drawn with `rng` (read in file order)."""
-    rows = np.arange(source.n) if source.n <= most else np.sort(rng.choice(source.n, most, replace=False))
-    return np.concatenate([source.batch(part)[0] for part in source.chunks(CHUNK_ROWS, rows)])
-
-
 def open_source(path, labels=None, label_column=None, **options) -> DataSource:
     """The out-of-core source for the file `path`, by its extension: `.npy` → `NpySource` (labels in the `.npy` file
     `labels`, default `<stem>_labels.npy` beside it), `.zarr` → `ZarrSource`, `.parquet`/`.pq` → `ParquetSource`
@@ -706,6 +417,19 @@ def open_source(path, labels=None, label_column=None, **options) -> DataSource:
     if suffix == ".zarr":
         return ZarrSource(path)
     return ParquetSource(path, label_column, **options)
+
+
+def training_source(X, y=None) -> DataSource | None:
+    """The out-of-core source a face was given as training data: X itself when it is an `explorer.sources.DataSource`,
+    the source of the file when X is a path (`open_source`: .npy, .zarr, .parquet), None for arrays. A source holds
+    its labels: y given with one raises ValueError."""
+    if isinstance(X, (str, os.PathLike)):
+        X = open_source(X)
+    if not isinstance(X, DataSource):
+        return None
+    if y is not None:
+        raise ValueError(f"{type(X).__name__} holds its labels; give y=None with a data source or a file path")
+    return X
 
 
 SOURCE_FORMATS = {".npy": NpySource, ".zarr": ZarrSource, ".parquet": ParquetSource, ".pq": ParquetSource}

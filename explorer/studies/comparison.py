@@ -15,7 +15,7 @@ sampler's where the joint family's land on them (`mean_offset`).
 
 Each step of the generator is short (≈ `STEP_SECONDS` of fitting or sampling), so a tab stays responsive and can
 stop it between two steps; what it yields says how far it got (stage, share of the sweeps, sweeps per second, time
-left, R̂ and ESS so far). All randomness comes from one seed (`streams`).
+left, R̂ and ESS so far). All randomness comes from one seed, by the seed policy of a run (`streams`, `run.streams`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer import methods
+from explorer import methods, run
 from explorer.compare import ComparisonResult, compare_with_mcmc
 from explorer.data.datasets import train_test_split
 from explorer.gibbs import N_MAX, GibbsChains, GibbsSampler
@@ -50,9 +50,11 @@ FACTORISED_LABEL = "X-GPC full (paper's factorised q(λ)q(n))"
 
 
 def streams(seed: int) -> dict[str, np.random.Generator]:
-    """The study's independent random streams from one seed: "split" (subsampling and the train/test split),
-    "sampler" (the Gibbs chains) and "inducing" (k-means++ placement of the sparse model's Z)."""
-    return dict(zip(("split", "sampler", "inducing"), np.random.default_rng(seed).spawn(3)))
+    """The study's random streams from one seed, a run's (`run.streams`, the one seed policy): "split" (subsampling
+    and the train/test split: the run's split stream), "inducing" (k-means++ placement of the sparse model's Z: the
+    run's inducing stream) and "sampler" (the Gibbs chains, in the place of a run's minibatches: its engine stream)."""
+    run_streams = run.streams(seed)
+    return {"split": run_streams.split, "sampler": run_streams.engine, "inducing": run_streams.inducing}
 
 
 @dataclass(frozen=True)
@@ -360,7 +362,7 @@ def run_comparison(
     test_fraction : float, default 0.2
         Share of the rows held out for the test NLL.
     seed : int, default 0
-        All randomness (split, sampler, inducing points: three streams).
+        All randomness (split, sampler, inducing points: three of a run's streams, `streams`).
     n_samples, burn_in, n_chains : int
         Gibbs draws kept per chain, discarded per chain, and chains.
     n_inducing : int, optional

@@ -4,12 +4,9 @@ One iteration (`step`): warm-start the step-size rule if it needs it, draw a min
 method update q(u) on it (its variational step), then — every `hyper_every`-th iteration, when a hyper optimiser is
 given — one ascent step on the kernel's log-parameters along the method's gradient of the same minibatch's bound at the
 new q(u), and feed the relative change of the global parameters to the convergence criterion. An iteration that
-raises leaves the engine exactly as it was before it. Kernel-step schedule (issue 11): no kernel step during the first
-`hyper_warmup` iterations, and `hyper_rate="rho"` scales Adam's learning rate by ρ_t/ρ₁ (the variational step's
-rule, ρ₁ its first value) so that the kernel slows down as q(u) does. Minibatch growth (issue 11, Friedlander &
-Schmidt 2012): after `batch_growth_start` iterations at s = `batch_size` the minibatch grows by the factor
-`batch_growth` every `batch_growth_every` iterations up to `batch_max` (default n: late iterations become full-batch);
-s_t is a function of the iteration (`schedules.grown_batch_size`), so the saved iteration restores it.
+raises leaves the engine exactly as it was before it. The minibatch size of an iteration (`batch_size_at`) and the
+factor on Adam's rate (`_hyper_rate_scale`) are `batch_size` and 1 here; the variants measured in
+`explorer.bench.xgpc_variants` (a minibatch that grows, a rate that follows ρ_t) override them.
 
 A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses `SVIEngine` and supplies only:
 
@@ -40,10 +37,6 @@ the attributes plus the states of the random stream and of the stateful parts re
 
 from __future__ import annotations
 
-import math
-import numbers
-import warnings
-
 import numpy as np
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion
@@ -51,19 +44,14 @@ from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
 from explorer.inputs import count, minibatch_size
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
-from explorer.schedules import grown_batch_size
 from explorer.sources import ArraySource, DataSource
 from explorer.validation import DataError
-
-HYPER_RATES = ("constant", "rho")
 
 
 class SVIEngine:
     """Shared state of an SVI run: `source` (n rows of d features), Z (m, d), `kernel`, `batch_size` s, `schedule`
     (a step-size rule or None), `hyper_optimizer` (Adam on the kernel's log-parameters, or None: fixed kernel),
-    `hyper_every`, `hyper_warmup` (iterations before the first kernel step), `hyper_rate` ("constant" or "rho": Adam's
-    learning rate times ρ_t/ρ₁), `batch_growth` ≥ 1, `batch_growth_start`, `batch_growth_every`, `batch_max` (the
-    growing minibatch, `batch_size_at`; growth 1: fixed s), `rng` (the minibatch stream), `criterion` (default: the
+    `hyper_every` (iterations per kernel step), `rng` (the minibatch stream), `criterion` (default: the
     paper's global-parameter window), `iteration`, `rho` (last step size; NaN when the method has none), `last_batch`
     (rows of the last minibatch)."""
 
@@ -81,31 +69,17 @@ class SVIEngine:
         rng: np.random.Generator | None = None,
         criterion: SlidingWindow | None = None,
         hyper_every: int = 1,
-        hyper_warmup: int = 0,
-        hyper_rate: str = "constant",
-        batch_growth: float = 1.0,
-        batch_growth_start: int = 0,
-        batch_growth_every: int = 1,
-        batch_max: int | None = None,
     ):
         if hyper_every < 1:
             raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
-        if hyper_warmup < 0:
-            raise ValueError(f"hyper_warmup must be ≥ 0, got {hyper_warmup}")
-        if hyper_rate not in HYPER_RATES:
-            raise ValueError(f"hyper_rate must be one of {HYPER_RATES}, got {hyper_rate!r}")
-        if hyper_rate == "rho" and schedule is None:
-            raise ValueError("hyper_rate='rho' needs a natural-gradient step-size rule (this method has none)")
         kernel.check_dimension(source.d)
         self._check_classes(source)
         self.source, self.Z = source, Z
         self.n, self.m = source.n, len(Z)
         self.batch_size = minibatch_size(batch_size, self.n)
-        self._set_batch_growth(batch_growth, batch_growth_start, batch_growth_every, batch_max)
         self.schedule = schedule
         self.hyper_optimizer = hyper_optimizer
-        self.hyper_every, self.hyper_warmup, self.hyper_rate = int(hyper_every), int(hyper_warmup), hyper_rate
-        self.first_rho = float("nan")
+        self.hyper_every = int(hyper_every)
         self.rng = rng if rng is not None else np.random.default_rng()
         self.criterion = criterion if criterion is not None else global_parameter_criterion()
         self.iteration = 0
@@ -134,38 +108,10 @@ class SVIEngine:
         self.n = self.source.n
         self.batch_size = min(self.batch_size, self.n)
 
-    def _set_batch_growth(self, growth, start, every, batch_max) -> None:
-        """Check and keep the minibatch growth: a finite factor ≥ 1, whole numbers start ≥ 0 and every ≥ 1, and a cap
-        from `batch_size` to n (None: n; above n clamped to n with a warning)."""
-        if isinstance(growth, bool) or not isinstance(growth, numbers.Real) or not math.isfinite(growth) or growth < 1:
-            raise ValueError(f"batch_growth must be a finite factor ≥ 1 (1: a fixed minibatch), got {growth!r}")
-        start, every = count(start, "batch_growth_start"), count(every, "batch_growth_every")
-        if every < 1:
-            raise ValueError(f"batch_growth_every must be ≥ 1, got {every}")
-        if batch_max is not None:
-            batch_max = count(batch_max, "batch_max")
-            if batch_max < self.batch_size:
-                raise ValueError(f"batch_max ({batch_max}) must be at least batch_size ({self.batch_size})")
-            if batch_max > self.n:
-                warnings.warn(
-                    f"batch_max {batch_max} > n = {self.n}; the minibatch grows to the full batch of {self.n}",
-                    stacklevel=3,
-                )
-                batch_max = self.n
-        self.batch_growth, self.batch_growth_start, self.batch_growth_every = float(growth), start, every
-        self.batch_max = batch_max
-
     def batch_size_at(self, iteration: int) -> int:
-        """The minibatch size of the `iteration`-th iteration (1-based): `batch_size`, grown as configured."""
-        return grown_batch_size(
-            iteration,
-            self.batch_size,
-            self.n,
-            growth=self.batch_growth,
-            start=self.batch_growth_start,
-            every=self.batch_growth_every,
-            cap=self.batch_max,
-        )
+        """The minibatch size of the `iteration`-th iteration (1-based): `batch_size` (a variant that grows its
+        minibatch overrides it; `studies.race` reads it to keep its slices short)."""
+        return self.batch_size
 
     def _sample_batch(self) -> np.ndarray:
         """A fresh minibatch (s_t,) for the next iteration from the source: the same rows for every method given the
@@ -219,8 +165,6 @@ class SVIEngine:
         X_b, y_b = self._batch(index)
         self.iteration += 1  # from here errors name the iteration being computed; step() restores it on failure
         change, context = self._update_q(index, X_b, y_b)
-        if not math.isfinite(self.first_rho):
-            self.first_rho = self.rho
         if self._kernel_step_due():
             gradient = self._minibatch_kernel_gradient(X_b, y_b, context)
             with kernel_step_guard(self.kernel, self.iteration):
@@ -230,16 +174,12 @@ class SVIEngine:
         self.last_batch = index
 
     def _kernel_step_due(self) -> bool:
-        """Kernel learning is on, the warm-up is over and this is a `hyper_every`-th iteration."""
-        return (
-            self.hyper_optimizer is not None
-            and self.iteration > self.hyper_warmup
-            and self.iteration % self.hyper_every == 0
-        )
+        """Kernel learning is on and this is a `hyper_every`-th iteration."""
+        return self.hyper_optimizer is not None and self.iteration % self.hyper_every == 0
 
     def _hyper_rate_scale(self) -> float:
-        """The factor on Adam's learning rate: 1, or ρ_t/ρ₁ for `hyper_rate="rho"`."""
-        return self.rho / self.first_rho if self.hyper_rate == "rho" else 1.0
+        """The factor on Adam's learning rate: 1."""
+        return 1.0
 
     def _move_kernel(self, kernel: Kernel) -> None:
         """Take a kernel step: q(u) stays as it is in u-space (the paper's alternation); methods may override."""
@@ -295,7 +235,6 @@ class SVIEngine:
             "kernel": self.kernel.state_dict(),
             "iteration": self.iteration,
             "rho": self.rho,
-            "first_rho": self.first_rho,
             "rng": self.rng.bit_generator.state,
             "hyper_optimizer": None if self.hyper_optimizer is None else self.hyper_optimizer.state_dict(),
             "criterion": self.criterion.state_dict(),
@@ -314,7 +253,6 @@ class SVIEngine:
         self.iteration = int(state["iteration"])
         self._set_kernel(kernel_from_state(state.get("kernel", state)))  # older files: the kernel's values flat
         self.rho = float(state["rho"])
-        self.first_rho = float(state.get("first_rho", self.rho))  # older files: ρ₁ unknown, take the last ρ
         self.rng.bit_generator.state = state["rng"]
         if self.hyper_optimizer is not None and state["hyper_optimizer"] is not None:
             self.hyper_optimizer.load_state_dict(state["hyper_optimizer"])

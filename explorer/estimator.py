@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, Options, StrOptions
+from sklearn.utils._param_validation import Interval, InvalidParameterError, Options, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
@@ -39,12 +39,18 @@ AUTO_EARLY_STOPPING_ROWS = 500
 """Rows from which `early_stopping="auto"` turns early stopping on (a tenth held out then has ≥ 50 rows)."""
 
 RUN_SETTINGS = tuple(name for name, setting in settings.SETTINGS.items() if setting.group != "data")
-"""The declared run settings (`explorer.settings`) the estimator takes as parameters: all but the data group, whose
-roles `fit`'s X, y, `validation_fraction` (the held-out share) and `random_state` (the seed) play."""
+"""The declared run settings (`explorer.settings`) the estimator takes: all but the data group, whose roles `fit`'s
+X, y, `validation_fraction` (the held-out share) and `random_state` (the seed) play."""
+PARAMETER_SETTINGS = ("method", "kernel", "n_inducing", "batch_size", "step_size", "learn_hyperparameters")
+"""The run settings that are parameters of their own: what a user of a GP classifier chooses (with the stopping
+parameters, `FIT_PARAMETERS`)."""
+OPTION_SETTINGS = tuple(name for name in RUN_SETTINGS if name not in PARAMETER_SETTINGS)
+"""The further run settings, given by name in the one `options` mapping and checked by their declaration."""
 ESTIMATOR_DEFAULTS = {"eval_every": 50}
 """Where the estimator's default differs from the declared one: it evaluates every 50 iterations (not 10), so that
 early stopping's patience of `n_iter_no_change` evaluations spans 250 iterations and a fit spends little time
 evaluating."""
+OPTION_DEFAULTS = {name: ESTIMATOR_DEFAULTS.get(name, settings.DEFAULTS[name]) for name in OPTION_SETTINGS}
 FIT_PARAMETERS = {
     "max_iter": (2000, [Interval(numbers.Integral, 0, None, closed="left")]),
     "random_state": (None, ["random_state", np.random.Generator]),
@@ -53,6 +59,7 @@ FIT_PARAMETERS = {
     "n_iter_no_change": (5, [Interval(numbers.Integral, 1, None, closed="left")]),
     "tol": (1e-4, [Interval(numbers.Real, 0, None, closed="left")]),
     "convergence": (None, [None, StrOptions(set(CONVERGENCE_RULES))]),
+    "options": (None, [dict, None]),
 }
 """The estimator's own parameters (how a fit stops and what it holds out): default and constraints."""
 
@@ -100,8 +107,29 @@ class _DeclaredOptions(_Declared, Options):
     """A switch's or a choice's declared values (and accepted objects), as scikit-learn's `Options`."""
 
 
+def checked_options(options: dict | None) -> dict:
+    """Every option (`OPTION_SETTINGS`): those in `options`, each checked by its declaration (`Setting.check`), and
+    the defaults (`OPTION_DEFAULTS`) for the rest. An unknown name or a bad value raises scikit-learn's
+    InvalidParameterError (a ValueError) naming the option and the value."""
+    options = {} if options is None else options
+    unknown = sorted(set(options) - set(OPTION_SETTINGS), key=str)
+    if unknown:
+        own = [name for name in unknown if name in _DEFAULTS]
+        hint = f" ({', '.join(map(str, own))}: a parameter of its own, not an option)" if own else ""
+        raise InvalidParameterError(
+            f"XGPClassifier's options hold unknown names {unknown}{hint}; the options are {', '.join(OPTION_SETTINGS)}"
+        )
+    checked = {}
+    for name, value in options.items():
+        try:
+            checked[name] = settings.SETTINGS[name].check(value)
+        except ValueError as err:
+            raise InvalidParameterError(f"XGPClassifier's options[{name!r}]: {err}") from None
+    return {**OPTION_DEFAULTS, **checked}
+
+
 _DEFAULTS = {
-    **{name: ESTIMATOR_DEFAULTS.get(name, settings.DEFAULTS[name]) for name in RUN_SETTINGS},
+    **{name: settings.DEFAULTS[name] for name in PARAMETER_SETTINGS},
     **{name: default for name, (default, _) in FIT_PARAMETERS.items()},
 }
 
@@ -125,15 +153,18 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     """Pólya-Gamma augmented sparse variational GP classifier (X-GPC; Wenzel et al., AAAI 2019), or another method
         of `explorer.methods` (`method`).
 
-        Its parameters are the run settings (`explorer.settings.SETTINGS`, all but the data group, whose roles `fit`'s
-        X and y, `validation_fraction` and `random_state` play) and how a fit stops. `kernel` also takes an
+        Its parameters are the run settings a user of a GP classifier chooses (method, kernel, inducing points,
+        minibatch size, step-size rule, kernel learning), how a fit stops and its seed; every further run setting
+        (`explorer.settings.SETTINGS`, but the data group, whose roles `fit`'s X and y, `validation_fraction` and
+        `random_state` play) is reachable by name in the one `options` mapping, checked by the same declarations as
+        the `Model`'s, the dashboard's and the benchmarks' (`checked_options`). `kernel` also takes an
         `explorer.kernels.Kernel` object (its own initial parameters, in standardised units; copied, never changed: the
         learned kernel is `kernel_`), and `step_size` a rule object from `explorer.schedules` (copied, never advanced
         itself). Labels may be any K ≥ 2 distinct values (strings or numbers, in any order: `classes_` sorts them).
         Two classes fit the paper's logit model; three or more fit multi-class X-GPC (method "xgpc" only, the
         others are binary), the augmented logistic-softmax p(y = k | f) = σ(f_k)/Σ_j σ(f_j) with one latent GP per
-        class sharing one kernel (`explorer.xgpc_multiclass`; the binary-only options, `kernel_bound` and the X-GPC
-        variants, then do not apply). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo" is EP's
+        class sharing one kernel (`explorer.xgpc_multiclass`; the binary-only option `kernel_bound` then does not
+        apply). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo" is EP's
         log-evidence estimate (not a bound). Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a
         ValueError, naming the parameter). Feature values beyond ±1e100, in the input units or after standardisation,
         raise DataError (a ValueError) naming the row and column (`explorer.inputs.FEATURE_LIMIT`).
@@ -185,7 +216,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        **{name: _constraint(settings.SETTINGS[name]) for name in RUN_SETTINGS},
+        **{name: _constraint(settings.SETTINGS[name]) for name in PARAMETER_SETTINGS},
         "kernel": _constraint(settings.SETTINGS["kernel"]) + [None],  # None: RBF, as before the declarations
         **{name: constraints for name, (_, constraints) in FIT_PARAMETERS.items()},
     }
@@ -236,6 +267,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         (`sources.encoded_source`: labels 1 and 2 are two classes). A fit that ends no better than chance
         (`metrics.chance_note`) warns `NoBetterThanChanceWarning`, a scikit-learn `ConvergenceWarning`."""
         self._validate_params()
+        checked_options(self.options)
         source = training_source(X, y)
         if source is None:
             X, y = self._validate_rows(X, y, reset=True)
@@ -283,6 +315,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         first = not hasattr(self, "engine_")
         if first:
             self._validate_params()
+            checked_options(self.options)
         elif classes is not None and not np.array_equal(self._classes(classes), self.classes_):
             raise ValueError(
                 f"`classes={classes!r}` is not the same as on last call to partial_fit, was: {self.classes_!r}"
@@ -316,7 +349,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
                     f"(every class keeps a training row) and each of the {len(classes)} classes has a single "
                     f"row among the {len(X)}; give each class at least 2 rows, or set {fix}"
                 )
-        config = {name: getattr(self, name) for name in RUN_SETTINGS}
+        config = {**checked_options(self.options), **{name: getattr(self, name) for name in PARAMETER_SETTINGS}}
         config.update(seed=seed, kernel="rbf" if self.kernel is None else self.kernel)
         self.run_ = Run(
             config,
@@ -404,6 +437,13 @@ _FIT_PARAMETERS_DOC = """\
         NLL rule; needs validation_fraction > 0 to mean what it says), "no-improvement" (the early-stopping rule)
         or "none" (run `max_iter`).
 """
+_OPTIONS_DOC = """\
+    options : dict or None, default None
+        Further run settings by name (None: every one at its default), each checked at `fit` by its declaration
+        (an unknown name or a bad value raises InvalidParameterError naming the option and the value), e.g.
+        ``options={"hyper_every": 1, "kernel_bound": "augmented"}`` (the paper's kernel step). The options:
+
+""" + settings.numpydoc_parameters(OPTION_SETTINGS, OPTION_DEFAULTS, indent="        ")
 XGPClassifier.__doc__ = XGPClassifier.__doc__.replace(
-    "{parameters}\n", settings.numpydoc_parameters(RUN_SETTINGS, _DEFAULTS) + _FIT_PARAMETERS_DOC
+    "{parameters}\n", settings.numpydoc_parameters(PARAMETER_SETTINGS, _DEFAULTS) + _FIT_PARAMETERS_DOC + _OPTIONS_DOC
 )

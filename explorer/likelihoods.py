@@ -17,6 +17,7 @@ moments (`probit_tilted_moments`, `probit_site`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -274,13 +275,50 @@ class LogisticSoftmax:
         return np.asarray(y, dtype=np.intp)
 
     def standard_normal_points(self) -> np.ndarray:
-        """The `samples` × K quasi-random standard normal points ε of the predictive (fixed scramble)."""
-        u = qmc.Sobol(d=self.n_classes, scramble=True, seed=np.random.default_rng(20190524)).random(self.samples)
-        return ndtri(np.clip(u, 1e-12, 1.0 - 1e-12))  # a Sobol point may sit on 0
+        """The `samples` × K quasi-random standard normal points ε of the predictive (fixed scramble; read-only, made
+        once per (K, samples))."""
+        return _sobol_normal_points(self.n_classes, self.samples).T
 
     def predictive(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
         """p(y* = k) under q(f*_k) = N(mean_k, var_k), independent across k: mean, var (n*, K) → (n*, K), rows summing
-        to 1 (the average of σ(f_k)/Σ_j σ(f_j) at f* = mean + √var ∘ ε over the quasi-random ε)."""
+        to 1 (the average of σ(f_k)/Σ_j σ(f_j) at f* = mean + √var ∘ ε over the quasi-random ε).
+
+        Computed in the linear domain, σ(f) = 1/(1 + e^{−f}) with one exp per point and class (numpy's vectorised
+        exp, about three times faster than `scipy.special.expit` here) and the normalised average as one batched
+        product with the weights 1/(samples · Σ_j σ(f_j)), laid out (rows, K, points) in a reused buffer of a few
+        rows that stays in cache: equal to the log-domain average (`quadrature_average`, four transcendental calls
+        per point and class) to rounding (tests/test_evaluation_cost.py) at about a seventh of its cost (500 rows,
+        K = 3…10, one thread). Rows whose normaliser Σ_j σ(f_j) underflows to 0 at some point (every latent mean
+        below about −709) take the log-domain form (never NaN)."""
+        mean, var = _finite_predictive(mean, var)
+        K, samples = self.n_classes, self.samples
+        eps = _sobol_normal_points(K, samples)  # (K, samples)
+        negative_sd = -np.sqrt(var)
+        P = np.empty(mean.shape)
+        block = max(1, 100_000 // (samples * K))
+        rows = min(block, len(mean))
+        buffer, weights = np.empty((rows, K, samples)), np.empty((rows, samples, 1))
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            for start in range(0, len(mean), block):
+                part = slice(start, start + block)
+                S = buffer[: len(mean[part])]
+                np.multiply(negative_sd[part, :, None], eps, out=S)
+                S -= mean[part, :, None]  # −f
+                np.exp(S, out=S)
+                S += 1.0
+                np.reciprocal(S, out=S)  # σ(f)
+                total = S.sum(axis=1)  # (rows, samples)
+                w = weights[: len(S)]
+                np.divide(1.0 / samples, total[:, :, None], out=w)
+                np.matmul(S, w, out=P[part, :, None])
+                underflow = start + np.flatnonzero(~(total > 0).all(axis=1))
+                if len(underflow):
+                    P[underflow] = self.quadrature_average(mean[underflow], var[underflow])
+        return P
+
+    def quadrature_average(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+        """The average of `probabilities` (the log-domain form) at f* = mean + √var ∘ ε over the quasi-random ε:
+        mean, var (n*, K) → (n*, K)."""
         mean, var = _finite_predictive(mean, var)
         eps = self.standard_normal_points()
         P = np.empty(mean.shape)
@@ -294,6 +332,17 @@ class LogisticSoftmax:
     def probabilities(self, F: np.ndarray) -> np.ndarray:
         """p(y = k | f) along the last axis of F (..., K) → (..., K) (`logistic_softmax`)."""
         return logistic_softmax(F)
+
+
+@functools.lru_cache(maxsize=16)
+def _sobol_normal_points(K: int, samples: int) -> np.ndarray:
+    """The quasi-random standard normal points of `LogisticSoftmax.predictive`, (K, samples): `samples` scrambled
+    Sobol points in K dimensions (a fixed scramble) through the normal quantile, made once per (K, samples) and
+    read-only (the cache hands out the one array)."""
+    u = qmc.Sobol(d=K, scramble=True, seed=np.random.default_rng(20190524)).random(samples)
+    points = np.ascontiguousarray(ndtri(np.clip(u, 1e-12, 1.0 - 1e-12)).T)  # a Sobol point may sit on 0
+    points.setflags(write=False)
+    return points
 
 
 # ----- softmax (K classes) --------------------------------------------------------------------------------------------
@@ -330,7 +379,7 @@ def softmax(F: np.ndarray) -> np.ndarray:
 class Softmax(LogisticSoftmax):
     """The softmax likelihood of K classes, p(y = k | f) = exp(f_k) / Σ_j exp(f_j): the link of the non-augmented
     K-class SVGP baseline (`explorer.svgp_multiclass`). Its predictive is the logistic-softmax's quasi-Monte Carlo
-    average (`LogisticSoftmax.predictive`) of the softmax; its expectations for the bound are `softmax_expectations`.
+    average of the softmax in the log domain (`LogisticSoftmax.quadrature_average`); its expectations for the bound are `softmax_expectations`.
 
     Parameters
     ----------
@@ -349,6 +398,11 @@ class Softmax(LogisticSoftmax):
     """
 
     name: str = "softmax"
+
+    def predictive(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+        """p(y* = k) under q(f*_k) = N(mean_k, var_k): the log-domain average of the softmax over the quasi-random
+        points (`quadrature_average`; exp(f) would overflow in the linear domain). mean, var (n*, K) → (n*, K)."""
+        return self.quadrature_average(mean, var)
 
     def probabilities(self, F: np.ndarray) -> np.ndarray:
         """p(y = k | f) along the last axis of F (..., K) → (..., K) (`softmax`)."""

@@ -7,6 +7,11 @@ comparable (DESIGN §4): given the same seed they see the same minibatches. Step
 the method's row of that table. X (n, d) may also be a `sources.DataSource` with y None; labels y (n,) are class
 indices 0…K−1 (`validation.encode_labels`).
 
+Options reach the engines by name, declared once (`explorer.settings`) and relayed by no signature: `build` takes
+them as keywords, reads those every method shares (`SHARED_OPTIONS`), a builder those it turns into objects
+(`BUILDER_OPTIONS`), and each engine gets the rest that its constructor takes (`engine_options`); a name the method
+does not read is refused (`option_names`). A new engine option is therefore a settings row and the engine's keyword.
+
 Each method declares the numbers of classes K it supports (`CLASS_COUNTS`); a face checks the user's labels against
 it with `check_classes` before building. The non-augmented SVGPs take their likelihood by name (`svgp_link`): for
 two classes from `likelihoods.LINKS` (`link="logit"`, the paper's, or "probit"); for K ≥ 3 the softmax
@@ -14,6 +19,8 @@ two classes from `likelihoods.LINKS` (`link="logit"`, the paper's, or "probit");
 """
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 
@@ -26,9 +33,9 @@ from explorer.sources import ArraySource, as_source
 from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.svgp_multiclass import SVGPMulticlassAdam, SVGPMulticlassNatGrad
 from explorer.validation import DataError, prefix, show, show_list
-from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
-from explorer.xgpc_multiclass import DEFAULT_FAMILY, DEFAULT_KERNEL_PRIOR, XGPCMulticlass
-from explorer.xgpc_variants import VARIANT_DEFAULTS, XGPCVariants
+from explorer.xgpc import XGPC
+from explorer.xgpc_multiclass import XGPCMulticlass
+from explorer.xgpc_stickbreaking import STICK_BREAKING, XGPCStickBreaking
 
 
 def link_by_name(link: str) -> Link:
@@ -55,203 +62,150 @@ def svgp_link(link: str, n_classes: int) -> Link | None:
     return link_by_name(link)
 
 
-def build_xgpc(
-    X,
-    y,
-    Z,
-    kernel: Kernel,
-    *,
-    batch_size: int,
-    rng: np.random.Generator,
-    step_size=None,
-    rho: float | None = None,
-    tau: float | None = None,
-    kappa: float | None = None,
-    warm_start_on: str = "gradient",
-    learn_hyperparameters: bool = True,
-    hyper_learning_rate: float = 0.01,
-    full: bool = False,
-    hyper_every: int = DEFAULT_HYPER_EVERY,
-    hyper_warmup: int = 0,
-    hyper_rate: str = "constant",
-    kernel_step: str = "fixed-u",
-    init_sweeps: int = 0,
-    init_rows: int = 2000,
-    average_window: int = 0,
-    kernel_bound: str = DEFAULT_KERNEL_BOUND,
-    batch_growth: float = 1.0,
-    batch_growth_start: int = 0,
-    batch_growth_every: int = 1,
-    batch_max: int | None = None,
-    batch_rho: str = "schedule",
-    overrelax: float | None = None,
-    multiclass_family: str = DEFAULT_FAMILY,
-    multiclass_kernel_prior: float = DEFAULT_KERNEL_PRIOR,
-) -> XGPC:
-    """X-GPC with the given step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam on
-    the kernel's log-parameters. Two classes: the paper's `XGPC`, or `xgpc_variants.XGPCVariants` when a variant
-    option (a whitened kernel step, initial sweeps, averaging, minibatch growth, over-relaxation) is set away from its
-    default. Three or more: `xgpc_multiclass.XGPCMulticlass`, the augmented logistic-softmax model in the family
-    `multiclass_family` of q(λ, n) ("joint" or the paper's "factorised"; unused with two classes), whose kernel step
-    ascends its augmented bound plus, unless `multiclass_kernel_prior` is 0, a log-normal prior of that spread
-    around the initial kernel (`kernel_bound` is the binary model's choice) and which has no variants."""
-    variants = {
-        "kernel_step": kernel_step,
-        "init_sweeps": init_sweeps,
-        "init_rows": init_rows,
-        "average_window": average_window,
-        "batch_growth": batch_growth,
-        "batch_growth_start": batch_growth_start,
-        "batch_growth_every": batch_growth_every,
-        "batch_max": batch_max,
-        "batch_rho": batch_rho,
-        "overrelax": overrelax,
-    }
-    changed = {  # by type too: True == 1.0 is not the default but a value for the variant's own check to refuse
-        name: value
-        for name, value in variants.items()
-        if not (type(value) is type(VARIANT_DEFAULTS[name]) and value == VARIANT_DEFAULTS[name])
-    }
-    source = as_source(X, y)
-    options = dict(
+SHARED_OPTIONS = ("step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate", "hyper_every")
+"""The options every method reads (`build`): its step-size rule (`schedules.schedule_for`; Adam-trained SVGP has
+none and ignores it), kernel learning by Adam and the iterations per kernel step."""
+BUILDER_OPTIONS = {
+    "xgpc": ("warm_start_on", "multiclass_family", "multiclass_kernel_prior"),
+    "svgp-adam": ("link",),
+    "svgp-natgrad": ("link",),
+    "epgpc": ("damping",),
+}
+"""The options a method's builder reads itself: the adaptive rule's warm start, the K-class family of X-GPC's
+q(λ, n) and its kernel prior's spread (0: none), the SVGP's likelihood by name, EPGPC's damping. Every other option goes, by name, to the engine whose
+constructor takes it (`engine_options`)."""
+_FILLED = (
+    *("batch_size", "rng", "schedule", "hyper_optimizer", "criterion", "hyper_every", "n_classes", "link", "family"),
+    "kernel_prior",
+    *("mc_samples", "mc_rng"),
+)
+"""Engine keywords that are no options: those `build` and the builders fill in themselves (from the options above
+or the data), and the softmax SVGP's Monte Carlo sample count and stream (its own, for tests of the expectations)."""
+
+
+def engine_options(engine: type, options: dict) -> dict:
+    """The options (by name) among `options` that the constructor of `engine` takes as keywords: how an option
+    declared in `explorer.settings` reaches the engine that reads it, with no builder relaying it."""
+    keywords = inspect.signature(engine.__init__).parameters
+    return {name: value for name, value in options.items() if name in keywords and name not in _FILLED}
+
+
+def _keywords(engine: type) -> set[str]:
+    parameters = inspect.signature(engine.__init__).parameters.values()
+    return {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in _FILLED}
+
+
+def option_names(method: str) -> tuple[str, ...]:
+    """Every option `method` reads, sorted: `SHARED_OPTIONS`, its builder's (`BUILDER_OPTIONS`) and its engines'
+    constructor keywords (`ENGINES`)."""
+    _known(method)
+    engines = set().union(*(_keywords(engine) for engine in ENGINES[method]))
+    return tuple(sorted({*SHARED_OPTIONS, *BUILDER_OPTIONS[method], *engines}))
+
+
+def _kernel_optimizer(options: dict) -> Adam | None:
+    """Adam on the kernel's log-parameters at `hyper_learning_rate` (Adam's own default when not given), or None
+    when `learn_hyperparameters` is False."""
+    if options.get("learn_hyperparameters") is False:
+        return None
+    rate = options.get("hyper_learning_rate")
+    return Adam() if rate is None else Adam(rate)
+
+
+def _schedule(method: str, options: dict, **extra):
+    """The step-size rule `schedules.schedule_for(method, step_size, rho=…, tau=…, kappa=…, **extra)` of the options
+    (the method's default rule when step_size is not given)."""
+    rule = {name: options.get(name) for name in ("rho", "tau", "kappa")}
+    return schedule_for(method, options.get("step_size"), **rule, **extra)
+
+
+def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> XGPC:
+    """X-GPC with the options' step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam
+    on the kernel's log-parameters. Two classes: the paper's `XGPC`; three or more: `xgpc_multiclass.XGPCMulticlass`,
+    the augmented logistic-softmax model in the family `multiclass_family` of q(λ, n) ("joint" or the paper's
+    "factorised"), whose kernel step ascends its augmented bound plus, unless `multiclass_kernel_prior` is 0, a
+    log-normal prior of that spread around the initial kernel (`kernel_bound` is the binary model's choice); or, with
+    `multiclass_family="stick-breaking"`, `xgpc_stickbreaking.XGPCStickBreaking` (K − 1 binary logits, each with the
+    binary PG step; its kernel step follows `kernel_bound` as the binary model's does, without the kernel prior)."""
+    warm_start = {"warm_start_on": options["warm_start_on"]} if "warm_start_on" in options else {}
+    common = dict(
         batch_size=batch_size,
         rng=rng,
-        full=full,
-        schedule=schedule_for("xgpc", step_size, rho=rho, tau=tau, kappa=kappa, warm_start_on=warm_start_on),
-        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
-        hyper_every=hyper_every,
-        hyper_warmup=hyper_warmup,
-        hyper_rate=hyper_rate,
+        schedule=_schedule("xgpc", options, **warm_start),
+        hyper_optimizer=_kernel_optimizer(options),
     )
     if source.n_classes > 2:
-        if changed:
-            raise ValueError(
-                f"the X-GPC variant options ({', '.join(sorted(changed))}) apply to two classes; "
-                f"these labels hold {source.n_classes}"
-            )
-        return XGPCMulticlass(
-            source, None, Z, kernel, family=multiclass_family, kernel_prior=multiclass_kernel_prior or None, **options
+        if options.get("multiclass_family") == STICK_BREAKING:
+            return XGPCStickBreaking(source, None, Z, kernel, **common, **engine_options(XGPCStickBreaking, options))
+        family = {"family": options["multiclass_family"]} if "multiclass_family" in options else {}
+        prior = (
+            {"kernel_prior": options["multiclass_kernel_prior"] or None} if "multiclass_kernel_prior" in options else {}
         )
-    engine = XGPCVariants if changed else XGPC
-    return engine(source, None, Z, kernel, kernel_bound=kernel_bound, **options, **changed)
+        return XGPCMulticlass(
+            source, None, Z, kernel, **common, **family, **prior, **engine_options(XGPCMulticlass, options)
+        )
+    return XGPC(source, None, Z, kernel, **common, **engine_options(XGPC, options))
 
 
-def build_svgp_adam(
-    X,
-    y,
-    Z,
-    kernel: Kernel,
-    *,
-    batch_size: int,
-    rng: np.random.Generator,
-    step_size=None,
-    rho: float | None = None,
-    tau: float | None = None,
-    kappa: float | None = None,
-    learn_hyperparameters: bool = True,
-    hyper_learning_rate: float = 0.01,
-    hyper_every: int = 1,
-    learning_rate: float = 0.01,
-    link: str = "logit",
-) -> SVGPAdam:
+def build_svgp_adam(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> SVGPAdam:
     """Non-augmented SVGP with the likelihood `link` (`svgp_link`: two classes logit or probit, `svgp.SVGPAdam`;
     K ≥ 3 the softmax, `svgp_multiclass.SVGPMulticlassAdam`) trained by Adam (`learning_rate`) on the whitened means
-    and Cholesky factors, a kernel step every `hyper_every` iterations. The step-size options (step_size, rho, tau,
-    kappa) do not apply to Adam and are ignored."""
-    source = as_source(X, y)
-    binary_link = svgp_link(link, source.n_classes)
-    options = dict(
-        batch_size=batch_size,
-        rng=rng,
-        learning_rate=learning_rate,
-        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
-    )
+    and Cholesky factors. The step-size options do not apply to Adam and are ignored."""
+    binary_link = svgp_link(options.get("link", "logit"), source.n_classes)
+    common = dict(batch_size=batch_size, rng=rng, hyper_optimizer=_kernel_optimizer(options))
     if binary_link is None:
-        engine = SVGPMulticlassAdam(source, None, Z, kernel, **options)
-    else:
-        engine = SVGPAdam(source, None, Z, kernel, link=binary_link, **options)
-    return _every(engine, hyper_every)
+        return SVGPMulticlassAdam(source, None, Z, kernel, **common, **engine_options(SVGPMulticlassAdam, options))
+    return SVGPAdam(source, None, Z, kernel, link=binary_link, **common, **engine_options(SVGPAdam, options))
 
 
 def build_svgp_natgrad(
-    X,
-    y,
-    Z,
-    kernel: Kernel,
-    *,
-    batch_size: int,
-    rng: np.random.Generator,
-    step_size=None,
-    rho: float | None = None,
-    tau: float | None = None,
-    kappa: float | None = None,
-    learn_hyperparameters: bool = True,
-    hyper_learning_rate: float = 0.01,
-    hyper_every: int = 1,
-    link: str = "logit",
+    source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict
 ) -> SVGPNatGrad:
     """Non-augmented SVGP with the likelihood `link` (`svgp_link`: two classes logit or probit, `svgp.SVGPNatGrad`;
     K ≥ 3 the softmax, `svgp_multiclass.SVGPMulticlassNatGrad`) trained by natural-gradient steps from the
-    expectations' slopes, with the given step-size rule as for X-GPC, a kernel step every `hyper_every` iterations.
-    Not coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
-    source = as_source(X, y)
-    binary_link = svgp_link(link, source.n_classes)
-    options = dict(
+    expectations' slopes, with the options' step-size rule as for X-GPC. Not coordinate ascent: a constant ρ must be
+    small (0.01 worked, 0.1 diverged)."""
+    binary_link = svgp_link(options.get("link", "logit"), source.n_classes)
+    common = dict(
         batch_size=batch_size,
         rng=rng,
-        schedule=schedule_for("svgp-natgrad", step_size, rho=rho, tau=tau, kappa=kappa),
-        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+        schedule=_schedule("svgp-natgrad", options),
+        hyper_optimizer=_kernel_optimizer(options),
     )
     if binary_link is None:
-        engine = SVGPMulticlassNatGrad(source, None, Z, kernel, **options)
-    else:
-        engine = SVGPNatGrad(source, None, Z, kernel, link=binary_link, **options)
-    return _every(engine, hyper_every)
+        engine = SVGPMulticlassNatGrad
+        return engine(source, None, Z, kernel, **common, **engine_options(engine, options))
+    return SVGPNatGrad(source, None, Z, kernel, link=binary_link, **common, **engine_options(SVGPNatGrad, options))
 
 
-def build_epgpc(
-    X,
-    y,
-    Z,
-    kernel: Kernel,
-    *,
-    batch_size: int,
-    rng: np.random.Generator,
-    step_size=None,
-    rho: float | None = None,
-    tau: float | None = None,
-    kappa: float | None = None,
-    learn_hyperparameters: bool = True,
-    hyper_learning_rate: float = 0.01,
-    hyper_every: int = 1,
-    sites: str = "tied",
-    damping: float = 0.5,
-) -> EPGPC:
+def build_epgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> EPGPC:
     """Scalable EP (probit): `sites` "tied" (stochastic EP, memory O(m²); its step ε follows the step-size rule,
     default its row of `schedules.DEFAULT_STEP_RULES`) or "per-point" (minibatch EP with one site per point, memory
-    O(nm); damping δ = `damping` unless a step-size rule is named). Kernel learning: Adam along the stochastic
-    gradient of EP's log-evidence estimate at fixed sites, every `hyper_every` iterations."""
-    if sites == "per-point" and step_size is None:
-        schedule = schedule_for("epgpc", "constant", rho=damping)
+    O(nm); a constant damping δ = `damping`, EPGPC's own default when not given, unless a step-size rule is named).
+    Kernel learning: Adam along the stochastic gradient of EP's log-evidence estimate at fixed sites."""
+    per_point_damping = options.get("sites") == "per-point" and options.get("step_size") is None
+    if per_point_damping and options.get("damping") is not None:
+        schedule = schedule_for("epgpc", "constant", rho=options["damping"])
+    elif per_point_damping:
+        schedule = None  # EPGPC's own damping
     else:
-        schedule = schedule_for("epgpc", step_size, rho=rho, tau=tau, kappa=kappa)
-    engine = EPGPC(
-        X,
-        y,
+        schedule = _schedule("epgpc", options)
+    return EPGPC(
+        source,
+        None,
         Z,
         kernel,
         batch_size=batch_size,
         rng=rng,
-        sites=sites,
         schedule=schedule,
-        hyper_optimizer=Adam(hyper_learning_rate) if learn_hyperparameters else None,
+        hyper_optimizer=_kernel_optimizer(options),
+        **engine_options(EPGPC, options),
     )
-    return _every(engine, hyper_every)
 
 
 def _every(engine, hyper_every: int):
-    """The engine with a kernel step every `hyper_every` ≥ 1 iterations (`engine.SVIEngine`'s `hyper_every`, which
-    the SVGP and EPGPC constructors leave at 1)."""
+    """The engine with a kernel step every `hyper_every` ≥ 1 iterations (`engine.SVIEngine`'s `hyper_every`; each
+    engine's constructor sets its own default: X-GPC's 5, the others' 1)."""
     if isinstance(hyper_every, bool) or not isinstance(hyper_every, (int, np.integer)) or hyper_every < 1:
         raise ValueError(f"hyper_every must be a whole number ≥ 1, got {hyper_every!r}")
     engine.hyper_every = int(hyper_every)
@@ -259,6 +213,13 @@ def _every(engine, hyper_every: int):
 
 
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}
+ENGINES = {
+    "xgpc": (XGPC, XGPCMulticlass),
+    "svgp-adam": (SVGPAdam, SVGPMulticlassAdam),
+    "svgp-natgrad": (SVGPNatGrad, SVGPMulticlassNatGrad),
+    "epgpc": (EPGPC,),
+}
+"""The engine classes each method's builder makes (two classes; K ≥ 3), whose constructor keywords are options."""
 
 CLASS_COUNTS = {"xgpc": (2, None), "svgp-adam": (2, None), "svgp-natgrad": (2, None), "epgpc": (2, 2)}
 """The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. X-GPC takes any
@@ -289,11 +250,29 @@ def _known(method: str) -> None:
         raise ValueError(f"unknown method {method!r}; choose one of {sorted(METHODS)}")
 
 
-def build(method: str, X, y, Z, kernel: Kernel, *, n_classes: int | None = None, **options):
-    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1, Z (m, d); `n_classes` K when
-    the model has classes the rows do not hold yet (arrays X, y; `XGPClassifier.partial_fit`'s `classes`), default
-    the labels' highest index + 1."""
+def build(
+    method: str,
+    X,
+    y,
+    Z,
+    kernel: Kernel,
+    *,
+    batch_size: int,
+    rng: np.random.Generator,
+    n_classes: int | None = None,
+    **options,
+):
+    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1 (or X a source, y None), Z
+    (m, d), with the minibatch size s and stream `rng`; `n_classes` K when the model has classes the rows do not hold
+    yet (arrays X, y; `XGPClassifier.partial_fit`'s `classes`), default the labels' highest index + 1. `options` by
+    name (`option_names(method)`; the faces pass the checked run settings, `settings.method_options`); one the
+    method does not read raises TypeError naming it."""
     _known(method)
-    if n_classes is not None:
-        X, y = ArraySource(X, y, n_classes=n_classes), None
-    return METHODS[method](X, y, Z, kernel, **options)
+    unknown = sorted(set(options) - set(option_names(method)))
+    if unknown:
+        raise TypeError(
+            f"method {method!r} takes no options {unknown}; its options are {', '.join(option_names(method))}"
+        )
+    source = ArraySource(X, y, n_classes=n_classes) if n_classes is not None else as_source(X, y)
+    engine = METHODS[method](source, Z, kernel, batch_size=batch_size, rng=rng, options=options)
+    return engine if options.get("hyper_every") is None else _every(engine, options["hyper_every"])

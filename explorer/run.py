@@ -30,11 +30,29 @@ from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 from explorer.training import Trainer
 from explorer.validation import DataError, show
 
-RUN_FORMAT = "xgpc-explorer-run/4"
+RUN_FORMAT = "xgpc-explorer-run/5"
 """The run file's format. Older files still load: version 2 (written before the advanced settings existed) and
 version 3 (before the SVGP's `link`) ran with what are now the missing settings' defaults, and both stored labels
-as ±1, which `read` turns into the class indices 0, 1 runs hold now."""
-READABLE_FORMATS = ("xgpc-explorer-run/2", "xgpc-explorer-run/3", RUN_FORMAT)
+as ±1, which `read` turns into the class indices 0, 1 runs hold now; versions 3 and 4 also stored the retired
+settings (`RETIRED_SETTINGS`), and load when each is at its value that meant "off"."""
+READABLE_FORMATS = ("xgpc-explorer-run/2", "xgpc-explorer-run/3", "xgpc-explorer-run/4", RUN_FORMAT)
+RETIRED_SETTINGS = {
+    "hyper_warmup": 0,
+    "hyper_rate": "constant",
+    "kernel_step": "fixed-u",
+    "init_sweeps": 0,
+    "init_rows": 2000,
+    "average_window": 0,
+    "batch_growth": 1.0,
+    "batch_growth_start": 0,
+    "batch_growth_every": 1,
+    "batch_max": None,
+    "batch_rho": "schedule",
+    "overrelax": None,
+}
+"""The X-GPC options that run files of versions 3 and 4 store and that left the product (measured and not adopted:
+README "Choices", BENCHMARKS.md; `explorer.bench.xgpc_variants` keeps them for `bench dynamics`), with the value
+that turned each off. `init_rows` only sized `init_sweeps`, so any value of it means "off" with no sweeps."""
 _SIGNED_LABELS = ("y_train", "y_test", "custom/y")
 """The label arrays a version 2 or 3 file stores as ±1."""
 
@@ -318,7 +336,8 @@ class Run:
         config = meta["config"]
         expected = {
             "xgpc-explorer-run/2": set(_VERSION_2_SETTINGS),
-            "xgpc-explorer-run/3": set(settings.SETTINGS) - {"link"},
+            "xgpc-explorer-run/3": (set(settings.SETTINGS) | set(RETIRED_SETTINGS)) - {"link"},
+            "xgpc-explorer-run/4": set(settings.SETTINGS) | set(RETIRED_SETTINGS),
             RUN_FORMAT: set(settings.SETTINGS),
         }[meta["format"]]
         if meta["format"] != RUN_FORMAT:
@@ -327,6 +346,7 @@ class Run:
         if not isinstance(config, dict) or set(config) != expected:
             keys = set(config) if isinstance(config, dict) else set()
             refuse(f"settings missing {sorted(expected - keys)} or unknown {sorted(keys - expected)}")
+        config = _without_retired(config, refuse)
         if "classes" in meta and not _class_names(meta["classes"]):
             refuse(f"class names {show(meta['classes'])} are not a list of at least 2 distinct texts or numbers")
         if isinstance(config["kernel"], dict):
@@ -367,6 +387,19 @@ class Run:
         run.trainer.load_state_dict(state["trainer"])
         _trial_step(run.trainer)
         return run
+
+
+def _without_retired(config: dict, refuse) -> dict:
+    """`config` without the retired settings (`RETIRED_SETTINGS`) of an older file; `refuse(problem)` when one of them
+    is not "off" (the run cannot be continued without it), naming the setting and its value."""
+    for name, off in RETIRED_SETTINGS.items():
+        value = config.get(name, off)
+        if name != "init_rows" and (value != off or isinstance(value, bool)):
+            refuse(
+                f"settings: {name}={value!r} is an X-GPC option that was measured and not adopted and is no longer "
+                f'part of the explorer (README "Choices"); this run cannot be continued here'
+            )
+    return {name: value for name, value in config.items() if name not in RETIRED_SETTINGS}
 
 
 _VERSION_2_SETTINGS = settings.group("data") + (

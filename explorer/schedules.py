@@ -1,5 +1,5 @@
 """Step-size rules ρ_t for the natural-gradient step η ← (1−ρ)η + ρλ̂ (paper: adaptive rule of Ranganath et al. 2013),
-and the minibatch size s_t of a run whose minibatch grows late (`grown_batch_size`, with `noise_scaled_rho`).
+and the table of each method's default rule (`DEFAULT_STEP_RULES`).
 
 Every rule has `rate(gradient, squared_norm=None) -> ρ` (gradient = λ̂ − η flattened, shape (p,); its gᵀg may be
 passed when the caller has it) and `state_dict()/load_state_dict()`. Rules replace their state arrays and never
@@ -9,7 +9,6 @@ write into them, so a caller may keep `state_dict()` as a cheap snapshot to roll
 from __future__ import annotations
 
 import copy
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -195,32 +194,3 @@ def make_schedule(
     if rule == "constant":
         return Constant(rho)
     raise ValueError(f"unknown step-size rule {rule!r}; choose 'adaptive', 'robbins-monro' or 'constant'")
-
-
-def grown_batch_size(
-    iteration: int, base: int, n: int, *, growth: float = 1.0, start: int = 0, every: int = 1, cap: int | None = None
-) -> int:
-    """s_t of a minibatch that grows late (the hybrid deterministic–stochastic method of Friedlander & Schmidt 2012):
-    s_t = min(cap, ⌈base · growth^⌈(t − start)/every⌉⌉) for the t-th iteration (t ≥ 1) after `start` iterations at
-    s = base, else base; `cap` None means n, the full batch. growth = 1 keeps the minibatch fixed."""
-    cap = n if cap is None else min(cap, n)
-    if growth == 1.0 or iteration <= start or base >= cap:
-        return min(base, n)
-    periods = -(-(iteration - start) // every)
-    if periods * math.log(growth) >= math.log(cap / base):  # compared in logs: growth**periods may overflow
-        return cap
-    return min(cap, math.ceil(base * growth**periods))
-
-
-def noise_scaled_rho(rho: float, s: int, base: int, n: int) -> float:
-    """ρ for a minibatch of s rows when the step-size rule gave ρ for `base` rows: ρ_s = ρ / (ρ + r(1 − ρ)) with
-    r = (1/s − 1/n)/(1/base − 1/n), the variance of the n/s-scaled minibatch sum (drawn without replacement) relative
-    to its variance at s = base. Reading ρ as the gain d²/(d² + V) of a noisy fixed-point step (d: the distance to the
-    fixed point, V: the target's noise, as in the adaptive rule ρ = ‖E g‖²/E‖g‖²) and scaling V by r gives this; it is
-    ρ at s = base and 1 at s = n, where X-GPC's step is exact coordinate ascent."""
-    if s >= n:
-        return 1.0
-    if s == base:
-        return rho
-    r = (1.0 / s - 1.0 / n) / (1.0 / base - 1.0 / n)
-    return rho / (rho + r * (1.0 - rho))

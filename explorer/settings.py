@@ -1,32 +1,33 @@
 """The settings of a run, each declared once: name, type, bounds, default, choices, labels, help and group.
 
 Every face of a run reads this table: the param `Model` (its parameters), `XGPClassifier` (its parameters and
-`_parameter_constraints`), the dashboard (widgets, labels, URL keys) and the benchmarks (their run flags). A new
-setting is one `Setting` here, plus the line of `run.py` or `methods.py` that uses it.
+`_parameter_constraints`, and the entries of its one `options` mapping, `estimator.checked_options`), the dashboard
+(widgets, labels, URL keys) and the benchmarks (their run flags). A new setting is one `Setting` here, plus the code
+that reads it: an engine's constructor keyword of the same name (`methods.engine_options`) or a line of `run.py`.
 
 Groups: "data" (which rows, and the seed of everything random), "method", "inducing", "steps" (minibatches, the
 step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (every further option
-of a method's builder in `explorer.methods`; a builder receives only the options it takes). A setting is
-structural — it defines the run, so changing it starts a new one — unless it only shapes what is shown
-(`eval_every`).
+of a method, `explorer.methods.option_names`: read by its builder, or by name by the engine whose constructor takes
+it, so a new engine option is a row here plus the engine that reads it; a method receives only the options it
+reads, `builder_options`). A setting is structural — it defines the run, so changing it starts a new one — unless
+it only shapes what is shown (`eval_every`). Options that were measured and not adopted are no settings: they live
+with the benchmark that measured them (`explorer.bench.xgpc_variants`).
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from explorer import methods
-from explorer.engine import HYPER_RATES
 from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
 from explorer.likelihoods import LINKS
 from explorer.schedules import Adaptive, Constant, RobbinsMonro
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS
-from explorer.xgpc_multiclass import DEFAULT_FAMILY, DEFAULT_KERNEL_PRIOR, FAMILIES
-from explorer.xgpc_variants import BATCH_RHOS, KERNEL_STEPS
+from explorer.xgpc_multiclass import DEFAULT_FAMILY, DEFAULT_KERNEL_PRIOR
+from explorer.xgpc_stickbreaking import MULTICLASS_FAMILIES
 
 GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
 METHOD_DEFAULT = "method default"
@@ -339,7 +340,7 @@ SETTINGS = _declare(
         1.0,
         (False, True),
     ),
-    # ----- advanced: the further options of the method builders (explorer.methods) -------------------------
+    # ----- advanced: the further options of the methods (explorer.methods.option_names) ---------------------
     Setting(
         "eval_points",
         "int",
@@ -381,8 +382,8 @@ SETTINGS = _declare(
         "X-GPC kernel gradient of",
         "kernel bound",
         "X-GPC with two classes: the bound whose gradient the kernel step follows: 'exact' (the logistic ELBO) or "
-        "'augmented' (the Pólya-Gamma augmented bound of the paper); with three or more classes always the augmented "
-        "bound",
+        "'augmented' (the Pólya-Gamma augmented bound of the paper); with three or more classes the augmented bound, "
+        "except in the stick-breaking family, whose logits follow this choice",
         "advanced",
         choices=KERNEL_BOUNDS,
     ),
@@ -393,9 +394,11 @@ SETTINGS = _declare(
         "X-GPC family of q(λ, n) (3+ classes)",
         "q(λ, n)",
         "X-GPC with three or more classes: the variational family of the augmentation's (λ, n) block: 'joint' (exact "
-        "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block",
+        "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block. "
+        "'stick-breaking' is another model: K − 1 binary logits on a stick (classes in label order), each with the "
+        "binary Pólya-Gamma step, no (λ, n) block",
         "advanced",
-        choices=tuple(FAMILIES),
+        choices=MULTICLASS_FAMILIES,
     ),
     Setting(
         "multiclass_kernel_prior",
@@ -403,32 +406,13 @@ SETTINGS = _declare(
         DEFAULT_KERNEL_PRIOR,
         "X-GPC kernel prior spread (3+ classes)",
         "kernel prior",
-        "X-GPC with three or more classes: the standard deviation of a weak normal prior on log ℓ and log σ² "
+        "X-GPC with three or more classes (the logistic-softmax families, not stick-breaking): the standard deviation of "
+        "a weak normal prior on log ℓ and log σ² "
         "around the initial kernel, added to what the kernel step ascends so the kernel settles where the data "
         "stop pulling; 0: no prior (the bound alone)",
         "advanced",
         0.0,
         100.0,
-    ),
-    Setting(
-        "hyper_warmup",
-        "int",
-        0,
-        "iterations before kernel learning",
-        "kernel warm-up",
-        "Iterations before the first kernel step",
-        "advanced",
-        0,
-    ),
-    Setting(
-        "hyper_rate",
-        "choice",
-        "constant",
-        "kernel learning rate follows",
-        "kernel rate",
-        "'constant': Adam's learning rate as set; 'rho': scaled by ρ_t/ρ₁ of the variational step",
-        "advanced",
-        choices=HYPER_RATES,
     ),
     Setting(
         "warm_start_on",
@@ -441,16 +425,6 @@ SETTINGS = _declare(
         choices=("gradient", "target"),
     ),
     Setting(
-        "kernel_step",
-        "choice",
-        "fixed-u",
-        "X-GPC kernel step",
-        "kernel step",
-        "X-GPC, two classes: the kernel gradient at fixed q(u) ('fixed-u') or at fixed whitened q(v) ('whitened')",
-        "advanced",
-        choices=KERNEL_STEPS,
-    ),
-    Setting(
         "full",
         "bool",
         False,
@@ -458,99 +432,6 @@ SETTINGS = _declare(
         "non-sparse",
         "X-GPC: the non-sparse model (u = f at every training row; n × n, small data only)",
         "advanced",
-    ),
-    Setting(
-        "init_sweeps",
-        "int",
-        0,
-        "X-GPC initial sweeps",
-        "initial sweeps",
-        "X-GPC, two classes: coordinate-ascent sweeps on `init_rows` rows that initialise q(u) before SVI",
-        "advanced",
-        0,
-    ),
-    Setting(
-        "init_rows",
-        "int",
-        2000,
-        "X-GPC rows of the initial sweeps",
-        "initial rows",
-        "X-GPC, two classes: rows the initial sweeps use",
-        "advanced",
-        1,
-    ),
-    Setting(
-        "average_window",
-        "int",
-        0,
-        "X-GPC averaging window",
-        "averaging window",
-        "X-GPC, two classes: iterations of the running average of the natural parameters used for predictions (0: none)",
-        "advanced",
-        0,
-    ),
-    Setting(
-        "batch_growth",
-        "float",
-        1.0,
-        "minibatch growth factor",
-        "batch growth",
-        "X-GPC, two classes: factor by which the minibatch grows (1: fixed size)",
-        "advanced",
-        1.0,
-    ),
-    Setting(
-        "batch_growth_start",
-        "int",
-        0,
-        "minibatch growth from iteration",
-        "growth start",
-        "X-GPC, two classes: iteration from which the minibatch grows",
-        "advanced",
-        0,
-    ),
-    Setting(
-        "batch_growth_every",
-        "int",
-        1,
-        "minibatch growth every … iterations",
-        "growth every",
-        "X-GPC, two classes: iterations between two growths of the minibatch",
-        "advanced",
-        1,
-    ),
-    Setting(
-        "batch_max",
-        "int",
-        None,
-        "largest minibatch",
-        "largest batch",
-        "X-GPC, two classes: the most rows a growing minibatch reaches (empty: n)",
-        "advanced",
-        1,
-        allow_none=True,
-    ),
-    Setting(
-        "batch_rho",
-        "choice",
-        "schedule",
-        "step with a growing minibatch",
-        "batch ρ",
-        "X-GPC with a growing minibatch (two classes): ρ from the step-size rule ('schedule') or from the minibatch noise ('noise')",
-        "advanced",
-        choices=BATCH_RHOS,
-    ),
-    Setting(
-        "overrelax",
-        "float",
-        None,
-        "X-GPC over-relaxation α",
-        "over-relaxation",
-        "X-GPC, two classes: growth factor α > 1 of over-relaxed steps (empty: off)",
-        "advanced",
-        1.0,
-        inclusive=(False, True),
-        allow_none=True,
     ),
     Setting(
         "learning_rate",
@@ -620,18 +501,18 @@ def group(name: str) -> tuple[str, ...]:
 STEP_RULE_SETTINGS = ("step_size", "rho", "tau", "kappa")
 """The settings of the step-size rule, passed to a builder only when `step_size` names a rule."""
 BUILDER_SETTINGS = ("learn_hyperparameters", "hyper_learning_rate", *group("advanced"))
-"""Settings a method's builder may take (each builder gets those among them in its signature)."""
+"""Settings a method may read (each method gets those among them it reads, `methods.option_names`)."""
 
 
 def applies(name: str, method: str) -> bool:
-    """Whether setting `name` means something for `method`: a builder option only if the method's builder
-    (`methods.METHODS`) takes it; every other setting always."""
-    return name not in BUILDER_SETTINGS or name in inspect.signature(methods.METHODS[method]).parameters
+    """Whether setting `name` means something for `method`: a method option only if the method reads it
+    (`methods.option_names`); every other setting always."""
+    return name not in BUILDER_SETTINGS or name in methods.option_names(method)
 
 
 def builder_options(config: dict) -> dict:
-    """The keyword options of `config["method"]`'s builder (`methods.METHODS`) that follow from the settings in
-    `config`: each setting the builder takes, and the step-size rule unless it is the method's default. A setting
+    """The options of `config["method"]` (`methods.build`'s keywords) that follow from the checked settings in
+    `config`: each setting the method reads, and the step-size rule unless it is the method's default. A setting
     left at None ("the method's own") is not passed."""
     method = config["method"]
     options = {name: config[name] for name in BUILDER_SETTINGS if applies(name, method) and config[name] is not None}

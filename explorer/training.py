@@ -106,8 +106,7 @@ class Trainer:
 
     `seconds` counts only time inside `engine.step`; `eval_seconds` the wall time spent evaluating and `evaluations`
     their number (`evaluation_share` the share of the two times that went to evaluations). The class probabilities
-    are the engine's `monitor_proba` where it has one (multi-class X-GPC: its predictive, computed cheaper, equal to
-    rounding), else its `predict_proba`. The ELBO column is the full training ELBO when n ≤ `elbo_points`,
+    are the engine's `predict_proba`. The ELBO column is the full training ELBO when n ≤ `elbo_points`,
     otherwise the unbiased estimate on a fixed random subset of `elbo_points` training rows.
     Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
     relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
@@ -239,7 +238,7 @@ class Trainer:
             **engine.kernel.summary(),
         }
         if len(self.y_eval):
-            P = getattr(engine, "monitor_proba", engine.predict_proba)(self.X_eval)
+            P = engine.predict_proba(self.X_eval)
             row["test_nll"] = negative_log_likelihood(P, self.y_eval)
             row["test_error"] = error_rate(P, self.y_eval)
         else:

@@ -79,15 +79,16 @@ class XGPC(SVIEngine):
     is a step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro
     τ = 10, κ = 0.6). `hyper_optimizer` (an `Adam`) turns on kernel learning: after the natural-gradient step of every
     `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam step on (log ℓ, log σ²) along the
-    analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q (`hyper_warmup`, `hyper_rate`: the
-    kernel-step schedule of `SVIEngine`). A failed iteration leaves every part of the state as it was before it.
+    analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q. A failed iteration leaves every part
+    of the state as it was before it.
 
     `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
     ELBO, c at its optimum) or "exact" (the default; Σ E_q[log σ(y f)] − KL, the non-augmented bound that the
     augmented one lower-bounds, its expectations by Gauss–Hermite: the kernel gradient at the pseudo-data (ỹ, θ̃),
     `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way. The options
-    that were measured and not adopted (a whitened kernel step, an initial q from coordinate-ascent sweeps, iterate
-    averaging, a growing minibatch, over-relaxation) are `explorer.xgpc_variants.XGPCVariants`'.
+    that were measured and not adopted (a whitened kernel step, a kernel warm-up, Adam's rate × ρ_t/ρ₁, an initial q
+    from coordinate-ascent sweeps, iterate averaging, a growing minibatch, over-relaxation) live with the benchmark
+    that measured them (`explorer.bench.xgpc_variants`; README "Choices").
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -118,10 +119,6 @@ class XGPC(SVIEngine):
         The paper's convergence rule on the global parameters.
     hyper_every : int, default 5
         Iterations per kernel step.
-    hyper_warmup : int, default 0
-        Iterations before the first kernel step.
-    hyper_rate : {"constant", "rho"}, default "constant"
-        Adam's rate, or its rate × ρ_t/ρ₁.
     kernel_bound : {"exact", "augmented"}, default "exact"
         The bound the kernel step ascends.
 
@@ -158,8 +155,6 @@ class XGPC(SVIEngine):
         full: bool = False,
         criterion: SlidingWindow | None = None,
         hyper_every: int = DEFAULT_HYPER_EVERY,
-        hyper_warmup: int = 0,
-        hyper_rate: str = "constant",
         kernel_bound: str = DEFAULT_KERNEL_BOUND,
     ):
         if kernel_bound not in KERNEL_BOUNDS:
@@ -178,8 +173,6 @@ class XGPC(SVIEngine):
             rng=rng,
             criterion=criterion,
             hyper_every=hyper_every,
-            hyper_warmup=hyper_warmup,
-            hyper_rate=hyper_rate,
         )
         self._set_posterior(self._prior_natural_parameters())
         self.last_c = np.zeros(0)
@@ -221,7 +214,7 @@ class XGPC(SVIEngine):
 
     def _reported(self) -> tuple[np.ndarray, np.ndarray]:
         """(μ, L_P) of the q that the bound and the predictions use: the iterate's (a variant may report an
-        average, `xgpc_variants`)."""
+        average, `explorer.bench.xgpc_variants`)."""
         return self.mu, self.L_P
 
     @property

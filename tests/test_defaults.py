@@ -38,7 +38,7 @@ def test_the_initial_lengthscale_is_root_half_d_unless_the_user_gives_one():
     X, y = bernoulli_set(400, 12, 2, 4, seed=3)
     start = XGPClassifier(max_iter=1, early_stopping=False, random_state=0).fit(X, y)
     assert start.history_[0]["lengthscale"] == pytest.approx(math.sqrt(6), rel=1e-12)
-    given = XGPClassifier(max_iter=1, early_stopping=False, random_state=0, lengthscale=2.5).fit(X, y)
+    given = XGPClassifier(max_iter=1, early_stopping=False, random_state=0, options={"lengthscale": 2.5}).fit(X, y)
     assert given.history_[0]["lengthscale"] == 2.5
     kernel = XGPClassifier(max_iter=1, early_stopping=False, random_state=0, kernel=RBF(0.7)).fit(X, y)
     assert kernel.history_[0]["lengthscale"] == 0.7
@@ -82,17 +82,17 @@ def test_early_stopping_does_not_fire_before_the_kernel_has_had_its_steps():
     X, y = bernoulli_set(1200, 180, 2, 30, seed=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", NoBetterThanChanceWarning)  # ℓ₀ = 1 forced: the coin toss of old
-        clf = XGPClassifier(random_state=0, lengthscale=1.0).fit(X, y)
+        clf = XGPClassifier(random_state=0, options={"lengthscale": 1.0}).fit(X, y)
     engine = clf.engine_
     needed = kernel_steps_to_move(engine)
-    assert needed == math.ceil(1 / clf.hyper_learning_rate)
+    assert needed == math.ceil(1 / engine.hyper_optimizer.learning_rate)
     assert clf.converged_ and clf.n_iter_ < clf.max_iter
     assert engine.hyper_optimizer.t >= needed
-    assert clf.n_iter_ >= engine.hyper_warmup + needed * engine.hyper_every
+    assert clf.n_iter_ >= needed * engine.hyper_every
     # without the wait, scikit-learn's rule on the same validation NLLs would have stopped earlier
     rule = NoImprovement(clf.n_iter_no_change, clf.tol)
     fired = [row["iteration"] for row in clf.history_ if rule.update(row["test_nll"])]
-    assert fired and fired[0] < engine.hyper_warmup + needed * engine.hyper_every
+    assert fired and fired[0] < needed * engine.hyper_every
 
 
 # ----- the warning in every face -------------------------------------------------------------------------------

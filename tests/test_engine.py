@@ -11,6 +11,7 @@ import pytest
 
 import explorer
 from explorer import methods
+from explorer.bench.xgpc_variants import VARIANT_DEFAULTS, variants_like
 from explorer.data.sources import NpySource
 from explorer.engine import SVIEngine
 from explorer.kernels import RBF
@@ -49,11 +50,16 @@ ENTRANTS = {
 }
 
 
-def engine_for(entrant, X, y, Z, seed=3, **extra):
+def engine_for(entrant, X, y, Z, seed=3):
+    """The entrant's engine from `methods.build`; the X-GPC variants (not methods' options any more) as the bench
+    builds them: `XGPCVariants` with the options method "xgpc" gives every engine."""
     method, options = ENTRANTS[entrant]
-    return methods.build(
-        method, X, y, Z, RBF(1.0, 1.0, 1e-4), batch_size=17, rng=np.random.default_rng(seed), **options, **extra
+    variants = {name: options[name] for name in VARIANT_DEFAULTS if name in options}
+    options = {name: value for name, value in options.items() if name not in variants}
+    engine = methods.build(
+        method, X, y, Z, RBF(1.0, 1.0, 1e-4), batch_size=17, rng=np.random.default_rng(seed), **options
     )
+    return variants_like(engine, **variants) if variants else engine
 
 
 def test_every_method_sees_the_same_minibatches_from_the_same_seed():

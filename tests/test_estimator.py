@@ -1,14 +1,17 @@
 """XGPClassifier: scikit-learn conformance, accuracy on the paper's banana set, streaming, bad input."""
 
+import inspect
 import warnings
 
 import numpy as np
 import pytest
+from sklearn.base import clone
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import check_estimator
 
 from explorer import XGPClassifier
 from explorer.data import datasets
-from explorer.estimator import AUTO_EARLY_STOPPING_ROWS
+from explorer.estimator import AUTO_EARLY_STOPPING_ROWS, OPTION_SETTINGS
 from explorer.metrics import negative_log_likelihood, predicted_class
 
 
@@ -95,8 +98,8 @@ def test_nan_features_and_length_mismatch():
 def test_non_positive_kernel_parameter_is_refused():
     X = np.random.default_rng(0).standard_normal((20, 2))
     for value in (-1.0, 0.0, np.nan, np.inf):
-        with pytest.raises(ValueError, match="'lengthscale' parameter of XGPClassifier must be"):
-            XGPClassifier(lengthscale=value, max_iter=10).fit(X, np.arange(20) % 2)
+        with pytest.raises(ValueError, match=r"XGPClassifier's options\['lengthscale'\]: lengthscale must be"):
+            XGPClassifier(options={"lengthscale": value}, max_iter=10).fit(X, np.arange(20) % 2)
 
 
 def test_more_inducing_points_than_rows_warns_and_clamps():
@@ -114,8 +117,7 @@ def test_ard_learns_to_ignore_a_noise_feature():
         n_inducing=30,
         batch_size=100,
         max_iter=1500,
-        ard=True,
-        hyper_learning_rate=0.05,
+        options={"ard": True, "hyper_learning_rate": 0.05},
         convergence="none",
         random_state=4,
     ).fit(X, y)
@@ -148,10 +150,14 @@ def test_ard_learns_to_ignore_a_noise_feature():
     ],
 )
 def test_bad_parameters_are_refused_by_name(setting, name):
+    """A parameter of its own in scikit-learn's words, an entry of `options` naming it as one."""
     X = np.random.default_rng(0).standard_normal((20, 2))
-    with pytest.raises(ValueError, match=f"'{name}' parameter of XGPClassifier"):
+    words = f"'{name}' parameter of XGPClassifier"
+    if name in OPTION_SETTINGS:
+        setting, words = {"options": setting}, rf"XGPClassifier's options\['{name}'\]: {name} must be"
+    with pytest.raises(ValueError, match=words):
         XGPClassifier(**setting).fit(X, np.arange(20) % 2)
-    with pytest.raises(ValueError, match=f"'{name}' parameter of XGPClassifier"):
+    with pytest.raises(ValueError, match=words):
         XGPClassifier(**setting).partial_fit(X, np.arange(20) % 2)
 
 
@@ -284,3 +290,49 @@ def test_an_explicit_rule_replaces_early_stopping_and_conflicts_are_named():
         XGPClassifier(early_stopping=True, convergence="holdout", max_iter=10).fit(X, y)
     with pytest.raises(ValueError, match="validation_fraction > 0"):
         XGPClassifier(validation_fraction=0.0, max_iter=10).fit(X, y)
+
+
+# ----- the public face (issue 32.1): a short signature, every further setting in one checked `options` -----------
+def test_the_signature_is_short_and_every_further_run_setting_is_an_option():
+    parameters = inspect.signature(XGPClassifier).parameters
+    assert len(parameters) <= 15 and "options" in parameters
+    assert set(OPTION_SETTINGS).isdisjoint(parameters)
+    assert {"rho", "lengthscale", "hyper_every", "kernel_bound", "eval_every"} <= set(OPTION_SETTINGS)
+    for name in OPTION_SETTINGS:  # each documented with its default
+        assert f"{name} : " in XGPClassifier.__doc__, name
+
+
+def test_options_reach_the_run_and_survive_get_params_set_params_and_clone():
+    X, y = datasets.load("moons", n=120, seed=0)
+    options = {"hyper_every": 1, "kernel_bound": "augmented", "eval_every": 7, "rho": 0.3}
+    clf = XGPClassifier(n_inducing=8, max_iter=14, step_size="constant", early_stopping=False, options=options)
+    twin = clone(clf)
+    assert twin.get_params()["options"] == options and twin.get_params()["options"] is not options
+    clf.fit(X, y)
+    assert clf.options == options and clf.options is options  # fit reads, never writes, the mapping
+    assert clf.engine_.hyper_every == 1 and clf.engine_.kernel_bound == "augmented"
+    assert clf.engine_.schedule.rho == 0.3 and [row["iteration"] for row in clf.history_] == [0, 7, 14]
+    clf.set_params(options={"kernel_bound": "exact"}).fit(X, y)
+    assert clf.engine_.kernel_bound == "exact" and clf.engine_.hyper_every == 5  # the others back at their defaults
+
+
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"hyper_evry": 2}, r"unknown names \['hyper_evry'\]; the options are rho, tau"),
+        ({"method": "svgp-adam"}, r"unknown names \['method'\] \(method: a parameter of its own, not an option\)"),
+        ({"kernel_step": "whitened"}, r"unknown names \['kernel_step'\]"),  # measured, not adopted: no option
+        ({"hyper_every": 0}, r"options\['hyper_every'\]: hyper_every must be a whole number at least 1, got 0"),
+        ({"link": "cauchit"}, r"options\['link'\]: unknown link 'cauchit'; choose one of logit, probit"),
+        ({"full": 1}, r"options\['full'\]: full must be True or False, got 1"),
+    ],
+)
+def test_a_bad_option_is_refused_at_fit_naming_it_and_the_value(options, words):
+    X = np.random.default_rng(0).standard_normal((20, 2))
+    for fit in ("fit", "partial_fit"):
+        clf = XGPClassifier(max_iter=2, options=options)
+        with pytest.raises(InvalidParameterError, match=words):
+            getattr(clf, fit)(X, np.arange(20) % 2)
+        assert not hasattr(clf, "engine_")
+    with pytest.raises(InvalidParameterError, match="'options' parameter of XGPClassifier must be"):
+        XGPClassifier(options=[("rho", 0.3)]).fit(X, np.arange(20) % 2)

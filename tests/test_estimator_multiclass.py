@@ -12,7 +12,6 @@ from sklearn.preprocessing import StandardScaler
 from explorer import XGPClassifier, settings
 from explorer.metrics import predicted_class
 from explorer.xgpc_multiclass import XGPCMulticlass
-from explorer.xgpc_variants import VARIANT_DEFAULTS
 
 FAST = dict(n_inducing=15, batch_size=50, max_iter=150, early_stopping=False, random_state=0)
 """Short fits for tests of labels and pipelines. ℓ₀ = 1 (the default is √(d/2), √2 on iris): in 150 iterations the
@@ -103,14 +102,12 @@ def test_renaming_the_classes_permutes_the_columns_and_nothing_else(iris):
 
 def test_the_binary_only_settings_say_so_and_do_not_apply_to_three_classes(iris):
     X, y = iris
-    binary_only = ["kernel_bound", "link", *VARIANT_DEFAULTS]
+    binary_only = ["kernel_bound", "link"]
     for name in binary_only:
         assert "two classes" in settings.SETTINGS[name].help, name
     for name in set(settings.SETTINGS) - set(binary_only):
         assert "two classes" not in settings.SETTINGS[name].help, name
     # kernel_bound is the binary model's choice: three classes follow the augmented bound either way
-    exact = XGPClassifier(**FAST, kernel_bound="exact").fit(X, y)
-    augmented = XGPClassifier(**FAST, kernel_bound="augmented").fit(X, y)
+    exact = XGPClassifier(**FAST, options={"kernel_bound": "exact"}).fit(X, y)
+    augmented = XGPClassifier(**FAST, options={"kernel_bound": "augmented"}).fit(X, y)
     np.testing.assert_array_equal(exact.predict_proba(X), augmented.predict_proba(X))
-    with pytest.raises(ValueError, match=r"variant options \(average_window\) apply to two classes"):
-        XGPClassifier(**FAST, average_window=10).fit(X, y)

@@ -1,11 +1,12 @@
-"""What early stopping's evaluations and an iteration cost a multi-class fit (issue 29, item 4): the monitor's
-predictive is the user's predictive, only cheaper — equal to the log-domain quasi-Monte Carlo predictive of
-`LogisticSoftmax` to rounding, including where every σ(f_j) underflows —, the Trainer counts its evaluations and reports
-their share of the time from its own timing record, and the kernel gradient contracted once over the summed adjoints is
+"""What early stopping's evaluations and an iteration cost a multi-class fit (issue 29, item 4): the predictive
+(`LogisticSoftmax.predictive`, early stopping's and the user's) is computed in the linear domain, equal to the
+log-domain quasi-Monte Carlo average to rounding, including where every σ(f_j) underflows; the Trainer counts its
+evaluations and reports their share of the time from its own timing record, and the kernel gradient contracted once over the summed adjoints is
 the sum of the K per-class gradients of `hyperparameters.elbo_kernel_gradient`."""
 
 import numpy as np
 import pytest
+from scipy.special import log_expit, logsumexp
 
 from explorer.bench import multiclass
 from explorer.estimator import XGPClassifier
@@ -13,8 +14,7 @@ from explorer.hyperparameters import elbo_kernel_gradient
 from explorer.kernels import RBF
 from explorer.likelihoods import LogisticSoftmax
 from explorer.schedules import Constant
-from explorer.training import Trainer
-from explorer.xgpc_multiclass import XGPCMulticlass, monitor_predictive, one_hot
+from explorer.xgpc_multiclass import XGPCMulticlass, one_hot
 
 
 def blobs(K, n_per_class=20, seed=0):
@@ -24,47 +24,36 @@ def blobs(K, n_per_class=20, seed=0):
     return X, np.repeat(np.arange(K), n_per_class)
 
 
-@pytest.mark.parametrize("K", [3, 5, 10])
-def test_the_monitor_predictive_is_the_link_predictive_to_rounding(K):
-    rng = np.random.default_rng(K)
-    mean = rng.normal(0.0, 4.0, (40, K))
-    var = rng.uniform(0.0, 20.0, (40, K))
-    link = LogisticSoftmax(K)
-    full = link.predictive(mean, var)  # the log-domain form the user's predict_proba returns
-    assert np.max(np.abs(monitor_predictive(link, mean, var) - full)) <= 1e-13
+@pytest.mark.parametrize("link", [LogisticSoftmax(3), LogisticSoftmax(5), LogisticSoftmax(10)], ids=str)
+def test_the_predictive_is_the_log_domain_average_to_rounding(link):
+    rng = np.random.default_rng(link.n_classes)
+    mean = rng.normal(0.0, 4.0, (40, link.n_classes))
+    var = rng.uniform(0.0, 20.0, (40, link.n_classes))
+    eps = link.standard_normal_points()  # (samples, K)
+    F = mean[:, None, :] + np.sqrt(var)[:, None, :] * eps
+    log_sigma = log_expit(F)  # log σ(f_k) − log Σ_j σ(f_j), the form that cannot underflow
+    brute = np.exp(log_sigma - logsumexp(log_sigma, axis=-1, keepdims=True)).mean(axis=1)
+    assert np.max(np.abs(link.predictive(mean, var) - brute)) <= 1e-13
 
 
-def test_the_monitor_falls_back_to_the_log_domain_where_every_sigmoid_underflows():
+def test_the_predictive_falls_back_to_the_log_domain_where_every_sigmoid_underflows():
     link = LogisticSoftmax(3)
     mean = np.array([[-800.0, -801.0, -805.0], [0.5, -0.2, 1.0]])  # σ(−800) underflows to 0 in double precision
     var = np.array([[0.1, 0.1, 0.1], [1.0, 2.0, 0.5]])
-    P = monitor_predictive(link, mean, var)
+    P = link.predictive(mean, var)
     assert np.all(np.isfinite(P))
-    # at zero-ish variance and these means p ∝ e^{f_k}: softmax of (0, −1, −5) to within the variance's effect
-    np.testing.assert_allclose(P, link.predictive(mean, var), atol=1e-13)
+    np.testing.assert_allclose(P, link.quadrature_average(mean, var), atol=1e-13)
+    # at these means σ(f) ≈ e^{f}, so p ∝ e^{f_k}: softmax of (0, −1, −5) to within the variance's effect
     np.testing.assert_allclose(P[0], np.exp([0.0, -1.0, -5.0]) / np.exp([0.0, -1.0, -5.0]).sum(), atol=0.02)
 
 
-def test_the_engine_monitor_is_its_predict_proba_and_the_trainer_evaluates_with_it():
+def test_the_engine_predictive_is_the_log_domain_average_at_the_solved_marginals():
     X, y = blobs(4)
     engine = XGPCMulticlass(X, y, X[::8], RBF(1.0), batch_size=40, schedule=Constant(0.5), rng=np.random.default_rng(0))
     engine.step(20)
-    np.testing.assert_allclose(engine.monitor_proba(X), engine.predict_proba(X), atol=1e-13, rtol=0)
-    calls = {"monitor": 0, "predict": 0}
-    monitor, predict = engine.monitor_proba, engine.predict_proba
-
-    def counted_monitor(Xs):
-        calls["monitor"] += 1
-        return monitor(Xs)
-
-    def counted_predict(Xs):
-        calls["predict"] += 1
-        return predict(Xs)
-
-    engine.monitor_proba, engine.predict_proba = counted_monitor, counted_predict
-    trainer = Trainer(engine, X, y, eval_every=5)
-    trainer.step(20)
-    assert calls == {"monitor": 5, "predict": 0}  # iterations 20 (the first row), 25, 30, 35, 40
+    kappa, K_tilde, _ = engine.project(X, None)
+    a, v = engine.marginals(kappa, K_tilde)  # K triangular solves, the training step's path
+    np.testing.assert_allclose(engine.predict_proba(X), engine.link.quadrature_average(a, v), atol=1e-13, rtol=0)
 
 
 def test_a_fit_reports_its_evaluations_and_their_share_from_its_own_timing_record():
@@ -125,9 +114,8 @@ def test_the_elbo_through_the_covariance_is_the_elbo_through_the_triangular_solv
     a, v = engine.marginals(kappa, K_tilde)  # K triangular solves, the training step's path
     solved = float(np.sum(engine._bound(one_hot(y, 5), a, v))) - engine.kl()
     assert engine.elbo() == pytest.approx(solved, rel=1e-12)
-    latent = engine.predict_latent(X[::3])
-    monitor_latent = engine._latent(X[::3], engine._covariance_marginals())
-    np.testing.assert_allclose(monitor_latent, latent, rtol=1e-12, atol=0)
+    kappa, K_tilde, _ = engine.project(X[::3], None)
+    np.testing.assert_allclose(engine.predict_latent(X[::3]), engine.marginals(kappa, K_tilde), rtol=1e-12, atol=0)
 
 
 def test_bench_multiclass_reports_a_default_fits_evaluation_share():
@@ -136,3 +124,15 @@ def test_bench_multiclass_reports_a_default_fits_evaluation_share():
     assert row["evaluations"] == row["iterations"] // 50 + 1  # wine is below automatic early stopping: every 50
     assert row["eval share"] == pytest.approx(row["eval s"] / (row["eval s"] + row["train s"]))
     assert 0 < row["eval share"] < 1
+
+
+def test_a_fit_evaluated_by_the_cheap_predictive_is_the_fit_the_log_domain_predictive_gives(monkeypatch):
+    """Same fits before and after: early stopping reads the same held-out NLL, so it stops at the same iteration."""
+    X, y = blobs(3, n_per_class=200)  # 600 rows: early stopping on (≥ 500)
+    cheap = XGPClassifier(n_inducing=20, max_iter=400, random_state=0).fit(X, y)
+    monkeypatch.setattr(LogisticSoftmax, "predictive", LogisticSoftmax.quadrature_average)
+    log_domain = XGPClassifier(n_inducing=20, max_iter=400, random_state=0).fit(X, y)
+    assert cheap.n_iter_ == log_domain.n_iter_
+    nll = [[row["test_nll"] for row in model.history_] for model in (cheap, log_domain)]
+    np.testing.assert_allclose(nll[0], nll[1], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(cheap.predict_proba(X), log_domain.predict_proba(X), rtol=0, atol=1e-12)

@@ -222,7 +222,7 @@ def test_bench_multiclass_fits_on_the_workers_as_it_does_serially(client, tmp_pa
     """The multi-class benchmark's grid (`bench multiclass`) on the cluster: its iteration-budgeted fits (one-vs-rest
     X-GPC, scikit-learn's GPC) give the serial numbers."""
     study = ["bench", "multiclass", "--datasets", "iris", "--methods", "ovr-xgpc", "sklearn-gpc", "--k", "3"]
-    study += ["--ovr-iterations", "40", "--cost-classes", "3", "--cost-rows", "200", "--m", "10"]
+    study += ["--ovr-iterations", "40", "--cost-classes", "3", "--cost-rows", "200", "--m", "10", "--share-datasets"]
     runs = {}
     for name, extra in (("serial", []), ("dask", ["--scheduler", client.scheduler.address])):
         results = tmp_path / name

@@ -336,9 +336,9 @@ def test_the_lengthscale_bound_is_where_squared_distances_stay_finite():
     X, y = np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2
     with pytest.raises(
         ValueError,
-        match=r"'lengthscale' parameter of XGPClassifier must be a finite number from 1e-50 to 1e\+100",
+        match=r"options\['lengthscale'\]: lengthscale must be a finite number from 1e-50 to 1e\+100",
     ):
-        XGPClassifier(lengthscale=1e-300).fit(X, y)
+        XGPClassifier(options={"lengthscale": 1e-300}).fit(X, y)
 
 
 @pytest.mark.parametrize("lengthscale", [1e-50, 1e-10])
@@ -348,7 +348,7 @@ def test_a_tiny_lengthscale_within_the_bound_trains(lengthscale):
     where the re-standardised point differs from its inducing point by a rounding error (which is many ℓ away).
     (A point against itself once gave log k = log σ² + a cancellation error of ~1e4 at ℓ = 1e-10: exp of it inf.)"""
     X, y = np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2
-    model = XGPClassifier(lengthscale=lengthscale, max_iter=5, learn_hyperparameters=False).fit(X, y)
+    model = XGPClassifier(options={"lengthscale": lengthscale}, max_iter=5, learn_hyperparameters=False).fit(X, y)
     own_label = model.predict_proba(X)[np.arange(20), y]
     assert np.isfinite(own_label).all() and np.all(own_label >= 0.5 - 1e-12)
     assert np.sum(own_label > 0.55) >= 15

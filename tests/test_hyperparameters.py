@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 from test_xgpc import rbf, reference_elbo, toy_problem
 
+from explorer.bench.xgpc_variants import XGPCVariants
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, learned_kernel
 from explorer.kernels import RBF, KernelParameterError, make_kernel
 from explorer.polyagamma import pg_mean
 from explorer.schedules import Constant
 from explorer.xgpc import XGPC, local_step
-from explorer.xgpc_variants import XGPCVariants
 
 
 def finite_difference_gradient(X_b, y_b, Z, n, kernel, mu, Sigma, full, h=1e-5):
@@ -322,7 +322,7 @@ def test_kernel_step_options_are_checked():
 
 def test_hyper_warmup_freezes_the_kernel_for_its_iterations_only():
     X, y = toy_problem(60, seed=7)
-    engine = XGPC(
+    engine = XGPCVariants(
         X,
         y,
         X[:6],
@@ -351,7 +351,7 @@ def test_adam_scale_multiplies_its_step_and_hyper_rate_rho_scales_by_rho_over_fi
     X, y = toy_problem(60, seed=7)
     runs = {}
     for rate in ("constant", "rho"):
-        engine = XGPC(
+        engine = XGPCVariants(
             X,
             y,
             X[:6],

@@ -160,7 +160,7 @@ def test_estimator_copies_a_kernel_object_and_never_changes_it():
     X, y = banana(300, seed=4)
     kernel = Matern52(np.array([1.0, 1.0]), 1.0, 1e-4)
     before = copy.deepcopy(kernel.state_dict())
-    clf = XGPClassifier(kernel=kernel, n_inducing=20, max_iter=200, random_state=0, eval_every=50).fit(X, y)
+    clf = XGPClassifier(kernel=kernel, n_inducing=20, max_iter=200, random_state=0).fit(X, y)
     after = kernel.state_dict()
     assert before["name"] == after["name"] and np.array_equal(before["lengthscale"], after["lengthscale"])
     assert (before["variance"], before["nugget"]) == (after["variance"], after["nugget"])
@@ -175,9 +175,7 @@ def test_estimator_takes_a_family_name_with_its_parameters():
     X, y = banana(200, seed=5)
     clf = XGPClassifier(
         kernel="matern12",
-        ard=True,
-        lengthscale=0.7,
-        variance=2.0,
+        options={"ard": True, "lengthscale": 0.7, "variance": 2.0},
         n_inducing=15,
         max_iter=1,
         learn_hyperparameters=False,

@@ -219,12 +219,6 @@ def test_a_trained_engine_separates_three_blobs_and_keeps_its_state():
     )
 
 
-def test_variant_options_are_refused_for_three_classes():
-    X, y = three_blobs()
-    with pytest.raises(ValueError, match="variant options \\(average_window\\) apply to two classes"):
-        methods.build("xgpc", X, y, X[::5], RBF(1.0), batch_size=10, rng=np.random.default_rng(), average_window=5)
-
-
 # ----- K = 2 -----------------------------------------------------------------------------------------------------------
 def test_with_two_classes_it_is_a_logit_model_on_another_latent_and_not_the_papers():
     rng = np.random.default_rng(6)

@@ -206,11 +206,11 @@ def test_the_family_is_an_option_of_the_builder_the_estimator_and_the_model_with
     assert (default.family, paper.family) == ("joint", "factorised")
     fast = dict(n_inducing=10, batch_size=50, max_iter=30, early_stopping=False, random_state=0)
     assert XGPClassifier(**fast).fit(X, y).engine_.family == "joint"
-    assert XGPClassifier(multiclass_family="factorised", **fast).fit(X, y).engine_.family == "factorised"
+    assert XGPClassifier(options={"multiclass_family": "factorised"}, **fast).fit(X, y).engine_.family == "factorised"
     model = Model(dataset="moons", n_inducing=10, batch_size=50, multiclass_family="factorised")
     model.set_data(X, y, "wine")
     assert model.engine.family == "factorised"
     with pytest.raises(ValueError, match="multiclass_family"):
-        XGPClassifier(multiclass_family="mean-field", **fast).fit(X, y)
+        XGPClassifier(options={"multiclass_family": "mean-field"}, **fast).fit(X, y)
     with pytest.raises(ValueError, match="unknown multi-class family 'mean-field'; choose one of joint, factorised"):
         XGPCMulticlass(X, y, X[::10], RBF(3.0), family="mean-field")

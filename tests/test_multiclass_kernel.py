@@ -114,10 +114,10 @@ def test_the_prior_is_an_option_of_the_builder_and_the_estimator_and_binary_x_gp
     off = methods.build("xgpc", X, y, X[::10], kernel, batch_size=50, rng=rng, multiclass_kernel_prior=0.0)
     assert off.kernel_prior is None
     fast = dict(n_inducing=10, batch_size=50, max_iter=20, early_stopping=False, random_state=0)
-    assert XGPClassifier(multiclass_kernel_prior=0.5, **fast).fit(X, y).engine_.kernel_prior.scale == 0.5
-    assert XGPClassifier(multiclass_kernel_prior=0.0, **fast).fit(X, y).engine_.kernel_prior is None
-    with pytest.raises(ValueError, match="multiclass_kernel_prior"):
-        XGPClassifier(multiclass_kernel_prior=-1.0, **fast).fit(X, y)
+    assert XGPClassifier(options={"multiclass_kernel_prior": 0.5}, **fast).fit(X, y).engine_.kernel_prior.scale == 0.5
+    assert XGPClassifier(options={"multiclass_kernel_prior": 0.0}, **fast).fit(X, y).engine_.kernel_prior is None
+    with pytest.raises(ValueError, match=r"options\[.multiclass_kernel_prior.\]: multiclass_kernel_prior must be"):
+        XGPClassifier(options={"multiclass_kernel_prior": -1.0}, **fast).fit(X, y)
     binary = methods.build("xgpc", X[y < 2], y[y < 2], X[::10], kernel, batch_size=50, rng=rng)
     assert not hasattr(binary, "kernel_prior")
 

@@ -14,9 +14,9 @@ from test_engine import assert_same_tree
 from explorer import methods
 from explorer.bench import dynamics
 from explorer.bench.protocol import log_spaced_evaluation
+from explorer.bench.xgpc_variants import VARIANT_DEFAULTS, grown_batch_size, noise_scaled_rho, variants_like
 from explorer.kernels import RBF
 from explorer.linalg import NumericalError
-from explorer.schedules import grown_batch_size, noise_scaled_rho
 from explorer.training import Trainer, fit_to_optimum
 
 
@@ -29,7 +29,10 @@ def confident_problem(n=240, m=20, seed=0):
 
 
 def xgpc(X, y, Z, *, batch_size=None, learn=False, seed=0, **options):
-    return methods.build(
+    """X-GPC from `methods.build` with the method's options, as `XGPCVariants` (`variants_like`) with the variant
+    options among `options`."""
+    variants = {name: options.pop(name) for name in VARIANT_DEFAULTS if name in options}
+    engine = methods.build(
         "xgpc",
         X,
         y,
@@ -40,6 +43,7 @@ def xgpc(X, y, Z, *, batch_size=None, learn=False, seed=0, **options):
         learn_hyperparameters=learn,
         **options,
     )
+    return variants_like(engine, **variants) if variants else engine
 
 
 def full_batch_ascent(X, y, Z, **options):

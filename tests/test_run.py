@@ -2,7 +2,6 @@
 give the same history from the `Model`, `XGPClassifier` and the benchmark protocol; every method option is a
 declared setting reachable from every face; old run files load."""
 
-import inspect
 import json
 import math
 
@@ -14,10 +13,15 @@ from explorer.bench import protocol as P
 from explorer.bench.common import add_setting_argument
 from explorer.dashboard import controls
 from explorer.data import datasets
-from explorer.run import Run, RunFileError, streams
+from explorer.estimator import OPTION_SETTINGS
+from explorer.kernels import RBF
+from explorer.run import RETIRED_SETTINGS, Run, RunFileError, streams
+from explorer.xgpc import XGPC
 
 N, SEED = 300, 3
 SETTINGS = dict(n_inducing=15, batch_size=40, eval_every=10)
+ESTIMATOR = dict(n_inducing=15, batch_size=40)
+"""SETTINGS as the estimator takes them: eval_every is one of its `options`."""
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +44,8 @@ def estimator_history(X, y, method):
         validation_fraction=0.1,
         convergence="none",
         max_iter=60,
-        lengthscale=math.sqrt(2),
-        **SETTINGS,
+        options={"lengthscale": math.sqrt(2), "eval_every": 10},
+        **ESTIMATOR,
     )
     return clf.fit(X, y).history_
 
@@ -77,8 +81,8 @@ def test_another_seed_gives_another_history(moons):
         validation_fraction=0.1,
         convergence="none",
         max_iter=60,
-        lengthscale=math.sqrt(2),
-        **SETTINGS,
+        options={"lengthscale": math.sqrt(2), "eval_every": 10},
+        **ESTIMATOR,
     ).fit(X, y)
     assert [row["elbo"] for row in one] != [row["elbo"] for row in other.history_]
 
@@ -91,20 +95,23 @@ def test_streams_are_the_seed_sequences_four_children():
 
 
 def test_every_method_option_is_a_declared_setting_on_every_face():
-    builder_options = {
-        name
-        for build in methods.METHODS.values()
-        for name in inspect.signature(build).parameters
-        if name not in ("X", "y", "Z", "kernel", "batch_size", "rng")
-    }
-    assert builder_options <= set(settings.SETTINGS)
-    assert {"hyper_every", "kernel_bound"} <= builder_options
+    """Every option a method reads — its builder's and, by name, its engines' constructor keywords — is a declared
+    setting, and every setting is on every face: the Model's parameters, the dashboard's widgets, labels and URL keys,
+    and the estimator's parameters or its `options` (checked by the declaration)."""
+    method_options = {name for method in methods.METHODS for name in methods.option_names(method)}
+    assert method_options <= set(settings.SETTINGS)
+    assert {"hyper_every", "kernel_bound", "full", "sites", "learning_rate", "multiclass_family"} <= method_options
     estimator_parameters = set(XGPClassifier().get_params())
+    assert len(estimator_parameters) <= 15
     for name in settings.SETTINGS:
         assert name in Model.param  # the param face
         assert name in controls.CONFIGURATION and name in controls.LABELS  # the dashboard: widget, label, URL key
-        if settings.SETTINGS[name].group != "data":
-            assert name in estimator_parameters and name in XGPClassifier._parameter_constraints
+        if settings.SETTINGS[name].group == "data":
+            continue
+        if name in estimator_parameters:
+            assert name in XGPClassifier._parameter_constraints
+        else:
+            assert name in OPTION_SETTINGS and name not in XGPClassifier._parameter_constraints
 
 
 @pytest.mark.parametrize("method, every", [("xgpc", 1), ("svgp-natgrad", 4), ("epgpc", 3)])
@@ -112,7 +119,7 @@ def test_hyper_every_reaches_the_engine_from_the_model_the_estimator_and_a_flag(
     model = Model(dataset="moons", n_points=100, n_inducing=5, method=method, hyper_every=every)
     assert model.engine.hyper_every == every
     X, y = datasets.load("moons", n=100, seed=0)
-    clf = XGPClassifier(method=method, n_inducing=5, max_iter=2, hyper_every=every).fit(X, y)
+    clf = XGPClassifier(method=method, n_inducing=5, max_iter=2, options={"hyper_every": every}).fit(X, y)
     assert clf.engine_.hyper_every == every
     parser = __import__("argparse").ArgumentParser()
     add_setting_argument(parser, "hyper_every")
@@ -122,8 +129,8 @@ def test_hyper_every_reaches_the_engine_from_the_model_the_estimator_and_a_flag(
 def test_kernel_bound_reaches_xgpc_and_a_bad_value_is_refused_by_name():
     model = Model(dataset="moons", n_points=100, n_inducing=5, kernel_bound="augmented")
     assert model.engine.kernel_bound == "augmented"
-    with pytest.raises(ValueError, match="kernel_bound"):
-        XGPClassifier(kernel_bound="tight").fit(*datasets.load("moons", n=100, seed=0))
+    with pytest.raises(ValueError, match=r"options\['kernel_bound'\]: unknown kernel_bound 'tight'"):
+        XGPClassifier(options={"kernel_bound": "tight"}).fit(*datasets.load("moons", n=100, seed=0))
     with pytest.raises(ValueError, match="unknown kernel_bound 'tight'; choose one of augmented, exact"):
         Run({"kernel_bound": "tight"}, np.zeros((4, 2)), np.ones(4), np.zeros((1, 2)), np.ones(1))
 
@@ -135,8 +142,8 @@ def test_the_estimator_and_the_model_share_bounds(tmp_path):
     assert setting.out_of_range(0.5) == "Robbins–Monro rate κ: 0.5 is out of range (above 0.5 and at most 1)"
     with pytest.raises(ValueError, match="kappa"):
         Model(dataset="moons", n_points=100, kappa=0.5)
-    with pytest.raises(ValueError, match="'kappa' parameter of XGPClassifier"):
-        XGPClassifier(kappa=0.5).fit(*datasets.load("moons", n=100, seed=0))
+    with pytest.raises(ValueError, match=r"options\['kappa'\]: kappa must be a finite number above 0.5"):
+        XGPClassifier(options={"kappa": 0.5}).fit(*datasets.load("moons", n=100, seed=0))
     model = Model(dataset="moons", n_points=100, n_inducing=5)
     changes, problems = controls.settings_from_query("?kappa=0.5&hyper_every=3", model)
     assert changes == {"hyper_every": 3}
@@ -173,7 +180,10 @@ def test_a_version_2_run_file_still_loads_and_continues(tmp_path):
 def test_numpy_scalars_scikit_learn_accepts_reach_the_run_as_python_numbers():
     X, y = datasets.load("moons", n=100, seed=0)
     clf = XGPClassifier(
-        n_inducing=np.int64(5), max_iter=np.int64(3), learn_hyperparameters=np.bool_(False), rho=np.float32(0.25)
+        n_inducing=np.int64(5),
+        max_iter=np.int64(3),
+        learn_hyperparameters=np.bool_(False),
+        options={"rho": np.float32(0.25)},
     )
     clf.set_params(step_size="constant").fit(X, y)
     assert clf.n_iter_ == 3 and clf.engine_.m == 5 and clf.engine_.hyper_optimizer is None
@@ -190,3 +200,65 @@ def test_a_run_with_a_step_rule_object_says_it_cannot_be_saved(tmp_path):
     with pytest.raises(ValueError, match="step-size rule object \\(Constant\\) cannot be saved"):
         model.save(tmp_path / "run.npz")
     assert not (tmp_path / "run.npz").exists()
+
+
+def test_a_version_4_run_file_loads_when_its_retired_options_are_off_and_is_refused_by_name_otherwise(tmp_path):
+    """Files of format 4 stored the X-GPC options that were measured and not adopted (issue 32): at their "off"
+    values the run continues as saved; a run that used one cannot continue here, and the refusal names it."""
+    model = Model(dataset="moons", n_points=120, n_inducing=8, batch_size=30, seed=2)
+    model.step(15)
+    path = tmp_path / "run.npz"
+    model.save(path)
+    with np.load(path) as stored:
+        arrays = {name: stored[name] for name in stored.files}
+    meta = json.loads(str(arrays.pop("__meta__")))
+    meta.update(format="xgpc-explorer-run/4", config={**meta["config"], **RETIRED_SETTINGS})
+    old = tmp_path / "old.npz"
+    with open(old, "wb") as f:
+        np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+    loaded = Model.load(old)
+    model.step(10)
+    loaded.step(10)
+    np.testing.assert_array_equal([r["elbo"] for r in loaded.history.rows], [r["elbo"] for r in model.history.rows])
+    for name, used in (("average_window", 200), ("kernel_step", "whitened"), ("batch_growth_every", True)):
+        meta["config"] = {**meta["config"], **RETIRED_SETTINGS, name: used}
+        with open(old, "wb") as f:
+            np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+        with pytest.raises(
+            RunFileError, match=rf"{name}={used!r} is an X-GPC option that was measured and not adopted"
+        ):
+            Model.load(old)
+    del meta["config"]["overrelax"]  # a version-4 file holds every one of them
+    with open(old, "wb") as f:
+        np.savez(f, __meta__=np.array(json.dumps(meta)), **arrays)
+    with pytest.raises(RunFileError, match=r"settings missing \['overrelax'\]"):
+        Model.load(old)
+
+
+def test_a_method_refuses_an_option_it_does_not_read_by_name():
+    X, y = datasets.load("moons", n=60, seed=0)
+    with pytest.raises(TypeError, match=r"method 'epgpc' takes no options \['kernel_bound'\]; its options are damping"):
+        methods.build("epgpc", X, y, X[:5], RBF(1.0), batch_size=10, rng=np.random.default_rng(0), kernel_bound="exact")
+    with pytest.raises(TypeError, match=r"takes no options \['average_window'\]"):  # measured, not adopted: gone
+        methods.build("xgpc", X, y, X[:5], RBF(1.0), batch_size=10, rng=np.random.default_rng(0), average_window=5)
+
+
+def test_a_new_engine_keyword_reaches_the_engine_with_no_builder_naming_it(monkeypatch):
+    """The engine half of "a new engine option is a settings row plus the engine that reads it": a keyword added
+    to X-GPC's constructor is an option of the method and arrives from `methods.build` (which the faces call with
+    the settings, `settings.builder_options`); no builder or signature relays it."""
+
+    class Probed(XGPC):
+        def __init__(self, *args, probe: int = 0, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.probe = probe
+
+    X, y = datasets.load("moons", n=60, seed=0)
+    build = dict(batch_size=10, rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match=r"takes no options \['probe'\]"):
+        methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, **build)
+    monkeypatch.setattr(methods, "XGPC", Probed)
+    monkeypatch.setitem(methods.ENGINES, "xgpc", (Probed, methods.XGPCMulticlass))
+    assert "probe" in methods.option_names("xgpc") and "probe" not in methods.option_names("epgpc")
+    engine = methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, hyper_every=2, **build)
+    assert type(engine) is Probed and engine.probe == 3 and engine.hyper_every == 2

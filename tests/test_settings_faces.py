@@ -17,7 +17,7 @@ import pytest
 from explorer import Model, XGPClassifier, bench, console, settings
 from explorer.bench.common import setting_type
 from explorer.dashboard.controls import CONFIGURATION, LABELS, settings_from_query
-from explorer.estimator import RUN_SETTINGS
+from explorer.estimator import PARAMETER_SETTINGS, RUN_SETTINGS
 
 
 def bad_values(setting: settings.Setting) -> list:
@@ -64,9 +64,11 @@ def model():
 
 @pytest.mark.parametrize(("name", "value"), [c for c in CASES if c[0] in RUN_SETTINGS])
 def test_the_estimator_refuses_in_the_declarations_words(name, value):
+    """A parameter of its own or an entry of `options`: refused at fit, naming it, the value and what is allowed."""
     X, y = np.random.default_rng(0).normal(size=(30, 2)), np.arange(30) % 2
+    given = {name: value} if name in PARAMETER_SETTINGS else {"options": {name: value}}
     with pytest.raises(ValueError) as refused:
-        XGPClassifier(**{"n_inducing": 5, "max_iter": 2, name: value}).fit(X, y)
+        XGPClassifier(**{"n_inducing": 5, "max_iter": 2, **given}).fit(X, y)
     says(str(refused.value), name, value, settings.SETTINGS[name])
     assert settings.SETTINGS[name].requirement() in str(refused.value)
 

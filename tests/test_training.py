@@ -173,10 +173,9 @@ def test_the_estimator_uses_the_step_rule_it_is_given():
         batch_size=20,
         max_iter=30,
         step_size="constant",
-        rho=0.3,
+        options={"rho": 0.3, "eval_every": 10},
         learn_hyperparameters=False,
         convergence="none",
-        eval_every=10,
         random_state=0,
     ).fit(X, y)
     assert clf.engine_.schedule.rho == 0.3 and [row["rho"] for row in clf.history_[1:]] == [0.3, 0.3, 0.3]
@@ -188,7 +187,7 @@ def test_the_estimator_uses_the_step_rule_it_is_given():
         step_size=rule,
         learn_hyperparameters=False,
         convergence="none",
-        eval_every=10,
+        options={"eval_every": 10},
         random_state=0,
     ).fit(X, y)
     assert rule.t == 0 and clf.engine_.schedule.t == 30  # the estimator's parameter is never advanced
@@ -198,11 +197,9 @@ def test_the_estimator_uses_the_step_rule_it_is_given():
         batch_size=20,
         max_iter=10,
         step_size="robbins-monro",
-        tau=4.0,
-        kappa=0.9,
+        options={"tau": 4.0, "kappa": 0.9, "eval_every": 10},
         learn_hyperparameters=False,
         convergence="none",
-        eval_every=10,
         random_state=0,
     ).fit(X, y)
     assert tuned.history_[-1]["rho"] == pytest.approx((10 + 4.0) ** -0.9)

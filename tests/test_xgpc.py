@@ -8,13 +8,13 @@ from scipy import integrate, optimize
 from scipy.special import log_expit
 from threadpoolctl import threadpool_limits
 
+from explorer.bench.xgpc_variants import XGPCVariants
 from explorer.hyperparameters import Adam
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.metrics import error_rate
 from explorer.schedules import Adaptive, Constant
 from explorer.xgpc import XGPC
-from explorer.xgpc_variants import XGPCVariants
 
 
 # ----- an independent re-derivation of the model ---------------------------------------------------------------------

@@ -18,13 +18,14 @@ from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import add_common_arguments, finish, run_config
 from explorer.bench.race import race_entrants
+from explorer.bench.xgpc_variants import variant_trainer
 from explorer.console import Parser
 
 DESCRIPTION = "Kernel-learning dynamics: X-GPC's kernel-step options raced against natural-gradient SVGP"
 REFERENCE = "svgp-natgrad"
 # the late-growing minibatch (Friedlander & Schmidt 2012) and over-relaxed full-batch steps (Salakhutdinov & Roweis 2003)
 GROW = {"batch_growth": 1.01, "batch_growth_start": 2000, "batch_max": 10_000, "batch_rho": "noise"}
-ENTRANTS = {  # short name (for --entrants) → (label, method, builder options); "paper" pins the paper's alternation
+ENTRANTS = {  # short name (for --entrants) → (label, method, settings and variant options); "paper": the paper's way
     "paper": (
         "xgpc, the paper's alternation (q fixed in u-space)",
         "xgpc",
@@ -153,7 +154,9 @@ def markdown(races: dict[str, dict], args) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     reference = ENTRANTS[REFERENCE][0]
-    races = race_entrants(args, ENTRANTS, annotate=lambda results: kernel_ratios(results, reference))
+    races = race_entrants(
+        args, ENTRANTS, annotate=lambda results: kernel_ratios(results, reference), make_trainer=variant_trainer
+    )
     command = ("python -m explorer bench dynamics " + shlex.join(list(argv or []))).strip()
     finish(
         args,

@@ -303,8 +303,8 @@ def kernel_label(name: str) -> str:
 
 def parse_option(item: str) -> tuple[str, str, object]:
     """ "xgpc.rho=0.1" → ("xgpc", "rho", 0.1): a benchmark's `--option METHOD.KEY=VALUE`, a method of
-    `explorer.methods`, one of its builder's settings or a step-size setting, and a value checked by the setting's
-    declaration (`common.setting_value`); ValueError naming what is wrong."""
+    `explorer.methods`, one of its options (`methods.option_names`, each a declared setting) or a step-size setting,
+    and a value checked by the setting's declaration (`common.setting_value`); ValueError naming what is wrong."""
     name, equals, text = item.partition("=")
     method, dot, key = name.partition(".")
     if not (method and dot and key and equals):

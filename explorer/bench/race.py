@@ -69,13 +69,15 @@ def race_fold(
     seconds: float,
     seed: int,
     batch_size: int = 100,
+    make_trainer=P.make_trainer,
 ) -> dict[str, dict]:
-    """Race every entrant (label → (method, builder options)) for `seconds` of training on one split, all from the
-    same seed, in the fair slices of `studies.race.Race`; traces and final values per label."""
+    """Race every entrant (label → (method, options)) for `seconds` of training on one split, all from the same seed,
+    in the fair slices of `studies.race.Race`; traces and final values per label. `make_trainer` builds each
+    entrant's Trainer (default `protocol.make_trainer`, whose options are run settings)."""
     race = Race(
         {
             label: partial(
-                P.make_trainer, method, split, seed=seed, batch_size=batch_size, convergence="none", options=options
+                make_trainer, method, split, seed=seed, batch_size=batch_size, convergence="none", options=options
             )
             for label, (method, options) in entrants.items()
         },
@@ -107,10 +109,12 @@ def race_settings(args: argparse.Namespace, *, m: int, nugget: float | None, bat
     return {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
 
 
-def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], settings: dict) -> dict:
+def race_task(
+    name: str, fold: int, entrants: dict[str, tuple[str, dict]], settings: dict, make_trainer=P.make_trainer
+) -> dict:
     """One race of a grid: the entrants on fold `fold` (0-based) of 10 of data set `name` (a registered name or a
     file), `settings` the protocol, seed, m, nugget, eval_points, kernel, seconds and batch_size; the data set's n
-    and each entrant's results (`race_fold`)."""
+    and each entrant's results (`race_fold` with `make_trainer`)."""
     split = P.fold_split(
         name,
         settings["protocol"],
@@ -121,7 +125,9 @@ def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], setti
         monitor_points=settings["eval_points"],
         kernel=settings["kernel"],
     )
-    results = race_fold(split, entrants, settings["seconds"], settings["seed"] + fold, settings["batch_size"])
+    results = race_fold(
+        split, entrants, settings["seconds"], settings["seed"] + fold, settings["batch_size"], make_trainer
+    )
     return {"n": len(P.shared_dataset(name, settings["protocol"])[1]), "entrants": results}
 
 
@@ -147,18 +153,21 @@ def verdict_record(verdict: Verdict) -> dict:
     }
 
 
-def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dict]], annotate=None) -> dict:
+def race_entrants(
+    args: argparse.Namespace, table: dict[str, tuple[str, str, dict]], annotate=None, make_trainer=P.make_trainer
+) -> dict:
     """Race the entrants of `table` (short name → (label, method, options)) named in args.entrants, args.seconds each,
     on fold args.fold of every data set in args.datasets, one task of the grid per data set (`grid.run`: here or on
     a cluster, BLAS pinned to args.threads): data set → {"n", "best_nll", "entrants": label → results}.
-    `annotate(results)` may add columns to a data set's results (e.g. kernel ratios)."""
+    `annotate(results)` may add columns to a data set's results (e.g. kernel ratios); `make_trainer` builds the
+    entrants (`race_fold`)."""
     entrants = {label: (method, options) for short, (label, method, options) in table.items() if short in args.entrants}
     settings = race_settings(args, m=100, nugget=None, batch_size=100)
     tasks = [
         grid.Task(
             (name, f"fold {args.fold}"),
             race_task,
-            (name, args.fold - 1, entrants, settings),
+            (name, args.fold - 1, entrants, settings, make_trainer),
             len(entrants) * args.seconds,
             (P.file_version(name, args.protocol),),
         )

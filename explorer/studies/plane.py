@@ -128,11 +128,15 @@ surface with sd (a predictor that has none, such as the Gibbs sampler's, returns
 def through_link(predict_latent: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], link) -> Predict:
     """The prediction function of a model whose class probabilities p(y* = k) = ∫ p(y* = k | f) q(f*) df* go
     through its link (every engine; `link` a `likelihoods` link such as `engine.link`): one call of predict_latent
-    (X (n, d) → mean, var (n,), or (n, K) for K ≥ 3) gives both the probabilities (n, K) and the variance."""
+    (X (n, d) → mean, var (n,), or (n, K) for K ≥ 3) gives both the probabilities (n, K) and the variance. A link
+    whose latent functions are not one per class (the stick-breaking one's K − 1 logits) maps their variances to one
+    per class by its `variance_per_class` (n, K)."""
+
+    per_class = getattr(link, "variance_per_class", None)  # a link without one latent function per class (K ≥ 3)
 
     def predict(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         mean, var = predict_latent(X)
-        return link.predictive(mean, var), var
+        return link.predictive(mean, var), var if per_class is None else per_class(var)
 
     return predict
 

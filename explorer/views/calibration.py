@@ -7,7 +7,7 @@ expected calibration error in the legend).
 
 From a `bench multiclass` JSON (the first data set's first fold, or --dataset, --fold):
 
-    python -m explorer.views.reliability_figure bench-results/multiclass.json reliability.png [--dataset digits]
+    python -m explorer.views.reliability_figure bench-results/multiclass-the-issue-29-table.json reliability.png [--dataset digits]
 """
 
 from __future__ import annotations

@@ -46,8 +46,8 @@ def estimator_history(method: str, dataset: str) -> list[dict]:
         n_inducing=15,
         batch_size=40,
         max_iter=60,
-        eval_every=10,
         early_stopping=False,
+        options={"eval_every": 10},
         learn_hyperparameters=True,
         random_state=7,
     ).fit(X, y)

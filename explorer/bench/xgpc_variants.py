@@ -1,15 +1,17 @@
-"""X-GPC's options that were measured and not adopted (README "Choices"; `python -m explorer bench steps`,
-`bench dynamics`, `bench bound`, BENCHMARKS.md): `XGPCVariants`, the paper's `explorer.xgpc.XGPC` plus
+"""X-GPC's options that were measured and not adopted (README "Choices"; `python -m explorer bench dynamics`,
+BENCHMARKS.md): `XGPCVariants`, the paper's `explorer.xgpc.XGPC` plus
 
+- a kernel warm-up (`hyper_warmup`: no kernel step in the first iterations) and Adam's rate × ρ_t/ρ₁
+  (`hyper_rate="rho"`);
 - a whitened kernel step (`kernel_step="whitened"`, GPflow's parametrisation) instead of the paper's fixed q(u);
 - an initial q(u) from coordinate-ascent sweeps on a subset (`init_sweeps`, `init_rows`);
 - iterate averaging (`average_window`);
-- a minibatch that grows late (`batch_growth`, `batch_growth_start`, `batch_growth_every`, `batch_max`: the SVI
-  skeleton's) and a step size scaled to it (`batch_rho="noise"`);
+- a minibatch that grows late (`batch_growth`, `batch_growth_start`, `batch_growth_every`, `batch_max`;
+  `grown_batch_size`) and a step size scaled to it (`batch_rho="noise"`, `noise_scaled_rho`);
 - over-relaxed bound optimisation on full batches (`overrelax`).
 
-`explorer.methods` builds an `XGPCVariants` only when one of these is set away from its default (`VARIANT_DEFAULTS`);
-with every default it is `XGPC` itself, number for number.
+They are not run settings (no face offers them): `bench dynamics` races them (`variant_trainer`), and with every
+default an `XGPCVariants` is `XGPC` itself, number for number.
 """
 
 from __future__ import annotations
@@ -17,21 +19,24 @@ from __future__ import annotations
 import inspect
 import math
 import numbers
+import warnings
 
 import numpy as np
 from scipy.linalg import lapack
 
+from explorer.bench.protocol import make_trainer
 from explorer.hyperparameters import whitened_kernel_gradient
-from explorer.inputs import MAX_COUNT
+from explorer.inputs import MAX_COUNT, count
 from explorer.kernels import Kernel
 from explorer.linalg import positive_definite_cholesky, robust_cholesky
 from explorer.polyagamma import pg_mean
-from explorer.schedules import noise_scaled_rho
 from explorer.targets import natural_gradient_targets
+from explorer.training import Trainer
 from explorer.xgpc import XGPC, _whiten, augmented_likelihood_terms, local_step, optimal_c
 
 KERNEL_STEPS = ("fixed-u", "whitened")
 BATCH_RHOS = ("schedule", "noise")
+HYPER_RATES = ("constant", "rho")
 OVERRELAX_GAIN = 1e-12
 """An over-relaxed step is kept only if it raises the bound by more than this fraction of |L| (`_overrelaxed_update`).
 Near the optimum the proposal and η give the same bound up to rounding (measured: ±3e-14 at L ≈ −64, 5e-16 of it),
@@ -40,6 +45,9 @@ and `L(proposal) ≥ L(η)` then accepted or refused by the last bit, differentl
 
 class XGPCVariants(XGPC):
     """`XGPC` with the variant options (keyword arguments besides XGPC's own, defaults in `VARIANT_DEFAULTS`).
+
+    `hyper_warmup` iterations pass before the first kernel step; `hyper_rate="rho"` scales Adam's learning rate by
+    ρ_t/ρ₁ (the variational step's rule, ρ₁ its first value), so that the kernel slows down as q(u) does.
 
     `kernel_step` says what the kernel step holds fixed: "fixed-u" (the paper: q(u) = N(μ, Σ), η unchanged) or
     "whitened" (q(w) with u = L_K w, K_mm = L_K L_Kᵀ, as GPflow's whitened SVGP: the gradient at fixed q(w), and
@@ -54,8 +62,11 @@ class XGPCVariants(XGPC):
     w = max(1/k, 1/W) at the k-th iterate, so a uniform average of the first W iterates, then an exponential one over
     about W; the bound and the predictions then use q̄ = q(η̄) (`mu`, `Sigma`, `eta1`, `eta2` stay the SVI iterate's,
     on which the local, natural-gradient and kernel steps work).
-    `batch_growth`, `batch_growth_start`, `batch_growth_every`, `batch_max`: a minibatch that grows late (`SVIEngine`);
-    `batch_rho="noise"` then scales the rule's ρ to the minibatch's size (`schedules.noise_scaled_rho`: ρ at
+    `batch_growth` ≥ 1, `batch_growth_start`, `batch_growth_every`, `batch_max`: after `batch_growth_start` iterations
+    at s = `batch_size` the minibatch grows by the factor `batch_growth` every `batch_growth_every` iterations up to
+    `batch_max` (default n: late iterations become full-batch; Friedlander & Schmidt 2012); s_t is a function of the
+    iteration (`grown_batch_size`), so a saved iteration restores it.
+    `batch_rho="noise"` then scales the rule's ρ to the minibatch's size (`noise_scaled_rho`: ρ at
     s = `batch_size`, rising to 1 — coordinate ascent — at s = n), "schedule" (default) keeps the rule's ρ.
     `overrelax` α > 1 turns full-batch iterations into adaptive over-relaxed bound optimisation (Salakhutdinov &
     Roweis 2003; `_overrelaxed_update`): steps ρ ≥ 1 grown by α while the augmented bound rises, else the plain
@@ -70,6 +81,8 @@ class XGPCVariants(XGPC):
         Z,
         kernel: Kernel,
         *,
+        hyper_warmup: int = 0,
+        hyper_rate: str = "constant",
         kernel_step: str = "fixed-u",
         init_sweeps: int = 0,
         init_rows: int = 2000,
@@ -82,7 +95,11 @@ class XGPCVariants(XGPC):
         overrelax: float | None = None,
         **options,
     ):
-        full, hyper_rate = options.get("full", False), options.get("hyper_rate", "constant")
+        full = options.get("full", False)
+        if hyper_warmup < 0:
+            raise ValueError(f"hyper_warmup must be ≥ 0, got {hyper_warmup}")
+        if hyper_rate not in HYPER_RATES:
+            raise ValueError(f"hyper_rate must be one of {HYPER_RATES}, got {hyper_rate!r}")
         if kernel_step not in KERNEL_STEPS:
             raise ValueError(f"kernel_step must be one of {KERNEL_STEPS}, got {kernel_step!r}")
         if kernel_step == "whitened" and full:
@@ -105,6 +122,7 @@ class XGPCVariants(XGPC):
                 "overrelax takes steps ρ ≥ 1 that grow; hyper_rate='rho' (Adam's rate × ρ_t/ρ₁) would "
                 "grow the kernel's learning rate with them: use hyper_rate='constant'"
             )
+        self.hyper_warmup, self.hyper_rate, self.first_rho = int(hyper_warmup), hyper_rate, float("nan")
         self.kernel_step = kernel_step
         self.init_sweeps, self.init_rows = int(init_sweeps), int(init_rows)
         self.q_initialised = self.init_sweeps == 0
@@ -125,6 +143,48 @@ class XGPCVariants(XGPC):
         super().set_training_data(X, y)
         self._overrelax_cache = None
 
+    # ----- the kernel step's schedule and the growing minibatch -----------------------------------------------------
+    def _kernel_step_due(self) -> bool:
+        """XGPC's rule, once the warm-up of `hyper_warmup` iterations is over."""
+        return self.iteration > self.hyper_warmup and super()._kernel_step_due()
+
+    def _hyper_rate_scale(self) -> float:
+        """The factor on Adam's learning rate: 1, or ρ_t/ρ₁ for `hyper_rate="rho"`."""
+        return self.rho / self.first_rho if self.hyper_rate == "rho" else 1.0
+
+    def _set_batch_growth(self, growth, start, every, batch_max) -> None:
+        """Check and keep the minibatch growth: a finite factor ≥ 1, whole numbers start ≥ 0 and every ≥ 1, and a cap
+        from `batch_size` to n (None: n; above n clamped to n with a warning)."""
+        if isinstance(growth, bool) or not isinstance(growth, numbers.Real) or not math.isfinite(growth) or growth < 1:
+            raise ValueError(f"batch_growth must be a finite factor ≥ 1 (1: a fixed minibatch), got {growth!r}")
+        start, every = count(start, "batch_growth_start"), count(every, "batch_growth_every")
+        if every < 1:
+            raise ValueError(f"batch_growth_every must be ≥ 1, got {every}")
+        if batch_max is not None:
+            batch_max = count(batch_max, "batch_max")
+            if batch_max < self.batch_size:
+                raise ValueError(f"batch_max ({batch_max}) must be at least batch_size ({self.batch_size})")
+            if batch_max > self.n:
+                warnings.warn(
+                    f"batch_max {batch_max} > n = {self.n}; the minibatch grows to the full batch of {self.n}",
+                    stacklevel=3,
+                )
+                batch_max = self.n
+        self.batch_growth, self.batch_growth_start, self.batch_growth_every = float(growth), start, every
+        self.batch_max = batch_max
+
+    def batch_size_at(self, iteration: int) -> int:
+        """The minibatch size of the `iteration`-th iteration (1-based): `batch_size`, grown as configured."""
+        return grown_batch_size(
+            iteration,
+            self.batch_size,
+            self.n,
+            growth=self.batch_growth,
+            start=self.batch_growth_start,
+            every=self.batch_growth_every,
+            cap=self.batch_max,
+        )
+
     def _move_kernel(self, kernel: Kernel) -> None:
         """The kernel step: q(u) stays in u-space ("fixed-u", the paper) or in whitened coordinates ("whitened")."""
         if self.kernel_step == "fixed-u":
@@ -138,12 +198,6 @@ class XGPCVariants(XGPC):
             m, eta_bar = self.m, self._eta_bar
             eta2_bar = W @ eta_bar[m:].reshape(m, m) @ W.T
             self._set_average(np.concatenate([W @ eta_bar[:m], (0.5 * (eta2_bar + eta2_bar.T)).ravel()]))
-
-    def _carry_q_whitened(self, W: np.ndarray) -> np.ndarray:
-        """η for the new kernel (cached) with q(w) unchanged, w = L_K⁻¹u: u' = L'L⁻¹u, so with W = L'⁻ᵀLᵀ (m, m)
-        η₁' = Wη₁ and −2η₂' = Σ'⁻¹ = W L_P (W L_P)ᵀ (exactly symmetric); L the old L_K, L' the new one. (m + m²,)."""
-        R = W @ self.L_P
-        return np.concatenate([W @ self.eta1, (-0.5 * (R @ R.T)).ravel()])
 
     def _carry_q_whitened(self, W: np.ndarray) -> np.ndarray:
         """η for the new kernel (cached) with q(w) unchanged, w = L_K⁻¹u: u' = L'L⁻¹u, so with W = L'⁻ᵀLᵀ (m, m)
@@ -232,6 +286,8 @@ class XGPCVariants(XGPC):
             result = self._overrelaxed_update(index, X_b, y_b)
         else:
             result = super()._update_q(index, X_b, y_b)
+        if not math.isfinite(self.first_rho):
+            self.first_rho = self.rho
         if self.average_window:
             self._average()
         return result
@@ -295,14 +351,16 @@ class XGPCVariants(XGPC):
             "q_initialised": self.q_initialised,
             "average_count": self.average_count,
             "overrelax_rho": self.overrelax_rho,
+            "first_rho": self.first_rho,
             "eta_bar": None if self._eta_bar is None else self._eta_bar.copy(),
         }
 
     def load_state_dict(self, state: dict) -> None:
         super().load_state_dict(state)
-        self.q_initialised = bool(state.get("q_initialised", True))  # older files: past their first iteration
+        self.q_initialised = bool(state["q_initialised"])
         self.overrelax_rho, self._overrelax_cache = float(state.get("overrelax_rho", 1.0)), None
-        self.average_count, self._eta_bar, self._averaged = int(state.get("average_count", 0)), None, None
+        self.first_rho = float(state["first_rho"])
+        self.average_count, self._eta_bar, self._averaged = int(state["average_count"]), None, None
         if state.get("eta_bar") is not None:
             self._set_average(np.array(state["eta_bar"], dtype=float))
 
@@ -313,3 +371,66 @@ VARIANT_DEFAULTS = {
     if parameter.kind is inspect.Parameter.KEYWORD_ONLY
 }
 """Each variant option with the value that turns it off (the paper's X-GPC): `XGPCVariants`' own defaults."""
+
+
+def grown_batch_size(
+    iteration: int, base: int, n: int, *, growth: float = 1.0, start: int = 0, every: int = 1, cap: int | None = None
+) -> int:
+    """s_t of a minibatch that grows late (the hybrid deterministic–stochastic method of Friedlander & Schmidt 2012):
+    s_t = min(cap, ⌈base · growth^⌈(t − start)/every⌉⌉) for the t-th iteration (t ≥ 1) after `start` iterations at
+    s = base, else base; `cap` None means n, the full batch. growth = 1 keeps the minibatch fixed."""
+    cap = n if cap is None else min(cap, n)
+    if growth == 1.0 or iteration <= start or base >= cap:
+        return min(base, n)
+    periods = -(-(iteration - start) // every)
+    if periods * math.log(growth) >= math.log(cap / base):  # compared in logs: growth**periods may overflow
+        return cap
+    return min(cap, math.ceil(base * growth**periods))
+
+
+def noise_scaled_rho(rho: float, s: int, base: int, n: int) -> float:
+    """ρ for a minibatch of s rows when the step-size rule gave ρ for `base` rows: ρ_s = ρ / (ρ + r(1 − ρ)) with
+    r = (1/s − 1/n)/(1/base − 1/n), the variance of the n/s-scaled minibatch sum (drawn without replacement) relative
+    to its variance at s = base. Reading ρ as the gain d²/(d² + V) of a noisy fixed-point step (d: the distance to the
+    fixed point, V: the target's noise, as in the adaptive rule ρ = ‖E g‖²/E‖g‖²) and scaling V by r gives this; it is
+    ρ at s = base and 1 at s = n, where X-GPC's step is exact coordinate ascent."""
+    if s >= n:
+        return 1.0
+    if s == base:
+        return rho
+    r = (1.0 / s - 1.0 / n) / (1.0 / base - 1.0 / n)
+    return rho / (rho + r * (1.0 - rho))
+
+
+def variants_like(engine: XGPC, **variants) -> XGPCVariants:
+    """An `XGPCVariants` with the variant options `variants` on what the X-GPC `engine` (not yet stepped) was built
+    with: its data, Z, kernel, step-size rule, Adam, minibatch stream, kernel-step cadence, bound and mode."""
+    return XGPCVariants(
+        engine.source,
+        None,
+        engine.Z,
+        engine.kernel,
+        batch_size=engine.batch_size,
+        schedule=engine.schedule,
+        hyper_optimizer=engine.hyper_optimizer,
+        rng=engine.rng,
+        full=engine.full,
+        hyper_every=engine.hyper_every,
+        kernel_bound=engine.kernel_bound,
+        **variants,
+    )
+
+
+def variant_trainer(method: str, split, *, options: dict | None = None, **run_settings) -> Trainer:
+    """`protocol.make_trainer(method, split, options=…, **run_settings)` with the variant options among `options`
+    (keys of `VARIANT_DEFAULTS`; the rest are run settings): its X-GPC engine, not yet stepped, is replaced by an
+    `XGPCVariants` on the same data, Z, kernel, step-size rule, Adam and minibatch stream (`variants_like`), so the
+    entrants of `bench dynamics` differ only in their options. ValueError for variant options of another method."""
+    options = dict(options or {})
+    variants = {name: options.pop(name) for name in VARIANT_DEFAULTS if name in options}
+    trainer = make_trainer(method, split, options=options, **run_settings)
+    if variants:
+        if method != "xgpc":
+            raise ValueError(f"the X-GPC variant options ({', '.join(sorted(variants))}) are X-GPC's, not {method}'s")
+        trainer.engine = variants_like(trainer.engine, **variants)
+    return trainer

@@ -1,0 +1,492 @@
+"""Multi-class X-GPC by stick-breaking: K − 1 binary logit GPs, each made conditionally conjugate by the binary
+X-GPC's own Pólya-Gamma augmentation, trained by closed-form natural-gradient SVI on sparse inducing points.
+
+Linderman, Johnson, Adams, "Dependent Multinomial Models Made Easy: Stick-Breaking with the Pólya-Gamma Augmentation"
+(NeurIPS 2015), here with the sparse variational family of X-GPC (Wenzel et al., AAAI 2019) per logit. The classes are
+laid on a stick in an order π (π(0), …, π(K−1) the classes at positions 0…K−1, `stick_order`); with ψ_j = f_j(x),
+j = 0…K−2, latent GPs with one shared kernel and inducing inputs Z:
+
+    p(y = π(k) | f) = σ(ψ_k) Π_{j<k} σ(−ψ_j)            (k < K − 1)
+    p(y = π(K−1) | f) = Π_{j<K−1} σ(−ψ_j)
+
+(logit j breaks a fraction σ(ψ_j) off what is left of the stick). Summed over k the products telescope:
+Σ_k p = 1 − Π_{j<K−1} σ(−ψ_j) + Π_{j<K−1} σ(−ψ_j) = 1 for every f. With p_i the stick position of y_i, its log
+likelihood is a sum of binary logit terms on the logits that the point reaches, j ≤ min(p_i, K − 2):
+
+    log p(y_i | f_i) = Σ_j R_ij log σ(t_ij ψ_ij),   R_ij = [j ≤ p_i],   t_ij = +1 if j = p_i, −1 if j < p_i.
+
+Each term is the binary X-GPC likelihood with label t_ij, so the binary augmentation applies term by term,
+σ(tψ) = ½ e^{tψ/2} E_{PG(ω | 1, 0)}[e^{−ωψ²/2}], with one PG(1, ·) variable ω_ij per reached logit and nothing else
+(no Gamma or Poisson variables, no coupling between logits in the likelihood). With q(u_j) = N(μ_j, Σ_j) and the
+marginals q(ψ_ij) = N(a_ij, v_ij) (a = κμ_j, v = K̃ + κΣ_jκᵀ), the optimal q(ω_ij) is PG(1, c_ij), c = √(a² + v),
+θ_ij = E[ω_ij] = tanh(c/2)/(2c), the binary local step on the points that reach logit j (`local_step`), and the
+natural-gradient targets of q(u_j) are the binary ones (`targets.natural_gradient_targets`) with labels R_ij t_ij
+and PG means R_ij θ_ij: a point that does not reach logit j adds nothing to it. The bound per point is the sum of the
+binary bounds over the reached logits; at the optimal c (θ(c² − a² − v) = 0) it is (`stick_breaking_bound`)
+
+    Σ_j R_ij (½ t_ij a_ij − log 2cosh(c_ij/2)) ≤ Σ_j R_ij E_q[log σ(t_ij ψ_ij)] = E_q[log p(y_i | f_i)],
+
+exact at v = 0 (log σ(ta) = ta/2 − log 2cosh(a/2)). The ELBO is its sum minus Σ_j KL(q(u_j) ‖ p(u_j)).
+
+Because the likelihood is a product over logits and the q(u_j) are independent, the predictive needs one 1-D
+integral per logit: with P_j = ∫σ(ψ)N(ψ | μ*_j, σ*_j²)dψ (the binary predictive, `likelihoods.logit_predictive_
+probability`), p(y* = π(k)) = P_k Π_{j<k}(1 − P_j) and p(y* = π(K−1)) = Π_{j<K−1}(1 − P_j), exactly the expectation
+of the likelihood above under q (no Monte Carlo), and the rows sum to 1 by the same telescoping.
+
+The model is not symmetric in the classes: the order π changes the prior over class probabilities and the fit. The
+rule adopted is the class index order (`DEFAULT_CLASS_ORDER`, `CLASS_ORDERS`: measured in BENCHMARKS.md "multiclass:
+stick-breaking PG family (issue 29.3b)"; the most-frequent-first order was never better). Kernel learning is the binary X-GPC's: one Adam step on the shared kernel
+along the sum over logits of the binary kernel gradient, of the augmented bound or (the default, as for two classes)
+of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`). With K = 2 the model is the binary logit
+model itself (one logit, p(y = π(0)) = σ(ψ₀)).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.linalg import lapack
+from scipy.special import expit
+
+from explorer.convergence import SlidingWindow
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
+from explorer.inputs import query_points
+from explorer.kernels import Kernel
+from explorer.likelihoods import (
+    _finite_predictive,
+    gauss_hermite_slopes,
+    logit_predictive_probability,
+    logit_slopes,
+)
+from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.polyagamma import log_cosh, pg_mean
+from explorer.sources import as_source
+from explorer.targets import natural_gradient_targets, pseudo_data
+from explorer.xgpc import _CHUNK, DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC, _whiten
+from explorer.xgpc_multiclass import FAMILIES
+
+STICK_BREAKING = "stick-breaking"
+"""The name of this family among the multi-class X-GPC families (setting `multiclass_family`)."""
+MULTICLASS_FAMILIES = (*FAMILIES, STICK_BREAKING)
+"""Every multi-class X-GPC family by name: the logistic-softmax model's families of q(λ, n)
+(`xgpc_multiclass.FAMILIES`) and this stick-breaking model."""
+CLASS_ORDERS = ("given", "frequency")
+"""Rules for the classes' order on the stick: "given" (class index order: the sorted labels, the default) or
+"frequency" (most frequent class first, ties by class index). Measured (BENCHMARKS.md, "multiclass: stick-breaking PG
+family (issue 29.3b)", 3,000 iterations each): the order moves the test NLL by up to 0.06 (digits, K = 10) and 0.07
+(a generated K = 5 set) across five orders, but no rule wins: "frequency" was never better than "given" (equal on
+wine and a 0/1 set, 0.006–0.03 worse on digits, the K = 5 set and an imbalanced K = 5 set with the rarest class
+first in the given order), so the default is the simplest one, which the user controls by the labels."""
+DEFAULT_CLASS_ORDER = "given"
+_LOG_2 = math.log(2.0)
+
+
+def stick_order(counts: np.ndarray, rule=DEFAULT_CLASS_ORDER) -> tuple[int, ...]:
+    """The classes at stick positions 0…K−1 under `rule` (`CLASS_ORDERS`) for the class counts (K,) of the training
+    labels: "frequency" sorts by count, largest first, ties by class index; "given" is 0…K−1; a sequence of class
+    indices is that order itself (checked to be a permutation by `StickBreaking`)."""
+    if not isinstance(rule, str):
+        return tuple(int(k) for k in rule)
+    if rule not in CLASS_ORDERS:
+        raise ValueError(f"unknown class order {rule!r}; choose one of {', '.join(CLASS_ORDERS)}")
+    counts = np.asarray(counts)
+    if rule == "given":
+        return tuple(range(len(counts)))
+    return tuple(int(k) for k in np.argsort(-counts, kind="stable"))
+
+
+def stick_labels(positions: np.ndarray, n_logits: int) -> tuple[np.ndarray, np.ndarray]:
+    """The binary labels t (s, K−1) (+1 at the point's own position, −1 before it; −1 also where unreached) and the
+    reach mask R_ij = [j ≤ p_i] (s, K−1) of stick positions p (s,)."""
+    j = np.arange(n_logits)
+    positions = np.asarray(positions)[:, None]
+    return np.where(j == positions, 1.0, -1.0), (j <= positions).astype(float)
+
+
+def stick_probabilities(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    """p(position k) = P_k Π_{j<k} Q_j for k < K − 1 and Π_{j<K−1} Q_j for the last, from the per-logit
+    probabilities P (..., K−1) of breaking (σ(ψ_j) for a draw, or its expectation) and Q = 1 − P of passing on, given
+    separately (σ(−ψ_j), not 1 − σ(ψ_j), keeps its digits where P is near 1) → (..., K)."""
+    out = np.empty((*P.shape[:-1], P.shape[-1] + 1))
+    remaining = np.ones(P.shape[:-1])
+    for j in range(P.shape[-1]):
+        out[..., j] = remaining * P[..., j]
+        remaining = remaining * Q[..., j]
+    out[..., -1] = remaining
+    return out
+
+
+def local_step(positions: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The optimal q(ω_ij) = PG(1, c_ij) of every reached logit given the marginals q(ψ_ij) = N(a_ij, v_ij), a, v
+    (s, K−1), and the natural-gradient pseudo-data: c (s, K−1), labels R∘t (s, K−1), PG means θ = R∘tanh(c/2)/(2c)."""
+    t, reach = stick_labels(positions, a.shape[1])
+    c = np.sqrt(np.maximum(a * a + v, 0.0))
+    return c, reach * t, reach * pg_mean(c)
+
+
+def stick_breaking_bound(positions: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The per-point augmented bound at the optimal c, Σ_j R_ij(½t_ij a_ij − log 2cosh(c_ij/2)) (the module's
+    formula): stick positions (s,), marginal means a and variances v (s, K−1) → (s,)."""
+    t, reach = stick_labels(positions, a.shape[1])
+    c = np.sqrt(np.maximum(a * a + v, 0.0))
+    return np.sum(reach * (0.5 * t * a - log_cosh(0.5 * c) - _LOG_2), axis=1)
+
+
+@dataclass(frozen=True)
+class StickBreaking:
+    """The stick-breaking logit likelihood of K classes (the module's model), classes at stick positions `order`.
+    Its latent functions are the K − 1 logits; its equation labels are the stick positions.
+
+    Parameters
+    ----------
+    n_classes : int
+        K ≥ 2.
+    order : tuple of int
+        The classes at stick positions 0…K−1 (a permutation of 0…K−1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> link = StickBreaking(3, (0, 1, 2))
+    >>> P = link.predictive(np.array([[2.0, 0.0]]), np.full((1, 2), 1e-12))  # σ(2), σ(−2)σ(0), σ(−2)σ(−0)
+    >>> bool(np.allclose(P, [[0.8808, 0.0596, 0.0596]], atol=1e-4)), bool(np.isclose(P.sum(), 1.0))
+    (True, True)
+    """
+
+    n_classes: int
+    order: tuple
+    name: str = STICK_BREAKING
+
+    def __post_init__(self):
+        if isinstance(self.n_classes, bool) or not isinstance(self.n_classes, (int, np.integer)) or self.n_classes < 2:
+            raise ValueError(
+                f"the stick-breaking likelihood needs a whole number K ≥ 2 of classes, got {self.n_classes!r}"
+            )
+        if sorted(self.order) != list(range(self.n_classes)):
+            raise ValueError(f"the class order must be a permutation of 0…{self.n_classes - 1}, got {self.order!r}")
+
+    @property
+    def positions(self) -> np.ndarray:
+        """The stick position of each class (K,): the inverse of `order`."""
+        positions = np.empty(self.n_classes, dtype=np.intp)
+        positions[list(self.order)] = np.arange(self.n_classes)
+        return positions
+
+    def equation_labels(self, y: np.ndarray) -> np.ndarray:
+        """The class indices (s,) as stick positions (s,) int."""
+        return self.positions[np.asarray(y, dtype=np.intp)]
+
+    def probabilities(self, F: np.ndarray) -> np.ndarray:
+        """p(y = k | f) for logits F (..., K−1) → (..., K), column k the class k."""
+        F = np.asarray(F, dtype=float)
+        return stick_probabilities(expit(F), expit(-F))[..., self.positions]
+
+    def variance_per_class(self, var: np.ndarray) -> np.ndarray:
+        """The variance of the logit that breaks each class off the stick (the class at position k: logit
+        min(k, K − 2)), for the pictures that show one latent sd per class: var (n*, K−1) → (n*, K)."""
+        return var[:, np.minimum(self.positions, self.n_classes - 2)]
+
+    def predictive(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
+        """p(y* = k) under independent q(ψ*_j) = N(mean_j, var_j): mean, var (n*, K−1) → (n*, K), column k the class
+        k, rows summing to 1 (one 1-D integral per logit, `logit_predictive_probability`)."""
+        mean, var = _finite_predictive(mean, var)
+        P = logit_predictive_probability(mean.ravel(), var.ravel()).reshape(mean.shape)
+        Q = logit_predictive_probability(-mean.ravel(), var.ravel()).reshape(mean.shape)
+        return stick_probabilities(P, Q)[:, self.positions]
+
+
+class XGPCStickBreaking(XGPC):
+    """Multi-class X-GPC by stick-breaking on the shared SVI skeleton (`engine.SVIEngine`): K − 1 Gaussian q(u_j), one
+    kernel and one Z (X-GPC's kernel caches and projection), the binary PG local step on the points that reach each
+    logit and one closed-form natural-gradient step per logit with one step size ρ for all.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
+        Training inputs (standardised), or a source of minibatches (then `y` is None).
+    y : ndarray of shape (n,) or None
+        Class indices 0…K−1.
+    Z : ndarray of shape (m, d) or None
+        Fixed inducing inputs (None with `full`).
+    kernel : explorer.kernels.Kernel
+        The starting kernel, shared by the K − 1 logits.
+    n_classes : int, optional
+        K (default: the highest class index in y plus one, at least 2).
+    batch_size : int, default 100
+        s, the minibatch size (clamped to n with a warning).
+    schedule : step-size rule, optional
+        A rule of `explorer.schedules` (default X-GPC's).
+    hyper_optimizer : explorer.hyperparameters.Adam, optional
+        Turns kernel learning on.
+    rng : numpy.random.Generator, optional
+        Draws the minibatches.
+    full : bool, default False
+        The non-sparse mode u_j = ψ_j (Z = X).
+    criterion : explorer.convergence.SlidingWindow, optional
+        The convergence rule on the global parameters.
+    hyper_every : int, default 5
+        Iterations per kernel step, as X-GPC's.
+    kernel_bound : {"exact", "augmented"}, default "exact"
+        The bound the kernel step ascends, as binary X-GPC's (summed over the logits).
+    class_order : {"given", "frequency"} or sequence of int, default "given"
+        The rule that lays the classes on the stick (`stick_order`), from the training labels' counts, or the classes
+        at stick positions 0…K−1 themselves.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from explorer.kernels import RBF
+    >>> from explorer.schedules import Constant
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.concatenate([rng.normal(centre, 0.5, (20, 2)) for centre in ([0, 2], [2, -1], [-2, -1])])
+    >>> y = np.repeat([0, 1, 2], 20)
+    >>> engine = XGPCStickBreaking(X, y, X[::6], RBF(1.0), batch_size=60, schedule=Constant(1.0), rng=rng)
+    >>> bounds = []
+    >>> for _ in range(5):  # s = n and ρ = 1: coordinate ascent, the ELBO never falls
+    ...     engine.step()
+    ...     bounds.append(engine.elbo())
+    >>> all(b1 <= b2 + 1e-9 for b1, b2 in zip(bounds, bounds[1:]))
+    True
+    >>> P = engine.predict_proba(X[[0, 20, 40]])
+    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0)), P.argmax(axis=1).tolist()
+    ((3, 3), True, [0, 1, 2])
+    """
+
+    def __init__(
+        self,
+        X: np.ndarray,
+        y: np.ndarray | None,
+        Z: np.ndarray | None,
+        kernel: Kernel,
+        *,
+        n_classes: int | None = None,
+        batch_size: int = 100,
+        schedule=None,
+        hyper_optimizer: Adam | None = None,
+        rng: np.random.Generator | None = None,
+        full: bool = False,
+        criterion: SlidingWindow | None = None,
+        hyper_every: int = DEFAULT_HYPER_EVERY,
+        kernel_bound: str = DEFAULT_KERNEL_BOUND,
+        class_order=DEFAULT_CLASS_ORDER,
+    ):
+        source = as_source(X, y)
+        K = max(source.n_classes, 2) if n_classes is None else n_classes
+        counts = np.bincount(source.labels(), minlength=K) if class_order == "frequency" else np.zeros(K)
+        self.family, self.class_order = STICK_BREAKING, class_order
+        self.link = StickBreaking(K, stick_order(counts, class_order))
+        super().__init__(
+            source,
+            None,
+            Z,
+            kernel,
+            batch_size=batch_size,
+            schedule=schedule,
+            hyper_optimizer=hyper_optimizer,
+            rng=rng,
+            full=full,
+            criterion=criterion,
+            hyper_every=hyper_every,
+            kernel_bound=kernel_bound,
+        )
+        self.last_c = np.zeros((0, self.n_logits))
+
+    @property
+    def n_logits(self) -> int:
+        """K − 1, the number of latent functions."""
+        return self.n_classes - 1
+
+    def _prior_natural_parameters(self) -> np.ndarray:
+        """η of every q(u_j) = p(u), flat ((K−1)(m + m²),)."""
+        return np.tile(super()._prior_natural_parameters(), self.n_logits)
+
+    # ----- q(u_j) in natural parameters ----------------------------------------------------------------------------
+    def _set_posterior(self, eta: np.ndarray) -> None:
+        """η = (η₁⁽⁰⁾, vec η₂⁽⁰⁾, …) ((K−1)(m + m²),) → L_P (K−1, m, m) with Σ_j⁻¹ = L_P[j] L_P[j]ᵀ and μ (K−1, m)."""
+        m, J = self.m, self.n_logits
+        blocks = eta.reshape(J, m + m * m)
+        L_P, mu = np.empty((J, m, m)), np.empty((J, m))
+        for j in range(J):
+            L_P[j] = robust_cholesky(-2.0 * blocks[j, m:].reshape(m, m), f"Σ⁻¹ of logit {j}", self.iteration)
+            mu[j] = lapack.dpotrs(L_P[j], blocks[j, :m], lower=1)[0]
+        eta.setflags(write=False)
+        self._eta, self.L_P, self.mu = eta, L_P, mu
+
+    def _reported(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.mu, self.L_P
+
+    @property
+    def eta1(self) -> np.ndarray:
+        """η₁ per logit, (K−1, m) (read-only)."""
+        return self._eta.reshape(self.n_logits, -1)[:, : self.m]
+
+    @property
+    def eta2(self) -> np.ndarray:
+        """η₂ per logit, (K−1, m, m) (read-only)."""
+        return self._eta.reshape(self.n_logits, -1)[:, self.m :].reshape(self.n_logits, self.m, self.m)
+
+    @property
+    def Sigma(self) -> np.ndarray:
+        """Σ_j per logit, (K−1, m, m)."""
+        return np.stack([inverse_from_factor_inverse(triangular_inverse(L)) for L in self.L_P])
+
+    # ----- the local step and the natural-gradient targets -----------------------------------------------------------
+    def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The marginals q(ψ_ij) = N(a_ij, v_ij) of the rows with projection κ (s, m), K̃ (s,): a, v (s, K−1)."""
+        a = kappa @ self.mu.T
+        v = np.empty_like(a)
+        for j in range(self.n_logits):
+            V = _whiten(self.L_P[j], kappa)
+            v[:, j] = K_tilde + np.einsum("ij,ij->j", V, V)
+        return a, v
+
+    def _targets(self, kappa, positions, a, v) -> tuple[np.ndarray, np.ndarray]:
+        """The flat targets λ̂ ((K−1)(m + m²),) on a minibatch with stick positions (s,) and marginals a, v, after its
+        local step, and c (s, K−1)."""
+        c, labels, theta = local_step(positions, a, v)
+        parts = []
+        for j in range(self.n_logits):
+            lam1, lam2 = natural_gradient_targets(kappa, labels[:, j], theta[:, j], self.K_inv, self.n)
+            parts += [lam1, lam2.ravel()]
+        return np.concatenate(parts), c
+
+    def minibatch_targets(self, index: np.ndarray) -> np.ndarray:
+        """The flat targets λ̂ ((K−1)(m + m²),) on the minibatch `index` at the current q, after its local step."""
+        X_b, positions = self._batch(index)
+        kappa, K_tilde, _ = self.project(X_b, index)
+        return self._targets(kappa, positions, *self.marginals(kappa, K_tilde))[0]
+
+    def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
+        return self.minibatch_targets(index)
+
+    def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
+        """Local step, targets, η ← η + ρ(λ̂ − η) for all K − 1 logits with the rule's one ρ; returns the relative
+        change ‖η_new − η_old‖/‖η_old‖ and the context of the kernel gradient."""
+        kappa, K_tilde, K_sm = self.project(X_b, index)
+        target, c = self._targets(kappa, y_b, *self.marginals(kappa, K_tilde))
+        gradient = target - self._eta
+        squared_norm = float(gradient @ gradient)
+        rho = self._step_size(gradient, squared_norm, len(index))
+        old_eta = self._eta
+        self._set_posterior(old_eta + rho * gradient)
+        self.rho, self.last_c = rho, c
+        change = rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
+        return change, (kappa, K_tilde, K_sm)
+
+    # ----- the kernel step ---------------------------------------------------------------------------------------------
+    def _kernel_pseudo_data(self, positions, a, v) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, θ) (s, K−1) of the bound the kernel step ascends (binary X-GPC's `_bound_pseudo_data` per logit),
+        zero where a point does not reach the logit."""
+        t, reach = stick_labels(positions, self.n_logits)
+        if self.kernel_bound == "augmented":
+            return reach * t, reach * pg_mean(np.sqrt(np.maximum(a * a + v, 0.0)))
+        labels, theta = pseudo_data(a.ravel(), *gauss_hermite_slopes(logit_slopes, t.ravel(), a.ravel(), v.ravel()))
+        return reach * labels.reshape(a.shape), reach * theta.reshape(a.shape)
+
+    def _kernel_gradient(self, X_b, positions, kappa, K_tilde, K_sm) -> np.ndarray:
+        """∂L̂/∂(kernel log-parameters) at the current q: the sum over logits of the binary gradient
+        (`hyperparameters.elbo_kernel_gradient`) at the logit's pseudo-data on the points that reach it."""
+        if self.full:
+            return sum(
+                elbo_kernel_gradient(
+                    self.kernel,
+                    X_b,
+                    positions,
+                    self.Z,
+                    self.n,
+                    self.mu[j],
+                    self.L_P[j],
+                    self.K_inv,
+                    kappa,
+                    K_sm,
+                    None,
+                    full=True,
+                    K_zz=self.K_zz,
+                )
+                for j in range(self.n_logits)
+            )
+        products = [posterior_products(self.L_P[j], self.K_inv, K_sm) for j in range(self.n_logits)]
+        a = kappa @ self.mu.T
+        v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
+        labels, theta = self._kernel_pseudo_data(positions, a, v)
+        return sum(
+            elbo_kernel_gradient(
+                self.kernel,
+                X_b,
+                labels[:, j],
+                self.Z,
+                self.n,
+                self.mu[j],
+                self.L_P[j],
+                self.K_inv,
+                kappa,
+                K_sm,
+                theta[:, j],
+                K_zz=self.K_zz,
+                products=products[j],
+                kappa_mu=a[:, j],
+            )
+            for j in range(self.n_logits)
+        )
+
+    # ----- objective and prediction ----------------------------------------------------------------------------------
+    def elbo(self, index: np.ndarray | None = None) -> float:
+        """The augmented ELBO with all constants (`stick_breaking_bound` summed, minus the KL), a lower bound on
+        log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
+        count, total = 0, 0.0
+        for part in self.source.chunks(_CHUNK, index):
+            X_part, positions = self._batch(part)
+            kappa, K_tilde, _ = self.project(X_part, part)
+            total += float(np.sum(stick_breaking_bound(positions, *self.marginals(kappa, K_tilde))))
+            count += len(part)
+        return self.n / count * total - self.kl()
+
+    def kl(self) -> float:
+        """Σ_j KL(q(u_j) ‖ p(u_j))."""
+        return sum(
+            gaussian_kl(self.mu[j], L, triangular_inverse(L), self.L_K, self.L_K_inv) for j, L in enumerate(self.L_P)
+        )
+
+    def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """q(ψ*_j) = N(μ*_j, σ*_j²) per logit: μ*_j = κ*μ_j, σ*_j² = k** − κ*K_m* + κ*Σ_jκ*ᵀ. Xs (n*, d) → (n*, K−1),
+        (n*, K−1)."""
+        Xs = query_points(Xs, self.source.d)
+        mean, var = np.empty((len(Xs), self.n_logits)), np.empty((len(Xs), self.n_logits))
+        for start in range(0, len(Xs), _CHUNK):
+            part = slice(start, start + _CHUNK)
+            K_sm = self.kernel.cross_from_features(Xs[part], self._features)
+            kappa = K_sm @ self.K_inv
+            K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
+            mean[part], var[part] = self.marginals(kappa, K_tilde)
+        return mean, np.maximum(var, 1e-12)
+
+    def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
+        """Optimal c_ij for the rows X (s, d) at the current q → (s, K−1)."""
+        kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
+        a, v = self.marginals(kappa, K_tilde)
+        return np.sqrt(np.maximum(a * a + v, 0.0))
+
+    # ----- persistence -------------------------------------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
+        return {
+            **self._base_state(),
+            "eta": self._eta.copy(),
+            "n_classes": self.n_classes,
+            "class_order": np.array(self.link.order),
+            "last_c": self.last_c,
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        if int(state["n_classes"]) != self.n_classes:
+            raise ValueError(f"the state has {state['n_classes']} classes, this engine {self.n_classes}")
+        if tuple(int(k) for k in state["class_order"]) != self.link.order:
+            raise ValueError(
+                f"the state lays the classes on the stick in the order {[int(k) for k in state['class_order']]}, this "
+                f"engine in {list(self.link.order)}"
+            )
+        self._load_base_state(state)
+        self._set_posterior(np.array(state["eta"], dtype=float))
+        self.last_c = np.asarray(state["last_c"], dtype=float)

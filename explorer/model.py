@@ -108,6 +108,21 @@ RunSettings = type(
 )
 
 
+def two_class_only(method: str, link: str, data_name: str, K: int) -> tuple[str, str] | None:
+    """Which setting ("method" or "link") models two classes only where the data `data_name` have K ≥ 3, and the
+    sentence saying so in the user's words ("EPGPC is two-class only; blobs-3 has 3 classes"); None when both take
+    K classes. The one place that sentence is made: the Model refuses with it, a shared link's settings name it."""
+    if K <= 2:
+        return None
+    if methods.CLASS_COUNTS[method][1] == 2:
+        part, name = "method", METHOD_NAMES.get(method, method)
+    elif settings.applies("link", method) and link not in methods.MULTICLASS_LINKS:
+        part, name = "link", f"the {link} link"
+    else:
+        return None
+    return part, f"{name} is two-class only; {data_name} has {K} classes"
+
+
 class Model(RunSettings):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
     training statistics): a param face over a headless `explorer.run.Run`. Data arrays and predictions are in the
@@ -240,16 +255,10 @@ class Model(RunSettings):
 
     def _check_two_class_only(self, K: int) -> None:
         """Refuse a method or link that models two classes only for data of K ≥ 3 classes, in the user's words
-        ("EPGPC is two-class only; blobs-3 has 3 classes"; DataError), before any engine is built."""
-        if K <= 2:
-            return
-        if methods.CLASS_COUNTS[self.method][1] == 2:
-            part = METHOD_NAMES.get(self.method, self.method)
-        elif settings.applies("link", self.method) and self.link not in methods.MULTICLASS_LINKS:
-            part = f"the {self.link} link"
-        else:
-            return
-        raise datasets.DataError(f"{part} is two-class only; {self.data_name} has {K} classes")
+        (`two_class_only`; DataError), before any engine is built."""
+        refused = two_class_only(self.method, self.link, self.data_name, K)
+        if refused is not None:
+            raise datasets.DataError(refused[1])
 
     # The run's parts, as the faces read them.
     X_train = property(lambda self: self.current_run.X_train, doc="Training rows (n, d), raw units")

@@ -345,5 +345,5 @@ def test_closing_a_training_page_stops_its_worker_quietly(served, browser, caplo
     context.close()
     assert "Traceback" not in caplog.text and not [r for r in caplog.records if r.exc_info]
     closed = [r for r in caplog.records if r.getMessage().startswith("Browser page closed")]
-    assert len([r for r in closed if dashboard._session.id in r.getMessage()]) == 1  # one line for this page
+    assert len([r for r in closed if dashboard.session.id in r.getMessage()]) == 1  # one line for this page
     assert errors == []

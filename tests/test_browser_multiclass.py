@@ -41,7 +41,7 @@ def surface_pixels(page) -> np.ndarray:
 def test_a_three_class_set_trains_and_its_surface_shows_three_class_colours(served, page):
     dashboard, errors = open_app(page, *served)
     page.get_by_label("data set", exact=True).select_option("blobs-3")  # the menu offers the three-class sets
-    wait_server(page, lambda: dashboard.model.dataset == "blobs-3" and dashboard._action is None)
+    wait_server(page, lambda: dashboard.model.dataset == "blobs-3" and dashboard.actions.current is None)
     page.get_by_role("button", name="Step").click()
     wait_server(page, lambda: dashboard.model.iteration == dashboard.model.eval_every)
     page.get_by_text(f"iteration {dashboard.model.eval_every}").wait_for(timeout=TIMEOUT_MS)

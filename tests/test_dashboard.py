@@ -415,20 +415,20 @@ def test_a_frozen_prediction_keeps_the_state_it_was_taken_at_while_the_model_tra
 
 
 def test_a_periodic_surface_frame_is_computed_off_the_gate_and_shown_at_a_later_tick(dash):
-    if dash._pending_frame is not None:  # the construction-time frame (of the prior) may still be computing
-        dash._pending_frame.result(timeout=60)
+    if dash.train.pending_frame is not None:  # the construction-time frame (of the prior) may still be computing
+        dash.train.pending_frame.result(timeout=60)
         dash.refresh()  # shows it
     dash.model.step(10)
-    dash._surface_due = 0.0
+    dash.train._surface_due = 0.0
     dash.refresh()  # due: the frame is computed in the frame thread from the state now
-    job = dash._pending_frame
+    job = dash.train.pending_frame
     assert job is not None
     expected = dash.surface.frame(dash.model)  # the same state, computed here
     job.result(timeout=60)
     dash.model.step(10)  # training went on meanwhile: the frame shows the state it was taken at
     dash.refresh()
     np.testing.assert_array_equal(image(dash), expected["z"])
-    assert dash._pending_frame is None or dash._pending_frame is not job
+    assert dash.train.pending_frame is None or dash.train.pending_frame is not job
 
 
 def test_a_fresh_surface_crosses_out_nothing_and_a_trained_one_its_errors(dash):
@@ -830,7 +830,7 @@ def test_snapshots_pass_every_history_row_once_whenever_the_page_takes_them():
 def _playing(dash, iterations: int = 20) -> None:
     """Play and wait until the worker has trained `iterations` and published a snapshot of them."""
     dash.play()
-    wait_until(lambda: dash._publisher.latest is not None and dash._publisher.latest.iteration >= iterations)
+    wait_until(lambda: dash.publisher.latest is not None and dash.publisher.latest.iteration >= iterations)
 
 
 def test_the_periodic_refresh_does_not_wait_for_a_long_chunk_and_shows_the_last_snapshot(dash, monkeypatch):
@@ -856,7 +856,7 @@ def test_the_periodic_refresh_does_not_wait_for_a_long_chunk_and_shows_the_last_
         if free:
             dash.worker._gate.release()
         assert not free  # the worker holds the gate
-        dash._slow_due = 0.0  # the status line is due too
+        dash.train._slow_due = 0.0  # the status line is due too
         dash.refresh()
         assert not release.is_set()  # the refresh did not wait for the chunk to end
         shown = dash.train.traces.live.data["iteration"]
@@ -914,7 +914,7 @@ def test_a_point_added_while_training_is_drawn_and_checked_by_the_next_frames(da
     assert len(dash.model.y_train) == n + 1
     shown = len(dash.surface.train.data["x"]) + len(dash.surface.added.data["x"])  # added points drawn apart
     assert shown == len(dash.surface._shown["train"]) + 1
-    inputs = dash.surface.frame_inputs(dash._publisher.latest.prediction)  # what periodic frames now check
+    inputs = dash.surface.frame_inputs(dash.publisher.latest.prediction)  # what periodic frames now check
     dash.pause()
     assert len(inputs["y"]) == drawn + 1
     np.testing.assert_array_equal(inputs["X"][shown - 1], [0.5, 0.25])
@@ -1012,7 +1012,7 @@ def test_a_three_class_race_runs_only_the_methods_that_take_three_classes_and_sa
             dash.race.run = None
             with caplog.at_level(logging.ERROR):
                 dash.start_study(dash.race)
-                wait_until(lambda: dash._action is None, limit=60)
+                wait_until(lambda: dash.actions.current is None, limit=60)
             assert dash.race.run is None and "None of the chosen methods takes data of 3 classes" in caplog.text
     finally:
         dash.close()
@@ -1041,7 +1041,7 @@ def test_a_shared_link_greets_the_visitor_with_where_the_settings_came_from(dash
     """A visitor who opens a link changed nothing: the status names the link's settings that differ from the defaults,
     not "Run reset (dataset 'moons' → 'blobs-3')" as if they had."""
     dash.open_link("?dataset=blobs-3&n_inducing=20&seed=3")
-    wait_until(lambda: dash.model.dataset == "blobs-3" and dash._action is None, limit=60)
+    wait_until(lambda: dash.model.dataset == "blobs-3" and dash.actions.current is None, limit=60)
     status = dash.model.status
     assert status.startswith("Opened with the settings of a shared link: dataset 'blobs-3', seed 3. "), status
     assert "Run reset" not in status and "n_inducing" not in status  # 20 was already the value
@@ -1092,3 +1092,26 @@ def test_the_mcmc_tab_shows_two_results_for_two_classes():
     mean_panel = tab.comparison[0].object
     assert len([element for element in mean_panel if isinstance(element, hv.Scatter)]) == 2
     assert "mean-field gap" not in tab.summary.object
+
+
+def test_the_mcmc_tabs_sparse_fit_differs_visibly_from_full_at_the_defaults():
+    """Issue 31.7: at the tab's defaults on the default data (banana-like, 300-point subsamples, the untrained
+    kernel) sparse X-GPC has 20 inducing points, not the Train tab's 100 (which span the subsample's GP: sparse and
+    full then agree to 0.0002 in p(y=1)), so Fig. 1's sparse-against-full contrast shows: p(y=1) differs by more
+    than 0.05 at some test point (measured 0.09), and the sparse fit's variance exceeds full's by more than 10% at
+    some (measured 32%)."""
+    from explorer.dashboard.mcmc import SPARSE_INDUCING, McmcTab
+    from explorer.studies.plane import Projection
+
+    model = Model()
+    tab = McmcTab()
+    assert (tab.n_train.value, tab.n_test.value, tab.n_inducing.value) == (300, 300, SPARSE_INDUCING)
+    tab.n_samples.value, tab.burn_in.value, tab.n_chains.value = 20, 0, 1  # the chains do not enter the fits
+    run = tab.new_run(model, Projection(model.X_train))
+    for _ in run.chunks():
+        pass
+    sparse, full = run.results["sparse"], run.results["full"]
+    assert run.m == 20 and model.n_inducing == 100
+    assert np.max(np.abs(sparse.vi_proba - full.vi_proba)) > 0.05
+    assert np.max(sparse.vi_var / full.vi_var) > 1.1
+    assert "m=20" in sparse.label.replace(" ", "") and "20 inducing points" in tab.__panel__()[1][0].object

@@ -440,3 +440,64 @@ def test_an_animation_being_made_stops_at_its_next_frame_when_the_session_ends(m
     asyncio.run(close_once_training())
     assert re.search(r"Animation: training [1-9]\d*/21", seen[0])  # under way, not finished, when the session ended
     assert "could not be made: Cancelled" in tab.export_status.value and not tab.animation_file.disabled
+
+
+def test_a_three_class_animation_draws_its_surface_with_fewer_points_within_a_colour_level(monkeypatch):
+    """Issue 31.11: the K-class surface of each frame is the predictive by `SURFACE_SAMPLES` (≤ 256) quasi-random
+    points, not the 1,024 of the link (the cost of a frame): its class probabilities still lie within 2e-3 of a
+    tensor-product Gauss–Hermite quadrature (40³ nodes) at every snapshot, and its colours within one 8-bit level."""
+    from explorer.likelihoods import LogisticSoftmax, logistic_softmax
+    from explorer.views.style import class_mixture
+
+    model = Model(dataset="blobs-3", n_points=150, n_inducing=12, batch_size=40, eval_every=10, seed=2)
+    seen, surface_arrays = [], export.surface_arrays
+    points = {}
+
+    def watched(run, **options):
+        points["surface"] = True  # count the surface's predictions, not the training's evaluations
+        snapshot = surface_arrays(run, **options)
+        points["surface"] = False
+        plane = options["plane"]
+        xx, yy = np.meshgrid(snapshot["grid_x"], snapshot["grid_y"])
+        grid = plane.from_plane(np.c_[xx.ravel(), yy.ravel()])
+        seen.append((snapshot["probability"].reshape(-1, 3), *run.predict_latent(grid)))
+        return snapshot
+
+    predictive = LogisticSoftmax.predictive
+
+    def counted(link, mean, var):
+        if points.get("surface"):
+            points[link.samples] = points.get(link.samples, 0) + len(mean)
+        return predictive(link, mean, var)
+
+    monkeypatch.setattr(export, "surface_arrays", watched)
+    monkeypatch.setattr(LogisticSoftmax, "predictive", counted)
+    export.training_frames(model, iterations=40, every=20, resolution=12)
+    assert len(seen) == 3
+    samples = [key for key in points if key != "surface"]
+    assert samples and max(samples) <= 256  # no surface of the animation took the link's 1,024 points
+    rows = np.random.default_rng(0).choice(144, 12, replace=False)
+    for P, mean, var in seen:
+        exact = np.array([W @ logistic_softmax(F) for F, W in (_hermite(mean[i], var[i]) for i in rows)])
+        assert np.max(np.abs(P[rows] - exact)) < 2e-3
+        assert np.max(np.abs(class_mixture(P[rows]) - class_mixture(exact))) * 255 < 1.0
+
+
+def _hermite(mean, var, nodes=40):
+    """Tensor-product Gauss–Hermite nodes (nodes^K, K) and weights of Π_k N(mean_k, var_k)."""
+    x, w = np.polynomial.hermite.hermgauss(nodes)
+    F = np.stack(np.meshgrid(*[m + np.sqrt(2.0 * v) * x for m, v in zip(mean, var)], indexing="ij"), -1)
+    W = np.ones(1)
+    for _ in mean:
+        W = np.outer(W, w / np.sqrt(np.pi)).ravel()
+    return F.reshape(-1, len(mean)), W
+
+
+def test_the_animation_layout_keeps_its_own_options():
+    """The frames' layout (its option set without walking the frames: `training_frames`) draws no panel letters."""
+    from holoviews import Store
+
+    fresh = Model(dataset="xor", n_points=100, n_inducing=8, batch_size=40, eval_every=10)
+    frames = export.training_frames(fresh, iterations=20, every=10, resolution=10)
+    options = Store.lookup_options("matplotlib", frames, "plot").kwargs
+    assert options.get("sublabel_format") == "" and len(frames) == 4

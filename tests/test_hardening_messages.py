@@ -310,7 +310,7 @@ def test_an_upload_from_a_script_without_the_main_guard_says_to_add_it(tmp_path)
     script = tmp_path / "no_guard.py"
     script.write_text(
         "import asyncio\n"
-        "from explorer.dashboard.app import parse_in_process\n"
+        "from explorer.dashboard.parsers import parse_in_process\n"
         "try:\n"
         "    asyncio.run(parse_in_process(b'a,b\\n1,0\\n2,1\\n', 'x.csv', 'b'))\n"
         "except RuntimeError as err:\n"

@@ -410,7 +410,7 @@ def test_a_page_that_cannot_be_built_says_why_instead_of_staying_blank(monkeypat
     as the out-of-memory a huge data set could cause) gives a page with the reason, shown as text."""
     import panel as pn
 
-    from explorer.dashboard import app
+    from explorer.dashboard import app, page
 
     def failing_model():
         raise MemoryError("cannot allocate 8 GiB for <X>")
@@ -421,8 +421,8 @@ def test_a_page_that_cannot_be_built_says_why_instead_of_staying_blank(monkeypat
     monkeypatch.setattr(pn.state, "_notification", pn.state._notification)
     for setting in ("notifications", "exception_handler"):
         monkeypatch.setattr(pn.config, setting, getattr(pn.config, setting))
-    page = app.serve_app()
-    assert isinstance(page, pn.Column)
-    alert = page.objects[0]
+    served = page.serve_app()
+    assert isinstance(served, pn.Column)
+    alert = served.objects[0]
     assert alert.alert_type == "danger"
     assert alert.object == r"**X-GPC Explorer could not start:** MemoryError\: cannot allocate 8 GiB for \<X\>"

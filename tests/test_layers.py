@@ -70,6 +70,13 @@ def test_no_face_imports_the_dashboard_or_a_view(path):
     assert not _offending(path, ("panel", "explorer.dashboard", "explorer.views")), path.name
 
 
+@pytest.mark.parametrize("path", _modules("dashboard"), ids=lambda path: path.name)
+def test_the_dashboard_imports_neither_a_benchmark_nor_a_tool(path):
+    """The tools that serve and drive the dashboard (its benchmark, the load test, the screenshots) stand above it, in
+    `explorer.tools`: the dashboard stands above no benchmark."""
+    assert not _offending(path, ("explorer.bench", "explorer.tools")), path.name
+
+
 @pytest.mark.parametrize("path", _modules("views"), ids=lambda path: path.name)
 def test_the_views_import_neither_panel_nor_the_dashboard(path):
     assert not _offending(path, ("panel", "explorer.dashboard")), path.name

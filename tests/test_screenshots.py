@@ -1,4 +1,4 @@
-"""The README's screenshots are made by a command (`python -m explorer.dashboard.screenshots`): the README shows every
+"""The README's screenshots are made by a command (`python -m explorer.tools.screenshots`): the README shows every
 tab's picture from where the command writes it, and the command drives the served app in Chromium."""
 
 import re
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from explorer.dashboard import screenshots
+from explorer.tools import screenshots
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,7 +20,7 @@ def test_the_readme_shows_each_tab_from_where_the_command_writes_it():
     assert sorted(linked) == sorted(expected)
     assert screenshots.DOCS == ROOT / "docs" / "screenshots"
     assert all((ROOT / path).is_file() for path in expected)
-    assert "python -m explorer.dashboard.screenshots" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "python -m explorer.tools.screenshots" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_without_a_browser_the_command_says_so_in_one_line(monkeypatch, tmp_path, capsys):
@@ -38,7 +38,7 @@ def test_the_command_pictures_a_tab_of_the_served_app(tmp_path, browser_type_lau
     command = [
         sys.executable,
         "-m",
-        "explorer.dashboard.screenshots",
+        "explorer.tools.screenshots",
         "--tabs",
         "Data",
         "--width",

@@ -19,10 +19,11 @@ import pytest
 from test_browser import TIMEOUT_MS, free_port, open_app, served, wait_server  # noqa: F401 (served: the server fixture)
 from test_browser_upload import csv_bytes, notice, upload
 
-from explorer.dashboard import app
 from explorer.dashboard.budget import LIMITS
-from explorer.dashboard.loadtest import static_file
+from explorer.dashboard.page import serve_app, serve_in_background
+from explorer.dashboard.parsers import upload_parser
 from explorer.dashboard.serve import MOST_LINK_BYTES, request_limits
+from explorer.tools.loadtest import static_file
 
 pytestmark = pytest.mark.browser
 # The other client's longest wait may grow this much during an action, as a ratio to its longest wait just before,
@@ -103,7 +104,7 @@ def during_against_before(page, url: str, act, done) -> tuple[float, float]:
 
 def idle(dashboard) -> bool:
     """Whether the session's worker has nothing to do and the page shows that."""
-    return dashboard._action is None and not dashboard.worker.playing and not dashboard.busy.visible
+    return dashboard.actions.current is None and not dashboard.worker.playing and not dashboard.busy.visible
 
 
 def test_step_runs_in_the_worker_while_other_visitors_are_served(served, page):
@@ -232,7 +233,7 @@ def test_an_upload_is_parsed_in_another_process_while_other_visitors_are_served(
         lambda: dashboard.model.dataset == "custom" and idle(dashboard),
     )
     notice(page, "Loaded big.csv: 300000 rows")
-    parsers = app.upload_parser()._processes  # the processes of the server's upload parser
+    parsers = upload_parser()._processes  # the processes of the server's upload parser
     assert parsers and os.getpid() not in parsers
     assert during < longest_allowed(before), (during, before)
     assert errors == []
@@ -304,7 +305,7 @@ def test_a_page_fetched_but_never_opened_frees_its_session_once_the_server_disca
     built = []
 
     def page():
-        served = app.serve_app()
+        served = serve_app()
         built.append((weakref.ref(served), weakref.ref(pn.state.curdoc)))  # Panel's view registry holds both
         return served
 
@@ -348,7 +349,7 @@ def test_a_long_link_reaches_the_app_of_xgpc_explorer_serve_which_names_what_it_
     many = "?n_inducing=30&" + "&".join(f"p{i}=1" for i in range(3000))  # 3,001 parameters
     long = "?n_inducing=30&note=" + "x" * 200_000  # a 200 kB query
     port, dashboards = free_port(), []
-    server = app.serve_in_background(port, dashboards, **request_limits())
+    server = serve_in_background(port, dashboards, **request_limits())
     context = browser.new_context()
     try:
         url = f"http://127.0.0.1:{port}/"

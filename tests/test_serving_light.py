@@ -11,7 +11,7 @@ from tornado.websocket import WebSocketHandler
 
 from explorer.dashboard import serve_in_background
 from explorer.dashboard.budget import RefreshBudget
-from explorer.dashboard.loadtest import PATCH, LightSession, longest_gap
+from explorer.tools.loadtest import PATCH, LightSession, longest_gap
 
 DEADLINE = 120.0  # s: a failsafe on a loaded machine
 
@@ -70,7 +70,7 @@ def test_a_light_client_trains_and_receives_every_patch_the_server_sent(server, 
         await client.press()  # ▶ Play, as a click on the page
         await until(lambda: dashboard.model.iteration >= 300 and client.iteration > 0)
         await client.press("❚❚ Pause")
-        await until(lambda: not dashboard.worker.playing and dashboard._action is None)
+        await until(lambda: not dashboard.worker.playing and dashboard.actions.current is None)
         await asyncio.sleep(2.0)  # the last refreshes after the pause reach the client
         received = client.patches
         await client.close()

@@ -21,6 +21,7 @@ import panel as pn
 
 from explorer import methods, settings
 from explorer.data import datasets
+from explorer.model import two_class_only
 from explorer.studies.race import NAMES as METHOD_NAMES
 
 DATA = settings.group("data")
@@ -158,32 +159,31 @@ def settings_from_query(search: str, model) -> tuple[dict, list[str]]:
 def _drop_what_the_classes_refuse(changes: dict, model) -> list[str]:
     """Leave out of a link's `changes` a method, or SVGP link, that cannot model the number of classes of the data set
     the link (or else the model) names — or the data set, when the link does not name the method and the model's
-    cannot take it — so that the rest of the link is used. Returns the problems in the user's words ("EPGPC is
-    two-class only; spiral-3 has 3 classes"), each saying what stays."""
+    cannot take it — so that the rest of the link is used. Returns the problems in the user's words
+    (`model.two_class_only`: "EPGPC is two-class only; spiral-3 has 3 classes"), each saying what stays."""
     dataset = changes.get("dataset", model.dataset)
     K = datasets.BUILTIN_CLASSES.get(dataset, 2) if "dataset" in changes else len(model.classes)
-    if K <= 2:
-        return []
-    problems = []
-    method = changes.get("method", model.method)
-    if methods.CLASS_COUNTS[method][1] == 2:
-        why = f"{METHOD_NAMES[method]} is two-class only; {dataset} has {K} classes"
+
+    def refused() -> tuple[str, str] | None:
+        return two_class_only(changes.get("method", model.method), changes.get("link", model.link), dataset, K)
+
+    refusal, problems = refused(), []
+    if refusal is not None and refusal[0] == "method":
         if "method" in changes and methods.CLASS_COUNTS[model.method][1] != 2:
             del changes["method"]
-            problems.append(f"{why}: the method stays {METHOD_NAMES[model.method]}")
+            problems.append(f"{refusal[1]}: the method stays {METHOD_NAMES[model.method]}")
         else:
             del changes["dataset"]
-            return [f"{why}: the data set stays {model.dataset}"]
-    method = changes.get("method", model.method)
-    link = changes.get("link", model.link)
-    if settings.applies("link", method) and link not in methods.MULTICLASS_LINKS:
-        why = f"the {link} link is two-class only; {dataset} has {K} classes"
-        if "link" in changes and model.link in methods.MULTICLASS_LINKS:
-            del changes["link"]
-            problems.append(f"{why}: the link stays {model.link}")
-        else:
-            changes.pop("dataset", None)
-            problems.append(f"{why}: the data set stays {model.dataset}")
+            return [f"{refusal[1]}: the data set stays {model.dataset}"]
+        refusal = refused()  # the model's method, which takes K classes: its link may not
+    if refusal is None:
+        return problems
+    if "link" in changes and model.link in methods.MULTICLASS_LINKS:
+        del changes["link"]
+        problems.append(f"{refusal[1]}: the link stays {model.link}")
+    else:
+        changes.pop("dataset", None)
+        problems.append(f"{refusal[1]}: the data set stays {model.dataset}")
     return problems
 
 

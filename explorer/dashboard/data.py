@@ -14,6 +14,7 @@ import panel as pn
 
 from explorer import methods
 from explorer.dashboard.controls import DATA
+from explorer.dashboard.tabs import Tab
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
 from explorer.data import datasets, registry
@@ -171,7 +172,7 @@ class Upload:
     label_column: str
 
 
-class DataTab(pn.viewable.Viewer):
+class DataTab(Tab, pn.viewable.Viewer):
     """Upload widgets and the description of the current data (shows itself in a notebook). `read_file(content,
     filename, label_column)` is the dashboard's coroutine that reads a file off the event loop and swaps the data in;
     it returns whether it did (if not, it has said why). The label-column box shows the header of the last file read:
@@ -195,6 +196,12 @@ class DataTab(pn.viewable.Viewer):
         self.label_column.param.watch(self._label_chosen, "value")
         self._settings = settings
         self._showing = False
+
+    def prepare(self, model) -> str:
+        return summary(model)
+
+    def show_run(self, prepared: str) -> None:
+        self.description.object = prepared
 
     async def _uploaded(self, event) -> None:
         dropped = dropped_file(event.new)

@@ -20,6 +20,7 @@ import panel as pn
 from scipy.special import expit, log_expit
 
 from explorer.dashboard.panes import canvas_pane, on_canvas
+from explorer.dashboard.tabs import MINIBATCH, Tab, Tick
 from explorer.polyagamma import pg_mean, sample
 from explorer.views.ep_site import EPSite, ep_site_view
 from explorer.views.learn import (
@@ -60,15 +61,17 @@ def _live(draw, data=None) -> tuple[hv.streams.Pipe, pn.pane.HoloViews]:
     )
 
 
-class LearnTab(pn.viewable.Viewer):
+class LearnTab(Tab, pn.viewable.Viewer):
     """The teaching tab (shows itself in a notebook): the PG pictures of `views.learn` in HoloViews panes, redrawn
     when their sliders move (`*_pipe.send`). `update_minibatch(local)` takes `Model.last_local()`."""
 
     title = "Learn"
+    reads = MINIBATCH
 
     def __init__(self, seed: int = 0):
         super().__init__()
         self._rng = np.random.default_rng(seed)
+        self._minibatch_iteration = -1  # of the minibatch shown
         self._prior_draws = sample(np.zeros(20_000), self._rng)
         self.c_density = pn.widgets.FloatSlider(label="c", start=0.0, end=10.0, step=0.1, value=2.0)
         self.z_identity = pn.widgets.FloatSlider(label="z", start=-8.0, end=8.0, step=0.1, value=1.5)
@@ -173,6 +176,19 @@ class LearnTab(pn.viewable.Viewer):
             f"a Gaussian in z, so q(u) stays Gaussian and the natural gradients are closed form. "
             f"Gap at z = 0: {gap:.4f}. The local step sets c_i = √E[f_i²], where the bound is tightest on average."
         )
+
+    def collect(self, tick: Tick | None = None) -> dict | None:
+        """The minibatch of the snapshot, while the tab is shown and once per iteration (None: nothing new)."""
+        if tick is None or tick.shown != self.title:
+            return None
+        snapshot = tick.snapshot
+        if snapshot.local is None or snapshot.iteration == self._minibatch_iteration:
+            return None
+        self._minibatch_iteration = snapshot.iteration
+        return snapshot.local
+
+    def render(self, news: dict, running: bool) -> None:
+        self.update_minibatch(news)
 
     def update_minibatch(self, local: dict | None) -> None:
         """Show histograms of `local['c']` and `local['theta']` (both (s,)); None or empty: empty histograms and

@@ -32,8 +32,8 @@ from tornado.process import task_id
 
 from explorer.console import listening_problem
 from explorer.dashboard import cluster
-from explorer.dashboard.app import serve_app
 from explorer.dashboard.budget import RefreshBudget
+from explorer.dashboard.page import serve_app
 
 TITLE = "X-GPC Explorer"
 MOST_LINK_BYTES = 2 * 1024 * 1024  # Chromium's longest URL; Tornado's default for the request head is 64 KiB

@@ -1,17 +1,68 @@
-"""What the dashboard asks of its tabs, so that `app.py` loops over them instead of naming each one.
+"""What the dashboard asks of its tabs, so that it (`app.py`, `refresh.py`) loops over them instead of naming each one.
 
-Every tab is a Panel viewer with a `title` (its label in the tab bar). A *study tab* runs a headless study of
-`explorer.studies` (the MCMC comparison, the race) as a job of the session's worker and follows `StudyTab`: Start
-and Stop buttons; `problem()`, what would make Start refuse (None: nothing); `new_run(model, projection)`, the study's
-run on the session's model and the Train tab's plane (called under the worker's gate; its `chunks()` is the job);
-and, while the tab is shown, `collect()` (under the gate: the run's news) and `render(news, running)` (on the page).
-A new study tab is one module with such a class, listed in `Dashboard`'s tabs; the dashboard wires its buttons,
-runs its job one at a time with training, and refreshes it while shown.
+Every tab is a Panel viewer on the one protocol of `Tab`: a `title` (its label in the tab bar), what its refresh
+reads while it is shown (`reads`), and four steps, each with a default that does nothing:
+
+- `prepare(model)`: once the session has a new run (a reset, a new setting or data set), what the tab needs to show
+  it, computed under the worker's gate (served: in the worker, by the action that made the run) — no Panel object;
+- `show_run(prepared)`: on the page, show that new run;
+- `collect(tick)`: at each refresh (`Tick`), the news to show — from the training's published snapshot, without the
+  gate, or, for a tab that `reads` LIVE, from its own run's state under the gate and only while it is shown;
+- `render(news, running)`: on the page, show the news (`running`: the tab's job runs in the worker).
+
+A *study tab* runs a headless study of `explorer.studies` (the MCMC comparison, the race) as a job of the session's
+worker and also follows `StudyTab`: Start and Stop buttons; `problem()`, what would make Start refuse (None: nothing);
+`new_run(model, projection)`, the study's run on the session's model and the Train tab's plane (called under the
+worker's gate; its `chunks()` is the job). A new tab is one module with such a class, listed in `Dashboard`'s tabs;
+the dashboard refreshes it, and for a study tab wires its buttons and runs its job one at a time with training.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
+
+SNAPSHOT = "snapshot"  # the training's published snapshot (no gate: training goes on)
+MINIBATCH = "minibatch"  # that, with the last minibatch's local parameters, which the worker then publishes too
+LIVE = "live"  # the tab's own run, read under the worker's gate (the refresh then takes it while the tab is shown)
+
+
+@dataclass(frozen=True)
+class Tick:
+    """One refresh, as the tabs see it."""
+
+    snapshot: object
+    """The run now (`snapshot.Snapshot`): as the worker last published it, or taken by the refresh under the gate."""
+    new_run: bool
+    """The session has a new run since the last refresh (each tab's `show_run` follows in this refresh)."""
+    shown: str
+    """The title of the tab shown."""
+    forced: bool
+    """The user acted (or chose another tab): show the state now."""
+
+
+class Tab:
+    """The one tab protocol, with its defaults (a tab that shows nothing of the session's run): a tab class derives
+    from it beside `pn.viewable.Viewer` and sets `title`."""
+
+    title: str
+    """The tab's label (and, for a study tab, the name of its job in the worker)."""
+    reads = SNAPSHOT
+    """What `collect` reads while the tab is shown: SNAPSHOT, MINIBATCH or LIVE."""
+
+    def prepare(self, model) -> object:
+        """What `show_run` needs of the session's new run (under the worker's gate, any thread; no Panel object)."""
+        return None
+
+    def show_run(self, prepared) -> None:
+        """Show the session's new run (on the page)."""
+
+    def collect(self, tick: Tick | None = None) -> object | None:
+        """The news to show at this refresh (None: nothing); no Panel object."""
+        return None
+
+    def render(self, news, running: bool) -> None:
+        """Show `collect`'s news on the page."""
 
 
 @runtime_checkable
@@ -29,8 +80,8 @@ class StudyTab(Protocol):
     def new_run(self, model, projection):
         """The study's run on the session's model (under the worker's gate); its `chunks()` is the worker's job."""
 
-    def collect(self) -> dict | None:
-        """The run's news since the last call (under the gate, while the tab is shown)."""
+    def collect(self, tick: Tick | None = None) -> dict | None:
+        """The run's news since the last call (under the gate, while the tab is shown: it `reads` LIVE)."""
 
     def render(self, update: dict | None, running: bool) -> None:
         """Show `collect`'s news on the page."""

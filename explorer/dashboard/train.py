@@ -10,13 +10,17 @@ import functools
 import io
 import tempfile
 import threading
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import panel as pn
+import param
 
 from explorer import views
 from explorer.dashboard import cluster
-from explorer.dashboard.controls import ADVANCED, DATA, TRAINING
+from explorer.dashboard.controls import ADVANCED, DATA, TRAINING, configuration
+from explorer.dashboard.tabs import Tab, Tick
 from explorer.dashboard.text import html_text
 from explorer.dashboard.traces import Traces
 from explorer.metrics import chance_note
@@ -29,6 +33,7 @@ ANIMATION_FRAMES = 20
 ANIMATION_SIZE = dict(width=800, height=600, dpi=80, resolution=40, fps=4)
 PROGRESS_SECONDS = 0.25  # how often the progress bar follows an animation being made
 EVALUATION_SHARE = 0.25  # while Play runs, evaluations take at most about this share of the wall time
+SURFACE_SHARE = 0.1  # periodic surface frames take at most this share of the wall time (slow machine: rarer frames)
 
 
 def convergence_rule(trainer) -> str:
@@ -75,16 +80,41 @@ def animation_bytes(model, *, progress=None, **options) -> bytes:
         return path.read_bytes()
 
 
-class TrainTab(pn.viewable.Viewer):
+class TrainTab(Tab, pn.viewable.Viewer):
     """Widgets and layout of the Train tab (shows itself in a notebook); the `Dashboard` wires the buttons to its
-    worker."""
+    worker. Its refresh (`collect`, `render`): the history rows not yet shown and the status line (at most every
+    `slow_seconds`) from the training's published snapshots, and the surface's frames, computed from a snapshot's
+    frozen prediction at most every `surface_seconds` while the tab is shown (and rarer when frames are slow: they take
+    at most `SURFACE_SHARE` of the time) — served, in the tab's frame thread, off the event loop, and shown at the
+    first refresh after they are ready; in a notebook a frame the user asked for is computed at once."""
 
     title = "Train"
+    surface_seconds = param.Number(default=0.8, bounds=(0.1, None), doc="Least time between surface refreshes")
+    slow_seconds = param.Number(
+        default=1.0,
+        bounds=(0.1, None),
+        doc="Least time between refreshes of the status text and the ρ/kernel figure (a text "
+        "change re-lays out the page: ≈ 0.4 of a browser core at 6 Hz, measured)",
+    )
 
-    def __init__(self, settings, surface, history_csv, model_copy):
+    def __init__(self, settings, surface, history_csv, model_copy, publisher, offload: bool):
         """model_copy() returns a copy of the session's model as it is now, from any thread (the files are drawn
-        from it)."""
+        from it); `publisher` (`snapshot.Publisher`) is told the rows shown; `offload`: served (frames in the frame
+        thread)."""
         super().__init__()
+        self._publisher, self._offload = publisher, offload
+        self.trainer = None  # of the run shown
+        self._consumed = 0  # history rows of the run shown
+        self._shown_status = None
+        self._slow_due = 0.0
+        self._surface_due = 0.0
+        self._surface_iteration = -1
+        self._frames = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xgpc-surface")
+        self.pending_frame: Future | None = None  # a periodic frame being computed in the frame thread
+        self._frame_seconds = 0.0  # how long the last frame took to compute
+        self._still_frames = 0  # periodic frames in a row that looked as the one shown (each waits twice as long)
+        self.budget = None  # the server's `budget.RefreshBudget`, if any: periodic frames share its frame share
+        self.pace: str | None = None  # why refreshes are slowed now (the budget's words), for the status line
         self._animations: set[threading.Event] = set()  # the stop events of the animations being made
         self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
         self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
@@ -283,6 +313,75 @@ class TrainTab(pn.viewable.Viewer):
             f"Animation of iterations {first}–{first + iterations} ready ({len(data) / 1e6:.1f} MB)."
         )
         return io.BytesIO(data)
+
+    # ------------------------------------------------------------------------------------------------ refresh
+    def prepare(self, model) -> tuple:
+        """(configuration, the surface's new data without a frame — served, the frame thread computes it; the first
+        run's is computed at once — and the run's trainer) of the model's current run (under the gate)."""
+        frame = not self._offload or self.trainer is None
+        return configuration(model), self._surface.reset(model, frame=frame), model.trainer
+
+    def show_run(self, prepared: tuple) -> None:
+        config, static, self.trainer = prepared
+        self.traces.new_run(config)
+        self._surface.build(static)
+
+    def collect(self, tick: Tick | None = None) -> dict:
+        """What to render of the snapshot (no gate needed): the rows not yet shown, the status (at most every
+        `slow_seconds`, unless forced or a new run), a surface frame (a finished periodic one; a new periodic one is
+        started in the frame thread when due; forced: one computed now, or served in the frame thread as well; a new
+        run brings its own, or served has one started)."""
+        snapshot, new_run, force_surface = tick.snapshot, tick.new_run, tick.forced
+        if new_run:
+            self._consumed, self._surface_iteration = 0, snapshot.iteration
+            self.pending_frame = None  # of the old data: never shown
+        now = time.monotonic()
+        update = {"rows": snapshot.rows_after(self._consumed)}
+        self._consumed = max(self._consumed, snapshot.total)
+        self._publisher.taken(snapshot.run, self._consumed)
+        if self.pending_frame is not None and self.pending_frame.done():
+            job, self.pending_frame = self.pending_frame, None
+            frame = job.result()
+            self._frame_seconds = frame["seconds"]
+            still = not force_surface and not new_run and self._surface.unchanged(frame)
+            self._still_frames = self._still_frames + 1 if still else 0  # nothing to send: the next frames rarer
+            if not still:
+                update["frame"] = frame
+        if force_surface or new_run or now >= self._slow_due:
+            update["status"] = (snapshot.iteration, snapshot.status, snapshot.converged, self.pace)
+            self._slow_due = now + self.slow_seconds
+        # A frame the user asked for; a new run brings its own, except served (its first frame comes from here).
+        wanted = (force_surface and not new_run) or (new_run and self._offload)
+        surface_due = wanted or (now >= self._surface_due and snapshot.iteration != self._surface_iteration)
+        shown = tick.shown == self.title
+        if shown and surface_due and (wanted or not new_run) and (wanted or not self.pending_frame):
+            inputs = self._surface.frame_inputs(snapshot.prediction)
+            if wanted and not self._offload:  # the user acted: show the state now; an older frame is dropped
+                update["frame"] = self._surface.compute_frame(inputs)
+                self.pending_frame = None
+            else:  # served, also what the user asked for: shown at the first tick after it is ready
+                self.pending_frame = self._frames.submit(self._surface.compute_frame, inputs)
+            least = max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE) * 2 ** min(self._still_frames, 3)
+            wait = least if self.budget is None or wanted else self.budget.frame_interval(self._frame_seconds, least)
+            self._surface_due = now + wait
+            self._surface_iteration = snapshot.iteration
+        return update
+
+    def render(self, news: dict, running: bool) -> None:
+        self.traces.add(news["rows"])
+        if "status" in news:
+            self.traces.flush_parameters()
+        if "status" in news and news["status"] != self._shown_status:
+            iteration, status, converged, pace = news["status"]
+            self.show_status(iteration, status, converged, self.trainer, pace)
+            self._shown_status = news["status"]
+        if "frame" in news:
+            self._surface.show(news["frame"])
+
+    def close(self) -> None:
+        """The session ended: no animation or frame is made any more."""
+        self.stop_animations()
+        self._frames.shutdown(wait=False, cancel_futures=True)
 
     def stop_animations(self) -> None:
         """End the animations being made (the session ended): each stops at its next frame, and one on the cluster

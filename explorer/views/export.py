@@ -38,6 +38,11 @@ FORMATS = STATIC_FORMATS + ("html",)
 ANIMATION_FORMATS = {"gif": "pillow", "mp4": "ffmpeg"}  # suffix → matplotlib animation writer
 MAX_FRAMES = 200
 ANIMATED_TRACES = ("elbo", "test_nll", "test_error")
+SURFACE_SAMPLES = 256
+"""Quasi-Monte Carlo points of an animation's K-class surface (`surface_arrays(samples=…)`), a quarter of the
+predictive's 1,024: on blobs-3, spiral-3 and xor-3 at resolution 40, from the prior to 2,000 iterations, its class
+probabilities differ from the 1,024-point ones by at most 1.4e-3 and its colours by at most 0.19 of one 8-bit level
+(BENCHMARKS.md, "export: the K-class animation"), below what a frame shows."""
 # pyplot keeps process-wide state (its figure registry); sessions exporting at once take turns.
 _MATPLOTLIB = threading.Lock()
 
@@ -467,7 +472,8 @@ def training_frames(
 ) -> hv.Layout:
     """Step a copy of `model` (the model itself is not changed) `iterations` more SVI iterations, taking a snapshot
     now and after every `every` iterations: the surface on one fixed grid (resolution² over the plane `plane`, by
-    default the dashboard's) and the history so far. Returns a Layout of HoloMaps over "iteration" — the decision
+    default the dashboard's; for K ≥ 3 classes, the predictive by `SURFACE_SAMPLES` quasi-random points) and the
+    history so far. Returns a Layout of HoloMaps over "iteration" — the decision
     surface and the ELBO, test NLL and test error traces — to animate or to scrub in a notebook.
     progress(done, total) is called after each snapshot."""
     for name, value in (("iterations", iterations), ("every", every)):
@@ -488,7 +494,8 @@ def training_frames(
         if k:
             run.step(every)
         columns = {name: values.copy() for name, values in history_columns(run).items()}
-        snapshots[run.iteration] = (surface_arrays(run, plane=plane, axes=axes, resolution=resolution), columns)
+        surface = surface_arrays(run, plane=plane, axes=axes, resolution=resolution, samples=SURFACE_SAMPLES)
+        snapshots[run.iteration] = (surface, columns)
         if progress is not None:
             progress(k + 1, frames)
     layouts = {
@@ -511,7 +518,10 @@ def training_frames(
         ]
     ).cols(2)
     frames = frames.map(lambda element: element.opts(framewise=True, backend="matplotlib"), [hv.Element])
-    return frames.opts(sublabel_format="", backend="matplotlib")
+    # The layout's own option set on an empty layout and kept by `clone` (which keeps the options' id): `.opts` on the
+    # full layout walks the whole tree once per option id in it (HoloViews' `propagate_ids`), a cost growing as the
+    # square of the frames: 26 frames of blobs-3 took longer that way than drawing them.
+    return hv.Layout([]).opts(sublabel_format="", backend="matplotlib").clone(list(frames)).cols(2)
 
 
 def _fixed_limits(columns: dict, axes: tuple) -> list[dict]:

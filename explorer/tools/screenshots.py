@@ -1,4 +1,4 @@
-"""`python -m explorer.dashboard.screenshots`: the README's pictures of the dashboard's five tabs, made by serving the
+"""`python -m explorer.tools.screenshots`: the README's pictures of the dashboard's five tabs, made by serving the
 app in this process and driving it in headless Chromium ($XGPC_CHROMIUM, default /usr/bin/chromium; see
 `explorer.dashboard.chromium`) the way a person would: Train after a few seconds of Play, Data as it opens, MCMC after
 "Run MCMC comparison", Race after "Start race", Learn once its last section shows. Each tab is written to
@@ -93,7 +93,7 @@ def take(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m explorer.dashboard.screenshots",
+        prog="python -m explorer.tools.screenshots",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
 
     problem = chromium.missing()
     if problem:
-        print(f"python -m explorer.dashboard.screenshots: {problem}", file=sys.stderr)
+        print(f"python -m explorer.tools.screenshots: {problem}", file=sys.stderr)
         return 1
     with pinned_blas(1):
         take(args.out, tabs=args.tabs, width=args.width, height=args.height, play_seconds=args.play_seconds)

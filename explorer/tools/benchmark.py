@@ -1,8 +1,8 @@
-"""`python -m explorer.dashboard.benchmark`: what the served dashboard costs the training it shows.
+"""`python -m explorer.tools.benchmark`: what the served dashboard costs the training it shows.
 
-It lives in the dashboard package (which may import the benchmarks' helpers, never the other way round) and writes
-its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark. Needs Playwright (the `test`
-extra) and Debian Chromium.
+It lives with the tools above the dashboard (`explorer.tools`: it imports the dashboard and the benchmarks' helpers,
+neither imports it) and writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark.
+Needs Playwright (the `test` extra) and Debian Chromium.
 
 The app is served in this process (`pn.serve`, as `panel serve` would) and opened in headless Debian Chromium
 (Playwright). Phases alternate, `--repeats` times: (a) a headless `Model` with the same configuration trained by
@@ -216,7 +216,7 @@ def soak(page, dashboard, minutes: float) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.benchmark", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="python -m explorer.tools.benchmark", description=DESCRIPTION)
     add_common_arguments(parser)
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase (default 15)")
     parser.add_argument("--repeats", type=int, default=3, help="headless/served alternations (default 3)")
@@ -237,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
             f"--pin needs cores {sorted(APP_CORES | BROWSER_CORES)}; this process may use only "
             f"{sorted(os.sched_getaffinity(0))}"
         )
-    command = "python -m explorer.dashboard.benchmark" + ("" if argv is None else "".join(f" {a}" for a in argv))
+    command = "python -m explorer.tools.benchmark" + ("" if argv is None else "".join(f" {a}" for a in argv))
 
     from playwright.sync_api import sync_playwright
 

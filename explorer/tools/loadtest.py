@@ -1,4 +1,4 @@
-"""`python -m explorer.dashboard.loadtest`: a class in front of one server (issue 19).
+"""`python -m explorer.tools.loadtest`: a class in front of one server (issue 19).
 
 The app is served in this process on 127.0.0.1 only (`serve_in_background`, as `panel serve` would) and opened by N
 headless Debian Chromium pages (Playwright), each its own browser context, that each press Play and train for
@@ -45,7 +45,7 @@ from pathlib import Path
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.dashboard import chromium
 from explorer.dashboard.app import Dashboard
-from explorer.dashboard.benchmark import _free_port, _tasks, resident_mb
+from explorer.tools.benchmark import _free_port, _tasks, resident_mb
 
 DESCRIPTION = "Served dashboard under load: N training sessions, another client's latency, memory and threads"
 MAX_SESSIONS, MAX_SECONDS = 24, 120
@@ -360,7 +360,7 @@ def run_load(
         pages[0].wait_for_timeout(250)
         if heavy and heavy_dashboard is None:  # the session at the link (the other client's pages open sessions too)
             heavy_dashboard = next((d for d in sessions[count:] if d.model.n_inducing == 999), None)
-        if heavy_dashboard is not None and heavy_done is None and heavy_dashboard._action is None:
+        if heavy_dashboard is not None and heavy_done is None and heavy_dashboard.actions.current is None:
             heavy_done = time.monotonic() - start
             heavy_page.get_by_role("button", name="Play").click()
     end = time.monotonic()
@@ -691,7 +691,7 @@ def classroom(args, command: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.dashboard.loadtest", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(prog="python -m explorer.tools.loadtest", description=DESCRIPTION)
     add_common_arguments(parser)
     parser.add_argument(
         "--sessions",
@@ -768,7 +768,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"sessions from 1 to {MAX_SESSIONS} and seconds up to {MAX_SECONDS}")
     if args.heavy is not None and args.heavy < 2:
         parser.error("--heavy needs at least 2 sessions (one heavy, the others train)")
-    command = "python -m explorer.dashboard.loadtest" + ("" if argv is None else "".join(f" {a}" for a in argv))
+    command = "python -m explorer.tools.loadtest" + ("" if argv is None else "".join(f" {a}" for a in argv))
     if args.clients is not None and args.num_procs is None:
         args.num_procs = [1]
     args.clients = args.clients or ["chromium"]

@@ -20,6 +20,7 @@ import panel as pn
 import param
 
 from explorer.dashboard.actions import Actions
+from explorer.dashboard.budget import RefreshBudget
 from explorer.dashboard.changes import Changes
 from explorer.dashboard.controls import Settings
 from explorer.dashboard.data import DataTab
@@ -59,10 +60,15 @@ class Dashboard(pn.viewable.Viewer):
 
     period_ms = param.Integer(default=170, bounds=(50, 2000), doc="Refresh period of the training curves")
 
-    def __init__(self, model: Model | None = None, *, start: bool = True, **params):
+    def __init__(
+        self, model: Model | None = None, *, start: bool = True, budget: RefreshBudget | None = None, **params
+    ):
         """`start`: render the first state and start refreshing now; False when the page is built away from the event
-        loop, which then calls `start` itself (`page.build_page`)."""
+        loop, which then calls `start` itself (`page.build_page`). `budget`: the server's `RefreshBudget`, which sets
+        how often the page is refreshed while training plays (None: every `period_ms`)."""
         super().__init__(**params)
+        self.budget = budget
+        self._refresh_due = 0.0  # while training plays under a budget: when the next refresh is due
         self.model = model if model is not None else Model()
         self.session = Session()
         self.worker = self.session.worker
@@ -75,6 +81,7 @@ class Dashboard(pn.viewable.Viewer):
         self.train = TrainTab(
             self.settings, self.surface, self.history_csv, self.model_copy, self.publisher, self.session.offload
         )
+        self.train.budget = budget
         self.data = DataTab(self.settings, self.read_file, notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
@@ -249,6 +256,8 @@ class Dashboard(pn.viewable.Viewer):
             self._callback.stop()
         self.train.close()
         self.session.close()
+        if self.budget is not None:
+            self.budget.stopped(id(self))
 
     # ------------------------------------------------------------------------------------------------ refresh
     @property
@@ -258,6 +267,18 @@ class Dashboard(pn.viewable.Viewer):
     def refresh(self, force_surface: bool = False) -> None:
         """Render what is new (`refresh.Refresh`); `force_surface`: the user acted, show the state now."""
         self._refresh(force_surface)
+
+    def _budget_allows(self) -> bool:
+        """While training plays: whether this tick is due by the server's `RefreshBudget` (the session counts as
+        training; due ticks are spaced by the budget's interval on average, to within a tick). True without one."""
+        if self.budget is None:
+            return True
+        self.budget.training(id(self))
+        now, interval = self.budget.clock(), self.budget.interval()
+        if now < self._refresh_due:
+            return False
+        self._refresh_due = max(self._refresh_due, now - interval) + interval
+        return True
 
     def _replot_surface(self) -> None:
         """A new plane: the points and axes now (cheap, under the gate), the surface computed now (notebook) or in

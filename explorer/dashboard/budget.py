@@ -22,9 +22,20 @@ The limits (`LIMITS`) were measured on the project's 2-core machine with BLAS on
 class"). Step and Play run in chunks of iterations, so their length is not limited (Pause stops them); the surface
 frame costs about what an evaluation at 6,400 rows costs. The budget is the dashboard's: a `Model` used from Python
 is not limited (it runs on its user's own machine).
+
+The server's refreshes have a budget of their own (`RefreshBudget`, issue 33): one object per server process, shared
+by its sessions, that sets how often a training session's page is refreshed so that the refreshes of all of them
+together take at most a fixed share of the event loop (which every visitor shares, and which holds the GIL the
+training threads need while it works), and the periodic surface frames of all of them together at most a fixed share
+of one core. Every training session gets the same rate (fair shares); when there are too many for the fastest rate,
+each is slowed, down to at most `slowest` seconds between refreshes whatever the load, and its status line says so.
 """
 
 from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
 
 from explorer.dashboard.controls import LABELS
 from explorer.data import datasets
@@ -92,3 +103,86 @@ def over_budget(config: dict, shape: tuple[int, int], changed=()) -> list[str]:
             + f"), over this server's limit of {limit:.3g}; {advice}"
         )
     return problems
+
+
+class RefreshBudget:
+    """How often each training session of one server process is refreshed: every training session gets the same
+    interval, `n · cost / share` clamped to [`fastest`, `slowest`] seconds, where n is the number of sessions that
+    trained within the last `memory` seconds and cost the event-loop seconds one refresh took (wall time, a running
+    mean of the recent ones: a loaded machine, with less CPU left, makes refreshes take longer and so rarer). So the
+    refreshes of all n together take about `share` of the event loop, leaving the rest to the other visitors and the
+    GIL to training, and each session gets ≥ 1/`fastest` Hz when that fits. Periodic surface frames, computed in the
+    sessions' frame threads, get `frame_share` of one core the same way (`frame_interval`). One object per server
+    process (made by `serve`, handed to every session); safe to use from any thread; `clock` is injectable for tests."""
+
+    def __init__(
+        self,
+        share: float = 0.4,
+        fastest: float = 0.17,
+        slowest: float = 2.0,
+        frame_share: float = 0.25,
+        memory: float = 3.0,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        if not (0 < share <= 1 and 0 < frame_share <= 1 and 0 < fastest <= slowest and memory > 0):
+            raise ValueError(
+                f"RefreshBudget needs 0 < share ≤ 1, 0 < frame_share ≤ 1, 0 < fastest ≤ slowest and memory > 0; got "
+                f"share={share}, frame_share={frame_share}, fastest={fastest}, slowest={slowest}, memory={memory}"
+            )
+        self.share, self.fastest, self.slowest, self.frame_share, self.memory = (
+            share,
+            fastest,
+            slowest,
+            frame_share,
+            memory,
+        )
+        self.clock = clock
+        self.cost: float | None = None  # event-loop seconds of one refresh (running mean)
+        self._seen: dict[int, float] = {}  # training session → when it was last seen training
+        self._lock = threading.Lock()
+
+    def training(self, session: int) -> None:
+        """Session `session` (any key: the Dashboards use their id) is training now."""
+        with self._lock:
+            self._seen[session] = self.clock()
+
+    def stopped(self, session: int) -> None:
+        """Session `session` no longer trains (paused, or closed)."""
+        with self._lock:
+            self._seen.pop(session, None)
+
+    def record(self, seconds: float) -> None:
+        """A training session's refresh took `seconds` of the event loop."""
+        with self._lock:
+            self.cost = seconds if self.cost is None else 0.8 * self.cost + 0.2 * seconds
+
+    @property
+    def sessions(self) -> int:
+        """The sessions training now (seen within the last `memory` seconds)."""
+        now = self.clock()
+        with self._lock:
+            for session in [s for s, seen in self._seen.items() if now - seen > self.memory]:
+                del self._seen[session]
+            return len(self._seen)
+
+    def interval(self) -> float:
+        """Seconds between two refreshes of each training session."""
+        wanted = self.sessions * (self.cost or 0.0) / self.share
+        return min(self.slowest, max(self.fastest, wanted))
+
+    def frame_interval(self, frame_seconds: float, least: float) -> float:
+        """Seconds between two periodic surface frames of a training session whose last frame took `frame_seconds`
+        to compute: at least `least` (the session's own rule), longer when the frames of every training session
+        together would take more than `frame_share` of one core."""
+        return max(least, max(1, self.sessions) * frame_seconds / self.frame_share)
+
+    def slowed(self) -> str | None:
+        """Why refreshes are slower than the fastest rate, in words for a status line; None when they are not."""
+        interval, n = self.interval(), self.sessions
+        if interval <= self.fastest * 1.05:
+            return None
+        return (
+            f"Refreshes slowed to {1 / interval:.1f} a second: {n} sessions are training on this server process and "
+            f"each refresh takes {1000 * (self.cost or 0.0):.0f} ms of it; the refreshes of all together may take "
+            f"{self.share:.0%} of it."
+        )

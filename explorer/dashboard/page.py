@@ -22,6 +22,7 @@ from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
 from explorer.dashboard.app import Dashboard, header
+from explorer.dashboard.budget import RefreshBudget
 from explorer.dashboard.notices import describe, notify, report
 from explorer.dashboard.session import forget_views_of
 from explorer.dashboard.text import markdown_text
@@ -61,13 +62,16 @@ def _building_notice() -> pn.Row:
     )
 
 
-def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None) -> None:
+def build_page(
+    page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None
+) -> None:
     """Fill `page`, the light page a session was served at once (the header and "Building the page…"), with a
     Dashboard built away from the event loop: the Model, its data and first evaluation, the widgets and figures and
     their Bokeh models are made in a page-builder thread (at most PAGE_BUILDERS at a time, for the whole server), and
     only the swap — attaching the ready models to the page and sending them — runs on the loop, in a next-tick
     callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session that ended
-    meanwhile gets its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason."""
+    meanwhile gets its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason.
+    `budget`: the server's `RefreshBudget`, handed to the Dashboard."""
     document = pn.state.curdoc
     root = next(model for model, _ in page._models.values() if model.document is document)
     ended = threading.Event()
@@ -98,7 +102,7 @@ def build_page(page: pn.Column, on_ready: Callable[[Dashboard], None] | None = N
         with set_curdoc(document):
             if not ended.is_set():
                 try:
-                    dashboard = Dashboard(start=False)
+                    dashboard = Dashboard(start=False, budget=budget)
                     # its Bokeh models, and the defaults Bokeh reads when they join the page, made here, not on the loop
                     dashboard.layout._get_model(document, root, root).references()
                 except Exception as err:  # the page says what went wrong
@@ -119,12 +123,13 @@ def freeze_the_imports() -> None:
     gc.freeze()
 
 
-def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
+def serve_app(on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None) -> pn.Column:
     """The page for one browser session: BLAS on one thread (DESIGN §8), the upload widget's script, notifications
     on (also for any exception a callback did not handle itself), quiet disconnects. Served, the server's imports out
     of the garbage collector's walk (`freeze_the_imports`, at the first page) and a light page at once
     (nothing computed on the event loop, nothing kept for a page that is fetched and never opened) that `build_page`
-    fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built."""
+    fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built.
+    `budget`: the server's `RefreshBudget`, shared by all its sessions (None: each refreshes at its own period)."""
     threadpool_limits(limits=1)
     pn.extension("filedropper", notifications=True, exception_handler=report)
     try:
@@ -141,11 +146,11 @@ def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
     page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
     if document is not None and document.session_context is not None:
         freeze_the_imports()
-        pn.state.onload(partial(build_page, page, on_ready))
+        pn.state.onload(partial(build_page, page, on_ready, budget))
         pn.state.on_session_destroyed(lambda context: forget_views_of(document))  # also of a page never opened
         return page
     try:
-        dashboard = Dashboard()
+        dashboard = Dashboard(budget=budget)
     except Exception as err:  # the page still comes up and says what went wrong, never blank
         page.objects = _page_failed(err)
         return page
@@ -155,13 +160,15 @@ def serve_app(on_ready: Callable[[Dashboard], None] | None = None) -> pn.Column:
     return page
 
 
-def serve_in_background(port: int, sessions: list | None = None, **options):
+def serve_in_background(port: int, sessions: list | None = None, budget: RefreshBudget | None = None, **options):
     """Serve the app on 127.0.0.1:`port` from a background thread (tests, benchmarks), appending each session's
-    Dashboard to `sessions` once it is built; `options`: more of `pn.serve`'s. Returns the server; stop it with
-    `.stop()` then `.join()`."""
+    Dashboard to `sessions` once it is built; `budget`: the server's `RefreshBudget` (default: a new one, as
+    `xgpc-explorer serve` makes); `options`: more of `pn.serve`'s. Returns the server; stop it with `.stop()` then
+    `.join()`."""
+    budget = RefreshBudget() if budget is None else budget
 
     def app() -> pn.Column:  # (a function: Panel would render a partial as a pane of its own)
-        return serve_app(None if sessions is None else sessions.append)
+        return serve_app(None if sessions is None else sessions.append, budget)
 
     return pn.serve(
         app,

@@ -35,9 +35,11 @@ def _inside(ticks: np.ndarray, low: float, high: float) -> list[float]:
     return [float(f"{t:.6g}") for t in ticks if low * (1 - 1e-9) <= t <= high * (1 + 1e-9)]
 
 
-def fit_range(axis_range: Range1d, arrays, log: bool = False, pad: float = 0.05) -> None:
+def fit_range(axis_range: Range1d, arrays, log: bool = False, pad: float = 0.05, pixels: int = 0) -> None:
     """Set `axis_range` to the extent of the finite values (positive ones on a log axis) of `arrays`, padded by `pad`
-    of the span (of log10 on a log axis); left as it is when there are none."""
+    of the span (of log10 on a log axis); left as it is when there are none, or (`pixels`: the axis's length on the
+    page, at most) when neither end would move by a pixel's worth (`moved`): nothing is sent to the page then, and
+    every value stays inside (the padding is far wider than a pixel)."""
     values = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays] or [np.zeros(0)])
     values = values[np.isfinite(values) & ((values > 0) if log else True)]
     if not len(values):
@@ -49,5 +51,19 @@ def fit_range(axis_range: Range1d, arrays, log: bool = False, pad: float = 0.05)
     low, high = low - pad * span, high + pad * span
     if log:
         low, high = 10.0**low, 10.0**high
-    if (axis_range.start, axis_range.end) != (low, high):
+    if moved(axis_range, (low, high), pixels, log):
         axis_range.update(start=low, end=high)
+
+
+def moved(axis_range: Range1d, fitted: tuple[float, float], pixels: int = 0, log: bool = False) -> bool:
+    """Whether the range `fitted` (low, high) differs from `axis_range`'s by a pixel's worth at either end, on an axis
+    `pixels` long (0: by anything at all): 1/pixels of the larger span (of log10 on a log axis)."""
+    now, new = (axis_range.start, axis_range.end), fitted
+    if now == new:
+        return False
+    if pixels <= 0 or not all(np.isfinite(now)) or (log and min(now) <= 0):
+        return True
+    scale = np.log10 if log else (lambda v: v)
+    now, new = [float(scale(v)) for v in now], [float(scale(v)) for v in new]
+    pixel = max(now[1] - now[0], new[1] - new[0]) / pixels
+    return abs(now[0] - new[0]) >= pixel or abs(now[1] - new[1]) >= pixel

@@ -9,6 +9,7 @@ failed."""
 from __future__ import annotations
 
 import logging
+import time
 
 import panel as pn
 
@@ -65,10 +66,16 @@ class Refresh:
         if self.jobs.stepping and not self.jobs.running("step"):  # Step's job is done: show where it ended
             self.jobs.stepping, force_surface = False, True
         force_surface, self._force_pending = force_surface or self._force_pending, False
+        begun = time.perf_counter()
         try:
             shown = self.shown()
             self.publisher.local_wanted = shown.reads == MINIBATCH
             snapshot = None if force_surface else self._published(shown)
+            if snapshot is not None and not self.dashboard._budget_allows():  # the server's pace while training
+                return
+            paced = snapshot is not None
+            budget = self.dashboard.budget
+            self.dashboard.train.pace = budget.slowed() if budget is not None and paced else None
             news, prepared = {}, None
             if snapshot is None:
                 with self.session.gate() as taken:
@@ -87,6 +94,8 @@ class Refresh:
                     news[tab.title] = tab.collect(tick)
             with pn.io.hold():  # one message to the page for all of this tick's changes
                 self._render(tick, prepared, news)
+            if budget is not None and paced:
+                budget.record(time.perf_counter() - begun)
         except Exception as err:  # never let one bad tick kill the periodic callback
             log.exception("refresh failed")
             notify(f"Refresh failed: {type(err).__name__}: {err}")

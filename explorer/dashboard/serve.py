@@ -32,6 +32,7 @@ from tornado.process import task_id
 
 from explorer.console import listening_problem
 from explorer.dashboard import cluster
+from explorer.dashboard.budget import RefreshBudget
 from explorer.dashboard.page import serve_app
 
 TITLE = "X-GPC Explorer"
@@ -102,8 +103,13 @@ def serve(
     cluster.check_at_start()  # a bad address (--scheduler or $XGPC_SCHEDULER): SchedulerError now, not at a job
     if num_procs != 1:
         os.register_at_fork(after_in_child=_end_with_parent)
+    budget = RefreshBudget()  # this process's (a forked process has its own copy: its own loop, GIL and sessions)
+
+    def app() -> pn.Column:  # (a function: Panel would render a partial as a pane of its own)
+        return serve_app(budget=budget)
+
     server = pn.serve(
-        {"explorer": serve_app},
+        {"explorer": app},
         port=port,
         address=address,
         websocket_origin=websocket_origins,

@@ -120,6 +120,7 @@ class SurfaceView(pn.viewable.Viewer):
         self.projection: Projection | None = None
         self.feature_names: list[str] = []
         self.frames = 0
+        self._last: dict | None = None  # the frame shown last
         self._configuring = False
         self._run = None  # the model's run (`Trainer`) the drawn points belong to
         self._n_train = 0  # its training rows from the data set; rows after these were added by clicks
@@ -399,6 +400,30 @@ class SurfaceView(pn.viewable.Viewer):
         self.contour.data = _xy(frame["contour"])
         self.wrong.data = _xy(frame["wrong"])
         self.frames += 1
+        self._last = frame
+
+    def unchanged(self, frame: dict) -> bool:
+        """Whether `frame` would look as the frame shown last does, to within a pixel: the same quantity on the same
+        grid, every cell within half a step of the 256-colour palette (K ≥ 3 classes: the same 8-bit colours), the
+        contour within a tenth of a grid cell, the same points crossed out. Sending it would change nothing seen."""
+        last = self._last
+        if last is None or last["quantity"] != frame["quantity"] or set(last) != set(frame):
+            return False
+        (lx, ly), (gx, gy) = last["grid"], frame["grid"]
+        if not (np.array_equal(lx, gx) and np.array_equal(ly, gy)):
+            return False
+        if "rgba" in frame:
+            same_image = np.array_equal(last["rgba"], frame["rgba"])
+        else:
+            scale = max(float(np.max(last["z"])), float(np.max(frame["z"]))) if frame["quantity"] == "sd" else 1.0
+            same_image = bool(np.max(np.abs(last["z"] - frame["z"])) <= 0.5 * scale / len(P_PALETTE))
+        cell = min(gx[1] - gx[0], gy[1] - gy[0])
+        return (
+            same_image
+            and last["contour"].shape == frame["contour"].shape
+            and bool(np.all(np.abs(last["contour"] - frame["contour"]) <= 0.1 * cell))
+            and np.array_equal(last["wrong"], frame["wrong"])
+        )
 
     def show_points(self, points: dict) -> None:
         """Render train/test points from `points(model)` (after new data, or a click added one)."""

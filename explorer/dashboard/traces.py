@@ -17,7 +17,7 @@ from bokeh.palettes import Category10_10, Viridis256
 from bokeh.plotting import figure
 
 from explorer.dashboard.controls import describe_change
-from explorer.dashboard.ranges import fit_range, log_ticks
+from explorer.dashboard.ranges import fit_range, log_ticks, moved
 from explorer.training import COLUMNS
 from explorer.views.race import robust_range
 
@@ -27,6 +27,7 @@ EARLIER_POINTS = 600
 _EARLIER_COLORS = Category10_10[1:6]
 _X_LABEL = {"iteration": "iteration", "seconds": "training time (s, evaluation excluded)"}
 _HEIGHT = 230
+_WIDTH = 1400  # px: no figure is wider (a full-width figure on a wide screen): the x ranges' pixel is at most this fine
 _LEGEND_ROW = 19  # px per entry of the ELBO figure's legend below the plot
 _LEGEND = dict(
     click_policy="hide",
@@ -132,6 +133,7 @@ class Traces:
         )
         self.params.yaxis[0].ticker = FixedTicker(ticks=log_ticks(1e-2, 1.0))  # ranges.py says why
         self.elbo_x = "iteration"
+        self._log_time = False  # which pair of time figures is shown (`time_figures`): only theirs are fitted
         self.overlaid = {
             self.elbo: ("elbo", "iteration"),
             self.nll: ("test_nll", "seconds"),
@@ -191,8 +193,10 @@ class Traces:
             _send(self.parameters, *self.parameter_buffer.add(self._pending))
             self._pending = []
             kept = self.parameter_buffer.kept
-            fit_range(self.params.x_range, [kept["iteration"]])
-            fit_range(self.params.y_range, [kept[name] for name in kept if name != "iteration"], log=True)
+            fit_range(self.params.x_range, [kept["iteration"]], pixels=_WIDTH)
+            fit_range(
+                self.params.y_range, [kept[name] for name in kept if name != "iteration"], log=True, pixels=_HEIGHT
+            )
             self.params.yaxis[0].ticker.ticks = log_ticks(self.params.y_range.start, self.params.y_range.end)
 
     def _set_kernel_lines(self, names: tuple[str, ...]) -> None:
@@ -273,13 +277,19 @@ class Traces:
     def _fit_ranges(self) -> None:
         """Fit the overlaid figures' ranges to the live and the earlier runs (what the legend hides included): x to
         all of them, y to the bulk of the curves (`robust_range`, as on the Race tab): a brief spike of a
-        natural-gradient run (ELBO down, NLL up) runs off the plot instead of flattening every other curve."""
+        natural-gradient run (ELBO down, NLL up) runs off the plot instead of flattening every other curve. A range
+        is sent only when an end moves by a pixel or more (`ranges.moved`; at most `_WIDTH` by `_HEIGHT` px); the
+        pair of time figures not shown is fitted when it is shown (`time_figures`)."""
         runs = [self.buffer.kept] + [run["source"].data for run in self.earlier]
+        hidden = (self.nll, self.error) if self._log_time else (self.nll_log, self.error_log)
         for fig, (y, x) in self.overlaid.items():
+            if fig in hidden:
+                continue
             x = self.elbo_x if fig is self.elbo else x
-            fit_range(fig.x_range, [run[x] for run in runs], log=fig in (self.nll_log, self.error_log))
+            log = fig in (self.nll_log, self.error_log)
+            fit_range(fig.x_range, [run[x] for run in runs], log=log, pixels=_WIDTH)
             fitted = robust_range([run[y] for run in runs], spikes="down" if y == "elbo" else "up")
-            if fitted is not None and (fig.y_range.start, fig.y_range.end) != fitted:
+            if fitted is not None and moved(fig.y_range, fitted, _HEIGHT):
                 fig.y_range.update(start=fitted[0], end=fitted[1])
 
     def clear_earlier(self) -> None:
@@ -302,5 +312,8 @@ class Traces:
         self._fit_ranges()
 
     def time_figures(self, log: bool) -> tuple:
-        """The (NLL, error) figures to show, with a logarithmic or a linear time axis."""
+        """The (NLL, error) figures to show, with a logarithmic or a linear time axis (their ranges fitted now)."""
+        if log != self._log_time:
+            self._log_time = log
+            self._fit_ranges()
         return (self.nll_log, self.error_log) if log else (self.nll, self.error)

@@ -112,6 +112,9 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self._frames = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xgpc-surface")
         self.pending_frame: Future | None = None  # a periodic frame being computed in the frame thread
         self._frame_seconds = 0.0  # how long the last frame took to compute
+        self._still_frames = 0  # periodic frames in a row that looked as the one shown (each waits twice as long)
+        self.budget = None  # the server's `budget.RefreshBudget`, if any: periodic frames share its frame share
+        self.pace: str | None = None  # why refreshes are slowed now (the budget's words), for the status line
         self._animations: set[threading.Event] = set()  # the stop events of the animations being made
         self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
         self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
@@ -196,11 +199,11 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self._settings = settings
         self._surface = surface
 
-    def show_status(self, iteration: int, event: str, converged: bool, trainer) -> None:
+    def show_status(self, iteration: int, event: str, converged: bool, trainer, pace: str | None = None) -> None:
         """The counter and the status line as of now: the latest evaluation's numbers, which rule declared
         convergence (if one has) and what Play does next — with the warning of `metrics.chance_note` when the run
-        converged no better than chance — and the model's last event (`Model.status`, which names its own iteration
-        where it has one)."""
+        converged no better than chance — why refreshes are slowed (`pace`, the server's `RefreshBudget`), and the
+        model's last event (`Model.status`, which names its own iteration where it has one)."""
         self.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
         row = self.traces.last_row
         lines = []
@@ -217,6 +220,8 @@ class TrainTab(Tab, pn.viewable.Viewer):
             chance = None if row is None else chance_note(row["test_nll"], trainer.y_eval, trainer.engine.n_classes)
             if chance is not None and chance not in event:
                 lines.append(chance)
+        if pace:
+            lines.append(pace)
         if event:
             lines.append(("Last event: " if lines else "") + event)
         self.status.value = "<br>".join(html_text(line) for line in lines)
@@ -336,10 +341,14 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self._publisher.taken(snapshot.run, self._consumed)
         if self.pending_frame is not None and self.pending_frame.done():
             job, self.pending_frame = self.pending_frame, None
-            update["frame"] = job.result()
-            self._frame_seconds = update["frame"]["seconds"]
+            frame = job.result()
+            self._frame_seconds = frame["seconds"]
+            still = not force_surface and not new_run and self._surface.unchanged(frame)
+            self._still_frames = self._still_frames + 1 if still else 0  # nothing to send: the next frames rarer
+            if not still:
+                update["frame"] = frame
         if force_surface or new_run or now >= self._slow_due:
-            update["status"] = (snapshot.iteration, snapshot.status, snapshot.converged)
+            update["status"] = (snapshot.iteration, snapshot.status, snapshot.converged, self.pace)
             self._slow_due = now + self.slow_seconds
         # A frame the user asked for; a new run brings its own, except served (its first frame comes from here).
         wanted = (force_surface and not new_run) or (new_run and self._offload)
@@ -352,7 +361,9 @@ class TrainTab(Tab, pn.viewable.Viewer):
                 self.pending_frame = None
             else:  # served, also what the user asked for: shown at the first tick after it is ready
                 self.pending_frame = self._frames.submit(self._surface.compute_frame, inputs)
-            self._surface_due = now + max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE)
+            least = max(self.surface_seconds, self._frame_seconds / SURFACE_SHARE) * 2 ** min(self._still_frames, 3)
+            wait = least if self.budget is None or wanted else self.budget.frame_interval(self._frame_seconds, least)
+            self._surface_due = now + wait
             self._surface_iteration = snapshot.iteration
         return update
 
@@ -361,7 +372,8 @@ class TrainTab(Tab, pn.viewable.Viewer):
         if "status" in news:
             self.traces.flush_parameters()
         if "status" in news and news["status"] != self._shown_status:
-            self.show_status(*news["status"], self.trainer)
+            iteration, status, converged, pace = news["status"]
+            self.show_status(iteration, status, converged, self.trainer, pace)
             self._shown_status = news["status"]
         if "frame" in news:
             self._surface.show(news["frame"])

@@ -10,6 +10,13 @@ times, and this process's resident memory and thread count before the pages open
 `--settle` seconds after the pages have closed, with the number of `Dashboard` objects still alive then. `--heavy` adds a row: one session opens the costliest link the budget
 allows (`explorer.dashboard.budget`) and trains on it while the others train — their refreshes must not stop.
 
+With `--num-procs P` the server is `xgpc-explorer serve --num-procs P` in a process of its own, and the sessions are
+the clients of `--clients`: Chromium pages (measured in the browser), or light clients (`LightSession`) that speak
+Bokeh's websocket protocol — fetch the page, open its websocket with the page's token, pull the document, announce it
+ready, click Play by sending its ButtonClick event — and read every message without rendering, so that the machine's
+cores are the server's; each row also reports the server processes' CPU seconds (/proc) per second, per refresh and
+per iteration, and the longest time a training page received no change (issue 33).
+
 Bounded on purpose: at most `MAX_SESSIONS` pages and `MAX_SECONDS` per run; the machine is shared, keep runs short.
 It writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark (`--no-write-md`).
 Needs Playwright (the `test` extra) and Debian Chromium.
@@ -18,7 +25,9 @@ Needs Playwright (the `test` extra) and Debian Chromium.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
+import json
 import os
 import re
 import statistics
@@ -26,8 +35,12 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
-from contextlib import contextmanager
+import uuid
+from contextlib import ExitStack, contextmanager
+from itertools import product
+from pathlib import Path
 
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.dashboard import chromium
@@ -44,6 +57,160 @@ PATCH = re.compile(r'"msgtype":\s*"PATCH-DOC"')  # the header of a Bokeh message
 COUNTER = re.compile(r"^iteration \d+")  # the Train tab's iteration counter
 SWEEPS = re.compile(r"sweep (\d+) of \d+ per chain")  # the MCMC tab's progress
 MCMC_SWEEPS = 20_000  # sweeps per chain of a class's MCMC comparison: it outlasts any run of the load test
+HOME = Path(__file__).resolve().parents[2]  # the folder holding this `explorer` package
+
+
+PLAY_LABEL = "\u25b6 Play"  # the Train tab's Play button
+TOKEN = re.compile(r'"token":"([^"]+)"')  # the session's token in the page Bokeh's server sends
+COUNTER_VALUE = re.compile(r'"iteration (\d+)')  # the iteration counter's text as a patch sets it
+
+
+def _message(msgtype: str, content: dict) -> list[str]:
+    """The frames of a Bokeh protocol message without buffers: header, metadata, content (JSON)."""
+    return [json.dumps({"msgid": uuid.uuid4().hex, "msgtype": msgtype}), "{}", json.dumps(content)]
+
+
+def _event(name: str, values: list) -> list[str]:
+    """A UI event as BokehJS sends it: a PATCH-DOC whose one change is a "bokeh_event" message (values: the event's
+    fields as [name, value] pairs, in Bokeh's serialised form)."""
+    data = {"type": "event", "name": name, "values": {"type": "map", "entries": values}}
+    return _message("PATCH-DOC", {"events": [{"kind": "MessageSent", "msg_type": "bokeh_event", "msg_data": data}]})
+
+
+def buttons(node, found: dict | None = None) -> dict[str, str]:
+    """The buttons among the Bokeh models serialised in `node` (parsed JSON): label → model id."""
+    found = {} if found is None else found
+    if isinstance(node, dict):
+        attributes = node.get("attributes")
+        if (
+            node.get("type") == "object"
+            and str(node.get("name", "")).endswith("Button")
+            and isinstance(attributes, dict)
+        ):
+            if isinstance(attributes.get("label"), str):
+                found.setdefault(attributes["label"], node["id"])
+        node = list(node.values())
+    if isinstance(node, list):
+        for child in node:
+            buttons(child, found)
+    return found
+
+
+class LightSession:
+    """A visitor's page without a browser: it fetches the page (Bokeh's server makes the session), opens the
+    session's websocket with the page's token, pulls the document and announces it ready as BokehJS does (Panel then
+    builds the Dashboard), and from then reads every message the server sends without rendering anything. It counts
+    the PATCH-DOC messages (each a change of the page: the refreshes) with the time each arrived, follows the
+    iteration counter in them, and presses a button by sending its click event (`press`, by its label)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.patch_times: list[float] = []
+        self.iteration = 0
+        self.errors: list[str] = []
+        self.buttons: dict[str, str] = {}  # label → model id of the page's buttons, once the Dashboard is on it
+        self._live = asyncio.Event()
+        self._socket = None
+        self._reader: asyncio.Task | None = None
+
+    @property
+    def patches(self) -> int:
+        return len(self.patch_times)
+
+    async def open(self, timeout: float = 180.0) -> float:
+        """Connect and wait until the page shows the Dashboard (its Play button); the seconds that took."""
+        from tornado.httpclient import HTTPRequest
+        from tornado.websocket import websocket_connect
+
+        start = time.monotonic()
+        html = await asyncio.to_thread(lambda: urllib.request.urlopen(self.url, timeout=60).read().decode())
+        token = TOKEN.search(html)
+        if token is None:
+            raise RuntimeError(f"{self.url}: the page has no Bokeh session token")
+        request = HTTPRequest(self.url.replace("http", "ws", 1).rstrip("/") + "/ws", connect_timeout=60)
+        self._socket = await websocket_connect(request, subprotocols=["bokeh", token.group(1)])
+        await self._read()  # ACK
+        await self._send(_message("PULL-DOC-REQ", {}))
+        self._reader = asyncio.ensure_future(self._listen())
+        await self._send(_event("document_ready", []))
+        await asyncio.wait_for(self._live.wait(), timeout)
+        return time.monotonic() - start
+
+    async def _send(self, frames: list[str]) -> None:
+        for frame in frames:
+            await self._socket.write_message(frame)
+
+    async def _read(self) -> tuple[dict, str] | None:
+        """One message: (header, content); None once the socket closed. Binary buffers are read and dropped."""
+        header = await self._socket.read_message()
+        if header is None:
+            return None
+        header = json.loads(header)
+        await self._socket.read_message()  # metadata
+        content = await self._socket.read_message()
+        for _ in range(2 * header.get("num_buffers", 0)):  # each buffer: a header frame and its bytes
+            await self._socket.read_message()
+        return header, content if isinstance(content, str) else ""
+
+    async def _listen(self) -> None:
+        while (message := await self._read()) is not None:
+            header, content = message
+            kind = header["msgtype"]
+            if kind == "ERROR":
+                self.errors.append(f"server error: {content[:200]}")
+            if kind not in ("PATCH-DOC", "PULL-DOC-REPLY"):
+                continue
+            if kind == "PATCH-DOC":
+                self.patch_times.append(time.monotonic())
+            if PLAY_LABEL not in self.buttons and 'Play"' in content:  # the label, \u-escaped or not
+                buttons(json.loads(content), self.buttons)
+                if PLAY_LABEL in self.buttons:
+                    self._live.set()
+            counters = COUNTER_VALUE.findall(content)
+            if counters:
+                self.iteration = int(counters[-1])
+
+    async def press(self, label: str = PLAY_LABEL) -> None:
+        """Click the button labelled `label` (a ButtonClick event, as BokehJS sends one)."""
+        await self._send(_event("button_click", [["model", {"id": self.buttons[label]}]]))
+
+    async def close(self) -> None:
+        if self._socket is not None:
+            self._socket.close()
+        if self._reader is not None:
+            await asyncio.gather(self._reader, return_exceptions=True)
+
+
+def longest_gap(times: list[float], start: float, end: float) -> float:
+    """The longest time between start and end without an entry of `times` (sorted)."""
+    inside = [start] + [t for t in times if start < t < end] + [end]
+    return max(b - a for a, b in zip(inside, inside[1:]))
+
+
+def process_cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by process `pid` and every process it started that still runs
+    (Linux /proc: a forked server's processes): (all their threads, their main threads only — where
+    `xgpc-explorer serve` runs its event loop, so every refresh's collection, rendering, serialisation and send)."""
+    children: dict[str, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+            except OSError:
+                continue
+            children.setdefault(parent, []).append(entry.name)
+    total, loop, todo = 0.0, 0.0, [str(pid)]
+    while todo:
+        process = todo.pop()
+        try:
+            every = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            main = Path(f"/proc/{process}/task/{process}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(every[11]) + int(every[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        loop += (int(main[11]) + int(main[12])) / os.sysconf("SC_CLK_TCK")
+        todo += children.get(process, [])
+    return total, loop
 
 
 class Client(threading.Thread):
@@ -128,6 +295,17 @@ def static_file(page) -> str:
     sizes = {}
     for source in sources:
         with urllib.request.urlopen(source) as answer:
+            sizes[source] = len(answer.read())
+    return min(sizes, key=sizes.get)
+
+
+def page_static_file(url: str) -> str:
+    """The smallest static file among the scripts the page at `url` names (fetched without a browser)."""
+    html = urllib.request.urlopen(url, timeout=60).read().decode()
+    sources = {urllib.parse.urljoin(url, src) for src in re.findall(r'src="([^"]*static/[^"]*)"', html)}
+    sizes = {}
+    for source in sources:
+        with urllib.request.urlopen(source, timeout=60) as answer:
             sizes[source] = len(answer.read())
     return min(sizes, key=sizes.get)
 
@@ -242,12 +420,16 @@ class PageCounts:
     websocket, counted in the browser (the sessions of a forked server live in other processes)."""
 
     def __init__(self, page):
-        self.patches = 0
+        self.patch_times: list[float] = []
         page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+
+    @property
+    def patches(self) -> int:
+        return len(self.patch_times)
 
     def _received(self, payload) -> None:
         if isinstance(payload, str) and PATCH.search(payload[:200]):
-            self.patches += 1
+            self.patch_times.append(time.monotonic())
 
 
 def page_number(page, pattern: re.Pattern, group: int = 0) -> int:
@@ -281,13 +463,15 @@ def open_live(browser, url: str, errors: list):
 
 
 @contextmanager
-def forked_server(port: int, num_procs: int, scheduler: str | None):
+def forked_server(port: int, num_procs: int, scheduler: str | None, home: Path = HOME):
     """`xgpc-explorer serve --num-procs N` (and `--scheduler`) on 127.0.0.1:`port` in a process of its own, BLAS on
-    one thread, until the block ends (SIGTERM to its first process, which ends the others)."""
+    one thread, until the block ends (SIGTERM to its first process, which ends the others). The server is the
+    `explorer` package in the folder `home` (`python -m` imports from its working folder; default: this one's)."""
     command = [sys.executable, "-m", "explorer", "serve", "--num-procs", str(num_procs), "--port", str(port)]
     command += ["--address", "127.0.0.1"] + (["--scheduler", scheduler] if scheduler else [])
     server = subprocess.Popen(
         command,
+        cwd=home,
         env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -302,16 +486,45 @@ def forked_server(port: int, num_procs: int, scheduler: str | None):
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"{' '.join(command)} did not start") from None
                 time.sleep(0.3)
-        yield
+        yield server
     finally:
         server.terminate()
         server.wait(timeout=60)
 
 
-def run_classroom(browser, url: str, n: int, mcmc: int, seconds: float, page_every: float) -> dict:
-    """N sessions train for `seconds` while `mcmc` more run an MCMC comparison each (MCMC_SWEEPS sweeps per chain),
-    all measured in the browser; halfway a newcomer opens the page (seconds until it is live). The numbers of one
-    row."""
+def _class_row(n: int, first: tuple, last: tuple, patch_times: list, newcomer: float, client: Client) -> dict:
+    """The numbers of one row of the class: `first` and `last` are samples (time, refreshes per session, iterations
+    per session, sweeps per MCMC session, the server's CPU seconds) at the ends of the measured window."""
+    elapsed = last[0] - first[0]
+    refreshes = [(b - a) / elapsed for a, b in zip(first[1], last[1])]
+    iterations = [(b - a) / elapsed for a, b in zip(first[2], last[2])]
+    sweeps = [(b - a) / elapsed for a, b in zip(first[3], last[3])]
+    cpu, loop = last[4][0] - first[4][0], last[4][1] - first[4][1]
+    page_load = _quantiles(client.page_times, first[0], last[0])
+    total_refreshes, total_iterations = sum(last[1]) - sum(first[1]), sum(last[2]) - sum(first[2])
+    return {
+        "sessions": n,
+        "refreshes/s median": statistics.median(refreshes),
+        "refreshes/s least": min(refreshes),
+        "longest gap s": max(longest_gap(times, first[0], last[0]) for times in patch_times),
+        "it/s median": statistics.median(iterations),
+        "it/s least": min(iterations),
+        "MCMC sweeps/s all": sum(sweeps) if sweeps else float("nan"),
+        "server CPU s/s": cpu / elapsed,
+        "server CPU ms/refresh": 1000 * cpu / total_refreshes if total_refreshes else float("nan"),
+        "server CPU ms/iteration": 1000 * cpu / total_iterations if total_iterations else float("nan"),
+        "event loop CPU ms/refresh": 1000 * loop / total_refreshes if total_refreshes else float("nan"),
+        "newcomer live s": newcomer,
+        "page median s": page_load[0],
+        "page max s": page_load[1],
+        "static median s": _quantiles(client.static_times, first[0], last[0])[0],
+    }
+
+
+def run_classroom(browser, url: str, server: int, n: int, mcmc: int, seconds: float, page_every: float) -> dict:
+    """N Chromium pages train for `seconds` while `mcmc` more run an MCMC comparison each (MCMC_SWEEPS sweeps per
+    chain), all measured in the browser, the CPU of the server's processes (pid `server`) from /proc; halfway a
+    newcomer opens the page (seconds until it is live). The numbers of one row."""
     errors: list[str] = []
     trainers = [open_live(browser, url, errors) for _ in range(n)]
     heavy = [open_live(browser, url, errors) for _ in range(mcmc)]
@@ -333,6 +546,7 @@ def run_classroom(browser, url: str, n: int, mcmc: int, seconds: float, page_eve
             [counts.patches for _, _, counts, _ in trainers],
             [page_number(page, COUNTER) for page in pages],
             [page_number(page, SWEEPS) for _, page, _, _ in heavy],
+            process_cpu_seconds(server),
         )
 
     first = sample()
@@ -344,26 +558,49 @@ def run_classroom(browser, url: str, n: int, mcmc: int, seconds: float, page_eve
     client.stop()
     for context, *_ in trainers + heavy:
         context.close()
-    elapsed = last[0] - first[0]
-    refreshes = [(b - a) / elapsed for a, b in zip(first[1], last[1])]
-    iterations = [(b - a) / elapsed for a, b in zip(first[2], last[2])]
-    sweeps = [(b - a) / elapsed for a, b in zip(first[3], last[3])]
-    page_load = _quantiles(client.page_times, first[0], last[0])
+    row = _class_row(n, first, last, [counts.patch_times for _, _, counts, _ in trainers], newcomer[3], client)
     return {
-        "sessions": n,
+        "clients": "chromium",
         "MCMC sessions": mcmc,
-        "refreshes/s median": statistics.median(refreshes),
-        "refreshes/s least": min(refreshes),
-        "it/s median": statistics.median(iterations),
-        "it/s least": min(iterations),
-        "MCMC sweeps/s all": sum(sweeps) if sweeps else float("nan"),
-        "newcomer live s": newcomer[3],
-        "page median s": page_load[0],
-        "page max s": page_load[1],
-        "static median s": _quantiles(client.static_times, first[0], last[0])[0],
+        **row,
         "errors": len(errors) + len(client.failures),
         "error texts": (errors + client.failures)[:5],
     }
+
+
+async def _light_class(url: str, server: int, n: int, seconds: float, client: Client) -> dict:
+    sessions = [LightSession(url) for _ in range(n)]
+    for session in sessions:  # one after the other, as the Chromium pages open
+        await session.open()
+    for session in sessions:
+        await session.press()
+    client.start()
+    await asyncio.sleep(min(3.0, seconds / 4))  # past the first chunks
+
+    def sample() -> tuple:
+        cpu = process_cpu_seconds(server)
+        return time.monotonic(), [s.patches for s in sessions], [s.iteration for s in sessions], [], cpu
+
+    first = sample()
+    await asyncio.sleep(seconds / 2)
+    newcomer = LightSession(url)
+    live = await newcomer.open()
+    await newcomer.close()
+    await asyncio.sleep(seconds / 2)
+    last = sample()
+    client.stop()
+    for session in sessions:
+        await session.close()
+    row = _class_row(n, first, last, [s.patch_times for s in sessions], live, client)
+    errors = [error for s in sessions + [newcomer] for error in s.errors] + client.failures
+    return {"clients": "light", "MCMC sessions": 0, **row, "errors": len(errors), "error texts": errors[:5]}
+
+
+def run_light(url: str, static: str, server: int, n: int, seconds: float, page_every: float) -> dict:
+    """N light clients (`LightSession`: Bokeh's websocket protocol, no rendering) press Play and train for
+    `seconds`, measured from the messages they receive, the CPU of the server's processes (pid `server`) from /proc;
+    halfway a newcomer opens the page (seconds until its Dashboard is on it). The numbers of one row."""
+    return asyncio.run(_light_class(url, server, n, seconds, Client(url, static, page_every)))
 
 
 @contextmanager
@@ -380,41 +617,53 @@ def heavy_jobs_on(workers: int, scheduler: str | None):
 
 
 def classroom(args, command: str) -> int:
-    """The load test against `xgpc-explorer serve --num-procs N` for each N of --num-procs, measured in the browser."""
-    from playwright.sync_api import sync_playwright
-
+    """The load test against `xgpc-explorer serve --num-procs N` for each N of --num-procs and each kind of client
+    (--clients), measured by the clients, the server's CPU from /proc."""
     rows = []
     os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = "1"  # the LocalCluster's workers inherit it
-    with sync_playwright() as playwright:
-        browser = chromium.launch(playwright)
+    with ExitStack() as stack:
+        browser = None
+        if "chromium" in args.clients:
+            from playwright.sync_api import sync_playwright
+
+            browser = chromium.launch(stack.enter_context(sync_playwright()))
+            stack.callback(browser.close)
         for workers in args.workers:
             with heavy_jobs_on(workers, args.scheduler) as scheduler:
-                for procs in args.num_procs:
-                    for n in args.sessions:
+                for kind in args.clients:
+                    for procs, n, home in product(args.num_procs, args.sessions, args.server_from or [HOME]):
                         port = _free_port()
-                        with forked_server(port, procs, scheduler):
-                            row = run_classroom(
-                                browser,
-                                f"http://127.0.0.1:{port}/explorer",
-                                n,
-                                args.mcmc,
-                                args.seconds,
-                                args.page_every,
-                            )
+                        url = f"http://127.0.0.1:{port}/explorer"
+                        with forked_server(port, procs, scheduler, home) as server:
+                            if kind == "light":
+                                row = run_light(
+                                    url, page_static_file(url), server.pid, n, args.seconds, args.page_every
+                                )
+                            else:
+                                row = run_classroom(
+                                    browser, url, server.pid, n, args.mcmc, args.seconds, args.page_every
+                                )
                         cluster = "none" if scheduler is None else workers or args.scheduler
-                        rows.append({"processes": procs, "cluster workers": cluster, **row})
+                        server = "this" if home == HOME else str(home)
+                        rows.append({"server": server, "processes": procs, "cluster workers": cluster, **row})
                         print(rows[-1], flush=True)
-        browser.close()
     columns = [
+        *(["server"] if args.server_from else []),
+        "clients",
         "processes",
         "cluster workers",
         "sessions",
         "MCMC sessions",
         "refreshes/s median",
         "refreshes/s least",
+        "longest gap s",
         "it/s median",
         "it/s least",
         "MCMC sweeps/s all",
+        "server CPU s/s",
+        "server CPU ms/refresh",
+        "server CPU ms/iteration",
+        "event loop CPU ms/refresh",
         "newcomer live s",
         "page median s",
         "page max s",
@@ -422,14 +671,19 @@ def classroom(args, command: str) -> int:
         "errors",
     ]
     markdown = (
-        f"Each run: `xgpc-explorer serve --num-procs P` on 127.0.0.1 (a fresh server per row), N headless Chromium "
-        f"pages each pressing Play for {args.seconds:g} s, and M more each running an MCMC comparison "
-        f"({MCMC_SWEEPS} sweeps per chain: it outlasts the run) in the server or on a Dask LocalCluster of W one-thread "
-        "workers (`--scheduler`). Measured in the browser: refreshes/s are the page-changing Bokeh messages a page "
-        "received; it/s from its iteration counter; MCMC sweeps/s all: the sweeps per chain of every comparison together; the newcomer opens the page halfway (seconds until it is live); "
-        f"another client fetches a static file every second and the page every {args.page_every:g} s. The machine has "
-        "2 cores shared with other users while this ran: compare rows of one run, not runs.\n\n"
-        + markdown_table(rows, columns)
+        f"Each run: `xgpc-explorer serve --num-procs P` on 127.0.0.1 (a fresh server per row), N clients each "
+        f"pressing Play for {args.seconds:g} s — headless Chromium pages (chromium), or light clients that speak "
+        "Bokeh's websocket protocol and read every message without rendering (light: `LightSession`) — and M more "
+        f"Chromium pages each running an MCMC comparison ({MCMC_SWEEPS} sweeps per chain: it outlasts the run) in the "
+        "server or on a Dask LocalCluster of W one-thread workers (`--scheduler`). Measured by the clients: "
+        "refreshes/s are the page-changing Bokeh messages (PATCH-DOC) a page received, the longest gap the longest "
+        "time a training page received none; it/s from its iteration counter; MCMC sweeps/s all: the sweeps per "
+        "chain of every comparison together; server CPU: user + system seconds of the server's processes (/proc) "
+        "per second of the run, per refresh received and per iteration (all its work, training included, divided "
+        "by each), and its main thread's — the event loop's, where every refresh is rendered, serialised and sent "
+        "— per refresh; the newcomer opens the page halfway (seconds until it is live); another client fetches a static "
+        f"file every second and the page every {args.page_every:g} s. The machine has 2 cores shared with other "
+        "users while this ran: compare rows of one run, not runs.\n\n" + markdown_table(rows, columns)
     )
     heavy = f", {args.mcmc} running MCMC" if args.mcmc else ""
     finish(args, f"Dashboard: a class on several processes{heavy} (load test)", command, markdown, {"rows": rows})
@@ -476,6 +730,24 @@ def main(argv: list[str] | None = None) -> int:
         "browser) instead of in this process",
     )
     parser.add_argument(
+        "--clients",
+        nargs="+",
+        choices=("chromium", "light"),
+        default=None,
+        help="with --num-procs: the kinds of client, one run each (default chromium; light: Bokeh's websocket "
+        "protocol without rendering, so the server's cores are the server's; light alone implies --num-procs 1)",
+    )
+    parser.add_argument(
+        "--server-from",
+        nargs="+",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="with --num-procs: serve from the `explorer` package in each DIR in turn (e.g. another commit's: `git "
+        "archive COMMIT explorer | tar -x -C DIR`), one row each, alternating, to compare versions under one load; "
+        "`this` names this package's folder",
+    )
+    parser.add_argument(
         "--mcmc", type=int, default=0, metavar="M", help="with --num-procs: M more sessions run an MCMC comparison"
     )
     parser.add_argument(
@@ -497,6 +769,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.heavy is not None and args.heavy < 2:
         parser.error("--heavy needs at least 2 sessions (one heavy, the others train)")
     command = "python -m explorer.tools.loadtest" + ("" if argv is None else "".join(f" {a}" for a in argv))
+    if args.clients is not None and args.num_procs is None:
+        args.num_procs = [1]
+    args.clients = args.clients or ["chromium"]
+    if args.server_from is not None:
+        args.server_from = [HOME if str(d) == "this" else d.resolve() for d in args.server_from]
+        missing = [str(d) for d in args.server_from if not (d / "explorer" / "__main__.py").is_file()]
+        if missing:
+            parser.error(f"--server-from: no explorer package (explorer/__main__.py) in {', '.join(missing)}")
+    if args.mcmc and "light" in args.clients:
+        parser.error("--mcmc needs Chromium clients (--clients chromium)")
     if args.num_procs is not None:
         if not all(1 <= p <= 8 for p in args.num_procs) or min(args.workers) < 0 or args.mcmc < 0:
             parser.error("--num-procs from 1 to 8, --workers and --mcmc at least 0")

@@ -32,6 +32,10 @@ def server():
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.2)
     yield url, dashboards, budget
+    for dashboard in dashboards:  # sessions still training would go on allocating in later tests' measurements
+        dashboard.close()
+        dashboard.worker.stop(wait=DEADLINE)
+        assert not dashboard.worker.alive
     served.stop()
     served.join()
 

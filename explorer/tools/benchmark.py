@@ -92,8 +92,9 @@ def _tasks() -> list[int]:
     return [int(task.name) for task in Path("/proc/self/task").iterdir()]
 
 
-def _descendants() -> list[int]:
-    """Process ids of every descendant of this process (the Playwright driver, Chromium and its children)."""
+def descendants(pid: int | None = None) -> list[int]:
+    """Process ids of every descendant of process `pid` (default this one: the Playwright driver, Chromium and its
+    children; a forked server's processes), from Linux /proc."""
     children: dict[str, list[str]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -102,7 +103,7 @@ def _descendants() -> list[int]:
             except OSError:
                 continue
             children.setdefault(parent, []).append(entry.name)
-    found, todo = [], [str(os.getpid())]
+    found, todo = [], [str(os.getpid() if pid is None else pid)]
     while todo:
         for child in children.get(todo.pop(), []):
             found.append(int(child))
@@ -119,7 +120,7 @@ def pin(app_cores: set[int], browser_cores: set[int]) -> dict:
         with contextlib.suppress(ProcessLookupError):
             os.sched_setaffinity(tid, app_cores)
             app |= os.sched_getaffinity(tid)
-    processes = _descendants()
+    processes = descendants()
     for pid in processes:
         with contextlib.suppress(ProcessLookupError, FileNotFoundError):
             for task in Path(f"/proc/{pid}/task").iterdir():

@@ -45,7 +45,7 @@ from pathlib import Path
 from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
 from explorer.dashboard import chromium
 from explorer.dashboard.app import Dashboard
-from explorer.tools.benchmark import _free_port, _tasks, resident_mb
+from explorer.tools.benchmark import _free_port, _tasks, descendants, resident_mb
 
 DESCRIPTION = "Served dashboard under load: N training sessions, another client's latency, memory and threads"
 MAX_SESSIONS, MAX_SECONDS = 24, 120
@@ -191,17 +191,8 @@ def process_cpu_seconds(pid: int) -> tuple[float, float]:
     """CPU seconds (user + system) used so far by process `pid` and every process it started that still runs
     (Linux /proc: a forked server's processes): (all their threads, their main threads only — where
     `xgpc-explorer serve` runs its event loop, so every refresh's collection, rendering, serialisation and send)."""
-    children: dict[str, list[str]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
-            except OSError:
-                continue
-            children.setdefault(parent, []).append(entry.name)
-    total, loop, todo = 0.0, 0.0, [str(pid)]
-    while todo:
-        process = todo.pop()
+    total, loop = 0.0, 0.0
+    for process in [pid, *descendants(pid)]:
         try:
             every = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
             main = Path(f"/proc/{process}/task/{process}/stat").read_text().rsplit(")", 1)[1].split()
@@ -209,7 +200,6 @@ def process_cpu_seconds(pid: int) -> tuple[float, float]:
             continue
         total += (int(every[11]) + int(every[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
         loop += (int(main[11]) + int(main[12])) / os.sysconf("SC_CLK_TCK")
-        todo += children.get(process, [])
     return total, loop
 
 

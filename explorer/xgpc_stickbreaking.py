@@ -51,7 +51,7 @@ from scipy.linalg import lapack
 from scipy.special import expit
 
 from explorer.convergence import SlidingWindow
-from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, summed_kernel_gradient
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import (
@@ -382,12 +382,17 @@ class XGPCStickBreaking(XGPC):
         t, reach = stick_labels(positions, self.n_logits)
         if self.kernel_bound == "augmented":
             return reach * t, reach * pg_mean(np.sqrt(np.maximum(a * a + v, 0.0)))
-        labels, theta = pseudo_data(a.ravel(), *gauss_hermite_slopes(logit_slopes, t.ravel(), a.ravel(), v.ravel()))
-        return reach * labels.reshape(a.shape), reach * theta.reshape(a.shape)
+        reached = reach > 0  # the quadrature on the entries that count only (about half of them at K = 10)
+        labels, theta = np.zeros(a.shape), np.zeros(a.shape)
+        labels[reached], theta[reached] = pseudo_data(
+            a[reached], *gauss_hermite_slopes(logit_slopes, t[reached], a[reached], v[reached])
+        )
+        return labels, theta
 
     def _kernel_gradient(self, X_b, positions, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(kernel log-parameters) at the current q: the sum over logits of the binary gradient
-        (`hyperparameters.elbo_kernel_gradient`) at the logit's pseudo-data on the points that reach it."""
+        (`hyperparameters.elbo_kernel_gradient`) at the logit's pseudo-data on the points that reach it, in the sparse
+        mode with the logits' adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`)."""
         if self.full:
             return sum(
                 elbo_kernel_gradient(
@@ -411,24 +416,8 @@ class XGPCStickBreaking(XGPC):
         a = kappa @ self.mu.T
         v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
         labels, theta = self._kernel_pseudo_data(positions, a, v)
-        return sum(
-            elbo_kernel_gradient(
-                self.kernel,
-                X_b,
-                labels[:, j],
-                self.Z,
-                self.n,
-                self.mu[j],
-                self.L_P[j],
-                self.K_inv,
-                kappa,
-                K_sm,
-                theta[:, j],
-                K_zz=self.K_zz,
-                products=products[j],
-                kappa_mu=a[:, j],
-            )
-            for j in range(self.n_logits)
+        return summed_kernel_gradient(
+            self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, products, labels, theta, a
         )
 
     # ----- objective and prediction ----------------------------------------------------------------------------------

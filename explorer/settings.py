@@ -396,7 +396,7 @@ SETTINGS = _declare(
         "X-GPC with three or more classes: the variational family of the augmentation's (λ, n) block: 'joint' (exact "
         "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block. "
         "'stick-breaking' is another model: K − 1 binary logits on a stick (classes in label order), each with the "
-        "binary Pólya-Gamma step, no (λ, n) block; its kernel step moves at 10× the Adam rate",
+        "binary Pólya-Gamma step, no (λ, n) block",
         "advanced",
         choices=MULTICLASS_FAMILIES,
     ),

@@ -36,10 +36,8 @@ of the likelihood above under q (no Monte Carlo), and the rows sum to 1 by the s
 The model is not symmetric in the classes: the order π changes the prior over class probabilities and the fit. The
 rule adopted is the class index order (`DEFAULT_CLASS_ORDER`, `CLASS_ORDERS`: measured in BENCHMARKS.md "multiclass:
 stick-breaking PG family (issue 29.3b)"; the most-frequent-first order was never better). Kernel learning is the binary X-GPC's: one Adam step on the shared kernel
-every `hyper_every` iterations along the sum over logits of the binary kernel gradient, of the augmented bound or (the
-default, as for two classes) of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`), with the logits'
-adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`); its Adam rate is `KERNEL_RATE_SCALE`
-times `hyper_learning_rate` (measured for this family: at the binary rate its kernel lags far behind the bound). With K = 2 the model is the binary logit
+along the sum over logits of the binary kernel gradient, of the augmented bound or (the default, as for two classes)
+of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`). With K = 2 the model is the binary logit
 model itself (one logit, p(y = π(0)) = σ(ψ₀)).
 """
 
@@ -82,12 +80,6 @@ family (issue 29.3b)", 3,000 iterations each): the order moves the test NLL by u
 wine and a 0/1 set, 0.006–0.03 worse on digits, the K = 5 set and an imbalanced K = 5 set with the rarest class
 first in the given order), so the default is the simplest one, which the user controls by the labels."""
 DEFAULT_CLASS_ORDER = "given"
-KERNEL_RATE_SCALE = 10.0
-"""The factor on the kernel step's Adam learning rate (`hyper_learning_rate`) in this family: at the default 0.01 the
-kernel moves at 0.1 per step in log ℓ and log σ², one step every `hyper_every` = 5 iterations as in binary X-GPC.
-Measured at equal training time (BENCHMARKS.md, "multiclass: stick-breaking kernel learning (issue 29.3b)"): at 0.01
-the kernel is far from where the bound takes it after 20 s (digits: ℓ 14, σ² 10 against ℓ ≈ 100, σ² ≈ 1,000), and
-0.1 every 5th iteration beat 0.05 and a kernel step every iteration (0.05 or 0.1) on NLL."""
 _LOG_2 = math.log(2.0)
 
 
@@ -427,10 +419,6 @@ class XGPCStickBreaking(XGPC):
         return summed_kernel_gradient(
             self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, products, labels, theta, a
         )
-
-    def _hyper_rate_scale(self) -> float:
-        """The factor on Adam's learning rate: `KERNEL_RATE_SCALE`."""
-        return KERNEL_RATE_SCALE
 
     # ----- objective and prediction ----------------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:

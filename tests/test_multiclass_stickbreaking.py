@@ -14,14 +14,12 @@ from sklearn.datasets import load_wine
 
 from explorer import Model, XGPClassifier, diagnostics, methods
 from explorer.gibbs import GibbsSampler
-from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
 from explorer.likelihoods import logit_predictive_probability
 from explorer.schedules import Constant
 from explorer.training import fit_to_optimum
 from explorer.xgpc import XGPC
 from explorer.xgpc_stickbreaking import (
-    KERNEL_RATE_SCALE,
     StickBreaking,
     XGPCStickBreaking,
     local_step,
@@ -273,27 +271,6 @@ def test_the_fixed_point_predicts_as_k_minus_one_exact_binary_samplers(blobs_and
         assert fit_to_optimum(binary, max_sweeps=2_000).converged
         unmasked.append(binary.predict_proba(Xs)[:, 1])
     assert np.max(np.abs(unmasked[1] - P_mc[:, 1]) / tolerance[:, 1]) > 10.0
-
-
-def test_the_kernel_step_moves_at_its_scaled_rate_uphill_and_the_binary_one_at_the_rate():
-    """Adam's first step is the learning rate times the gradient's sign in each coordinate (m̂/√v̂ = g/|g|), so one
-    kernel step of this family moves every log-parameter by `KERNEL_RATE_SCALE` × `hyper_learning_rate` along the sign
-    of the bound's gradient (at the step's q and the old kernel); binary X-GPC on the same kernel and rate by the rate
-    alone."""
-    rng = np.random.default_rng(3)
-    X, y = blobs(3, 15, rng)
-    kernel = RBF(0.8, variance=1.3)
-    common = dict(batch_size=len(y), hyper_every=1, rng=np.random.default_rng(0))
-    engine = XGPCStickBreaking(X, y, X[::3], kernel, hyper_optimizer=Adam(0.01), **common)
-    engine.step()
-    step = engine.kernel.log_params - kernel.log_params
-    engine._set_kernel(kernel)
-    gradient = engine.kernel_gradient(np.arange(len(y)))  # s = n: the step's minibatch was every row
-    assert np.allclose(step, KERNEL_RATE_SCALE * 0.01 * np.sign(gradient), rtol=1e-6, atol=0.0)
-    assert KERNEL_RATE_SCALE > 1.0
-    binary = XGPC(X, (y == 0).astype(int), X[::3], kernel, hyper_optimizer=Adam(0.01), **common)
-    binary.step()
-    assert np.allclose(np.abs(binary.kernel.log_params - kernel.log_params), 0.01, rtol=1e-6, atol=0.0)
 
 
 # ----- the option in the faces ----------------------------------------------------------------------------------------

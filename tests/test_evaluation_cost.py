@@ -14,7 +14,9 @@ from explorer.hyperparameters import elbo_kernel_gradient
 from explorer.kernels import RBF
 from explorer.likelihoods import LogisticSoftmax
 from explorer.schedules import Constant
+from explorer.targets import natural_gradient_targets
 from explorer.xgpc_multiclass import XGPCMulticlass, one_hot
+from explorer.xgpc_stickbreaking import XGPCStickBreaking, local_step, stick_breaking_bound
 
 
 def blobs(K, n_per_class=20, seed=0):
@@ -120,7 +122,7 @@ def test_the_elbo_through_the_covariance_is_the_elbo_through_the_triangular_solv
 
 def test_bench_multiclass_reports_a_default_fits_evaluation_share():
     row = multiclass.share_task("wine")
-    assert row["data set"] == "wine (n 178, K 3)"
+    assert row["data set"] == "wine (n 178, K 3)" and row["family"] == multiclass.default_family()
     assert row["evaluations"] == row["iterations"] // 50 + 1  # wine is below automatic early stopping: every 50
     assert row["eval share"] == pytest.approx(row["eval s"] / (row["eval s"] + row["train s"]))
     assert 0 < row["eval share"] < 1
@@ -136,3 +138,88 @@ def test_a_fit_evaluated_by_the_cheap_predictive_is_the_fit_the_log_domain_predi
     nll = [[row["test_nll"] for row in model.history_] for model in (cheap, log_domain)]
     np.testing.assert_allclose(nll[0], nll[1], rtol=0, atol=1e-12)
     np.testing.assert_allclose(cheap.predict_proba(X), log_domain.predict_proba(X), rtol=0, atol=1e-12)
+
+
+# ----- the stick-breaking family: the same fit through the cheaper step and evaluations ------------------------------
+def looped_targets(engine, kappa, positions, a, v):
+    """The targets logit by logit (`targets.natural_gradient_targets` per logit: the path before the batched one)."""
+    c, labels, theta = local_step(positions, a, v)
+    parts = []
+    for j in range(engine.n_logits):
+        lam1, lam2 = natural_gradient_targets(kappa, labels[:, j], theta[:, j], engine.K_inv, engine.n)
+        parts += [lam1, lam2.ravel()]
+    return np.concatenate(parts), c
+
+
+def solved_elbo(engine, index=None):
+    """The ELBO as `stick_breaking_bound` on every (row, logit), reached or not, from the triangular solves."""
+    rows = np.arange(engine.n) if index is None else index
+    X_b, positions = engine._batch(rows)
+    kappa, K_tilde, _ = engine.project(X_b, rows)
+    total = float(np.sum(stick_breaking_bound(positions, *engine.marginals(kappa, K_tilde))))
+    return engine.n / len(rows) * total - engine.kl()
+
+
+def stick_engine(K, seed=0, n_per_class=30):
+    X, y = blobs(K, n_per_class=n_per_class, seed=seed)
+    engine = XGPCStickBreaking(
+        X, y, X[:: len(X) // 20], RBF(np.array([0.9, 1.4]), variance=1.5), batch_size=40, schedule=Constant(0.5),
+        rng=np.random.default_rng(seed),
+    )  # fmt: skip
+    engine.step(15)
+    return engine, X, y
+
+
+@pytest.mark.parametrize("K", [3, 5, 10])
+def test_the_stick_breaking_targets_batched_over_the_logits_are_the_per_logit_targets(K):
+    engine, X, y = stick_engine(K)
+    rows = np.random.default_rng(1).choice(len(y), 40, replace=False)
+    X_b, positions = engine._batch(rows)
+    kappa, K_tilde, _ = engine.project(X_b, rows)
+    a, v = engine.marginals(kappa, K_tilde)
+    target, c = engine._targets(kappa, positions, a, v)
+    expected, expected_c = looped_targets(engine, kappa, positions, a, v)
+    np.testing.assert_array_equal(c, expected_c)
+    np.testing.assert_allclose(target, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+    lam2 = target.reshape(K - 1, -1)[:, engine.m :].reshape(K - 1, engine.m, engine.m)
+    np.testing.assert_array_equal(lam2, lam2.transpose(0, 2, 1))  # exactly symmetric, as the per-logit targets
+
+
+@pytest.mark.parametrize("K", [3, 5, 10])
+def test_the_stick_breaking_elbo_on_the_reached_logits_is_the_bound_on_every_logit(K):
+    engine, X, y = stick_engine(K, n_per_class=1100 // K)  # about 1,100 rows: two evaluation chunks of ≤ 1,024
+    assert engine.elbo() == pytest.approx(solved_elbo(engine), rel=1e-12)
+    rows = np.sort(np.random.default_rng(2).choice(len(y), 50, replace=False))
+    assert engine.elbo(rows) == pytest.approx(solved_elbo(engine, rows), rel=1e-12)
+    # the rows reaching no logit beyond the first (stick position 0) add only their first logit's term
+    first = rows[engine.link.equation_labels(y[rows]) == 0]
+    assert engine.elbo(first) == pytest.approx(solved_elbo(engine, first), rel=1e-12)
+
+
+def test_the_stick_breaking_predictive_through_the_inverse_factors_is_the_solved_one():
+    engine, X, y = stick_engine(5)
+    kappa, K_tilde, _ = engine.project(X, None)
+    a, v = engine.marginals(kappa, K_tilde)  # K − 1 triangular solves, the training step's path
+    mean, var = engine.predict_latent(X)
+    np.testing.assert_allclose(mean, a, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(var, np.maximum(v, 1e-12), rtol=1e-12, atol=0)
+    W = engine.W
+    np.testing.assert_allclose(engine.Sigma[0], np.linalg.inv(engine.L_P[0] @ engine.L_P[0].T), rtol=1e-10, atol=1e-12)
+    engine.step(1)  # a new q: the inverse factors are formed again
+    assert engine.W is not W and np.allclose(engine.W[0] @ engine.L_P[0], np.eye(engine.m), atol=1e-10)
+
+
+def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fit_before(monkeypatch):
+    """Same fit before and after, on a fixed seed: the same iterations, the same held-out NLL and ELBO history."""
+    X, y = blobs(4, n_per_class=150)  # 600 rows: early stopping on (≥ 500)
+    options = {"multiclass_family": "stick-breaking"}
+    cheap = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
+    monkeypatch.setattr(XGPCStickBreaking, "_targets", looped_targets)
+    monkeypatch.setattr(XGPCStickBreaking, "elbo", solved_elbo)
+    monkeypatch.setattr(XGPCStickBreaking, "_evaluation_marginals", XGPCStickBreaking.marginals)
+    before = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
+    assert cheap.n_iter_ == before.n_iter_
+    for column in ("test_nll", "elbo", "lengthscale"):
+        history = [np.array([row[column] for row in model.history_], dtype=float) for model in (cheap, before)]
+        np.testing.assert_allclose(history[0], history[1], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(cheap.predict_proba(X), before.predict_proba(X), rtol=0, atol=1e-12)

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.linalg import lapack
-from scipy.linalg.blas import dtrmm
+from scipy.linalg.blas import dtrmm, dtrsm
 from scipy.special import expit
 
 from explorer.convergence import SlidingWindow
@@ -65,7 +65,7 @@ from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cho
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.sources import as_source
 from explorer.targets import pseudo_data
-from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC, _whiten
+from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
 from explorer.xgpc_multiclass import _EVALUATION_CHUNK, FAMILIES
 
 STICK_BREAKING = "stick-breaking"
@@ -344,15 +344,16 @@ class XGPCStickBreaking(XGPC):
     # ----- the local step and the natural-gradient targets -----------------------------------------------------------
     def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The marginals q(ψ_ij) = N(a_ij, v_ij) of the rows with projection κ (s, m), K̃ (s,): a, v (s, K−1), with
-        κΣ_jκᵀ's diagonal the column sums of squares of L_P,j⁻¹κᵀ (a triangular solve: for a training step's s rows
-        at a new q; forming W_j = L_P,j⁻¹ first and a general product is faster at m = 50, slower from m ≈ 80 on)."""
-        a = kappa @ self.mu.T
-        v = np.empty_like(a)
+        κΣ_jκᵀ's diagonal the row sums of squares of κL_P,jᵀ⁻¹, a triangular solve from the right (BLAS trsm on
+        κ in Fortran order: at s = 100 about half the time of the left solve L_P,j⁻¹κᵀ at m = 50, two thirds at
+        m = 100, equal to it to rounding)."""
+        kappa_f = np.asfortranarray(kappa)
+        v = np.empty((len(kappa), self.n_logits))
         for j in range(self.n_logits):
-            V = _whiten(self.L_P[j], kappa)
-            np.einsum("ij,ij->j", V, V, out=v[:, j])
+            R = dtrsm(1.0, self.L_P[j].T, kappa_f, side=1)  # κL_P,jᵀ⁻¹: L_P,jᵀ is upper, Fortran-ordered
+            np.einsum("ij,ij->i", R, R, out=v[:, j])
         v += K_tilde[:, None]
-        return a, v
+        return kappa @ self.mu.T, v
 
     def _evaluation_marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`marginals` through the inverse factors W (`W`, once per q): κΣ_jκᵀ's diagonal as the row sums of squares

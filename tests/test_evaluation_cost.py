@@ -13,6 +13,7 @@ from explorer.estimator import XGPClassifier
 from explorer.hyperparameters import elbo_kernel_gradient
 from explorer.kernels import RBF
 from explorer.likelihoods import LogisticSoftmax
+from explorer.linalg import lower_triangular_solve
 from explorer.schedules import Constant
 from explorer.targets import natural_gradient_targets
 from explorer.xgpc_multiclass import XGPCMulticlass, one_hot
@@ -141,6 +142,12 @@ def test_a_fit_evaluated_by_the_cheap_predictive_is_the_fit_the_log_domain_predi
 
 
 # ----- the stick-breaking family: the same fit through the cheaper step and evaluations ------------------------------
+def left_solved_marginals(engine, kappa, K_tilde):
+    """The marginals through the left triangular solves L_P,j⁻¹κᵀ (the path before the right-hand solves)."""
+    v = np.column_stack([np.sum(lower_triangular_solve(L, kappa.T) ** 2, axis=0) for L in engine.L_P])
+    return kappa @ engine.mu.T, K_tilde[:, None] + v
+
+
 def looped_targets(engine, kappa, positions, a, v):
     """The targets logit by logit (`targets.natural_gradient_targets` per logit: the path before the batched one)."""
     c, labels, theta = local_step(positions, a, v)
@@ -156,7 +163,7 @@ def solved_elbo(engine, index=None):
     rows = np.arange(engine.n) if index is None else index
     X_b, positions = engine._batch(rows)
     kappa, K_tilde, _ = engine.project(X_b, rows)
-    total = float(np.sum(stick_breaking_bound(positions, *engine.marginals(kappa, K_tilde))))
+    total = float(np.sum(stick_breaking_bound(positions, *left_solved_marginals(engine, kappa, K_tilde))))
     return engine.n / len(rows) * total - engine.kl()
 
 
@@ -196,10 +203,11 @@ def test_the_stick_breaking_elbo_on_the_reached_logits_is_the_bound_on_every_log
     assert engine.elbo(first) == pytest.approx(solved_elbo(engine, first), rel=1e-12)
 
 
-def test_the_stick_breaking_predictive_through_the_inverse_factors_is_the_solved_one():
+def test_the_stick_breaking_marginals_and_predictive_are_the_left_solved_ones():
     engine, X, y = stick_engine(5)
     kappa, K_tilde, _ = engine.project(X, None)
-    a, v = engine.marginals(kappa, K_tilde)  # K − 1 triangular solves, the training step's path
+    a, v = left_solved_marginals(engine, kappa, K_tilde)
+    np.testing.assert_allclose(engine.marginals(kappa, K_tilde), (a, v), rtol=1e-12, atol=1e-14)
     mean, var = engine.predict_latent(X)
     np.testing.assert_allclose(mean, a, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(var, np.maximum(v, 1e-12), rtol=1e-12, atol=0)
@@ -216,7 +224,8 @@ def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fi
     cheap = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
     monkeypatch.setattr(XGPCStickBreaking, "_targets", looped_targets)
     monkeypatch.setattr(XGPCStickBreaking, "elbo", solved_elbo)
-    monkeypatch.setattr(XGPCStickBreaking, "_evaluation_marginals", XGPCStickBreaking.marginals)
+    monkeypatch.setattr(XGPCStickBreaking, "marginals", left_solved_marginals)
+    monkeypatch.setattr(XGPCStickBreaking, "_evaluation_marginals", left_solved_marginals)
     before = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
     assert cheap.n_iter_ == before.n_iter_
     for column in ("test_nll", "elbo", "lengthscale"):

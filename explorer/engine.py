@@ -44,7 +44,7 @@ from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
 from explorer.inputs import count, minibatch_size
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
-from explorer.sources import ArraySource, DataSource
+from explorer.sources import ArraySource, DataSource, as_source
 from explorer.validation import DataError
 
 
@@ -99,10 +99,12 @@ class SVIEngine:
         """The training labels as the source holds them: class indices 0…K−1, (n,)."""
         return self.source.y
 
-    def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
-        """Replace the training set X (n, d), y (n,) class indices (e.g. a point added by the user), keeping q(u), Z
-        and the kernel; the n/s scaling follows the new n from the next step on."""
-        source = ArraySource(X, y, d=self.source.d)
+    def set_training_data(self, X, y: np.ndarray | None = None) -> None:
+        """Replace the training set — X (n, d), y (n,) class indices, or X a `DataSource` (y None) — (e.g. a point
+        added by the user), keeping q(u), Z and the kernel; the n/s scaling follows the new n from the next step on."""
+        source = as_source(X, y) if isinstance(X, DataSource) else ArraySource(X, y, d=self.source.d)
+        if source.d != self.source.d:
+            raise DataError(f"the new training rows have {source.d} features, the engine's {self.source.d}")
         self._check_classes(source)
         self.source = source
         self.n = self.source.n

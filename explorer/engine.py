@@ -91,7 +91,8 @@ class SVIEngine:
     # ----- the training data ---------------------------------------------------------------------------------
     @property
     def X(self):
-        """The training inputs as the source holds them, (n, d) (an array, or a memory map for `NpySource`)."""
+        """The training inputs as the source holds them, (n, d) (an array, or a memory map for `NpySource`; a run's
+        engine reads its rows standardised through a `scaling.ScaledSource`, which holds none: `source.batch`)."""
         return self.source.X
 
     @property

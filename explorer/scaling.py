@@ -2,8 +2,9 @@
 (in memory, or one pass over a source's chunks: `fitted_standardizer`) and saved with a run. A run's training rows are
 held once, in the user's units, and read standardised (`ScaledSource`, a view: each minibatch standardised as it is
 read, in memory as out of core); the evaluation, test and prediction rows are standardised as arrays
-(`standardised`); always within ±`inputs.FEATURE_LIMIT` before and after. A `run.Run` builds its training view here
-(`standardise`); the faces hand it their inputs in their own units."""
+(`standardised`); always within ±`inputs.FEATURE_LIMIT` before and after. A `run.Run` gets its rows, scaler and
+training view here (`training_rows`, and `extended` for added rows); the faces hand it their inputs in their own
+units."""
 
 from __future__ import annotations
 

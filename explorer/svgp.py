@@ -47,15 +47,13 @@ import numpy as np
 from explorer.convergence import SlidingWindow, relative_change
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
-from explorer.inputs import inducing_inputs, query_points
+from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import LOGIT, Link, Softmax
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
-
-_CHUNK = 4096
 
 
 # ----- one latent function's marginals and KL in either parameterisation --------------------------------------------
@@ -104,7 +102,11 @@ class _SVGP(SVIEngine):
     `link`'s expectations at the marginals (and the Monte Carlo stream of a likelihood that draws), the bound,
     prediction, the latent axis. Subclasses define the parameterisation of q(u) and its `_variational_step`. The
     methods that take a minibatch's labels y (`variational_gradient`, `kernel_gradient`, `natural_gradient_targets`)
-    take them as the likelihood's equations write them (`_batch`: ±1 for the binary links, indices for the softmax)."""
+    take them as the likelihood's equations write them (`_batch`: ±1 for the binary links, indices for the softmax).
+    A subclass starts q(u) in `_start_q` (the end of construction)."""
+
+    default_rule: str | None = None
+    """The row of `schedules.DEFAULT_STEP_RULES` a `schedule` left None takes (None: the optimiser takes no rule)."""
 
     def __init__(
         self,
@@ -121,6 +123,8 @@ class _SVGP(SVIEngine):
         link: Link | Softmax = LOGIT,
         mc_rng: np.random.Generator | None = None,
     ):
+        if schedule is None and self.default_rule is not None:
+            schedule = schedule_for(self.default_rule)
         self.link = link
         self._latent_shape = () if link.n_latent == 1 else (link.n_latent,)
         self.mc_stream = None
@@ -140,6 +144,7 @@ class _SVGP(SVIEngine):
             criterion=criterion,
         )
         self.last_c = np.zeros(0)  # no local variational parameters
+        self._start_q()
 
     # ----- the latent axis --------------------------------------------------------------------------------------
     def _latents(self, array: np.ndarray) -> np.ndarray:
@@ -154,18 +159,6 @@ class _SVGP(SVIEngine):
     def mc_rng(self) -> np.random.Generator | None:
         """The generator of the likelihood's training draws (None for a likelihood that draws nothing)."""
         return None if self.mc_stream is None else self.mc_stream.generator
-
-    def _set_kernel(self, kernel: Kernel) -> None:
-        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = L_K L_Kᵀ), L_K⁻¹ and K_mm⁻¹."""
-        self.kernel, self._features = kernel, kernel.features(self.Z)
-        self.K_zz = kernel.cross_from_features(self.Z, self._features)
-        self.L_K = robust_cholesky(kernel.gram(self.Z, self.K_zz), "K_mm", self.iteration)
-        self.L_K_inv = triangular_inverse(self.L_K)
-        self.K_inv = inverse_from_factor_inverse(self.L_K_inv)
-
-    def _cross(self, X: np.ndarray) -> np.ndarray:
-        """K(X, Z) (s, m) for rows X (s, d)."""
-        return self.kernel.cross_from_features(X, self._features)
 
     def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Mean a and variance v ((s,) or (s, L)) of q(f_i) for the rows with cross-covariance K_sm (s, m)."""
@@ -202,22 +195,16 @@ class _SVGP(SVIEngine):
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The exact bound Σ_i E_q[log p(y_i | f_i)] − KL on all n points (in chunks), or estimated as
         (n/s)Σ_{i∈index}(…) − KL on the rows `index` (the expectations deterministic: no draw)."""
-        count, total = 0, 0.0
-        for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self._batch(part)
-            K_sm = self._cross(X_part)
-            total += float(np.sum(self._expectations(K_sm, self._project(K_sm), y_part)[2]))
-            count += len(part)
-        return self.n / count * total - self.kl()
+        return self._estimate(self._point_terms, index) - self.kl()
+
+    def _point_terms(self, rows: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """E_q[log p(y_i | f_i)] (s,) of the rows X (s, d) with labels y (deterministic: no draw)."""
+        K_sm = self._cross(X)
+        return self._expectations(K_sm, self._project(K_sm), y)[2]
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,) (L latent functions: (n*, L), (n*, L))."""
-        Xs = query_points(Xs, self.source.d)
-        mean, var = np.empty((len(Xs),) + self._latent_shape), np.empty((len(Xs),) + self._latent_shape)
-        for start in range(0, len(Xs), _CHUNK):
-            part = slice(start, start + _CHUNK)
-            mean[part], var[part] = self.marginals(self._cross(Xs[part]))
-        return mean, np.maximum(var, 1e-12)
+        return self._in_chunks(lambda X: self.marginals(self._cross(X)), Xs, self._latent_shape)
 
     # ----- persistence of what both share ------------------------------------------------------------------
     def _stateful_parts(self) -> list:
@@ -320,6 +307,9 @@ class SVGPAdam(_SVGP):
             link=link,
             mc_rng=mc_rng,
         )
+
+    def _start_q(self) -> None:
+        """q(u) at the prior: m = 0, L_S = I."""
         self._tril = np.tril_indices(self.m)
         self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
         self._set_whitened(
@@ -460,10 +450,11 @@ class SVGPNatGrad(_SVGP):
     --------
     >>> import numpy as np
     >>> from explorer.kernels import RBF
+    >>> from explorer.likelihoods import LINKS
     >>> rng = np.random.default_rng(2)
     >>> X = rng.standard_normal((80, 2))
     >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    >>> engine = SVGPNatGrad(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng)
+    >>> engine = SVGPNatGrad(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng, link=LINKS["probit"])
     >>> engine.step(50)
     >>> P = engine.predict_proba(X[:4])
     >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
@@ -471,34 +462,10 @@ class SVGPNatGrad(_SVGP):
     """
     )
 
-    def __init__(
-        self,
-        X,
-        y,
-        Z,
-        kernel: Kernel,
-        *,
-        batch_size: int = 100,
-        schedule=None,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
-        criterion: SlidingWindow | None = None,
-        link: Link | Softmax = LOGIT,
-        mc_rng: np.random.Generator | None = None,
-    ):
-        super().__init__(
-            X,
-            y,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule if schedule is not None else schedule_for("svgp-natgrad"),
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-            link=link,
-            mc_rng=mc_rng,
-        )
+    default_rule = "svgp-natgrad"
+
+    def _start_q(self) -> None:
+        """q(u) at the prior: η₁ = 0, η₂ = −½K_mm⁻¹."""
         eta2 = np.tile(-0.5 * self.K_inv, self._latent_shape + (1, 1))
         self._set_natural(np.zeros(self._latent_shape + (self.m,)), eta2, self._precision_factor(eta2, 0))
 

@@ -123,6 +123,8 @@ class _SVGP(SVIEngine):
         link: Link | Softmax = LOGIT,
         mc_rng: np.random.Generator | None = None,
     ):
+        if self.default_rule is None and schedule is not None:
+            raise TypeError(f"{type(self).__name__} takes no step-size schedule")
         if schedule is None and self.default_rule is not None:
             schedule = schedule_for(self.default_rule)
         self.link = link
@@ -224,7 +226,15 @@ class _SVGP(SVIEngine):
             self.mc_stream.load_state_dict(state["mc_rng"])
 
 
-_PARAMETERS = """
+# ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------
+class SVGPAdam(_SVGP):
+    """SVGP trained by Adam on (m_l, L_S,l), u_l = L_K w_l, q(w_l) = N(m_l, S_l), S_l = L_S,l L_S,lᵀ (Hensman et al.
+    2015; whitened).
+
+    q(u) starts at the prior (m = 0, L_S = I). One step: Adam ascent (learning rate `learning_rate`) on the minibatch
+    bound in the packed parameters (per latent function m, lower triangle of L_S with log-diagonal), then the optional
+    kernel step at fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
+
     Parameters
     ----------
     X : ndarray of shape (n, d) or explorer.sources.DataSource
@@ -235,34 +245,12 @@ _PARAMETERS = """
         Fixed inducing inputs, shared by the latent functions.
     kernel : explorer.kernels.Kernel
         The starting kernel, shared by the latent functions.
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
-    {optimiser}
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
-    rng : numpy.random.Generator, optional
-        Draws the minibatches.
-    criterion : explorer.convergence.SlidingWindow, optional
-        The convergence rule on the global parameters.
-    link : likelihood, default LOGIT
-        The likelihood (`explorer.likelihoods`): `LINKS["logit"]`, `LINKS["probit"]` or `Softmax(K)`.
-    mc_rng : numpy.random.Generator, optional
-        Draws the Monte Carlo points of a likelihood that draws (the softmax; default: spawned from `rng`).
-"""
+    learning_rate : float, default 0.01
+        Adam's rate on (m, L_S).
+    **keywords
+        `batch_size`, `hyper_optimizer`, `rng`, `criterion`, `link`, `mc_rng`, as for `SVGPNatGrad` (Adam takes no
+        step-size `schedule`).
 
-
-# ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------
-class SVGPAdam(_SVGP):
-    __doc__ = (
-        """SVGP trained by Adam on (m_l, L_S,l), u_l = L_K w_l, q(w_l) = N(m_l, S_l), S_l = L_S,l L_S,lᵀ (Hensman et al.
-    2015; whitened).
-
-    q(u) starts at the prior (m = 0, L_S = I). One step: Adam ascent (learning rate `learning_rate`) on the minibatch
-    bound in the packed parameters (per latent function m, lower triangle of L_S with log-diagonal), then the optional
-    kernel step at fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
-"""
-        + _PARAMETERS.format(optimiser="learning_rate : float, default 0.01\n        Adam's rate on (m, L_S).")
-        + """
     Examples
     --------
     >>> import numpy as np
@@ -277,36 +265,10 @@ class SVGPAdam(_SVGP):
     >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0)), P.argmax(axis=1).tolist()
     ((3, 3), True, [0, 1, 2])
     """
-    )
 
-    def __init__(
-        self,
-        X,
-        y,
-        Z,
-        kernel: Kernel,
-        *,
-        batch_size: int = 100,
-        learning_rate: float = 0.01,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
-        criterion: SlidingWindow | None = None,
-        link: Link | Softmax = LOGIT,
-        mc_rng: np.random.Generator | None = None,
-    ):
+    def __init__(self, X, y, Z, kernel: Kernel, *, learning_rate: float = 0.01, **keywords):
         self.optimizer = Adam(learning_rate)
-        super().__init__(
-            X,
-            y,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-            link=link,
-            mc_rng=mc_rng,
-        )
+        super().__init__(X, y, Z, kernel, **keywords)
 
     def _start_q(self) -> None:
         """q(u) at the prior: m = 0, L_S = I."""
@@ -431,8 +393,7 @@ class SVGPAdam(_SVGP):
 
 # ----- (b) natural gradients from the likelihood's slopes ------------------------------------------------------
 class SVGPNatGrad(_SVGP):
-    __doc__ = (
-        """SVGP trained by natural-gradient steps on each latent function's η₁ = Σ⁻¹μ, η₂ = −½Σ⁻¹ (Salimbeni et al.
+    """SVGP trained by natural-gradient steps on each latent function's η₁ = Σ⁻¹μ, η₂ = −½Σ⁻¹ (Salimbeni et al.
     2018).
 
     λ̂₁ = (n/s)κᵀ(g_a − 2g_v∘a), λ̂₂ = −½K_mm⁻¹ + (n/s)κᵀdiag(g_v)κ — X-GPC's targets at the pseudo-data (ỹ, θ̃) of
@@ -440,12 +401,32 @@ class SVGPNatGrad(_SVGP):
     ρ ∈ (0, 1]. `schedule` is an `explorer.schedules` rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the
     paper's adaptive rule); a rule that needs a warm start gets it from `warm_start_batches` minibatches at the
     initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
-"""
-        + _PARAMETERS.format(
-            optimiser="schedule : step-size rule, optional\n        A rule of `explorer.schedules` (default: the "
-            "adaptive rule)."
-        )
-        + """
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d) or explorer.sources.DataSource
+        Training inputs (standardised), or a source of minibatches (then `y` is None).
+    y : ndarray of shape (n,) or None
+        Class indices 0…K−1 (K = `link.n_classes`).
+    Z : ndarray of shape (m, d)
+        Fixed inducing inputs, shared by the latent functions.
+    kernel : explorer.kernels.Kernel
+        The starting kernel, shared by the latent functions.
+    batch_size : int, default 100
+        s, the minibatch size (clamped to n with a warning).
+    schedule : step-size rule, optional
+        A rule of `explorer.schedules` (default: the adaptive rule).
+    hyper_optimizer : explorer.hyperparameters.Adam, optional
+        Turns kernel learning on.
+    rng : numpy.random.Generator, optional
+        Draws the minibatches.
+    criterion : explorer.convergence.SlidingWindow, optional
+        The convergence rule on the global parameters.
+    link : likelihood, default LOGIT
+        The likelihood (`explorer.likelihoods`): `LINKS["logit"]`, `LINKS["probit"]` or `Softmax(K)`.
+    mc_rng : numpy.random.Generator, optional
+        Draws the Monte Carlo points of a likelihood that draws (the softmax; default: spawned from `rng`).
+
     Examples
     --------
     >>> import numpy as np
@@ -460,7 +441,6 @@ class SVGPNatGrad(_SVGP):
     >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
     ((4, 2), True)
     """
-    )
 
     default_rule = "svgp-natgrad"
 

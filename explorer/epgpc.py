@@ -168,7 +168,7 @@ class EPGPC(SVIEngine):
     schedule : step-size rule, optional
         ε (tied) or the damping δ (per-point), a rule of `explorer.schedules`.
     hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
+        Turns kernel learning on (along the stochastic gradient of log Z_EP at fixed sites).
     rng : numpy.random.Generator, optional
         Draws the minibatches.
     criterion : explorer.convergence.SlidingWindow, optional

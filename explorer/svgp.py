@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.convergence import SlidingWindow, relative_change
+from explorer.convergence import relative_change
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
 from explorer.inputs import inducing_inputs
@@ -115,13 +115,11 @@ class _SVGP(SVIEngine):
         Z,
         kernel: Kernel,
         *,
-        batch_size: int = 100,
         schedule=None,
-        hyper_optimizer: Adam | None = None,
         rng: np.random.Generator | None = None,
-        criterion: SlidingWindow | None = None,
         link: Link | Softmax = LOGIT,
         mc_rng: np.random.Generator | None = None,
+        **keywords,
     ):
         if self.default_rule is None and schedule is not None:
             raise TypeError(f"{type(self).__name__} takes no step-size schedule")
@@ -135,16 +133,7 @@ class _SVGP(SVIEngine):
                 mc_rng = (rng if rng is not None else np.random.default_rng()).spawn(1)[0]
             self.mc_stream = GeneratorState(mc_rng)
         source = as_source(X, y)
-        super().__init__(
-            source,
-            inducing_inputs(Z, source.d),
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule,
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-        )
+        super().__init__(source, inducing_inputs(Z, source.d), kernel, schedule=schedule, rng=rng, **keywords)
         self.last_c = np.zeros(0)  # no local variational parameters
         self._start_q()
 
@@ -237,19 +226,13 @@ class SVGPAdam(_SVGP):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.sources.DataSource
-        Training inputs (standardised), or a source of minibatches (then `y` is None).
-    y : ndarray of shape (n,) or None
-        Class indices 0…K−1 (K = `link.n_classes`).
-    Z : ndarray of shape (m, d)
-        Fixed inducing inputs, shared by the latent functions.
-    kernel : explorer.kernels.Kernel
-        The starting kernel, shared by the latent functions.
+    X, y, Z, kernel
+        The training inputs (n, d) and class indices (n,) (or a `explorer.sources.DataSource` and None), the fixed
+        inducing inputs (m, d) and the starting kernel, as for `SVGPNatGrad`.
     learning_rate : float, default 0.01
         Adam's rate on (m, L_S).
     **keywords
-        `batch_size`, `hyper_optimizer`, `rng`, `criterion`, `link`, `mc_rng`, as for `SVGPNatGrad` (Adam takes no
-        step-size `schedule`).
+        `rng`, `link`, `mc_rng` and the SVI skeleton's, as for `SVGPNatGrad` (Adam takes no step-size `schedule`).
 
     Examples
     --------
@@ -412,20 +395,18 @@ class SVGPNatGrad(_SVGP):
         Fixed inducing inputs, shared by the latent functions.
     kernel : explorer.kernels.Kernel
         The starting kernel, shared by the latent functions.
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
     schedule : step-size rule, optional
         A rule of `explorer.schedules` (default: the adaptive rule).
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
     rng : numpy.random.Generator, optional
         Draws the minibatches.
-    criterion : explorer.convergence.SlidingWindow, optional
-        The convergence rule on the global parameters.
     link : likelihood, default LOGIT
         The likelihood (`explorer.likelihoods`): `LINKS["logit"]`, `LINKS["probit"]` or `Softmax(K)`.
     mc_rng : numpy.random.Generator, optional
         Draws the Monte Carlo points of a likelihood that draws (the softmax; default: spawned from `rng`).
+    **keywords
+        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size` (s, default 100, clamped to n with a
+        warning), `hyper_optimizer` (an `explorer.hyperparameters.Adam`: kernel learning), `criterion` (the
+        convergence rule on the global parameters) and `hyper_every`.
 
     Examples
     --------

@@ -19,8 +19,9 @@ A method (X-GPC, the SVGP baselines, EP, multi-class X-GPC) subclasses `SVIEngin
                                  K_sm, …).
   `_minibatch_kernel_gradient(X_b, y_b, context)`   ∂(minibatch bound)/∂(kernel log-parameters) at the current q(u).
   `elbo(index=None)`, `predict_latent(X)`   its bound and latent prediction q(f*) (`Trainer` needs them); its
-                                 likelihood `link` (a `likelihoods.Link`, logit unless set) turns q(f*) into the
-                                 (n*, K) class probabilities (`predict_proba`) and codes the labels for its equations.
+                                 likelihood `link` (of `explorer.likelihoods`: the logit unless set) turns q(f*)
+                                 into the (n*, K) class probabilities (`predict_proba`) and codes the labels for its
+                                 equations.
   `_move_kernel(kernel)`         how q(u) follows a kernel step (default: held fixed in u-space, `_set_kernel`).
   `state_dict()` / `load_state_dict()`   its own variational parameters, merged with `_base_state()` /
                                  `_load_base_state()` (the shared parts below).

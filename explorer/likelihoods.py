@@ -25,6 +25,9 @@ what is K-specific about a likelihood, met by `Link` (logit, probit) and `Softma
                                      without it (the reported bound)
     mc_samples                       draws per row of a training estimate (0: the expectations draw nothing)
     predictive(mean, var)            the (n*, K) class probabilities under q(f*) (every engine's `predict_proba`)
+
+A new K-class likelihood is a class with these members here, named in `MULTICLASS_LIKELIHOODS`; both SVGP engines
+then train it (`svgp.SVGPAdam(…, link=…)`, `methods.build("svgp-natgrad", …, link=name)`).
 """
 
 from __future__ import annotations
@@ -474,6 +477,11 @@ class Softmax(LogisticSoftmax):
     def probabilities(self, F: np.ndarray) -> np.ndarray:
         """p(y = k | f) along the last axis of F (..., K) → (..., K) (`softmax`)."""
         return softmax(F)
+
+
+MULTICLASS_LIKELIHOODS = {"softmax": Softmax}
+"""The K-class likelihoods of the protocol by name, each made for K classes (`likelihood(K)`): the SVGP's choices
+with K ≥ 3 labels (`methods.svgp_likelihood`)."""
 
 
 def bound_points(K: int, count: int = SOFTMAX_BOUND_POINTS) -> np.ndarray:

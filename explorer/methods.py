@@ -27,7 +27,7 @@ import numpy as np
 from explorer.epgpc import EPGPC
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
-from explorer.likelihoods import LINKS, Link, Softmax
+from explorer.likelihoods import LINKS, MULTICLASS_LIKELIHOODS, Link, Softmax
 from explorer.schedules import schedule_for
 from explorer.sources import ArraySource, as_source
 from explorer.svgp import SVGPAdam, SVGPNatGrad
@@ -44,21 +44,22 @@ def link_by_name(link: str) -> Link:
     return LINKS[link]
 
 
-MULTICLASS_LINKS = ("logit", "softmax")
-"""The link names the K ≥ 3 SVGPs take: both mean the softmax (the logit is its two-class case)."""
+MULTICLASS_LINKS = ("logit", *MULTICLASS_LIKELIHOODS)
+"""The link names the K ≥ 3 SVGPs take: the logit means the softmax (the logit is its two-class case), the others
+name a likelihood of `likelihoods.MULTICLASS_LIKELIHOODS`."""
 
 
 def svgp_likelihood(link: str, n_classes: int) -> Link | Softmax:
-    """The SVGP's likelihood named `link` for K = `n_classes`: `likelihoods.LINKS[link]` for two classes, the softmax
-    `likelihoods.Softmax(K)` for K ≥ 3 when `link` is one of `MULTICLASS_LINKS`; ValueError naming the choices
-    otherwise."""
+    """The SVGP's likelihood named `link` for K = `n_classes`: `likelihoods.LINKS[link]` for two classes; for K ≥ 3
+    `likelihoods.MULTICLASS_LIKELIHOODS[link](K)`, the logit's K-class form being the softmax; ValueError naming the
+    choices otherwise."""
     if n_classes > 2:
-        if link not in MULTICLASS_LINKS:
+        if link != "logit" and link not in MULTICLASS_LIKELIHOODS:
             raise ValueError(
-                f"link {show(link)} has no {n_classes}-class form here; with {n_classes} classes the SVGP's "
-                f"likelihood is the softmax (link one of {list(MULTICLASS_LINKS)})"
+                f"link {show(link)} has no {n_classes}-class form here; with {n_classes} classes the SVGP's link is "
+                f"one of {['logit', *MULTICLASS_LIKELIHOODS]} (the logit's K-class form is the softmax)"
             )
-        return Softmax(n_classes)
+        return MULTICLASS_LIKELIHOODS.get(link, Softmax)(n_classes)
     return link_by_name(link)
 
 

@@ -10,7 +10,7 @@ import pytest
 from scipy.special import logsumexp
 from scipy.stats import multivariate_normal
 
-from explorer import methods
+from explorer import likelihoods, methods
 from explorer.kernels import RBF
 from explorer.likelihoods import Softmax, bound_points, softmax_expectations
 from explorer.metrics import error_rate
@@ -303,3 +303,15 @@ def test_the_softmax_draws_its_training_estimates_and_refuses_a_bad_sample_count
         np.testing.assert_array_equal(estimate, expected)  # without a generator: the fixed points of the bound
     with pytest.raises(ValueError, match="mc_samples must be a whole number ≥ 1, got 0"):
         Softmax(3, mc_samples=0)
+
+
+def test_a_k_class_likelihood_named_in_the_registry_is_a_link_choice(blobs, monkeypatch):
+    monkeypatch.setitem(likelihoods.MULTICLASS_LIKELIHOODS, "one-hot gaussian", OneHotGaussian)
+    X, y = blobs
+    build = lambda link: methods.build(  # noqa: E731
+        "svgp-natgrad", X, y, X[::15], RBF(1.0), batch_size=20, rng=np.random.default_rng(0), link=link
+    )
+    assert build("one-hot gaussian").link == OneHotGaussian(3)
+    assert build("logit").link == Softmax(3) and build("softmax").link == Softmax(3)
+    with pytest.raises(ValueError, match=r"link 'cauchit' has no 3-class form here.*'one-hot gaussian'"):
+        build("cauchit")

@@ -161,16 +161,16 @@ class _SVGP(SVIEngine):
         columns = self._latent_marginals(k_diag, K_sm, projection)
         return self._assemble([a for a, _ in columns], axis=1), self._assemble([v for _, v in columns], axis=1)
 
-    def _expectations(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray, rng=None):
+    def _expectations(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray, draw: bool = False):
         """a, v of the rows with cross-covariance K_sm (s, m) and `projection` = `_project(K_sm)`, and the
-        likelihood's (E (s,), g_a, g_v) at them: drawn from the engine's Monte Carlo stream for training (`rng`
-        True), deterministic for the reported bound (`rng` None)."""
+        likelihood's (E (s,), g_a, g_v) at them: a training estimate (`draw`: from the engine's Monte Carlo stream,
+        for a likelihood that draws), or the deterministic one of the reported bound."""
         a, v = self._marginals(K_sm, projection)
-        return (a, v) + self.link.variational_expectations(y, a, v, self.mc_rng if rng else None)
+        return (a, v) + self.link.variational_expectations(y, a, v, self.mc_rng if draw else None)
 
     def _slopes(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray) -> tuple:
         """Each latent function's (a_l, g_a,l, g_v,l) (s,) at a training estimate of the expectations."""
-        a, _, _, g_a, g_v = self._expectations(K_sm, projection, y, rng=True)
+        a, _, _, g_a, g_v = self._expectations(K_sm, projection, y, draw=True)
         return tuple(zip(self._latents(a.T), self._latents(g_a.T), self._latents(g_v.T)))
 
     # ----- the variational step of one SVI iteration (the skeleton's `_update_q`) -----------------------------

@@ -6,18 +6,26 @@ the sum of the K per-class gradients of `hyperparameters.elbo_kernel_gradient`."
 
 import numpy as np
 import pytest
-from scipy.special import log_expit, logsumexp
+from scipy import integrate
+from scipy.special import expit, log_expit, logsumexp
 
 from explorer.bench import multiclass
 from explorer.estimator import XGPClassifier
 from explorer.hyperparameters import elbo_kernel_gradient
 from explorer.kernels import RBF
-from explorer.likelihoods import LogisticSoftmax
+from explorer.likelihoods import LogisticSoftmax, logit_predictive_probability
 from explorer.linalg import lower_triangular_solve
 from explorer.schedules import Constant
 from explorer.targets import natural_gradient_targets
 from explorer.xgpc_multiclass import XGPCMulticlass, one_hot
-from explorer.xgpc_stickbreaking import XGPCStickBreaking, local_step, stick_breaking_bound
+from explorer.xgpc_stickbreaking import (
+    StickBreaking,
+    XGPCStickBreaking,
+    local_step,
+    logit_predictive_pair,
+    stick_breaking_bound,
+    stick_probabilities,
+)
 
 
 def blobs(K, n_per_class=20, seed=0):
@@ -148,6 +156,13 @@ def left_solved_marginals(engine, kappa, K_tilde):
     return kappa @ engine.mu.T, K_tilde[:, None] + v
 
 
+def two_integral_predictive(link, mean, var):
+    """The stick-breaking predictive from two separate binary integrals per logit (the path before the pair)."""
+    P = logit_predictive_probability(mean.ravel(), var.ravel()).reshape(mean.shape)
+    Q = logit_predictive_probability(-mean.ravel(), var.ravel()).reshape(mean.shape)
+    return stick_probabilities(P, Q)[:, link.positions]
+
+
 def looped_targets(engine, kappa, positions, a, v):
     """The targets logit by logit (`targets.natural_gradient_targets` per logit: the path before the batched one)."""
     c, labels, theta = local_step(positions, a, v)
@@ -226,9 +241,32 @@ def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fi
     monkeypatch.setattr(XGPCStickBreaking, "elbo", solved_elbo)
     monkeypatch.setattr(XGPCStickBreaking, "marginals", left_solved_marginals)
     monkeypatch.setattr(XGPCStickBreaking, "_evaluation_marginals", left_solved_marginals)
+    monkeypatch.setattr(StickBreaking, "predictive", two_integral_predictive)
     before = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
     assert cheap.n_iter_ == before.n_iter_
     for column in ("test_nll", "elbo", "lengthscale"):
         history = [np.array([row[column] for row in model.history_], dtype=float) for model in (cheap, before)]
         np.testing.assert_allclose(history[0], history[1], rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(cheap.predict_proba(X), before.predict_proba(X), rtol=0, atol=1e-12)
+
+
+def test_the_stick_breaking_predictive_pair_is_the_two_binary_integrals_and_keeps_the_small_one_relative():
+    rng = np.random.default_rng(4)
+    mean = np.concatenate([rng.normal(0.0, 4.0, 300), [30.0, -30.0, 0.0]])
+    var = np.concatenate([rng.uniform(0.0, 2.0, 150), rng.uniform(2.0, 400.0, 150), [0.5, 0.5, 1e-12]])
+    P, Q = logit_predictive_pair(mean, var)  # both variance branches: ≤ 2 Gauss–Hermite, above Gauss–Laguerre
+    np.testing.assert_allclose(P, logit_predictive_probability(mean, var), rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(Q, logit_predictive_probability(-mean, var), rtol=1e-13, atol=1e-15)
+    # independent truth where one side is tiny (σ(−f) ≈ e^{−30} at mean 30): adaptive quadrature of σ(∓f)N(f)
+    for i in (-3, -2):
+        sd = np.sqrt(var[i])
+        tiny = min(P[i], Q[i])
+        sign = -1.0 if P[i] > Q[i] else 1.0
+        truth = integrate.quad(
+            lambda f: expit(sign * f) * np.exp(-0.5 * ((f - mean[i]) / sd) ** 2) / (sd * np.sqrt(2 * np.pi)),
+            mean[i] - 12 * sd,
+            mean[i] + 12 * sd,
+            epsabs=0,
+            epsrel=1e-12,
+        )[0]
+        assert tiny == pytest.approx(truth, rel=1e-9) and tiny < 1e-12

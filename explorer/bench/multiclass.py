@@ -450,7 +450,7 @@ def reach_times(records: list[dict]) -> None:
     """Issue 29's "≤ 1.1 × the best softmax SVGP's NLL, reached ≥ 5× sooner", per raced record (in place): the bar
     is `REACH_BAND` × the best final validation NLL (last reading) of the softmax SVGP entrants (`REFERENCE`) raced
     on that fold; "reached_s" is the training time of the record's first validation reading at or below it (inf if
-    none), "sooner" the best of those SVGP entrants' own "reached_s" divided by it (above 1: the record got there
+    none), "sooner" the earliest of those SVGP entrants' own "reached_s" divided by it (above 1: the record got there
     sooner; nan if it never did). Folds without an SVGP entrant get neither."""
     raced = [r for r in records if "trace" in r]
     for record in raced:

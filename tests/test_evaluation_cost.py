@@ -233,7 +233,8 @@ def test_the_stick_breaking_marginals_and_predictive_are_the_left_solved_ones():
 
 
 def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fit_before(monkeypatch):
-    """Same fit before and after, on a fixed seed: the same iterations, the same held-out NLL and ELBO history."""
+    """Same fit before and after, on a fixed seed: the same iterations, the same held-out NLL and ELBO history (to
+    1e-10 relative: the paths differ in rounding, which 400 iterations of kernel learning amplify to ~1e-11)."""
     X, y = blobs(4, n_per_class=150)  # 600 rows: early stopping on (≥ 500)
     options = {"multiclass_family": "stick-breaking"}
     cheap = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
@@ -246,8 +247,8 @@ def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fi
     assert cheap.n_iter_ == before.n_iter_
     for column in ("test_nll", "elbo", "lengthscale"):
         history = [np.array([row[column] for row in model.history_], dtype=float) for model in (cheap, before)]
-        np.testing.assert_allclose(history[0], history[1], rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(cheap.predict_proba(X), before.predict_proba(X), rtol=0, atol=1e-12)
+        np.testing.assert_allclose(history[0], history[1], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(cheap.predict_proba(X), before.predict_proba(X), rtol=0, atol=1e-10)
 
 
 def test_the_stick_breaking_predictive_pair_is_the_two_binary_integrals_and_keeps_the_small_one_relative():

@@ -37,7 +37,10 @@ The model is not symmetric in the classes: the order π changes the prior over c
 rule adopted is the class index order (`DEFAULT_CLASS_ORDER`, `CLASS_ORDERS`: measured in BENCHMARKS.md "multiclass:
 stick-breaking PG family (issue 29.3b)"; the most-frequent-first order was never better). Kernel learning is the binary X-GPC's: one Adam step on the shared kernel
 along the sum over logits of the binary kernel gradient, of the augmented bound or (the default, as for two classes)
-of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`). With K = 2 the model is the binary logit
+of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`), the logits' adjoints summed and contracted
+once (`hyperparameters.summed_kernel_gradient`). Measured and not adopted for this family (BENCHMARKS.md, "multiclass:
+stick-breaking kernel learning (issue 29.3b)"): one kernel per logit, a faster kernel rate (the kernel then runs
+away on a generated K = 5 set), a weak kernel prior, σ₀² = 4, ARD. With K = 2 the model is the binary logit
 model itself (one logit, p(y = π(0)) = σ(ψ₀)).
 """
 

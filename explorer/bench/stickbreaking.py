@@ -12,6 +12,11 @@ K = 5 set of `bench multiclass` (--generated-rows rows) and a generated set of 1
 (`binary_features`, 3,000 rows, the shape of the DNA splice-junction set). Reported: test accuracy, NLL, top-label
 ECE (10 bins), mean top probability − accuracy, and the NLL and ECE of each entrant over the best softmax SVGP's on
 the same split. One process, one BLAS thread; the load average is recorded before and after.
+
+With --race the entrants run under `bench multiclass`'s protocol instead (`race_fold`: fold 0 of its 5-fold split of
+wine, digits, generated or binary, its validation part, Z and initial kernel, every entrant a Run raced in fair slices
+of --seconds of training), the measurement of BENCHMARKS.md "multiclass: stick-breaking kernel learning (issue
+29.3b)": the kernel rate and schedule, σ₀² and ARD entrants.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""`python -m explorer bench multiclass`: issue 29's comparison in one run — multi-class X-GPC (its default joint
-q(λ, n) family and the paper's factorised one), one-vs-rest binary X-GPC, the softmax SVGP (Adam, natural gradients)
-and scikit-learn's GaussianProcessClassifier (one-vs-rest Laplace), side by side on iris, wine, digits, a generated
+"""`python -m explorer bench multiclass`: issue 29's comparison in one run — multi-class X-GPC (its default
+stick-breaking family, the logistic-softmax in the joint q(λ, n) family and the paper's factorised one), one-vs-rest
+binary X-GPC, the softmax SVGP (Adam, natural gradients) and scikit-learn's GaussianProcessClassifier (one-vs-rest
+Laplace), side by side on iris, wine, digits, a generated
 K = 5 set (`make_classification`, --generated-rows rows, default 10⁵) and a generated set of 180 0/1 features
 ("binary": K = 3, 3,000 rows); none needs the network.
 

@@ -107,14 +107,15 @@ def test_renaming_the_classes_permutes_the_logistic_softmax_columns_and_nothing_
 def test_the_default_stick_breaking_model_follows_the_sorted_labels_order(iris):
     """The default model lays the classes on the stick in the order of `classes_` (README "Choices", class order):
     names that sort as the indices do give the same fit to the last bit; names that sort differently give another
-    model, whose probabilities are not the first's columns permuted (measured on iris: up to 3e-3 apart)."""
+    model, whose probabilities are not the first's columns permuted (measured on iris after 150 iterations: up to
+    0.21 apart)."""
     X, y = iris
     first = XGPClassifier(**FAST).fit(X, y)
     assert isinstance(first.engine_, XGPCStickBreaking) and first.engine_.link.order == (0, 1, 2)
     same_order = XGPClassifier(**FAST).fit(X, np.array(["a", "b", "c"])[y])
     np.testing.assert_array_equal(same_order.predict_proba(X), first.predict_proba(X))
     renamed = XGPClassifier(**FAST).fit(X, np.array(["c", "a", "b"])[y])  # class 0 now last on the stick
-    assert np.max(np.abs(renamed.predict_proba(X) - first.predict_proba(X)[:, [1, 2, 0]])) > 5e-4
+    assert np.max(np.abs(renamed.predict_proba(X) - first.predict_proba(X)[:, [1, 2, 0]])) > 0.01
 
 
 def test_the_binary_only_settings_say_so_and_kernel_bound_applies_to_the_stick_breaking_logits_alone(iris):

@@ -51,7 +51,7 @@ from explorer.inputs import count, minibatch_size, query_points
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
 from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
-from explorer.sources import ArraySource, DataSource
+from explorer.sources import ArraySource, DataSource, as_source
 from explorer.validation import DataError
 
 CHUNK = 4096
@@ -101,7 +101,8 @@ class SVIEngine:
     # ----- the training data ---------------------------------------------------------------------------------
     @property
     def X(self):
-        """The training inputs as the source holds them, (n, d) (an array, or a memory map for `NpySource`)."""
+        """The training inputs as the source holds them, (n, d) (an array, or a memory map for `NpySource`; a run's
+        engine reads its rows standardised through a `scaling.ScaledSource`, which holds none: `source.batch`)."""
         return self.source.X
 
     @property
@@ -109,10 +110,12 @@ class SVIEngine:
         """The training labels as the source holds them: class indices 0…K−1, (n,)."""
         return self.source.y
 
-    def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
-        """Replace the training set X (n, d), y (n,) class indices (e.g. a point added by the user), keeping q(u), Z
-        and the kernel; the n/s scaling follows the new n from the next step on."""
-        source = ArraySource(X, y, d=self.source.d)
+    def set_training_data(self, X, y: np.ndarray | None = None) -> None:
+        """Replace the training set — X (n, d), y (n,) class indices, or X a `DataSource` (y None) — (e.g. a point
+        added by the user), keeping q(u), Z and the kernel; the n/s scaling follows the new n from the next step on."""
+        source = as_source(X, y) if isinstance(X, DataSource) else ArraySource(X, y, d=self.source.d)
+        if source.d != self.source.d:
+            raise DataError(f"the new training rows have {source.d} features, the engine's {self.source.d}")
         self._check_classes(source)
         self.source = source
         self.n = self.source.n

@@ -29,7 +29,7 @@ from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
 from explorer.likelihoods import LINKS, MULTICLASS_LIKELIHOODS, Link, Softmax
 from explorer.schedules import schedule_for
-from explorer.sources import ArraySource, as_source
+from explorer.sources import DataSource, as_source
 from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import XGPC
@@ -267,20 +267,19 @@ def build(
     *,
     batch_size: int,
     rng: np.random.Generator,
-    n_classes: int | None = None,
     **options,
 ):
-    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1 (or X a source, y None), Z
-    (m, d), with the minibatch size s and stream `rng`; `n_classes` K when the model has classes the rows do not hold
-    yet (arrays X, y; `XGPClassifier.partial_fit`'s `classes`), default the labels' highest index + 1. `options` by
-    name (`option_names(method)`; the faces pass the checked run settings, `settings.method_options`); one the
-    method does not read raises TypeError naming it."""
+    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1, or X a source (y None; with K
+    classes when the model has classes the rows do not hold yet, `XGPClassifier.partial_fit`'s `classes`:
+    `sources.as_source`), Z (m, d), with the minibatch size s and stream `rng`. `options` by name
+    (`option_names(method)`; the faces pass the checked run settings, `settings.method_options`); one the method
+    does not read raises TypeError naming it."""
     _known(method)
     unknown = sorted(set(options) - set(option_names(method)))
     if unknown:
         raise TypeError(
             f"method {method!r} takes no options {unknown}; its options are {', '.join(option_names(method))}"
         )
-    source = ArraySource(X, y, n_classes=n_classes) if n_classes is not None else as_source(X, y)
+    source = X if isinstance(X, DataSource) and y is None else as_source(X, y)  # a run's rows come as a source
     engine = METHODS[method](source, Z, kernel, batch_size=batch_size, rng=rng, options=options)
     return engine if options.get("hyper_every") is None else _every(engine, options["hyper_every"])

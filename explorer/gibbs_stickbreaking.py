@@ -22,7 +22,7 @@ Rao–Blackwellised over ψ* | ψ (given a draw the logits' ψ*_j are independen
 
     p(y* = π(k) | y) = mean_s P_k(s) Π_{j<k} Q_j(s),   P_j(s) = ∫σ(ψ)N(ψ | K_*n K⁻¹ψ_{j,s}, k** − K_*n K⁻¹K_n*)dψ,
 
-Q_j(s) = 1 − P_j(s) (the binary sampler's 64-node Gauss–Hermite, `likelihoods.logit_predictive_probability`), and
+Q_j(s) = 1 − P_j(s) (both by the binary predictive's rule, `xgpc_stickbreaking.logit_predictive_pair`), and
 p(y* = π(K−1) | y) = mean_s Π_{j<K−1} Q_j(s). The run length, chains, forms, traces and diagnostics are the binary
 sampler's; this class gives the joint chain the interface of `gibbs.GibbsChains` that the MCMC comparison reads
 (`explorer.studies.comparison`, `explorer.compare`, the dashboard's MCMC tab).
@@ -40,9 +40,14 @@ from explorer import diagnostics
 from explorer.gibbs import GibbsSampler
 from explorer.inputs import count, labelled_data, query_points
 from explorer.kernels import Kernel
-from explorer.likelihoods import logit_predictive_probability
 from explorer.validation import DataError
-from explorer.xgpc_stickbreaking import DEFAULT_CLASS_ORDER, StickBreaking, stick_order, stick_probabilities
+from explorer.xgpc_stickbreaking import (
+    DEFAULT_CLASS_ORDER,
+    StickBreaking,
+    logit_predictive_pair,
+    stick_order,
+    stick_probabilities,
+)
 
 _PREDICT_CHUNK = 2_000_000  # joint draws × test points per block in predict_proba
 
@@ -256,9 +261,8 @@ class StickBreakingGibbsSampler:
             P, Q = np.empty((draws, len(part), self.n_classes - 1)), np.empty((draws, len(part), self.n_classes - 1))
             for j, logit in enumerate(self.logits):
                 means, var = logit._test_conditionals(part)  # (draws, rows), (rows,): ψ*_j | ψ_{j,s}
-                var = np.tile(var, draws)
-                P[:, :, j] = logit_predictive_probability(means.ravel(), var).reshape(means.shape)
-                Q[:, :, j] = logit_predictive_probability(-means.ravel(), var).reshape(means.shape)
+                P_j, Q_j = logit_predictive_pair(means.ravel(), np.tile(var, draws))
+                P[:, :, j], Q[:, :, j] = P_j.reshape(means.shape), Q_j.reshape(means.shape)
             out[start : start + rows] = stick_probabilities(P, Q).mean(axis=0)[:, self.likelihood.positions]
         return out
 

@@ -29,6 +29,8 @@ together take at most a fixed share of the event loop (which every visitor share
 training threads need while it works), and the periodic surface frames of all of them together at most a fixed share
 of one core. Every training session gets the same rate (fair shares); when there are too many for the fastest rate,
 each is slowed, down to at most `slowest` seconds between refreshes whatever the load, and its status line says so.
+The same object holds the process's `Turns`: its sessions' training chunks run one at a time (`lanes`), so that the
+event loop competes with one training thread for the GIL, not with every session's.
 """
 
 from __future__ import annotations
@@ -115,7 +117,8 @@ class RefreshBudget:
     refreshes of all n together take about `share` of the event loop, leaving the rest to the other visitors and the
     GIL to training, and each session gets ≥ 1/`fastest` Hz when that fits. Periodic surface frames, computed in the
     sessions' frame threads, get `frame_share` of one core the same way (`frame_interval`). One object per server
-    process (made by `serve`, handed to every session); safe to use from any thread; `clock` is injectable for tests."""
+    process (made by `serve`, handed to every session), which also holds the process's training `turns` (`Turns` of
+    `lanes` lanes); safe to use from any thread; `clock` is injectable for tests."""
 
     def __init__(
         self,

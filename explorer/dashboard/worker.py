@@ -139,16 +139,18 @@ class Worker:
                 continue
             while self._waiting and not self._stopped:
                 time.sleep(0.001)
-            turns = self.turns if self._job_takes_turns else None
+            with self._count_lock:  # the job and whether it takes turns, read together (`play` sets both)
+                job, takes_turns = self._job, self._job_takes_turns
+            turns = self.turns if takes_turns else None
             with turns.turn(self) if turns is not None else contextlib.nullcontext(True) as turn:
                 if turn:  # (not interrupted while it waited: a new job, a task, Pause or stop came first)
-                    self._run_chunk()
+                    self._run_chunk(job)
 
-    def _run_chunk(self) -> None:
-        """One chunk of the job, under the gate, unless the worker was paused or given a task meanwhile."""
+    def _run_chunk(self, job: Callable[[], bool] | None) -> None:
+        """One chunk of `job`, under the gate, unless the worker was paused, given a task or another job meanwhile
+        (the other job's next chunk then waits for its own turn, if it takes turns)."""
         with self._gate:
-            job = self._job
-            if not self._playing.is_set() or job is None or self._stopped or self._tasks:
+            if not self._playing.is_set() or job is None or job is not self._job or self._stopped or self._tasks:
                 return
             try:
                 done = job()

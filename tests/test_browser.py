@@ -5,8 +5,6 @@ Screenshots go to $XGPC_TEST_ARTIFACTS (default test-artifacts/)."""
 import logging
 import os
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -215,41 +213,14 @@ def test_a_damaged_data_file_never_blanks_the_page(served, page, paper_data, tmp
     assert errors == []
 
 
-def test_panel_serve_subprocess(page):
-    port = free_port()
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    command = [
-        sys.executable,
-        "-m",
-        "panel",
-        "serve",
-        str(ROOT / "apps" / "explorer.py"),
-        "--port",
-        str(port),
-        "--address",
-        "127.0.0.1",
-        f"--allow-websocket-origin=127.0.0.1:{port}",
-    ]
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert server.poll() is None, server.stdout.read()
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline, "panel serve did not start"
-            time.sleep(0.2)
-        errors = []
-        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-        page.goto(f"http://127.0.0.1:{port}/explorer")
-        page.get_by_role("button", name="Play").click(timeout=TIMEOUT_MS)
-        page.wait_for_function(f"() => ({LIVE_POINTS})() >= 3", timeout=TIMEOUT_MS)
-        page.get_by_role("button", name="Pause").click()
-        assert errors == []
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+def test_panel_serve_subprocess(panel_served, page):
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.goto(panel_served)
+    page.get_by_role("button", name="Play").click(timeout=TIMEOUT_MS)
+    page.wait_for_function(f"() => ({LIVE_POINTS})() >= 3", timeout=TIMEOUT_MS)
+    page.get_by_role("button", name="Pause").click()
+    assert errors == []
 
 
 # ----- issue 9: first-hour stumbles ---------------------------------------------------------------------------------

@@ -19,10 +19,14 @@ CORES = os.cpu_count() or 1
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from explorer.dashboard.serve import serve
-    from explorer.dask_scheduler import SchedulerError
+    from explorer.dask_scheduler import ENVIRONMENT_VARIABLE, SchedulerError, check_scheduler
 
     try:
+        named = args.scheduler or os.environ.get(ENVIRONMENT_VARIABLE)
+        if named:  # a bad address is refused before the dashboard's imports (seconds), not after
+            check_scheduler(named, named_by="--scheduler" if args.scheduler else f"${ENVIRONMENT_VARIABLE}")
+        from explorer.dashboard.serve import serve
+
         serve(
             port=args.port,
             address=args.address,

@@ -18,6 +18,9 @@ import time
 CHECK_SECONDS = 5.0
 """Longest the check of an address waits for the scheduler's answer (connecting included)."""
 
+ENVIRONMENT_VARIABLE = "XGPC_SCHEDULER"
+"""Names the scheduler where no --scheduler flag does."""
+
 HOW_TO_START = (
     "To start one: `dask scheduler` (it listens on tcp://HOST:8786) and `dask worker tcp://HOST:8786` for its "
     "workers; Dask comes with the `dask` extra: pip install 'xgpc-explorer[dask]'."

@@ -30,10 +30,9 @@ import time
 import uuid
 from collections.abc import Callable, Generator
 
-from explorer.dask_scheduler import CHECK_SECONDS, check_scheduler
+from explorer.dask_scheduler import CHECK_SECONDS, ENVIRONMENT_VARIABLE, check_scheduler
 from explorer.dask_worker import run_pinned
 
-ENVIRONMENT_VARIABLE = "XGPC_SCHEDULER"
 PERIOD = 0.25  # s: the most often a job on the cluster publishes its progress, and the session polls it
 POLL_SLEEP = 0.02  # s: a step of the session's job between two polls waits this long (a chunk's length)
 

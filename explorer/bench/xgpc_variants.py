@@ -175,15 +175,8 @@ class XGPCVariants(XGPC):
 
     def batch_size_at(self, iteration: int) -> int:
         """The minibatch size of the `iteration`-th iteration (1-based): `batch_size`, grown as configured."""
-        return grown_batch_size(
-            iteration,
-            self.batch_size,
-            self.n,
-            growth=self.batch_growth,
-            start=self.batch_growth_start,
-            every=self.batch_growth_every,
-            cap=self.batch_max,
-        )
+        growth = (self.batch_growth, self.batch_growth_start, self.batch_growth_every, self.batch_max)
+        return grown_batch_size(iteration, self.batch_size, self.n, *growth)
 
     def _move_kernel(self, kernel: Kernel) -> None:
         """The kernel step: q(u) stays in u-space ("fixed-u", the paper) or in whitened coordinates ("whitened")."""
@@ -374,7 +367,7 @@ VARIANT_DEFAULTS = {
 
 
 def grown_batch_size(
-    iteration: int, base: int, n: int, *, growth: float = 1.0, start: int = 0, every: int = 1, cap: int | None = None
+    iteration: int, base: int, n: int, growth: float = 1.0, start: int = 0, every: int = 1, cap: int | None = None
 ) -> int:
     """s_t of a minibatch that grows late (the hybrid deterministic–stochastic method of Friedlander & Schmidt 2012):
     s_t = min(cap, ⌈base · growth^⌈(t − start)/every⌉⌉) for the t-th iteration (t ≥ 1) after `start` iterations at
@@ -405,20 +398,9 @@ def noise_scaled_rho(rho: float, s: int, base: int, n: int) -> float:
 def variants_like(engine: XGPC, **variants) -> XGPCVariants:
     """An `XGPCVariants` with the variant options `variants` on what the X-GPC `engine` (not yet stepped) was built
     with: its data, Z, kernel, step-size rule, Adam, minibatch stream, kernel-step cadence, bound and mode."""
-    return XGPCVariants(
-        engine.source,
-        None,
-        engine.Z,
-        engine.kernel,
-        batch_size=engine.batch_size,
-        schedule=engine.schedule,
-        hyper_optimizer=engine.hyper_optimizer,
-        rng=engine.rng,
-        full=engine.full,
-        hyper_every=engine.hyper_every,
-        kernel_bound=engine.kernel_bound,
-        **variants,
-    )
+    built = ("batch_size", "schedule", "hyper_optimizer", "rng", "full", "hyper_every", "kernel_bound")
+    options = {name: getattr(engine, name) for name in built}
+    return XGPCVariants(engine.source, None, engine.Z, engine.kernel, **options, **variants)
 
 
 def variant_trainer(method: str, split, *, options: dict | None = None, **run_settings) -> Trainer:

@@ -38,12 +38,15 @@ def test_the_entrants_table_has_a_cell_under_every_heading_and_marks_the_best():
     args = SimpleNamespace(protocol="clean", fold=1, seconds=2.0, kernel="rbf", eval_points=100)
     columns = {
         "σ²": lambda r, _: f"{r['variance']:.3g}",
-        "gap": lambda r, race: f"{r['final_nll'] - race['best_nll']:+.2f}",
+        "ref.": lambda r, race: f"{r['final_nll'] - race['n'] / 4000 - 0.05:+.2f}",
     }
     table, note = entrants_markdown(races, args, columns, "A note.").split("\n\n")
     lines = table.split("\n")
     assert len(lines) == 4 and len({line.count("|") for line in lines}) == 1
-    assert lines[0].endswith("| σ² | gap |")
-    assert lines[2].startswith("| demo (1,000) | a | 0.2500 **best** |") and lines[2].endswith("| 2 | +0.00 |")
-    assert "**best**" not in lines[3] and lines[3].endswith("| 2 | +0.25 |")
+    assert lines[0].startswith("| data set (n) | entrant | final NLL | gap to best |")
+    assert lines[0].endswith("| σ² | ref. |")
+    assert lines[2].startswith("| demo (1,000) | a | 0.2500 **best** | +0.0000 |")
+    assert lines[2].endswith("| 2 | -0.05 |")  # a column's cell sees the race (its n) as well as the entrant
+    assert "**best**" not in lines[3] and lines[3].startswith("| demo (1,000) | b | 0.5000 | +0.2500 |")
+    assert lines[3].endswith("| 2 | +0.20 |")
     assert note.endswith("A note.")

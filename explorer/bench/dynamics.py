@@ -112,7 +112,6 @@ def kernel_ratios(entrants: dict[str, dict], reference: str) -> None:
 
 def markdown(races: dict[str, dict], args) -> str:
     columns = {
-        "gap to best": lambda r, race: f"{r['final_nll'] - race['best_nll']:+.4f}",
         "σ² (× ref.)": lambda r, _: f"{r['variance']:.3g} ({r['variance_ratio']:.2g}×)",
         "median ℓ (× ref.)": lambda r, _: f"{r['median_lengthscale']:.3g} ({r['lengthscale_ratio']:.2g}×)",
     }

@@ -15,7 +15,7 @@ import numpy as np
 from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table
-from explorer.console import positive_number, whole_number
+from explorer.console import whole_number
 from explorer.studies.inducing import checkpoints, value_at
 
 DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 inducing points"
@@ -30,13 +30,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--folds", type=whole_number(1, 10), default=2, help="average over the first FOLDS of 10 folds (default 2)"
     )
-    parser.add_argument("--seconds", type=positive_number, default=30.0, help="training time per fit (default 30)")
-    parser.add_argument(
-        "--iterations",
-        type=whole_number(1),
-        default=None,
-        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
-    )
+    P.add_budget_arguments(parser, 30.0, "training time per fit")
     add_setting_argument(parser, "eval_points")
     add_setting_argument(parser, "batch_size")
     P.add_kernel_argument(parser)

@@ -310,6 +310,17 @@ def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, e
     add_setting_argument(parser, "seed")
 
 
+def add_budget_arguments(parser: argparse.ArgumentParser, seconds: float, help: str) -> None:
+    """--seconds (`help`, default `seconds`) and --iterations (none by default): the budget of each fit."""
+    parser.add_argument("--seconds", type=positive_number, default=seconds, help=f"{help} (default {seconds:g})")
+    parser.add_argument(
+        "--iterations",
+        type=whole_number(1),
+        default=None,
+        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
+    )
+
+
 def add_fit_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of each fit of a cross-validated benchmark (`table1`, `race`): --m, --kernel, --batch-size, --nugget
     (default per protocol, `NUGGET`), --seed and --option METHOD.KEY=VALUE."""
@@ -382,9 +393,9 @@ def make_trainer(
     convergence: str = "holdout",
     elbo_points: int = 1000,
     options: dict | None = None,
-    **settings,
+    **run_settings,
 ) -> Trainer:
-    """The `Trainer` of a `run.Run` of `method` on the split with the run settings `settings` (by name, e.g.
+    """The `Trainer` of a `run.Run` of `method` on the split with the `run_settings` (by name, e.g.
     batch_size, eval_every; the others at their declared defaults, `explorer.settings`) and `options` (further
     settings by name, e.g. a benchmark's `--option`; a step-size rule named without its ρ, τ, κ takes the method's
     row of `schedules.DEFAULT_STEP_RULES`). All methods get the same Z, initial kernel and, by the run's seed policy,
@@ -397,7 +408,7 @@ def make_trainer(
         **options,
         "method": method,
         "seed": seed,
-        **settings,
+        **run_settings,
         "eval_points": max(len(split.y_monitor), settings.SETTINGS["eval_points"].low),  # chosen in prepare_split
     }
     return run.Run(

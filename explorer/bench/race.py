@@ -161,14 +161,14 @@ def race_entrants(
 
 
 def entrants_markdown(races: dict[str, dict], args, columns: dict, note: str) -> str:
-    """The table of `race_entrants`' races, a row per data set and entrant: final NLL (the best marked) and error,
-    the times to the 1% band, iterations, then `columns` (heading → cell(entrant's results, race)); below it the
-    race's protocol and `note`."""
+    """The table of `race_entrants`' races, a row per data set and entrant: final NLL (the best marked), its gap to
+    the best, final error, the times to the 1% band, iterations, then `columns` (heading → cell(entrant's results,
+    race)); below it the race's protocol and `note`."""
     lines = [
-        "| data set (n) | entrant | final NLL | final error | first 1% s | settled 1% s | iterations | "
+        "| data set (n) | entrant | final NLL | gap to best | final error | first 1% s | settled 1% s | iterations | "
         + " | ".join(columns)
         + " |",
-        "|---" * (7 + len(columns)) + "|",
+        "|---" * (8 + len(columns)) + "|",
     ]
     for name, race in races.items():
         for label, r in race["entrants"].items():
@@ -177,6 +177,7 @@ def entrants_markdown(races: dict[str, dict], args, columns: dict, note: str) ->
                 f"{name} ({race['n']:,})",
                 label,
                 f"{r['final_nll']:.4f}{best}",
+                f"{r['final_nll'] - race['best_nll']:+.4f}",
                 f"{r['final_error']:.4f}",
                 P.fmt_seconds(r["first_0.01"]),
                 P.fmt_seconds(r["settled_0.01"]),

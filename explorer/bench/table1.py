@@ -15,7 +15,7 @@ import numpy as np
 from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, finish
-from explorer.console import positive_number, whole_number
+from explorer.console import whole_number
 
 DESCRIPTION = "Table 1: cross-validated error, NLL and time of X-GPC and the baselines (SVGP, EPGPC) beside the paper"
 QUICK = {"datasets": ["diabetes", "a9a"], "folds": 2, "seconds": 15.0}
@@ -33,15 +33,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--folds", type=whole_number(1), default=None, help="run only the first FOLDS of them (default all k)"
     )
-    parser.add_argument(
-        "--seconds", type=positive_number, default=120.0, help="training-time cap per fit (default 120)"
-    )
-    parser.add_argument(
-        "--iterations",
-        type=whole_number(1),
-        default=None,
-        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
-    )
+    P.add_budget_arguments(parser, 120.0, "training-time cap per fit")
     parser.add_argument(
         "--convergence",
         choices=("holdout", "parameters", "none"),

@@ -8,24 +8,30 @@ raises leaves the engine exactly as it was before it. The minibatch size of an i
 factor on Adam's rate (`_hyper_rate_scale`) are `batch_size` and 1 here; the variants measured in
 `explorer.bench.xgpc_variants` (a minibatch that grows, a rate that follows ρ_t) override them.
 
-A method (X-GPC, the SVGP baselines; later EP and multi-class X-GPC) subclasses `SVIEngine` and supplies only:
+A method (X-GPC, the SVGP baselines, EP, multi-class X-GPC) subclasses `SVIEngine` and supplies only:
 
-  `_set_kernel(kernel)`          cache what depends on the kernel (K_mm's factor, …); called at construction and after
-                                 every kernel step.
+  `_set_kernel(kernel)`          cache what depends on the kernel; called at construction and after every kernel step.
+                                 The default caches what every sparse method needs (Z's features, K_zz, L_K, L_K⁻¹,
+                                 K_mm⁻¹, the prior variance); a method extends it with its own.
   `_update_q(index, X_b, y_b)`   its variational step on the minibatch (rows `index`, inputs X_b (s, d), labels y_b
                                  (s,) as its equations write them, `_batch`); returns (relative change of its global
                                  parameters, context), the context being whatever the kernel gradient can reuse (κ,
                                  K_sm, …).
   `_minibatch_kernel_gradient(X_b, y_b, context)`   ∂(minibatch bound)/∂(kernel log-parameters) at the current q(u).
   `elbo(index=None)`, `predict_latent(X)`   its bound and latent prediction q(f*) (`Trainer` needs them); its
-                                 likelihood `link` (a `likelihoods.Link`, logit unless set) turns q(f*) into the
-                                 (n*, K) class probabilities (`predict_proba`) and codes the labels for its equations.
+                                 likelihood `link` (of `explorer.likelihoods`: the logit unless set) turns q(f*)
+                                 into the (n*, K) class probabilities (`predict_proba`) and codes the labels for its
+                                 equations.
   `_move_kernel(kernel)`         how q(u) follows a kernel step (default: held fixed in u-space, `_set_kernel`).
   `state_dict()` / `load_state_dict()`   its own variational parameters, merged with `_base_state()` /
                                  `_load_base_state()` (the shared parts below).
 Optionally: `_stateful_parts()` (extra optimiser objects with state_dict/load_state_dict that an iteration advances,
 so a failed iteration rolls them back), and, for a step-size rule that needs a warm start, `_warm_start_target(index)`
 (flat natural-gradient target λ̂ on rows `index`) and `_flat_natural_parameters()` (flat η).
+
+What the methods share beyond the iteration: `_set_kernel`'s factors, `_cross(X)` (K(X, Z)), `_estimate(terms,
+index)` (a bound's sum over the rows, in chunks or on a minibatch) and `_in_chunks(marginals, Xs, shape)` (q(f*) at
+many rows, in chunks).
 
 Labels: the source holds class indices 0…K−1 (DESIGN §1); `_batch(index)` hands a method its rows with the labels as
 its equations write them (`link.equation_labels`: ±1 for the binary links), so a method reads its rows through
@@ -41,11 +47,15 @@ import numpy as np
 
 from explorer.convergence import SlidingWindow, global_parameter_criterion
 from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
-from explorer.inputs import count, minibatch_size
+from explorer.inputs import count, minibatch_size, query_points
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
-from explorer.sources import ArraySource, DataSource
+from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.sources import ArraySource, DataSource, as_source
 from explorer.validation import DataError
+
+CHUNK = 4096
+"""Rows per block of a bound's sum over all n rows and of a prediction (`_estimate`, `_in_chunks`)."""
 
 
 class SVIEngine:
@@ -91,7 +101,8 @@ class SVIEngine:
     # ----- the training data ---------------------------------------------------------------------------------
     @property
     def X(self):
-        """The training inputs as the source holds them, (n, d) (an array, or a memory map for `NpySource`)."""
+        """The training inputs as the source holds them, (n, d) (an array, or a memory map for `NpySource`; a run's
+        engine reads its rows standardised through a `scaling.ScaledSource`, which holds none: `source.batch`)."""
         return self.source.X
 
     @property
@@ -99,10 +110,12 @@ class SVIEngine:
         """The training labels as the source holds them: class indices 0…K−1, (n,)."""
         return self.source.y
 
-    def set_training_data(self, X: np.ndarray, y: np.ndarray) -> None:
-        """Replace the training set X (n, d), y (n,) class indices (e.g. a point added by the user), keeping q(u), Z
-        and the kernel; the n/s scaling follows the new n from the next step on."""
-        source = ArraySource(X, y, d=self.source.d)
+    def set_training_data(self, X, y: np.ndarray | None = None) -> None:
+        """Replace the training set — X (n, d), y (n,) class indices, or X a `DataSource` (y None) — (e.g. a point
+        added by the user), keeping q(u), Z and the kernel; the n/s scaling follows the new n from the next step on."""
+        source = as_source(X, y) if isinstance(X, DataSource) else ArraySource(X, y, d=self.source.d)
+        if source.d != self.source.d:
+            raise DataError(f"the new training rows have {source.d} features, the engine's {self.source.d}")
         self._check_classes(source)
         self.source = source
         self.n = self.source.n
@@ -131,6 +144,42 @@ class SVIEngine:
                 f"the labels hold class indices up to {source.n_classes - 1}, but the {self.link.name} likelihood "
                 f"models {self.link.n_classes} classes (indices 0…{self.link.n_classes - 1})"
             )
+
+    # ----- what every sparse method computes alike -----------------------------------------------------------
+    def _set_kernel(self, kernel: Kernel) -> None:
+        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = K_zz + γI = L_K L_Kᵀ), L_K⁻¹, K_mm⁻¹
+        and the prior variance k_ii = σ² + γ."""
+        features = kernel.features(self.Z)
+        K_zz = kernel.cross_from_features(self.Z, features)
+        L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
+        L_K_inv = triangular_inverse(L_K)
+        self.kernel, self._features, self.K_zz, self.L_K, self.L_K_inv = kernel, features, K_zz, L_K, L_K_inv
+        self.K_inv = inverse_from_factor_inverse(L_K_inv)
+        self._prior_variance = kernel.variance + kernel.nugget
+
+    def _cross(self, X: np.ndarray) -> np.ndarray:
+        """K(X, Z) (s, m) for rows X (s, d)."""
+        return self.kernel.cross_from_features(X, self._features)
+
+    def _estimate(self, terms, index: np.ndarray | None = None) -> float:
+        """Σ_i terms_i over all n rows (in chunks of `CHUNK`), or estimated as (n/s)Σ_{i∈index} terms_i on the rows
+        `index`: `terms(rows, X_rows, y_rows)` → (s,) per block, the labels as the method's equations write them."""
+        count, total = 0, 0.0
+        for part in self.source.chunks(CHUNK, index):
+            X_part, y_part = self._batch(part)
+            total += float(np.sum(terms(part, X_part, y_part)))
+            count += len(part)
+        return self.n / count * total
+
+    def _in_chunks(self, marginals, Xs: np.ndarray, shape: tuple = ()) -> tuple[np.ndarray, np.ndarray]:
+        """q(f*) = N(mean, var) at Xs (n*, d) from `marginals(X_rows)` → (mean, var) of a block, in chunks of `CHUNK`:
+        (n*,) + shape each, the variance floored at 1e-12."""
+        Xs = query_points(Xs, self.source.d)
+        mean, var = np.empty((len(Xs),) + shape), np.empty((len(Xs),) + shape)
+        for start in range(0, len(Xs), CHUNK):
+            part = slice(start, start + CHUNK)
+            mean[part], var[part] = marginals(Xs[part])
+        return mean, np.maximum(var, 1e-12)
 
     @property
     def n_classes(self) -> int:

@@ -63,14 +63,13 @@ from scipy.linalg import blas
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam
-from explorer.inputs import inducing_inputs, query_points
+from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import PROBIT, probit_log_normaliser_derivatives
 from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import Constant, schedule_for
 from explorer.sources import as_source
 
-_CHUNK = 4096
 SITE_FORMS = ("tied", "per-point")
 
 
@@ -169,7 +168,7 @@ class EPGPC(SVIEngine):
     schedule : step-size rule, optional
         ε (tied) or the damping δ (per-point), a rule of `explorer.schedules`.
     hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
+        Turns kernel learning on (along the stochastic gradient of log Z_EP at fixed sites).
     rng : numpy.random.Generator, optional
         Draws the minibatches.
     criterion : explorer.convergence.SlidingWindow, optional
@@ -234,14 +233,8 @@ class EPGPC(SVIEngine):
 
     # ----- kernel and posterior ------------------------------------------------------------------------------
     def _set_kernel(self, kernel: Kernel) -> None:
-        """Cache the inducing features, K_zz (no nugget), L_K (K_mm = L_KL_Kᵀ), B = K_mm⁻¹, and q (and the tied
-        cavity) for the new prior."""
-        features = kernel.features(self.Z)
-        K_zz = kernel.cross_from_features(self.Z, features)
-        L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
-        self.kernel, self._features, self.K_zz, self.L_K = kernel, features, K_zz, L_K
-        self.K_inv = inverse_from_factor_inverse(triangular_inverse(L_K))
-        self._prior_variance = kernel.variance + kernel.nugget
+        """The skeleton's kernel factors (B = K_mm⁻¹ among them), and q (and the tied cavity) for the new prior."""
+        super()._set_kernel(kernel)
         self._set_posterior()
 
     def _set_posterior(self) -> None:
@@ -283,7 +276,7 @@ class EPGPC(SVIEngine):
 
     def project(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d)."""
-        K_sm = self.kernel.cross_from_features(X, self._features)
+        K_sm = self._cross(X)
         kappa = K_sm @ self.K_inv
         K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
         return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
@@ -402,12 +395,7 @@ class EPGPC(SVIEngine):
     def elbo(self, index: np.ndarray | None = None) -> float:
         """EP's estimate of log p(y | θ) (module docstring) — an approximation, NOT a lower bound (the Trainer's
         "elbo" column). On all n points (in chunks), or with the points' sum estimated as (n/s)Σ over `index`."""
-        count, total = 0, 0.0
-        for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self._batch(part)
-            total += float(np.sum(self._point_terms(part, X_part, y_part)))
-            count += len(part)
-        return self._normaliser_terms() + self.n / count * total
+        return self._normaliser_terms() + self._estimate(self._point_terms, index)
 
     def log_evidence(self) -> float:
         """EP's estimate of log p(y | θ) on all n points (= `elbo()`)."""
@@ -458,16 +446,16 @@ class EPGPC(SVIEngine):
     # ----- prediction ----------------------------------------------------------------------------------------
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(κ*μ, k** − κ*K_m* + κ*Σκ*ᵀ). Xs (n*, d) → (n*,), (n*,)."""
-        Xs = query_points(Xs, self.source.d)
-        mean, var = np.empty(len(Xs)), np.empty(len(Xs))
-        for start in range(0, len(Xs), _CHUNK):
-            part = slice(start, start + _CHUNK)
-            K_sm = self.kernel.cross_from_features(Xs[part], self._features)
-            kappa = K_sm @ self.K_inv
-            V = kappa @ self.q.L_inv.T
-            mean[part] = kappa @ self.q.mu
-            var[part] = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->i", V, V)
-        return mean, np.maximum(var, 1e-12)
+        return self._in_chunks(self._marginals, Xs)
+
+    def _marginals(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Mean and variance (s,) of q(f_i) at the rows X (s, d)."""
+        K_sm = self._cross(X)
+        kappa = K_sm @ self.K_inv
+        V = kappa @ self.q.L_inv.T
+        return kappa @ self.q.mu, self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum(
+            "ij,ij->i", V, V
+        )
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def _stateful_parts(self) -> list:

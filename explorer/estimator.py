@@ -307,9 +307,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     def partial_fit(self, X, y, classes=None):
         """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far.
 
-        The rows seen are kept (`Run.add_training_rows`: in your units and standardised, 2·n·d values, never n×m) so
-        the likelihood scaling n/s stays that of all data seen; the first call fixes the standardisation and the inducing points from its rows, and the classes: `classes`
-        (all K labels, the model then has K classes whichever its y holds), or y's labels. A later call's `classes`
+        The rows seen are kept once, in your units (`Run.add_training_rows`: n·d values, never n×m; the engine reads
+        them standardised), so the likelihood scaling n/s stays that of all data seen; the first call fixes the
+        standardisation and the inducing points from its rows, and the classes: `classes` (all K labels, the model
+        then has K classes whichever its y holds), or y's labels. A later call's `classes`
         must be the same (ValueError otherwise, as in scikit-learn). Nothing is held out and nothing stops early (as
         in scikit-learn's SGDClassifier): the caller decides how many passes to make."""
         first = not hasattr(self, "engine_")
@@ -331,8 +332,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
 
     def _start(self, X, y: np.ndarray | None, classes: np.ndarray, rule: str, hold_out: bool) -> None:
         """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)`: hold out `validation_fraction` of
-        the rows if `hold_out` (the run's stratified split); the run standardises with the statistics of the rows
-        trained on (X within ±1e100 before and after), chooses the inducing points and builds the method for the
+        the rows if `hold_out` (the run's stratified split); the run holds the rows trained on and reads them
+        standardised with their statistics (X within ±1e100 before and after), chooses the inducing points and builds
+        the method for the
         class names `classes` (K,) and a Trainer with convergence `rule`. y None: X is a source holding its labels
         (class indices of `classes`)."""
         seed = seed_from(self.random_state)

@@ -9,6 +9,7 @@ is a unit or sentinel mistake in any data set this tool is meant for.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import warnings
@@ -29,8 +30,9 @@ def bounded_features(
     offending row (counted from `first_row`, for a block of a larger set) and column (0-based, or its name in
     `columns`) and its value. `units` says where the values live (e.g. "after standardisation with the training
     mean and sd")."""
-    bad = ~(np.abs(X) <= _representable_limit(X.dtype))  # NaN fails the comparison
-    if bad.any():
+    limit = _representable_limit(X.dtype)
+    if X.size and not -limit <= X.min() <= X.max() <= limit:  # NaN fails; two reductions when all is well
+        bad = ~(np.abs(X) <= limit)
         i, j = (int(k) for k in np.argwhere(bad)[0])
         where = f" {units}" if units else ""
         kind = "is NaN or infinite" if not np.isfinite(X[i, j]) else f"exceeds the limit ±{FEATURE_LIMIT:g}"
@@ -46,6 +48,7 @@ def bounded_features(
     return X
 
 
+@functools.cache
 def _representable_limit(dtype: np.dtype) -> float:
     """FEATURE_LIMIT, or the largest finite value of a floating type too narrow to hold it (float32: 3.4e38):
     compared with a float32 array, FEATURE_LIMIT itself would be cast to inf, and ±inf would pass as within it."""

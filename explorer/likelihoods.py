@@ -1,18 +1,33 @@
 """Likelihoods p(y | f): the binary links (y ∈ {−1, +1}) with their Gaussian expectations and the one Gauss–Hermite
-setup, and the K-class logistic-softmax.
+setup, and the K-class logistic-softmax and softmax.
 
     logit             p(y | f) = σ(yf)               (the paper's link; X-GPC, the SVGP baselines and the Gibbs sampler)
     probit            p(y | f) = Φ(yf)               (closed-form predictive; the EP baseline; an SVGP option)
     logistic-softmax  p(y = k | f) = σ(f_k)/Σ_j σ(f_j)   (K latent functions; multi-class X-GPC, Galy-Fajou et al. 2019)
+    softmax           p(y = k | f) = exp f_k/Σ_j exp f_j  (K latent functions; the K-class SVGP baseline)
 
 Labels outside are class indices 0…K−1 (DESIGN §1); a binary link's equations write them as y = 2k − 1 (class 0 ↦
-−1, class 1 ↦ +1: `signed_labels`). Each link offers `log_likelihood(y, f)` → (ℓ, ∂ℓ/∂f, ∂²ℓ/∂f²),
-`predictive_probability(mean, var)` = ∫ p(y=1 | f) N(f | mean, var) df, and `predictive(mean, var)`, the (n*, K)
-class probabilities every engine returns (K = 2: columns 1 − p, p; `class_probabilities`); `LINKS` holds them by
-name. Expectations under N(f | a, v) are by 64-node
-Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`, `gauss_hermite_slopes`; the logit's derivatives
-alone: `logit_slopes`). For EP the probit's tilted distribution Φ(yf)N(f | μ, v) has closed-form normaliser and
-moments (`probit_tilted_moments`, `probit_site`).
+−1, class 1 ↦ +1: `signed_labels`). Each binary link offers `log_likelihood(y, f)` → (ℓ, ∂ℓ/∂f, ∂²ℓ/∂f²) and
+`predictive_probability(mean, var)` = ∫ p(y=1 | f) N(f | mean, var) df; `LINKS` holds them by name. Expectations under
+N(f | a, v) are by 64-node Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`, `gauss_hermite_slopes`;
+the logit's derivatives alone: `logit_slopes`). For EP the probit's tilted distribution Φ(yf)N(f | μ, v) has
+closed-form normaliser and moments (`probit_tilted_moments`, `probit_site`).
+
+The likelihood protocol of the non-augmented SVGP (`explorer.svgp`; GPflow's `Likelihood` plays this part there),
+what is K-specific about a likelihood, met by `Link` (logit, probit) and `Softmax`:
+
+    name, n_classes K, n_latent      the name saved states record, the classes, the latent functions per point (L)
+    equation_labels(y)               class indices 0…K−1 (s,) as the likelihood's equations write them
+    variational_expectations(y, a, v, rng=None)
+                                     E_i = E_{q(f_i)}[log p(y_i | f_i)] and its slopes g_a = ∂E/∂a, g_v = ∂E/∂v ≤ 0 at
+                                     the marginals q(f_i) = N(a_i, diag v_i): a, v (s,) for one latent function,
+                                     (s, L) for L; drawn with `rng` when `mc_samples` > 0 (training), deterministic
+                                     without it (the reported bound)
+    mc_samples                       draws per row of a training estimate (0: the expectations draw nothing)
+    predictive(mean, var)            the (n*, K) class probabilities under q(f*) (every engine's `predict_proba`)
+
+A new K-class likelihood is a class with these members here, named in `MULTICLASS_LIKELIHOODS`; both SVGP engines
+then train it (`svgp.SVGPAdam(…, link=…)`, `methods.build("svgp-natgrad", …, link=name)`).
 """
 
 from __future__ import annotations
@@ -193,17 +208,27 @@ def class_probabilities(p: np.ndarray) -> np.ndarray:
 # ----- the links by name ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Link:
-    """A binary likelihood (K = 2): its name, (ℓ, ℓ', ℓ'') in f for y ∈ {−1, +1}, and the predictive p(y*=1) under a
-    Gaussian q(f*)."""
+    """A binary likelihood (K = 2, one latent function): its name, (ℓ, ℓ', ℓ'') in f for y ∈ {−1, +1}, and the
+    predictive p(y*=1) under a Gaussian q(f*). On the likelihood protocol of the module docstring: its expectations
+    are by Gauss–Hermite, so it draws nothing (`mc_samples` 0)."""
 
     name: str
     log_likelihood: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]]
     predictive_probability: Callable[[np.ndarray, np.ndarray], np.ndarray]
     n_classes: int = 2
+    n_latent = 1
+    mc_samples = 0
 
     def equation_labels(self, y: np.ndarray) -> np.ndarray:
         """Class indices (s,) as this link's equations use them: ±1 (`signed_labels`)."""
         return signed_labels(y)
+
+    def variational_expectations(
+        self, y: np.ndarray, a: np.ndarray, v: np.ndarray, rng: np.random.Generator | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(E, g_a, g_v) at q(f_i) = N(a_i, v_i) for labels y = ±1 (`gauss_hermite_expectations`); y, a, v (s,) →
+        three (s,). `rng` is not used (the quadrature is deterministic)."""
+        return gauss_hermite_expectations(self.log_likelihood, y, a, v)
 
     def predictive(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
         """The class probabilities under q(f*) = N(mean, var), mean and var (n*,) → (n*, 2): column k is p(y* = k)."""
@@ -335,11 +360,11 @@ class LogisticSoftmax:
 
 
 @functools.lru_cache(maxsize=16)
-def _sobol_normal_points(K: int, samples: int) -> np.ndarray:
-    """The quasi-random standard normal points of `LogisticSoftmax.predictive`, (K, samples): `samples` scrambled
-    Sobol points in K dimensions (a fixed scramble) through the normal quantile, made once per (K, samples) and
-    read-only (the cache hands out the one array)."""
-    u = qmc.Sobol(d=K, scramble=True, seed=np.random.default_rng(20190524)).random(samples)
+def _sobol_normal_points(K: int, samples: int, seed: int = 20190524) -> np.ndarray:
+    """The quasi-random standard normal points of `LogisticSoftmax.predictive` (and, with their own `seed`, of
+    `bound_points`), (K, samples): `samples` scrambled Sobol points in K dimensions (the scramble fixed by `seed`)
+    through the normal quantile, made once per (K, samples, seed) and read-only (the cache hands out the one array)."""
+    u = qmc.Sobol(d=K, scramble=True, seed=np.random.default_rng(seed)).random(samples)
     points = np.ascontiguousarray(ndtri(np.clip(u, 1e-12, 1.0 - 1e-12)).T)  # a Sobol point may sit on 0
     points.setflags(write=False)
     return points
@@ -375,11 +400,25 @@ def softmax(F: np.ndarray) -> np.ndarray:
     return np.exp(F - logsumexp(F, axis=-1, keepdims=True))
 
 
+SOFTMAX_MC_SAMPLES = 32
+"""Reparameterised draws per row for each training estimate of the softmax's expectations (`Softmax.mc_samples`)."""
+
+SOFTMAX_BOUND_POINTS = 1024
+"""Quasi-Monte Carlo points per row of the softmax's deterministic expectations (the reported bound)."""
+
+
 @dataclass(frozen=True)
 class Softmax(LogisticSoftmax):
-    """The softmax likelihood of K classes, p(y = k | f) = exp(f_k) / Σ_j exp(f_j): the link of the non-augmented
-    K-class SVGP baseline (`explorer.svgp_multiclass`). Its predictive is the logistic-softmax's quasi-Monte Carlo
-    average of the softmax in the log domain (`LogisticSoftmax.quadrature_average`); its expectations for the bound are `softmax_expectations`.
+    """The softmax likelihood of K classes, p(y = k | f) = exp(f_k) / Σ_j exp(f_j), one latent function per class:
+    the likelihood of the non-augmented K-class SVGP (`explorer.svgp`). Its predictive is the logistic-softmax's
+    quasi-Monte Carlo average of the softmax in the log domain (`LogisticSoftmax.quadrature_average`).
+
+    Its expectations (`variational_expectations`, `softmax_expectations`) have no closed form and a K-dimensional
+    quadrature is out of reach for K = 10, so they are Monte Carlo: for training, `mc_samples` fresh reparameterised
+    draws f_i = a_i + √v_i ∘ ε per row from the engine's generator; without a generator (the reported bound), a fixed
+    set of `SOFTMAX_BOUND_POINTS` scrambled Sobol points (a fixed scramble: a deterministic function of q(f), whose
+    error against a brute-force tensor Gauss–Hermite integral at K = 3 is below 1e-3 per point,
+    tests/test_svgp_multiclass.py).
 
     Parameters
     ----------
@@ -387,6 +426,10 @@ class Softmax(LogisticSoftmax):
         K ≥ 2.
     samples : int, default 1024
         Quasi-Monte Carlo points per prediction.
+    name : str, default "softmax"
+        The likelihood's name, as engine states record it.
+    mc_samples : int, default 32
+        Monte Carlo draws per row of each training estimate of the expectations.
 
     Examples
     --------
@@ -398,6 +441,33 @@ class Softmax(LogisticSoftmax):
     """
 
     name: str = "softmax"
+    mc_samples: int = SOFTMAX_MC_SAMPLES
+
+    def __post_init__(self):
+        super().__post_init__()
+        if (
+            isinstance(self.mc_samples, bool)
+            or not isinstance(self.mc_samples, (int, np.integer))
+            or self.mc_samples < 1
+        ):
+            raise ValueError(f"mc_samples must be a whole number ≥ 1, got {self.mc_samples!r}")
+
+    @property
+    def n_latent(self) -> int:
+        """One latent function per class: K."""
+        return self.n_classes
+
+    def variational_expectations(
+        self, y: np.ndarray, a: np.ndarray, v: np.ndarray, rng: np.random.Generator | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(E (s,), g_a (s, K), g_v (s, K)) at q(f_i) = Π_k N(a_ik, v_ik) for class indices y (s,), a, v (s, K)
+        (`softmax_expectations`): by `mc_samples` fresh draws per row from `rng`, or, with `rng` None, by the fixed
+        quasi-Monte Carlo points (`bound_points`)."""
+        if rng is None:
+            eps = bound_points(self.n_classes)
+        else:
+            eps = rng.standard_normal((len(y), self.mc_samples, self.n_classes))
+        return softmax_expectations(y, a, v, eps)
 
     def predictive(self, mean: np.ndarray, var: np.ndarray) -> np.ndarray:
         """p(y* = k) under q(f*_k) = N(mean_k, var_k): the log-domain average of the softmax over the quasi-random
@@ -407,3 +477,14 @@ class Softmax(LogisticSoftmax):
     def probabilities(self, F: np.ndarray) -> np.ndarray:
         """p(y = k | f) along the last axis of F (..., K) → (..., K) (`softmax`)."""
         return softmax(F)
+
+
+MULTICLASS_LIKELIHOODS = {"softmax": Softmax}
+"""The K-class likelihoods of the protocol by name, each made for K classes (`likelihood(K)`): the SVGP's choices
+with K ≥ 3 labels (`methods.svgp_likelihood`)."""
+
+
+def bound_points(K: int, count: int = SOFTMAX_BOUND_POINTS) -> np.ndarray:
+    """The fixed standard normal points (count, K) of the softmax's deterministic expectations: scrambled Sobol (a
+    fixed scramble, its own seed) through the normal quantile."""
+    return np.ascontiguousarray(_sobol_normal_points(K, count, 20150509).T)

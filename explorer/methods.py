@@ -13,9 +13,9 @@ them as keywords, reads those every method shares (`SHARED_OPTIONS`), a builder 
 does not read is refused (`option_names`). A new engine option is therefore a settings row and the engine's keyword.
 
 Each method declares the numbers of classes K it supports (`CLASS_COUNTS`); a face checks the user's labels against
-it with `check_classes` before building. The non-augmented SVGPs take their likelihood by name (`svgp_link`): for
-two classes from `likelihoods.LINKS` (`link="logit"`, the paper's, or "probit"); for K ≥ 3 the softmax
-(`svgp_multiclass`), the logit's K-class form ("logit" or "softmax"; there is no K-class probit here).
+it with `check_classes` before building. The non-augmented SVGPs take their likelihood by name
+(`svgp_likelihood`): for two classes from `likelihoods.LINKS` (`link="logit"`, the paper's, or "probit"); for K ≥ 3
+the softmax (`likelihoods.Softmax`), the logit's K-class form ("logit" or "softmax"; there is no K-class probit here).
 """
 
 from __future__ import annotations
@@ -27,11 +27,10 @@ import numpy as np
 from explorer.epgpc import EPGPC
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
-from explorer.likelihoods import LINKS, Link
+from explorer.likelihoods import LINKS, MULTICLASS_LIKELIHOODS, Link, Softmax
 from explorer.schedules import schedule_for
-from explorer.sources import ArraySource, as_source
+from explorer.sources import DataSource, as_source
 from explorer.svgp import SVGPAdam, SVGPNatGrad
-from explorer.svgp_multiclass import SVGPMulticlassAdam, SVGPMulticlassNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import XGPC
 from explorer.xgpc_multiclass import XGPCMulticlass
@@ -45,20 +44,22 @@ def link_by_name(link: str) -> Link:
     return LINKS[link]
 
 
-MULTICLASS_LINKS = ("logit", "softmax")
-"""The link names the K ≥ 3 SVGPs take: both mean the softmax (the logit is its two-class case)."""
+MULTICLASS_LINKS = ("logit", *MULTICLASS_LIKELIHOODS)
+"""The link names the K ≥ 3 SVGPs take: the logit means the softmax (the logit is its two-class case), the others
+name a likelihood of `likelihoods.MULTICLASS_LIKELIHOODS`."""
 
 
-def svgp_link(link: str, n_classes: int) -> Link | None:
-    """The binary SVGP's likelihood `likelihoods.LINKS[link]` for two classes, or None for K ≥ 3 classes (the K-class
-    engines' softmax) when `link` is one of `MULTICLASS_LINKS`; ValueError naming the choices otherwise."""
+def svgp_likelihood(link: str, n_classes: int) -> Link | Softmax:
+    """The SVGP's likelihood named `link` for K = `n_classes`: `likelihoods.LINKS[link]` for two classes; for K ≥ 3
+    `likelihoods.MULTICLASS_LIKELIHOODS[link](K)`, the logit's K-class form being the softmax; ValueError naming the
+    choices otherwise."""
     if n_classes > 2:
-        if link not in MULTICLASS_LINKS:
+        if link != "logit" and link not in MULTICLASS_LIKELIHOODS:
             raise ValueError(
-                f"link {show(link)} has no {n_classes}-class form here; with {n_classes} classes the SVGP's "
-                f"likelihood is the softmax (link one of {list(MULTICLASS_LINKS)})"
+                f"link {show(link)} has no {n_classes}-class form here; with {n_classes} classes the SVGP's link is "
+                f"one of {['logit', *MULTICLASS_LIKELIHOODS]} (the logit's K-class form is the softmax)"
             )
-        return None
+        return MULTICLASS_LIKELIHOODS.get(link, Softmax)(n_classes)
     return link_by_name(link)
 
 
@@ -76,11 +77,10 @@ q(λ, n) and its kernel prior's spread (0: none), the SVGP's likelihood by name,
 constructor takes it (`engine_options`)."""
 _FILLED = (
     *("batch_size", "rng", "schedule", "hyper_optimizer", "criterion", "hyper_every", "n_classes", "link", "family"),
-    "kernel_prior",
-    *("mc_samples", "mc_rng"),
+    *("kernel_prior", "mc_rng"),
 )
 """Engine keywords that are no options: those `build` and the builders fill in themselves (from the options above
-or the data), and the softmax SVGP's Monte Carlo sample count and stream (its own, for tests of the expectations)."""
+or the data), and the SVGP's Monte Carlo stream (its own, for tests of the expectations)."""
 
 
 def engine_options(engine: type, options: dict) -> dict:
@@ -148,34 +148,40 @@ def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Gen
 
 
 def build_svgp_adam(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> SVGPAdam:
-    """Non-augmented SVGP with the likelihood `link` (`svgp_link`: two classes logit or probit, `svgp.SVGPAdam`;
-    K ≥ 3 the softmax, `svgp_multiclass.SVGPMulticlassAdam`) trained by Adam (`learning_rate`) on the whitened means
-    and Cholesky factors. The step-size options do not apply to Adam and are ignored."""
-    binary_link = svgp_link(options.get("link", "logit"), source.n_classes)
-    common = dict(batch_size=batch_size, rng=rng, hyper_optimizer=_kernel_optimizer(options))
-    if binary_link is None:
-        return SVGPMulticlassAdam(source, None, Z, kernel, **common, **engine_options(SVGPMulticlassAdam, options))
-    return SVGPAdam(source, None, Z, kernel, link=binary_link, **common, **engine_options(SVGPAdam, options))
+    """Non-augmented SVGP (`svgp.SVGPAdam`) with the likelihood named `link` (`svgp_likelihood`: two classes logit or
+    probit, K ≥ 3 the softmax) trained by Adam (`learning_rate`) on the whitened means and Cholesky factors. The
+    step-size options do not apply to Adam and are ignored."""
+    return SVGPAdam(
+        source,
+        None,
+        Z,
+        kernel,
+        batch_size=batch_size,
+        rng=rng,
+        hyper_optimizer=_kernel_optimizer(options),
+        link=svgp_likelihood(options.get("link", "logit"), source.n_classes),
+        **engine_options(SVGPAdam, options),
+    )
 
 
 def build_svgp_natgrad(
     source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict
 ) -> SVGPNatGrad:
-    """Non-augmented SVGP with the likelihood `link` (`svgp_link`: two classes logit or probit, `svgp.SVGPNatGrad`;
-    K ≥ 3 the softmax, `svgp_multiclass.SVGPMulticlassNatGrad`) trained by natural-gradient steps from the
-    expectations' slopes, with the options' step-size rule as for X-GPC. Not coordinate ascent: a constant ρ must be
-    small (0.01 worked, 0.1 diverged)."""
-    binary_link = svgp_link(options.get("link", "logit"), source.n_classes)
-    common = dict(
+    """Non-augmented SVGP (`svgp.SVGPNatGrad`) with the likelihood named `link` (`svgp_likelihood`) trained by
+    natural-gradient steps from the expectations' slopes, with the options' step-size rule as for X-GPC. Not
+    coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
+    return SVGPNatGrad(
+        source,
+        None,
+        Z,
+        kernel,
         batch_size=batch_size,
         rng=rng,
         schedule=_schedule("svgp-natgrad", options),
         hyper_optimizer=_kernel_optimizer(options),
+        link=svgp_likelihood(options.get("link", "logit"), source.n_classes),
+        **engine_options(SVGPNatGrad, options),
     )
-    if binary_link is None:
-        engine = SVGPMulticlassNatGrad
-        return engine(source, None, Z, kernel, **common, **engine_options(engine, options))
-    return SVGPNatGrad(source, None, Z, kernel, link=binary_link, **common, **engine_options(SVGPNatGrad, options))
 
 
 def build_epgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> EPGPC:
@@ -215,16 +221,17 @@ def _every(engine, hyper_every: int):
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}
 ENGINES = {
     "xgpc": (XGPC, XGPCMulticlass),
-    "svgp-adam": (SVGPAdam, SVGPMulticlassAdam),
-    "svgp-natgrad": (SVGPNatGrad, SVGPMulticlassNatGrad),
+    "svgp-adam": (SVGPAdam,),
+    "svgp-natgrad": (SVGPNatGrad,),
     "epgpc": (EPGPC,),
 }
-"""The engine classes each method's builder makes (two classes; K ≥ 3), whose constructor keywords are options."""
+"""The engine classes each method's builder makes (X-GPC: two classes; K ≥ 3), whose constructor keywords are
+options."""
 
 CLASS_COUNTS = {"xgpc": (2, None), "svgp-adam": (2, None), "svgp-natgrad": (2, None), "epgpc": (2, 2)}
 """The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. X-GPC takes any
 K (two classes: the paper's logit model; more: the augmented logistic-softmax, `xgpc_multiclass`); the SVGPs too (two
-classes: the logit or probit link; more: the softmax, `svgp_multiclass`); EPGPC's probit is binary."""
+classes: the logit or probit link; more: the softmax, `svgp_likelihood`); EPGPC's probit is binary."""
 
 
 def check_classes(method: str, classes, source: str | None = None) -> None:
@@ -259,20 +266,19 @@ def build(
     *,
     batch_size: int,
     rng: np.random.Generator,
-    n_classes: int | None = None,
     **options,
 ):
-    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1 (or X a source, y None), Z
-    (m, d), with the minibatch size s and stream `rng`; `n_classes` K when the model has classes the rows do not hold
-    yet (arrays X, y; `XGPClassifier.partial_fit`'s `classes`), default the labels' highest index + 1. `options` by
-    name (`option_names(method)`; the faces pass the checked run settings, `settings.method_options`); one the
-    method does not read raises TypeError naming it."""
+    """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1, or X a source (y None; with K
+    classes when the model has classes the rows do not hold yet, `XGPClassifier.partial_fit`'s `classes`:
+    `sources.as_source`), Z (m, d), with the minibatch size s and stream `rng`. `options` by name
+    (`option_names(method)`; the faces pass the checked run settings, `settings.method_options`); one the method
+    does not read raises TypeError naming it."""
     _known(method)
     unknown = sorted(set(options) - set(option_names(method)))
     if unknown:
         raise TypeError(
             f"method {method!r} takes no options {unknown}; its options are {', '.join(option_names(method))}"
         )
-    source = ArraySource(X, y, n_classes=n_classes) if n_classes is not None else as_source(X, y)
+    source = X if isinstance(X, DataSource) and y is None else as_source(X, y)  # a run's rows come as a source
     engine = METHODS[method](source, Z, kernel, batch_size=batch_size, rng=rng, options=options)
     return engine if options.get("hyper_every") is None else _every(engine, options["hyper_every"])

@@ -24,7 +24,7 @@ from explorer import recipe, settings
 from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
-from explorer.scaling import Standardizer, standardised
+from explorer.scaling import Standardizer, extended, standardised
 from explorer.scoring import test_scores
 from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 from explorer.training import Trainer
@@ -96,12 +96,6 @@ def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng([seed, 7]).choice(n, most, replace=False))
 
 
-def _class_count(X_train, classes) -> dict:
-    """The builder option `n_classes` K = len(classes) for training arrays with given class names (a source knows its
-    classes: `sources.encoded_source`)."""
-    return {} if classes is None or isinstance(X_train, DataSource) else {"n_classes": len(classes)}
-
-
 def _features(X) -> int:
     """d of training rows X (n, d) or of a `DataSource`."""
     return X.d if isinstance(X, DataSource) else X.shape[1]
@@ -135,10 +129,13 @@ class Run:
     """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
     engine, its `Trainer` and the history.
 
-    The user's X goes one way, down: the face hands it here in its own units; `scaling.standardise` standardises it
-    once (arrays, or a source's rows as they are read), `inducing.initial_inducing` chooses Z on the standardised
-    rows, `methods.build` makes the engine (`recipe.start_run`). Predictions and added rows come in the face's units
-    too (`predict_proba`, `predict_latent`, `add_training_rows`) and are standardised by the run's scaler here.
+    The user's X goes one way, down (`recipe.start_run`): the face hands it here in its own units; the run holds the
+    training rows once, as a source in those units (`sources.as_source`: the arrays checked once, or the face's
+    file source), fits the scaler on them and reads them standardised through it (`scaling.standardise`: a
+    `ScaledSource`, in memory as out of core), chooses Z by k-means++ on the standardised rows
+    (`inducing.initial_inducing`) and makes the engine on the view (`methods.build`). Predictions and added rows
+    come in the face's units too (`predict_proba`, `predict_latent`, `add_training_rows`) and are standardised by
+    the run's scaler (`scaling.standardised`).
 
     Parameters
     ----------
@@ -218,10 +215,12 @@ class Run:
             eval_every=config["eval_every"],
             convergence=convergence,
             elbo_points=config["eval_points"] if elbo_points is None else elbo_points,
-            options={**settings.builder_options(config), **_class_count(X_train, classes)},
+            options=settings.builder_options(config),
             no_improvement=no_improvement,
+            n_classes=None if classes is None else len(classes),
         )
-        self.X_train, self.X_test, self.y_train, self.y_test = X_train, X_test, y_train, y_test
+        self.source = started.source
+        self.X_test, self.y_test = X_test, y_test
         self.scaler, self.engine, self.trainer = started.scaler, started.engine, started.trainer
         self.classes = np.arange(self.engine.n_classes) if classes is None else np.asarray(classes)
 
@@ -241,10 +240,26 @@ class Run:
 
     def add_training_rows(self, X, y, name: str = "X") -> None:
         """Train on from here with the rows X (k, d) (the run's units), y (k,) class indices 0…K−1 added to the
-        training data (the playground click, `XGPClassifier.partial_fit`); the run keeps all its rows."""
-        X_std = self.standardised(X, name)
-        self.engine.set_training_data(np.vstack([self.engine.X, X_std]), np.concatenate([self.engine.y, y]))
-        self.X_train, self.y_train = np.vstack([self.X_train, X]), np.concatenate([self.y_train, y])
+        training data (the playground click, `XGPClassifier.partial_fit`). The run keeps all its rows once, in its
+        units (`X_train`, `y_train`), which the engine reads standardised; rows beyond ±1e100 before or after
+        standardisation, or labels beyond the run's classes, raise DataError and change nothing."""
+        if not isinstance(self.source, ArraySource):
+            raise ValueError("rows cannot be added to a run on data read out of core; add them to its files")
+        rows, train = extended(self.source, X, y, self.scaler, name)
+        self.engine.set_training_data(train, None)
+        self.source = rows
+
+    @property
+    def X_train(self):
+        """The training rows (n, d) in the units the run was given, held once (the engine reads them standardised);
+        the `DataSource` of a run on data read out of core."""
+        return self.source.X if isinstance(self.source, ArraySource) else self.source
+
+    @property
+    def y_train(self):
+        """The training labels (n,), class indices 0…K−1; None for a run on data read out of core (its source holds
+        them)."""
+        return self.source.y if isinstance(self.source, ArraySource) else None
 
     @property
     def inducing_points(self) -> np.ndarray:

@@ -1,16 +1,17 @@
-"""The one place a user's inputs are standardised: z = (x − mean) / scale per column, fitted on the training inputs
-(in memory or one pass over a source's chunks: `fitted_standardizer`) and saved with a run; applied to arrays
-(`standardised`) and to a source's rows as they are read (`ScaledSource`), always within ±`inputs.FEATURE_LIMIT`
-before and after. A `run.Run` standardises its data here once; the faces hand it their inputs in their own units."""
+"""The one place a user's inputs are standardised: z = (x − mean) / scale per column, fitted on the training rows
+(in memory, or one pass over a source's chunks: `fitted_standardizer`) and saved with a run. A run's training rows are
+held once, in the user's units, and read standardised (`ScaledSource`, a view: each minibatch standardised as it is
+read, in memory as out of core); the evaluation, test and prediction rows are standardised as arrays
+(`standardised`); always within ±`inputs.FEATURE_LIMIT` before and after. A `run.Run` gets its rows, scaler and
+training view here (`training_rows`, and `extended` for added rows); the faces hand it their inputs in their own
+units."""
 
 from __future__ import annotations
-
-from functools import cached_property
 
 import numpy as np
 
 from explorer.inputs import STANDARDISED, bounded_features
-from explorer.sources import CHUNK_ROWS, DataSource
+from explorer.sources import CHUNK_ROWS, ArraySource, DataSource, as_source
 from explorer.validation import DataError
 
 
@@ -73,13 +74,17 @@ class Standardizer:
 
 
 def fitted_standardizer(X, name: str = "X") -> Standardizer:
-    """The `Standardizer` of the training inputs X (n, d), or of all rows of a `DataSource` X (one pass over its
-    chunks, `_chunked_standardizer`), refusing (DataError) values beyond ±FEATURE_LIMIT and a
-    column whose spread is too small for float64 (its sd underflows to 0 although its values differ). A constant
-    column's mean is its value, so it standardises to exactly 0 (the mean of 7 × 9.3e26 is off by ~1e10)."""
-    if isinstance(X, DataSource):
+    """The `Standardizer` of the training inputs X (n, d), of an `ArraySource`'s rows (in memory: the same
+    statistics), or of all rows of another `DataSource` X (one pass over its chunks, `_chunked_standardizer`),
+    refusing (DataError) values beyond ±FEATURE_LIMIT and a column whose spread is too small for float64 (its sd
+    underflows to 0 although its values differ). A constant column's mean is its value, so it standardises to
+    exactly 0 (the mean of 7 × 9.3e26 is off by ~1e10)."""
+    if isinstance(X, ArraySource):
+        X = X.X  # held in memory and checked when the source was made
+    elif isinstance(X, DataSource):
         return _chunked_standardizer(X, name)
-    bounded_features(X, name)
+    else:
+        bounded_features(X, name)
     scaler = Standardizer().fit(X)
     constant = np.ptp(X, axis=0) == 0
     scaler.mean[constant] = X[0, constant]  # a constant column standardises to exactly 0, not to its mean's rounding
@@ -104,8 +109,8 @@ def standardised(scaler: Standardizer, X, name: str = "X"):
 def standardise(X_train, *others, scaler: Standardizer | bool = True):
     """(scaler, X_train, *others) in standardised units: `scaler` True fits a `Standardizer` on X_train
     (`fitted_standardizer`), a fitted `Standardizer` is applied as it is, False keeps the inputs as given (already
-    standardised; scaler None). Arrays (n, d) or `DataSource`s (`standardised`); values beyond ±1e100 before or
-    after standardisation raise DataError."""
+    standardised; scaler None). Arrays (n, d) are standardised at once, `DataSource`s as their rows are read
+    (`standardised`: a `ScaledSource`); values beyond ±1e100 before or after standardisation raise DataError."""
     if scaler is False:
         return (None, X_train, *others)
     if scaler is True:
@@ -117,10 +122,33 @@ def standardise(X_train, *others, scaler: Standardizer | bool = True):
     )
 
 
+def training_rows(X_train, y_train=None, *others, scaler: Standardizer | bool = True, n_classes: int | None = None):
+    """(rows, scaler, train, *others), what a run trains on: the training rows X_train (n, d), y_train (n,) class
+    indices held once, in their units, as a source (`sources.as_source`, checked there; or X_train a `DataSource`,
+    y_train None; `n_classes` K when the model has classes the rows do not hold yet); the scaler fitted on them (or
+    given, or None: `standardise`); `train`, the same rows as the engine reads them, standardised as they are read (a
+    `ScaledSource` of `rows`; `rows` itself with no scaler); and `others` (arrays, the evaluation rows)
+    standardised."""
+    rows = as_source(X_train, y_train, n_classes=n_classes)
+    return (rows, *standardise(rows, *others, scaler=scaler))
+
+
+def extended(rows: ArraySource, X, y, scaler: Standardizer | None, name: str = "X") -> tuple[ArraySource, DataSource]:
+    """(rows with X (k, d), y (k,) added, the view the engine reads): the rows in their units, one array
+    (`ArraySource.extended`: the new rows checked and named `name`), and standardised as they are read by `scaler`
+    (None: as given). New rows beyond ±1e100 before or after standardisation raise DataError, and nothing changes."""
+    rows = rows.extended(X, y, name)
+    if scaler is None:
+        return rows, rows
+    standardised(scaler, X, name)  # the new rows after standardisation, checked before the run takes them
+    return rows, standardised(scaler, rows, "training data")
+
+
 class ScaledSource(DataSource):
     """Another source's rows standardised as they are read, by a fitted `Standardizer` (the training statistics):
     X_b ↦ (X_b − mean)/scale, each value within ±`inputs.FEATURE_LIMIT` after it (DataError otherwise), the same
-    values `standardised` gives the rows in memory."""
+    values `standardised` gives the rows in memory. A run's engine reads its training rows through one, so they are
+    held once, in the user's units."""
 
     def __init__(self, source: DataSource, scaler: Standardizer, name: str = "training data"):
         self.source, self.scaler, self.name = source, scaler, name
@@ -128,7 +156,7 @@ class ScaledSource(DataSource):
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         X_b, y_b = self.source.batch(index)
-        return bounded_features(self.scaler.transform(X_b), self.name, STANDARDISED), y_b
+        return bounded_features((X_b - self.scaler.mean) / self.scaler.scale, self.name, STANDARDISED), y_b
 
     def labels(self) -> np.ndarray:
         return self.source.labels()
@@ -136,9 +164,13 @@ class ScaledSource(DataSource):
     def label_location(self, row: int) -> str:
         return self.source.label_location(row)
 
-    @cached_property
+    @property
     def n_classes(self) -> int:
         return self.source.n_classes
+
+    @property
+    def label_values(self) -> np.ndarray:
+        return self.source.label_values
 
 
 def _chunked_standardizer(source: DataSource, name: str = "training data") -> Standardizer:

@@ -10,9 +10,10 @@ its rows hold, sorted), `batch(index) -> (X_b (s, d) float64 C-contiguous, y_b (
 index blocks, for the full-set ELBO and evaluation). Every source draws minibatches with `minibatch_indices`, so two
 engines given the same seed see the same rows whatever their method.
 
-Here: `ArraySource` (arrays X (n, d), y (n,) in memory), `SubsetSource` (a view of some rows: a hold-out split,
-`datasets.split_source`) and `EncodedSource` (labels mapped to 0…K−1). `scaling.ScaledSource` standardises a source's
-rows as they are read.
+Here: `ArraySource` (arrays X (n, d), y (n,) in memory; a run holds its training rows in one, in the user's units,
+and `extended` adds rows to them), `SubsetSource` (a view of some rows: a hold-out split, `datasets.split_source`)
+and `EncodedSource` (labels mapped to 0…K−1). `scaling.ScaledSource` standardises a source's rows as they are read:
+the engine of a run reads its rows through one.
 
 A file's labels are whole numbers ≥ 0 that need not be 0…K−1: labels 1 and 2, or 0, 1 and one stray 1,000,000. The
 faces train on the K distinct values the file holds (counted in the check's pass, at most `MAX_CLASSES`), mapped to
@@ -27,6 +28,7 @@ minibatches then differ from the other sources').
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from functools import cached_property
 
@@ -55,7 +57,7 @@ def minibatch_indices(rng: np.random.Generator, n: int, s: int) -> np.ndarray:
 class DataSource:
     """Base class of the training-data sources; subclasses define `n`, `d` and `batch(index)`. The SVI loop, the
     ELBO and prediction need nothing else. Callers that want the whole set at once (the MCMC comparison on ≤ 2,000
-    rows, `XGPClassifier.partial_fit`) read the attributes `X` and `y`, which both sources here offer."""
+    rows) read the attributes `X` and `y` of an `ArraySource`."""
 
     n: int
     d: int
@@ -121,16 +123,34 @@ class ArraySource(DataSource):
         self.X, self.y = labelled_data(X, y, d=d)
         self.n, self.d = self.X.shape
         self.label_values = np.unique(self.y)
-        highest = int(self.label_values[-1])
-        if n_classes is not None and n_classes <= highest:
-            raise DataError(f"y holds the class index {highest}, beyond the {n_classes} classes 0…{n_classes - 1}")
-        self.n_classes = highest + 1 if n_classes is None else int(n_classes)
+        self.n_classes = _within(self.label_values, n_classes)
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return self.X[index], self.y[index]
 
     def labels(self) -> np.ndarray:
         return self.y
+
+    def extended(self, X, y, name: str = "X") -> "ArraySource":
+        """A source of these rows followed by X (k, d), y (k,) class indices (one array each, copied once), with the
+        same classes: only the new rows are checked (`inputs.labelled_data`, named `name`; a class index beyond
+        `n_classes` raises DataError)."""
+        X, y = labelled_data(X, y, d=self.d, names=(name, "y"))
+        rows = copy.copy(self)
+        rows.label_values = np.union1d(self.label_values, y)
+        _within(rows.label_values, self.n_classes)
+        rows.X, rows.y = np.vstack([self.X, X]), np.concatenate([self.y, y])
+        rows.n = len(rows.y)
+        return rows
+
+
+def _within(label_values: np.ndarray, n_classes: int | None) -> int:
+    """K: `n_classes`, or the highest of the sorted distinct labels `label_values` + 1; DataError when a label is
+    beyond `n_classes`."""
+    highest = int(label_values[-1])
+    if n_classes is not None and n_classes <= highest:
+        raise DataError(f"y holds the class index {highest}, beyond the {n_classes} classes 0…{n_classes - 1}")
+    return highest + 1 if n_classes is None else int(n_classes)
 
 
 class SubsetSource(DataSource):
@@ -233,13 +253,15 @@ def encoded_source(source: DataSource) -> tuple[DataSource, np.ndarray]:
     return EncodedSource(source, classes), classes
 
 
-def as_source(X, y=None) -> DataSource:
-    """A `DataSource` given as is (y None), or an `ArraySource` of the arrays X (n, d), y (n,)."""
+def as_source(X, y=None, *, n_classes: int | None = None) -> DataSource:
+    """A `DataSource` given as is (y None), or an `ArraySource` of the arrays X (n, d), y (n,), with `n_classes` K
+    when the model has classes the rows do not hold (default: the labels' highest index + 1; a source knows its
+    own)."""
     if isinstance(X, DataSource):
         if y is not None:
             raise ValueError("give either a data source (and y=None) or the arrays X and y")
         return X
-    return ArraySource(X, y)
+    return ArraySource(X, y, n_classes=n_classes)
 
 
 def row_blocks(n: int, size: int) -> Iterator[tuple[int, int]]:

@@ -1,48 +1,59 @@
-"""The baseline the paper raced: non-augmented sparse variational GP classification (SVGP), logit link by default.
+"""The baseline the paper raced: non-augmented sparse variational GP classification (SVGP), for any likelihood of
+the likelihood protocol (`explorer.likelihoods`): the binary logit (the paper's) or probit, or the K-class softmax.
 
-Hensman, Matthews, Ghahramani (AISTATS 2015); natural gradients as in Salimbeni, Eleftheriadis, Hensman (AISTATS 2018).
-Same kernel, inducing inputs Z, minibatches and linear algebra as `explorer.xgpc` (DESIGN §4). The likelihood
-p(y | f) comes from the likelihood seam (`link`, a `likelihoods.Link`: `LINKS["logit"]` σ(yf), the paper's, or
-`LINKS["probit"]` Φ(yf)); labels y ∈ {−1, +1} in the equations. With q(u) = N(μ, Σ), a_i = κ_iμ and
-v_i = K̃_ii + κ_iΣκ_iᵀ (the marginal q(f_i) = N(a_i, v_i)), the exact, non-augmented bound is
+Hensman, Matthews, Ghahramani (AISTATS 2015); natural gradients as in Salimbeni, Eleftheriadis, Hensman (AISTATS 2018);
+one model that takes a likelihood and as many latent functions as it needs, as GPflow's SVGP(likelihood=,
+num_latent_gps=). Same kernel, inducing inputs Z, minibatches and linear algebra as `explorer.xgpc` (DESIGN §4).
 
-    L = Σ_i E_{N(f|a_i, v_i)}[log p(y_i | f)] − KL(q(u) ‖ p(u)),
+The likelihood `link` has L = `link.n_latent` latent functions f_1…f_L per point (1 for the binary links, K for the
+softmax), which share the kernel and Z and have independent q(u_l) = N(μ_l, Σ_l). With a_il = κ_iμ_l and
+v_il = K̃_ii + κ_iΣ_lκ_iᵀ (the marginal q(f_il) = N(a_il, v_il)), the exact, non-augmented bound is
 
-with the expectation and its derivatives g_a = ∂E/∂a, g_v = ∂E/∂v = ½E[∂²_f log p] (Price's theorem) by
-Gauss–Hermite. With the logit it is never below X-GPC's augmented bound at the same q(u), so both methods' ELBOs
-share one axis. Both links are log-concave (g_v ≤ 0), which the natural-gradient step below relies on.
+    L = Σ_i E_{q(f_i)}[log p(y_i | f_i)] − Σ_l KL(q(u_l) ‖ p(u_l)),
+
+the expectation and its slopes g_a = ∂E/∂a_l, g_v = ∂E/∂v_l = ½E[∂²_{f_l} log p] (Price's theorem) from the
+likelihood (`variational_expectations`: Gauss–Hermite for the binary links; Monte Carlo for the softmax, its training
+draws from the engine's own generator `mc_rng`, not the minibatch stream, so every method sees the same minibatches
+for the same seed). With the logit the bound is never below X-GPC's augmented bound at the same q(u), so both
+methods' ELBOs share one axis. All three likelihoods are log-concave (g_v ≤ 0), which the natural-gradient step
+relies on. With one latent function every array below has no latent axis (μ (m,), Σ (m, m), marginals (s,)); with L,
+a leading one (μ (L, m), Σ (L, m, m)) and marginals (s, L).
 
 Link to X-GPC: the augmented per-point term ½y a − ½θ(K̃ + b + a²) + const has ∂/∂a = ½y − θa, ∂/∂v = −½θ. With the
-pseudo-data θ̃ = −2g_v, ỹ = 2(g_a + θ̃a) its gradients in (a, v) equal the quadrature ones, so X-GPC's natural-gradient
-targets λ̂ and its kernel gradient at fixed q(u) are exact for SVGP when evaluated at (ỹ, θ̃) (`pseudo_data`).
+pseudo-data θ̃ = −2g_v, ỹ = 2(g_a + θ̃a) its gradients in (a, v) equal the likelihood's, so X-GPC's natural-gradient
+targets λ̂ and its kernel gradient at fixed q(u) are exact for SVGP when evaluated at (ỹ, θ̃) (`pseudo_data`), per
+latent function.
 
 Two optimisers of q(u):
-  SVGPAdam     Adam on the whitened mean and Cholesky factor, u = L_K w, q(w) = N(m, L_S L_Sᵀ), diag L_S = exp(·)
-               (GPflow's default parameterisation: KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is).
-  SVGPNatGrad  η ← (1−ρ)η + ρλ̂ on the natural parameters of q(u), λ̂ from the quadrature. The step is not
-               coordinate ascent, so ρ must be small or adaptive: by default the adaptive rule of the paper (Ranganath
-               et al. 2013), which settled on ρ ≈ 1e-2…1e-3 here; a constant ρ = 0.1 with kernel learning diverged
-               on a9a, ρ = 0.01 worked.
-Kernel learning alternates as in X-GPC: after each variational step, one Adam step on (log ℓ, log σ²) along the
-analytic gradient of the same minibatch's bound. `rho` is the natural-gradient step used (NaN for SVGPAdam).
+  SVGPAdam     Adam on the whitened means and Cholesky factors, u_l = L_K w_l, q(w_l) = N(m_l, L_S,l L_S,lᵀ),
+               diag L_S,l = exp(·), all latent functions' packed parameters one Adam vector (GPflow's default
+               parameterisation: KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is).
+  SVGPNatGrad  η ← (1−ρ)η + ρλ̂ on the natural parameters of each q(u_l), λ̂ from the slopes, one step size ρ for all
+               (the rule sees the latent functions' natural gradients as one vector). The step is not coordinate
+               ascent, so ρ must be small or adaptive: by default the adaptive rule of the paper (Ranganath et al.
+               2013), which settled on ρ ≈ 1e-2…1e-3 here; a constant ρ = 0.1 with kernel learning diverged on a9a,
+               ρ = 0.01 worked.
+Kernel learning alternates as in X-GPC: after each variational step, one Adam step on the kernel's log-parameters
+along the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
+natural-gradient step used (NaN for SVGPAdam). With K = 2 the softmax is a valid two-class model, but with two latent
+functions where the logit has one (softmax(f₀, f₁)₁ = σ(f₁ − f₀)); the methods use it from K = 3 on
+(`methods.svgp_likelihood`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from explorer.convergence import SlidingWindow, relative_change
+from explorer.convergence import relative_change
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel_gradient
-from explorer.inputs import inducing_inputs, query_points
+from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
-from explorer.likelihoods import LOGIT, Link, gauss_hermite_expectations
+from explorer.likelihoods import LOGIT, Link, Softmax
 from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
-
-_CHUNK = 4096
 
 
 # ----- one latent function's marginals and KL in either parameterisation --------------------------------------------
@@ -72,73 +83,95 @@ def natural_marginals(
 
 
 # ----- what both optimisers share ------------------------------------------------------------------------------
+class GeneratorState:
+    """A `numpy.random.Generator` as an engine's stateful part: its bit generator's state saved and restored (so a
+    failed iteration rolls the Monte Carlo stream back with the rest)."""
+
+    def __init__(self, generator: np.random.Generator):
+        self.generator = generator
+
+    def state_dict(self) -> dict:
+        return self.generator.bit_generator.state
+
+    def load_state_dict(self, state: dict) -> None:
+        self.generator.bit_generator.state = state
+
+
 class _SVGP(SVIEngine):
-    """What both optimisers share on the SVI skeleton (`explorer.engine.SVIEngine`): kernel factors, the
-    quadrature expectations of the likelihood `link` (a `likelihoods.Link`, default the logit), the bound,
-    prediction. Subclasses define the parameterisation of q(u) and its `_variational_step`. The methods that take
-    a minibatch's labels y (`variational_gradient`, `kernel_gradient`, `natural_gradient_targets`) take them as the
-    equations write them, ±1 (`_batch`, `likelihoods.signed_labels`).
+    """What both optimisers share on the SVI skeleton (`explorer.engine.SVIEngine`): kernel factors, the likelihood
+    `link`'s expectations at the marginals (and the Monte Carlo stream of a likelihood that draws), the bound,
+    prediction, the latent axis. Subclasses define the parameterisation of q(u) and its `_variational_step`. The
+    methods that take a minibatch's labels y (`variational_gradient`, `kernel_gradient`, `natural_gradient_targets`)
+    take them as the likelihood's equations write them (`_batch`: ±1 for the binary links, indices for the softmax).
+    A subclass starts q(u) in `_start_q` (the end of construction)."""
 
-    The seams a K-class subclass (`explorer.svgp_multiclass`) fills: `_latent_shape` (the shape of the latent
-    functions at one point: () for the one binary f, (K,) for K of them; the variational parameters carry it in
-    front), `_expectations` (the likelihood's expectations and slopes at the marginals) and `_bound_terms` (the
-    expectations the reported bound sums)."""
-
-    _latent_shape: tuple = ()
+    default_rule: str | None = None
+    """The row of `schedules.DEFAULT_STEP_RULES` a `schedule` left None takes (None: the optimiser takes no rule)."""
 
     def __init__(
         self,
-        X: np.ndarray,
-        y: np.ndarray | None,
-        Z: np.ndarray,
+        X,
+        y,
+        Z,
         kernel: Kernel,
         *,
-        batch_size: int = 100,
         schedule=None,
-        hyper_optimizer: Adam | None = None,
         rng: np.random.Generator | None = None,
-        criterion: SlidingWindow | None = None,
-        link: Link = LOGIT,
+        link: Link | Softmax = LOGIT,
+        mc_rng: np.random.Generator | None = None,
+        **keywords,
     ):
+        if self.default_rule is None and schedule is not None:
+            raise TypeError(f"{type(self).__name__} takes no step-size schedule")
+        if schedule is None and self.default_rule is not None:
+            schedule = schedule_for(self.default_rule)
         self.link = link
+        self._latent_shape = () if link.n_latent == 1 else (link.n_latent,)
+        self.mc_stream = None
+        if link.mc_samples:  # its own generator: a child of `rng` (spawned, so the minibatch stream is untouched)
+            if mc_rng is None:
+                mc_rng = (rng if rng is not None else np.random.default_rng()).spawn(1)[0]
+            self.mc_stream = GeneratorState(mc_rng)
         source = as_source(X, y)
-        super().__init__(
-            source,
-            inducing_inputs(Z, source.d),
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule,
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-        )
+        super().__init__(source, inducing_inputs(Z, source.d), kernel, schedule=schedule, rng=rng, **keywords)
         self.last_c = np.zeros(0)  # no local variational parameters
+        self._start_q()
 
-    def _set_kernel(self, kernel: Kernel) -> None:
-        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = L_K L_Kᵀ), L_K⁻¹ and K_mm⁻¹."""
-        self.kernel, self._features = kernel, kernel.features(self.Z)
-        self.K_zz = kernel.cross_from_features(self.Z, self._features)
-        self.L_K = robust_cholesky(kernel.gram(self.Z, self.K_zz), "K_mm", self.iteration)
-        self.L_K_inv = triangular_inverse(self.L_K)
-        self.K_inv = inverse_from_factor_inverse(self.L_K_inv)
+    # ----- the latent axis --------------------------------------------------------------------------------------
+    def _latents(self, array: np.ndarray) -> np.ndarray:
+        """`array` with a leading latent axis: (1, …) for one latent function (which has none), else as it is."""
+        return array[None] if self._latent_shape == () else array
 
-    def _cross(self, X: np.ndarray) -> np.ndarray:
-        """K(X, Z) (s, m) for rows X (s, d)."""
-        return self.kernel.cross_from_features(X, self._features)
+    def _assemble(self, parts: list, axis: int = 0) -> np.ndarray:
+        """The inverse of `_latents`: one latent function's array as it is, L of them stacked along `axis`."""
+        return parts[0] if self._latent_shape == () else np.stack(parts, axis=axis)
+
+    @property
+    def mc_rng(self) -> np.random.Generator | None:
+        """The generator of the likelihood's training draws (None for a likelihood that draws nothing)."""
+        return None if self.mc_stream is None else self.mc_stream.generator
 
     def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Mean a and variance v (s,) of q(f_i) for the rows with cross-covariance K_sm (s, m)."""
+        """Mean a and variance v ((s,) or (s, L)) of q(f_i) for the rows with cross-covariance K_sm (s, m)."""
         return self._marginals(K_sm, self._project(K_sm))
 
-    def _expectations(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray):
-        """a, v (s,) of the rows with cross-covariance K_sm (s, m) and `projection` = `_project(K_sm)`, and
-        (E, g_a, g_v) at them."""
-        a, v = self._marginals(K_sm, projection)
-        return (a, v) + gauss_hermite_expectations(self.link.log_likelihood, y, a, v)
+    def _marginals(self, K_sm: np.ndarray, projection: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """a, v ((s,) or (s, L)): each latent function's marginals (`_latent_marginals`), as columns."""
+        k_diag = self.kernel.diag(len(K_sm))
+        columns = self._latent_marginals(k_diag, K_sm, projection)
+        return self._assemble([a for a, _ in columns], axis=1), self._assemble([v for _, v in columns], axis=1)
 
-    def _bound_terms(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """E_q[log p(y_i | f_i)] (s,) of the rows, as the reported bound sums them."""
-        return self._expectations(K_sm, projection, y)[2]
+    def _expectations(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray, draw: bool = False):
+        """a, v of the rows with cross-covariance K_sm (s, m) and `projection` = `_project(K_sm)`, and the
+        likelihood's (E (s,), g_a, g_v) at them: a training estimate (`draw`: from the engine's Monte Carlo stream,
+        for a likelihood that draws), or the deterministic one of the reported bound."""
+        a, v = self._marginals(K_sm, projection)
+        return (a, v) + self.link.variational_expectations(y, a, v, self.mc_rng if draw else None)
+
+    def _slopes(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray) -> tuple:
+        """Each latent function's (a_l, g_a,l, g_v,l) (s,) at a training estimate of the expectations."""
+        a, _, _, g_a, g_v = self._expectations(K_sm, projection, y, draw=True)
+        return tuple(zip(self._latents(a.T), self._latents(g_a.T), self._latents(g_v.T)))
 
     # ----- the variational step of one SVI iteration (the skeleton's `_update_q`) -----------------------------
     def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
@@ -152,96 +185,76 @@ class _SVGP(SVIEngine):
     # ----- objective and prediction ------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The exact bound Σ_i E_q[log p(y_i | f_i)] − KL on all n points (in chunks), or estimated as
-        (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-        count, total = 0, 0.0
-        for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self._batch(part)
-            K_sm = self._cross(X_part)
-            total += float(np.sum(self._bound_terms(K_sm, self._project(K_sm), y_part)))
-            count += len(part)
-        return self.n / count * total - self.kl()
+        (n/s)Σ_{i∈index}(…) − KL on the rows `index` (the expectations deterministic: no draw)."""
+        return self._estimate(self._point_terms, index) - self.kl()
+
+    def _point_terms(self, rows: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """E_q[log p(y_i | f_i)] (s,) of the rows X (s, d) with labels y (deterministic: no draw)."""
+        K_sm = self._cross(X)
+        return self._expectations(K_sm, self._project(K_sm), y)[2]
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,) (K latent functions: (n*, K), (n*, K))."""
-        Xs = query_points(Xs, self.source.d)
-        mean, var = np.empty((len(Xs),) + self._latent_shape), np.empty((len(Xs),) + self._latent_shape)
-        for start in range(0, len(Xs), _CHUNK):
-            part = slice(start, start + _CHUNK)
-            mean[part], var[part] = self.marginals(self._cross(Xs[part]))
-        return mean, np.maximum(var, 1e-12)
+        """q(f*) = N(μ*, σ*²) at Xs (n*, d) → (n*,), (n*,) (L latent functions: (n*, L), (n*, L))."""
+        return self._in_chunks(lambda X: self.marginals(self._cross(X)), Xs, self._latent_shape)
+
+    # ----- persistence of what both share ------------------------------------------------------------------
+    def _stateful_parts(self) -> list:
+        return super()._stateful_parts() + ([] if self.mc_stream is None else [self.mc_stream])
+
+    def _shared_state(self) -> dict:
+        """The skeleton's state, the number of classes and the Monte Carlo stream (a likelihood that draws)."""
+        state = {**self._base_state(), "n_classes": self.link.n_classes}
+        return state if self.mc_stream is None else {**state, "mc_rng": self.mc_stream.state_dict()}
+
+    def _load_shared_state(self, state: dict) -> None:
+        classes = int(state.get("n_classes", self.link.n_classes))  # older binary states: without it
+        if classes != self.link.n_classes:
+            raise ValueError(f"the state has {classes} classes, this engine {self.link.n_classes}")
+        self._load_base_state(state)
+        if self.mc_stream is not None:
+            self.mc_stream.load_state_dict(state["mc_rng"])
 
 
 # ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------
 class SVGPAdam(_SVGP):
-    """SVGP trained by Adam on (m, L_S), u = L_K w, q(w) = N(m, S), S = L_S L_Sᵀ (Hensman et al. 2015; whitened).
+    """SVGP trained by Adam on (m_l, L_S,l), u_l = L_K w_l, q(w_l) = N(m_l, S_l), S_l = L_S,l L_S,lᵀ (Hensman et al.
+    2015; whitened).
 
     q(u) starts at the prior (m = 0, L_S = I). One step: Adam ascent (learning rate `learning_rate`) on the minibatch
-    bound in the packed parameters (m, lower triangle of L_S with log-diagonal), then the optional kernel step at
-    fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
+    bound in the packed parameters (per latent function m, lower triangle of L_S with log-diagonal), then the optional
+    kernel step at fixed (m, L_S), so the kernel step also moves q(u) = N(L_K m, L_K S L_Kᵀ) — as in GPflow.
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.sources.DataSource
-        Training inputs (standardised), or a source of minibatches (then `y` is None).
-    y : ndarray of shape (n,) or None
-        Class indices 0, 1.
-    Z : ndarray of shape (m, d)
-        Fixed inducing inputs.
-    kernel : explorer.kernels.Kernel
-        The starting kernel.
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
+    X, y, Z, kernel
+        The training inputs (n, d) and class indices (n,) (or a `explorer.sources.DataSource` and None), the fixed
+        inducing inputs (m, d) and the starting kernel, as for `SVGPNatGrad`.
     learning_rate : float, default 0.01
         Adam's rate on (m, L_S).
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
-    rng : numpy.random.Generator, optional
-        Draws the minibatches.
-    criterion : explorer.convergence.SlidingWindow, optional
-        The convergence rule on the global parameters.
-    link : explorer.likelihoods.Link, default LOGIT
-        The likelihood's link (`likelihoods.LINKS`: logit, probit).
+    **keywords
+        `rng`, `link`, `mc_rng` and the SVI skeleton's, as for `SVGPNatGrad` (Adam takes no step-size `schedule`).
 
     Examples
     --------
     >>> import numpy as np
     >>> from explorer.kernels import RBF
-    >>> rng = np.random.default_rng(2)
-    >>> X = rng.standard_normal((80, 2))
-    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    >>> engine = SVGPAdam(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng)
-    >>> engine.step(50)
-    >>> P = engine.predict_proba(X[:4])
-    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
-    ((4, 2), True)
+    >>> from explorer.likelihoods import Softmax
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.concatenate([rng.normal(centre, 0.5, (20, 2)) for centre in ([0, 2], [2, -1], [-2, -1])])
+    >>> y = np.repeat([0, 1, 2], 20)
+    >>> engine = SVGPAdam(X, y, X[::6], RBF(1.0), batch_size=30, learning_rate=0.05, rng=rng, link=Softmax(3))
+    >>> engine.step(200)
+    >>> P = engine.predict_proba(X[[0, 20, 40]])
+    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0)), P.argmax(axis=1).tolist()
+    ((3, 3), True, [0, 1, 2])
     """
 
-    def __init__(
-        self,
-        X,
-        y,
-        Z,
-        kernel: Kernel,
-        *,
-        batch_size: int = 100,
-        learning_rate: float = 0.01,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
-        criterion: SlidingWindow | None = None,
-        link: Link = LOGIT,
-    ):
+    def __init__(self, X, y, Z, kernel: Kernel, *, learning_rate: float = 0.01, **keywords):
         self.optimizer = Adam(learning_rate)
-        super().__init__(
-            X,
-            y,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-            link=link,
-        )
+        super().__init__(X, y, Z, kernel, **keywords)
+
+    def _start_q(self) -> None:
+        """q(u) at the prior: m = 0, L_S = I."""
         self._tril = np.tril_indices(self.m)
         self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
         self._set_whitened(
@@ -252,69 +265,68 @@ class SVGPAdam(_SVGP):
         self.m_w, self.L_S = m_w, L_S
 
     def _pack(self) -> np.ndarray:
-        """(m, L_S) → one vector (m + m(m+1)/2,) (`_pack_one`)."""
-        return self._pack_one(self.m_w, self.L_S)
+        """(m_l, L_S,l) of every latent function → one vector (L(m + m(m+1)/2),): per latent function m_l, then L_S,l's
+        lower triangle with log on the diagonal."""
+        parts = []
+        for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S)):
+            lower = L_S[self._tril].copy()
+            lower[self._diag_in_tril] = np.log(lower[self._diag_in_tril])
+            parts += [m_w, lower]
+        return np.concatenate(parts)
 
     def _unpack(self, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self._unpack_one(packed)
-
-    def _pack_one(self, m_w: np.ndarray, L_S: np.ndarray) -> np.ndarray:
-        """One latent function's (m (m,), L_S (m, m)) → (m + m(m+1)/2,): m, then L_S's lower triangle with log on
-        the diagonal."""
-        lower = L_S[self._tril].copy()
-        lower[self._diag_in_tril] = np.log(lower[self._diag_in_tril])
-        return np.concatenate([m_w, lower])
-
-    def _unpack_one(self, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The inverse of `_pack_one`."""
-        lower = packed[self.m :].copy()
-        lower[self._diag_in_tril] = np.exp(lower[self._diag_in_tril])
-        L_S = np.zeros((self.m, self.m))
-        L_S[self._tril] = lower
-        return packed[: self.m].copy(), L_S
+        """The inverse of `_pack`."""
+        means, factors = [], []
+        for block in packed.reshape(len(self._latents(self.m_w)), -1):
+            lower = block[self.m :].copy()
+            lower[self._diag_in_tril] = np.exp(lower[self._diag_in_tril])
+            L_S = np.zeros((self.m, self.m))
+            L_S[self._tril] = lower
+            means.append(block[: self.m].copy())
+            factors.append(L_S)
+        return self._assemble(means), self._assemble(factors)
 
     @property
     def mu(self) -> np.ndarray:
-        """μ = L_K m, shape (m,)."""
-        return self.L_K @ self.m_w
+        """μ_l = L_K m_l, shape (m,) or (L, m)."""
+        return self._assemble([self.L_K @ m_w for m_w in self._latents(self.m_w)])
 
     @property
     def Sigma(self) -> np.ndarray:
-        """Σ = L_K S L_Kᵀ, shape (m, m)."""
-        F = self.L_K @ self.L_S
-        return F @ F.T
+        """Σ_l = L_K S_l L_Kᵀ, shape (m, m) or (L, m, m)."""
+        factors = [self.L_K @ L_S for L_S in self._latents(self.L_S)]
+        return self._assemble([F @ F.T for F in factors])
 
     def _project(self, K_sm: np.ndarray) -> np.ndarray:
         """β = L_K⁻¹K_ms, shape (m, s)."""
         return self.L_K_inv @ K_sm.T
 
-    def _marginals(self, K_sm: np.ndarray, beta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖². K_sm (s, m), β (m, s) → (s,), (s,)."""
-        return whitened_marginals(self.kernel.diag(len(K_sm)), beta, self.m_w, self.L_S)
+    def _latent_marginals(self, k_diag: np.ndarray, K_sm: np.ndarray, beta: np.ndarray) -> list:
+        """Per latent function (a, v) (s,): a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖²."""
+        return [
+            whitened_marginals(k_diag, beta, m, L) for m, L in zip(self._latents(self.m_w), self._latents(self.L_S))
+        ]
 
     def kl(self) -> float:
-        """KL(N(m, S) ‖ N(0, I)) = ½[tr S + mᵀm − m_dim − log|S|] (= KL(q(u) ‖ p(u)))."""
-        return whitened_kl(self.m_w, self.L_S)
+        """Σ_l KL(N(m_l, S_l) ‖ N(0, I)) = ½[tr S_l + m_lᵀm_l − m − log|S_l|] (= Σ_l KL(q(u_l) ‖ p(u_l)))."""
+        return sum(whitened_kl(m_w, L_S) for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S)))
 
     def variational_gradient(self, K_sm: np.ndarray, y: np.ndarray, beta: np.ndarray | None = None) -> np.ndarray:
-        """∂L̂/∂(packed m, L_S) of the minibatch bound: ∂m = (n/s)βg_a − m,
+        """∂L̂/∂(packed m_l, L_S,l) of the minibatch bound, per latent function ∂m = (n/s)βg_a − m,
         ∂L_S = tril(2(n/s)βG_vβᵀL_S − L_S) + diag(1/L_ii), times L_ii on the log-diagonal."""
         beta = self._project(K_sm) if beta is None else beta
-        _, _, _, g_a, g_v = self._expectations(K_sm, beta, y)
-        return self._packed_gradient(beta, g_a, g_v, self.m_w, self.L_S, self.n / len(y))
-
-    def _packed_gradient(
-        self, beta: np.ndarray, g_a: np.ndarray, g_v: np.ndarray, m_w: np.ndarray, L_S: np.ndarray, scale: float
-    ) -> np.ndarray:
-        """One latent function's ∂L̂/∂(packed m, L_S) (`variational_gradient`) from its slopes g_a, g_v (s,) at
-        β (m, s), its m (m,), L_S (m, m), and the minibatch scale n/s."""
-        grad_m = scale * (beta @ g_a) - m_w
-        grad_L = np.tril(2.0 * scale * ((beta * g_v) @ beta.T) @ L_S - L_S)
-        diag = np.diag(L_S)
-        grad_L[np.diag_indices(self.m)] += 1.0 / diag
-        lower = grad_L[self._tril]
-        lower[self._diag_in_tril] *= diag
-        return np.concatenate([grad_m, lower])
+        scale = self.n / len(y)
+        parts = []
+        for (_, g_a, g_v), m_w, L_S in zip(
+            self._slopes(K_sm, beta, y), self._latents(self.m_w), self._latents(self.L_S)
+        ):
+            grad_L = np.tril(2.0 * scale * ((beta * g_v) @ beta.T) @ L_S - L_S)
+            diag = np.diag(L_S)
+            grad_L[np.diag_indices(self.m)] += 1.0 / diag
+            lower = grad_L[self._tril]
+            lower[self._diag_in_tril] *= diag
+            parts += [scale * (beta @ g_a) - m_w, lower]
+        return np.concatenate(parts)
 
     def _variational_step(self, K_sm: np.ndarray, beta: np.ndarray, y: np.ndarray) -> float:
         old = self._pack()
@@ -325,24 +337,28 @@ class SVGPAdam(_SVGP):
     def kernel_gradient(
         self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray, beta: np.ndarray | None = None
     ) -> np.ndarray:
-        """∂L̂/∂(log ℓ, log σ²) at fixed (m, L_S): `hyperparameters.whitened_kernel_gradient` at the quadrature's
-        (g_a, g_v)."""
+        """∂L̂/∂(kernel log-parameters) at fixed (m_l, L_S,l): the sum over latent functions of
+        `hyperparameters.whitened_kernel_gradient` at their slopes."""
         beta = self._project(K_sm) if beta is None else beta
-        _, _, _, g_a, g_v = self._expectations(K_sm, beta, y_b)
-        return whitened_kernel_gradient(
-            self.kernel,
-            X_b,
-            self.Z,
-            K_sm,
-            self.K_zz,
-            self.L_K,
-            self.L_K_inv,
-            self.m_w,
-            self.L_S @ self.L_S.T,
-            g_a,
-            g_v,
-            self.n / len(y_b),
-            beta,
+        return sum(
+            whitened_kernel_gradient(
+                self.kernel,
+                X_b,
+                self.Z,
+                K_sm,
+                self.K_zz,
+                self.L_K,
+                self.L_K_inv,
+                m_w,
+                L_S @ L_S.T,
+                g_a,
+                g_v,
+                self.n / len(y_b),
+                beta,
+            )
+            for (_, g_a, g_v), m_w, L_S in zip(
+                self._slopes(K_sm, beta, y_b), self._latents(self.m_w), self._latents(self.L_S)
+            )
         )
 
     def _stateful_parts(self) -> list:
@@ -350,124 +366,122 @@ class SVGPAdam(_SVGP):
 
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**self._base_state(), "m_w": self.m_w, "L_S": self.L_S, "optimizer": self.optimizer.state_dict()}
+        return {**self._shared_state(), "m_w": self.m_w, "L_S": self.L_S, "optimizer": self.optimizer.state_dict()}
 
     def load_state_dict(self, state: dict) -> None:
-        self._load_base_state(state)
+        self._load_shared_state(state)
         self._set_whitened(np.asarray(state["m_w"], dtype=float), np.asarray(state["L_S"], dtype=float))
         self.optimizer.load_state_dict(state["optimizer"])
 
 
-# ----- (b) natural gradients from the quadrature expectations --------------------------------------------------
+# ----- (b) natural gradients from the likelihood's slopes ------------------------------------------------------
 class SVGPNatGrad(_SVGP):
-    """SVGP trained by natural-gradient steps on η₁ = Σ⁻¹μ, η₂ = −½Σ⁻¹ (Salimbeni et al. 2018).
+    """SVGP trained by natural-gradient steps on each latent function's η₁ = Σ⁻¹μ, η₂ = −½Σ⁻¹ (Salimbeni et al.
+    2018).
 
-    λ̂₁ = (n/s)κᵀ(g_a − 2g_v∘a), λ̂₂ = −½K_mm⁻¹ + (n/s)κᵀdiag(g_v)κ — X-GPC's targets at the pseudo-data (ỹ, θ̃);
-    g_v ≤ 0 (log σ and log Φ are concave) keeps −η₂ positive definite for any ρ ∈ (0, 1]. `schedule` is an
-    `explorer.schedules` rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the paper's adaptive rule); a rule
-    that needs a warm start gets it from `warm_start_batches` minibatches at the initial q, as in X-GPC. The kernel step
-    keeps q(u) fixed, as in X-GPC.
+    λ̂₁ = (n/s)κᵀ(g_a − 2g_v∘a), λ̂₂ = −½K_mm⁻¹ + (n/s)κᵀdiag(g_v)κ — X-GPC's targets at the pseudo-data (ỹ, θ̃) of
+    the latent function's slopes; g_v ≤ 0 (the likelihoods are log-concave) keeps −η₂ positive definite for any
+    ρ ∈ (0, 1]. `schedule` is an `explorer.schedules` rule (default: its row of `schedules.DEFAULT_STEP_RULES`, the
+    paper's adaptive rule); a rule that needs a warm start gets it from `warm_start_batches` minibatches at the
+    initial q, as in X-GPC. The kernel step keeps q(u) fixed, as in X-GPC.
 
     Parameters
     ----------
     X : ndarray of shape (n, d) or explorer.sources.DataSource
         Training inputs (standardised), or a source of minibatches (then `y` is None).
     y : ndarray of shape (n,) or None
-        Class indices 0, 1.
+        Class indices 0…K−1 (K = `link.n_classes`).
     Z : ndarray of shape (m, d)
-        Fixed inducing inputs.
+        Fixed inducing inputs, shared by the latent functions.
     kernel : explorer.kernels.Kernel
-        The starting kernel.
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
+        The starting kernel, shared by the latent functions.
     schedule : step-size rule, optional
         A rule of `explorer.schedules` (default: the adaptive rule).
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
     rng : numpy.random.Generator, optional
         Draws the minibatches.
-    criterion : explorer.convergence.SlidingWindow, optional
-        The convergence rule on the global parameters.
-    link : explorer.likelihoods.Link, default LOGIT
-        The likelihood's link (`likelihoods.LINKS`: logit, probit).
+    link : likelihood, default LOGIT
+        The likelihood (`explorer.likelihoods`): `LINKS["logit"]`, `LINKS["probit"]` or `Softmax(K)`.
+    mc_rng : numpy.random.Generator, optional
+        Draws the Monte Carlo points of a likelihood that draws (the softmax; default: spawned from `rng`).
+    **keywords
+        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size` (s, default 100, clamped to n with a
+        warning), `hyper_optimizer` (an `explorer.hyperparameters.Adam`: kernel learning), `criterion` (the
+        convergence rule on the global parameters) and `hyper_every`.
 
     Examples
     --------
     >>> import numpy as np
     >>> from explorer.kernels import RBF
+    >>> from explorer.likelihoods import LINKS
     >>> rng = np.random.default_rng(2)
     >>> X = rng.standard_normal((80, 2))
     >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    >>> engine = SVGPNatGrad(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng)
+    >>> engine = SVGPNatGrad(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng, link=LINKS["probit"])
     >>> engine.step(50)
     >>> P = engine.predict_proba(X[:4])
     >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
     ((4, 2), True)
     """
 
-    def __init__(
-        self,
-        X,
-        y,
-        Z,
-        kernel: Kernel,
-        *,
-        batch_size: int = 100,
-        schedule=None,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
-        criterion: SlidingWindow | None = None,
-        link: Link = LOGIT,
-    ):
-        super().__init__(
-            X,
-            y,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule if schedule is not None else schedule_for("svgp-natgrad"),
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-            link=link,
-        )
+    default_rule = "svgp-natgrad"
+
+    def _start_q(self) -> None:
+        """q(u) at the prior: η₁ = 0, η₂ = −½K_mm⁻¹."""
         eta2 = np.tile(-0.5 * self.K_inv, self._latent_shape + (1, 1))
         self._set_natural(np.zeros(self._latent_shape + (self.m,)), eta2, self._precision_factor(eta2, 0))
 
     def _precision_factor(self, eta2: np.ndarray, iteration: int) -> np.ndarray:
-        """L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ (NumericalError naming the `iteration` if −2η₂ is not positive definite)."""
-        return robust_cholesky(-2.0 * eta2, "Σ⁻¹ = −2η₂", iteration)
+        """L_P,l with Σ_l⁻¹ = −2η₂,l = L_P,l L_P,lᵀ (NumericalError naming the `iteration`, and the class of a K-class
+        likelihood, if −2η₂,l is not positive definite)."""
+        blocks = self._latents(eta2)
+        return self._assemble(
+            [
+                robust_cholesky(-2.0 * block, "Σ⁻¹ = −2η₂" + (f" of class {k}" if len(blocks) > 1 else ""), iteration)
+                for k, block in enumerate(blocks)
+            ]
+        )
 
     def _set_natural(self, eta1: np.ndarray, eta2: np.ndarray, L_P: np.ndarray) -> None:
         self.eta1, self.eta2, self.L_P = eta1, eta2, L_P
-        self.L_P_inv = triangular_inverse(L_P)
-        self.mu = self.L_P_inv.T @ (self.L_P_inv @ eta1)
+        self.L_P_inv = self._assemble([triangular_inverse(L) for L in self._latents(L_P)])
+        self.mu = self._assemble(
+            [L_inv.T @ (L_inv @ e1) for L_inv, e1 in zip(self._latents(self.L_P_inv), self._latents(eta1))]
+        )
 
     @property
     def Sigma(self) -> np.ndarray:
-        """Σ = (−2η₂)⁻¹, shape (m, m)."""
-        return inverse_from_factor_inverse(self.L_P_inv)
+        """Σ_l = (−2η₂,l)⁻¹, shape (m, m) or (L, m, m)."""
+        return self._assemble([inverse_from_factor_inverse(L_inv) for L_inv in self._latents(self.L_P_inv)])
 
     def _project(self, K_sm: np.ndarray) -> np.ndarray:
         """κ = K_smK_mm⁻¹, shape (s, m)."""
         return K_sm @ self.K_inv
 
-    def _marginals(self, K_sm: np.ndarray, kappa: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖². K_sm, κ (s, m) → (s,), (s,)."""
-        return natural_marginals(self.kernel.diag(len(K_sm)), K_sm, kappa, self.mu, self.L_P_inv)
+    def _latent_marginals(self, k_diag: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray) -> list:
+        """Per latent function (a, v) (s,): a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖²."""
+        return [
+            natural_marginals(k_diag, K_sm, kappa, mu, L_inv)
+            for mu, L_inv in zip(self._latents(self.mu), self._latents(self.L_P_inv))
+        ]
 
     def kl(self) -> float:
-        """KL(q(u) ‖ p(u))."""
-        return gaussian_kl(self.mu, self.L_P, self.L_P_inv, self.L_K, self.L_K_inv)
+        """Σ_l KL(q(u_l) ‖ p(u_l))."""
+        return sum(
+            gaussian_kl(mu, L_P, L_inv, self.L_K, self.L_K_inv)
+            for mu, L_P, L_inv in zip(self._latents(self.mu), self._latents(self.L_P), self._latents(self.L_P_inv))
+        )
 
     def natural_gradient_targets(
         self, K_sm: np.ndarray, y: np.ndarray, kappa: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """(λ̂₁ (m,), λ̂₂ (m, m)) on a minibatch with cross-covariance K_sm (s, m), at the current q."""
+        """(λ̂₁ (m,) or (L, m), λ̂₂ (m, m) or (L, m, m)) on a minibatch with cross-covariance K_sm (s, m), at the current
+        q: per latent function, `targets.natural_gradient_targets` at the pseudo-data of its slopes."""
         kappa = self._project(K_sm) if kappa is None else kappa
-        a, _, _, g_a, g_v = self._expectations(K_sm, kappa, y)
-        y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
-        return natural_gradient_targets(kappa, y_tilde, theta_tilde, self.K_inv, self.n)
+        parts = [
+            natural_gradient_targets(kappa, *pseudo_data(a, g_a, g_v), self.K_inv, self.n)
+            for a, g_a, g_v in self._slopes(K_sm, kappa, y)
+        ]
+        return self._assemble([lam1 for lam1, _ in parts]), self._assemble([lam2 for _, lam2 in parts])
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
         X_b, y_b = self._batch(index)
@@ -483,9 +497,7 @@ class SVGPNatGrad(_SVGP):
         rho = self.schedule.rate(np.concatenate([g1.ravel(), g2.ravel()]))
         eta1, eta2 = self.eta1 + rho * g1, self.eta2 + rho * g2
         L_P = self._precision_factor(eta2, self.iteration)
-        change = relative_change(
-            np.concatenate([self.eta1.ravel(), self.eta2.ravel()]), np.concatenate([eta1.ravel(), eta2.ravel()])
-        )
+        change = relative_change(self._flat_natural_parameters(), np.concatenate([eta1.ravel(), eta2.ravel()]))
         self._set_natural(eta1, eta2, L_P)
         self.rho = rho
         return change
@@ -493,30 +505,36 @@ class SVGPNatGrad(_SVGP):
     def kernel_gradient(
         self, X_b: np.ndarray, y_b: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray | None = None
     ) -> np.ndarray:
-        """∂L̂/∂(log ℓ, log σ²) at fixed q(u): X-GPC's `elbo_kernel_gradient` at the pseudo-data (ỹ, θ̃)."""
+        """∂L̂/∂(kernel log-parameters) at fixed q(u): the sum over latent functions of X-GPC's
+        `elbo_kernel_gradient` at their pseudo-data (ỹ, θ̃)."""
         kappa = self._project(K_sm) if kappa is None else kappa
-        a, _, _, g_a, g_v = self._expectations(K_sm, kappa, y_b)
-        y_tilde, theta_tilde = pseudo_data(a, g_a, g_v)
-        return elbo_kernel_gradient(
-            self.kernel,
-            X_b,
-            y_tilde,
-            self.Z,
-            self.n,
-            self.mu,
-            self.L_P,
-            self.K_inv,
-            kappa,
-            K_sm,
-            theta_tilde,
-            K_zz=self.K_zz,
+        return sum(
+            elbo_kernel_gradient(
+                self.kernel,
+                X_b,
+                y_tilde,
+                self.Z,
+                self.n,
+                mu,
+                L_P,
+                self.K_inv,
+                kappa,
+                K_sm,
+                theta_tilde,
+                K_zz=self.K_zz,
+            )
+            for (y_tilde, theta_tilde), mu, L_P in zip(
+                (pseudo_data(*slopes) for slopes in self._slopes(K_sm, kappa, y_b)),
+                self._latents(self.mu),
+                self._latents(self.L_P),
+            )
         )
 
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**self._base_state(), "eta1": self.eta1, "eta2": self.eta2}
+        return {**self._shared_state(), "eta1": self.eta1, "eta2": self.eta2}
 
     def load_state_dict(self, state: dict) -> None:
-        self._load_base_state(state)
+        self._load_shared_state(state)
         eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
         self._set_natural(eta1, eta2, self._precision_factor(eta2, self.iteration))

@@ -189,17 +189,6 @@ class XGPC(SVIEngine):
         super().set_training_data(X, y)
 
     # ----- derived quantities ---------------------------------------------------------------------------------
-    def _set_kernel(self, kernel: Kernel) -> None:
-        """Cache the inducing features, K_zz = K(Z, Z) (no nugget), L_K (K_mm = K_zz + γI = L_K L_Kᵀ), L_K⁻¹ and
-        K_mm⁻¹."""
-        features = kernel.features(self.Z)
-        K_zz = kernel.cross_from_features(self.Z, features)
-        L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
-        L_K_inv = triangular_inverse(L_K)
-        self.kernel, self._features, self.K_zz, self.L_K, self.L_K_inv = kernel, features, K_zz, L_K, L_K_inv
-        self.K_inv = inverse_from_factor_inverse(L_K_inv)
-        self._prior_variance = kernel.variance + kernel.nugget
-
     def _move_kernel(self, kernel: Kernel) -> None:
         """The kernel step: q(u) stays in u-space, η unchanged (the paper)."""
         self._set_kernel(kernel)

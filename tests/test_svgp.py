@@ -199,3 +199,9 @@ def test_trainer_runs_the_baseline_to_a_useful_classifier(problem, method):
     assert nll[-1] < 0.8 * nll[0]  # the prior predicts p = ½ (NLL log 2); training must improve on it
     assert elbo[-1] > elbo[0]
     assert engine.last_c.size == 0
+
+
+def test_adam_takes_no_step_size_schedule(problem):
+    X, y, Z, kernel = problem
+    with pytest.raises(TypeError, match="SVGPAdam takes no step-size schedule"):
+        SVGPAdam(X, y, Z, kernel, schedule=Constant(0.1))

@@ -1,18 +1,21 @@
-"""The K-class softmax SVGP: its expectations against brute-force quadrature, its gradients against finite
-differences, its bound against the exact log marginal, the natural-gradient fixed point, and three blobs."""
+"""The SVGP engines with the K-class softmax likelihood: its expectations against brute-force quadrature, the
+gradients against finite differences, the bound against the exact log marginal, the natural-gradient fixed point, and
+three blobs."""
 
 import itertools
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
 from scipy.special import logsumexp
+from scipy.stats import multivariate_normal
 
-from explorer import methods
+from explorer import likelihoods, methods
 from explorer.kernels import RBF
-from explorer.likelihoods import softmax_expectations
+from explorer.likelihoods import Softmax, bound_points, softmax_expectations
 from explorer.metrics import error_rate
 from explorer.schedules import Constant
-from explorer.svgp_multiclass import SVGPMulticlassAdam, SVGPMulticlassNatGrad, bound_points
+from explorer.svgp import SVGPAdam, SVGPNatGrad
 
 NODES, WEIGHTS = np.polynomial.hermite.hermgauss(40)
 
@@ -71,7 +74,9 @@ def central_difference(f, x, h=1e-5):
 def test_adam_gradient_matches_finite_differences_of_the_bound(blobs):
     X, y = blobs[0][:12], blobs[1][:12]
     kernel = RBF(np.array([1.1]), 1.3, 1e-4)
-    engine = SVGPMulticlassAdam(X, y, X[::3], kernel, batch_size=12, rng=np.random.default_rng(0), mc_samples=100_000)
+    engine = SVGPAdam(
+        X, y, X[::3], kernel, batch_size=12, rng=np.random.default_rng(0), link=Softmax(3, mc_samples=100_000)
+    )
     rng = np.random.default_rng(1)
     engine.m_w = 0.6 * rng.normal(size=(3, engine.m))
     engine.L_S = np.stack([np.tril(0.2 * rng.normal(size=(engine.m,) * 2), -1) + np.diag(rng.uniform(0.5, 1.2, 4))] * 3)
@@ -100,8 +105,15 @@ def test_adam_gradient_matches_finite_differences_of_the_bound(blobs):
 def test_natural_gradient_kernel_gradient_matches_finite_differences(blobs):
     X, y = blobs[0][:12], blobs[1][:12]
     kernel = RBF(np.array([0.9]), 1.2, 1e-4)
-    engine = SVGPMulticlassNatGrad(
-        X, y, X[::3], kernel, batch_size=12, schedule=Constant(0.5), rng=np.random.default_rng(0), mc_samples=100_000
+    engine = SVGPNatGrad(
+        X,
+        y,
+        X[::3],
+        kernel,
+        batch_size=12,
+        schedule=Constant(0.5),
+        rng=np.random.default_rng(0),
+        link=Softmax(3, mc_samples=100_000),
     )
     engine.step(5)  # away from the prior
     index = np.arange(12)
@@ -122,9 +134,9 @@ def test_natural_gradient_fixed_point_is_a_stationary_point_of_the_bound(blobs):
     X, y = blobs[0][:30], blobs[1][:30]
     kernel = RBF(np.array([1.0]), 1.0, 1e-4)
     Z = X[::6]
-    build = dict(batch_size=30, rng=np.random.default_rng(0), mc_samples=4096)
-    natgrad = SVGPMulticlassNatGrad(X, y, Z, kernel, schedule=Constant(0.5), **build)
-    adam = SVGPMulticlassAdam(X, y, Z, kernel, **build)
+    build = dict(batch_size=30, rng=np.random.default_rng(0), link=Softmax(3, mc_samples=4096))
+    natgrad = SVGPNatGrad(X, y, Z, kernel, schedule=Constant(0.5), **build)
+    adam = SVGPAdam(X, y, Z, kernel, **build)
     K_sm = kernel.cross(X, Z)
     start = np.abs(adam.variational_gradient(K_sm, y)).max()
     natgrad.step(60)
@@ -140,8 +152,15 @@ def test_bound_is_below_the_exact_log_marginal_on_a_tiny_problem():
     X = np.array([[-1.0, 0.0], [0.2, 0.5], [1.0, -0.3]])
     y = np.array([0, 1, 2])
     kernel = RBF(np.array([1.0]), 2.0, 1e-6)
-    engine = SVGPMulticlassNatGrad(
-        X, y, X, kernel, batch_size=3, schedule=Constant(0.5), rng=np.random.default_rng(0), mc_samples=4096
+    engine = SVGPNatGrad(
+        X,
+        y,
+        X,
+        kernel,
+        batch_size=3,
+        schedule=Constant(0.5),
+        rng=np.random.default_rng(0),
+        link=Softmax(3, mc_samples=4096),
     )
     at_prior = engine.elbo()
     engine.step(80)
@@ -164,7 +183,7 @@ def test_it_learns_three_blobs(blobs, method):
     engine = methods.build(
         method, X, y, X[::15], RBF(np.array([1.0])), batch_size=50, rng=np.random.default_rng(2), **options
     )
-    assert isinstance(engine, (SVGPMulticlassAdam, SVGPMulticlassNatGrad)) and engine.link.name == "softmax"
+    assert isinstance(engine, (SVGPAdam, SVGPNatGrad)) and engine.link == Softmax(3)
     engine.step(300)
     P = engine.predict_proba(X)
     assert P.shape == (300, 3)
@@ -219,3 +238,80 @@ def test_the_estimator_trains_the_softmax_svgp_on_three_string_classes(blobs, me
     P = clf.predict_proba(X)
     assert clf.classes_.tolist() == ["setosa", "versicolor", "virginica"] and P.shape == (300, 3)
     assert np.allclose(P.sum(axis=1), 1.0) and clf.score(X, labels) > 0.95
+
+
+@dataclass(frozen=True)
+class OneHotGaussian:
+    """A K-class likelihood written against the protocol alone (`explorer.likelihoods`), here and nowhere else:
+    log p(y | f) = Σ_k log N(Y_k | f_k, σ²) with the one-hot Y_k = [y = k], whose expectations are closed form."""
+
+    n_classes: int
+    noise: float = 0.3
+    name = "one-hot gaussian"
+    mc_samples = 0
+
+    @property
+    def n_latent(self):
+        return self.n_classes
+
+    def equation_labels(self, y):
+        return np.asarray(y, dtype=np.intp)
+
+    def variational_expectations(self, y, a, v, rng=None):
+        Y = np.eye(self.n_classes)[y]
+        E = np.sum(-0.5 * np.log(2 * np.pi * self.noise) - ((Y - a) ** 2 + v) / (2 * self.noise), axis=1)
+        return E, (Y - a) / self.noise, np.full_like(a, -0.5 / self.noise)
+
+
+def test_a_new_k_class_likelihood_plugs_into_the_one_natural_gradient_engine(blobs):
+    """With a conjugate likelihood one full-batch natural-gradient step of length 1 lands on the optimal q(u_k) of
+    each class (Titsias 2009: Σ = (K⁻¹ + K⁻¹K_mnK_nmK⁻¹/σ²)⁻¹, μ = ΣK⁻¹K_mnY_k/σ²), where the bound is the collapsed
+    bound Σ_k [log N(Y_k | 0, Q_nn + σ²I) − tr(K_nn − Q_nn)/(2σ²)]; Adam's packing gives the same bound there."""
+    X, y = blobs[0][:40], blobs[1][:40]
+    kernel, Z, link = RBF(np.array([1.0]), 1.3, 1e-4), X[::8], OneHotGaussian(3)
+    engine = SVGPNatGrad(
+        X, y, Z, kernel, batch_size=40, schedule=Constant(1.0), rng=np.random.default_rng(0), link=link
+    )
+    engine.step(1)
+    K_mm, K_nm = kernel.gram(Z, kernel.cross(Z, Z)), kernel.cross(X, Z)
+    K_inv = np.linalg.inv(K_mm)
+    Sigma = np.linalg.inv(K_inv + K_inv @ K_nm.T @ K_nm @ K_inv / link.noise)
+    Y = np.eye(3)[y]
+    np.testing.assert_allclose(engine.Sigma, np.stack([Sigma] * 3), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(engine.mu, (Sigma @ K_inv @ K_nm.T @ Y / link.noise).T, rtol=1e-7, atol=1e-9)
+    Q_nn = K_nm @ K_inv @ K_nm.T
+    collapsed = sum(
+        multivariate_normal(np.zeros(40), Q_nn + link.noise * np.eye(40)).logpdf(Y[:, k]) for k in range(3)
+    ) - 3 * (kernel.diag(40).sum() - np.trace(Q_nn)) / (2 * link.noise)
+    assert engine.elbo() == pytest.approx(collapsed, rel=1e-8)
+    adam = SVGPAdam(X, y, Z, kernel, batch_size=40, rng=np.random.default_rng(0), link=link)
+    whitened = adam.L_K_inv @ engine.Sigma @ adam.L_K_inv.T
+    adam._set_whitened(engine.mu @ adam.L_K_inv.T, np.linalg.cholesky(whitened))
+    assert adam.elbo() == pytest.approx(collapsed, rel=1e-8)
+
+
+def test_the_softmax_draws_its_training_estimates_and_refuses_a_bad_sample_count():
+    y, a, v = np.array([0, 2]), np.array([[0.3, -0.2, 1.0], [1.5, 0.0, -1.0]]), np.array([[0.5, 1.0, 0.2]] * 2)
+    link = Softmax(3, mc_samples=7)
+    drawn = link.variational_expectations(y, a, v, np.random.default_rng(3))
+    same_draws = softmax_expectations(y, a, v, np.random.default_rng(3).standard_normal((2, 7, 3)))
+    for estimate, expected in zip(drawn, same_draws):
+        np.testing.assert_array_equal(estimate, expected)
+    for estimate, expected in zip(
+        link.variational_expectations(y, a, v), softmax_expectations(y, a, v, bound_points(3))
+    ):
+        np.testing.assert_array_equal(estimate, expected)  # without a generator: the fixed points of the bound
+    with pytest.raises(ValueError, match="mc_samples must be a whole number ≥ 1, got 0"):
+        Softmax(3, mc_samples=0)
+
+
+def test_a_k_class_likelihood_named_in_the_registry_is_a_link_choice(blobs, monkeypatch):
+    monkeypatch.setitem(likelihoods.MULTICLASS_LIKELIHOODS, "one-hot gaussian", OneHotGaussian)
+    X, y = blobs
+    build = lambda link: methods.build(  # noqa: E731
+        "svgp-natgrad", X, y, X[::15], RBF(1.0), batch_size=20, rng=np.random.default_rng(0), link=link
+    )
+    assert build("one-hot gaussian").link == OneHotGaussian(3)
+    assert build("logit").link == Softmax(3) and build("softmax").link == Softmax(3)
+    with pytest.raises(ValueError, match=r"link 'cauchit' has no 3-class form here.*'one-hot gaussian'"):
+        build("cauchit")

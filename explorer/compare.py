@@ -12,11 +12,17 @@ its marginals through the sparse projection (m_i = κ_iμ, v_i = K̃_ii + κ_iΣ
 Expectations over f_i are 64-node Gauss–Hermite. The study that fits, samples and compares is
 `explorer.studies.comparison`.
 
-K ≥ 3 classes (multi-class X-GPC, `xgpc_multiclass.XGPCMulticlass`, against
-`gibbs_multiclass.MulticlassGibbsSampler`): the same measures per class, the arrays (n*, K), the probabilities the
-(n*, K) class probabilities; L_orig = Σ_i E_q[log p(y_i | f_i)] − Σ_k KL(q(u_k) ‖ p(u_k)) with the logistic-softmax
-expectation over q(f_i) = Π_k N(m_ik, v_ik) by the link's quasi-Monte Carlo points (`LogisticSoftmax`), and the
-augmentation gap is L_orig − L_aug itself (no separate closed form).
+K ≥ 3 classes: the same measures per class, the probabilities the (n*, K) class probabilities, and L_orig =
+Σ_i E_q[log p(y_i | f_i)] − Σ_k KL(q(u_k) ‖ p(u_k)), the augmentation gap L_orig − L_aug itself (no separate closed
+form). Two models:
+- the logistic-softmax (`xgpc_multiclass.XGPCMulticlass`, either family of q(λ, n), against
+  `gibbs_multiclass.MulticlassGibbsSampler`): latent arrays (n*, K), one f_k per class, the expectation of
+  log p(y_i | f_i) over q(f_i) = Π_k N(m_ik, v_ik) by the link's quasi-Monte Carlo points (`LogisticSoftmax`);
+- stick-breaking (`xgpc_stickbreaking.XGPCStickBreaking`, the default, against
+  `gibbs_stickbreaking.StickBreakingGibbsSampler` with the same class order): latent arrays (n*, K − 1), one logit ψ_j
+  per stick position, and E_q[log p(y_i | ψ_i)] = Σ_j R_ij E_q[log σ(t_ij ψ_ij)] over the logits the point reaches,
+  each a 64-node Gauss–Hermite integral.
+A fit is compared only with the sampler of its own model (a ValueError otherwise).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from scipy.special import log_expit
 
 from explorer import metrics, polyagamma
 from explorer.gibbs import GibbsChains
+from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
 from explorer.likelihoods import (
@@ -38,15 +45,17 @@ from explorer.likelihoods import (
     signed_labels,
 )
 from explorer.xgpc import XGPC
+from explorer.xgpc_stickbreaking import StickBreaking, stick_labels
 
 _CHUNK = 4096
 
 
 def training_marginals(model: XGPC) -> tuple[np.ndarray, np.ndarray]:
     """q(f_i) = N(κ_iμ, K̃_ii + κ_iΣκ_iᵀ) at the n training points (sparse or full), in chunks. Shapes (n,), (n,);
-    (n, K), (n, K) per class for K ≥ 3 (the engine's `marginals`)."""
+    for K ≥ 3 the engine's `marginals` per latent function, (n, K), (n, K) (stick-breaking: (n, K − 1) per logit)."""
     if model.n_classes > 2:
-        mean, var = np.empty((model.n, model.n_classes)), np.empty((model.n, model.n_classes))
+        shape = (model.n, len(model.mu))  # one row of μ per latent function
+        mean, var = np.empty(shape), np.empty(shape)
     else:
         mean, var = np.empty(model.n), np.empty(model.n)
         Sigma = model.Sigma
@@ -64,8 +73,13 @@ def training_marginals(model: XGPC) -> tuple[np.ndarray, np.ndarray]:
 def nonaugmented_elbo(model: XGPC) -> float:
     """L_orig = Σ_i E_q[log p(y_i | f_i)] − KL(q(u) ‖ p(u)) for X-GPC's current q(u): log σ(y_i f_i) by quadrature
     over q(f_i); for K ≥ 3 the logistic-softmax log p(y_i | f_i) averaged over the link's quasi-Monte Carlo points
-    f_i = m_i + √v_i ∘ ε (`LogisticSoftmax.standard_normal_points`)."""
+    f_i = m_i + √v_i ∘ ε (`LogisticSoftmax.standard_normal_points`), or stick-breaking's sum over the reached logits
+    of log σ(t_ij ψ_ij), each by quadrature over q(ψ_ij)."""
     mean, var = training_marginals(model)
+    if isinstance(model.link, StickBreaking):  # Σ_j R_ij E log σ(t_ij ψ_ij) over the logits each point reaches
+        t, reach = stick_labels(model.link.equation_labels(model.y), model.n_logits)
+        expected = normal_expectation(lambda f: log_expit(t.ravel()[:, None] * f), mean.ravel(), var.ravel())
+        return float(np.sum(reach.ravel() * expected)) - model.kl()
     if model.n_classes > 2:
         eps = model.link.standard_normal_points()  # (points, K)
         expected = 0.0
@@ -111,8 +125,9 @@ class ComparisonResult:
     """X-GPC (`label`) against the Gibbs sampler at the same kernel, on the test points and on the training bound.
 
     Arrays (n_test,): `mcmc_mean`, `mcmc_var`, `mcmc_proba` (x-axes of Fig. 1) and `vi_mean`, `vi_var`, `vi_proba`
-    (y-axes), the probabilities p(class 1); for `n_classes` K ≥ 3 every one of them is (n_test, K), the probabilities
-    the class probabilities p(y* = k) (rows summing to 1); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error of
+    (y-axes), the probabilities p(class 1); for `n_classes` K ≥ 3 the probabilities are the class probabilities
+    p(y* = k) (n_test, K) (rows summing to 1) and the latent arrays (n_test, K), or (n_test, K − 1) for stick-breaking
+    (one column per logit, `latent_per_class`); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error of
     `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented`
     (X-GPC's ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of
     their difference; equal to it up to quadrature error; for K ≥ 3 the difference itself). `subsampled_from` is the size of the data set before it was
@@ -160,20 +175,31 @@ class ComparisonResult:
             (self.mcmc_proba, self.vi_proba),
         )
 
+    @property
+    def latent_per_class(self) -> bool:
+        """Whether the latent arrays have one column per class (the logistic-softmax model) rather than one per logit
+        of the stick (stick-breaking, K − 1 columns); True for two classes."""
+        return self.n_classes == 2 or self.vi_mean.shape[1] == self.n_classes
+
     def class_pairs(self, k: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """For K ≥ 3, the three pairs of class k alone: name → (MCMC (n_test,), variational (n_test,))."""
+        """For K ≥ 3, the pairs of class k alone: name → (MCMC (n_test,), variational (n_test,)); the mean and variance
+        only where the latent functions are per class (`latent_per_class`), else "p(y=k)" alone."""
         if not (self.n_classes > 2 and 0 <= k < self.n_classes):
             raise ValueError(f"class_pairs needs K ≥ 3 and a class index in [0, {self.n_classes}), got {k!r}")
-        return {
-            name: (mcmc[:, k], vi[:, k])
-            for name, (mcmc, vi) in zip(("mean", "variance", "p(y=k)"), self._class_arrays())
-        }
+        names = ("mean", "variance", "p(y=k)") if self.latent_per_class else ("p(y=k)",)
+        arrays = self._class_arrays() if self.latent_per_class else self._class_arrays()[2:]
+        return {name: (mcmc[:, k], vi[:, k]) for name, (mcmc, vi) in zip(names, arrays)}
 
     def pair_summaries(self) -> dict[str, PairSummary]:
-        """`PairSummary` per pair; for K ≥ 3 also per class, keyed "name/class k"."""
+        """`PairSummary` per pair; for K ≥ 3 also per class, keyed "name/class k", and for stick-breaking the mean
+        and variance per logit, keyed "name/logit j"."""
         out = {name: PairSummary.of(mcmc, vi) for name, (mcmc, vi) in self.pairs().items()}
         for k in range(self.n_classes if self.n_classes > 2 else 0):
             out.update({f"{name}/class {k}": PairSummary.of(*pair) for name, pair in self.class_pairs(k).items()})
+        if not self.latent_per_class:
+            for j in range(self.vi_mean.shape[1]):
+                for name, (mcmc, vi) in zip(("mean", "variance"), self._class_arrays()[:2]):
+                    out[f"{name}/logit {j}"] = PairSummary.of(mcmc[:, j], vi[:, j])
         return out
 
     def summary(self) -> dict[str, float | int | str | None]:
@@ -228,7 +254,7 @@ def _same_kernel(a: Kernel, b: Kernel) -> bool:
 
 def compare_with_mcmc(
     model: XGPC,
-    sampler: GibbsChains,
+    sampler: GibbsChains | StickBreakingGibbsSampler,
     X_test: np.ndarray,
     y_test: np.ndarray,
     *,
@@ -238,7 +264,8 @@ def compare_with_mcmc(
     """Compare a trained X-GPC (sparse or full) with a finished-or-running Gibbs run on the same training data and
     kernel hyperparameters. X_test (n*, d), y_test (n*,) class indices 0…K−1. Uses the sampler's stored draws so far.
     Two classes: `XGPC` against `gibbs.GibbsSampler`; K ≥ 3: `XGPCMulticlass` against
-    `gibbs_multiclass.MulticlassGibbsSampler` with the same K."""
+    `gibbs_multiclass.MulticlassGibbsSampler`, or `XGPCStickBreaking` against
+    `gibbs_stickbreaking.StickBreakingGibbsSampler` with the same class order, with the same K."""
     if not _same_kernel(model.kernel, sampler.kernel):
         raise ValueError(
             f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "
@@ -249,6 +276,18 @@ def compare_with_mcmc(
     sampler_classes = getattr(sampler, "n_classes", 2)
     if model.n_classes != sampler_classes:
         raise ValueError(f"X-GPC models {model.n_classes} classes, the sampler {sampler_classes}")
+    if model.n_classes > 2:
+        fitted, sampled = model.link.name, sampler.likelihood.name
+        if fitted != sampled:
+            raise ValueError(
+                f"X-GPC fits the {fitted} model, the sampler samples the {sampled} model: compare a fit with the "
+                "exact sampler of its own model"
+            )
+        if isinstance(model.link, StickBreaking) and model.link.order != sampler.likelihood.order:
+            raise ValueError(
+                f"X-GPC lays the classes on the stick in the order {list(model.link.order)}, the sampler in "
+                f"{list(sampler.likelihood.order)}: the order changes the model; give both the same"
+            )
     X_test, y_test = labelled_data(X_test, y_test, d=model.X.shape[1], names=("X_test", "y_test"))
     if y_test.max() >= model.n_classes:
         raise ValueError(f"y_test holds the class {y_test.max()}; the models have {model.n_classes} (0…K−1)")

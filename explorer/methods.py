@@ -34,7 +34,7 @@ from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import XGPC
 from explorer.xgpc_multiclass import XGPCMulticlass
-from explorer.xgpc_stickbreaking import STICK_BREAKING, XGPCStickBreaking
+from explorer.xgpc_stickbreaking import DEFAULT_MULTICLASS_FAMILY, STICK_BREAKING, XGPCStickBreaking
 
 
 def link_by_name(link: str) -> Link:
@@ -121,12 +121,13 @@ def _schedule(method: str, options: dict, **extra):
 
 def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> XGPC:
     """X-GPC with the options' step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam
-    on the kernel's log-parameters. Two classes: the paper's `XGPC`; three or more: `xgpc_multiclass.XGPCMulticlass`,
-    the augmented logistic-softmax model in the family `multiclass_family` of q(λ, n) ("joint" or the paper's
-    "factorised"), whose kernel step ascends its augmented bound plus, unless `multiclass_kernel_prior` is 0, a
-    log-normal prior of that spread around the initial kernel (`kernel_bound` is the binary model's choice); or, with
-    `multiclass_family="stick-breaking"`, `xgpc_stickbreaking.XGPCStickBreaking` (K − 1 binary logits, each with the
-    binary PG step; its kernel step follows `kernel_bound` as the binary model's does, without the kernel prior)."""
+    on the kernel's log-parameters. Two classes: the paper's `XGPC`. Three or more, by `multiclass_family` (default
+    `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`): "stick-breaking", `xgpc_stickbreaking.XGPCStickBreaking` (K − 1
+    binary logits, each with the binary PG step; its kernel step follows `kernel_bound` as the binary model's does,
+    without the kernel prior); "joint" or the paper's "factorised", `xgpc_multiclass.XGPCMulticlass`, the augmented
+    logistic-softmax model in that family of q(λ, n), whose kernel step ascends its augmented bound plus, unless
+    `multiclass_kernel_prior` is 0, a log-normal prior of that spread around the initial kernel (`kernel_bound` is the
+    binary model's choice)."""
     warm_start = {"warm_start_on": options["warm_start_on"]} if "warm_start_on" in options else {}
     common = dict(
         batch_size=batch_size,
@@ -135,14 +136,14 @@ def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Gen
         hyper_optimizer=_kernel_optimizer(options),
     )
     if source.n_classes > 2:
-        if options.get("multiclass_family") == STICK_BREAKING:
+        family = options.get("multiclass_family", DEFAULT_MULTICLASS_FAMILY)
+        if family == STICK_BREAKING:
             return XGPCStickBreaking(source, None, Z, kernel, **common, **engine_options(XGPCStickBreaking, options))
-        family = {"family": options["multiclass_family"]} if "multiclass_family" in options else {}
         prior = (
             {"kernel_prior": options["multiclass_kernel_prior"] or None} if "multiclass_kernel_prior" in options else {}
         )
         return XGPCMulticlass(
-            source, None, Z, kernel, **common, **family, **prior, **engine_options(XGPCMulticlass, options)
+            source, None, Z, kernel, **common, family=family, **prior, **engine_options(XGPCMulticlass, options)
         )
     return XGPC(source, None, Z, kernel, **common, **engine_options(XGPC, options))
 

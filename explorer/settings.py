@@ -26,8 +26,8 @@ from explorer.kernels import KERNELS, LENGTHSCALE_LIMITS, Kernel
 from explorer.likelihoods import LINKS
 from explorer.schedules import Adaptive, Constant, RobbinsMonro
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS
-from explorer.xgpc_multiclass import DEFAULT_FAMILY, DEFAULT_KERNEL_PRIOR
-from explorer.xgpc_stickbreaking import MULTICLASS_FAMILIES
+from explorer.xgpc_multiclass import DEFAULT_KERNEL_PRIOR
+from explorer.xgpc_stickbreaking import DEFAULT_MULTICLASS_FAMILY, MULTICLASS_FAMILIES
 
 GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
 METHOD_DEFAULT = "method default"
@@ -381,22 +381,24 @@ SETTINGS = _declare(
         DEFAULT_KERNEL_BOUND,
         "X-GPC kernel gradient of",
         "kernel bound",
-        "X-GPC with two classes: the bound whose gradient the kernel step follows: 'exact' (the logistic ELBO) or "
-        "'augmented' (the Pólya-Gamma augmented bound of the paper); with three or more classes the augmented bound, "
-        "except in the stick-breaking family, whose logits follow this choice",
+        "X-GPC with two classes, and each logit of the stick-breaking multi-class family (the default): the bound "
+        "whose gradient the kernel step follows: 'exact' (the logistic ELBO) or 'augmented' (the Pólya-Gamma "
+        "augmented bound of the paper); the logistic-softmax families ('joint', 'factorised') follow their augmented "
+        "bound either way",
         "advanced",
         choices=KERNEL_BOUNDS,
     ),
     Setting(
         "multiclass_family",
         "choice",
-        DEFAULT_FAMILY,
-        "X-GPC family of q(λ, n) (3+ classes)",
-        "q(λ, n)",
-        "X-GPC with three or more classes: the variational family of the augmentation's (λ, n) block: 'joint' (exact "
-        "at zero latent variance) or 'factorised' (the paper's q(λ)q(n), under-confident); binary X-GPC has no such block. "
-        "'stick-breaking' is another model: K − 1 binary logits on a stick (classes in label order), each with the "
-        "binary Pólya-Gamma step, no (λ, n) block",
+        DEFAULT_MULTICLASS_FAMILY,
+        "X-GPC multi-class family (3+ classes)",
+        "family",
+        "X-GPC with three or more classes: the model and its variational family. 'stick-breaking' (the default): "
+        "K − 1 binary logits on a stick, classes in label order (the order changes the fit), each with the binary "
+        "Pólya-Gamma step. The logistic-softmax model, symmetric in the classes, in one of two families of its "
+        "augmentation's (λ, n) block: 'joint' (exact at zero latent variance) or 'factorised' (the paper's q(λ)q(n), "
+        "under-confident). Binary X-GPC has none of these",
         "advanced",
         choices=MULTICLASS_FAMILIES,
     ),

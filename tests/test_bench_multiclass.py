@@ -10,6 +10,7 @@ from sklearn.linear_model import LogisticRegression
 
 from explorer.bench import grid, multiclass
 from explorer.bench import protocol as P
+from explorer.settings import SETTINGS
 
 
 def arguments(*extra):
@@ -65,24 +66,46 @@ def test_the_generated_binary_set_has_180_zero_one_features_and_a_learnable_sign
     assert 0.7 < accuracy < 0.999  # far above chance (1/3), not trivially separable
 
 
-def test_settle_times_and_the_subsample_note():
-    def raced(method, nll):
-        trace = {"seconds": [1.0, 2.0, 3.0], "test_nll": nll}
-        return {"dataset": "a", "fold": 0, "method": method, "trace": trace, "test_nll": nll[-1]}
+def test_reach_times_against_the_best_softmax_svgp_and_the_subsample_note():
+    def raced(method, nll, fold=0):
+        trace = {"seconds": [1.0, 2.0, 4.0], "test_nll": nll}
+        return {"dataset": "a", "fold": fold, "method": method, "trace": trace, "test_nll": nll[-1]}
 
     records = [
-        raced("xgpc", [0.50, 0.30, 0.302]),  # best 0.30: within 1% (≤ 0.303) from 2 s on
-        raced("svgp-adam", [0.31, 0.304, 0.303]),  # first within at 3 s
-        raced("svgp-natgrad", [0.30, 0.40, 0.35]),  # leaves the band: never settled
+        raced("svgp-adam", [0.50, 0.40, 0.30]),  # best SVGP final 0.30: the bar is 1.1 × 0.30 = 0.33, reached at 4 s
+        raced("svgp-natgrad", [0.45, 0.32, 0.31]),  # reaches 0.33 first, at 2 s: the SVGP time
+        raced("xgpc-stick", [0.32, 0.50, 0.50]),  # first within at 1 s (then leaves): 2 s / 1 s = 2× sooner
+        raced("xgpc", [0.40, 0.35, 0.34]),  # never at or below 0.33
         {"dataset": "a", "fold": 0, "method": "sklearn-gpc", "test_nll": 0.2, "fit_rows": 5},  # no trace: not judged
+        raced("xgpc", [0.2, 0.2, 0.2], fold=1),  # a fold without an SVGP entrant: no bar
     ]
-    multiclass.settle_times(records)
-    assert [r.get("settled_s") for r in records] == [2.0, 3.0, math.inf, None]
-    for record in records:
+    multiclass.reach_times(records)
+    assert [r.get("reached_s") for r in records] == [4.0, 2.0, 1.0, math.inf, None, None]
+    assert records[0]["sooner"] == 0.5 and records[1]["sooner"] == 1.0 and records[2]["sooner"] == 2.0
+    assert math.isnan(records[3]["sooner"]) and "sooner" not in records[5]
+    for record in records[:5]:
         record.update(n=10, d=2, K=3, train_rows=8, test_error=0.1, ece=0.05, confidence_gap=-0.02, seconds=1.0)
-    rows = multiclass.summarise(records)
-    assert [row["note"].split(" (")[0] for row in rows] == ["", "", "", "fit on 5 of 8 training rows"]
-    assert np.isnan(rows[-1]["settled 1% s"]) and rows[0]["settled 1% s"] == 2.0
+    rows = multiclass.summarise(records[:5])
+    assert [row["note"].split(" (")[0] for row in rows] == ["", "", "", "", "fit on 5 of 8 training rows"]
+    assert [row["≤ 1.1× SVGP s"] for row in rows[:4]] == [4.0, 2.0, 1.0, math.inf]
+    assert rows[2]["× sooner than SVGP"] == 2.0 and np.isnan(rows[-1]["≤ 1.1× SVGP s"])
+
+
+@pytest.mark.parametrize("family", ["stick-breaking", "joint"])
+def test_the_cost_table_times_a_family_against_a_floor_of_its_own_latent_functions(family):
+    row = multiclass.cost_task(4, 300, m=10, batch_size=30, hyper_every=5, family=family)
+    assert row["family"] == family and row["K"] == 4
+    assert row["latent functions"] == {"stick-breaking": 3, "joint": 4}[family]  # K − 1 logits, K classes
+    assert row["ratio"] == pytest.approx(row["step_ms"] / row["floor_ms"]) and row["ratio"] > 0
+
+
+def test_the_cost_and_share_tables_measure_the_default_family_first(monkeypatch):
+    assert multiclass.default_family() == SETTINGS["multiclass_family"].default
+    assert multiclass.cost_families()[0] == multiclass.default_family()
+    assert sorted(multiclass.cost_families()) == ["joint", "stick-breaking"]
+    monkeypatch.setattr(multiclass, "default_family", lambda: "factorised")  # whichever the settings table names
+    assert multiclass.cost_families() == ["factorised", "stick-breaking", "joint"]
+    assert multiclass.cost_task(3, 200, m=10, batch_size=20)["family"] == "factorised"
 
 
 @pytest.mark.parametrize("flag", [["--methods", "stick"], ["--datasets", "covertype"]])

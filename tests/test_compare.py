@@ -326,14 +326,17 @@ def test_multiclass_bounds_on_a_one_point_problem_against_quadrature():
 
 
 def test_the_study_compares_multiclass_xgpc_with_the_multiclass_sampler():
-    # Three blobs (75 points, 60 training): the study runs the K-class sampler against full and sparse multi-class
-    # X-GPC; its per-class arrays are the engines' and the sampler's own predictions, and they agree (measured:
+    # Three blobs (75 points, 60 training), the logistic-softmax's joint family named (the default stick-breaking one
+    # has its own sampler: tests/test_gibbs_stickbreaking.py): the study runs the K-class sampler against full and
+    # sparse multi-class X-GPC; its per-class arrays are the engines' and the sampler's own predictions, and they agree (measured:
     # with the paper's factorised q(λ)q(n): probability correlations ≥ 0.993 per class, mean |ΔP| ≈ 0.08, latent means
-    # ≈ 1 higher in every class; the default joint q(λ, n) is closer still, tests/test_multiclass_joint.py).
+    # ≈ 1 higher in every class; the joint q(λ, n) is closer still, tests/test_multiclass_joint.py).
     rng = np.random.default_rng(0)
     X = np.concatenate([rng.normal(c, 0.7, (25, 2)) for c in ([-1.5, 0.0], [1.5, 0.0], [0.0, 1.8])])
     y = np.repeat([0, 1, 2], 25)
-    run = run_comparison(X, y, RBF(1.0, 2.0, 1e-4), n_samples=500, burn_in=100, n_inducing=15, progress=None)
+    run = run_comparison(
+        X, y, RBF(1.0, 2.0, 1e-4), n_samples=500, burn_in=100, n_inducing=15, progress=None, family="joint"
+    )
     assert isinstance(run.sampler, MulticlassGibbsSampler) and isinstance(run.full_model, XGPCMulticlass)
     for result, model in ((run.full, run.full_model), (run.sparse, run.sparse_model)):
         assert result.n_classes == 3 and result.vi_proba.shape == result.mcmc_mean.shape == (len(run.y_test), 3)
@@ -358,7 +361,9 @@ def test_the_k_class_study_fits_both_families_and_the_factorised_means_sit_furth
     rng = np.random.default_rng(0)
     X = np.concatenate([rng.normal(c, 0.7, (15, 2)) for c in ([-1.5, 0.0], [1.5, 0.0], [0.0, 1.8])])
     y = np.repeat([0, 1, 2], 15)
-    run = run_comparison(X, y, RBF(1.0, 4.0, 1e-4), n_samples=1000, burn_in=100, n_chains=4, progress=None)
+    run = run_comparison(
+        X, y, RBF(1.0, 4.0, 1e-4), n_samples=1000, burn_in=100, n_chains=4, progress=None, family="joint"
+    )
     assert (run.full_model.family, run.factorised_model.family) == ("joint", "factorised")
     assert run.factorised.label == "X-GPC full (paper's factorised q(λ)q(n))" and run.factorised_model.full
     mcmc_mean, _ = run.sampler.predict_latent(run.X_test)

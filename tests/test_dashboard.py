@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from html.parser import HTMLParser
+from types import SimpleNamespace
 
 import holoviews as hv
 import numpy as np
@@ -24,6 +25,7 @@ from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_columns
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
+from explorer.dashboard.mcmc import stick_model
 from explorer.dashboard.race import TRAIN_DATA, _table, seconds_left
 from explorer.dashboard.race_report import race_report_from_json
 from explorer.dashboard.snapshot import Publisher
@@ -34,6 +36,9 @@ from explorer.dashboard.traces import Decimator
 from explorer.dashboard.worker import Worker
 from explorer.data import datasets
 from explorer.data.datasets import DataError
+from explorer.gibbs_multiclass import MulticlassGibbsSampler
+from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
+from explorer.kernels import RBF
 from explorer.metrics import error_rate, first_time_within, settled_time_within
 from explorer.model import Model
 from explorer.studies.comparison import text_progress
@@ -266,10 +271,14 @@ def test_mcmc_tab_runs_a_small_comparison(dash):
     assert f"R̂ max {diagnostics['rhat_max/f']:.3f}" in dash.mcmc.progress_text.value
 
 
-def test_mcmc_tab_compares_three_classes_with_the_k_class_sampler():
-    """Three classes: the tab's study runs the logistic-softmax sampler against multi-class X-GPC; its sentences and
-    table speak of every p(y=k), and its two surfaces are the class colours mixed by probability."""
-    dash = Dashboard(Model(dataset="blobs-3", n_points=150, n_inducing=15, batch_size=50, eval_every=5))
+@pytest.mark.parametrize("family", ["stick-breaking", "joint"])
+def test_mcmc_tab_compares_three_classes_with_the_sampler_of_the_models_family(family):
+    """Three classes: the tab's study runs the exact sampler of the model's family against multi-class X-GPC in it
+    (the default stick-breaking: its own sampler, the classes' order said in words; "joint": the logistic-softmax
+    sampler, with the paper's factorised fit beside it and the mean-field gap in words); its sentences and table speak
+    of every p(y=k), and its two surfaces are the class colours mixed by probability."""
+    model = Model(dataset="blobs-3", n_points=150, n_inducing=15, batch_size=50, eval_every=5, multiclass_family=family)
+    dash = Dashboard(model)
     try:
         dash.tabs.active = 2
         for widget, value in ((dash.mcmc.n_train, 45), (dash.mcmc.n_test, 30), (dash.mcmc.n_samples, 60)):
@@ -277,6 +286,17 @@ def test_mcmc_tab_compares_three_classes_with_the_k_class_sampler():
         dash.mcmc.burn_in.value, dash.mcmc.n_chains.value = 20, 2
         run = finished_study(dash, dash.mcmc, limit=240)
         assert run.stage == "done" and run.sampler.n_classes == 3
+        if family == "stick-breaking":
+            assert isinstance(run.sampler, StickBreakingGibbsSampler) and set(run.results) == {"sparse", "full"}
+            assert "the classes on the stick in the order 0, 1, 2" in dash.mcmc.summary.object
+            assert "mean-field gap" not in dash.mcmc.summary.object
+        else:
+            assert isinstance(run.sampler, MulticlassGibbsSampler) and set(run.results) == {
+                "sparse",
+                "full",
+                "factorised",
+            }
+            assert "The mean-field gap" in dash.mcmc.summary.object and "Stick-breaking" not in dash.mcmc.summary.object
         assert all(result.n_classes == 3 and result.vi_proba.shape == (30, 3) for result in run.results.values())
         assert "every p(y=k) within" in dash.mcmc.summary.object and "p(y=k): correlation" in dash.mcmc.summary.object
         assert run.results["full"].pair_summaries()["p(y=k)"].correlation > 0.9
@@ -299,6 +319,15 @@ def test_mcmc_tab_compares_three_classes_with_the_k_class_sampler():
         assert not dash.mcmc.mixing.visible
     finally:
         dash.close()
+
+
+def test_the_stick_breaking_sentence_shows_the_class_names_as_text():
+    X, y = np.random.default_rng(0).normal(size=(9, 2)), np.array([0, 1, 2] * 3)
+    sampler = StickBreakingGibbsSampler(X, y, RBF(1.0), 3, class_order=(2, 0, 1), burn_in=1, n_samples=2)
+    run = SimpleNamespace(sampler=sampler, class_names=["<b>a</b>", "*b*", "[c](x)"])
+    (sentence,) = stick_model(run)
+    assert "the order \\[c\\]\\(x\\), \\<b\\>a\\<\\/b\\>, \\*b\\*;" in sentence  # stick order 2, 0, 1
+    assert "(9, 6 points)" in sentence
 
 
 def test_the_tab_bar_and_the_study_jobs_come_from_the_tabs_themselves(dash):
@@ -1049,12 +1078,13 @@ def test_a_shared_link_greets_the_visitor_with_where_the_settings_came_from(dash
     assert dash.model.status.startswith("Run reset (n_inducing 20 → 15)")
 
 
-def mcmc_tab_after_a_run(dataset: str):
-    """An MCMC tab that ran a small comparison on `dataset` to its end, driven here without a worker, and rendered."""
+def mcmc_tab_after_a_run(dataset: str, **model_settings):
+    """An MCMC tab that ran a small comparison on `dataset` (and `model_settings`) to its end, driven here without a
+    worker, and rendered."""
     from explorer.dashboard.mcmc import McmcTab
     from explorer.studies.plane import Projection
 
-    model = Model(dataset=dataset, n_points=120, n_inducing=10, batch_size=50, eval_every=5)
+    model = Model(dataset=dataset, n_points=120, n_inducing=10, batch_size=50, eval_every=5, **model_settings)
     tab = McmcTab()
     for widget, value in ((tab.n_train, 36), (tab.n_test, 20), (tab.n_samples, 60), (tab.burn_in, 20)):
         widget.value = value
@@ -1066,8 +1096,8 @@ def mcmc_tab_after_a_run(dataset: str):
     return tab, run
 
 
-def test_the_mcmc_tab_shows_both_multiclass_families_against_the_sampler_and_says_the_gap():
-    tab, run = mcmc_tab_after_a_run("blobs-3")
+def test_the_mcmc_tab_shows_both_logistic_softmax_families_against_the_sampler_and_says_the_gap():
+    tab, run = mcmc_tab_after_a_run("blobs-3", multiclass_family="joint")
     assert list(run.results) == ["sparse", "full", "factorised"]
     factorised, joint = run.results["factorised"], run.results["full"]
     assert factorised.label == "X-GPC full (paper's factorised q(λ)q(n))"
@@ -1082,7 +1112,7 @@ def test_the_mcmc_tab_shows_both_multiclass_families_against_the_sampler_and_say
     assert np.mean(factorised.vi_mean - joint.vi_mean) > 0.3
     words = {name: f"{abs(value):.2f} {'above' if value >= 0 else 'below'}" for name, value in offsets.items()}
     assert f"factorised family's latent means sit {words['f']} MCMC's on average" in tab.summary.object
-    assert f"the joint family's (X-GPC full, the default) {words['j']}" in tab.summary.object
+    assert f"the joint family's (X-GPC full) {words['j']}" in tab.summary.object
     assert f"| {joint.label} | {factorised.label} |" in tab.summary.object  # the table's header
 
 

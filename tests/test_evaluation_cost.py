@@ -6,15 +6,26 @@ the sum of the K per-class gradients of `hyperparameters.elbo_kernel_gradient`."
 
 import numpy as np
 import pytest
-from scipy.special import log_expit, logsumexp
+from scipy import integrate
+from scipy.special import expit, log_expit, logsumexp
 
 from explorer.bench import multiclass
 from explorer.estimator import XGPClassifier
 from explorer.hyperparameters import elbo_kernel_gradient
 from explorer.kernels import RBF
-from explorer.likelihoods import LogisticSoftmax
+from explorer.likelihoods import LogisticSoftmax, logit_predictive_probability
+from explorer.linalg import lower_triangular_solve
 from explorer.schedules import Constant
+from explorer.targets import natural_gradient_targets
 from explorer.xgpc_multiclass import XGPCMulticlass, one_hot
+from explorer.xgpc_stickbreaking import (
+    StickBreaking,
+    XGPCStickBreaking,
+    local_step,
+    logit_predictive_pair,
+    stick_breaking_bound,
+    stick_probabilities,
+)
 
 
 def blobs(K, n_per_class=20, seed=0):
@@ -120,7 +131,7 @@ def test_the_elbo_through_the_covariance_is_the_elbo_through_the_triangular_solv
 
 def test_bench_multiclass_reports_a_default_fits_evaluation_share():
     row = multiclass.share_task("wine")
-    assert row["data set"] == "wine (n 178, K 3)"
+    assert row["data set"] == "wine (n 178, K 3)" and row["family"] == multiclass.default_family()
     assert row["evaluations"] == row["iterations"] // 50 + 1  # wine is below automatic early stopping: every 50
     assert row["eval share"] == pytest.approx(row["eval s"] / (row["eval s"] + row["train s"]))
     assert 0 < row["eval share"] < 1
@@ -136,3 +147,127 @@ def test_a_fit_evaluated_by_the_cheap_predictive_is_the_fit_the_log_domain_predi
     nll = [[row["test_nll"] for row in model.history_] for model in (cheap, log_domain)]
     np.testing.assert_allclose(nll[0], nll[1], rtol=0, atol=1e-12)
     np.testing.assert_allclose(cheap.predict_proba(X), log_domain.predict_proba(X), rtol=0, atol=1e-12)
+
+
+# ----- the stick-breaking family: the same fit through the cheaper step and evaluations ------------------------------
+def left_solved_marginals(engine, kappa, K_tilde):
+    """The marginals through the left triangular solves L_P,j⁻¹κᵀ (the path before the right-hand solves)."""
+    v = np.column_stack([np.sum(lower_triangular_solve(L, kappa.T) ** 2, axis=0) for L in engine.L_P])
+    return kappa @ engine.mu.T, K_tilde[:, None] + v
+
+
+def two_integral_predictive(link, mean, var):
+    """The stick-breaking predictive from two separate binary integrals per logit (the path before the pair)."""
+    P = logit_predictive_probability(mean.ravel(), var.ravel()).reshape(mean.shape)
+    Q = logit_predictive_probability(-mean.ravel(), var.ravel()).reshape(mean.shape)
+    return stick_probabilities(P, Q)[:, link.positions]
+
+
+def looped_targets(engine, kappa, positions, a, v):
+    """The targets logit by logit (`targets.natural_gradient_targets` per logit: the path before the batched one)."""
+    c, labels, theta = local_step(positions, a, v)
+    parts = []
+    for j in range(engine.n_logits):
+        lam1, lam2 = natural_gradient_targets(kappa, labels[:, j], theta[:, j], engine.K_inv, engine.n)
+        parts += [lam1, lam2.ravel()]
+    return np.concatenate(parts), c
+
+
+def solved_elbo(engine, index=None):
+    """The ELBO as `stick_breaking_bound` on every (row, logit), reached or not, from the triangular solves."""
+    rows = np.arange(engine.n) if index is None else index
+    X_b, positions = engine._batch(rows)
+    kappa, K_tilde, _ = engine.project(X_b, rows)
+    total = float(np.sum(stick_breaking_bound(positions, *left_solved_marginals(engine, kappa, K_tilde))))
+    return engine.n / len(rows) * total - engine.kl()
+
+
+def stick_engine(K, seed=0, n_per_class=30):
+    X, y = blobs(K, n_per_class=n_per_class, seed=seed)
+    engine = XGPCStickBreaking(
+        X, y, X[:: len(X) // 20], RBF(np.array([0.9, 1.4]), variance=1.5), batch_size=40, schedule=Constant(0.5),
+        rng=np.random.default_rng(seed),
+    )  # fmt: skip
+    engine.step(15)
+    return engine, X, y
+
+
+@pytest.mark.parametrize("K", [3, 5, 10])
+def test_the_stick_breaking_targets_batched_over_the_logits_are_the_per_logit_targets(K):
+    engine, X, y = stick_engine(K)
+    rows = np.random.default_rng(1).choice(len(y), 40, replace=False)
+    X_b, positions = engine._batch(rows)
+    kappa, K_tilde, _ = engine.project(X_b, rows)
+    a, v = engine.marginals(kappa, K_tilde)
+    target, c = engine._targets(kappa, positions, a, v)
+    expected, expected_c = looped_targets(engine, kappa, positions, a, v)
+    np.testing.assert_array_equal(c, expected_c)
+    np.testing.assert_allclose(target, expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+    lam2 = target.reshape(K - 1, -1)[:, engine.m :].reshape(K - 1, engine.m, engine.m)
+    np.testing.assert_array_equal(lam2, lam2.transpose(0, 2, 1))  # exactly symmetric, as the per-logit targets
+
+
+@pytest.mark.parametrize("K", [3, 5, 10])
+def test_the_stick_breaking_elbo_on_the_reached_logits_is_the_bound_on_every_logit(K):
+    engine, X, y = stick_engine(K, n_per_class=1100 // K)  # about 1,100 rows: two evaluation chunks of ≤ 1,024
+    assert engine.elbo() == pytest.approx(solved_elbo(engine), rel=1e-12)
+    rows = np.sort(np.random.default_rng(2).choice(len(y), 50, replace=False))
+    assert engine.elbo(rows) == pytest.approx(solved_elbo(engine, rows), rel=1e-12)
+    # the rows reaching no logit beyond the first (stick position 0) add only their first logit's term
+    first = rows[engine.link.equation_labels(y[rows]) == 0]
+    assert engine.elbo(first) == pytest.approx(solved_elbo(engine, first), rel=1e-12)
+
+
+def test_the_stick_breaking_marginals_and_predictive_are_the_left_solved_ones():
+    engine, X, y = stick_engine(5)
+    kappa, K_tilde, _ = engine.project(X, None)
+    a, v = left_solved_marginals(engine, kappa, K_tilde)
+    np.testing.assert_allclose(engine.marginals(kappa, K_tilde), (a, v), rtol=1e-12, atol=1e-14)
+    mean, var = engine.predict_latent(X)
+    np.testing.assert_allclose(mean, a, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(var, np.maximum(v, 1e-12), rtol=1e-12, atol=0)
+    W = engine.W
+    np.testing.assert_allclose(engine.Sigma[0], np.linalg.inv(engine.L_P[0] @ engine.L_P[0].T), rtol=1e-10, atol=1e-12)
+    engine.step(1)  # a new q: the inverse factors are formed again
+    assert engine.W is not W and np.allclose(engine.W[0] @ engine.L_P[0], np.eye(engine.m), atol=1e-10)
+
+
+def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fit_before(monkeypatch):
+    """Same fit before and after, on a fixed seed: the same iterations, the same held-out NLL and ELBO history (to
+    1e-10 relative: the paths differ in rounding, which 400 iterations of kernel learning amplify to ~1e-11)."""
+    X, y = blobs(4, n_per_class=150)  # 600 rows: early stopping on (≥ 500)
+    options = {"multiclass_family": "stick-breaking"}
+    cheap = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
+    monkeypatch.setattr(XGPCStickBreaking, "_targets", looped_targets)
+    monkeypatch.setattr(XGPCStickBreaking, "elbo", solved_elbo)
+    monkeypatch.setattr(XGPCStickBreaking, "marginals", left_solved_marginals)
+    monkeypatch.setattr(XGPCStickBreaking, "_evaluation_marginals", left_solved_marginals)
+    monkeypatch.setattr(StickBreaking, "predictive", two_integral_predictive)
+    before = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
+    assert cheap.n_iter_ == before.n_iter_
+    for column in ("test_nll", "elbo", "lengthscale"):
+        history = [np.array([row[column] for row in model.history_], dtype=float) for model in (cheap, before)]
+        np.testing.assert_allclose(history[0], history[1], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(cheap.predict_proba(X), before.predict_proba(X), rtol=0, atol=1e-10)
+
+
+def test_the_stick_breaking_predictive_pair_is_the_two_binary_integrals_and_keeps_the_small_one_relative():
+    rng = np.random.default_rng(4)
+    mean = np.concatenate([rng.normal(0.0, 4.0, 300), [30.0, -30.0, 0.0]])
+    var = np.concatenate([rng.uniform(0.0, 2.0, 150), rng.uniform(2.0, 400.0, 150), [0.5, 0.5, 1e-12]])
+    P, Q = logit_predictive_pair(mean, var)  # both variance branches: ≤ 2 Gauss–Hermite, above Gauss–Laguerre
+    np.testing.assert_allclose(P, logit_predictive_probability(mean, var), rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(Q, logit_predictive_probability(-mean, var), rtol=1e-13, atol=1e-15)
+    # independent truth where one side is tiny (σ(−f) ≈ e^{−30} at mean 30): adaptive quadrature of σ(∓f)N(f)
+    for i in (-3, -2):
+        sd = np.sqrt(var[i])
+        tiny = min(P[i], Q[i])
+        sign = -1.0 if P[i] > Q[i] else 1.0
+        truth = integrate.quad(
+            lambda f: expit(sign * f) * np.exp(-0.5 * ((f - mean[i]) / sd) ** 2) / (sd * np.sqrt(2 * np.pi)),
+            mean[i] - 12 * sd,
+            mean[i] + 12 * sd,
+            epsabs=0,
+            epsrel=1e-12,
+        )[0]
+        assert tiny == pytest.approx(truth, rel=1e-9) and tiny < 1e-12

@@ -15,7 +15,7 @@ from explorer.gibbs_multiclass import MulticlassGibbsSampler, draw_counts, draw_
 from explorer.kernels import RBF
 from explorer.likelihoods import logistic_softmax
 from explorer.metrics import predicted_class
-from explorer.recipe import full_batch_engine
+from explorer.studies.comparison import family_engine
 from explorer.training import fit_to_optimum
 from explorer.xgpc_multiclass import XGPCMulticlass
 
@@ -302,7 +302,8 @@ def test_full_multiclass_xgpc_agrees_with_the_sampler_on_three_blobs():
     # coordinate ascent (ρ = 1) against 4 chains × 1,000 draws (Monte Carlo error of a probability ≲ 0.01, of a mean
     # ≲ 0.03). Measured over seeds 0-2: mean correlations ≥ 0.967, probability correlations ≥ 0.989, mean |ΔP| ≈ 0.06,
     # max |ΔP| ≤ 0.16 — those were the paper's factorised q(λ)q(n), whose mean field pulls too few counts, so its f*
-    # sat ≈ 0.3 higher in every class. The default is now the joint q(λ, n), which these margins also hold for;
+    # sat ≈ 0.3 higher in every class. Here the joint q(λ, n), which these margins also hold for (the default K ≥ 3
+    # family is stick-breaking, with its own sampler: tests/test_gibbs_stickbreaking.py);
     # tests/test_multiclass_joint.py compares both families with the sampler to Monte Carlo error.
     rng = np.random.default_rng(0)
     centres = ([-1.5, 0.0], [1.5, 0.0], [0.0, 1.8])
@@ -310,7 +311,7 @@ def test_full_multiclass_xgpc_agrees_with_the_sampler_on_three_blobs():
     y = np.repeat([0, 1, 2], 14)
     Xs = np.concatenate([rng.normal(c, 0.7, (10, 2)) for c in centres])
     kernel = RBF(1.0, 2.0, 1e-4)
-    vi = full_batch_engine("xgpc", X, y, None, kernel, full=True)
+    vi = family_engine(X, y, None, kernel, "joint")
     assert isinstance(vi, XGPCMulticlass) and fit_to_optimum(vi, max_sweeps=2_000).converged
     sampler = MulticlassGibbsSampler(X, y, kernel, 3, rng=np.random.default_rng(1), burn_in=200, n_samples=1_000)
     sampler.run(chunk=500)

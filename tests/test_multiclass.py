@@ -201,16 +201,13 @@ def test_the_predictive_is_within_2e_3_of_a_tensor_quadrature():
 
 def test_a_trained_engine_separates_three_blobs_and_keeps_its_state():
     X, y = three_blobs(n_per_class=30, seed=2)
-    engine = methods.build(
-        "xgpc", X, y, X[::6], RBF(1.0), batch_size=30, rng=np.random.default_rng(0), hyper_learning_rate=0.05
-    )
+    options = dict(hyper_learning_rate=0.05, multiclass_family="joint")  # the logistic-softmax (not the default)
+    engine = methods.build("xgpc", X, y, X[::6], RBF(1.0), batch_size=30, rng=np.random.default_rng(0), **options)
     assert isinstance(engine, XGPCMulticlass) and engine.n_classes == 3
     engine.step(150)
     assert np.mean(engine.predict_proba(X).argmax(axis=1) == y) > 0.95
     state = engine.state_dict()
-    follower = methods.build(
-        "xgpc", X, y, X[::6], RBF(1.0), batch_size=30, rng=np.random.default_rng(9), hyper_learning_rate=0.05
-    )
+    follower = methods.build("xgpc", X, y, X[::6], RBF(1.0), batch_size=30, rng=np.random.default_rng(9), **options)
     follower.load_state_dict(state)
     engine.step(5)
     follower.step(5)

@@ -197,15 +197,17 @@ def test_the_factorised_latent_means_sit_above_the_samplers_in_every_class(blobs
 
 
 # ----- the option in the faces ----------------------------------------------------------------------------------------
-def test_the_family_is_an_option_of_the_builder_the_estimator_and_the_model_with_joint_the_default():
+def test_both_logistic_softmax_families_are_named_options_of_the_builder_the_estimator_and_the_model():
+    # (the default K ≥ 3 family is stick-breaking: tests/test_multiclass_stickbreaking.py)
     X, y = load_wine(return_X_y=True)
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     rng = np.random.default_rng(0)
-    default = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng)
+    joint = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng, multiclass_family="joint")
     paper = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng, multiclass_family="factorised")
-    assert (default.family, paper.family) == ("joint", "factorised")
+    assert (joint.family, paper.family) == ("joint", "factorised")
+    assert isinstance(joint, XGPCMulticlass) and isinstance(paper, XGPCMulticlass)
     fast = dict(n_inducing=10, batch_size=50, max_iter=30, early_stopping=False, random_state=0)
-    assert XGPClassifier(**fast).fit(X, y).engine_.family == "joint"
+    assert XGPClassifier(options={"multiclass_family": "joint"}, **fast).fit(X, y).engine_.family == "joint"
     assert XGPClassifier(options={"multiclass_family": "factorised"}, **fast).fit(X, y).engine_.family == "factorised"
     model = Model(dataset="moons", n_inducing=10, batch_size=50, multiclass_family="factorised")
     model.set_data(X, y, "wine")

@@ -108,14 +108,18 @@ def test_the_prior_is_an_option_of_the_builder_and_the_estimator_and_binary_x_gp
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     rng = np.random.default_rng(0)
     kernel = RBF(3.0, variance=2.0)
-    default = methods.build("xgpc", X, y, X[::10], kernel, batch_size=50, rng=rng)
+    joint = {"multiclass_family": "joint"}  # the logistic-softmax's prior (the default family is stick-breaking)
+    default = methods.build("xgpc", X, y, X[::10], kernel, batch_size=50, rng=rng, **joint)
     assert default.kernel_prior.scale == DEFAULT_KERNEL_PRIOR == 1.0
     np.testing.assert_allclose(default.kernel_prior.centre, np.log([3.0, 2.0]))
-    off = methods.build("xgpc", X, y, X[::10], kernel, batch_size=50, rng=rng, multiclass_kernel_prior=0.0)
+    off = methods.build("xgpc", X, y, X[::10], kernel, batch_size=50, rng=rng, multiclass_kernel_prior=0.0, **joint)
     assert off.kernel_prior is None
     fast = dict(n_inducing=10, batch_size=50, max_iter=20, early_stopping=False, random_state=0)
-    assert XGPClassifier(options={"multiclass_kernel_prior": 0.5}, **fast).fit(X, y).engine_.kernel_prior.scale == 0.5
-    assert XGPClassifier(options={"multiclass_kernel_prior": 0.0}, **fast).fit(X, y).engine_.kernel_prior is None
+    half = XGPClassifier(options={"multiclass_kernel_prior": 0.5, **joint}, **fast).fit(X, y)
+    assert half.engine_.kernel_prior.scale == 0.5
+    assert (
+        XGPClassifier(options={"multiclass_kernel_prior": 0.0, **joint}, **fast).fit(X, y).engine_.kernel_prior is None
+    )
     with pytest.raises(ValueError, match=r"options\[.multiclass_kernel_prior.\]: multiclass_kernel_prior must be"):
         XGPClassifier(options={"multiclass_kernel_prior": -1.0}, **fast).fit(X, y)
     binary = methods.build("xgpc", X[y < 2], y[y < 2], X[::10], kernel, batch_size=50, rng=rng)

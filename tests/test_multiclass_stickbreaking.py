@@ -12,10 +12,11 @@ from scipy import integrate
 from scipy.special import expit, log_expit
 from sklearn.datasets import load_wine
 
-from explorer import Model, XGPClassifier, diagnostics, methods
+from explorer import Model, XGPClassifier, diagnostics, methods, settings
 from explorer.gibbs import GibbsSampler
 from explorer.kernels import RBF
 from explorer.likelihoods import logit_predictive_probability
+from explorer.run import Run
 from explorer.schedules import Constant
 from explorer.training import fit_to_optimum
 from explorer.xgpc import XGPC
@@ -270,20 +271,26 @@ def test_the_fixed_point_predicts_as_k_minus_one_exact_binary_samplers(blobs_and
 
 
 # ----- the option in the faces ----------------------------------------------------------------------------------------
-def test_stick_breaking_is_an_option_of_the_builder_the_estimator_and_the_model():
+def test_stick_breaking_is_the_default_of_the_builder_the_estimator_the_model_and_the_run():
     X, y = load_wine(return_X_y=True)
     X = (X - X.mean(axis=0)) / X.std(axis=0)
     rng = np.random.default_rng(0)
-    engine = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng, multiclass_family="stick-breaking")
-    assert isinstance(engine, XGPCStickBreaking) and engine.n_classes == 3 and engine.family == "stick-breaking"
+    named = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng, multiclass_family="stick-breaking")
+    default = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng)
+    for engine in (named, default):
+        assert isinstance(engine, XGPCStickBreaking) and engine.n_classes == 3 and engine.family == "stick-breaking"
+    assert settings.DEFAULTS["multiclass_family"] == "stick-breaking"
     fast = dict(n_inducing=10, batch_size=50, max_iter=30, early_stopping=False, random_state=0)
-    clf = XGPClassifier(options={"multiclass_family": "stick-breaking"}, **fast).fit(X, ["abc"[k] for k in y])
+    clf = XGPClassifier(**fast).fit(X, ["abc"[k] for k in y])
     P = clf.predict_proba(X)
     assert isinstance(clf.engine_, XGPCStickBreaking) and P.shape == (len(y), 3)
+    assert clf.engine_.link.order == (0, 1, 2)  # the classes on the stick in the order of classes_
     assert np.allclose(P.sum(axis=1), 1.0, rtol=0.0, atol=1e-14)
     assert np.mean(clf.predict(X) == np.array(list("abc"))[y]) > 0.8
-    model = Model(dataset="moons", n_inducing=10, batch_size=50, multiclass_family="stick-breaking")
+    model = Model(dataset="moons", n_inducing=10, batch_size=50)
     model.set_data(X, y, "wine")
     assert isinstance(model.engine, XGPCStickBreaking)
     model.step(20)
     assert model.surface(resolution=5)["p"].shape == (5, 5)
+    run = Run({"n_inducing": 10, "batch_size": 50, "seed": 0}, X[::2], y[::2], X[1::2], y[1::2])
+    assert isinstance(run.engine, XGPCStickBreaking)

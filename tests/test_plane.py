@@ -187,9 +187,12 @@ def test_a_flat_three_class_surface_has_no_boundaries_and_full_uncertainty():
     np.testing.assert_allclose(surface.uncertainty, 1.0)
 
 
-def test_a_three_class_models_surface_is_its_prediction_at_each_grid_point():
+@pytest.mark.parametrize("family", ["joint", "stick-breaking"])
+def test_a_three_class_models_surface_is_its_prediction_at_each_grid_point(family):
+    # sd: the predicted class's latent sd (the logistic-softmax: one latent function per class; stick-breaking: the
+    # logit that breaks that class off the stick, position min(k, K − 2) in the order (0, 1, 2))
     X, y = datasets.load("blobs-3", n=90, seed=2)
-    model = Model(n_inducing=10)
+    model = Model(n_inducing=10, multiclass_family=family)
     model.set_data(X, y, name="three blobs")
     model.step(20)
     projection = Projection(model.X_train)
@@ -200,4 +203,5 @@ def test_a_three_class_models_surface_is_its_prediction_at_each_grid_point():
     P = model.predict_proba(grid)
     _, var = model.predict_latent(grid)
     np.testing.assert_allclose(surface.probabilities.reshape(-1, 3), P, rtol=1e-12)
-    np.testing.assert_allclose(surface.sd.ravel(), np.sqrt(var[np.arange(len(P)), predicted_class(P)]), rtol=1e-12)
+    latent = predicted_class(P) if family == "joint" else np.minimum(predicted_class(P), 1)
+    np.testing.assert_allclose(surface.sd.ravel(), np.sqrt(var[np.arange(len(P)), latent]), rtol=1e-12)

@@ -685,8 +685,10 @@ def test_three_class_surface_of_a_model_is_its_prediction(model_3class):
     entropy = -(P * np.log(P)).sum(axis=2) / np.log(3)
     np.testing.assert_allclose(uncertainty, entropy, rtol=1e-9)
     sd = surface_arrays(model_3class, quantity="sd", resolution=20)["values"]
-    _, var = model_3class.predict_latent(grid)
-    np.testing.assert_allclose(sd.ravel(), np.sqrt(var[np.arange(400), predicted_class(P.reshape(-1, 3))]), rtol=1e-9)
+    _, var = model_3class.predict_latent(grid)  # the default stick-breaking model: its two logits, (400, 2)
+    # the sd of the logit that breaks the predicted class off the stick (order 0, 1, 2: logit min(k, 1))
+    logit = np.minimum(predicted_class(P.reshape(-1, 3)), 1)
+    np.testing.assert_allclose(sd.ravel(), np.sqrt(var[np.arange(400), logit]), rtol=1e-9)
     # the boundaries: at every vertex the two most probable classes are (nearly) tied
     snapshot = surface_arrays(model_3class, resolution=60)
     (boundaries,) = glyphs(decision_surface_from_arrays(**snapshot), "MultiLine")

@@ -4,7 +4,8 @@ Four panels: the PG(1, c) density with E[ω] and exact draws; the identity σ(z)
 checked by quadrature and by Monte Carlo; log σ(z) against the Gibbs–MacKay bound for a chosen c; histograms of
 c_i and θ_i = E[ω_i] on the running model's last minibatch. A fifth shows what EPGPC does instead of the bound for
 one point: the probit likelihood, the cavity, the tilted distribution and the Gaussian site. A sixth shows multi-class
-X-GPC's augmentation of the logistic-softmax for one point of K = 3 classes: the likelihood against the softmax, the
+X-GPC's augmentation of the logistic-softmax (the "joint" and "factorised" families; the default multi-class model,
+stick-breaking, uses the binary augmentation per logit, and the text says so) for one point of K = 3 classes: the likelihood against the softmax, the
 optimal q(λ), q(n_k), q(ω_k), the Gaussian bounds the augmented likelihood becomes, and the paper's factorised q(λ)q(n)
 against the joint q(λ, n): each one's bound against the expected log likelihood as the mean of f_k moves, and the
 gap of each in nats. The pictures are the HoloViews
@@ -320,7 +321,11 @@ class LearnTab(Tab, pn.viewable.Viewer):
                 "and augments it with a Gamma λ, Poisson counts n_k and Pólya-Gamma ω_k: given them, the K latent "
                 "functions are Gaussian again and every update is closed form. The paper factorises q(λ)q(n); "
                 "keeping q(λ, n) joint is as cheap and closes most of the gap (green: joint, dashed blue: "
-                "factorised). Choose one point's q(f) and label."
+                "factorised). Choose one point's q(f) and label. (This is the 'joint' and 'factorised' families' "
+                "model. The default multi-class model is another one, stick-breaking: K − 1 binary logits on a "
+                "stick of the classes in label order, each with the binary Pólya-Gamma augmentation of the pictures "
+                "above and no λ or counts; at equal training time it had the lower test NLL on 4 of 5 measured data "
+                "sets and the lower calibration error on all 5.)"
             ),
             pn.Column(
                 "#### 6. One point's augmented logistic-softmax (K = 3)",

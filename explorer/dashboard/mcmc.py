@@ -1,8 +1,11 @@
 """MCMC tab: the exact PG Gibbs sampler against X-GPC at the model's current kernel, live (paper Fig. 1).
 
 A run takes a subsample of the model's data (a Gibbs sweep costs O(n³)), fits sparse (m inducing points) and full
-X-GPC by exact coordinate ascent (for K ≥ 3 classes full X-GPC in both variational families of (λ, n): the default
-joint q(λ, n) and the paper's factorised q(λ)q(n), whose gap to MCMC the summary puts in words), runs the chains with progress, sweeps/s, R-hat and ESS, then shows posterior
+X-GPC by exact coordinate ascent in the model's multi-class family (K ≥ 3 classes), against the exact sampler of that
+family's model: stick-breaking (the default) against K − 1 binary PG samplers (`gibbs_stickbreaking`); the
+logistic-softmax families against its sampler (`gibbs_multiclass`), full X-GPC then in both variational families of
+(λ, n), the joint q(λ, n) and the paper's factorised q(λ)q(n), whose gap to MCMC the summary puts in words. It runs
+the chains with progress, sweeps/s, R-hat and ESS, then shows posterior
 mean, variance and p(y=1) at the test points, MCMC against X-GPC, and the two decision surfaces side by side —
 drawn once, when the run is done, with the HoloViews views of `explorer.views.mcmc` (the notebooks' drawing);
 the log-likelihood trace streams while the chains run, so it is raw Bokeh (DESIGN §8).
@@ -24,8 +27,10 @@ from bokeh.plotting import figure
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
 from explorer.dashboard.tabs import LIVE, Tab, Tick
+from explorer.dashboard.text import markdown_text
 from explorer.diagnostics import mixing_problems
 from explorer.gibbs import N_MAX, GibbsChains
+from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
 from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, mean_offset, streams, subsample
 from explorer.studies.plane import PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.mcmc import mcmc_comparison, mcmc_surfaces
@@ -53,7 +58,7 @@ class ChainTraces:
         return self.traces.shape[0]
 
     @classmethod
-    def of(cls, sampler: GibbsChains) -> ChainTraces:
+    def of(cls, sampler: GibbsChains | StickBreakingGibbsSampler) -> ChainTraces:
         return cls(
             sampler.sweeps_done, sampler.total_sweeps, sampler.burn_in, sampler.sweeps_per_second, sampler.traces.copy()
         )
@@ -88,13 +93,16 @@ class McmcRun:
         self.X_train_raw, self.y_train = model.X_train[train], model.y_train[train]
         self.X_test_raw, self.y_test = model.X_test[test], model.y_test[test]
         self.scaler, self.kernel = model.scaler, model.engine.kernel
+        # the family the model trains (its engine's; the setting for a method that has none): K ≥ 3 compares it
+        self.family = getattr(model.engine, "family", model.config["multiclass_family"])
+        self.class_names = [str(name) for name in model.classes]
         self.m = min(model.n_inducing if n_inducing is None else n_inducing, len(train))
         self.settings = dict(n_samples=n_samples, burn_in=burn_in, n_chains=n_chains)
         self.projection = Projection(self.X_train_raw, plane, features)
         self.feature_names = list(model.feature_names)
         self.latest = Progress(FITTING, 0.0)
         self.stage = FITTING
-        self.sampler: GibbsChains | None = None  # the logit sampler or the K-class one
+        self.sampler: GibbsChains | StickBreakingGibbsSampler | None = None  # the logit, K-class or stick sampler
         self.results: dict = {}
         self.surfaces: dict | None = None
 
@@ -114,11 +122,12 @@ class McmcRun:
             n_inducing=self.m,
             max_stored_draws=100,
             subsampled_from=self.n_available[0] if self.subsampled else None,
+            family=self.family,
             **self.settings,
         )
         run = yield from self._followed(study)
         self.results = {"sparse": run.sparse, "full": run.full}
-        if run.factorised is not None:  # K ≥ 3: the paper's factorised family beside the joint one
+        if run.factorised is not None:  # K ≥ 3, logistic-softmax: the paper's factorised family beside the joint one
             self.results["factorised"] = run.factorised
         self.stage = SURFACES
         axes = grid_axes(self.projection.to_plane(self.X_train_raw), SURFACE_RESOLUTION)
@@ -196,7 +205,7 @@ class McmcTab(Tab, pn.viewable.Viewer):
         self.mixing = pn.pane.Alert("", alert_type="danger", visible=False, sizing_mode="stretch_width")
         self.more_sweeps = pn.widgets.Button(label="Run again with more sweeps", color="primary", visible=False)
         self.more_sweeps.on_click(lambda event: self._run_longer())
-        self.summary = pn.pane.Markdown("", sizing_mode="stretch_width")
+        self.summary = pn.pane.Markdown("", sizing_mode="stretch_width", disable_math=True)  # class names as text
         self.run: McmcRun | None = None
         self._shown_results = False
         self._shown_traces = 0
@@ -295,7 +304,10 @@ class McmcTab(Tab, pn.viewable.Viewer):
         run = self.run
         self.comparison.objects = [canvas_pane(panel) for panel in mcmc_comparison(results)]
         self.summary.object = "\n\n".join(
-            [agreement(r) for r in results.values()] + family_gap(results) + [_summary_table(results, run)]
+            stick_model(run)
+            + [agreement(r) for r in results.values()]
+            + family_gap(results)
+            + [_summary_table(results, run)]
         )
         if run.subsampled:
             self.note.object = (
@@ -361,9 +373,12 @@ class McmcTab(Tab, pn.viewable.Viewer):
                 pn.pane.Markdown(
                     "Exact posterior of the full GP by Pólya-Gamma Gibbs sampling, against X-GPC fitted "
                     "at the **same kernel** (the model's current ℓ, σ², γ) by coordinate ascent, on the same "
-                    "data: the paper's Fig. 1. Dashed line: perfect agreement. With three or more classes, full "
-                    "X-GPC is fitted twice: in the joint q(λ, n) (the default) and in the paper's factorised "
-                    f"q(λ)q(n), to show the mean-field gap. Sparse X-GPC has {SPARSE_INDUCING} inducing points by "
+                    "data: the paper's Fig. 1. Dashed line: perfect agreement. With three or more classes the "
+                    "sampler samples the model's own multi-class family: stick-breaking (the default) by K − 1 "
+                    "binary samplers, one per logit of the stick; the logistic-softmax ('joint' or 'factorised') "
+                    "by its own augmentation, and full X-GPC is then fitted twice, in the joint q(λ, n) and in the "
+                    f"paper's factorised q(λ)q(n), to show the mean-field gap. Sparse X-GPC has {SPARSE_INDUCING} "
+                    "inducing points by "
                     "default, not the Train tab's 100: on the 300-point subsample of banana-like 100 of them span "
                     "the full GP, and sparse and full then agree (largest difference in p(y=1) at the test points "
                     "0.0002 at the untrained kernel, 0.0014 after 300 iterations), so the paper's sparse-against-"
@@ -410,10 +425,26 @@ def agreement(result) -> str:
     )
 
 
+def stick_model(run: McmcRun) -> list[str]:
+    """For a stick-breaking comparison (K ≥ 3, the default family), what the sampler samples in a sentence: the
+    classes on the stick in their order (the names as text) and the K − 1 binary posteriors; [] otherwise."""
+    sampler = run.sampler
+    if not isinstance(sampler, StickBreakingGibbsSampler):
+        return []
+    names = [markdown_text(run.class_names[k]) for k in sampler.likelihood.order]
+    return [
+        f"**Stick-breaking model**: the classes on the stick in the order {', '.join(names)}; logit j breaks off "
+        "the j-th of them from the points not taken before it. At a fixed kernel its exact posterior is "
+        f"{len(sampler.logits)} independent binary logit posteriors, logit j on the training points that reach it "
+        f"({', '.join(str(len(rows)) for rows in sampler.subsets)} points), each sampled by the binary PG sampler; "
+        "the latent panels show the logits, the probability panel every class."
+    ]
+
+
 def family_gap(results: dict) -> list[str]:
-    """For K ≥ 3 (results holding "full", the default joint q(λ, n), and "factorised", the paper's q(λ)q(n)), the
-    mean-field gap in a sentence: each family's average latent-mean offset from MCMC's at the test points
-    (`studies.comparison.mean_offset`) and test NLLs; [] otherwise."""
+    """For the logistic-softmax at K ≥ 3 (results holding "full", the joint q(λ, n), and "factorised", the paper's
+    q(λ)q(n)), the mean-field gap in a sentence: each family's average latent-mean offset from MCMC's at the test
+    points (`studies.comparison.mean_offset`) and test NLLs; [] otherwise."""
     if "factorised" not in results or "full" not in results:
         return []
 
@@ -424,7 +455,7 @@ def family_gap(results: dict) -> list[str]:
     joint, factorised = results["full"].summary(), results["factorised"].summary()
     return [
         "**The mean-field gap**: the paper's factorised family's latent means sit "
-        f"{offset(results['factorised'])} MCMC's on average; the joint family's (X-GPC full, the default) "
+        f"{offset(results['factorised'])} MCMC's on average; the joint family's (X-GPC full) "
         f"{offset(results['full'])} (MCMC's own Monte Carlo error at most {joint['mean/mcmc_se_max']:.2f}). "
         f"Test NLL: factorised {factorised['nll_vi']:.3f}, joint {joint['nll_vi']:.3f}, MCMC {joint['nll_mcmc']:.3f}. "
         "The factorised q(λ)q(n) counts too few Poisson n_k, so every latent floats up and the probabilities "

@@ -6,12 +6,15 @@ by exact coordinate ascent against the PG Gibbs sampler's posterior, compared at
     run = finish(study, print)            # … run to its end by a script; a tab's worker advances it a step at a time
     run = run_comparison(X, y, kernel, n_inducing=100)   # the same from one data set: subsample, split, run, report
 
-Labels are class indices: two classes compare X-GPC with the PG Gibbs sampler of the logit GP (`gibbs.GibbsSampler`),
-K ≥ 3 multi-class X-GPC (`xgpc_multiclass.XGPCMulticlass`, which `recipe.full_batch_engine` builds for such labels)
-with the exact sampler of the logistic-softmax GP (`gibbs_multiclass.MulticlassGibbsSampler`), per class. For K ≥ 3
-the full fit is made in both variational families of (λ, n) on the same points: the default joint q(λ, n) (`full`)
-and the paper's factorised q(λ)q(n) (`factorised`, labelled `FACTORISED_LABEL`), whose latent means sit above the
-sampler's where the joint family's land on them (`mean_offset`).
+Labels are class indices: two classes compare X-GPC with the PG Gibbs sampler of the logit GP (`gibbs.GibbsSampler`);
+K ≥ 3 compare multi-class X-GPC in the chosen family (`family`, default `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`)
+with the exact sampler of its own model, per class:
+- "stick-breaking": `xgpc_stickbreaking.XGPCStickBreaking` (full and sparse) against
+  `gibbs_stickbreaking.StickBreakingGibbsSampler` (K − 1 binary PG samplers, classes on the stick in the same order);
+- "joint" or "factorised": `xgpc_multiclass.XGPCMulticlass` against the exact sampler of the logistic-softmax GP
+  (`gibbs_multiclass.MulticlassGibbsSampler`), the full fit made in both variational families of (λ, n) on the same
+  points: the joint q(λ, n) (`full`) and the paper's factorised q(λ)q(n) (`factorised`, labelled `FACTORISED_LABEL`),
+  whose latent means sit above the sampler's where the joint family's land on them (`mean_offset`).
 
 Each step of the generator is short (≈ `STEP_SECONDS` of fitting or sampling), so a tab stays responsive and can
 stop it between two steps; what it yields says how far it got (stage, share of the sweeps, sweeps per second, time
@@ -33,6 +36,7 @@ from explorer.compare import ComparisonResult, compare_with_mcmc
 from explorer.data.datasets import train_test_split
 from explorer.gibbs import N_MAX, GibbsChains, GibbsSampler
 from explorer.gibbs_multiclass import MulticlassGibbsSampler
+from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
@@ -40,6 +44,8 @@ from explorer.recipe import full_batch_engine
 from explorer.studies import finish
 from explorer.training import fit_to_optimum
 from explorer.xgpc import XGPC
+from explorer.xgpc_multiclass import FAMILIES
+from explorer.xgpc_stickbreaking import DEFAULT_MULTICLASS_FAMILY, MULTICLASS_FAMILIES, STICK_BREAKING
 
 FITTING = "fitting X-GPC by coordinate ascent"
 SAMPLING = "sampling"
@@ -72,18 +78,18 @@ class Progress:
     sweeps_per_second: float = math.nan
     seconds_left: float = math.nan
     diagnostics: dict[str, float] | None = None
-    sampler: GibbsChains | None = None
+    sampler: GibbsChains | StickBreakingGibbsSampler | None = None
 
 
 @dataclass
 class ComparisonRun:
-    """What a comparison did: the comparison(s) (`full`, `sparse`; for K ≥ 3 also `factorised`, the full fit in the
-    paper's factorised family, else None), the fitted X-GPC engines, the sampler (traces, draws), the data it ran on
+    """What a comparison did: the comparison(s) (`full`, `sparse`; for K ≥ 3 in a logistic-softmax family also
+    `factorised`, the full fit in the paper's factorised family, else None), the fitted X-GPC engines, the sampler (traces, draws), the data it ran on
     (standardised as given) and `subsampled_from` (the size before subsampling, None if none)."""
 
     full: ComparisonResult
     sparse: ComparisonResult | None
-    sampler: GibbsChains
+    sampler: GibbsChains | StickBreakingGibbsSampler
     X_train: np.ndarray
     y_train: np.ndarray
     X_test: np.ndarray
@@ -108,23 +114,23 @@ def mean_offset(result: ComparisonResult) -> float:
     return float(np.mean(result.vi_mean - result.mcmc_mean))
 
 
-def factorised_full_engine(X: np.ndarray, y: np.ndarray, kernel: Kernel) -> XGPC:
-    """Full multi-class X-GPC in the paper's factorised family q(λ)q(n), with `recipe.full_batch_engine`'s settings
-    (full batches, constant ρ = 1: exact coordinate ascent, fixed kernel). X (n, d) standardised, y (n,) K ≥ 3 class
-    indices."""
+def family_engine(X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, family: str) -> XGPC:
+    """Multi-class X-GPC in the family `family` (`xgpc_stickbreaking.MULTICLASS_FAMILIES`), full (Z None) or sparse,
+    with `recipe.full_batch_engine`'s settings (full batches, constant ρ = 1: exact coordinate ascent, fixed kernel).
+    X (n, d) standardised, y (n,) K ≥ 3 class indices."""
     return methods.build(
         "xgpc",
         X,
         y,
-        None,
+        Z,
         kernel,
         batch_size=len(y),
         rng=np.random.default_rng(0),
         step_size="constant",
         rho=1.0,
         learn_hyperparameters=False,
-        full=True,
-        multiclass_family="factorised",
+        multiclass_family=family,
+        **({"full": True} if Z is None else {}),
     )
 
 
@@ -199,17 +205,20 @@ def comparison(
     max_stored_draws: int = 1000,
     subsampled_from: int | None = None,
     diagnostics_share: float = 0.1,
+    family: str = DEFAULT_MULTICLASS_FAMILY,
 ) -> Generator[Progress, None, ComparisonRun]:
     """Fig. 1 at a fixed kernel as a generator: fit full X-GPC (and a sparse one with `n_inducing` inducing points
-    placed by k-means++ on the training inputs, as every run places them; for K ≥ 3 also a full one in the paper's
-    factorised family, `factorised_full_engine`) by exact coordinate ascent
-    (`recipe.full_batch_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in` + `n_samples`
-    sweeps (at most `max_stored_draws` kept per chain), compare both with the sampler at the test points. Yields a
-    `Progress` after each short step (fractions non-decreasing, 1 from the end of sampling on); returns the
-    `ComparisonRun`.
+    placed by k-means++ on the training inputs, as every run places them; for K ≥ 3 in the family `family`, and for
+    the logistic-softmax families also a full one in the paper's factorised family) by exact coordinate ascent
+    (`recipe.full_batch_engine`, `family_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in`
+    + `n_samples` sweeps (at most `max_stored_draws` kept per chain), compare both with the sampler at the test
+    points. Yields a `Progress` after each short step (fractions non-decreasing, 1 from the end of sampling on);
+    returns the `ComparisonRun`.
 
     X_train (n, d) and X_test (n*, d) standardised (as the kernel expects them), y class indices 0…K−1 (K = the
-    highest training index + 1; K ≥ 3 compares multi-class X-GPC with `MulticlassGibbsSampler`), n ≤ the sampler's
+    highest training index + 1; K ≥ 3 compares multi-class X-GPC with the exact sampler of the model of `family`:
+    `StickBreakingGibbsSampler` for "stick-breaking", `MulticlassGibbsSampler` for "joint" and "factorised", module
+    docstring; two classes ignore it), n ≤ the sampler's
     limit (checked, with the sampler's other settings, before any work); `subsampled_from` is recorded in the results.
     The sampler and the inducing points draw from `streams(seed)`. `diagnostics_share`: the largest share of the
     time spent on the live R̂ and ESS (0: none; the results carry the final ones either way).
@@ -224,29 +233,38 @@ def comparison(
         n_samples=n_samples,
         max_stored_draws=max_stored_draws,
     )
+    if family not in MULTICLASS_FAMILIES:
+        raise ValueError(f"unknown multi-class family {family!r}; choose one of {', '.join(MULTICLASS_FAMILIES)}")
     n_classes = int(labelled_data(X_train, y_train)[1].max()) + 1
-    sampler = (
-        MulticlassGibbsSampler(X_train, y_train, kernel, n_classes, **settings)
-        if n_classes > 2
-        else GibbsSampler(X_train, y_train, kernel, **settings)
-    )
+    if n_classes == 2:
+        sampler = GibbsSampler(X_train, y_train, kernel, **settings)
+    elif family == STICK_BREAKING:
+        sampler = StickBreakingGibbsSampler(X_train, y_train, kernel, n_classes, **settings)
+    else:
+        sampler = MulticlassGibbsSampler(X_train, y_train, kernel, n_classes, **settings)
+    logistic_softmax = n_classes > 2 and family in FAMILIES
+    fitted = "joint" if logistic_softmax else family  # the logistic-softmax's joint fit, its factorised one beside it
     X_train, y_train = sampler.X, sampler.y
+
+    def engine(Z: np.ndarray | None, fitted_family: str = fitted) -> XGPC:
+        if n_classes == 2:
+            return full_batch_engine("xgpc", X_train, y_train, Z, kernel, full=Z is None)
+        return family_engine(X_train, y_train, Z, kernel, fitted_family)
+
     yield Progress(FITTING, 0.0)
-    full = full_batch_engine("xgpc", X_train, y_train, None, kernel, full=True)
+    full = engine(None)
     sweeps, seconds = yield from _fitted(full)
     cost = {"full": {"vi_seconds": seconds, "vi_iterations": sweeps}}
     sparse = None
     if n_inducing is not None:
         start = time.perf_counter()
-        sparse = full_batch_engine(
-            "xgpc", X_train, y_train, kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]), kernel
-        )
+        sparse = engine(kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]))
         placed = time.perf_counter() - start
         sweeps, seconds = yield from _fitted(sparse)
         cost["sparse"] = {"vi_seconds": placed + seconds, "vi_iterations": sweeps}
     factorised = None
-    if n_classes > 2:
-        factorised = factorised_full_engine(X_train, y_train, kernel)
+    if logistic_softmax:
+        factorised = engine(None, "factorised")
         sweeps, seconds = yield from _fitted(factorised)
         cost["factorised"] = {"vi_seconds": seconds, "vi_iterations": sweeps}
     diagnostics = yield from _sampled(sampler, diagnostics_share)
@@ -350,7 +368,7 @@ def run_comparison(
     X : ndarray of shape (n, d)
         Inputs as given (standardise beforehand).
     y : ndarray of shape (n,)
-        Class indices 0…K−1 (K ≥ 3: multi-class X-GPC against the logistic-softmax sampler, per class).
+        Class indices 0…K−1 (K ≥ 3: multi-class X-GPC in `family` against its model's exact sampler, per class).
     kernel : Kernel
         The kernel both the sampler and X-GPC use (fixed).
     n_train_max : int, default N_MAX
@@ -365,14 +383,16 @@ def run_comparison(
     **settings
         The study's own (`comparison`, with its defaults): `n_samples`, `burn_in`, `n_chains` (Gibbs draws kept per
         chain, discarded per chain, and chains), `n_inducing` (m of the sparse X-GPC; None: no sparse fit),
-        `max_stored_draws` (draws kept for the predictive, thinned evenly).
+        `max_stored_draws` (draws kept for the predictive, thinned evenly), `family` (K ≥ 3: the multi-class X-GPC
+        family compared, default "stick-breaking" against the stick-breaking sampler; "joint" or "factorised"
+        against the logistic-softmax sampler, in both families).
 
     Returns
     -------
     ComparisonRun
-        The full and sparse X-GPC against MCMC (`full`, `sparse`: per-point pairs and bounds, `summary()`; K ≥ 3
-        also `factorised`, the full fit in the paper's factorised family), the sampler (traces, R̂, ESS), the data it
-        ran on and the fitted engines.
+        The full and sparse X-GPC against MCMC (`full`, `sparse`: per-point pairs and bounds, `summary()`; for the
+        logistic-softmax families also `factorised`, the full fit in the paper's factorised family), the sampler
+        (traces, R̂, ESS), the data it ran on and the fitted engines.
 
     Raises
     ------

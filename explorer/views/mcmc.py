@@ -6,10 +6,11 @@ the identity line; the two decision surfaces side by side; the sampler's log-lik
     mcmc_comparison(run)                                    # three scatter panels
     mcmc_traces(run.sampler)
 
-K ≥ 3 classes (multi-class X-GPC against the logistic-softmax sampler): the panels are the mean, the variance and
-p(y*=k), each with every class's values at every test point (`ComparisonResult.pairs`), and a third variant beside
-sparse and full: the full fit in the paper's factorised q(λ)q(n) ("factorised"), above the diagonal where the default
-joint family sits near it.
+K ≥ 3 classes: the panels are the mean, the variance and p(y*=k), each with every latent function's (every class's)
+values at every test point (`ComparisonResult.pairs`). Stick-breaking (the default family, against its own sampler):
+the latent panels show the K − 1 logits ψ*_j. The logistic-softmax against its sampler: one latent f*_k per class, and
+a third variant beside sparse and full, the full fit in the paper's factorised q(λ)q(n) ("factorised"), above the
+diagonal where the joint family sits near it.
 
 Inputs are the comparison's results: a `ComparisonRun` (`explorer.studies.comparison`), one `ComparisonResult`
 (`explorer.compare`), or a dict name → result (as the MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
@@ -26,6 +27,12 @@ from explorer.views.surface import decision_surface_from_arrays
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
 CLASS_PANELS = {"mean": "posterior mean of f*_k", "variance": "posterior variance of f*_k", "p(y=k)": "p(y*=k)"}
 """The panels for K ≥ 3 classes: every class's values in one panel."""
+STICK_PANELS = {
+    "mean": "posterior mean of the logits ψ*_j",
+    "variance": "posterior variance of the logits ψ*_j",
+    "p(y=k)": "p(y*=k)",
+}
+"""The panels for the stick-breaking model (K − 1 logits, K classes)."""
 # Sparse and full X-GPC often agree to the pixel: open circles around small filled diamonds keep both visible.
 MARKERS = {
     "sparse": dict(
@@ -53,8 +60,11 @@ def comparison_results(results) -> dict:
 
 
 def _panels(results: dict) -> dict[str, str]:
-    """The panels of these results, name → title: `PANELS` for two classes, `CLASS_PANELS` for K ≥ 3."""
-    return CLASS_PANELS if any(getattr(r, "n_classes", 2) > 2 for r in results.values()) else PANELS
+    """The panels of these results, name → title: `PANELS` for two classes, for K ≥ 3 `CLASS_PANELS` (the
+    logistic-softmax) or `STICK_PANELS` (stick-breaking, whose latent functions are the logits)."""
+    if not any(getattr(r, "n_classes", 2) > 2 for r in results.values()):
+        return PANELS
+    return CLASS_PANELS if all(r.latent_per_class for r in results.values()) else STICK_PANELS
 
 
 def mcmc_scatter(results, quantity: str) -> hv.Overlay:

@@ -121,6 +121,53 @@ def elbo_kernel_gradient(
     return grad
 
 
+def summed_kernel_gradient(
+    kernel: Kernel,
+    X_batch: np.ndarray,
+    Z: np.ndarray,
+    K_zz: np.ndarray,
+    n: int,
+    mu: np.ndarray,
+    K_inv: np.ndarray,
+    kappa: np.ndarray,
+    K_sm: np.ndarray,
+    products: list,
+    labels: np.ndarray,
+    theta: np.ndarray,
+    kappa_mu: np.ndarray,
+) -> np.ndarray:
+    """Σ_j of `elbo_kernel_gradient` over J latent functions that share the kernel, Z and the minibatch (sparse mode),
+    at their pseudo-data (labels[:, j], theta[:, j]). That gradient is the kernel's `contract_gradient` of an adjoint
+    matrix G_j, linear in it, so the J adjoints are summed and contracted once (one kernel derivative pass, not J):
+
+        G_sm,j/(n/s) = Θ_j(κ − T_j) + u_j(Aμ_j)ᵀ,  u_j = ½y_j − θ_j∘κμ_j,  T_j = K_sm N_j,  N_j = AΣ_jA,  A = K_mm⁻¹
+        G_mm,j/(n/s) = κᵀ(½Θ_jκ − G_sm,j/(n/s)) + ½(N_j − A + Aμ_j(Aμ_j)ᵀ)/(n/s)
+
+    and ∂/∂log σ² gains −½(n/s)σ² Σ_j Σ_i θ_ij. Shapes: X_batch (s, d), Z (m, d), K_zz = kernel.cross(Z, Z), mu (J, m),
+    kappa/K_sm (s, m), products the J pairs `posterior_products(L_P[j], K_inv, K_sm)` (their T is overwritten),
+    labels/theta/kappa_mu = κμ_j (s, J). Returns (L + 1,)."""
+    s, m, scale = len(X_batch), len(Z), n / len(X_batch)
+    A_mu = mu @ K_inv  # (J, m): rows (Aμ_j)ᵀ, A symmetric
+    theta_sum = theta.sum(axis=1)
+    G = np.empty((s + m, m))  # (Σ_j G_sm,j; Σ_j G_mm,j)/(n/s): both blocks share X2 = Z
+    G_sm, G_mm = G[:s], G[s:]
+    np.multiply(theta_sum[:, None], kappa, out=G_sm)
+    G_sm += (0.5 * labels - theta * kappa_mu) @ A_mu
+    N_sum = A_mu.T @ A_mu - len(mu) * K_inv
+    for j, (N, T) in enumerate(products):
+        T *= theta[:, j, None]
+        G_sm -= T
+        N_sum += N
+    R = np.multiply((0.5 * theta_sum)[:, None], kappa)
+    R -= G_sm
+    np.matmul(kappa.T, R, out=G_mm)
+    G_mm += (0.5 / scale) * N_sum
+    gradient = kernel.contract_gradient(np.concatenate([X_batch, Z]), Z, np.concatenate([K_sm, K_zz]), G)
+    gradient *= scale
+    gradient[-1] -= 0.5 * scale * kernel.variance * theta_sum.sum()
+    return gradient
+
+
 def cholesky_backward(L: np.ndarray, L_inv: np.ndarray, G_L: np.ndarray) -> np.ndarray:
     """Symmetric ∂f/∂A from ∂f/∂L (lower part used) for L = chol(A) (Murray 2016): L⁻ᵀ Φ(LᵀḠ_L) L⁻¹, Φ = lower
     triangle with halved diagonal. All (m, m)."""

@@ -114,9 +114,11 @@ class Trainer:
     fires only once kernel learning has had `kernel_steps_to_move` steps, `kernel_had_its_chance`) or "none".
     `eval_share` (None: evaluate at every multiple of `eval_every`) bounds the live evaluation's cost where it would
     dominate (a large test set against a cheap iteration, as on the paper's big sets): an evaluation at a multiple of
-    `eval_every` is skipped until the wall time since the previous one ended is at least that one's cost × (1/share −
-    1), so evaluation takes at most about `eval_share` of the wall time; every row is still exact for its iteration.
-    Its timing depends on the machine, so benchmarks and fits leave it off; the dashboard's Play turns it on.
+    `eval_every` is skipped until the run has trained (`seconds`) for at least that one's cost × (1/share − 1) since
+    it, so evaluation takes at most about `eval_share` of the run's time (its training plus its evaluations; time
+    the run waits between its steps, e.g. for its turn on a shared server, is neither); every row is still exact for
+    its iteration. Its timing depends on the machine, so benchmarks and fits leave it off; the dashboard's Play turns
+    it on.
 
     Parameters
     ----------
@@ -182,7 +184,7 @@ class Trainer:
         self.eval_share: float | None = None
         self.eval_seconds = 0.0  # wall time spent in `evaluate`
         self.evaluations = 0  # calls of `evaluate`
-        self._last_evaluation = (0.0, 0.0)  # (when the last evaluation ended, what it cost), perf_counter seconds
+        self._last_evaluation = (0.0, 0.0)  # (training `seconds` at the last evaluation, what it cost in seconds)
         rng = rng if rng is not None else np.random.default_rng(0)
         self.elbo_index = None if engine.n <= elbo_points else np.sort(rng.choice(engine.n, elbo_points, replace=False))
 
@@ -209,7 +211,7 @@ class Trainer:
         end = time.perf_counter()
         self.eval_seconds += end - start
         self.evaluations += 1
-        self._last_evaluation = (end, end - start)
+        self._last_evaluation = (self.seconds, end - start)
         return row
 
     def evaluate_skipped(self) -> bool:
@@ -222,11 +224,11 @@ class Trainer:
         return True
 
     def _evaluation_due(self) -> bool:
-        """Whether an evaluation at a multiple of `eval_every` keeps within `eval_share` of the wall time."""
+        """Whether an evaluation at a multiple of `eval_every` keeps within `eval_share` of the run's time."""
         if self.eval_share is None:
             return True
-        ended, cost = self._last_evaluation
-        return time.perf_counter() - ended >= cost * (1.0 / self.eval_share - 1.0)
+        trained, cost = self._last_evaluation
+        return self.seconds - trained >= cost * (1.0 / self.eval_share - 1.0)
 
     def _evaluate(self) -> dict:
         engine = self.engine

@@ -37,7 +37,10 @@ The model is not symmetric in the classes: the order π changes the prior over c
 rule adopted is the class index order (`DEFAULT_CLASS_ORDER`, `CLASS_ORDERS`: measured in BENCHMARKS.md "multiclass:
 stick-breaking PG family (issue 29.3b)"; the most-frequent-first order was never better). Kernel learning is the binary X-GPC's: one Adam step on the shared kernel
 along the sum over logits of the binary kernel gradient, of the augmented bound or (the default, as for two classes)
-of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`). With K = 2 the model is the binary logit
+of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`), the logits' adjoints summed and contracted
+once (`hyperparameters.summed_kernel_gradient`). Measured and not adopted for this family (BENCHMARKS.md, "multiclass:
+stick-breaking kernel learning (issue 29.3b)"): one kernel per logit, a faster kernel rate (the kernel then runs
+away on a generated K = 5 set), a weak kernel prior, σ₀² = 4, ARD. With K = 2 the model is the binary logit
 model itself (one logit, p(y = π(0)) = σ(ψ₀)).
 """
 
@@ -52,7 +55,7 @@ from scipy.linalg.blas import dtrmm, dtrsm
 from scipy.special import expit, ndtr
 
 from explorer.convergence import SlidingWindow
-from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products
+from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, summed_kernel_gradient
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import (
@@ -449,12 +452,17 @@ class XGPCStickBreaking(XGPC):
         t, reach = stick_labels(positions, self.n_logits)
         if self.kernel_bound == "augmented":
             return reach * t, reach * pg_mean(np.sqrt(np.maximum(a * a + v, 0.0)))
-        labels, theta = pseudo_data(a.ravel(), *gauss_hermite_slopes(logit_slopes, t.ravel(), a.ravel(), v.ravel()))
-        return reach * labels.reshape(a.shape), reach * theta.reshape(a.shape)
+        reached = reach > 0  # the quadrature on the entries that count only (about half of them at K = 10)
+        labels, theta = np.zeros(a.shape), np.zeros(a.shape)
+        labels[reached], theta[reached] = pseudo_data(
+            a[reached], *gauss_hermite_slopes(logit_slopes, t[reached], a[reached], v[reached])
+        )
+        return labels, theta
 
     def _kernel_gradient(self, X_b, positions, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(kernel log-parameters) at the current q: the sum over logits of the binary gradient
-        (`hyperparameters.elbo_kernel_gradient`) at the logit's pseudo-data on the points that reach it."""
+        (`hyperparameters.elbo_kernel_gradient`) at the logit's pseudo-data on the points that reach it, in the sparse
+        mode with the logits' adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`)."""
         if self.full:
             return sum(
                 elbo_kernel_gradient(
@@ -478,24 +486,8 @@ class XGPCStickBreaking(XGPC):
         a = kappa @ self.mu.T
         v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
         labels, theta = self._kernel_pseudo_data(positions, a, v)
-        return sum(
-            elbo_kernel_gradient(
-                self.kernel,
-                X_b,
-                labels[:, j],
-                self.Z,
-                self.n,
-                self.mu[j],
-                self.L_P[j],
-                self.K_inv,
-                kappa,
-                K_sm,
-                theta[:, j],
-                K_zz=self.K_zz,
-                products=products[j],
-                kappa_mu=a[:, j],
-            )
-            for j in range(self.n_logits)
+        return summed_kernel_gradient(
+            self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, products, labels, theta, a
         )
 
     # ----- objective and prediction ----------------------------------------------------------------------------------

@@ -2,6 +2,10 @@
 /usr/bin/chromium), headless, for the Playwright tests (its own browser download cannot work here)."""
 
 import os
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 # BLAS on one thread for the whole run, set before numpy or scipy load their OpenBLAS (threadpoolctl can only limit
@@ -14,6 +18,7 @@ for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import pytest  # noqa: E402
 from threadpoolctl import threadpool_limits  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
 PAPER_DATA = Path(os.environ.get("XGPC_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data")
 
 
@@ -50,6 +55,34 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "viewport": {"width": 1500, "height": 1000}}
+
+
+@pytest.fixture(scope="session")
+def panel_served(tmp_path_factory):
+    """`panel serve apps/explorer.py` as a user types it, in its own process, started once for the run (each test
+    opens its own page, so its own session): the app's URL. The server's output is in the failure message if it
+    exits or never listens."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    command = [sys.executable, "-m", "panel", "serve", str(ROOT / "apps" / "explorer.py"), "--port", str(port)]
+    command += ["--address", "127.0.0.1", f"--allow-websocket-origin=127.0.0.1:{port}"]
+    log = tmp_path_factory.mktemp("panel-serve") / "output.txt"
+    with log.open("w") as output:
+        server = subprocess.Popen(command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120  # failsafe on a loaded machine, not a claim about speed
+        while True:
+            assert server.poll() is None, f"panel serve exited: {log.read_text()}"
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, f"panel serve did not start: {log.read_text()}"
+            time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}/explorer"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def pytest_collection_finish(session):

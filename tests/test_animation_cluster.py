@@ -4,15 +4,15 @@ the session's model untouched (a model copy sent pickled trains on bit for bit a
 worker is the tab's "could not be made" message and the session carries on; a page downloads the GIF and steps
 meanwhile.
 The one-shot jobs underneath (`cluster.call_on_cluster`, `cluster.wait`): progress reaches the session, the work runs
-in a worker process, its error is raised in the session, and a session that stops waiting cancels the task."""
+in a worker process, its error is raised in the session, and a session that stops waiting cancels the task. Without a
+scheduler the animation is made at home without importing Dask: in test_classroom's no-Dask test (one process for
+the app's paths)."""
 
 import asyncio
 import io
 import os
 import pickle
 import signal
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -216,25 +216,3 @@ def test_a_session_that_stops_waiting_cancels_its_task_which_frees_its_worker(wa
             break
         time.sleep(0.1)
     assert not any(busy.values())
-
-
-def test_without_a_scheduler_the_animation_is_made_at_home_without_dask():
-    script = """
-import asyncio, sys
-from explorer.dashboard import Dashboard, train
-from explorer.methods import METHODS
-from explorer.model import Model
-from explorer.views.export import run_copy
-train.ANIMATION_FRAMES, train.ANIMATION_SIZE = 2, dict(width=320, height=240, dpi=40, resolution=12, fps=2)
-dashboard = Dashboard(Model(dataset="moons", n_points=200, n_inducing=15, batch_size=50))
-dashboard.train.animation_iterations.value = 20
-gif = asyncio.run(dashboard.train.animation_file_bytes()).getvalue()
-dashboard.close()
-print(gif[:6].decode(), sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed")))
-"""
-    env = {key: value for key, value in os.environ.items() if key != cluster.ENVIRONMENT_VARIABLE}
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[-2] == "GIF89a []"

@@ -4,16 +4,11 @@ session carries on; one session's upload is read off the event loop, so another 
 every upload gets feedback. The helpers and the Chromium fixtures are those of test_browser.py and conftest.py."""
 
 import asyncio
-import os
-import socket
-import subprocess
-import sys
 import threading
-import time
 
 import numpy as np
 import pytest
-from test_browser import LIVE_POINTS, ROOT, TIMEOUT_MS, free_port, open_app, served, shoot, wait_server  # noqa: F401 (served: the in-process server fixture)
+from test_browser import LIVE_POINTS, TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401 (served: the in-process server fixture)
 
 from explorer.dashboard import app, parsers, uploads
 from explorer.dashboard.data import MAX_UPLOAD_BYTES
@@ -216,44 +211,12 @@ def test_every_upload_gets_feedback_and_a_refused_file_offers_its_own_header(ser
     assert errors == []
 
 
-def test_panel_serve_has_the_same_upload_limit(page):
+def test_panel_serve_has_the_same_upload_limit(panel_served, page):
     """`panel serve apps/explorer.py` as a user types it: the browser refuses a file over the limit, takes one under."""
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "panel",
-        "serve",
-        str(ROOT / "apps" / "explorer.py"),
-        "--port",
-        str(port),
-        "--address",
-        "127.0.0.1",
-        f"--allow-websocket-origin=127.0.0.1:{port}",
-    ]
-    server = subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=dict(os.environ, OPENBLAS_NUM_THREADS="1"),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + TIMEOUT_MS / 1000
-        while True:
-            assert server.poll() is None, "panel serve exited"
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            assert time.monotonic() < deadline, "panel serve did not start"
-            time.sleep(0.2)
-        page.goto(f"http://127.0.0.1:{port}/explorer")
-        page.get_by_role("button", name="Play").wait_for(timeout=TIMEOUT_MS)
-        page.locator(".bk-tab", has_text="Data").click()
-        upload(page, "huge.csv", b"x1,x2,label\n" + b"0.5,0.25,a\n" * (12_000_000 // 11))
-        page.locator(".filepond--file-status-main", has_text="File is too large").wait_for(timeout=TIMEOUT_MS)
-        upload(page, "fine.csv", csv_bytes(["x1", "x2", "label"]))
-        notice(page, "Loaded fine.csv")
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    page.goto(panel_served)
+    page.get_by_role("button", name="Play").wait_for(timeout=TIMEOUT_MS)
+    page.locator(".bk-tab", has_text="Data").click()
+    upload(page, "huge.csv", b"x1,x2,label\n" + b"0.5,0.25,a\n" * (12_000_000 // 11))
+    page.locator(".filepond--file-status-main", has_text="File is too large").wait_for(timeout=TIMEOUT_MS)
+    upload(page, "fine.csv", csv_bytes(["x1", "x2", "label"]))
+    notice(page, "Loaded fine.csv")

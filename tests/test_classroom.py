@@ -268,11 +268,18 @@ def test_a_lost_worker_is_a_notification_and_the_session_carries_on(on_local_clu
 
 
 def test_without_a_scheduler_the_app_imports_no_dask():
-    """The console command and a session running its MCMC comparison at home import neither dask nor distributed."""
+    """The console command, a session running its MCMC comparison at home and a session's animation made at home
+    (issue 23) import neither dask nor distributed. One process for both: each is checked as soon as it is done."""
     script = """
-import sys, time
+import asyncio, sys, time
 import explorer.__main__, explorer.dashboard.serve
 from explorer.dashboard.app import Dashboard
+from explorer.dashboard import train
+from explorer.model import Model
+
+def dask_modules():
+    return sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed"))
+
 dashboard = Dashboard()
 dashboard.mcmc.n_train.value, dashboard.mcmc.n_samples.value, dashboard.mcmc.burn_in.value = 40, 20, 5
 dashboard.start_study(dashboard.mcmc)
@@ -280,11 +287,17 @@ deadline = time.monotonic() + 60
 while dashboard.mcmc.run.stage != "done" and time.monotonic() < deadline:
     time.sleep(0.1)
 dashboard.close()
-print(dashboard.mcmc.run.stage, sorted(m for m in sys.modules if m.split(".")[0] in ("dask", "distributed")))
+print(dashboard.mcmc.run.stage, dask_modules())
+train.ANIMATION_FRAMES, train.ANIMATION_SIZE = 2, dict(width=320, height=240, dpi=40, resolution=12, fps=2)
+dashboard = Dashboard(Model(dataset="moons", n_points=200, n_inducing=15, batch_size=50))
+dashboard.train.animation_iterations.value = 20
+gif = asyncio.run(dashboard.train.animation_file_bytes()).getvalue()
+dashboard.close()
+print(gif[:6].decode(), dask_modules())
 """
     env = {key: value for key, value in os.environ.items() if key != cluster.ENVIRONMENT_VARIABLE}
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[-2] == "done []"
+    assert done.stdout.split("\n")[-3:] == ["done []", "GIF89a []", ""], done.stdout

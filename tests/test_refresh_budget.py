@@ -1,17 +1,26 @@
 """The server-wide refresh budget (issue 33): its arithmetic (every training session the same interval, all of them
 together a fixed share of the event loop, between the fastest and the slowest rate), a Dashboard's ticks paced by it,
-and the "only what changed" paths of a refresh — axis ranges sent only when they move by a pixel, a surface frame
-only when it looks different — against what a full refresh shows."""
+the sessions' training chunks taking turns (`Turns`: the event loop then competes with one training thread for the
+GIL, not with all of them), the status line at least once a second, the live evaluation's share counted on the run's
+own time, and the "only what changed" paths of a refresh — axis ranges sent only when they move by a pixel, a surface
+frame only when it looks different — against what a full refresh shows."""
+
+import threading
+import time
 
 import numpy as np
 import pytest
 from bokeh.models import Range1d
 
+from explorer.dashboard import train as train_module
 from explorer.dashboard.app import Dashboard
-from explorer.dashboard.budget import RefreshBudget
+from explorer.dashboard.budget import RefreshBudget, Turns
 from explorer.dashboard.ranges import fit_range
 from explorer.dashboard.surface import SurfaceView
+from explorer.dashboard.tabs import Tick
 from explorer.dashboard.traces import _WIDTH, Traces
+from explorer.dashboard.worker import Worker
+from explorer.model import Model
 from explorer.views.style import P_PALETTE
 
 
@@ -170,3 +179,176 @@ def test_a_surface_frame_is_skipped_only_when_it_would_look_the_same():
     # what the page shows after a skipped frame is what the full frame would show, to half a colour step
     shown = surface.image.data["image"][0]
     assert np.max(np.abs(shown - (z + 0.4 * step))) <= 0.5 * step
+
+
+# ----- the sessions' training chunks take turns ---------------------------------------------------------------------
+def until(condition, limit: float = 120.0) -> None:
+    """Poll `condition` (a failsafe deadline, not a timing assertion)."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.01)
+
+
+class Holder(threading.Thread):
+    """A session's chunk: takes a turn, notes when it got it, holds it until released, `again` times in all."""
+
+    def __init__(self, name: str, turns: Turns, order: list, inside: list, again: int = 1):
+        super().__init__(daemon=True)
+        self.name, self.turns, self.order, self.inside, self.again = name, turns, order, inside, again
+        self.release = threading.Semaphore(0)
+
+    def run(self) -> None:
+        for _ in range(self.again):
+            with self.turns.turn(self) as granted:
+                assert granted
+                self.inside.append(self.name)
+                self.order.append(self.name)
+                self.release.acquire()
+                self.inside.remove(self.name)
+
+
+def test_training_chunks_take_turns_first_come_first_served_and_one_that_asks_again_waits_behind():
+    turns, order, inside = Turns(lanes=1), [], []
+    first = Holder("a", turns, order, inside, again=2)
+    first.start()
+    until(lambda: order == ["a"])
+    others = []
+    for count, name in enumerate("bcd", start=1):  # they ask one after the other while a holds the lane
+        others.append(Holder(name, turns, order, inside))
+        others[-1].start()
+        until(lambda count=count: turns.waiting == count)
+    first.release.release()  # a's chunk ends and a asks again at once: behind b, c and d
+    until(lambda: turns.waiting == 3 and order[-1] == "b")
+    for holder in [others[0], others[1], others[2]]:
+        assert inside == [holder.name]  # one lane: one chunk at a time
+        holder.release.release()
+        until(lambda holder=holder: holder.name not in inside and len(inside) == 1)
+    first.release.release()
+    for holder in [first, *others]:
+        holder.join(timeout=60)
+    assert order == ["a", "b", "c", "d", "a"]
+    assert turns.waiting == 0
+
+
+def test_two_lanes_hold_two_chunks_at_a_time_and_a_lane_goes_to_the_longest_waiting():
+    turns, order, inside = Turns(lanes=2), [], []
+    holders = {name: Holder(name, turns, order, inside) for name in "abcd"}
+    for count, name in enumerate("abcd"):
+        holders[name].start()
+        until(lambda count=count: len(order) + turns.waiting == count + 1)
+    assert sorted(inside) == ["a", "b"] and turns.waiting == 2
+    holders["b"].release.release()  # b's lane goes to c, who waited longest
+    until(lambda: "c" in inside)
+    assert sorted(inside) == ["a", "c"] and turns.waiting == 1
+    for name in "acd":
+        until(lambda name=name: name in inside)
+        holders[name].release.release()
+    for holder in holders.values():
+        holder.join(timeout=60)
+    assert order == ["a", "b", "c", "d"]
+
+
+@pytest.mark.parametrize("lanes", [0, -1, 1.5, True])
+def test_turns_need_a_whole_number_of_lanes(lanes):
+    with pytest.raises(ValueError, match=f"lanes={lanes!r}"):
+        Turns(lanes)
+
+
+def test_a_worker_waits_for_its_turn_without_its_gate_and_leaves_the_queue_when_told_to_do_something_else():
+    turns, ran = Turns(lanes=1), []
+    worker = Worker()
+    worker.turns = turns
+    try:
+        with turns.turn("another session") as granted:  # another session's chunk holds the only lane
+            assert granted
+            worker.play(lambda: ran.append("trained") and False, take_turns=True)
+            until(lambda: turns.waiting == 1)
+            with worker.hold(timeout=60) as taken:  # the page still gets the gate at once
+                assert taken and ran == []
+            worker.pause(wait=False)  # Pause: the wait for a turn ends, the place in the queue is given up
+            until(lambda: turns.waiting == 0)
+            worker.play(lambda: ran.append("study") and False)  # a study's chunks take no turn: they run now
+            until(lambda: "study" in ran)
+            worker.play(lambda: ran.append("trained") and False, take_turns=True)
+            until(lambda: turns.waiting == 1)
+            assert "trained" not in ran
+        until(lambda: "trained" in ran)  # the lane is free: the training chunk runs
+    finally:
+        worker.stop()
+    assert not worker.alive
+
+
+def test_a_served_sessions_training_takes_turns_with_the_others_on_its_servers_budget():
+    budget = RefreshBudget()
+    dashboard = Dashboard(Model(n_points=120, n_inducing=10, batch_size=20), start=False, budget=budget)
+    try:
+        assert dashboard.worker.turns is budget.turns
+        with budget.turns.turn("the other sessions"):  # their chunks hold the lane
+            dashboard.play()
+            until(lambda: budget.turns.waiting == 1)
+            assert dashboard.model.iteration == 0
+        until(lambda: dashboard.model.iteration > 0)
+    finally:
+        dashboard.close()
+        dashboard.worker.stop(wait=60)
+
+
+# ----- the status line at least once a second; the evaluation's share on the run's own time -------------------------
+def test_the_iteration_counter_is_shown_at_the_last_refresh_before_it_would_be_a_second_old(monkeypatch):
+    """Twelve sessions' pace (a refresh every 0.45 s, the next one at most 0.62 s away) and no new evaluation: the
+    iteration counter is refreshed at most `slow_seconds` apart, so the page changes at least once a second, while the
+    status line (text that re-lays out the page) stays at least `slow_seconds` apart."""
+    clock = {"now": 1000.0}
+    monkeypatch.setattr(train_module.time, "monotonic", lambda: clock["now"])
+    dashboard = Dashboard(Model(n_points=120, n_inducing=10, batch_size=20), start=False)
+    try:
+        tab = dashboard.train
+        snapshot = dashboard.publisher.publish(dashboard.model)
+        counters, statuses = [], []
+        for _ in range(200):  # 90 s of refreshes; the Train tab not shown (no surface frames)
+            clock["now"] += 0.45
+            news = tab.collect(Tick(snapshot, False, "Data", False, next_within=0.62))
+            tab.render(news, running=True)
+            if "counter" in news:
+                counters.append(clock["now"])
+            if "status" in news:
+                statuses.append(clock["now"])
+        assert np.diff(counters).max() <= tab.slow_seconds  # never older than that where it could have been sent
+        assert np.diff(statuses).min() >= tab.slow_seconds
+        assert tab.counter.value == f"iteration {snapshot.iteration}"
+    finally:
+        dashboard.close()
+
+
+def test_the_live_evaluations_share_counts_the_runs_own_time_not_its_wait_for_a_turn(monkeypatch):
+    """One second of training per iteration, 100 s per evaluation, a 25% share, and 1,000 s of waiting (for a turn)
+    between two chunks of 10 iterations: the run evaluates every 300 s of its own training as without the waits —
+    counted on the wall clock, every multiple of eval_every would have been evaluated after a wait."""
+    from test_training import Clock, problem, xgpc
+
+    from explorer import training
+    from explorer.training import Trainer
+
+    X, y, Z = problem()
+    clock = Clock()
+    monkeypatch.setattr(training.time, "perf_counter", clock)
+    engine = xgpc(X, y, Z)
+    step, predict = engine.step, engine.predict_proba
+
+    def timed_step(k=1):
+        step(k)
+        clock.now += float(k)
+
+    def timed_predict(Xs):
+        clock.now += 100.0
+        return predict(Xs)
+
+    engine.step, engine.predict_proba = timed_step, timed_predict
+    trainer = Trainer(engine, X[:40], y[:40], eval_every=10)
+    trainer.eval_share = 0.25
+    for _ in range(100):
+        trainer.step(10)
+        clock.now += 1000.0  # the other sessions' turns
+    np.testing.assert_array_equal(trainer.history.column("iteration"), [0, 300, 600, 900])
+    assert trainer.seconds == 1000.0 and trainer.eval_seconds == 400.0

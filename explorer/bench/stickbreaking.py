@@ -12,26 +12,36 @@ K = 5 set of `bench multiclass` (--generated-rows rows) and a generated set of 1
 (`binary_features`, 3,000 rows, the shape of the DNA splice-junction set). Reported: test accuracy, NLL, top-label
 ECE (10 bins), mean top probability − accuracy, and the NLL and ECE of each entrant over the best softmax SVGP's on
 the same split. One process, one BLAS thread; the load average is recorded before and after.
+
+With --race the entrants run under `bench multiclass`'s protocol instead (`race_fold`: fold 0 of its 5-fold split of
+wine, digits, generated or binary, its validation part, Z and initial kernel, every entrant a Run raced in fair slices
+of --seconds of training), the measurement of BENCHMARKS.md "multiclass: stick-breaking kernel learning (issue
+29.3b)": the kernel rate and schedule, σ₀² and ARD entrants.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
 import os
 import sys
 import time
 import warnings
+from functools import partial
 
 import numpy as np
 from sklearn.model_selection import train_test_split
 
 from explorer import methods
+from explorer.bench import multiclass, protocol
 from explorer.bench.common import markdown_table, pinned_blas
 from explorer.bench.multiclass import generated, load
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import initial_kernel
 from explorer.metrics import error_rate, expected_calibration_error, negative_log_likelihood, settled_time_within
+from explorer.studies.race import Race
 from explorer.xgpc_stickbreaking import XGPCStickBreaking
 
 ENTRANTS = {
@@ -43,6 +53,20 @@ ENTRANTS = {
         f"stick (random order {r})": ("xgpc", {"multiclass_family": "stick-breaking", "class_order": f"random {r}"})
         for r in range(3)
     },
+    "stick (every 1)": ("xgpc", {"multiclass_family": "stick-breaking", "hyper_every": 1}),
+    "stick (rate 0.05)": ("xgpc", {"multiclass_family": "stick-breaking", "hyper_learning_rate": 0.05}),
+    "stick (every 1, rate 0.05)": (
+        "xgpc",
+        {"multiclass_family": "stick-breaking", "hyper_every": 1, "hyper_learning_rate": 0.05},
+    ),
+    "stick (σ²₀ 4)": ("xgpc", {"multiclass_family": "stick-breaking", "initial_variance": 4.0}),
+    "stick (ARD)": ("xgpc", {"multiclass_family": "stick-breaking", "ard": True}),
+    "stick (rate 0.1)": ("xgpc", {"multiclass_family": "stick-breaking", "hyper_learning_rate": 0.1}),
+    "stick (every 1, rate 0.1)": (
+        "xgpc",
+        {"multiclass_family": "stick-breaking", "hyper_every": 1, "hyper_learning_rate": 0.1},
+    ),
+    "stick (no kernel learning)": ("xgpc", {"multiclass_family": "stick-breaking", "learn_hyperparameters": False}),
     "svgp-natgrad": ("svgp-natgrad", {}),
     "svgp-adam": ("svgp-adam", {"learning_rate": 0.05}),
 }
@@ -143,10 +167,73 @@ def sliced_fit(
     }
 
 
+RACE_DATASETS = ("wine", "digits", "generated", "binary")
+"""The sets of `--race`: `bench multiclass`'s own loaders and fold split ("binary": its 180-feature 0/1 set)."""
+
+
+def race_fold(name: str, entrants: list[str], settings: dict) -> list[dict]:
+    """`bench multiclass`'s race protocol with this harness's entrants: fold 0 of the stratified k-fold split of `name`
+    prepared as `bench.multiclass.fold_split` does (the validation part, Z and ℓ₀ = √d, σ₀² = 1), every entrant a
+    Run of `protocol.make_trainer` raced in fair slices of settings["seconds"] of training (`studies.race.Race`); an
+    entrant's option "initial_variance" replaces σ₀², "ard" makes the kernel one lengthscale per feature. One record per entrant: test scores on all test rows, the
+    fitted ℓ and σ²."""
+    split, n = multiclass.fold_split(name, 0, settings)
+
+    def trainer(short):
+        builder, options = ENTRANTS[short]
+        options = dict(options)
+        kernel = split.kernel
+        if options.pop("ard", False):  # one lengthscale per feature, each starting at the shared one
+            kernel = kernel.with_log_params(
+                np.concatenate([np.full(split.X_train.shape[1], kernel.log_params[0]), kernel.log_params[-1:]])
+            )
+        if "initial_variance" in options:
+            log_params = kernel.log_params.copy()
+            log_params[-1] = math.log(options.pop("initial_variance"))
+            kernel = kernel.with_log_params(log_params)
+        return protocol.make_trainer(
+            builder,
+            dataclasses.replace(split, kernel=kernel),
+            seed=settings["seed"],
+            batch_size=settings["batch_size"],
+            convergence="none",
+            eval_every=settings["eval_every"],
+            options=options,
+        )
+
+    race = Race({short: partial(trainer, short) for short in entrants}, settings["seconds"])
+    for _ in race.run():
+        pass
+    records = []
+    for short, fitted in race.trainers.items():
+        P = fitted.engine.predict_proba(split.X_test)
+        error = error_rate(P, split.y_test)
+        records.append(
+            {
+                "dataset": f"{name} (n {n}, d {split.X_train.shape[1]})",
+                "entrant": short,
+                "accuracy": 1.0 - error,
+                "nll": negative_log_likelihood(P, split.y_test),
+                "ece": expected_calibration_error(P, split.y_test),
+                "conf_gap": float(P.max(axis=1).mean() - (1.0 - error)),
+                "seconds": fitted.seconds,
+                "iterations": fitted.engine.iteration,
+                "lengthscale": float(np.mean(fitted.engine.kernel.lengthscale)),
+                "variance": float(fitted.engine.kernel.variance),
+                "status": "raced",
+                "trace": {
+                    "seconds": fitted.history.column("seconds").tolist(),
+                    "nll": fitted.history.column("test_nll").tolist(),
+                },
+            }
+        )
+    return records
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the entrants on the data sets, print the Markdown table and the load, write the records as JSON if asked."""
     parser = argparse.ArgumentParser(prog="python -m explorer.bench.stickbreaking", description=__doc__)
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=(*DATASETS, IMBALANCED))
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=(*DATASETS, IMBALANCED, "binary"))
     parser.add_argument("--entrants", nargs="+", default=list(DEFAULT_ENTRANTS), choices=list(ENTRANTS))
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--iterations", type=int, default=None, help="train this many iterations instead of --seconds")
@@ -157,7 +244,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generated-rows", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", default=None, help="write every record here")
+    parser.add_argument(
+        "--race",
+        action="store_true",
+        help="bench multiclass's protocol instead (fold 0 of 5, its loaders, a Race of the entrants): data sets "
+        + ", ".join(RACE_DATASETS),
+    )
     args = parser.parse_args(argv)
+    if args.race:
+        return race_main(args)
     load_before = os.getloadavg()
     records = []
     with pinned_blas(1), warnings.catch_warnings():
@@ -171,6 +266,34 @@ def main(argv: list[str] | None = None) -> int:
                     {"dataset": f"{name} (n {len(y) + len(y_test)}, d {X.shape[1]})", "entrant": entrant, **record}
                 )
                 print(name, entrant, {k: v for k, v in record.items() if k != "trace"}, file=sys.stderr, flush=True)
+    return report(records, load_before, args)
+
+
+def race_main(args) -> int:
+    """The --race run: `race_fold` on each data set of --datasets (of `RACE_DATASETS`)."""
+    settings = {
+        "k": 5,
+        "seed": args.seed,
+        "generated_rows": args.generated_rows,
+        "m": args.m,
+        "eval_points": args.eval_points,
+        "seconds": args.seconds,
+        "batch_size": args.batch_size,
+        "eval_every": args.eval_every,
+    }
+    load_before = os.getloadavg()
+    records = []
+    with pinned_blas(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in args.datasets:
+            for record in race_fold(name, args.entrants, settings):
+                records.append(record)
+                print(name, record["entrant"], {k: v for k, v in record.items() if k != "trace"}, file=sys.stderr)
+    return report(records, load_before, args)
+
+
+def report(records: list[dict], load_before, args) -> int:
+    """Print the Markdown table of the records and the load; write them as JSON if asked."""
     load_after = os.getloadavg()
     rows = []
     for name in dict.fromkeys(r["dataset"] for r in records):

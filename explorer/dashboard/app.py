@@ -72,6 +72,8 @@ class Dashboard(pn.viewable.Viewer):
         self.model = model if model is not None else Model()
         self.session = Session()
         self.worker = self.session.worker
+        if budget is not None:  # the server's sessions take turns to train (`budget.Turns`)
+            self.worker.turns = budget.turns
         self.publisher = Publisher()  # the training job's snapshots, read by the periodic refresh
         self.actions = Actions(self.session, self.report_failure, lambda: self.uploads.loading())
         self.settings = Settings(self.model, lambda changes: self.changes.apply(changes), notify, self._location())

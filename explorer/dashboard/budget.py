@@ -29,10 +29,14 @@ together take at most a fixed share of the event loop (which every visitor share
 training threads need while it works), and the periodic surface frames of all of them together at most a fixed share
 of one core. Every training session gets the same rate (fair shares); when there are too many for the fastest rate,
 each is slowed, down to at most `slowest` seconds between refreshes whatever the load, and its status line says so.
+The same object holds the process's `Turns`: its sessions' training chunks run one at a time (`lanes`), so that the
+event loop competes with one training thread for the GIL, not with every session's.
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -113,7 +117,8 @@ class RefreshBudget:
     refreshes of all n together take about `share` of the event loop, leaving the rest to the other visitors and the
     GIL to training, and each session gets ≥ 1/`fastest` Hz when that fits. Periodic surface frames, computed in the
     sessions' frame threads, get `frame_share` of one core the same way (`frame_interval`). One object per server
-    process (made by `serve`, handed to every session); safe to use from any thread; `clock` is injectable for tests."""
+    process (made by `serve`, handed to every session), which also holds the process's training `turns` (`Turns` of
+    `lanes` lanes); safe to use from any thread; `clock` is injectable for tests."""
 
     def __init__(
         self,
@@ -122,6 +127,7 @@ class RefreshBudget:
         slowest: float = 2.0,
         frame_share: float = 0.25,
         memory: float = 3.0,
+        lanes: int = 1,
         clock: Callable[[], float] = time.monotonic,
     ):
         if not (0 < share <= 1 and 0 < frame_share <= 1 and 0 < fastest <= slowest and memory > 0):
@@ -137,6 +143,7 @@ class RefreshBudget:
             memory,
         )
         self.clock = clock
+        self.turns = Turns(lanes)  # the training chunks of this process's sessions take turns in `lanes` lanes
         self.cost: float | None = None  # event-loop seconds of one refresh (running mean)
         self._seen: dict[int, float] = {}  # training session → when it was last seen training
         self._lock = threading.Lock()
@@ -186,3 +193,72 @@ class RefreshBudget:
             f"each refresh takes {1000 * (self.cost or 0.0):.0f} ms of it; the refreshes of all together may take "
             f"{self.share:.0%} of it."
         )
+
+
+class Turns:
+    """Whose training chunk runs now: at most `lanes` of one server process's sessions run a chunk of their training
+    job at a time, the others wait for their turn, first come first served — a chunk that ends hands its lane to the
+    session that has waited longest, so none is left out and one that asks again goes to the back of the queue.
+
+    Why (issue 33): a training chunk is mostly Python (small matrices), so it holds the GIL, which the server's event
+    loop needs for every refresh and every visitor's request. With twelve sessions all training, the event loop
+    competed with twelve threads for the GIL and got about a thirteenth of it: a refresh that needs 4 ms of CPU took
+    the loop 100 ms of wall time, and the loop fell seconds behind its periodic callbacks. Taking turns leaves the
+    loop `lanes` competitors whatever the class's size, while the GIL lets about one thread's Python run at a time
+    anyway (measured: BENCHMARKS, issue 33). A worker waits for its turn without its gate, so the page can still take
+    the gate meanwhile, and its wait ends early when it is told to do something else (`interrupt`). Safe from any
+    thread."""
+
+    def __init__(self, lanes: int = 1):
+        if isinstance(lanes, bool) or not isinstance(lanes, int) or lanes < 1:
+            raise ValueError(f"Turns needs lanes, a whole number ≥ 1; got lanes={lanes!r}")
+        self.lanes = lanes
+        self._free = lanes  # lanes nobody holds (only while nobody waits)
+        self._queue: collections.deque = collections.deque()  # the keys waiting, longest first
+        self._tickets: dict[object, threading.Event] = {}  # a waiting key's event: set once it has a lane or gave up
+        self._granted: set = set()  # keys handed a lane that have not woken yet
+        self._lock = threading.Lock()
+
+    @property
+    def waiting(self) -> int:
+        """The chunks waiting for a lane now."""
+        with self._lock:
+            return len(self._queue)
+
+    @contextlib.contextmanager
+    def turn(self, key: object):
+        """The block runs in a lane of its own: it gets True once it has one (waited for in the order asked), or
+        False if `interrupt(key)` ended the wait first (it must then not run its chunk). `key`: the waiter (a
+        worker), one wait at a time."""
+        with self._lock:
+            if self._free and not self._queue:
+                self._free -= 1
+                granted, ticket = True, None
+            else:
+                granted, ticket = False, self._tickets.setdefault(key, threading.Event())
+                self._queue.append(key)
+        if ticket is not None:
+            ticket.wait()
+            with self._lock:
+                granted = key in self._granted
+                self._granted.discard(key)
+                del self._tickets[key]
+                if not granted:
+                    self._queue.remove(key)
+        try:
+            yield granted
+        finally:
+            if granted:
+                with self._lock:
+                    if self._queue:  # the lane goes straight to the longest waiting
+                        following = self._queue.popleft()
+                        self._granted.add(following)
+                        self._tickets[following].set()
+                    else:
+                        self._free += 1
+
+    def interrupt(self, key: object) -> None:
+        """End `key`'s wait for a turn, if it waits (its block gets False)."""
+        with self._lock:
+            if key in self._tickets:
+                self._tickets[key].set()

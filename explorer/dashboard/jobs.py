@@ -116,7 +116,7 @@ class Jobs:
                 notify(f"{label} was paused: one job runs at a time per session.", kind="info")
         self._jobs[name] = job
         self.announced = False
-        self.worker.play(job)
+        self.worker.play(job, take_turns=name in TRAINING_JOBS)
 
     def training_finished(self) -> bool:
         """Whether the training job (Play) has ended by itself (converged) and not been announced yet."""

@@ -76,19 +76,21 @@ class Refresh:
             paced = snapshot is not None
             budget = self.dashboard.budget
             self.dashboard.train.pace = budget.slowed() if budget is not None and paced else None
+            # the next refresh: at the first tick once the budget's interval has passed (paced), else the next tick
+            following = self.dashboard.period_ms / 1000 + (budget.interval() if budget is not None and paced else 0.0)
             news, prepared = {}, None
             if snapshot is None:
                 with self.session.gate() as taken:
                     if taken:
                         snapshot, prepared = self._take()
-                        tick = Tick(snapshot, prepared is not None, shown.title, force_surface)
+                        tick = Tick(snapshot, prepared is not None, shown.title, force_surface, following)
                         if shown.reads == LIVE:
                             news[shown.title] = shown.collect(tick)
                 if not taken:
                     self._force_pending = force_surface
                     return
             else:
-                tick = Tick(snapshot, False, shown.title, force_surface)
+                tick = Tick(snapshot, False, shown.title, force_surface, following)
             for tab in self.tab_list:
                 if tab.reads != LIVE:
                     news[tab.title] = tab.collect(tick)

@@ -39,6 +39,8 @@ class Tick:
     """The title of the tab shown."""
     forced: bool
     """The user acted (or chose another tab): show the state now."""
+    next_within: float = 0.0
+    """At most how many seconds until the session's next refresh (what is due before then is shown now)."""
 
 
 class Tab:

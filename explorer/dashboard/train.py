@@ -89,8 +89,9 @@ def animation_bytes(model, *, progress=None, **options) -> bytes:
 
 class TrainTab(Tab, pn.viewable.Viewer):
     """Widgets and layout of the Train tab (shows itself in a notebook); the `Dashboard` wires the buttons to its
-    worker. Its refresh (`collect`, `render`): the history rows not yet shown and the status line (at most every
-    `slow_seconds`) from the training's published snapshots, and the surface's frames, computed from a snapshot's
+    worker. Its refresh (`collect`, `render`): the history rows not yet shown, the status line (at most every
+    `slow_seconds`) and the iteration counter (at least every `slow_seconds`, so a page whose curves are not evaluated
+    for a while still shows it trains) from the training's published snapshots, and the surface's frames, computed from a snapshot's
     frozen prediction at most every `surface_seconds` while the tab is shown (and rarer when frames are slow: they take
     at most `SURFACE_SHARE` of the time) — served, in the tab's frame thread, off the event loop, and shown at the
     first refresh after they are ready; in a notebook a frame the user asked for is computed at once."""
@@ -100,8 +101,9 @@ class TrainTab(Tab, pn.viewable.Viewer):
     slow_seconds = param.Number(
         default=1.0,
         bounds=(0.1, None),
-        doc="Least time between refreshes of the status text and the ρ/kernel figure (a text "
-        "change re-lays out the page: ≈ 0.4 of a browser core at 6 Hz, measured)",
+        doc="Least time between refreshes of the status text and the ρ/kernel figure (a text change re-lays out "
+        "the page: ≈ 0.4 of a browser core at 6 Hz, measured), and longest between two of the iteration counter "
+        "while training plays (it is refreshed at the last refresh before it would be this old)",
     )
 
     def __init__(self, settings, surface, history_csv, model_copy, publisher, offload: bool):
@@ -114,6 +116,7 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self._consumed = 0  # history rows of the run shown
         self._shown_status = None
         self._slow_due = 0.0
+        self._counter_due = 0.0
         self._surface_due = 0.0
         self._surface_iteration = -1
         self._frames = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xgpc-surface")
@@ -188,7 +191,7 @@ class TrainTab(Tab, pn.viewable.Viewer):
         convergence (if one has) and what Play does next — with the warning of `metrics.chance_note` when the run
         converged no better than chance — why refreshes are slowed (`pace`, the server's `RefreshBudget`), and the
         model's last event (`Model.status`, which names its own iteration where it has one)."""
-        self.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
+        self.show_counter(iteration, converged)
         row = self.traces.last_row
         lines = []
         if row is not None:
@@ -210,6 +213,9 @@ class TrainTab(Tab, pn.viewable.Viewer):
             lines.append(("Last event: " if lines else "") + event)
         self.status.value = "<br>".join(html_text(line) for line in lines)
         self.evaluation_note.value = html_text(evaluation_note(trainer))
+
+    def show_counter(self, iteration: int, converged: bool) -> None:
+        self.counter.value = f"iteration {iteration}" + (" · converged" if converged else "")
 
     async def _history_file(self) -> io.StringIO:
         """The history as CSV, read in a thread (the read waits for the worker's gate, never on the event loop)."""
@@ -312,7 +318,8 @@ class TrainTab(Tab, pn.viewable.Viewer):
 
     def collect(self, tick: Tick | None = None) -> dict:
         """What to render of the snapshot (no gate needed): the rows not yet shown, the status (at most every
-        `slow_seconds`, unless forced or a new run), a surface frame (a finished periodic one; a new periodic one is
+        `slow_seconds`, unless forced or a new run), the counter (with the status, and at the last refresh before
+        the one shown would be `slow_seconds` old: the tick's `next_within` says when the next comes at the latest), a surface frame (a finished periodic one; a new periodic one is
         started in the frame thread when due; forced: one computed now, or served in the frame thread as well; a new
         run brings its own, or served has one started)."""
         snapshot, new_run, force_surface = tick.snapshot, tick.new_run, tick.forced
@@ -334,6 +341,10 @@ class TrainTab(Tab, pn.viewable.Viewer):
         if force_surface or new_run or now >= self._slow_due:
             update["status"] = (snapshot.iteration, snapshot.status, snapshot.converged, self.pace)
             self._slow_due = now + self.slow_seconds
+        # the counter at the last refresh before it would be `slow_seconds` old: the page changes at least that often
+        if "status" in update or now + tick.next_within >= self._counter_due:
+            update["counter"] = (snapshot.iteration, snapshot.converged)
+            self._counter_due = now + self.slow_seconds
         # A frame the user asked for; a new run brings its own, except served (its first frame comes from here).
         wanted = (force_surface and not new_run) or (new_run and self._offload)
         surface_due = wanted or (now >= self._surface_due and snapshot.iteration != self._surface_iteration)
@@ -355,6 +366,8 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self.traces.add(news["rows"])
         if "status" in news:
             self.traces.flush_parameters()
+        if "counter" in news:
+            self.show_counter(*news["counter"])
         if "status" in news and news["status"] != self._shown_status:
             iteration, status, converged, pace = news["status"]
             self.show_status(iteration, status, converged, self.trainer, pace)

@@ -22,7 +22,8 @@ class Worker:
 
     `hold()` is the gate: the worker holds it around each chunk and task, the UI around each action and each read of
     the job's live state, and a waiting UI thread goes next (the worker yields between chunks while someone waits),
-    so a click answers within a chunk.
+    so a click answers within a chunk. Served, the chunks of a training job also take turns with the other sessions'
+    (`turns`), waited for before the gate.
     """
 
     def __init__(self, name: str = "xgpc-worker"):
@@ -34,6 +35,8 @@ class Worker:
         self._tasks: collections.deque[tuple[Callable[[], object], Future]] = collections.deque()
         self._stopped = False
         self._job: Callable[[], bool] | None = None
+        self._job_takes_turns = False
+        self.turns = None  # the server's `budget.Turns` (served), which chunks of jobs played with take_turns wait for
         self.error: BaseException | None = None
         self.finished = False
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
@@ -52,20 +55,23 @@ class Worker:
     def job(self) -> Callable[[], bool] | None:
         return self._job
 
-    def play(self, job: Callable[[], bool]) -> None:
+    def play(self, job: Callable[[], bool], take_turns: bool = False) -> None:
         """Run `job` repeatedly from now on (replacing any other job). Returns at once: the job starts after the
-        chunk or task now running."""
+        chunk or task now running. `take_turns`: each chunk waits for its turn among the server's sessions
+        (`turns`, a `budget.Turns`, when the worker has one) before it takes the gate."""
         with self._count_lock:
             self._job = job
+            self._job_takes_turns = take_turns
             self.error = None
             self.finished = False
             self._playing.set()
-        self._wake.set()
+        self._wake_up()
 
     def pause(self, wait: bool = True) -> None:
         """Stop after the current chunk; with `wait`, return once the worker no longer runs one (never from the event
         loop: a chunk or task may take a while)."""
         self._playing.clear()
+        self._wake_up()
         if wait:
             with self.hold():
                 pass
@@ -76,7 +82,7 @@ class Worker:
         future: Future = Future()
         self._playing.clear()
         self._tasks.append((task, future))
-        self._wake.set()
+        self._wake_up()
         return future
 
     def stop(self, wait: float = 5.0) -> None:
@@ -84,8 +90,14 @@ class Worker:
         to call twice."""
         self._stopped = True
         self._playing.set()
-        self._wake.set()
+        self._wake_up()
         self._thread.join(timeout=wait)
+
+    def _wake_up(self) -> None:
+        """The loop looks again at once, also if it waits for its turn (`turns`)."""
+        self._wake.set()
+        if self.turns is not None:
+            self.turns.interrupt(self)
 
     @contextlib.contextmanager
     def hold(self, timeout: float | None = None):
@@ -127,16 +139,25 @@ class Worker:
                 continue
             while self._waiting and not self._stopped:
                 time.sleep(0.001)
-            with self._gate:
-                job = self._job
-                if not self._playing.is_set() or job is None or self._stopped or self._tasks:
-                    continue
-                try:
-                    done = job()
-                except Exception as err:  # reported by the UI as a notification
-                    self.error, done = err, True
-                if done:
-                    with self._count_lock:
-                        if self._job is job:  # not replaced by `play` meanwhile
-                            self.finished = True
-                            self._playing.clear()
+            with self._count_lock:  # the job and whether it takes turns, read together (`play` sets both)
+                job, takes_turns = self._job, self._job_takes_turns
+            turns = self.turns if takes_turns else None
+            with turns.turn(self) if turns is not None else contextlib.nullcontext(True) as turn:
+                if turn:  # (not interrupted while it waited: a new job, a task, Pause or stop came first)
+                    self._run_chunk(job)
+
+    def _run_chunk(self, job: Callable[[], bool] | None) -> None:
+        """One chunk of `job`, under the gate, unless the worker was paused, given a task or another job meanwhile
+        (the other job's next chunk then waits for its own turn, if it takes turns)."""
+        with self._gate:
+            if not self._playing.is_set() or job is None or job is not self._job or self._stopped or self._tasks:
+                return
+            try:
+                done = job()
+            except Exception as err:  # reported by the UI as a notification
+                self.error, done = err, True
+            if done:
+                with self._count_lock:
+                    if self._job is job:  # not replaced by `play` meanwhile
+                        self.finished = True
+                        self._playing.clear()

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, add_setting_argument, finish, pinned_blas, run_config
+from explorer.bench.common import BenchParser, add_setting_argument, finish, pinned_blas
 from explorer.compare import nonaugmented_elbo
-from explorer.console import Parser, positive_number, whole_number
+from explorer.console import positive_number, whole_number
 from explorer.kernels import make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.recipe import full_batch_engine
@@ -39,16 +38,8 @@ TOLERANCE = 1e-6  # fit_to_optimum's stopping rule: max|Δμ| ≤ TOLERANCE·(1 
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench bound", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument(
-        "--datasets",
-        nargs="+",
-        default=list(LARGE_DATASETS),
-        metavar="NAME",
-        help=f"data sets (default: {' '.join(LARGE_DATASETS)}, the offline sets above 10,000 rows)",
-    )
+    parser = BenchParser("python -m explorer bench bound", __doc__)
+    P.add_datasets_argument(parser, LARGE_DATASETS, ", the offline sets above 10,000 rows")
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean")
     parser.add_argument(
         "--seconds",
@@ -69,7 +60,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "natural-gradient SVGP; --datasets, --protocol, --seconds, --kernel and --seed are then "
         "taken from the files",
     )
-    add_common_arguments(parser)
     args = parser.parse_args(argv)
     for path in args.kernels_from:
         try:
@@ -226,25 +216,15 @@ def markdown_race_kernels(results: list[dict], args) -> str:
     )
 
 
-def main_race_kernels(args, argv) -> int:
-    with pinned_blas(args.threads):
-        results = [race_kernels(path, args.max_sweeps) for path in args.kernels_from]
-    command = ("python -m explorer bench bound " + shlex.join(list(argv or []))).strip()
-    names = ", ".join(r["dataset"] for r in results)
-    finish(
-        args,
-        f"bound: the bound at each race entrant's final kernel ({names})",
-        command,
-        markdown_race_kernels(results, args),
-        {"config": run_config(args), "results": results},
-    )
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     if args.kernels_from:
-        return main_race_kernels(args, argv)
+        with pinned_blas(args.threads):
+            results = [race_kernels(path, args.max_sweeps) for path in args.kernels_from]
+        names = ", ".join(r["dataset"] for r in results)
+        section = f"bound: the bound at each race entrant's final kernel ({names})"
+        finish(args, section, markdown_race_kernels(results, args), {"results": results})
+        return 0
     progress = P.Progress(len(args.datasets) * args.seconds)
     results = {}
     with pinned_blas(args.threads):
@@ -275,12 +255,6 @@ def main(argv: list[str] | None = None) -> int:
             }
             progress.advance(args.seconds, name)
     progress.close()
-    command = ("python -m explorer bench bound " + shlex.join(list(argv or []))).strip()
-    finish(
-        args,
-        f"bound: augmented vs exact bound at one kernel{P.kernel_label(args.kernel)}",
-        command,
-        markdown(results, args),
-        {"config": run_config(args), "results": results},
-    )
+    section = f"bound: augmented vs exact bound at one kernel{P.kernel_label(args.kernel)}"
+    finish(args, section, markdown(results, args), {"results": results})
     return 0

@@ -22,24 +22,19 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.bench.common import add_common_arguments, finish, run_config
-from explorer.console import Parser, whole_number
+from explorer.bench.common import BenchParser, finish
+from explorer.console import whole_number
 
 DESCRIPTION = "A study's grid on N local Dask workers against the serial run in the same session: wall-time ratio"
 TIMINGS = ("seconds", "ms_per_iteration", "machine", "command")  # wall-clock readings and where/how it ran
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench cluster",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = BenchParser("python -m explorer bench cluster", __doc__)
     parser.add_argument(
         "--workers", type=whole_number(1), default=2, help="local Dask workers of the cluster run (default 2)"
     )
     parser.add_argument("--repeats", type=whole_number(1), default=2, help="serial/cluster pairs to run (default 2)")
-    add_common_arguments(parser)
     parser.add_argument("study", nargs=argparse.REMAINDER, help="the study and its options, e.g. table1 --quick")
     args = parser.parse_args(argv)
     if not args.study:
@@ -119,12 +114,5 @@ def main(argv: list[str] | None = None) -> int:
         f"process, on {os.cpu_count()} cores shared with whatever else ran (the load average before→after each run). "
         "Same results: the JSON of both without wall-clock readings."
     )
-    command = "python -m explorer bench cluster " + shlex.join(list(argv or []))
-    finish(
-        args,
-        f"grid on a Dask cluster ({args.study[0]})",
-        command,
-        text,
-        {"config": run_config(args), "runs": rows, "median_speedup": median},
-    )
+    finish(args, f"grid on a Dask cluster ({args.study[0]})", text, {"runs": rows, "median_speedup": median})
     return 0

@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import time
 from pathlib import Path
 
@@ -21,7 +22,7 @@ import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from explorer import settings
-from explorer.console import whole_number
+from explorer.console import Parser, whole_number
 
 BENCHMARKS_MD = Path("BENCHMARKS.md")
 RESULTS_DIR = Path("bench-results")
@@ -70,6 +71,8 @@ def write_json(path: str | Path, payload: dict) -> None:
             return obj.tolist()
         if isinstance(obj, np.generic):
             return obj.item()
+        if isinstance(obj, Path):
+            return str(obj)
         raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
 
     Path(path).write_text(json.dumps(payload, indent=2, default=default) + "\n")
@@ -213,8 +216,23 @@ def add_setting_argument(
     )
 
 
+class BenchParser(Parser):
+    """The parser of a benchmark run as `prog` (`python -m explorer bench NAME`, or a tool's module): the
+    description's own line breaks kept, the flags every benchmark takes (`add_common_arguments`), and the command
+    line that ran kept as `args.command` (the heading of the benchmark's table, `finish`)."""
+
+    def __init__(self, prog: str, description: str):
+        super().__init__(prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+        add_common_arguments(self)
+
+    def parse_args(self, args=None, namespace=None):
+        parsed = super().parse_args(args, namespace)
+        parsed.command = f"{self.prog} {shlex.join(list(args or []))}".strip()
+        return parsed
+
+
 # where and how a run is written and computed, not what it computes (a grid's cluster: `grid.add_arguments`)
-OUTPUT_FLAGS = ("json", "results", "write_benchmarks_md", "no_write_md", "scheduler", "workers")
+OUTPUT_FLAGS = ("json", "results", "write_benchmarks_md", "no_write_md", "scheduler", "workers", "command")
 
 
 def run_config(args) -> dict:
@@ -227,11 +245,14 @@ def results_stem(section: str) -> str:
     return re.sub(r"[^A-Za-z0-9.]+", "-", section).strip("-").lower() or "benchmark"
 
 
-def finish(args, section: str, command: str, markdown: str, payload: dict) -> None:
-    """Print the table; write JSON to --json if asked; unless --no-write-md, write the table and the numbers into
-    the results folder and, with --write-benchmarks-md, replace the section of BENCHMARKS.md."""
+def finish(args, section: str, markdown: str, payload: dict) -> None:
+    """Print the table; write JSON (the machine, `args.command`, the settings `run_config(args)` and `payload`) to
+    --json if asked; unless --no-write-md, write the table and the numbers into the results folder and, with
+    --write-benchmarks-md, replace the section of BENCHMARKS.md."""
     print(markdown)
-    payload = {"machine": {**machine_info(), "blas_thread_limit": args.threads}, "command": command, **payload}
+    command = args.command
+    machine = {**machine_info(), "blas_thread_limit": args.threads}
+    payload = {"machine": machine, "command": command, "config": run_config(args), **payload}
     if args.json:
         write_json(args.json, payload)
         print(f"wrote {args.json}")

@@ -12,14 +12,12 @@ for a factor of 2 at most). This is the evidence behind X-GPC's kernel-step defa
 from __future__ import annotations
 
 import argparse
-import shlex
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, run_config
-from explorer.bench.race import race_entrants
+from explorer.bench.common import BenchParser, finish
+from explorer.bench.race import entrants_markdown, race_entrants
 from explorer.bench.xgpc_variants import variant_trainer
-from explorer.console import Parser
 
 DESCRIPTION = "Kernel-learning dynamics: X-GPC's kernel-step options raced against natural-gradient SVGP"
 REFERENCE = "svgp-natgrad"
@@ -90,18 +88,13 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, settings and var
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench dynamics",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = BenchParser("python -m explorer bench dynamics", __doc__)
     P.add_entrant_arguments(
         parser,
         ENTRANTS,
         ("ijcnn1", "w8a", "a9a", "bank_marketing"),
         "options to race (default: all); natural-gradient SVGP is always added",
     )
-    add_common_arguments(parser)
     grid.add_arguments(parser)
     args = parser.parse_args(argv)
     if REFERENCE not in args.entrants:
@@ -118,26 +111,15 @@ def kernel_ratios(entrants: dict[str, dict], reference: str) -> None:
 
 
 def markdown(races: dict[str, dict], args) -> str:
-    lines = [
-        "| data set (n) | entrant | final NLL | gap to best | final error | first 1% s | settled 1% s | "
-        "iterations | σ² (× ref.) | median ℓ (× ref.) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for name, race in races.items():
-        for label, r in race["entrants"].items():
-            best = " **best**" if r["final_nll"] == race["best_nll"] else ""
-            lines.append(
-                f"| {name} ({race['n']:,}) | {label} | {r['final_nll']:.4f}{best} | "
-                f"{r['final_nll'] - race['best_nll']:+.4f} | {r['final_error']:.4f} | "
-                f"{P.fmt_seconds(r['first_0.01'])} | {P.fmt_seconds(r['settled_0.01'])} | "
-                f"{r['iterations']} | {r['variance']:.3g} ({r['variance_ratio']:.2g}×) | "
-                f"{r['median_lengthscale']:.3g} ({r['lengthscale_ratio']:.2g}×) |"
-            )
-    return "\n".join(lines) + (
-        f"\n\nProtocol {args.protocol}, fold {args.fold} of 10, {args.seconds:g} s of training per entrant, m = 100, "
-        f"minibatch 100, kernel {args.kernel} learned by Adam (0.01), evaluated on ≤ {args.eval_points} test rows; "
-        "'first'/'settled' against the best final NLL of all entrants on that data set (1% band; 'never': not "
-        "within it at the end). σ² and median ℓ with their ratio to natural-gradient SVGP's (ref.). Options: "
+    columns = {
+        "σ² (× ref.)": lambda r, _: f"{r['variance']:.3g} ({r['variance_ratio']:.2g}×)",
+        "median ℓ (× ref.)": lambda r, _: f"{r['median_lengthscale']:.3g} ({r['lengthscale_ratio']:.2g}×)",
+    }
+    return entrants_markdown(
+        races,
+        args,
+        columns,
+        "σ² and median ℓ with their ratio to natural-gradient SVGP's (ref.). Options: "
         "`kernel_step` (fixed-u: q(u) held in u-space during the kernel step, the paper; whitened: q(w), u = L_K w, "
         "held), `hyper_every` (one kernel step per k natural-gradient steps), `hyper_rate` (rho: Adam's rate × "
         "ρ_t/ρ₁), `hyper_warmup` (iterations before kernel learning starts), `init_sweeps` (full-batch "
@@ -147,7 +129,7 @@ def markdown(races: dict[str, dict], args) -> str:
         "`batch_max` (the minibatch grows by that factor per iteration after that many iterations, up to that many "
         "rows), `batch_rho` (noise: ρ = ρ_t/(ρ_t + r(1 − ρ_t)), r the minibatch noise relative to s = 100's, so ρ → 1 "
         "as s → n), `overrelax` (α: full-batch steps η + ρ(λ̂ − η), ρ ×α while the augmented bound rises, else the "
-        "coordinate-ascent step and ρ = 1)."
+        "coordinate-ascent step and ρ = 1).",
     )
 
 
@@ -157,12 +139,6 @@ def main(argv: list[str] | None = None) -> int:
     races = race_entrants(
         args, ENTRANTS, annotate=lambda results: kernel_ratios(results, reference), make_trainer=variant_trainer
     )
-    command = ("python -m explorer bench dynamics " + shlex.join(list(argv or []))).strip()
-    finish(
-        args,
-        f"dynamics ({', '.join(args.datasets)}, {args.seconds:g} s){P.kernel_label(args.kernel)}",
-        command,
-        markdown(races, args),
-        {"config": run_config(args), "races": races},
-    )
+    section = f"dynamics ({', '.join(args.datasets)}, {args.seconds:g} s){P.kernel_label(args.kernel)}"
+    finish(args, section, markdown(races, args), {"races": races})
     return 0

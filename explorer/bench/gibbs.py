@@ -18,15 +18,8 @@ import numpy as np
 from scipy.linalg import lapack
 
 from explorer import polyagamma
-from explorer.bench.common import (
-    add_common_arguments,
-    add_setting_argument,
-    finish,
-    markdown_table,
-    median_seconds,
-    pinned_blas,
-)
-from explorer.console import Parser, whole_number
+from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, median_seconds, pinned_blas
+from explorer.console import whole_number
 from explorer.data import datasets
 from explorer.gibbs import GibbsSampler, seconds_per_sweep_estimate
 from explorer.kernels import Kernel, make_kernel
@@ -172,8 +165,7 @@ _FIG1_ROWS = [  # (summary key, label, format)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = Parser(prog="python -m explorer bench gibbs", description=DESCRIPTION)
-    add_common_arguments(parser)
+    parser = BenchParser("python -m explorer bench gibbs", DESCRIPTION)
     parser.add_argument(
         "--sizes", type=whole_number(2), nargs="+", default=[200, 500, 768, 1500], help="rows n of the sweep timings"
     )
@@ -188,7 +180,6 @@ def main(argv: list[str] | None = None) -> int:
     add_setting_argument(parser, "kernel", help="kernel family of the sweeps and Fig. 1 (Fig. 1 keeps the RBF's ℓ, σ²)")
     parser.add_argument("--skip-fig1", action="store_true")
     args = parser.parse_args(argv)
-    command = "python -m explorer bench gibbs" + ("" if argv is None else "".join(f" {a}" for a in argv))
 
     with pinned_blas(args.threads):
         rows = sweep_rows(args.sizes, args.repeats, args.kernel)
@@ -260,5 +251,5 @@ def main(argv: list[str] | None = None) -> int:
             },
         }
     section = "Gibbs sampler and Fig. 1 (MCMC vs X-GPC" + ("" if args.kernel == "rbf" else f", {args.kernel}") + ")"
-    finish(args, section, command, markdown, payload)
+    finish(args, section, markdown, payload)
     return 0

@@ -19,9 +19,9 @@ Adding a study (such as `bench multiclass`) to the grid:
 
 1. Write its unit of work as a module-level function of plain, picklable arguments (names, numbers, a dict of
    settings) that loads its own data (a registered name or a file path: `protocol.shared_dataset`, or
-   `protocol.fold_split` for a fold ready to train, each read once per worker) and returns a picklable record
+   `protocol.task_split` for a fold ready to train, each read once per worker) and returns a picklable record
    (dicts, floats, numpy arrays): it runs in another process.
-2. In its `parse_arguments`, call `grid.add_arguments(parser)` (after `common.add_common_arguments`).
+2. In its `parse_arguments`, call `grid.add_arguments(parser)` on its `common.BenchParser`.
 3. In its `main`, list the grid and run it::
 
        tasks = [

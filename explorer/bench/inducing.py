@@ -9,25 +9,20 @@ about 40 times per decade of iterations; the table reads each trace at fixed tra
 from __future__ import annotations
 
 import argparse
-import shlex
 
 import numpy as np
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, add_setting_argument, finish, markdown_table, run_config
-from explorer.console import Parser, positive_number, whole_number
+from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table
+from explorer.console import whole_number
 from explorer.studies.inducing import checkpoints, value_at
 
 DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 inducing points"
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench inducing",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = BenchParser("python -m explorer bench inducing", __doc__)
     parser.add_argument("--dataset", default="ijcnn1", help="data set: a registered name or a file (default ijcnn1)")
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m", nargs="+", default=[16, 32, 64, 128])
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
@@ -35,18 +30,11 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--folds", type=whole_number(1, 10), default=2, help="average over the first FOLDS of 10 folds (default 2)"
     )
-    parser.add_argument("--seconds", type=positive_number, default=30.0, help="training time per fit (default 30)")
-    parser.add_argument(
-        "--iterations",
-        type=whole_number(1),
-        default=None,
-        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
-    )
+    P.add_budget_arguments(parser, 30.0, "training time per fit")
     add_setting_argument(parser, "eval_points")
     add_setting_argument(parser, "batch_size")
     P.add_kernel_argument(parser)
     add_setting_argument(parser, "seed")
-    add_common_arguments(parser)
     grid.add_arguments(parser)
     return parser.parse_args(argv)
 
@@ -55,15 +43,7 @@ def fit(name: str, m: int, fold: int, method: str, settings: dict) -> dict:
     """One fit of the grid: `method` with m inducing points on fold `fold` (0-based) of 10 of data set `name` (a
     registered name or a file) for `settings["seconds"]` of training (or `settings["iterations"]`), evaluated on a
     log-spaced schedule; its error at the checkpoints, final values and trace."""
-    split = P.fold_split(
-        name,
-        settings["protocol"],
-        fold,
-        seed=settings["seed"],
-        m=m,
-        monitor_points=settings["eval_points"],
-        kernel=settings["kernel"],
-    )
+    split = P.task_split(name, fold, settings, m=m, monitor_points=settings["eval_points"])
     trainer = P.make_trainer(
         method, split, seed=settings["seed"] + fold, batch_size=settings["batch_size"], convergence="none"
     )
@@ -120,12 +100,6 @@ def main(argv: list[str] | None = None) -> int:
         f"training time (evaluation excluded; — = no step finished yet); the last columns are the medians of the "
         "final five evaluations."
     )
-    command = "python -m explorer bench inducing " + shlex.join(list(argv or []))
-    finish(
-        args,
-        f"inducing ({args.dataset}{P.kernel_label(args.kernel)})",
-        command.strip(),
-        text,
-        {"config": run_config(args), "checkpoints": times, "rows": rows, "fits": results},
-    )
+    section = f"inducing ({args.dataset}{P.kernel_label(args.kernel)})"
+    finish(args, section, text, {"checkpoints": times, "rows": rows, "fits": results})
     return 0

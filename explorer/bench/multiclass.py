@@ -46,7 +46,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
-import shlex
 import sys
 import time
 import warnings
@@ -63,15 +62,8 @@ from sklearn.gaussian_process.kernels import ConstantKernel
 from explorer import methods, run
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import (
-    add_common_arguments,
-    add_setting_argument,
-    finish,
-    markdown_table,
-    pinned_blas,
-    run_config,
-)
-from explorer.console import Parser, positive_number, whole_number
+from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
+from explorer.console import positive_number, whole_number
 from explorer.estimator import XGPClassifier
 from explorer.kernels import initial_kernel
 from explorer.metrics import (
@@ -129,16 +121,7 @@ COST_FAMILIES = ("stick-breaking", "joint")
 def load(name: str, generated_rows: int = 100_000) -> tuple[np.ndarray, np.ndarray]:
     """X (n, d) float and class indices y (n,) of a data set that needs no network (`DATASETS`)."""
     if name == "generated":
-        X, y = sk_datasets.make_classification(
-            n_samples=generated_rows,
-            n_features=10,
-            n_informative=6,
-            n_redundant=2,
-            n_classes=5,
-            n_clusters_per_class=2,
-            class_sep=1.0,
-            random_state=20190524,
-        )
+        X, y = generated(generated_rows)
     elif name == "binary":
         X, y = binary_features()
     elif name in ("iris", "wine", "digits"):
@@ -146,6 +129,21 @@ def load(name: str, generated_rows: int = 100_000) -> tuple[np.ndarray, np.ndarr
     else:
         raise ValueError(f"unknown data set {name!r}; choose from {list(DATASETS)}")
     return np.asarray(X, dtype=float), np.unique(y, return_inverse=True)[1]
+
+
+def generated(rows: int, weights=None, seed: int = 20190524) -> tuple[np.ndarray, np.ndarray]:
+    """The generated K = 5 set: `make_classification` with `rows` rows of 10 features (6 informative, 2 redundant),
+    two clusters a class, the class shares `weights` (default equal), fixed by `seed`. X (rows, 10), y (rows,)."""
+    return sk_datasets.make_classification(
+        n_samples=rows,
+        n_features=10,
+        n_informative=6,
+        n_redundant=2,
+        n_classes=5,
+        n_clusters_per_class=2,
+        weights=weights,
+        random_state=seed,
+    )
 
 
 def binary_features(n: int = 3000, d: int = 180, K: int = 3, seed: int = 20190524) -> tuple[np.ndarray, np.ndarray]:
@@ -500,11 +498,7 @@ def summarise(records: list[dict]) -> list[dict]:
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench multiclass",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = BenchParser("python -m explorer bench multiclass", __doc__)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
     parser.add_argument("--methods", nargs="+", default=list(ENTRANTS), choices=list(ENTRANTS))
     parser.add_argument(
@@ -553,7 +547,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         help="data sets of the evaluation-share table (a default fit on each; generated: 5,000 rows)",
     )
     parser.add_argument("--quick", action="store_true", help="iris and wine, 1 fold, 3 s slices, a small cost table")
-    add_common_arguments(parser)
     grid.add_arguments(parser)
     args = parser.parse_args(argv)
     explicit = {a.split("=")[0].replace("-", "_").lstrip("_") for a in argv if a.startswith("--")}
@@ -597,7 +590,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"multiclass: evaluation share of a default fit ({family}) on {name}", file=sys.stderr)
             share_rows.append(share_task(name, threads=args.threads, family=None if family == families[0] else family))
     reach_times(records)
-    command = "python -m explorer bench multiclass " + shlex.join(argv)
     section = "multiclass: the issue-29 table" + (" (quick)" if args.quick else "")
     markdown = markdown_table(summarise(records)) + "\n"
     if any("trace" in r for r in records):
@@ -623,6 +615,6 @@ def main(argv: list[str] | None = None) -> int:
             f"\n\n{markdown_table(share_rows)}\n"
         )
     names = {short: entrant.label for short, entrant in ENTRANTS.items()}
-    payload = {"config": run_config(args), "names": names, "records": records, "cost": cost_rows, "share": share_rows}
-    finish(args, section, command, markdown, payload)
+    payload = {"names": names, "records": records, "cost": cost_rows, "share": share_rows}
+    finish(args, section, markdown, payload)
     return 0

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer import methods, run, scaling, settings
-from explorer.bench.common import add_setting_argument, setting_value
+from explorer.bench.common import add_setting_argument, setting_type, setting_value
 from explorer.console import positive_number, whole_number
 from explorer.data import datasets, registry
 from explorer.inducing import kmeans_plus_plus
@@ -246,6 +246,15 @@ def fold_split(
     return _split_once(*arguments, version) if version is not None else _split(*arguments)
 
 
+def task_split(name: str, fold: int, settings: dict, **given) -> Split:
+    """`fold_split` of fold `fold` of data set `name` for a grid's task: the protocol, and where present k, seed, m,
+    nugget, monitor_points and kernel, from its `settings` (a plain dict), or as `given`."""
+    keys = ("k", "seed", "m", "nugget", "monitor_points", "kernel")
+    return fold_split(
+        name, settings["protocol"], fold, **{key: settings[key] for key in keys if key in settings} | given
+    )
+
+
 @functools.lru_cache(maxsize=2)
 def _split_once(*arguments) -> Split:
     return _split(*arguments[:-1])
@@ -276,16 +285,22 @@ def add_kernel_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, entrants_help: str) -> None:
-    """The flags of a benchmark that races named entrants on one fold of several data sets (`steps`, `dynamics`):
-    --datasets, --entrants (choices: `entrants`), --protocol, --fold, --seconds, --eval-points, --kernel, --seed."""
+def add_datasets_argument(parser: argparse.ArgumentParser, default, note: str = "") -> None:
+    """--datasets NAME_OR_FILE …: registered data sets or files (`load_dataset`), `default` (names) unless given;
+    `note` follows the default list in the help."""
     parser.add_argument(
         "--datasets",
         nargs="+",
-        default=list(datasets),
+        default=list(default),
         metavar="NAME_OR_FILE",
-        help=f"data sets: registered names or files (default: {' '.join(datasets)})",
+        help=f"data sets: registered names or files (default: {' '.join(default)}{note})",
     )
+
+
+def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, entrants_help: str) -> None:
+    """The flags of a benchmark that races named entrants on one fold of several data sets (`steps`, `dynamics`):
+    --datasets, --entrants (choices: `entrants`), --protocol, --fold, --seconds, --eval-points, --kernel, --seed."""
+    add_datasets_argument(parser, datasets)
     parser.add_argument("--entrants", nargs="+", default=list(entrants), choices=list(entrants), help=entrants_help)
     parser.add_argument("--protocol", choices=PROTOCOLS, default="clean")
     parser.add_argument("--fold", type=whole_number(1, 10), default=1, help="which of 10 folds to race on (default 1)")
@@ -293,6 +308,30 @@ def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, e
     add_setting_argument(parser, "eval_points", help="test rows evaluated along the way")
     add_kernel_argument(parser)
     add_setting_argument(parser, "seed")
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser, seconds: float, help: str) -> None:
+    """--seconds (`help`, default `seconds`) and --iterations (none by default): the budget of each fit."""
+    parser.add_argument("--seconds", type=positive_number, default=seconds, help=f"{help} (default {seconds:g})")
+    parser.add_argument(
+        "--iterations",
+        type=whole_number(1),
+        default=None,
+        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
+    )
+
+
+def add_fit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of each fit of a cross-validated benchmark (`table1`, `race`): --m, --kernel, --batch-size, --nugget
+    (default per protocol, `NUGGET`), --seed and --option METHOD.KEY=VALUE."""
+    add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
+    add_kernel_argument(parser)
+    add_setting_argument(parser, "batch_size")
+    parser.add_argument(
+        "--nugget", type=setting_type("nugget"), default=None, help="γ (default: 1 for paper, 1e-4 for clean)"
+    )
+    add_setting_argument(parser, "seed")
+    add_option_argument(parser, "builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)")
 
 
 def kernel_label(name: str) -> str:
@@ -351,15 +390,15 @@ def make_trainer(
     split: Split,
     *,
     seed: int,
-    batch_size: int = 100,
     convergence: str = "holdout",
-    eval_every: int = 10,
     elbo_points: int = 1000,
     options: dict | None = None,
+    **run_settings,
 ) -> Trainer:
-    """The `Trainer` of a `run.Run` of `method` on the split with these settings (`options`: further settings by
-    name, e.g. a benchmark's `--option`; a step-size rule named without its ρ, τ, κ takes the method's row of
-    `schedules.DEFAULT_STEP_RULES`). All methods get the same Z, initial kernel and, by the run's seed policy,
+    """The `Trainer` of a `run.Run` of `method` on the split with the `run_settings` (by name, e.g.
+    batch_size, eval_every; the others at their declared defaults, `explorer.settings`) and `options` (further
+    settings by name, e.g. a benchmark's `--option`; a step-size rule named without its ρ, τ, κ takes the method's
+    row of `schedules.DEFAULT_STEP_RULES`). All methods get the same Z, initial kernel and, by the run's seed policy,
     minibatch stream."""
     options = dict(options or {})
     if "step_size" in options:
@@ -369,8 +408,7 @@ def make_trainer(
         **options,
         "method": method,
         "seed": seed,
-        "batch_size": batch_size,
-        "eval_every": eval_every,
+        **run_settings,
         "eval_points": max(len(split.y_monitor), settings.SETTINGS["eval_points"].low),  # chosen in prepare_split
     }
     return run.Run(

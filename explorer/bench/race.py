@@ -14,7 +14,6 @@ race-<dataset>.json); `python -m explorer.dashboard.race_report RACE.json RACE.h
 from __future__ import annotations
 
 import argparse
-import shlex
 from functools import partial
 from pathlib import Path
 
@@ -22,8 +21,8 @@ import numpy as np
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, add_setting_argument, finish, run_config, setting_type
-from explorer.console import Parser, positive_number, whole_number
+from explorer.bench.common import BenchParser, add_setting_argument, finish
+from explorer.console import positive_number, whole_number
 from explorer.studies.race import BAND, BANDS, Race, Verdict, final_value, judge
 
 DESCRIPTION = "Race: test NLL/error against training time, time to the 1%/5% bands of the best NLL, X-GPC's speed-ups"
@@ -31,9 +30,7 @@ TARGETS = {"svgp-adam": 10.0, "svgp-natgrad": 3.0}  # issue 4: X-GPC settles thi
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench race", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = BenchParser("python -m explorer bench race", __doc__)
     parser.add_argument("--dataset", default="a9a", help="data set: a registered name or a file (default a9a)")
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
     parser.add_argument(
@@ -48,17 +45,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--seconds", type=positive_number, default=60.0, help="training time per method (default 60)")
     add_setting_argument(parser, "eval_points", help="test rows evaluated along the way")
-    add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
-    P.add_kernel_argument(parser)
-    add_setting_argument(parser, "batch_size")
-    parser.add_argument(
-        "--nugget", type=setting_type("nugget"), default=None, help="γ (default: 1 for paper, 1e-4 for clean)"
-    )
-    add_setting_argument(parser, "seed")
-    P.add_option_argument(
-        parser, "builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)"
-    )
-    add_common_arguments(parser)
+    P.add_fit_arguments(parser)
     grid.add_arguments(parser)
     return parser.parse_args(argv)
 
@@ -115,16 +102,7 @@ def race_task(
     """One race of a grid: the entrants on fold `fold` (0-based) of 10 of data set `name` (a registered name or a
     file), `settings` the protocol, seed, m, nugget, eval_points, kernel, seconds and batch_size; the data set's n
     and each entrant's results (`race_fold` with `make_trainer`)."""
-    split = P.fold_split(
-        name,
-        settings["protocol"],
-        fold,
-        seed=settings["seed"],
-        m=settings["m"],
-        nugget=settings["nugget"],
-        monitor_points=settings["eval_points"],
-        kernel=settings["kernel"],
-    )
+    split = P.task_split(name, fold, settings, monitor_points=settings["eval_points"])
     results = race_fold(
         split, entrants, settings["seconds"], settings["seed"] + fold, settings["batch_size"], make_trainer
     )
@@ -180,6 +158,39 @@ def race_entrants(
             annotate(results)
         races[name] = {"n": race["n"], **verdict_record(time_to_quality(results, args.seconds)), "entrants": results}
     return races
+
+
+def entrants_markdown(races: dict[str, dict], args, columns: dict, note: str) -> str:
+    """The table of `race_entrants`' races, a row per data set and entrant: final NLL (the best marked), its gap to
+    the best, final error, the times to the 1% band, iterations, then `columns` (heading → cell(entrant's results,
+    race)); below it the race's protocol and `note`."""
+    lines = [
+        "| data set (n) | entrant | final NLL | gap to best | final error | first 1% s | settled 1% s | iterations | "
+        + " | ".join(columns)
+        + " |",
+        "|---" * (8 + len(columns)) + "|",
+    ]
+    for name, race in races.items():
+        for label, r in race["entrants"].items():
+            best = " **best**" if r["final_nll"] == race["best_nll"] else ""
+            cells = [
+                f"{name} ({race['n']:,})",
+                label,
+                f"{r['final_nll']:.4f}{best}",
+                f"{r['final_nll'] - race['best_nll']:+.4f}",
+                f"{r['final_error']:.4f}",
+                P.fmt_seconds(r["first_0.01"]),
+                P.fmt_seconds(r["settled_0.01"]),
+                str(r["iterations"]),
+                *(cell(r, race) for cell in columns.values()),
+            ]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + (
+        f"\n\nProtocol {args.protocol}, fold {args.fold} of 10, {args.seconds:g} s of training per entrant, m = 100, "
+        f"minibatch 100, kernel {args.kernel} learned by Adam (0.01), evaluated on ≤ {args.eval_points} test rows; "
+        "'first'/'settled' against the best final NLL of all entrants on that data set (1% band; 'never': not "
+        f"within it at the end). {note}"
+    )
 
 
 def speedups(results: dict[str, dict], budget: float) -> dict[str, dict]:
@@ -301,15 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         results = race["entrants"]
         verdict = time_to_quality(results, args.seconds)
         folds.append({**verdict_record(verdict), "methods": results, "speedups": speedups(results, args.seconds)})
-    command = "python -m explorer bench race " + shlex.join(list(argv or []))
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
     args.json = args.json or f"race-{Path(args.dataset).stem if P.is_file(args.dataset) else args.dataset}.json"
-    finish(
-        args,
-        f"race ({args.dataset}{variant})",
-        command.strip(),
-        markdown(folds, args),
-        {"config": run_config(args), "folds": folds, "bands": list(BANDS)},
-    )
+    finish(args, f"race ({args.dataset}{variant})", markdown(folds, args), {"folds": folds, "bands": list(BANDS)})
     print(f"plot it: python -m explorer.dashboard.race_report {args.json} {Path(args.json).with_suffix('.html')}")
     return 0

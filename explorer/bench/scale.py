@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import resource
-import shlex
 import tempfile
 import time
 import tracemalloc
@@ -35,16 +34,9 @@ import numpy as np
 
 from explorer import recipe, scoring
 from explorer.bench import grid
-from explorer.bench.common import (
-    add_common_arguments,
-    add_setting_argument,
-    finish,
-    markdown_table,
-    pinned_blas,
-    run_config,
-)
+from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import Progress, add_option_argument, parse_options
-from explorer.console import Parser, non_negative_number, positive_number, whole_number
+from explorer.console import non_negative_number, positive_number, whole_number
 from explorer.data.sources import NpySource
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
@@ -97,9 +89,7 @@ RULES = {
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench scale", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = BenchParser("python -m explorer bench scale", __doc__)
     parser.add_argument(
         "--n", type=whole_number(2, floats=True), nargs="+", default=[10_000, 100_000, 1_000_000, 10_000_000]
     )
@@ -153,7 +143,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         f"{scoring.TASK_ROWS:,} rows, whole chunks)",
     )
     add_setting_argument(parser, "seed")
-    add_common_arguments(parser)
     grid.add_arguments(parser)
     return parser.parse_args(argv)
 
@@ -474,13 +463,6 @@ def main(argv: list[str] | None = None) -> int:
         "over its chunks and Z chosen by k-means++ on a seeded sample of 100,000 rows ('open + standardise + Z s', "
         "not training time); RAM rows use the features as they are."
     )
-    command = "python -m explorer bench scale " + shlex.join(list(argv or []))
-    finish(
-        args,
-        f"scale ({args.method}{''.join(', ' + o for o in args.option)}"
-        + (", test scores on a Dask cluster)" if on_cluster else ")"),
-        command.strip(),
-        text,
-        {"config": run_config(args), "results": results},
-    )
+    cluster = ", test scores on a Dask cluster" if on_cluster else ""
+    finish(args, f"scale ({args.method}{''.join(', ' + o for o in args.option)}{cluster})", text, {"results": results})
     return 0

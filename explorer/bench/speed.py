@@ -26,9 +26,8 @@ import numpy as np
 from scipy.linalg import blas, lapack
 
 from explorer import recipe
-from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
+from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import final_value, first_time, settled_time
-from explorer.console import Parser
 from explorer.data import datasets
 from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
@@ -279,8 +278,7 @@ def markdown(result: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = Parser(prog="python -m explorer bench speed", description=DESCRIPTION)
-    add_common_arguments(parser)
+    parser = BenchParser("python -m explorer bench speed", DESCRIPTION)
     parser.add_argument("--quick", action="store_true", help="a fast smoke run: fewer sizes, repeats and iterations")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
@@ -316,6 +314,5 @@ def main(argv: list[str] | None = None) -> int:
         "targets_at_m100": TARGETS,
         "wall_seconds": time.perf_counter() - start,
     }
-    command = "python -m explorer bench speed" + (" --quick" if args.quick else "")
-    finish(args, "Speed: X-GPC iterations" + (" (quick)" if args.quick else ""), command, markdown(result), result)
+    finish(args, "Speed: X-GPC iterations" + (" (quick)" if args.quick else ""), markdown(result), result)
     return 0

@@ -10,13 +10,11 @@ kernel the run ended with. This is the evidence behind X-GPC's default rule (`sc
 from __future__ import annotations
 
 import argparse
-import shlex
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, finish, run_config
-from explorer.bench.race import race_entrants
-from explorer.console import Parser
+from explorer.bench.common import BenchParser, finish
+from explorer.bench.race import entrants_markdown, race_entrants
 
 DESCRIPTION = "Step-size rules for X-GPC (and EPGPC's ε) raced on each data set, natural-gradient SVGP as the reference"
 ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
@@ -37,48 +35,20 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench steps", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = BenchParser("python -m explorer bench steps", __doc__)
     P.add_entrant_arguments(parser, ENTRANTS, P.OFFLINE_DATASETS, "rules to race (default: all)")
-    add_common_arguments(parser)
     grid.add_arguments(parser)
-    args = parser.parse_args(argv)
-    return args
+    return parser.parse_args(argv)
 
 
 def markdown(races: dict[str, dict], args) -> str:
-    lines = [
-        "| data set (n) | entrant | final NLL | final error | first 1% s | settled 1% s | iterations | final ℓ | "
-        "final σ² |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for name, race in races.items():
-        for label, r in race["entrants"].items():
-            best = " **best**" if r["final_nll"] == race["best_nll"] else ""
-            lines.append(
-                f"| {name} ({race['n']:,}) | {label} | {r['final_nll']:.4f}{best} | {r['final_error']:.4f} | "
-                f"{P.fmt_seconds(r['first_0.01'])} | {P.fmt_seconds(r['settled_0.01'])} | "
-                f"{r['iterations']} | {r['lengthscale']:.3g} | {r['variance']:.3g} |"
-            )
-    return "\n".join(lines) + (
-        f"\n\nProtocol {args.protocol}, fold {args.fold} of 10, {args.seconds:g} s of training per entrant, m = 100, "
-        f"minibatch 100, kernel {args.kernel} learned by Adam (0.01), evaluated on ≤ {args.eval_points} test rows; "
-        "'first'/'settled' against the best final NLL of all entrants on that data set (1% band; 'never': not "
-        "within it at the end). "
-        "ℓ is the geometric mean lengthscale."
-    )
+    columns = {"final ℓ": lambda r, _: f"{r['lengthscale']:.3g}", "final σ²": lambda r, _: f"{r['variance']:.3g}"}
+    return entrants_markdown(races, args, columns, "ℓ is the geometric mean lengthscale.")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     races = race_entrants(args, ENTRANTS)
-    command = ("python -m explorer bench steps " + shlex.join(list(argv or []))).strip()
-    finish(
-        args,
-        f"steps: X-GPC step-size rules{P.kernel_label(args.kernel)}",
-        command,
-        markdown(races, args),
-        {"config": run_config(args), "races": races},
-    )
+    section = f"steps: X-GPC step-size rules{P.kernel_label(args.kernel)}"
+    finish(args, section, markdown(races, args), {"races": races})
     return 0

@@ -32,13 +32,12 @@ import warnings
 from functools import partial
 
 import numpy as np
-from sklearn.datasets import make_classification
 from sklearn.model_selection import train_test_split
 
 from explorer import methods
 from explorer.bench import multiclass, protocol
 from explorer.bench.common import markdown_table, pinned_blas
-from explorer.bench.multiclass import load
+from explorer.bench.multiclass import generated, load
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import initial_kernel
 from explorer.metrics import error_rate, expected_calibration_error, negative_log_likelihood, settled_time_within
@@ -98,16 +97,7 @@ def split(name: str, seed: int, generated_rows: int):
     if name == "binary-features":
         X, y = binary_features()
     elif name == IMBALANCED:
-        X, y = make_classification(
-            n_samples=5000,
-            n_features=10,
-            n_informative=6,
-            n_redundant=2,
-            n_classes=5,
-            n_clusters_per_class=2,
-            weights=[0.05, 0.08, 0.12, 0.25, 0.5],
-            random_state=20151207,
-        )
+        X, y = generated(5000, weights=[0.05, 0.08, 0.12, 0.25, 0.5], seed=20151207)
     else:
         X, y = load(name, generated_rows)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y, random_state=seed)
@@ -270,20 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.datasets:
             X, y, X_test, y_test = split(name, args.seed, args.generated_rows)
             for entrant in args.entrants:
-                record = sliced_fit(
-                    entrant,
-                    X,
-                    y,
-                    X_test,
-                    y_test,
-                    m=args.m,
-                    batch_size=args.batch_size,
-                    seconds=args.seconds,
-                    eval_every=args.eval_every,
-                    eval_points=args.eval_points,
-                    seed=args.seed,
-                    iterations=args.iterations,
-                )
+                budget = ("m", "batch_size", "seconds", "eval_every", "eval_points", "seed", "iterations")
+                record = sliced_fit(entrant, X, y, X_test, y_test, **{flag: getattr(args, flag) for flag in budget})
                 records.append(
                     {"dataset": f"{name} (n {len(y) + len(y_test)}, d {X.shape[1]})", "entrant": entrant, **record}
                 )

@@ -8,15 +8,14 @@ time cap per fit. Mean ± sd over folds of test error, test NLL and training tim
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 
 import numpy as np
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import add_common_arguments, add_setting_argument, finish, run_config, setting_type
-from explorer.console import Parser, positive_number, whole_number
+from explorer.bench.common import BenchParser, add_setting_argument, finish
+from explorer.console import whole_number
 
 DESCRIPTION = "Table 1: cross-validated error, NLL and time of X-GPC and the baselines (SVGP, EPGPC) beside the paper"
 QUICK = {"datasets": ["diabetes", "a9a"], "folds": 2, "seconds": 15.0}
@@ -24,18 +23,8 @@ TRACE_POINTS = 200
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
-    parser = Parser(
-        prog="python -m explorer bench table1",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument(
-        "--datasets",
-        nargs="+",
-        default=list(P.OFFLINE_DATASETS),
-        metavar="NAME_OR_FILE",
-        help=f"data sets: registered names or files (default: all offline ones, {' '.join(P.OFFLINE_DATASETS)})",
-    )
+    parser = BenchParser("python -m explorer bench table1", __doc__)
+    P.add_datasets_argument(parser, P.OFFLINE_DATASETS, ", all offline ones")
     parser.add_argument("--methods", nargs="+", default=list(P.METHOD_NAMES), choices=P.METHOD_NAMES)
     parser.add_argument("--protocol", choices=P.PROTOCOLS, default="paper")
     parser.add_argument(
@@ -44,15 +33,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--folds", type=whole_number(1), default=None, help="run only the first FOLDS of them (default all k)"
     )
-    parser.add_argument(
-        "--seconds", type=positive_number, default=120.0, help="training-time cap per fit (default 120)"
-    )
-    parser.add_argument(
-        "--iterations",
-        type=whole_number(1),
-        default=None,
-        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
-    )
+    P.add_budget_arguments(parser, 120.0, "training-time cap per fit")
     parser.add_argument(
         "--convergence",
         choices=("holdout", "parameters", "none"),
@@ -61,21 +42,12 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "parameter rule, or only the time cap",
     )
     add_setting_argument(parser, "eval_every", help="iterations between hold-out evaluations")
-    add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
-    P.add_kernel_argument(parser)
-    add_setting_argument(parser, "batch_size")
-    parser.add_argument(
-        "--nugget", type=setting_type("nugget"), default=None, help="γ (default: 1 for paper, 1e-4 for clean)"
-    )
+    P.add_fit_arguments(parser)
     parser.add_argument(
         "--monitor-points",
         type=whole_number(1),
         default=2000,
         help="largest hold-out subset the convergence rule watches (fixed per fold)",
-    )
-    add_setting_argument(parser, "seed")
-    P.add_option_argument(
-        parser, "builder option for one method, e.g. xgpc.step_size=constant xgpc.rho=0.1 (repeatable)"
     )
     parser.add_argument(
         "--quick",
@@ -83,7 +55,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         help=f"{' and '.join(QUICK['datasets'])}, {QUICK['folds']} folds, {QUICK['seconds']:g} s cap "
         "(a few minutes); explicit --datasets/--folds/--seconds still win",
     )
-    add_common_arguments(parser)
     grid.add_arguments(parser)
     args = parser.parse_args(argv)
     explicit = {a.split("=")[0] for a in argv if a.startswith("--")}
@@ -127,17 +98,7 @@ def fit(name: str, fold: int, method: str, settings: dict) -> dict:
     stopped by the convergence rule, the iteration limit or the time cap; its record (test metrics, time, kernel,
     thinned trace)."""
     X, y = P.shared_dataset(name, settings["protocol"])
-    split = P.fold_split(
-        name,
-        settings["protocol"],
-        fold,
-        k=settings["k"],
-        seed=settings["seed"],
-        m=settings["m"],
-        nugget=settings["nugget"],
-        monitor_points=settings["monitor_points"],
-        kernel=settings["kernel"],
-    )
+    split = P.task_split(name, fold, settings)
     trainer = P.make_trainer(
         method,
         split,
@@ -257,16 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     records = run(args)
     rows = summarise(records, args)
-    command = "python -m explorer bench table1 " + shlex.join(list(argv or []))
     section = (
         f"table1 ({args.protocol}{', quick' if args.quick else ''}{P.kernel_label(args.kernel)}"
         f"{''.join(', ' + o for o in args.option)})"
     )
-    finish(
-        args,
-        section,
-        command.strip(),
-        markdown(rows, args),
-        {"config": run_config(args), "summary": rows, "fits": records},
-    )
+    finish(args, section, markdown(rows, args), {"summary": rows, "fits": records})
     return 0

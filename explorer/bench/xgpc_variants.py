@@ -1,14 +1,7 @@
 """X-GPC's options that were measured and not adopted (README "Choices"; `python -m explorer bench dynamics`,
-BENCHMARKS.md): `XGPCVariants`, the paper's `explorer.xgpc.XGPC` plus
-
-- a kernel warm-up (`hyper_warmup`: no kernel step in the first iterations) and Adam's rate × ρ_t/ρ₁
-  (`hyper_rate="rho"`);
-- a whitened kernel step (`kernel_step="whitened"`, GPflow's parametrisation) instead of the paper's fixed q(u);
-- an initial q(u) from coordinate-ascent sweeps on a subset (`init_sweeps`, `init_rows`);
-- iterate averaging (`average_window`);
-- a minibatch that grows late (`batch_growth`, `batch_growth_start`, `batch_growth_every`, `batch_max`;
-  `grown_batch_size`) and a step size scaled to it (`batch_rho="noise"`, `noise_scaled_rho`);
-- over-relaxed bound optimisation on full batches (`overrelax`).
+BENCHMARKS.md): `XGPCVariants`, the paper's `explorer.xgpc.XGPC` plus a kernel warm-up, Adam's rate × ρ_t/ρ₁, a
+whitened kernel step, an initial q(u) from coordinate-ascent sweeps, iterate averaging, a minibatch that grows late
+with a step size scaled to it, and over-relaxed full-batch steps (its docstring says how each works).
 
 They are not run settings (no face offers them): `bench dynamics` races them (`variant_trainer`), and with every
 default an `XGPCVariants` is `XGPC` itself, number for number.
@@ -54,10 +47,6 @@ class XGPCVariants(XGPC):
     after the step η is carried to the new u-space, `_carry_q_whitened`; sparse mode only). `init_sweeps` > 0
     starts q(u) from that many full-batch coordinate-ascent sweeps (ρ = 1, the bound scaled by n/`init_rows`) on
     `init_rows` random training rows before the first SVI iteration (the minibatch stream is rewound afterwards).
-    `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
-    ELBO, c at its optimum) or "exact" (the default; Σ E_q[log σ(y f)] − KL, the non-augmented bound that the augmented one
-    lower-bounds, its expectations by Gauss–Hermite: the kernel gradient at the pseudo-data (ỹ, θ̃), `pseudo_data`);
-    the local and natural-gradient steps stay on the augmented bound either way.
     `average_window` W > 0 turns on iterate averaging (Polyak–Ruppert, with forgetting): η̄ ← η̄ + w(η − η̄),
     w = max(1/k, 1/W) at the k-th iterate, so a uniform average of the first W iterates, then an exponential one over
     about W; the bound and the predictions then use q̄ = q(η̄) (`mu`, `Sigma`, `eta1`, `eta2` stay the SVI iterate's,
@@ -175,15 +164,8 @@ class XGPCVariants(XGPC):
 
     def batch_size_at(self, iteration: int) -> int:
         """The minibatch size of the `iteration`-th iteration (1-based): `batch_size`, grown as configured."""
-        return grown_batch_size(
-            iteration,
-            self.batch_size,
-            self.n,
-            growth=self.batch_growth,
-            start=self.batch_growth_start,
-            every=self.batch_growth_every,
-            cap=self.batch_max,
-        )
+        growth = (self.batch_growth, self.batch_growth_start, self.batch_growth_every, self.batch_max)
+        return grown_batch_size(iteration, self.batch_size, self.n, *growth)
 
     def _move_kernel(self, kernel: Kernel) -> None:
         """The kernel step: q(u) stays in u-space ("fixed-u", the paper) or in whitened coordinates ("whitened")."""
@@ -374,7 +356,7 @@ VARIANT_DEFAULTS = {
 
 
 def grown_batch_size(
-    iteration: int, base: int, n: int, *, growth: float = 1.0, start: int = 0, every: int = 1, cap: int | None = None
+    iteration: int, base: int, n: int, growth: float = 1.0, start: int = 0, every: int = 1, cap: int | None = None
 ) -> int:
     """s_t of a minibatch that grows late (the hybrid deterministic–stochastic method of Friedlander & Schmidt 2012):
     s_t = min(cap, ⌈base · growth^⌈(t − start)/every⌉⌉) for the t-th iteration (t ≥ 1) after `start` iterations at
@@ -405,20 +387,9 @@ def noise_scaled_rho(rho: float, s: int, base: int, n: int) -> float:
 def variants_like(engine: XGPC, **variants) -> XGPCVariants:
     """An `XGPCVariants` with the variant options `variants` on what the X-GPC `engine` (not yet stepped) was built
     with: its data, Z, kernel, step-size rule, Adam, minibatch stream, kernel-step cadence, bound and mode."""
-    return XGPCVariants(
-        engine.source,
-        None,
-        engine.Z,
-        engine.kernel,
-        batch_size=engine.batch_size,
-        schedule=engine.schedule,
-        hyper_optimizer=engine.hyper_optimizer,
-        rng=engine.rng,
-        full=engine.full,
-        hyper_every=engine.hyper_every,
-        kernel_bound=engine.kernel_bound,
-        **variants,
-    )
+    built = ("batch_size", "schedule", "hyper_optimizer", "rng", "full", "hyper_every", "kernel_bound")
+    options = {name: getattr(engine, name) for name in built}
+    return XGPCVariants(engine.source, None, engine.Z, engine.kernel, **options, **variants)
 
 
 def variant_trainer(method: str, split, *, options: dict | None = None, **run_settings) -> Trainer:

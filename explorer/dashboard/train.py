@@ -36,6 +36,13 @@ EVALUATION_SHARE = 0.25  # while Play runs, evaluations take at most about this 
 SURFACE_SHARE = 0.1  # periodic surface frames take at most this share of the wall time (slow machine: rarer frames)
 
 
+def _download(callback, filename: str, label: str, **layout) -> pn.widgets.FileDownload:
+    """A light download button: a click calls `callback` for the file's bytes, saved as `filename`."""
+    return pn.widgets.FileDownload(
+        callback=callback, filename=filename, label=label, color="light", embed=False, **layout
+    )
+
+
 def convergence_rule(trainer) -> str:
     """The convergence rule of a `training.Trainer`, in words with its numbers."""
     if trainer.convergence == "parameters":
@@ -149,31 +156,15 @@ class TrainTab(Tab, pn.viewable.Viewer):
         # a toggle button: its whole text is what one clicks, and its accessible name (Bokeh's checkbox has neither)
         self.log_time = pn.widgets.Toggle(label="log time axis (NLL, error)", value=False, color="light")
         self.clear = pn.widgets.Button(label="Clear earlier runs", color="light")
-        self.download = pn.widgets.FileDownload(
-            callback=self._history_file, filename="xgpc-history.csv", label="History as CSV", color="light", embed=False
-        )
+        self.download = _download(self._history_file, "xgpc-history.csv", "History as CSV")
         self.export_format = pn.widgets.RadioButtonGroup(
             options=["PNG", "SVG", "HTML"],
             value="PNG",
             width=160,
             description="File format of the surface and traces downloads",
         )
-        self.surface_file = pn.widgets.FileDownload(
-            callback=self.surface_file_bytes,
-            filename="xgpc-surface.png",
-            label="Surface",
-            color="light",
-            embed=False,
-            width=90,
-        )
-        self.traces_file = pn.widgets.FileDownload(
-            callback=self.traces_file_bytes,
-            filename="xgpc-traces.png",
-            label="Traces",
-            color="light",
-            embed=False,
-            width=90,
-        )
+        self.surface_file = _download(self.surface_file_bytes, "xgpc-surface.png", "Surface", width=90)
+        self.traces_file = _download(self.traces_file_bytes, "xgpc-traces.png", "Traces", width=90)
         self.animation_iterations = pn.widgets.IntInput(
             label="animation: the next … iterations",
             value=200,
@@ -181,14 +172,7 @@ class TrainTab(Tab, pn.viewable.Viewer):
             description=f"{ANIMATION_ITERATIONS[0]} to {ANIMATION_ITERATIONS[1]} iterations, run on a copy of this "
             f"model (the run here is not changed), {ANIMATION_FRAMES} frames",
         )
-        self.animation_file = pn.widgets.FileDownload(
-            callback=self.animation_file_bytes,
-            filename="xgpc-training.gif",
-            label="Animation (GIF)",
-            color="light",
-            embed=False,
-            align="end",
-        )
+        self.animation_file = _download(self.animation_file_bytes, "xgpc-training.gif", "Animation (GIF)", align="end")
         self.export_progress = pn.indicators.Progress(
             value=0, max=100, visible=False, sizing_mode="stretch_width", height=12
         )

@@ -356,13 +356,8 @@ def run_comparison(
     n_train_max: int = N_MAX,
     test_fraction: float = 0.2,
     seed: int = 0,
-    n_samples: int = 1000,
-    burn_in: int = 100,
-    n_chains: int = 4,
-    n_inducing: int | None = None,
-    max_stored_draws: int = 1000,
     progress: Callable[[int, int], None] | str | None = "auto",
-    family: str = DEFAULT_MULTICLASS_FAMILY,
+    **settings,
 ) -> ComparisonRun:
     """Fig. 1 end to end from one data set: `sampler_split`, then the `comparison` study run to its end.
 
@@ -382,18 +377,15 @@ def run_comparison(
         Share of the rows held out for the test NLL.
     seed : int, default 0
         All randomness (split, sampler, inducing points: three of a run's streams, `streams`).
-    n_samples, burn_in, n_chains : int
-        Gibbs draws kept per chain, discarded per chain, and chains.
-    n_inducing : int, optional
-        m of the sparse X-GPC (default: the study's).
-    max_stored_draws : int, default 1000
-        Draws kept for the predictive (thinned evenly).
     progress : callable, "auto" or None, default "auto"
         `progress(sweeps_done, total_sweeps)` after each step of sampling ("auto": `text_progress()` in a
         terminal or notebook, else nothing; None: nothing).
-    family : str, default "stick-breaking"
-        K ≥ 3: the multi-class X-GPC family compared (`comparison`): "stick-breaking" against the stick-breaking
-        sampler; "joint" or "factorised" against the logistic-softmax sampler, in both families.
+    **settings
+        The study's own (`comparison`, with its defaults): `n_samples`, `burn_in`, `n_chains` (Gibbs draws kept per
+        chain, discarded per chain, and chains), `n_inducing` (m of the sparse X-GPC; None: no sparse fit),
+        `max_stored_draws` (draws kept for the predictive, thinned evenly), `family` (K ≥ 3: the multi-class X-GPC
+        family compared, default "stick-breaking" against the stick-breaking sampler; "joint" or "factorised"
+        against the logistic-softmax sampler, in both families).
 
     Returns
     -------
@@ -430,14 +422,9 @@ def run_comparison(
         y_test,
         kernel,
         seed=seed,
-        n_inducing=n_inducing,
-        n_samples=n_samples,
-        burn_in=burn_in,
-        n_chains=n_chains,
-        max_stored_draws=max_stored_draws,
         subsampled_from=subsampled_from,
         diagnostics_share=0.0,
-        family=family,
+        **settings,
     )
 
     def report(event: Progress) -> None:

@@ -20,7 +20,6 @@ launched so that its children inherit it, and checked again before each phase); 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import socket
@@ -30,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
+from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 
 DESCRIPTION = "Served dashboard: SVI iterations/s vs headless Model, update rate, bytes per update, memory"
 APP_CORES, BROWSER_CORES = {0}, {1}  # with --pin
@@ -217,8 +216,7 @@ def soak(page, dashboard, minutes: float) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.tools.benchmark", description=DESCRIPTION)
-    add_common_arguments(parser)
+    parser = BenchParser("python -m explorer.tools.benchmark", DESCRIPTION)
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase (default 15)")
     parser.add_argument("--repeats", type=int, default=3, help="headless/served alternations (default 3)")
     parser.add_argument(
@@ -238,7 +236,6 @@ def main(argv: list[str] | None = None) -> int:
             f"--pin needs cores {sorted(APP_CORES | BROWSER_CORES)}; this process may use only "
             f"{sorted(os.sched_getaffinity(0))}"
         )
-    command = "python -m explorer.tools.benchmark" + ("" if argv is None else "".join(f" {a}" for a in argv))
 
     from playwright.sync_api import sync_playwright
 
@@ -337,7 +334,6 @@ def main(argv: list[str] | None = None) -> int:
     finish(
         args,
         "Dashboard: training inside the served app",
-        command,
         markdown,
         {
             "repeats": rows,

@@ -24,7 +24,6 @@ Needs Playwright (the `test` extra) and Debian Chromium.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import json
@@ -42,7 +41,7 @@ from contextlib import ExitStack, contextmanager
 from itertools import product
 from pathlib import Path
 
-from explorer.bench.common import add_common_arguments, finish, markdown_table, pinned_blas
+from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.dashboard import chromium
 from explorer.dashboard.app import Dashboard
 from explorer.tools.benchmark import _free_port, _tasks, descendants, resident_mb
@@ -606,7 +605,7 @@ def heavy_jobs_on(workers: int, scheduler: str | None):
         yield cluster.scheduler_address
 
 
-def classroom(args, command: str) -> int:
+def classroom(args) -> int:
     """The load test against `xgpc-explorer serve --num-procs N` for each N of --num-procs and each kind of client
     (--clients), measured by the clients, the server's CPU from /proc."""
     rows = []
@@ -676,13 +675,12 @@ def classroom(args, command: str) -> int:
         "users while this ran: compare rows of one run, not runs.\n\n" + markdown_table(rows, columns)
     )
     heavy = f", {args.mcmc} running MCMC" if args.mcmc else ""
-    finish(args, f"Dashboard: a class on several processes{heavy} (load test)", command, markdown, {"rows": rows})
+    finish(args, f"Dashboard: a class on several processes{heavy} (load test)", markdown, {"rows": rows})
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m explorer.tools.loadtest", description=DESCRIPTION)
-    add_common_arguments(parser)
+    parser = BenchParser("python -m explorer.tools.loadtest", DESCRIPTION)
     parser.add_argument(
         "--sessions",
         type=int,
@@ -758,7 +756,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"sessions from 1 to {MAX_SESSIONS} and seconds up to {MAX_SECONDS}")
     if args.heavy is not None and args.heavy < 2:
         parser.error("--heavy needs at least 2 sessions (one heavy, the others train)")
-    command = "python -m explorer.tools.loadtest" + ("" if argv is None else "".join(f" {a}" for a in argv))
     if args.clients is not None and args.num_procs is None:
         args.num_procs = [1]
     args.clients = args.clients or ["chromium"]
@@ -772,7 +769,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.num_procs is not None:
         if not all(1 <= p <= 8 for p in args.num_procs) or min(args.workers) < 0 or args.mcmc < 0:
             parser.error("--num-procs from 1 to 8, --workers and --mcmc at least 0")
-        return classroom(args, command)
+        return classroom(args)
     if args.mcmc or any(args.workers) or args.scheduler:
         parser.error("--mcmc, --workers and --scheduler go with --num-procs")
 
@@ -834,7 +831,7 @@ def main(argv: list[str] | None = None) -> int:
         "train, then trains on it. The machine is shared with other users; runs are short.\n\n"
         + markdown_table(rows, columns)
     )
-    finish(args, "Dashboard: a class on one server (load test)", command, markdown, {"rows": rows})
+    finish(args, "Dashboard: a class on one server (load test)", markdown, {"rows": rows})
     return 0
 
 

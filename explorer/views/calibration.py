@@ -55,8 +55,7 @@ def reliability_diagram(tables: dict[str, dict], *, title: str = "") -> hv.Layou
         hv.Curve(([0.0, 1.0], [0.0, 1.0]), kdims=[CONFIDENCE], vdims=[ACCURACY], group="Perfect", label="perfect"),
         color="gray",
         line_width=1.5,
-        bokeh=dict(line_dash="dashed"),
-        matplotlib=dict(linestyle="dashed"),
+        dashed=True,
     )
     curves, shares = [diagonal], []
     for k, (name, table) in enumerate(tables.items()):

@@ -16,6 +16,7 @@ import io
 import tempfile
 import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import holoviews as hv
@@ -618,20 +619,9 @@ def animate_training(
     "drawing". Returns the path."""
     path = Path(path)
     _format(path, tuple(ANIMATION_FORMATS))
+    stages = ("training", "drawing")
+    training, drawing = (None, None) if progress is None else (partial(progress, stage) for stage in stages)
     frames = training_frames(
-        model,
-        iterations=iterations,
-        every=every,
-        resolution=resolution,
-        plane=plane,
-        progress=None if progress is None else lambda i, n: progress("training", i, n),
+        model, iterations=iterations, every=every, resolution=resolution, plane=plane, progress=training
     )
-    return write_animation(
-        frames,
-        path,
-        fps=fps,
-        width=width,
-        height=height,
-        dpi=dpi,
-        progress=None if progress is None else lambda i, n: progress("drawing", i, n),
-    )
+    return write_animation(frames, path, fps=fps, width=width, height=height, dpi=dpi, progress=drawing)

@@ -16,7 +16,7 @@ from scipy import integrate
 from scipy.special import expit, log_expit
 
 from explorer.polyagamma import density, log_cosh, pg_mean, sample
-from explorer.views.style import sized, styled
+from explorer.views.style import mean_line, sized, styled
 
 _OMEGA_MAX = 20.0  # PG(1, 0) mass beyond ω = 20 is below 1e-40; the series density is noise there
 _SPLITS = [0.05, 0.25, 1.0, 4.0]
@@ -85,15 +85,8 @@ def pg_density(
         color="black",
         line_width=2,
     )
-    mean_line = styled(
-        hv.VLine(mean, group="Mean", label="E[ω] = θ(c)"),
-        color="crimson",
-        line_width=2,
-        bokeh=dict(line_dash="dashed"),
-        matplotlib=dict(linestyle="dashed"),
-    )
     overlay = styled(
-        hv.Overlay([histogram, curve, mean_line], group="PG", label="density"),
+        hv.Overlay([histogram, curve, mean_line(mean, "E[ω] = θ(c)")], group="PG", label="density"),
         title=f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}",
         legend_position="top_right",
     )

@@ -88,8 +88,7 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
         hv.Curve(([low, high], [low, high]), kdims=[x], vdims=[y], group="Identity", label="identity"),
         color="gray",
         line_width=1.5,
-        bokeh=dict(line_dash="dashed"),
-        matplotlib=dict(linestyle="dashed"),
+        dashed=True,
     )
     # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal);
     # one column when a third variant's long label would not fit two to a row
@@ -174,8 +173,7 @@ def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
                 hv.VLine(burn_in, group="BurnIn", label="end of burn-in"),
                 color="gray",
                 line_width=1.5,
-                bokeh=dict(line_dash="dashed"),
-                matplotlib=dict(linestyle="dashed"),
+                dashed=True,
             )
         ]
         if burn_in

@@ -167,8 +167,7 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
                         color=color,
                         line_width=2,
                         logx=True,
-                        bokeh=dict(line_dash="dashed"),
-                        matplotlib=dict(linestyle="dashed"),
+                        dashed=True,
                     )
                 )
         if method in settled:
@@ -194,8 +193,7 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
             hv.HLine(band_edge(best, band), group="Band", label=f"{100 * band:g}% band"),
             color="gray",
             line_width=1.5,
-            bokeh=dict(line_dash="dashed"),
-            matplotlib=dict(linestyle="dashed"),
+            dashed=True,
         )
         for band in bands
     ]

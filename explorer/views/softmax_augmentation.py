@@ -34,7 +34,7 @@ from scipy.special import expit, softmax
 from explorer.likelihoods import logistic_softmax, logistic_softmax_log_likelihood
 from explorer.polyagamma import sample
 from explorer.views.learn import density_histogram
-from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, mean_line, sized, styled
 from explorer.xgpc_multiclass import (
     augmented_likelihood_terms,
     factorised_bound,
@@ -56,9 +56,7 @@ QUADRATURE_NODES = 8_000
 NATS = hv.Dimension("nats", label="nats")
 FAMILY_STYLES = {
     "joint": dict(color="seagreen", line_width=2),
-    "factorised": dict(
-        color="royalblue", line_width=2, bokeh=dict(line_dash="dashed"), matplotlib=dict(linestyle="dashed")
-    ),
+    "factorised": dict(color="royalblue", line_width=2, dashed=True),
 }
 _SIZE = dict(width=460, height=300)
 
@@ -147,31 +145,20 @@ class SoftmaxAugmentation:
     def bound(self, F: np.ndarray) -> np.ndarray:
         """ℓ(f) ≤ log p(y = label | f), F (n, K) → (n,): the augmented model's expected log joint minus the entropy
         of q(λ, n, ω), which is quadratic in each f_k (`xgpc_multiclass.augmented_likelihood_terms` at variance 0)."""
-        F = np.asarray(F, dtype=float)
-        rows = (len(F), self.n_classes)
-        return augmented_likelihood_terms(
-            np.broadcast_to(self.Y, rows),
-            F,
-            np.zeros(rows),
-            np.broadcast_to(self.c, rows),
-            np.broadcast_to(self.gamma, rows),
-            np.full(len(F), self.alpha),
-        )
+        return self._terms_at(augmented_likelihood_terms, F, self.gamma, self.alpha)
 
     def joint_bound(self, F: np.ndarray) -> np.ndarray:
         """The joint family's ℓ(f) ≤ log p(y = label | f), F (n, K) → (n,): its expected log joint minus the entropy
         of q(λ, n, ω) at q's optimal local parameters, quadratic in each f_k of precision `joint_theta`
         (`xgpc_multiclass.joint_likelihood_terms` at variance 0)."""
+        return self._terms_at(joint_likelihood_terms, F, self.joint_n, self.joint_rate)
+
+    def _terms_at(self, terms, F: np.ndarray, counts: np.ndarray, rate: float) -> np.ndarray:
+        """A family's per-point bound `terms(Y, F, 0, c, counts, rate)` at the rows F (n, K), variance 0 → (n,)."""
         F = np.asarray(F, dtype=float)
         rows = (len(F), self.n_classes)
-        return joint_likelihood_terms(
-            np.broadcast_to(self.Y, rows),
-            F,
-            np.zeros(rows),
-            np.broadcast_to(self.c, rows),
-            np.broadcast_to(self.joint_n, rows),
-            np.full(len(F), self.joint_rate),
-        )
+        at = (np.broadcast_to(self.Y, rows), F, np.zeros(rows), np.broadcast_to(self.c, rows))
+        return terms(*at, np.broadcast_to(counts, rows), np.full(len(F), rate))
 
     def expected_slice(self, k: int, means: np.ndarray = MEAN_GRID) -> dict[str, np.ndarray]:
         """As the mean of f_k takes the values `means` (N,) (the other means and every variance as q's): the
@@ -271,8 +258,7 @@ def likelihood_against_softmax(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         ),
         color="royalblue",
         line_width=2,
-        bokeh=dict(line_dash="dashed"),
-        matplotlib=dict(linestyle="dashed"),
+        dashed=True,
     )
     ceiling = styled(
         hv.HLine(aug.ceiling(k), group="Ceiling", label="ceiling"),
@@ -313,15 +299,8 @@ def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
         ),
         **FAMILY_STYLES["joint"],
     )
-    mean_line = styled(
-        hv.VLine(mean, group="Mean", label="E[λ]"),
-        color="crimson",
-        line_width=2,
-        bokeh=dict(line_dash="dashed"),
-        matplotlib=dict(linestyle="dashed"),
-    )
     overlay = styled(
-        hv.Overlay([factorised, joint, mean_line], group="Gamma", label="lambda"),
+        hv.Overlay([factorised, joint, mean_line(mean, "E[λ]")], group="Gamma", label="lambda"),
         title=f"q(λ): factorised Ga({aug.alpha:.3f}, {aug.n_classes}), joint Exp({aug.joint_rate:.3f})",
         legend_position="top_right",
     )
@@ -414,25 +393,14 @@ def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         )
         for family, values in (("joint", aug.joint_bound(F)), ("factorised", aug.bound(F)))
     ]
-    mean_line = _mean_line(aug.mean[k], f"mean of f_{k}")
+    mean = mean_line(aug.mean[k], f"mean of f_{k}", color="gray", line_width=1)
     overlay = styled(
-        hv.Overlay([likelihood, *bounds, mean_line], group="Softmax", label="bound"),
+        hv.Overlay([likelihood, *bounds, mean], group="Softmax", label="bound"),
         title=f"the likelihood and its Gaussian bounds along f_{k}",
         xlabel=f"f_{k}",
         legend_position="top_left",
     )
     return sized(overlay, **_SIZE)
-
-
-def _mean_line(mean: float, label: str) -> hv.VLine:
-    """q's mean of f_k, a dashed grey vertical line."""
-    return styled(
-        hv.VLine(mean, group="Mean", label=label),
-        color="gray",
-        line_width=1,
-        bokeh=dict(line_dash="dashed"),
-        matplotlib=dict(linestyle="dashed"),
-    )
 
 
 def family_gap_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
@@ -454,9 +422,9 @@ def family_gap_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         )
         for family in ("joint", "factorised")
     ]
-    mean_line = _mean_line(aug.mean[k], f"q's mean of f_{k}")
+    mean = mean_line(aug.mean[k], f"q's mean of f_{k}", color="gray", line_width=1)
     overlay = styled(
-        hv.Overlay([expected, *bounds, mean_line], group="Gap", label="families"),
+        hv.Overlay([expected, *bounds, mean], group="Gap", label="families"),
         title=f"gap at q: joint {gaps['joint']:.3f}, factorised {gaps['factorised']:.3f} nats",
         legend_position="bottom_right",
     )

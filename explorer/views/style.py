@@ -63,14 +63,17 @@ def styled(
     marker: str | None = None,
     size: float | None = None,
     line_width: float | None = None,
+    dashed: bool = False,
     bokeh: dict | None = None,
     matplotlib: dict | None = None,
     **common,
 ):
     """`element` with options `common` (names both backends know: color, alpha, cmap, xlabel, title, logx, …) set
-    for both backends, plus a `marker` name from `_MARKERS`, a marker `size` in px (matplotlib: area s = size²) and
-    a `line_width` (matplotlib: linewidth), and backend-only options `bokeh` / `matplotlib`."""
+    for both backends, plus a `marker` name from `_MARKERS`, a marker `size` in px (matplotlib: area s = size²),
+    a `line_width` (matplotlib: linewidth), a `dashed` line, and backend-only options `bokeh` / `matplotlib`."""
     b, m = dict(common), dict(common)
+    if dashed:
+        b["line_dash"], m["linestyle"] = "dashed", "dashed"
     if marker is not None:
         b["marker"], m["marker"] = _MARKERS[marker]
     if size is not None:
@@ -78,6 +81,11 @@ def styled(
     if line_width is not None:
         b["line_width"], m["linewidth"] = line_width, line_width
     return element.opts(**b, **(bokeh or {}), backend="bokeh").opts(**m, **(matplotlib or {}), backend="matplotlib")
+
+
+def mean_line(value: float, label: str, *, color: str = "crimson", line_width: float = 2) -> hv.VLine:
+    """A distribution's mean at `value`: a dashed vertical line (group "Mean") labelled `label`."""
+    return styled(hv.VLine(value, group="Mean", label=label), color=color, line_width=line_width, dashed=True)
 
 
 def sized(element, *, width: int = 420, height: int = 360):

@@ -70,7 +70,13 @@ from scipy.linalg.blas import dtrmm
 from scipy.special import digamma, gammaln, polygamma
 
 from explorer.convergence import SlidingWindow
-from explorer.hyperparameters import Adam, LogNormalKernelPrior, elbo_kernel_gradient, posterior_products
+from explorer.hyperparameters import (
+    Adam,
+    LogNormalKernelPrior,
+    elbo_kernel_gradient,
+    posterior_products,
+    summed_kernel_gradient,
+)
 from explorer.inputs import query_points
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax
@@ -405,13 +411,8 @@ class XGPCMulticlass(XGPC):
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(kernel log-parameters) at the current q with the local parameters at their optimum for it: the sum
         over classes of the binary-form gradient (`hyperparameters.elbo_kernel_gradient`) at the labels Y_k − E[n_k]
-        and PG means θ_k. That gradient is the kernel's `contract_gradient` of an adjoint matrix G_k, linear in it, so
-        the sparse mode sums the K adjoints and contracts once (one kernel derivative pass instead of K):
-
-            G_sm,k/(n/s) = Θ_k(κ − T_k) + u_k(Aμ_k)ᵀ,  u_k = ½y_k − θ_k∘κμ_k,  T_k = K_sm N_k,  N_k = AΣ_kA,  A = K_mm⁻¹
-            G_mm,k/(n/s) = κᵀ(½Θ_kκ − G_sm,k/(n/s)) + ½(N_k − A + Aμ_k(Aμ_k)ᵀ)/(n/s)
-
-        and ∂/∂log σ² gains −½(n/s)σ² Σ_k Σ_i θ_ik."""
+        and PG means θ_k, in the sparse mode with the K adjoints summed and contracted once
+        (`hyperparameters.summed_kernel_gradient`)."""
         Y = one_hot(y_b, self.n_classes)
         if self.full:
             return sum(
@@ -436,29 +437,21 @@ class XGPCMulticlass(XGPC):
         a = kappa @ self.mu.T
         v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
         _, expected_n, _, tanh_part = self._local_step(a, v)
-        labels, theta = Y - expected_n, (Y + expected_n) * tanh_part
-        s, scale = len(y_b), self.n / len(y_b)
-        A_mu = self.mu @ self.K_inv  # (K, m): rows (Aμ_k)ᵀ, A symmetric
-        theta_sum = theta.sum(axis=1)
-        G = np.empty((s + self.m, self.m))  # (Σ_k G_sm,k; Σ_k G_mm,k)/(n/s): both blocks share X2 = Z
-        G_sm, G_mm = G[:s], G[s:]
-        np.multiply(theta_sum[:, None], kappa, out=G_sm)
-        G_sm += (0.5 * labels - theta * a) @ A_mu
-        N_sum = A_mu.T @ A_mu - self.n_classes * self.K_inv
-        for k, (N, T) in enumerate(products):
-            T *= theta[:, k, None]
-            G_sm -= T
-            N_sum += N
-        R = np.multiply((0.5 * theta_sum)[:, None], kappa)
-        R -= G_sm
-        np.matmul(kappa.T, R, out=G_mm)
-        G_mm += (0.5 / scale) * N_sum
-        gradient = self.kernel.contract_gradient(
-            np.concatenate([X_b, self.Z]), self.Z, np.concatenate([K_sm, self.K_zz]), G
+        return summed_kernel_gradient(
+            self.kernel,
+            X_b,
+            self.Z,
+            self.K_zz,
+            self.n,
+            self.mu,
+            self.K_inv,
+            kappa,
+            K_sm,
+            products,
+            Y - expected_n,
+            (Y + expected_n) * tanh_part,
+            a,
         )
-        gradient *= scale
-        gradient[-1] -= 0.5 * scale * self.kernel.variance * theta_sum.sum()
-        return gradient
 
     # ----- objective and prediction ----------------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:

@@ -254,25 +254,11 @@ class XGPC(SVIEngine):
         """The gradient at the current q with c at its optimum for it: the local step's diag(κΣκᵀ) comes from the
         gradient's own T = κΣA as rowsum(T ∘ K_sm) (the full mode's gradient needs no c: only the KL depends on the
         kernel there, for either bound)."""
-        if self.full:
-            return elbo_kernel_gradient(
-                self.kernel,
-                X_b,
-                y_b,
-                self.Z,
-                self.n,
-                self.mu,
-                self.L_P,
-                self.K_inv,
-                kappa,
-                K_sm,
-                None,
-                full=True,
-                K_zz=self.K_zz,
-            )
-        products = posterior_products(self.L_P, self.K_inv, K_sm)
-        a = kappa @ self.mu
-        labels, theta = self._bound_pseudo_data(y_b, a, K_tilde + np.einsum("ij,ij->i", products[1], K_sm))
+        labels, theta, products, a = y_b, None, None, None
+        if not self.full:
+            products = posterior_products(self.L_P, self.K_inv, K_sm)
+            a = kappa @ self.mu
+            labels, theta = self._bound_pseudo_data(y_b, a, K_tilde + np.einsum("ij,ij->i", products[1], K_sm))
         return elbo_kernel_gradient(
             self.kernel,
             X_b,
@@ -285,6 +271,7 @@ class XGPC(SVIEngine):
             kappa,
             K_sm,
             theta,
+            full=self.full,
             K_zz=self.K_zz,
             products=products,
             kappa_mu=a,

@@ -18,7 +18,7 @@ from scipy.linalg.blas import dtrmm
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, summed_kernel_gradient
-from explorer.inputs import inducing_inputs, query_points
+from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
 from explorer.linalg import (
@@ -33,7 +33,6 @@ from explorer.schedules import default_xgpc_schedule
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
 
-_CHUNK = 4096
 EVALUATION_CHUNK = 1024
 """Rows per chunk of the multi-class engines' ELBO column and predictive: their arrays (rows × m, per latent
 function) then stay in cache; a default fit on 5,000 rows at K = 5 spent about a third less time in its evaluations
@@ -331,17 +330,15 @@ class XGPC(SVIEngine):
         """The augmented ELBO (eq. variational_bound with all constants), a lower bound on log p(y).
         On all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
         mu, L_P = self._reported()
-        count, total = 0, 0.0
-        for part in self.source.chunks(_CHUNK, index):
-            X_part, y_part = self._batch(part)
+
+        def terms(part, X_part, y_part):
             kappa, K_tilde, _ = self.project(X_part, part)
             a = kappa @ mu
             V = _whiten(L_P, kappa)
             b = np.einsum("ij,ij->j", V, V)
-            c = np.sqrt(K_tilde + b + a * a)
-            total += float(np.sum(augmented_likelihood_terms(y_part, a, b, K_tilde, c)))
-            count += len(part)
-        return self.n / count * total - self.kl()
+            return augmented_likelihood_terms(y_part, a, b, K_tilde, np.sqrt(K_tilde + b + a * a))
+
+        return self._estimate(terms, index) - self.kl()
 
     def kl(self) -> float:
         """KL(q(u) ‖ p(u)) of the reported q (`_reported`)."""
@@ -353,17 +350,15 @@ class XGPC(SVIEngine):
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
-        Xs = query_points(Xs, self.source.d)
         mu, L_P = self._reported()
-        mean, var = np.empty(len(Xs)), np.empty(len(Xs))
-        for start in range(0, len(Xs), _CHUNK):
-            part = slice(start, start + _CHUNK)
-            K_sm = self.kernel.cross_from_features(Xs[part], self._features)
+
+        def marginals(X_rows):
+            K_sm = self._cross(X_rows)
             kappa = K_sm @ self.K_inv
             V = _whiten(L_P, kappa)
-            mean[part] = kappa @ mu
-            var[part] = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
-        return mean, np.maximum(var, 1e-12)
+            return kappa @ mu, self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
+
+        return self._in_chunks(marginals, Xs)
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_i (eq. local_updates) for the rows X (s, d) at the current q → (s,)."""
@@ -520,15 +515,13 @@ class MultiLatentXGPC(XGPC):
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*_j) = N(μ*_j, σ*_j²) per latent function: μ*_j = κ*μ_j, σ*_j² = k** − κ*K_m* + κ*Σ_jκ*ᵀ
         (`_evaluation_marginals`, in chunks of `EVALUATION_CHUNK` rows). Xs (n*, d) → (n*, J), (n*, J)."""
-        Xs = query_points(Xs, self.source.d)
-        mean, var = np.empty((len(Xs), self.n_latent)), np.empty((len(Xs), self.n_latent))
-        for start in range(0, len(Xs), EVALUATION_CHUNK):
-            part = slice(start, start + EVALUATION_CHUNK)
-            K_sm = self.kernel.cross_from_features(Xs[part], self._features)
+
+        def marginals(X_rows):
+            K_sm = self._cross(X_rows)
             kappa = K_sm @ self.K_inv
-            K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-            mean[part], var[part] = self._evaluation_marginals(kappa, K_tilde)
-        return mean, np.maximum(var, 1e-12)
+            return self._evaluation_marginals(kappa, self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm))
+
+        return self._in_chunks(marginals, Xs, (self.n_latent,), EVALUATION_CHUNK)
 
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:

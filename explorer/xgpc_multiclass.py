@@ -362,14 +362,12 @@ class XGPCMulticlass(MultiLatentXGPC):
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO with all constants (the family's bound at its optimal local parameters), a lower bound
         on log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-        count, total = 0, 0.0
-        for part in self.source.chunks(EVALUATION_CHUNK, index):
-            X_part, y_part = self._batch(part)
+
+        def terms(part, X_part, y_part):
             kappa, K_tilde, _ = self.project(X_part, part)
-            a, v = self._evaluation_marginals(kappa, K_tilde)
-            total += float(np.sum(self._bound(one_hot(y_part, self.n_classes), a, v)))
-            count += len(part)
-        return self.n / count * total - self.kl()
+            return self._bound(one_hot(y_part, self.n_classes), *self._evaluation_marginals(kappa, K_tilde))
+
+        return self._estimate(terms, index, EVALUATION_CHUNK) - self.kl()
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_ik for the rows X (s, d) at the current q → (s, K)."""

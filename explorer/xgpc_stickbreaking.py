@@ -388,13 +388,11 @@ class XGPCStickBreaking(MultiLatentXGPC):
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO with all constants (`stick_breaking_bound` summed, minus the KL), a lower bound on
         log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-        count, total = 0, 0.0
-        for part in self.source.chunks(EVALUATION_CHUNK, index):
-            X_part, positions = self._batch(part)
-            kappa, K_tilde, _ = self.project(X_part, part)
-            total += self._reached_bound(positions, kappa, K_tilde)
-            count += len(part)
-        return self.n / count * total - self.kl()
+
+        def terms(part, X_part, positions):
+            return self._reached_bound(positions, *self.project(X_part, part)[:2])
+
+        return self._estimate(terms, index, EVALUATION_CHUNK) - self.kl()
 
     def _reached_bound(self, positions: np.ndarray, kappa: np.ndarray, K_tilde: np.ndarray) -> float:
         """Σ_i of `stick_breaking_bound` over rows with stick positions (s,), projection κ (s, m) and K̃ (s,),

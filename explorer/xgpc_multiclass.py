@@ -199,8 +199,8 @@ def one_hot(y: np.ndarray, K: int) -> np.ndarray:
 
 
 class XGPCMulticlass(MultiLatentXGPC):
-    """Multi-class X-GPC on the shared SVI skeleton (`engine.SVIEngine`): K Gaussian q(u_k) with one kernel and one Z
-    (the kernel caches and the projection κ, K̃ are X-GPC's, `xgpc.XGPC`), the local step of the augmented
+    """Multi-class X-GPC on the multi-latent X-GPC skeleton (`xgpc.MultiLatentXGPC`): K Gaussian q(u_k) with one kernel
+    and one Z (the kernel caches and the projection κ, K̃ are X-GPC's, `xgpc.XGPC`), the local step of the augmented
     logistic-softmax model in the chosen family of q(λ, n) (`FAMILIES`) and one closed-form natural-gradient step per
     class with one step size ρ for all (the rule sees the K classes' natural gradient as one vector).
 

@@ -235,8 +235,8 @@ class StickBreaking:
 
 
 class XGPCStickBreaking(MultiLatentXGPC):
-    """Multi-class X-GPC by stick-breaking on the shared SVI skeleton (`engine.SVIEngine`): K − 1 Gaussian q(u_j), one
-    kernel and one Z (X-GPC's kernel caches and projection), the binary PG local step on the points that reach each
+    """Multi-class X-GPC by stick-breaking on the multi-latent X-GPC skeleton (`xgpc.MultiLatentXGPC`): K − 1 Gaussian
+    q(u_j), one kernel and one Z (X-GPC's kernel caches and projection), the binary PG local step on the points that reach each
     logit and one closed-form natural-gradient step per logit with one step size ρ for all.
 
     Parameters

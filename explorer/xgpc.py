@@ -523,6 +523,13 @@ class MultiLatentXGPC(XGPC):
 
         return self._in_chunks(marginals, Xs, (self.n_latent,), EVALUATION_CHUNK)
 
+    def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
+        """Optimal c_ij = √(a_ij² + v_ij) of the PG variables for the rows X (s, d) at the current q → (s, J) (every
+        family's local step sets them so)."""
+        kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
+        a, v = self.marginals(kappa, K_tilde)
+        return np.sqrt(np.maximum(a * a + v, 0.0))
+
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""

@@ -369,11 +369,6 @@ class XGPCMulticlass(MultiLatentXGPC):
 
         return self._estimate(terms, index, EVALUATION_CHUNK) - self.kl()
 
-    def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
-        """Optimal c_ik for the rows X (s, d) at the current q → (s, K)."""
-        kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
-        return self._local_step(*self.marginals(kappa, K_tilde))[0]
-
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""

@@ -412,12 +412,6 @@ class XGPCStickBreaking(MultiLatentXGPC):
             total += float(np.sum(t * a - log_cosh(0.5 * c))) - _LOG_2 * int(rows)
         return total
 
-    def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
-        """Optimal c_ij for the rows X (s, d) at the current q → (s, K−1)."""
-        kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
-        a, v = self.marginals(kappa, K_tilde)
-        return np.sqrt(np.maximum(a * a + v, 0.0))
-
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""

@@ -67,13 +67,13 @@ SHARED_OPTIONS = ("step_size", "rho", "tau", "kappa", "learn_hyperparameters", "
 """The options every method reads (`build`): its step-size rule (`schedules.schedule_for`; Adam-trained SVGP has
 none and ignores it), kernel learning by Adam and the iterations per kernel step."""
 BUILDER_OPTIONS = {
-    "xgpc": ("warm_start_on", "multiclass_family", "multiclass_kernel_prior"),
+    "xgpc": ("warm_start_on", "multiclass_family", "multiclass_kernel_prior", "kernel_patience"),
     "svgp-adam": ("link",),
     "svgp-natgrad": ("link",),
     "epgpc": ("damping",),
 }
 """The options a method's builder reads itself: the adaptive rule's warm start, the K-class family of X-GPC's
-q(λ, n) and its kernel prior's spread (0: none), the SVGP's likelihood by name, EPGPC's damping. Every other option goes, by name, to the engine whose
+q(λ, n) and its kernel prior's spread (0: none), the stick-breaking family's kernel brake (to its engine), the SVGP's likelihood by name, EPGPC's damping. Every other option goes, by name, to the engine whose
 constructor takes it (`engine_options`)."""
 _FILLED = (
     *("batch_size", "rng", "schedule", "hyper_optimizer", "criterion", "hyper_every", "n_classes", "link", "family"),

@@ -417,6 +417,19 @@ SETTINGS = _declare(
         100.0,
     ),
     Setting(
+        "kernel_patience",
+        "int",
+        None,
+        "X-GPC kernel brake patience (stick-breaking)",
+        "kernel brake",
+        "X-GPC's stick-breaking family (3+ classes): the kernel step's Adam rate halves each time the hold-out NLL "
+        "has not improved for this many evaluations in a row, so the kernel stops drifting where the held-out data "
+        "stop rewarding it; 0: no brake; empty: the family's own",
+        "advanced",
+        0,
+        allow_none=True,
+    ),
+    Setting(
         "warm_start_on",
         "choice",
         "gradient",

@@ -66,6 +66,13 @@ ENTRANTS = {
         "xgpc",
         {"multiclass_family": "stick-breaking", "hyper_every": 1, "hyper_learning_rate": 0.1},
     ),
+    **{
+        f"stick (rate 0.1, brake {p})": (
+            "xgpc",
+            {"multiclass_family": "stick-breaking", "hyper_learning_rate": 0.1, "kernel_patience": p},
+        )
+        for p in (5, 10, 20)
+    },
     "stick (no kernel learning)": ("xgpc", {"multiclass_family": "stick-breaking", "learn_hyperparameters": False}),
     "svgp-natgrad": ("svgp-natgrad", {}),
     "svgp-adam": ("svgp-adam", {"learning_rate": 0.05}),

@@ -338,11 +338,20 @@ def test_the_kernel_brake_stops_the_kernel_once_the_holdout_nll_stops_improving(
         assert travel > 0.05
 
 
-def test_the_kernel_brake_is_a_setting_that_reaches_the_stick_breaking_engine_and_refuses_bad_values():
+def test_the_kernel_brake_and_rate_are_settings_that_reach_the_stick_breaking_engine_and_refuse_bad_values():
+    """By default a stick-breaking run's kernel steps at Adam rate 0.1 with the brake at patience 10, every other
+    X-GPC at 0.01 without one; the settings change both, and a bad patience is refused by name."""
     rng = np.random.default_rng(0)
     X, y = blobs(3, 10, rng)
-    run = Run({"method": "xgpc", "kernel_patience": 7, "seed": 0}, X, y, X, y)
-    assert run.engine.kernel_brake.n_iter_no_change == 7
-    assert Run({"method": "xgpc", "seed": 0}, X, y, X, y).engine.kernel_brake is None  # 0 by default: no brake
+    default = Run({"method": "xgpc", "seed": 0}, X, y, X, y).engine
+    assert (default.hyper_optimizer.learning_rate, default.kernel_brake.n_iter_no_change) == (0.1, 10)
+    chosen = Run({"kernel_patience": 7, "hyper_learning_rate": 0.02, "seed": 0}, X, y, X, y).engine
+    assert (chosen.hyper_optimizer.learning_rate, chosen.kernel_brake.n_iter_no_change) == (0.02, 7)
+    assert Run({"kernel_patience": 0, "seed": 0}, X, y, X, y).engine.kernel_brake is None
+    joint = Run({"multiclass_family": "joint", "seed": 0}, X, y, X, y).engine
+    binary = Run({"seed": 0}, X[y < 2], y[y < 2], X[y < 2], y[y < 2]).engine
+    assert joint.hyper_optimizer.learning_rate == binary.hyper_optimizer.learning_rate == 0.01
     with pytest.raises(ValueError, match="kernel_patience"):
         XGPCStickBreaking(X, y, X[::3], RBF(1.0), kernel_patience=-1)
+    with pytest.raises(ValueError, match="kernel_patience must be a whole number at least 0, got -1"):
+        Run({"kernel_patience": -1, "seed": 0}, X, y, X, y)

@@ -334,6 +334,10 @@ def test_the_kernel_brake_stops_the_kernel_once_the_holdout_nll_stops_improving(
     assert np.max(np.abs(engine.mu - mean_before)) > 1e-3  # q(u) still learns
     if patience:
         assert travel < 1e-4
+        restored = XGPCStickBreaking(X, y, X[::6], RBF(1.0), hyper_optimizer=Adam(0.1), kernel_patience=patience)
+        restored.load_state_dict(engine.state_dict())  # the brake travels with the state
+        assert restored.kernel_rate_scale == engine.kernel_rate_scale < 2.0**-20
+        assert restored.kernel_brake.state_dict() == engine.kernel_brake.state_dict()
     else:
         assert travel > 0.05
 

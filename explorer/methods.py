@@ -34,7 +34,12 @@ from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.validation import DataError, prefix, show, show_list
 from explorer.xgpc import XGPC
 from explorer.xgpc_multiclass import XGPCMulticlass
-from explorer.xgpc_stickbreaking import DEFAULT_MULTICLASS_FAMILY, STICK_BREAKING, XGPCStickBreaking
+from explorer.xgpc_stickbreaking import (
+    DEFAULT_KERNEL_RATE,
+    DEFAULT_MULTICLASS_FAMILY,
+    STICK_BREAKING,
+    XGPCStickBreaking,
+)
 
 
 def link_by_name(link: str) -> Link:
@@ -67,13 +72,13 @@ SHARED_OPTIONS = ("step_size", "rho", "tau", "kappa", "learn_hyperparameters", "
 """The options every method reads (`build`): its step-size rule (`schedules.schedule_for`; Adam-trained SVGP has
 none and ignores it), kernel learning by Adam and the iterations per kernel step."""
 BUILDER_OPTIONS = {
-    "xgpc": ("warm_start_on", "multiclass_family", "multiclass_kernel_prior"),
+    "xgpc": ("warm_start_on", "multiclass_family", "multiclass_kernel_prior", "kernel_patience"),
     "svgp-adam": ("link",),
     "svgp-natgrad": ("link",),
     "epgpc": ("damping",),
 }
 """The options a method's builder reads itself: the adaptive rule's warm start, the K-class family of X-GPC's
-q(λ, n) and its kernel prior's spread (0: none), the SVGP's likelihood by name, EPGPC's damping. Every other option goes, by name, to the engine whose
+q(λ, n) and its kernel prior's spread (0: none), the stick-breaking family's kernel brake (to its engine), the SVGP's likelihood by name, EPGPC's damping. Every other option goes, by name, to the engine whose
 constructor takes it (`engine_options`)."""
 _FILLED = (
     *("batch_size", "rng", "schedule", "hyper_optimizer", "criterion", "hyper_every", "n_classes", "link", "family"),
@@ -103,12 +108,12 @@ def option_names(method: str) -> tuple[str, ...]:
     return tuple(sorted({*SHARED_OPTIONS, *BUILDER_OPTIONS[method], *engines}))
 
 
-def _kernel_optimizer(options: dict) -> Adam | None:
-    """Adam on the kernel's log-parameters at `hyper_learning_rate` (Adam's own default when not given), or None
-    when `learn_hyperparameters` is False."""
+def _kernel_optimizer(options: dict, default_rate: float | None = None) -> Adam | None:
+    """Adam on the kernel's log-parameters at `hyper_learning_rate` (when not given: `default_rate`, the method's
+    own, or Adam's own default), or None when `learn_hyperparameters` is False."""
     if options.get("learn_hyperparameters") is False:
         return None
-    rate = options.get("hyper_learning_rate")
+    rate = options.get("hyper_learning_rate", default_rate)
     return Adam() if rate is None else Adam(rate)
 
 
@@ -124,7 +129,8 @@ def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Gen
     on the kernel's log-parameters. Two classes: the paper's `XGPC`. Three or more, by `multiclass_family` (default
     `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`): "stick-breaking", `xgpc_stickbreaking.XGPCStickBreaking` (K − 1
     binary logits, each with the binary PG step; its kernel step follows `kernel_bound` as the binary model's does,
-    without the kernel prior); "joint" or the paper's "factorised", `xgpc_multiclass.XGPCMulticlass`, the augmented
+    without the kernel prior, at its own default rate `xgpc_stickbreaking.DEFAULT_KERNEL_RATE` unless
+    `hyper_learning_rate` is given, braked by `kernel_patience`); "joint" or the paper's "factorised", `xgpc_multiclass.XGPCMulticlass`, the augmented
     logistic-softmax model in that family of q(λ, n), whose kernel step ascends its augmented bound plus, unless
     `multiclass_kernel_prior` is 0, a log-normal prior of that spread around the initial kernel (`kernel_bound` is the
     binary model's choice)."""
@@ -138,6 +144,7 @@ def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Gen
     if source.n_classes > 2:
         family = options.get("multiclass_family", DEFAULT_MULTICLASS_FAMILY)
         if family == STICK_BREAKING:
+            common["hyper_optimizer"] = _kernel_optimizer(options, DEFAULT_KERNEL_RATE)
             return XGPCStickBreaking(source, None, Z, kernel, **common, **engine_options(XGPCStickBreaking, options))
         prior = (
             {"kernel_prior": options["multiclass_kernel_prior"] or None} if "multiclass_kernel_prior" in options else {}

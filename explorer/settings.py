@@ -27,7 +27,7 @@ from explorer.likelihoods import LINKS
 from explorer.schedules import Adaptive, Constant, RobbinsMonro
 from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, KERNEL_BOUNDS
 from explorer.xgpc_multiclass import DEFAULT_KERNEL_PRIOR
-from explorer.xgpc_stickbreaking import DEFAULT_MULTICLASS_FAMILY, MULTICLASS_FAMILIES
+from explorer.xgpc_stickbreaking import DEFAULT_KERNEL_PATIENCE, DEFAULT_MULTICLASS_FAMILY, MULTICLASS_FAMILIES
 
 GROUPS = ("data", "method", "inducing", "steps", "kernel", "advanced")
 METHOD_DEFAULT = "method default"
@@ -331,14 +331,16 @@ SETTINGS = _declare(
     Setting(
         "hyper_learning_rate",
         "float",
-        0.01,
-        "Adam learning rate",
+        None,
+        "Adam learning rate (empty: the method's own)",
         "Adam rate",
-        "Adam learning rate of the kernel's log-parameters",
+        "Adam learning rate of the kernel's log-parameters; empty: the method's own (X-GPC's stick-breaking "
+        "multi-class family 0.1, with its kernel brake; every other 0.01)",
         "kernel",
         0.0,
         1.0,
         (False, True),
+        allow_none=True,
     ),
     # ----- advanced: the further options of the methods (explorer.methods.option_names) ---------------------
     Setting(
@@ -415,6 +417,19 @@ SETTINGS = _declare(
         "advanced",
         0.0,
         100.0,
+    ),
+    Setting(
+        "kernel_patience",
+        "int",
+        None,
+        "X-GPC kernel brake patience (stick-breaking)",
+        "kernel brake",
+        "X-GPC's stick-breaking family (3+ classes): the kernel step's Adam rate halves each time the hold-out NLL "
+        "has not improved for this many evaluations in a row, so the kernel stops drifting where the held-out data "
+        f"stop rewarding it; 0: no brake; empty: the family's own ({DEFAULT_KERNEL_PATIENCE})",
+        "advanced",
+        0,
+        allow_none=True,
     ),
     Setting(
         "warm_start_on",

@@ -250,6 +250,9 @@ class Trainer:
             self.holdout.update(abs(row["test_nll"] - previous) / max(abs(previous), 1e-12))
         if len(self.y_eval):
             self.no_improvement.update(row["test_nll"])
+            holdout_evaluated = getattr(engine, "holdout_evaluated", None)  # an engine's brake on its kernel
+            if holdout_evaluated is not None:
+                holdout_evaluated(row["test_nll"])
         self.history.append(row)
         return row
 

@@ -38,9 +38,12 @@ rule adopted is the class index order (`DEFAULT_CLASS_ORDER`, `CLASS_ORDERS`: me
 stick-breaking PG family (issue 29.3b)"; the most-frequent-first order was never better). Kernel learning is the binary X-GPC's: one Adam step on the shared kernel
 along the sum over logits of the binary kernel gradient, of the augmented bound or (the default, as for two classes)
 of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`), the logits' adjoints summed and contracted
-once (`hyperparameters.summed_kernel_gradient`). Measured and not adopted for this family (BENCHMARKS.md, "multiclass:
-stick-breaking kernel learning (issue 29.3b)"): one kernel per logit, a faster kernel rate (the kernel then runs
-away on a generated K = 5 set), a weak kernel prior, σ₀² = 4, ARD. With K = 2 the model is the binary logit
+once (`hyperparameters.summed_kernel_gradient`). Its default rate is 0.1 (`DEFAULT_KERNEL_RATE`),
+with a brake: under this bound σ² and ℓ can grow without end on a large set, so the kernel's rate halves each time
+the hold-out NLL a `training.Trainer` reports (`holdout_evaluated`) has not improved for `kernel_patience`
+evaluations in a row. Measured and not adopted for this family (BENCHMARKS.md, "multiclass: stick-breaking kernel
+learning (issue 29.3b)"): one kernel per logit, a weak kernel prior (it slows the drift, does not stop it), σ₀² = 4,
+ARD. With K = 2 the model is the binary logit
 model itself (one logit, p(y = π(0)) = σ(ψ₀)).
 """
 
@@ -53,7 +56,7 @@ import numpy as np
 from scipy.linalg.blas import dtrmm, dtrsm
 from scipy.special import expit, ndtr
 
-from explorer.convergence import SlidingWindow
+from explorer.convergence import NoImprovement, SlidingWindow
 from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
 from explorer.likelihoods import (
@@ -90,6 +93,17 @@ family (issue 29.3b)", 3,000 iterations each): the order moves the test NLL by u
 wine and a 0/1 set, 0.006–0.03 worse on digits, the K = 5 set and an imbalanced K = 5 set with the rarest class
 first in the given order), so the default is the simplest one, which the user controls by the labels."""
 DEFAULT_CLASS_ORDER = "given"
+DEFAULT_KERNEL_RATE = 0.1
+"""The kernel step's Adam rate of this family when the run gives none (setting "hyper_learning_rate"; X-GPC's others
+0.01): at 20 s it beat 0.01 on NLL and ECE on wine, digits, a generated K = 5 set and a 180-feature 0/1 set, and with
+the kernel brake (`DEFAULT_KERNEL_PATIENCE`) it no longer runs away on the K = 5 set at 10⁵ rows (BENCHMARKS.md
+"multiclass: stick-breaking kernel learning (issue 29.3b)")."""
+DEFAULT_KERNEL_PATIENCE = 10
+"""The kernel brake's patience (`kernel_patience`, setting "kernel_patience") when none is given: the kernel's Adam
+rate halves after 10 evaluations in a row without a better hold-out NLL (0: no brake)."""
+KERNEL_BRAKE_TOL = 1e-4
+"""The improvement of the best hold-out NLL (nats per point) that counts as one for the kernel brake (the
+"no-improvement" early-stopping rule's, `convergence.no_improvement_criterion`)."""
 _LOG_2 = math.log(2.0)
 
 
@@ -270,6 +284,10 @@ class XGPCStickBreaking(MultiLatentXGPC):
     class_order : {"given", "frequency"} or sequence of int, default "given"
         The rule that lays the classes on the stick (`stick_order`), from the training labels' counts, or the classes
         at stick positions 0…K−1 themselves.
+    kernel_patience : int, default `DEFAULT_KERNEL_PATIENCE`
+        The kernel brake: each time the hold-out NLL reported by the `training.Trainer` (`holdout_evaluated`) has
+        not beaten its best by `KERNEL_BRAKE_TOL` for this many evaluations in a row, the kernel's Adam rate halves
+        (for good; the q(u_j) steps go on). 0: no brake.
 
     Examples
     --------
@@ -308,6 +326,7 @@ class XGPCStickBreaking(MultiLatentXGPC):
         hyper_every: int = DEFAULT_HYPER_EVERY,
         kernel_bound: str = DEFAULT_KERNEL_BOUND,
         class_order=DEFAULT_CLASS_ORDER,
+        kernel_patience: int = DEFAULT_KERNEL_PATIENCE,
     ):
         source = as_source(X, y)
         K = max(source.n_classes, 2) if n_classes is None else n_classes
@@ -329,6 +348,14 @@ class XGPCStickBreaking(MultiLatentXGPC):
             kernel_bound=kernel_bound,
         )
         self.last_c = np.zeros((0, self.n_logits))
+        if (
+            isinstance(kernel_patience, bool)
+            or not isinstance(kernel_patience, (int, np.integer))
+            or kernel_patience < 0
+        ):
+            raise ValueError(f"kernel_patience must be a whole number ≥ 0 (0: no brake), got {kernel_patience!r}")
+        self.kernel_brake = NoImprovement(int(kernel_patience), KERNEL_BRAKE_TOL) if kernel_patience else None
+        self.kernel_rate_scale = 1.0
 
     @property
     def n_logits(self) -> int:
@@ -371,6 +398,21 @@ class XGPCStickBreaking(MultiLatentXGPC):
         return target.ravel(), c
 
     # ----- the kernel step ---------------------------------------------------------------------------------------------
+    def holdout_evaluated(self, nll: float) -> None:
+        """The kernel brake (`kernel_patience`): take the hold-out NLL of an evaluation at the current state; after
+        `kernel_patience` evaluations in a row that did not beat the best by `KERNEL_BRAKE_TOL`, halve the kernel's
+        Adam rate (`kernel_rate_scale`) and count afresh. Under the stick model's bound σ² and ℓ can grow without
+        end on a large set (a near-linear drift that the hold-out NLL stops rewarding, BENCHMARKS.md "multiclass:
+        stick-breaking kernel learning (issue 29.3b)"): the brake bounds the kernel's further travel by what the
+        held-out data still reward."""
+        if self.kernel_brake is not None and self.hyper_optimizer is not None and self.kernel_brake.update(nll):
+            self.kernel_rate_scale *= 0.5
+            self.kernel_brake.count = 0
+
+    def _hyper_rate_scale(self) -> float:
+        """The kernel brake's factor on Adam's rate (1 until the brake halves it)."""
+        return self.kernel_rate_scale
+
     def _kernel_pseudo_data(self, positions, a, v) -> tuple[np.ndarray, np.ndarray]:
         """(labels, θ) (s, K−1) of the bound the kernel step ascends (binary X-GPC's `_bound_pseudo_data` per logit),
         zero where a point does not reach the logit."""
@@ -415,7 +457,18 @@ class XGPCStickBreaking(MultiLatentXGPC):
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**super().state_dict(), "class_order": np.array(self.link.order)}
+        return {
+            **super().state_dict(),
+            "class_order": np.array(self.link.order),
+            "kernel_rate_scale": self.kernel_rate_scale,
+            "kernel_brake": None if self.kernel_brake is None else self.kernel_brake.state_dict(),
+        }
+
+    def load_state_dict(self, state: dict) -> None:
+        super().load_state_dict(state)
+        self.kernel_rate_scale = float(state.get("kernel_rate_scale", 1.0))  # states saved before the brake: 1
+        if self.kernel_brake is not None and state.get("kernel_brake") is not None:
+            self.kernel_brake.load_state_dict(state["kernel_brake"])
 
     def _check_state(self, state: dict) -> None:
         super()._check_state(state)

@@ -14,11 +14,12 @@ from sklearn.datasets import load_wine
 
 from explorer import Model, XGPClassifier, diagnostics, methods, settings
 from explorer.gibbs import GibbsSampler
+from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
 from explorer.likelihoods import logit_predictive_probability
 from explorer.run import Run
 from explorer.schedules import Constant
-from explorer.training import fit_to_optimum
+from explorer.training import Trainer, fit_to_optimum
 from explorer.xgpc import XGPC
 from explorer.xgpc_stickbreaking import (
     StickBreaking,
@@ -298,3 +299,63 @@ def test_stick_breaking_is_the_default_of_the_builder_the_estimator_the_model_an
     assert model.surface(resolution=5)["p"].shape == (5, 5)
     run = Run({"n_inducing": 10, "batch_size": 50, "seed": 0}, X[::2], y[::2], X[1::2], y[1::2])
     assert isinstance(run.engine, XGPCStickBreaking)
+
+
+@pytest.mark.parametrize("patience", [0, 3])
+def test_the_kernel_brake_stops_the_kernel_once_the_holdout_nll_stops_improving(patience):
+    """A Trainer whose hold-out labels are the training labels shifted by one class: the better the fit, the worse
+    the hold-out NLL, so no evaluation after the first improves on it. With the brake (patience 3) the kernel's
+    Adam rate halves every 3 evaluations and the kernel comes to rest (over the last 200 iterations its
+    log-parameters move by less than 1e-4 in all, against more than 0.05 without the brake, patience 0); the
+    q(u_j) steps go on (the posterior mean keeps moving)."""
+    rng = np.random.default_rng(3)
+    X, y = blobs(3, 30, rng)
+    engine = XGPCStickBreaking(
+        X,
+        y,
+        X[::6],
+        RBF(1.0),
+        batch_size=30,
+        rng=rng,
+        hyper_optimizer=Adam(0.1),
+        hyper_every=1,
+        kernel_patience=patience,
+    )
+    trainer = Trainer(engine, X, (y + 1) % 3, eval_every=5, convergence="none")
+    trainer.run(max_iter=400)
+    nll = trainer.history.column("test_nll")
+    assert np.all(nll[1:] >= nll[0])  # the premise: no evaluation beats the first
+    rows = list(trainer.history.rows)
+    kernel = np.log([[row["lengthscale"], row["variance"]] for row in rows])
+    at_300 = [row["iteration"] for row in rows].index(300)
+    travel = np.sum(np.abs(np.diff(kernel[at_300:], axis=0)))
+    mean_before = engine.mu.copy()
+    trainer.run(max_iter=420)
+    assert np.max(np.abs(engine.mu - mean_before)) > 1e-3  # q(u) still learns
+    if patience:
+        assert travel < 1e-4
+        restored = XGPCStickBreaking(X, y, X[::6], RBF(1.0), hyper_optimizer=Adam(0.1), kernel_patience=patience)
+        restored.load_state_dict(engine.state_dict())  # the brake travels with the state
+        assert restored.kernel_rate_scale == engine.kernel_rate_scale < 2.0**-20
+        assert restored.kernel_brake.state_dict() == engine.kernel_brake.state_dict()
+    else:
+        assert travel > 0.05
+
+
+def test_the_kernel_brake_and_rate_are_settings_that_reach_the_stick_breaking_engine_and_refuse_bad_values():
+    """By default a stick-breaking run's kernel steps at Adam rate 0.1 with the brake at patience 10, every other
+    X-GPC at 0.01 without one; the settings change both, and a bad patience is refused by name."""
+    rng = np.random.default_rng(0)
+    X, y = blobs(3, 10, rng)
+    default = Run({"method": "xgpc", "seed": 0}, X, y, X, y).engine
+    assert (default.hyper_optimizer.learning_rate, default.kernel_brake.n_iter_no_change) == (0.1, 10)
+    chosen = Run({"kernel_patience": 7, "hyper_learning_rate": 0.02, "seed": 0}, X, y, X, y).engine
+    assert (chosen.hyper_optimizer.learning_rate, chosen.kernel_brake.n_iter_no_change) == (0.02, 7)
+    assert Run({"kernel_patience": 0, "seed": 0}, X, y, X, y).engine.kernel_brake is None
+    joint = Run({"multiclass_family": "joint", "seed": 0}, X, y, X, y).engine
+    binary = Run({"seed": 0}, X[y < 2], y[y < 2], X[y < 2], y[y < 2]).engine
+    assert joint.hyper_optimizer.learning_rate == binary.hyper_optimizer.learning_rate == 0.01
+    with pytest.raises(ValueError, match="kernel_patience"):
+        XGPCStickBreaking(X, y, X[::3], RBF(1.0), kernel_patience=-1)
+    with pytest.raises(ValueError, match="kernel_patience must be a whole number at least 0, got -1"):
+        Run({"kernel_patience": -1, "seed": 0}, X, y, X, y)

@@ -61,16 +61,32 @@ ENTRANTS = {
     ),
     "stick (σ²₀ 4)": ("xgpc", {"multiclass_family": "stick-breaking", "initial_variance": 4.0}),
     "stick (ARD)": ("xgpc", {"multiclass_family": "stick-breaking", "ard": True}),
-    "stick (rate 0.1)": ("xgpc", {"multiclass_family": "stick-breaking", "hyper_learning_rate": 0.1}),
+    "stick (rate 0.1)": (
+        "xgpc",
+        {"multiclass_family": "stick-breaking", "hyper_learning_rate": 0.1, "kernel_patience": 0},
+    ),
+    "stick (rate 0.01, no brake)": (
+        "xgpc",
+        {"multiclass_family": "stick-breaking", "hyper_learning_rate": 0.01, "kernel_patience": 0},
+    ),
     "stick (every 1, rate 0.1)": (
         "xgpc",
         {"multiclass_family": "stick-breaking", "hyper_every": 1, "hyper_learning_rate": 0.1},
     ),
+    **{
+        f"stick (rate 0.1, brake {p})": (
+            "xgpc",
+            {"multiclass_family": "stick-breaking", "hyper_learning_rate": 0.1, "kernel_patience": p},
+        )
+        for p in (5, 10, 20)
+    },
     "stick (no kernel learning)": ("xgpc", {"multiclass_family": "stick-breaking", "learn_hyperparameters": False}),
     "svgp-natgrad": ("svgp-natgrad", {}),
     "svgp-adam": ("svgp-adam", {"learning_rate": 0.05}),
 }
-"""Entrant → (builder of `methods.METHODS`, options); "class_order" goes to the stick-breaking engine itself ("random r":
+"""Entrant → (builder of `methods.METHODS`, options) ("stick (given)" is the family's default: kernel rate 0.1 with the
+kernel brake of patience 10; "stick (rate 0.1)" the same rate without the brake, "stick (rate 0.01, no brake)" the
+default before the brake; the other "rate" entrants keep the default brake); "class_order" goes to the stick-breaking engine itself ("random r":
 the permutation of the classes drawn by `default_rng(r)`). The default run is the joint family, the stick-breaking one (its default order) and the SVGPs."""
 DEFAULT_ENTRANTS = ("joint", "stick (given)", "svgp-natgrad", "svgp-adam")
 DATASETS = ("wine", "digits", "generated", "binary-features")

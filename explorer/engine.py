@@ -161,23 +161,25 @@ class SVIEngine:
         """K(X, Z) (s, m) for rows X (s, d)."""
         return self.kernel.cross_from_features(X, self._features)
 
-    def _estimate(self, terms, index: np.ndarray | None = None) -> float:
-        """Σ_i terms_i over all n rows (in chunks of `CHUNK`), or estimated as (n/s)Σ_{i∈index} terms_i on the rows
-        `index`: `terms(rows, X_rows, y_rows)` → (s,) per block, the labels as the method's equations write them."""
+    def _estimate(self, terms, index: np.ndarray | None = None, chunk: int = CHUNK) -> float:
+        """Σ_i terms_i over all n rows (in chunks of `chunk` rows), or estimated as (n/s)Σ_{i∈index} terms_i on the
+        rows `index`: `terms(rows, X_rows, y_rows)` → (s,) per block, the labels as the method's equations write them."""
         count, total = 0, 0.0
-        for part in self.source.chunks(CHUNK, index):
+        for part in self.source.chunks(chunk, index):
             X_part, y_part = self._batch(part)
             total += float(np.sum(terms(part, X_part, y_part)))
             count += len(part)
         return self.n / count * total
 
-    def _in_chunks(self, marginals, Xs: np.ndarray, shape: tuple = ()) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*) = N(mean, var) at Xs (n*, d) from `marginals(X_rows)` → (mean, var) of a block, in chunks of `CHUNK`:
-        (n*,) + shape each, the variance floored at 1e-12."""
+    def _in_chunks(
+        self, marginals, Xs: np.ndarray, shape: tuple = (), chunk: int = CHUNK
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """q(f*) = N(mean, var) at Xs (n*, d) from `marginals(X_rows)` → (mean, var) of a block, in chunks of `chunk`
+        rows: (n*,) + shape each, the variance floored at 1e-12."""
         Xs = query_points(Xs, self.source.d)
         mean, var = np.empty((len(Xs),) + shape), np.empty((len(Xs),) + shape)
-        for start in range(0, len(Xs), CHUNK):
-            part = slice(start, start + CHUNK)
+        for start in range(0, len(Xs), chunk):
+            part = slice(start, start + chunk)
             mean[part], var[part] = marginals(Xs[part])
         return mean, np.maximum(var, 1e-12)
 

@@ -17,6 +17,7 @@ import numbers
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import Self
 
 import numpy as np
 from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack
@@ -147,7 +148,57 @@ def seconds_per_sweep_estimate(
     return float(np.median(times))
 
 
-class GibbsChains(ABC):
+class SweepRun:
+    """What every Gibbs sampler's run shares, one chain set (`GibbsChains`) or several (the stick-breaking sampler's
+    logits, `explorer.gibbs_stickbreaking.StickBreakingGibbsSampler`): the run length and its clock, `run` in slices,
+    the refusal to summarise before a draw is stored, and R̂/ESS of the monitored scalars. A subclass holds
+    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and `step`."""
+
+    @property
+    def finished(self) -> bool:
+        return self.sweeps_done >= self.total_sweeps
+
+    @property
+    def sweeps_per_second(self) -> float:
+        """Sweeps (of every chain) per second of wall-clock time spent in `step`; NaN before the first sweep."""
+        return self.sweeps_done / self.seconds if self.seconds > 0 else math.nan
+
+    @property
+    def remaining_seconds(self) -> float:
+        """Time left at the measured rate; NaN before the first sweep."""
+        return (self.total_sweeps - self.sweeps_done) / self.sweeps_per_second
+
+    def run(self, progress: Callable[[int, int], None] | None = None, chunk: int = 10) -> Self:
+        """Step to the end in slices of `chunk` ≥ 1 sweeps, calling progress(sweeps_done, total_sweeps) after each."""
+        if count(chunk, "chunk") < 1:
+            raise ValueError(f"chunk must be ≥ 1, got {chunk!r}")
+        while not self.finished:
+            self.step(chunk)
+            if progress is not None:
+                progress(self.sweeps_done, self.total_sweeps)
+        return self
+
+    def _require_draws(self) -> None:
+        """RuntimeError saying how far the run is when no draw is stored yet."""
+        if self.draws_stored == 0:
+            raise RuntimeError(
+                f"no draws stored yet: {self.sweeps_done} of {self.burn_in} burn-in sweeps done, "
+                f"draws are kept every {self.thin} sweeps after burn-in"
+            )
+
+    def _trace_diagnostics(self) -> dict[str, float]:
+        """Rank-normalised split R̂ and bulk/tail ESS of every monitored scalar over the post-burn-in sweeps, as plain
+        floats: "rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"."""
+        kept = self.traces[:, self.burn_in :]
+        out: dict[str, float] = {}
+        for name, r, bulk, tail in zip(
+            self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
+        ):
+            out[f"rhat/{name}"], out[f"ess_bulk/{name}"], out[f"ess_tail/{name}"] = float(r), float(bulk), float(tail)
+        return out
+
+
+class GibbsChains(SweepRun, ABC):
     """The machinery every exact Gibbs sampler of a full GP shares: several independent chains of a latent state,
     advanced incrementally with `step(k)`, with bounded traces and stored draws, R̂/ESS and predictions at new inputs.
 
@@ -313,20 +364,6 @@ class GibbsChains(ABC):
         return values
 
     # ----- running -----------------------------------------------------------------------------------------------
-    @property
-    def finished(self) -> bool:
-        return self.sweeps_done >= self.total_sweeps
-
-    @property
-    def sweeps_per_second(self) -> float:
-        """Sweeps (of every chain) per second of wall-clock time spent in `step`; NaN before the first sweep."""
-        return self.sweeps_done / self.seconds if self.seconds > 0 else math.nan
-
-    @property
-    def remaining_seconds(self) -> float:
-        """Time left at the measured rate; NaN before the first sweep."""
-        return (self.total_sweeps - self.sweeps_done) / self.sweeps_per_second
-
     def _draw_latent(self, omega: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
         """One draw of f | ω ~ N(C y/2, C), C = (K⁻¹ + diag ω)⁻¹, in the sampler's form, from standard normals z."""
         if self.form == "precision":
@@ -349,16 +386,6 @@ class GibbsChains(ABC):
         self.seconds += time.perf_counter() - start
         return k
 
-    def run(self, progress: Callable[[int, int], None] | None = None, chunk: int = 10) -> "GibbsChains":
-        """Step to the end in slices of `chunk` ≥ 1 sweeps, calling progress(sweeps_done, total_sweeps) after each."""
-        if count(chunk, "chunk") < 1:
-            raise ValueError(f"chunk must be ≥ 1, got {chunk!r}")
-        while not self.finished:
-            self.step(chunk)
-            if progress is not None:
-                progress(self.sweeps_done, self.total_sweeps)
-        return self
-
     # ----- stored output -----------------------------------------------------------------------------------------
     @property
     def traces(self) -> np.ndarray:
@@ -373,11 +400,7 @@ class GibbsChains(ABC):
 
     def _pooled(self) -> np.ndarray:
         """The stored draws of all chains in the internal layout: (chains · draws_stored, *latent_shape)."""
-        if self.draws_stored == 0:
-            raise RuntimeError(
-                f"no draws stored yet: {self.sweeps_done} of {self.burn_in} burn-in sweeps done, "
-                f"draws are kept every {self.thin} sweeps after burn-in"
-            )
+        self._require_draws()
         return self._draws[:, : self.draws_stored].reshape(-1, *self.latent_shape)
 
     def posterior_mean(self) -> np.ndarray:
@@ -419,12 +442,7 @@ class GibbsChains(ABC):
         over the coordinates of the stored f draws: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f" (ESS of the
         stored, thinned draws). Needs at least 4 post-burn-in sweeps and 4 stored draws per chain.
         """
-        kept = self.traces[:, self.burn_in :]
-        out: dict[str, float] = {}
-        for name, r, bulk, tail in zip(
-            self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
-        ):
-            out[f"rhat/{name}"], out[f"ess_bulk/{name}"], out[f"ess_tail/{name}"] = float(r), float(bulk), float(tail)
+        out = self._trace_diagnostics()
         draws = self.draws
         out["rhat_max/f"] = float(np.max(diagnostics.rhat(draws)))
         out["ess_bulk_min/f"] = float(np.min(diagnostics.ess_bulk(draws)))

@@ -30,14 +30,12 @@ sampler's; this class gives the joint chain the interface of `gibbs.GibbsChains`
 
 from __future__ import annotations
 
-import math
 import time
-from collections.abc import Callable
 
 import numpy as np
 
 from explorer import diagnostics
-from explorer.gibbs import GibbsSampler
+from explorer.gibbs import GibbsSampler, SweepRun
 from explorer.inputs import count, labelled_data, query_points
 from explorer.kernels import Kernel
 from explorer.validation import DataError
@@ -52,7 +50,7 @@ from explorer.xgpc_stickbreaking import (
 _PREDICT_CHUNK = 2_000_000  # joint draws × test points per block in predict_proba
 
 
-class StickBreakingGibbsSampler:
+class StickBreakingGibbsSampler(SweepRun):
     """Several independent Gibbs chains of the full K-class stick-breaking logit GP, advanced incrementally with
     `step(k)`: one binary PG sampler (`gibbs.GibbsSampler`) per logit on the points that reach it (module docstring).
 
@@ -190,20 +188,6 @@ class StickBreakingGibbsSampler:
         """Stored joint draws per chain."""
         return self.logits[0].draws_stored
 
-    @property
-    def finished(self) -> bool:
-        return self.sweeps_done >= self.total_sweeps
-
-    @property
-    def sweeps_per_second(self) -> float:
-        """Sweeps (of every chain of every logit) per second of wall-clock time in `step`; NaN before the first."""
-        return self.sweeps_done / self.seconds if self.seconds > 0 else math.nan
-
-    @property
-    def remaining_seconds(self) -> float:
-        """Time left at the measured rate; NaN before the first sweep."""
-        return (self.total_sweeps - self.sweeps_done) / self.sweeps_per_second
-
     def step(self, k: int = 1) -> int:
         """Add up to k ≥ 0 sweeps to every chain of every logit (fewer if the run length is reached); return the
         number done."""
@@ -213,16 +197,6 @@ class StickBreakingGibbsSampler:
             logit.step(k)
         self.seconds += time.perf_counter() - start
         return k
-
-    def run(self, progress: Callable[[int, int], None] | None = None, chunk: int = 10) -> StickBreakingGibbsSampler:
-        """Step to the end in slices of `chunk` ≥ 1 sweeps, calling progress(sweeps_done, total_sweeps) after each."""
-        if count(chunk, "chunk") < 1:
-            raise ValueError(f"chunk must be ≥ 1, got {chunk!r}")
-        while not self.finished:
-            self.step(chunk)
-            if progress is not None:
-                progress(self.sweeps_done, self.total_sweeps)
-        return self
 
     # ----- stored output -----------------------------------------------------------------------------------------
     @property
@@ -247,11 +221,7 @@ class StickBreakingGibbsSampler:
         """The posterior predictive class probabilities p(y* = k | y) at Xs (n*, d): (n*, K), column k the class k,
         rows summing to 1: the stick's products of every logit's Rao–Blackwellised P_j(s) averaged over the joint
         draws s (module docstring)."""
-        if self.draws_stored == 0:
-            raise RuntimeError(
-                f"no draws stored yet: {self.sweeps_done} of {self.burn_in} burn-in sweeps done, "
-                f"draws are kept every {self.thin} sweeps after burn-in"
-            )
+        self._require_draws()
         Xs = query_points(Xs, self.X.shape[1])
         draws = self.n_chains * self.draws_stored
         rows = max(1, _PREDICT_CHUNK // draws)
@@ -271,12 +241,7 @@ class StickBreakingGibbsSampler:
         `gibbs.GibbsChains.diagnostics` gives them: per monitored scalar over the post-burn-in sweeps
         ("rhat/log_likelihood", "ess_bulk/…", "ess_tail/…"), and over the stored draws of every logit at the rows
         it sees: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
-        kept = self.traces[:, self.burn_in :]
-        out: dict[str, float] = {}
-        for name, r, bulk, tail in zip(
-            self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
-        ):
-            out[f"rhat/{name}"], out[f"ess_bulk/{name}"], out[f"ess_tail/{name}"] = float(r), float(bulk), float(tail)
+        out = self._trace_diagnostics()
         draws = [logit.draws for logit in self.logits]
         out["rhat_max/f"] = float(max(np.max(diagnostics.rhat(d)) for d in draws))
         out["ess_bulk_min/f"] = float(min(np.min(diagnostics.ess_bulk(d)) for d in draws))

@@ -65,26 +65,23 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.linalg import lapack
-from scipy.linalg.blas import dtrmm
 from scipy.special import digamma, gammaln, polygamma
 
 from explorer.convergence import SlidingWindow
-from explorer.hyperparameters import Adam, LogNormalKernelPrior, elbo_kernel_gradient, posterior_products
-from explorer.inputs import query_points
+from explorer.hyperparameters import (
+    Adam,
+    LogNormalKernelPrior,
+)
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax
-from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.linalg import triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets
-from explorer.xgpc import DEFAULT_HYPER_EVERY, XGPC
+from explorer.xgpc import DEFAULT_HYPER_EVERY, EVALUATION_CHUNK, MultiLatentXGPC
 
 _LOG_2 = math.log(2.0)
 _NEWTON_STEPS = 30
-_EVALUATION_CHUNK = 1024
-"""Rows per chunk of the ELBO column and the predictive: their arrays (rows × m, per class) then stay in cache; a
-default fit on 5,000 rows at K = 5 spent about a third less time in its evaluations than with 4,096-row chunks."""
 
 
 def solve_alpha(w: np.ndarray) -> np.ndarray:
@@ -201,9 +198,9 @@ def one_hot(y: np.ndarray, K: int) -> np.ndarray:
     return Y
 
 
-class XGPCMulticlass(XGPC):
-    """Multi-class X-GPC on the shared SVI skeleton (`engine.SVIEngine`): K Gaussian q(u_k) with one kernel and one Z
-    (the kernel caches and the projection κ, K̃ are X-GPC's, `xgpc.XGPC`), the local step of the augmented
+class XGPCMulticlass(MultiLatentXGPC):
+    """Multi-class X-GPC on the multi-latent X-GPC skeleton (`xgpc.MultiLatentXGPC`): K Gaussian q(u_k) with one kernel
+    and one Z (the kernel caches and the projection κ, K̃ are X-GPC's, `xgpc.XGPC`), the local step of the augmented
     logistic-softmax model in the chosen family of q(λ, n) (`FAMILIES`) and one closed-form natural-gradient step per
     class with one step size ρ for all (the rule sees the K classes' natural gradient as one vector).
 
@@ -302,37 +299,12 @@ class XGPCMulticlass(XGPC):
         self.last_c = np.zeros((0, self.n_classes))
         self.kernel_prior = None if kernel_prior is None else LogNormalKernelPrior(kernel.log_params, kernel_prior)
 
-    def _prior_natural_parameters(self) -> np.ndarray:
-        """η of every q(u_k) = p(u), flat (K(m + m²),)."""
-        return np.tile(super()._prior_natural_parameters(), self.n_classes)
-
-    # ----- q(u_k) in natural parameters ----------------------------------------------------------------------------
-    def _set_posterior(self, eta: np.ndarray) -> None:
-        """η = (η₁⁽¹⁾, vec η₂⁽¹⁾, …, η₁⁽ᴷ⁾, vec η₂⁽ᴷ⁾) (K(m + m²),) → L_P (K, m, m) with Σ_k⁻¹ = L_P[k] L_P[k]ᵀ and
-        μ (K, m)."""
-        m, K = self.m, self.n_classes
-        blocks = eta.reshape(K, m + m * m)
-        L_P, mu = np.empty((K, m, m)), np.empty((K, m))
-        for k in range(K):
-            L_P[k] = robust_cholesky(-2.0 * blocks[k, m:].reshape(m, m), f"Σ⁻¹ of class {k}", self.iteration)
-            mu[k] = lapack.dpotrs(L_P[k], blocks[k, :m], lower=1)[0]
-        eta.setflags(write=False)
-        self._eta, self.L_P, self.mu = eta, L_P, mu
+    _latent_name = "class"
 
     @property
-    def eta1(self) -> np.ndarray:
-        """η₁ per class, (K, m) (read-only)."""
-        return self._eta.reshape(self.n_classes, -1)[:, : self.m]
-
-    @property
-    def eta2(self) -> np.ndarray:
-        """η₂ per class, (K, m, m) (read-only)."""
-        return self._eta.reshape(self.n_classes, -1)[:, self.m :].reshape(self.n_classes, self.m, self.m)
-
-    @property
-    def Sigma(self) -> np.ndarray:
-        """Σ_k per class, (K, m, m)."""
-        return np.stack([inverse_from_factor_inverse(triangular_inverse(L)) for L in self.L_P])
+    def n_latent(self) -> int:
+        """K, one latent function per class."""
+        return self.n_classes
 
     # ----- the local step and the natural-gradient targets -----------------------------------------------------------
     def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -361,29 +333,6 @@ class XGPCMulticlass(XGPC):
             parts += [lam1, lam2.ravel()]
         return np.concatenate(parts), c
 
-    def minibatch_targets(self, index: np.ndarray) -> np.ndarray:
-        """The flat targets λ̂ (K(m + m²),) on the minibatch `index` at the current q, after its local step."""
-        X_b, y_b = self._batch(index)
-        kappa, K_tilde, _ = self.project(X_b, index)
-        return self._targets(kappa, y_b, *self.marginals(kappa, K_tilde))[0]
-
-    def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
-        return self.minibatch_targets(index)
-
-    def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
-        """Local step, targets, η ← η + ρ(λ̂ − η) for all K classes with the rule's one ρ; returns the relative change
-        ‖η_new − η_old‖/‖η_old‖ and the context of the kernel gradient."""
-        kappa, K_tilde, K_sm = self.project(X_b, index)
-        target, c = self._targets(kappa, y_b, *self.marginals(kappa, K_tilde))
-        gradient = target - self._eta
-        squared_norm = float(gradient @ gradient)
-        rho = self._step_size(gradient, squared_norm, len(index))
-        old_eta = self._eta
-        self._set_posterior(old_eta + rho * gradient)
-        self.rho, self.last_c = rho, c
-        change = rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
-        return change, (kappa, K_tilde, K_sm)
-
     # ----- the kernel step ---------------------------------------------------------------------------------------------
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """The gradient the kernel step ascends on the rows `index`, that of `kernel_objective(index)`."""
@@ -402,136 +351,33 @@ class XGPCMulticlass(XGPC):
         prior = 0.0 if self.kernel_prior is None else self.kernel_prior.log_density(self.kernel.log_params)
         return self.elbo(index) + prior
 
-    def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
-        """∂L̂/∂(kernel log-parameters) at the current q with the local parameters at their optimum for it: the sum
-        over classes of the binary-form gradient (`hyperparameters.elbo_kernel_gradient`) at the labels Y_k − E[n_k]
-        and PG means θ_k. That gradient is the kernel's `contract_gradient` of an adjoint matrix G_k, linear in it, so
-        the sparse mode sums the K adjoints and contracts once (one kernel derivative pass instead of K):
-
-            G_sm,k/(n/s) = Θ_k(κ − T_k) + u_k(Aμ_k)ᵀ,  u_k = ½y_k − θ_k∘κμ_k,  T_k = K_sm N_k,  N_k = AΣ_kA,  A = K_mm⁻¹
-            G_mm,k/(n/s) = κᵀ(½Θ_kκ − G_sm,k/(n/s)) + ½(N_k − A + Aμ_k(Aμ_k)ᵀ)/(n/s)
-
-        and ∂/∂log σ² gains −½(n/s)σ² Σ_k Σ_i θ_ik."""
+    def _kernel_pseudo_data(self, y_b, a, v) -> tuple[np.ndarray, np.ndarray]:
+        """(labels Y_k − E[n_k], PG means θ_k) (s, K) of the augmented bound at the local parameters' optimum for the
+        marginals a, v (exact for the bound's kernel gradient by the envelope theorem)."""
         Y = one_hot(y_b, self.n_classes)
-        if self.full:
-            return sum(
-                elbo_kernel_gradient(
-                    self.kernel,
-                    X_b,
-                    Y[:, k],
-                    self.Z,
-                    self.n,
-                    self.mu[k],
-                    self.L_P[k],
-                    self.K_inv,
-                    kappa,
-                    K_sm,
-                    None,
-                    full=True,
-                    K_zz=self.K_zz,
-                )
-                for k in range(self.n_classes)
-            )
-        products = [posterior_products(self.L_P[k], self.K_inv, K_sm) for k in range(self.n_classes)]
-        a = kappa @ self.mu.T
-        v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
         _, expected_n, _, tanh_part = self._local_step(a, v)
-        labels, theta = Y - expected_n, (Y + expected_n) * tanh_part
-        s, scale = len(y_b), self.n / len(y_b)
-        A_mu = self.mu @ self.K_inv  # (K, m): rows (Aμ_k)ᵀ, A symmetric
-        theta_sum = theta.sum(axis=1)
-        G = np.empty((s + self.m, self.m))  # (Σ_k G_sm,k; Σ_k G_mm,k)/(n/s): both blocks share X2 = Z
-        G_sm, G_mm = G[:s], G[s:]
-        np.multiply(theta_sum[:, None], kappa, out=G_sm)
-        G_sm += (0.5 * labels - theta * a) @ A_mu
-        N_sum = A_mu.T @ A_mu - self.n_classes * self.K_inv
-        for k, (N, T) in enumerate(products):
-            T *= theta[:, k, None]
-            G_sm -= T
-            N_sum += N
-        R = np.multiply((0.5 * theta_sum)[:, None], kappa)
-        R -= G_sm
-        np.matmul(kappa.T, R, out=G_mm)
-        G_mm += (0.5 / scale) * N_sum
-        gradient = self.kernel.contract_gradient(
-            np.concatenate([X_b, self.Z]), self.Z, np.concatenate([K_sm, self.K_zz]), G
-        )
-        gradient *= scale
-        gradient[-1] -= 0.5 * scale * self.kernel.variance * theta_sum.sum()
-        return gradient
+        return Y - expected_n, (Y + expected_n) * tanh_part
 
     # ----- objective and prediction ----------------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO with all constants (the family's bound at its optimal local parameters), a lower bound
         on log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-        count, total = 0, 0.0
-        marginals = self._covariance_marginals()
-        for part in self.source.chunks(_EVALUATION_CHUNK, index):
-            X_part, y_part = self._batch(part)
+
+        def terms(part, X_part, y_part):
             kappa, K_tilde, _ = self.project(X_part, part)
-            a, v = marginals(kappa, K_tilde)
-            total += float(np.sum(self._bound(one_hot(y_part, self.n_classes), a, v)))
-            count += len(part)
-        return self.n / count * total - self.kl()
+            return self._bound(one_hot(y_part, self.n_classes), *self._evaluation_marginals(kappa, K_tilde))
 
-    def kl(self) -> float:
-        """Σ_k KL(q(u_k) ‖ p(u_k))."""
-        return sum(
-            gaussian_kl(self.mu[k], L, triangular_inverse(L), self.L_K, self.L_K_inv) for k, L in enumerate(self.L_P)
-        )
-
-    def _covariance_marginals(self):
-        """`marginals` (κ, K̃) → (a, v) through the inverse factors W_k = L_P,k⁻¹ formed once (K triangular
-        inversions; Σ_k = W_kᵀW_k): κΣ_kκᵀ's diagonal as the row sums of squares of κW_kᵀ, a triangular product (BLAS
-        trmm, half a general product's work), much faster than `marginals`' K triangular solves over many rows (m =
-        50, 4,096 rows: 0.28 ms per class against 0.49 ms for the general product κΣ_k), equal to them to rounding.
-        For the ELBO column and the predictive, which evaluate many rows at one q; the training steps keep the solves
-        (s rows, a new q each)."""
-        inverse_factors = [triangular_inverse(L) for L in self.L_P]
-
-        def marginals(kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            kappa_f = np.asfortranarray(kappa)
-            v = np.empty((len(kappa), self.n_classes))
-            for k, W in enumerate(inverse_factors):
-                R = dtrmm(1.0, W, kappa_f, side=1, lower=1, trans_a=1)  # κW_kᵀ
-                np.einsum("ij,ij->i", R, R, out=v[:, k])
-            v += K_tilde[:, None]
-            return kappa @ self.mu.T, v
-
-        return marginals
-
-    def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*_k) = N(μ*_k, σ*_k²) per class: μ*_k = κ*μ_k, σ*_k² = k** − κ*K_m* + κ*Σ_kκ*ᵀ, through Σ_k formed once
-        (`_covariance_marginals`). Xs (n*, d) → (n*, K), (n*, K)."""
-        Xs = query_points(Xs, self.source.d)
-        marginals = self._covariance_marginals()
-        mean, var = np.empty((len(Xs), self.n_classes)), np.empty((len(Xs), self.n_classes))
-        for start in range(0, len(Xs), _EVALUATION_CHUNK):
-            part = slice(start, start + _EVALUATION_CHUNK)
-            K_sm = self.kernel.cross_from_features(Xs[part], self._features)
-            kappa = K_sm @ self.K_inv
-            K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-            mean[part], var[part] = marginals(kappa, K_tilde)
-        return mean, np.maximum(var, 1e-12)
-
-    def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
-        """Optimal c_ik for the rows X (s, d) at the current q → (s, K)."""
-        kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
-        return self._local_step(*self.marginals(kappa, K_tilde))[0]
+        return self._estimate(terms, index, EVALUATION_CHUNK) - self.kl()
 
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        state = {**self._base_state(), "eta": self._eta.copy(), "n_classes": self.n_classes, "last_c": self.last_c}
+        state = super().state_dict()
         if self.kernel_prior is not None:
             state["kernel_prior_centre"] = self.kernel_prior.centre.copy()
         return state
 
     def load_state_dict(self, state: dict) -> None:
-        if int(state["n_classes"]) != self.n_classes:
-            raise ValueError(f"the state has {state['n_classes']} classes, this engine {self.n_classes}")
-        self._load_base_state(state)
-        self._set_posterior(np.array(state["eta"], dtype=float))
-        self.last_c = np.asarray(state["last_c"], dtype=float)
+        super().load_state_dict(state)
         if self.kernel_prior is not None and "kernel_prior_centre" in state:  # the centre is the run's first kernel
             self.kernel_prior = LogNormalKernelPrior(state["kernel_prior_centre"], self.kernel_prior.scale)

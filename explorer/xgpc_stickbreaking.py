@@ -50,13 +50,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import lapack
 from scipy.linalg.blas import dtrmm, dtrsm
 from scipy.special import expit, ndtr
 
 from explorer.convergence import SlidingWindow
-from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, summed_kernel_gradient
-from explorer.inputs import query_points
+from explorer.hyperparameters import Adam
 from explorer.kernels import Kernel
 from explorer.likelihoods import (
     _GH_MAX_VARIANCE,
@@ -68,12 +66,11 @@ from explorer.likelihoods import (
     gauss_hermite_slopes,
     logit_slopes,
 )
-from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.sources import as_source
 from explorer.targets import pseudo_data
-from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, XGPC
-from explorer.xgpc_multiclass import _EVALUATION_CHUNK, FAMILIES
+from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, EVALUATION_CHUNK, MultiLatentXGPC
+from explorer.xgpc_multiclass import FAMILIES
 
 STICK_BREAKING = "stick-breaking"
 """The name of this family among the multi-class X-GPC families (setting `multiclass_family`)."""
@@ -237,9 +234,9 @@ class StickBreaking:
         return stick_probabilities(P, Q)[:, self.positions]
 
 
-class XGPCStickBreaking(XGPC):
-    """Multi-class X-GPC by stick-breaking on the shared SVI skeleton (`engine.SVIEngine`): K − 1 Gaussian q(u_j), one
-    kernel and one Z (X-GPC's kernel caches and projection), the binary PG local step on the points that reach each
+class XGPCStickBreaking(MultiLatentXGPC):
+    """Multi-class X-GPC by stick-breaking on the multi-latent X-GPC skeleton (`xgpc.MultiLatentXGPC`): K − 1 Gaussian
+    q(u_j), one kernel and one Z (X-GPC's kernel caches and projection), the binary PG local step on the points that reach each
     logit and one closed-form natural-gradient step per logit with one step size ρ for all.
 
     Parameters
@@ -338,47 +335,11 @@ class XGPCStickBreaking(XGPC):
         """K − 1, the number of latent functions."""
         return self.n_classes - 1
 
-    def _prior_natural_parameters(self) -> np.ndarray:
-        """η of every q(u_j) = p(u), flat ((K−1)(m + m²),)."""
-        return np.tile(super()._prior_natural_parameters(), self.n_logits)
-
-    # ----- q(u_j) in natural parameters ----------------------------------------------------------------------------
-    def _set_posterior(self, eta: np.ndarray) -> None:
-        """η = (η₁⁽⁰⁾, vec η₂⁽⁰⁾, …) ((K−1)(m + m²),) → L_P (K−1, m, m) with Σ_j⁻¹ = L_P[j] L_P[j]ᵀ and μ (K−1, m)."""
-        m, J = self.m, self.n_logits
-        blocks = eta.reshape(J, m + m * m)
-        L_P, mu = np.empty((J, m, m)), np.empty((J, m))
-        for j in range(J):
-            L_P[j] = robust_cholesky(-2.0 * blocks[j, m:].reshape(m, m), f"Σ⁻¹ of logit {j}", self.iteration)
-            mu[j] = lapack.dpotrs(L_P[j], blocks[j, :m], lower=1)[0]
-        eta.setflags(write=False)
-        self._eta, self.L_P, self.mu, self._inverse_factors = eta, L_P, mu, None
+    n_latent = n_logits
+    _latent_name = "logit"
 
     def _reported(self) -> tuple[np.ndarray, np.ndarray]:
         return self.mu, self.L_P
-
-    @property
-    def eta1(self) -> np.ndarray:
-        """η₁ per logit, (K−1, m) (read-only)."""
-        return self._eta.reshape(self.n_logits, -1)[:, : self.m]
-
-    @property
-    def eta2(self) -> np.ndarray:
-        """η₂ per logit, (K−1, m, m) (read-only)."""
-        return self._eta.reshape(self.n_logits, -1)[:, self.m :].reshape(self.n_logits, self.m, self.m)
-
-    @property
-    def Sigma(self) -> np.ndarray:
-        """Σ_j per logit, (K−1, m, m)."""
-        return np.stack([inverse_from_factor_inverse(W) for W in self.W])
-
-    @property
-    def W(self) -> np.ndarray:
-        """The inverse factors W (K−1, m, m), W_j = L_P[j]⁻¹, so Σ_j = W_jᵀW_j: formed once per q when first read
-        (by an evaluation: the ELBO, the predictive, the KL; a training step does not need them)."""
-        if self._inverse_factors is None:
-            self._inverse_factors = np.stack([triangular_inverse(L) for L in self.L_P])
-        return self._inverse_factors
 
     # ----- the local step and the natural-gradient targets -----------------------------------------------------------
     def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -390,19 +351,6 @@ class XGPCStickBreaking(XGPC):
         v = np.empty((len(kappa), self.n_logits))
         for j in range(self.n_logits):
             R = dtrsm(1.0, self.L_P[j].T, kappa_f, side=1)  # κL_P,jᵀ⁻¹: L_P,jᵀ is upper, Fortran-ordered
-            np.einsum("ij,ij->i", R, R, out=v[:, j])
-        v += K_tilde[:, None]
-        return kappa @ self.mu.T, v
-
-    def _evaluation_marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """`marginals` through the inverse factors W (`W`, once per q): κΣ_jκᵀ's diagonal as the row sums of squares
-        of κW_jᵀ, a triangular product (BLAS trmm, half a general product's work; about 0.4× the time of the
-        triangular solves on 1,024 rows, m = 50), for the evaluations, which read many rows at one q; equal to
-        `marginals` to rounding."""
-        kappa_f = np.asfortranarray(kappa)
-        v = np.empty((len(kappa), self.n_logits))
-        for j, W in enumerate(self.W):
-            R = dtrmm(1.0, W, kappa_f, side=1, lower=1, trans_a=1)  # κW_jᵀ
             np.einsum("ij,ij->i", R, R, out=v[:, j])
         v += K_tilde[:, None]
         return kappa @ self.mu.T, v
@@ -422,29 +370,6 @@ class XGPCStickBreaking(XGPC):
         lam2 -= np.matmul(B.transpose(0, 2, 1), B)
         return target.ravel(), c
 
-    def minibatch_targets(self, index: np.ndarray) -> np.ndarray:
-        """The flat targets λ̂ ((K−1)(m + m²),) on the minibatch `index` at the current q, after its local step."""
-        X_b, positions = self._batch(index)
-        kappa, K_tilde, _ = self.project(X_b, index)
-        return self._targets(kappa, positions, *self.marginals(kappa, K_tilde))[0]
-
-    def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
-        return self.minibatch_targets(index)
-
-    def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
-        """Local step, targets, η ← η + ρ(λ̂ − η) for all K − 1 logits with the rule's one ρ; returns the relative
-        change ‖η_new − η_old‖/‖η_old‖ and the context of the kernel gradient."""
-        kappa, K_tilde, K_sm = self.project(X_b, index)
-        target, c = self._targets(kappa, y_b, *self.marginals(kappa, K_tilde))
-        gradient = target - self._eta
-        squared_norm = float(gradient @ gradient)
-        rho = self._step_size(gradient, squared_norm, len(index))
-        old_eta = self._eta
-        self._set_posterior(old_eta + rho * gradient)
-        self.rho, self.last_c = rho, c
-        change = rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
-        return change, (kappa, K_tilde, K_sm)
-
     # ----- the kernel step ---------------------------------------------------------------------------------------------
     def _kernel_pseudo_data(self, positions, a, v) -> tuple[np.ndarray, np.ndarray]:
         """(labels, θ) (s, K−1) of the bound the kernel step ascends (binary X-GPC's `_bound_pseudo_data` per logit),
@@ -459,48 +384,15 @@ class XGPCStickBreaking(XGPC):
         )
         return labels, theta
 
-    def _kernel_gradient(self, X_b, positions, kappa, K_tilde, K_sm) -> np.ndarray:
-        """∂L̂/∂(kernel log-parameters) at the current q: the sum over logits of the binary gradient
-        (`hyperparameters.elbo_kernel_gradient`) at the logit's pseudo-data on the points that reach it, in the sparse
-        mode with the logits' adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`)."""
-        if self.full:
-            return sum(
-                elbo_kernel_gradient(
-                    self.kernel,
-                    X_b,
-                    positions,
-                    self.Z,
-                    self.n,
-                    self.mu[j],
-                    self.L_P[j],
-                    self.K_inv,
-                    kappa,
-                    K_sm,
-                    None,
-                    full=True,
-                    K_zz=self.K_zz,
-                )
-                for j in range(self.n_logits)
-            )
-        products = [posterior_products(self.L_P[j], self.K_inv, K_sm) for j in range(self.n_logits)]
-        a = kappa @ self.mu.T
-        v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
-        labels, theta = self._kernel_pseudo_data(positions, a, v)
-        return summed_kernel_gradient(
-            self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, products, labels, theta, a
-        )
-
     # ----- objective and prediction ----------------------------------------------------------------------------------
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO with all constants (`stick_breaking_bound` summed, minus the KL), a lower bound on
         log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-        count, total = 0, 0.0
-        for part in self.source.chunks(_EVALUATION_CHUNK, index):
-            X_part, positions = self._batch(part)
-            kappa, K_tilde, _ = self.project(X_part, part)
-            total += self._reached_bound(positions, kappa, K_tilde)
-            count += len(part)
-        return self.n / count * total - self.kl()
+
+        def terms(part, X_part, positions):
+            return self._reached_bound(positions, *self.project(X_part, part)[:2])
+
+        return self._estimate(terms, index, EVALUATION_CHUNK) - self.kl()
 
     def _reached_bound(self, positions: np.ndarray, kappa: np.ndarray, K_tilde: np.ndarray) -> float:
         """Σ_i of `stick_breaking_bound` over rows with stick positions (s,), projection κ (s, m) and K̃ (s,),
@@ -520,50 +412,15 @@ class XGPCStickBreaking(XGPC):
             total += float(np.sum(t * a - log_cosh(0.5 * c))) - _LOG_2 * int(rows)
         return total
 
-    def kl(self) -> float:
-        """Σ_j KL(q(u_j) ‖ p(u_j))."""
-        return sum(
-            gaussian_kl(self.mu[j], L, W, self.L_K, self.L_K_inv) for j, (L, W) in enumerate(zip(self.L_P, self.W))
-        )
-
-    def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """q(ψ*_j) = N(μ*_j, σ*_j²) per logit: μ*_j = κ*μ_j, σ*_j² = k** − κ*K_m* + κ*Σ_jκ*ᵀ. Xs (n*, d) → (n*, K−1),
-        (n*, K−1)."""
-        Xs = query_points(Xs, self.source.d)
-        mean, var = np.empty((len(Xs), self.n_logits)), np.empty((len(Xs), self.n_logits))
-        for start in range(0, len(Xs), _EVALUATION_CHUNK):
-            part = slice(start, start + _EVALUATION_CHUNK)
-            K_sm = self.kernel.cross_from_features(Xs[part], self._features)
-            kappa = K_sm @ self.K_inv
-            K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-            mean[part], var[part] = self._evaluation_marginals(kappa, K_tilde)
-        return mean, np.maximum(var, 1e-12)
-
-    def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
-        """Optimal c_ij for the rows X (s, d) at the current q → (s, K−1)."""
-        kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
-        a, v = self.marginals(kappa, K_tilde)
-        return np.sqrt(np.maximum(a * a + v, 0.0))
-
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {
-            **self._base_state(),
-            "eta": self._eta.copy(),
-            "n_classes": self.n_classes,
-            "class_order": np.array(self.link.order),
-            "last_c": self.last_c,
-        }
+        return {**super().state_dict(), "class_order": np.array(self.link.order)}
 
-    def load_state_dict(self, state: dict) -> None:
-        if int(state["n_classes"]) != self.n_classes:
-            raise ValueError(f"the state has {state['n_classes']} classes, this engine {self.n_classes}")
+    def _check_state(self, state: dict) -> None:
+        super()._check_state(state)
         if tuple(int(k) for k in state["class_order"]) != self.link.order:
             raise ValueError(
                 f"the state lays the classes on the stick in the order {[int(k) for k in state['class_order']]}, this "
                 f"engine in {list(self.link.order)}"
             )
-        self._load_base_state(state)
-        self._set_posterior(np.array(state["eta"], dtype=float))
-        self.last_c = np.asarray(state["last_c"], dtype=float)

@@ -72,7 +72,7 @@ def test_tick_labels_that_meet_once_their_panel_is_widened_are_thinned(model, mo
     view = views.decision_surface(model, resolution=20) + views.training_traces(columns, quantities=("test_nll",))
     plot = export.laid_out(view, width=900, height=400, dpi=100)
     try:
-        assert text_problems(plot.state, monkeypatch) == []
+        assert text_problems(plot.state, monkeypatch)[0] == []
         assert plot.state.dpi == 100  # not shrunk
     finally:
         plt.close(plot.state)
@@ -202,8 +202,9 @@ def drawn_text(figure, monkeypatch) -> list[tuple[str, object]]:
     return drawn + markers
 
 
-def text_problems(figure, monkeypatch) -> list[str]:
-    """Texts (or legend markers) reaching past the figure's edge, and pairs drawn on top of each other."""
+def text_problems(figure, monkeypatch) -> tuple[list[str], list[str]]:
+    """Texts (or legend markers) reaching past the figure's edge, and pairs drawn on top of each other; and the texts
+    drawn (from the same drawing: each draw of a laid-out figure costs a good part of a second)."""
     boxes = drawn_text(figure, monkeypatch)
     edge = figure.bbox
     problems = [
@@ -219,7 +220,7 @@ def text_problems(figure, monkeypatch) -> list[str]:
             )
             if overlap[0] > 1 and overlap[1] > 1:
                 problems.append(f"{text!r} and {other!r} overlap")
-    return problems
+    return problems, [text for text, _ in boxes]
 
 
 @pytest.fixture(scope="module")
@@ -256,8 +257,8 @@ def test_exported_figures_keep_every_text_inside_and_apart(trained, name, width,
     }[name]
     plot = export.laid_out(view, width=width, height=height, dpi=100)
     try:
-        assert text_problems(plot.state, monkeypatch) == []
-        texts = [text for text, _ in drawn_text(plot.state, monkeypatch)]
+        problems, texts = text_problems(plot.state, monkeypatch)
+        assert problems == []
         assert ("x1" in texts and "x2" in texts) == (name != "traces")  # the axis labels are drawn …
         assert ("training time (s, evaluation excluded)" in texts) == (not name.startswith("surface"))
         assert plain_numbers(texts)  # … and log axes in plain numbers
@@ -331,8 +332,9 @@ def test_every_view_exports_with_its_text_inside_and_apart(every_view, width, he
     for name, view in every_view.items():
         plot = export.laid_out(view, width=width, height=height, dpi=100)
         try:
-            assert text_problems(plot.state, monkeypatch) == [], name
-            assert plain_numbers([text for text, _ in drawn_text(plot.state, monkeypatch)]), name
+            problems, texts = text_problems(plot.state, monkeypatch)
+            assert problems == [], name
+            assert plain_numbers(texts), name
         finally:
             plt.close(plot.state)
 
@@ -348,16 +350,22 @@ def test_a_figure_too_small_for_its_text_is_refused(trained, tmp_path):
     assert ET.parse(path).getroot().get("width") == f"{600 / 60 * 72:g}pt"  # drawn at 60 dpi: text at 60 %
 
 
+@pytest.fixture(scope="module")
+def frames(trained):
+    """The frames of an animation of `trained`, made once for the sizes below (each lays out its own plot of them)."""
+    return export.training_frames(trained, iterations=40, every=20, resolution=15)
+
+
 @pytest.mark.parametrize("width, height, dpi", [(960, 600, 60), (800, 600, 80), (600, 400, 80)])
-def test_animation_frames_keep_every_text_inside_and_apart(trained, width, height, dpi, monkeypatch):
+def test_animation_frames_keep_every_text_inside_and_apart(frames, width, height, dpi, monkeypatch):
     """The GIF's title was cut at the top. First and last frame, at the README's and the Train tab's sizes."""
-    frames = export.training_frames(trained, iterations=40, every=20, resolution=15)
     plot = export.laid_out(frames, width=width, height=height, dpi=dpi)
     try:
-        assert text_problems(plot.state, monkeypatch) == []
+        assert text_problems(plot.state, monkeypatch)[0] == []
         plot.update(plot.keys[-1])
-        assert text_problems(plot.state, monkeypatch) == []
-        assert "p(y=1)" in [text for text, _ in drawn_text(plot.state, monkeypatch)]
+        problems, texts = text_problems(plot.state, monkeypatch)
+        assert problems == []
+        assert "p(y=1)" in texts
     finally:
         plt.close(plot.state)
 
@@ -412,8 +420,8 @@ def test_three_class_surface_exports_as_png_svg_and_html(three_class, quantity, 
 def test_three_class_surface_keeps_every_text_inside_and_apart(three_class, quantity, width, height, monkeypatch):
     plot = export.laid_out(views.decision_surface(three_class, quantity=quantity), width=width, height=height, dpi=100)
     try:
-        assert text_problems(plot.state, monkeypatch) == []
-        texts = [text for text, _ in drawn_text(plot.state, monkeypatch)]
+        problems, texts = text_problems(plot.state, monkeypatch)
+        assert problems == []
         assert {"x1", "x2", "class 0", "class 1", "class 2"} <= set(texts)
     finally:
         plt.close(plot.state)

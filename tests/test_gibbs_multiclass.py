@@ -167,7 +167,9 @@ def brute_force(K):
 
 @functools.cache
 def chain(K):
-    """The sampler run on the brute-force problem: 4 chains of 200 + 5,000 sweeps, every draw kept."""
+    """The sampler run on the brute-force problem: 4 chains of 200 + 2,000 sweeps, every draw kept. Its ESS is
+    3,700–5,100 (seeds 42 and 7; 8,800–11,800 at 5,000 sweeps), above the 2,000 asserted below; the 5-standard-error
+    bounds below scale with it (largest error 2.8 of them; the K = 2 logit gap 8.4, against 12.6 at 5,000)."""
     sampler = MulticlassGibbsSampler(
         X2,
         LABELS2[K],
@@ -176,8 +178,8 @@ def chain(K):
         rng=np.random.default_rng(42),
         n_chains=4,
         burn_in=200,
-        n_samples=5_000,
-        max_stored_draws=5_000,
+        n_samples=2_000,
+        max_stored_draws=2_000,
     )
     return sampler.run(chunk=1_000)
 
@@ -185,7 +187,7 @@ def chain(K):
 @pytest.mark.parametrize("K", [3, 2])
 def test_sampler_matches_brute_force_posterior(K):
     truth, sampler = brute_force(K), chain(K)
-    draws = sampler.draws  # (4, 5000, 2, K)
+    draws = sampler.draws  # (4, 2000, 2, K)
     ess = diagnostics.ess_mean(draws)  # (2, K)
     assert np.min(ess) > 2_000
     assert all(v < 1.01 for k, v in sampler.diagnostics().items() if k.startswith("rhat"))

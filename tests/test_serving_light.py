@@ -3,6 +3,7 @@ presses Play and receives the page's changes — every PATCH-DOC message the ser
 iteration counter in them; the server's refreshes are paced by its `RefreshBudget`, and the status line says so."""
 
 import asyncio
+import os
 import time
 import urllib.request
 
@@ -11,7 +12,7 @@ from tornado.websocket import WebSocketHandler
 
 from explorer.dashboard import serve_in_background
 from explorer.dashboard.budget import RefreshBudget
-from explorer.tools.loadtest import PATCH, LightSession, longest_gap
+from explorer.tools.loadtest import PATCH, LightSession, longest_gap, page_static_file, run_light
 
 DEADLINE = 120.0  # s: a failsafe on a loaded machine
 
@@ -112,3 +113,18 @@ def test_a_class_shares_the_budget_and_a_page_says_its_refreshes_are_slowed(serv
     assert all(rate > 0 for rate in rates), rates  # … and none left out
     status = dashboards[-1].train.status.value
     assert "Refreshes slowed to 1.0 a second: 3 sessions are training" in status
+
+
+def test_a_light_row_runs_while_an_event_loop_runs_in_the_calling_thread(server):
+    """`loadtest --clients light chromium`: Playwright's sync API keeps an event loop running in the calling thread
+    for the Chromium rows, and the light rows of the same run must still run (they once failed at once with
+    "asyncio.run() cannot be called from a running event loop")."""
+    url, dashboards, _ = server
+
+    async def under_a_running_loop():  # as under `sync_playwright()`: the light row is called synchronously here
+        return run_light(url, page_static_file(url), os.getpid(), 1, 2.0, 10.0)
+
+    row = asyncio.run(under_a_running_loop())
+    assert row["clients"] == "light" and row["sessions"] == 1
+    assert row["errors"] == 0, row["error texts"]
+    assert row["refreshes/s median"] > 0 and max(d.model.iteration for d in dashboards) > 0  # (the last: the newcomer)

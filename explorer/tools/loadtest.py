@@ -25,6 +25,7 @@ Needs Playwright (the `test` extra) and Debian Chromium.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import gc
 import json
 import os
@@ -588,8 +589,13 @@ async def _light_class(url: str, server: int, n: int, seconds: float, client: Cl
 def run_light(url: str, static: str, server: int, n: int, seconds: float, page_every: float) -> dict:
     """N light clients (`LightSession`: Bokeh's websocket protocol, no rendering) press Play and train for
     `seconds`, measured from the messages they receive, the CPU of the server's processes (pid `server`) from /proc;
-    halfway a newcomer opens the page (seconds until its Dashboard is on it). The numbers of one row."""
-    return asyncio.run(_light_class(url, server, n, seconds, Client(url, static, page_every)))
+    halfway a newcomer opens the page (seconds until its Dashboard is on it). The numbers of one row. Its event loop
+    runs in a thread of its own: Playwright's sync API (the Chromium rows of the same run) keeps one running in this
+    thread."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(
+            asyncio.run, _light_class(url, server, n, seconds, Client(url, static, page_every))
+        ).result()
 
 
 @contextmanager

@@ -19,12 +19,13 @@ CORES = os.cpu_count() or 1
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from explorer.dask_scheduler import ENVIRONMENT_VARIABLE, SchedulerError, check_scheduler
+    from explorer.dask_scheduler import SchedulerError, check_scheduler, named_scheduler
 
     try:
-        named = args.scheduler or os.environ.get(ENVIRONMENT_VARIABLE)
-        if named:  # a bad address is refused before the dashboard's imports (seconds), not after
-            check_scheduler(named, named_by="--scheduler" if args.scheduler else f"${ENVIRONMENT_VARIABLE}")
+        named = named_scheduler(args.scheduler)
+        if named is not None:  # a bad address is refused before the dashboard's imports (seconds), not after
+            address, named_by = named
+            check_scheduler(address, named_by=named_by)
         from explorer.dashboard.serve import serve
 
         serve(

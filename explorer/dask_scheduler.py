@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import os
 import socket
 import time
 
@@ -20,6 +21,16 @@ CHECK_SECONDS = 5.0
 
 ENVIRONMENT_VARIABLE = "XGPC_SCHEDULER"
 """Names the scheduler where no --scheduler flag does."""
+
+
+def named_scheduler(flag: str | None) -> tuple[str, str] | None:
+    """(address, where it was named) of the scheduler a command uses: `flag` (--scheduler) if given, else
+    $XGPC_SCHEDULER if set; None if neither names one."""
+    if flag:
+        return flag, "--scheduler"
+    address = os.environ.get(ENVIRONMENT_VARIABLE)
+    return (address, f"${ENVIRONMENT_VARIABLE}") if address else None
+
 
 HOW_TO_START = (
     "To start one: `dask scheduler` (it listens on tcp://HOST:8786) and `dask worker tcp://HOST:8786` for its "

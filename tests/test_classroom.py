@@ -20,6 +20,7 @@ import pytest
 from test_browser import TIMEOUT_MS, free_port, open_app, wait_server
 from test_serving import wait_until_listening
 
+from explorer import dask_scheduler
 from explorer.dashboard import cluster, serve_in_background
 
 pytestmark = pytest.mark.browser
@@ -295,7 +296,7 @@ gif = asyncio.run(dashboard.train.animation_file_bytes()).getvalue()
 dashboard.close()
 print(gif[:6].decode(), dask_modules())
 """
-    env = {key: value for key, value in os.environ.items() if key != cluster.ENVIRONMENT_VARIABLE}
+    env = {key: value for key, value in os.environ.items() if key != dask_scheduler.ENVIRONMENT_VARIABLE}
     done = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )

@@ -74,27 +74,12 @@ def test_an_evaluation_share_skips_evaluations_that_would_take_more_than_it(monk
     """One second of training per iteration, 100 s per evaluation: under a 25% share an evaluation at a multiple of
     eval_every waits until 300 s have passed since the last one ended, so evaluations take a quarter of the time; each
     row still holds the exact numbers of its iteration."""
-    from test_training import Clock, problem, xgpc
+    from test_training import clocked_xgpc
 
-    from explorer import training
     from explorer.metrics import negative_log_likelihood
     from explorer.training import Trainer
 
-    X, y, Z = problem()
-    clock = Clock()
-    monkeypatch.setattr(training.time, "perf_counter", clock)
-    engine = xgpc(X, y, Z)
-    step, predict = engine.step, engine.predict_proba
-
-    def timed_step(k=1):
-        step(k)
-        clock.now += float(k)
-
-    def timed_predict(Xs):
-        clock.now += 100.0
-        return predict(Xs)
-
-    engine.step, engine.predict_proba = timed_step, timed_predict
+    engine, X, y, clock = clocked_xgpc(monkeypatch)
     trainer = Trainer(engine, X[:40], y[:40], eval_every=7)
     trainer.eval_share = 0.25
     trainer.step(1000)
@@ -105,7 +90,7 @@ def test_an_evaluation_share_skips_evaluations_that_would_take_more_than_it(monk
     trainer.step(8)
     np.testing.assert_array_equal(trainer.history.column("iteration")[-3:], [903, 1001, 1008])
     row = trainer.history.rows[-1]
-    assert row["test_nll"] == negative_log_likelihood(predict(X[:40]), y[:40])  # the last state, exactly
+    assert row["test_nll"] == negative_log_likelihood(engine.predict_proba(X[:40]), y[:40])  # the last state, exactly
 
 
 def test_play_on_a_large_set_trains_most_of_the_time_and_the_tab_says_how_it_evaluates():

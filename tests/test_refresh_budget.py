@@ -325,26 +325,11 @@ def test_the_live_evaluations_share_counts_the_runs_own_time_not_its_wait_for_a_
     """One second of training per iteration, 100 s per evaluation, a 25% share, and 1,000 s of waiting (for a turn)
     between two chunks of 10 iterations: the run evaluates every 300 s of its own training as without the waits —
     counted on the wall clock, every multiple of eval_every would have been evaluated after a wait."""
-    from test_training import Clock, problem, xgpc
+    from test_training import clocked_xgpc
 
-    from explorer import training
     from explorer.training import Trainer
 
-    X, y, Z = problem()
-    clock = Clock()
-    monkeypatch.setattr(training.time, "perf_counter", clock)
-    engine = xgpc(X, y, Z)
-    step, predict = engine.step, engine.predict_proba
-
-    def timed_step(k=1):
-        step(k)
-        clock.now += float(k)
-
-    def timed_predict(Xs):
-        clock.now += 100.0
-        return predict(Xs)
-
-    engine.step, engine.predict_proba = timed_step, timed_predict
+    engine, X, y, clock = clocked_xgpc(monkeypatch)
     trainer = Trainer(engine, X[:40], y[:40], eval_every=10)
     trainer.eval_share = 0.25
     for _ in range(100):

@@ -37,6 +37,29 @@ class Clock:
         return self.now
 
 
+def clocked_xgpc(monkeypatch, step_seconds=1.0, evaluation_seconds=100.0):
+    """(engine, X, y, clock): the Trainer's clock replaced by `clock`, which an engine step moves by `step_seconds` per
+    iteration and a prediction (an evaluation) by `evaluation_seconds`."""
+    from explorer import training
+
+    X, y, Z = problem()
+    clock = Clock()
+    monkeypatch.setattr(training.time, "perf_counter", clock)
+    engine = xgpc(X, y, Z)
+    step, predict = engine.step, engine.predict_proba
+
+    def timed_step(k=1):
+        step(k)
+        clock.now += step_seconds * k
+
+    def timed_predict(Xs):
+        clock.now += evaluation_seconds
+        return predict(Xs)
+
+    engine.step, engine.predict_proba = timed_step, timed_predict
+    return engine, X, y, clock
+
+
 def test_evaluation_cadence_and_training_seconds_exclude_evaluation(monkeypatch):
     X, y, Z = problem()
     clock = Clock()

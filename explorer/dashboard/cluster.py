@@ -23,14 +23,13 @@ One Dask client per server process, connected on first use (after Tornado has fo
 
 from __future__ import annotations
 
-import os
 import pickle
 import threading
 import time
 import uuid
 from collections.abc import Callable, Generator
 
-from explorer.dask_scheduler import CHECK_SECONDS, ENVIRONMENT_VARIABLE, check_scheduler
+from explorer.dask_scheduler import CHECK_SECONDS, check_scheduler, named_scheduler
 from explorer.dask_worker import run_pinned
 
 PERIOD = 0.25  # s: the most often a job on the cluster publishes its progress, and the session polls it
@@ -51,17 +50,19 @@ def use_scheduler(address: str | None) -> None:
 
 def scheduler() -> str | None:
     """The scheduler's address the heavy jobs go to, None if none is named."""
-    return _address or os.environ.get(ENVIRONMENT_VARIABLE) or None
+    named = named_scheduler(_address)
+    return None if named is None else named[0]
 
 
 def check_at_start() -> str | None:
     """The scheduler's address (`scheduler()`) once a Dask scheduler answered there, None if none is named; at a
     server's start, so that a bad address is one line then, not an error when a visitor starts a job. Raises
     `SchedulerError` naming the address, where it was given (--scheduler or $XGPC_SCHEDULER) and what failed."""
-    address = scheduler()
-    if address is None:
+    named = named_scheduler(_address)
+    if named is None:
         return None
-    return check_scheduler(address, named_by="--scheduler" if _address else f"${ENVIRONMENT_VARIABLE}")
+    address, named_by = named
+    return check_scheduler(address, named_by=named_by)
 
 
 def client():

@@ -30,7 +30,6 @@ from explorer.studies.race import COLUMNS, DIVERGED_FACTOR, NAMES, Race, Verdict
 from explorer.views.race import clipped_words, nll_axis, robust_range
 
 CLAIM_DATASET = "a9a"  # where the paper's claim shows in a classroom-sized race (BENCHMARKS.md, "race: the live race")
-CLAIM_SECONDS = 20.0  # per method: past natural-gradient SVGP's drift out of the band
 SCALE_RACE = "banana-like, 100,000 points, noise 0.6"  # the default race (BENCHMARKS.md, "race: the default race")
 SCALE_SETTINGS = {"dataset": "banana-like", "n_points": 100_000, "noise": 0.6}  # generated: found on every machine
 SCALE_SECONDS = 10.0

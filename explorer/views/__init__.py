@@ -16,7 +16,7 @@ maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` an
 - `style`: the backend-neutral styling they share.
 
 Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
-stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
+stay raw Bokeh (they refresh at 5 Hz: DESIGN §8).
 """
 
 from explorer.views.calibration import reliability_diagram

@@ -75,26 +75,18 @@ def inducing_study(study: dict, *, quantity: str = "error", x: str = "seconds") 
             finals = [
                 np.mean([f["final"][quantity] for f in fits if f["method"] == method and f["m"] == m]) for m in ms
             ]
-            color = RUN_COLORS[k % len(RUN_COLORS)]
-            curves.append(
+            curves += [  # a line through the m's, a marker at each
                 styled(
-                    hv.Curve((ms, finals), kdims=[m_dim], vdims=[y_dim], label=NAMES.get(method, method)),
-                    color=color,
-                    line_width=2,
+                    kind((ms, finals), kdims=[m_dim], vdims=[y_dim], group=group, label=NAMES.get(method, method)),
+                    color=RUN_COLORS[k % len(RUN_COLORS)],
                     logx=True,
+                    **style,
                 )
-            )
-            curves.append(
-                styled(
-                    hv.Scatter(
-                        (ms, finals), kdims=[m_dim], vdims=[y_dim], group="Final", label=NAMES.get(method, method)
-                    ),
-                    color=color,
-                    marker="circle",
-                    size=8,
-                    logx=True,
+                for kind, group, style in (
+                    (hv.Curve, "Curve", dict(line_width=2)),
+                    (hv.Scatter, "Final", dict(marker="circle", size=8)),
                 )
-            )
+            ]
         overlay = styled(
             hv.Overlay(curves, group="Inducing", label=quantity),
             title=f"final {label} against m",

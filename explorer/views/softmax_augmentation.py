@@ -177,10 +177,7 @@ class SoftmaxAugmentation:
     def gaps(self) -> dict[str, float]:
         """Each family's gap at q, E_q[log p(y = label | f)] minus its bound, in nats: {"joint", "factorised"}."""
         expected = self.expected_log_likelihood()
-        return {
-            "joint": expected - self.joint_elbo_term(),
-            "factorised": expected - self.elbo_term(),
-        }
+        return {"joint": expected - self.joint_elbo_term(), "factorised": expected - self.elbo_term()}
 
     def joint_elbo_term(self) -> float:
         """The joint family's bound at q: Σ_k Y_k(mean_k/2 − log 2cosh(c_k/2)) − log β."""
@@ -193,16 +190,8 @@ class SoftmaxAugmentation:
 
     def elbo_term(self) -> float:
         """E_q[ℓ(f)], the point's term of the ELBO (the factorised family's)."""
-        return float(
-            augmented_likelihood_terms(
-                self.Y[None],
-                self.mean[None],
-                self.var[None],
-                self.c[None],
-                self.gamma[None],
-                np.array([self.alpha]),
-            )[0]
-        )
+        point = (values[None] for values in (self.Y, self.mean, self.var, self.c, self.gamma))
+        return float(augmented_likelihood_terms(*point, np.array([self.alpha]))[0])
 
     def expected_log_likelihood(self) -> float:
         """E_q[log p(y = label | f)] by quadrature (`expected_log_likelihood`), ≥ `joint_elbo_term` ≥ `elbo_term`."""

@@ -45,42 +45,23 @@ def resident_mb() -> float:
 
 
 def _ticks(pid: int | str) -> int:
+    """Clock ticks of CPU (user + system) used so far by process `pid` (or one thread: "pid/task/tid"), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
 
 
 def cpu_seconds() -> dict:
     """CPU seconds so far of this process, of its descendant Chromium processes, and of the whole machine (busy)."""
-    parents, names = {}, {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            names[entry.name] = stat.split("(", 1)[1].rsplit(")", 1)[0]
-            parents[entry.name] = stat.rsplit(")", 1)[1].split()[1]
-    me = str(os.getpid())
-
-    def descends(pid: str) -> bool:
-        while pid in parents and pid != "1":
-            pid = parents[pid]
-            if pid == me:
-                return True
-        return False
-
     browser = 0
-    for pid, name in names.items():
-        if "chrom" in name and descends(pid):
-            try:
+    for pid in descendants():
+        with contextlib.suppress(OSError):  # a process that ended meanwhile
+            if "chrom" in Path(f"/proc/{pid}/comm").read_text():
                 browser += _ticks(pid)
-            except OSError:
-                pass
     busy = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     tick = os.sysconf("SC_CLK_TCK")
     user, nice, system, _, _, irq, softirq, steal = busy[:8]  # guest time is already inside user
     return {
-        "app": _ticks(me) / tick,
+        "app": _ticks(os.getpid()) / tick,
         "browser": browser / tick,
         "machine": (user + nice + system + irq + softirq + steal) / tick,
     }

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import gc
 import json
 import os
@@ -46,7 +47,7 @@ from explorer.bench.common import BenchParser, finish, markdown_table, pinned_bl
 from explorer.dashboard import chromium
 from explorer.dashboard.app import Dashboard
 from explorer.tools import free_port, served_in_chromium
-from explorer.tools.benchmark import _tasks, descendants, resident_mb
+from explorer.tools.benchmark import _tasks, _ticks, descendants, resident_mb
 
 DESCRIPTION = "Served dashboard under load: N training sessions, another client's latency, memory and threads"
 MAX_SESSIONS, MAX_SECONDS = 24, 120
@@ -192,16 +193,12 @@ def process_cpu_seconds(pid: int) -> tuple[float, float]:
     """CPU seconds (user + system) used so far by process `pid` and every process it started that still runs
     (Linux /proc: a forked server's processes): (all their threads, their main threads only — where
     `xgpc-explorer serve` runs its event loop, so every refresh's collection, rendering, serialisation and send)."""
-    total, loop = 0.0, 0.0
+    total, loop = 0, 0
     for process in [pid, *descendants(pid)]:
-        try:
-            every = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
-            main = Path(f"/proc/{process}/task/{process}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(every[11]) + int(every[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-        loop += (int(main[11]) + int(main[12])) / os.sysconf("SC_CLK_TCK")
-    return total, loop
+        with contextlib.suppress(OSError):  # a process that ended meanwhile
+            ticks = _ticks(process), _ticks(f"{process}/task/{process}")
+            total, loop = total + ticks[0], loop + ticks[1]
+    return total / os.sysconf("SC_CLK_TCK"), loop / os.sysconf("SC_CLK_TCK")
 
 
 class Client(threading.Thread):

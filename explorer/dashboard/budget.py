@@ -135,13 +135,8 @@ class RefreshBudget:
                 f"RefreshBudget needs 0 < share ≤ 1, 0 < frame_share ≤ 1, 0 < fastest ≤ slowest and memory > 0; got "
                 f"share={share}, frame_share={frame_share}, fastest={fastest}, slowest={slowest}, memory={memory}"
             )
-        self.share, self.fastest, self.slowest, self.frame_share, self.memory = (
-            share,
-            fastest,
-            slowest,
-            frame_share,
-            memory,
-        )
+        self.share, self.frame_share, self.memory = share, frame_share, memory
+        self.fastest, self.slowest = fastest, slowest
         self.clock = clock
         self.turns = Turns(lanes)  # the training chunks of this process's sessions take turns in `lanes` lanes
         self.cost: float | None = None  # event-loop seconds of one refresh (running mean)

@@ -21,7 +21,7 @@ import numpy as np
 from scipy.ndimage import median_filter
 
 from explorer.studies.race import DIVERGED_FACTOR, NAMES, Verdict, band_edge, judge
-from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, scatter, sized, styled
 
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
 NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
@@ -159,23 +159,10 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
                 for part, group, label, dashed in parts
             ]
         if method in settled:
-            markers.append(
-                styled(
-                    hv.Scatter(
-                        [settled[method]],
-                        kdims=[SECONDS],
-                        vdims=[NLL],
-                        group="Settled",
-                        label=f"{name} settled within {100 * settle_band:g}%",
-                    ),
-                    color=color,
-                    marker="diamond",
-                    size=12,
-                    logx=True,
-                    bokeh=dict(line_color="black"),
-                    matplotlib=dict(edgecolors="black"),
-                )
-            )
+            label = f"{name} settled within {100 * settle_band:g}%"
+            outlined = dict(bokeh=dict(line_color="black"), matplotlib=dict(edgecolors="black"))
+            style = dict(color=color, marker="diamond", size=12, logx=True, **outlined)
+            markers.append(scatter([settled[method]], SECONDS, NLL, label, "Settled", **style))
     lines = [
         styled(
             hv.HLine(band_edge(best, band), group="Band", label=f"{100 * band:g}% band"),

@@ -70,10 +70,7 @@ def _parameter(setting: settings.Setting) -> param.Parameter:
         return _DECLARED[param.Selector](objects=list(setting.choices or [setting.default]), **common)
     numeric = _DECLARED[param.Integer if setting.kind == "int" else param.Number]
     return numeric(
-        bounds=(setting.low, setting.high),
-        inclusive_bounds=setting.inclusive,
-        allow_None=setting.allow_none,
-        **common,
+        bounds=(setting.low, setting.high), inclusive_bounds=setting.inclusive, allow_None=setting.allow_none, **common
     )
 
 
@@ -375,10 +372,7 @@ class Model(RunSettings):
             raise
         ran = f"Ran to iteration {self.engine.iteration}" + (" (converged)" if self.trainer.converged else "")
         chance = self._chance_note()
-        self._publish(
-            status=self._collapse_status(1) or (f"{ran}. {chance}" if chance else ran),
-            ended=True,
-        )
+        self._publish(status=self._collapse_status(1) or (f"{ran}. {chance}" if chance else ran), ended=True)
         return new
 
     def _chance_note(self) -> str | None:

@@ -22,22 +22,11 @@ stay raw Bokeh (they refresh at 5 Hz: DESIGN §8).
 from explorer.views.calibration import reliability_diagram
 from explorer.views.ep_site import ep_site_view
 from explorer.views.inducing import inducing_study
-from explorer.views.learn import (
-    augmentation_identity,
-    augmented_bound,
-    minibatch_histogram,
-    minibatch_view,
-    pg_density,
-)
+from explorer.views.learn import augmentation_identity, augmented_bound, minibatch_histogram, minibatch_view, pg_density
 from explorer.views.mcmc import mcmc_comparison, mcmc_scatter, mcmc_surfaces, mcmc_traces
 from explorer.views.race import race_curves, settle_points
 from explorer.views.softmax_augmentation import softmax_augmentation_view
-from explorer.views.surface import (
-    decision_surface,
-    decision_surface_from_arrays,
-    surface_arrays,
-    surface_plane,
-)
+from explorer.views.surface import decision_surface, decision_surface_from_arrays, surface_arrays, surface_plane
 from explorer.views.traces import training_traces
 
 __all__ = [

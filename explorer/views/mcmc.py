@@ -160,14 +160,7 @@ def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
         for c, (chain, color) in enumerate(zip(traces[:, :, 0], cycle(RUN_COLORS)))
     ]
     shaded = (
-        [
-            styled(
-                hv.VLine(burn_in, group="BurnIn", label="end of burn-in"),
-                color="gray",
-                line_width=1.5,
-                dashed=True,
-            )
-        ]
+        [styled(hv.VLine(burn_in, group="BurnIn", label="end of burn-in"), color="gray", line_width=1.5, dashed=True)]
         if burn_in
         else []
     )

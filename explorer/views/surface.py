@@ -183,10 +183,7 @@ def _points(
             ]
         )
     element = hv.Points(
-        (points[:, 0], points[:, 1], labels),
-        kdims=[x, y],
-        vdims=[hv.Dimension("class", label="class")],
-        label=label,
+        (points[:, 0], points[:, 1], labels), kdims=[x, y], vdims=[hv.Dimension("class", label="class")], label=label
     )
     color = hv.dim("class").categorize(colors, default="gray")
     return styled(

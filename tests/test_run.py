@@ -308,6 +308,16 @@ def test_engine_options_and_their_settings_rows_cannot_drift():
     assert not by_engines & {*methods.SHARED_OPTIONS, *(n for names in methods.BUILDER_OPTIONS.values() for n in names)}
 
 
+def test_a_setting_the_run_reads_applies_to_every_method():
+    """Only the options a method reads are hidden for another method: a setting the `Run` reads (the evaluation's
+    rows, though in the "advanced" group) applies to each, so the dashboard shows its widget (it hid it for all)."""
+    for method in methods.METHODS:
+        assert settings.applies("eval_points", method) and "eval_points" not in settings.builder_options(
+            settings.complete({"method": method})
+        )
+        assert not settings.applies("sites", method) or method == "epgpc"
+
+
 def _another_value(setting):
     """A valid value of `setting` other than its default."""
     if setting.kind == "bool":

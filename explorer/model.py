@@ -606,7 +606,7 @@ class Model(RunSettings):
             objects.insert(-1, config["dataset"])  # the run continues from its arrays; a reset needs the data
         model.param.dataset.objects = objects
         model._custom, model._collapsed = _custom_data(meta.get("custom"), arrays, config["dataset"], refuse), False
-        model._configured_by = None
+        model._configured_by, model.fallback = None, None  # (fallback: a loaded run replaced no data set)
         param.Parameterized.__init__(model, **config)
         model._check_data(X_train, X_test, y_train, y_test, len(Z), refuse)
         model.feature_names = names

@@ -84,13 +84,9 @@ def buttons(node, found: dict | None = None) -> dict[str, str]:
     found = {} if found is None else found
     if isinstance(node, dict):
         attributes = node.get("attributes")
-        if (
-            node.get("type") == "object"
-            and str(node.get("name", "")).endswith("Button")
-            and isinstance(attributes, dict)
-        ):
-            if isinstance(attributes.get("label"), str):
-                found.setdefault(attributes["label"], node["id"])
+        label = attributes.get("label") if isinstance(attributes, dict) else None
+        if node.get("type") == "object" and str(node.get("name", "")).endswith("Button") and isinstance(label, str):
+            found.setdefault(label, node["id"])
         node = list(node.values())
     if isinstance(node, list):
         for child in node:

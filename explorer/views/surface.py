@@ -156,6 +156,11 @@ def surface_plane(
     return plane, axes
 
 
+def _in_plane(points) -> np.ndarray:
+    """Points in the plane as floats (n, 2); None: none, (0, 2)."""
+    return np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
+
+
 def _points(
     points,
     labels,
@@ -171,7 +176,7 @@ def _points(
     """Points (n, 2) coloured by class (labels (n,) class indices) by `colors` (class index → colour; the binary
     default: red 1 (the +1 class), blue 0 (the −1 class)); with the class `names` (K,), one element per class
     labelled "class <name>", so that the legend names the classes."""
-    points = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
+    points = _in_plane(points)
     labels = np.zeros(0) if labels is None else np.asarray(labels, dtype=float)
     if len(labels) != len(points):
         raise ValueError(f"{label}: {len(points)} points but {len(labels)} labels")
@@ -275,17 +280,10 @@ def decision_surface_from_arrays(
         color="black",
         line_width=2.5,
     )
-    wrong = np.zeros((0, 2)) if misclassified is None else np.asarray(misclassified, float).reshape(-1, 2)
-    crosses = styled(
-        hv.Points(wrong, kdims=[x, y], group="Misclassified", label="misclassified"),
-        color="black",
-        marker="x",
-        size=9,
-        line_width=2,
-    )
-    Z = np.zeros((0, 2)) if inducing is None else np.asarray(inducing, float).reshape(-1, 2)
+    crosses = hv.Points(_in_plane(misclassified), kdims=[x, y], group="Misclassified", label="misclassified")
+    crosses = styled(crosses, color="black", marker="x", size=9, line_width=2)
     squares = styled(
-        hv.Points(Z, kdims=[x, y], group="Inducing", label="inducing points"),
+        hv.Points(_in_plane(inducing), kdims=[x, y], group="Inducing", label="inducing points"),
         marker="square",
         size=9,
         line_width=2.5,

@@ -73,6 +73,14 @@ def _potrf(A: np.ndarray) -> np.ndarray | None:
     return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
+def cholesky_over(A: np.ndarray) -> np.ndarray | None:
+    """Lower Cholesky factor of a symmetric, C-contiguous A (m, m) written over A itself (no copy): returned as the
+    Fortran-ordered view Aᵀ, zeros above its diagonal, so A then holds Lᵀ; None when A is not numerically positive
+    definite (A's contents are then undefined). The factor `_potrf` gives, bit for bit."""
+    L, info = lapack.dpotrf(A.T, lower=1, clean=1, overwrite_a=1)
+    return L if info == 0 and math.isfinite(L[-1, -1]) else None
+
+
 def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
     """Lower Cholesky factor of a symmetric A (m, m), or None when A is not numerically positive definite (no
     jitter: for a caller that wants to know, e.g. whether a proposed step keeps a precision matrix valid)."""

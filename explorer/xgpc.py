@@ -22,6 +22,7 @@ from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
 from explorer.linalg import (
+    cholesky_over,
     gaussian_kl,
     inverse_from_factor_inverse,
     lower_triangular_solve,
@@ -295,13 +296,15 @@ class XGPC(SVIEngine):
     def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
         """Local step, natural-gradient targets, η ← η + ρ(λ̂ − η) with the rule's ρ (`_step_size`). Returns the relative
         change of the global parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖ and (κ, K̃, K_sm) for the kernel
-        gradient."""
+        gradient (the natural gradient, a fresh array of `_natural_gradient`, becomes the new η in place)."""
         kappa, K_tilde, K_sm = self.project(X_b, index)
         gradient, c = self._natural_gradient(kappa, K_tilde, y_b)
         squared_norm = float(gradient @ gradient)
         rho = self._step_size(gradient, squared_norm, len(index))
         old_eta = self._eta
-        self._set_posterior(old_eta + rho * gradient)
+        gradient *= rho
+        gradient += old_eta
+        self._set_posterior(gradient)
         self.rho, self.last_c = rho, c
         change = rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
         return change, (kappa, K_tilde, K_sm)
@@ -407,17 +410,21 @@ class MultiLatentXGPC(XGPC):
     # ----- q(u_j) in natural parameters ----------------------------------------------------------------------------
     def _set_posterior(self, eta: np.ndarray) -> None:
         """η (J(m + m²),) → L_P (J, m, m) with Σ_j⁻¹ = L_P[j] L_P[j]ᵀ and μ (J, m); the inverse factors `W` are formed
-        again when next read."""
+        again when next read. The J precisions −2η₂ are formed in one array and each factorised over itself
+        (`linalg.cholesky_over`; with `robust_cholesky`'s jitter only where that fails), so L_P[j] is a Fortran-ordered
+        view that LAPACK and BLAS take without a copy."""
         m, J = self.m, self.n_latent
         blocks = eta.reshape(J, m + m * m)
-        L_P, mu = np.empty((J, m, m)), np.empty((J, m))
+        factors, mu = blocks[:, m:].reshape(J, m, m) * -2.0, np.empty((J, m))  # row j: Σ_j⁻¹, then L_P[j]ᵀ
         for j in range(J):
-            L_P[j] = robust_cholesky(
-                -2.0 * blocks[j, m:].reshape(m, m), f"Σ⁻¹ of {self._latent_name} {j}", self.iteration
-            )
-            mu[j] = lapack.dpotrs(L_P[j], blocks[j, :m], lower=1)[0]
+            L = cholesky_over(factors[j])
+            if L is None:
+                precision = -2.0 * blocks[j, m:].reshape(m, m)
+                factors[j] = robust_cholesky(precision, f"Σ⁻¹ of {self._latent_name} {j}", self.iteration).T
+                L = factors[j].T
+            mu[j] = lapack.dpotrs(L, blocks[j, :m], lower=1)[0]
         eta.setflags(write=False)
-        self._eta, self.L_P, self.mu, self._inverse_factors = eta, L_P, mu, None
+        self._eta, self.L_P, self.mu, self._inverse_factors = eta, factors.transpose(0, 2, 1), mu, None
 
     @property
     def eta1(self) -> np.ndarray:
@@ -457,7 +464,8 @@ class MultiLatentXGPC(XGPC):
     ) -> tuple[np.ndarray, np.ndarray]:
         """λ̂ − η of all J blocks (J(m + m²),) after the local step, and c (s, J)."""
         target, c = self._targets(kappa, y_b, *self.marginals(kappa, K_tilde))
-        return target - self._eta, c
+        target -= self._eta
+        return target, c
 
     # ----- the kernel step ---------------------------------------------------------------------------------------------
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
@@ -484,9 +492,12 @@ class MultiLatentXGPC(XGPC):
                 )
                 for j in range(self.n_latent)
             )
-        products = [posterior_products(self.L_P[j], self.K_inv, K_sm) for j in range(self.n_latent)]
+        products, v = [], np.empty((len(kappa), self.n_latent))
+        for j in range(self.n_latent):
+            products.append(posterior_products(self.L_P[j], self.K_inv, K_sm))
+            np.einsum("ij,ij->i", products[j][1], K_sm, out=v[:, j])
+        v += K_tilde[:, None]
         a = kappa @ self.mu.T
-        v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
         labels, theta = self._kernel_pseudo_data(y_b, a, v)
         return summed_kernel_gradient(
             self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, products, labels, theta, a

@@ -121,6 +121,17 @@ def elbo_kernel_gradient(
     return grad
 
 
+def stacked_posterior_products(L_P: np.ndarray, K_inv: np.ndarray, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`posterior_products` of J latent functions at once: N (J, m, m), N_j = AΣ_jA = C_jᵀC_j with C_j = L_P,j⁻¹A
+    (one triangular solve and one symmetric rank-m update each), and T (J, s, m), T_j = K_sm N_j, in one stacked
+    product. L_P (J, m, m) lower triangular with Σ_j⁻¹ = L_P,j L_P,jᵀ, K_inv = A (m, m), K_sm (s, m)."""
+    N = np.empty(L_P.shape)
+    for j, L in enumerate(L_P):
+        C = lower_triangular_solve(L, K_inv.T)  # K_inv symmetric: its transpose is it in Fortran order; no GIL held
+        N[j] = C.T @ C  # a symmetric rank-m update (numpy's product of a matrix with its transpose)
+    return N, np.matmul(K_sm, N)
+
+
 def summed_kernel_gradient(
     kernel: Kernel,
     X_batch: np.ndarray,
@@ -131,7 +142,8 @@ def summed_kernel_gradient(
     K_inv: np.ndarray,
     kappa: np.ndarray,
     K_sm: np.ndarray,
-    products: list,
+    N: np.ndarray,
+    T: np.ndarray,
     labels: np.ndarray,
     theta: np.ndarray,
     kappa_mu: np.ndarray,
@@ -144,7 +156,7 @@ def summed_kernel_gradient(
         G_mm,j/(n/s) = κᵀ(½Θ_jκ − G_sm,j/(n/s)) + ½(N_j − A + Aμ_j(Aμ_j)ᵀ)/(n/s)
 
     and ∂/∂log σ² gains −½(n/s)σ² Σ_j Σ_i θ_ij. Shapes: X_batch (s, d), Z (m, d), K_zz = kernel.cross(Z, Z), mu (J, m),
-    kappa/K_sm (s, m), products the J pairs `posterior_products(L_P[j], K_inv, K_sm)` (their T is overwritten),
+    kappa/K_sm (s, m), (N (J, m, m), T (J, s, m)) = `stacked_posterior_products(L_P, K_inv, K_sm)`,
     labels/theta/kappa_mu = κμ_j (s, J). Returns (L + 1,)."""
     s, m, scale = len(X_batch), len(Z), n / len(X_batch)
     A_mu = mu @ K_inv  # (J, m): rows (Aμ_j)ᵀ, A symmetric
@@ -154,10 +166,10 @@ def summed_kernel_gradient(
     np.multiply(theta_sum[:, None], kappa, out=G_sm)
     G_sm += (0.5 * labels - theta * kappa_mu) @ A_mu
     N_sum = A_mu.T @ A_mu - len(mu) * K_inv
-    for j, (N, T) in enumerate(products):
-        T *= theta[:, j, None]
-        G_sm -= T
-        N_sum += N
+    for j in range(len(mu)):
+        T[j] *= theta[:, j, None]
+        G_sm -= T[j]
+        N_sum += N[j]
     R = np.multiply((0.5 * theta_sum)[:, None], kappa)
     R -= G_sm
     np.matmul(kappa.T, R, out=G_mm)

@@ -17,7 +17,13 @@ from scipy.linalg.blas import dtrmm
 
 from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
-from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, summed_kernel_gradient
+from explorer.hyperparameters import (
+    Adam,
+    elbo_kernel_gradient,
+    posterior_products,
+    stacked_posterior_products,
+    summed_kernel_gradient,
+)
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
@@ -471,8 +477,9 @@ class MultiLatentXGPC(XGPC):
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(kernel log-parameters) at the current q: the sum over the latent functions of the binary-form gradient
         (`hyperparameters.elbo_kernel_gradient`) at their pseudo-data (`_kernel_pseudo_data`), in the sparse mode with
-        the J adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`); the full mode's needs no
-        pseudo-data (only the KL depends on the kernel there)."""
+        the J adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`) and the J posterior products
+        N_j, T_j stacked (`hyperparameters.stacked_posterior_products`); the full mode's needs no pseudo-data (only the
+        KL depends on the kernel there)."""
         if self.full:
             return sum(
                 elbo_kernel_gradient(
@@ -492,15 +499,13 @@ class MultiLatentXGPC(XGPC):
                 )
                 for j in range(self.n_latent)
             )
-        products, v = [], np.empty((len(kappa), self.n_latent))
-        for j in range(self.n_latent):
-            products.append(posterior_products(self.L_P[j], self.K_inv, K_sm))
-            np.einsum("ij,ij->i", products[j][1], K_sm, out=v[:, j])
+        N, T = stacked_posterior_products(self.L_P, self.K_inv, K_sm)
+        v = np.einsum("jsm,sm->sj", T, K_sm)  # diag(κΣ_jκᵀ) = rowsum(T_j ∘ K_sm)
         v += K_tilde[:, None]
         a = kappa @ self.mu.T
         labels, theta = self._kernel_pseudo_data(y_b, a, v)
         return summed_kernel_gradient(
-            self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, products, labels, theta, a
+            self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, N, T, labels, theta, a
         )
 
     # ----- evaluation ----------------------------------------------------------------------------------------------

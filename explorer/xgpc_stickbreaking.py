@@ -37,8 +37,9 @@ The model is not symmetric in the classes: the order π changes the prior over c
 rule adopted is the class index order (`DEFAULT_CLASS_ORDER`, `CLASS_ORDERS`: measured in BENCHMARKS.md "multiclass:
 stick-breaking PG family (issue 29.3b)"; the most-frequent-first order was never better). Kernel learning is the binary X-GPC's: one Adam step on the shared kernel
 along the sum over logits of the binary kernel gradient, of the augmented bound or (the default, as for two classes)
-of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`), the logits' adjoints summed and contracted
-once (`hyperparameters.summed_kernel_gradient`). Its default rate is 0.1 (`DEFAULT_KERNEL_RATE`),
+of the exact expected log likelihood by Gauss–Hermite (`kernel_bound`; 16 nodes where the marginal variance allows
+it to rounding, `FEW_NODES_MAX_VARIANCE`), the logits' adjoints summed and contracted once
+(`hyperparameters.summed_kernel_gradient`). Its default rate is 0.1 (`DEFAULT_KERNEL_RATE`),
 with a brake: under this bound σ² and ℓ can grow without end on a large set, so the kernel's rate halves each time
 the hold-out NLL a `training.Trainer` reports (`holdout_evaluated`) has not improved for `kernel_patience`
 evaluations in a row. Measured and not adopted for this family (BENCHMARKS.md, "multiclass: stick-breaking kernel
@@ -165,14 +166,38 @@ def local_step(positions: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.
     return c, labels, theta
 
 
+FEW_NODES_MAX_VARIANCE = 0.1
+"""The marginal variance up to which the exact bound's expectations (`logit_pseudo_data`, the kernel step's) take 16
+Gauss–Hermite nodes instead of 64: there the integrand σ(t(a + √(2v)x)) is analytic within π/√(2v) ≥ 7 of the real
+axis (its poles at ±iπ), and the 16-node rule gives the 64-node rule's numbers to rounding (≤ 1.3e-15 apart over
+a ∈ [−60, 60] up to v = 0.2, twice this bound; 1.6e-13 at v = 0.3), in a quarter of the elementwise work. Trained
+marginals sit there (v ≈ 0.001–0.05 in the cost table's fits after a few hundred steps). A fixed-seed fit's history
+stays that of the 64-node rule to ~1e-11 after 400 iterations (the rounding, amplified by kernel learning)."""
+_FEW_NODES, _FEW_WEIGHTS = np.polynomial.hermite.hermgauss(16)
+_FEW_NORMAL_WEIGHTS = _FEW_WEIGHTS / np.sqrt(np.pi)
+
+
 def logit_pseudo_data(t: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The exact bound's pseudo-data (ỹ, θ̃) of binary logit terms E_{N(ψ | a, v)}[log σ(tψ)] with labels t = ±1: the
-    numbers of `targets.pseudo_data(a, *likelihoods.gauss_hermite_slopes(likelihoods.logit_slopes, t, a, v))`, the
-    same operations on the same 64 Gauss–Hermite nodes per entry, in place on two (r, 64) arrays (about half the
-    time: the kernel step's largest elementwise part). t, a, v (r,) → ỹ, θ̃ (r,)."""
+    numbers of `targets.pseudo_data(a, *likelihoods.gauss_hermite_slopes(likelihoods.logit_slopes, t, a, v))` (64
+    Gauss–Hermite nodes: the same operations, bit for bit), to rounding with 16 nodes where v ≤
+    `FEW_NODES_MAX_VARIANCE`. t, a, v (r,) → ỹ, θ̃ (r,)."""
+    few = v <= FEW_NODES_MAX_VARIANCE
+    if few.all():
+        return _logit_pseudo_data(t, a, v, _FEW_NODES, _FEW_NORMAL_WEIGHTS)
+    if not few.any():
+        return _logit_pseudo_data(t, a, v, _GH_NODES, _GH_NORMAL_WEIGHTS)
+    labels, theta = np.empty(a.shape), np.empty(a.shape)
+    for rows, rule in ((few, (_FEW_NODES, _FEW_NORMAL_WEIGHTS)), (~few, (_GH_NODES, _GH_NORMAL_WEIGHTS))):
+        labels[rows], theta[rows] = _logit_pseudo_data(t[rows], a[rows], v[rows], *rule)
+    return labels, theta
+
+
+def _logit_pseudo_data(t, a, v, nodes, weights) -> tuple[np.ndarray, np.ndarray]:
+    """`logit_pseudo_data` on one Gauss–Hermite rule (nodes x_k, weights w_k/√π), in place on two (r, nodes) arrays."""
     scale = np.sqrt(2.0 * np.maximum(v, 0.0))
     scale *= t
-    z = np.multiply(scale[:, None], _GH_NODES)
+    z = np.multiply(scale[:, None], nodes)
     z += (t * a)[:, None]  # z = t(a + √(2v) x_k): the nodes of N(a, v) times the label, exactly
     e = np.abs(z)
     np.negative(e, out=e)
@@ -183,8 +208,8 @@ def logit_pseudo_data(t: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.n
     upper = r.copy()
     np.copyto(upper, e, where=z > 0)  # σ(−z): the slope of log σ(z) is σ(−z)
     r *= e  # σ(z)σ(−z), minus the curvature
-    theta = r @ _GH_NORMAL_WEIGHTS
-    return 2.0 * (t * (upper @ _GH_NORMAL_WEIGHTS) + theta * a), theta
+    theta = r @ weights
+    return 2.0 * (t * (upper @ weights) + theta * a), theta
 
 
 def stick_breaking_bound(positions: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -412,13 +437,13 @@ class XGPCStickBreaking(MultiLatentXGPC):
         κΣ_jκᵀ's diagonal the row sums of squares of κL_P,jᵀ⁻¹, a triangular solve from the right (BLAS trsm on
         κ in Fortran order: at s = 100 about half the time of the left solve L_P,j⁻¹κᵀ at m = 50, two thirds at
         m = 100, equal to it to rounding)."""
-        v = np.empty((self.n_logits, len(kappa)))  # returned as its transpose (s, K−1)
+        R = np.empty((self.n_logits, self.m, len(kappa)))  # R[j]ᵀ = κL_P,jᵀ⁻¹ (s, m), Fortran-ordered
         for j in range(self.n_logits):
-            R = np.array(kappa, order="F")  # solved over in place: κL_P,jᵀ⁻¹ (L_P,j Fortran-ordered)
-            dtrsm(1.0, self.L_P[j], R, side=1, lower=1, trans_a=1, overwrite_b=1)
-            np.einsum("ij,ij->i", R, R, out=v[j])
-        v += K_tilde
-        return kappa @ self.mu.T, v.T
+            np.copyto(R[j].T, kappa)  # then solved over in place (L_P,j Fortran-ordered)
+            dtrsm(1.0, self.L_P[j], R[j].T, side=1, lower=1, trans_a=1, overwrite_b=1)
+        v = np.einsum("jms,jms->sj", R, R)
+        v += K_tilde[:, None]
+        return kappa @ self.mu.T, v
 
     def _targets(self, kappa, positions, a, v) -> tuple[np.ndarray, np.ndarray]:
         """The flat targets λ̂ ((K−1)(m + m²),) on a minibatch with stick positions (s,) and marginals a, v, after its

@@ -107,6 +107,27 @@ def condition_number(K: np.ndarray, L: np.ndarray) -> float:
     return 1.0 / rcond
 
 
+def generator(rng: np.random.Generator | None) -> np.random.Generator:
+    """`rng` itself, or a fresh, unseeded `default_rng()` for None; ValueError for anything else."""
+    if rng is None:
+        return np.random.default_rng()
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
+    return rng
+
+
+def check_class_indices(y: np.ndarray, n_classes: int, model: str) -> None:
+    """DataError when the class indices y (n,) pass the K = `n_classes` classes of `model`, ValueError when they hold
+    one class only (a sampler needs rows of two)."""
+    if y.max() >= n_classes:
+        raise DataError(f"{model} has K = {n_classes} classes (indices 0…{n_classes - 1}); y holds {y.max()}")
+    if np.all(y == y[0]):
+        raise ValueError(
+            f"y holds only the class {y[0]} ({len(y)} rows): the posterior of a one-class data set only says 'more "
+            f"of the same'; give the sampler rows of {'both classes' if n_classes == 2 else 'at least two classes'}"
+        )
+
+
 def seconds_per_sweep_estimate(
     n: int, *, form: str = "precision", rng: np.random.Generator | None = None, repeats: int = 3
 ) -> float:
@@ -215,24 +236,21 @@ class GibbsChains(SweepRun, ABC):
         y: np.ndarray,
         kernel: Kernel,
         *,
-        rng: np.random.Generator | None,
-        n_chains: int,
-        burn_in: int,
-        n_samples: int,
-        thin: int | None,
-        max_stored_draws: int,
-        form: str,
-        init_scale: float,
-        monitor: np.ndarray | None,
-        force: bool,
+        rng: np.random.Generator | None = None,
+        n_chains: int = 4,
+        burn_in: int = 100,
+        n_samples: int = 1000,
+        thin: int | None = None,
+        max_stored_draws: int = 1000,
+        form: str = "auto",
+        init_scale: float = 2.0,
+        monitor: np.ndarray | None = None,
+        force: bool = False,
     ):
         self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
         self._check_labels()
-        if rng is None:
-            rng = np.random.default_rng()
-        elif not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
+        rng = generator(rng)
         n_chains, burn_in, n_samples, max_stored_draws = (
             count(value, name)
             for value, name in (
@@ -463,6 +481,10 @@ class GibbsSampler(GibbsChains):
     chain (`thin=None` picks the smallest thinning that fits). Once the run length is reached `finished` is True and
     `step` does nothing (returns 0); memory never grows. Posterior summaries use the stored draws of all chains.
 
+    Keywords (defaults in `GibbsChains`): rng, n_chains = 4, burn_in = 100, n_samples = 1000, thin = None,
+    max_stored_draws = 1000, form = "auto", init_scale = 2.0, monitor (training indices whose f is traced; default up
+    to 3 spread over the data), force = False.
+
     State: `f` and `omega` (chains, n) hold every chain's latest sweep.
 
     Start: each chain starts from f⁽⁰⁾ ~ N(0, init_scale² K), overdispersed relative to the posterior (whose
@@ -479,49 +501,13 @@ class GibbsSampler(GibbsChains):
     The chains, traces, storage and diagnostics are `GibbsChains`'; this class adds the logit model's blocks.
     """
 
-    def __init__(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        kernel: Kernel,
-        *,
-        rng: np.random.Generator | None = None,
-        n_chains: int = 4,
-        burn_in: int = 100,
-        n_samples: int = 1000,
-        thin: int | None = None,
-        max_stored_draws: int = 1000,
-        form: str = "auto",
-        init_scale: float = 2.0,
-        monitor: np.ndarray | None = None,
-        force: bool = False,
-    ):
-        super().__init__(
-            X,
-            y,
-            kernel,
-            rng=rng,
-            n_chains=n_chains,
-            burn_in=burn_in,
-            n_samples=n_samples,
-            thin=thin,
-            max_stored_draws=max_stored_draws,
-            form=form,
-            init_scale=init_scale,
-            monitor=monitor,
-            force=force,
-        )
+    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, **run):
+        super().__init__(X, y, kernel, **run)
         self.omega = np.zeros((self.n_chains, self.n))
 
     def _check_labels(self) -> None:
-        if self.y.max() > 1:
-            raise DataError(f"the sampler's logit model has 2 classes (indices 0, 1); y holds {self.y.max()}")
+        check_class_indices(self.y, 2, "the sampler's logit model")
         self.y_signed = signed_labels(self.y)  # the labels as the paper's equations write them, ±1
-        if np.all(self.y == self.y[0]):
-            raise ValueError(
-                f"y holds only the class {self.y[0]} ({self.n} rows): the posterior of a one-class "
-                "data set only says 'more of the same'; give the sampler rows of both classes"
-            )
 
     @property
     def latent_shape(self) -> tuple[int, ...]:

@@ -43,11 +43,13 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     add_setting_argument(parser, "eval_every", help="iterations between hold-out evaluations")
     P.add_fit_arguments(parser)
-    parser.add_argument(
-        "--monitor-points",
-        type=whole_number(1),
-        default=2000,
-        help="largest hold-out subset the convergence rule watches (fixed per fold)",
+    add_setting_argument(
+        parser,
+        "eval_points",
+        2000,
+        "largest hold-out subset the convergence rule watches (fixed per fold)",
+        aliases=("--monitor-points",),
+        dest="monitor_points",
     )
     parser.add_argument(
         "--quick",

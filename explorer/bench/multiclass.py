@@ -66,7 +66,7 @@ from sklearn.gaussian_process.kernels import ConstantKernel
 from explorer import methods, run
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
+from explorer.bench.common import BenchParser, add_setting_argument, apply_quick, finish, markdown_table, pinned_blas
 from explorer.console import positive_number, whole_number
 from explorer.estimator import XGPClassifier
 from explorer.kernels import initial_kernel, make_kernel
@@ -636,11 +636,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="iris and wine, 1 fold, 3 s slices, a small cost table")
     grid.add_arguments(parser)
     args = parser.parse_args(argv)
-    explicit = {a.split("=")[0].replace("-", "_").lstrip("_") for a in argv if a.startswith("--")}
-    if args.quick:
-        for key, value in {**QUICK, **QUICK_COST}.items():
-            if key not in explicit:
-                setattr(args, key, value)
+    apply_quick(args, argv, QUICK | QUICK_COST)
     args.folds = min(args.folds, args.k)
     return args
 

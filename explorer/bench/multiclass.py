@@ -279,18 +279,9 @@ def race_task(name: str, fold: int, entrants: list[str], settings: dict) -> list
 
     def trainer(short):
         start, options = starts[short]
-        return P.make_trainer(
-            ENTRANTS[short].method,
-            start,
-            seed=settings["seed"] + fold,
-            batch_size=settings["batch_size"],
-            convergence="none",
-            eval_every=settings["eval_every"],
-            options=options,
-        )
+        return P.task_trainer(ENTRANTS[short].method, start, fold, settings, options)
 
-    with pinned_blas(settings["threads"]), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the clamped-batch warnings
+    with pinned_blas(settings["threads"]), warnings.catch_warnings(action="ignore"):  # the clamped-batch warnings
         if settings.get("iterations"):  # a budget the load cannot move: each entrant alone, that many iterations
             trainers = {short: trainer(short) for short in entrants}
             for fitted in trainers.values():
@@ -328,8 +319,7 @@ def ovr_task(name: str, fold: int, short: str, settings: dict) -> dict:
     entrant = ENTRANTS[short]
     K = int(max(split.y_train.max(), split.y_test.max()) + 1)
     columns, seconds = [], 0.0
-    with pinned_blas(settings["threads"]), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pinned_blas(settings["threads"]), warnings.catch_warnings(action="ignore"):
         for k in range(K):
             binary = dataclasses.replace(
                 split,
@@ -337,15 +327,7 @@ def ovr_task(name: str, fold: int, short: str, settings: dict) -> dict:
                 y_test=(split.y_test == k).astype(int),
                 y_monitor=(split.y_monitor == k).astype(int),
             )
-            trainer = P.make_trainer(
-                entrant.method,
-                binary,
-                seed=settings["seed"] + fold,
-                batch_size=settings["batch_size"],
-                convergence="none",
-                eval_every=settings["eval_every"],
-                options=entrant.options,
-            )
+            trainer = P.task_trainer(entrant.method, binary, fold, settings, entrant.options)
             trainer.run(max_iter=settings["ovr_iterations"], stop_at_convergence=False)
             seconds += trainer.seconds
             columns.append(trainer.engine.predict_proba(split.X_test)[:, 1])
@@ -364,8 +346,7 @@ def sklearn_task(name: str, fold: int, short: str, settings: dict) -> dict:
     model = GaussianProcessClassifier(
         ConstantKernel(1.0) * SkRBF(np.sqrt(X.shape[1])), multi_class="one_vs_rest", random_state=settings["seed"]
     )
-    with pinned_blas(settings["threads"]), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # scikit-learn's optimiser
+    with pinned_blas(settings["threads"]), warnings.catch_warnings(action="ignore"):  # scikit-learn's optimiser
         start = time.perf_counter()
         model.fit(X, y)
         seconds = time.perf_counter() - start
@@ -458,8 +439,7 @@ def cost_task(K: int, n: int, settings: dict, *, hyper_every: int = 1, family: s
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
     y = rng.integers(0, K, n)
-    with pinned_blas(threads), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pinned_blas(threads), warnings.catch_warnings(action="ignore"):
         kernel = initial_kernel("rbf", d, lengthscale=float(np.sqrt(d)), nugget=1e-4)
         engine = methods.build(
             "xgpc", X, y, X[:m], kernel, batch_size=batch_size, rng=rng, hyper_every=hyper_every,
@@ -502,8 +482,7 @@ def share_task(dataset: str, *, generated_rows: int = 5000, threads: int = 1, fa
     sd = X.std(axis=0)
     X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
     options = {} if family is None else {"options": {"multiclass_family": family}}
-    with pinned_blas(threads), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pinned_blas(threads), warnings.catch_warnings(action="ignore"):
         model = XGPClassifier(random_state=0, **options).fit(X, y)
     trainer = model.trainer_
     return {

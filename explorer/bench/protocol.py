@@ -397,6 +397,13 @@ def make_trainer(
     ).trainer
 
 
+def task_trainer(method: str, split: Split, fold: int, settings: dict, options=None, convergence: str = "none"):
+    """`make_trainer` for a grid task's fit of `method` on fold `fold`: seed + fold, and the batch_size and
+    eval_every of its `settings` where present (a plain dict); no stopping rule unless `convergence` names one."""
+    given = {key: settings[key] for key in ("batch_size", "eval_every") if key in settings}
+    return make_trainer(method, split, seed=settings["seed"] + fold, convergence=convergence, options=options, **given)
+
+
 def test_metrics(trainer: Trainer, split: Split) -> dict:
     """Test error and NLL of the trained engine on the whole test part."""
     p = trainer.engine.predict_proba(split.X_test)

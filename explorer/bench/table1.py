@@ -97,15 +97,7 @@ def fit(name: str, fold: int, method: str, settings: dict) -> dict:
     thinned trace)."""
     X, y = P.shared_dataset(name, settings["protocol"])
     split = P.task_split(name, fold, settings)
-    trainer = P.make_trainer(
-        method,
-        split,
-        seed=settings["seed"] + fold,
-        batch_size=settings["batch_size"],
-        convergence=settings["convergence"],
-        eval_every=settings["eval_every"],
-        options=settings["options"].get(method),
-    )
+    trainer = P.task_trainer(method, split, fold, settings, settings["options"].get(method), settings["convergence"])
     trainer.run(
         seconds=settings["seconds"],
         max_iter=settings["iterations"],

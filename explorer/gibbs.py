@@ -207,15 +207,19 @@ class SweepRun:
                 f"draws are kept every {self.thin} sweeps after burn-in"
             )
 
-    def _trace_diagnostics(self) -> dict[str, float]:
-        """Rank-normalised split R̂ and bulk/tail ESS of every monitored scalar over the post-burn-in sweeps, as plain
-        floats: "rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"."""
+    def _diagnostics(self, draws: list[np.ndarray]) -> dict[str, float]:
+        """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats: per monitored scalar over
+        the post-burn-in sweeps ("rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"), and over every coordinate of
+        the stored draws of each array of `draws` (chains, draws, …): "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
         kept = self.traces[:, self.burn_in :]
         out: dict[str, float] = {}
         for name, r, bulk, tail in zip(
             self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
         ):
             out[f"rhat/{name}"], out[f"ess_bulk/{name}"], out[f"ess_tail/{name}"] = float(r), float(bulk), float(tail)
+        out["rhat_max/f"] = float(max(np.max(diagnostics.rhat(d)) for d in draws))
+        out["ess_bulk_min/f"] = float(min(np.min(diagnostics.ess_bulk(d)) for d in draws))
+        out["ess_tail_min/f"] = float(min(np.min(diagnostics.ess_tail(d)) for d in draws))
         return out
 
 
@@ -281,13 +285,7 @@ class GibbsChains(SweepRun, ABC):
                 f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
                 f"keep at least 1 and at most max_stored_draws = {max_stored_draws}"
             )
-        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = (
-            kernel,
-            int(n_chains),
-            int(burn_in),
-            int(n_samples),
-            thin,
-        )
+        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, n_chains, burn_in, n_samples, thin
         try:
             self.monitor = (
                 np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
@@ -460,12 +458,7 @@ class GibbsChains(SweepRun, ABC):
         over the coordinates of the stored f draws: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f" (ESS of the
         stored, thinned draws). Needs at least 4 post-burn-in sweeps and 4 stored draws per chain.
         """
-        out = self._trace_diagnostics()
-        draws = self.draws
-        out["rhat_max/f"] = float(np.max(diagnostics.rhat(draws)))
-        out["ess_bulk_min/f"] = float(np.min(diagnostics.ess_bulk(draws)))
-        out["ess_tail_min/f"] = float(np.min(diagnostics.ess_tail(draws)))
-        return out
+        return self._diagnostics([self.draws])
 
 
 class GibbsSampler(GibbsChains):

@@ -34,7 +34,6 @@ import time
 
 import numpy as np
 
-from explorer import diagnostics
 from explorer.gibbs import GibbsSampler, SweepRun, check_class_indices, generator
 from explorer.inputs import count, labelled_data, query_points
 from explorer.kernels import Kernel
@@ -206,9 +205,4 @@ class StickBreakingGibbsSampler(SweepRun):
         `gibbs.GibbsChains.diagnostics` gives them: per monitored scalar over the post-burn-in sweeps
         ("rhat/log_likelihood", "ess_bulk/…", "ess_tail/…"), and over the stored draws of every logit at the rows
         it sees: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
-        out = self._trace_diagnostics()
-        draws = [logit.draws for logit in self.logits]
-        out["rhat_max/f"] = float(max(np.max(diagnostics.rhat(d)) for d in draws))
-        out["ess_bulk_min/f"] = float(min(np.min(diagnostics.ess_bulk(d)) for d in draws))
-        out["ess_tail_min/f"] = float(min(np.min(diagnostics.ess_tail(d)) for d in draws))
-        return out
+        return self._diagnostics([logit.draws for logit in self.logits])

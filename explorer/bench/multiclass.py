@@ -67,7 +67,7 @@ from explorer import methods, run
 from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, apply_quick, finish, markdown_table, pinned_blas
-from explorer.console import positive_number, whole_number
+from explorer.console import whole_number
 from explorer.estimator import XGPClassifier
 from explorer.kernels import initial_kernel, make_kernel
 from explorer.metrics import (
@@ -564,15 +564,12 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "--k", type=whole_number(2), default=5, help="stratified folds the data is cut into (default 5)"
     )
     parser.add_argument("--folds", type=whole_number(1), default=1, help="run the first FOLDS of them (default 1)")
-    parser.add_argument(
-        "--seconds", type=positive_number, default=20.0, help="training time per raced entrant (default 20)"
-    )
-    parser.add_argument(
-        "--iterations",
-        type=whole_number(1),
-        default=None,
-        help="train each raced entrant this many iterations instead of racing --seconds (a budget the load cannot "
-        "move, for entrants of equal cost per iteration such as the stick's class orders)",
+    P.add_budget_arguments(
+        parser,
+        20.0,
+        "training time per raced entrant",
+        "train each raced entrant this many iterations instead of racing --seconds (a budget the load cannot move, "
+        "for entrants of equal cost per iteration such as the stick's class orders)",
     )
     add_setting_argument(parser, "eval_every", help="iterations between evaluations of a one-vs-rest Run")
     add_setting_argument(parser, "eval_points", default=1000, help="most validation rows per evaluation of a trace")

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from explorer import methods, run, scaling, settings
 from explorer.bench.common import add_setting_argument, setting_type, setting_value
@@ -282,15 +283,17 @@ def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, e
     add_setting_argument(parser, "seed")
 
 
-def add_budget_arguments(parser: argparse.ArgumentParser, seconds: float, help: str) -> None:
-    """--seconds (`help`, default `seconds`) and --iterations (none by default): the budget of each fit."""
+def add_budget_arguments(
+    parser: argparse.ArgumentParser,
+    seconds: float,
+    help: str,
+    iterations: str = "also stop each fit after this many iterations (a budget that gives the same numbers on any "
+    "machine)",
+) -> None:
+    """--seconds (`help`, default `seconds`) and --iterations (`iterations` its help; none by default): the budget of
+    each fit."""
     parser.add_argument("--seconds", type=positive_number, default=seconds, help=f"{help} (default {seconds:g})")
-    parser.add_argument(
-        "--iterations",
-        type=whole_number(1),
-        default=None,
-        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
-    )
+    parser.add_argument("--iterations", type=whole_number(1), default=None, help=iterations)
 
 
 def add_fit_arguments(parser: argparse.ArgumentParser) -> None:
@@ -429,16 +432,19 @@ def fmt_seconds(value: float) -> str:
 
 # ----- progress ---------------------------------------------------------------------------------------------
 class Progress:
-    """A one-line progress report on stderr: percent of the work budget done and the estimated wall time left.
+    """A one-line progress report on stderr (a tqdm bar): percent of the work budget done, the note, the elapsed and
+    the estimated wall time left.
 
-    Work is counted in budget units (e.g. seconds of allowed training); `advance` adds finished units, `update`
-    reports the fraction of the current unit done."""
+    Work is counted in budget units (e.g. seconds of allowed training); `advance` adds finished units, `show`
+    reports how much of the current unit is done (at most every 0.5 s unless forced)."""
 
     def __init__(self, total: float, stream=None):
-        self.total, self.done = max(float(total), 1e-12), 0.0
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.perf_counter()
-        self._last = 0.0
+        self.done, self._last = 0.0, 0.0
+        self.bar = tqdm(
+            total=max(float(total), 1e-12),
+            file=stream if stream is not None else sys.stderr,
+            bar_format="[{percentage:5.1f}%] {desc:70s} elapsed {elapsed}, about {remaining} left",
+        )
 
     def advance(self, units: float, note: str = "") -> None:
         self.done += units
@@ -449,22 +455,8 @@ class Progress:
         if not force and now - self._last < 0.5:
             return
         self._last = now
-        fraction = min((self.done + current) / self.total, 1.0)
-        elapsed = now - self.start
-        left = elapsed * (1.0 - fraction) / fraction if fraction > 0 else float("nan")
-        self.stream.write(
-            f"\r[{100 * fraction:5.1f}%] {note[:70]:70s} elapsed {_clock(elapsed)}, about {_clock(left)} left "
-        )
-        self.stream.flush()
+        self.bar.n = min(self.done + current, self.bar.total)
+        self.bar.set_description_str(note[:70])  # redraws the line
 
     def close(self) -> None:
-        self.stream.write(f"\rdone in {_clock(time.perf_counter() - self.start)}" + " " * 100 + "\n")
-        self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    if not np.isfinite(seconds):
-        return "?"
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"
+        self.bar.close()

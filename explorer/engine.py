@@ -59,13 +59,38 @@ CHUNK = 4096
 
 
 class SVIEngine:
-    """Shared state of an SVI run: `source` (n rows of d features), Z (m, d), `kernel`, `batch_size` s, `schedule`
-    (a step-size rule or None), `hyper_optimizer` (Adam on the kernel's log-parameters, or None: fixed kernel),
-    `hyper_every` (iterations per kernel step), `rng` (the minibatch stream), `criterion` (default: the
-    paper's global-parameter window), `iteration`, `rho` (last step size; NaN when the method has none), `last_batch`
-    (rows of the last minibatch)."""
+    """Shared state of an SVI run: `source` (n rows of d features), Z (m, d), `kernel`, the keywords below,
+    `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last minibatch).
+
+    A method's constructor takes its own keywords and hands the rest, `**keywords`, to its base class, down to these
+    (its docstring names only its own; one that sets a base's keyword itself lists it in `fixed_keywords`):
+    `methods.build` passes each option to the engine whose constructor chain takes it (`methods.engine_keywords`).
+
+    Parameters
+    ----------
+    source : explorer.sources.DataSource
+        The training rows (n, d) and their class indices.
+    Z : ndarray of shape (m, d)
+        Fixed inducing inputs.
+    kernel : explorer.kernels.Kernel
+        The starting kernel.
+    batch_size : int, default 100
+        s, the minibatch size (clamped to n with a warning).
+    schedule : step-size rule, optional
+        A rule of `explorer.schedules` (None: the method's own, or none).
+    hyper_optimizer : explorer.hyperparameters.Adam, optional
+        Adam on the kernel's log-parameters: turns kernel learning on (None: a fixed kernel).
+    rng : numpy.random.Generator, optional
+        Draws the minibatches.
+    criterion : explorer.convergence.SlidingWindow, optional
+        The convergence rule (default: the paper's window on the global parameters).
+    hyper_every : int, default 1
+        Iterations per kernel step (a whole number ≥ 1).
+    """
 
     link: Link = LOGIT
+    fixed_keywords: tuple[str, ...] = ()
+    """Keywords of a base class's constructor that this engine's constructor sets itself (so no caller may)."""
 
     def __init__(
         self,
@@ -80,8 +105,8 @@ class SVIEngine:
         criterion: SlidingWindow | None = None,
         hyper_every: int = 1,
     ):
-        if hyper_every < 1:
-            raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
+        if isinstance(hyper_every, bool) or not isinstance(hyper_every, (int, np.integer)) or hyper_every < 1:
+            raise ValueError(f"hyper_every must be a whole number ≥ 1, got {hyper_every!r}")
         kernel.check_dimension(source.d)
         self._check_classes(source)
         self.source, self.Z = source, Z

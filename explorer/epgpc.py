@@ -60,9 +60,7 @@ from functools import cached_property
 import numpy as np
 from scipy.linalg import blas
 
-from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
-from explorer.hyperparameters import Adam
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import PROBIT, probit_log_normaliser_derivatives
@@ -161,49 +159,30 @@ class EPGPC(SVIEngine):
         Fixed inducing inputs.
     kernel : explorer.kernels.Kernel
         The starting kernel.
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
     sites : {"tied", "per-point"}, default "tied"
         SEP's tied site, or parallel minibatch EP.
     schedule : step-size rule, optional
         ε (tied) or the damping δ (per-point), a rule of `explorer.schedules`.
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on (along the stochastic gradient of log Z_EP at fixed sites).
-    rng : numpy.random.Generator, optional
-        Draws the minibatches.
-    criterion : explorer.convergence.SlidingWindow, optional
-        The convergence rule on the global parameters.
+    **keywords
+        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size`, `hyper_optimizer` (kernel learning, along
+        the stochastic gradient of log Z_EP at fixed sites), `rng`, `criterion` and `hyper_every`.
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from explorer.data.datasets import load
     >>> from explorer.kernels import RBF
-    >>> rng = np.random.default_rng(2)
-    >>> X = rng.standard_normal((80, 2))
-    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    >>> engine = EPGPC(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng)
-    >>> engine.step(50)
-    >>> P = engine.predict_proba(X[:4])
-    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
-    ((4, 2), True)
+    >>> X, y = load("banana-like", n=80, seed=2)
+    >>> tied, per_point = (EPGPC(X, y, X[:10], RBF(1.0), sites=form, batch_size=40) for form in SITE_FORMS)
+    >>> tied.step(50), per_point.step(50)  # one m × m site for all n points, or one rank-one site per point
+    (None, None)
+    >>> P = tied.predict_proba(X[:4])
+    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0)), per_point.point_sites is not None
+    ((4, 2), True, True)
     """
 
     link = PROBIT
 
-    def __init__(
-        self,
-        X,
-        y,
-        Z,
-        kernel: Kernel,
-        *,
-        batch_size: int = 100,
-        sites: str = "tied",
-        schedule=None,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
-        criterion: SlidingWindow | None = None,
-    ):
+    def __init__(self, X, y, Z, kernel: Kernel, *, sites: str = "tied", schedule=None, **keywords):
         if sites not in SITE_FORMS:
             raise ValueError(f"sites must be one of {SITE_FORMS}, got {sites!r}")
         if schedule is None:
@@ -219,16 +198,7 @@ class EPGPC(SVIEngine):
         else:
             self.point_sites = _SiteJournal(source.n, m)
             self.sum_shift, self.sum_precision = np.zeros(m), np.zeros((m, m))
-        super().__init__(
-            source,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule,
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-        )
+        super().__init__(source, Z, kernel, schedule=schedule, **keywords)
         self.last_c = np.zeros(0)  # no PG parameters (Model.last_local)
 
     # ----- kernel and posterior ------------------------------------------------------------------------------

@@ -143,13 +143,10 @@ class Trainer:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from explorer.kernels import RBF
-    >>> from explorer.xgpc import XGPC
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((200, 2))
-    >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)
-    >>> engine = XGPC(X, y, X[:20], RBF(1.0), batch_size=50, rng=rng)
+    >>> from explorer.data.datasets import load
+    >>> from explorer import XGPC, kernels
+    >>> X, y = load("xor", n=200, seed=0)
+    >>> engine = XGPC(X, y, X[:20], kernels.RBF(1.0), batch_size=50, rng=np.random.default_rng(0))
     >>> trainer = Trainer(engine, X, y, eval_every=25)
     >>> trainer.step(100)  # rows at iterations 0, 25, 50, 75, 100
     5

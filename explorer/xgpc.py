@@ -15,10 +15,8 @@ import numpy as np
 from scipy.linalg import lapack
 from scipy.linalg.blas import dtrmm
 
-from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import (
-    Adam,
     elbo_kernel_gradient,
     posterior_products,
     stacked_posterior_products,
@@ -116,40 +114,26 @@ class XGPC(SVIEngine):
         Fixed inducing inputs (None with `full`).
     kernel : explorer.kernels.Kernel
         The starting kernel.
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
-    schedule : step-size rule, optional
-        A rule of `explorer.schedules` (default Robbins–Monro τ = 10, κ = 0.6).
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
-    rng : numpy.random.Generator, optional
-        Draws the minibatches.
     full : bool, default False
         The non-sparse mode u = f.
-    criterion : explorer.convergence.SlidingWindow, optional
-        The paper's convergence rule on the global parameters.
-    hyper_every : int, default 5
-        Iterations per kernel step.
     kernel_bound : {"exact", "augmented"}, default "exact"
         The bound the kernel step ascends.
+    hyper_every : int, default 5
+        Iterations per kernel step.
+    **keywords
+        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size`, `hyper_optimizer`, `rng`, `criterion` and
+        `schedule` (default X-GPC's rule, Robbins–Monro τ = 10, κ = 0.6).
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from explorer.data.datasets import load
     >>> from explorer.kernels import RBF
     >>> from explorer.schedules import Constant
-    >>> rng = np.random.default_rng(1)
-    >>> X = rng.standard_normal((60, 2))
-    >>> y = (X[:, 0] > 0).astype(int)
-    >>> engine = XGPC(X, y, X[:10], RBF(1.0), batch_size=60, schedule=Constant(1.0), rng=rng)
-    >>> bounds = []
-    >>> for _ in range(5):  # s = n and ρ = 1: exact coordinate ascent, the ELBO never falls
-    ...     engine.step()
-    ...     bounds.append(engine.elbo())
-    >>> all(b1 <= b2 + 1e-9 for b1, b2 in zip(bounds, bounds[1:]))
-    True
-    >>> engine.predict_proba(X[:3]).shape
-    (3, 2)
+    >>> X, y = load("xor", n=60, seed=1)
+    >>> engine = XGPC(X, y, X[:10], RBF(1.0), batch_size=60, schedule=Constant(1.0))  # s = n, ρ = 1: coordinate ascent
+    >>> bounds = [engine.step() or engine.elbo() for _ in range(5)]  # so the ELBO never falls
+    >>> bool(np.all(np.diff(bounds) >= -1e-9)), engine.predict_proba(X[:3]).shape
+    (True, (3, 2))
     """
 
     def __init__(
@@ -159,14 +143,10 @@ class XGPC(SVIEngine):
         Z: np.ndarray | None,
         kernel: Kernel,
         *,
-        batch_size: int = 100,
-        schedule=None,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
         full: bool = False,
-        criterion: SlidingWindow | None = None,
-        hyper_every: int = DEFAULT_HYPER_EVERY,
         kernel_bound: str = DEFAULT_KERNEL_BOUND,
+        hyper_every: int = DEFAULT_HYPER_EVERY,
+        **keywords,
     ):
         if kernel_bound not in KERNEL_BOUNDS:
             raise ValueError(f"kernel_bound must be one of {KERNEL_BOUNDS}, got {kernel_bound!r}")
@@ -174,17 +154,9 @@ class XGPC(SVIEngine):
         self.full = bool(full)
         self.kernel_bound = kernel_bound
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
-        super().__init__(
-            source,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule if schedule is not None else default_xgpc_schedule(),
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-            hyper_every=hyper_every,
-        )
+        if keywords.get("schedule") is None:
+            keywords["schedule"] = default_xgpc_schedule()
+        super().__init__(source, Z, kernel, hyper_every=hyper_every, **keywords)
         self._set_posterior(self._prior_natural_parameters())
         self.last_c = np.zeros(0)
 
@@ -398,11 +370,24 @@ class MultiLatentXGPC(XGPC):
     with the rule's one ρ (the rule sees them as one vector), the kernel gradient summed over the J latent functions
     (`hyperparameters.summed_kernel_gradient`), the evaluations through the inverse factors W_j = L_P,j⁻¹.
 
-    A subclass sets `link` before this constructor runs and gives `n_latent` (J), `marginals` (κ, K̃) → (a, v) (s, J)
-    for the training steps, `_targets` (κ, labels, a, v) → (flat λ̂, c) and `_kernel_pseudo_data` (labels, a, v) →
-    (labels, θ) (s, J) of the bound the kernel step ascends; `_latent_name` names a latent function in messages."""
+    X, y, Z, kernel and `**keywords` as for `XGPC` (its `full`, `kernel_bound`, `hyper_every` and the SVI
+    skeleton's); `n_classes` K (default: the highest class index in y plus one, at least 2). A subclass gives its
+    likelihood of K classes (`_likelihood(source, K)`, set as `link` before the X-GPC parts are built), `n_latent`
+    (J), `marginals` (κ, K̃) → (a, v) (s, J) for the training steps, `_targets` (κ, labels, a, v) → (flat λ̂, c) and
+    `_kernel_pseudo_data` (labels, a, v) → (labels, θ) (s, J) of the bound the kernel step ascends; `_latent_name`
+    names a latent function in messages."""
 
     _latent_name = "latent function"
+
+    def __init__(self, X, y, Z, kernel: Kernel, *, n_classes: int | None = None, **keywords):
+        source = as_source(X, y)
+        self.link = self._likelihood(source, max(source.n_classes, 2) if n_classes is None else n_classes)
+        super().__init__(source, None, Z, kernel, **keywords)
+        self.last_c = np.zeros((0, self.n_latent))
+
+    def _likelihood(self, source, n_classes: int):
+        """The model's likelihood of K = `n_classes` classes for the training rows `source`."""
+        raise NotImplementedError
 
     @property
     def n_latent(self) -> int:

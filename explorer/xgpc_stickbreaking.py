@@ -58,8 +58,7 @@ import numpy as np
 from scipy.linalg.blas import dtrmm, dtrsm
 from scipy.special import expit, ndtr
 
-from explorer.convergence import NoImprovement, SlidingWindow
-from explorer.hyperparameters import Adam
+from explorer.convergence import NoImprovement
 from explorer.kernels import Kernel
 from explorer.likelihoods import (
     _GH_MAX_VARIANCE,
@@ -71,8 +70,7 @@ from explorer.likelihoods import (
     _nodes,
 )
 from explorer.polyagamma import log_cosh, pg_mean
-from explorer.sources import as_source
-from explorer.xgpc import DEFAULT_HYPER_EVERY, DEFAULT_KERNEL_BOUND, EVALUATION_CHUNK, MultiLatentXGPC
+from explorer.xgpc import EVALUATION_CHUNK, MultiLatentXGPC
 from explorer.xgpc_multiclass import FAMILIES
 
 STICK_BREAKING = "stick-breaking"
@@ -318,32 +316,9 @@ class XGPCStickBreaking(MultiLatentXGPC):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.data.sources.DataSource
-        Training inputs (standardised), or a source of minibatches (then `y` is None).
-    y : ndarray of shape (n,) or None
-        Class indices 0…K−1.
-    Z : ndarray of shape (m, d) or None
-        Fixed inducing inputs (None with `full`).
-    kernel : explorer.kernels.Kernel
-        The starting kernel, shared by the K − 1 logits.
-    n_classes : int, optional
-        K (default: the highest class index in y plus one, at least 2).
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
-    schedule : step-size rule, optional
-        A rule of `explorer.schedules` (default X-GPC's).
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
-    rng : numpy.random.Generator, optional
-        Draws the minibatches.
-    full : bool, default False
-        The non-sparse mode u_j = ψ_j (Z = X).
-    criterion : explorer.convergence.SlidingWindow, optional
-        The convergence rule on the global parameters.
-    hyper_every : int, default 5
-        Iterations per kernel step, as X-GPC's.
-    kernel_bound : {"exact", "augmented"}, default "exact"
-        The bound the kernel step ascends, as binary X-GPC's (summed over the logits).
+    X, y, Z, kernel
+        The training inputs (n, d) and class indices 0…K−1 (n,) (or a `explorer.sources.DataSource` and None), the
+        fixed inducing inputs (m, d; None with `full`) and the starting kernel, shared by the K − 1 logits.
     class_order : {"given", "frequency"} or sequence of int, default "given"
         The rule that lays the classes on the stick (`stick_order`), from the training labels' counts, or the classes
         at stick positions 0…K−1 themselves.
@@ -351,74 +326,54 @@ class XGPCStickBreaking(MultiLatentXGPC):
         The kernel brake: each time the hold-out NLL reported by the `training.Trainer` (`holdout_evaluated`) has
         not beaten its best by `KERNEL_BRAKE_TOL` for this many evaluations in a row, the kernel's Adam rate halves
         (for good; the q(u_j) steps go on). 0: no brake.
+    **keywords
+        `n_classes` (K; default from y) and binary X-GPC's (`xgpc.XGPC`: `full`, `kernel_bound` (summed over the
+        logits), `hyper_every` and the SVI skeleton's).
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from explorer.data.datasets import load
     >>> from explorer.kernels import RBF
-    >>> from explorer.schedules import Constant
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.concatenate([rng.normal(centre, 0.5, (20, 2)) for centre in ([0, 2], [2, -1], [-2, -1])])
-    >>> y = np.repeat([0, 1, 2], 20)
-    >>> engine = XGPCStickBreaking(X, y, X[::6], RBF(1.0), batch_size=60, schedule=Constant(1.0), rng=rng)
-    >>> bounds = []
-    >>> for _ in range(5):  # s = n and ρ = 1: coordinate ascent, the ELBO never falls
-    ...     engine.step()
-    ...     bounds.append(engine.elbo())
-    >>> all(b1 <= b2 + 1e-9 for b1, b2 in zip(bounds, bounds[1:]))
-    True
-    >>> P = engine.predict_proba(X[[0, 20, 40]])
-    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0)), P.argmax(axis=1).tolist()
-    ((3, 3), True, [0, 1, 2])
+    >>> X, y = load("blobs-3", n=60, seed=2)
+    >>> engine = XGPCStickBreaking(X, y, X[::6], RBF(1.0), batch_size=30, class_order=(2, 0, 1))  # 2 breaks off first
+    >>> engine.n_latent, engine.link.equation_labels(np.array([2, 0, 1])).tolist()  # K − 1 logits; stick positions
+    (2, [0, 1, 2])
+    >>> engine.step(40)
+    >>> P = engine.predict_proba(X)
+    >>> bool(np.allclose(P.sum(axis=1), 1.0)), float(np.mean(P.argmax(axis=1) == y)) > 0.9
+    (True, True)
     """
 
     def __init__(
         self,
-        X: np.ndarray,
-        y: np.ndarray | None,
-        Z: np.ndarray | None,
+        X,
+        y,
+        Z,
         kernel: Kernel,
         *,
-        n_classes: int | None = None,
-        batch_size: int = 100,
-        schedule=None,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
-        full: bool = False,
-        criterion: SlidingWindow | None = None,
-        hyper_every: int = DEFAULT_HYPER_EVERY,
-        kernel_bound: str = DEFAULT_KERNEL_BOUND,
         class_order=DEFAULT_CLASS_ORDER,
-        kernel_patience: int = DEFAULT_KERNEL_PATIENCE,
+        kernel_patience=DEFAULT_KERNEL_PATIENCE,
+        **keywords,
     ):
-        source = as_source(X, y)
-        K = max(source.n_classes, 2) if n_classes is None else n_classes
-        counts = np.bincount(source.labels(), minlength=K) if class_order == "frequency" else np.zeros(K)
-        self.family, self.class_order = STICK_BREAKING, class_order
-        self.link = StickBreaking(K, stick_order(counts, class_order))
-        super().__init__(
-            source,
-            None,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule,
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            full=full,
-            criterion=criterion,
-            hyper_every=hyper_every,
-            kernel_bound=kernel_bound,
-        )
-        self.last_c = np.zeros((0, self.n_logits))
         if (
             isinstance(kernel_patience, bool)
             or not isinstance(kernel_patience, (int, np.integer))
             or kernel_patience < 0
         ):
             raise ValueError(f"kernel_patience must be a whole number ≥ 0 (0: no brake), got {kernel_patience!r}")
+        self.family, self.class_order = STICK_BREAKING, class_order
+        super().__init__(X, y, Z, kernel, **keywords)
         self.kernel_brake = NoImprovement(int(kernel_patience), KERNEL_BRAKE_TOL) if kernel_patience else None
         self.kernel_rate_scale = 1.0
+
+    def _likelihood(self, source, n_classes: int) -> StickBreaking:
+        """The stick-breaking likelihood of K classes, laid on the stick by `class_order` (from the labels' counts)."""
+        counts = (
+            np.bincount(source.labels(), minlength=n_classes)
+            if self.class_order == "frequency"
+            else np.zeros(n_classes)
+        )
+        return StickBreaking(n_classes, stick_order(counts, self.class_order))
 
     @property
     def n_logits(self) -> int:

@@ -186,6 +186,13 @@ class SVIEngine:
         """K(X, Z) (s, m) for rows X (s, d)."""
         return self.kernel.cross_from_features(X, self._features)
 
+    def project(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """κ = K_smK_mm⁻¹ (s, m), K̃ = diag(K_ss − κK_ms) (s,) floored at 0, and K_sm (s, m) for the rows X (s, d)."""
+        K_sm = self._cross(X)
+        kappa = K_sm @ self.K_inv
+        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
+        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
+
     def _estimate(self, terms, index: np.ndarray | None = None, chunk: int = CHUNK) -> float:
         """Σ_i terms_i over all n rows (in chunks of `chunk` rows), or estimated as (n/s)Σ_{i∈index} terms_i on the
         rows `index`: `terms(rows, X_rows, y_rows)` → (s,) per block, the labels as the method's equations write them."""

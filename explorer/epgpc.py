@@ -151,21 +151,14 @@ class EPGPC(SVIEngine):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.sources.DataSource
-        Training inputs (standardised), or a source of minibatches (then `y` is None).
-    y : ndarray of shape (n,) or None
-        Class indices 0, 1.
-    Z : ndarray of shape (m, d)
-        Fixed inducing inputs.
-    kernel : explorer.kernels.Kernel
-        The starting kernel.
+    X, y, Z, kernel
+        As for `explorer.xgpc.XGPC` (Z not None).
     sites : {"tied", "per-point"}, default "tied"
         SEP's tied site, or parallel minibatch EP.
     schedule : step-size rule, optional
         ε (tied) or the damping δ (per-point), a rule of `explorer.schedules`.
     **keywords
-        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size`, `hyper_optimizer` (kernel learning, along
-        the stochastic gradient of log Z_EP at fixed sites), `rng`, `criterion` and `hyper_every`.
+        The SVI skeleton's (`explorer.engine.SVIEngine`).
 
     Examples
     --------
@@ -243,13 +236,6 @@ class EPGPC(SVIEngine):
         if self.sites == "per-point":
             self.point_sites = self.point_sites.extended(self.n)
         self._set_posterior()
-
-    def project(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d)."""
-        K_sm = self._cross(X)
-        kappa = K_sm @ self.K_inv
-        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
 
     # ----- cavities of a minibatch ---------------------------------------------------------------------------
     def _cavities(self, rows: np.ndarray, kappa: np.ndarray, K_sm: np.ndarray | None = None) -> dict:
@@ -366,10 +352,6 @@ class EPGPC(SVIEngine):
         """EP's estimate of log p(y | θ) (module docstring) — an approximation, NOT a lower bound (the Trainer's
         "elbo" column). On all n points (in chunks), or with the points' sum estimated as (n/s)Σ over `index`."""
         return self._normaliser_terms() + self._estimate(self._point_terms, index)
-
-    def log_evidence(self) -> float:
-        """EP's estimate of log p(y | θ) on all n points (= `elbo()`)."""
-        return self.elbo()
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂(log Z_EP estimate)/∂(kernel log-parameters) on the minibatch `index` at fixed sites → (L + 1,)."""

@@ -44,14 +44,6 @@ from explorer.xgpc_stickbreaking import (
     XGPCStickBreaking,
 )
 
-
-def link_by_name(link: str) -> Link:
-    """The likelihood `likelihoods.LINKS[link]`; ValueError naming the choices for another name."""
-    if link not in LINKS:
-        raise ValueError(f"link must be one of {sorted(LINKS)}, got {show(link)}")
-    return LINKS[link]
-
-
 MULTICLASS_LINKS = ("logit", *MULTICLASS_LIKELIHOODS)
 """The link names the K ≥ 3 SVGPs take: the logit means the softmax (the logit is its two-class case), the others
 name a likelihood of `likelihoods.MULTICLASS_LIKELIHOODS`."""
@@ -68,7 +60,9 @@ def svgp_likelihood(link: str, n_classes: int) -> Link | Softmax:
                 f"one of {['logit', *MULTICLASS_LIKELIHOODS]} (the logit's K-class form is the softmax)"
             )
         return MULTICLASS_LIKELIHOODS.get(link, Softmax)(n_classes)
-    return link_by_name(link)
+    if link not in LINKS:
+        raise ValueError(f"link must be one of {sorted(LINKS)}, got {show(link)}")
+    return LINKS[link]
 
 
 SHARED_OPTIONS = ("step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate")

@@ -67,11 +67,6 @@ def whitened_marginals(
     return beta.T @ m_w, np.maximum(v, 0.0)
 
 
-def whitened_kl(m_w: np.ndarray, L_S: np.ndarray) -> float:
-    """KL(N(m_w, S) ‖ N(0, I)) = ½[tr S + m_wᵀm_w − m − log|S|], S = L_S L_Sᵀ. m_w (m,), L_S (m, m)."""
-    return 0.5 * (float(np.sum(L_S**2)) + float(m_w @ m_w) - len(m_w)) - float(np.sum(np.log(np.diag(L_S))))
-
-
 def natural_marginals(
     k_diag: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray, mu: np.ndarray, L_P_inv: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -227,8 +222,7 @@ class SVGPAdam(_SVGP):
     Parameters
     ----------
     X, y, Z, kernel
-        The training inputs (n, d) and class indices (n,) (or a `explorer.sources.DataSource` and None), the fixed
-        inducing inputs (m, d) and the starting kernel, as for `SVGPNatGrad`.
+        As for `SVGPNatGrad`.
     learning_rate : float, default 0.01
         Adam's rate on (m, L_S).
     **keywords
@@ -305,7 +299,10 @@ class SVGPAdam(_SVGP):
 
     def kl(self) -> float:
         """Σ_l KL(N(m_l, S_l) ‖ N(0, I)) = ½[tr S_l + m_lᵀm_l − m − log|S_l|] (= Σ_l KL(q(u_l) ‖ p(u_l)))."""
-        return sum(whitened_kl(m_w, L_S) for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S)))
+        return sum(
+            0.5 * (float(np.sum(L_S**2)) + float(m_w @ m_w) - self.m) - float(np.sum(np.log(np.diag(L_S))))
+            for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S))
+        )
 
     def variational_gradient(self, K_sm: np.ndarray, y: np.ndarray, beta: np.ndarray | None = None) -> np.ndarray:
         """∂L̂/∂(packed m_l, L_S,l) of the minibatch bound, per latent function ∂m = (n/s)βg_a − m,
@@ -383,14 +380,9 @@ class SVGPNatGrad(_SVGP):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.sources.DataSource
-        Training inputs (standardised), or a source of minibatches (then `y` is None).
-    y : ndarray of shape (n,) or None
-        Class indices 0…K−1 (K = `link.n_classes`).
-    Z : ndarray of shape (m, d)
-        Fixed inducing inputs, shared by the latent functions.
-    kernel : explorer.kernels.Kernel
-        The starting kernel, shared by the latent functions.
+    X, y, Z, kernel
+        As for `explorer.xgpc.XGPC`, y class indices 0…K−1 (K = `link.n_classes`); Z and the kernel are shared by
+        the latent functions.
     schedule : step-size rule, optional
         A rule of `explorer.schedules` (default: the adaptive rule).
     rng : numpy.random.Generator, optional
@@ -400,9 +392,7 @@ class SVGPNatGrad(_SVGP):
     mc_rng : numpy.random.Generator, optional
         Draws the Monte Carlo points of a likelihood that draws (the softmax; default: spawned from `rng`).
     **keywords
-        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size` (s, default 100, clamped to n with a
-        warning), `hyper_optimizer` (an `explorer.hyperparameters.Adam`: kernel learning), `criterion` (the
-        convergence rule on the global parameters) and `hyper_every`.
+        The SVI skeleton's (`explorer.engine.SVIEngine`).
 
     Examples
     --------

@@ -115,8 +115,7 @@ class XGPC(SVIEngine):
     hyper_every : int, default 5
         Iterations per kernel step.
     **keywords
-        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size`, `hyper_optimizer`, `rng`, `criterion` and
-        `schedule` (default X-GPC's rule, Robbins–Monro τ = 10, κ = 0.6).
+        The SVI skeleton's (`explorer.engine.SVIEngine`; `schedule` defaults to X-GPC's rule).
 
     Examples
     --------
@@ -166,10 +165,6 @@ class XGPC(SVIEngine):
         super().set_training_data(X, y)
 
     # ----- derived quantities ---------------------------------------------------------------------------------
-    def _move_kernel(self, kernel: Kernel) -> None:
-        """The kernel step: q(u) stays in u-space, η unchanged (the paper)."""
-        self._set_kernel(kernel)
-
     def _set_posterior(self, eta: np.ndarray) -> None:
         """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ and μ = Σ η₁ (two triangular solves)."""
         m = self.m
@@ -199,15 +194,13 @@ class XGPC(SVIEngine):
         return inverse_from_factor_inverse(triangular_inverse(self.L_P))
 
     def project(self, X: np.ndarray, index: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d); in the full mode `index` picks rows of I."""
-        if self.full:
-            kappa = np.zeros((len(index), self.m))
-            kappa[np.arange(len(index)), index] = 1.0
-            return kappa, np.zeros(len(index)), self.kernel.cross_from_features(X, self._features)
-        K_sm = self.kernel.cross_from_features(X, self._features)
-        kappa = K_sm @ self.K_inv
-        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
+        """`SVIEngine.project`: κ (s, m), K̃ (s,), K_sm (s, m) for the rows X (s, d); in the full mode κ is the rows
+        `index` of I and K̃ = 0."""
+        if not self.full:
+            return super().project(X)
+        kappa = np.zeros((len(index), self.m))
+        kappa[np.arange(len(index)), index] = 1.0
+        return kappa, np.zeros(len(index)), self._cross(X)
 
     def minibatch_targets(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""

@@ -91,13 +91,9 @@ class History:
         columns = state["columns"]
         history.columns = list(COLUMNS) + [name for name in columns if name not in COLUMNS]
         for i in range(len(columns["iteration"])):
-            history.rows.append({name: _plain(name, columns[name][i]) for name in columns})
+            history.rows.append({name: (int if name == "iteration" else float)(columns[name][i]) for name in columns})
         history.total = int(state["total"])
         return history
-
-
-def _plain(name: str, value) -> int | float:
-    return int(value) if name == "iteration" else float(value)
 
 
 class Trainer:
@@ -204,30 +200,6 @@ class Trainer:
     def evaluate(self) -> dict:
         """Append and return one history row at the engine's current state."""
         start = time.perf_counter()
-        row = self._evaluate()
-        end = time.perf_counter()
-        self.eval_seconds += end - start
-        self.evaluations += 1
-        self._last_evaluation = (self.seconds, end - start)
-        return row
-
-    def evaluate_skipped(self) -> bool:
-        """Evaluate the current state if `eval_share` skipped the evaluation at the last multiple of `eval_every`
-        (e.g. when Play pauses: the state one looks at then is evaluated exactly). Returns whether it evaluated."""
-        last = self.history.rows[-1]["iteration"] if len(self.history) else -1
-        if last >= self.engine.iteration - self.engine.iteration % self.eval_every:
-            return False
-        self.evaluate()
-        return True
-
-    def _evaluation_due(self) -> bool:
-        """Whether an evaluation at a multiple of `eval_every` keeps within `eval_share` of the run's time."""
-        if self.eval_share is None:
-            return True
-        trained, cost = self._last_evaluation
-        return self.seconds - trained >= cost * (1.0 / self.eval_share - 1.0)
-
-    def _evaluate(self) -> dict:
         engine = self.engine
         row = {
             "iteration": int(engine.iteration),
@@ -251,7 +223,27 @@ class Trainer:
             if holdout_evaluated is not None:
                 holdout_evaluated(row["test_nll"])
         self.history.append(row)
+        end = time.perf_counter()
+        self.eval_seconds += end - start
+        self.evaluations += 1
+        self._last_evaluation = (self.seconds, end - start)
         return row
+
+    def evaluate_skipped(self) -> bool:
+        """Evaluate the current state if `eval_share` skipped the evaluation at the last multiple of `eval_every`
+        (e.g. when Play pauses: the state one looks at then is evaluated exactly). Returns whether it evaluated."""
+        last = self.history.rows[-1]["iteration"] if len(self.history) else -1
+        if last >= self.engine.iteration - self.engine.iteration % self.eval_every:
+            return False
+        self.evaluate()
+        return True
+
+    def _evaluation_due(self) -> bool:
+        """Whether an evaluation at a multiple of `eval_every` keeps within `eval_share` of the run's time."""
+        if self.eval_share is None:
+            return True
+        trained, cost = self._last_evaluation
+        return self.seconds - trained >= cost * (1.0 / self.eval_share - 1.0)
 
     def step(self, k: int = 1) -> int:
         """Advance k iterations, evaluating at every multiple of `eval_every` (under `eval_share`: those that keep

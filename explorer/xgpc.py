@@ -28,7 +28,7 @@ from explorer.linalg import (
     triangular_inverse,
 )
 from explorer.polyagamma import log_cosh, pg_mean
-from explorer.schedules import default_xgpc_schedule
+from explorer.schedules import schedule_for
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
 
@@ -148,7 +148,7 @@ class XGPC(SVIEngine):
         self.kernel_bound = kernel_bound
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
         if keywords.get("schedule") is None:
-            keywords["schedule"] = default_xgpc_schedule()
+            keywords["schedule"] = schedule_for("xgpc")
         super().__init__(source, Z, kernel, hyper_every=hyper_every, **keywords)
         self._set_posterior(self._prior_natural_parameters())
         self.last_c = np.zeros(0)

@@ -289,10 +289,8 @@ class EPGPC(SVIEngine):
         return change, (index, kappa, K_tilde, K_sm)
 
     def _tied_step(self, kappa: np.ndarray, tau: np.ndarray, nu: np.ndarray) -> float:
-        """λ_f ← λ_f + ε(λ̄ − λ_f), λ̄ = the minibatch's mean site: h̄ = κᵀν̃/s, Λ̄ = κᵀdiag(τ̃)κ/s."""
-        s = len(tau)
-        root = np.sqrt(tau / s)[:, None] * kappa
-        gradient = np.concatenate([kappa.T @ nu / s - self.site_shift, (root.T @ root - self.site_precision).ravel()])
+        """λ_f ← λ_f + ε(λ̄ − λ_f), λ̄ the minibatch's mean site: h̄ = κᵀν̃/s, Λ̄ = κᵀdiag(τ̃)κ/s."""
+        gradient = self._mean_site(kappa, tau, nu) - np.concatenate([self.site_shift, self.site_precision.ravel()])
         squared_norm = float(gradient @ gradient)
         epsilon = self.schedule.rate(gradient, squared_norm)
         old_norm = math.sqrt(float(self.site_shift @ self.site_shift) + float(np.sum(self.site_precision**2)))
@@ -325,7 +323,11 @@ class EPGPC(SVIEngine):
         X_b, y_b = self._batch(index)
         kappa, K_tilde, _ = self.project(X_b)
         cav = self._cavities(index, kappa)
-        _, _, _, tau, nu = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)
+        return self._mean_site(kappa, *probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)[3:])
+
+    @staticmethod
+    def _mean_site(kappa: np.ndarray, tau: np.ndarray, nu: np.ndarray) -> np.ndarray:
+        """The mean site of the rows with projection κ (s, m) and sites τ̃, ν̃ (s,), flat (h̄, vec Λ̄) (m + m²,)."""
         root = np.sqrt(tau / len(tau))[:, None] * kappa
         return np.concatenate([kappa.T @ nu / len(tau), (root.T @ root).ravel()])
 
@@ -404,10 +406,8 @@ class EPGPC(SVIEngine):
         """Mean and variance (s,) of q(f_i) at the rows X (s, d)."""
         K_sm = self._cross(X)
         kappa = K_sm @ self.K_inv
-        V = kappa @ self.q.L_inv.T
-        return kappa @ self.q.mu, self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum(
-            "ij,ij->i", V, V
-        )
+        variance = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + self.q.quadratic_forms(kappa)
+        return kappa @ self.q.mu, variance
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def _stateful_parts(self) -> list:

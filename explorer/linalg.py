@@ -67,16 +67,12 @@ class NumericalError(RuntimeError):
     """A matrix stayed numerically non-positive-definite after the largest allowed jitter."""
 
 
-def _potrf(A: np.ndarray) -> np.ndarray | None:
-    L, info = lapack.dpotrf(A.T, lower=1, clean=1)
-    # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
-    return L if info == 0 and math.isfinite(L[-1, -1]) else None
-
-
 def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
     """Lower Cholesky factor of a symmetric A (m, m), or None when A is not numerically positive definite (no
     jitter: for a caller that wants to know, e.g. whether a proposed step keeps a precision matrix valid)."""
-    return _potrf(A)
+    L, info = lapack.dpotrf(A.T, lower=1, clean=1)
+    # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
+    return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
 def robust_cholesky(
@@ -88,7 +84,7 @@ def robust_cholesky(
     Raises NumericalError naming the matrix and the iteration when A has non-finite entries or every try fails.
     """
     where = "" if iteration is None else f" at iteration {iteration}"
-    L = _potrf(A)
+    L = positive_definite_cholesky(A)
     if L is not None:
         return L
     if not np.all(np.isfinite(A)):
@@ -97,7 +93,7 @@ def robust_cholesky(
     jitter = 0.0
     for relative in _JITTERS[:max_tries]:
         jitter = relative * scale
-        L = _potrf(A + jitter * np.eye(len(A)))
+        L = positive_definite_cholesky(A + jitter * np.eye(len(A)))
         if L is not None:
             return L
     raise NumericalError(

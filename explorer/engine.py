@@ -234,11 +234,18 @@ class SVIEngine:
         """Advance k ≥ 0 SVI iterations. On an error the state is exactly that before the failing iteration; a kernel
         step that diverges raises `hyperparameters.KernelLearningError` (a `NumericalError`) with advice."""
         for _ in range(count(k)):
-            saved = self._volatile_state()
+            # the attributes (references suffice: an iteration replaces them) and the states of the random stream and
+            # of the stateful parts (their state dicts hold arrays they replace, never write into)
+            attributes, stream = dict(self.__dict__), self.rng.bit_generator.state
+            parts = [part.state_dict() for part in self._stateful_parts()]
             try:
                 self._iterate()
             except Exception:
-                self._restore_volatile_state(saved)
+                self.__dict__.clear()
+                self.__dict__.update(attributes)
+                self.rng.bit_generator.state = stream
+                for part, state in zip(self._stateful_parts(), parts):
+                    part.load_state_dict(state)
                 raise
 
     def _iterate(self) -> None:
@@ -291,23 +298,6 @@ class SVIEngine:
         if self.hyper_optimizer is not None:
             parts.append(self.hyper_optimizer)
         return parts
-
-    def _volatile_state(self) -> tuple:
-        """Attributes (references suffice: an iteration replaces them) and the states of the random stream and of
-        the stateful parts (their state dicts hold arrays they replace, never write into)."""
-        return (
-            dict(self.__dict__),
-            self.rng.bit_generator.state,
-            [part.state_dict() for part in self._stateful_parts()],
-        )
-
-    def _restore_volatile_state(self, saved: tuple) -> None:
-        attributes, rng_state, parts = saved
-        self.__dict__.clear()
-        self.__dict__.update(attributes)
-        self.rng.bit_generator.state = rng_state
-        for part, state in zip(self._stateful_parts(), parts):
-            part.load_state_dict(state)
 
     # ----- persistence of the shared parts -------------------------------------------------------------------
     def _base_state(self) -> dict:

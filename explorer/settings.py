@@ -3,9 +3,7 @@
 Every face of a run reads this table: the param `Model` (its parameters), `XGPClassifier` (its parameters and
 `_parameter_constraints`, and the entries of its one `options` mapping, `estimator.checked_options`), the dashboard
 (widgets, labels, URL keys) and the benchmarks (their run flags). A new setting is one `Setting` here, plus the code
-that reads it, which its `reader` names: an engine's constructor keyword of the same name ("engine", reached by
-`methods.build` through `methods.engine_options`, so a new engine option is a row here plus the engine that reads
-it), `explorer.methods` turning it into an object ("builder") or a line of `run.py` ("run").
+that reads it, which its `reader` names (`Setting`).
 
 Groups: "data" (which rows, and the seed of everything random), "method", "inducing", "steps" (minibatches, the
 step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (the further options of

@@ -56,27 +56,6 @@ from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
 
 
-# ----- one latent function's marginals and KL in either parameterisation --------------------------------------------
-def whitened_marginals(
-    k_diag: np.ndarray, beta: np.ndarray, m_w: np.ndarray, L_S: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """q(f_i) = N(a_i, v_i) under q(w) = N(m_w, L_S L_Sᵀ), u = L_K w: a = βᵀm_w, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖².
-    k_diag (s,), β = L_K⁻¹K_ms (m, s), m_w (m,), L_S (m, m) → (s,), (s,)."""
-    V = L_S.T @ beta
-    v = k_diag - np.einsum("ij,ij->j", beta, beta) + np.einsum("ij,ij->j", V, V)
-    return beta.T @ m_w, np.maximum(v, 0.0)
-
-
-def natural_marginals(
-    k_diag: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray, mu: np.ndarray, L_P_inv: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """q(f_i) = N(a_i, v_i) under q(u) = N(μ, Σ), Σ⁻¹ = L_P L_Pᵀ: a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖².
-    k_diag (s,), K_sm, κ (s, m), μ (m,), L_P⁻¹ (m, m) → (s,), (s,)."""
-    V = L_P_inv @ kappa.T
-    v = k_diag - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
-    return kappa @ mu, np.maximum(v, 0.0)
-
-
 # ----- what both optimisers share ------------------------------------------------------------------------------
 class GeneratorState:
     """A `numpy.random.Generator` as an engine's stateful part: its bit generator's state saved and restored (so a
@@ -146,21 +125,18 @@ class _SVGP(SVIEngine):
         """The generator of the likelihood's training draws (None for a likelihood that draws nothing)."""
         return None if self.mc_stream is None else self.mc_stream.generator
 
-    def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Mean a and variance v ((s,) or (s, L)) of q(f_i) for the rows with cross-covariance K_sm (s, m)."""
-        return self._marginals(K_sm, self._project(K_sm))
-
-    def _marginals(self, K_sm: np.ndarray, projection: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """a, v ((s,) or (s, L)): each latent function's marginals (`_latent_marginals`), as columns."""
-        k_diag = self.kernel.diag(len(K_sm))
-        columns = self._latent_marginals(k_diag, K_sm, projection)
+    def marginals(self, K_sm: np.ndarray, projection: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Mean a and variance v ((s,) or (s, L)) of q(f_i) for the rows with cross-covariance K_sm (s, m) and
+        `projection` = `_project(K_sm)` (if already made): each latent function's (`_latent_marginals`) as columns."""
+        projection = self._project(K_sm) if projection is None else projection
+        columns = self._latent_marginals(self.kernel.diag(len(K_sm)), K_sm, projection)
         return self._assemble([a for a, _ in columns], axis=1), self._assemble([v for _, v in columns], axis=1)
 
     def _expectations(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray, draw: bool = False):
         """a, v of the rows with cross-covariance K_sm (s, m) and `projection` = `_project(K_sm)`, and the
         likelihood's (E (s,), g_a, g_v) at them: a training estimate (`draw`: from the engine's Monte Carlo stream,
         for a likelihood that draws), or the deterministic one of the reported bound."""
-        a, v = self._marginals(K_sm, projection)
+        a, v = self.marginals(K_sm, projection)
         return (a, v) + self.link.variational_expectations(y, a, v, self.mc_rng if draw else None)
 
     def _slopes(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray) -> tuple:
@@ -292,10 +268,13 @@ class SVGPAdam(_SVGP):
         return self.L_K_inv @ K_sm.T
 
     def _latent_marginals(self, k_diag: np.ndarray, K_sm: np.ndarray, beta: np.ndarray) -> list:
-        """Per latent function (a, v) (s,): a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖²."""
-        return [
-            whitened_marginals(k_diag, beta, m, L) for m, L in zip(self._latents(self.m_w), self._latents(self.L_S))
-        ]
+        """Per latent function (a, v) (s,) under q(w) = N(m, L_S L_Sᵀ): a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖² (≥ 0)."""
+        prior = k_diag - np.einsum("ij,ij->j", beta, beta)
+        columns = []
+        for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S)):
+            V = L_S.T @ beta
+            columns.append((beta.T @ m_w, np.maximum(prior + np.einsum("ij,ij->j", V, V), 0.0)))
+        return columns
 
     def kl(self) -> float:
         """Σ_l KL(N(m_l, S_l) ‖ N(0, I)) = ½[tr S_l + m_lᵀm_l − m − log|S_l|] (= Σ_l KL(q(u_l) ‖ p(u_l)))."""
@@ -440,11 +419,14 @@ class SVGPNatGrad(_SVGP):
         return K_sm @ self.K_inv
 
     def _latent_marginals(self, k_diag: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray) -> list:
-        """Per latent function (a, v) (s,): a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖²."""
-        return [
-            natural_marginals(k_diag, K_sm, kappa, mu, L_inv)
-            for mu, L_inv in zip(self._latents(self.mu), self._latents(self.L_P_inv))
-        ]
+        """Per latent function (a, v) (s,) under q(u) = N(μ, Σ), Σ⁻¹ = L_P L_Pᵀ: a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖²
+        (≥ 0)."""
+        prior = k_diag - np.einsum("ij,ij->i", kappa, K_sm)
+        columns = []
+        for mu, L_inv in zip(self._latents(self.mu), self._latents(self.L_P_inv)):
+            V = L_inv @ kappa.T
+            columns.append((kappa @ mu, np.maximum(prior + np.einsum("ij,ij->j", V, V), 0.0)))
+        return columns
 
     def kl(self) -> float:
         """Σ_l KL(q(u_l) ‖ p(u_l))."""

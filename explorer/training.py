@@ -38,12 +38,6 @@ def kernel_steps_to_move(engine) -> int:
     return 0 if adam is None else math.ceil(1.0 / adam.learning_rate)
 
 
-def kernel_had_its_chance(engine) -> bool:
-    """Kernel learning is off, or has taken `kernel_steps_to_move(engine)` steps."""
-    adam = engine.hyper_optimizer
-    return adam is None or adam.t >= kernel_steps_to_move(engine)
-
-
 class History:
     """One row per evaluation (dicts with `COLUMNS` and any extra kernel columns, listed in `columns`), keeping the
     most recent `max_rows`; `total` counts all rows ever added, so a poller that remembers `total` gets exactly the
@@ -107,7 +101,7 @@ class Trainer:
     Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
     relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
     `no_improvement`, a `convergence.NoImprovement`, by default 5 evaluations without beating the best by 1e-4; it
-    fires only once kernel learning has had `kernel_steps_to_move` steps, `kernel_had_its_chance`) or "none".
+    fires only once kernel learning, if on, has had `kernel_steps_to_move` steps) or "none".
     `eval_share` (None: evaluate at every multiple of `eval_every`) bounds the live evaluation's cost where it would
     dominate (a large test set against a cheap iteration, as on the paper's big sets): an evaluation at a multiple of
     `eval_every` is skipped until the run has trained (`seconds`) for at least that one's cost × (1/share − 1) since
@@ -188,7 +182,8 @@ class Trainer:
         if self.convergence == "holdout":
             return self.holdout.converged
         if self.convergence == "no-improvement":
-            return self.no_improvement.converged and kernel_had_its_chance(self.engine)
+            adam = self.engine.hyper_optimizer
+            return self.no_improvement.converged and (adam is None or adam.t >= kernel_steps_to_move(self.engine))
         return False
 
     @property
@@ -274,13 +269,11 @@ class Trainer:
             raise ValueError("run needs a time budget, an iteration limit, or a convergence rule to stop")
         before = self.history.total
         deadline = None if seconds is None else self.seconds + seconds
-        while True:
-            if max_iter is not None and self.engine.iteration >= max_iter:
-                break
-            if deadline is not None and self.seconds >= deadline:
-                break
-            if stop_at_convergence and self.converged:
-                break
+        while not (
+            (max_iter is not None and self.engine.iteration >= max_iter)
+            or (deadline is not None and self.seconds >= deadline)
+            or (stop_at_convergence and self.converged)
+        ):
             chunk = self.eval_every - self.engine.iteration % self.eval_every
             if max_iter is not None:
                 chunk = min(chunk, max_iter - self.engine.iteration)

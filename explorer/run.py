@@ -124,13 +124,8 @@ class Run:
     """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
     engine, its `Trainer` and the history.
 
-    The user's X goes one way, down (`recipe.start_run`): the face hands it here in its own units; the run holds the
-    training rows once, as a source in those units (`sources.as_source`: the arrays checked once, or the face's
-    file source), fits the scaler on them and reads them standardised through it (`scaling.standardise`: a
-    `ScaledSource`, in memory as out of core), chooses Z by k-means++ on the standardised rows
-    (`inducing.initial_inducing`) and makes the engine on the view (`methods.build`). Predictions and added rows
-    come in the face's units too (`predict_proba`, `predict_latent`, `add_training_rows`) and are standardised by
-    the run's scaler (`scaling.standardised`).
+    The face hands X here in its own units, and it goes one way, down (`recipe.start_run`: held once as a source,
+    standardised as read, Z by k-means++, the engine); predictions and added rows come in the face's units too.
 
     Parameters
     ----------

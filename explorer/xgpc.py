@@ -88,10 +88,8 @@ class XGPC(SVIEngine):
     `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
     ELBO, c at its optimum) or "exact" (the default; Σ E_q[log σ(y f)] − KL, the non-augmented bound that the
     augmented one lower-bounds, its expectations by Gauss–Hermite: the kernel gradient at the pseudo-data (ỹ, θ̃),
-    `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way. The options
-    that were measured and not adopted (a whitened kernel step, a kernel warm-up, Adam's rate × ρ_t/ρ₁, an initial q
-    from coordinate-ascent sweeps, iterate averaging, a growing minibatch, over-relaxation) live with the benchmark
-    that measured them (`explorer.bench.xgpc_variants`; README "Choices").
+    `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way. Options
+    measured and not adopted live in `explorer.bench.xgpc_variants` (README "Choices").
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel

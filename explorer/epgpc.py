@@ -141,8 +141,7 @@ class _SiteJournal:
 
 class EPGPC(SVIEngine):
     """EPGPC on the SVI skeleton (`explorer.engine.SVIEngine`): its step is the minibatch EP/SEP site update, its
-    objective EP's log-evidence estimate. X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource`, y None),
-    Z (m, d).
+    objective EP's log-evidence estimate.
 
     `sites`: "tied" (SEP, default; step ε from `schedule`, default its row of `schedules.DEFAULT_STEP_RULES`) or
     "per-point" (parallel minibatch EP; damping δ = `schedule`'s ρ, default `Constant(0.5)`). `hyper_optimizer` (an

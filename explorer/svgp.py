@@ -24,15 +24,11 @@ pseudo-data θ̃ = −2g_v, ỹ = 2(g_a + θ̃a) its gradients in (a, v) equal t
 targets λ̂ and its kernel gradient at fixed q(u) are exact for SVGP when evaluated at (ỹ, θ̃) (`pseudo_data`), per
 latent function.
 
-Two optimisers of q(u):
-  SVGPAdam     Adam on the whitened means and Cholesky factors, u_l = L_K w_l, q(w_l) = N(m_l, L_S,l L_S,lᵀ),
-               diag L_S,l = exp(·), all latent functions' packed parameters one Adam vector (GPflow's default
-               parameterisation: KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is).
-  SVGPNatGrad  η ← (1−ρ)η + ρλ̂ on the natural parameters of each q(u_l), λ̂ from the slopes, one step size ρ for all
-               (the rule sees the latent functions' natural gradients as one vector). The step is not coordinate
-               ascent, so ρ must be small or adaptive: by default the adaptive rule of the paper (Ranganath et al.
-               2013), which settled on ρ ≈ 1e-2…1e-3 here; a constant ρ = 0.1 with kernel learning diverged on a9a,
-               ρ = 0.01 worked.
+Two optimisers of q(u): `SVGPAdam` (Adam on the whitened means and Cholesky factors, all latent functions' as one
+vector: GPflow's default parameterisation, whose KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is) and
+`SVGPNatGrad` (natural-gradient steps with one ρ for all latent functions; not coordinate ascent, so ρ must be small
+or adaptive: the paper's adaptive rule settled on ρ ≈ 1e-2…1e-3 here; a constant 0.1 with kernel learning diverged
+on a9a, 0.01 worked).
 Kernel learning alternates as in X-GPC: after each variational step, one Adam step on the kernel's log-parameters
 along the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
 natural-gradient step used (NaN for SVGPAdam). With K = 2 the softmax is a valid two-class model, but with two latent

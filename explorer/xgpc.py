@@ -76,14 +76,11 @@ class XGPC(SVIEngine):
     """The X-GPC training state on the shared SVI skeleton (`explorer.engine.SVIEngine`): its variational step is the
     local step plus the closed-form natural-gradient step, its bound the augmented ELBO.
 
-    X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource` and y None), Z (m, d) fixed inducing inputs.
     `full=True` is the non-sparse mode u = f (Z = X, κ = I, K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size =
-    n with `Constant(1.0)` is exact coordinate ascent; a batch_size above n is clamped to n with a warning. `schedule`
-    is a step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro
-    τ = 10, κ = 0.6). `hyper_optimizer` (an `Adam`) turns on kernel learning: after the natural-gradient step of every
-    `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam step on (log ℓ, log σ²) along the
-    analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q. A failed iteration leaves every part
-    of the state as it was before it.
+    n with `Constant(1.0)` is exact coordinate ascent. `schedule` defaults to X-GPC's row of
+    `schedules.DEFAULT_STEP_RULES` (Robbins–Monro τ = 10, κ = 0.6). `hyper_optimizer` turns on kernel learning: after
+    the natural-gradient step of every `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam
+    step on (log ℓ, log σ²) along the analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q.
 
     `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
     ELBO, c at its optimum) or "exact" (the default; Σ E_q[log σ(y f)] − KL, the non-augmented bound that the

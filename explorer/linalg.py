@@ -75,11 +75,9 @@ def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
     return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
-def robust_cholesky(
-    A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = len(_JITTERS)
-) -> np.ndarray:
+def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None) -> np.ndarray:
     """Lower Cholesky factor L of a symmetric A (m, m), L Lᵀ = A; on failure retry A + jitter·I with
-    jitter = mean|diag A|·(1e-10, 1e-9, …, 1e-4) (the first `max_tries` of them). A is not modified.
+    jitter = mean|diag A|·(1e-10, 1e-9, …, 1e-4). A is not modified.
 
     Raises NumericalError naming the matrix and the iteration when A has non-finite entries or every try fails.
     """
@@ -91,7 +89,7 @@ def robust_cholesky(
         raise NumericalError(f"Cholesky of {name}{where}: the matrix has non-finite entries")
     scale = max(float(np.mean(np.abs(np.diag(A)))), np.finfo(float).tiny)
     jitter = 0.0
-    for relative in _JITTERS[:max_tries]:
+    for relative in _JITTERS:
         jitter = relative * scale
         L = positive_definite_cholesky(A + jitter * np.eye(len(A)))
         if L is not None:

@@ -124,8 +124,6 @@ class Trainer:
         The convergence rule (above).
     elbo_points : int, default 10000
         Most training rows of the ELBO column.
-    max_history : int, default 100000
-        History rows kept (older ones are dropped; `History.total` counts all).
     rng : numpy.random.Generator, optional
         Draws the ELBO subset (default: a fresh `default_rng(0)`).
     no_improvement : convergence.NoImprovement, optional
@@ -153,7 +151,6 @@ class Trainer:
         eval_every: int = 10,
         convergence: str = "parameters",
         elbo_points: int = 10_000,
-        max_history: int = 100_000,
         rng: np.random.Generator | None = None,
         no_improvement: NoImprovement | None = None,
     ):
@@ -164,7 +161,7 @@ class Trainer:
         self.engine = engine
         self.X_eval, self.y_eval = np.asarray(X_eval, dtype=float), class_indices(np.asarray(y_eval).ravel(), "y_eval")
         self.eval_every, self.convergence = int(eval_every), convergence
-        self.history = History(max_history)
+        self.history = History()
         self.holdout = holdout_nll_criterion()
         self.no_improvement = no_improvement if no_improvement is not None else no_improvement_criterion()
         self.seconds = 0.0

@@ -107,6 +107,27 @@ def condition_number(K: np.ndarray, L: np.ndarray) -> float:
     return 1.0 / rcond
 
 
+def generator(rng: np.random.Generator | None) -> np.random.Generator:
+    """`rng` itself, or a fresh, unseeded `default_rng()` for None; ValueError for anything else."""
+    if rng is None:
+        return np.random.default_rng()
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
+    return rng
+
+
+def check_class_indices(y: np.ndarray, n_classes: int, model: str) -> None:
+    """DataError when the class indices y (n,) pass the K = `n_classes` classes of `model`, ValueError when they hold
+    one class only (a sampler needs rows of two)."""
+    if y.max() >= n_classes:
+        raise DataError(f"{model} has K = {n_classes} classes (indices 0…{n_classes - 1}); y holds {y.max()}")
+    if np.all(y == y[0]):
+        raise ValueError(
+            f"y holds only the class {y[0]} ({len(y)} rows): the posterior of a one-class data set only says 'more "
+            f"of the same'; give the sampler rows of {'both classes' if n_classes == 2 else 'at least two classes'}"
+        )
+
+
 def seconds_per_sweep_estimate(
     n: int, *, form: str = "precision", rng: np.random.Generator | None = None, repeats: int = 3
 ) -> float:
@@ -186,15 +207,19 @@ class SweepRun:
                 f"draws are kept every {self.thin} sweeps after burn-in"
             )
 
-    def _trace_diagnostics(self) -> dict[str, float]:
-        """Rank-normalised split R̂ and bulk/tail ESS of every monitored scalar over the post-burn-in sweeps, as plain
-        floats: "rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"."""
+    def _diagnostics(self, draws: list[np.ndarray]) -> dict[str, float]:
+        """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats: per monitored scalar over
+        the post-burn-in sweeps ("rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"), and over every coordinate of
+        the stored draws of each array of `draws` (chains, draws, …): "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
         kept = self.traces[:, self.burn_in :]
         out: dict[str, float] = {}
         for name, r, bulk, tail in zip(
             self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
         ):
             out[f"rhat/{name}"], out[f"ess_bulk/{name}"], out[f"ess_tail/{name}"] = float(r), float(bulk), float(tail)
+        out["rhat_max/f"] = float(max(np.max(diagnostics.rhat(d)) for d in draws))
+        out["ess_bulk_min/f"] = float(min(np.min(diagnostics.ess_bulk(d)) for d in draws))
+        out["ess_tail_min/f"] = float(min(np.min(diagnostics.ess_tail(d)) for d in draws))
         return out
 
 
@@ -215,24 +240,21 @@ class GibbsChains(SweepRun, ABC):
         y: np.ndarray,
         kernel: Kernel,
         *,
-        rng: np.random.Generator | None,
-        n_chains: int,
-        burn_in: int,
-        n_samples: int,
-        thin: int | None,
-        max_stored_draws: int,
-        form: str,
-        init_scale: float,
-        monitor: np.ndarray | None,
-        force: bool,
+        rng: np.random.Generator | None = None,
+        n_chains: int = 4,
+        burn_in: int = 100,
+        n_samples: int = 1000,
+        thin: int | None = None,
+        max_stored_draws: int = 1000,
+        form: str = "auto",
+        init_scale: float = 2.0,
+        monitor: np.ndarray | None = None,
+        force: bool = False,
     ):
         self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
         self._check_labels()
-        if rng is None:
-            rng = np.random.default_rng()
-        elif not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
+        rng = generator(rng)
         n_chains, burn_in, n_samples, max_stored_draws = (
             count(value, name)
             for value, name in (
@@ -263,13 +285,7 @@ class GibbsChains(SweepRun, ABC):
                 f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
                 f"keep at least 1 and at most max_stored_draws = {max_stored_draws}"
             )
-        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = (
-            kernel,
-            int(n_chains),
-            int(burn_in),
-            int(n_samples),
-            thin,
-        )
+        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, n_chains, burn_in, n_samples, thin
         try:
             self.monitor = (
                 np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
@@ -442,12 +458,7 @@ class GibbsChains(SweepRun, ABC):
         over the coordinates of the stored f draws: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f" (ESS of the
         stored, thinned draws). Needs at least 4 post-burn-in sweeps and 4 stored draws per chain.
         """
-        out = self._trace_diagnostics()
-        draws = self.draws
-        out["rhat_max/f"] = float(np.max(diagnostics.rhat(draws)))
-        out["ess_bulk_min/f"] = float(np.min(diagnostics.ess_bulk(draws)))
-        out["ess_tail_min/f"] = float(np.min(diagnostics.ess_tail(draws)))
-        return out
+        return self._diagnostics([self.draws])
 
 
 class GibbsSampler(GibbsChains):
@@ -462,6 +473,10 @@ class GibbsSampler(GibbsChains):
     f draws at the n training points are stored every `thin`-th sweep after burn-in, at most `max_stored_draws` per
     chain (`thin=None` picks the smallest thinning that fits). Once the run length is reached `finished` is True and
     `step` does nothing (returns 0); memory never grows. Posterior summaries use the stored draws of all chains.
+
+    Keywords (defaults in `GibbsChains`): rng, n_chains = 4, burn_in = 100, n_samples = 1000, thin = None,
+    max_stored_draws = 1000, form = "auto", init_scale = 2.0, monitor (training indices whose f is traced; default up
+    to 3 spread over the data), force = False.
 
     State: `f` and `omega` (chains, n) hold every chain's latest sweep.
 
@@ -479,49 +494,13 @@ class GibbsSampler(GibbsChains):
     The chains, traces, storage and diagnostics are `GibbsChains`'; this class adds the logit model's blocks.
     """
 
-    def __init__(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        kernel: Kernel,
-        *,
-        rng: np.random.Generator | None = None,
-        n_chains: int = 4,
-        burn_in: int = 100,
-        n_samples: int = 1000,
-        thin: int | None = None,
-        max_stored_draws: int = 1000,
-        form: str = "auto",
-        init_scale: float = 2.0,
-        monitor: np.ndarray | None = None,
-        force: bool = False,
-    ):
-        super().__init__(
-            X,
-            y,
-            kernel,
-            rng=rng,
-            n_chains=n_chains,
-            burn_in=burn_in,
-            n_samples=n_samples,
-            thin=thin,
-            max_stored_draws=max_stored_draws,
-            form=form,
-            init_scale=init_scale,
-            monitor=monitor,
-            force=force,
-        )
+    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, **run):
+        super().__init__(X, y, kernel, **run)
         self.omega = np.zeros((self.n_chains, self.n))
 
     def _check_labels(self) -> None:
-        if self.y.max() > 1:
-            raise DataError(f"the sampler's logit model has 2 classes (indices 0, 1); y holds {self.y.max()}")
+        check_class_indices(self.y, 2, "the sampler's logit model")
         self.y_signed = signed_labels(self.y)  # the labels as the paper's equations write them, ±1
-        if np.all(self.y == self.y[0]):
-            raise ValueError(
-                f"y holds only the class {self.y[0]} ({self.n} rows): the posterior of a one-class "
-                "data set only says 'more of the same'; give the sampler rows of both classes"
-            )
 
     @property
     def latent_shape(self) -> tuple[int, ...]:

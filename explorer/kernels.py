@@ -414,33 +414,44 @@ class Matern12(Kernel):
         return np.divide(K, r, out=np.zeros_like(K), where=r > 0)
 
 
+def _half_integer_matern(p: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """√(2ν) and the coefficients (lowest power first) of q and w for Matérn ν = p + ½, p ≥ 1 (Rasmussen & Williams
+    eq. 4.16): g(r) = q(s) exp(−s) with s = √(2ν) r and q(s) = Σ_j p!(2p − j)! 2ʲ / ((2p)! (p − j)! j!) sʲ; then
+    W = −2σ² dg/d(r²) = σ² w(s) exp(−s) with w(s) = 2ν (q(s) − q′(s))/s (q − q′ has no constant term)."""
+    f = math.factorial
+    q = np.array([f(p) * f(2 * p - j) * 2**j / (f(2 * p) * f(p - j) * f(j)) for j in range(p + 1)])
+    w = (2 * p + 1) * np.polynomial.polynomial.polysub(q, np.polynomial.polynomial.polyder(q))[1:]
+    return math.sqrt(2 * p + 1), q, w
+
+
+class _HalfIntegerMatern(Kernel):
+    """Matérn ν = p + ½ for p ≥ 1: g(r) = q(s) exp(−s), W = σ² w(s) exp(−s), s = √(2ν) r (`_half_integer_matern`)."""
+
+    root: ClassVar[float]
+    q: ClassVar[np.ndarray]
+    w: ClassVar[np.ndarray]
+
+    def _from_exponent(self, exponent):
+        s = self._distance(exponent)
+        s *= self.root
+        return self.variance * np.polynomial.polynomial.polyval(s, self.q) * np.exp(-s)
+
+    def _lengthscale_weight(self, X1, X2, K):
+        s = self.root * self._distance(self._exponent(X1, self.features(X2)))
+        return self.variance * np.polynomial.polynomial.polyval(s, self.w) * np.exp(-s)
+
+
 @register
-class Matern32(Kernel):
+class Matern32(_HalfIntegerMatern):
     """Matérn ν = 3/2: g(r) = (1 + √3 r) exp(−√3 r); W = 3σ² exp(−√3 r)."""
 
     name: ClassVar[str] = "matern32"
-
-    def _from_exponent(self, exponent):
-        s = self._distance(exponent)
-        s *= math.sqrt(3.0)
-        return self.variance * (1.0 + s) * np.exp(-s)
-
-    def _lengthscale_weight(self, X1, X2, K):
-        s = math.sqrt(3.0) * self._distance(self._exponent(X1, self.features(X2)))
-        return 3.0 * self.variance * np.exp(-s)
+    root, q, w = _half_integer_matern(1)
 
 
 @register
-class Matern52(Kernel):
+class Matern52(_HalfIntegerMatern):
     """Matérn ν = 5/2: g(r) = (1 + √5 r + 5r²/3) exp(−√5 r); W = (5σ²/3)(1 + √5 r) exp(−√5 r)."""
 
     name: ClassVar[str] = "matern52"
-
-    def _from_exponent(self, exponent):
-        s = self._distance(exponent)
-        s *= math.sqrt(5.0)
-        return self.variance * (1.0 + s + s * s / 3.0) * np.exp(-s)
-
-    def _lengthscale_weight(self, X1, X2, K):
-        s = math.sqrt(5.0) * self._distance(self._exponent(X1, self.features(X2)))
-        return (5.0 / 3.0) * self.variance * (1.0 + s) * np.exp(-s)
+    root, q, w = _half_integer_matern(2)

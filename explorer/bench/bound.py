@@ -143,20 +143,7 @@ def race_kernels(path: str, max_sweeps: int) -> dict:
     with open(path, encoding="utf-8") as file:
         race = json.load(file)
     config = race["config"]
-    X, y = P.load_dataset(config["dataset"], config["protocol"])
-    train, test = P.folds(config["dataset"], y, 10, config["protocol"], config["seed"])[0]
-    split = P.prepare_split(
-        config["dataset"],
-        X,
-        y,
-        train,
-        test,
-        config["protocol"],
-        m=config["m"],
-        seed=config["seed"],
-        nugget=config["nugget"],
-        kernel=config["kernel"],
-    )
+    split = P.task_split(config["dataset"], 0, config | {"k": 10})  # the race's fold 1: same split, Z and nugget
     rows = {}
     for method, entry in race["folds"][0]["methods"].items():
         kernel = make_kernel(config["kernel"], entry["lengthscale"], entry["variance"], split.kernel.nugget)
@@ -229,9 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     with pinned_blas(args.threads):
         for name in args.datasets:
-            X, y = P.load_dataset(name, args.protocol)
-            train, test = P.folds(name, y, 10, args.protocol, args.seed)[0]
-            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed, kernel=args.kernel)
+            fold = {"protocol": args.protocol, "k": 10, "seed": args.seed, "m": 100, "kernel": args.kernel}
+            split = P.task_split(name, 0, fold)
             trainer = P.make_trainer("svgp-natgrad", split, seed=args.seed, convergence="none")
             trainer.run(
                 seconds=args.seconds,

@@ -216,6 +216,17 @@ def add_setting_argument(
     )
 
 
+def apply_quick(args, argv: list[str], quick: dict) -> set[str]:
+    """With --quick, set each of `quick`'s attributes (name → value) that `argv` did not give explicitly; return the
+    names of the flags `argv` gave (dashes as underscores)."""
+    explicit = {a.split("=")[0][2:].replace("-", "_") for a in argv if a.startswith("--")}
+    if args.quick:
+        for key, value in quick.items():
+            if key not in explicit:
+                setattr(args, key, value)
+    return explicit
+
+
 class BenchParser(Parser):
     """The parser of a benchmark run as `prog` (`python -m explorer bench NAME`, or a tool's module): the
     description's own line breaks kept, the flags every benchmark takes (`add_common_arguments`), and the command

@@ -109,6 +109,21 @@ def race_task(
     return {"n": len(P.shared_dataset(name, settings["protocol"])[1]), "entrants": results}
 
 
+def race_tasks(races: list[tuple[str, int, str]], entrants: dict, settings: dict, make_trainer=P.make_trainer) -> list:
+    """The grid's tasks of `races` (data set, 0-based fold, label of the fold): one `race_task` each, its cost the
+    entrants' budget, keyed by the data set's file version."""
+    return [
+        grid.Task(
+            (name, label),
+            race_task,
+            (name, fold, entrants, settings, make_trainer),
+            len(entrants) * settings["seconds"],
+            (P.file_version(name, settings["protocol"]),),
+        )
+        for name, fold, label in races
+    ]
+
+
 def time_to_quality(results: dict[str, dict], budget: float | None = None) -> Verdict:
     """Judge the race (`studies.race.judge`) at each of `BANDS`: adds the first/settled times per band to every
     entrant's results; returns the verdict at the race's band (`studies.race.BAND`)."""
@@ -141,16 +156,9 @@ def race_entrants(
     entrants (`race_fold`)."""
     entrants = {label: (method, options) for short, (label, method, options) in table.items() if short in args.entrants}
     settings = race_settings(args, m=100, nugget=None, batch_size=100)
-    tasks = [
-        grid.Task(
-            (name, f"fold {args.fold}"),
-            race_task,
-            (name, args.fold - 1, entrants, settings, make_trainer),
-            len(entrants) * args.seconds,
-            (P.file_version(name, args.protocol),),
-        )
-        for name in args.datasets
-    ]
+    tasks = race_tasks(
+        [(name, args.fold - 1, f"fold {args.fold}") for name in args.datasets], entrants, settings, make_trainer
+    )
     races = {}
     for name, race in zip(args.datasets, grid.run(tasks, args)):
         results = race["entrants"]
@@ -297,16 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     options = P.parse_options(args.option)
     entrants = {method: (method, options.get(method)) for method in args.methods}
     settings = race_settings(args, m=args.m, nugget=args.nugget, batch_size=args.batch_size)
-    tasks = [
-        grid.Task(
-            (args.dataset, f"fold {fold + 1}/{args.folds}"),
-            race_task,
-            (args.dataset, fold, entrants, settings),
-            len(entrants) * args.seconds,
-            (P.file_version(args.dataset, args.protocol),),
-        )
-        for fold in range(args.folds)
-    ]
+    tasks = race_tasks(
+        [(args.dataset, fold, f"fold {fold + 1}/{args.folds}") for fold in range(args.folds)], entrants, settings
+    )
     folds = []
     for race in grid.run(tasks, args):
         results = race["entrants"]

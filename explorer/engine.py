@@ -188,6 +188,13 @@ class SVIEngine:
         """K(X, Z) (s, m) for rows X (s, d)."""
         return self.kernel.cross_from_features(X, self._features)
 
+    def project(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """κ = K_smK_mm⁻¹ (s, m), K̃ = diag(K_ss − κK_ms) (s,) floored at 0, and K_sm (s, m) for the rows X (s, d)."""
+        K_sm = self._cross(X)
+        kappa = K_sm @ self.K_inv
+        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
+        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
+
     def _estimate(self, terms, index: np.ndarray | None = None, chunk: int = CHUNK) -> float:
         """Σ_i terms_i over all n rows (in chunks of `chunk` rows), or estimated as (n/s)Σ_{i∈index} terms_i on the
         rows `index`: `terms(rows, X_rows, y_rows)` → (s,) per block, the labels as the method's equations write them."""
@@ -229,11 +236,18 @@ class SVIEngine:
         """Advance k ≥ 0 SVI iterations. On an error the state is exactly that before the failing iteration; a kernel
         step that diverges raises `hyperparameters.KernelLearningError` (a `NumericalError`) with advice."""
         for _ in range(count(k)):
-            saved = self._volatile_state()
+            # the attributes (references suffice: an iteration replaces them) and the states of the random stream and
+            # of the stateful parts (their state dicts hold arrays they replace, never write into)
+            attributes, stream = dict(self.__dict__), self.rng.bit_generator.state
+            parts = [part.state_dict() for part in self._stateful_parts()]
             try:
                 self._iterate()
             except Exception:
-                self._restore_volatile_state(saved)
+                self.__dict__.clear()
+                self.__dict__.update(attributes)
+                self.rng.bit_generator.state = stream
+                for part, state in zip(self._stateful_parts(), parts):
+                    part.load_state_dict(state)
                 raise
 
     def _iterate(self) -> None:
@@ -286,23 +300,6 @@ class SVIEngine:
         if self.hyper_optimizer is not None:
             parts.append(self.hyper_optimizer)
         return parts
-
-    def _volatile_state(self) -> tuple:
-        """Attributes (references suffice: an iteration replaces them) and the states of the random stream and of
-        the stateful parts (their state dicts hold arrays they replace, never write into)."""
-        return (
-            dict(self.__dict__),
-            self.rng.bit_generator.state,
-            [part.state_dict() for part in self._stateful_parts()],
-        )
-
-    def _restore_volatile_state(self, saved: tuple) -> None:
-        attributes, rng_state, parts = saved
-        self.__dict__.clear()
-        self.__dict__.update(attributes)
-        self.rng.bit_generator.state = rng_state
-        for part, state in zip(self._stateful_parts(), parts):
-            part.load_state_dict(state)
 
     # ----- persistence of the shared parts -------------------------------------------------------------------
     def _base_state(self) -> dict:

@@ -180,15 +180,6 @@ def summed_kernel_gradient(
     return gradient
 
 
-def cholesky_backward(L: np.ndarray, L_inv: np.ndarray, G_L: np.ndarray) -> np.ndarray:
-    """Symmetric ∂f/∂A from ∂f/∂L (lower part used) for L = chol(A) (Murray 2016): L⁻ᵀ Φ(LᵀḠ_L) L⁻¹, Φ = lower
-    triangle with halved diagonal. All (m, m)."""
-    P = np.tril(L.T @ np.tril(G_L))
-    P[np.diag_indices_from(P)] *= 0.5
-    G = L_inv.T @ P @ L_inv
-    return 0.5 * (G + G.T)
-
-
 def whitened_kernel_gradient(
     kernel: Kernel,
     X_batch: np.ndarray,
@@ -208,14 +199,18 @@ def whitened_kernel_gradient(
     whitened coordinates u = L_K w (K_mm = L_K L_Kᵀ; the KL to N(0, I) then does not depend on the kernel).
     a = βᵀm_w, v = k_ii − ‖β_i‖² + β_iᵀS_wβ_i with β = L_K⁻¹K_ms (m, s); g_a = ∂F/∂a, g_v = ∂F/∂v (s,).
     Only β and k_ii carry the kernel: Ḡ_β = scale(m_w g_aᵀ + 2(S_w − I)β diag(g_v)), ∂K_ms = L_K⁻ᵀḠ_β,
-    ∂L_K = −tril(∂K_ms βᵀ) → ∂K_mm by `cholesky_backward`; ∂k_ii/∂log σ² = σ².
+    ∂L_K = −tril(∂K_ms βᵀ) → ∂K_mm by the Cholesky backward pass (Murray 2016: symmetric L_K⁻ᵀΦ(L_Kᵀ∂L_K)L_K⁻¹, Φ the
+    lower triangle with halved diagonal); ∂k_ii/∂log σ² = σ².
     Shapes: X_batch (s, d), Z (m, d), K_sm (s, m), K_zz = K(Z, Z) (m, m), L_K, L_K_inv (m, m) lower triangular;
     `beta` if already computed."""
     beta = L_K_inv @ K_sm.T if beta is None else beta
     S_minus_I = S_w - np.eye(len(m_w))
     G_beta = scale * (np.outer(m_w, g_a) + 2.0 * (S_minus_I @ beta) * g_v)
     G_Kms = L_K_inv.T @ G_beta
-    G_Kmm = cholesky_backward(L_K, L_K_inv, -G_Kms @ beta.T)
+    P = np.tril(L_K.T @ np.tril(-G_Kms @ beta.T))
+    P[np.diag_indices_from(P)] *= 0.5
+    G_Kmm = L_K_inv.T @ P @ L_K_inv
+    G_Kmm = 0.5 * (G_Kmm + G_Kmm.T)
     gradient = kernel.contract_gradient(X_batch, Z, K_sm, G_Kms.T) + kernel.contract_gradient(Z, Z, K_zz, G_Kmm)
     gradient[-1] += scale * kernel.variance * g_v.sum()
     return gradient

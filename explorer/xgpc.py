@@ -34,7 +34,7 @@ from explorer.linalg import (
     triangular_inverse,
 )
 from explorer.polyagamma import log_cosh, pg_mean
-from explorer.schedules import default_xgpc_schedule
+from explorer.schedules import schedule_for
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
 
@@ -82,22 +82,17 @@ class XGPC(SVIEngine):
     """The X-GPC training state on the shared SVI skeleton (`explorer.engine.SVIEngine`): its variational step is the
     local step plus the closed-form natural-gradient step, its bound the augmented ELBO.
 
-    X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource` and y None), Z (m, d) fixed inducing inputs.
     `full=True` is the non-sparse mode u = f (Z = X, κ = I, K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size =
-    n with `Constant(1.0)` is exact coordinate ascent; a batch_size above n is clamped to n with a warning. `schedule`
-    is a step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro
-    τ = 10, κ = 0.6). `hyper_optimizer` (an `Adam`) turns on kernel learning: after the natural-gradient step of every
-    `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam step on (log ℓ, log σ²) along the
-    analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q. A failed iteration leaves every part
-    of the state as it was before it.
+    n with `Constant(1.0)` is exact coordinate ascent. `schedule` defaults to X-GPC's row of
+    `schedules.DEFAULT_STEP_RULES` (Robbins–Monro τ = 10, κ = 0.6). `hyper_optimizer` turns on kernel learning: after
+    the natural-gradient step of every `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam
+    step on (log ℓ, log σ²) along the analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q.
 
     `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
     ELBO, c at its optimum) or "exact" (the default; Σ E_q[log σ(y f)] − KL, the non-augmented bound that the
     augmented one lower-bounds, its expectations by Gauss–Hermite: the kernel gradient at the pseudo-data (ỹ, θ̃),
-    `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way. The options
-    that were measured and not adopted (a whitened kernel step, a kernel warm-up, Adam's rate × ρ_t/ρ₁, an initial q
-    from coordinate-ascent sweeps, iterate averaging, a growing minibatch, over-relaxation) live with the benchmark
-    that measured them (`explorer.bench.xgpc_variants`; README "Choices").
+    `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way. Options
+    measured and not adopted live in `explorer.bench.xgpc_variants` (README "Choices").
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -121,8 +116,7 @@ class XGPC(SVIEngine):
     hyper_every : int, default 5
         Iterations per kernel step.
     **keywords
-        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size`, `hyper_optimizer`, `rng`, `criterion` and
-        `schedule` (default X-GPC's rule, Robbins–Monro τ = 10, κ = 0.6).
+        The SVI skeleton's (`explorer.engine.SVIEngine`; `schedule` defaults to X-GPC's rule).
 
     Examples
     --------
@@ -155,7 +149,7 @@ class XGPC(SVIEngine):
         self.kernel_bound = kernel_bound
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
         if keywords.get("schedule") is None:
-            keywords["schedule"] = default_xgpc_schedule()
+            keywords["schedule"] = schedule_for("xgpc")
         super().__init__(source, Z, kernel, hyper_every=hyper_every, **keywords)
         self._set_posterior(self._prior_natural_parameters())
         self.last_c = np.zeros(0)
@@ -172,10 +166,6 @@ class XGPC(SVIEngine):
         super().set_training_data(X, y)
 
     # ----- derived quantities ---------------------------------------------------------------------------------
-    def _move_kernel(self, kernel: Kernel) -> None:
-        """The kernel step: q(u) stays in u-space, η unchanged (the paper)."""
-        self._set_kernel(kernel)
-
     def _set_posterior(self, eta: np.ndarray) -> None:
         """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ and μ = Σ η₁ (two triangular solves)."""
         m = self.m
@@ -205,15 +195,13 @@ class XGPC(SVIEngine):
         return inverse_from_factor_inverse(triangular_inverse(self.L_P))
 
     def project(self, X: np.ndarray, index: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d); in the full mode `index` picks rows of I."""
-        if self.full:
-            kappa = np.zeros((len(index), self.m))
-            kappa[np.arange(len(index)), index] = 1.0
-            return kappa, np.zeros(len(index)), self.kernel.cross_from_features(X, self._features)
-        K_sm = self.kernel.cross_from_features(X, self._features)
-        kappa = K_sm @ self.K_inv
-        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
+        """`SVIEngine.project`: κ (s, m), K̃ (s,), K_sm (s, m) for the rows X (s, d); in the full mode κ is the rows
+        `index` of I and K̃ = 0."""
+        if not self.full:
+            return super().project(X)
+        kappa = np.zeros((len(index), self.m))
+        kappa[np.arange(len(index)), index] = 1.0
+        return kappa, np.zeros(len(index)), self._cross(X)
 
     def minibatch_targets(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""

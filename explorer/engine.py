@@ -50,7 +50,7 @@ from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
 from explorer.inputs import count, minibatch_size, query_points
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
-from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.linalg import cholesky_over, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.sources import ArraySource, DataSource, as_source
 from explorer.validation import DataError
 
@@ -176,7 +176,9 @@ class SVIEngine:
         and the prior variance k_ii = σ² + γ."""
         features = kernel.features(self.Z)
         K_zz = kernel.cross_from_features(self.Z, features)
-        L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
+        L_K = cholesky_over(kernel.gram(self.Z, K_zz))  # the fresh K_mm factorised over itself: no copy
+        if L_K is None:
+            L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
         L_K_inv = triangular_inverse(L_K)
         self.kernel, self._features, self.K_zz, self.L_K, self.L_K_inv = kernel, features, K_zz, L_K, L_K_inv
         self.K_inv = inverse_from_factor_inverse(L_K_inv)

@@ -141,3 +141,31 @@ def test_a_class_order_entrant_is_the_engine_with_that_order_on_relabelled_class
     ard, rest = multiclass.entrant_split(split, {"ard": True, "variance": 4.0})
     assert rest == {} and ard.kernel.lengthscale.tolist() == [2.0] * X.shape[1] and ard.kernel.variance == 4.0
     np.testing.assert_array_equal(ard.y_train, y)  # no order asked: the labels as they were
+
+
+@pytest.mark.parametrize(
+    "short, read, expected",
+    [
+        ("stick-m-100", lambda engine: len(engine.Z), 100),
+        ("stick-batch-50", lambda engine: engine.batch_size, 50),
+        ("stick-batch-200", lambda engine: engine.batch_size, 200),
+        ("stick-rate-0.2", lambda engine: engine.hyper_optimizer.learning_rate, 0.2),
+        ("stick-variance-16", lambda engine: engine.kernel.variance, 16.0),
+        ("stick-variance-0.25", lambda engine: engine.kernel.variance, 0.25),
+        ("stick-l0-sqrt-half-d", lambda engine: engine.kernel.mean_lengthscale, math.sqrt(64 / 2)),
+        ("stick-l0-2-sqrt-d", lambda engine: engine.kernel.mean_lengthscale, 2 * math.sqrt(64)),
+    ],
+)
+def test_a_lever_entrant_builds_the_stick_run_with_the_setting_it_names(short, read, expected):
+    # digits (d 64) at m 50, s 100, ℓ₀ √64, σ₀² 1, kernel rate 0.1: each lever entrant differs in the one it names, also
+    # where the shared settings name another (the entrant's batch size and m over --batch-size and --m)
+    settings = multiclass.settings_of(arguments("--m", "50", "--batch-size", "100"))
+    split, _ = multiclass.fold_split("digits", 0, settings)
+
+    def engine(name):
+        start, options = multiclass.entrant_start("digits", 0, name, settings, split)
+        return P.task_trainer(multiclass.ENTRANTS[name].method, start, 0, settings, options).engine
+
+    lever, default = engine(short), engine("xgpc-stick")
+    assert lever.family == default.family == "stick-breaking"
+    assert read(lever) == pytest.approx(expected, rel=1e-12) and read(default) != pytest.approx(expected, rel=1e-3)

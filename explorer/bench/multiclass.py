@@ -16,7 +16,7 @@ from the seed). The entrants (`ENTRANTS`, one line each) are of three kinds:
              per decade of iterations on at most --eval-points validation rows), so they meet the same machine load;
              with --iterations each trains that many iterations instead (a budget the load cannot move). Besides the
              default run's, the stick-breaking family's variants race when named (its class order, kernel bound,
-             kernel rate, brake, σ₀², ARD; `ENTRANTS`);
+             kernel rate, brake, σ₀², ℓ₀, ARD, m, minibatch size; `ENTRANTS`);
   "ovr"      one-vs-rest X-GPC: K binary Runs of "xgpc" (class k against the rest, the same split, Z, kernel and
              seed), --ovr-iterations iterations each, their class-1 probabilities normalised per row;
   "sklearn"  scikit-learn's GPC on at most --gpc-rows training rows (a subset drawn from the run's split stream;
@@ -134,14 +134,24 @@ ENTRANTS |= {  # the stick-breaking family's variants (issue 29.3b), raced when 
         f"stick-rate-0.1-brake-{p}": _stick(f"rate 0.1, brake {p}", hyper_learning_rate=0.1, kernel_patience=p)
         for p in (5, 10, 20)
     },
+    "stick-rate-0.2": _stick("kernel rate 0.2", hyper_learning_rate=0.2),
     "stick-variance-4": _stick("σ₀² 4", variance=4.0),
+    "stick-variance-16": _stick("σ₀² 16", variance=16.0),
+    "stick-variance-0.25": _stick("σ₀² 0.25", variance=0.25),
+    "stick-l0-sqrt-half-d": _stick("ℓ₀ √(d/2)", lengthscale_factor=math.sqrt(0.5)),
+    "stick-l0-2-sqrt-d": _stick("ℓ₀ 2√d", lengthscale_factor=2.0),
+    "stick-m-100": _stick("m 100", m=100),
+    "stick-batch-50": _stick("batch 50", batch_size=50),
+    "stick-batch-200": _stick("batch 200", batch_size=200),
     "stick-ard": _stick("ARD", ard=True),
     "stick-no-kernel-learning": _stick("no kernel learning", learn_hyperparameters=False),
 }
 """The entrants by short name (the --methods choices; the default run `DEFAULT_METHODS`): a new family or variant is
 one line here. "xgpc-stick" is the stick-breaking family's default (kernel rate 0.1, braked with patience 10); of
 its variants, "class_order" lays the classes on the stick ("frequency", or "random r": the permutation drawn by
-`default_rng(r)`; `entrant_split`), "variance" and "ard" change the initial kernel, the rest are run settings."""
+`default_rng(r)`; `entrant_split`), "variance", "lengthscale_factor" and "ard" change the initial kernel, "m" its
+inducing points (k-means++ as the fold's, m of them: `entrant_start`), the rest are run settings (batch_size over
+--batch-size)."""
 REFERENCE = ("svgp-adam", "svgp-natgrad")
 """The softmax SVGP entrants: the best of their final validation NLLs on a fold is the bar of issue 29's "NLL ≤ 1.1 ×
 the best softmax SVGP's" (`REACH_BAND`), and the time it takes them to get there is what "reached ≥ 5× sooner" is
@@ -215,18 +225,20 @@ def fold_split(name: str, fold: int, settings: dict) -> tuple[P.Split, int]:
 
 
 def entrant_split(split: P.Split, options: dict) -> tuple[P.Split, dict]:
-    """The fold as entrant `options` starts from, and the options left for its Run: "variance" (σ₀²) and "ard" (one
-    lengthscale per feature, each at ℓ₀) change the initial kernel; "class_order" (`xgpc_stickbreaking.stick_order`'s
+    """The fold as entrant `options` starts from, and the options left for its Run: "variance" (σ₀²),
+    "lengthscale_factor" (ℓ₀ times it) and "ard" (one lengthscale per feature, each at ℓ₀) change the initial
+    kernel; "class_order" (`xgpc_stickbreaking.stick_order`'s
     rules, or "random r") relabels the classes by their stick position, so the family's given order lays them in
     that order — scores and traces do not depend on the labels' names."""
     options = dict(options)
     kernel = split.kernel
-    if "variance" in options or "ard" in options:
+    if {"variance", "lengthscale_factor", "ard"} & options.keys():
+        factor = options.pop("lengthscale_factor", 1.0)
         kernel = make_kernel(
             kernel.name,
-            np.full(split.X_train.shape[1], kernel.mean_lengthscale)
+            np.full(split.X_train.shape[1], kernel.mean_lengthscale * factor)
             if options.pop("ard", False)
-            else kernel.lengthscale,
+            else kernel.lengthscale * factor,
             options.pop("variance", kernel.variance),
             kernel.nugget,
         )
@@ -268,6 +280,14 @@ def _record(name: str, fold: int, method: str, split: P.Split, n: int) -> dict:
     }
 
 
+def entrant_start(name: str, fold: int, short: str, settings: dict, split: P.Split) -> tuple[P.Split, dict]:
+    """`entrant_split` of race entrant `short` on fold `fold` of data set `name`: from the fold's `split`, or with an
+    "m" of its own from the fold prepared with that many inducing points (`fold_split`)."""
+    options = dict(ENTRANTS[short].options)
+    m = options.pop("m", None)
+    return entrant_split(split if m is None else fold_split(name, fold, {**settings, "m": m})[0], options)
+
+
 # ----- the tasks -------------------------------------------------------------------------------------------------------
 def race_task(name: str, fold: int, entrants: list[str], settings: dict) -> list[dict]:
     """The "race" entrants (short names) on fold `fold` of data set `name`: each a Run (`protocol.make_trainer`) of
@@ -275,7 +295,7 @@ def race_task(name: str, fold: int, entrants: list[str], settings: dict) -> list
     settings["iterations"] trained that many iterations each; one record per entrant with its scores on all test
     rows, its fitted kernel and its validation trace."""
     split, n = fold_split(name, fold, settings)
-    starts = {short: entrant_split(split, ENTRANTS[short].options) for short in entrants}
+    starts = {short: entrant_start(name, fold, short, settings, split) for short in entrants}
 
     def trainer(short):
         start, options = starts[short]

@@ -402,8 +402,11 @@ def make_trainer(
 
 def task_trainer(method: str, split: Split, fold: int, settings: dict, options=None, convergence: str = "none"):
     """`make_trainer` for a grid task's fit of `method` on fold `fold`: seed + fold, and the batch_size and
-    eval_every of its `settings` where present (a plain dict); no stopping rule unless `convergence` names one."""
-    given = {key: settings[key] for key in ("batch_size", "eval_every") if key in settings}
+    eval_every of its `settings` where present (a plain dict) and `options` does not name them (an entrant's own
+    wins); no stopping rule unless `convergence` names one."""
+    given = {
+        key: settings[key] for key in ("batch_size", "eval_every") if key in settings and key not in (options or {})
+    }
     return make_trainer(method, split, seed=settings["seed"] + fold, convergence=convergence, options=options, **given)
 
 

@@ -4,7 +4,7 @@ this machine (inline), so their plots show without the internet. Each notebook r
 
 import os
 import re
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 
 import nbformat
@@ -21,10 +21,14 @@ NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 QUICK = {"XGPC_NOTEBOOK_QUICK": "1"}
 
 
-# The notebooks run side by side, two at a time (each in its own kernel process, on one BLAS thread): the test
-# process only waits for them, so on a 2-core machine the three take about as long as the longest (paper_figures)
-# instead of the sum. All start when the first test needs one of them.
-PARALLEL_KERNELS = 2
+# What runs each notebook: the tests that read a notebook's run (conftest.start_early starts the runs at the start of
+# the session, one at a time beside the tests).
+READERS = (
+    "test_tour_runs_and_the_dashboard_follows_the_model",
+    "test_pg_augmentation_notebook_runs_and_shows_the_learn_tab",
+    "test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1",
+    "test_a_notebook_loads_bokehjs_and_panel_inline",
+)
 _runs: dict[str, Future] = {}
 
 
@@ -36,13 +40,19 @@ def _execute(name: str) -> nbformat.NotebookNode:
     return notebook
 
 
+def start_early(items, lane) -> None:
+    """Run every notebook in `lane` if a selected test reads one (see conftest.start_early)."""
+    if any(getattr(item, "originalname", item.name) in READERS for item in items):
+        for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+            _runs[path.name] = lane.submit(_execute, path.name)
+
+
 def executed(name: str) -> nbformat.NotebookNode:
     """The notebook `name` run top to bottom in a fresh kernel at its test sizes, once for the session (do not
     change the result: other tests read it)."""
-    if not _runs:
-        pool = ThreadPoolExecutor(PARALLEL_KERNELS, thread_name_prefix="notebook")
-        _runs.update({path.name: pool.submit(_execute, path.name) for path in sorted(NOTEBOOKS.glob("*.ipynb"))})
-        pool.shutdown(wait=False)  # the runs go on; each test waits for its own
+    if name not in _runs:  # (not started early: a test module imported outside pytest's collection)
+        _runs[name] = Future()
+        _runs[name].set_result(_execute(name))
     return _runs[name].result()
 
 

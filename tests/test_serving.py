@@ -94,8 +94,9 @@ def during_against_before(page, url: str, act, done) -> tuple[float, float]:
         act()
         wait_server(page, done)
         finished = time.monotonic()
+        page.wait_for_timeout(300)
     finally:
-        probe.stop()  # (waits for a fetch still under way: its wait is counted)
+        probe.stop()
     during, before = probe.longest(acted, finished), probe.longest(start, acted)
     print(f"other client: longest wait {during:.3f} s during, {before:.3f} s before ({during / before:.1f}×)")
     return during, before

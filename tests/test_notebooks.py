@@ -2,14 +2,17 @@
 this machine (inline), so their plots show without the internet. Each notebook runs once, at its test sizes
 ($XGPC_NOTEBOOK_QUICK=1); the tests of its outputs share that run."""
 
+import functools
 import os
 import re
+import subprocess
+import sys
+import tempfile
 from concurrent.futures import Future
 from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -30,14 +33,31 @@ READERS = (
     "test_a_notebook_loads_bokehjs_and_panel_inline",
 )
 _runs: dict[str, Future] = {}
+# Run by a Python of its own, so that the lane's thread imports nothing into this process (a module half imported
+# there once broke matplotlib's look at sys.modules in a test running meanwhile): argv notebook, output file, folder.
+RUN_NOTEBOOK = """
+import sys
+import nbformat
+from nbclient import NotebookClient
+
+source, output, folder = sys.argv[1:]
+notebook = nbformat.read(source, as_version=4)
+NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": folder}}).execute()
+nbformat.write(notebook, output)
+"""
 
 
-def _execute(name: str) -> nbformat.NotebookNode:
-    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
-    NotebookClient(
-        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
-    ).execute(env={**os.environ, **QUICK})
-    return notebook
+def _execute(name: str) -> Path:
+    """Run notebook `name` at its test sizes in a fresh kernel; returns the file of the run notebook."""
+    output = Path(tempfile.mkdtemp(prefix="notebook-")) / name
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_NOTEBOOK, str(NOTEBOOKS / name), str(output), str(NOTEBOOKS)],
+        env={**os.environ, **QUICK},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, f"{name} failed:\n{done.stderr[-5000:]}"
+    return output
 
 
 def start_early(items, lane) -> None:
@@ -47,13 +67,12 @@ def start_early(items, lane) -> None:
             _runs[path.name] = lane.submit(_execute, path.name)
 
 
+@functools.cache
 def executed(name: str) -> nbformat.NotebookNode:
     """The notebook `name` run top to bottom in a fresh kernel at its test sizes, once for the session (do not
     change the result: other tests read it)."""
-    if name not in _runs:  # (not started early: a test module imported outside pytest's collection)
-        _runs[name] = Future()
-        _runs[name].set_result(_execute(name))
-    return _runs[name].result()
+    output = _runs[name].result() if name in _runs else _execute(name)  # (not started early: outside pytest)
+    return nbformat.read(output, as_version=4)
 
 
 VIEW_TYPES = ("application/vnd.holoviews_exec.v0+json", "application/vnd.bokehjs_exec.v0+json")

@@ -52,15 +52,34 @@ def machine_info() -> dict:
     }
 
 
+def interleaved_times(blocks: dict, repeats: int) -> dict:
+    """Seconds per unit of each timed block {name: (fn, units)} in every repeat, {name: (repeats,)}, the blocks run
+    in turn within every repeat so that a change of machine load hits them alike."""
+    times = {name: [] for name in blocks}
+    for _ in range(repeats):
+        for name, (fn, units) in blocks.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append((time.perf_counter() - start) / units)
+    return {name: np.array(values) for name, values in times.items()}
+
+
+def medians(times: dict) -> dict:
+    """Median seconds per unit of each block of `interleaved_times`' result."""
+    return {name: float(np.median(values)) for name, values in times.items()}
+
+
+def median_ratio(times: dict, numerator, denominator) -> float:
+    """Median over repeats of the ratio of two blocks' times within the same repeat (robust to load that changes
+    between repeats, unlike the ratio of the two medians). `numerator` a block name or an array of per-repeat
+    seconds."""
+    top = times[numerator] if isinstance(numerator, str) else numerator
+    return float(np.median(top / times[denominator]))
+
+
 def median_seconds(fn, repeats: int = 5, number: int = 1) -> float:
     """Median over `repeats` of the mean wall time of `number` calls of fn()."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return float(np.median(times))
+    return medians(interleaved_times({"fn": (lambda: [fn() for _ in range(number)], number)}, repeats))["fn"]
 
 
 def write_json(path: str | Path, payload: dict) -> None:

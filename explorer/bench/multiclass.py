@@ -64,7 +64,7 @@ from sklearn.gaussian_process.kernels import RBF as SkRBF
 from sklearn.gaussian_process.kernels import ConstantKernel
 
 from explorer import methods, run
-from explorer.bench import grid
+from explorer.bench import common, grid
 from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, apply_quick, finish, markdown_table, pinned_blas
 from explorer.console import whole_number
@@ -389,20 +389,9 @@ def records_of(results: list) -> list[dict]:
 
 
 # ----- per-iteration cost and the evaluation share --------------------------------------------------------------------
-def fastest_seconds(fn, repeats: int = 60) -> float:
-    """The least wall time of one call of fn() over `repeats` calls: on a shared machine the call that no other job
-    interrupted, the reading least moved by the load (the median of short calls swings with it)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def iteration_seconds(engine, hyper_every: int, repeats: int = 60) -> float:
     """One SVI iteration's seconds over a cycle of `hyper_every` iterations (the last with a kernel step): the least
-    time of one step at each position of the cycle (`fastest_seconds`' reading, per position), averaged."""
+    time of one step at each position of the cycle (the reading least moved by a shared machine's load), averaged."""
     fastest = [math.inf] * hyper_every
     for _ in range(repeats * hyper_every):
         position = engine.iteration % hyper_every
@@ -428,7 +417,7 @@ def cost_task(K: int, n: int, settings: dict, *, hyper_every: int = 1, family: s
     settings["m"] inducing points and minibatch s = settings["batch_size"] (seed and BLAS threads from "seed" and
     "threads", default 0 and 1), its floor (J m × m Cholesky factorisations and J triangular solves with s
     right-hand sides, J the family's latent functions: K for the logistic-softmax families, K − 1 for
-    stick-breaking; timed here, `fastest_seconds`) and their ratio."""
+    stick-breaking; timed here, the least of 60 readings) and their ratio."""
     m, batch_size, seed, threads = (
         settings["m"],
         settings["batch_size"],
@@ -458,7 +447,7 @@ def cost_task(K: int, n: int, settings: dict, *, hyper_every: int = 1, family: s
                 cho_factor(A, lower=True)
                 solve_triangular(L, B, lower=True)
 
-        floor_seconds = fastest_seconds(floor)
+        floor_seconds = float(min(common.interleaved_times({"floor": (floor, 1)}, 60)["floor"]))
     return {
         "family": family,
         "K": K,

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer import recipe, scoring
-from explorer.bench import grid
+from explorer.bench import common, grid
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import Progress, add_option_argument, parse_options
 from explorer.console import non_negative_number, positive_number, whole_number
@@ -284,12 +284,8 @@ def peak_memory_gb() -> float:
 
 def minibatch_read_ms(source, batch_size: int, repeats: int = 300) -> float:
     """Median milliseconds to draw and read one minibatch of `batch_size` rows from `source` (what a step reads)."""
-    rng, times = np.random.default_rng(12345), []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        source.batch(source.sample(rng, batch_size))
-        times.append(time.perf_counter() - start)
-    return 1e3 * float(np.median(times))
+    rng = np.random.default_rng(12345)
+    return 1e3 * common.median_seconds(lambda: source.batch(source.sample(rng, batch_size)), repeats)
 
 
 def run_options(args, n: int) -> dict:
@@ -309,15 +305,8 @@ def ratio_in_turn(engine, reference, steps: int = 50, repeats: int = 9) -> float
     """Median over `repeats` of (seconds for `steps` iterations of `engine`) / (seconds for `steps` iterations of
     `reference`), the two timed in turn: a ratio that a shared machine's load, which changes over minutes, moves
     far less than it moves ms/iteration measured minutes apart."""
-    ratios = []
-    for _ in range(repeats):
-        times = []
-        for which in (engine, reference):
-            start = time.perf_counter()
-            which.step(steps)
-            times.append(time.perf_counter() - start)
-        ratios.append(times[0] / times[1])
-    return float(np.median(ratios))
+    blocks = {"row": (lambda: engine.step(steps), 1), "reference": (lambda: reference.step(steps), 1)}
+    return common.median_ratio(common.interleaved_times(blocks, repeats), "row", "reference")
 
 
 def run_size(

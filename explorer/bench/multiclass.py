@@ -549,10 +549,18 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = BenchParser("python -m explorer bench multiclass", __doc__)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=(*DATASETS, IMBALANCED))
     parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS), choices=list(ENTRANTS))
-    parser.add_argument(
-        "--k", type=whole_number(2), default=5, help="stratified folds the data is cut into (default 5)"
-    )
-    parser.add_argument("--folds", type=whole_number(1), default=1, help="run the first FOLDS of them (default 1)")
+    for flag, least, default, nargs, help in (
+        ("--k", 2, 5, None, "stratified folds the data is cut into (default 5)"),
+        ("--folds", 1, 1, None, "run the first FOLDS of them (default 1)"),
+        ("--generated-rows", 1, 100_000, None, "rows of the generated K = 5 set"),
+        ("--gpc-rows", 1, 500, None, "most training rows for scikit-learn's GPC"),
+        ("--ovr-iterations", 1, 500, None, "iterations per one-vs-rest X-GPC class"),
+        ("--cost-classes", 3, [3, 5, 10], "*", "K of the cost table (none: no table)"),
+        ("--cost-rows", 1, [1000, 10_000, 100_000], "+", "n of the cost table"),
+        ("--cost-kernel-every", 1, [1, 5], "+",
+         "kernel step every … iterations in the cost table (default 1 and 5, a default fit's)"),
+    ):  # fmt: skip
+        parser.add_argument(flag, type=whole_number(least), default=default, nargs=nargs, help=help)
     P.add_budget_arguments(
         parser,
         20.0,
@@ -565,32 +573,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m", default=50)
     add_setting_argument(parser, "batch_size")
     add_setting_argument(parser, "seed")
-    parser.add_argument(
-        "--generated-rows", type=whole_number(1), default=100_000, help="rows of the generated K = 5 set"
-    )
-    parser.add_argument(
-        "--gpc-rows", type=whole_number(1), default=500, help="most training rows for scikit-learn's GPC"
-    )
-    parser.add_argument(
-        "--ovr-iterations", type=whole_number(1), default=500, help="iterations per one-vs-rest X-GPC class"
-    )
-    parser.add_argument(
-        "--cost-classes",
-        type=whole_number(3),
-        nargs="*",
-        default=[3, 5, 10],
-        help="K of the cost table (none: no table)",
-    )
-    parser.add_argument(
-        "--cost-rows", type=whole_number(1), nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table"
-    )
-    parser.add_argument(
-        "--cost-kernel-every",
-        type=whole_number(1),
-        nargs="+",
-        default=[1, 5],
-        help="kernel step every … iterations in the cost table (default 1 and 5, a default fit's)",
-    )
     parser.add_argument(
         "--share-datasets",
         nargs="*",

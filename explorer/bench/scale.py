@@ -97,12 +97,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     add_option_argument(
         parser, "builder option, e.g. epgpc.sites=per-point (repeatable; options of other methods are ignored)"
     )
-    parser.add_argument(
-        "--noise", type=non_negative_number, default=0.5, help="label noise sd on the latent score (default 0.5)"
-    )
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
     add_setting_argument(parser, "batch_size")
-    parser.add_argument("--seconds", type=positive_number, default=120.0, help="training-time cap per n (default 120)")
     add_setting_argument(parser, "eval_every", default=100)
     parser.add_argument(
         "--convergence",
@@ -112,35 +108,25 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "rows apart from the test set) or its global-parameter rule for X-GPC, which fires late "
         "with the Robbins–Monro step (ρ stays above ~1e-3 for 10⁵ iterations)",
     )
-    parser.add_argument(
-        "--max-ram-gb",
-        type=non_negative_number,
-        default=4.0,
-        help="data larger than this as float64 is written to disk and trained on out of core (default 4; 0: every "
-        "size from disk)",
-    )
-    parser.add_argument(
-        "--data-dir",
-        default=None,
-        help="folder for the on-disk sets, kept and reused (default: a temporary folder, removed at the end)",
-    )
-    parser.add_argument(
-        "--test-rows",
-        type=whole_number(1, floats=True),
-        default=100_000,
-        help="fresh test rows the scores are computed on (default 1e5)",
-    )
+    for flag, kind, default, help in (
+        ("--noise", non_negative_number, 0.5, "label noise sd on the latent score (default 0.5)"),
+        ("--seconds", positive_number, 120.0, "training-time cap per n (default 120)"),
+        ("--max-ram-gb", non_negative_number, 4.0,
+         "data larger than this as float64 is written to disk and trained on out of core (default 4; 0: every size "
+         "from disk)"),
+        ("--data-dir", str, None,
+         "folder for the on-disk sets, kept and reused (default: a temporary folder, removed at the end)"),
+        ("--test-rows", whole_number(1, floats=True), 100_000,
+         "fresh test rows the scores are computed on (default 1e5)"),
+        ("--chunk-rows", whole_number(1), CHUNK_ROWS,
+         f"test rows read and predicted at a time (default {CHUNK_ROWS}; a task on a cluster scores "
+         f"{scoring.TASK_ROWS:,} rows, whole chunks)"),
+    ):  # fmt: skip
+        parser.add_argument(flag, type=kind, default=default, help=help)
     parser.add_argument(
         "--test-on-disk",
         action="store_true",
         help="write the test rows to a float32 .npy pair in the data folder and score them out of core",
-    )
-    parser.add_argument(
-        "--chunk-rows",
-        type=whole_number(1),
-        default=CHUNK_ROWS,
-        help=f"test rows read and predicted at a time (default {CHUNK_ROWS}; a task on a cluster scores "
-        f"{scoring.TASK_ROWS:,} rows, whole chunks)",
     )
     add_setting_argument(parser, "seed")
     grid.add_arguments(parser)

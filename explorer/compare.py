@@ -157,23 +157,11 @@ class ComparisonResult:
     def pairs(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """The three scatter pairs of Fig. 1: name → (MCMC values, variational values), (n_test,) each; for K ≥ 3
         "mean", "variance" and "p(y=k)", every class's values in one (n_test · K,) array (point-major)."""
-        if self.n_classes > 2:
-            return {
-                name: (mcmc.ravel(), vi.ravel())
-                for name, (mcmc, vi) in zip(("mean", "variance", "p(y=k)"), self._class_arrays())
-            }
-        return {
-            "mean": (self.mcmc_mean, self.vi_mean),
-            "variance": (self.mcmc_var, self.vi_var),
-            "p(y=1)": (self.mcmc_proba, self.vi_proba),
-        }
+        names = ("mean", "variance", "p(y=k)" if self.n_classes > 2 else "p(y=1)")
+        return {name: (mcmc.ravel(), vi.ravel()) for name, (mcmc, vi) in zip(names, self._class_arrays())}
 
     def _class_arrays(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-        return (
-            (self.mcmc_mean, self.vi_mean),
-            (self.mcmc_var, self.vi_var),
-            (self.mcmc_proba, self.vi_proba),
-        )
+        return (self.mcmc_mean, self.vi_mean), (self.mcmc_var, self.vi_var), (self.mcmc_proba, self.vi_proba)
 
     @property
     def latent_per_class(self) -> bool:

@@ -173,7 +173,8 @@ class SweepRun:
     """What every Gibbs sampler's run shares, one chain set (`GibbsChains`) or several (the stick-breaking sampler's
     logits, `explorer.gibbs_stickbreaking.StickBreakingGibbsSampler`): the run length and its clock, `run` in slices,
     the refusal to summarise before a draw is stored, and R̂/ESS of the monitored scalars. A subclass holds
-    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and `step`."""
+    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and
+    `_sweeps(k)` (k sweeps of every chain, which `step` times)."""
 
     @property
     def finished(self) -> bool:
@@ -198,6 +199,14 @@ class SweepRun:
             if progress is not None:
                 progress(self.sweeps_done, self.total_sweeps)
         return self
+
+    def step(self, k: int = 1) -> int:
+        """Add up to k ≥ 0 sweeps to every chain (fewer if the run length is reached); return the number done."""
+        k = min(count(k), self.total_sweeps - self.sweeps_done)
+        start = time.perf_counter()
+        self._sweeps(k)
+        self.seconds += time.perf_counter() - start
+        return k
 
     def _require_draws(self) -> None:
         """RuntimeError saying how far the run is when no draw is stored yet."""
@@ -386,10 +395,8 @@ class GibbsChains(SweepRun, ABC):
             return conditional_latent_precision(self.K_inv, omega, y, z, self._work)
         return conditional_latent_whitened(self.L, omega, y, z, self._work)
 
-    def step(self, k: int = 1) -> int:
-        """Add up to k ≥ 0 sweeps to every chain (fewer if the run length is reached); return the number done."""
-        k = min(count(k), self.total_sweeps - self.sweeps_done)
-        start = time.perf_counter()
+    def _sweeps(self, k: int) -> None:
+        """k sweeps of every chain, each recording its traces and, after burn-in, every `thin`-th draw."""
         for _ in range(k):
             for chain in range(self.n_chains):
                 self._sweep_chain(chain)
@@ -399,8 +406,6 @@ class GibbsChains(SweepRun, ABC):
             if after_burn_in > 0 and after_burn_in % self.thin == 0 and self.draws_stored < self._draws.shape[1]:
                 self._draws[:, self.draws_stored] = self.f
                 self.draws_stored += 1
-        self.seconds += time.perf_counter() - start
-        return k
 
     # ----- stored output -----------------------------------------------------------------------------------------
     @property

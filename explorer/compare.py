@@ -202,11 +202,9 @@ class ComparisonResult:
         for name, pair in self.pair_summaries().items():
             out.update({f"{name}/{key}": value for key, value in asdict(pair).items()})
         out["mean/mcmc_se_max"] = float(np.max(self.mcmc_mean_se))
-        P_vi, P_mcmc = (
-            (self.vi_proba, self.mcmc_proba)
-            if self.n_classes > 2
-            else (class_probabilities(self.vi_proba), class_probabilities(self.mcmc_proba))
-        )
+        P_vi, P_mcmc = self.vi_proba, self.mcmc_proba
+        if self.n_classes == 2:
+            P_vi, P_mcmc = class_probabilities(P_vi), class_probabilities(P_mcmc)
         nll_vi = metrics.negative_log_likelihood(P_vi, self.y_test)
         nll_mcmc = metrics.negative_log_likelihood(P_mcmc, self.y_test)
         error_vi = metrics.error_rate(P_vi, self.y_test)

@@ -418,12 +418,8 @@ def cost_task(K: int, n: int, settings: dict, *, hyper_every: int = 1, family: s
     "threads", default 0 and 1), its floor (J m × m Cholesky factorisations and J triangular solves with s
     right-hand sides, J the family's latent functions: K for the logistic-softmax families, K − 1 for
     stick-breaking; timed here, the least of 60 readings) and their ratio."""
-    m, batch_size, seed, threads = (
-        settings["m"],
-        settings["batch_size"],
-        settings.get("seed", 0),
-        settings.get("threads", 1),
-    )
+    m, batch_size = settings["m"], settings["batch_size"]
+    seed, threads = settings.get("seed", 0), settings.get("threads", 1)
     family = default_family() if family is None else family
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))

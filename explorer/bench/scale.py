@@ -37,7 +37,7 @@ from explorer.bench import common, grid
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import Progress, add_option_argument, parse_options
 from explorer.console import non_negative_number, positive_number, whole_number
-from explorer.data.sources import NpySource
+from explorer.data.sources import open_source
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.scaling import ScaledSource
@@ -169,7 +169,7 @@ def test_set(args, folder: Path) -> DataSource:
     if not args.test_on_disk:
         return ArraySource(*susy_like(rows, np.random.default_rng([args.seed, 99]), args.noise))
     path = on_disk_set(rows, args, folder, "test")[0]
-    return NpySource(path, path.with_name(f"{path.stem}_labels.npy"))
+    return open_source(path)
 
 
 def scores_in_turn(engine, test: DataSource, args, client, note, repeats: int = 3) -> dict:
@@ -224,7 +224,7 @@ def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path):
     from its chunks, Z by k-means++ on a seeded sample (`recipe.start_run` with a source)."""
     path, write_seconds = on_disk_set(n, args, folder)
     start = time.perf_counter()
-    source = NpySource(path, path.with_name(f"{path.stem}_labels.npy"))
+    source = open_source(path)  # the labels in <stem>_labels.npy beside it
     tracemalloc.start()  # the chunked passes' allocations are freed: what stays is the method's state
     started = recipe.start_run(
         args.method,
@@ -237,11 +237,9 @@ def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path):
         inducing_rng=np.random.default_rng([args.seed, n]),
         **run_options(args, n),
     )
-    storage = "disk (.npy float32, out of core)"
-    file_gb = (path.stat().st_size + path.with_name(f"{path.stem}_labels.npy").stat().st_size) / 1e9
     return started, {
-        "storage": storage,
-        "file_gb": file_gb,
+        "storage": "disk (.npy float32, out of core)",
+        "file_gb": (path.stat().st_size + source.y_path.stat().st_size) / 1e9,
         "write_seconds": write_seconds,
         "open_seconds": time.perf_counter() - start,
     }

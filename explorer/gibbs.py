@@ -264,15 +264,8 @@ class GibbsChains(SweepRun, ABC):
         self.n = len(self.y)
         self._check_labels()
         rng = generator(rng)
-        n_chains, burn_in, n_samples, max_stored_draws = (
-            count(value, name)
-            for value, name in (
-                (n_chains, "n_chains"),
-                (burn_in, "burn_in"),
-                (n_samples, "n_samples"),
-                (max_stored_draws, "max_stored_draws"),
-            )
-        )
+        given = {"n_chains": n_chains, "burn_in": burn_in, "n_samples": n_samples, "max_stored_draws": max_stored_draws}
+        n_chains, burn_in, n_samples, max_stored_draws = (count(value, name) for name, value in given.items())
         if self.n > N_MAX and not force:
             raise ValueError(
                 f"n = {self.n} training points exceeds the Gibbs limit N_MAX = {N_MAX} (each sweep is "
@@ -295,12 +288,10 @@ class GibbsChains(SweepRun, ABC):
                 f"keep at least 1 and at most max_stored_draws = {max_stored_draws}"
             )
         self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, n_chains, burn_in, n_samples, thin
+        if monitor is None:  # up to 3 points spread over the data
+            monitor = np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
         try:
-            self.monitor = (
-                np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
-                if monitor is None
-                else np.asarray(monitor, dtype=int)
-            )
+            self.monitor = np.asarray(monitor, dtype=int)
         except (TypeError, ValueError, OverflowError):
             raise ValueError(
                 f"monitor must be a 1-D array of training indices in [0, {self.n}), got {monitor!r}"
@@ -310,14 +301,9 @@ class GibbsChains(SweepRun, ABC):
                 f"monitor must be a 1-D array of at most 100 training indices in [0, {self.n}), got {self.monitor}"
             )
         self.trace_names = ["log_likelihood"] + self._trace_names()
-        stored = (
-            8
-            * n_chains
-            * (
-                (burn_in + n_samples) * len(self.trace_names)
-                + (n_samples // thin) * (math.prod(self.latent_shape) + self._stored_per_draw())
-            )
-        )
+        per_chain = (burn_in + n_samples) * len(self.trace_names)  # float64 traces and draws
+        per_chain += (n_samples // thin) * (math.prod(self.latent_shape) + self._stored_per_draw())
+        stored = 8 * n_chains * per_chain
         if stored > MAX_STORED_BYTES:
             raise ValueError(
                 f"{n_chains} chains × ({burn_in} + {n_samples}) sweeps would store {stored / 1e9:.3g} GB "
@@ -337,11 +323,9 @@ class GibbsChains(SweepRun, ABC):
         if form == "auto":
             form = "precision" if self.condition_number <= PRECISION_FORM_MAX_CONDITION else "whitened"
         self.form = form
-        self.K_inv = (
-            np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False))
-            if form == "precision"
-            else None
-        )
+        self.K_inv = None
+        if form == "precision":
+            self.K_inv = np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False))
 
         self.rngs = rng.spawn(self.n_chains)
         self.rng = rng  # what is left of the caller's stream after the chains' (a subclass may spawn more)

@@ -135,11 +135,8 @@ def update_benchmarks_md(
         f"load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
         f"{markdown.strip()}\n"
     )
-    text = (
-        path.read_text()
-        if path.exists()
-        else "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
-    )
+    text = "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
+    text = path.read_text() if path.exists() else text
     pattern = re.compile(rf"^## {re.escape(section)}\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(text):
         text = pattern.sub(lambda _: body + "\n", text)

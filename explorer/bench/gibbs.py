@@ -183,18 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     with pinned_blas(args.threads):
         rows = sweep_rows(args.sizes, args.repeats, args.kernel)
         kernel = figure1_kernel(args.kernel)
-        fig = (
-            None
-            if args.skip_fig1
-            else figure1(
-                kernel,
-                args.seed,
-                n_samples=args.samples,
-                burn_in=args.burn_in,
-                n_chains=args.chains,
-                n_inducing=args.inducing,
-            )
-        )
+        study = dict(n_samples=args.samples, burn_in=args.burn_in, n_chains=args.chains, n_inducing=args.inducing)
+        fig = None if args.skip_fig1 else figure1(kernel, args.seed, **study)
 
     markdown = (
         "Seconds per sweep of one chain (PG draws + f | ω), medians of "

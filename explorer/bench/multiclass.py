@@ -222,14 +222,9 @@ def entrant_split(split: P.Split, options: dict) -> tuple[P.Split, dict]:
     options = dict(options)
     kernel = split.kernel
     if "variance" in options or "ard" in options:
-        kernel = make_kernel(
-            kernel.name,
-            np.full(split.X_train.shape[1], kernel.mean_lengthscale)
-            if options.pop("ard", False)
-            else kernel.lengthscale,
-            options.pop("variance", kernel.variance),
-            kernel.nugget,
-        )
+        ard = options.pop("ard", False)  # one lengthscale per feature, each at ℓ₀
+        lengthscale = np.full(split.X_train.shape[1], kernel.mean_lengthscale) if ard else kernel.lengthscale
+        kernel = make_kernel(kernel.name, lengthscale, options.pop("variance", kernel.variance), kernel.nugget)
     split = dataclasses.replace(split, kernel=kernel)
     if "class_order" in options:
         rule, K = options.pop("class_order"), int(max(split.y_train.max(), split.y_test.max()) + 1)

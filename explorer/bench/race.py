@@ -238,14 +238,10 @@ def markdown(folds: list[dict], args) -> str:
         for method, r in race["methods"].items():
             gain = race["speedups"].get(method)
             target = f" ({TARGETS[method]:g}×)" if method in TARGETS else ""
-            gain_cells = (
-                (
-                    f"{_ratio(gain, 'settled_0.01')}{target} | {_ratio(gain, 'first_0.01')} | "
-                    f"{gain['final_nll_gap']:+.4f}"
-                )
-                if gain
-                else " | | "
-            )
+            gain_cells = " | | "
+            if gain:
+                gain_cells = f"{_ratio(gain, 'settled_0.01')}{target} | {_ratio(gain, 'first_0.01')} | "
+                gain_cells += f"{gain['final_nll_gap']:+.4f}"
             lines.append(
                 f"| {fold + 1} | {method} | {r['final_nll']:.4f} | {r['final_error']:.4f} | "
                 f"{r['ms_per_iteration']:.2f} | {P.fmt_seconds(r['first_0.01'])} | "
@@ -268,10 +264,9 @@ def markdown(folds: list[dict], args) -> str:
     bands = ", ".join(f"{race['best_nll']:.4f} (1% edge {race['band_edge']:.4f})" for race in folds)
     verdicts = "".join(f"\n\nFold {fold + 1}: {race['verdict']}" for fold, race in enumerate(folds))
     paper = P.PAPER_TABLE1.get(args.dataset)
-    paper_line = (
-        ""
-        if paper is None
-        else (
+    paper_line = ""
+    if paper is not None:
+        paper_line = (
             f"\n\nPaper, Table 1 ({P.PAPER_NAMES[args.dataset]}; time to its stopping rule, its machine and code): X-GPC "
             f"{P.fmt_mean_sd(paper['xgpc'][2])} s, NLL {P.fmt_mean_sd(paper['xgpc'][1])}; "
             + "; ".join(
@@ -281,7 +276,6 @@ def markdown(folds: list[dict], args) -> str:
             )
             + "."
         )
-    )
     return (
         "\n".join(lines)
         + verdicts

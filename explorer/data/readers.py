@@ -238,11 +238,7 @@ def _fast_table(content: bytes, header: list[str], label_at: int, delimiter: str
     is a finite number and every row has a non-empty label, else None (the careful reader then decides)."""
     import pandas as pd  # here, not at the top: importing pandas takes about a second
 
-    options = (
-        dict(sep=delimiter, quoting=csv.QUOTE_MINIMAL)
-        if delimiter is not None
-        else dict(sep=r"\s+", quoting=csv.QUOTE_NONE)
-    )
+    options = dict(sep=delimiter or r"\s+", quoting=csv.QUOTE_NONE if delimiter is None else csv.QUOTE_MINIMAL)
     columns = list(range(len(header)))
     try:
         frame = pd.read_csv(

@@ -79,31 +79,21 @@ def held_out(engine, split: P.Split) -> dict:
 def compare_at_kernel(split: P.Split, kernel, max_sweeps: int) -> dict:
     """X-GPC's and SVGP's full-batch optima at `kernel`: held-out metrics, L_orig per point, sweeps, seconds."""
     n = len(split.y_train)
+
+    def optimum(engine, fit, **bounds) -> dict:  # held-out metrics, bounds per point, the fit's own record
+        run = {"sweeps": fit.sweeps, "seconds": fit.seconds, "converged": fit.converged}
+        return {**held_out(engine, split), **bounds, **run}
+
     xgpc = full_batch_engine("xgpc", split.X_train, split.y_train, split.Z, kernel)
     fit = fit_to_optimum(xgpc, tolerance=TOLERANCE, max_sweeps=max_sweeps)
-    out = {
-        "xgpc": {
-            **held_out(xgpc, split),
-            "exact_bound_per_point": nonaugmented_elbo(xgpc) / n,
-            "augmented_bound_per_point": xgpc.elbo() / n,
-            "sweeps": fit.sweeps,
-            "seconds": fit.seconds,
-            "converged": fit.converged,
-        }
-    }
+    bounds = {"exact_bound_per_point": nonaugmented_elbo(xgpc) / n, "augmented_bound_per_point": xgpc.elbo() / n}
+    out = {"xgpc": optimum(xgpc, fit, **bounds)}
     for rho in SVGP_STEPS:  # natural-gradient steps are not coordinate ascent: a large ρ can diverge
         svgp = full_batch_engine("svgp-natgrad", split.X_train, split.y_train, split.Z, kernel, rho=rho)
         fit = fit_to_optimum(svgp, tolerance=TOLERANCE, max_sweeps=max_sweeps)
         if fit.converged:
             break
-    out["svgp"] = {
-        **held_out(svgp, split),
-        "exact_bound_per_point": svgp.elbo() / n,
-        "sweeps": fit.sweeps,
-        "seconds": fit.seconds,
-        "converged": fit.converged,
-        "rho": rho,
-    }
+    out["svgp"] = {**optimum(svgp, fit, exact_bound_per_point=svgp.elbo() / n), "rho": rho}
     return out
 
 

@@ -6,11 +6,9 @@ K = 5 set (`make_classification`, --generated-rows rows, default 10⁵) and a ge
 ("binary": K = 3, 3,000 rows), and on request an imbalanced K = 5 set ("imbalanced"); none needs the network.
 
 Every fit is a `run.Run` with the shared settings and seed policy, as `bench table1` and `bench race` start theirs:
-each data set's stratified k-fold split (the first --folds of --k) is prepared by `protocol.prepare_split` under the
-"clean" protocol (per-fold standardisation on the training rows, a stratified 10% validation part of the training
-fold that the traces watch and no one trains on, k-means++ Z (m = --m) from the run's inducing stream, the initial
-kernel ℓ = √d, σ² = 1, γ = 1e-4) and every Run is `protocol.make_trainer`'s on it (seed + fold; the minibatch stream
-from the seed). The entrants (`ENTRANTS`, one line each) are of three kinds:
+each data set's stratified folds (the first --folds of --k) prepared by `protocol.prepare_split` under the "clean"
+protocol (m = --m) and every Run `protocol.make_trainer`'s on it (seed + fold). The entrants (`ENTRANTS`, one line
+each) are of three kinds:
   "race"     a Run of a method (`methods.METHODS`) with its settings; all of them race on the fold in fair slices of
              training time (`studies.race.Race`, --seconds each, evaluation time excluded, evaluated about 40 times
              per decade of iterations on at most --eval-points validation rows), so they meet the same machine load;
@@ -40,9 +38,8 @@ The share of a default `XGPClassifier(random_state=0)` fit's time that goes to i
 held-out NLL and the ELBO column) on each of --share-datasets (generated: 5,000 rows), from the fit's Trainer
 (`Trainer.evaluation_share`).
 
-The grid is a list of independent `grid.Task`s (one race per (data set, fold), one task per other entrant), each a
-module-level function of plain values that loads its own data and split, so a grid runner can farm them out. Its
-JSON holds each fit's reliability table; `python -m explorer.views.reliability_figure JSON PNG` draws them.
+The grid (`grid`) holds one race per (data set, fold) and one task per other entrant. Its JSON holds each fit's
+reliability table; `python -m explorer.views.reliability_figure JSON PNG` draws them.
 """
 
 from __future__ import annotations

@@ -161,16 +161,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         default=RESULTS_DIR,
         help=f"folder for the table (Markdown) and the numbers (JSON) (default: ./{RESULTS_DIR})",
     )
-    parser.add_argument(
-        "--write-benchmarks-md",
-        action="store_true",
-        help=f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)",
-    )
-    parser.add_argument(
-        "--no-write-md",
-        action="store_true",
-        help="write no files (only print the table, and the JSON if --json is given)",
-    )
+    for flag, help in (
+        ("--write-benchmarks-md", f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)"),
+        ("--no-write-md", "write no files (only print the table, and the JSON if --json is given)"),
+    ):
+        parser.add_argument(flag, action="store_true", help=help)
 
 
 def setting_value(name: str, text: str):

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import math
 import sys
 import time
@@ -582,15 +583,9 @@ def main(argv: list[str] | None = None) -> int:
     records = records_of(grid.run(tasks(args), args))
     families = cost_families()
     cost_rows = []
-    for every in args.cost_kernel_every:
-        for K in args.cost_classes:
-            for n in args.cost_rows:
-                for family in families:
-                    print(
-                        f"multiclass: timing an iteration ({family}) at K {K}, n {n}, kernel every {every}",
-                        file=sys.stderr,
-                    )
-                    cost_rows.append(cost_task(K, n, settings_of(args), hyper_every=every, family=family))
+    for every, K, n, family in itertools.product(args.cost_kernel_every, args.cost_classes, args.cost_rows, families):
+        print(f"multiclass: timing an iteration ({family}) at K {K}, n {n}, kernel every {every}", file=sys.stderr)
+        cost_rows.append(cost_task(K, n, settings_of(args), hyper_every=every, family=family))
     share_rows = []
     for name in args.share_datasets:
         for family in families:

@@ -93,18 +93,8 @@ def download(
                 if total is not None and total > MAX_FILE_BYTES:
                     raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
                 read = getattr(response, "read1", response.read)  # what has arrived, so the deadline is checked often
-                with (
-                    open(partial, "wb") as out,
-                    tqdm(
-                        total=total,
-                        unit="B",
-                        unit_scale=True,
-                        unit_divisor=1024,
-                        desc=target.name,
-                        disable=not progress,
-                        file=sys.stderr,
-                    ) as bar,
-                ):
+                meter = dict(total=total, unit="B", unit_scale=True, unit_divisor=1024, disable=not progress)
+                with open(partial, "wb") as out, tqdm(**meter, desc=target.name, file=sys.stderr) as bar:
                     while block := read(BLOCK_BYTES):
                         received += len(block)
                         if received > MAX_FILE_BYTES:

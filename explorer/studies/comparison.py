@@ -323,13 +323,9 @@ def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int
             return
         shown[0] = now
         elapsed, swept = now - first["time"], done - first["done"]
-        tail = (
-            f"about {elapsed * (total - done) / swept:.0f} s left"
-            if done < total and swept > 0
-            else "estimating the time left"
-            if done < total
-            else "done"
-        )
+        tail = "done" if done >= total else "estimating the time left"
+        if done < total and swept > 0:
+            tail = f"about {elapsed * (total - done) / swept:.0f} s left"
         out = stream if stream is not None else sys.stderr
         line = f"Gibbs sampling: {done:,} of {total:,} sweeps per chain ({100 * done / total:.0f}%), {tail}"
         out.write("\r" + line.ljust(80) + ("\n" if done >= total else ""))  # padded: a shorter line hides a longer

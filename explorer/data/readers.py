@@ -423,18 +423,8 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
 # ------------------------------------------------------------------------------------------------------------- npz
 
 NPY_MAGIC = b"\x93NUMPY"
-NPY_READ_ERRORS = (
-    ValueError,
-    OSError,
-    EOFError,
-    KeyError,
-    RuntimeError,
-    NotImplementedError,
-    SyntaxError,
-    tokenize.TokenError,
-    zipfile.BadZipFile,
-    zlib.error,
-)
+NPY_READ_ERRORS = (ValueError, OSError, EOFError, KeyError, RuntimeError, NotImplementedError, SyntaxError)
+NPY_READ_ERRORS += (tokenize.TokenError, zipfile.BadZipFile, zlib.error)
 """What NumPy's .npy/.npz readers raise on a damaged file (a garbled header is parsed as a Python literal)."""
 
 
@@ -516,15 +506,8 @@ def read_npz(file, *, source_name: str | None = None):
 
 # ------------------------------------------------------------------------------------------------------- load_file
 
-LOADERS = {
-    ".csv": "csv",
-    ".tsv": "csv",
-    ".txt": "csv",
-    ".libsvm": "libsvm",
-    ".svm": "libsvm",
-    ".svmlight": "libsvm",
-    ".npz": "npz",
-}
+LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), "csv") | dict.fromkeys((".libsvm", ".svm", ".svmlight"), "libsvm")
+LOADERS[".npz"] = "npz"
 DEFAULT_LABEL_NAMES = ("label", "y", "class", "target")
 
 

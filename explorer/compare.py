@@ -205,25 +205,13 @@ class ComparisonResult:
         P_vi, P_mcmc = self.vi_proba, self.mcmc_proba
         if self.n_classes == 2:
             P_vi, P_mcmc = class_probabilities(P_vi), class_probabilities(P_mcmc)
-        nll_vi = metrics.negative_log_likelihood(P_vi, self.y_test)
-        nll_mcmc = metrics.negative_log_likelihood(P_mcmc, self.y_test)
-        error_vi = metrics.error_rate(P_vi, self.y_test)
-        error_mcmc = metrics.error_rate(P_mcmc, self.y_test)
-        out.update(
-            {
-                "mean_kl": self.mean_kl,
-                "nll_vi": nll_vi,
-                "nll_mcmc": nll_mcmc,
-                "nll_difference": nll_vi - nll_mcmc,
-                "error_vi": error_vi,
-                "error_mcmc": error_mcmc,
-                "error_difference": error_vi - error_mcmc,
-                "elbo_augmented": self.elbo_augmented,
-                "elbo_nonaugmented": self.elbo_nonaugmented,
-                "bound_difference": self.elbo_nonaugmented - self.elbo_augmented,
-                "augmentation_gap": self.augmentation_gap,
-            }
-        )
+        out["mean_kl"] = self.mean_kl
+        for name, score in (("nll", metrics.negative_log_likelihood), ("error", metrics.error_rate)):
+            vi, mcmc = score(P_vi, self.y_test), score(P_mcmc, self.y_test)
+            out |= {f"{name}_vi": vi, f"{name}_mcmc": mcmc, f"{name}_difference": vi - mcmc}
+        elbo = {"elbo_augmented": self.elbo_augmented, "elbo_nonaugmented": self.elbo_nonaugmented}
+        out |= elbo | {"bound_difference": self.elbo_nonaugmented - self.elbo_augmented}
+        out["augmentation_gap"] = self.augmentation_gap
         out.update({f"mcmc/{key}": value for key, value in self.mcmc_diagnostics.items()})
         out.update({f"cost/{key}": value for key, value in self.cost.items()})
         return out

@@ -384,15 +384,9 @@ def main(argv: list[str] | None = None) -> int:
             "test error": r["test_error"],
             "test NLL": r["test_nll"],
             "test scores s": r["score_serial_seconds"],
-            **(
-                {
-                    f"test scores on {workers} workers s": r["score_cluster_seconds"],
-                    "speed-up": r["score_speedup"],
-                    "same scores": "yes" if r["cluster_scores_equal"] else "NO",
-                }
-                if on_cluster
-                else {}
-            ),
+            f"test scores on {workers} workers s": r["score_cluster_seconds"],  # shown on a cluster only
+            "speed-up": r["score_speedup"],
+            "same scores": "yes" if r["cluster_scores_equal"] else "NO",
             "state MB": r["state_mb"],
             "step peak MB": r["step_peak_mb"],
             "kept after 100 steps MB": r["step_growth_mb"],
@@ -414,7 +408,9 @@ def main(argv: list[str] | None = None) -> int:
         if on_cluster
         else ""
     )
-    text = markdown_table(rows) + (
+    cluster_columns = (f"test scores on {workers} workers s", "speed-up", "same scores")
+    shown = [column for column in rows[0] if on_cluster or column not in cluster_columns]
+    text = markdown_table(rows, shown) + (
         f"\n\n{args.method}{options}, synthetic SUSY-like data (d = {D}, label noise {args.noise:g}; "
         f"`explorer/bench/scale.py`), m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the "
         f"paper's {RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time "

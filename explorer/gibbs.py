@@ -521,7 +521,6 @@ class GibbsSampler(GibbsChains):
         total = np.zeros(means.shape[1])
         for start in range(0, len(means), rows):
             block = means[start : start + rows]
-            total += (
-                logit_predictive_probability(block.ravel(), np.tile(var, len(block))).reshape(block.shape).sum(axis=0)
-            )
+            predictive = logit_predictive_probability(block.ravel(), np.tile(var, len(block)))
+            total += predictive.reshape(block.shape).sum(axis=0)
         return class_probabilities(total / len(means))

@@ -199,17 +199,8 @@ def fold_split(name: str, fold: int, settings: dict) -> tuple[P.Split, int]:
     number of rows."""
     X, y = load(name, settings["generated_rows"])
     train, test = P.folds(name, y, settings["k"], PROTOCOL, settings["seed"])[fold]
-    return P.prepare_split(
-        name,
-        X,
-        y,
-        train,
-        test,
-        PROTOCOL,
-        m=settings["m"],
-        seed=settings["seed"] + fold,
-        monitor_points=settings["eval_points"],
-    ), len(y)
+    options = dict(m=settings["m"], seed=settings["seed"] + fold, monitor_points=settings["eval_points"])
+    return P.prepare_split(name, X, y, train, test, PROTOCOL, **options), len(y)
 
 
 def entrant_split(split: P.Split, options: dict) -> tuple[P.Split, dict]:

@@ -93,11 +93,8 @@ def fit(name: str, fold: int, method: str, settings: dict) -> dict:
     X, y = P.shared_dataset(name, settings["protocol"])
     split = P.task_split(name, fold, settings)
     trainer = P.task_trainer(method, split, fold, settings, settings["options"].get(method), settings["convergence"])
-    trainer.run(
-        seconds=settings["seconds"],
-        max_iter=settings["iterations"],
-        stop_at_convergence=settings["convergence"] != "none",
-    )
+    budget = dict(seconds=settings["seconds"], max_iter=settings["iterations"])
+    trainer.run(**budget, stop_at_convergence=settings["convergence"] != "none")
     return {
         "dataset": name,
         "n": len(y),

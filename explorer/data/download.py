@@ -215,12 +215,8 @@ def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: 
             )
         cached = root / (inside + ".gz")
         if not cached.exists():
-            plain = download(
-                f"{openml_url.rstrip('/')}/{inside}",
-                cached.with_name(cached.stem),
-                progress=progress,
-                deadline=deadline,
-            )
+            url = f"{openml_url.rstrip('/')}/{inside}"
+            plain = download(url, cached.with_name(cached.stem), progress=progress, deadline=deadline)
             partial = cached.with_name(cached.name + ".partial")
             with open(plain, "rb") as source, gzip.open(partial, "wb") as target:
                 while block := source.read(BLOCK_BYTES):

@@ -129,16 +129,8 @@ def figure1(kernel: Kernel, seed: int, **study) -> dict:
             print(f"  sweep {done}/{total}", file=sys.stderr)
 
     start = time.perf_counter()
-    run = run_comparison(
-        X,
-        y.astype(float),
-        kernel,
-        test_fraction=0.2,
-        seed=seed,
-        max_stored_draws=study["n_samples"],
-        progress=progress,
-        **study,
-    )
+    kept = dict(max_stored_draws=study["n_samples"], progress=progress)  # every draw kept
+    run = run_comparison(X, y.astype(float), kernel, test_fraction=0.2, seed=seed, **kept, **study)
     return {"run": run, "estimated_seconds": estimate, "wall_seconds": time.perf_counter() - start}
 
 

@@ -4,8 +4,7 @@
 All methods share the kernel, the inducing inputs Z, the minibatch size and the random stream, so runs are
 comparable (DESIGN §4): given the same seed they see the same minibatches. Step-size defaults come from
 `schedules.DEFAULT_STEP_RULES`; `step_size` is a rule name or a rule object, and rho, tau, kappa left at None take
-the method's row of that table. X (n, d) may also be a `sources.DataSource` with y None; labels y (n,) are class
-indices 0…K−1 (`validation.encode_labels`).
+the method's row of that table.
 
 Options reach the engines by one route, declared once (`explorer.settings`) and relayed by no signature: `build` takes
 them as keywords; the options every method turns into objects (`SHARED_OPTIONS`: the step-size rule, kernel
@@ -13,12 +12,8 @@ learning) and those a builder turns into objects (`BUILDER_OPTIONS`: a likelihoo
 here; every other option goes by name to the engine whose constructor chain takes it (`engine_keywords`,
 `engine_options`): a builder only names the engine class (one of its method's `ENGINES`, checked) and the objects it
 made. A name the method does not read is refused (`option_names`). A new engine option is therefore a settings row
-and the engine's keyword (`tests/test_run.py` checks that the two cannot drift).
-
-Each method declares the numbers of classes K it supports (`CLASS_COUNTS`); a face checks the user's labels against
-it with `check_classes` before building. The non-augmented SVGPs take their likelihood by name
-(`svgp_likelihood`): for two classes from `likelihoods.LINKS` (`link="logit"`, the paper's, or "probit"); for K ≥ 3
-the softmax (`likelihoods.Softmax`), the logit's K-class form ("logit" or "softmax"; there is no K-class probit here).
+and the engine's keyword (`tests/test_run.py` checks that the two cannot drift). A face checks the user's labels
+against the numbers of classes each method supports (`CLASS_COUNTS`, `check_classes`) before building.
 """
 
 from __future__ import annotations
@@ -44,14 +39,6 @@ from explorer.xgpc_stickbreaking import (
     XGPCStickBreaking,
 )
 
-
-def link_by_name(link: str) -> Link:
-    """The likelihood `likelihoods.LINKS[link]`; ValueError naming the choices for another name."""
-    if link not in LINKS:
-        raise ValueError(f"link must be one of {sorted(LINKS)}, got {show(link)}")
-    return LINKS[link]
-
-
 MULTICLASS_LINKS = ("logit", *MULTICLASS_LIKELIHOODS)
 """The link names the K ≥ 3 SVGPs take: the logit means the softmax (the logit is its two-class case), the others
 name a likelihood of `likelihoods.MULTICLASS_LIKELIHOODS`."""
@@ -68,7 +55,9 @@ def svgp_likelihood(link: str, n_classes: int) -> Link | Softmax:
                 f"one of {['logit', *MULTICLASS_LIKELIHOODS]} (the logit's K-class form is the softmax)"
             )
         return MULTICLASS_LIKELIHOODS.get(link, Softmax)(n_classes)
-    return link_by_name(link)
+    if link not in LINKS:
+        raise ValueError(f"link must be one of {sorted(LINKS)}, got {show(link)}")
+    return LINKS[link]
 
 
 SHARED_OPTIONS = ("step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate")
@@ -204,7 +193,7 @@ the logistic-softmax), whose constructor keywords are options (`option_names`); 
 
 CLASS_COUNTS = {"xgpc": (2, None), "svgp-adam": (2, None), "svgp-natgrad": (2, None), "epgpc": (2, 2)}
 """The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. X-GPC takes any
-K (two classes: the paper's logit model; more: the augmented logistic-softmax, `xgpc_multiclass`); the SVGPs too (two
+K (two classes: the paper's logit model; more: stick-breaking or the logistic-softmax, `ENGINES`); the SVGPs too (two
 classes: the logit or probit link; more: the softmax, `svgp_likelihood`); EPGPC's probit is binary."""
 
 

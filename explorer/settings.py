@@ -3,9 +3,7 @@
 Every face of a run reads this table: the param `Model` (its parameters), `XGPClassifier` (its parameters and
 `_parameter_constraints`, and the entries of its one `options` mapping, `estimator.checked_options`), the dashboard
 (widgets, labels, URL keys) and the benchmarks (their run flags). A new setting is one `Setting` here, plus the code
-that reads it, which its `reader` names: an engine's constructor keyword of the same name ("engine", reached by
-`methods.build` through `methods.engine_options`, so a new engine option is a row here plus the engine that reads
-it), `explorer.methods` turning it into an object ("builder") or a line of `run.py` ("run").
+that reads it, which its `reader` names (`Setting`).
 
 Groups: "data" (which rows, and the seed of everything random), "method", "inducing", "steps" (minibatches, the
 step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (the further options of
@@ -85,18 +83,11 @@ class Setting:
         if self.choices is not None:
             return "one of " + ", ".join(map(str, self.choices))
         low_in, high_in = self.inclusive
-        if self.low is not None and self.high is not None:
-            if low_in and high_in:
-                return f"from {self.low:g} to {self.high:g}"
-            return (
-                f"{'at least' if low_in else 'above'} {self.low:g} and {'at most' if high_in else 'below'} "
-                f"{self.high:g}"
-            )
-        if self.low is not None:
-            return f"{'at least' if low_in else 'above'} {self.low:g}"
-        if self.high is not None:
-            return f"{'at most' if high_in else 'below'} {self.high:g}"
-        return "any value"
+        if self.low is not None and self.high is not None and low_in and high_in:
+            return f"from {self.low:g} to {self.high:g}"
+        low = None if self.low is None else f"{'at least' if low_in else 'above'} {self.low:g}"
+        high = None if self.high is None else f"{'at most' if high_in else 'below'} {self.high:g}"
+        return " and ".join(words for words in (low, high) if words) or "any value"
 
     def requirement(self) -> str:
         """What a value must be, in words: 'a whole number from 1 to 2000', 'a finite number above 0 and at most

@@ -28,12 +28,10 @@ def whole_number(low: int, high: int | None = None, floats: bool = False):
             number = float(text) if floats else int(text)
         except ValueError:
             number = None
-        if number is None or not math.isfinite(number) or number != int(number):
+        whole = number is not None and math.isfinite(number) and number == int(number)
+        if not whole or number < low or (high is not None and number > high):
             raise argparse.ArgumentTypeError(f"must be a whole number {allowed}, got {text!r}")
-        number = int(number)
-        if number < low or (high is not None and number > high):
-            raise argparse.ArgumentTypeError(f"must be a whole number {allowed}, got {text!r}")
-        return number
+        return int(number)
 
     parse.__name__ = "whole number"
     return parse

@@ -93,8 +93,11 @@ def check_scheduler(address: str, seconds: float = CHECK_SECONDS, *, named_by: s
         finally:
             await comm.close()
 
-    try:
-        answer = _in_a_thread_of_its_own(asyncio.wait_for(identity(), max(give_up - time.monotonic(), 0.1)))
+    try:  # on an event loop and a thread of its own: the caller's thread may have a running loop (a notebook) or be
+        # about to start one (a server), which this leaves alone
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:
+            wait = asyncio.wait_for(identity(), max(give_up - time.monotonic(), 0.1))
+            answer = thread.submit(asyncio.run, wait).result()
     except ValueError as err:  # a scheme Dask does not know, or an address it cannot read
         raise SchedulerError(f"{malformed} ({err})") from None
     except (OSError, TimeoutError):
@@ -106,13 +109,6 @@ def check_scheduler(address: str, seconds: float = CHECK_SECONDS, *, named_by: s
         kind = answer.get("type") if isinstance(answer, dict) else type(answer).__name__
         raise SchedulerError(f"{where}: what answers there is not a Dask scheduler (a {kind}). {HOW_TO_START}")
     return address
-
-
-def _in_a_thread_of_its_own(coroutine):
-    """`coroutine`'s result, run on an event loop of its own in a thread of its own: the caller's thread may have a
-    running loop (a notebook) or be about to start one (a server), which this leaves alone."""
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, coroutine).result()
 
 
 def open_client(client, named_by: str = "client"):

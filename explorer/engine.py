@@ -50,7 +50,7 @@ from explorer.hyperparameters import Adam, kernel_step_guard, learned_kernel
 from explorer.inputs import count, minibatch_size, query_points
 from explorer.kernels import Kernel, kernel_from_state
 from explorer.likelihoods import LOGIT, Link
-from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.linalg import cholesky_over, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
 from explorer.sources import ArraySource, DataSource, as_source
 from explorer.validation import DataError
 
@@ -59,13 +59,38 @@ CHUNK = 4096
 
 
 class SVIEngine:
-    """Shared state of an SVI run: `source` (n rows of d features), Z (m, d), `kernel`, `batch_size` s, `schedule`
-    (a step-size rule or None), `hyper_optimizer` (Adam on the kernel's log-parameters, or None: fixed kernel),
-    `hyper_every` (iterations per kernel step), `rng` (the minibatch stream), `criterion` (default: the
-    paper's global-parameter window), `iteration`, `rho` (last step size; NaN when the method has none), `last_batch`
-    (rows of the last minibatch)."""
+    """Shared state of an SVI run: `source` (n rows of d features), Z (m, d), `kernel`, the keywords below,
+    `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last minibatch).
+
+    A method's constructor takes its own keywords and hands the rest, `**keywords`, to its base class, down to these
+    (its docstring names only its own; one that sets a base's keyword itself lists it in `fixed_keywords`):
+    `methods.build` passes each option to the engine whose constructor chain takes it (`methods.engine_keywords`).
+
+    Parameters
+    ----------
+    source : explorer.sources.DataSource
+        The training rows (n, d) and their class indices.
+    Z : ndarray of shape (m, d)
+        Fixed inducing inputs.
+    kernel : explorer.kernels.Kernel
+        The starting kernel.
+    batch_size : int, default 100
+        s, the minibatch size (clamped to n with a warning).
+    schedule : step-size rule, optional
+        A rule of `explorer.schedules` (None: the method's own, or none).
+    hyper_optimizer : explorer.hyperparameters.Adam, optional
+        Adam on the kernel's log-parameters: turns kernel learning on (None: a fixed kernel).
+    rng : numpy.random.Generator, optional
+        Draws the minibatches.
+    criterion : explorer.convergence.SlidingWindow, optional
+        The convergence rule (default: the paper's window on the global parameters).
+    hyper_every : int, default 1
+        Iterations per kernel step (a whole number ≥ 1).
+    """
 
     link: Link = LOGIT
+    fixed_keywords: tuple[str, ...] = ()
+    """Keywords of a base class's constructor that this engine's constructor sets itself (so no caller may)."""
 
     def __init__(
         self,
@@ -80,8 +105,8 @@ class SVIEngine:
         criterion: SlidingWindow | None = None,
         hyper_every: int = 1,
     ):
-        if hyper_every < 1:
-            raise ValueError(f"hyper_every must be ≥ 1, got {hyper_every}")
+        if isinstance(hyper_every, bool) or not isinstance(hyper_every, (int, np.integer)) or hyper_every < 1:
+            raise ValueError(f"hyper_every must be a whole number ≥ 1, got {hyper_every!r}")
         kernel.check_dimension(source.d)
         self._check_classes(source)
         self.source, self.Z = source, Z
@@ -151,7 +176,9 @@ class SVIEngine:
         and the prior variance k_ii = σ² + γ."""
         features = kernel.features(self.Z)
         K_zz = kernel.cross_from_features(self.Z, features)
-        L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
+        L_K = cholesky_over(kernel.gram(self.Z, K_zz))  # the fresh K_mm factorised over itself: no copy
+        if L_K is None:
+            L_K = robust_cholesky(kernel.gram(self.Z, K_zz), "K_mm", self.iteration)
         L_K_inv = triangular_inverse(L_K)
         self.kernel, self._features, self.K_zz, self.L_K, self.L_K_inv = kernel, features, K_zz, L_K, L_K_inv
         self.K_inv = inverse_from_factor_inverse(L_K_inv)
@@ -160,6 +187,13 @@ class SVIEngine:
     def _cross(self, X: np.ndarray) -> np.ndarray:
         """K(X, Z) (s, m) for rows X (s, d)."""
         return self.kernel.cross_from_features(X, self._features)
+
+    def project(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """κ = K_smK_mm⁻¹ (s, m), K̃ = diag(K_ss − κK_ms) (s,) floored at 0, and K_sm (s, m) for the rows X (s, d)."""
+        K_sm = self._cross(X)
+        kappa = K_sm @ self.K_inv
+        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
+        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
 
     def _estimate(self, terms, index: np.ndarray | None = None, chunk: int = CHUNK) -> float:
         """Σ_i terms_i over all n rows (in chunks of `chunk` rows), or estimated as (n/s)Σ_{i∈index} terms_i on the
@@ -202,11 +236,18 @@ class SVIEngine:
         """Advance k ≥ 0 SVI iterations. On an error the state is exactly that before the failing iteration; a kernel
         step that diverges raises `hyperparameters.KernelLearningError` (a `NumericalError`) with advice."""
         for _ in range(count(k)):
-            saved = self._volatile_state()
+            # the attributes (references suffice: an iteration replaces them) and the states of the random stream and
+            # of the stateful parts (their state dicts hold arrays they replace, never write into)
+            attributes, stream = dict(self.__dict__), self.rng.bit_generator.state
+            parts = [part.state_dict() for part in self._stateful_parts()]
             try:
                 self._iterate()
             except Exception:
-                self._restore_volatile_state(saved)
+                self.__dict__.clear()
+                self.__dict__.update(attributes)
+                self.rng.bit_generator.state = stream
+                for part, state in zip(self._stateful_parts(), parts):
+                    part.load_state_dict(state)
                 raise
 
     def _iterate(self) -> None:
@@ -259,23 +300,6 @@ class SVIEngine:
         if self.hyper_optimizer is not None:
             parts.append(self.hyper_optimizer)
         return parts
-
-    def _volatile_state(self) -> tuple:
-        """Attributes (references suffice: an iteration replaces them) and the states of the random stream and of
-        the stateful parts (their state dicts hold arrays they replace, never write into)."""
-        return (
-            dict(self.__dict__),
-            self.rng.bit_generator.state,
-            [part.state_dict() for part in self._stateful_parts()],
-        )
-
-    def _restore_volatile_state(self, saved: tuple) -> None:
-        attributes, rng_state, parts = saved
-        self.__dict__.clear()
-        self.__dict__.update(attributes)
-        self.rng.bit_generator.state = rng_state
-        for part, state in zip(self._stateful_parts(), parts):
-            part.load_state_dict(state)
 
     # ----- persistence of the shared parts -------------------------------------------------------------------
     def _base_state(self) -> dict:

@@ -60,9 +60,7 @@ from functools import cached_property
 import numpy as np
 from scipy.linalg import blas
 
-from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
-from explorer.hyperparameters import Adam
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import PROBIT, probit_log_normaliser_derivatives
@@ -143,8 +141,7 @@ class _SiteJournal:
 
 class EPGPC(SVIEngine):
     """EPGPC on the SVI skeleton (`explorer.engine.SVIEngine`): its step is the minibatch EP/SEP site update, its
-    objective EP's log-evidence estimate. X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource`, y None),
-    Z (m, d).
+    objective EP's log-evidence estimate.
 
     `sites`: "tied" (SEP, default; step ε from `schedule`, default its row of `schedules.DEFAULT_STEP_RULES`) or
     "per-point" (parallel minibatch EP; damping δ = `schedule`'s ρ, default `Constant(0.5)`). `hyper_optimizer` (an
@@ -153,57 +150,31 @@ class EPGPC(SVIEngine):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.sources.DataSource
-        Training inputs (standardised), or a source of minibatches (then `y` is None).
-    y : ndarray of shape (n,) or None
-        Class indices 0, 1.
-    Z : ndarray of shape (m, d)
-        Fixed inducing inputs.
-    kernel : explorer.kernels.Kernel
-        The starting kernel.
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
+    X, y, Z, kernel
+        As for `explorer.xgpc.XGPC` (Z not None).
     sites : {"tied", "per-point"}, default "tied"
         SEP's tied site, or parallel minibatch EP.
     schedule : step-size rule, optional
         ε (tied) or the damping δ (per-point), a rule of `explorer.schedules`.
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on (along the stochastic gradient of log Z_EP at fixed sites).
-    rng : numpy.random.Generator, optional
-        Draws the minibatches.
-    criterion : explorer.convergence.SlidingWindow, optional
-        The convergence rule on the global parameters.
+    **keywords
+        The SVI skeleton's (`explorer.engine.SVIEngine`).
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from explorer.data.datasets import load
     >>> from explorer.kernels import RBF
-    >>> rng = np.random.default_rng(2)
-    >>> X = rng.standard_normal((80, 2))
-    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    >>> engine = EPGPC(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng)
-    >>> engine.step(50)
-    >>> P = engine.predict_proba(X[:4])
-    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
-    ((4, 2), True)
+    >>> X, y = load("banana-like", n=80, seed=2)
+    >>> tied, per_point = (EPGPC(X, y, X[:10], RBF(1.0), sites=form, batch_size=40) for form in SITE_FORMS)
+    >>> tied.step(50), per_point.step(50)  # one m × m site for all n points, or one rank-one site per point
+    (None, None)
+    >>> P = tied.predict_proba(X[:4])
+    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0)), per_point.point_sites is not None
+    ((4, 2), True, True)
     """
 
     link = PROBIT
 
-    def __init__(
-        self,
-        X,
-        y,
-        Z,
-        kernel: Kernel,
-        *,
-        batch_size: int = 100,
-        sites: str = "tied",
-        schedule=None,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
-        criterion: SlidingWindow | None = None,
-    ):
+    def __init__(self, X, y, Z, kernel: Kernel, *, sites: str = "tied", schedule=None, **keywords):
         if sites not in SITE_FORMS:
             raise ValueError(f"sites must be one of {SITE_FORMS}, got {sites!r}")
         if schedule is None:
@@ -219,16 +190,7 @@ class EPGPC(SVIEngine):
         else:
             self.point_sites = _SiteJournal(source.n, m)
             self.sum_shift, self.sum_precision = np.zeros(m), np.zeros((m, m))
-        super().__init__(
-            source,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule,
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-        )
+        super().__init__(source, Z, kernel, schedule=schedule, **keywords)
         self.last_c = np.zeros(0)  # no PG parameters (Model.last_local)
 
     # ----- kernel and posterior ------------------------------------------------------------------------------
@@ -273,13 +235,6 @@ class EPGPC(SVIEngine):
         if self.sites == "per-point":
             self.point_sites = self.point_sites.extended(self.n)
         self._set_posterior()
-
-    def project(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d)."""
-        K_sm = self._cross(X)
-        kappa = K_sm @ self.K_inv
-        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
 
     # ----- cavities of a minibatch ---------------------------------------------------------------------------
     def _cavities(self, rows: np.ndarray, kappa: np.ndarray, K_sm: np.ndarray | None = None) -> dict:
@@ -333,10 +288,8 @@ class EPGPC(SVIEngine):
         return change, (index, kappa, K_tilde, K_sm)
 
     def _tied_step(self, kappa: np.ndarray, tau: np.ndarray, nu: np.ndarray) -> float:
-        """λ_f ← λ_f + ε(λ̄ − λ_f), λ̄ = the minibatch's mean site: h̄ = κᵀν̃/s, Λ̄ = κᵀdiag(τ̃)κ/s."""
-        s = len(tau)
-        root = np.sqrt(tau / s)[:, None] * kappa
-        gradient = np.concatenate([kappa.T @ nu / s - self.site_shift, (root.T @ root - self.site_precision).ravel()])
+        """λ_f ← λ_f + ε(λ̄ − λ_f), λ̄ the minibatch's mean site: h̄ = κᵀν̃/s, Λ̄ = κᵀdiag(τ̃)κ/s."""
+        gradient = self._mean_site(kappa, tau, nu) - np.concatenate([self.site_shift, self.site_precision.ravel()])
         squared_norm = float(gradient @ gradient)
         epsilon = self.schedule.rate(gradient, squared_norm)
         old_norm = math.sqrt(float(self.site_shift @ self.site_shift) + float(np.sum(self.site_precision**2)))
@@ -369,7 +322,11 @@ class EPGPC(SVIEngine):
         X_b, y_b = self._batch(index)
         kappa, K_tilde, _ = self.project(X_b)
         cav = self._cavities(index, kappa)
-        _, _, _, tau, nu = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)
+        return self._mean_site(kappa, *probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)[3:])
+
+    @staticmethod
+    def _mean_site(kappa: np.ndarray, tau: np.ndarray, nu: np.ndarray) -> np.ndarray:
+        """The mean site of the rows with projection κ (s, m) and sites τ̃, ν̃ (s,), flat (h̄, vec Λ̄) (m + m²,)."""
         root = np.sqrt(tau / len(tau))[:, None] * kappa
         return np.concatenate([kappa.T @ nu / len(tau), (root.T @ root).ravel()])
 
@@ -396,10 +353,6 @@ class EPGPC(SVIEngine):
         """EP's estimate of log p(y | θ) (module docstring) — an approximation, NOT a lower bound (the Trainer's
         "elbo" column). On all n points (in chunks), or with the points' sum estimated as (n/s)Σ over `index`."""
         return self._normaliser_terms() + self._estimate(self._point_terms, index)
-
-    def log_evidence(self) -> float:
-        """EP's estimate of log p(y | θ) on all n points (= `elbo()`)."""
-        return self.elbo()
 
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂(log Z_EP estimate)/∂(kernel log-parameters) on the minibatch `index` at fixed sites → (L + 1,)."""
@@ -452,10 +405,8 @@ class EPGPC(SVIEngine):
         """Mean and variance (s,) of q(f_i) at the rows X (s, d)."""
         K_sm = self._cross(X)
         kappa = K_sm @ self.K_inv
-        V = kappa @ self.q.L_inv.T
-        return kappa @ self.q.mu, self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum(
-            "ij,ij->i", V, V
-        )
+        variance = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + self.q.quadratic_forms(kappa)
+        return kappa @ self.q.mu, variance
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def _stateful_parts(self) -> list:

@@ -384,10 +384,6 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     # ----- prediction ------------------------------------------------------------------------------------------
-    def _latent(self, X):
-        check_is_fitted(self, "engine_")
-        return self.run_.predict_latent(validate_data(self, X, dtype=np.float64, reset=False))
-
     def predict_proba(self, X) -> np.ndarray:
         """(n, K): column k p(classes_[k]); binary: p(classes_[1]) = ∫σ(f)N(f|μ*, σ*²)df (EPGPC: Φ(μ*/√(1 + σ*²))),
         column 0 its complement. Finite in [0, 1], rows summing to 1 (a diverged model raises NumericalError
@@ -414,7 +410,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
         """Mean and variance of q(f*) at X: (n,), (n,) for two classes; (n, K), (n, K), one latent function per class,
         for K ≥ 3."""
-        return self._latent(X)
+        check_is_fitted(self, "engine_")
+        return self.run_.predict_latent(validate_data(self, X, dtype=np.float64, reset=False))
 
 
 _FIT_PARAMETERS_DOC = """\

@@ -107,6 +107,27 @@ def condition_number(K: np.ndarray, L: np.ndarray) -> float:
     return 1.0 / rcond
 
 
+def generator(rng: np.random.Generator | None) -> np.random.Generator:
+    """`rng` itself, or a fresh, unseeded `default_rng()` for None; ValueError for anything else."""
+    if rng is None:
+        return np.random.default_rng()
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
+    return rng
+
+
+def check_class_indices(y: np.ndarray, n_classes: int, model: str) -> None:
+    """DataError when the class indices y (n,) pass the K = `n_classes` classes of `model`, ValueError when they hold
+    one class only (a sampler needs rows of two)."""
+    if y.max() >= n_classes:
+        raise DataError(f"{model} has K = {n_classes} classes (indices 0…{n_classes - 1}); y holds {y.max()}")
+    if np.all(y == y[0]):
+        raise ValueError(
+            f"y holds only the class {y[0]} ({len(y)} rows): the posterior of a one-class data set only says 'more "
+            f"of the same'; give the sampler rows of {'both classes' if n_classes == 2 else 'at least two classes'}"
+        )
+
+
 def seconds_per_sweep_estimate(
     n: int, *, form: str = "precision", rng: np.random.Generator | None = None, repeats: int = 3
 ) -> float:
@@ -152,7 +173,8 @@ class SweepRun:
     """What every Gibbs sampler's run shares, one chain set (`GibbsChains`) or several (the stick-breaking sampler's
     logits, `explorer.gibbs_stickbreaking.StickBreakingGibbsSampler`): the run length and its clock, `run` in slices,
     the refusal to summarise before a draw is stored, and R̂/ESS of the monitored scalars. A subclass holds
-    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and `step`."""
+    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and
+    `_sweeps(k)` (k sweeps of every chain, which `step` times)."""
 
     @property
     def finished(self) -> bool:
@@ -178,6 +200,14 @@ class SweepRun:
                 progress(self.sweeps_done, self.total_sweeps)
         return self
 
+    def step(self, k: int = 1) -> int:
+        """Add up to k ≥ 0 sweeps to every chain (fewer if the run length is reached); return the number done."""
+        k = min(count(k), self.total_sweeps - self.sweeps_done)
+        start = time.perf_counter()
+        self._sweeps(k)
+        self.seconds += time.perf_counter() - start
+        return k
+
     def _require_draws(self) -> None:
         """RuntimeError saying how far the run is when no draw is stored yet."""
         if self.draws_stored == 0:
@@ -186,15 +216,19 @@ class SweepRun:
                 f"draws are kept every {self.thin} sweeps after burn-in"
             )
 
-    def _trace_diagnostics(self) -> dict[str, float]:
-        """Rank-normalised split R̂ and bulk/tail ESS of every monitored scalar over the post-burn-in sweeps, as plain
-        floats: "rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"."""
+    def _diagnostics(self, draws: list[np.ndarray]) -> dict[str, float]:
+        """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats: per monitored scalar over
+        the post-burn-in sweeps ("rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"), and over every coordinate of
+        the stored draws of each array of `draws` (chains, draws, …): "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
         kept = self.traces[:, self.burn_in :]
         out: dict[str, float] = {}
         for name, r, bulk, tail in zip(
             self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
         ):
             out[f"rhat/{name}"], out[f"ess_bulk/{name}"], out[f"ess_tail/{name}"] = float(r), float(bulk), float(tail)
+        out["rhat_max/f"] = float(max(np.max(diagnostics.rhat(d)) for d in draws))
+        out["ess_bulk_min/f"] = float(min(np.min(diagnostics.ess_bulk(d)) for d in draws))
+        out["ess_tail_min/f"] = float(min(np.min(diagnostics.ess_tail(d)) for d in draws))
         return out
 
 
@@ -215,33 +249,23 @@ class GibbsChains(SweepRun, ABC):
         y: np.ndarray,
         kernel: Kernel,
         *,
-        rng: np.random.Generator | None,
-        n_chains: int,
-        burn_in: int,
-        n_samples: int,
-        thin: int | None,
-        max_stored_draws: int,
-        form: str,
-        init_scale: float,
-        monitor: np.ndarray | None,
-        force: bool,
+        rng: np.random.Generator | None = None,
+        n_chains: int = 4,
+        burn_in: int = 100,
+        n_samples: int = 1000,
+        thin: int | None = None,
+        max_stored_draws: int = 1000,
+        form: str = "auto",
+        init_scale: float = 2.0,
+        monitor: np.ndarray | None = None,
+        force: bool = False,
     ):
         self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
         self._check_labels()
-        if rng is None:
-            rng = np.random.default_rng()
-        elif not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
-        n_chains, burn_in, n_samples, max_stored_draws = (
-            count(value, name)
-            for value, name in (
-                (n_chains, "n_chains"),
-                (burn_in, "burn_in"),
-                (n_samples, "n_samples"),
-                (max_stored_draws, "max_stored_draws"),
-            )
-        )
+        rng = generator(rng)
+        given = {"n_chains": n_chains, "burn_in": burn_in, "n_samples": n_samples, "max_stored_draws": max_stored_draws}
+        n_chains, burn_in, n_samples, max_stored_draws = (count(value, name) for name, value in given.items())
         if self.n > N_MAX and not force:
             raise ValueError(
                 f"n = {self.n} training points exceeds the Gibbs limit N_MAX = {N_MAX} (each sweep is "
@@ -263,19 +287,11 @@ class GibbsChains(SweepRun, ABC):
                 f"thin = {thin} keeps {n_samples // max(thin, 1)} of {n_samples} draws per chain; it must "
                 f"keep at least 1 and at most max_stored_draws = {max_stored_draws}"
             )
-        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = (
-            kernel,
-            int(n_chains),
-            int(burn_in),
-            int(n_samples),
-            thin,
-        )
+        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, n_chains, burn_in, n_samples, thin
+        if monitor is None:  # up to 3 points spread over the data
+            monitor = np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
         try:
-            self.monitor = (
-                np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
-                if monitor is None
-                else np.asarray(monitor, dtype=int)
-            )
+            self.monitor = np.asarray(monitor, dtype=int)
         except (TypeError, ValueError, OverflowError):
             raise ValueError(
                 f"monitor must be a 1-D array of training indices in [0, {self.n}), got {monitor!r}"
@@ -285,14 +301,9 @@ class GibbsChains(SweepRun, ABC):
                 f"monitor must be a 1-D array of at most 100 training indices in [0, {self.n}), got {self.monitor}"
             )
         self.trace_names = ["log_likelihood"] + self._trace_names()
-        stored = (
-            8
-            * n_chains
-            * (
-                (burn_in + n_samples) * len(self.trace_names)
-                + (n_samples // thin) * (math.prod(self.latent_shape) + self._stored_per_draw())
-            )
-        )
+        per_chain = (burn_in + n_samples) * len(self.trace_names)  # float64 traces and draws
+        per_chain += (n_samples // thin) * (math.prod(self.latent_shape) + self._stored_per_draw())
+        stored = 8 * n_chains * per_chain
         if stored > MAX_STORED_BYTES:
             raise ValueError(
                 f"{n_chains} chains × ({burn_in} + {n_samples}) sweeps would store {stored / 1e9:.3g} GB "
@@ -312,11 +323,9 @@ class GibbsChains(SweepRun, ABC):
         if form == "auto":
             form = "precision" if self.condition_number <= PRECISION_FORM_MAX_CONDITION else "whitened"
         self.form = form
-        self.K_inv = (
-            np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False))
-            if form == "precision"
-            else None
-        )
+        self.K_inv = None
+        if form == "precision":
+            self.K_inv = np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False))
 
         self.rngs = rng.spawn(self.n_chains)
         self.rng = rng  # what is left of the caller's stream after the chains' (a subclass may spawn more)
@@ -370,10 +379,8 @@ class GibbsChains(SweepRun, ABC):
             return conditional_latent_precision(self.K_inv, omega, y, z, self._work)
         return conditional_latent_whitened(self.L, omega, y, z, self._work)
 
-    def step(self, k: int = 1) -> int:
-        """Add up to k ≥ 0 sweeps to every chain (fewer if the run length is reached); return the number done."""
-        k = min(count(k), self.total_sweeps - self.sweeps_done)
-        start = time.perf_counter()
+    def _sweeps(self, k: int) -> None:
+        """k sweeps of every chain, each recording its traces and, after burn-in, every `thin`-th draw."""
         for _ in range(k):
             for chain in range(self.n_chains):
                 self._sweep_chain(chain)
@@ -383,8 +390,6 @@ class GibbsChains(SweepRun, ABC):
             if after_burn_in > 0 and after_burn_in % self.thin == 0 and self.draws_stored < self._draws.shape[1]:
                 self._draws[:, self.draws_stored] = self.f
                 self.draws_stored += 1
-        self.seconds += time.perf_counter() - start
-        return k
 
     # ----- stored output -----------------------------------------------------------------------------------------
     @property
@@ -442,12 +447,7 @@ class GibbsChains(SweepRun, ABC):
         over the coordinates of the stored f draws: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f" (ESS of the
         stored, thinned draws). Needs at least 4 post-burn-in sweeps and 4 stored draws per chain.
         """
-        out = self._trace_diagnostics()
-        draws = self.draws
-        out["rhat_max/f"] = float(np.max(diagnostics.rhat(draws)))
-        out["ess_bulk_min/f"] = float(np.min(diagnostics.ess_bulk(draws)))
-        out["ess_tail_min/f"] = float(np.min(diagnostics.ess_tail(draws)))
-        return out
+        return self._diagnostics([self.draws])
 
 
 class GibbsSampler(GibbsChains):
@@ -462,6 +462,10 @@ class GibbsSampler(GibbsChains):
     f draws at the n training points are stored every `thin`-th sweep after burn-in, at most `max_stored_draws` per
     chain (`thin=None` picks the smallest thinning that fits). Once the run length is reached `finished` is True and
     `step` does nothing (returns 0); memory never grows. Posterior summaries use the stored draws of all chains.
+
+    Keywords (defaults in `GibbsChains`): rng, n_chains = 4, burn_in = 100, n_samples = 1000, thin = None,
+    max_stored_draws = 1000, form = "auto", init_scale = 2.0, monitor (training indices whose f is traced; default up
+    to 3 spread over the data), force = False.
 
     State: `f` and `omega` (chains, n) hold every chain's latest sweep.
 
@@ -479,49 +483,13 @@ class GibbsSampler(GibbsChains):
     The chains, traces, storage and diagnostics are `GibbsChains`'; this class adds the logit model's blocks.
     """
 
-    def __init__(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        kernel: Kernel,
-        *,
-        rng: np.random.Generator | None = None,
-        n_chains: int = 4,
-        burn_in: int = 100,
-        n_samples: int = 1000,
-        thin: int | None = None,
-        max_stored_draws: int = 1000,
-        form: str = "auto",
-        init_scale: float = 2.0,
-        monitor: np.ndarray | None = None,
-        force: bool = False,
-    ):
-        super().__init__(
-            X,
-            y,
-            kernel,
-            rng=rng,
-            n_chains=n_chains,
-            burn_in=burn_in,
-            n_samples=n_samples,
-            thin=thin,
-            max_stored_draws=max_stored_draws,
-            form=form,
-            init_scale=init_scale,
-            monitor=monitor,
-            force=force,
-        )
+    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, **run):
+        super().__init__(X, y, kernel, **run)
         self.omega = np.zeros((self.n_chains, self.n))
 
     def _check_labels(self) -> None:
-        if self.y.max() > 1:
-            raise DataError(f"the sampler's logit model has 2 classes (indices 0, 1); y holds {self.y.max()}")
+        check_class_indices(self.y, 2, "the sampler's logit model")
         self.y_signed = signed_labels(self.y)  # the labels as the paper's equations write them, ±1
-        if np.all(self.y == self.y[0]):
-            raise ValueError(
-                f"y holds only the class {self.y[0]} ({self.n} rows): the posterior of a one-class "
-                "data set only says 'more of the same'; give the sampler rows of both classes"
-            )
 
     @property
     def latent_shape(self) -> tuple[int, ...]:
@@ -553,7 +521,6 @@ class GibbsSampler(GibbsChains):
         total = np.zeros(means.shape[1])
         for start in range(0, len(means), rows):
             block = means[start : start + rows]
-            total += (
-                logit_predictive_probability(block.ravel(), np.tile(var, len(block))).reshape(block.shape).sum(axis=0)
-            )
+            predictive = logit_predictive_probability(block.ravel(), np.tile(var, len(block)))
+            total += predictive.reshape(block.shape).sum(axis=0)
         return class_probabilities(total / len(means))

@@ -35,10 +35,9 @@ import numpy as np
 from scipy.special import expit
 
 from explorer import polyagamma
-from explorer.gibbs import GibbsChains
+from explorer.gibbs import GibbsChains, check_class_indices
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
-from explorer.validation import DataError
 from explorer.xgpc_multiclass import one_hot
 
 PREDICTIVE_DRAWS = 16
@@ -95,22 +94,11 @@ class MulticlassGibbsSampler(GibbsChains):
     n_classes : int
         K ≥ 2. K = 2 is a valid two-class model, p(y = 1 | f) = σ(f_1)/(σ(f_0) + σ(f_1)), but not the logit one:
         its probability depends on both functions, not on one, and it cannot reach 0 or 1 from one function alone.
-    rng : numpy.random.Generator, optional
-        Spawned into one stream per chain and one for the predictive's draws of f*; None: a fresh, unseeded one.
-    n_chains, burn_in, n_samples : int, default 4, 100, 1000
-        Chains; sweeps per chain discarded, and kept after burn-in.
-    thin : int, optional
-        Keep every thin-th sweep after burn-in (None: the smallest that keeps at most `max_stored_draws`).
-    max_stored_draws : int, default 1000
-        Most stored draws per chain.
-    form : {"auto", "precision", "whitened"}, default "auto"
-        How f_k | ω is drawn (`GibbsSampler`'s rule).
-    init_scale : float, default 2.0
-        Overdispersion of the starts.
-    monitor : ndarray of int, optional
-        Training indices whose f_ik are traced for every class (default: up to 3 spread over the data).
-    force : bool, default False
-        Allow n above `explorer.gibbs.N_MAX`.
+    **run
+        rng, n_chains, burn_in, n_samples, thin, max_stored_draws, form, init_scale, monitor, force: as
+        `explorer.gibbs.GibbsSampler`'s (`rng` is spawned into one stream per chain and one for the predictive's
+        draws of f*; `form`: how each f_k | ω is drawn; `monitor`: the training indices whose f_ik are traced for
+        every class).
 
     Attributes
     ----------
@@ -138,41 +126,10 @@ class MulticlassGibbsSampler(GibbsChains):
     ((2, 3), True, [0, 1])
     """
 
-    def __init__(
-        self,
-        X: np.ndarray,
-        y: np.ndarray,
-        kernel: Kernel,
-        n_classes: int,
-        *,
-        rng: np.random.Generator | None = None,
-        n_chains: int = 4,
-        burn_in: int = 100,
-        n_samples: int = 1000,
-        thin: int | None = None,
-        max_stored_draws: int = 1000,
-        form: str = "auto",
-        init_scale: float = 2.0,
-        monitor: np.ndarray | None = None,
-        force: bool = False,
-    ):
+    def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, n_classes: int, **run):
         self.likelihood = LogisticSoftmax(n_classes)  # refuses a K that is not a whole number ≥ 2
         self.n_classes = int(n_classes)
-        super().__init__(
-            X,
-            y,
-            kernel,
-            rng=rng,
-            n_chains=n_chains,
-            burn_in=burn_in,
-            n_samples=n_samples,
-            thin=thin,
-            max_stored_draws=max_stored_draws,
-            form=form,
-            init_scale=init_scale,
-            monitor=monitor,
-            force=force,
-        )
+        super().__init__(X, y, kernel, **run)
         self.Y = one_hot(self.y, self.n_classes)
         self.lam = np.zeros((self.n_chains, self.n))
         self.counts = np.zeros((self.n_chains, self.n, self.n_classes))
@@ -184,15 +141,7 @@ class MulticlassGibbsSampler(GibbsChains):
 
     # ----- the model -----------------------------------------------------------------------------------------------
     def _check_labels(self) -> None:
-        if self.y.max() >= self.n_classes:
-            raise DataError(
-                f"the sampler has K = {self.n_classes} classes (indices 0…{self.n_classes - 1}); y holds {self.y.max()}"
-            )
-        if np.all(self.y == self.y[0]):
-            raise ValueError(
-                f"y holds only the class {self.y[0]} ({self.n} rows): the posterior of a one-class "
-                "data set only says 'more of the same'; give the sampler rows of at least two classes"
-            )
+        check_class_indices(self.y, self.n_classes, "the sampler")
 
     def _refuse_huge_counts(self, lam: np.ndarray, F: np.ndarray) -> None:
         """ValueError naming the kernel variance when a count's Poisson rate λ_i σ(−f_ik) passes MAX_COUNT_RATE (rows

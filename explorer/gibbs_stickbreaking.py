@@ -30,15 +30,11 @@ sampler's; this class gives the joint chain the interface of `gibbs.GibbsChains`
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from explorer import diagnostics
-from explorer.gibbs import GibbsSampler, SweepRun
-from explorer.inputs import count, labelled_data, query_points
+from explorer.gibbs import GibbsSampler, SweepRun, check_class_indices, generator
+from explorer.inputs import labelled_data, query_points
 from explorer.kernels import Kernel
-from explorer.validation import DataError
 from explorer.xgpc_stickbreaking import (
     DEFAULT_CLASS_ORDER,
     StickBreaking,
@@ -71,9 +67,9 @@ class StickBreakingGibbsSampler(SweepRun):
     rng : numpy.random.Generator, optional
         Spawned into one stream per logit (each binary sampler spawns its chains from it); None: a fresh, unseeded
         one.
-    n_chains, burn_in, n_samples, thin, max_stored_draws, form, init_scale, force :
+    n_chains, burn_in, n_samples, thin, max_stored_draws, form, init_scale, monitor, force :
         Every logit's binary sampler's (`gibbs.GibbsSampler`): the same run length and storage for all, so the
-        logits' chains advance and store draws in step.
+        logits' chains advance and store draws in step (`monitor`: indices into each logit's rows).
 
     Attributes
     ----------
@@ -87,17 +83,18 @@ class StickBreakingGibbsSampler(SweepRun):
 
     Examples
     --------
+    Three classes in order along a line (the stick's given order):
+
     >>> import numpy as np
     >>> from explorer.kernels import RBF
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.concatenate([rng.normal(m, 0.5, (10, 2)) for m in ([-2, 0], [2, 0], [0, 2])])
-    >>> y = np.repeat([0, 1, 2], 10)
-    >>> sampler = StickBreakingGibbsSampler(X, y, RBF(1.0), 3, rng=rng, n_chains=2, burn_in=20, n_samples=100).run()
+    >>> X, y = np.linspace(-3, 3, 30)[:, None], np.repeat([0, 1, 2], 10)
+    >>> sampler = StickBreakingGibbsSampler(X, y, RBF(1.0), 3, rng=np.random.default_rng(0), n_chains=2, burn_in=20,
+    ...                                     n_samples=100).run()
     >>> [len(rows) for rows in sampler.subsets], sampler.traces.shape[:2]
     ([30, 20], (2, 120))
-    >>> P = sampler.predict_proba(np.array([[-2.0, 0.0], [2.0, 0.0]]))
-    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0)), P.argmax(axis=1).tolist()
-    ((2, 3), True, [0, 1])
+    >>> P = sampler.predict_proba(np.array([[-3.0], [0.0], [3.0]]))
+    >>> bool(np.allclose(P.sum(axis=1), 1.0)), P.argmax(axis=1).tolist()
+    (True, [0, 1, 2])
     """
 
     def __init__(
@@ -109,33 +106,19 @@ class StickBreakingGibbsSampler(SweepRun):
         *,
         class_order=DEFAULT_CLASS_ORDER,
         rng: np.random.Generator | None = None,
-        n_chains: int = 4,
-        burn_in: int = 100,
-        n_samples: int = 1000,
-        thin: int | None = None,
-        max_stored_draws: int = 1000,
-        form: str = "auto",
-        init_scale: float = 2.0,
-        force: bool = False,
+        **run,
     ):
         self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
         if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) or n_classes < 2:
             raise ValueError(f"the stick-breaking sampler needs a whole number K ≥ 2 of classes, got {n_classes!r}")
         self.n_classes = int(n_classes)
-        if self.y.max() >= self.n_classes:
-            raise DataError(
-                f"the sampler has K = {self.n_classes} classes (indices 0…{self.n_classes - 1}); y holds {self.y.max()}"
-            )
+        check_class_indices(self.y, self.n_classes, "the sampler")
         counts = np.bincount(self.y, minlength=self.n_classes)
         self.likelihood = StickBreaking(self.n_classes, stick_order(counts, class_order))
-        if rng is None:
-            rng = np.random.default_rng()
-        elif not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy Generator or None, got {rng!r}")
         positions = self.likelihood.equation_labels(self.y)
         self.subsets, self.logits = [], []
-        for j, stream in enumerate(rng.spawn(self.n_classes - 1)):
+        for j, stream in enumerate(generator(rng).spawn(self.n_classes - 1)):
             rows = np.flatnonzero(positions >= j)
             stops = (positions[rows] == j).astype(int)
             if stops.min() == stops.max():
@@ -147,31 +130,10 @@ class StickBreakingGibbsSampler(SweepRun):
                     "of every class"
                 )
             self.subsets.append(rows)
-            self.logits.append(
-                GibbsSampler(
-                    self.X[rows],
-                    stops,
-                    kernel,
-                    rng=stream,
-                    n_chains=n_chains,
-                    burn_in=burn_in,
-                    n_samples=n_samples,
-                    thin=thin,
-                    max_stored_draws=max_stored_draws,
-                    form=form,
-                    init_scale=init_scale,
-                    force=force,
-                )
-            )
-        first = self.logits[0]
-        self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = (
-            kernel,
-            first.n_chains,
-            first.burn_in,
-            first.n_samples,
-            first.thin,
-        )
-        self.total_sweeps = first.total_sweeps
+            self.logits.append(GibbsSampler(self.X[rows], stops, kernel, rng=stream, **run))
+        self.kernel = kernel
+        for name in ("n_chains", "burn_in", "n_samples", "thin", "total_sweeps"):  # every logit's alike
+            setattr(self, name, getattr(self.logits[0], name))
         self.trace_names = ["log_likelihood"] + [
             f"ψ{j}[{rows[i]}]" for j, (rows, logit) in enumerate(zip(self.subsets, self.logits)) for i in logit.monitor
         ]
@@ -188,15 +150,10 @@ class StickBreakingGibbsSampler(SweepRun):
         """Stored joint draws per chain."""
         return self.logits[0].draws_stored
 
-    def step(self, k: int = 1) -> int:
-        """Add up to k ≥ 0 sweeps to every chain of every logit (fewer if the run length is reached); return the
-        number done."""
-        k = min(count(k), self.total_sweeps - self.sweeps_done)
-        start = time.perf_counter()
+    def _sweeps(self, k: int) -> None:
+        """k sweeps of every chain of every logit."""
         for logit in self.logits:
             logit.step(k)
-        self.seconds += time.perf_counter() - start
-        return k
 
     # ----- stored output -----------------------------------------------------------------------------------------
     @property
@@ -241,9 +198,4 @@ class StickBreakingGibbsSampler(SweepRun):
         `gibbs.GibbsChains.diagnostics` gives them: per monitored scalar over the post-burn-in sweeps
         ("rhat/log_likelihood", "ess_bulk/…", "ess_tail/…"), and over the stored draws of every logit at the rows
         it sees: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
-        out = self._trace_diagnostics()
-        draws = [logit.draws for logit in self.logits]
-        out["rhat_max/f"] = float(max(np.max(diagnostics.rhat(d)) for d in draws))
-        out["ess_bulk_min/f"] = float(min(np.min(diagnostics.ess_bulk(d)) for d in draws))
-        out["ess_tail_min/f"] = float(min(np.min(diagnostics.ess_tail(d)) for d in draws))
-        return out
+        return self._diagnostics([logit.draws for logit in self.logits])

@@ -121,6 +121,17 @@ def elbo_kernel_gradient(
     return grad
 
 
+def stacked_posterior_products(L_P: np.ndarray, K_inv: np.ndarray, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`posterior_products` of J latent functions at once: N (J, m, m), N_j = AΣ_jA = C_jᵀC_j with C_j = L_P,j⁻¹A
+    (one triangular solve and one symmetric rank-m update each), and T (J, s, m), T_j = K_sm N_j, in one stacked
+    product. L_P (J, m, m) lower triangular with Σ_j⁻¹ = L_P,j L_P,jᵀ, K_inv = A (m, m), K_sm (s, m)."""
+    N = np.empty(L_P.shape)
+    for j, L in enumerate(L_P):
+        C = lower_triangular_solve(L, K_inv.T)  # K_inv symmetric: its transpose is it in Fortran order; no GIL held
+        N[j] = C.T @ C  # a symmetric rank-m update (numpy's product of a matrix with its transpose)
+    return N, np.matmul(K_sm, N)
+
+
 def summed_kernel_gradient(
     kernel: Kernel,
     X_batch: np.ndarray,
@@ -131,7 +142,8 @@ def summed_kernel_gradient(
     K_inv: np.ndarray,
     kappa: np.ndarray,
     K_sm: np.ndarray,
-    products: list,
+    N: np.ndarray,
+    T: np.ndarray,
     labels: np.ndarray,
     theta: np.ndarray,
     kappa_mu: np.ndarray,
@@ -144,7 +156,7 @@ def summed_kernel_gradient(
         G_mm,j/(n/s) = κᵀ(½Θ_jκ − G_sm,j/(n/s)) + ½(N_j − A + Aμ_j(Aμ_j)ᵀ)/(n/s)
 
     and ∂/∂log σ² gains −½(n/s)σ² Σ_j Σ_i θ_ij. Shapes: X_batch (s, d), Z (m, d), K_zz = kernel.cross(Z, Z), mu (J, m),
-    kappa/K_sm (s, m), products the J pairs `posterior_products(L_P[j], K_inv, K_sm)` (their T is overwritten),
+    kappa/K_sm (s, m), (N (J, m, m), T (J, s, m)) = `stacked_posterior_products(L_P, K_inv, K_sm)`,
     labels/theta/kappa_mu = κμ_j (s, J). Returns (L + 1,)."""
     s, m, scale = len(X_batch), len(Z), n / len(X_batch)
     A_mu = mu @ K_inv  # (J, m): rows (Aμ_j)ᵀ, A symmetric
@@ -154,10 +166,10 @@ def summed_kernel_gradient(
     np.multiply(theta_sum[:, None], kappa, out=G_sm)
     G_sm += (0.5 * labels - theta * kappa_mu) @ A_mu
     N_sum = A_mu.T @ A_mu - len(mu) * K_inv
-    for j, (N, T) in enumerate(products):
-        T *= theta[:, j, None]
-        G_sm -= T
-        N_sum += N
+    for j in range(len(mu)):
+        T[j] *= theta[:, j, None]
+        G_sm -= T[j]
+        N_sum += N[j]
     R = np.multiply((0.5 * theta_sum)[:, None], kappa)
     R -= G_sm
     np.matmul(kappa.T, R, out=G_mm)
@@ -166,15 +178,6 @@ def summed_kernel_gradient(
     gradient *= scale
     gradient[-1] -= 0.5 * scale * kernel.variance * theta_sum.sum()
     return gradient
-
-
-def cholesky_backward(L: np.ndarray, L_inv: np.ndarray, G_L: np.ndarray) -> np.ndarray:
-    """Symmetric ∂f/∂A from ∂f/∂L (lower part used) for L = chol(A) (Murray 2016): L⁻ᵀ Φ(LᵀḠ_L) L⁻¹, Φ = lower
-    triangle with halved diagonal. All (m, m)."""
-    P = np.tril(L.T @ np.tril(G_L))
-    P[np.diag_indices_from(P)] *= 0.5
-    G = L_inv.T @ P @ L_inv
-    return 0.5 * (G + G.T)
 
 
 def whitened_kernel_gradient(
@@ -196,14 +199,18 @@ def whitened_kernel_gradient(
     whitened coordinates u = L_K w (K_mm = L_K L_Kᵀ; the KL to N(0, I) then does not depend on the kernel).
     a = βᵀm_w, v = k_ii − ‖β_i‖² + β_iᵀS_wβ_i with β = L_K⁻¹K_ms (m, s); g_a = ∂F/∂a, g_v = ∂F/∂v (s,).
     Only β and k_ii carry the kernel: Ḡ_β = scale(m_w g_aᵀ + 2(S_w − I)β diag(g_v)), ∂K_ms = L_K⁻ᵀḠ_β,
-    ∂L_K = −tril(∂K_ms βᵀ) → ∂K_mm by `cholesky_backward`; ∂k_ii/∂log σ² = σ².
+    ∂L_K = −tril(∂K_ms βᵀ) → ∂K_mm by the Cholesky backward pass (Murray 2016: symmetric L_K⁻ᵀΦ(L_Kᵀ∂L_K)L_K⁻¹, Φ the
+    lower triangle with halved diagonal); ∂k_ii/∂log σ² = σ².
     Shapes: X_batch (s, d), Z (m, d), K_sm (s, m), K_zz = K(Z, Z) (m, m), L_K, L_K_inv (m, m) lower triangular;
     `beta` if already computed."""
     beta = L_K_inv @ K_sm.T if beta is None else beta
     S_minus_I = S_w - np.eye(len(m_w))
     G_beta = scale * (np.outer(m_w, g_a) + 2.0 * (S_minus_I @ beta) * g_v)
     G_Kms = L_K_inv.T @ G_beta
-    G_Kmm = cholesky_backward(L_K, L_K_inv, -G_Kms @ beta.T)
+    P = np.tril(L_K.T @ np.tril(-G_Kms @ beta.T))
+    P[np.diag_indices_from(P)] *= 0.5
+    G_Kmm = L_K_inv.T @ P @ L_K_inv
+    G_Kmm = 0.5 * (G_Kmm + G_Kmm.T)
     gradient = kernel.contract_gradient(X_batch, Z, K_sm, G_Kms.T) + kernel.contract_gradient(Z, Z, K_zz, G_Kmm)
     gradient[-1] += scale * kernel.variance * g_v.sum()
     return gradient

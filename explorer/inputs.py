@@ -130,16 +130,10 @@ MAX_COUNT = 10**9
 def count(k, name: str = "k") -> int:
     """k as an int in [0, MAX_COUNT] (iterations, sweeps): an integer, or a float with an integer value; a negative,
     fractional, infinite or NaN k, one above MAX_COUNT, a bool or a non-number raises ValueError naming `name`."""
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real):
+    whole = isinstance(k, numbers.Integral) or (isinstance(k, numbers.Real) and math.isfinite(k) and k == int(k))
+    if isinstance(k, (bool, np.bool_)) or not whole or k < 0:
         raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
-    if isinstance(k, numbers.Integral):
-        value = int(k)
-    elif math.isfinite(k) and float(k).is_integer():
-        value = int(k)
-    else:
-        raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
-    if value < 0:
-        raise ValueError(f"{name} must be a whole number ≥ 0, got {k!r}")
+    value = int(k)
     if value > MAX_COUNT:
         raise ValueError(
             f"{name} = {k!r} is more than {MAX_COUNT:.0e} in one call; ask for fewer (or use a time "

@@ -215,19 +215,29 @@ class Kernel(ABC):
     nugget: float = 1e-6
 
     def __post_init__(self):
-        lengthscale = np.array(_real_numbers("lengthscale", self.lengthscale), ndmin=1)
-        if lengthscale.ndim != 1 or lengthscale.size == 0:
-            raise KernelParameterError(
-                f"kernel lengthscale must be a number or a 1-D array, got shape {lengthscale.shape}"
-            )
-        _check_positive("lengthscale", lengthscale)
         low, high = LENGTHSCALE_LIMITS
-        if not np.all((lengthscale >= low) & (lengthscale <= high)):
-            raise KernelParameterError(
-                f"kernel lengthscale must lie within [{low:g}, {high:g}] (standardised units), got "
-                f"{lengthscale.tolist()}: below {low:g} the squared distances ‖(x − x')/ℓ‖² overflow float64, above "
-                f"{high:g} every pair of points is at distance 0"
-            )
+        lengthscale = self.lengthscale
+        if (  # a float64 vector within the limits (every learned kernel's): the checks below would pass it as it is
+            type(lengthscale) is np.ndarray
+            and lengthscale.dtype == np.float64
+            and lengthscale.ndim == 1
+            and lengthscale.size
+            and all(low <= value <= high for value in lengthscale.tolist())
+        ):
+            lengthscale = lengthscale.copy()
+        else:
+            lengthscale = np.array(_real_numbers("lengthscale", lengthscale), ndmin=1)
+            if lengthscale.ndim != 1 or lengthscale.size == 0:
+                raise KernelParameterError(
+                    f"kernel lengthscale must be a number or a 1-D array, got shape {lengthscale.shape}"
+                )
+            _check_positive("lengthscale", lengthscale)
+            if not np.all((lengthscale >= low) & (lengthscale <= high)):
+                raise KernelParameterError(
+                    f"kernel lengthscale must lie within [{low:g}, {high:g}] (standardised units), got "
+                    f"{lengthscale.tolist()}: below {low:g} the squared distances ‖(x − x')/ℓ‖² overflow float64, "
+                    f"above {high:g} every pair of points is at distance 0"
+                )
         variance, nugget = (_positive_scalar(name, getattr(self, name)) for name in ("variance", "nugget"))
         lengthscale.setflags(write=False)
         object.__setattr__(self, "lengthscale", lengthscale)
@@ -296,21 +306,20 @@ class Kernel(ABC):
     def features(self, X2: np.ndarray) -> np.ndarray:
         """Right-hand factor of c − ½r²(·, X2): rows (b_j, c − ½‖b_j‖², 1) with b_j = x2_j/ℓ, shape (n2, d + 2).
         It changes only with the kernel parameters: compute it once for fixed inducing inputs."""
-        B = X2 / self.lengthscale
-        F = np.empty((len(B), B.shape[1] + 2))
-        F[:, :-2] = B
-        F[:, -2] = self._exponent_offset() - 0.5 * np.einsum("ij,ij->i", B, B)
+        F = np.empty((len(X2), X2.shape[1] + 2))
+        B = np.divide(X2, self.lengthscale, out=F[:, :-2])
+        np.multiply(np.einsum("ij,ij->i", B, B), -0.5, out=F[:, -2])
+        F[:, -2] += self._exponent_offset()
         F[:, -1] = 1.0
         return F
 
     def _exponent(self, X1: np.ndarray, features: np.ndarray) -> np.ndarray:
         """c − ½r²_ij (n1, n2) as Ã F̃ᵀ with Ã rows (a_i, 1, −½‖a_i‖²), a_i = x1_i/ℓ: aᵀb − ½‖a‖² − ½‖b‖² + c;
         with `exact_close_pairs`, entries with ½r² < 1e-6(½‖a_i‖² + ½‖b_j‖²) again as c − ½‖a_i − b_j‖²."""
-        a = X1 / self.lengthscale
-        A = np.empty((len(a), a.shape[1] + 2))
-        A[:, :-2] = a
+        A = np.empty((len(X1), X1.shape[1] + 2))
+        a = np.divide(X1, self.lengthscale, out=A[:, :-2])
         A[:, -2] = 1.0
-        A[:, -1] = -0.5 * np.einsum("ij,ij->i", a, a)
+        np.multiply(np.einsum("ij,ij->i", a, a), -0.5, out=A[:, -1])
         exponent = A @ features.T
         if self.exact_close_pairs:
             c = self._exponent_offset()
@@ -347,7 +356,7 @@ class Kernel(ABC):
         K = self.cross(Z, Z) if cross is None else cross
         K = K + K.T
         K *= 0.5
-        np.fill_diagonal(K, self.variance + self.nugget)
+        K.ravel()[:: len(K) + 1] = self.variance + self.nugget  # the diagonal (np.fill_diagonal's checks cost more)
         return K
 
     def diag(self, n: int) -> np.ndarray:
@@ -414,33 +423,44 @@ class Matern12(Kernel):
         return np.divide(K, r, out=np.zeros_like(K), where=r > 0)
 
 
+def _half_integer_matern(p: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """√(2ν) and the coefficients (lowest power first) of q and w for Matérn ν = p + ½, p ≥ 1 (Rasmussen & Williams
+    eq. 4.16): g(r) = q(s) exp(−s) with s = √(2ν) r and q(s) = Σ_j p!(2p − j)! 2ʲ / ((2p)! (p − j)! j!) sʲ; then
+    W = −2σ² dg/d(r²) = σ² w(s) exp(−s) with w(s) = 2ν (q(s) − q′(s))/s (q − q′ has no constant term)."""
+    f = math.factorial
+    q = np.array([f(p) * f(2 * p - j) * 2**j / (f(2 * p) * f(p - j) * f(j)) for j in range(p + 1)])
+    w = (2 * p + 1) * np.polynomial.polynomial.polysub(q, np.polynomial.polynomial.polyder(q))[1:]
+    return math.sqrt(2 * p + 1), q, w
+
+
+class _HalfIntegerMatern(Kernel):
+    """Matérn ν = p + ½ for p ≥ 1: g(r) = q(s) exp(−s), W = σ² w(s) exp(−s), s = √(2ν) r (`_half_integer_matern`)."""
+
+    root: ClassVar[float]
+    q: ClassVar[np.ndarray]
+    w: ClassVar[np.ndarray]
+
+    def _from_exponent(self, exponent):
+        s = self._distance(exponent)
+        s *= self.root
+        return self.variance * np.polynomial.polynomial.polyval(s, self.q) * np.exp(-s)
+
+    def _lengthscale_weight(self, X1, X2, K):
+        s = self.root * self._distance(self._exponent(X1, self.features(X2)))
+        return self.variance * np.polynomial.polynomial.polyval(s, self.w) * np.exp(-s)
+
+
 @register
-class Matern32(Kernel):
+class Matern32(_HalfIntegerMatern):
     """Matérn ν = 3/2: g(r) = (1 + √3 r) exp(−√3 r); W = 3σ² exp(−√3 r)."""
 
     name: ClassVar[str] = "matern32"
-
-    def _from_exponent(self, exponent):
-        s = self._distance(exponent)
-        s *= math.sqrt(3.0)
-        return self.variance * (1.0 + s) * np.exp(-s)
-
-    def _lengthscale_weight(self, X1, X2, K):
-        s = math.sqrt(3.0) * self._distance(self._exponent(X1, self.features(X2)))
-        return 3.0 * self.variance * np.exp(-s)
+    root, q, w = _half_integer_matern(1)
 
 
 @register
-class Matern52(Kernel):
+class Matern52(_HalfIntegerMatern):
     """Matérn ν = 5/2: g(r) = (1 + √5 r + 5r²/3) exp(−√5 r); W = (5σ²/3)(1 + √5 r) exp(−√5 r)."""
 
     name: ClassVar[str] = "matern52"
-
-    def _from_exponent(self, exponent):
-        s = self._distance(exponent)
-        s *= math.sqrt(5.0)
-        return self.variance * (1.0 + s + s * s / 3.0) * np.exp(-s)
-
-    def _lengthscale_weight(self, X1, X2, K):
-        s = math.sqrt(5.0) * self._distance(self._exponent(X1, self.features(X2)))
-        return (5.0 / 3.0) * self.variance * (1.0 + s) * np.exp(-s)
+    root, q, w = _half_integer_matern(2)

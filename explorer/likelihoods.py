@@ -445,11 +445,8 @@ class Softmax(LogisticSoftmax):
 
     def __post_init__(self):
         super().__post_init__()
-        if (
-            isinstance(self.mc_samples, bool)
-            or not isinstance(self.mc_samples, (int, np.integer))
-            or self.mc_samples < 1
-        ):
+        samples = self.mc_samples
+        if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
             raise ValueError(f"mc_samples must be a whole number ≥ 1, got {self.mc_samples!r}")
 
     @property

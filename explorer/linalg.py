@@ -67,37 +67,39 @@ class NumericalError(RuntimeError):
     """A matrix stayed numerically non-positive-definite after the largest allowed jitter."""
 
 
-def _potrf(A: np.ndarray) -> np.ndarray | None:
+def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
+    """Lower Cholesky factor of a symmetric A (m, m), or None when A is not numerically positive definite (no
+    jitter: for a caller that wants to know, e.g. whether a proposed step keeps a precision matrix valid)."""
     L, info = lapack.dpotrf(A.T, lower=1, clean=1)
     # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
     return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
-def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
-    """Lower Cholesky factor of a symmetric A (m, m), or None when A is not numerically positive definite (no
-    jitter: for a caller that wants to know, e.g. whether a proposed step keeps a precision matrix valid)."""
-    return _potrf(A)
+def cholesky_over(A: np.ndarray) -> np.ndarray | None:
+    """Lower Cholesky factor of a symmetric, C-contiguous A (m, m) written over A itself (no copy): returned as the
+    Fortran-ordered view Aᵀ, zeros above its diagonal, so A then holds Lᵀ; None when A is not numerically positive
+    definite (A's contents are then undefined). The factor `positive_definite_cholesky` gives, bit for bit."""
+    L, info = lapack.dpotrf(A.T, lower=1, clean=1, overwrite_a=1)
+    return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
-def robust_cholesky(
-    A: np.ndarray, name: str, iteration: int | None = None, max_tries: int = len(_JITTERS)
-) -> np.ndarray:
+def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None) -> np.ndarray:
     """Lower Cholesky factor L of a symmetric A (m, m), L Lᵀ = A; on failure retry A + jitter·I with
-    jitter = mean|diag A|·(1e-10, 1e-9, …, 1e-4) (the first `max_tries` of them). A is not modified.
+    jitter = mean|diag A|·(1e-10, 1e-9, …, 1e-4). A is not modified.
 
     Raises NumericalError naming the matrix and the iteration when A has non-finite entries or every try fails.
     """
     where = "" if iteration is None else f" at iteration {iteration}"
-    L = _potrf(A)
+    L = positive_definite_cholesky(A)
     if L is not None:
         return L
     if not np.all(np.isfinite(A)):
         raise NumericalError(f"Cholesky of {name}{where}: the matrix has non-finite entries")
     scale = max(float(np.mean(np.abs(np.diag(A)))), np.finfo(float).tiny)
     jitter = 0.0
-    for relative in _JITTERS[:max_tries]:
+    for relative in _JITTERS:
         jitter = relative * scale
-        L = _potrf(A + jitter * np.eye(len(A)))
+        L = positive_definite_cholesky(A + jitter * np.eye(len(A)))
         if L is not None:
             return L
     raise NumericalError(

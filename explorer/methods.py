@@ -4,18 +4,16 @@
 All methods share the kernel, the inducing inputs Z, the minibatch size and the random stream, so runs are
 comparable (DESIGN §4): given the same seed they see the same minibatches. Step-size defaults come from
 `schedules.DEFAULT_STEP_RULES`; `step_size` is a rule name or a rule object, and rho, tau, kappa left at None take
-the method's row of that table. X (n, d) may also be a `sources.DataSource` with y None; labels y (n,) are class
-indices 0…K−1 (`validation.encode_labels`).
+the method's row of that table.
 
-Options reach the engines by name, declared once (`explorer.settings`) and relayed by no signature: `build` takes
-them as keywords, reads those every method shares (`SHARED_OPTIONS`), a builder those it turns into objects
-(`BUILDER_OPTIONS`), and each engine gets the rest that its constructor takes (`engine_options`); a name the method
-does not read is refused (`option_names`). A new engine option is therefore a settings row and the engine's keyword.
-
-Each method declares the numbers of classes K it supports (`CLASS_COUNTS`); a face checks the user's labels against
-it with `check_classes` before building. The non-augmented SVGPs take their likelihood by name
-(`svgp_likelihood`): for two classes from `likelihoods.LINKS` (`link="logit"`, the paper's, or "probit"); for K ≥ 3
-the softmax (`likelihoods.Softmax`), the logit's K-class form ("logit" or "softmax"; there is no K-class probit here).
+Options reach the engines by one route, declared once (`explorer.settings`) and relayed by no signature: `build` takes
+them as keywords; the options every method turns into objects (`SHARED_OPTIONS`: the step-size rule, kernel
+learning) and those a builder turns into objects (`BUILDER_OPTIONS`: a likelihood, a multi-class family, …) are read
+here; every other option goes by name to the engine whose constructor chain takes it (`engine_keywords`,
+`engine_options`): a builder only names the engine class (one of its method's `ENGINES`, checked) and the objects it
+made. A name the method does not read is refused (`option_names`). A new engine option is therefore a settings row
+and the engine's keyword (`tests/test_run.py` checks that the two cannot drift). A face checks the user's labels
+against the numbers of classes each method supports (`CLASS_COUNTS`, `check_classes`) before building.
 """
 
 from __future__ import annotations
@@ -41,14 +39,6 @@ from explorer.xgpc_stickbreaking import (
     XGPCStickBreaking,
 )
 
-
-def link_by_name(link: str) -> Link:
-    """The likelihood `likelihoods.LINKS[link]`; ValueError naming the choices for another name."""
-    if link not in LINKS:
-        raise ValueError(f"link must be one of {sorted(LINKS)}, got {show(link)}")
-    return LINKS[link]
-
-
 MULTICLASS_LINKS = ("logit", *MULTICLASS_LIKELIHOODS)
 """The link names the K ≥ 3 SVGPs take: the logit means the softmax (the logit is its two-class case), the others
 name a likelihood of `likelihoods.MULTICLASS_LIKELIHOODS`."""
@@ -65,46 +55,59 @@ def svgp_likelihood(link: str, n_classes: int) -> Link | Softmax:
                 f"one of {['logit', *MULTICLASS_LIKELIHOODS]} (the logit's K-class form is the softmax)"
             )
         return MULTICLASS_LIKELIHOODS.get(link, Softmax)(n_classes)
-    return link_by_name(link)
+    if link not in LINKS:
+        raise ValueError(f"link must be one of {sorted(LINKS)}, got {show(link)}")
+    return LINKS[link]
 
 
-SHARED_OPTIONS = ("step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate", "hyper_every")
-"""The options every method reads (`build`): its step-size rule (`schedules.schedule_for`; Adam-trained SVGP has
-none and ignores it), kernel learning by Adam and the iterations per kernel step."""
+SHARED_OPTIONS = ("step_size", "rho", "tau", "kappa", "learn_hyperparameters", "hyper_learning_rate")
+"""The options every method reads in `build`: its step-size rule (`schedules.schedule_for`; Adam-trained SVGP has
+none and ignores it) and kernel learning by Adam."""
 BUILDER_OPTIONS = {
-    "xgpc": ("warm_start_on", "multiclass_family", "multiclass_kernel_prior", "kernel_patience"),
+    "xgpc": ("warm_start_on", "multiclass_family", "multiclass_kernel_prior"),
     "svgp-adam": ("link",),
     "svgp-natgrad": ("link",),
     "epgpc": ("damping",),
 }
-"""The options a method's builder reads itself: the adaptive rule's warm start, the K-class family of X-GPC's
-q(λ, n) and its kernel prior's spread (0: none), the stick-breaking family's kernel brake (to its engine), the SVGP's likelihood by name, EPGPC's damping. Every other option goes, by name, to the engine whose
-constructor takes it (`engine_options`)."""
-_FILLED = (
-    *("batch_size", "rng", "schedule", "hyper_optimizer", "criterion", "hyper_every", "n_classes", "link", "family"),
-    *("kernel_prior", "mc_rng"),
+"""The options a method's builder turns into objects: the adaptive rule's warm start (into the rule), X-GPC's K-class
+model (into the engine class and its family of q(λ, n)) and its kernel prior's spread (0: none), the SVGP's
+likelihood by name, EPGPC's per-point damping (into its rule)."""
+NOT_OPTIONS = (
+    *("batch_size", "rng", "schedule", "hyper_optimizer", "link", "family", "kernel_prior", "n_classes"),
+    *("criterion", "mc_rng", "class_order"),
 )
-"""Engine keywords that are no options: those `build` and the builders fill in themselves (from the options above
-or the data), and the SVGP's Monte Carlo stream (its own, for tests of the expectations)."""
+"""Engine keywords that are no options: those `build` and the builders fill in (from the options above or the
+data), and those set on an engine directly: its convergence rule, the SVGP's Monte Carlo stream (for tests of the
+expectations) and the stick-breaking class order (measured, not adopted: its benchmark sets it)."""
+
+
+def engine_keywords(engine: type) -> set[str]:
+    """The keywords the constructor of `engine` takes: its keyword-only parameters and, through its `**keywords`,
+    those of the base class it hands them to, and so on down to `engine.SVIEngine`'s, less those the engine sets
+    itself (`fixed_keywords`)."""
+    keywords = set()
+    for cls in engine.__mro__:
+        if "__init__" in vars(cls):
+            parameters = inspect.signature(cls.__init__).parameters.values()
+            keywords |= {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
+            if all(p.kind is not inspect.Parameter.VAR_KEYWORD for p in parameters):
+                break
+    return keywords - set(engine.fixed_keywords)
 
 
 def engine_options(engine: type, options: dict) -> dict:
-    """The options (by name) among `options` that the constructor of `engine` takes as keywords: how an option
-    declared in `explorer.settings` reaches the engine that reads it, with no builder relaying it."""
-    keywords = inspect.signature(engine.__init__).parameters
-    return {name: value for name, value in options.items() if name in keywords and name not in _FILLED}
-
-
-def _keywords(engine: type) -> set[str]:
-    parameters = inspect.signature(engine.__init__).parameters.values()
-    return {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in _FILLED}
+    """The options (by name) among `options` that the constructor of `engine` takes (`engine_keywords`, but
+    `NOT_OPTIONS`): how an option declared in `explorer.settings` reaches the engine that reads it, with no builder
+    relaying it."""
+    keywords = engine_keywords(engine) - set(NOT_OPTIONS)
+    return {name: value for name, value in options.items() if name in keywords}
 
 
 def option_names(method: str) -> tuple[str, ...]:
     """Every option `method` reads, sorted: `SHARED_OPTIONS`, its builder's (`BUILDER_OPTIONS`) and its engines'
-    constructor keywords (`ENGINES`)."""
+    constructor keywords (`ENGINES`, `engine_keywords`) that are options."""
     _known(method)
-    engines = set().union(*(_keywords(engine) for engine in ENGINES[method]))
+    engines = set().union(*(engine_keywords(engine) for engine in ENGINES[method])) - set(NOT_OPTIONS)
     return tuple(sorted({*SHARED_OPTIONS, *BUILDER_OPTIONS[method], *engines}))
 
 
@@ -124,75 +127,46 @@ def _schedule(method: str, options: dict, **extra):
     return schedule_for(method, options.get("step_size"), **rule, **extra)
 
 
-def build_xgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> XGPC:
+def build_xgpc(source, options: dict) -> tuple[type, dict]:
     """X-GPC with the options' step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam
     on the kernel's log-parameters. Two classes: the paper's `XGPC`. Three or more, by `multiclass_family` (default
     `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`): "stick-breaking", `xgpc_stickbreaking.XGPCStickBreaking` (K − 1
     binary logits, each with the binary PG step; its kernel step follows `kernel_bound` as the binary model's does,
     without the kernel prior, at its own default rate `xgpc_stickbreaking.DEFAULT_KERNEL_RATE` unless
-    `hyper_learning_rate` is given, braked by `kernel_patience`); "joint" or the paper's "factorised", `xgpc_multiclass.XGPCMulticlass`, the augmented
-    logistic-softmax model in that family of q(λ, n), whose kernel step ascends its augmented bound plus, unless
-    `multiclass_kernel_prior` is 0, a log-normal prior of that spread around the initial kernel (`kernel_bound` is the
-    binary model's choice)."""
+    `hyper_learning_rate` is given); "joint" or the paper's "factorised", `xgpc_multiclass.XGPCMulticlass`, the
+    augmented logistic-softmax model in that family of q(λ, n), whose kernel step ascends its augmented bound plus,
+    unless `multiclass_kernel_prior` is 0, a log-normal prior of that spread around the initial kernel
+    (`kernel_bound` is the binary model's choice). Returns the engine class and the keywords made here."""
     warm_start = {"warm_start_on": options["warm_start_on"]} if "warm_start_on" in options else {}
-    common = dict(
-        batch_size=batch_size,
-        rng=rng,
-        schedule=_schedule("xgpc", options, **warm_start),
-        hyper_optimizer=_kernel_optimizer(options),
-    )
-    if source.n_classes > 2:
-        family = options.get("multiclass_family", DEFAULT_MULTICLASS_FAMILY)
-        if family == STICK_BREAKING:
-            common["hyper_optimizer"] = _kernel_optimizer(options, DEFAULT_KERNEL_RATE)
-            return XGPCStickBreaking(source, None, Z, kernel, **common, **engine_options(XGPCStickBreaking, options))
-        prior = (
-            {"kernel_prior": options["multiclass_kernel_prior"] or None} if "multiclass_kernel_prior" in options else {}
-        )
-        return XGPCMulticlass(
-            source, None, Z, kernel, **common, family=family, **prior, **engine_options(XGPCMulticlass, options)
-        )
-    return XGPC(source, None, Z, kernel, **common, **engine_options(XGPC, options))
+    made = {"schedule": _schedule("xgpc", options, **warm_start), "hyper_optimizer": _kernel_optimizer(options)}
+    if source.n_classes <= 2:
+        return XGPC, made
+    family = options.get("multiclass_family", DEFAULT_MULTICLASS_FAMILY)
+    if family == STICK_BREAKING:
+        return XGPCStickBreaking, {**made, "hyper_optimizer": _kernel_optimizer(options, DEFAULT_KERNEL_RATE)}
+    if "multiclass_kernel_prior" in options:  # 0: no prior
+        made["kernel_prior"] = options["multiclass_kernel_prior"] or None
+    return XGPCMulticlass, {**made, "family": family}
 
 
-def build_svgp_adam(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> SVGPAdam:
+def build_svgp_adam(source, options: dict) -> tuple[type, dict]:
     """Non-augmented SVGP (`svgp.SVGPAdam`) with the likelihood named `link` (`svgp_likelihood`: two classes logit or
     probit, K ≥ 3 the softmax) trained by Adam (`learning_rate`) on the whitened means and Cholesky factors. The
     step-size options do not apply to Adam and are ignored."""
-    return SVGPAdam(
-        source,
-        None,
-        Z,
-        kernel,
-        batch_size=batch_size,
-        rng=rng,
-        hyper_optimizer=_kernel_optimizer(options),
-        link=svgp_likelihood(options.get("link", "logit"), source.n_classes),
-        **engine_options(SVGPAdam, options),
-    )
+    link = svgp_likelihood(options.get("link", "logit"), source.n_classes)
+    return SVGPAdam, {"hyper_optimizer": _kernel_optimizer(options), "link": link}
 
 
-def build_svgp_natgrad(
-    source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict
-) -> SVGPNatGrad:
+def build_svgp_natgrad(source, options: dict) -> tuple[type, dict]:
     """Non-augmented SVGP (`svgp.SVGPNatGrad`) with the likelihood named `link` (`svgp_likelihood`) trained by
     natural-gradient steps from the expectations' slopes, with the options' step-size rule as for X-GPC. Not
     coordinate ascent: a constant ρ must be small (0.01 worked, 0.1 diverged)."""
-    return SVGPNatGrad(
-        source,
-        None,
-        Z,
-        kernel,
-        batch_size=batch_size,
-        rng=rng,
-        schedule=_schedule("svgp-natgrad", options),
-        hyper_optimizer=_kernel_optimizer(options),
-        link=svgp_likelihood(options.get("link", "logit"), source.n_classes),
-        **engine_options(SVGPNatGrad, options),
-    )
+    link = svgp_likelihood(options.get("link", "logit"), source.n_classes)
+    made = {"schedule": _schedule("svgp-natgrad", options), "hyper_optimizer": _kernel_optimizer(options)}
+    return SVGPNatGrad, {**made, "link": link}
 
 
-def build_epgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, options: dict) -> EPGPC:
+def build_epgpc(source, options: dict) -> tuple[type, dict]:
     """Scalable EP (probit): `sites` "tied" (stochastic EP, memory O(m²); its step ε follows the step-size rule,
     default its row of `schedules.DEFAULT_STEP_RULES`) or "per-point" (minibatch EP with one site per point, memory
     O(nm); a constant damping δ = `damping`, EPGPC's own default when not given, unless a step-size rule is named).
@@ -204,41 +178,22 @@ def build_epgpc(source, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Ge
         schedule = None  # EPGPC's own damping
     else:
         schedule = _schedule("epgpc", options)
-    return EPGPC(
-        source,
-        None,
-        Z,
-        kernel,
-        batch_size=batch_size,
-        rng=rng,
-        schedule=schedule,
-        hyper_optimizer=_kernel_optimizer(options),
-        **engine_options(EPGPC, options),
-    )
-
-
-def _every(engine, hyper_every: int):
-    """The engine with a kernel step every `hyper_every` ≥ 1 iterations (`engine.SVIEngine`'s `hyper_every`; each
-    engine's constructor sets its own default: X-GPC's 5, the others' 1)."""
-    if isinstance(hyper_every, bool) or not isinstance(hyper_every, (int, np.integer)) or hyper_every < 1:
-        raise ValueError(f"hyper_every must be a whole number ≥ 1, got {hyper_every!r}")
-    engine.hyper_every = int(hyper_every)
-    return engine
+    return EPGPC, {"schedule": schedule, "hyper_optimizer": _kernel_optimizer(options)}
 
 
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}
 ENGINES = {
-    "xgpc": (XGPC, XGPCMulticlass),
+    "xgpc": (XGPC, XGPCStickBreaking, XGPCMulticlass),
     "svgp-adam": (SVGPAdam,),
     "svgp-natgrad": (SVGPNatGrad,),
     "epgpc": (EPGPC,),
 }
-"""The engine classes each method's builder makes (X-GPC: two classes; K ≥ 3), whose constructor keywords are
-options."""
+"""The engine classes each method's builder may make (X-GPC: two classes; K ≥ 3 by stick-breaking, the default, or
+the logistic-softmax), whose constructor keywords are options (`option_names`); `build` refuses any other."""
 
 CLASS_COUNTS = {"xgpc": (2, None), "svgp-adam": (2, None), "svgp-natgrad": (2, None), "epgpc": (2, 2)}
 """The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. X-GPC takes any
-K (two classes: the paper's logit model; more: the augmented logistic-softmax, `xgpc_multiclass`); the SVGPs too (two
+K (two classes: the paper's logit model; more: stick-breaking or the logistic-softmax, `ENGINES`); the SVGPs too (two
 classes: the logit or probit link; more: the softmax, `svgp_likelihood`); EPGPC's probit is binary."""
 
 
@@ -279,7 +234,7 @@ def build(
     """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1, or X a source (y None; with K
     classes when the model has classes the rows do not hold yet, `XGPClassifier.partial_fit`'s `classes`:
     `sources.as_source`), Z (m, d), with the minibatch size s and stream `rng`. `options` by name
-    (`option_names(method)`; the faces pass the checked run settings, `settings.method_options`); one the method
+    (`option_names(method)`; the faces pass the checked run settings, `settings.builder_options`); one the method
     does not read raises TypeError naming it."""
     _known(method)
     unknown = sorted(set(options) - set(option_names(method)))
@@ -288,5 +243,7 @@ def build(
             f"method {method!r} takes no options {unknown}; its options are {', '.join(option_names(method))}"
         )
     source = X if isinstance(X, DataSource) and y is None else as_source(X, y)  # a run's rows come as a source
-    engine = METHODS[method](source, Z, kernel, batch_size=batch_size, rng=rng, options=options)
-    return engine if options.get("hyper_every") is None else _every(engine, options["hyper_every"])
+    engine, made = METHODS[method](source, options)
+    if engine not in ENGINES[method]:
+        raise TypeError(f"the builder of {method!r} made a {engine.__name__}, not one of its ENGINES")
+    return engine(source, None, Z, kernel, batch_size=batch_size, rng=rng, **made, **engine_options(engine, options))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 import param
@@ -49,34 +50,12 @@ class _Declared:
         super()._validate(val)
 
 
-class _DeclaredBoolean(_Declared, param.Boolean):
-    """A Boolean setting checked by its declaration."""
-
-
-class _DeclaredClassSelector(_Declared, param.ClassSelector):
-    """A setting that takes a choice or an object (a step-size rule), checked by its declaration."""
-
-
-class _DeclaredSelector(_Declared, param.Selector):
-    """A choice setting checked by its declaration."""
-
-
-class _DeclaredInteger(_Declared, param.Integer):
-    """A whole-number setting checked by its declaration."""
-
-
-class _DeclaredNumber(_Declared, param.Number):
-    """A number setting checked by its declaration."""
-
-
-# (module-level classes, not made by type(): a Model is pickled to Dask workers, parameters and all)
-_DECLARED = {
-    param.Boolean: _DeclaredBoolean,
-    param.ClassSelector: _DeclaredClassSelector,
-    param.Selector: _DeclaredSelector,
-    param.Integer: _DeclaredInteger,
-    param.Number: _DeclaredNumber,
-}
+# A declared parameter class per param type. Module attributes of their own names, as a class written out would be:
+# a Model is pickled to Dask workers, parameters and all, and pickle finds a class by its module and name.
+_DECLARED = {}
+for _type in (param.Boolean, param.ClassSelector, param.Selector, param.Integer, param.Number):
+    _name = f"_Declared{_type.__name__}"
+    _DECLARED[_type] = globals()[_name] = type(_name, (_Declared, _type), {"__module__": __name__})
 
 
 def _parameter(setting: settings.Setting) -> param.Parameter:
@@ -91,10 +70,7 @@ def _parameter(setting: settings.Setting) -> param.Parameter:
         return _DECLARED[param.Selector](objects=list(setting.choices or [setting.default]), **common)
     numeric = _DECLARED[param.Integer if setting.kind == "int" else param.Number]
     return numeric(
-        bounds=(setting.low, setting.high),
-        inclusive_bounds=setting.inclusive,
-        allow_None=setting.allow_none,
-        **common,
+        bounds=(setting.low, setting.high), inclusive_bounds=setting.inclusive, allow_None=setting.allow_none, **common
     )
 
 
@@ -240,8 +216,11 @@ class Model(RunSettings):
     def _build(self) -> None:
         """Load data and start the run (`run.Run`) for the current configuration (all or nothing)."""
         X_tr, X_te, y_tr, y_te = self._load_data()
-        if y_tr is not None:
-            self._check_two_class_only(int(max(y_tr.max(initial=0), y_te.max(initial=0))) + 1)
+        if y_tr is not None:  # a method or link that models two classes only refuses K ≥ 3, before any engine
+            K = int(max(y_tr.max(initial=0), y_te.max(initial=0))) + 1
+            refused = two_class_only(self.method, self.link, self.data_name, K)
+            if refused is not None:
+                raise datasets.DataError(refused[1])
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             run = Run(self.config, X_tr, y_tr, X_te, y_te, classes=self._data_classes())
@@ -254,13 +233,6 @@ class Model(RunSettings):
             status=f"New run: {self.method} on {self.dataset} (n = {len(X_tr)} train, {len(X_te)} test, "
             f"m = {run.engine.m})" + "".join(f"; {w}" for w in self.warnings)
         )
-
-    def _check_two_class_only(self, K: int) -> None:
-        """Refuse a method or link that models two classes only for data of K ≥ 3 classes, in the user's words
-        (`two_class_only`; DataError), before any engine is built."""
-        refused = two_class_only(self.method, self.link, self.data_name, K)
-        if refused is not None:
-            raise datasets.DataError(refused[1])
 
     # The run's parts, as the faces read them.
     X_train = property(lambda self: self.current_run.X_train, doc="Training rows (n, d), raw units")
@@ -400,10 +372,7 @@ class Model(RunSettings):
             raise
         ran = f"Ran to iteration {self.engine.iteration}" + (" (converged)" if self.trainer.converged else "")
         chance = self._chance_note()
-        self._publish(
-            status=self._collapse_status(1) or (f"{ran}. {chance}" if chance else ran),
-            ended=True,
-        )
+        self._publish(status=self._collapse_status(1) or (f"{ran}. {chance}" if chance else ran), ended=True)
         return new
 
     def _chance_note(self) -> str | None:
@@ -493,7 +462,7 @@ class Model(RunSettings):
         self._custom = {"X": X, "y": y, "feature_names": names, "name": name, "classes": classes}
         try:
             if self.dataset == "custom":
-                self._configuration_changed(_Change("dataset", "custom", "custom"))
+                self._configuration_changed(SimpleNamespace(name="dataset", old="custom", new="custom"))  # new data
             else:
                 self.dataset = "custom"
         except Exception:
@@ -637,7 +606,7 @@ class Model(RunSettings):
             objects.insert(-1, config["dataset"])  # the run continues from its arrays; a reset needs the data
         model.param.dataset.objects = objects
         model._custom, model._collapsed = _custom_data(meta.get("custom"), arrays, config["dataset"], refuse), False
-        model._configured_by = None
+        model._configured_by, model.fallback = None, None  # (fallback: a loaded run replaced no data set)
         param.Parameterized.__init__(model, **config)
         model._check_data(X_train, X_test, y_train, y_test, len(Z), refuse)
         model.feature_names = names
@@ -738,10 +707,3 @@ def _custom_data(custom, arrays: dict, dataset: str, refuse) -> dict | None:
         "name": str(custom["name"]),
         "classes": classes,
     }
-
-
-class _Change:
-    """A stand-in for a param event when set_data replaces the custom data under an unchanged `dataset`."""
-
-    def __init__(self, name, old, new):
-        self.name, self.old, self.new = name, old, new

@@ -96,11 +96,6 @@ def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng([seed, 7]).choice(n, most, replace=False))
 
 
-def _features(X) -> int:
-    """d of training rows X (n, d) or of a `DataSource`."""
-    return X.d if isinstance(X, DataSource) else X.shape[1]
-
-
 def start_kernel(config: dict, d: int) -> Kernel:
     """The run's starting kernel on d features: the family `config["kernel"]` with the initial parameters of
     `config`, or a copy of a `Kernel` object. With no lengthscale given (None), ℓ₀ = √(d/2) (`default_lengthscale`)."""
@@ -129,13 +124,8 @@ class Run:
     """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
     engine, its `Trainer` and the history.
 
-    The user's X goes one way, down (`recipe.start_run`): the face hands it here in its own units; the run holds the
-    training rows once, as a source in those units (`sources.as_source`: the arrays checked once, or the face's
-    file source), fits the scaler on them and reads them standardised through it (`scaling.standardise`: a
-    `ScaledSource`, in memory as out of core), chooses Z by k-means++ on the standardised rows
-    (`inducing.initial_inducing`) and makes the engine on the view (`methods.build`). Predictions and added rows
-    come in the face's units too (`predict_proba`, `predict_latent`, `add_training_rows`) and are standardised by
-    the run's scaler (`scaling.standardised`).
+    The face hands X here in its own units, and it goes one way, down (`recipe.start_run`: held once as a source,
+    standardised as read, Z by k-means++, the engine); predictions and added rows come in the face's units too.
 
     Parameters
     ----------
@@ -204,7 +194,9 @@ class Run:
             y_train,
             X_monitor,
             y_monitor,
-            kernel if kernel is not None else start_kernel(config, _features(X_train)),
+            kernel
+            if kernel is not None
+            else start_kernel(config, X_train.d if isinstance(X_train, DataSource) else X_train.shape[1]),
             scaler=scaler,
             Z=Z,
             n_inducing=config["n_inducing"],
@@ -417,23 +409,9 @@ def _without_retired(config: dict, refuse) -> dict:
     return {name: value for name, value in config.items() if name not in RETIRED_SETTINGS}
 
 
-_VERSION_2_SETTINGS = settings.group("data") + (
-    "method",
-    "n_inducing",
-    "batch_size",
-    "step_size",
-    "rho",
-    "tau",
-    "kappa",
-    "learn_hyperparameters",
-    "hyper_learning_rate",
-    "kernel",
-    "ard",
-    "lengthscale",
-    "variance",
-    "nugget",
-    "eval_points",
-    "eval_every",
+_VERSION_2_SETTINGS = settings.group("data") + tuple(
+    "method n_inducing batch_size step_size rho tau kappa learn_hyperparameters hyper_learning_rate kernel ard "
+    "lengthscale variance nugget eval_points eval_every".split()
 )
 """The settings a version-2 run file stores (the others did not exist as settings then)."""
 

@@ -86,15 +86,21 @@ def fitted_standardizer(X, name: str = "X") -> Standardizer:
     else:
         bounded_features(X, name)
     scaler = Standardizer().fit(X)
-    constant = np.ptp(X, axis=0) == 0
+    spread = np.ptp(X, axis=0)
+    constant = spread == 0
     scaler.mean[constant] = X[0, constant]  # a constant column standardises to exactly 0, not to its mean's rounding
-    if not np.all(scaler.scale > 0):
-        j = int(np.flatnonzero(~(scaler.scale > 0))[0])
-        raise DataError(
-            f"{name} column {j} (0-based) spreads over only {np.ptp(X[:, j]):.3g}, too little to "
-            "standardise in float64; rescale the column"
-        )
+    _check_spread(scaler.scale, spread, name)
     return scaler
+
+
+def _check_spread(scale: np.ndarray, spread: np.ndarray, name: str) -> None:
+    """DataError naming the first column whose sd (`scale`, (d,)) underflowed to 0 although its values `spread` (d,)."""
+    if not np.all(scale > 0):
+        j = int(np.flatnonzero(~(scale > 0))[0])
+        raise DataError(
+            f"{name} column {j} (0-based) spreads over only {spread[j]:.3g}, too little to standardise in float64; "
+            "rescale the column"
+        )
 
 
 def standardised(scaler: Standardizer, X, name: str = "X"):
@@ -192,10 +198,5 @@ def _chunked_standardizer(source: DataSource, name: str = "training data") -> St
         first = X_b[0] if first is None else first
     constant = low == high
     scale = np.where(constant, 1.0, np.sqrt(squares / count))
-    if not np.all(scale > 0):
-        j = int(np.flatnonzero(~(scale > 0))[0])
-        raise DataError(
-            f"{name} column {j} (0-based) spreads over only {high[j] - low[j]:.3g}, too little to "
-            "standardise in float64; rescale the column"
-        )
+    _check_spread(scale, high - low, name)
     return Standardizer(np.where(constant, first, mean), scale)

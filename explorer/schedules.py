@@ -161,36 +161,11 @@ def schedule_for(
             raise ValueError(f"step_size must be a rule name or a step-size rule object, got {step_size!r}")
         return copy.deepcopy(step_size)
     default = DEFAULT_STEP_RULES[method]
-    return make_schedule(
-        default.rule if step_size is None else step_size,
-        rho=default.rho if rho is None else rho,
-        tau=default.tau if tau is None else tau,
-        kappa=default.kappa if kappa is None else kappa,
-        warm_start_on=warm_start_on,
-    )
-
-
-def default_xgpc_schedule() -> RobbinsMonro:
-    """X-GPC's default rule (its row of DEFAULT_STEP_RULES): Robbins–Monro with τ = 10, κ = 0.6."""
-    return schedule_for("xgpc")
-
-
-def make_schedule(
-    rule: str,
-    *,
-    rho: float,
-    tau: float,
-    kappa: float,
-    warm_start_batches: int = 10,
-    warm_start_on: str = "gradient",
-    rho_max: float = 0.99,
-):
-    """Build a step-size rule by name: 'adaptive', 'robbins-monro' or 'constant' (every parameter given: the
-    defaults live in DEFAULT_STEP_RULES)."""
+    rule = default.rule if step_size is None else step_size
     if rule == "adaptive":
-        return Adaptive(warm_start_batches, warm_start_on, rho_max=rho_max)
+        return Adaptive(warm_start_on=warm_start_on)
     if rule == "robbins-monro":
-        return RobbinsMonro(tau, kappa)
+        return RobbinsMonro(default.tau if tau is None else tau, default.kappa if kappa is None else kappa)
     if rule == "constant":
-        return Constant(rho)
+        return Constant(default.rho if rho is None else rho)
     raise ValueError(f"unknown step-size rule {rule!r}; choose 'adaptive', 'robbins-monro' or 'constant'")

@@ -3,12 +3,11 @@
 Every face of a run reads this table: the param `Model` (its parameters), `XGPClassifier` (its parameters and
 `_parameter_constraints`, and the entries of its one `options` mapping, `estimator.checked_options`), the dashboard
 (widgets, labels, URL keys) and the benchmarks (their run flags). A new setting is one `Setting` here, plus the code
-that reads it: an engine's constructor keyword of the same name (`methods.engine_options`) or a line of `run.py`.
+that reads it, which its `reader` names (`Setting`).
 
 Groups: "data" (which rows, and the seed of everything random), "method", "inducing", "steps" (minibatches, the
-step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (every further option
-of a method, `explorer.methods.option_names`: read by its builder, or by name by the engine whose constructor takes
-it, so a new engine option is a row here plus the engine that reads it; a method receives only the options it
+step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (the further options of
+the methods, `explorer.methods.option_names`, and the evaluation's rows; a method receives only the options it
 reads, `builder_options`). A setting is structural — it defines the run, so changing it starts a new one — unless
 it only shapes what is shown (`eval_every`). Options that were measured and not adopted are no settings: they live
 with the benchmark that measured them (`explorer.bench.xgpc_variants`).
@@ -44,7 +43,9 @@ class Setting:
     are types whose instances are accepted besides the choices (a `Kernel` for `kernel`, a rule of
     `explorer.schedules` for `step_size`; such a run cannot travel in a link or, for a rule, a run file). `structural` is False for
     a setting that only shapes the display. `label` is for people (a form), `short` for a legend, `help` one or two
-    sentences (widget tooltips, `--help`, docstrings)."""
+    sentences (widget tooltips, `--help`, docstrings). `reader` is what reads it: "run" (the `Run`), "builder"
+    (`explorer.methods`, into an object: `methods.SHARED_OPTIONS`, `methods.BUILDER_OPTIONS`) or "engine" (an
+    engine's constructor keyword of the same name, `methods.engine_options`)."""
 
     name: str
     kind: str
@@ -60,6 +61,7 @@ class Setting:
     allow_none: bool = False
     objects: tuple[type, ...] = ()
     structural: bool = True
+    reader: str = "run"
 
     def out_of_range(self, value) -> str | None:
         """Why the number `value` is outside the bounds, in words naming the setting and the limit; None if inside
@@ -81,18 +83,11 @@ class Setting:
         if self.choices is not None:
             return "one of " + ", ".join(map(str, self.choices))
         low_in, high_in = self.inclusive
-        if self.low is not None and self.high is not None:
-            if low_in and high_in:
-                return f"from {self.low:g} to {self.high:g}"
-            return (
-                f"{'at least' if low_in else 'above'} {self.low:g} and {'at most' if high_in else 'below'} "
-                f"{self.high:g}"
-            )
-        if self.low is not None:
-            return f"{'at least' if low_in else 'above'} {self.low:g}"
-        if self.high is not None:
-            return f"{'at most' if high_in else 'below'} {self.high:g}"
-        return "any value"
+        if self.low is not None and self.high is not None and low_in and high_in:
+            return f"from {self.low:g} to {self.high:g}"
+        low = None if self.low is None else f"{'at least' if low_in else 'above'} {self.low:g}"
+        high = None if self.high is None else f"{'at most' if high_in else 'below'} {self.high:g}"
+        return " and ".join(words for words in (low, high) if words) or "any value"
 
     def requirement(self) -> str:
         """What a value must be, in words: 'a whole number from 1 to 2000', 'a finite number above 0 and at most
@@ -227,8 +222,21 @@ SETTINGS = _declare(
         "steps",
         choices=(METHOD_DEFAULT, "adaptive", "robbins-monro", "constant"),
         objects=(Constant, RobbinsMonro, Adaptive),
+        reader="builder",
     ),
-    Setting("rho", "float", 0.5, "constant ρ", "ρ", "Constant step size ρ", "steps", 0.0, 1.0, (False, True)),
+    Setting(
+        "rho",
+        "float",
+        0.5,
+        "constant ρ",
+        "ρ",
+        "Constant step size ρ",
+        "steps",
+        0.0,
+        1.0,
+        (False, True),
+        reader="builder",
+    ),
     Setting(
         "tau",
         "float",
@@ -238,6 +246,7 @@ SETTINGS = _declare(
         "Robbins–Monro delay τ in ρ_t = (t+τ)^−κ",
         "steps",
         1.0,
+        reader="builder",
     ),
     Setting(
         "kappa",
@@ -250,6 +259,7 @@ SETTINGS = _declare(
         0.5,
         1.0,
         (False, True),
+        reader="builder",
     ),
     Setting(
         "eval_every",
@@ -327,6 +337,7 @@ SETTINGS = _declare(
         "learn ℓ and σ²",
         "Adam on log lengthscale and log variance, alternating with the variational steps",
         "kernel",
+        reader="builder",
     ),
     Setting(
         "hyper_learning_rate",
@@ -341,6 +352,7 @@ SETTINGS = _declare(
         1.0,
         (False, True),
         allow_none=True,
+        reader="builder",
     ),
     # ----- advanced: the further options of the methods (explorer.methods.option_names) ---------------------
     Setting(
@@ -365,6 +377,7 @@ SETTINGS = _declare(
         "advanced",
         1,
         allow_none=True,
+        reader="engine",
     ),
     Setting(
         "link",
@@ -376,6 +389,7 @@ SETTINGS = _declare(
         "(X-GPC's augmentation needs the logit; EPGPC's is the probit)",
         "advanced",
         choices=tuple(LINKS),
+        reader="builder",
     ),
     Setting(
         "kernel_bound",
@@ -389,6 +403,7 @@ SETTINGS = _declare(
         "bound either way",
         "advanced",
         choices=KERNEL_BOUNDS,
+        reader="engine",
     ),
     Setting(
         "multiclass_family",
@@ -403,6 +418,7 @@ SETTINGS = _declare(
         "under-confident). Binary X-GPC has none of these",
         "advanced",
         choices=MULTICLASS_FAMILIES,
+        reader="builder",
     ),
     Setting(
         "multiclass_kernel_prior",
@@ -417,6 +433,7 @@ SETTINGS = _declare(
         "advanced",
         0.0,
         100.0,
+        reader="builder",
     ),
     Setting(
         "kernel_patience",
@@ -430,6 +447,7 @@ SETTINGS = _declare(
         "advanced",
         0,
         allow_none=True,
+        reader="engine",
     ),
     Setting(
         "warm_start_on",
@@ -440,6 +458,7 @@ SETTINGS = _declare(
         "Adaptive step-size rule: warm-start averages of the gradient λ̂ − η ('gradient') or of λ̂ ('target')",
         "advanced",
         choices=("gradient", "target"),
+        reader="builder",
     ),
     Setting(
         "full",
@@ -449,6 +468,7 @@ SETTINGS = _declare(
         "non-sparse",
         "X-GPC: the non-sparse model (u = f at every training row; n × n, small data only)",
         "advanced",
+        reader="engine",
     ),
     Setting(
         "learning_rate",
@@ -461,6 +481,7 @@ SETTINGS = _declare(
         0.0,
         1.0,
         (False, True),
+        reader="engine",
     ),
     Setting(
         "sites",
@@ -471,6 +492,7 @@ SETTINGS = _declare(
         "EPGPC: 'tied' (stochastic EP, memory O(m²)) or 'per-point' (one site per point, memory O(nm))",
         "advanced",
         choices=("tied", "per-point"),
+        reader="engine",
     ),
     Setting(
         "damping",
@@ -483,6 +505,7 @@ SETTINGS = _declare(
         0.0,
         1.0,
         (False, True),
+        reader="builder",
     ),
 )
 
@@ -517,8 +540,11 @@ def group(name: str) -> tuple[str, ...]:
 
 STEP_RULE_SETTINGS = ("step_size", "rho", "tau", "kappa")
 """The settings of the step-size rule, passed to a builder only when `step_size` names a rule."""
-BUILDER_SETTINGS = ("learn_hyperparameters", "hyper_learning_rate", *group("advanced"))
-"""Settings a method may read (each method gets those among them it reads, `methods.option_names`)."""
+BUILDER_SETTINGS = tuple(
+    name for name, setting in SETTINGS.items() if setting.reader != "run" and name not in STEP_RULE_SETTINGS
+)
+"""Settings a method may read besides the step-size rule (each method gets those among them it reads,
+`methods.option_names`)."""
 
 
 def applies(name: str, method: str) -> bool:

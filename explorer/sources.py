@@ -126,7 +126,7 @@ class ArraySource(DataSource):
         self.n_classes = _within(self.label_values, n_classes)
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return self.X[index], self.y[index]
+        return self.X.take(index, axis=0), self.y.take(index)  # take: the same rows, faster than X[index]
 
     def labels(self) -> np.ndarray:
         return self.y

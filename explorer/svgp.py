@@ -24,15 +24,11 @@ pseudo-data θ̃ = −2g_v, ỹ = 2(g_a + θ̃a) its gradients in (a, v) equal t
 targets λ̂ and its kernel gradient at fixed q(u) are exact for SVGP when evaluated at (ỹ, θ̃) (`pseudo_data`), per
 latent function.
 
-Two optimisers of q(u):
-  SVGPAdam     Adam on the whitened means and Cholesky factors, u_l = L_K w_l, q(w_l) = N(m_l, L_S,l L_S,lᵀ),
-               diag L_S,l = exp(·), all latent functions' packed parameters one Adam vector (GPflow's default
-               parameterisation: KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is).
-  SVGPNatGrad  η ← (1−ρ)η + ρλ̂ on the natural parameters of each q(u_l), λ̂ from the slopes, one step size ρ for all
-               (the rule sees the latent functions' natural gradients as one vector). The step is not coordinate
-               ascent, so ρ must be small or adaptive: by default the adaptive rule of the paper (Ranganath et al.
-               2013), which settled on ρ ≈ 1e-2…1e-3 here; a constant ρ = 0.1 with kernel learning diverged on a9a,
-               ρ = 0.01 worked.
+Two optimisers of q(u): `SVGPAdam` (Adam on the whitened means and Cholesky factors, all latent functions' as one
+vector: GPflow's default parameterisation, whose KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is) and
+`SVGPNatGrad` (natural-gradient steps with one ρ for all latent functions; not coordinate ascent, so ρ must be small
+or adaptive: the paper's adaptive rule settled on ρ ≈ 1e-2…1e-3 here; a constant 0.1 with kernel learning diverged
+on a9a, 0.01 worked).
 Kernel learning alternates as in X-GPC: after each variational step, one Adam step on the kernel's log-parameters
 along the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
 natural-gradient step used (NaN for SVGPAdam). With K = 2 the softmax is a valid two-class model, but with two latent
@@ -54,32 +50,6 @@ from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cho
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
-
-
-# ----- one latent function's marginals and KL in either parameterisation --------------------------------------------
-def whitened_marginals(
-    k_diag: np.ndarray, beta: np.ndarray, m_w: np.ndarray, L_S: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """q(f_i) = N(a_i, v_i) under q(w) = N(m_w, L_S L_Sᵀ), u = L_K w: a = βᵀm_w, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖².
-    k_diag (s,), β = L_K⁻¹K_ms (m, s), m_w (m,), L_S (m, m) → (s,), (s,)."""
-    V = L_S.T @ beta
-    v = k_diag - np.einsum("ij,ij->j", beta, beta) + np.einsum("ij,ij->j", V, V)
-    return beta.T @ m_w, np.maximum(v, 0.0)
-
-
-def whitened_kl(m_w: np.ndarray, L_S: np.ndarray) -> float:
-    """KL(N(m_w, S) ‖ N(0, I)) = ½[tr S + m_wᵀm_w − m − log|S|], S = L_S L_Sᵀ. m_w (m,), L_S (m, m)."""
-    return 0.5 * (float(np.sum(L_S**2)) + float(m_w @ m_w) - len(m_w)) - float(np.sum(np.log(np.diag(L_S))))
-
-
-def natural_marginals(
-    k_diag: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray, mu: np.ndarray, L_P_inv: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """q(f_i) = N(a_i, v_i) under q(u) = N(μ, Σ), Σ⁻¹ = L_P L_Pᵀ: a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖².
-    k_diag (s,), K_sm, κ (s, m), μ (m,), L_P⁻¹ (m, m) → (s,), (s,)."""
-    V = L_P_inv @ kappa.T
-    v = k_diag - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
-    return kappa @ mu, np.maximum(v, 0.0)
 
 
 # ----- what both optimisers share ------------------------------------------------------------------------------
@@ -151,21 +121,18 @@ class _SVGP(SVIEngine):
         """The generator of the likelihood's training draws (None for a likelihood that draws nothing)."""
         return None if self.mc_stream is None else self.mc_stream.generator
 
-    def marginals(self, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Mean a and variance v ((s,) or (s, L)) of q(f_i) for the rows with cross-covariance K_sm (s, m)."""
-        return self._marginals(K_sm, self._project(K_sm))
-
-    def _marginals(self, K_sm: np.ndarray, projection: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """a, v ((s,) or (s, L)): each latent function's marginals (`_latent_marginals`), as columns."""
-        k_diag = self.kernel.diag(len(K_sm))
-        columns = self._latent_marginals(k_diag, K_sm, projection)
+    def marginals(self, K_sm: np.ndarray, projection: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Mean a and variance v ((s,) or (s, L)) of q(f_i) for the rows with cross-covariance K_sm (s, m) and
+        `projection` = `_project(K_sm)` (if already made): each latent function's (`_latent_marginals`) as columns."""
+        projection = self._project(K_sm) if projection is None else projection
+        columns = self._latent_marginals(self.kernel.diag(len(K_sm)), K_sm, projection)
         return self._assemble([a for a, _ in columns], axis=1), self._assemble([v for _, v in columns], axis=1)
 
     def _expectations(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray, draw: bool = False):
         """a, v of the rows with cross-covariance K_sm (s, m) and `projection` = `_project(K_sm)`, and the
         likelihood's (E (s,), g_a, g_v) at them: a training estimate (`draw`: from the engine's Monte Carlo stream,
         for a likelihood that draws), or the deterministic one of the reported bound."""
-        a, v = self._marginals(K_sm, projection)
+        a, v = self.marginals(K_sm, projection)
         return (a, v) + self.link.variational_expectations(y, a, v, self.mc_rng if draw else None)
 
     def _slopes(self, K_sm: np.ndarray, projection: np.ndarray, y: np.ndarray) -> tuple:
@@ -227,8 +194,7 @@ class SVGPAdam(_SVGP):
     Parameters
     ----------
     X, y, Z, kernel
-        The training inputs (n, d) and class indices (n,) (or a `explorer.sources.DataSource` and None), the fixed
-        inducing inputs (m, d) and the starting kernel, as for `SVGPNatGrad`.
+        As for `SVGPNatGrad`.
     learning_rate : float, default 0.01
         Adam's rate on (m, L_S).
     **keywords
@@ -236,17 +202,13 @@ class SVGPAdam(_SVGP):
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from explorer.data.datasets import load
     >>> from explorer.kernels import RBF
-    >>> from explorer.likelihoods import Softmax
-    >>> rng = np.random.default_rng(0)
-    >>> X = np.concatenate([rng.normal(centre, 0.5, (20, 2)) for centre in ([0, 2], [2, -1], [-2, -1])])
-    >>> y = np.repeat([0, 1, 2], 20)
-    >>> engine = SVGPAdam(X, y, X[::6], RBF(1.0), batch_size=30, learning_rate=0.05, rng=rng, link=Softmax(3))
+    >>> X, y = load("blobs-3", n=60, seed=0)
+    >>> engine = SVGPAdam(X, y, X[::6], RBF(1.0), batch_size=30, learning_rate=0.05, link=Softmax(3))
     >>> engine.step(200)
-    >>> P = engine.predict_proba(X[[0, 20, 40]])
-    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0)), P.argmax(axis=1).tolist()
-    ((3, 3), True, [0, 1, 2])
+    >>> engine.mu.shape, float(np.mean(engine.predict_proba(X).argmax(axis=1) == y)) > 0.9  # K latent functions
+    ((3, 10), True)
     """
 
     def __init__(self, X, y, Z, kernel: Kernel, *, learning_rate: float = 0.01, **keywords):
@@ -302,14 +264,20 @@ class SVGPAdam(_SVGP):
         return self.L_K_inv @ K_sm.T
 
     def _latent_marginals(self, k_diag: np.ndarray, K_sm: np.ndarray, beta: np.ndarray) -> list:
-        """Per latent function (a, v) (s,): a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖²."""
-        return [
-            whitened_marginals(k_diag, beta, m, L) for m, L in zip(self._latents(self.m_w), self._latents(self.L_S))
-        ]
+        """Per latent function (a, v) (s,) under q(w) = N(m, L_S L_Sᵀ): a = βᵀm, v = k_ii − ‖β_i‖² + ‖L_Sᵀβ_i‖² (≥ 0)."""
+        prior = k_diag - np.einsum("ij,ij->j", beta, beta)
+        columns = []
+        for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S)):
+            V = L_S.T @ beta
+            columns.append((beta.T @ m_w, np.maximum(prior + np.einsum("ij,ij->j", V, V), 0.0)))
+        return columns
 
     def kl(self) -> float:
         """Σ_l KL(N(m_l, S_l) ‖ N(0, I)) = ½[tr S_l + m_lᵀm_l − m − log|S_l|] (= Σ_l KL(q(u_l) ‖ p(u_l)))."""
-        return sum(whitened_kl(m_w, L_S) for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S)))
+        return sum(
+            0.5 * (float(np.sum(L_S**2)) + float(m_w @ m_w) - self.m) - float(np.sum(np.log(np.diag(L_S))))
+            for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S))
+        )
 
     def variational_gradient(self, K_sm: np.ndarray, y: np.ndarray, beta: np.ndarray | None = None) -> np.ndarray:
         """∂L̂/∂(packed m_l, L_S,l) of the minibatch bound, per latent function ∂m = (n/s)βg_a − m,
@@ -387,14 +355,9 @@ class SVGPNatGrad(_SVGP):
 
     Parameters
     ----------
-    X : ndarray of shape (n, d) or explorer.sources.DataSource
-        Training inputs (standardised), or a source of minibatches (then `y` is None).
-    y : ndarray of shape (n,) or None
-        Class indices 0…K−1 (K = `link.n_classes`).
-    Z : ndarray of shape (m, d)
-        Fixed inducing inputs, shared by the latent functions.
-    kernel : explorer.kernels.Kernel
-        The starting kernel, shared by the latent functions.
+    X, y, Z, kernel
+        As for `explorer.xgpc.XGPC`, y class indices 0…K−1 (K = `link.n_classes`); Z and the kernel are shared by
+        the latent functions.
     schedule : step-size rule, optional
         A rule of `explorer.schedules` (default: the adaptive rule).
     rng : numpy.random.Generator, optional
@@ -404,23 +367,17 @@ class SVGPNatGrad(_SVGP):
     mc_rng : numpy.random.Generator, optional
         Draws the Monte Carlo points of a likelihood that draws (the softmax; default: spawned from `rng`).
     **keywords
-        The SVI skeleton's (`explorer.engine.SVIEngine`): `batch_size` (s, default 100, clamped to n with a
-        warning), `hyper_optimizer` (an `explorer.hyperparameters.Adam`: kernel learning), `criterion` (the
-        convergence rule on the global parameters) and `hyper_every`.
+        The SVI skeleton's (`explorer.engine.SVIEngine`).
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from explorer.kernels import RBF
-    >>> from explorer.likelihoods import LINKS
-    >>> rng = np.random.default_rng(2)
-    >>> X = rng.standard_normal((80, 2))
-    >>> y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    >>> engine = SVGPNatGrad(X, y, X[:10], RBF(1.0), batch_size=40, rng=rng, link=LINKS["probit"])
-    >>> engine.step(50)
-    >>> P = engine.predict_proba(X[:4])
-    >>> P.shape, bool(np.allclose(P.sum(axis=1), 1.0))
-    ((4, 2), True)
+    >>> from explorer.data.datasets import load
+    >>> from explorer import kernels, likelihoods
+    >>> X, y = load("circles", n=80, seed=2)
+    >>> engine = SVGPNatGrad(X, y, X[:10], kernels.RBF(1.0), batch_size=40, link=likelihoods.PROBIT)
+    >>> engine.step(50)  # the adaptive rule's step sizes, after its warm start on 10 minibatches
+    >>> bool(0 < engine.rho < 1), engine.predict_proba(X[:4]).shape
+    (True, (4, 2))
     """
 
     default_rule = "svgp-natgrad"
@@ -458,11 +415,14 @@ class SVGPNatGrad(_SVGP):
         return K_sm @ self.K_inv
 
     def _latent_marginals(self, k_diag: np.ndarray, K_sm: np.ndarray, kappa: np.ndarray) -> list:
-        """Per latent function (a, v) (s,): a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖²."""
-        return [
-            natural_marginals(k_diag, K_sm, kappa, mu, L_inv)
-            for mu, L_inv in zip(self._latents(self.mu), self._latents(self.L_P_inv))
-        ]
+        """Per latent function (a, v) (s,) under q(u) = N(μ, Σ), Σ⁻¹ = L_P L_Pᵀ: a = κμ, v = k_ii − κ_iK_mi + ‖L_P⁻¹κ_iᵀ‖²
+        (≥ 0)."""
+        prior = k_diag - np.einsum("ij,ij->i", kappa, K_sm)
+        columns = []
+        for mu, L_inv in zip(self._latents(self.mu), self._latents(self.L_P_inv)):
+            V = L_inv @ kappa.T
+            columns.append((kappa @ mu, np.maximum(prior + np.einsum("ij,ij->j", V, V), 0.0)))
+        return columns
 
     def kl(self) -> float:
         """Σ_l KL(q(u_l) ‖ p(u_l))."""

@@ -38,12 +38,6 @@ def kernel_steps_to_move(engine) -> int:
     return 0 if adam is None else math.ceil(1.0 / adam.learning_rate)
 
 
-def kernel_had_its_chance(engine) -> bool:
-    """Kernel learning is off, or has taken `kernel_steps_to_move(engine)` steps."""
-    adam = engine.hyper_optimizer
-    return adam is None or adam.t >= kernel_steps_to_move(engine)
-
-
 class History:
     """One row per evaluation (dicts with `COLUMNS` and any extra kernel columns, listed in `columns`), keeping the
     most recent `max_rows`; `total` counts all rows ever added, so a poller that remembers `total` gets exactly the
@@ -91,13 +85,9 @@ class History:
         columns = state["columns"]
         history.columns = list(COLUMNS) + [name for name in columns if name not in COLUMNS]
         for i in range(len(columns["iteration"])):
-            history.rows.append({name: _plain(name, columns[name][i]) for name in columns})
+            history.rows.append({name: (int if name == "iteration" else float)(columns[name][i]) for name in columns})
         history.total = int(state["total"])
         return history
-
-
-def _plain(name: str, value) -> int | float:
-    return int(value) if name == "iteration" else float(value)
 
 
 class Trainer:
@@ -111,7 +101,7 @@ class Trainer:
     Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
     relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
     `no_improvement`, a `convergence.NoImprovement`, by default 5 evaluations without beating the best by 1e-4; it
-    fires only once kernel learning has had `kernel_steps_to_move` steps, `kernel_had_its_chance`) or "none".
+    fires only once kernel learning, if on, has had `kernel_steps_to_move` steps) or "none".
     `eval_share` (None: evaluate at every multiple of `eval_every`) bounds the live evaluation's cost where it would
     dominate (a large test set against a cheap iteration, as on the paper's big sets): an evaluation at a multiple of
     `eval_every` is skipped until the run has trained (`seconds`) for at least that one's cost × (1/share − 1) since
@@ -134,8 +124,6 @@ class Trainer:
         The convergence rule (above).
     elbo_points : int, default 10000
         Most training rows of the ELBO column.
-    max_history : int, default 100000
-        History rows kept (older ones are dropped; `History.total` counts all).
     rng : numpy.random.Generator, optional
         Draws the ELBO subset (default: a fresh `default_rng(0)`).
     no_improvement : convergence.NoImprovement, optional
@@ -143,13 +131,10 @@ class Trainer:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from explorer.kernels import RBF
-    >>> from explorer.xgpc import XGPC
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.standard_normal((200, 2))
-    >>> y = (X[:, 0] * X[:, 1] > 0).astype(int)
-    >>> engine = XGPC(X, y, X[:20], RBF(1.0), batch_size=50, rng=rng)
+    >>> from explorer.data.datasets import load
+    >>> from explorer import XGPC, kernels
+    >>> X, y = load("xor", n=200, seed=0)
+    >>> engine = XGPC(X, y, X[:20], kernels.RBF(1.0), batch_size=50, rng=np.random.default_rng(0))
     >>> trainer = Trainer(engine, X, y, eval_every=25)
     >>> trainer.step(100)  # rows at iterations 0, 25, 50, 75, 100
     5
@@ -166,7 +151,6 @@ class Trainer:
         eval_every: int = 10,
         convergence: str = "parameters",
         elbo_points: int = 10_000,
-        max_history: int = 100_000,
         rng: np.random.Generator | None = None,
         no_improvement: NoImprovement | None = None,
     ):
@@ -177,7 +161,7 @@ class Trainer:
         self.engine = engine
         self.X_eval, self.y_eval = np.asarray(X_eval, dtype=float), class_indices(np.asarray(y_eval).ravel(), "y_eval")
         self.eval_every, self.convergence = int(eval_every), convergence
-        self.history = History(max_history)
+        self.history = History()
         self.holdout = holdout_nll_criterion()
         self.no_improvement = no_improvement if no_improvement is not None else no_improvement_criterion()
         self.seconds = 0.0
@@ -195,7 +179,8 @@ class Trainer:
         if self.convergence == "holdout":
             return self.holdout.converged
         if self.convergence == "no-improvement":
-            return self.no_improvement.converged and kernel_had_its_chance(self.engine)
+            adam = self.engine.hyper_optimizer
+            return self.no_improvement.converged and (adam is None or adam.t >= kernel_steps_to_move(self.engine))
         return False
 
     @property
@@ -207,30 +192,6 @@ class Trainer:
     def evaluate(self) -> dict:
         """Append and return one history row at the engine's current state."""
         start = time.perf_counter()
-        row = self._evaluate()
-        end = time.perf_counter()
-        self.eval_seconds += end - start
-        self.evaluations += 1
-        self._last_evaluation = (self.seconds, end - start)
-        return row
-
-    def evaluate_skipped(self) -> bool:
-        """Evaluate the current state if `eval_share` skipped the evaluation at the last multiple of `eval_every`
-        (e.g. when Play pauses: the state one looks at then is evaluated exactly). Returns whether it evaluated."""
-        last = self.history.rows[-1]["iteration"] if len(self.history) else -1
-        if last >= self.engine.iteration - self.engine.iteration % self.eval_every:
-            return False
-        self.evaluate()
-        return True
-
-    def _evaluation_due(self) -> bool:
-        """Whether an evaluation at a multiple of `eval_every` keeps within `eval_share` of the run's time."""
-        if self.eval_share is None:
-            return True
-        trained, cost = self._last_evaluation
-        return self.seconds - trained >= cost * (1.0 / self.eval_share - 1.0)
-
-    def _evaluate(self) -> dict:
         engine = self.engine
         row = {
             "iteration": int(engine.iteration),
@@ -254,7 +215,27 @@ class Trainer:
             if holdout_evaluated is not None:
                 holdout_evaluated(row["test_nll"])
         self.history.append(row)
+        end = time.perf_counter()
+        self.eval_seconds += end - start
+        self.evaluations += 1
+        self._last_evaluation = (self.seconds, end - start)
         return row
+
+    def evaluate_skipped(self) -> bool:
+        """Evaluate the current state if `eval_share` skipped the evaluation at the last multiple of `eval_every`
+        (e.g. when Play pauses: the state one looks at then is evaluated exactly). Returns whether it evaluated."""
+        last = self.history.rows[-1]["iteration"] if len(self.history) else -1
+        if last >= self.engine.iteration - self.engine.iteration % self.eval_every:
+            return False
+        self.evaluate()
+        return True
+
+    def _evaluation_due(self) -> bool:
+        """Whether an evaluation at a multiple of `eval_every` keeps within `eval_share` of the run's time."""
+        if self.eval_share is None:
+            return True
+        trained, cost = self._last_evaluation
+        return self.seconds - trained >= cost * (1.0 / self.eval_share - 1.0)
 
     def step(self, k: int = 1) -> int:
         """Advance k iterations, evaluating at every multiple of `eval_every` (under `eval_share`: those that keep
@@ -285,13 +266,11 @@ class Trainer:
             raise ValueError("run needs a time budget, an iteration limit, or a convergence rule to stop")
         before = self.history.total
         deadline = None if seconds is None else self.seconds + seconds
-        while True:
-            if max_iter is not None and self.engine.iteration >= max_iter:
-                break
-            if deadline is not None and self.seconds >= deadline:
-                break
-            if stop_at_convergence and self.converged:
-                break
+        while not (
+            (max_iter is not None and self.engine.iteration >= max_iter)
+            or (deadline is not None and self.seconds >= deadline)
+            or (stop_at_convergence and self.converged)
+        ):
             chunk = self.eval_every - self.engine.iteration % self.eval_every
             if max_iter is not None:
                 chunk = min(chunk, max_iter - self.engine.iteration)

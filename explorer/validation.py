@@ -49,10 +49,6 @@ def column_label(j: int, feature_names) -> str:
     return f"column {show(feature_names[j])}" if feature_names is not None else f"column {j} (0-based)"
 
 
-def _looks_like_a_date(value) -> bool:
-    return isinstance(value, (datetime.date, datetime.time, np.datetime64, np.timedelta64, datetime.timedelta))
-
-
 # ----------------------------------------------------------------------------------------------------------- labels
 
 
@@ -164,7 +160,10 @@ def _to_float_columns(X: np.ndarray, feature_names, source) -> np.ndarray:
             try:
                 out[i, j] = float(value)
             except (TypeError, ValueError, OverflowError):
-                hint = "; dates and times must be converted to numbers first" if _looks_like_a_date(value) else ""
+                dated = isinstance(
+                    value, (datetime.date, datetime.time, datetime.timedelta, np.datetime64, np.timedelta64)
+                )
+                hint = "; dates and times must be converted to numbers first" if dated else ""
                 raise DataError(
                     f"{prefix(source)}{column_label(j, feature_names)} is not numeric: "
                     f"row index {i} holds {show(value)}{hint}"

@@ -15,13 +15,18 @@ import numpy as np
 from scipy.linalg import lapack
 from scipy.linalg.blas import dtrmm
 
-from explorer.convergence import SlidingWindow
 from explorer.engine import SVIEngine
-from explorer.hyperparameters import Adam, elbo_kernel_gradient, posterior_products, summed_kernel_gradient
+from explorer.hyperparameters import (
+    elbo_kernel_gradient,
+    posterior_products,
+    stacked_posterior_products,
+    summed_kernel_gradient,
+)
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
 from explorer.linalg import (
+    cholesky_over,
     gaussian_kl,
     inverse_from_factor_inverse,
     lower_triangular_solve,
@@ -29,7 +34,7 @@ from explorer.linalg import (
     triangular_inverse,
 )
 from explorer.polyagamma import log_cosh, pg_mean
-from explorer.schedules import default_xgpc_schedule
+from explorer.schedules import schedule_for
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
 
@@ -77,22 +82,17 @@ class XGPC(SVIEngine):
     """The X-GPC training state on the shared SVI skeleton (`explorer.engine.SVIEngine`): its variational step is the
     local step plus the closed-form natural-gradient step, its bound the augmented ELBO.
 
-    X (n, d), y (n,) class indices 0, 1 (or X a `sources.DataSource` and y None), Z (m, d) fixed inducing inputs.
     `full=True` is the non-sparse mode u = f (Z = X, κ = I, K̃ = 0), whose ELBO is the Gibbs–MacKay bound. batch_size =
-    n with `Constant(1.0)` is exact coordinate ascent; a batch_size above n is clamped to n with a warning. `schedule`
-    is a step-size rule (`explorer.schedules`; default X-GPC's row of `schedules.DEFAULT_STEP_RULES`, Robbins–Monro
-    τ = 10, κ = 0.6). `hyper_optimizer` (an `Adam`) turns on kernel learning: after the natural-gradient step of every
-    `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam step on (log ℓ, log σ²) along the
-    analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q. A failed iteration leaves every part
-    of the state as it was before it.
+    n with `Constant(1.0)` is exact coordinate ascent. `schedule` defaults to X-GPC's row of
+    `schedules.DEFAULT_STEP_RULES` (Robbins–Monro τ = 10, κ = 0.6). `hyper_optimizer` turns on kernel learning: after
+    the natural-gradient step of every `hyper_every`-th iteration (default 5; 1 alternates as in the paper) one Adam
+    step on (log ℓ, log σ²) along the analytic gradient of the same minibatch's bound (`kernel_bound`) at the new q.
 
     `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
     ELBO, c at its optimum) or "exact" (the default; Σ E_q[log σ(y f)] − KL, the non-augmented bound that the
     augmented one lower-bounds, its expectations by Gauss–Hermite: the kernel gradient at the pseudo-data (ỹ, θ̃),
-    `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way. The options
-    that were measured and not adopted (a whitened kernel step, a kernel warm-up, Adam's rate × ρ_t/ρ₁, an initial q
-    from coordinate-ascent sweeps, iterate averaging, a growing minibatch, over-relaxation) live with the benchmark
-    that measured them (`explorer.bench.xgpc_variants`; README "Choices").
+    `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way. Options
+    measured and not adopted live in `explorer.bench.xgpc_variants` (README "Choices").
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -109,40 +109,25 @@ class XGPC(SVIEngine):
         Fixed inducing inputs (None with `full`).
     kernel : explorer.kernels.Kernel
         The starting kernel.
-    batch_size : int, default 100
-        s, the minibatch size (clamped to n with a warning).
-    schedule : step-size rule, optional
-        A rule of `explorer.schedules` (default Robbins–Monro τ = 10, κ = 0.6).
-    hyper_optimizer : explorer.hyperparameters.Adam, optional
-        Turns kernel learning on.
-    rng : numpy.random.Generator, optional
-        Draws the minibatches.
     full : bool, default False
         The non-sparse mode u = f.
-    criterion : explorer.convergence.SlidingWindow, optional
-        The paper's convergence rule on the global parameters.
-    hyper_every : int, default 5
-        Iterations per kernel step.
     kernel_bound : {"exact", "augmented"}, default "exact"
         The bound the kernel step ascends.
+    hyper_every : int, default 5
+        Iterations per kernel step.
+    **keywords
+        The SVI skeleton's (`explorer.engine.SVIEngine`; `schedule` defaults to X-GPC's rule).
 
     Examples
     --------
-    >>> import numpy as np
+    >>> from explorer.data.datasets import load
     >>> from explorer.kernels import RBF
     >>> from explorer.schedules import Constant
-    >>> rng = np.random.default_rng(1)
-    >>> X = rng.standard_normal((60, 2))
-    >>> y = (X[:, 0] > 0).astype(int)
-    >>> engine = XGPC(X, y, X[:10], RBF(1.0), batch_size=60, schedule=Constant(1.0), rng=rng)
-    >>> bounds = []
-    >>> for _ in range(5):  # s = n and ρ = 1: exact coordinate ascent, the ELBO never falls
-    ...     engine.step()
-    ...     bounds.append(engine.elbo())
-    >>> all(b1 <= b2 + 1e-9 for b1, b2 in zip(bounds, bounds[1:]))
-    True
-    >>> engine.predict_proba(X[:3]).shape
-    (3, 2)
+    >>> X, y = load("xor", n=60, seed=1)
+    >>> engine = XGPC(X, y, X[:10], RBF(1.0), batch_size=60, schedule=Constant(1.0))  # s = n, ρ = 1: coordinate ascent
+    >>> bounds = [engine.step() or engine.elbo() for _ in range(5)]  # so the ELBO never falls
+    >>> bool(np.all(np.diff(bounds) >= -1e-9)), engine.predict_proba(X[:3]).shape
+    (True, (3, 2))
     """
 
     def __init__(
@@ -152,14 +137,10 @@ class XGPC(SVIEngine):
         Z: np.ndarray | None,
         kernel: Kernel,
         *,
-        batch_size: int = 100,
-        schedule=None,
-        hyper_optimizer: Adam | None = None,
-        rng: np.random.Generator | None = None,
         full: bool = False,
-        criterion: SlidingWindow | None = None,
-        hyper_every: int = DEFAULT_HYPER_EVERY,
         kernel_bound: str = DEFAULT_KERNEL_BOUND,
+        hyper_every: int = DEFAULT_HYPER_EVERY,
+        **keywords,
     ):
         if kernel_bound not in KERNEL_BOUNDS:
             raise ValueError(f"kernel_bound must be one of {KERNEL_BOUNDS}, got {kernel_bound!r}")
@@ -167,17 +148,9 @@ class XGPC(SVIEngine):
         self.full = bool(full)
         self.kernel_bound = kernel_bound
         Z = source.batch(np.arange(source.n))[0] if self.full else inducing_inputs(Z, source.d)
-        super().__init__(
-            source,
-            Z,
-            kernel,
-            batch_size=batch_size,
-            schedule=schedule if schedule is not None else default_xgpc_schedule(),
-            hyper_optimizer=hyper_optimizer,
-            rng=rng,
-            criterion=criterion,
-            hyper_every=hyper_every,
-        )
+        if keywords.get("schedule") is None:
+            keywords["schedule"] = schedule_for("xgpc")
+        super().__init__(source, Z, kernel, hyper_every=hyper_every, **keywords)
         self._set_posterior(self._prior_natural_parameters())
         self.last_c = np.zeros(0)
 
@@ -193,10 +166,6 @@ class XGPC(SVIEngine):
         super().set_training_data(X, y)
 
     # ----- derived quantities ---------------------------------------------------------------------------------
-    def _move_kernel(self, kernel: Kernel) -> None:
-        """The kernel step: q(u) stays in u-space, η unchanged (the paper)."""
-        self._set_kernel(kernel)
-
     def _set_posterior(self, eta: np.ndarray) -> None:
         """η = (η₁, vec η₂) (m + m²,) → L_P with Σ⁻¹ = −2η₂ = L_P L_Pᵀ and μ = Σ η₁ (two triangular solves)."""
         m = self.m
@@ -226,15 +195,13 @@ class XGPC(SVIEngine):
         return inverse_from_factor_inverse(triangular_inverse(self.L_P))
 
     def project(self, X: np.ndarray, index: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """κ (s, m), K̃ diagonal (s,), K_sm (s, m) for the rows X (s, d); in the full mode `index` picks rows of I."""
-        if self.full:
-            kappa = np.zeros((len(index), self.m))
-            kappa[np.arange(len(index)), index] = 1.0
-            return kappa, np.zeros(len(index)), self.kernel.cross_from_features(X, self._features)
-        K_sm = self.kernel.cross_from_features(X, self._features)
-        kappa = K_sm @ self.K_inv
-        K_tilde = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm)
-        return kappa, np.maximum(K_tilde, 0.0, out=K_tilde), K_sm
+        """`SVIEngine.project`: κ (s, m), K̃ (s,), K_sm (s, m) for the rows X (s, d); in the full mode κ is the rows
+        `index` of I and K̃ = 0."""
+        if not self.full:
+            return super().project(X)
+        kappa = np.zeros((len(index), self.m))
+        kappa[np.arange(len(index)), index] = 1.0
+        return kappa, np.zeros(len(index)), self._cross(X)
 
     def minibatch_targets(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(λ̂₁, λ̂₂) on the minibatch `index` at the current q, after its local step."""
@@ -295,13 +262,15 @@ class XGPC(SVIEngine):
     def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
         """Local step, natural-gradient targets, η ← η + ρ(λ̂ − η) with the rule's ρ (`_step_size`). Returns the relative
         change of the global parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖ and (κ, K̃, K_sm) for the kernel
-        gradient."""
+        gradient (the natural gradient, a fresh array of `_natural_gradient`, becomes the new η in place)."""
         kappa, K_tilde, K_sm = self.project(X_b, index)
         gradient, c = self._natural_gradient(kappa, K_tilde, y_b)
         squared_norm = float(gradient @ gradient)
         rho = self._step_size(gradient, squared_norm, len(index))
         old_eta = self._eta
-        self._set_posterior(old_eta + rho * gradient)
+        gradient *= rho
+        gradient += old_eta
+        self._set_posterior(gradient)
         self.rho, self.last_c = rho, c
         change = rho * math.sqrt(squared_norm) / max(math.sqrt(float(old_eta @ old_eta)), 1e-12)
         return change, (kappa, K_tilde, K_sm)
@@ -389,11 +358,24 @@ class MultiLatentXGPC(XGPC):
     with the rule's one ρ (the rule sees them as one vector), the kernel gradient summed over the J latent functions
     (`hyperparameters.summed_kernel_gradient`), the evaluations through the inverse factors W_j = L_P,j⁻¹.
 
-    A subclass sets `link` before this constructor runs and gives `n_latent` (J), `marginals` (κ, K̃) → (a, v) (s, J)
-    for the training steps, `_targets` (κ, labels, a, v) → (flat λ̂, c) and `_kernel_pseudo_data` (labels, a, v) →
-    (labels, θ) (s, J) of the bound the kernel step ascends; `_latent_name` names a latent function in messages."""
+    X, y, Z, kernel and `**keywords` as for `XGPC` (its `full`, `kernel_bound`, `hyper_every` and the SVI
+    skeleton's); `n_classes` K (default: the highest class index in y plus one, at least 2). A subclass gives its
+    likelihood of K classes (`_likelihood(source, K)`, set as `link` before the X-GPC parts are built), `n_latent`
+    (J), `marginals` (κ, K̃) → (a, v) (s, J) for the training steps, `_targets` (κ, labels, a, v) → (flat λ̂, c) and
+    `_kernel_pseudo_data` (labels, a, v) → (labels, θ) (s, J) of the bound the kernel step ascends; `_latent_name`
+    names a latent function in messages."""
 
     _latent_name = "latent function"
+
+    def __init__(self, X, y, Z, kernel: Kernel, *, n_classes: int | None = None, **keywords):
+        source = as_source(X, y)
+        self.link = self._likelihood(source, max(source.n_classes, 2) if n_classes is None else n_classes)
+        super().__init__(source, None, Z, kernel, **keywords)
+        self.last_c = np.zeros((0, self.n_latent))
+
+    def _likelihood(self, source, n_classes: int):
+        """The model's likelihood of K = `n_classes` classes for the training rows `source`."""
+        raise NotImplementedError
 
     @property
     def n_latent(self) -> int:
@@ -407,17 +389,21 @@ class MultiLatentXGPC(XGPC):
     # ----- q(u_j) in natural parameters ----------------------------------------------------------------------------
     def _set_posterior(self, eta: np.ndarray) -> None:
         """η (J(m + m²),) → L_P (J, m, m) with Σ_j⁻¹ = L_P[j] L_P[j]ᵀ and μ (J, m); the inverse factors `W` are formed
-        again when next read."""
+        again when next read. The J precisions −2η₂ are formed in one array and each factorised over itself
+        (`linalg.cholesky_over`; with `robust_cholesky`'s jitter only where that fails), so L_P[j] is a Fortran-ordered
+        view that LAPACK and BLAS take without a copy."""
         m, J = self.m, self.n_latent
         blocks = eta.reshape(J, m + m * m)
-        L_P, mu = np.empty((J, m, m)), np.empty((J, m))
+        factors, mu = blocks[:, m:].reshape(J, m, m) * -2.0, np.empty((J, m))  # row j: Σ_j⁻¹, then L_P[j]ᵀ
         for j in range(J):
-            L_P[j] = robust_cholesky(
-                -2.0 * blocks[j, m:].reshape(m, m), f"Σ⁻¹ of {self._latent_name} {j}", self.iteration
-            )
-            mu[j] = lapack.dpotrs(L_P[j], blocks[j, :m], lower=1)[0]
+            L = cholesky_over(factors[j])
+            if L is None:
+                precision = -2.0 * blocks[j, m:].reshape(m, m)
+                factors[j] = robust_cholesky(precision, f"Σ⁻¹ of {self._latent_name} {j}", self.iteration).T
+                L = factors[j].T
+            mu[j] = lapack.dpotrs(L, blocks[j, :m], lower=1)[0]
         eta.setflags(write=False)
-        self._eta, self.L_P, self.mu, self._inverse_factors = eta, L_P, mu, None
+        self._eta, self.L_P, self.mu, self._inverse_factors = eta, factors.transpose(0, 2, 1), mu, None
 
     @property
     def eta1(self) -> np.ndarray:
@@ -457,14 +443,16 @@ class MultiLatentXGPC(XGPC):
     ) -> tuple[np.ndarray, np.ndarray]:
         """λ̂ − η of all J blocks (J(m + m²),) after the local step, and c (s, J)."""
         target, c = self._targets(kappa, y_b, *self.marginals(kappa, K_tilde))
-        return target - self._eta, c
+        target -= self._eta
+        return target, c
 
     # ----- the kernel step ---------------------------------------------------------------------------------------------
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
         """∂L̂/∂(kernel log-parameters) at the current q: the sum over the latent functions of the binary-form gradient
         (`hyperparameters.elbo_kernel_gradient`) at their pseudo-data (`_kernel_pseudo_data`), in the sparse mode with
-        the J adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`); the full mode's needs no
-        pseudo-data (only the KL depends on the kernel there)."""
+        the J adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`) and the J posterior products
+        N_j, T_j stacked (`hyperparameters.stacked_posterior_products`); the full mode's needs no pseudo-data (only the
+        KL depends on the kernel there)."""
         if self.full:
             return sum(
                 elbo_kernel_gradient(
@@ -484,12 +472,13 @@ class MultiLatentXGPC(XGPC):
                 )
                 for j in range(self.n_latent)
             )
-        products = [posterior_products(self.L_P[j], self.K_inv, K_sm) for j in range(self.n_latent)]
+        N, T = stacked_posterior_products(self.L_P, self.K_inv, K_sm)
+        v = np.einsum("jsm,sm->sj", T, K_sm)  # diag(κΣ_jκᵀ) = rowsum(T_j ∘ K_sm)
+        v += K_tilde[:, None]
         a = kappa @ self.mu.T
-        v = K_tilde[:, None] + np.column_stack([np.einsum("ij,ij->i", T, K_sm) for _, T in products])
         labels, theta = self._kernel_pseudo_data(y_b, a, v)
         return summed_kernel_gradient(
-            self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, products, labels, theta, a
+            self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, N, T, labels, theta, a
         )
 
     # ----- evaluation ----------------------------------------------------------------------------------------------

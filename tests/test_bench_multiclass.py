@@ -10,7 +10,9 @@ from sklearn.linear_model import LogisticRegression
 
 from explorer.bench import grid, multiclass
 from explorer.bench import protocol as P
+from explorer.kernels import make_kernel
 from explorer.settings import SETTINGS
+from explorer.xgpc_stickbreaking import XGPCStickBreaking, stick_order
 
 
 def arguments(*extra):
@@ -69,7 +71,7 @@ def test_the_generated_binary_set_has_180_zero_one_features_and_a_learnable_sign
 def test_reach_times_against_the_best_softmax_svgp_and_the_subsample_note():
     def raced(method, nll, fold=0):
         trace = {"seconds": [1.0, 2.0, 4.0], "test_nll": nll}
-        return {"dataset": "a", "fold": fold, "method": method, "trace": trace, "test_nll": nll[-1]}
+        return {"dataset": "a", "fold": fold, "method": method, "trace": trace, "test_nll": nll[-1], "ece": 0.05}
 
     records = [
         raced("svgp-adam", [0.50, 0.40, 0.30]),  # best SVGP final 0.30: the bar is 1.1 × 0.30 = 0.33, reached at 4 s
@@ -83,6 +85,7 @@ def test_reach_times_against_the_best_softmax_svgp_and_the_subsample_note():
     assert [r.get("reached_s") for r in records] == [4.0, 2.0, 1.0, math.inf, None, None]
     assert records[0]["sooner"] == 0.5 and records[1]["sooner"] == 1.0 and records[2]["sooner"] == 2.0
     assert math.isnan(records[3]["sooner"]) and "sooner" not in records[5]
+    assert records[2]["nll_ratio"] == pytest.approx(0.50 / 0.30) and records[2]["ece_ratio"] == 1.0
     for record in records[:5]:
         record.update(n=10, d=2, K=3, train_rows=8, test_error=0.1, ece=0.05, confidence_gap=-0.02, seconds=1.0)
     rows = multiclass.summarise(records[:5])
@@ -93,7 +96,7 @@ def test_reach_times_against_the_best_softmax_svgp_and_the_subsample_note():
 
 @pytest.mark.parametrize("family", ["stick-breaking", "joint"])
 def test_the_cost_table_times_a_family_against_a_floor_of_its_own_latent_functions(family):
-    row = multiclass.cost_task(4, 300, m=10, batch_size=30, hyper_every=5, family=family)
+    row = multiclass.cost_task(4, 300, {"m": 10, "batch_size": 30}, hyper_every=5, family=family)
     assert row["family"] == family and row["K"] == 4
     assert row["latent functions"] == {"stick-breaking": 3, "joint": 4}[family]  # K − 1 logits, K classes
     assert row["ratio"] == pytest.approx(row["step_ms"] / row["floor_ms"]) and row["ratio"] > 0
@@ -105,7 +108,7 @@ def test_the_cost_and_share_tables_measure_the_default_family_first(monkeypatch)
     assert sorted(multiclass.cost_families()) == ["joint", "stick-breaking"]
     monkeypatch.setattr(multiclass, "default_family", lambda: "factorised")  # whichever the settings table names
     assert multiclass.cost_families() == ["factorised", "stick-breaking", "joint"]
-    assert multiclass.cost_task(3, 200, m=10, batch_size=20)["family"] == "factorised"
+    assert multiclass.cost_task(3, 200, {"m": 10, "batch_size": 20})["family"] == "factorised"
 
 
 @pytest.mark.parametrize("flag", [["--methods", "stick"], ["--datasets", "covertype"]])
@@ -113,3 +116,28 @@ def test_an_unknown_entrant_or_data_set_is_a_usage_error(flag, capsys):
     with pytest.raises(SystemExit):
         multiclass.parse_arguments(flag)
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_a_class_order_entrant_is_the_engine_with_that_order_on_relabelled_classes():
+    # entrant_split relabels the classes by stick position instead of passing class_order to the engine: the same fit,
+    # its probability columns permuted (checked against XGPCStickBreaking given the order itself)
+    X, y = multiclass.load(multiclass.IMBALANCED)
+    X, y = X[:400], y[:400]
+    split = P.Split(X, y, X[:50], y[:50], X[:50], y[:50], X[:12], make_kernel("rbf", 2.0, 1.0, 1e-4))
+    start, options = multiclass.entrant_split(split, {"class_order": "frequency", "hyper_every": 1})
+    assert options == {"hyper_every": 1}
+    order = stick_order(np.bincount(y, minlength=5), "frequency")
+    assert order[0] == 4 and [start.y_train[y == k][0] for k in order] == [0, 1, 2, 3, 4]
+
+    def fit(labels, class_order):
+        engine = XGPCStickBreaking(
+            X, labels, X[:12], split.kernel, batch_size=50, rng=np.random.default_rng(3), class_order=class_order
+        )
+        engine.step(20)
+        return engine.predict_proba(X[:50])
+
+    direct, relabelled = fit(y, order), fit(start.y_train, "given")
+    np.testing.assert_allclose(relabelled, direct[:, list(order)], rtol=1e-9, atol=1e-12)
+    ard, rest = multiclass.entrant_split(split, {"ard": True, "variance": 4.0})
+    assert rest == {} and ard.kernel.lengthscale.tolist() == [2.0] * X.shape[1] and ard.kernel.variance == 4.0
+    np.testing.assert_array_equal(ard.y_train, y)  # no order asked: the labels as they were

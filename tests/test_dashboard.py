@@ -23,7 +23,7 @@ from scipy.special import expit, log_expit
 
 from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
-from explorer.dashboard.data import guess_label_column, header_columns
+from explorer.dashboard.data import guess_label_column, header_and_sample
 from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.dashboard.mcmc import stick_model
 from explorer.dashboard.race import TRAIN_DATA, _table, seconds_left
@@ -160,13 +160,13 @@ def test_a_good_upload_becomes_the_data_with_a_feature_plane():
 
 
 def test_upload_header_parsing():
-    assert header_columns(b"x;y;class\n1;2;a\n", "f.csv") == ["x", "y", "class"]
+    assert header_and_sample(b"x;y;class\n1;2;a\n", "f.csv")[0] == ["x", "y", "class"]
     assert guess_label_column(["x", "Class", "z"]) == "Class"
     assert guess_label_column(["x", "y2", "z"]) == "z"
     with pytest.raises(DataError, match="not UTF-8"):
-        header_columns(b"\xff\xfe\x00binary", "f.bin")
+        header_and_sample(b"\xff\xfe\x00binary", "f.bin")
     with pytest.raises(DataError, match="one column"):
-        header_columns(b"justone\n1\n", "f.csv")
+        header_and_sample(b"justone\n1\n", "f.csv")
 
 
 def test_a_click_on_the_surface_adds_a_training_point(dash):

@@ -25,6 +25,7 @@ PUBLIC_API = [
     "explorer.training.Trainer",
     "explorer.xgpc.XGPC",
     "explorer.xgpc_multiclass.XGPCMulticlass",
+    "explorer.xgpc_stickbreaking.XGPCStickBreaking",
     "explorer.likelihoods.LogisticSoftmax",
     "explorer.gibbs_multiclass.MulticlassGibbsSampler",
     "explorer.svgp.SVGPAdam",

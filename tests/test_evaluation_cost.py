@@ -4,26 +4,31 @@ log-domain quasi-Monte Carlo average to rounding, including where every σ(f_j) 
 evaluations and reports their share of the time from its own timing record, and the kernel gradient contracted once over the summed adjoints is
 the sum of the K per-class gradients of `hyperparameters.elbo_kernel_gradient`."""
 
+import mpmath
 import numpy as np
 import pytest
 from scipy import integrate
+from scipy.linalg import lapack
 from scipy.special import expit, log_expit, logsumexp
 
 from explorer.bench import multiclass
 from explorer.estimator import XGPClassifier
 from explorer.hyperparameters import elbo_kernel_gradient
 from explorer.kernels import RBF
-from explorer.likelihoods import LogisticSoftmax, logit_predictive_probability
-from explorer.linalg import lower_triangular_solve
+from explorer.likelihoods import LogisticSoftmax, gauss_hermite_slopes, logit_predictive_probability, logit_slopes
+from explorer.linalg import NumericalError, cholesky_over, lower_triangular_solve, robust_cholesky
+from explorer.polyagamma import pg_mean
 from explorer.schedules import Constant
-from explorer.targets import natural_gradient_targets
+from explorer.targets import natural_gradient_targets, pseudo_data
 from explorer.xgpc_multiclass import XGPCMulticlass, one_hot
 from explorer.xgpc_stickbreaking import (
+    FEW_NODES_MAX_VARIANCE,
     StickBreaking,
     XGPCStickBreaking,
-    local_step,
     logit_predictive_pair,
+    logit_pseudo_data,
     stick_breaking_bound,
+    stick_labels,
     stick_probabilities,
 )
 
@@ -163,9 +168,16 @@ def two_integral_predictive(link, mean, var):
     return stick_probabilities(P, Q)[:, link.positions]
 
 
+def formed_local_step(positions, a, v):
+    """The local step with the stick labels formed for the minibatch (`stick_labels`: the path before the tables)."""
+    t, reach = stick_labels(positions, a.shape[1])
+    c = np.sqrt(np.maximum(a * a + v, 0.0))
+    return c, reach * t, reach * pg_mean(c)
+
+
 def looped_targets(engine, kappa, positions, a, v):
     """The targets logit by logit (`targets.natural_gradient_targets` per logit: the path before the batched one)."""
-    c, labels, theta = local_step(positions, a, v)
+    c, labels, theta = formed_local_step(positions, a, v)
     parts = []
     for j in range(engine.n_logits):
         lam1, lam2 = natural_gradient_targets(kappa, labels[:, j], theta[:, j], engine.K_inv, engine.n)
@@ -180,6 +192,42 @@ def solved_elbo(engine, index=None):
     kappa, K_tilde, _ = engine.project(X_b, rows)
     total = float(np.sum(stick_breaking_bound(positions, *left_solved_marginals(engine, kappa, K_tilde))))
     return engine.n / len(rows) * total - engine.kl()
+
+
+def gauss_hermite_kernel_pseudo_data(engine, positions, a, v):
+    """The exact bound's pseudo-data by `likelihoods.gauss_hermite_slopes` (64 nodes) on the reached entries, zero
+    elsewhere (binary X-GPC's path per logit: the path before `logit_pseudo_data`)."""
+    t, reach = stick_labels(positions, engine.n_logits)
+    reached = reach > 0
+    labels, theta = np.zeros(a.shape), np.zeros(a.shape)
+    labels[reached], theta[reached] = pseudo_data(
+        a[reached], *gauss_hermite_slopes(logit_slopes, t[reached], a[reached], v[reached])
+    )
+    return labels, theta
+
+
+def per_logit_kernel_gradient(engine, X_b, positions, kappa, K_tilde, K_sm):
+    """The kernel gradient as the sum of the K − 1 binary-form gradients at the 64-node pseudo-data, each contracted on
+    its own (`hyperparameters.elbo_kernel_gradient` per logit: the path before the stacked products)."""
+    labels, theta = gauss_hermite_kernel_pseudo_data(engine, positions, *left_solved_marginals(engine, kappa, K_tilde))
+    return sum(
+        elbo_kernel_gradient(
+            engine.kernel, X_b, labels[:, j], engine.Z, engine.n, engine.mu[j], engine.L_P[j], engine.K_inv, kappa,
+            K_sm, theta[:, j], K_zz=engine.K_zz,
+        )
+        for j in range(engine.n_logits)
+    )  # fmt: skip
+
+
+def copied_posterior(engine, eta):
+    """q(u_j) from η logit by logit, each −2η₂ copied and factorised by `robust_cholesky` into a C-ordered stack (the
+    path before the factorisation over one array)."""
+    m, J = engine.m, engine.n_latent
+    blocks = eta.reshape(J, m + m * m)
+    L_P = np.stack([robust_cholesky(-2.0 * b[m:].reshape(m, m), "Σ⁻¹", engine.iteration) for b in blocks])
+    eta.setflags(write=False)
+    engine._eta, engine.L_P, engine._inverse_factors = eta, L_P, None
+    engine.mu = np.stack([lapack.dpotrs(L, b[:m], lower=1)[0] for L, b in zip(L_P, blocks)])
 
 
 def stick_engine(K, seed=0, n_per_class=30):
@@ -234,7 +282,9 @@ def test_the_stick_breaking_marginals_and_predictive_are_the_left_solved_ones():
 
 def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fit_before(monkeypatch):
     """Same fit before and after, on a fixed seed: the same iterations, the same held-out NLL and ELBO history (to
-    1e-10 relative: the paths differ in rounding, which 400 iterations of kernel learning amplify to ~1e-11)."""
+    1e-10 relative: the paths differ in rounding, which 400 iterations of kernel learning amplify to ~1e-11). Before:
+    the targets logit by logit, the marginals by left solves, the ELBO on every (row, logit), the predictive from two
+    integrals, the kernel gradient logit by logit at the 64-node pseudo-data, each −2η₂ copied and factorised alone."""
     X, y = blobs(4, n_per_class=150)  # 600 rows: early stopping on (≥ 500)
     options = {"multiclass_family": "stick-breaking"}
     cheap = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
@@ -243,6 +293,8 @@ def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fi
     monkeypatch.setattr(XGPCStickBreaking, "marginals", left_solved_marginals)
     monkeypatch.setattr(XGPCStickBreaking, "_evaluation_marginals", left_solved_marginals)
     monkeypatch.setattr(StickBreaking, "predictive", two_integral_predictive)
+    monkeypatch.setattr(XGPCStickBreaking, "_kernel_gradient", per_logit_kernel_gradient)
+    monkeypatch.setattr(XGPCStickBreaking, "_set_posterior", copied_posterior)
     before = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
     assert cheap.n_iter_ == before.n_iter_
     for column in ("test_nll", "elbo", "lengthscale"):
@@ -271,3 +323,64 @@ def test_the_stick_breaking_predictive_pair_is_the_two_binary_integrals_and_keep
             epsrel=1e-12,
         )[0]
         assert tiny == pytest.approx(truth, rel=1e-9) and tiny < 1e-12
+
+
+def slopes_by_quadrature(t, a, v):
+    """E[tσ(−tψ)] and E[σ(ψ)σ(−ψ)] under N(ψ | a, v) (the exact bound's slopes g_a and −2g_v) by mpmath's adaptive
+    quadrature at 30 digits, ψ = a + √v x over the standard normal x: the independent truth of the pseudo-data."""
+    mpmath.mp.dps = 30
+    a, sd = mpmath.mpf(a), mpmath.sqrt(mpmath.mpf(v))
+
+    def expectation(h):
+        density = lambda x: mpmath.exp(-x * x / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
+        return float(mpmath.quad(lambda x: h(a + sd * x) * density(x), [-mpmath.inf, -3, 0, 3, mpmath.inf]))
+
+    sigma = lambda f: 1 / (1 + mpmath.exp(-f))  # noqa: E731
+    return expectation(lambda f: t * sigma(-t * f)), expectation(lambda f: sigma(f) * sigma(-f))
+
+
+def test_the_exact_bound_pseudo_data_meet_the_integrals_with_16_nodes_and_are_the_64_node_slopes_above():
+    rng = np.random.default_rng(5)
+    # at or below FEW_NODES_MAX_VARIANCE (16 nodes): against adaptive quadrature, to rounding, far into both tails
+    few = [(t, a, v) for t in (-1.0, 1.0) for a in (-30.0, -2.5, 0.0, 0.4, 6.0, 25.0) for v in (1e-3, 0.03, 0.1)]
+    t, a, v = (np.array(column) for column in zip(*few))
+    labels, theta = logit_pseudo_data(t, a, v)
+    for i, (ti, ai, vi) in enumerate(few):
+        slope, curvature = slopes_by_quadrature(ti, ai, vi)
+        assert theta[i] == pytest.approx(curvature, rel=1e-13, abs=1e-17)
+        assert labels[i] == pytest.approx(2.0 * (slope + curvature * ai), rel=1e-13, abs=1e-15)
+    # above it (64 nodes): binary X-GPC's pseudo-data, the same rule
+    t, a = rng.choice([-1.0, 1.0], 200), rng.normal(0.0, 5.0, 200)
+    v = FEW_NODES_MAX_VARIANCE + rng.uniform(1e-9, 30.0, 200)
+    expected = pseudo_data(a, *gauss_hermite_slopes(logit_slopes, t, a, v))
+    np.testing.assert_allclose(logit_pseudo_data(t, a, v), expected, rtol=1e-14, atol=1e-300)
+    # a mixed call is each entry's own rule
+    v = np.where(rng.random(200) < 0.5, rng.uniform(0.0, FEW_NODES_MAX_VARIANCE, 200), v)
+    mixed = np.array(logit_pseudo_data(t, a, v))
+    alone = np.array([logit_pseudo_data(t[[i]], a[[i]], v[[i]]) for i in range(200)])[:, :, 0].T
+    np.testing.assert_allclose(mixed, alone, rtol=1e-15, atol=0)
+
+
+def test_cholesky_over_factorises_in_place_and_the_engine_falls_back_to_jitter_then_names_the_logit():
+    rng = np.random.default_rng(6)
+    B = rng.standard_normal((12, 12))
+    A = B @ B.T + 12.0 * np.eye(12)
+    work = A.copy()
+    L = cholesky_over(work)
+    assert np.shares_memory(L, work) and np.array_equal(L, np.tril(L))
+    np.testing.assert_allclose(L @ L.T, A, rtol=1e-13, atol=1e-13)
+    assert cholesky_over(np.diag([1.0, -2.0, 3.0])) is None
+    engine, _, _ = stick_engine(3)
+    m, eta = engine.m, engine._eta.copy().reshape(2, -1)
+    # logit 1's −2η₂ singular positive semi-definite (rank m − 2): plain Cholesky fails, the jitter rescues it
+    Q, _ = np.linalg.qr(rng.standard_normal((m, m)))
+    singular = (Q * np.r_[np.linspace(1.0, 2.0, m - 2), 0.0, -1e-14]) @ Q.T
+    eta[1, m:] = (-0.5 * 0.5 * (singular + singular.T)).ravel()
+    assert cholesky_over(-2.0 * eta[1, m:].reshape(m, m).copy()) is None
+    engine._set_posterior(eta.ravel().copy())
+    np.testing.assert_allclose(engine.L_P[1] @ engine.L_P[1].T, -2.0 * eta[1, m:].reshape(m, m), atol=1e-6)
+    np.testing.assert_allclose(engine.L_P[0] @ engine.L_P[0].T, -2.0 * eta[0, m:].reshape(m, m), rtol=1e-12, atol=1e-12)
+    # an indefinite one is an error naming the logit
+    eta[1, m:] = (-0.5 * np.diag(np.r_[np.ones(m - 1), -1.0])).ravel()
+    with pytest.raises(NumericalError, match="Σ⁻¹ of logit 1"):
+        engine._set_posterior(eta.ravel().copy())

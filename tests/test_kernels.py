@@ -138,6 +138,34 @@ def test_with_log_params_keeps_the_family_and_nugget(name):
     np.testing.assert_allclose(moved.variance, 1.5 * np.exp(0.3))
 
 
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([0.5, 1e-51], "must lie within"),
+        ([0.5, 1e101], "must lie within"),
+        ([0.5, 0.0], "must be finite and > 0"),
+        ([-0.5, 1.0], "must be finite and > 0"),
+        ([0.5, np.nan], "must be finite and > 0"),
+        ([np.inf, 1.0], "must be finite and > 0"),
+        ([], "a number or a 1-D array"),
+        ([[0.5, 1.0]], "a number or a 1-D array"),
+    ],
+)
+def test_a_float_vector_lengthscale_is_checked_like_any_other(bad, message):
+    """A float64 array (what `with_log_params` builds) is refused for the same reasons, with the same message, as the
+    same values in a list."""
+    for lengthscale in (bad, np.array(bad, dtype=np.float64)):
+        with pytest.raises(KernelParameterError, match=message):
+            RBF(lengthscale)
+
+
+def test_a_kernel_keeps_its_own_read_only_copy_of_a_float_vector_lengthscale():
+    lengthscale = np.array([0.5, 2.0])
+    kernel = RBF(lengthscale)
+    lengthscale[0] = 7.0
+    assert kernel.lengthscale.tolist() == [0.5, 2.0] and not kernel.lengthscale.flags.writeable
+
+
 @pytest.mark.parametrize("name", FAMILIES)
 @pytest.mark.parametrize("lengthscale", [0.7, np.array([0.5, 2.0, 4.0])])
 def test_state_round_trip_rebuilds_the_same_family_and_parameters(name, lengthscale):

@@ -119,6 +119,7 @@ def test_save_load_continues_bit_identically(model, tmp_path):
     # the file is plain arrays: it loads without pickle
     with np.load(path, allow_pickle=False) as archive:
         assert "__meta__" in archive.files
+    assert restored.fallback is None  # a loaded run replaced no data set (the dashboard's page reads it)
 
 
 def test_surface_shapes_and_range(model):

@@ -2,6 +2,7 @@
 give the same history from the `Model`, `XGPClassifier` and the benchmark protocol; every method option is a
 declared setting reachable from every face; old run files load."""
 
+import functools
 import json
 import math
 
@@ -17,6 +18,8 @@ from explorer.estimator import OPTION_SETTINGS
 from explorer.kernels import RBF
 from explorer.run import RETIRED_SETTINGS, Run, RunFileError, streams
 from explorer.xgpc import XGPC
+from explorer.xgpc_multiclass import XGPCMulticlass
+from explorer.xgpc_stickbreaking import MULTICLASS_FAMILIES, XGPCStickBreaking
 
 N, SEED = 300, 3
 SETTINGS = dict(n_inducing=15, batch_size=40, eval_every=10)
@@ -245,20 +248,104 @@ def test_a_method_refuses_an_option_it_does_not_read_by_name():
 
 def test_a_new_engine_keyword_reaches_the_engine_with_no_builder_naming_it(monkeypatch):
     """The engine half of "a new engine option is a settings row plus the engine that reads it": a keyword added
-    to X-GPC's constructor is an option of the method and arrives from `methods.build` (which the faces call with
-    the settings, `settings.builder_options`); no builder or signature relays it."""
+    to the constructor of X-GPC's default K ≥ 3 engine (whose kernel brake needed a builder relay before) is an option
+    of the method and arrives from `methods.build` (which the faces call with the settings,
+    `settings.builder_options`); no builder or signature relays it."""
 
-    class Probed(XGPC):
-        def __init__(self, *args, probe: int = 0, **kwargs):
-            super().__init__(*args, **kwargs)
+    class Probed(XGPCStickBreaking):
+        def __init__(self, *args, probe: int = 0, **keywords):
+            super().__init__(*args, **keywords)
             self.probe = probe
 
-    X, y = datasets.load("moons", n=60, seed=0)
+    X, y = datasets.load("blobs-3", n=60, seed=0)
     build = dict(batch_size=10, rng=np.random.default_rng(0))
     with pytest.raises(TypeError, match=r"takes no options \['probe'\]"):
         methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, **build)
-    monkeypatch.setattr(methods, "XGPC", Probed)
-    monkeypatch.setitem(methods.ENGINES, "xgpc", (Probed, methods.XGPCMulticlass))
+    monkeypatch.setattr(methods, "XGPCStickBreaking", Probed)
+    monkeypatch.setitem(methods.ENGINES, "xgpc", (XGPC, Probed, XGPCMulticlass))
     assert "probe" in methods.option_names("xgpc") and "probe" not in methods.option_names("epgpc")
-    engine = methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, hyper_every=2, **build)
+    engine = methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, hyper_every=2, kernel_patience=4, **build)
     assert type(engine) is Probed and engine.probe == 3 and engine.hyper_every == 2
+    assert engine.kernel_brake.n_iter_no_change == 4
+
+
+def _builds():
+    """(method, data, settings) for every engine a builder makes: each method on two classes and on three, X-GPC's
+    three classes in each multi-class family."""
+    two, three = datasets.load("moons", n=40, seed=0), datasets.load("blobs-3", n=45, seed=0)
+    for method in methods.METHODS:
+        yield method, two, {}
+        if methods.CLASS_COUNTS[method][1] is None:
+            families = MULTICLASS_FAMILIES if "multiclass_family" in methods.option_names(method) else (None,)
+            for family in families:
+                yield method, three, {} if family is None else {"multiclass_family": family}
+
+
+def _engine_from_settings(method, data, values):
+    """The engine `methods.build` makes from the checked run settings `values` (as a `Run` does) on `data`."""
+    X, y = data
+    options = settings.builder_options(settings.complete({"method": method, **values}))
+    return methods.build(method, X, y, X[:5], RBF(1.0), batch_size=10, rng=np.random.default_rng(0), **options)
+
+
+def test_engine_options_and_their_settings_rows_cannot_drift():
+    """One route: every engine class a builder makes is one of its method's `ENGINES`; the settings rows read by an
+    engine ("engine") are exactly the engines' constructor keywords that are options (so neither can be added alone),
+    and the rows read by `explorer.methods` ("builder") exactly the options it turns into objects."""
+    for method, data, values in _builds():
+        assert type(_engine_from_settings(method, data, values)) in methods.ENGINES[method]
+    by_engines = {
+        name
+        for engines in methods.ENGINES.values()
+        for engine in engines
+        for name in methods.engine_keywords(engine) - set(methods.NOT_OPTIONS)
+    }
+    rows = {reader: {n for n, s in settings.SETTINGS.items() if s.reader == reader} for reader in ("engine", "builder")}
+    assert by_engines == rows["engine"]
+    assert {*methods.SHARED_OPTIONS, *(n for names in methods.BUILDER_OPTIONS.values() for n in names)} == rows[
+        "builder"
+    ]
+    assert not by_engines & {*methods.SHARED_OPTIONS, *(n for names in methods.BUILDER_OPTIONS.values() for n in names)}
+
+
+def test_a_setting_the_run_reads_applies_to_every_method():
+    """Only the options a method reads are hidden for another method: a setting the `Run` reads (the evaluation's
+    rows, though in the "advanced" group) applies to each, so the dashboard shows its widget (it hid it for all)."""
+    for method in methods.METHODS:
+        assert settings.applies("eval_points", method) and "eval_points" not in settings.builder_options(
+            settings.complete({"method": method})
+        )
+        assert not settings.applies("sites", method) or method == "epgpc"
+
+
+def _another_value(setting):
+    """A valid value of `setting` other than its default."""
+    if setting.kind == "bool":
+        return not setting.default
+    if setting.kind == "choice":
+        return next(choice for choice in setting.choices if choice != setting.default)
+    start = setting.default if setting.default is not None else setting.low
+    return setting.check(start + 2 if setting.kind == "int" else start / 2)
+
+
+def test_every_engine_option_reaches_the_engine_constructor_from_the_settings(monkeypatch):
+    """Each settings row read by an engine, set to a value other than its default, arrives as that keyword at the
+    constructor of every engine (of every method) whose constructor chain takes it, from the settings alone."""
+    received = []
+    for engine in {engine for engines in methods.ENGINES.values() for engine in engines}:
+
+        def spy(self, *args, __init__=engine.__init__, **keywords):
+            received.append(keywords)
+            __init__(self, *args, **keywords)
+
+        monkeypatch.setattr(engine, "__init__", functools.wraps(engine.__init__)(spy))
+    reached = set()
+    for method, data, values in _builds():
+        engine = type(_engine_from_settings(method, data, values))
+        for name in sorted(methods.engine_keywords(engine) - set(methods.NOT_OPTIONS)):
+            value = _another_value(settings.SETTINGS[name])
+            received.clear()
+            assert type(_engine_from_settings(method, data, {**values, name: value})) is engine
+            assert received[0].get(name) == value, (method, engine.__name__, name)
+            reached.add(name)
+    assert reached == {name for name, setting in settings.SETTINGS.items() if setting.reader == "engine"}

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from explorer.kernels import RBF
-from explorer.schedules import DEFAULT_STEP_RULES, Adaptive, Constant, RobbinsMonro, make_schedule, schedule_for
+from explorer.schedules import DEFAULT_STEP_RULES, Adaptive, Constant, RobbinsMonro, schedule_for
 from explorer.xgpc import XGPC
 
 
@@ -26,7 +26,7 @@ def test_constant_and_validation():
         lambda: RobbinsMonro(1, 0.4),
         lambda: Adaptive(rho_max=1.0),
         lambda: Adaptive(warm_start_on="other"),
-        lambda: make_schedule("x", rho=0.5, tau=1.0, kappa=0.75),
+        lambda: schedule_for("xgpc", "x"),
         lambda: schedule_for("xgpc", object()),
     ):
         with pytest.raises(ValueError):

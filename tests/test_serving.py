@@ -85,7 +85,7 @@ def without_earlier_objects() -> None:
 def during_against_before(page, url: str, act, done) -> tuple[float, float]:
     """(longest wait of another client during act() until done() holds, longest wait in the QUIET_SECONDS before)."""
     without_earlier_objects()
-    probe = Probe(static_file(page))
+    probe = Probe(static_file(page.url))
     probe.start()
     try:
         start = time.monotonic()
@@ -177,7 +177,7 @@ def test_a_link_is_built_in_the_worker_while_other_visitors_are_served(served, b
         page = first.new_page()
         open_app(page, url, dashboards)
         without_earlier_objects()
-        probe = Probe(static_file(page))
+        probe = Probe(static_file(page.url))
         probe.start()
         windows = []
         for context, link, m in ((second, "", 100), (third, COSTLY_LINK, 999)):

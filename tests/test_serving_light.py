@@ -12,7 +12,7 @@ from tornado.websocket import WebSocketHandler
 
 from explorer.dashboard import serve_in_background
 from explorer.dashboard.budget import RefreshBudget
-from explorer.tools.loadtest import PATCH, LightSession, longest_gap, page_static_file, run_light
+from explorer.tools.loadtest import PATCH, LightSession, longest_gap, run_light, static_file
 
 DEADLINE = 120.0  # s: a failsafe on a loaded machine
 
@@ -122,7 +122,7 @@ def test_a_light_row_runs_while_an_event_loop_runs_in_the_calling_thread(server)
     url, dashboards, _ = server
 
     async def under_a_running_loop():  # as under `sync_playwright()`: the light row is called synchronously here
-        return run_light(url, page_static_file(url), os.getpid(), 1, 2.0, 10.0)
+        return run_light(url, static_file(url), os.getpid(), 1, 2.0, 10.0)
 
     row = asyncio.run(under_a_running_loop())
     assert row["clients"] == "light" and row["sessions"] == 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, finish, pinned_blas
@@ -79,31 +80,21 @@ def held_out(engine, split: P.Split) -> dict:
 def compare_at_kernel(split: P.Split, kernel, max_sweeps: int) -> dict:
     """X-GPC's and SVGP's full-batch optima at `kernel`: held-out metrics, L_orig per point, sweeps, seconds."""
     n = len(split.y_train)
+
+    def optimum(engine, fit, **bounds) -> dict:  # held-out metrics, bounds per point, the fit's own record
+        run = {"sweeps": fit.sweeps, "seconds": fit.seconds, "converged": fit.converged}
+        return {**held_out(engine, split), **bounds, **run}
+
     xgpc = full_batch_engine("xgpc", split.X_train, split.y_train, split.Z, kernel)
     fit = fit_to_optimum(xgpc, tolerance=TOLERANCE, max_sweeps=max_sweeps)
-    out = {
-        "xgpc": {
-            **held_out(xgpc, split),
-            "exact_bound_per_point": nonaugmented_elbo(xgpc) / n,
-            "augmented_bound_per_point": xgpc.elbo() / n,
-            "sweeps": fit.sweeps,
-            "seconds": fit.seconds,
-            "converged": fit.converged,
-        }
-    }
+    bounds = {"exact_bound_per_point": nonaugmented_elbo(xgpc) / n, "augmented_bound_per_point": xgpc.elbo() / n}
+    out = {"xgpc": optimum(xgpc, fit, **bounds)}
     for rho in SVGP_STEPS:  # natural-gradient steps are not coordinate ascent: a large ρ can diverge
         svgp = full_batch_engine("svgp-natgrad", split.X_train, split.y_train, split.Z, kernel, rho=rho)
         fit = fit_to_optimum(svgp, tolerance=TOLERANCE, max_sweeps=max_sweeps)
         if fit.converged:
             break
-    out["svgp"] = {
-        **held_out(svgp, split),
-        "exact_bound_per_point": svgp.elbo() / n,
-        "sweeps": fit.sweeps,
-        "seconds": fit.seconds,
-        "converged": fit.converged,
-        "rho": rho,
-    }
+    out["svgp"] = {**optimum(svgp, fit, exact_bound_per_point=svgp.elbo() / n), "rho": rho}
     return out
 
 
@@ -143,20 +134,7 @@ def race_kernels(path: str, max_sweeps: int) -> dict:
     with open(path, encoding="utf-8") as file:
         race = json.load(file)
     config = race["config"]
-    X, y = P.load_dataset(config["dataset"], config["protocol"])
-    train, test = P.folds(config["dataset"], y, 10, config["protocol"], config["seed"])[0]
-    split = P.prepare_split(
-        config["dataset"],
-        X,
-        y,
-        train,
-        test,
-        config["protocol"],
-        m=config["m"],
-        seed=config["seed"],
-        nugget=config["nugget"],
-        kernel=config["kernel"],
-    )
+    split = P.task_split(config["dataset"], 0, config | {"k": 10})  # the race's fold 1: same split, Z and nugget
     rows = {}
     for method, entry in race["folds"][0]["methods"].items():
         kernel = make_kernel(config["kernel"], entry["lengthscale"], entry["variance"], split.kernel.nugget)
@@ -175,28 +153,22 @@ def markdown_race_kernels(results: list[dict], args) -> str:
         "there | L_orig / n at X-GPC's optimum | held-out NLL there | ELBO rank | NLL rank |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
+
+    def rank(rows: dict, key: str, sign: float) -> dict:  # by the better of both optima (SVGP's if it converged)
+        best = {
+            k: min(sign * o["xgpc"][key], sign * o["svgp"][key] if o["svgp"]["converged"] else math.inf)
+            for k, o in rows.items()
+        }
+        return {k: i + 1 for i, k in enumerate(sorted(rows, key=best.get))}
+
     for r in results:
         rows = r["kernels"]
-        best_bound = {
-            k: max(
-                o["svgp"]["exact_bound_per_point"] if o["svgp"]["converged"] else -float("inf"),
-                o["xgpc"]["exact_bound_per_point"],
-            )
-            for k, o in rows.items()
-        }
-        bound_rank = {k: i + 1 for i, k in enumerate(sorted(rows, key=lambda k: -best_bound[k]))}
-        best_nll = {
-            k: min(o["svgp"]["nll"] if o["svgp"]["converged"] else float("inf"), o["xgpc"]["nll"])
-            for k, o in rows.items()
-        }
-        nll_rank = {k: i + 1 for i, k in enumerate(sorted(rows, key=lambda k: best_nll[k]))}
+        bound_rank, nll_rank = rank(rows, "exact_bound_per_point", -1), rank(rows, "nll", 1)
         for method, o in rows.items():
             svgp = o["svgp"]
-            exact = (
-                f"{svgp['exact_bound_per_point']:.5f} | {svgp['nll']:.4f}"
-                if svgp["converged"]
-                else f"— (ρ = {svgp['rho']:g} did not converge) | —"
-            )
+            exact = f"— (ρ = {svgp['rho']:g} did not converge) | —"
+            if svgp["converged"]:
+                exact = f"{svgp['exact_bound_per_point']:.5f} | {svgp['nll']:.4f}"
             xgpc = o["xgpc"]
             unconverged = "" if xgpc["converged"] else f" (not converged in {xgpc['sweeps']} sweeps)"
             lines.append(
@@ -229,9 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     with pinned_blas(args.threads):
         for name in args.datasets:
-            X, y = P.load_dataset(name, args.protocol)
-            train, test = P.folds(name, y, 10, args.protocol, args.seed)[0]
-            split = P.prepare_split(name, X, y, train, test, args.protocol, m=100, seed=args.seed, kernel=args.kernel)
+            fold = {"protocol": args.protocol, "k": 10, "seed": args.seed, "m": 100, "kernel": args.kernel}
+            split = P.task_split(name, 0, fold)
             trainer = P.make_trainer("svgp-natgrad", split, seed=args.seed, convergence="none")
             trainer.run(
                 seconds=args.seconds,

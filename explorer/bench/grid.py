@@ -58,6 +58,7 @@ from pathlib import Path
 from threadpoolctl import threadpool_limits
 
 from explorer.bench.common import results_stem
+from explorer.console import whole_number
 from explorer.dask_scheduler import CHECK_SECONDS, SchedulerError, check_scheduler
 from explorer.dask_worker import run_pinned
 
@@ -120,7 +121,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     where.add_argument(
         "--workers",
-        type=_at_least_one,
+        type=whole_number(1),
         metavar="N",
         help="run the benchmark's tasks (a grid's fits; bench scale's test scoring) on a local Dask cluster of N "
         "single-threaded worker processes",
@@ -133,16 +134,6 @@ def _answering_scheduler(text: str) -> str:
         return check_scheduler(text)
     except SchedulerError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def _at_least_one(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the number of workers must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"the number of workers must be at least 1, got {value}")
-    return value
 
 
 def run(tasks: Sequence[Task], args: argparse.Namespace, log=None) -> list:

@@ -3,17 +3,18 @@ stick-breaking family, the logistic-softmax in the joint q(λ, n) family and the
 binary X-GPC, the softmax SVGP (Adam, natural gradients) and scikit-learn's GaussianProcessClassifier (one-vs-rest
 Laplace), side by side on iris, wine, digits, a generated
 K = 5 set (`make_classification`, --generated-rows rows, default 10⁵) and a generated set of 180 0/1 features
-("binary": K = 3, 3,000 rows); none needs the network.
+("binary": K = 3, 3,000 rows), and on request an imbalanced K = 5 set ("imbalanced"); none needs the network.
 
 Every fit is a `run.Run` with the shared settings and seed policy, as `bench table1` and `bench race` start theirs:
-each data set's stratified k-fold split (the first --folds of --k) is prepared by `protocol.prepare_split` under the
-"clean" protocol (per-fold standardisation on the training rows, a stratified 10% validation part of the training
-fold that the traces watch and no one trains on, k-means++ Z (m = --m) from the run's inducing stream, the initial
-kernel ℓ = √d, σ² = 1, γ = 1e-4) and every Run is `protocol.make_trainer`'s on it (seed + fold; the minibatch stream
-from the seed). The entrants (`ENTRANTS`, one line each) are of three kinds:
+each data set's stratified folds (the first --folds of --k) prepared by `protocol.prepare_split` under the "clean"
+protocol (m = --m) and every Run `protocol.make_trainer`'s on it (seed + fold). The entrants (`ENTRANTS`, one line
+each) are of three kinds:
   "race"     a Run of a method (`methods.METHODS`) with its settings; all of them race on the fold in fair slices of
              training time (`studies.race.Race`, --seconds each, evaluation time excluded, evaluated about 40 times
              per decade of iterations on at most --eval-points validation rows), so they meet the same machine load;
+             with --iterations each trains that many iterations instead (a budget the load cannot move). Besides the
+             default run's, the stick-breaking family's variants race when named (its class order, kernel bound,
+             kernel rate, brake, σ₀², ARD; `ENTRANTS`);
   "ovr"      one-vs-rest X-GPC: K binary Runs of "xgpc" (class k against the rest, the same split, Z, kernel and
              seed), --ovr-iterations iterations each, their class-1 probabilities normalised per row;
   "sklearn"  scikit-learn's GPC on at most --gpc-rows training rows (a subset drawn from the run's split stream;
@@ -21,7 +22,8 @@ from the seed). The entrants (`ENTRANTS`, one line each) are of three kinds:
              says so), its kernel starting at the same σ² = 1, ℓ = √d.
 Reported per (data set, entrant), means over folds, on all test rows: test error, NLL, top-label ECE
 (`metrics.expected_calibration_error`, 10 bins), mean top probability − accuracy (below 0: under-confident), training
-time, and for the raced entrants issue 29's "NLL ≤ 1.1 × the best softmax SVGP's, reached ≥ 5× sooner": the training
+time, and for the raced entrants their iterations, fitted ℓ and σ², NLL and ECE over the best softmax SVGP's on the
+fold, and issue 29's "NLL ≤ 1.1 × the best softmax SVGP's, reached ≥ 5× sooner": the training
 time of their first validation NLL at or below 1.1 × the best final validation NLL of the softmax SVGP entrants on
 the fold (`reach_times`, `metrics.first_time_within`; "—" if never) and how many times sooner than the first SVGP
 entrant to get there.
@@ -36,15 +38,15 @@ The share of a default `XGPClassifier(random_state=0)` fit's time that goes to i
 held-out NLL and the ELBO column) on each of --share-datasets (generated: 5,000 rows), from the fit's Trainer
 (`Trainer.evaluation_share`).
 
-The grid is a list of independent `grid.Task`s (one race per (data set, fold), one task per other entrant), each a
-module-level function of plain values that loads its own data and split, so a grid runner can farm them out. Its
-JSON holds each fit's reliability table; `python -m explorer.views.reliability_figure JSON PNG` draws them.
+The grid (`grid`) holds one race per (data set, fold) and one task per other entrant. Its JSON holds each fit's
+reliability table; `python -m explorer.views.reliability_figure JSON PNG` draws them.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import math
 import sys
 import time
@@ -60,12 +62,12 @@ from sklearn.gaussian_process.kernels import RBF as SkRBF
 from sklearn.gaussian_process.kernels import ConstantKernel
 
 from explorer import methods, run
-from explorer.bench import grid
+from explorer.bench import common, grid
 from explorer.bench import protocol as P
-from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
-from explorer.console import positive_number, whole_number
+from explorer.bench.common import BenchParser, add_setting_argument, apply_quick, finish, markdown_table, pinned_blas
+from explorer.console import whole_number
 from explorer.estimator import XGPClassifier
-from explorer.kernels import initial_kernel
+from explorer.kernels import initial_kernel, make_kernel
 from explorer.metrics import (
     error_rate,
     expected_calibration_error,
@@ -75,12 +77,16 @@ from explorer.metrics import (
 )
 from explorer.settings import SETTINGS
 from explorer.studies.race import Race
+from explorer.xgpc_stickbreaking import stick_order
 
 DESCRIPTION = (
     "Multi-class X-GPC (stick-breaking, joint, factorised) vs one-vs-rest X-GPC, softmax SVGP and scikit-learn GPC, all through Run: "
     "error, NLL, ECE, confidence − accuracy, time, time to 1.1× the softmax SVGP's NLL"
 )
 DATASETS = ("iris", "wine", "digits", "generated", "binary")
+IMBALANCED = "imbalanced"
+"""A set for the stick's class-order study (not in the default run): the generated set's shape with 5,000 rows and
+class shares 0.05, 0.08, 0.12, 0.25, 0.5 (the given order rarest first)."""
 PROTOCOL = "clean"
 
 
@@ -105,7 +111,35 @@ ENTRANTS = {
     "ovr-xgpc": Entrant("one-vs-rest X-GPC", kind="ovr"),
     "sklearn-gpc": Entrant("scikit-learn GPC (OvR Laplace)", kind="sklearn"),
 }
-"""The entrants by short name (the --methods choices): a new family or variant is one line here."""
+DEFAULT_METHODS = tuple(ENTRANTS)
+
+
+def _stick(label: str, **options) -> Entrant:
+    return Entrant(f"X-GPC stick-breaking ({label})", options={"multiclass_family": "stick-breaking", **options})
+
+
+ENTRANTS |= {  # the stick-breaking family's variants (issue 29.3b), raced when named: class order, bound, kernel step
+    "stick-frequency": _stick("classes by frequency", class_order="frequency"),
+    **{f"stick-random-{r}": _stick(f"random order {r}", class_order=f"random {r}") for r in range(3)},
+    "stick-augmented-bound": _stick("augmented kernel bound", kernel_bound="augmented"),
+    "stick-every-1": _stick("kernel every 1", hyper_every=1),
+    "stick-rate-0.05": _stick("kernel rate 0.05", hyper_learning_rate=0.05),
+    "stick-every-1-rate-0.05": _stick("every 1, rate 0.05", hyper_every=1, hyper_learning_rate=0.05),
+    "stick-every-1-rate-0.1": _stick("every 1, rate 0.1", hyper_every=1, hyper_learning_rate=0.1),
+    "stick-rate-0.1-no-brake": _stick("rate 0.1, no brake", hyper_learning_rate=0.1, kernel_patience=0),
+    "stick-rate-0.01-no-brake": _stick("rate 0.01, no brake", hyper_learning_rate=0.01, kernel_patience=0),
+    **{
+        f"stick-rate-0.1-brake-{p}": _stick(f"rate 0.1, brake {p}", hyper_learning_rate=0.1, kernel_patience=p)
+        for p in (5, 10, 20)
+    },
+    "stick-variance-4": _stick("σ₀² 4", variance=4.0),
+    "stick-ard": _stick("ARD", ard=True),
+    "stick-no-kernel-learning": _stick("no kernel learning", learn_hyperparameters=False),
+}
+"""The entrants by short name (the --methods choices; the default run `DEFAULT_METHODS`): a new family or variant is
+one line here. "xgpc-stick" is the stick-breaking family's default (kernel rate 0.1, braked with patience 10); of
+its variants, "class_order" lays the classes on the stick ("frequency", or "random r": the permutation drawn by
+`default_rng(r)`; `entrant_split`), "variance" and "ard" change the initial kernel, the rest are run settings."""
 REFERENCE = ("svgp-adam", "svgp-natgrad")
 """The softmax SVGP entrants: the best of their final validation NLLs on a fold is the bar of issue 29's "NLL ≤ 1.1 ×
 the best softmax SVGP's" (`REACH_BAND`), and the time it takes them to get there is what "reached ≥ 5× sooner" is
@@ -124,10 +158,12 @@ def load(name: str, generated_rows: int = 100_000) -> tuple[np.ndarray, np.ndarr
         X, y = generated(generated_rows)
     elif name == "binary":
         X, y = binary_features()
+    elif name == IMBALANCED:
+        X, y = generated(5000, weights=[0.05, 0.08, 0.12, 0.25, 0.5], seed=20151207)
     elif name in ("iris", "wine", "digits"):
         X, y = getattr(sk_datasets, f"load_{name}")(return_X_y=True)
     else:
-        raise ValueError(f"unknown data set {name!r}; choose from {list(DATASETS)}")
+        raise ValueError(f"unknown data set {name!r}; choose from {[*DATASETS, IMBALANCED]}")
     return np.asarray(X, dtype=float), np.unique(y, return_inverse=True)[1]
 
 
@@ -163,17 +199,31 @@ def fold_split(name: str, fold: int, settings: dict) -> tuple[P.Split, int]:
     number of rows."""
     X, y = load(name, settings["generated_rows"])
     train, test = P.folds(name, y, settings["k"], PROTOCOL, settings["seed"])[fold]
-    return P.prepare_split(
-        name,
-        X,
-        y,
-        train,
-        test,
-        PROTOCOL,
-        m=settings["m"],
-        seed=settings["seed"] + fold,
-        monitor_points=settings["eval_points"],
-    ), len(y)
+    options = dict(m=settings["m"], seed=settings["seed"] + fold, monitor_points=settings["eval_points"])
+    return P.prepare_split(name, X, y, train, test, PROTOCOL, **options), len(y)
+
+
+def entrant_split(split: P.Split, options: dict) -> tuple[P.Split, dict]:
+    """The fold as entrant `options` starts from, and the options left for its Run: "variance" (σ₀²) and "ard" (one
+    lengthscale per feature, each at ℓ₀) change the initial kernel; "class_order" (`xgpc_stickbreaking.stick_order`'s
+    rules, or "random r") relabels the classes by their stick position, so the family's given order lays them in
+    that order — scores and traces do not depend on the labels' names."""
+    options = dict(options)
+    kernel = split.kernel
+    if "variance" in options or "ard" in options:
+        ard = options.pop("ard", False)  # one lengthscale per feature, each at ℓ₀
+        lengthscale = np.full(split.X_train.shape[1], kernel.mean_lengthscale) if ard else kernel.lengthscale
+        kernel = make_kernel(kernel.name, lengthscale, options.pop("variance", kernel.variance), kernel.nugget)
+    split = dataclasses.replace(split, kernel=kernel)
+    if "class_order" in options:
+        rule, K = options.pop("class_order"), int(max(split.y_train.max(), split.y_test.max()) + 1)
+        if isinstance(rule, str) and rule.startswith("random"):
+            rule = np.random.default_rng(int(rule.split()[1])).permutation(K).tolist()
+        position = np.argsort(stick_order(np.bincount(split.y_train, minlength=K), rule))
+        split = dataclasses.replace(
+            split, y_train=position[split.y_train], y_test=position[split.y_test], y_monitor=position[split.y_monitor]
+        )
+    return split, options
 
 
 def scores(probabilities: np.ndarray, y: np.ndarray) -> dict:
@@ -205,38 +255,39 @@ def _record(name: str, fold: int, method: str, split: P.Split, n: int) -> dict:
 # ----- the tasks -------------------------------------------------------------------------------------------------------
 def race_task(name: str, fold: int, entrants: list[str], settings: dict) -> list[dict]:
     """The "race" entrants (short names) on fold `fold` of data set `name`: each a Run (`protocol.make_trainer`) of
-    its method and settings, raced for settings["seconds"] of training each in fair slices; one record per entrant
-    with its scores on all test rows and its validation trace."""
+    its method and settings (`entrant_split`), raced for settings["seconds"] of training each in fair slices, or with
+    settings["iterations"] trained that many iterations each; one record per entrant with its scores on all test
+    rows, its fitted kernel and its validation trace."""
     split, n = fold_split(name, fold, settings)
-    builders = {
-        short: partial(
-            P.make_trainer,
-            ENTRANTS[short].method,
-            split,
-            seed=settings["seed"] + fold,
-            batch_size=settings["batch_size"],
-            convergence="none",
-            eval_every=settings["eval_every"],
-            options=ENTRANTS[short].options,
-        )
-        for short in entrants
-    }
-    race = Race(builders, settings["seconds"])
-    with pinned_blas(settings["threads"]), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the clamped-batch warnings
-        for _ in race.run():
-            pass
+    starts = {short: entrant_split(split, ENTRANTS[short].options) for short in entrants}
+
+    def trainer(short):
+        start, options = starts[short]
+        return P.task_trainer(ENTRANTS[short].method, start, fold, settings, options)
+
+    with pinned_blas(settings["threads"]), warnings.catch_warnings(action="ignore"):  # the clamped-batch warnings
+        if settings.get("iterations"):  # a budget the load cannot move: each entrant alone, that many iterations
+            trainers = {short: trainer(short) for short in entrants}
+            for fitted in trainers.values():
+                fitted.run(max_iter=settings["iterations"], stop_at_convergence=False)
+        else:
+            race = Race({short: partial(trainer, short) for short in entrants}, settings["seconds"])
+            for _ in race.run():
+                pass
+            trainers = race.trainers
         records = []
-        for short, trainer in race.trainers.items():
-            history = trainer.history
+        for short, fitted in trainers.items():
+            start, history, kernel = starts[short][0], fitted.history, fitted.engine.kernel
             trace = {column: history.column(column).tolist() for column in ("seconds", "iteration", "test_nll")}
-            probabilities = trainer.engine.predict_proba(split.X_test)
+            probabilities = fitted.engine.predict_proba(start.X_test)
             records.append(
                 {
                     **_record(name, fold, short, split, n),
-                    **scores(probabilities, split.y_test),
-                    "seconds": trainer.seconds,
-                    "iterations": trainer.engine.iteration,
+                    **scores(probabilities, start.y_test),
+                    "seconds": fitted.seconds,
+                    "iterations": fitted.engine.iteration,
+                    "lengthscale": kernel.mean_lengthscale,
+                    "variance": kernel.variance,
                     "status": "raced",
                     "trace": trace,
                 }
@@ -252,8 +303,7 @@ def ovr_task(name: str, fold: int, short: str, settings: dict) -> dict:
     entrant = ENTRANTS[short]
     K = int(max(split.y_train.max(), split.y_test.max()) + 1)
     columns, seconds = [], 0.0
-    with pinned_blas(settings["threads"]), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pinned_blas(settings["threads"]), warnings.catch_warnings(action="ignore"):
         for k in range(K):
             binary = dataclasses.replace(
                 split,
@@ -261,15 +311,7 @@ def ovr_task(name: str, fold: int, short: str, settings: dict) -> dict:
                 y_test=(split.y_test == k).astype(int),
                 y_monitor=(split.y_monitor == k).astype(int),
             )
-            trainer = P.make_trainer(
-                entrant.method,
-                binary,
-                seed=settings["seed"] + fold,
-                batch_size=settings["batch_size"],
-                convergence="none",
-                eval_every=settings["eval_every"],
-                options=entrant.options,
-            )
+            trainer = P.task_trainer(entrant.method, binary, fold, settings, entrant.options)
             trainer.run(max_iter=settings["ovr_iterations"], stop_at_convergence=False)
             seconds += trainer.seconds
             columns.append(trainer.engine.predict_proba(split.X_test)[:, 1])
@@ -288,8 +330,7 @@ def sklearn_task(name: str, fold: int, short: str, settings: dict) -> dict:
     model = GaussianProcessClassifier(
         ConstantKernel(1.0) * SkRBF(np.sqrt(X.shape[1])), multi_class="one_vs_rest", random_state=settings["seed"]
     )
-    with pinned_blas(settings["threads"]), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # scikit-learn's optimiser
+    with pinned_blas(settings["threads"]), warnings.catch_warnings(action="ignore"):  # scikit-learn's optimiser
         start = time.perf_counter()
         model.fit(X, y)
         seconds = time.perf_counter() - start
@@ -303,8 +344,8 @@ TASKS = {"ovr": ovr_task, "sklearn": sklearn_task}
 
 def settings_of(args) -> dict:
     """What every task needs from the parsed arguments (a plain dict: it travels to the workers)."""
-    keys = ("k", "seed", "generated_rows", "m", "batch_size", "seconds", "eval_every", "eval_points", "gpc_rows")
-    return {key: getattr(args, key) for key in keys} | {"ovr_iterations": args.ovr_iterations, "threads": args.threads}
+    keys = ("k", "seed", "generated_rows", "m", "batch_size", "seconds", "iterations", "eval_every", "eval_points")
+    return {key: getattr(args, key) for key in (*keys, "gpc_rows", "ovr_iterations", "threads")}
 
 
 def tasks(args) -> list[grid.Task]:
@@ -332,20 +373,9 @@ def records_of(results: list) -> list[dict]:
 
 
 # ----- per-iteration cost and the evaluation share --------------------------------------------------------------------
-def fastest_seconds(fn, repeats: int = 60) -> float:
-    """The least wall time of one call of fn() over `repeats` calls: on a shared machine the call that no other job
-    interrupted, the reading least moved by the load (the median of short calls swings with it)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def iteration_seconds(engine, hyper_every: int, repeats: int = 60) -> float:
     """One SVI iteration's seconds over a cycle of `hyper_every` iterations (the last with a kernel step): the least
-    time of one step at each position of the cycle (`fastest_seconds`' reading, per position), averaged."""
+    time of one step at each position of the cycle (the reading least moved by a shared machine's load), averaged."""
     fastest = [math.inf] * hyper_every
     for _ in range(repeats * hyper_every):
         position = engine.iteration % hyper_every
@@ -365,28 +395,20 @@ def cost_families() -> list[str]:
     return list(dict.fromkeys([default_family(), *COST_FAMILIES]))
 
 
-def cost_task(
-    K: int,
-    n: int,
-    *,
-    m: int = 50,
-    batch_size: int = 100,
-    d: int = 10,
-    seed: int = 0,
-    threads: int = 1,
-    hyper_every: int = 1,
-    family: str | None = None,
-):
+def cost_task(K: int, n: int, settings: dict, *, hyper_every: int = 1, family: str | None = None, d: int = 10):
     """Seconds of one multi-class X-GPC step of the family `family` (default: `default_family()`) with a kernel
-    step every `hyper_every` iterations (`iteration_seconds`) on n rows of K classes, its floor (J m × m Cholesky
-    factorisations and J triangular solves with s right-hand sides, J the family's latent functions: K for the
-    logistic-softmax families, K − 1 for stick-breaking; timed here, `fastest_seconds`) and their ratio."""
+    step every `hyper_every` iterations (`iteration_seconds`) on n rows of d random features and K classes, m =
+    settings["m"] inducing points and minibatch s = settings["batch_size"] (seed and BLAS threads from "seed" and
+    "threads", default 0 and 1), its floor (J m × m Cholesky factorisations and J triangular solves with s
+    right-hand sides, J the family's latent functions: K for the logistic-softmax families, K − 1 for
+    stick-breaking; timed here, the least of 60 readings) and their ratio."""
+    m, batch_size = settings["m"], settings["batch_size"]
+    seed, threads = settings.get("seed", 0), settings.get("threads", 1)
     family = default_family() if family is None else family
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
     y = rng.integers(0, K, n)
-    with pinned_blas(threads), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pinned_blas(threads), warnings.catch_warnings(action="ignore"):
         kernel = initial_kernel("rbf", d, lengthscale=float(np.sqrt(d)), nugget=1e-4)
         engine = methods.build(
             "xgpc", X, y, X[:m], kernel, batch_size=batch_size, rng=rng, hyper_every=hyper_every,
@@ -405,7 +427,7 @@ def cost_task(
                 cho_factor(A, lower=True)
                 solve_triangular(L, B, lower=True)
 
-        floor_seconds = fastest_seconds(floor)
+        floor_seconds = float(min(common.interleaved_times({"floor": (floor, 1)}, 60)["floor"]))
     return {
         "family": family,
         "K": K,
@@ -429,8 +451,7 @@ def share_task(dataset: str, *, generated_rows: int = 5000, threads: int = 1, fa
     sd = X.std(axis=0)
     X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
     options = {} if family is None else {"options": {"multiclass_family": family}}
-    with pinned_blas(threads), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with pinned_blas(threads), warnings.catch_warnings(action="ignore"):
         model = XGPClassifier(random_state=0, **options).fit(X, y)
     trainer = model.trainer_
     return {
@@ -450,13 +471,16 @@ def reach_times(records: list[dict]) -> None:
     is `REACH_BAND` × the best final validation NLL (last reading) of the softmax SVGP entrants (`REFERENCE`) raced
     on that fold; "reached_s" is the training time of the record's first validation reading at or below it (inf if
     none), "sooner" the earliest of those SVGP entrants' own "reached_s" divided by it (above 1: the record got there
-    sooner; nan if it never did). Folds without an SVGP entrant get neither."""
+    sooner; nan if it never did); "nll_ratio" and "ece_ratio" its test NLL and ECE over the best of those SVGP entrants'.
+    Folds without an SVGP entrant get none of them."""
     raced = [r for r in records if "trace" in r]
     for record in raced:
         fold = [r for r in raced if (r["dataset"], r["fold"]) == (record["dataset"], record["fold"])]
         reference = [r for r in fold if r["method"] in REFERENCE]
         if not reference:
             continue
+        record["nll_ratio"] = record["test_nll"] / min(r["test_nll"] for r in reference)
+        record["ece_ratio"] = record["ece"] / min(r["ece"] for r in reference)
         bar = REACH_BAND * min(r["trace"]["test_nll"][-1] for r in reference)
         for r in (*reference, record):
             r["reached_s"] = first_time_within(r["trace"]["seconds"], r["trace"]["test_nll"], bar)
@@ -491,6 +515,10 @@ def summarise(records: list[dict]) -> list[dict]:
                     "train s": mean("seconds"),
                     f"≤ {REACH_BAND}× SVGP s": mean("reached_s") if "reached_s" in group[0] else float("nan"),
                     "× sooner than SVGP": mean("sooner") if "sooner" in group[0] else float("nan"),
+                    "NLL / SVGP": mean("nll_ratio") if "nll_ratio" in group[0] else float("nan"),
+                    "ECE / SVGP": mean("ece_ratio") if "ece_ratio" in group[0] else float("nan"),
+                    "iterations": mean("iterations") if "iterations" in group[0] else float("nan"),
+                    "ℓ, σ²": f"{mean('lengthscale'):.3g}, {mean('variance'):.3g}" if "variance" in group[0] else "",
                     "note": note,
                 }
             )
@@ -499,46 +527,32 @@ def summarise(records: list[dict]) -> list[dict]:
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = BenchParser("python -m explorer bench multiclass", __doc__)
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
-    parser.add_argument("--methods", nargs="+", default=list(ENTRANTS), choices=list(ENTRANTS))
-    parser.add_argument(
-        "--k", type=whole_number(2), default=5, help="stratified folds the data is cut into (default 5)"
-    )
-    parser.add_argument("--folds", type=whole_number(1), default=1, help="run the first FOLDS of them (default 1)")
-    parser.add_argument(
-        "--seconds", type=positive_number, default=20.0, help="training time per raced entrant (default 20)"
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=(*DATASETS, IMBALANCED))
+    parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS), choices=list(ENTRANTS))
+    for flag, least, default, nargs, help in (
+        ("--k", 2, 5, None, "stratified folds the data is cut into (default 5)"),
+        ("--folds", 1, 1, None, "run the first FOLDS of them (default 1)"),
+        ("--generated-rows", 1, 100_000, None, "rows of the generated K = 5 set"),
+        ("--gpc-rows", 1, 500, None, "most training rows for scikit-learn's GPC"),
+        ("--ovr-iterations", 1, 500, None, "iterations per one-vs-rest X-GPC class"),
+        ("--cost-classes", 3, [3, 5, 10], "*", "K of the cost table (none: no table)"),
+        ("--cost-rows", 1, [1000, 10_000, 100_000], "+", "n of the cost table"),
+        ("--cost-kernel-every", 1, [1, 5], "+",
+         "kernel step every … iterations in the cost table (default 1 and 5, a default fit's)"),
+    ):  # fmt: skip
+        parser.add_argument(flag, type=whole_number(least), default=default, nargs=nargs, help=help)
+    P.add_budget_arguments(
+        parser,
+        20.0,
+        "training time per raced entrant",
+        "train each raced entrant this many iterations instead of racing --seconds (a budget the load cannot move, "
+        "for entrants of equal cost per iteration such as the stick's class orders)",
     )
     add_setting_argument(parser, "eval_every", help="iterations between evaluations of a one-vs-rest Run")
     add_setting_argument(parser, "eval_points", default=1000, help="most validation rows per evaluation of a trace")
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m", default=50)
     add_setting_argument(parser, "batch_size")
     add_setting_argument(parser, "seed")
-    parser.add_argument(
-        "--generated-rows", type=whole_number(1), default=100_000, help="rows of the generated K = 5 set"
-    )
-    parser.add_argument(
-        "--gpc-rows", type=whole_number(1), default=500, help="most training rows for scikit-learn's GPC"
-    )
-    parser.add_argument(
-        "--ovr-iterations", type=whole_number(1), default=500, help="iterations per one-vs-rest X-GPC class"
-    )
-    parser.add_argument(
-        "--cost-classes",
-        type=whole_number(3),
-        nargs="*",
-        default=[3, 5, 10],
-        help="K of the cost table (none: no table)",
-    )
-    parser.add_argument(
-        "--cost-rows", type=whole_number(1), nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table"
-    )
-    parser.add_argument(
-        "--cost-kernel-every",
-        type=whole_number(1),
-        nargs="+",
-        default=[1, 5],
-        help="kernel step every … iterations in the cost table (default 1 and 5, a default fit's)",
-    )
     parser.add_argument(
         "--share-datasets",
         nargs="*",
@@ -549,11 +563,7 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="iris and wine, 1 fold, 3 s slices, a small cost table")
     grid.add_arguments(parser)
     args = parser.parse_args(argv)
-    explicit = {a.split("=")[0].replace("-", "_").lstrip("_") for a in argv if a.startswith("--")}
-    if args.quick:
-        for key, value in {**QUICK, **QUICK_COST}.items():
-            if key not in explicit:
-                setattr(args, key, value)
+    apply_quick(args, argv, QUICK | QUICK_COST)
     args.folds = min(args.folds, args.k)
     return args
 
@@ -564,26 +574,9 @@ def main(argv: list[str] | None = None) -> int:
     records = records_of(grid.run(tasks(args), args))
     families = cost_families()
     cost_rows = []
-    for every in args.cost_kernel_every:
-        for K in args.cost_classes:
-            for n in args.cost_rows:
-                for family in families:
-                    print(
-                        f"multiclass: timing an iteration ({family}) at K {K}, n {n}, kernel every {every}",
-                        file=sys.stderr,
-                    )
-                    cost_rows.append(
-                        cost_task(
-                            K,
-                            n,
-                            m=args.m,
-                            batch_size=args.batch_size,
-                            seed=args.seed,
-                            threads=args.threads,
-                            hyper_every=every,
-                            family=family,
-                        )
-                    )
+    for every, K, n, family in itertools.product(args.cost_kernel_every, args.cost_classes, args.cost_rows, families):
+        print(f"multiclass: timing an iteration ({family}) at K {K}, n {n}, kernel every {every}", file=sys.stderr)
+        cost_rows.append(cost_task(K, n, settings_of(args), hyper_every=every, family=family))
     share_rows = []
     for name in args.share_datasets:
         for family in families:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
 from explorer import methods, run, scaling, settings
 from explorer.bench.common import add_setting_argument, setting_type, setting_value
@@ -58,38 +59,37 @@ PAPER_NAMES = {
     "ijcnn1": "IJCNN",
     "w8a": "wXa",
 }
-PAPER_TABLE1 = {
-    "a9a": {
-        "xgpc": ((0.17, 0.07), (0.29, 0.13), (47, 2.2)),
-        "svgpc": ((0.17, 0.07), (0.36, 0.13), (451, 7.8)),
-        "epgpc": ((0.17, 0.07), (0.34, 0.13), (214, 4.8)),
-    },
-    "bank_marketing": {
-        "xgpc": ((0.14, 0.12), (0.27, 0.22), (9, 1.5)),
-        "svgpc": ((0.12, 0.12), (0.31, 0.26), (205, 6.6)),
-        "epgpc": ((0.12, 0.13), (0.33, 0.20), (46, 3.5)),
-    },
-    "diabetes": {
-        "xgpc": ((0.23, 0.07), (0.47, 0.11), (8.8, 0.12)),
-        "svgpc": ((0.23, 0.06), (0.47, 0.10), (150, 5.1)),
-        "epgpc": ((0.24, 0.06), (0.48, 0.09), (8, 0.45)),
-    },
-    "german": {
-        "xgpc": ((0.25, 0.12), (0.44, 0.17), (17, 0.42)),
-        "svgpc": ((0.25, 0.11), (0.51, 0.15), (374, 7.3)),
-        "epgpc": ((0.26, 0.13), (0.53, 0.11), (5.2, 0.03)),
-    },
-    "ijcnn1": {
-        "xgpc": ((0.03, 0.01), (0.10, 0.03), (17, 0.44)),
-        "svgpc": ((0.06, 0.01), (0.15, 0.07), (1033, 45)),
-        "epgpc": ((0.02, 0.01), (0.09, 0.04), (756, 8.6)),
-    },
-    "w8a": {
-        "xgpc": ((0.03, 0.01), (0.27, 0.07), (66, 16)),
-        "svgpc": ((0.04, 0.01), (0.25, 0.07), (612, 11)),
-        "epgpc": ((0.03, 0.01), (0.19, 0.06), (1.4, 0.10)),
-    },
-}
+
+
+def _paper_table(text: str) -> dict[str, dict[str, tuple]]:
+    """Rows "data set, column, error mean sd, NLL mean sd, seconds mean sd" → {data set: {column: three pairs}}."""
+    table: dict[str, dict[str, tuple]] = {}
+    for name, column, *numbers in map(str.split, text.strip().splitlines()):
+        values = [float(value) for value in numbers]
+        table.setdefault(name, {})[column] = tuple(zip(values[::2], values[1::2]))
+    return table
+
+
+PAPER_TABLE1 = _paper_table("""
+a9a            xgpc   0.17 0.07    0.29 0.13      47 2.2
+a9a            svgpc  0.17 0.07    0.36 0.13     451 7.8
+a9a            epgpc  0.17 0.07    0.34 0.13     214 4.8
+bank_marketing xgpc   0.14 0.12    0.27 0.22       9 1.5
+bank_marketing svgpc  0.12 0.12    0.31 0.26     205 6.6
+bank_marketing epgpc  0.12 0.13    0.33 0.2       46 3.5
+diabetes       xgpc   0.23 0.07    0.47 0.11     8.8 0.12
+diabetes       svgpc  0.23 0.06    0.47 0.1      150 5.1
+diabetes       epgpc  0.24 0.06    0.48 0.09       8 0.45
+german         xgpc   0.25 0.12    0.44 0.17      17 0.42
+german         svgpc  0.25 0.11    0.51 0.15     374 7.3
+german         epgpc  0.26 0.13    0.53 0.11     5.2 0.03
+ijcnn1         xgpc   0.03 0.01     0.1 0.03      17 0.44
+ijcnn1         svgpc  0.06 0.01    0.15 0.07    1033 45
+ijcnn1         epgpc  0.02 0.01    0.09 0.04     756 8.6
+w8a            xgpc   0.03 0.01    0.27 0.07      66 16
+w8a            svgpc  0.04 0.01    0.25 0.07     612 11
+w8a            epgpc  0.03 0.01    0.19 0.06     1.4 0.1
+""")
 PAPER_COLUMN = {"xgpc": "xgpc", "svgp-adam": "svgpc", "epgpc": "epgpc"}  # the paper's SVGPC was GPflow's SVGP by Adam
 
 
@@ -225,34 +225,17 @@ def prepare_split(
     )
 
 
-def fold_split(
-    name: str,
-    protocol: str,
-    fold: int,
-    *,
-    k: int = 10,
-    seed: int,
-    m: int,
-    nugget: float | None = None,
-    monitor_points: int = 5000,
-    kernel: str = "rbf",
-) -> Split:
-    """`prepare_split` of fold `fold` (0-based) of the k `folds` of data set `name` (a registered name or a file,
-    read once per process by `shared_dataset`): the folds drawn from `seed`, the split's randomness from seed + fold.
-    What each task of a grid starts from; the tasks of one fold that follow each other in a process (its methods)
-    share one split, as the serial loops did, while the data set's file stays as it was."""
-    version = file_version(name, protocol)
-    arguments = (name, protocol, fold, k, seed, m, nugget, monitor_points, kernel)
-    return _split_once(*arguments, version) if version is not None else _split(*arguments)
-
-
 def task_split(name: str, fold: int, settings: dict, **given) -> Split:
-    """`fold_split` of fold `fold` of data set `name` for a grid's task: the protocol, and where present k, seed, m,
-    nugget, monitor_points and kernel, from its `settings` (a plain dict), or as `given`."""
+    """`prepare_split` of fold `fold` (0-based) of the k `folds` of data set `name` (a registered name or a file,
+    read once per process by `shared_dataset`) for a grid's task: the protocol, and where present k (default 10),
+    seed, m, nugget, monitor_points and kernel, from its `settings` (a plain dict), or as `given`; the folds drawn
+    from the seed, the split's randomness from seed + fold. The tasks of one fold that follow each other in a process
+    (its methods) share one split, as the serial loops did, while the data set's file stays as it was."""
     keys = ("k", "seed", "m", "nugget", "monitor_points", "kernel")
-    return fold_split(
-        name, settings["protocol"], fold, **{key: settings[key] for key in keys if key in settings} | given
-    )
+    options = tuple(sorted(({key: settings[key] for key in keys if key in settings} | given).items()))
+    version = file_version(name, settings["protocol"])
+    arguments = (name, settings["protocol"], fold, options)
+    return _split_once(*arguments, version) if version is not None else _split(*arguments)
 
 
 @functools.lru_cache(maxsize=2)
@@ -260,22 +243,12 @@ def _split_once(*arguments) -> Split:
     return _split(*arguments[:-1])
 
 
-def _split(name, protocol, fold, k, seed, m, nugget, monitor_points, kernel) -> Split:
+def _split(name: str, protocol: str, fold: int, options: tuple) -> Split:
+    options = dict(options)
+    k, seed = options.pop("k", 10), options.pop("seed")
     X, y = shared_dataset(name, protocol)
     train, test = folds(name, y, k, protocol, seed)[fold]
-    return prepare_split(
-        name,
-        X,
-        y,
-        train,
-        test,
-        protocol,
-        m=m,
-        seed=seed + fold,
-        nugget=nugget,
-        monitor_points=monitor_points,
-        kernel=kernel,
-    )
+    return prepare_split(name, X, y, train, test, protocol, seed=seed + fold, **options)
 
 
 def add_kernel_argument(parser: argparse.ArgumentParser) -> None:
@@ -310,15 +283,17 @@ def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, e
     add_setting_argument(parser, "seed")
 
 
-def add_budget_arguments(parser: argparse.ArgumentParser, seconds: float, help: str) -> None:
-    """--seconds (`help`, default `seconds`) and --iterations (none by default): the budget of each fit."""
+def add_budget_arguments(
+    parser: argparse.ArgumentParser,
+    seconds: float,
+    help: str,
+    iterations: str = "also stop each fit after this many iterations (a budget that gives the same numbers on any "
+    "machine)",
+) -> None:
+    """--seconds (`help`, default `seconds`) and --iterations (`iterations` its help; none by default): the budget of
+    each fit."""
     parser.add_argument("--seconds", type=positive_number, default=seconds, help=f"{help} (default {seconds:g})")
-    parser.add_argument(
-        "--iterations",
-        type=whole_number(1),
-        default=None,
-        help="also stop each fit after this many iterations (a budget that gives the same numbers on any machine)",
-    )
+    parser.add_argument("--iterations", type=whole_number(1), default=None, help=iterations)
 
 
 def add_fit_arguments(parser: argparse.ArgumentParser) -> None:
@@ -404,25 +379,18 @@ def make_trainer(
     if "step_size" in options:
         row = DEFAULT_STEP_RULES.get(method)
         options.update({key: getattr(row, key) for key in ("rho", "tau", "kappa") if row and key not in options})
-    config = {
-        **options,
-        "method": method,
-        "seed": seed,
-        **run_settings,
-        "eval_points": max(len(split.y_monitor), settings.SETTINGS["eval_points"].low),  # chosen in prepare_split
-    }
-    return run.Run(
-        config,
-        split.X_train,
-        split.y_train,
-        split.X_monitor,
-        split.y_monitor,
-        kernel=split.kernel,
-        scaler=False,
-        Z=split.Z,
-        convergence=convergence,
-        elbo_points=elbo_points,
-    ).trainer
+    eval_points = max(len(split.y_monitor), settings.SETTINGS["eval_points"].low)  # chosen in prepare_split
+    config = {**options, "method": method, "seed": seed, **run_settings, "eval_points": eval_points}
+    data = (split.X_train, split.y_train, split.X_monitor, split.y_monitor)
+    fixed = dict(kernel=split.kernel, scaler=False, Z=split.Z, convergence=convergence, elbo_points=elbo_points)
+    return run.Run(config, *data, **fixed).trainer
+
+
+def task_trainer(method: str, split: Split, fold: int, settings: dict, options=None, convergence: str = "none"):
+    """`make_trainer` for a grid task's fit of `method` on fold `fold`: seed + fold, and the batch_size and
+    eval_every of its `settings` where present (a plain dict); no stopping rule unless `convergence` names one."""
+    given = {key: settings[key] for key in ("batch_size", "eval_every") if key in settings}
+    return make_trainer(method, split, seed=settings["seed"] + fold, convergence=convergence, options=options, **given)
 
 
 def test_metrics(trainer: Trainer, split: Split) -> dict:
@@ -450,16 +418,19 @@ def fmt_seconds(value: float) -> str:
 
 # ----- progress ---------------------------------------------------------------------------------------------
 class Progress:
-    """A one-line progress report on stderr: percent of the work budget done and the estimated wall time left.
+    """A one-line progress report on stderr (a tqdm bar): percent of the work budget done, the note, the elapsed and
+    the estimated wall time left.
 
-    Work is counted in budget units (e.g. seconds of allowed training); `advance` adds finished units, `update`
-    reports the fraction of the current unit done."""
+    Work is counted in budget units (e.g. seconds of allowed training); `advance` adds finished units, `show`
+    reports how much of the current unit is done (at most every 0.5 s unless forced)."""
 
     def __init__(self, total: float, stream=None):
-        self.total, self.done = max(float(total), 1e-12), 0.0
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.perf_counter()
-        self._last = 0.0
+        self.done, self._last = 0.0, 0.0
+        self.bar = tqdm(
+            total=max(float(total), 1e-12),
+            file=stream if stream is not None else sys.stderr,
+            bar_format="[{percentage:5.1f}%] {desc:70s} elapsed {elapsed}, about {remaining} left",
+        )
 
     def advance(self, units: float, note: str = "") -> None:
         self.done += units
@@ -470,22 +441,8 @@ class Progress:
         if not force and now - self._last < 0.5:
             return
         self._last = now
-        fraction = min((self.done + current) / self.total, 1.0)
-        elapsed = now - self.start
-        left = elapsed * (1.0 - fraction) / fraction if fraction > 0 else float("nan")
-        self.stream.write(
-            f"\r[{100 * fraction:5.1f}%] {note[:70]:70s} elapsed {_clock(elapsed)}, about {_clock(left)} left "
-        )
-        self.stream.flush()
+        self.bar.n = min(self.done + current, self.bar.total)
+        self.bar.set_description_str(note[:70])  # redraws the line
 
     def close(self) -> None:
-        self.stream.write(f"\rdone in {_clock(time.perf_counter() - self.start)}" + " " * 100 + "\n")
-        self.stream.flush()
-
-
-def _clock(seconds: float) -> str:
-    if not np.isfinite(seconds):
-        return "?"
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"
+        self.bar.close()

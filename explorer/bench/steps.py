@@ -4,7 +4,7 @@ as the reference the issue's targets are measured against, and EPGPC's two rules
 
 Per data set and rule: final test NLL and error (median of the last five evaluations), the time to get within 1% of
 the best final NLL of all entrants ("first" reaches the band, "settled" stays in it to the end; DESIGN §6), and the
-kernel the run ended with. This is the evidence behind X-GPC's default rule (`schedules.default_xgpc_schedule`).
+kernel the run ended with. This is the evidence behind X-GPC's default rule (`schedules.DEFAULT_STEP_RULES`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import numpy as np
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import BenchParser, add_setting_argument, finish
+from explorer.bench.common import BenchParser, add_setting_argument, apply_quick, finish
 from explorer.console import whole_number
 
 DESCRIPTION = "Table 1: cross-validated error, NLL and time of X-GPC and the baselines (SVGP, EPGPC) beside the paper"
@@ -43,11 +43,13 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     add_setting_argument(parser, "eval_every", help="iterations between hold-out evaluations")
     P.add_fit_arguments(parser)
-    parser.add_argument(
-        "--monitor-points",
-        type=whole_number(1),
-        default=2000,
-        help="largest hold-out subset the convergence rule watches (fixed per fold)",
+    add_setting_argument(
+        parser,
+        "eval_points",
+        2000,
+        "largest hold-out subset the convergence rule watches (fixed per fold)",
+        aliases=("--monitor-points",),
+        dest="monitor_points",
     )
     parser.add_argument(
         "--quick",
@@ -57,14 +59,10 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     )
     grid.add_arguments(parser)
     args = parser.parse_args(argv)
-    explicit = {a.split("=")[0] for a in argv if a.startswith("--")}
-    if args.quick:
-        for key, value in QUICK.items():
-            if f"--{key}" not in explicit:
-                setattr(args, key, value)
+    explicit = apply_quick(args, argv, QUICK)
     args.folds = args.k if args.folds is None else min(args.folds, args.k)
     missing = P.unobtainable(args.datasets, args.protocol)
-    if missing and not (args.quick and "--datasets" not in explicit and len(missing) < len(args.datasets)):
+    if missing and not (args.quick and "datasets" not in explicit and len(missing) < len(args.datasets)):
         raise P.datasets.DataError("; ".join(f"data set {name} needs its {how}" for name, how in missing.items()))
     if missing:  # --quick on its default sets: run on what can be had, and say what was left out
         print(
@@ -84,13 +82,8 @@ def thinned(history, points: int = TRACE_POINTS) -> dict:
 def settings_of(args) -> dict:
     """What every fit of the grid needs from the parsed arguments (a plain dict: it travels to the workers)."""
     keys = ("protocol", "k", "seed", "m", "nugget", "monitor_points", "kernel", "batch_size", "convergence")
-    return {
-        **{key: getattr(args, key) for key in keys},
-        "eval_every": args.eval_every,
-        "seconds": args.seconds,
-        "iterations": args.iterations,
-        "options": P.parse_options(args.option),
-    }
+    keys += ("eval_every", "seconds", "iterations")
+    return {**{key: getattr(args, key) for key in keys}, "options": P.parse_options(args.option)}
 
 
 def fit(name: str, fold: int, method: str, settings: dict) -> dict:
@@ -99,20 +92,9 @@ def fit(name: str, fold: int, method: str, settings: dict) -> dict:
     thinned trace)."""
     X, y = P.shared_dataset(name, settings["protocol"])
     split = P.task_split(name, fold, settings)
-    trainer = P.make_trainer(
-        method,
-        split,
-        seed=settings["seed"] + fold,
-        batch_size=settings["batch_size"],
-        convergence=settings["convergence"],
-        eval_every=settings["eval_every"],
-        options=settings["options"].get(method),
-    )
-    trainer.run(
-        seconds=settings["seconds"],
-        max_iter=settings["iterations"],
-        stop_at_convergence=settings["convergence"] != "none",
-    )
+    trainer = P.task_trainer(method, split, fold, settings, settings["options"].get(method), settings["convergence"])
+    budget = dict(seconds=settings["seconds"], max_iter=settings["iterations"])
+    trainer.run(**budget, stop_at_convergence=settings["convergence"] != "none")
     return {
         "dataset": name,
         "n": len(y),

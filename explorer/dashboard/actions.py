@@ -50,12 +50,8 @@ class Actions:
         if self.busy():
             return
         if self.session.offload:
-            self.current = (
-                label,
-                self.worker.submit(partial(self._then_prepare, work)),
-                then or (lambda _: None),
-                report,
-            )
+            future = self.worker.submit(partial(self._then_prepare, work))
+            self.current = (label, future, then or (lambda _: None), report)
             self.show_busy(label)
             return
         if pause:

@@ -35,6 +35,7 @@ event loop competes with one training thread for the GIL, not with every session
 
 from __future__ import annotations
 
+import bisect
 import collections
 import contextlib
 import threading
@@ -62,11 +63,7 @@ def data_shape(config: dict, custom_shape: tuple[int, int] | None = None) -> tup
 
 def _largest(cost_of, start: int) -> int:
     """The largest value v ≤ start with cost_of(v) within budget (cost_of is increasing; 0 if even 1 is not)."""
-    low, high = 0, start
-    while low < high:
-        middle = (low + high + 1) // 2
-        low, high = (middle, high) if cost_of(middle) else (low, middle - 1)
-    return low
+    return bisect.bisect_left(range(1, start + 1), True, key=lambda v: not cost_of(v))  # the count of those that fit
 
 
 def over_budget(config: dict, shape: tuple[int, int], changed=()) -> list[str]:
@@ -135,13 +132,8 @@ class RefreshBudget:
                 f"RefreshBudget needs 0 < share ≤ 1, 0 < frame_share ≤ 1, 0 < fastest ≤ slowest and memory > 0; got "
                 f"share={share}, frame_share={frame_share}, fastest={fastest}, slowest={slowest}, memory={memory}"
             )
-        self.share, self.fastest, self.slowest, self.frame_share, self.memory = (
-            share,
-            fastest,
-            slowest,
-            frame_share,
-            memory,
-        )
+        self.share, self.frame_share, self.memory = share, frame_share, memory
+        self.fastest, self.slowest = fastest, slowest
         self.clock = clock
         self.turns = Turns(lanes)  # the training chunks of this process's sessions take turns in `lanes` lanes
         self.cost: float | None = None  # event-loop seconds of one refresh (running mean)

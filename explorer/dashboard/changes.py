@@ -29,12 +29,8 @@ class Changes:
         """Why the model's configuration with `changes` would exceed the budget of one action (empty: it would not).
         `shape`: (rows, features) of the data, if not those `changes` name."""
         # (configuration() names uploaded data by their file name, the budget by "custom")
-        config = {
-            **configuration(self.model),
-            "dataset": self.model.dataset,
-            "eval_points": self.model.eval_points,
-            **changes,
-        }
+        config = {**configuration(self.model), "dataset": self.model.dataset, "eval_points": self.model.eval_points}
+        config.update(changes)
         shape = shape or data_shape(config, self.custom_shape)
         return [] if shape is None else over_budget(config, shape, changed=list(changes))
 
@@ -102,24 +98,9 @@ class Changes:
             self._refresh(force_surface=True)
 
         if changes:
-            self.actions.act(
-                "Opening the link's settings",
-                partial(
-                    self.actions.failure_of,
-                    self.model.configure,
-                    changes,
-                    "Opened with the settings of a shared link: "
-                    + (
-                        ", ".join(
-                            f"{name} {value!r}"
-                            for name, value in changes.items()
-                            if value != getattr(self.model, name, None)
-                        )
-                        or "the defaults"
-                    ),
-                ),
-                done,
-                report=False,
-            )
+            asked = (f"{name} {value!r}" for name, value in changes.items() if value != getattr(self.model, name, None))
+            source = "Opened with the settings of a shared link: " + (", ".join(asked) or "the defaults")
+            configure = partial(self.actions.failure_of, self.model.configure, changes, source)
+            self.actions.act("Opening the link's settings", configure, done, report=False)
         else:
             done(None)

@@ -67,11 +67,6 @@ def header_and_sample(content: bytes, filename: str) -> tuple[list[str], list[li
     return columns, [[cell.strip() for cell in row] for row in sample]
 
 
-def header_columns(content: bytes, filename: str) -> list[str]:
-    """Column names of an uploaded CSV/TSV (`header_and_sample`)."""
-    return header_and_sample(content, filename)[0]
-
-
 def _is_number(text: str) -> bool:
     try:
         float(text)

@@ -15,6 +15,8 @@ notebooks).
 
 from __future__ import annotations
 
+from functools import partial
+
 import holoviews as hv
 import numpy as np
 import panel as pn
@@ -92,11 +94,7 @@ class LearnTab(Tab, pn.viewable.Viewer):
             )
             for quantity in ("c", "theta")
         ]
-        self.density_text, self.identity_text, self.bound_text = (
-            pn.pane.Markdown(),
-            pn.pane.Markdown(),
-            pn.pane.Markdown(),
-        )
+        self.density_text, self.identity_text, self.bound_text = (pn.pane.Markdown() for _ in range(3))
         self.minibatch_text = pn.pane.Markdown("Press Play (or Step) to see the local parameters of a minibatch.")
         self.cavity_mean = pn.widgets.FloatSlider(label="cavity mean μ₋", start=-4.0, end=4.0, step=0.05, value=-0.5)
         self.cavity_var = pn.widgets.FloatSlider(label="cavity variance σ₋²", start=0.05, end=9.0, step=0.05, value=2.0)
@@ -262,7 +260,8 @@ class LearnTab(Tab, pn.viewable.Viewer):
 
     def __panel__(self):
         # Two pictures a row, each at most 480 px wide: the tab fits a 1024-px projector.
-        return pn.Column(
+        column, row = (partial(kind, sizing_mode="stretch_width") for kind in (pn.Column, pn.Row))
+        return column(
             pn.pane.Markdown(
                 "### How the methods work, in six pictures\n"
                 "Pictures 1–4: Pólya-Gamma augmentation (X-GPC); 5: expectation propagation (EPGPC); 6: three classes "
@@ -270,50 +269,24 @@ class LearnTab(Tab, pn.viewable.Viewer):
                 "Pólya-Gamma variable ω makes it conditionally conjugate; X-GPC's closed-form natural gradients "
                 "follow from there (Wenzel et al. 2019, §3)."
             ),
-            pn.Row(
-                pn.Column(
-                    "#### 1. The PG(1, c) density",
-                    self.c_density,
-                    self.density_pane,
-                    self.density_text,
-                    sizing_mode="stretch_width",
-                ),
-                pn.Column(
-                    "#### 2. σ(z) as a mixture",
-                    self.z_identity,
-                    self.identity_pane,
-                    self.identity_text,
-                    sizing_mode="stretch_width",
-                ),
-                sizing_mode="stretch_width",
+            row(
+                column("#### 1. The PG(1, c) density", self.c_density, self.density_pane, self.density_text),
+                column("#### 2. σ(z) as a mixture", self.z_identity, self.identity_pane, self.identity_text),
             ),
-            pn.Row(
-                pn.Column(
-                    "#### 3. The augmented bound",
-                    self.c_bound,
-                    self.bound_pane,
-                    self.bound_text,
-                    sizing_mode="stretch_width",
-                ),
-                pn.Column(
-                    "#### 4. Your model's last minibatch",
-                    pn.Row(*self.minibatch_panes),
-                    self.minibatch_text,
-                    sizing_mode="stretch_width",
-                ),
-                sizing_mode="stretch_width",
+            row(
+                column("#### 3. The augmented bound", self.c_bound, self.bound_pane, self.bound_text),
+                column("#### 4. Your model's last minibatch", pn.Row(*self.minibatch_panes), self.minibatch_text),
             ),
             pn.pane.Markdown(
                 "### Expectation propagation instead of a bound (EPGPC)\n"
                 "EPGPC (Hernández-Lobato & Hernández-Lobato 2016), the paper's third system, keeps the probit "
                 "likelihood Φ(yf) and replaces each point's likelihood by a Gaussian *site* chosen by moment matching."
             ),
-            pn.Column(
+            column(
                 "#### 5. One point's EP update",
                 pn.Row(self.cavity_mean, self.cavity_var, self.label),
                 pn.Row(*self.ep_panes),
                 self.ep_text,
-                sizing_mode="stretch_width",
             ),
             pn.pane.Markdown(
                 "### Three classes: the logistic-softmax made conjugate (multi-class X-GPC)\n"
@@ -327,7 +300,7 @@ class LearnTab(Tab, pn.viewable.Viewer):
                 "above and no λ or counts; at equal training time it had the lower test NLL on 4 of 5 measured data "
                 "sets and the lower calibration error on all 5.)"
             ),
-            pn.Column(
+            column(
                 "#### 6. One point's augmented logistic-softmax (K = 3)",
                 pn.Row(*self.softmax_means),
                 pn.Row(
@@ -339,7 +312,5 @@ class LearnTab(Tab, pn.viewable.Viewer):
                 pn.Row(*self.softmax_panes[2:4]),
                 pn.Row(*self.softmax_panes[4:6]),
                 self.softmax_text,
-                sizing_mode="stretch_width",
             ),
-            sizing_mode="stretch_width",
         )

@@ -40,6 +40,7 @@ SPARSE_INDUCING = 20  # the sparse fit's inducing points: fewer than the Train t
 MCMC_SURFACE_BLOCK = 40  # grid points per prediction of the sampler's surface (it averages over every stored draw)
 SURFACES = "computing the two decision surfaces"
 DONE = "done"
+RUN_WIDGETS = ("n_train", "n_test", "n_samples", "burn_in", "n_chains", "n_inducing")  # McmcRun's settings
 
 
 @dataclass(frozen=True)
@@ -146,13 +147,9 @@ class McmcRun:
         """What the tab reads of the run, light enough to send every quarter second (`explorer.dashboard.cluster`:
         the run goes to a Dask cluster as one task): stage, progress, the sampler's traces (`ChainTraces`), results
         and surfaces."""
-        return {
-            "latest": replace(self.latest, sampler=None),
-            "stage": self.stage,
-            "sampler": None if self.sampler is None else ChainTraces.of(self.sampler),
-            "results": self.results,
-            "surfaces": self.surfaces,
-        }
+        traces = None if self.sampler is None else ChainTraces.of(self.sampler)
+        latest = replace(self.latest, sampler=None)
+        return dict(latest=latest, stage=self.stage, sampler=traces, results=self.results, surfaces=self.surfaces)
 
     def _followed(self, study):
         """Run the comparison study a step per `next`, keeping its latest progress (and its sampler once it runs)."""
@@ -168,14 +165,8 @@ class McmcRun:
         """Numbers for the progress line (call under the gate): the study's latest progress, R̂ and ESS as it last
         computed them (in the worker)."""
         p = self.latest
-        return {
-            "stage": self.stage,
-            "done": p.sweeps_done,
-            "total": p.total_sweeps,
-            "rate": p.sweeps_per_second,
-            "left": p.seconds_left,
-            "diagnostics": p.diagnostics,
-        }
+        counts = dict(done=p.sweeps_done, total=p.total_sweeps, rate=p.sweeps_per_second, left=p.seconds_left)
+        return dict(stage=self.stage, **counts, diagnostics=p.diagnostics)
 
 
 class McmcTab(Tab, pn.viewable.Viewer):
@@ -236,18 +227,8 @@ class McmcTab(Tab, pn.viewable.Viewer):
     def new_run(self, model, projection) -> McmcRun:
         """A run configured from the widgets on the model's current data and kernel, drawn on the Train tab's plane
         (`studies.plane.Projection`) (call under the gate)."""
-        plane, features = projection.kind, projection.features
-        self.run = McmcRun(
-            model,
-            n_train=self.n_train.value,
-            n_test=self.n_test.value,
-            n_samples=self.n_samples.value,
-            burn_in=self.burn_in.value,
-            n_chains=self.n_chains.value,
-            plane=plane,
-            features=features,
-            n_inducing=self.n_inducing.value,
-        )
+        chosen = {name: getattr(self, name).value for name in RUN_WIDGETS}  # the widgets are named as the settings
+        self.run = McmcRun(model, plane=projection.kind, features=projection.features, **chosen)
         self._shown_results = False
         self._shown_traces = 0
         for source in self.trace_sources:

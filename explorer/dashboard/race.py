@@ -30,7 +30,6 @@ from explorer.studies.race import COLUMNS, DIVERGED_FACTOR, NAMES, Race, Verdict
 from explorer.views.race import clipped_words, nll_axis, robust_range
 
 CLAIM_DATASET = "a9a"  # where the paper's claim shows in a classroom-sized race (BENCHMARKS.md, "race: the live race")
-CLAIM_SECONDS = 20.0  # per method: past natural-gradient SVGP's drift out of the band
 SCALE_RACE = "banana-like, 100,000 points, noise 0.6"  # the default race (BENCHMARKS.md, "race: the default race")
 SCALE_SETTINGS = {"dataset": "banana-like", "n_points": 100_000, "noise": 0.6}  # generated: found on every machine
 SCALE_SECONDS = 10.0
@@ -219,18 +218,9 @@ class RaceTab(Tab, pn.viewable.Viewer):
             source = ColumnDataSource({name: [] for name in COLUMNS})
             tail = ColumnDataSource({name: [] for name in COLUMNS})
             for fig, column in ((self.nll, "test_nll"), (self.error, "test_error")):
-                line = fig.line(
-                    "seconds",
-                    column,
-                    source=source,
-                    color=Category10_10[i],
-                    line_width=2,
-                    legend_label=NAMES.get(method, method),
-                )
-                fig.line(
-                    "seconds", column, source=tail, color=Category10_10[i], line_width=2, line_dash="dashed"
-                ).name = f"tail-{column}-{method}"
-                line.name = f"{column}-{method}"
+                line = dict(x="seconds", y=column, color=Category10_10[i], line_width=2)
+                fig.line(**line, source=source, legend_label=NAMES.get(method, method), name=f"{column}-{method}")
+                fig.line(**line, source=tail, line_dash="dashed", name=f"tail-{column}-{method}")
             self.sources[method], self.tails[method] = source, tail
         for fig in (self.nll, self.error):  # the legend above the plot, two entries a row: it covers no curve
             legend = fig.legend[0]

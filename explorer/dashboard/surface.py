@@ -333,14 +333,7 @@ class SurfaceView(pn.viewable.Viewer):
         """What `compute_frame` needs (cheap; in the UI thread): the frozen prediction (of the model, or of a
         published snapshot), the grid, the drawn points (as `points` last read them) and the display mode."""
         X, y = self._drawn
-        return {
-            "prediction": prediction,
-            "axes": self._axes,
-            "projection": self.projection,
-            "X": X,
-            "y": y,
-            "mode": self.mode.value,
-        }
+        return dict(prediction=prediction, axes=self._axes, projection=self.projection, X=X, y=y, mode=self.mode.value)
 
     @staticmethod
     def compute_frame(inputs: dict) -> dict:

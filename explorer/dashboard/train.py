@@ -129,23 +129,14 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self.play = pn.widgets.Button(label="▶ Play", color="success", width=72)
         self.pause = pn.widgets.Button(label="❚❚ Pause", color="warning", width=82)
         self.step = pn.widgets.Button(
-            label="Step",
-            color="default",
-            width=62,
-            description="Advance to the next evaluation (eval_every iterations)",
+            label="Step", width=62, description="Advance to the next evaluation (eval_every iterations)"
         )
-        self.reset = pn.widgets.Button(
-            label="↺ Reset", color="default", width=74, description="Start this run again from the prior"
-        )
+        self.reset = pn.widgets.Button(label="↺ Reset", width=74, description="Start this run again from the prior")
         self.counter = pn.widgets.StaticText(
             value="iteration 0", width=300, height=28, styles={"font-size": "1.15em", "font-weight": "bold"}
         )
-        self.status = pn.widgets.StaticText(
-            value="",
-            width=300,
-            min_height=96,
-            styles={"font-size": "0.85em"},  # grows: never under the Data card
-        )
+        # grows with its text: never under the Data card
+        self.status = pn.widgets.StaticText(value="", width=300, min_height=96, styles={"font-size": "0.85em"})
         self.traces = Traces()
         self.evaluation_note = pn.widgets.StaticText(
             value="", sizing_mode="stretch_width", styles={"font-size": "0.8em", "color": "#555"}
@@ -158,10 +149,7 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self.clear = pn.widgets.Button(label="Clear earlier runs", color="light")
         self.download = _download(self._history_file, "xgpc-history.csv", "History as CSV")
         self.export_format = pn.widgets.RadioButtonGroup(
-            options=["PNG", "SVG", "HTML"],
-            value="PNG",
-            width=160,
-            description="File format of the surface and traces downloads",
+            options=["PNG", "SVG", "HTML"], width=160, description="File format of the surface and traces downloads"
         )
         self.surface_file = _download(self.surface_file_bytes, "xgpc-surface.png", "Surface", width=90)
         self.traces_file = _download(self.traces_file_bytes, "xgpc-traces.png", "Traces", width=90)

@@ -6,10 +6,10 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
+from explorer.console import positive_number
 from explorer.data import download, examples, registry
 from explorer.data.readers import read_npz
 from explorer.validation import DataError
@@ -105,17 +105,6 @@ def _examples(args) -> int:
     return 0
 
 
-def _seconds(text: str) -> float:
-    """A positive, finite number of seconds (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
-    return value
-
-
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="xgpc-explorer data", description="The project's data home: the paper's data sets and example files."
@@ -143,7 +132,7 @@ def parser() -> argparse.ArgumentParser:
     )
     fetching.add_argument(
         "--deadline",
-        type=_seconds,
+        type=positive_number,
         default=download.DEADLINE_SECONDS,
         metavar="SECONDS",
         help="give up a file's download after this many seconds in all, connecting and a server that trickles its "

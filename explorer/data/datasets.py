@@ -1,18 +1,16 @@
-"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits (the scaling, `Standardizer`, lives in
-`explorer.scaling` and is re-exported here).
+"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits (the scaling,
+`Standardizer`, lives in `explorer.scaling` and is re-exported here).
 
 This is the entry point callers use (`datasets.load`, `datasets.read_csv`, `datasets.DataError`, …): the checks at
 the boundary live in `explorer.validation`, the file readers in `explorer.data.readers`, and the registry of the paper's
-sets with the search order for their files in `explorer.data.registry`; their public names are re-exported here.
-
-The paper's benchmark sets (Table 1) are read from their files (registry `explorer/data/registry.json`; searched in
-$XGPC_DATA_DIR, the repository's data/, ../shared/data beside the checkout, the user cache). A set that is in none of
-them is fetched from OpenML by id when online and cached (XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer).
+sets with the search order for their files (and the OpenML fallback) in `explorer.data.registry`; their public names
+are re-exported here.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -154,57 +152,67 @@ def _assemble_classes(parts: list[np.ndarray], noise: float, rng: np.random.Gene
     return np.ascontiguousarray(X[order]), y[order]
 
 
-def _assemble(X_neg: np.ndarray, X_pos: np.ndarray, noise: float, rng: np.random.Generator):
-    """The two-class `_assemble_classes`: class index 0 for the −1 class (X_neg), 1 for the +1 class (X_pos)."""
-    return _assemble_classes([X_neg, X_pos], noise, rng)
-
-
 def _class_sizes(n: int, K: int = 2) -> tuple[int, ...]:
     """Rows per class of an n-row set of K classes: n // K each, one more for the first n mod K (K = 2: the −1 class
     takes the odd row)."""
     return tuple(n // K + (k < n % K) for k in range(K))
 
 
-def make_banana(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+BUILTIN: dict[str, Callable] = {}
+"""The built-in 2-D sets by name: make(n, noise, rng) → (X (n, 2), y (n,) class indices)."""
+DEFAULT_NOISE: dict[str, float] = {}
+BUILTIN_CLASSES: dict[str, int] = {}
+"""The number of classes K of each built-in set (its labels are the class indices 0…K−1)."""
+
+
+def _builtin(name: str, noise: float, K: int = 2):
+    """Register the built-in set `name` (default noise `noise`, K classes) from `parts(sizes, rng)`, the classes'
+    points before the noise (one (n_k, 2) array per class k, n_k = `_class_sizes(n, K)`): the set is make(n, noise,
+    rng), its arguments checked, N(0, noise²) added to every coordinate and the rows shuffled (`_assemble_classes`)."""
+
+    def register(parts):
+        def make(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+            _check_generator_args(n, noise)
+            rng = np.random.default_rng(rng)
+            return _assemble_classes(parts(_class_sizes(n, K), rng), noise, rng)
+
+        make.__name__, make.__qualname__, make.__doc__ = parts.__name__, parts.__qualname__, parts.__doc__
+        BUILTIN[name], DEFAULT_NOISE[name], BUILTIN_CLASSES[name] = make, noise, K
+        return make
+
+    return register
+
+
+@_builtin("banana-like", 0.25)
+def make_banana(sizes, rng):
     """Banana-like 2-D set: +1 on the parabolic arc x₂ = x₁²/2 − 1 (|x₁| ≤ 2); −1 partly inside its bowl
     (a blob at (0, 0.9)) and partly on a wider arc below it. Returns (X (n, 2), y (n,) class indices, 1 for +1)."""
-    _check_generator_args(n, noise)
-    rng = np.random.default_rng(rng)
-    n_neg, n_pos = _class_sizes(n)
+    n_neg, n_pos = sizes
     u = rng.uniform(-2.0, 2.0, n_pos)
     X_pos = np.c_[u, 0.5 * u**2 - 1.0]
     n_blob = n_neg // 2
     blob = np.array([0.0, 0.9]) + 0.35 * rng.standard_normal((n_blob, 2))
     v = rng.uniform(-2.6, 2.6, n_neg - n_blob)
-    outer = np.c_[v, 0.5 * v**2 - 2.4]
-    return _assemble(np.vstack([blob, outer]), X_pos, noise, rng)
+    return [np.vstack([blob, np.c_[v, 0.5 * v**2 - 2.4]]), X_pos]
 
 
-def make_moons(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+@_builtin("moons", 0.15)
+def make_moons(sizes, rng):
     """Two interleaved half circles: −1 on (cos t, sin t), +1 on (1 − cos t, ½ − sin t), t ~ U(0, π)."""
-    _check_generator_args(n, noise)
-    rng = np.random.default_rng(rng)
-    n_neg, n_pos = _class_sizes(n)
-    t_neg = rng.uniform(0.0, np.pi, n_neg)
-    t_pos = rng.uniform(0.0, np.pi, n_pos)
-    return _assemble(np.c_[np.cos(t_neg), np.sin(t_neg)], np.c_[1.0 - np.cos(t_pos), 0.5 - np.sin(t_pos)], noise, rng)
+    t_neg, t_pos = (rng.uniform(0.0, np.pi, m) for m in sizes)
+    return [np.c_[np.cos(t_neg), np.sin(t_neg)], np.c_[1.0 - np.cos(t_pos), 0.5 - np.sin(t_pos)]]
 
 
-def make_circles(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+@_builtin("circles", 0.08)
+def make_circles(sizes, rng):
     """Two concentric circles: −1 on radius 1, +1 on radius 0.5, angles uniform."""
-    _check_generator_args(n, noise)
-    rng = np.random.default_rng(rng)
-    n_neg, n_pos = _class_sizes(n)
-    a_neg = rng.uniform(0.0, 2.0 * np.pi, n_neg)
-    a_pos = rng.uniform(0.0, 2.0 * np.pi, n_pos)
-    return _assemble(np.c_[np.cos(a_neg), np.sin(a_neg)], 0.5 * np.c_[np.cos(a_pos), np.sin(a_pos)], noise, rng)
+    a_neg, a_pos = (rng.uniform(0.0, 2.0 * np.pi, m) for m in sizes)
+    return [np.c_[np.cos(a_neg), np.sin(a_neg)], 0.5 * np.c_[np.cos(a_pos), np.sin(a_pos)]]
 
 
-def make_xor(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+@_builtin("xor", 0.1)
+def make_xor(sizes, rng):
     """XOR on [−1, 1]²: +1 in the quadrants where x₁x₂ > 0, −1 where x₁x₂ < 0 (before the noise is added)."""
-    _check_generator_args(n, noise)
-    rng = np.random.default_rng(rng)
-    n_neg, n_pos = _class_sizes(n)
 
     def quadrant_points(m: int, same_sign: bool) -> np.ndarray:
         magnitude = rng.uniform(0.0, 1.0, (m, 2))
@@ -212,85 +220,47 @@ def make_xor(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
         s2 = s1 if same_sign else -s1
         return magnitude * np.c_[s1, s2]
 
-    return _assemble(quadrant_points(n_neg, False), quadrant_points(n_pos, True), noise, rng)
+    return [quadrant_points(sizes[0], False), quadrant_points(sizes[1], True)]
 
 
-def make_blobs(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+@_builtin("blobs", 0.7)
+def make_blobs(sizes, rng):
     """Two isotropic Gaussian blobs with std `noise`: −1 around (−1, −1), +1 around (+1, +1)."""
-    _check_generator_args(n, noise)
-    rng = np.random.default_rng(rng)
-    n_neg, n_pos = _class_sizes(n)
-    return _assemble(np.full((n_neg, 2), -1.0), np.full((n_pos, 2), 1.0), noise, rng)
+    return [np.full((sizes[0], 2), -1.0), np.full((sizes[1], 2), 1.0)]
 
 
-def make_three_blobs(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+@_builtin("blobs-3", 0.6, 3)
+def make_three_blobs(sizes, rng):
     """Three isotropic Gaussian blobs with std `noise`, class k around 1.5·(cos a_k, sin a_k) with a_k = 90° + 120°·k
     (the corners of an equilateral triangle). Returns (X (n, 2), y (n,) class indices 0, 1, 2)."""
-    _check_generator_args(n, noise)
-    rng = np.random.default_rng(rng)
     angles = np.deg2rad(90.0 + 120.0 * np.arange(3))
     centres = 1.5 * np.c_[np.cos(angles), np.sin(angles)]
-    return _assemble_classes([np.tile(c, (m, 1)) for c, m in zip(centres, _class_sizes(n, 3))], noise, rng)
+    return [np.tile(c, (m, 1)) for c, m in zip(centres, sizes)]
 
 
-def make_three_spiral(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+@_builtin("spiral-3", 0.05, 3)
+def make_three_spiral(sizes, rng):
     """A three-arm spiral: class k on the arm r = 0.15 + t, angle = 120°·k + 1.5π·t for t ~ U(0, 1) (three quarters
     of a turn from near the centre out to radius 1.15). Returns (X (n, 2), y (n,) class indices 0, 1, 2)."""
-    _check_generator_args(n, noise)
-    rng = np.random.default_rng(rng)
     arms = []
-    for k, m in enumerate(_class_sizes(n, 3)):
+    for k, m in enumerate(sizes):
         t = rng.uniform(0.0, 1.0, m)
         radius, angle = 0.15 + t, 2.0 * np.pi * k / 3.0 + 1.5 * np.pi * t
         arms.append(radius[:, None] * np.c_[np.cos(angle), np.sin(angle)])
-    return _assemble_classes(arms, noise, rng)
+    return arms
 
 
-def make_three_xor(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
+@_builtin("xor-3", 0.05, 3)
+def make_three_xor(sizes, rng):
     """The three-class XOR: [−1.5, 1.5]² cut into 3 × 3 unit cells, cell (i, j) of class (i + j) mod 3 (XOR is the
     same rule with 2 × 2 cells mod 2), so each class holds three cells, one in every row and column; a class's points
     are uniform over its cells (before the noise is added). Returns (X (n, 2), y (n,) class indices 0, 1, 2)."""
-    _check_generator_args(n, noise)
-    rng = np.random.default_rng(rng)
     parts = []
-    for k, m in enumerate(_class_sizes(n, 3)):
+    for k, m in enumerate(sizes):
         row = rng.integers(0, 3, m)
         column = (k - row) % 3  # (row + column) mod 3 = k
         parts.append(np.c_[column, row] - 1.5 + rng.uniform(0.0, 1.0, (m, 2)))
-    return _assemble_classes(parts, noise, rng)
-
-
-BUILTIN = {
-    "banana-like": make_banana,
-    "moons": make_moons,
-    "circles": make_circles,
-    "xor": make_xor,
-    "blobs": make_blobs,
-    "blobs-3": make_three_blobs,
-    "spiral-3": make_three_spiral,
-    "xor-3": make_three_xor,
-}
-DEFAULT_NOISE = {
-    "banana-like": 0.25,
-    "moons": 0.15,
-    "circles": 0.08,
-    "xor": 0.1,
-    "blobs": 0.7,
-    "blobs-3": 0.6,
-    "spiral-3": 0.05,
-    "xor-3": 0.05,
-}
-BUILTIN_CLASSES = {
-    "banana-like": 2,
-    "moons": 2,
-    "circles": 2,
-    "xor": 2,
-    "blobs": 2,
-    "blobs-3": 3,
-    "spiral-3": 3,
-    "xor-3": 3,
-}
-"""The number of classes K of each built-in set (its labels are the class indices 0…K−1)."""
+    return parts
 
 
 # ---------------------------------------------------------------------------------------------------------- OpenML

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import contourpy
 import numpy as np
+from scipy import special
 
 from explorer.metrics import predicted_class
 
@@ -79,10 +80,12 @@ def grid_axes(points: np.ndarray, resolution: int, margin: float = 0.1) -> tuple
 def decision_contour(gx: np.ndarray, gy: np.ndarray, p: np.ndarray) -> np.ndarray:
     """The p = 0.5 level lines of p (ny, nx) on the grid as one (k, 2) array, pieces separated by NaN rows (one
     HoloViews path: hundreds of separate pieces render slowly). Empty while p is flat at ½ (an untrained model)."""
-    if np.ptp(p) < 1e-3:
-        return np.zeros((0, 2))
-    pieces = [np.vstack([line, [np.nan, np.nan]]) for line in contourpy.contour_generator(gx, gy, p).lines(0.5)]
-    return np.concatenate(pieces) if pieces else np.zeros((0, 2))
+    return _joined(contourpy.contour_generator(gx, gy, p).lines(0.5) if np.ptp(p) >= 1e-3 else [])
+
+
+def _joined(lines: list[np.ndarray]) -> np.ndarray:
+    """Level lines (each (k_i, 2)) as one (k, 2) array, a NaN row after each piece; (0, 2) for none."""
+    return np.concatenate([np.vstack([line, [np.nan, np.nan]]) for line in lines]) if lines else np.zeros((0, 2))
 
 
 def class_boundaries(gx: np.ndarray, gy: np.ndarray, P: np.ndarray) -> np.ndarray:
@@ -94,19 +97,15 @@ def class_boundaries(gx: np.ndarray, gy: np.ndarray, P: np.ndarray) -> np.ndarra
     P = np.asarray(P, dtype=float)
     if np.ptp(P) < 1e-3:
         return np.zeros((0, 2))
-    pieces = []
-    for k in range(P.shape[2]):
-        margin = P[..., k] - np.delete(P, k, axis=2).max(axis=2)
-        pieces += [np.vstack([line, [np.nan, np.nan]]) for line in contourpy.contour_generator(gx, gy, margin).lines(0)]
-    return np.concatenate(pieces) if pieces else np.zeros((0, 2))
+    margins = [P[..., k] - np.delete(P, k, axis=2).max(axis=2) for k in range(P.shape[2])]
+    return _joined([line for margin in margins for line in contourpy.contour_generator(gx, gy, margin).lines(0)])
 
 
 def normalised_entropy(P: np.ndarray) -> np.ndarray:
     """The uncertainty of class probabilities P (..., K): their entropy −Σ_k p_k log p_k divided by log K, in [0, 1]
     for every K: 0 where one class is certain, 1 only where all K are equally likely (`Surface` says why this one)."""
     P = np.asarray(P, dtype=float)
-    terms = -P * np.log(np.where(P > 0.0, P, 1.0))  # 0 · log 0 = 0
-    return np.clip(terms.sum(axis=-1) / np.log(P.shape[-1]), 0.0, 1.0)
+    return np.clip(special.entr(P).sum(axis=-1) / np.log(P.shape[-1]), 0.0, 1.0)  # entr: −p log p, 0 at p = 0
 
 
 def misclassified(P: np.ndarray, y: np.ndarray, margin: float = UNDECIDED) -> np.ndarray:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import sys
 import time
 from pathlib import Path
@@ -30,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
+from explorer.tools import served_in_chromium
 
 DESCRIPTION = "Served dashboard: SVI iterations/s vs headless Model, update rate, bytes per update, memory"
 APP_CORES, BROWSER_CORES = {0}, {1}  # with --pin
@@ -45,42 +45,23 @@ def resident_mb() -> float:
 
 
 def _ticks(pid: int | str) -> int:
+    """Clock ticks of CPU (user + system) used so far by process `pid` (or one thread: "pid/task/tid"), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
 
 
 def cpu_seconds() -> dict:
     """CPU seconds so far of this process, of its descendant Chromium processes, and of the whole machine (busy)."""
-    parents, names = {}, {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            names[entry.name] = stat.split("(", 1)[1].rsplit(")", 1)[0]
-            parents[entry.name] = stat.rsplit(")", 1)[1].split()[1]
-    me = str(os.getpid())
-
-    def descends(pid: str) -> bool:
-        while pid in parents and pid != "1":
-            pid = parents[pid]
-            if pid == me:
-                return True
-        return False
-
     browser = 0
-    for pid, name in names.items():
-        if "chrom" in name and descends(pid):
-            try:
+    for pid in descendants():
+        with contextlib.suppress(OSError):  # a process that ended meanwhile
+            if "chrom" in Path(f"/proc/{pid}/comm").read_text():
                 browser += _ticks(pid)
-            except OSError:
-                pass
     busy = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     tick = os.sysconf("SC_CLK_TCK")
     user, nice, system, _, _, irq, softirq, steal = busy[:8]  # guest time is already inside user
     return {
-        "app": _ticks(me) / tick,
+        "app": _ticks(os.getpid()) / tick,
         "browser": browser / tick,
         "machine": (user + nice + system + irq + softirq + steal) / tick,
     }
@@ -127,12 +108,6 @@ def pin(app_cores: set[int], browser_cores: set[int]) -> dict:
                     os.sched_setaffinity(int(task.name), browser_cores)
                     browser |= os.sched_getaffinity(int(task.name))
     return {"app": sorted(app), "browser": sorted(browser), "browser_processes": len(processes)}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Traffic:
@@ -237,55 +212,43 @@ def main(argv: list[str] | None = None) -> int:
             f"{sorted(os.sched_getaffinity(0))}"
         )
 
-    from playwright.sync_api import sync_playwright
-
-    from explorer.dashboard import chromium, serve_in_background
     from explorer.model import Model
 
     load_before, affinity = os.getloadavg()[0], None
-    with pinned_blas(args.threads):
-        sessions: list = []
-        port = _free_port()
-        if args.pin:  # the threads started from here on (server, Playwright, Chromium) inherit core 1 …
-            os.sched_setaffinity(0, BROWSER_CORES)
-        server = serve_in_background(port, sessions)
-        try:
-            with sync_playwright() as playwright:
-                browser = chromium.launch(playwright)
-                page = browser.new_page(viewport={"width": 1500, "height": 1000})
-                page.set_default_timeout(120_000)  # a loaded machine can take more than 30 s to answer a click
-                affinity = pin(APP_CORES, BROWSER_CORES) if args.pin else None  # … until this process moves to 0
-                traffic = Traffic(page)
-                page.goto(f"http://127.0.0.1:{port}/")
-                page.get_by_role("button", name="Play").wait_for(timeout=120_000)
-                page.wait_for_timeout(1000)
-                dashboard = sessions[0]
-                headless = Model(
-                    **{name: getattr(dashboard.model, name) for name in ("dataset", "n_inducing", "batch_size", "seed")}
-                )
-                rows = []
-                for repeat in range(args.repeats):
-                    if args.pin:  # Chromium may have started processes since
-                        affinity = pin(APP_CORES, BROWSER_CORES)
-                    alone, alone_cores = headless_rate(headless, args.seconds)
-                    served = served_phase(page, dashboard, traffic, args.seconds)
-                    per_cpu = (served["iterations_per_s"] / served["app_cores"]) / (alone / alone_cores)
-                    rows.append(
-                        {
-                            "repeat": repeat + 1,
-                            "headless it/s": alone,
-                            "served it/s": served["iterations_per_s"],
-                            "served / headless": served["iterations_per_s"] / alone,
-                            "headless cores": alone_cores,
-                            "per CPU-second": per_cpu,
-                            **served,
-                        }
-                    )
-                memory = soak(page, dashboard, args.minutes)
-                browser.close()
-        finally:
-            server.stop()
-            server.join()
+    sessions: list = []
+    if args.pin:  # the threads started from here on (server, Playwright, Chromium) inherit core 1 …
+        os.sched_setaffinity(0, BROWSER_CORES)
+    with pinned_blas(args.threads), served_in_chromium(sessions) as (url, browser):
+        page = browser.new_page(viewport={"width": 1500, "height": 1000})
+        page.set_default_timeout(120_000)  # a loaded machine can take more than 30 s to answer a click
+        affinity = pin(APP_CORES, BROWSER_CORES) if args.pin else None  # … until this process moves to 0
+        traffic = Traffic(page)
+        page.goto(url)
+        page.get_by_role("button", name="Play").wait_for(timeout=120_000)
+        page.wait_for_timeout(1000)
+        dashboard = sessions[0]
+        headless = Model(
+            **{name: getattr(dashboard.model, name) for name in ("dataset", "n_inducing", "batch_size", "seed")}
+        )
+        rows = []
+        for repeat in range(args.repeats):
+            if args.pin:  # Chromium may have started processes since
+                affinity = pin(APP_CORES, BROWSER_CORES)
+            alone, alone_cores = headless_rate(headless, args.seconds)
+            served = served_phase(page, dashboard, traffic, args.seconds)
+            per_cpu = (served["iterations_per_s"] / served["app_cores"]) / (alone / alone_cores)
+            rows.append(
+                {
+                    "repeat": repeat + 1,
+                    "headless it/s": alone,
+                    "served it/s": served["iterations_per_s"],
+                    "served / headless": served["iterations_per_s"] / alone,
+                    "headless cores": alone_cores,
+                    "per CPU-second": per_cpu,
+                    **served,
+                }
+            )
+        memory = soak(page, dashboard, args.minutes)
 
     median = {key: float(np.median([row[key] for row in rows])) for key in rows[0] if key != "repeat"}
     columns = [

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import gc
 import json
 import os
@@ -45,7 +46,8 @@ from pathlib import Path
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.dashboard import chromium
 from explorer.dashboard.app import Dashboard
-from explorer.tools.benchmark import _free_port, _tasks, descendants, resident_mb
+from explorer.tools import free_port, served_in_chromium
+from explorer.tools.benchmark import _tasks, _ticks, descendants, resident_mb
 
 DESCRIPTION = "Served dashboard under load: N training sessions, another client's latency, memory and threads"
 MAX_SESSIONS, MAX_SECONDS = 24, 120
@@ -82,13 +84,9 @@ def buttons(node, found: dict | None = None) -> dict[str, str]:
     found = {} if found is None else found
     if isinstance(node, dict):
         attributes = node.get("attributes")
-        if (
-            node.get("type") == "object"
-            and str(node.get("name", "")).endswith("Button")
-            and isinstance(attributes, dict)
-        ):
-            if isinstance(attributes.get("label"), str):
-                found.setdefault(attributes["label"], node["id"])
+        label = attributes.get("label") if isinstance(attributes, dict) else None
+        if node.get("type") == "object" and str(node.get("name", "")).endswith("Button") and isinstance(label, str):
+            found.setdefault(label, node["id"])
         node = list(node.values())
     if isinstance(node, list):
         for child in node:
@@ -191,16 +189,12 @@ def process_cpu_seconds(pid: int) -> tuple[float, float]:
     """CPU seconds (user + system) used so far by process `pid` and every process it started that still runs
     (Linux /proc: a forked server's processes): (all their threads, their main threads only — where
     `xgpc-explorer serve` runs its event loop, so every refresh's collection, rendering, serialisation and send)."""
-    total, loop = 0.0, 0.0
+    total, loop = 0, 0
     for process in [pid, *descendants(pid)]:
-        try:
-            every = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
-            main = Path(f"/proc/{process}/task/{process}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(every[11]) + int(every[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
-        loop += (int(main[11]) + int(main[12])) / os.sysconf("SC_CLK_TCK")
-    return total, loop
+        with contextlib.suppress(OSError):  # a process that ended meanwhile
+            ticks = _ticks(process), _ticks(f"{process}/task/{process}")
+            total, loop = total + ticks[0], loop + ticks[1]
+    return total / os.sysconf("SC_CLK_TCK"), loop / os.sysconf("SC_CLK_TCK")
 
 
 class Client(threading.Thread):
@@ -279,17 +273,7 @@ class Monitor(threading.Thread):
         return longest
 
 
-def static_file(page) -> str:
-    """The smallest static file among the scripts the page loaded from the server."""
-    sources = page.evaluate("() => Array.from(document.scripts).map(s => s.src).filter(s => s.includes('/static/'))")
-    sizes = {}
-    for source in sources:
-        with urllib.request.urlopen(source) as answer:
-            sizes[source] = len(answer.read())
-    return min(sizes, key=sizes.get)
-
-
-def page_static_file(url: str) -> str:
+def static_file(url: str) -> str:
     """The smallest static file among the scripts the page at `url` names (fetched without a browser)."""
     html = urllib.request.urlopen(url, timeout=60).read().decode()
     sources = {urllib.parse.urljoin(url, src) for src in re.findall(r'src="([^"]*static/[^"]*)"', html)}
@@ -300,13 +284,24 @@ def page_static_file(url: str) -> str:
     return min(sizes, key=sizes.get)
 
 
-def open_session(browser, url: str, sessions: list, errors: list):
-    """A page in a fresh browser context at `url`, live; returns (context, page, its Dashboard)."""
+def new_page(browser, errors: list):
+    """A page in a fresh browser context, its console and page errors appended to `errors`: (context, page)."""
     context = browser.new_context(viewport={"width": 1400, "height": 900})
     page = context.new_page()
     page.set_default_timeout(180_000)  # a failsafe on a loaded machine
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(f"{message.text} ({message.location.get('url')})") if message.type == "error" else None
+        ),
+    )
     page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page
+
+
+def open_session(browser, url: str, sessions: list, errors: list):
+    """A page in a fresh browser context at `url`, live; returns (context, page, its Dashboard)."""
+    context, page = new_page(browser, errors)
     count = len(sessions)
     page.goto(url)
     page.get_by_role("button", name="Play").wait_for()
@@ -330,11 +325,9 @@ def run_load(
     errors: list[str] = []
     opened = [open_session(browser, url, sessions, errors) for _ in range(n - 1 if heavy else n)]
     if heavy:
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
-        heavy_page = context.new_page()
-        heavy_page.set_default_timeout(180_000)
+        context, heavy_page = new_page(browser, errors)
     pages, dashboards = [page for _, page, _ in opened], [dashboard for _, _, dashboard in opened]
-    client = Client(url, static_file(pages[0]), page_every)
+    client = Client(url, static_file(url), page_every)
     monitor = Monitor(dashboards)
     for page in pages:
         page.get_by_role("button", name="Play").click()
@@ -434,16 +427,7 @@ def page_number(page, pattern: re.Pattern, group: int = 0) -> int:
 def open_live(browser, url: str, errors: list):
     """A page in a fresh browser context at `url`, waited for until it shows its iteration counter; returns (context,
     page, its PageCounts, seconds from the request to a live page)."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(180_000)  # a failsafe on a loaded machine
-    page.on(
-        "console",
-        lambda message: (
-            errors.append(f"{message.text} ({message.location.get('url')})") if message.type == "error" else None
-        ),
-    )
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    context, page = new_page(browser, errors)
     counts = PageCounts(page)
     start = time.monotonic()
     page.goto(url)
@@ -482,7 +466,7 @@ def forked_server(port: int, num_procs: int, scheduler: str | None, home: Path =
         server.wait(timeout=60)
 
 
-def _class_row(n: int, first: tuple, last: tuple, patch_times: list, newcomer: float, client: Client) -> dict:
+def _class_row(first: tuple, last: tuple, patch_times: list, newcomer: float, client: Client) -> dict:
     """The numbers of one row of the class: `first` and `last` are samples (time, refreshes per session, iterations
     per session, sweeps per MCMC session, the server's CPU seconds) at the ends of the measured window."""
     elapsed = last[0] - first[0]
@@ -493,7 +477,6 @@ def _class_row(n: int, first: tuple, last: tuple, patch_times: list, newcomer: f
     page_load = _quantiles(client.page_times, first[0], last[0])
     total_refreshes, total_iterations = sum(last[1]) - sum(first[1]), sum(last[2]) - sum(first[2])
     return {
-        "sessions": n,
         "refreshes/s median": statistics.median(refreshes),
         "refreshes/s least": min(refreshes),
         "longest gap s": max(longest_gap(times, first[0], last[0]) for times in patch_times),
@@ -525,7 +508,7 @@ def run_classroom(browser, url: str, server: int, n: int, mcmc: int, seconds: fl
         page.get_by_role("button", name="Run MCMC comparison").click()
     for _, page, _, _ in trainers:
         page.get_by_role("button", name="Play").click()
-    client = Client(url, static_file(trainers[0][1]), page_every)
+    client = Client(url, static_file(url), page_every)
     client.start()
     pages = [page for _, page, _, _ in trainers]
     time.sleep(min(3.0, seconds / 4))  # past the first chunks and the comparisons' fits
@@ -548,9 +531,10 @@ def run_classroom(browser, url: str, server: int, n: int, mcmc: int, seconds: fl
     client.stop()
     for context, *_ in trainers + heavy:
         context.close()
-    row = _class_row(n, first, last, [counts.patch_times for _, _, counts, _ in trainers], newcomer[3], client)
+    row = _class_row(first, last, [counts.patch_times for _, _, counts, _ in trainers], newcomer[3], client)
     return {
         "clients": "chromium",
+        "sessions": n,
         "MCMC sessions": mcmc,
         **row,
         "errors": len(errors) + len(client.failures),
@@ -581,9 +565,16 @@ async def _light_class(url: str, server: int, n: int, seconds: float, client: Cl
     client.stop()
     for session in sessions:
         await session.close()
-    row = _class_row(n, first, last, [s.patch_times for s in sessions], live, client)
+    row = _class_row(first, last, [s.patch_times for s in sessions], live, client)
     errors = [error for s in sessions + [newcomer] for error in s.errors] + client.failures
-    return {"clients": "light", "MCMC sessions": 0, **row, "errors": len(errors), "error texts": errors[:5]}
+    return {
+        "clients": "light",
+        "sessions": n,
+        "MCMC sessions": 0,
+        **row,
+        "errors": len(errors),
+        "error texts": errors[:5],
+    }
 
 
 def run_light(url: str, static: str, server: int, n: int, seconds: float, page_every: float) -> dict:
@@ -627,44 +618,28 @@ def classroom(args) -> int:
             with heavy_jobs_on(workers, args.scheduler) as scheduler:
                 for kind in args.clients:
                     for procs, n, home in product(args.num_procs, args.sessions, args.server_from or [HOME]):
-                        port = _free_port()
+                        port = free_port()
                         url = f"http://127.0.0.1:{port}/explorer"
                         with forked_server(port, procs, scheduler, home) as server:
                             if kind == "light":
-                                row = run_light(
-                                    url, page_static_file(url), server.pid, n, args.seconds, args.page_every
-                                )
+                                row = run_light(url, static_file(url), server.pid, n, args.seconds, args.page_every)
                             else:
                                 row = run_classroom(
                                     browser, url, server.pid, n, args.mcmc, args.seconds, args.page_every
                                 )
                         cluster = "none" if scheduler is None else workers or args.scheduler
                         server = "this" if home == HOME else str(home)
-                        rows.append({"server": server, "processes": procs, "cluster workers": cluster, **row})
+                        rows.append(
+                            {
+                                "server": server,
+                                "clients": row.pop("clients"),
+                                "processes": procs,
+                                "cluster workers": cluster,
+                                **row,
+                            }
+                        )
                         print(rows[-1], flush=True)
-    columns = [
-        *(["server"] if args.server_from else []),
-        "clients",
-        "processes",
-        "cluster workers",
-        "sessions",
-        "MCMC sessions",
-        "refreshes/s median",
-        "refreshes/s least",
-        "longest gap s",
-        "it/s median",
-        "it/s least",
-        "MCMC sweeps/s all",
-        "server CPU s/s",
-        "server CPU ms/refresh",
-        "server CPU ms/iteration",
-        "event loop CPU ms/refresh",
-        "newcomer live s",
-        "page median s",
-        "page max s",
-        "static median s",
-        "errors",
-    ]
+    columns = [name for name in rows[0] if name != "error texts" and (name != "server" or args.server_from)]
     markdown = (
         f"Each run: `xgpc-explorer serve --num-procs P` on 127.0.0.1 (a fresh server per row), N clients each "
         f"pressing Play for {args.seconds:g} s — headless Chromium pages (chromium), or light clients that speak "
@@ -779,53 +754,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.mcmc or any(args.workers) or args.scheduler:
         parser.error("--mcmc, --workers and --scheduler go with --num-procs")
 
-    from playwright.sync_api import sync_playwright
-
-    from explorer.dashboard import serve_in_background
-
     rows, sessions = [], []
-    with pinned_blas(args.threads):
-        port = _free_port()
-        server = serve_in_background(port, sessions)
-        url = f"http://127.0.0.1:{port}/"
-        try:
-            with sync_playwright() as playwright:
-                browser = chromium.launch(playwright)
-                for n in args.sessions:
-                    rows.append(run_load(browser, url, sessions, n, args.seconds, args.page_every, False, args.settle))
-                    print(rows[-1], flush=True)
-                if args.heavy:
-                    rows.append(
-                        run_load(browser, url, sessions, args.heavy, args.seconds, args.page_every, True, args.settle)
-                    )
-                    print(rows[-1], flush=True)
-                browser.close()
-        finally:
-            server.stop()
-            server.join()
-
-    columns = [
-        "sessions",
-        "heavy",
-        "heavy built after s",
-        "refreshes/s median",
-        "refreshes/s least",
-        "longest gap s",
-        "it/s median",
-        "it/s least",
-        "errors",
-        "static median s",
-        "static max s",
-        "page median s",
-        "page max s",
-        "RSS before MB",
-        "RSS max MB",
-        "RSS after MB",
-        "threads before",
-        "threads max",
-        "threads after",
-        "sessions kept after",
-    ]
+    with pinned_blas(args.threads), served_in_chromium(sessions) as (url, browser):
+        for n, heavy in [(n, False) for n in args.sessions] + ([(args.heavy, True)] if args.heavy else []):
+            rows.append(run_load(browser, url, sessions, n, args.seconds, args.page_every, heavy, args.settle))
+            print(rows[-1], flush=True)
+    columns = [name for name in rows[0] if name not in ("training", "error texts")]
     markdown = (
         f"Each run: N headless Chromium pages (one browser context each) on the default page (banana, m = 100), each "
         f"pressing Play for {args.seconds:g} s, served from this process on 127.0.0.1; another client fetches a small "

@@ -8,12 +8,12 @@ docs/screenshots/<tab>.png (the whole page, `--width` px wide). Rerun it wheneve
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 import time
 from pathlib import Path
 
 from explorer.bench.common import pinned_blas
+from explorer.tools import served_in_chromium
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABS = ("Train", "Data", "MCMC", "Race", "Learn")  # each is written to <tab in lower case>.png
@@ -25,12 +25,6 @@ SETTLE_MS = 1500  # after the last action: the plots finish drawing
 def file_name(tab: str) -> str:
     """The file a tab's picture is written to, as the README links it: train.png, data.png, …"""
     return f"{tab.lower()}.png"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _act(page, tab: str, play_seconds: float) -> None:
@@ -60,34 +54,23 @@ def take(
 ) -> list[Path]:
     """Serve the app, open it in headless Chromium at width × height, and write one full-page PNG per tab in `tabs`
     to `out`. Returns the paths written."""
-    from playwright.sync_api import sync_playwright
-
-    from explorer.dashboard import chromium, serve_in_background
-
     out.mkdir(parents=True, exist_ok=True)
-    port, written = _free_port(), []
-    server = serve_in_background(port)
-    try:
-        with sync_playwright() as playwright:
-            browser = chromium.launch(playwright)
-            page = browser.new_page(viewport={"width": width, "height": height})
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.get_by_role("button", name="Play").wait_for(timeout=WAIT_MS)
+    written = []
+    with served_in_chromium() as (url, browser):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(url)
+        page.get_by_role("button", name="Play").wait_for(timeout=WAIT_MS)
+        page.wait_for_timeout(SETTLE_MS)
+        for tab in tabs:
+            start = time.perf_counter()
+            page.locator(".bk-tab", has_text=tab).click()
             page.wait_for_timeout(SETTLE_MS)
-            for tab in tabs:
-                start = time.perf_counter()
-                page.locator(".bk-tab", has_text=tab).click()
-                page.wait_for_timeout(SETTLE_MS)
-                _act(page, tab, play_seconds)
-                page.wait_for_timeout(SETTLE_MS)
-                path = out / file_name(tab)
-                page.screenshot(path=str(path), full_page=True)
-                written.append(path)
-                report(f"{tab}: {path} ({time.perf_counter() - start:.0f} s)")
-            browser.close()
-    finally:
-        server.stop()
-        server.join()
+            _act(page, tab, play_seconds)
+            page.wait_for_timeout(SETTLE_MS)
+            path = out / file_name(tab)
+            page.screenshot(path=str(path), full_page=True)
+            written.append(path)
+            report(f"{tab}: {path} ({time.perf_counter() - start:.0f} s)")
     return written
 
 

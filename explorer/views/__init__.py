@@ -16,28 +16,17 @@ maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` an
 - `style`: the backend-neutral styling they share.
 
 Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
-stay raw Bokeh (they refresh at 5 Hz: DESIGN §8). Multi-class data do not exist yet: every view is binary.
+stay raw Bokeh (they refresh at 5 Hz: DESIGN §8).
 """
 
 from explorer.views.calibration import reliability_diagram
 from explorer.views.ep_site import ep_site_view
 from explorer.views.inducing import inducing_study
-from explorer.views.learn import (
-    augmentation_identity,
-    augmented_bound,
-    minibatch_histogram,
-    minibatch_view,
-    pg_density,
-)
+from explorer.views.learn import augmentation_identity, augmented_bound, minibatch_histogram, minibatch_view, pg_density
 from explorer.views.mcmc import mcmc_comparison, mcmc_scatter, mcmc_surfaces, mcmc_traces
 from explorer.views.race import race_curves, settle_points
 from explorer.views.softmax_augmentation import softmax_augmentation_view
-from explorer.views.surface import (
-    decision_surface,
-    decision_surface_from_arrays,
-    surface_arrays,
-    surface_plane,
-)
+from explorer.views.surface import decision_surface, decision_surface_from_arrays, surface_arrays, surface_plane
 from explorer.views.traces import training_traces
 
 __all__ = [

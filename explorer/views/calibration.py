@@ -16,7 +16,7 @@ import holoviews as hv
 import numpy as np
 
 from explorer.metrics import calibration_error
-from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, curve, sized, styled
 
 CONFIDENCE = hv.Dimension("confidence", label="confidence (top-label probability)", range=(0.0, 1.0))
 ACCURACY = hv.Dimension("accuracy", label="accuracy", range=(0.0, 1.0))
@@ -51,11 +51,8 @@ def reliability_diagram(tables: dict[str, dict], *, title: str = "") -> hv.Layou
     """
     if not tables:
         raise ValueError("a reliability diagram needs at least one method's reliability table")
-    diagonal = styled(
-        hv.Curve(([0.0, 1.0], [0.0, 1.0]), kdims=[CONFIDENCE], vdims=[ACCURACY], group="Perfect", label="perfect"),
-        color="gray",
-        line_width=1.5,
-        dashed=True,
+    diagonal = curve(
+        ([0.0, 1.0], [0.0, 1.0]), CONFIDENCE, ACCURACY, "perfect", "Perfect", color="gray", line_width=1.5, dashed=True
     )
     curves, shares = [diagonal], []
     for k, (name, table) in enumerate(tables.items()):
@@ -64,9 +61,9 @@ def reliability_diagram(tables: dict[str, dict], *, title: str = "") -> hv.Layou
         full = count > 0
         label = f"{name} (ECE {calibration_error(table):.3f})"
         points = (np.asarray(table["confidence"], float)[full], np.asarray(table["accuracy"], float)[full])
-        curve = hv.Curve(points, kdims=[CONFIDENCE], vdims=[ACCURACY], label=label)
         dots = hv.Scatter(points, kdims=[CONFIDENCE], vdims=[ACCURACY], label=label)
-        curves += [styled(curve, color=color, line_width=2), styled(dots, color=color, marker="circle", size=7)]
+        curves += [curve(points, CONFIDENCE, ACCURACY, label, color=color, line_width=2)]
+        curves += [styled(dots, color=color, marker="circle", size=7)]
         centres = 0.5 * (np.asarray(table["lower"], float) + np.asarray(table["upper"], float))
         share = hv.Curve((centres, count / count.sum()), kdims=[CONFIDENCE], vdims=[SHARE], label=name)
         shares.append(styled(share, color=color, line_width=2, interpolation="steps-mid"))

@@ -12,12 +12,14 @@ table does (`explorer.studies.inducing.value_at`: the last evaluation at or befo
 
 from __future__ import annotations
 
+from itertools import cycle
+
 import holoviews as hv
 import numpy as np
 
 from explorer.studies.inducing import value_at
 from explorer.views.race import NAMES
-from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, curve, sized, styled
 
 QUANTITIES = {"error": ("test_error", "test error rate"), "nll": ("test_nll", "test negative log-likelihood")}
 TIME_POINTS = 60
@@ -75,26 +77,18 @@ def inducing_study(study: dict, *, quantity: str = "error", x: str = "seconds") 
             finals = [
                 np.mean([f["final"][quantity] for f in fits if f["method"] == method and f["m"] == m]) for m in ms
             ]
-            color = RUN_COLORS[k % len(RUN_COLORS)]
-            curves.append(
+            curves += [  # a line through the m's, a marker at each
                 styled(
-                    hv.Curve((ms, finals), kdims=[m_dim], vdims=[y_dim], label=NAMES.get(method, method)),
-                    color=color,
-                    line_width=2,
+                    kind((ms, finals), kdims=[m_dim], vdims=[y_dim], group=group, label=NAMES.get(method, method)),
+                    color=RUN_COLORS[k % len(RUN_COLORS)],
                     logx=True,
+                    **style,
                 )
-            )
-            curves.append(
-                styled(
-                    hv.Scatter(
-                        (ms, finals), kdims=[m_dim], vdims=[y_dim], group="Final", label=NAMES.get(method, method)
-                    ),
-                    color=color,
-                    marker="circle",
-                    size=8,
-                    logx=True,
+                for kind, group, style in (
+                    (hv.Curve, "Curve", dict(line_width=2)),
+                    (hv.Scatter, "Final", dict(marker="circle", size=8)),
                 )
-            )
+            ]
         overlay = styled(
             hv.Overlay(curves, group="Inducing", label=quantity),
             title=f"final {label} against m",
@@ -106,19 +100,18 @@ def inducing_study(study: dict, *, quantity: str = "error", x: str = "seconds") 
     t_dim = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
     panels = []
     for method in methods:
+        folds = {m: [f for f in fits if f["method"] == method and f["m"] == m] for m in ms}
         curves = [
-            styled(
-                hv.Curve(
-                    (times, mean_trace([f for f in fits if f["method"] == method and f["m"] == m], column, times)),
-                    kdims=[t_dim],
-                    vdims=[y_dim],
-                    label=f"m = {m}",
-                ),
-                color=RUN_COLORS[k % len(RUN_COLORS)],
+            curve(
+                (times, mean_trace(folds[m], column, times)),
+                t_dim,
+                y_dim,
+                f"m = {m}",
+                color=color,
                 line_width=2,
                 logx=True,
             )
-            for k, m in enumerate(ms)
+            for m, color in zip(ms, cycle(RUN_COLORS))
         ]
         overlay = styled(
             hv.Overlay(curves, group="Inducing", label=method),

@@ -16,7 +16,7 @@ from scipy import integrate
 from scipy.special import expit, log_expit
 
 from explorer.polyagamma import density, log_cosh, pg_mean, sample
-from explorer.views.style import mean_line, sized, styled
+from explorer.views.style import curve, mean_line, scatter, sized, styled
 
 _OMEGA_MAX = 20.0  # PG(1, 0) mass beyond ω = 20 is below 1e-40; the series density is noise there
 _SPLITS = [0.05, 0.25, 1.0, 4.0]
@@ -80,13 +80,9 @@ def pg_density(
     upper = max(float(np.quantile(draws, 0.995)), 4.0 * mean)
     omega = np.linspace(1e-4, upper, 400)
     histogram = _histogram(draws[draws <= upper], OMEGA, f"{len(draws):,} exact draws", "#1f77b4", 50)
-    curve = styled(
-        hv.Curve((omega, density(omega, c)), kdims=[OMEGA], vdims=[DENSITY], label="PG(1, c) density"),
-        color="black",
-        line_width=2,
-    )
+    pdf = curve((omega, density(omega, c)), OMEGA, DENSITY, "PG(1, c) density", color="black", line_width=2)
     overlay = styled(
-        hv.Overlay([histogram, curve, mean_line(mean, "E[ω] = θ(c)")], group="PG", label="density"),
+        hv.Overlay([histogram, pdf, mean_line(mean, "E[ω] = θ(c)")], group="PG", label="density"),
         title=f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}",
         legend_position="top_right",
     )
@@ -96,32 +92,15 @@ def pg_density(
 def augmentation_identity(z: float | None = None) -> hv.Overlay:
     """σ(z) (line) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0)dω by quadrature at 17 points of [−8, 8] (dots), with the
     chosen `z` marked (a diamond) when given."""
-    sigmoid = styled(
-        hv.Curve((Z_GRID, expit(Z_GRID)), kdims=[Z], vdims=[SIGMOID], label="σ(z)"), color="black", line_width=2
-    )
-    nodes = styled(
-        hv.Scatter(
-            (IDENTITY_NODES, [sigmoid_by_augmentation(z)[0] for z in IDENTITY_NODES]),
-            kdims=[Z],
-            vdims=[SIGMOID],
-            label="quadrature of the integral",
-        ),
-        color="darkorange",
-        marker="circle",
-        size=8,
-    )
-    layers = [sigmoid, nodes]
+    sigmoid = curve((Z_GRID, expit(Z_GRID)), Z, SIGMOID, "σ(z)", color="black", line_width=2)
+    quadrature = (IDENTITY_NODES, [sigmoid_by_augmentation(z)[0] for z in IDENTITY_NODES])
+    layers = [
+        sigmoid,
+        scatter(quadrature, Z, SIGMOID, "quadrature of the integral", color="darkorange", marker="circle", size=8),
+    ]
     if z is not None:
-        layers.append(
-            styled(
-                hv.Scatter(
-                    ([z], [sigmoid_by_augmentation(z)[0]]), kdims=[Z], vdims=[SIGMOID], group="Chosen", label="chosen z"
-                ),
-                color="crimson",
-                marker="diamond",
-                size=14,
-            )
-        )
+        chosen = ([z], [sigmoid_by_augmentation(z)[0]])
+        layers.append(scatter(chosen, Z, SIGMOID, "chosen z", "Chosen", color="crimson", marker="diamond", size=14))
     overlay = styled(
         hv.Overlay(layers, group="PG", label="identity"),
         title="σ(z) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0) dω",
@@ -133,28 +112,12 @@ def augmentation_identity(z: float | None = None) -> hv.Overlay:
 def augmented_bound(c: float) -> hv.Overlay:
     """log σ(z) and its Gibbs–MacKay lower bound for `c` on z ∈ [−8, 8], with the two points z = ±c where they
     touch; y from −10 to 1."""
-    exact = styled(
-        hv.Curve((Z_GRID, log_expit(Z_GRID)), kdims=[Z], vdims=[LOG_SIGMOID], label="log σ(z)"),
-        color="black",
-        line_width=2,
-    )
-    bound = styled(
-        hv.Curve(
-            (Z_GRID, gibbs_mackay_bound(Z_GRID, c)),
-            kdims=[Z],
-            vdims=[LOG_SIGMOID],
-            group="Bound",
-            label=f"bound for c = {c:g}",
-        ),
-        color="royalblue",
-        line_width=2,
-    )
+    exact = curve((Z_GRID, log_expit(Z_GRID)), Z, LOG_SIGMOID, "log σ(z)", color="black", line_width=2)
+    bounds = (Z_GRID, gibbs_mackay_bound(Z_GRID, c))
+    bound = curve(bounds, Z, LOG_SIGMOID, f"bound for c = {c:g}", "Bound", color="royalblue", line_width=2)
     touch = np.array([-c, c])
-    points = styled(
-        hv.Scatter((touch, log_expit(touch)), kdims=[Z], vdims=[LOG_SIGMOID], group="Touch", label="tight at z = ±c"),
-        color="crimson",
-        marker="circle",
-        size=10,
+    points = scatter(
+        (touch, log_expit(touch)), Z, LOG_SIGMOID, "tight at z = ±c", "Touch", color="crimson", marker="circle", size=10
     )
     overlay = styled(
         hv.Overlay([exact, bound, points], group="PG", label="bound"),

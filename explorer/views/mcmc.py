@@ -18,10 +18,12 @@ Inputs are the comparison's results: a `ComparisonRun` (`explorer.studies.compar
 
 from __future__ import annotations
 
+from itertools import cycle
+
 import holoviews as hv
 import numpy as np
 
-from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, curve, sized, styled
 from explorer.views.surface import decision_surface_from_arrays
 
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
@@ -84,11 +86,8 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
         style = MARKERS.get(kind, dict(marker="square", size=6, color=RUN_COLORS[2]))
         style = dict(style, bokeh=dict(style.get("bokeh", {}), tools=["hover"]))
         scatters.append(styled(hv.Scatter((mcmc, vi), kdims=[x], vdims=[y], label=result.label), **style))
-    identity = styled(
-        hv.Curve(([low, high], [low, high]), kdims=[x], vdims=[y], group="Identity", label="identity"),
-        color="gray",
-        line_width=1.5,
-        dashed=True,
+    identity = curve(
+        ([low, high], [low, high]), x, y, "identity", "Identity", color="gray", line_width=1.5, dashed=True
     )
     # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal);
     # one column when a third variant's long label would not fit two to a row
@@ -157,25 +156,11 @@ def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
     likelihood = "log σ(y f)" if getattr(sampler_or_traces, "n_classes", 2) == 2 else "log p(y | f)"
     value = hv.Dimension("log_likelihood", label=f"log-likelihood Σ {likelihood}")
     curves = [
-        styled(
-            hv.Curve(
-                (np.arange(traces.shape[1]), traces[c, :, 0]), kdims=[sweep], vdims=[value], label=f"chain {c + 1}"
-            ),
-            color=RUN_COLORS[c % len(RUN_COLORS)],
-            line_width=1,
-            alpha=0.8,
-        )
-        for c in range(traces.shape[0])
+        curve((np.arange(traces.shape[1]), chain), sweep, value, f"chain {c + 1}", line_width=1, alpha=0.8, color=color)
+        for c, (chain, color) in enumerate(zip(traces[:, :, 0], cycle(RUN_COLORS)))
     ]
     shaded = (
-        [
-            styled(
-                hv.VLine(burn_in, group="BurnIn", label="end of burn-in"),
-                color="gray",
-                line_width=1.5,
-                dashed=True,
-            )
-        ]
+        [styled(hv.VLine(burn_in, group="BurnIn", label="end of burn-in"), color="gray", line_width=1.5, dashed=True)]
         if burn_in
         else []
     )

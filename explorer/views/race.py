@@ -21,7 +21,7 @@ import numpy as np
 from scipy.ndimage import median_filter
 
 from explorer.studies.race import DIVERGED_FACTOR, NAMES, Verdict, band_edge, judge
-from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, scatter, sized, styled
 
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
 NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
@@ -143,51 +143,26 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
         since = diverged.get(method, math.inf)
         head = shown & (seconds < since)  # a diverged run: solid to its divergence, dashed from the evaluation before
         tail = shown & (np.arange(len(seconds)) >= max(int(np.searchsorted(seconds, since)) - 1, 0))
+        parts = [(head, "Curve", name, False)]  # a diverged run: its tail dashed, named so in the legend
+        parts += [(tail, "Diverged", f"{name} diverged at {since:.2g} s", True)] if math.isfinite(since) else []
         for dim, curves in ((NLL, nll_curves), (ERROR, error_curves)):
             values = np.asarray(r["trace"][dim.name], float)
-            curves.append(
+            curves += [
                 styled(
-                    hv.Curve((seconds[head], values[head]), kdims=[SECONDS], vdims=[dim], label=name),
+                    hv.Curve((seconds[part], values[part]), kdims=[SECONDS], vdims=[dim], group=group, label=label),
                     color=color,
                     line_width=2,
                     logx=True,
+                    dashed=dashed,
                     bokeh=dict(tools=["hover"]),
                 )
-            )
-            if math.isfinite(since):
-                curves.append(
-                    styled(
-                        hv.Curve(
-                            (seconds[tail], values[tail]),
-                            kdims=[SECONDS],
-                            vdims=[dim],
-                            group="Diverged",
-                            label=f"{name} diverged at {since:.2g} s",
-                        ),
-                        color=color,
-                        line_width=2,
-                        logx=True,
-                        dashed=True,
-                    )
-                )
+                for part, group, label, dashed in parts
+            ]
         if method in settled:
-            markers.append(
-                styled(
-                    hv.Scatter(
-                        [settled[method]],
-                        kdims=[SECONDS],
-                        vdims=[NLL],
-                        group="Settled",
-                        label=f"{name} settled within {100 * settle_band:g}%",
-                    ),
-                    color=color,
-                    marker="diamond",
-                    size=12,
-                    logx=True,
-                    bokeh=dict(line_color="black"),
-                    matplotlib=dict(edgecolors="black"),
-                )
-            )
+            label = f"{name} settled within {100 * settle_band:g}%"
+            outlined = dict(bokeh=dict(line_color="black"), matplotlib=dict(edgecolors="black"))
+            style = dict(color=color, marker="diamond", size=12, logx=True, **outlined)
+            markers.append(scatter([settled[method]], SECONDS, NLL, label, "Settled", **style))
     lines = [
         styled(
             hv.HLine(band_edge(best, band), group="Band", label=f"{100 * band:g}% band"),

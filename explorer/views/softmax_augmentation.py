@@ -34,7 +34,7 @@ from scipy.special import expit, softmax
 from explorer.likelihoods import logistic_softmax, logistic_softmax_log_likelihood
 from explorer.polyagamma import sample
 from explorer.views.learn import density_histogram
-from explorer.views.style import RUN_COLORS, mean_line, sized, styled
+from explorer.views.style import RUN_COLORS, curve, mean_line, sized, styled
 from explorer.xgpc_multiclass import (
     augmented_likelihood_terms,
     factorised_bound,
@@ -59,6 +59,8 @@ FAMILY_STYLES = {
     "factorised": dict(color="royalblue", line_width=2, dashed=True),
 }
 _SIZE = dict(width=460, height=300)
+_BLACK = dict(color="black", line_width=2)  # the exact curve of a picture
+_SOFTMAX = dict(color="royalblue", line_width=2, dashed=True)
 
 
 def expected_log_likelihood(means: np.ndarray, var: np.ndarray, label: int) -> np.ndarray:
@@ -177,10 +179,7 @@ class SoftmaxAugmentation:
     def gaps(self) -> dict[str, float]:
         """Each family's gap at q, E_q[log p(y = label | f)] minus its bound, in nats: {"joint", "factorised"}."""
         expected = self.expected_log_likelihood()
-        return {
-            "joint": expected - self.joint_elbo_term(),
-            "factorised": expected - self.elbo_term(),
-        }
+        return {"joint": expected - self.joint_elbo_term(), "factorised": expected - self.elbo_term()}
 
     def joint_elbo_term(self) -> float:
         """The joint family's bound at q: Σ_k Y_k(mean_k/2 − log 2cosh(c_k/2)) − log β."""
@@ -193,16 +192,8 @@ class SoftmaxAugmentation:
 
     def elbo_term(self) -> float:
         """E_q[ℓ(f)], the point's term of the ELBO (the factorised family's)."""
-        return float(
-            augmented_likelihood_terms(
-                self.Y[None],
-                self.mean[None],
-                self.var[None],
-                self.c[None],
-                self.gamma[None],
-                np.array([self.alpha]),
-            )[0]
-        )
+        point = (values[None] for values in (self.Y, self.mean, self.var, self.c, self.gamma))
+        return float(augmented_likelihood_terms(*point, np.array([self.alpha]))[0])
 
     def expected_log_likelihood(self) -> float:
         """E_q[log p(y = label | f)] by quadrature (`expected_log_likelihood`), ≥ `joint_elbo_term` ≥ `elbo_term`."""
@@ -247,19 +238,8 @@ def likelihood_against_softmax(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
     """p(y = k | f) along f_k (the other latent values at q's means): the logistic-softmax, whose confidence stops at
     1/(1 + Σ_{j≠k} σ(f_j)) (dotted line), against the softmax e^{f_k}/Σ_j e^{f_j}, which tends to 1."""
     F = aug.along(k, F_GRID)
-    logistic = styled(
-        hv.Curve((F_GRID, logistic_softmax(F)[:, k]), kdims=[LATENT], vdims=[PROBABILITY], label="logistic-softmax"),
-        color="black",
-        line_width=2,
-    )
-    soft = styled(
-        hv.Curve(
-            (F_GRID, softmax(F, axis=1)[:, k]), kdims=[LATENT], vdims=[PROBABILITY], group="Softmax", label="softmax"
-        ),
-        color="royalblue",
-        line_width=2,
-        dashed=True,
-    )
+    logistic = curve((F_GRID, logistic_softmax(F)[:, k]), LATENT, PROBABILITY, "logistic-softmax", **_BLACK)
+    soft = curve((F_GRID, softmax(F, axis=1)[:, k]), LATENT, PROBABILITY, "softmax", "Softmax", **_SOFTMAX)
     ceiling = styled(
         hv.HLine(aug.ceiling(k), group="Ceiling", label="ceiling"),
         color="crimson",
@@ -284,21 +264,9 @@ def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
     lam = np.linspace(0.0, upper, 300)
     mean = aug.alpha / aug.n_classes
     dim = hv.Dimension("lambda", label="λ")
-    factorised = styled(
-        hv.Curve((lam, aug.lambda_density(lam)), kdims=[dim], vdims=[DENSITY], label="q(λ)"),
-        color="black",
-        line_width=2,
-    )
-    joint = styled(
-        hv.Curve(
-            (lam, aug.joint_rate * np.exp(-aug.joint_rate * lam)),
-            kdims=[dim],
-            vdims=[DENSITY],
-            group="Joint",
-            label="joint q(λ) = Exp(β)",
-        ),
-        **FAMILY_STYLES["joint"],
-    )
+    factorised = curve((lam, aug.lambda_density(lam)), dim, DENSITY, "q(λ)", **_BLACK)
+    exponential = (lam, aug.joint_rate * np.exp(-aug.joint_rate * lam))
+    joint = curve(exponential, dim, DENSITY, "joint q(λ) = Exp(β)", "Joint", **FAMILY_STYLES["joint"])
     overlay = styled(
         hv.Overlay([factorised, joint, mean_line(mean, "E[λ]")], group="Gamma", label="lambda"),
         title=f"q(λ): factorised Ga({aug.alpha:.3f}, {aug.n_classes}), joint Exp({aug.joint_rate:.3f})",
@@ -375,22 +343,9 @@ def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
     bound at q's optimal local parameters — an unnormalised Gaussian in f_k below it — with q's mean of f_k
     (dashed)."""
     F = aug.along(k, F_GRID)
-    likelihood = styled(
-        hv.Curve((F_GRID, aug.likelihood(F)), kdims=[LATENT], vdims=[PROBABILITY], label=f"p(y = {aug.label} | f)"),
-        color="black",
-        line_width=2,
-    )
+    likelihood = curve((F_GRID, aug.likelihood(F)), LATENT, PROBABILITY, f"p(y = {aug.label} | f)", **_BLACK)
     bounds = [
-        styled(
-            hv.Curve(
-                (F_GRID, np.exp(values)),
-                kdims=[LATENT],
-                vdims=[PROBABILITY],
-                group="Bound",
-                label=f"exp ℓ(f), {family}",
-            ),
-            **FAMILY_STYLES[family],
-        )
+        curve((F_GRID, np.exp(values)), LATENT, PROBABILITY, f"exp ℓ(f), {family}", "Bound", **FAMILY_STYLES[family])
         for family, values in (("joint", aug.joint_bound(F)), ("factorised", aug.bound(F)))
     ]
     mean = mean_line(aug.mean[k], f"mean of f_{k}", color="gray", line_width=1)
@@ -410,16 +365,9 @@ def family_gap_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
     curves = aug.expected_slice(k)
     gaps = aug.gaps()
     dim = hv.Dimension("mean_k", label=f"mean of f_{k}")
-    expected = styled(
-        hv.Curve((MEAN_GRID, curves["expected"]), kdims=[dim], vdims=[NATS], label=f"E_q[log p(y = {aug.label} | f)]"),
-        color="black",
-        line_width=2,
-    )
+    expected = curve((MEAN_GRID, curves["expected"]), dim, NATS, f"E_q[log p(y = {aug.label} | f)]", **_BLACK)
     bounds = [
-        styled(
-            hv.Curve((MEAN_GRID, curves[family]), kdims=[dim], vdims=[NATS], group="Bound", label=f"{family} bound"),
-            **FAMILY_STYLES[family],
-        )
+        curve((MEAN_GRID, curves[family]), dim, NATS, f"{family} bound", "Bound", **FAMILY_STYLES[family])
         for family in ("joint", "factorised")
     ]
     mean = mean_line(aug.mean[k], f"q's mean of f_{k}", color="gray", line_width=1)

@@ -83,6 +83,16 @@ def styled(
     return element.opts(**b, **(bokeh or {}), backend="bokeh").opts(**m, **(matplotlib or {}), backend="matplotlib")
 
 
+def curve(xy, kdim, vdim, label: str, group: str = "Curve", **style) -> hv.Curve:
+    """A line through xy = (x, y) on the dimensions `kdim` and `vdim`, labelled (and grouped), `styled` by `style`."""
+    return styled(hv.Curve(xy, kdims=[kdim], vdims=[vdim], group=group, label=label), **style)
+
+
+def scatter(xy, kdim, vdim, label: str, group: str = "Scatter", **style) -> hv.Scatter:
+    """Markers at xy = (x, y), as `curve` draws a line."""
+    return styled(hv.Scatter(xy, kdims=[kdim], vdims=[vdim], group=group, label=label), **style)
+
+
 def mean_line(value: float, label: str, *, color: str = "crimson", line_width: float = 2) -> hv.VLine:
     """A distribution's mean at `value`: a dashed vertical line (group "Mean") labelled `label`."""
     return styled(hv.VLine(value, group="Mean", label=label), color=color, line_width=line_width, dashed=True)

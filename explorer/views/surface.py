@@ -156,6 +156,11 @@ def surface_plane(
     return plane, axes
 
 
+def _in_plane(points) -> np.ndarray:
+    """Points in the plane as floats (n, 2); None: none, (0, 2)."""
+    return np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
+
+
 def _points(
     points,
     labels,
@@ -166,18 +171,24 @@ def _points(
     size: float,
     alpha: float = 1.0,
     colors: dict = CLASS_COLOR,
-) -> hv.Points:
+    names: list[str] | None = None,
+) -> hv.Points | hv.Overlay:
     """Points (n, 2) coloured by class (labels (n,) class indices) by `colors` (class index → colour; the binary
-    default: red 1 (the +1 class), blue 0 (the −1 class))."""
-    points = np.zeros((0, 2)) if points is None else np.asarray(points, dtype=float).reshape(-1, 2)
+    default: red 1 (the +1 class), blue 0 (the −1 class)); with the class `names` (K,), one element per class
+    labelled "class <name>", so that the legend names the classes."""
+    points = _in_plane(points)
     labels = np.zeros(0) if labels is None else np.asarray(labels, dtype=float)
     if len(labels) != len(points):
         raise ValueError(f"{label}: {len(points)} points but {len(labels)} labels")
+    if names is not None:
+        return hv.Overlay(
+            [
+                _points(points[labels == k], labels[labels == k], x, y, f"class {name}", marker, size, alpha, colors)
+                for k, name in enumerate(names)
+            ]
+        )
     element = hv.Points(
-        (points[:, 0], points[:, 1], labels),
-        kdims=[x, y],
-        vdims=[hv.Dimension("class", label="class")],
-        label=label,
+        (points[:, 0], points[:, 1], labels), kdims=[x, y], vdims=[hv.Dimension("class", label="class")], label=label
     )
     color = hv.dim("class").categorize(colors, default="gray")
     return styled(
@@ -269,56 +280,21 @@ def decision_surface_from_arrays(
         color="black",
         line_width=2.5,
     )
-    wrong = np.zeros((0, 2)) if misclassified is None else np.asarray(misclassified, float).reshape(-1, 2)
-    crosses = styled(
-        hv.Points(wrong, kdims=[x, y], group="Misclassified", label="misclassified"),
-        color="black",
-        marker="x",
-        size=9,
-        line_width=2,
-    )
-    Z = np.zeros((0, 2)) if inducing is None else np.asarray(inducing, float).reshape(-1, 2)
+    crosses = hv.Points(_in_plane(misclassified), kdims=[x, y], group="Misclassified", label="misclassified")
+    crosses = styled(crosses, color="black", marker="x", size=9, line_width=2)
     squares = styled(
-        hv.Points(Z, kdims=[x, y], group="Inducing", label="inducing points"),
+        hv.Points(_in_plane(inducing), kdims=[x, y], group="Inducing", label="inducing points"),
         marker="square",
         size=9,
         line_width=2.5,
         bokeh=dict(fill_alpha=0.0, line_color="gold"),
         matplotlib=dict(color="none", edgecolors="gold"),
     )
-    if K == 2:
-        training = _points(train, train_labels, x, y, "training points", "circle", 6)
-    else:  # one element per class, so the legend names the classes
-        colors = dict(enumerate(class_colors(K)))
-        train = np.zeros((0, 2)) if train is None else np.asarray(train, float).reshape(-1, 2)
-        train_labels = np.zeros(0) if train_labels is None else np.asarray(train_labels)
-        training = hv.Overlay(
-            [
-                _points(
-                    train[train_labels == k],
-                    train_labels[train_labels == k],
-                    x,
-                    y,
-                    f"class {name}",
-                    "circle",
-                    6,
-                    1.0,
-                    colors,
-                )
-                for k, name in enumerate(names)
-            ]
-        )
-    testing = _points(
-        test,
-        test_labels,
-        x,
-        y,
-        "test points",
-        "triangle",
-        8,
-        0.8,
-        CLASS_COLOR if K == 2 else dict(enumerate(class_colors(K))),
+    colors = CLASS_COLOR if K == 2 else dict(enumerate(class_colors(K)))
+    training = _points(
+        train, train_labels, x, y, "training points", "circle", 6, 1.0, colors, None if K == 2 else names
     )
+    testing = _points(test, test_labels, x, y, "test points", "triangle", 8, 0.8, colors)
     # a layer with nothing to draw has no legend entry (the MCMC surfaces have no test points, crosses or inducing
     # points: the legend listed them with no glyph)
     layers = [styled(layer, show_legend=False) if len(layer) == 0 else layer for layer in (testing, crosses, squares)]

@@ -157,23 +157,11 @@ class ComparisonResult:
     def pairs(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """The three scatter pairs of Fig. 1: name → (MCMC values, variational values), (n_test,) each; for K ≥ 3
         "mean", "variance" and "p(y=k)", every class's values in one (n_test · K,) array (point-major)."""
-        if self.n_classes > 2:
-            return {
-                name: (mcmc.ravel(), vi.ravel())
-                for name, (mcmc, vi) in zip(("mean", "variance", "p(y=k)"), self._class_arrays())
-            }
-        return {
-            "mean": (self.mcmc_mean, self.vi_mean),
-            "variance": (self.mcmc_var, self.vi_var),
-            "p(y=1)": (self.mcmc_proba, self.vi_proba),
-        }
+        names = ("mean", "variance", "p(y=k)" if self.n_classes > 2 else "p(y=1)")
+        return {name: (mcmc.ravel(), vi.ravel()) for name, (mcmc, vi) in zip(names, self._class_arrays())}
 
     def _class_arrays(self) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-        return (
-            (self.mcmc_mean, self.vi_mean),
-            (self.mcmc_var, self.vi_var),
-            (self.mcmc_proba, self.vi_proba),
-        )
+        return (self.mcmc_mean, self.vi_mean), (self.mcmc_var, self.vi_var), (self.mcmc_proba, self.vi_proba)
 
     @property
     def latent_per_class(self) -> bool:
@@ -214,30 +202,16 @@ class ComparisonResult:
         for name, pair in self.pair_summaries().items():
             out.update({f"{name}/{key}": value for key, value in asdict(pair).items()})
         out["mean/mcmc_se_max"] = float(np.max(self.mcmc_mean_se))
-        P_vi, P_mcmc = (
-            (self.vi_proba, self.mcmc_proba)
-            if self.n_classes > 2
-            else (class_probabilities(self.vi_proba), class_probabilities(self.mcmc_proba))
-        )
-        nll_vi = metrics.negative_log_likelihood(P_vi, self.y_test)
-        nll_mcmc = metrics.negative_log_likelihood(P_mcmc, self.y_test)
-        error_vi = metrics.error_rate(P_vi, self.y_test)
-        error_mcmc = metrics.error_rate(P_mcmc, self.y_test)
-        out.update(
-            {
-                "mean_kl": self.mean_kl,
-                "nll_vi": nll_vi,
-                "nll_mcmc": nll_mcmc,
-                "nll_difference": nll_vi - nll_mcmc,
-                "error_vi": error_vi,
-                "error_mcmc": error_mcmc,
-                "error_difference": error_vi - error_mcmc,
-                "elbo_augmented": self.elbo_augmented,
-                "elbo_nonaugmented": self.elbo_nonaugmented,
-                "bound_difference": self.elbo_nonaugmented - self.elbo_augmented,
-                "augmentation_gap": self.augmentation_gap,
-            }
-        )
+        P_vi, P_mcmc = self.vi_proba, self.mcmc_proba
+        if self.n_classes == 2:
+            P_vi, P_mcmc = class_probabilities(P_vi), class_probabilities(P_mcmc)
+        out["mean_kl"] = self.mean_kl
+        for name, score in (("nll", metrics.negative_log_likelihood), ("error", metrics.error_rate)):
+            vi, mcmc = score(P_vi, self.y_test), score(P_mcmc, self.y_test)
+            out |= {f"{name}_vi": vi, f"{name}_mcmc": mcmc, f"{name}_difference": vi - mcmc}
+        elbo = {"elbo_augmented": self.elbo_augmented, "elbo_nonaugmented": self.elbo_nonaugmented}
+        out |= elbo | {"bound_difference": self.elbo_nonaugmented - self.elbo_augmented}
+        out["augmentation_gap"] = self.augmentation_gap
         out.update({f"mcmc/{key}": value for key, value in self.mcmc_diagnostics.items()})
         out.update({f"cost/{key}": value for key, value in self.cost.items()})
         return out

@@ -173,7 +173,8 @@ class SweepRun:
     """What every Gibbs sampler's run shares, one chain set (`GibbsChains`) or several (the stick-breaking sampler's
     logits, `explorer.gibbs_stickbreaking.StickBreakingGibbsSampler`): the run length and its clock, `run` in slices,
     the refusal to summarise before a draw is stored, and R̂/ESS of the monitored scalars. A subclass holds
-    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and `step`."""
+    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and
+    `_sweeps(k)` (k sweeps of every chain, which `step` times)."""
 
     @property
     def finished(self) -> bool:
@@ -198,6 +199,14 @@ class SweepRun:
             if progress is not None:
                 progress(self.sweeps_done, self.total_sweeps)
         return self
+
+    def step(self, k: int = 1) -> int:
+        """Add up to k ≥ 0 sweeps to every chain (fewer if the run length is reached); return the number done."""
+        k = min(count(k), self.total_sweeps - self.sweeps_done)
+        start = time.perf_counter()
+        self._sweeps(k)
+        self.seconds += time.perf_counter() - start
+        return k
 
     def _require_draws(self) -> None:
         """RuntimeError saying how far the run is when no draw is stored yet."""
@@ -255,15 +264,8 @@ class GibbsChains(SweepRun, ABC):
         self.n = len(self.y)
         self._check_labels()
         rng = generator(rng)
-        n_chains, burn_in, n_samples, max_stored_draws = (
-            count(value, name)
-            for value, name in (
-                (n_chains, "n_chains"),
-                (burn_in, "burn_in"),
-                (n_samples, "n_samples"),
-                (max_stored_draws, "max_stored_draws"),
-            )
-        )
+        given = {"n_chains": n_chains, "burn_in": burn_in, "n_samples": n_samples, "max_stored_draws": max_stored_draws}
+        n_chains, burn_in, n_samples, max_stored_draws = (count(value, name) for name, value in given.items())
         if self.n > N_MAX and not force:
             raise ValueError(
                 f"n = {self.n} training points exceeds the Gibbs limit N_MAX = {N_MAX} (each sweep is "
@@ -286,12 +288,10 @@ class GibbsChains(SweepRun, ABC):
                 f"keep at least 1 and at most max_stored_draws = {max_stored_draws}"
             )
         self.kernel, self.n_chains, self.burn_in, self.n_samples, self.thin = kernel, n_chains, burn_in, n_samples, thin
+        if monitor is None:  # up to 3 points spread over the data
+            monitor = np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
         try:
-            self.monitor = (
-                np.unique(np.linspace(0, self.n - 1, min(3, self.n)).astype(int))
-                if monitor is None
-                else np.asarray(monitor, dtype=int)
-            )
+            self.monitor = np.asarray(monitor, dtype=int)
         except (TypeError, ValueError, OverflowError):
             raise ValueError(
                 f"monitor must be a 1-D array of training indices in [0, {self.n}), got {monitor!r}"
@@ -301,14 +301,9 @@ class GibbsChains(SweepRun, ABC):
                 f"monitor must be a 1-D array of at most 100 training indices in [0, {self.n}), got {self.monitor}"
             )
         self.trace_names = ["log_likelihood"] + self._trace_names()
-        stored = (
-            8
-            * n_chains
-            * (
-                (burn_in + n_samples) * len(self.trace_names)
-                + (n_samples // thin) * (math.prod(self.latent_shape) + self._stored_per_draw())
-            )
-        )
+        per_chain = (burn_in + n_samples) * len(self.trace_names)  # float64 traces and draws
+        per_chain += (n_samples // thin) * (math.prod(self.latent_shape) + self._stored_per_draw())
+        stored = 8 * n_chains * per_chain
         if stored > MAX_STORED_BYTES:
             raise ValueError(
                 f"{n_chains} chains × ({burn_in} + {n_samples}) sweeps would store {stored / 1e9:.3g} GB "
@@ -328,11 +323,9 @@ class GibbsChains(SweepRun, ABC):
         if form == "auto":
             form = "precision" if self.condition_number <= PRECISION_FORM_MAX_CONDITION else "whitened"
         self.form = form
-        self.K_inv = (
-            np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False))
-            if form == "precision"
-            else None
-        )
+        self.K_inv = None
+        if form == "precision":
+            self.K_inv = np.asfortranarray(cho_solve((self.L, True), np.eye(self.n), check_finite=False))
 
         self.rngs = rng.spawn(self.n_chains)
         self.rng = rng  # what is left of the caller's stream after the chains' (a subclass may spawn more)
@@ -386,10 +379,8 @@ class GibbsChains(SweepRun, ABC):
             return conditional_latent_precision(self.K_inv, omega, y, z, self._work)
         return conditional_latent_whitened(self.L, omega, y, z, self._work)
 
-    def step(self, k: int = 1) -> int:
-        """Add up to k ≥ 0 sweeps to every chain (fewer if the run length is reached); return the number done."""
-        k = min(count(k), self.total_sweeps - self.sweeps_done)
-        start = time.perf_counter()
+    def _sweeps(self, k: int) -> None:
+        """k sweeps of every chain, each recording its traces and, after burn-in, every `thin`-th draw."""
         for _ in range(k):
             for chain in range(self.n_chains):
                 self._sweep_chain(chain)
@@ -399,8 +390,6 @@ class GibbsChains(SweepRun, ABC):
             if after_burn_in > 0 and after_burn_in % self.thin == 0 and self.draws_stored < self._draws.shape[1]:
                 self._draws[:, self.draws_stored] = self.f
                 self.draws_stored += 1
-        self.seconds += time.perf_counter() - start
-        return k
 
     # ----- stored output -----------------------------------------------------------------------------------------
     @property
@@ -532,7 +521,6 @@ class GibbsSampler(GibbsChains):
         total = np.zeros(means.shape[1])
         for start in range(0, len(means), rows):
             block = means[start : start + rows]
-            total += (
-                logit_predictive_probability(block.ravel(), np.tile(var, len(block))).reshape(block.shape).sum(axis=0)
-            )
+            predictive = logit_predictive_probability(block.ravel(), np.tile(var, len(block)))
+            total += predictive.reshape(block.shape).sum(axis=0)
         return class_probabilities(total / len(means))

@@ -30,12 +30,10 @@ sampler's; this class gives the joint chain the interface of `gibbs.GibbsChains`
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from explorer.gibbs import GibbsSampler, SweepRun, check_class_indices, generator
-from explorer.inputs import count, labelled_data, query_points
+from explorer.inputs import labelled_data, query_points
 from explorer.kernels import Kernel
 from explorer.xgpc_stickbreaking import (
     DEFAULT_CLASS_ORDER,
@@ -152,15 +150,10 @@ class StickBreakingGibbsSampler(SweepRun):
         """Stored joint draws per chain."""
         return self.logits[0].draws_stored
 
-    def step(self, k: int = 1) -> int:
-        """Add up to k ≥ 0 sweeps to every chain of every logit (fewer if the run length is reached); return the
-        number done."""
-        k = min(count(k), self.total_sweeps - self.sweeps_done)
-        start = time.perf_counter()
+    def _sweeps(self, k: int) -> None:
+        """k sweeps of every chain of every logit."""
         for logit in self.logits:
             logit.step(k)
-        self.seconds += time.perf_counter() - start
-        return k
 
     # ----- stored output -----------------------------------------------------------------------------------------
     @property

@@ -86,8 +86,37 @@ def panel_served(tmp_path_factory):
 
 
 def pytest_collection_finish(session):
-    """Once every test module is imported, pin whatever BLAS was loaded before this file (a plugin importing numpy)."""
+    """Once every test module is imported, pin whatever BLAS was loaded before this file (a plugin importing numpy);
+    then start the fresh processes whose results selected tests read later (`start_early`)."""
     session.config._blas_limits = threadpool_limits(limits=1)
+    start_early(session)
+
+
+def start_early(session) -> None:
+    """A test module with a `start_early(items, lane)` function runs fresh processes (a notebook's kernel, a README
+    example's Python) whose results its tests only read: it submits them to `lane` here, at the start of the run,
+    and its tests wait for their own. The lane runs one process at a time beside this one, on the core this
+    single-threaded test process leaves idle on a 2-core machine (BLAS on one thread in both), so those minutes
+    overlap the rest of the suite instead of adding to it. Pending runs are cancelled at the end of the session."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if session.config.option.collectonly:
+        return
+    modules = {}
+    for item in session.items:
+        module = getattr(item, "module", None)
+        if hasattr(module, "start_early"):
+            modules.setdefault(module, []).append(item)
+    if modules:
+        lane = session.config._early_lane = ThreadPoolExecutor(1, thread_name_prefix="early")
+        for module, items in modules.items():
+            module.start_early(items, lane)
+
+
+def pytest_sessionfinish(session):
+    lane = getattr(session.config, "_early_lane", None)
+    if lane is not None:
+        lane.shutdown(wait=True, cancel_futures=True)
 
 
 def pytest_collection_modifyitems(config, items):

@@ -74,9 +74,27 @@ def wait_server(page, condition) -> None:
         page.wait_for_timeout(100)
 
 
-def shoot(page, name: str) -> None:
+def shoot(page, name: str, shot: bytes | None = None) -> None:
+    """Save a screenshot of the whole page (`shot`, else one taken now) as $XGPC_TEST_ARTIFACTS/`name`.png."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    if shot is None:
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    else:
+        (ARTIFACTS / f"{name}.png").write_bytes(shot)
+
+
+def settled_screenshot(page) -> bytes:
+    """A screenshot (PNG) of the whole page once its last repaint is on screen: two screenshots in a row, 0.2 s
+    apart, show the same pixels (failsafe deadline). Each screenshot is of a new frame of the page."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    shot = page.screenshot(full_page=True)
+    while True:
+        page.wait_for_timeout(200)
+        again = page.screenshot(full_page=True)
+        if again == shot:
+            return shot
+        assert time.monotonic() < deadline, "the page never stopped changing"
+        shot = again
 
 
 def test_fresh_page_shows_banana_ready_without_console_errors(served, page):

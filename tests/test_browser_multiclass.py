@@ -8,7 +8,14 @@ import io
 import numpy as np
 import pytest
 from PIL import Image
-from test_browser import TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401 (served: a fixture)
+from test_browser import (  # noqa: F401 (served: a fixture)
+    TIMEOUT_MS,
+    open_app,
+    served,
+    settled_screenshot,
+    shoot,
+    wait_server,
+)
 from test_browser_upload import notice, upload
 from test_export import class_hues
 
@@ -30,8 +37,7 @@ SURFACE_FRAME = """() => {
 
 def surface_pixels(page) -> np.ndarray:
     """The pixels (h, w, 3) inside the surface plot's frame, from a screenshot of the whole page."""
-    page.wait_for_timeout(1200)  # the last repaint is on screen
-    shot = np.asarray(Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB"), dtype=float)
+    shot = np.asarray(Image.open(io.BytesIO(settled_screenshot(page))).convert("RGB"), dtype=float)
     box = page.evaluate(SURFACE_FRAME)
     assert box is not None and box["w"] > 100 and box["h"] > 100
     x, y, w, h = (int(round(box[k])) for k in "xywh")

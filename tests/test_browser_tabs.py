@@ -7,7 +7,14 @@ import io
 import numpy as np
 import pytest
 from PIL import Image
-from test_browser import TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401  (served: a fixture)
+from test_browser import (  # noqa: F401  (served: a fixture)
+    TIMEOUT_MS,
+    open_app,
+    served,
+    settled_screenshot,
+    shoot,
+    wait_server,
+)
 
 from explorer.dashboard.race import TRAIN_DATA
 from explorer.views.ep_site import EPSite
@@ -42,11 +49,11 @@ PLOT_FRAMES = """() => {
 MIN_DATA_PIXELS = 100  # an empty frame has none: white, light grid lines and legends (masked)
 
 
-def data_pixels(page) -> dict[str, int]:
-    """title → the number of pixels inside each plot's frame that are neither background (white, light-grey grid
-    lines) nor a legend: the drawn data, counted on a screenshot of the whole page."""
-    page.wait_for_timeout(1200)  # the last repaint is on screen
-    shot = np.asarray(Image.open(io.BytesIO(page.screenshot(full_page=True))).convert("RGB"), dtype=int)
+def data_pixels(page) -> tuple[dict[str, int], bytes]:
+    """(title → the number of pixels inside each plot's frame that are neither background (white, light-grey grid
+    lines) nor a legend: the drawn data, counted on a screenshot of the whole page; that screenshot)."""
+    png = settled_screenshot(page)  # the last repaint is on screen
+    shot = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=int)
     counts = {}
     for plot in page.evaluate(PLOT_FRAMES):
         x, y, w, h = (int(round(plot[k])) for k in "xywh")
@@ -56,12 +63,12 @@ def data_pixels(page) -> dict[str, int]:
             lx, ly = int(legend["x"]), int(legend["y"])
             drawn[max(ly - 2, 0) : ly + int(legend["h"]) + 2, max(lx - 2, 0) : lx + int(legend["w"]) + 2] = False
         counts[f"{plot['title']} ({plot['backend']})"] = int(drawn.sum())
-    return counts
+    return counts, png
 
 
 def assert_all_drawn(page, tab: str, expected_plots: int) -> dict[str, int]:
-    counts = data_pixels(page)
-    shoot(page, f"drawn-{tab.lower()}")
+    counts, shot = data_pixels(page)
+    shoot(page, f"drawn-{tab.lower()}", shot)
     assert len(counts) >= expected_plots, f"{tab}: only {sorted(counts)} on screen"
     empty = {title: n for title, n in counts.items() if n < MIN_DATA_PIXELS}
     assert not empty, f"{tab}: plots without data on screen: {empty} (all: {counts})"
@@ -132,8 +139,7 @@ WIDE = {"width": 1500, "height": 1000}
 
 def fits(page, tab: str) -> None:
     """No element of the page is wider than the window."""
-    page.wait_for_timeout(1200)  # laid out
-    shoot(page, f"1024-{tab.lower()}")
+    shoot(page, f"1024-{tab.lower()}", settled_screenshot(page))  # laid out and painted
     found = page.evaluate(OVERFLOWING)
     assert found["scroll"] <= found["window"] and found["wide"] == [], f"{tab}: {found}"
 

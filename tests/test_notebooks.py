@@ -5,11 +5,14 @@ this machine (inline), so their plots show without the internet. Each notebook r
 import functools
 import os
 import re
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import Future
 from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -21,15 +24,55 @@ NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 QUICK = {"XGPC_NOTEBOOK_QUICK": "1"}
 
 
+# What runs each notebook: the tests that read a notebook's run (conftest.start_early starts the runs at the start of
+# the session, one at a time beside the tests).
+READERS = (
+    "test_tour_runs_and_the_dashboard_follows_the_model",
+    "test_pg_augmentation_notebook_runs_and_shows_the_learn_tab",
+    "test_paper_figures_notebook_rebuilds_fig_1_to_3_and_table_1",
+    "test_a_notebook_loads_bokehjs_and_panel_inline",
+)
+_runs: dict[str, Future] = {}
+# Run by a Python of its own, so that the lane's thread imports nothing into this process (a module half imported
+# there once broke matplotlib's look at sys.modules in a test running meanwhile): argv notebook, output file, folder.
+RUN_NOTEBOOK = """
+import sys
+import nbformat
+from nbclient import NotebookClient
+
+source, output, folder = sys.argv[1:]
+notebook = nbformat.read(source, as_version=4)
+NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": folder}}).execute()
+nbformat.write(notebook, output)
+"""
+
+
+def _execute(name: str) -> Path:
+    """Run notebook `name` at its test sizes in a fresh kernel; returns the file of the run notebook."""
+    output = Path(tempfile.mkdtemp(prefix="notebook-")) / name
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_NOTEBOOK, str(NOTEBOOKS / name), str(output), str(NOTEBOOKS)],
+        env={**os.environ, **QUICK},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, f"{name} failed:\n{done.stderr[-5000:]}"
+    return output
+
+
+def start_early(items, lane) -> None:
+    """Run every notebook in `lane` if a selected test reads one (see conftest.start_early)."""
+    if any(getattr(item, "originalname", item.name) in READERS for item in items):
+        for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+            _runs[path.name] = lane.submit(_execute, path.name)
+
+
 @functools.cache
 def executed(name: str) -> nbformat.NotebookNode:
     """The notebook `name` run top to bottom in a fresh kernel at its test sizes, once for the session (do not
     change the result: other tests read it)."""
-    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
-    NotebookClient(
-        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
-    ).execute(env={**os.environ, **QUICK})
-    return notebook
+    output = _runs[name].result() if name in _runs else _execute(name)  # (not started early: outside pytest)
+    return nbformat.read(output, as_version=4)
 
 
 VIEW_TYPES = ("application/vnd.holoviews_exec.v0+json", "application/vnd.bokehjs_exec.v0+json")

@@ -9,7 +9,9 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import tomllib
+from concurrent.futures import Future
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
@@ -39,16 +41,34 @@ def test_the_readme_has_the_examples_the_test_knows():
     assert all(original in text for original in FASTER), [o for o in FASTER if o not in text]
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=[f"block{k + 1}" for k in range(len(BLOCKS))])
-def test_a_readme_example_runs(block, tmp_path, request):
-    if any(name in block for name in PAPER_SETS):
-        request.getfixturevalue("paper_data")  # skips on a fresh clone, fails on CI without them
+def run_block(block: str) -> subprocess.CompletedProcess:
+    """`block`, with the sizes of FASTER, run by a fresh Python in a temporary directory."""
     for original, faster in FASTER.items():
         block = block.replace(original, faster)
     environment = dict(os.environ, MPLBACKEND="Agg", OPENBLAS_NUM_THREADS="1")
-    run = subprocess.run(
-        [sys.executable, "-c", block], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=600
-    )
+    with tempfile.TemporaryDirectory(prefix="readme-block-") as folder:
+        return subprocess.run(
+            [sys.executable, "-c", block], cwd=folder, env=environment, capture_output=True, text=True, timeout=600
+        )
+
+
+_runs: dict[str, Future] = {}
+
+
+def start_early(items, lane) -> None:
+    """Run the blocks of the selected `test_a_readme_example_runs` in `lane` (see conftest.start_early)."""
+    for item in items:
+        if getattr(item, "originalname", "") == "test_a_readme_example_runs":
+            block = item.callspec.params["block"]
+            if block not in _runs:
+                _runs[block] = lane.submit(run_block, block)
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"block{k + 1}" for k in range(len(BLOCKS))])
+def test_a_readme_example_runs(block, request):
+    if any(name in block for name in PAPER_SETS):
+        request.getfixturevalue("paper_data")  # skips on a fresh clone, fails on CI without them
+    run = _runs[block].result() if block in _runs else run_block(block)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "Traceback" not in run.stderr
 

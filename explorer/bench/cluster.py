@@ -73,22 +73,15 @@ def main(argv: list[str] | None = None) -> int:
         for repeat in range(args.repeats):
             serial = timed_run(args.study, serial_json, threads)
             cluster = timed_run(args.study, cluster_json, [*threads, "--workers", str(args.workers)])
-            same = without_timings(json.loads(serial_json.read_text())) == without_timings(
-                json.loads(cluster_json.read_text())
-            )
+            numbers = [without_timings(json.loads(path.read_text())) for path in (serial_json, cluster_json)]
             rows.append(
                 {
                     "repeat": repeat + 1,
                     "serial_seconds": serial["seconds"],
                     "cluster_seconds": cluster["seconds"],
                     "speedup": serial["seconds"] / cluster["seconds"],
-                    "same_results": same,
-                    "load": [
-                        serial["load_before"],
-                        serial["load_after"],
-                        cluster["load_before"],
-                        cluster["load_after"],
-                    ],
+                    "same_results": numbers[0] == numbers[1],
+                    "load": [run[key] for run in (serial, cluster) for key in ("load_before", "load_after")],
                 }
             )
             print(

@@ -52,15 +52,34 @@ def machine_info() -> dict:
     }
 
 
+def interleaved_times(blocks: dict, repeats: int) -> dict:
+    """Seconds per unit of each timed block {name: (fn, units)} in every repeat, {name: (repeats,)}, the blocks run
+    in turn within every repeat so that a change of machine load hits them alike."""
+    times = {name: [] for name in blocks}
+    for _ in range(repeats):
+        for name, (fn, units) in blocks.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append((time.perf_counter() - start) / units)
+    return {name: np.array(values) for name, values in times.items()}
+
+
+def medians(times: dict) -> dict:
+    """Median seconds per unit of each block of `interleaved_times`' result."""
+    return {name: float(np.median(values)) for name, values in times.items()}
+
+
+def median_ratio(times: dict, numerator, denominator) -> float:
+    """Median over repeats of the ratio of two blocks' times within the same repeat (robust to load that changes
+    between repeats, unlike the ratio of the two medians). `numerator` a block name or an array of per-repeat
+    seconds."""
+    top = times[numerator] if isinstance(numerator, str) else numerator
+    return float(np.median(top / times[denominator]))
+
+
 def median_seconds(fn, repeats: int = 5, number: int = 1) -> float:
     """Median over `repeats` of the mean wall time of `number` calls of fn()."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return float(np.median(times))
+    return medians(interleaved_times({"fn": (lambda: [fn() for _ in range(number)], number)}, repeats))["fn"]
 
 
 def write_json(path: str | Path, payload: dict) -> None:
@@ -116,11 +135,8 @@ def update_benchmarks_md(
         f"load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
         f"{markdown.strip()}\n"
     )
-    text = (
-        path.read_text()
-        if path.exists()
-        else "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
-    )
+    text = "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
+    text = path.read_text() if path.exists() else text
     pattern = re.compile(rf"^## {re.escape(section)}\n.*?(?=^## |\Z)", re.S | re.M)
     if pattern.search(text):
         text = pattern.sub(lambda _: body + "\n", text)
@@ -145,16 +161,11 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         default=RESULTS_DIR,
         help=f"folder for the table (Markdown) and the numbers (JSON) (default: ./{RESULTS_DIR})",
     )
-    parser.add_argument(
-        "--write-benchmarks-md",
-        action="store_true",
-        help=f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)",
-    )
-    parser.add_argument(
-        "--no-write-md",
-        action="store_true",
-        help="write no files (only print the table, and the JSON if --json is given)",
-    )
+    for flag, help in (
+        ("--write-benchmarks-md", f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)"),
+        ("--no-write-md", "write no files (only print the table, and the JSON if --json is given)"),
+    ):
+        parser.add_argument(flag, action="store_true", help=help)
 
 
 def setting_value(name: str, text: str):

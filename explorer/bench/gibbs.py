@@ -129,16 +129,8 @@ def figure1(kernel: Kernel, seed: int, **study) -> dict:
             print(f"  sweep {done}/{total}", file=sys.stderr)
 
     start = time.perf_counter()
-    run = run_comparison(
-        X,
-        y.astype(float),
-        kernel,
-        test_fraction=0.2,
-        seed=seed,
-        max_stored_draws=study["n_samples"],
-        progress=progress,
-        **study,
-    )
+    kept = dict(max_stored_draws=study["n_samples"], progress=progress)  # every draw kept
+    run = run_comparison(X, y.astype(float), kernel, test_fraction=0.2, seed=seed, **kept, **study)
     return {"run": run, "estimated_seconds": estimate, "wall_seconds": time.perf_counter() - start}
 
 
@@ -183,18 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     with pinned_blas(args.threads):
         rows = sweep_rows(args.sizes, args.repeats, args.kernel)
         kernel = figure1_kernel(args.kernel)
-        fig = (
-            None
-            if args.skip_fig1
-            else figure1(
-                kernel,
-                args.seed,
-                n_samples=args.samples,
-                burn_in=args.burn_in,
-                n_chains=args.chains,
-                n_inducing=args.inducing,
-            )
-        )
+        study = dict(n_samples=args.samples, burn_in=args.burn_in, n_chains=args.chains, n_inducing=args.inducing)
+        fig = None if args.skip_fig1 else figure1(kernel, args.seed, **study)
 
     markdown = (
         "Seconds per sweep of one chain (PG draws + f | ω), medians of "

@@ -45,12 +45,8 @@ def fit(name: str, m: int, fold: int, method: str, settings: dict) -> dict:
     log-spaced schedule; its error at the checkpoints, final values and trace."""
     split = P.task_split(name, fold, settings, m=m, monitor_points=settings["eval_points"])
     trainer = P.task_trainer(method, split, fold, settings)
-    trainer.run(
-        seconds=settings["seconds"],
-        max_iter=settings["iterations"],
-        progress=P.log_spaced_evaluation,
-        stop_at_convergence=False,
-    )
+    budget = dict(seconds=settings["seconds"], max_iter=settings["iterations"])
+    trainer.run(**budget, progress=P.log_spaced_evaluation, stop_at_convergence=False)
     h = trainer.history
     s, err = h.column("seconds"), h.column("test_error")
     return {

@@ -6,11 +6,9 @@ K = 5 set (`make_classification`, --generated-rows rows, default 10⁵) and a ge
 ("binary": K = 3, 3,000 rows), and on request an imbalanced K = 5 set ("imbalanced"); none needs the network.
 
 Every fit is a `run.Run` with the shared settings and seed policy, as `bench table1` and `bench race` start theirs:
-each data set's stratified k-fold split (the first --folds of --k) is prepared by `protocol.prepare_split` under the
-"clean" protocol (per-fold standardisation on the training rows, a stratified 10% validation part of the training
-fold that the traces watch and no one trains on, k-means++ Z (m = --m) from the run's inducing stream, the initial
-kernel ℓ = √d, σ² = 1, γ = 1e-4) and every Run is `protocol.make_trainer`'s on it (seed + fold; the minibatch stream
-from the seed). The entrants (`ENTRANTS`, one line each) are of three kinds:
+each data set's stratified folds (the first --folds of --k) prepared by `protocol.prepare_split` under the "clean"
+protocol (m = --m) and every Run `protocol.make_trainer`'s on it (seed + fold). The entrants (`ENTRANTS`, one line
+each) are of three kinds:
   "race"     a Run of a method (`methods.METHODS`) with its settings; all of them race on the fold in fair slices of
              training time (`studies.race.Race`, --seconds each, evaluation time excluded, evaluated about 40 times
              per decade of iterations on at most --eval-points validation rows), so they meet the same machine load;
@@ -40,15 +38,15 @@ The share of a default `XGPClassifier(random_state=0)` fit's time that goes to i
 held-out NLL and the ELBO column) on each of --share-datasets (generated: 5,000 rows), from the fit's Trainer
 (`Trainer.evaluation_share`).
 
-The grid is a list of independent `grid.Task`s (one race per (data set, fold), one task per other entrant), each a
-module-level function of plain values that loads its own data and split, so a grid runner can farm them out. Its
-JSON holds each fit's reliability table; `python -m explorer.views.reliability_figure JSON PNG` draws them.
+The grid (`grid`) holds one race per (data set, fold) and one task per other entrant. Its JSON holds each fit's
+reliability table; `python -m explorer.views.reliability_figure JSON PNG` draws them.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import math
 import sys
 import time
@@ -64,7 +62,7 @@ from sklearn.gaussian_process.kernels import RBF as SkRBF
 from sklearn.gaussian_process.kernels import ConstantKernel
 
 from explorer import methods, run
-from explorer.bench import grid
+from explorer.bench import common, grid
 from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, apply_quick, finish, markdown_table, pinned_blas
 from explorer.console import whole_number
@@ -211,17 +209,8 @@ def fold_split(name: str, fold: int, settings: dict) -> tuple[P.Split, int]:
     number of rows."""
     X, y = load(name, settings["generated_rows"])
     train, test = P.folds(name, y, settings["k"], PROTOCOL, settings["seed"])[fold]
-    return P.prepare_split(
-        name,
-        X,
-        y,
-        train,
-        test,
-        PROTOCOL,
-        m=settings["m"],
-        seed=settings["seed"] + fold,
-        monitor_points=settings["eval_points"],
-    ), len(y)
+    options = dict(m=settings["m"], seed=settings["seed"] + fold, monitor_points=settings["eval_points"])
+    return P.prepare_split(name, X, y, train, test, PROTOCOL, **options), len(y)
 
 
 def entrant_split(split: P.Split, options: dict) -> tuple[P.Split, dict]:
@@ -233,15 +222,9 @@ def entrant_split(split: P.Split, options: dict) -> tuple[P.Split, dict]:
     options = dict(options)
     kernel = split.kernel
     if {"variance", "lengthscale_factor", "ard"} & options.keys():
-        factor = options.pop("lengthscale_factor", 1.0)
-        kernel = make_kernel(
-            kernel.name,
-            np.full(split.X_train.shape[1], kernel.mean_lengthscale * factor)
-            if options.pop("ard", False)
-            else kernel.lengthscale * factor,
-            options.pop("variance", kernel.variance),
-            kernel.nugget,
-        )
+        ard, factor = options.pop("ard", False), options.pop("lengthscale_factor", 1.0)  # ARD: one ℓ per feature at ℓ₀
+        lengthscale = np.full(split.X_train.shape[1], kernel.mean_lengthscale) if ard else kernel.lengthscale
+        kernel = make_kernel(kernel.name, lengthscale * factor, options.pop("variance", kernel.variance), kernel.nugget)
     split = dataclasses.replace(split, kernel=kernel)
     if "class_order" in options:
         rule, K = options.pop("class_order"), int(max(split.y_train.max(), split.y_test.max()) + 1)
@@ -409,20 +392,9 @@ def records_of(results: list) -> list[dict]:
 
 
 # ----- per-iteration cost and the evaluation share --------------------------------------------------------------------
-def fastest_seconds(fn, repeats: int = 60) -> float:
-    """The least wall time of one call of fn() over `repeats` calls: on a shared machine the call that no other job
-    interrupted, the reading least moved by the load (the median of short calls swings with it)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def iteration_seconds(engine, hyper_every: int, repeats: int = 60) -> float:
     """One SVI iteration's seconds over a cycle of `hyper_every` iterations (the last with a kernel step): the least
-    time of one step at each position of the cycle (`fastest_seconds`' reading, per position), averaged."""
+    time of one step at each position of the cycle (the reading least moved by a shared machine's load), averaged."""
     fastest = [math.inf] * hyper_every
     for _ in range(repeats * hyper_every):
         position = engine.iteration % hyper_every
@@ -448,13 +420,9 @@ def cost_task(K: int, n: int, settings: dict, *, hyper_every: int = 1, family: s
     settings["m"] inducing points and minibatch s = settings["batch_size"] (seed and BLAS threads from "seed" and
     "threads", default 0 and 1), its floor (J m × m Cholesky factorisations and J triangular solves with s
     right-hand sides, J the family's latent functions: K for the logistic-softmax families, K − 1 for
-    stick-breaking; timed here, `fastest_seconds`) and their ratio."""
-    m, batch_size, seed, threads = (
-        settings["m"],
-        settings["batch_size"],
-        settings.get("seed", 0),
-        settings.get("threads", 1),
-    )
+    stick-breaking; timed here, the least of 60 readings) and their ratio."""
+    m, batch_size = settings["m"], settings["batch_size"]
+    seed, threads = settings.get("seed", 0), settings.get("threads", 1)
     family = default_family() if family is None else family
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((n, d))
@@ -478,7 +446,7 @@ def cost_task(K: int, n: int, settings: dict, *, hyper_every: int = 1, family: s
                 cho_factor(A, lower=True)
                 solve_triangular(L, B, lower=True)
 
-        floor_seconds = fastest_seconds(floor)
+        floor_seconds = float(min(common.interleaved_times({"floor": (floor, 1)}, 60)["floor"]))
     return {
         "family": family,
         "K": K,
@@ -580,10 +548,18 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = BenchParser("python -m explorer bench multiclass", __doc__)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=(*DATASETS, IMBALANCED))
     parser.add_argument("--methods", nargs="+", default=list(DEFAULT_METHODS), choices=list(ENTRANTS))
-    parser.add_argument(
-        "--k", type=whole_number(2), default=5, help="stratified folds the data is cut into (default 5)"
-    )
-    parser.add_argument("--folds", type=whole_number(1), default=1, help="run the first FOLDS of them (default 1)")
+    for flag, least, default, nargs, help in (
+        ("--k", 2, 5, None, "stratified folds the data is cut into (default 5)"),
+        ("--folds", 1, 1, None, "run the first FOLDS of them (default 1)"),
+        ("--generated-rows", 1, 100_000, None, "rows of the generated K = 5 set"),
+        ("--gpc-rows", 1, 500, None, "most training rows for scikit-learn's GPC"),
+        ("--ovr-iterations", 1, 500, None, "iterations per one-vs-rest X-GPC class"),
+        ("--cost-classes", 3, [3, 5, 10], "*", "K of the cost table (none: no table)"),
+        ("--cost-rows", 1, [1000, 10_000, 100_000], "+", "n of the cost table"),
+        ("--cost-kernel-every", 1, [1, 5], "+",
+         "kernel step every … iterations in the cost table (default 1 and 5, a default fit's)"),
+    ):  # fmt: skip
+        parser.add_argument(flag, type=whole_number(least), default=default, nargs=nargs, help=help)
     P.add_budget_arguments(
         parser,
         20.0,
@@ -596,32 +572,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m", default=50)
     add_setting_argument(parser, "batch_size")
     add_setting_argument(parser, "seed")
-    parser.add_argument(
-        "--generated-rows", type=whole_number(1), default=100_000, help="rows of the generated K = 5 set"
-    )
-    parser.add_argument(
-        "--gpc-rows", type=whole_number(1), default=500, help="most training rows for scikit-learn's GPC"
-    )
-    parser.add_argument(
-        "--ovr-iterations", type=whole_number(1), default=500, help="iterations per one-vs-rest X-GPC class"
-    )
-    parser.add_argument(
-        "--cost-classes",
-        type=whole_number(3),
-        nargs="*",
-        default=[3, 5, 10],
-        help="K of the cost table (none: no table)",
-    )
-    parser.add_argument(
-        "--cost-rows", type=whole_number(1), nargs="+", default=[1000, 10_000, 100_000], help="n of the cost table"
-    )
-    parser.add_argument(
-        "--cost-kernel-every",
-        type=whole_number(1),
-        nargs="+",
-        default=[1, 5],
-        help="kernel step every … iterations in the cost table (default 1 and 5, a default fit's)",
-    )
     parser.add_argument(
         "--share-datasets",
         nargs="*",
@@ -643,15 +593,9 @@ def main(argv: list[str] | None = None) -> int:
     records = records_of(grid.run(tasks(args), args))
     families = cost_families()
     cost_rows = []
-    for every in args.cost_kernel_every:
-        for K in args.cost_classes:
-            for n in args.cost_rows:
-                for family in families:
-                    print(
-                        f"multiclass: timing an iteration ({family}) at K {K}, n {n}, kernel every {every}",
-                        file=sys.stderr,
-                    )
-                    cost_rows.append(cost_task(K, n, settings_of(args), hyper_every=every, family=family))
+    for every, K, n, family in itertools.product(args.cost_kernel_every, args.cost_classes, args.cost_rows, families):
+        print(f"multiclass: timing an iteration ({family}) at K {K}, n {n}, kernel every {every}", file=sys.stderr)
+        cost_rows.append(cost_task(K, n, settings_of(args), hyper_every=every, family=family))
     share_rows = []
     for name in args.share_datasets:
         for family in families:

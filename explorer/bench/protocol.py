@@ -379,25 +379,11 @@ def make_trainer(
     if "step_size" in options:
         row = DEFAULT_STEP_RULES.get(method)
         options.update({key: getattr(row, key) for key in ("rho", "tau", "kappa") if row and key not in options})
-    config = {
-        **options,
-        "method": method,
-        "seed": seed,
-        **run_settings,
-        "eval_points": max(len(split.y_monitor), settings.SETTINGS["eval_points"].low),  # chosen in prepare_split
-    }
-    return run.Run(
-        config,
-        split.X_train,
-        split.y_train,
-        split.X_monitor,
-        split.y_monitor,
-        kernel=split.kernel,
-        scaler=False,
-        Z=split.Z,
-        convergence=convergence,
-        elbo_points=elbo_points,
-    ).trainer
+    eval_points = max(len(split.y_monitor), settings.SETTINGS["eval_points"].low)  # chosen in prepare_split
+    config = {**options, "method": method, "seed": seed, **run_settings, "eval_points": eval_points}
+    data = (split.X_train, split.y_train, split.X_monitor, split.y_monitor)
+    fixed = dict(kernel=split.kernel, scaler=False, Z=split.Z, convergence=convergence, elbo_points=elbo_points)
+    return run.Run(config, *data, **fixed).trainer
 
 
 def task_trainer(method: str, split: Split, fold: int, settings: dict, options=None, convergence: str = "none"):

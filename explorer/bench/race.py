@@ -21,7 +21,7 @@ import numpy as np
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import BenchParser, add_setting_argument, finish
+from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table
 from explorer.console import positive_number, whole_number
 from explorer.studies.race import BAND, BANDS, Race, Verdict, final_value, judge
 
@@ -172,28 +172,22 @@ def entrants_markdown(races: dict[str, dict], args, columns: dict, note: str) ->
     """The table of `race_entrants`' races, a row per data set and entrant: final NLL (the best marked), its gap to
     the best, final error, the times to the 1% band, iterations, then `columns` (heading → cell(entrant's results,
     race)); below it the race's protocol and `note`."""
-    lines = [
-        "| data set (n) | entrant | final NLL | gap to best | final error | first 1% s | settled 1% s | iterations | "
-        + " | ".join(columns)
-        + " |",
-        "|---" * (8 + len(columns)) + "|",
+    rows = [
+        {
+            "data set (n)": f"{name} ({race['n']:,})",
+            "entrant": label,
+            "final NLL": f"{r['final_nll']:.4f}" + (" **best**" if r["final_nll"] == race["best_nll"] else ""),
+            "gap to best": f"{r['final_nll'] - race['best_nll']:+.4f}",
+            "final error": f"{r['final_error']:.4f}",
+            "first 1% s": P.fmt_seconds(r["first_0.01"]),
+            "settled 1% s": P.fmt_seconds(r["settled_0.01"]),
+            "iterations": str(r["iterations"]),
+            **{heading: cell(r, race) for heading, cell in columns.items()},
+        }
+        for name, race in races.items()
+        for label, r in race["entrants"].items()
     ]
-    for name, race in races.items():
-        for label, r in race["entrants"].items():
-            best = " **best**" if r["final_nll"] == race["best_nll"] else ""
-            cells = [
-                f"{name} ({race['n']:,})",
-                label,
-                f"{r['final_nll']:.4f}{best}",
-                f"{r['final_nll'] - race['best_nll']:+.4f}",
-                f"{r['final_error']:.4f}",
-                P.fmt_seconds(r["first_0.01"]),
-                P.fmt_seconds(r["settled_0.01"]),
-                str(r["iterations"]),
-                *(cell(r, race) for cell in columns.values()),
-            ]
-            lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + (
+    return markdown_table(rows) + (
         f"\n\nProtocol {args.protocol}, fold {args.fold} of 10, {args.seconds:g} s of training per entrant, m = 100, "
         f"minibatch 100, kernel {args.kernel} learned by Adam (0.01), evaluated on ≤ {args.eval_points} test rows; "
         "'first'/'settled' against the best final NLL of all entrants on that data set (1% band; 'never': not "
@@ -238,14 +232,10 @@ def markdown(folds: list[dict], args) -> str:
         for method, r in race["methods"].items():
             gain = race["speedups"].get(method)
             target = f" ({TARGETS[method]:g}×)" if method in TARGETS else ""
-            gain_cells = (
-                (
-                    f"{_ratio(gain, 'settled_0.01')}{target} | {_ratio(gain, 'first_0.01')} | "
-                    f"{gain['final_nll_gap']:+.4f}"
-                )
-                if gain
-                else " | | "
-            )
+            gain_cells = " | | "
+            if gain:
+                gain_cells = f"{_ratio(gain, 'settled_0.01')}{target} | {_ratio(gain, 'first_0.01')} | "
+                gain_cells += f"{gain['final_nll_gap']:+.4f}"
             lines.append(
                 f"| {fold + 1} | {method} | {r['final_nll']:.4f} | {r['final_error']:.4f} | "
                 f"{r['ms_per_iteration']:.2f} | {P.fmt_seconds(r['first_0.01'])} | "
@@ -268,10 +258,9 @@ def markdown(folds: list[dict], args) -> str:
     bands = ", ".join(f"{race['best_nll']:.4f} (1% edge {race['band_edge']:.4f})" for race in folds)
     verdicts = "".join(f"\n\nFold {fold + 1}: {race['verdict']}" for fold, race in enumerate(folds))
     paper = P.PAPER_TABLE1.get(args.dataset)
-    paper_line = (
-        ""
-        if paper is None
-        else (
+    paper_line = ""
+    if paper is not None:
+        paper_line = (
             f"\n\nPaper, Table 1 ({P.PAPER_NAMES[args.dataset]}; time to its stopping rule, its machine and code): X-GPC "
             f"{P.fmt_mean_sd(paper['xgpc'][2])} s, NLL {P.fmt_mean_sd(paper['xgpc'][1])}; "
             + "; ".join(
@@ -281,7 +270,6 @@ def markdown(folds: list[dict], args) -> str:
             )
             + "."
         )
-    )
     return (
         "\n".join(lines)
         + verdicts

@@ -33,11 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from explorer import recipe, scoring
-from explorer.bench import grid
+from explorer.bench import common, grid
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import Progress, add_option_argument, parse_options
 from explorer.console import non_negative_number, positive_number, whole_number
-from explorer.data.sources import NpySource
+from explorer.data.sources import open_source
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.scaling import ScaledSource
@@ -97,12 +97,8 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     add_option_argument(
         parser, "builder option, e.g. epgpc.sites=per-point (repeatable; options of other methods are ignored)"
     )
-    parser.add_argument(
-        "--noise", type=non_negative_number, default=0.5, help="label noise sd on the latent score (default 0.5)"
-    )
     add_setting_argument(parser, "n_inducing", aliases=("--m",), dest="m")
     add_setting_argument(parser, "batch_size")
-    parser.add_argument("--seconds", type=positive_number, default=120.0, help="training-time cap per n (default 120)")
     add_setting_argument(parser, "eval_every", default=100)
     parser.add_argument(
         "--convergence",
@@ -112,35 +108,25 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
         "rows apart from the test set) or its global-parameter rule for X-GPC, which fires late "
         "with the Robbins–Monro step (ρ stays above ~1e-3 for 10⁵ iterations)",
     )
-    parser.add_argument(
-        "--max-ram-gb",
-        type=non_negative_number,
-        default=4.0,
-        help="data larger than this as float64 is written to disk and trained on out of core (default 4; 0: every "
-        "size from disk)",
-    )
-    parser.add_argument(
-        "--data-dir",
-        default=None,
-        help="folder for the on-disk sets, kept and reused (default: a temporary folder, removed at the end)",
-    )
-    parser.add_argument(
-        "--test-rows",
-        type=whole_number(1, floats=True),
-        default=100_000,
-        help="fresh test rows the scores are computed on (default 1e5)",
-    )
+    for flag, kind, default, help in (
+        ("--noise", non_negative_number, 0.5, "label noise sd on the latent score (default 0.5)"),
+        ("--seconds", positive_number, 120.0, "training-time cap per n (default 120)"),
+        ("--max-ram-gb", non_negative_number, 4.0,
+         "data larger than this as float64 is written to disk and trained on out of core (default 4; 0: every size "
+         "from disk)"),
+        ("--data-dir", str, None,
+         "folder for the on-disk sets, kept and reused (default: a temporary folder, removed at the end)"),
+        ("--test-rows", whole_number(1, floats=True), 100_000,
+         "fresh test rows the scores are computed on (default 1e5)"),
+        ("--chunk-rows", whole_number(1), CHUNK_ROWS,
+         f"test rows read and predicted at a time (default {CHUNK_ROWS}; a task on a cluster scores "
+         f"{scoring.TASK_ROWS:,} rows, whole chunks)"),
+    ):  # fmt: skip
+        parser.add_argument(flag, type=kind, default=default, help=help)
     parser.add_argument(
         "--test-on-disk",
         action="store_true",
         help="write the test rows to a float32 .npy pair in the data folder and score them out of core",
-    )
-    parser.add_argument(
-        "--chunk-rows",
-        type=whole_number(1),
-        default=CHUNK_ROWS,
-        help=f"test rows read and predicted at a time (default {CHUNK_ROWS}; a task on a cluster scores "
-        f"{scoring.TASK_ROWS:,} rows, whole chunks)",
     )
     add_setting_argument(parser, "seed")
     grid.add_arguments(parser)
@@ -183,7 +169,7 @@ def test_set(args, folder: Path) -> DataSource:
     if not args.test_on_disk:
         return ArraySource(*susy_like(rows, np.random.default_rng([args.seed, 99]), args.noise))
     path = on_disk_set(rows, args, folder, "test")[0]
-    return NpySource(path, path.with_name(f"{path.stem}_labels.npy"))
+    return open_source(path)
 
 
 def scores_in_turn(engine, test: DataSource, args, client, note, repeats: int = 3) -> dict:
@@ -206,16 +192,14 @@ def scores_in_turn(engine, test: DataSource, args, client, note, repeats: int = 
                 )
             )
             seconds[way].append(time.perf_counter() - start)
-    cluster = client is not None
+    cluster = seconds.get("cluster", [np.nan])  # none without a client
     return {
         "test_nll": scores["serial"][0][0],
         "test_error": scores["serial"][0][1],
         "score_serial_seconds": float(np.median(seconds["serial"])),
-        "score_cluster_seconds": float(np.median(seconds["cluster"])) if cluster else float("nan"),
-        "score_speedup": float(np.median(np.divide(seconds["serial"], seconds["cluster"])))
-        if cluster
-        else float("nan"),
-        "cluster_scores_equal": all(s == scores["serial"][0] for s in scores["cluster"]) if cluster else None,
+        "score_cluster_seconds": float(np.median(cluster)),
+        "score_speedup": float(np.median(np.divide(seconds["serial"], cluster))),
+        "cluster_scores_equal": all(s == scores["serial"][0] for s in scores["cluster"]) if client else None,
         "score_seconds": seconds,
     }
 
@@ -238,7 +222,7 @@ def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path):
     from its chunks, Z by k-means++ on a seeded sample (`recipe.start_run` with a source)."""
     path, write_seconds = on_disk_set(n, args, folder)
     start = time.perf_counter()
-    source = NpySource(path, path.with_name(f"{path.stem}_labels.npy"))
+    source = open_source(path)  # the labels in <stem>_labels.npy beside it
     tracemalloc.start()  # the chunked passes' allocations are freed: what stays is the method's state
     started = recipe.start_run(
         args.method,
@@ -251,11 +235,9 @@ def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path):
         inducing_rng=np.random.default_rng([args.seed, n]),
         **run_options(args, n),
     )
-    storage = "disk (.npy float32, out of core)"
-    file_gb = (path.stat().st_size + path.with_name(f"{path.stem}_labels.npy").stat().st_size) / 1e9
     return started, {
-        "storage": storage,
-        "file_gb": file_gb,
+        "storage": "disk (.npy float32, out of core)",
+        "file_gb": (path.stat().st_size + source.y_path.stat().st_size) / 1e9,
         "write_seconds": write_seconds,
         "open_seconds": time.perf_counter() - start,
     }
@@ -284,12 +266,8 @@ def peak_memory_gb() -> float:
 
 def minibatch_read_ms(source, batch_size: int, repeats: int = 300) -> float:
     """Median milliseconds to draw and read one minibatch of `batch_size` rows from `source` (what a step reads)."""
-    rng, times = np.random.default_rng(12345), []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        source.batch(source.sample(rng, batch_size))
-        times.append(time.perf_counter() - start)
-    return 1e3 * float(np.median(times))
+    rng = np.random.default_rng(12345)
+    return 1e3 * common.median_seconds(lambda: source.batch(source.sample(rng, batch_size)), repeats)
 
 
 def run_options(args, n: int) -> dict:
@@ -309,15 +287,8 @@ def ratio_in_turn(engine, reference, steps: int = 50, repeats: int = 9) -> float
     """Median over `repeats` of (seconds for `steps` iterations of `engine`) / (seconds for `steps` iterations of
     `reference`), the two timed in turn: a ratio that a shared machine's load, which changes over minutes, moves
     far less than it moves ms/iteration measured minutes apart."""
-    ratios = []
-    for _ in range(repeats):
-        times = []
-        for which in (engine, reference):
-            start = time.perf_counter()
-            which.step(steps)
-            times.append(time.perf_counter() - start)
-        ratios.append(times[0] / times[1])
-    return float(np.median(ratios))
+    blocks = {"row": (lambda: engine.step(steps), 1), "reference": (lambda: reference.step(steps), 1)}
+    return common.median_ratio(common.interleaved_times(blocks, repeats), "row", "reference")
 
 
 def run_size(
@@ -413,15 +384,9 @@ def main(argv: list[str] | None = None) -> int:
             "test error": r["test_error"],
             "test NLL": r["test_nll"],
             "test scores s": r["score_serial_seconds"],
-            **(
-                {
-                    f"test scores on {workers} workers s": r["score_cluster_seconds"],
-                    "speed-up": r["score_speedup"],
-                    "same scores": "yes" if r["cluster_scores_equal"] else "NO",
-                }
-                if on_cluster
-                else {}
-            ),
+            f"test scores on {workers} workers s": r["score_cluster_seconds"],  # shown on a cluster only
+            "speed-up": r["score_speedup"],
+            "same scores": "yes" if r["cluster_scores_equal"] else "NO",
             "state MB": r["state_mb"],
             "step peak MB": r["step_peak_mb"],
             "kept after 100 steps MB": r["step_growth_mb"],
@@ -443,7 +408,9 @@ def main(argv: list[str] | None = None) -> int:
         if on_cluster
         else ""
     )
-    text = markdown_table(rows) + (
+    cluster_columns = (f"test scores on {workers} workers s", "speed-up", "same scores")
+    shown = [column for column in rows[0] if on_cluster or column not in cluster_columns]
+    text = markdown_table(rows, shown) + (
         f"\n\n{args.method}{options}, synthetic SUSY-like data (d = {D}, label noise {args.noise:g}; "
         f"`explorer/bench/scale.py`), m = {args.m}, minibatch {args.batch_size}, kernel learning on, stopped by the "
         f"paper's {RULES[args.convergence]} (— = not converged within {args.seconds:g} s). Time is training time "

@@ -26,6 +26,7 @@ import numpy as np
 from scipy.linalg import blas, lapack
 
 from explorer import recipe
+from explorer.bench import common
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import final_value, first_time, settled_time
 from explorer.data import datasets
@@ -105,31 +106,6 @@ def kernel_step_floor_function(engine: XGPC):
     return floor
 
 
-def interleaved_times(blocks: dict, repeats: int) -> dict:
-    """Seconds per unit of each timed block {name: (fn, units)} in every repeat, {name: (repeats,)}, the blocks run
-    in turn within every repeat so that a change of machine load hits them alike."""
-    times = {name: [] for name in blocks}
-    for _ in range(repeats):
-        for name, (fn, units) in blocks.items():
-            start = time.perf_counter()
-            fn()
-            times[name].append((time.perf_counter() - start) / units)
-    return {name: np.array(values) for name, values in times.items()}
-
-
-def medians(times: dict) -> dict:
-    """Median seconds per unit of each block of `interleaved_times`' result."""
-    return {name: float(np.median(values)) for name, values in times.items()}
-
-
-def median_ratio(times: dict, numerator, denominator) -> float:
-    """Median over repeats of the ratio of two blocks' times within the same repeat (robust to load that changes
-    between repeats, unlike the ratio of the two medians). `numerator` a block name or an array of per-repeat
-    seconds."""
-    top = times[numerator] if isinstance(numerator, str) else numerator
-    return float(np.median(top / times[denominator]))
-
-
 def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[dict]:
     X, y = synthetic(n)
     rows = []
@@ -141,7 +117,7 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
             engine.step(20)
         floor, hyper_number = floor_function(learning), max(number // 3, 10)
         kernel_floor = kernel_step_floor_function(learning)
-        times = interleaved_times(
+        times = common.interleaved_times(
             {
                 "without": (lambda: plain.step(number), number),
                 "with": (lambda: learning.step(hyper_number), hyper_number),
@@ -151,7 +127,7 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
             },
             repeats,
         )
-        seconds = medians(times)
+        seconds = common.medians(times)
         without, with_hyper, floor_s = seconds["without"], seconds["with"], seconds["floor"]
         rows.append(
             {
@@ -161,12 +137,12 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
                 "µs/it": without * 1e6,
                 "µs/it with hyper": with_hyper * 1e6,
                 "floor µs": floor_s * 1e6,
-                "it / floor": median_ratio(times, "without", "floor"),
-                "it with hyper / floor": median_ratio(times, "with", "floor"),
-                "it default schedule / floor": median_ratio(times, "default", "floor"),
+                "it / floor": common.median_ratio(times, "without", "floor"),
+                "it with hyper / floor": common.median_ratio(times, "with", "floor"),
+                "it default schedule / floor": common.median_ratio(times, "default", "floor"),
                 "kernel-step floor µs": seconds["kernel floor"] * 1e6,
-                "kernel-step floor / floor": median_ratio(times, "kernel floor", "floor"),
-                "kernel step / its floor": median_ratio(times, times["with"] - times["without"], "kernel floor"),
+                "kernel-step floor / floor": common.median_ratio(times, "kernel floor", "floor"),
+                "kernel step / its floor": common.median_ratio(times, times["with"] - times["without"], "kernel floor"),
             }
         )
         print(
@@ -185,7 +161,7 @@ def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[di
     for engine in engines.values():
         engine.step(20)
     blocks = {n: (lambda e=engine: e.step(number), number) for n, engine in engines.items()}
-    seconds = medians(interleaved_times(blocks, repeats))
+    seconds = common.medians(common.interleaved_times(blocks, repeats))
     rows = []
     for n in sizes:
         engine = make_engine(*problems[n], m, hyper=True)

@@ -82,13 +82,8 @@ def thinned(history, points: int = TRACE_POINTS) -> dict:
 def settings_of(args) -> dict:
     """What every fit of the grid needs from the parsed arguments (a plain dict: it travels to the workers)."""
     keys = ("protocol", "k", "seed", "m", "nugget", "monitor_points", "kernel", "batch_size", "convergence")
-    return {
-        **{key: getattr(args, key) for key in keys},
-        "eval_every": args.eval_every,
-        "seconds": args.seconds,
-        "iterations": args.iterations,
-        "options": P.parse_options(args.option),
-    }
+    keys += ("eval_every", "seconds", "iterations")
+    return {**{key: getattr(args, key) for key in keys}, "options": P.parse_options(args.option)}
 
 
 def fit(name: str, fold: int, method: str, settings: dict) -> dict:
@@ -98,11 +93,8 @@ def fit(name: str, fold: int, method: str, settings: dict) -> dict:
     X, y = P.shared_dataset(name, settings["protocol"])
     split = P.task_split(name, fold, settings)
     trainer = P.task_trainer(method, split, fold, settings, settings["options"].get(method), settings["convergence"])
-    trainer.run(
-        seconds=settings["seconds"],
-        max_iter=settings["iterations"],
-        stop_at_convergence=settings["convergence"] != "none",
-    )
+    budget = dict(seconds=settings["seconds"], max_iter=settings["iterations"])
+    trainer.run(**budget, stop_at_convergence=settings["convergence"] != "none")
     return {
         "dataset": name,
         "n": len(y),

@@ -1,13 +1,10 @@
-"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits (the scaling, `Standardizer`, lives in
-`explorer.scaling` and is re-exported here).
+"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits (the scaling,
+`Standardizer`, lives in `explorer.scaling` and is re-exported here).
 
 This is the entry point callers use (`datasets.load`, `datasets.read_csv`, `datasets.DataError`, …): the checks at
 the boundary live in `explorer.validation`, the file readers in `explorer.data.readers`, and the registry of the paper's
-sets with the search order for their files in `explorer.data.registry`; their public names are re-exported here.
-
-The paper's benchmark sets (Table 1) are read from their files (registry `explorer/data/registry.json`; searched in
-$XGPC_DATA_DIR, the repository's data/, ../shared/data beside the checkout, the user cache). A set that is in none of
-them is fetched from OpenML by id when online and cached (XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer).
+sets with the search order for their files (and the OpenML fallback) in `explorer.data.registry`; their public names
+are re-exported here.
 """
 
 from __future__ import annotations

@@ -93,18 +93,8 @@ def download(
                 if total is not None and total > MAX_FILE_BYTES:
                     raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
                 read = getattr(response, "read1", response.read)  # what has arrived, so the deadline is checked often
-                with (
-                    open(partial, "wb") as out,
-                    tqdm(
-                        total=total,
-                        unit="B",
-                        unit_scale=True,
-                        unit_divisor=1024,
-                        desc=target.name,
-                        disable=not progress,
-                        file=sys.stderr,
-                    ) as bar,
-                ):
+                meter = dict(total=total, unit="B", unit_scale=True, unit_divisor=1024, disable=not progress)
+                with open(partial, "wb") as out, tqdm(**meter, desc=target.name, file=sys.stderr) as bar:
                     while block := read(BLOCK_BYTES):
                         received += len(block)
                         if received > MAX_FILE_BYTES:
@@ -225,12 +215,8 @@ def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: 
             )
         cached = root / (inside + ".gz")
         if not cached.exists():
-            plain = download(
-                f"{openml_url.rstrip('/')}/{inside}",
-                cached.with_name(cached.stem),
-                progress=progress,
-                deadline=deadline,
-            )
+            url = f"{openml_url.rstrip('/')}/{inside}"
+            plain = download(url, cached.with_name(cached.stem), progress=progress, deadline=deadline)
             partial = cached.with_name(cached.name + ".partial")
             with open(plain, "rb") as source, gzip.open(partial, "wb") as target:
                 while block := source.read(BLOCK_BYTES):

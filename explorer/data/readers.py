@@ -238,11 +238,7 @@ def _fast_table(content: bytes, header: list[str], label_at: int, delimiter: str
     is a finite number and every row has a non-empty label, else None (the careful reader then decides)."""
     import pandas as pd  # here, not at the top: importing pandas takes about a second
 
-    options = (
-        dict(sep=delimiter, quoting=csv.QUOTE_MINIMAL)
-        if delimiter is not None
-        else dict(sep=r"\s+", quoting=csv.QUOTE_NONE)
-    )
+    options = dict(sep=delimiter or r"\s+", quoting=csv.QUOTE_NONE if delimiter is None else csv.QUOTE_MINIMAL)
     columns = list(range(len(header)))
     try:
         frame = pd.read_csv(
@@ -427,18 +423,8 @@ def read_libsvm(file, n_features: int | None = None, *, source_name: str | None 
 # ------------------------------------------------------------------------------------------------------------- npz
 
 NPY_MAGIC = b"\x93NUMPY"
-NPY_READ_ERRORS = (
-    ValueError,
-    OSError,
-    EOFError,
-    KeyError,
-    RuntimeError,
-    NotImplementedError,
-    SyntaxError,
-    tokenize.TokenError,
-    zipfile.BadZipFile,
-    zlib.error,
-)
+NPY_READ_ERRORS = (ValueError, OSError, EOFError, KeyError, RuntimeError, NotImplementedError, SyntaxError)
+NPY_READ_ERRORS += (tokenize.TokenError, zipfile.BadZipFile, zlib.error)
 """What NumPy's .npy/.npz readers raise on a damaged file (a garbled header is parsed as a Python literal)."""
 
 
@@ -520,15 +506,8 @@ def read_npz(file, *, source_name: str | None = None):
 
 # ------------------------------------------------------------------------------------------------------- load_file
 
-LOADERS = {
-    ".csv": "csv",
-    ".tsv": "csv",
-    ".txt": "csv",
-    ".libsvm": "libsvm",
-    ".svm": "libsvm",
-    ".svmlight": "libsvm",
-    ".npz": "npz",
-}
+LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), "csv") | dict.fromkeys((".libsvm", ".svm", ".svmlight"), "libsvm")
+LOADERS[".npz"] = "npz"
 DEFAULT_LABEL_NAMES = ("label", "y", "class", "target")
 
 

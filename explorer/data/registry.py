@@ -110,21 +110,11 @@ def _paper_dataset(name: str, entry, path) -> PaperDataset:
         isinstance(source, dict) and all(key in source for key in ("repository", "path")) for source in entry["sources"]
     ):
         raise DataError(f"{where}: every source needs a repository and a path")
+    same = ("sha256", "n", "d", "positive_rate", "openml_id", "origin", "license", "quirks")  # named as in the file
     return PaperDataset(
-        name=name,
-        file=file,
-        sha256=entry["sha256"],
-        n=entry["n"],
-        d=entry["d"],
-        positive_rate=entry["positive_rate"],
-        openml_id=entry["openml_id"],
-        note=entry["summary"],
-        origin=entry["origin"],
-        license=entry["license"],
-        sources=tuple(entry["sources"]),
-        quirks=entry["quirks"],
-        one_hot=entry.get("openml_one_hot", False),
-    )
+        name, file, note=entry["summary"], sources=tuple(entry["sources"]),
+        one_hot=entry.get("openml_one_hot", False), **{key: entry[key] for key in same},
+    )  # fmt: skip
 
 
 def registry_or_problem(path: Path = REGISTRY_FILE) -> tuple[dict[str, PaperDataset], str | None]:
@@ -188,11 +178,8 @@ def resolve_data_dir(path=None) -> Path | None:
 
 
 def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def check_checksum(spec: PaperDataset, path: Path) -> bool:
@@ -254,15 +241,8 @@ def how_to_get(name: str) -> str:
 
 def paper_availability(data_dir=None) -> list[dict]:
     """One dict per paper set: name, available (bool), location (str or None), how_to_get (str)."""
-    rows = []
-    for name in PAPER_DATASETS:
-        location = find_paper_file(name, data_dir) or find_openml_copy(name, data_dir)
-        rows.append(
-            {
-                "name": name,
-                "available": location is not None,
-                "location": None if location is None else str(location),
-                "how_to_get": how_to_get(name),
-            }
-        )
-    return rows
+    locations = {name: find_paper_file(name, data_dir) or find_openml_copy(name, data_dir) for name in PAPER_DATASETS}
+    return [
+        {"name": name, "available": at is not None, "location": at and str(at), "how_to_get": how_to_get(name)}
+        for name, at in locations.items()
+    ]

@@ -1,28 +1,17 @@
 """The out-of-core file sources of the data catalogue: training rows read from files a minibatch at a time, each an
-implementation of the data-source protocol (`explorer.sources.DataSource`, beside the numerics).
+implementation of the data-source protocol (`explorer.sources.DataSource`, beside the numerics). Their class
+docstrings say how each reads its rows and keeps memory bounded:
 
-The sources here, and where each keeps its labels:
-
-- `NpySource`: X (n, d) in one `.npy` file, y (n,) in a second one (`open_source` looks for `<stem>_labels.npy`
-  beside `<stem>.npy` unless told), both opened read-only: a minibatch reads its s rows from disk (`os.pread`), a
-  pass over all rows reads consecutive blocks through a memory map, so resident memory stays bounded.
-- `ZarrSource`: a Zarr group (a `.zarr` directory) holding the arrays `X` (n, d) and `y` (n,), as an `.npz` does; a
-  minibatch reads the chunks that hold its rows, so chunk the rows finely (1,000-10,000 rows per chunk) for SVI.
-- `ParquetSource`: a Parquet table whose label column (`label_column`, default the one column named label, y, class
-  or target) holds the class indices and whose other columns are the features. Parquet has no random row access,
-  so the table is read once, batch by batch, into an `NpySource` in a cache folder (temporary unless named): that
-  takes disk, not memory.
+- `NpySource`: X (n, d) and y (n,) in two `.npy` files (`open_source` looks for `<stem>_labels.npy` beside
+  `<stem>.npy` unless told);
+- `ZarrSource`: a Zarr group (a `.zarr` directory) holding the arrays `X` (n, d) and `y` (n,), as an `.npz` does;
+- `ParquetSource`: a Parquet table with a label column, copied once into an `NpySource` in a cache folder.
 
 `open_source(path)` picks one by the path's extension, and `training_source` is what a face makes of its training
 data (a source, a file path, or arrays). Zarr and Parquet need the optional extra
-`pip install 'xgpc-explorer[ooc]'` (zarr, pyarrow); the core install does not.
-
-What a run does with a source (`recipe.start_run`) without ever loading all rows: it standardises with the exact
-mean and sd computed in one pass over consecutive chunks (`scaling.fitted_standardizer`, Chan et al.'s pairwise
-update; equal to the in-memory statistics up to rounding) and applies them to each minibatch as it is read
-(`scaling.ScaledSource`); it chooses the inducing points by k-means++ on a seeded sample of at most
-`inducing.INDUCING_SAMPLE_ROWS` rows (`inducing.initial_inducing`: all rows, and so the in-memory Z, when there are no
-more).
+`pip install 'xgpc-explorer[ooc]'` (zarr, pyarrow); the core install does not. A run standardises a source and
+places its inducing points without loading all rows (`recipe.start_run`, `scaling.fitted_standardizer`,
+`inducing.initial_inducing`).
 """
 
 from __future__ import annotations

@@ -226,13 +226,8 @@ def comparison(
     if not 0.0 <= diagnostics_share < 1.0:
         raise ValueError(f"diagnostics_share must be in [0, 1), got {diagnostics_share!r}")
     rngs = streams(seed)
-    settings = dict(
-        rng=rngs["sampler"],
-        n_chains=n_chains,
-        burn_in=burn_in,
-        n_samples=n_samples,
-        max_stored_draws=max_stored_draws,
-    )
+    run_length = dict(n_chains=n_chains, burn_in=burn_in, n_samples=n_samples, max_stored_draws=max_stored_draws)
+    settings = dict(rng=rngs["sampler"], **run_length)
     if family not in MULTICLASS_FAMILIES:
         raise ValueError(f"unknown multi-class family {family!r}; choose one of {', '.join(MULTICLASS_FAMILIES)}")
     n_classes = int(labelled_data(X_train, y_train)[1].max()) + 1
@@ -252,28 +247,23 @@ def comparison(
         return family_engine(X_train, y_train, Z, kernel, fitted_family)
 
     yield Progress(FITTING, 0.0)
-    full = engine(None)
-    sweeps, seconds = yield from _fitted(full)
-    cost = {"full": {"vi_seconds": seconds, "vi_iterations": sweeps}}
-    sparse = None
-    if n_inducing is not None:
-        start = time.perf_counter()
-        sparse = engine(kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]))
-        placed = time.perf_counter() - start
-        sweeps, seconds = yield from _fitted(sparse)
-        cost["sparse"] = {"vi_seconds": placed + seconds, "vi_iterations": sweeps}
-    factorised = None
+    builds = {"full": lambda: engine(None)}
+    if n_inducing is not None:  # its time includes placing Z and building the engine
+        builds["sparse"] = lambda: engine(kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]))
     if logistic_softmax:
-        factorised = engine(None, "factorised")
-        sweeps, seconds = yield from _fitted(factorised)
-        cost["factorised"] = {"vi_seconds": seconds, "vi_iterations": sweeps}
+        builds["factorised"] = lambda: engine(None, "factorised")
+    models, cost = {}, {}
+    for name, build in builds.items():
+        start = time.perf_counter()
+        models[name] = build()
+        placed = time.perf_counter() - start if name == "sparse" else 0.0
+        sweeps, seconds = yield from _fitted(models[name])
+        cost[name] = {"vi_seconds": placed + seconds, "vi_iterations": sweeps}
     diagnostics = yield from _sampled(sampler, diagnostics_share)
     mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
     results = {}
     labels = {"factorised": FACTORISED_LABEL}
-    for name, model in (("full", full), ("sparse", sparse), ("factorised", factorised)):
-        if model is None:
-            continue
+    for name, model in models.items():
         yield _sampling_progress(sampler, diagnostics, COMPARING)
         results[name] = compare_with_mcmc(
             model, sampler, X_test, y_test, label=labels.get(name), subsampled_from=subsampled_from
@@ -288,10 +278,10 @@ def comparison(
         X_test,
         y_test,
         subsampled_from,
-        full,
-        sparse,
+        models["full"],
+        models.get("sparse"),
         results.get("factorised"),
-        factorised,
+        models.get("factorised"),
     )
 
 
@@ -333,13 +323,9 @@ def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int
             return
         shown[0] = now
         elapsed, swept = now - first["time"], done - first["done"]
-        tail = (
-            f"about {elapsed * (total - done) / swept:.0f} s left"
-            if done < total and swept > 0
-            else "estimating the time left"
-            if done < total
-            else "done"
-        )
+        tail = "done" if done >= total else "estimating the time left"
+        if done < total and swept > 0:
+            tail = f"about {elapsed * (total - done) / swept:.0f} s left"
         out = stream if stream is not None else sys.stderr
         line = f"Gibbs sampling: {done:,} of {total:,} sweeps per chain ({100 * done / total:.0f}%), {tail}"
         out.write("\r" + line.ljust(80) + ("\n" if done >= total else ""))  # padded: a shorter line hides a longer

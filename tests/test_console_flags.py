@@ -11,15 +11,33 @@ import subprocess
 import sys
 
 import pytest
+from early import Early
 
 ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
 
 
-def refused(*argv: str) -> str:
-    """The one line `python -m explorer ARGV` ends with (exit status 2 asserted, no traceback)."""
-    done = subprocess.run(
+ARGVS = [("serve", "--port", "70000"), ("bench", "multiclass", "--m", "0")]
+_early = Early()
+
+
+def run_console(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
         [sys.executable, "-m", "explorer", *argv], capture_output=True, text=True, env=ENV, timeout=300
     )
+
+
+def start_early(items, lane) -> None:
+    """The `python -m explorer` runs of test_the_console_command_itself_exits_2_with_one_line, in `lane` (see
+    conftest.start_early)."""
+    for item in items:
+        if getattr(item, "originalname", "") == "test_the_console_command_itself_exits_2_with_one_line":
+            argv = item.callspec.params["argv"]
+            _early.submit(lane, argv, run_console, *argv)
+
+
+def refused(*argv: str) -> str:
+    """The one line `python -m explorer ARGV` ends with (exit status 2 asserted, no traceback)."""
+    done = _early.result(argv, run_console, *argv)
     assert done.returncode == 2, (done.returncode, done.stdout[-500:], done.stderr[-2000:])
     assert "Traceback" not in done.stderr and done.stdout == "", done.stderr
     assert done.stderr.count("\n") == 1 and "error: " in done.stderr, done.stderr
@@ -39,10 +57,7 @@ def refused_here(capsys, *argv: str) -> str:
     return err
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [["serve", "--port", "70000"], ["bench", "multiclass", "--m", "0"]],
-)
+@pytest.mark.parametrize("argv", ARGVS)
 def test_the_console_command_itself_exits_2_with_one_line(argv):
     message = refused(*argv)
     assert ("--port" in message and "'70000'" in message) or ("n_inducing" in message and "got 0" in message)

@@ -12,8 +12,10 @@ import socket
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
+from early import Early
 
 from explorer.dask_scheduler import SchedulerError, check_scheduler
 
@@ -50,9 +52,26 @@ def run_command(*arguments: str, environment: dict | None = None) -> subprocess.
     )
 
 
+BENCH = ("bench", "table1", "--quick", "--no-write-md", "--scheduler")
+_early = Early()
+
+
+def start_early(items, lane) -> None:
+    """The subprocesses of the bench refusals and of the script without the main guard, in `lane` (see
+    conftest.start_early)."""
+    for item in items:
+        name = getattr(item, "originalname", "")
+        if name == "test_bench_refuses_a_scheduler_that_does_not_answer_at_start":
+            address = item.callspec.params["address"]
+            _early.submit(lane, address, run_command, *BENCH, address)
+        elif name == "test_an_upload_from_a_script_without_the_main_guard_says_to_add_it":
+            folder = item.session.config._tmp_path_factory.mktemp("no_guard")
+            _early.submit(lane, "no guard", run_without_the_main_guard, folder)
+
+
 @pytest.mark.parametrize("address, says", [MALFORMED, nothing_listens()], ids=["malformed", "nothing listens"])
 def test_bench_refuses_a_scheduler_that_does_not_answer_at_start(address, says):
-    done = run_command("bench", "table1", "--quick", "--no-write-md", "--scheduler", address)
+    done = _early.result(address, run_command, *BENCH, address)
     assert done.returncode == 2
     last = done.stderr.strip().splitlines()[-1]
     assert "Traceback" not in done.stderr
@@ -304,10 +323,9 @@ def test_a_kernel_state_with_text_or_missing_values_is_a_value_error_naming_them
     assert says in str(refused.value)
 
 
-def test_an_upload_from_a_script_without_the_main_guard_says_to_add_it(tmp_path):
-    """A script that starts the upload parser at its top level: the parser's process ("spawn") runs the script again,
-    where starting the parser once more fails in multiprocessing's words; the message says what to add."""
-    script = tmp_path / "no_guard.py"
+def run_without_the_main_guard(folder: Path) -> subprocess.CompletedProcess:
+    """A script in `folder` that starts the upload parser at its top level, run in a fresh Python."""
+    script = folder / "no_guard.py"
     script.write_text(
         "import asyncio\n"
         "from explorer.dashboard.parsers import parse_in_process\n"
@@ -316,9 +334,15 @@ def test_an_upload_from_a_script_without_the_main_guard_says_to_add_it(tmp_path)
         "except RuntimeError as err:\n"
         "    print('refused:', err, flush=True)\n"
     )
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=SUBPROCESS_LIMIT, env=ENVIRONMENT
     )
+
+
+def test_an_upload_from_a_script_without_the_main_guard_says_to_add_it(tmp_path):
+    """A script that starts the upload parser at its top level: the parser's process ("spawn") runs the script again,
+    where starting the parser once more fails in multiprocessing's words; the message says what to add."""
+    done = _early.result("no guard", run_without_the_main_guard, tmp_path)
     refusals = [line for line in done.stdout.splitlines() if line.startswith("refused:")]
     assert len(refusals) == 1  # in the parser's process; the script's own upload is read
     assert refusals[0].endswith('put that code under `if __name__ == "__main__":` in your script and start it again'), (

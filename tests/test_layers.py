@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from early import Early
 
 import explorer
 
@@ -82,20 +83,39 @@ def test_the_views_import_neither_panel_nor_the_dashboard(path):
     assert not _offending(path, ("panel", "explorer.dashboard")), path.name
 
 
-def _loaded_after(statement: str) -> set[str]:
+VIEWS_IMPORT = "import explorer.views"
+ENGINES_IMPORT = "import explorer.engine, explorer.xgpc, explorer.svgp, explorer.epgpc"
+_early = Early()
+
+
+def _run_python(statement: str) -> subprocess.CompletedProcess:
     code = f"import sys\n{statement}\nprint(' '.join(sorted(sys.modules)))"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+
+
+def start_early(items, lane) -> None:
+    """The two fresh Pythons that import the views and the engines, in `lane` (see conftest.start_early)."""
+    names = {getattr(item, "originalname", "") for item in items}
+    if "test_importing_the_views_loads_no_dashboard_module" in names:
+        _early.submit(lane, VIEWS_IMPORT, _run_python, VIEWS_IMPORT)
+    if "test_importing_an_engine_loads_neither_the_data_catalogue_nor_param" in names:
+        _early.submit(lane, ENGINES_IMPORT, _run_python, ENGINES_IMPORT)
+
+
+def _loaded_after(statement: str) -> set[str]:
+    """The modules a fresh Python has loaded after `statement`."""
+    result = _early.result(statement, _run_python, statement)
     assert result.returncode == 0, result.stderr
     return set(result.stdout.split())
 
 
 def test_importing_the_views_loads_no_dashboard_module():
-    loaded = _loaded_after("import explorer.views")
+    loaded = _loaded_after(VIEWS_IMPORT)
     assert "explorer.views.surface" in loaded  # the check below is about a real import
     assert not {name for name in loaded if name.startswith("explorer.dashboard")}
 
 
 def test_importing_an_engine_loads_neither_the_data_catalogue_nor_param():
-    loaded = _loaded_after("import explorer.engine, explorer.xgpc, explorer.svgp, explorer.epgpc")
+    loaded = _loaded_after(ENGINES_IMPORT)
     assert "explorer.xgpc" in loaded
     assert not loaded & (set(CATALOGUE) | {"param", "panel", "holoviews"})

@@ -21,6 +21,7 @@ import venv
 from pathlib import Path
 
 import pytest
+from early import Early
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
@@ -40,10 +41,23 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """(python, console script, environment, working directory) of a fresh venv holding only the built wheel."""
-    base = tmp_path_factory.mktemp("wheel")
+_early = Early()
+
+
+def start_early(items, lane) -> None:
+    """The wheel's build and install, then the commands the tests below only read, in `lane` (see
+    conftest.start_early); the server test serves from the same install when its turn comes."""
+    base = items[0].session.config._tmp_path_factory.mktemp("wheel")
+    _early.submit(lane, "installed", install, base)
+    names = {getattr(item, "originalname", "") for item in items}
+    for name, commands in COMMANDS.items():
+        if name in names:
+            _early.submit(lane, name, run_commands_early, commands, base)
+
+
+def install(base: Path) -> tuple[Path, Path, dict, Path]:
+    """(python, console script, environment, working directory) of a fresh venv in `base` holding only the wheel
+    built by the README's command."""
     command = shlex.split(WHEEL_COMMAND)
     assert command[:2] == ["pip", "wheel"] and "-w" in command, WHEEL_COMMAND
     folder = ROOT / command[command.index("-w") + 1]
@@ -79,23 +93,64 @@ def installed(tmp_path_factory):
     return python, env_dir / "bin" / "xgpc-explorer", env, work
 
 
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    return _early.result("installed", install, tmp_path_factory.mktemp("wheel"))
+
+
 def run(command, installed, env=None):
     _, _, default_env, work = installed
     return subprocess.run(command, cwd=work, env=env or default_env, capture_output=True, text=True, timeout=300)
 
 
-def test_the_wheel_imports_its_own_copy_and_fits(installed):
+FIT = (
+    "import explorer, numpy as np\n"
+    "from explorer import XGPClassifier, datasets\n"
+    "from explorer.data.registry import PAPER_DATASETS\n"
+    "X, y = datasets.load('moons', n=120, seed=0)\n"
+    "clf = XGPClassifier(n_inducing=10, batch_size=60, max_iter=30, random_state=0).fit(X, y)\n"
+    "print(explorer.__file__)\n"
+    "print(len(PAPER_DATASETS), clf.score(X, y))\n"
+)
+# each test's commands: (the installed python or console script, its arguments, whether $XGPC_DATA_DIR is `home`)
+COMMANDS = {
+    "test_the_wheel_imports_its_own_copy_and_fits": [("python", ["-c", FIT], False)],
+    "test_the_console_command_lists_the_data_home_outside_a_checkout": [
+        ("console", ["data", "list"], False),
+        ("console", ["--help"], False),
+    ],
+    "test_the_data_examples_go_into_the_data_home_with_no_folder_given": [
+        ("console", ["data", "examples"], False),
+        ("python", ["-m", "explorer", "data", "examples"], True),
+    ],
+}
+
+
+def run_commands(commands, installed, home: Path) -> tuple[Path, list[subprocess.CompletedProcess]]:
+    """The data home `home` and the results of `commands` run one after the other in `installed`."""
+    python, console, env, _ = installed
+    return home, [
+        run(
+            [str(python if program == "python" else console), *arguments],
+            installed,
+            env=dict(env, XGPC_DATA_DIR=str(home)) if in_home else None,
+        )
+        for program, arguments, in_home in commands
+    ]
+
+
+def run_commands_early(commands, base: Path) -> tuple[Path, list[subprocess.CompletedProcess]]:
+    """`run_commands` in the install the lane made in `base` before."""
+    return run_commands(commands, _early.result("installed", install, base), base / "home")
+
+
+def results(name: str, installed, tmp_path: Path) -> tuple[Path, list[subprocess.CompletedProcess]]:
+    return _early.result(name, run_commands, COMMANDS[name], installed, tmp_path / "home")
+
+
+def test_the_wheel_imports_its_own_copy_and_fits(installed, tmp_path):
     python = installed[0]
-    code = (
-        "import explorer, numpy as np\n"
-        "from explorer import XGPClassifier, datasets\n"
-        "from explorer.data.registry import PAPER_DATASETS\n"
-        "X, y = datasets.load('moons', n=120, seed=0)\n"
-        "clf = XGPClassifier(n_inducing=10, batch_size=60, max_iter=30, random_state=0).fit(X, y)\n"
-        "print(explorer.__file__)\n"
-        "print(len(PAPER_DATASETS), clf.score(X, y))\n"
-    )
-    result = run([str(python), "-c", code], installed)
+    _, (result,) = results("test_the_wheel_imports_its_own_copy_and_fits", installed, tmp_path)
     assert result.returncode == 0, result.stderr
     location, numbers = result.stdout.strip().splitlines()[-2:]
     assert Path(location).is_relative_to(python.parents[1]) and not Path(location).is_relative_to(ROOT)
@@ -103,9 +158,11 @@ def test_the_wheel_imports_its_own_copy_and_fits(installed):
     assert int(count) >= 7 and float(accuracy) > 0.8
 
 
-def test_the_console_command_lists_the_data_home_outside_a_checkout(installed):
-    _, command, env, _ = installed
-    result = run([str(command), "data", "list"], installed)
+def test_the_console_command_lists_the_data_home_outside_a_checkout(installed, tmp_path):
+    env = installed[2]
+    _, (result, help_text) = results(
+        "test_the_console_command_lists_the_data_home_outside_a_checkout", installed, tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert env["XGPC_CACHE_DIR"] in result.stdout and "the project's data/" not in result.stdout
     assert "diabetes" in result.stdout and "How to get the missing ones" in result.stdout
@@ -113,21 +170,22 @@ def test_the_console_command_lists_the_data_home_outside_a_checkout(installed):
     assert advice and all(f"into the data home {env['XGPC_CACHE_DIR']} (" in line for line in advice), advice
     assert all("`xgpc-explorer data fetch" in line for line in advice), advice
     assert not any(words in result.stdout for words in ("python -m explorer", "data/README.md", "into data/"))
-    help_text = run([str(command), "--help"], installed)
     assert help_text.returncode == 0 and "serve" in help_text.stdout
 
 
 def test_the_data_examples_go_into_the_data_home_with_no_folder_given(installed, tmp_path):
     """Issue 28.4: `xgpc-explorer data examples` crashed (TypeError, NoneType) unless --to was given."""
-    python, command, env, _ = installed
+    env = installed[2]
     cache_examples = Path(env["XGPC_CACHE_DIR"]) / "examples"
     names = sorted(path.name for path in (ROOT / "data" / "examples").iterdir())
-    result = run([str(command), "data", "examples"], installed)
+    # the second run: $XGPC_DATA_DIR moves the data home, for `python -m explorer` too
+    home, (result, moved) = results(
+        "test_the_data_examples_go_into_the_data_home_with_no_folder_given", installed, tmp_path
+    )
     assert result.returncode == 0, result.stderr
     assert sorted(path.name for path in cache_examples.iterdir()) == names
     assert str(cache_examples) in result.stdout.splitlines()[0]
-    home = tmp_path / "home"  # $XGPC_DATA_DIR moves the data home, for `python -m explorer` too
-    result = run([str(python), "-m", "explorer", "data", "examples"], installed, env=dict(env, XGPC_DATA_DIR=str(home)))
+    result = moved
     assert result.returncode == 0, result.stderr
     assert sorted(path.name for path in (home / "examples").iterdir()) == names
     assert str(home / "examples") in result.stdout.splitlines()[0]

@@ -35,17 +35,23 @@ SMALL = dict(width=320, height=240, dpi=40, resolution=12, fps=2)
 @pytest.fixture(scope="module")
 def watcher():
     """The test's own `Client` of a two-worker LocalCluster to which this process hands its heavy jobs; the scheduler
-    gives a task no second chance on a lost worker (allowed-failures 0)."""
+    gives a task no second chance on a lost worker (allowed-failures 0). Each worker starts importing what the
+    animation's job needs at once, not waited for: meanwhile the first test makes its animation here."""
     import dask
     from distributed import Client, LocalCluster
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
     client = Client(local, set_as_default=False)
+    warming = [  # held until the end: a released future's task may be cancelled
+        client.submit(exec, "import explorer.dashboard.train", {}, workers=[address], pure=False)
+        for address in client.scheduler_info()["workers"]
+    ]
     cluster.use_scheduler(local.scheduler_address)
     try:
         yield client
     finally:
+        del warming
         cluster.client().close()
         cluster.use_scheduler(None)
         client.close()

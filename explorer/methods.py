@@ -138,12 +138,15 @@ def build_xgpc(source, options: dict) -> tuple[type, dict]:
     unless `multiclass_kernel_prior` is 0, a log-normal prior of that spread around the initial kernel
     (`kernel_bound` is the binary model's choice). Returns the engine class and the keywords made here."""
     warm_start = {"warm_start_on": options["warm_start_on"]} if "warm_start_on" in options else {}
-    made = {"schedule": _schedule("xgpc", options, **warm_start), "hyper_optimizer": _kernel_optimizer(options)}
-    if source.n_classes <= 2:
+    family = options.get("multiclass_family", DEFAULT_MULTICLASS_FAMILY) if source.n_classes > 2 else None
+    made = {
+        "schedule": _schedule("xgpc", options, **warm_start),
+        "hyper_optimizer": _kernel_optimizer(options, DEFAULT_KERNEL_RATE if family == STICK_BREAKING else None),
+    }
+    if family is None:
         return XGPC, made
-    family = options.get("multiclass_family", DEFAULT_MULTICLASS_FAMILY)
     if family == STICK_BREAKING:
-        return XGPCStickBreaking, {**made, "hyper_optimizer": _kernel_optimizer(options, DEFAULT_KERNEL_RATE)}
+        return XGPCStickBreaking, made
     if "multiclass_kernel_prior" in options:  # 0: no prior
         made["kernel_prior"] = options["multiclass_kernel_prior"] or None
     return XGPCMulticlass, {**made, "family": family}

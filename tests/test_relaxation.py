@@ -13,10 +13,10 @@ from test_engine import assert_same_tree
 
 from explorer import methods
 from explorer.bench import dynamics
-from explorer.bench.protocol import log_spaced_evaluation
 from explorer.bench.xgpc_variants import VARIANT_DEFAULTS, grown_batch_size, noise_scaled_rho, variants_like
 from explorer.kernels import RBF
 from explorer.linalg import NumericalError
+from explorer.studies.race import log_spaced_evaluation
 from explorer.training import Trainer, fit_to_optimum
 
 

@@ -30,6 +30,7 @@ from explorer.console import positive_number, whole_number
 from explorer.kernels import make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.recipe import full_batch_engine
+from explorer.studies.race import log_spaced_evaluation
 from explorer.training import fit_to_optimum
 
 DESCRIPTION = "Augmented vs exact bound at one fixed kernel: held-out NLL of each bound's optimum q(u)"
@@ -208,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 seconds=args.seconds,
                 stop_at_convergence=False,
                 progress=lambda t, note=f"{name}: natural-gradient SVGP picks the kernel": (
-                    P.log_spaced_evaluation(t),
+                    log_spaced_evaluation(t),
                     progress.show(min(t.seconds, args.seconds), note),
                 ),
             )

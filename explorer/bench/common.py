@@ -9,7 +9,6 @@ user's checkout stays clean; `--write-benchmarks-md` also replaces the benchmark
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import platform
@@ -28,11 +27,7 @@ BENCHMARKS_MD = Path("BENCHMARKS.md")
 RESULTS_DIR = Path("bench-results")
 
 
-@contextlib.contextmanager
-def pinned_blas(threads: int = 1):
-    """Limit BLAS/OpenMP pools to `threads` inside the block."""
-    with threadpool_limits(limits=threads):
-        yield
+pinned_blas = threadpool_limits  # `with pinned_blas(threads):` limits the BLAS/OpenMP pools inside the block
 
 
 def machine_info() -> dict:
@@ -145,29 +140,6 @@ def update_benchmarks_md(
     path.write_text(text.rstrip("\n") + "\n")
 
 
-def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """--json PATH, --threads N, --results DIR, --write-benchmarks-md, --no-write-md: the flags every benchmark takes."""
-    parser.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
-    parser.add_argument(
-        "--threads",
-        type=whole_number(1),
-        default=1,
-        help="BLAS threads (default 1: more threads on a small shared machine slow linear algebra)",
-    )
-    parser.add_argument(
-        "--results",
-        metavar="DIR",
-        type=Path,
-        default=RESULTS_DIR,
-        help=f"folder for the table (Markdown) and the numbers (JSON) (default: ./{RESULTS_DIR})",
-    )
-    for flag, help in (
-        ("--write-benchmarks-md", f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)"),
-        ("--no-write-md", "write no files (only print the table, and the JSON if --json is given)"),
-    ):
-        parser.add_argument(flag, action="store_true", help=help)
-
-
 def setting_value(name: str, text: str):
     """The value of run setting `name` written as `text` on a command line ("none": None where the setting allows it;
     "true"/"false" for a switch), checked by its declaration (`Setting.check`); ValueError in its words otherwise."""
@@ -240,12 +212,33 @@ def apply_quick(args, argv: list[str], quick: dict) -> set[str]:
 
 class BenchParser(Parser):
     """The parser of a benchmark run as `prog` (`python -m explorer bench NAME`, or a tool's module): the
-    description's own line breaks kept, the flags every benchmark takes (`add_common_arguments`), and the command
-    line that ran kept as `args.command` (the heading of the benchmark's table, `finish`)."""
+    description's own line breaks kept, the flags every benchmark takes (--json, --threads, --results,
+    --write-benchmarks-md, --no-write-md), and the command line that ran kept as `args.command` (the heading of the benchmark's table, `finish`)."""
 
     def __init__(self, prog: str, description: str):
         super().__init__(prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-        add_common_arguments(self)
+        self.add_argument("--json", metavar="PATH", help="also write the numbers as JSON to PATH")
+        self.add_argument(
+            "--threads",
+            type=whole_number(1),
+            default=1,
+            help="BLAS threads (default 1: more threads on a small shared machine slow linear algebra)",
+        )
+        self.add_argument(
+            "--results",
+            metavar="DIR",
+            type=Path,
+            default=RESULTS_DIR,
+            help=f"folder for the table (Markdown) and the numbers (JSON) (default: ./{RESULTS_DIR})",
+        )
+        for flag, help in (
+            (
+                "--write-benchmarks-md",
+                f"also replace this benchmark's section of ./{BENCHMARKS_MD} (the project's record)",
+            ),
+            ("--no-write-md", "write no files (only print the table, and the JSON if --json is given)"),
+        ):
+            self.add_argument(flag, action="store_true", help=help)
 
     def parse_args(self, args=None, namespace=None):
         parsed = super().parse_args(args, namespace)
@@ -257,24 +250,20 @@ class BenchParser(Parser):
 OUTPUT_FLAGS = ("json", "results", "write_benchmarks_md", "no_write_md", "scheduler", "workers", "command")
 
 
-def run_config(args) -> dict:
-    """The benchmark's settings from its parsed arguments, without the output flags (recorded in every JSON)."""
-    return {k: v for k, v in vars(args).items() if k not in OUTPUT_FLAGS}
-
-
 def results_stem(section: str) -> str:
     """A file name for a section title: 'race (a9a, 60 s)' → 'race-a9a-60-s'."""
     return re.sub(r"[^A-Za-z0-9.]+", "-", section).strip("-").lower() or "benchmark"
 
 
 def finish(args, section: str, markdown: str, payload: dict) -> None:
-    """Print the table; write JSON (the machine, `args.command`, the settings `run_config(args)` and `payload`) to
-    --json if asked; unless --no-write-md, write the table and the numbers into the results folder and, with
-    --write-benchmarks-md, replace the section of BENCHMARKS.md."""
+    """Print the table; write JSON (the machine, `args.command`, the settings: `args` without `OUTPUT_FLAGS`, and
+    `payload`) to --json if asked; unless --no-write-md, write the table and the numbers into the results folder
+    and, with --write-benchmarks-md, replace the section of BENCHMARKS.md."""
     print(markdown)
     command = args.command
     machine = {**machine_info(), "blas_thread_limit": args.threads}
-    payload = {"machine": machine, "command": command, "config": run_config(args), **payload}
+    config = {k: v for k, v in vars(args).items() if k not in OUTPUT_FLAGS}
+    payload = {"machine": machine, "command": command, "config": config, **payload}
     if args.json:
         write_json(args.json, payload)
         print(f"wrote {args.json}")

@@ -17,6 +17,7 @@ from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table
 from explorer.console import whole_number
 from explorer.studies.inducing import checkpoints, value_at
+from explorer.studies.race import final_value, log_spaced_evaluation
 
 DESCRIPTION = "Fig. 3: test error against training time for m = 16, 32, 64, 128 inducing points"
 
@@ -46,7 +47,7 @@ def fit(name: str, m: int, fold: int, method: str, settings: dict) -> dict:
     split = P.task_split(name, fold, settings, m=m, monitor_points=settings["eval_points"])
     trainer = P.task_trainer(method, split, fold, settings)
     budget = dict(seconds=settings["seconds"], max_iter=settings["iterations"])
-    trainer.run(**budget, progress=P.log_spaced_evaluation, stop_at_convergence=False)
+    trainer.run(**budget, progress=log_spaced_evaluation, stop_at_convergence=False)
     h = trainer.history
     s, err = h.column("seconds"), h.column("test_error")
     return {
@@ -55,7 +56,7 @@ def fit(name: str, m: int, fold: int, method: str, settings: dict) -> dict:
         "method": method,
         "ms_per_iteration": 1e3 * trainer.seconds / max(trainer.engine.iteration, 1),
         "error_at": [value_at(s, err, t) for t in checkpoints(settings["seconds"])],
-        "final": {"error": P.final_value(err), "nll": P.final_value(h.column("test_nll"))},
+        "final": {"error": final_value(err), "nll": final_value(h.column("test_nll"))},
         "trace": {"seconds": s, "test_error": err, "test_nll": h.column("test_nll")},
     }
 

@@ -35,11 +35,7 @@ from explorer.console import positive_number, whole_number
 from explorer.data import datasets, registry
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import Kernel, make_kernel
-from explorer.metrics import error_rate, negative_log_likelihood
-from explorer.metrics import first_time_within as first_time  # noqa: F401  (imported from here by bench/speed.py)
-from explorer.metrics import settled_time_within as settled_time  # noqa: F401  (idem)
 from explorer.schedules import DEFAULT_STEP_RULES
-from explorer.studies.race import final_value, log_spaced_evaluation  # noqa: F401  (the race's, used by the benches)
 from explorer.training import Trainer
 
 PROTOCOLS = ("paper", "clean")
@@ -334,20 +330,18 @@ def parse_option(item: str) -> tuple[str, str, object]:
         raise ValueError(f"option {item!r}: {err}") from None
 
 
-def option_argument(item: str) -> str:
-    """An argparse type: `item` if it is a valid `--option` (`parse_option`), else a usage error saying why."""
-    try:
-        parse_option(item)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-    return item
-
-
 def add_option_argument(parser: argparse.ArgumentParser, help: str) -> None:
-    """--option METHOD.KEY=VALUE (repeatable): further settings of one method's runs, checked as they are parsed."""
-    parser.add_argument(
-        "--option", action="append", default=[], type=option_argument, metavar="METHOD.KEY=VALUE", help=help
-    )
+    """--option METHOD.KEY=VALUE (repeatable): further settings of one method's runs, checked as they are parsed
+    (`parse_option`: a usage error saying what is wrong)."""
+
+    def option(item: str) -> str:
+        try:
+            parse_option(item)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+        return item
+
+    parser.add_argument("--option", action="append", default=[], type=option, metavar="METHOD.KEY=VALUE", help=help)
 
 
 def parse_options(items: list[str] | None) -> dict[str, dict]:
@@ -394,12 +388,6 @@ def task_trainer(method: str, split: Split, fold: int, settings: dict, options=N
         key: settings[key] for key in ("batch_size", "eval_every") if key in settings and key not in (options or {})
     }
     return make_trainer(method, split, seed=settings["seed"] + fold, convergence=convergence, options=options, **given)
-
-
-def test_metrics(trainer: Trainer, split: Split) -> dict:
-    """Test error and NLL of the trained engine on the whole test part."""
-    p = trainer.engine.predict_proba(split.X_test)
-    return {"error": error_rate(p, split.y_test), "nll": negative_log_likelihood(p, split.y_test)}
 
 
 # ----- time to quality (DESIGN §6) ----------------------------------------------------------------------------

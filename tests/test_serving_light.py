@@ -12,7 +12,8 @@ from tornado.websocket import WebSocketHandler
 
 from explorer.dashboard import serve_in_background
 from explorer.dashboard.budget import RefreshBudget
-from explorer.tools.loadtest import PATCH, LightSession, longest_gap, run_light, static_file
+from explorer.tools.benchmark import PATCH
+from explorer.tools.loadtest import LightSession, longest_gap, run_light, static_file
 
 DEADLINE = 120.0  # s: a failsafe on a loaded machine
 

@@ -22,106 +22,77 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+import psutil
 
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.tools import served_in_chromium
 
 DESCRIPTION = "Served dashboard: SVI iterations/s vs headless Model, update rate, bytes per update, memory"
 APP_CORES, BROWSER_CORES = {0}, {1}  # with --pin
+PATCH = re.compile(r'"msgtype":\s*"PATCH-DOC"')  # the header of a Bokeh message that changes the page
 
 
 def resident_mb() -> float:
-    """This process's resident set size in MB (Linux /proc)."""
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024.0
-    return float("nan")
-
-
-def _ticks(pid: int | str) -> int:
-    """Clock ticks of CPU (user + system) used so far by process `pid` (or one thread: "pid/task/tid"), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
+    """This process's resident set size in MB."""
+    return psutil.Process().memory_info().rss / 2**20
 
 
 def cpu_seconds() -> dict:
     """CPU seconds so far of this process, of its descendant Chromium processes, and of the whole machine (busy)."""
-    browser = 0
-    for pid in descendants():
-        with contextlib.suppress(OSError):  # a process that ended meanwhile
-            if "chrom" in Path(f"/proc/{pid}/comm").read_text():
-                browser += _ticks(pid)
-    busy = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    tick = os.sysconf("SC_CLK_TCK")
-    user, nice, system, _, _, irq, softirq, steal = busy[:8]  # guest time is already inside user
+    browser = 0.0
+    for process in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):  # a process that ended meanwhile
+            if "chrom" in process.name():
+                browser += sum(process.cpu_times()[:2])  # user + system
+    machine = psutil.cpu_times()  # guest time is already inside user
     return {
-        "app": _ticks(os.getpid()) / tick,
-        "browser": browser / tick,
-        "machine": (user + nice + system + irq + softirq + steal) / tick,
+        "app": sum(psutil.Process().cpu_times()[:2]),
+        "browser": browser,
+        "machine": machine.user + machine.nice + machine.system + machine.irq + machine.softirq + machine.steal,
     }
-
-
-def _tasks() -> list[int]:
-    """The thread ids of this process."""
-    return [int(task.name) for task in Path("/proc/self/task").iterdir()]
-
-
-def descendants(pid: int | None = None) -> list[int]:
-    """Process ids of every descendant of process `pid` (default this one: the Playwright driver, Chromium and its
-    children; a forked server's processes), from Linux /proc."""
-    children: dict[str, list[str]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parent = (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
-            except OSError:
-                continue
-            children.setdefault(parent, []).append(entry.name)
-    found, todo = [], [str(os.getpid() if pid is None else pid)]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(int(child))
-            todo.append(child)
-    return found
 
 
 def pin(app_cores: set[int], browser_cores: set[int]) -> dict:
     """Put every thread of this process on `app_cores` and every descendant process (with all its threads) on
     `browser_cores`. Returns the affinities now in force: {"app": sorted cores of this process's threads,
     "browser": sorted cores of its descendants' threads, "browser_processes": how many}."""
-    app, browser = set(), set()
-    for tid in _tasks():
-        with contextlib.suppress(ProcessLookupError):
-            os.sched_setaffinity(tid, app_cores)
-            app |= os.sched_getaffinity(tid)
-    processes = descendants()
-    for pid in processes:
-        with contextlib.suppress(ProcessLookupError, FileNotFoundError):
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                with contextlib.suppress(ProcessLookupError):
-                    os.sched_setaffinity(int(task.name), browser_cores)
-                    browser |= os.sched_getaffinity(int(task.name))
-    return {"app": sorted(app), "browser": sorted(browser), "browser_processes": len(processes)}
+    processes = psutil.Process().children(recursive=True)
+    found: dict[str, set] = {"app": set(), "browser": set()}
+    for role, cores, group in (("app", app_cores, [psutil.Process()]), ("browser", browser_cores, processes)):
+        for process in group:
+            with contextlib.suppress(psutil.Error):
+                for thread in process.threads():
+                    with contextlib.suppress(ProcessLookupError):
+                        os.sched_setaffinity(thread.id, cores)
+                        found[role] |= os.sched_getaffinity(thread.id)
+    return {"app": sorted(found["app"]), "browser": sorted(found["browser"]), "browser_processes": len(processes)}
 
 
 class Traffic:
     """Counts the websocket frames and bytes the page receives (a Bokeh message is several frames: header,
-    metadata, content and one per binary buffer)."""
+    metadata, content and one per binary buffer) and notes when each message that changes the page (PATCH-DOC: a
+    refresh) arrived, counted in the browser (the sessions of a forked server live in other processes)."""
 
     def __init__(self, page):
         self.frames = 0
         self.bytes = 0
+        self.patch_times: list[float] = []
         page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+
+    @property
+    def patches(self) -> int:
+        return len(self.patch_times)
 
     def _received(self, payload) -> None:
         self.frames += 1
         self.bytes += len(payload.encode() if isinstance(payload, str) else payload)
+        if isinstance(payload, str) and PATCH.search(payload[:200]):
+            self.patch_times.append(time.monotonic())
 
 
 def headless_rate(model, seconds: float) -> tuple[float, float]:

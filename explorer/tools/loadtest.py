@@ -43,11 +43,14 @@ from contextlib import ExitStack, contextmanager
 from itertools import product
 from pathlib import Path
 
+import psutil
+
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
+from explorer.bench.grid import dask_client
 from explorer.dashboard import chromium
 from explorer.dashboard.app import Dashboard
 from explorer.tools import free_port, served_in_chromium
-from explorer.tools.benchmark import _tasks, _ticks, descendants, resident_mb
+from explorer.tools.benchmark import Traffic, resident_mb
 
 DESCRIPTION = "Served dashboard under load: N training sessions, another client's latency, memory and threads"
 MAX_SESSIONS, MAX_SECONDS = 24, 120
@@ -55,7 +58,6 @@ SAMPLE_SECONDS = 0.25
 # The costliest run the budget lets a link ask for on generated data: k-means++ for 999 inducing points on 80,000
 # rows (≈ 3.5 s here) and evaluations on 10,000 rows at m = 999 (≈ 2.3 s each).
 HEAVY_LINK = "?dataset=moons&n_points=100000&n_inducing=999&batch_size=200"
-PATCH = re.compile(r'"msgtype":\s*"PATCH-DOC"')  # the header of a Bokeh message that changes the page
 COUNTER = re.compile(r"^iteration \d+")  # the Train tab's iteration counter
 SWEEPS = re.compile(r"sweep (\d+) of \d+ per chain")  # the MCMC tab's progress
 MCMC_SWEEPS = 20_000  # sweeps per chain of a class's MCMC comparison: it outlasts any run of the load test
@@ -186,15 +188,16 @@ def longest_gap(times: list[float], start: float, end: float) -> float:
 
 
 def process_cpu_seconds(pid: int) -> tuple[float, float]:
-    """CPU seconds (user + system) used so far by process `pid` and every process it started that still runs
-    (Linux /proc: a forked server's processes): (all their threads, their main threads only — where
-    `xgpc-explorer serve` runs its event loop, so every refresh's collection, rendering, serialisation and send)."""
-    total, loop = 0, 0
-    for process in [pid, *descendants(pid)]:
-        with contextlib.suppress(OSError):  # a process that ended meanwhile
-            ticks = _ticks(process), _ticks(f"{process}/task/{process}")
-            total, loop = total + ticks[0], loop + ticks[1]
-    return total / os.sysconf("SC_CLK_TCK"), loop / os.sysconf("SC_CLK_TCK")
+    """CPU seconds (user + system) used so far by process `pid` and every process it started that still runs (a
+    forked server's processes): (all their threads, their main threads only — where `xgpc-explorer serve` runs its
+    event loop, so every refresh's collection, rendering, serialisation and send)."""
+    total, loop = 0.0, 0.0
+    server = psutil.Process(pid)
+    for process in [server, *server.children(recursive=True)]:
+        with contextlib.suppress(psutil.Error, StopIteration):  # a process that ended meanwhile
+            main = next(thread for thread in process.threads() if thread.id == process.pid)
+            total, loop = total + sum(process.cpu_times()[:2]), loop + main.user_time + main.system_time
+    return total, loop
 
 
 class Client(threading.Thread):
@@ -249,7 +252,7 @@ class Monitor(threading.Thread):
                     [d.refreshes for d in self.dashboards],
                     [d.model.iteration for d in self.dashboards],
                     resident_mb(),
-                    len(_tasks()),
+                    psutil.Process().num_threads(),
                 )
             )
             self._done.wait(SAMPLE_SECONDS)
@@ -265,12 +268,9 @@ class Monitor(threading.Thread):
 
     def gap(self, index: int) -> float:
         """The longest time dashboard `index` went without a new refresh (to within SAMPLE_SECONDS)."""
-        longest, since = 0.0, self.samples[0][0]
-        for (t, refreshes, *_), (_, before, *_) in zip(self.samples[1:], self.samples):
-            if refreshes[index] > before[index]:
-                since = t
-            longest = max(longest, t - since)
-        return longest
+        pairs = zip(self.samples[1:], self.samples)
+        refreshed = [t for (t, now, *_), (_, before, *_) in pairs if now[index] > before[index]]
+        return longest_gap(refreshed, self.samples[0][0], self.samples[-1][0])
 
 
 def static_file(url: str) -> str:
@@ -321,7 +321,7 @@ def run_load(
 ) -> dict:
     """N sessions train for `seconds` (with `heavy`: N − 1 train, one opens HEAVY_LINK and trains on it); the
     numbers of one row."""
-    base = (resident_mb(), len(_tasks()))
+    base = (resident_mb(), psutil.Process().num_threads())
     errors: list[str] = []
     opened = [open_session(browser, url, sessions, errors) for _ in range(n - 1 if heavy else n)]
     if heavy:
@@ -392,27 +392,10 @@ def run_load(
         "RSS after MB": resident_mb(),
         "threads before": base[1],
         "threads max": max(s[4] for s in monitor.samples),
-        "threads after": len(_tasks()),
+        "threads after": psutil.Process().num_threads(),
         "sessions kept after": sum(isinstance(thing, Dashboard) for thing in gc.get_objects()),
         "error texts": (errors + worker_errors + client.failures)[:5],
     }
-
-
-class PageCounts:
-    """The refreshes a page of the served app receives: Bokeh messages that change the page (PATCH-DOC) over its
-    websocket, counted in the browser (the sessions of a forked server live in other processes)."""
-
-    def __init__(self, page):
-        self.patch_times: list[float] = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self._received))
-
-    @property
-    def patches(self) -> int:
-        return len(self.patch_times)
-
-    def _received(self, payload) -> None:
-        if isinstance(payload, str) and PATCH.search(payload[:200]):
-            self.patch_times.append(time.monotonic())
 
 
 def page_number(page, pattern: re.Pattern, group: int = 0) -> int:
@@ -426,9 +409,9 @@ def page_number(page, pattern: re.Pattern, group: int = 0) -> int:
 
 def open_live(browser, url: str, errors: list):
     """A page in a fresh browser context at `url`, waited for until it shows its iteration counter; returns (context,
-    page, its PageCounts, seconds from the request to a live page)."""
+    page, its Traffic, seconds from the request to a live page)."""
     context, page = new_page(browser, errors)
-    counts = PageCounts(page)
+    counts = Traffic(page)
     start = time.monotonic()
     page.goto(url)
     page.get_by_role("button", name="Play").wait_for()
@@ -596,10 +579,8 @@ def heavy_jobs_on(workers: int, scheduler: str | None):
     if workers == 0:
         yield scheduler
         return
-    from distributed import LocalCluster
-
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
-        yield cluster.scheduler_address
+    with dask_client(workers=workers) as client:
+        yield client.scheduler.address
 
 
 def classroom(args) -> int:

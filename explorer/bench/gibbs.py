@@ -13,12 +13,14 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 from scipy.linalg import lapack
 
 from explorer import polyagamma
-from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, median_seconds, pinned_blas
+from explorer.bench import common
+from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
 from explorer.console import whole_number
 from explorer.data import datasets
 from explorer.gibbs import GibbsSampler, seconds_per_sweep_estimate
@@ -44,10 +46,10 @@ def synthetic_problem(n: int, rng: np.random.Generator, family: str = "rbf") -> 
     return X, y, make_kernel(family, np.sqrt(8.0), 1.0, 1e-6)
 
 
-def floor_parts(sampler: GibbsSampler, number: int) -> dict[str, Callable[[], float]]:
-    """Timers (mean seconds of `number` calls) for the floor's parts at the sampler's state, as raw LAPACK calls:
-    n PG draws; one Cholesky (dpotrf) of P = K⁻¹ + Ω, timed as copy-into-a-reused-buffer + dpotrf minus the copy
-    alone (warm caches, as in a sweep); two triangular solves (dtrtrs)."""
+def floor_parts(sampler: GibbsSampler) -> dict[str, Callable[[], object]]:
+    """The floor's parts at the sampler's state, as raw LAPACK calls: n PG draws; one Cholesky (dpotrf) of
+    P = K⁻¹ + Ω, timed as copy-into-a-reused-buffer + dpotrf ("copy and cholesky") minus the copy alone (warm
+    caches, as in a sweep); two triangular solves (dtrtrs)."""
     rng = np.random.default_rng(1)
     f = sampler.f[0]
     P = np.asfortranarray(sampler.K_inv + np.diag(polyagamma.sample(f, rng)))
@@ -59,20 +61,18 @@ def floor_parts(sampler: GibbsSampler, number: int) -> dict[str, Callable[[], fl
         np.copyto(work, P)
         lapack.dpotrf(work, lower=1, overwrite_a=1, clean=0)
 
-    def timer(fn):
-        return lambda: median_seconds(fn, repeats=1, number=number)
-
-    copy, factor = timer(lambda: np.copyto(work, P)), timer(copy_and_factor)
     return {
-        "cholesky": lambda: factor() - copy(),
-        "solves": timer(lambda: lapack.dtrtrs(R, lapack.dtrtrs(R, b, lower=1)[0], lower=1, trans=1)),
-        "pg": timer(lambda: polyagamma.sample(f, rng)),
+        "copy and cholesky": copy_and_factor,
+        "copy": lambda: np.copyto(work, P),
+        "solves": lambda: lapack.dtrtrs(R, lapack.dtrtrs(R, b, lower=1)[0], lower=1, trans=1),
+        "pg": lambda: polyagamma.sample(f, rng),
     }
 
 
 def sweep_rows(sizes: list[int], repeats: int, family: str = "rbf") -> list[dict]:
-    """Per n: each repeat times the precision sweep, the whitened sweep and the floor back to back (so a burst of
-    load from other processes hits all of them); medians over repeats, ratios are medians of per-repeat ratios."""
+    """Per n: each repeat times the precision sweep, the whitened sweep and the floor's parts in turn
+    (`common.interleaved_times`: a burst of load from other processes hits all of them); medians over repeats,
+    ratios are medians of per-repeat ratios."""
     rows = []
     for n in sizes:
         X, y, kernel = synthetic_problem(n, np.random.default_rng(n), family)
@@ -85,22 +85,21 @@ def sweep_rows(sizes: list[int], repeats: int, family: str = "rbf") -> list[dict
         }
         for sampler in samplers.values():
             sampler.step(2)  # warm-up, and away from the overdispersed start
-        floor = floor_parts(samplers["precision"], number)
         sweeps = {"precision": number, "whitened": max(2, number // 3)}
-        times: dict[str, list[float]] = {key: [] for key in ("precision", "whitened", *floor)}
-        for _ in range(repeats):
-            for form, sampler in samplers.items():
-                times[form].append(median_seconds(lambda: sampler.step(sweeps[form]), repeats=1) / sweeps[form])
-            for part, timer in floor.items():
-                times[part].append(timer())
-        floor_total = np.sum([times[part] for part in floor], axis=0)
+        blocks = {form: (partial(sampler.step, sweeps[form]), sweeps[form]) for form, sampler in samplers.items()}
+        for part, fn in floor_parts(samplers["precision"]).items():
+            blocks[part] = (lambda fn=fn: [fn() for _ in range(number)], number)
+        times = common.interleaved_times(blocks, repeats)
+        times["cholesky"] = times.pop("copy and cholesky") - times.pop("copy")
+        floor = ("cholesky", "solves", "pg")
+        times["floor"] = np.sum([times[part] for part in floor], axis=0)
         row: dict = {
             "n": n,
             "precision ms": 1e3 * np.median(times["precision"]),
             "whitened ms": 1e3 * np.median(times["whitened"]),
-            "floor ms": 1e3 * np.median(floor_total),
-            "precision / floor": float(np.median(np.array(times["precision"]) / floor_total)),
-            "whitened / floor": float(np.median(np.array(times["whitened"]) / floor_total)),
+            "floor ms": 1e3 * np.median(times["floor"]),
+            "precision / floor": common.median_ratio(times, "precision", "floor"),
+            "whitened / floor": common.median_ratio(times, "whitened", "floor"),
         }
         row.update({f"floor {part} ms": 1e3 * np.median(times[part]) for part in floor})
         rows.append(row)

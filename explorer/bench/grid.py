@@ -15,30 +15,11 @@ Results are the serial run's for the same seeds when the fits are: a fit stopped
 convergence rule gives the same numbers anywhere (one BLAS thread, the same seed-derived streams); a time budget
 stops each fit where that machine's speed puts it, serially or not.
 
-Adding a study (such as `bench multiclass`) to the grid:
-
-1. Write its unit of work as a module-level function of plain, picklable arguments (names, numbers, a dict of
-   settings) that loads its own data (a registered name or a file path: `protocol.shared_dataset`, or
-   `protocol.task_split` for a fold ready to train, each read once per worker) and returns a picklable record
-   (dicts, floats, numpy arrays): it runs in another process.
-2. In its `parse_arguments`, call `grid.add_arguments(parser)` on its `common.BenchParser`.
-3. In its `main`, list the grid and run it::
-
-       tasks = [
-           grid.Task(
-               (name, f"fold {fold + 1}", method),
-               fit,
-               (name, fold, method, config),
-               units=args.seconds,
-               depends_on=(protocol.file_version(name, args.protocol),),
-           )
-           for name in args.datasets
-           for fold in range(args.folds)
-           for method in args.methods
-       ]
-       records = grid.run(tasks, args)  # one result per task, in this order
-
-   then summarise `records` and call `common.finish` as a serial study does.
+A study on the grid (as `bench table1`, `race`, `inducing`, `multiclass`): its unit of work is a module-level
+function of plain, picklable arguments that loads its own data (`protocol.shared_dataset` or `protocol.task_split`,
+each read once per worker) and returns a picklable record; its parser calls `add_arguments`; its `main` lists
+`Task(key, function, args, units, depends_on=(protocol.file_version(…),))` for every unit, takes `run(tasks, args)`
+(one result per task, in order) and summarises them for `common.finish` as a serial study does.
 """
 
 from __future__ import annotations

@@ -80,13 +80,6 @@ def thinned(history, points: int = TRACE_POINTS) -> dict:
     return {name: history.column(name)[rows] for name in ("seconds", "iteration", "test_nll", "test_error", "elbo")}
 
 
-def settings_of(args) -> dict:
-    """What every fit of the grid needs from the parsed arguments (a plain dict: it travels to the workers)."""
-    keys = ("protocol", "k", "seed", "m", "nugget", "monitor_points", "kernel", "batch_size", "convergence")
-    keys += ("eval_every", "seconds", "iterations")
-    return {**{key: getattr(args, key) for key in keys}, "options": P.parse_options(args.option)}
-
-
 def fit(name: str, fold: int, method: str, settings: dict) -> dict:
     """One fit of the grid: `method` on fold `fold` (0-based) of data set `name` (a registered name or a file),
     stopped by the convergence rule, the iteration limit or the time cap; its record (test metrics, time, kernel,
@@ -116,8 +109,11 @@ def fit(name: str, fold: int, method: str, settings: dict) -> dict:
 
 
 def tasks(args) -> list[grid.Task]:
-    """The grid: one task per (data set, fold, method)."""
-    settings = settings_of(args)
+    """The grid: one task per (data set, fold, method), each given what its fit needs from the parsed arguments (a
+    plain dict: it travels to the workers)."""
+    keys = ("protocol", "k", "seed", "m", "nugget", "monitor_points", "kernel", "batch_size", "convergence")
+    keys += ("eval_every", "seconds", "iterations")
+    settings = {**{key: getattr(args, key) for key in keys}, "options": P.parse_options(args.option)}
     return [
         grid.Task(
             (name, f"fold {fold + 1}/{args.folds}", method),

@@ -7,24 +7,24 @@ import pkgutil
 import sys
 
 
+def _benchmark(name: str):
+    """The module of benchmark `name` (it has a `DESCRIPTION` and a `main`), or None."""
+    if name == "common" or name not in {info.name for info in pkgutil.iter_modules(__path__)}:
+        return None
+    module = importlib.import_module(f"{__name__}.{name}")
+    return module if hasattr(module, "main") and hasattr(module, "DESCRIPTION") else None
+
+
 def available() -> dict[str, str]:
     """Benchmark name → one-line description, discovered from the modules of this package."""
-    names = {}
-    for info in pkgutil.iter_modules(__path__):
-        if info.name == "common":
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        if hasattr(module, "main") and hasattr(module, "DESCRIPTION"):
-            names[info.name] = module.DESCRIPTION
-    return names
+    modules = {info.name: _benchmark(info.name) for info in pkgutil.iter_modules(__path__)}
+    return {name: module.DESCRIPTION for name, module in modules.items() if module is not None}
 
 
 def run(name: str, argv: list[str]) -> int:
     """Run benchmark `name` with its options `argv` (only its module is imported: a usage error is quick)."""
-    module = None
-    if name != "common" and name in {info.name for info in pkgutil.iter_modules(__path__)}:
-        module = importlib.import_module(f"{__name__}.{name}")
-    if not (hasattr(module, "main") and hasattr(module, "DESCRIPTION")):
+    module = _benchmark(name)
+    if module is None:
         listing = "\n".join(f"  {n:12s} {d}" for n, d in sorted(available().items()))
         raise SystemExit(f"unknown benchmark {name!r}; available:\n{listing}")
     from explorer.bench.grid import GridFailed

@@ -300,11 +300,10 @@ def new_page(browser, errors: list):
 
 
 def open_session(browser, url: str, sessions: list, errors: list):
-    """A page in a fresh browser context at `url`, live; returns (context, page, its Dashboard)."""
-    context, page = new_page(browser, errors)
+    """A page in a fresh browser context at `url`, live (`open_live`) and its Dashboard in `sessions`; returns
+    (context, page, its Dashboard)."""
     count = len(sessions)
-    page.goto(url)
-    page.get_by_role("button", name="Play").wait_for()
+    context, page, _, _ = open_live(browser, url, errors)
     while len(sessions) == count:
         page.wait_for_timeout(50)
     return context, page, sessions[count]
@@ -449,9 +448,11 @@ def forked_server(port: int, num_procs: int, scheduler: str | None, home: Path =
         server.wait(timeout=60)
 
 
-def _class_row(first: tuple, last: tuple, patch_times: list, newcomer: float, client: Client) -> dict:
-    """The numbers of one row of the class: `first` and `last` are samples (time, refreshes per session, iterations
-    per session, sweeps per MCMC session, the server's CPU seconds) at the ends of the measured window."""
+def _class_row(
+    clients: str, mcmc: int, first: tuple, last: tuple, patch_times: list, newcomer: float, client: Client, errors: list
+) -> dict:
+    """One row of the class: `first` and `last` are samples (time, refreshes per session, iterations per session,
+    sweeps per MCMC session, the server's CPU seconds) at the ends of the measured window, `errors` the sessions'."""
     elapsed = last[0] - first[0]
     refreshes = [(b - a) / elapsed for a, b in zip(first[1], last[1])]
     iterations = [(b - a) / elapsed for a, b in zip(first[2], last[2])]
@@ -459,7 +460,11 @@ def _class_row(first: tuple, last: tuple, patch_times: list, newcomer: float, cl
     cpu, loop = last[4][0] - first[4][0], last[4][1] - first[4][1]
     page_load = _quantiles(client.page_times, first[0], last[0])
     total_refreshes, total_iterations = sum(last[1]) - sum(first[1]), sum(last[2]) - sum(first[2])
+    errors = errors + client.failures
     return {
+        "clients": clients,
+        "sessions": len(patch_times),
+        "MCMC sessions": mcmc,
         "refreshes/s median": statistics.median(refreshes),
         "refreshes/s least": min(refreshes),
         "longest gap s": max(longest_gap(times, first[0], last[0]) for times in patch_times),
@@ -474,6 +479,8 @@ def _class_row(first: tuple, last: tuple, patch_times: list, newcomer: float, cl
         "page median s": page_load[0],
         "page max s": page_load[1],
         "static median s": _quantiles(client.static_times, first[0], last[0])[0],
+        "errors": len(errors),
+        "error texts": errors[:5],
     }
 
 
@@ -514,15 +521,8 @@ def run_classroom(browser, url: str, server: int, n: int, mcmc: int, seconds: fl
     client.stop()
     for context, *_ in trainers + heavy:
         context.close()
-    row = _class_row(first, last, [counts.patch_times for _, _, counts, _ in trainers], newcomer[3], client)
-    return {
-        "clients": "chromium",
-        "sessions": n,
-        "MCMC sessions": mcmc,
-        **row,
-        "errors": len(errors) + len(client.failures),
-        "error texts": (errors + client.failures)[:5],
-    }
+    patch_times = [counts.patch_times for _, _, counts, _ in trainers]
+    return _class_row("chromium", mcmc, first, last, patch_times, newcomer[3], client, errors)
 
 
 async def _light_class(url: str, server: int, n: int, seconds: float, client: Client) -> dict:
@@ -548,16 +548,8 @@ async def _light_class(url: str, server: int, n: int, seconds: float, client: Cl
     client.stop()
     for session in sessions:
         await session.close()
-    row = _class_row(first, last, [s.patch_times for s in sessions], live, client)
-    errors = [error for s in sessions + [newcomer] for error in s.errors] + client.failures
-    return {
-        "clients": "light",
-        "sessions": n,
-        "MCMC sessions": 0,
-        **row,
-        "errors": len(errors),
-        "error texts": errors[:5],
-    }
+    errors = [error for s in sessions + [newcomer] for error in s.errors]
+    return _class_row("light", 0, first, last, [s.patch_times for s in sessions], live, client, errors)
 
 
 def run_light(url: str, static: str, server: int, n: int, seconds: float, page_every: float) -> dict:

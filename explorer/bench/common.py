@@ -72,11 +72,6 @@ def median_ratio(times: dict, numerator, denominator) -> float:
     return float(np.median(top / times[denominator]))
 
 
-def median_seconds(fn, repeats: int = 5, number: int = 1) -> float:
-    """Median over `repeats` of the mean wall time of `number` calls of fn()."""
-    return medians(interleaved_times({"fn": (lambda: [fn() for _ in range(number)], number)}, repeats))["fn"]
-
-
 def write_json(path: str | Path, payload: dict) -> None:
     """Write payload (plain types and numpy scalars/arrays) as indented JSON."""
 

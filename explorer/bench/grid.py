@@ -125,24 +125,17 @@ def run(tasks: Sequence[Task], args: argparse.Namespace, log=None) -> list:
     log = log if log is not None else sys.stderr
     threads = getattr(args, "threads", 1)
     if getattr(args, "scheduler", None) is None and getattr(args, "workers", None) is None:
-        return run_serially(tasks, threads, log)
+        report, results = _Report(tasks, log), []
+        with threadpool_limits(limits=threads):  # here, in order (a failure raises)
+            for task in tasks:
+                start = time.perf_counter()
+                results.append(task.function(*task.args))
+                report.finished(task, time.perf_counter() - start)
+        return results
     store = None if getattr(args, "no_write_md", False) else Path(args.results) / STORE
     with dask_client(args.scheduler, args.workers) as client:
         print(f"grid of {len(tasks)} tasks on {client.dashboard_link or client.scheduler.address}", file=log)
         return run_on_cluster(tasks, client, store=store, threads=threads, log=log)
-
-
-def run_serially(tasks: Sequence[Task], threads: int = 1, log=None) -> list:
-    """Each task's result, computed in this process in order with BLAS pinned to `threads` (a failure raises)."""
-    log = log if log is not None else sys.stderr
-    report = _Report(tasks, log)
-    results = []
-    with threadpool_limits(limits=threads):
-        for task in tasks:
-            start = time.perf_counter()
-            results.append(task.function(*task.args))
-            report.finished(task, time.perf_counter() - start)
-    return results
 
 
 def run_on_cluster(tasks: Sequence[Task], client, *, store: Path | None = None, threads: int = 1, log=None) -> list:
@@ -150,6 +143,7 @@ def run_on_cluster(tasks: Sequence[Task], client, *, store: Path | None = None, 
     on `log` as it finishes. With a `store` folder a task whose result is there is not run again and each finished
     result is written there. Raises `GridFailed` (after every task ended) when tasks failed or were lost."""
     from distributed import as_completed
+    from distributed.scheduler import KilledWorker
 
     log = log if log is not None else sys.stderr
     report = _Report(tasks, log)
@@ -183,28 +177,22 @@ def run_on_cluster(tasks: Sequence[Task], client, *, store: Path | None = None, 
         task = tasks[index]
         try:
             result, seconds = future.result()
-        except Exception as err:  # the task raised, or its worker died (KilledWorker): report it, run the rest
-            failures.append((task.name, describe_failure(err)))
+        except Exception as err:  # the task raised, or its worker died: report it, run the rest
+            died = "the worker running it died (KilledWorker: the scheduler gave up after losing it on every try)"
+            failures.append((task.name, died if isinstance(err, KilledWorker) else f"{type(err).__name__}: {err}"))
             report.failed(task, failures[-1][1])
         else:
             results[index] = result
             if store is not None:
-                _write_atomically(store / task.file_name(), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+                partial = store / (task.file_name() + ".partial")  # renamed once whole: a killed run leaves no half
+                partial.write_bytes(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+                partial.replace(store / task.file_name())
             report.finished(task, seconds)
         future.release()
         submit_while_threads_are_free()
     if failures:
         raise GridFailed(failures, len(results), store)
     return [results[index] for index in range(len(tasks))]
-
-
-def describe_failure(err: BaseException) -> str:
-    """One line for a failed task: its exception, or that the worker running it died."""
-    from distributed.scheduler import KilledWorker
-
-    if isinstance(err, KilledWorker):
-        return "the worker running it died (KilledWorker: the scheduler gave up after losing it on every try)"
-    return f"{type(err).__name__}: {err}"
 
 
 @contextlib.contextmanager
@@ -222,13 +210,6 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         Client(cluster) as client,
     ):
         yield client
-
-
-def _write_atomically(path: Path, content: bytes) -> None:
-    """Write `content` to `path` through a temporary file, so a killed run leaves no half-written result."""
-    partial = path.with_name(path.name + ".partial")
-    partial.write_bytes(content)
-    partial.replace(path)
 
 
 class _Report:

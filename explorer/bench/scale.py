@@ -264,12 +264,6 @@ def peak_memory_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
 
 
-def minibatch_read_ms(source, batch_size: int, repeats: int = 300) -> float:
-    """Median milliseconds to draw and read one minibatch of `batch_size` rows from `source` (what a step reads)."""
-    rng = np.random.default_rng(12345)
-    return 1e3 * common.median_seconds(lambda: source.batch(source.sample(rng, batch_size)), repeats)
-
-
 def run_options(args, n: int) -> dict:
     """`recipe.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
     return dict(
@@ -325,7 +319,9 @@ def run_size(
         client,
         lambda text: progress.show(args.seconds, f"n = {n:,}: {text}"),
     )
-    read_ms = minibatch_read_ms(engine.source, args.batch_size)
+    rng, source = np.random.default_rng(12345), engine.source  # the median time to draw and read one minibatch
+    read = {"read": (lambda: source.batch(source.sample(rng, args.batch_size)), 1)}
+    read_ms = 1e3 * common.medians(common.interleaved_times(read, 300))["read"]
     in_turn = ratio_in_turn(engine, reference)  # steps on: after the test scores
     progress.advance(args.seconds, f"n = {n:,}")
     return {

@@ -299,16 +299,6 @@ def new_page(browser, errors: list):
     return context, page
 
 
-def open_session(browser, url: str, sessions: list, errors: list):
-    """A page in a fresh browser context at `url`, live (`open_live`) and its Dashboard in `sessions`; returns
-    (context, page, its Dashboard)."""
-    count = len(sessions)
-    context, page, _, _ = open_live(browser, url, errors)
-    while len(sessions) == count:
-        page.wait_for_timeout(50)
-    return context, page, sessions[count]
-
-
 def _quantiles(times: list[tuple[float, float]], start: float, end: float) -> tuple[float, float]:
     """(median, largest) seconds of the fetches that started between start and end."""
     chosen = [seconds for begun, seconds in times if start <= begun <= end]
@@ -322,7 +312,13 @@ def run_load(
     numbers of one row."""
     base = (resident_mb(), psutil.Process().num_threads())
     errors: list[str] = []
-    opened = [open_session(browser, url, sessions, errors) for _ in range(n - 1 if heavy else n)]
+    opened = []
+    for _ in range(n - 1 if heavy else n):  # each live and its Dashboard in `sessions`
+        count = len(sessions)
+        context, page, _, _ = open_live(browser, url, errors)
+        while len(sessions) == count:
+            page.wait_for_timeout(50)
+        opened.append((context, page, sessions[count]))
     if heavy:
         context, heavy_page = new_page(browser, errors)
     pages, dashboards = [page for _, page, _ in opened], [dashboard for _, _, dashboard in opened]
@@ -564,17 +560,6 @@ def run_light(url: str, static: str, server: int, n: int, seconds: float, page_e
         ).result()
 
 
-@contextmanager
-def heavy_jobs_on(workers: int, scheduler: str | None):
-    """The scheduler's address for the heavy jobs: `scheduler`, or a LocalCluster of `workers` one-thread workers
-    started here for the block (`workers` 0 and no scheduler: None, the jobs stay in the server)."""
-    if workers == 0:
-        yield scheduler
-        return
-    with dask_client(workers=workers) as client:
-        yield client.scheduler.address
-
-
 def classroom(args) -> int:
     """The load test against `xgpc-explorer serve --num-procs N` for each N of --num-procs and each kind of client
     (--clients), measured by the clients, the server's CPU from /proc."""
@@ -587,8 +572,9 @@ def classroom(args) -> int:
 
             browser = chromium.launch(stack.enter_context(sync_playwright()))
             stack.callback(browser.close)
-        for workers in args.workers:
-            with heavy_jobs_on(workers, args.scheduler) as scheduler:
+        for workers in args.workers:  # the heavy jobs on a LocalCluster started here, on --scheduler, or in the server
+            with dask_client(workers=workers) if workers else contextlib.nullcontext() as local:
+                scheduler = local.scheduler.address if workers else args.scheduler
                 for kind in args.clients:
                     for procs, n, home in product(args.num_procs, args.sessions, args.server_from or [HOME]):
                         port = free_port()

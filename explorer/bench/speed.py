@@ -39,6 +39,9 @@ from explorer.xgpc import DEFAULT_HYPER_EVERY, XGPC
 DESCRIPTION = "X-GPC iterations/s vs m against the linear-algebra floor, n-independence, memory, banana time-to-NLL"
 BATCH, DIM = 100, 8
 TARGETS = {"without": 2000.0, "with": 500.0}  # iterations/s at m = s = 100
+# n, the m timed, the n timed, repeats, iterations per timing, banana's iterations: of a full run and of --quick
+FULL = (100_000, [16, 32, 64, 100, 128, 256], [10_000, 100_000, 1_000_000], 7, 300, 3000)
+QUICK = (20_000, [16, 100], [10_000, 100_000], 3, 50, 300)
 
 
 def synthetic(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -259,17 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
-    if args.quick:
-        n, sizes, n_sizes, repeats, number, banana_iterations = 20_000, [16, 100], [10_000, 100_000], 3, 50, 300
-    else:
-        n, sizes, n_sizes, repeats, number, banana_iterations = (
-            100_000,
-            [16, 32, 64, 100, 128, 256],
-            [10_000, 100_000, 1_000_000],
-            7,
-            300,
-            3000,
-        )
+    n, sizes, n_sizes, repeats, number, banana_iterations = QUICK if args.quick else FULL
     with pinned_blas(args.threads):
         print("iterations per second:", flush=True)
         rows = iteration_rows(sizes, n, repeats, number)

@@ -122,25 +122,24 @@ def train_through_page(page, dashboard, seconds: float) -> float:
 
 def served_phase(page, dashboard, traffic: Traffic, seconds: float) -> dict:
     """Train through the page's Play button for `seconds`; rates seen by the server and the browser."""
-    before = dict(
-        iteration=dashboard.model.iteration,
-        refreshes=dashboard.refreshes,
-        surface=dashboard.surface.frames,
-        frames=traffic.frames,
-        bytes=traffic.bytes,
-        points=dashboard.train.traces.buffer.seen,
-    )
-    cpu = cpu_seconds()
+
+    def counts() -> dict:
+        return {
+            "iterations": dashboard.model.iteration,
+            "refreshes": dashboard.refreshes,
+            "surface_frames": dashboard.surface.frames,
+            "frames": traffic.frames,
+            "bytes": traffic.bytes,
+            "history_rows": dashboard.train.traces.buffer.seen,
+        }
+
+    before, cpu = counts(), cpu_seconds()
     elapsed = train_through_page(page, dashboard, seconds)
+    change = {key: value - before[key] for key, value in counts().items()}
     cpu = {key: (value - cpu[key]) / elapsed for key, value in cpu_seconds().items()}
     return {
-        "iterations_per_s": (dashboard.model.iteration - before["iteration"]) / elapsed,
-        "refreshes_per_s": (dashboard.refreshes - before["refreshes"]) / elapsed,
-        "surface_frames_per_s": (dashboard.surface.frames - before["surface"]) / elapsed,
-        "frames_per_s": (traffic.frames - before["frames"]) / elapsed,
-        "bytes_per_s": (traffic.bytes - before["bytes"]) / elapsed,
-        "bytes_per_refresh": (traffic.bytes - before["bytes"]) / max(dashboard.refreshes - before["refreshes"], 1),
-        "history_rows_per_s": (dashboard.train.traces.buffer.seen - before["points"]) / elapsed,
+        **{f"{key}_per_s": value / elapsed for key, value in change.items()},
+        "bytes_per_refresh": change["bytes"] / max(change["refreshes"], 1),
         "app_cores": cpu["app"],
         "browser_cores": cpu["browser"],
         "machine_busy_cores": cpu["machine"],

@@ -266,19 +266,6 @@ def add_datasets_argument(parser: argparse.ArgumentParser, default, note: str = 
     )
 
 
-def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, entrants_help: str) -> None:
-    """The flags of a benchmark that races named entrants on one fold of several data sets (`steps`):
-    --datasets, --entrants (choices: `entrants`), --protocol, --fold, --seconds, --eval-points, --kernel, --seed."""
-    add_datasets_argument(parser, datasets)
-    parser.add_argument("--entrants", nargs="+", default=list(entrants), choices=list(entrants), help=entrants_help)
-    parser.add_argument("--protocol", choices=PROTOCOLS, default="clean")
-    parser.add_argument("--fold", type=whole_number(1, 10), default=1, help="which of 10 folds to race on (default 1)")
-    parser.add_argument("--seconds", type=positive_number, default=30.0, help="training time per entrant (default 30)")
-    add_setting_argument(parser, "eval_points", help="test rows evaluated along the way")
-    add_kernel_argument(parser)
-    add_setting_argument(parser, "seed")
-
-
 def add_budget_arguments(
     parser: argparse.ArgumentParser,
     seconds: float,

@@ -50,24 +50,24 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def race_fold(
-    split: P.Split,
-    entrants: dict[str, tuple[str, dict]],
-    seconds: float,
-    seed: int,
-    batch_size: int = 100,
-) -> dict[str, dict]:
-    """Race every entrant (label → (method, options)) for `seconds` of training on one split, all from the same seed,
-    in the fair slices of `studies.race.Race`; traces and final values per label."""
-    race = Race(
-        {
-            label: partial(
-                P.make_trainer, method, split, seed=seed, batch_size=batch_size, convergence="none", options=options
-            )
-            for label, (method, options) in entrants.items()
-        },
-        seconds,
-    )
+def race_settings(args: argparse.Namespace, *, m: int, nugget: float | None, batch_size: int) -> dict:
+    """What `race_task` needs from the parsed arguments (a plain dict: it travels to the workers)."""
+    keys = ("protocol", "seed", "eval_points", "kernel", "seconds")
+    return {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
+
+
+def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], settings: dict) -> dict:
+    """One race of a grid: every entrant (label → (method, options)) for `settings["seconds"]` of training on fold
+    `fold` (0-based) of 10 of data set `name` (a registered name or a file), all from the same seed, in the fair
+    slices of `studies.race.Race`; `settings` the protocol, seed, m, nugget, eval_points, kernel, seconds and
+    batch_size. The data set's n and each entrant's traces and final values."""
+    split = P.task_split(name, fold, settings, monitor_points=settings["eval_points"])
+    run = dict(seed=settings["seed"] + fold, batch_size=settings["batch_size"], convergence="none")
+    trainers = {
+        label: partial(P.make_trainer, method, split, options=options, **run)
+        for label, (method, options) in entrants.items()
+    }
+    race = Race(trainers, settings["seconds"])
     for _ in race.run():
         pass
     results = {}
@@ -85,21 +85,6 @@ def race_fold(
             "median_lengthscale": float(np.median(trainer.engine.kernel.lengthscale)),
             "variance": float(trainer.engine.kernel.variance),
         }
-    return results
-
-
-def race_settings(args: argparse.Namespace, *, m: int, nugget: float | None, batch_size: int) -> dict:
-    """What `race_task` needs from the parsed arguments (a plain dict: it travels to the workers)."""
-    keys = ("protocol", "seed", "eval_points", "kernel", "seconds")
-    return {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
-
-
-def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], settings: dict) -> dict:
-    """One race of a grid: the entrants on fold `fold` (0-based) of 10 of data set `name` (a registered name or a
-    file), `settings` the protocol, seed, m, nugget, eval_points, kernel, seconds and batch_size; the data set's n
-    and each entrant's results (`race_fold`)."""
-    split = P.task_split(name, fold, settings, monitor_points=settings["eval_points"])
-    results = race_fold(split, entrants, settings["seconds"], settings["seed"] + fold, settings["batch_size"])
     return {"n": len(P.shared_dataset(name, settings["protocol"])[1]), "entrants": results}
 
 

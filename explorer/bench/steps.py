@@ -13,8 +13,9 @@ import argparse
 
 from explorer.bench import grid
 from explorer.bench import protocol as P
-from explorer.bench.common import BenchParser, finish
+from explorer.bench.common import BenchParser, add_setting_argument, finish
 from explorer.bench.race import entrants_markdown, race_entrants
+from explorer.console import positive_number, whole_number
 
 DESCRIPTION = "Step-size rules for X-GPC (and EPGPC's ε) raced on each data set, natural-gradient SVGP as the reference"
 ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
@@ -36,19 +37,25 @@ ENTRANTS = {  # short name (for --entrants) → (label, method, builder options)
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
     parser = BenchParser("python -m explorer bench steps", __doc__)
-    P.add_entrant_arguments(parser, ENTRANTS, P.OFFLINE_DATASETS, "rules to race (default: all)")
+    P.add_datasets_argument(parser, P.OFFLINE_DATASETS)
+    parser.add_argument(
+        "--entrants", nargs="+", default=list(ENTRANTS), choices=list(ENTRANTS), help="rules to race (default: all)"
+    )
+    parser.add_argument("--protocol", choices=P.PROTOCOLS, default="clean")
+    parser.add_argument("--fold", type=whole_number(1, 10), default=1, help="which of 10 folds to race on (default 1)")
+    parser.add_argument("--seconds", type=positive_number, default=30.0, help="training time per entrant (default 30)")
+    add_setting_argument(parser, "eval_points", help="test rows evaluated along the way")
+    P.add_kernel_argument(parser)
+    add_setting_argument(parser, "seed")
     grid.add_arguments(parser)
     return parser.parse_args(argv)
-
-
-def markdown(races: dict[str, dict], args) -> str:
-    columns = {"final ℓ": lambda r, _: f"{r['lengthscale']:.3g}", "final σ²": lambda r, _: f"{r['variance']:.3g}"}
-    return entrants_markdown(races, args, columns, "ℓ is the geometric mean lengthscale.")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     races = race_entrants(args, ENTRANTS)
     section = f"steps: X-GPC step-size rules{P.kernel_label(args.kernel)}"
-    finish(args, section, markdown(races, args), {"races": races})
+    columns = {"final ℓ": lambda r, _: f"{r['lengthscale']:.3g}", "final σ²": lambda r, _: f"{r['variance']:.3g}"}
+    markdown = entrants_markdown(races, args, columns, "ℓ is the geometric mean lengthscale.")
+    finish(args, section, markdown, {"races": races})
     return 0

@@ -20,21 +20,30 @@ def free_port() -> int:
 
 
 @contextmanager
-def served_in_chromium(sessions: list | None = None):
-    """The app served in this process on a free port of 127.0.0.1 (`serve_in_background`: each session's Dashboard
-    appended to `sessions` once built) and a headless Debian Chromium (Playwright): yields (the app's url, the
-    browser); both stop when the block ends."""
+def headless_chromium():
+    """A headless Debian Chromium (Playwright, `dashboard.chromium.launch`), closed when the block ends."""
     from playwright.sync_api import sync_playwright
 
-    from explorer.dashboard import chromium, serve_in_background
+    from explorer.dashboard import chromium
+
+    with sync_playwright() as playwright:
+        browser = chromium.launch(playwright)
+        yield browser
+        browser.close()
+
+
+@contextmanager
+def served_in_chromium(sessions: list | None = None):
+    """The app served in this process on a free port of 127.0.0.1 (`serve_in_background`: each session's Dashboard
+    appended to `sessions` once built) and a `headless_chromium`: yields (the app's url, the browser); both stop when
+    the block ends."""
+    from explorer.dashboard import serve_in_background
 
     port = free_port()
     server = serve_in_background(port, sessions)
     try:
-        with sync_playwright() as playwright:
-            browser = chromium.launch(playwright)
+        with headless_chromium() as browser:
             yield f"http://127.0.0.1:{port}/", browser
-            browser.close()
     finally:
         server.stop()
         server.join()

@@ -39,7 +39,7 @@ import time
 import urllib.parse
 import urllib.request
 import uuid
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from itertools import product
 from pathlib import Path
 
@@ -47,9 +47,8 @@ import psutil
 
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.bench.grid import dask_client
-from explorer.dashboard import chromium
 from explorer.dashboard.app import Dashboard
-from explorer.tools import free_port, served_in_chromium
+from explorer.tools import free_port, headless_chromium, served_in_chromium
 from explorer.tools.benchmark import Traffic, resident_mb
 
 DESCRIPTION = "Served dashboard under load: N training sessions, another client's latency, memory and threads"
@@ -565,13 +564,7 @@ def classroom(args) -> int:
     (--clients), measured by the clients, the server's CPU from /proc."""
     rows = []
     os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = "1"  # the LocalCluster's workers inherit it
-    with ExitStack() as stack:
-        browser = None
-        if "chromium" in args.clients:
-            from playwright.sync_api import sync_playwright
-
-            browser = chromium.launch(stack.enter_context(sync_playwright()))
-            stack.callback(browser.close)
+    with headless_chromium() if "chromium" in args.clients else contextlib.nullcontext() as browser:
         for workers in args.workers:  # the heavy jobs on a LocalCluster started here, on --scheduler, or in the server
             with dask_client(workers=workers) if workers else contextlib.nullcontext() as local:
                 scheduler = local.scheduler.address if workers else args.scheduler

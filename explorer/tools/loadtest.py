@@ -319,7 +319,7 @@ def run_load(
             page.wait_for_timeout(50)
         opened.append((context, page, sessions[count]))
     if heavy:
-        context, heavy_page = new_page(browser, errors)
+        heavy_context, heavy_page = new_page(browser, errors)
     pages, dashboards = [page for _, page, _ in opened], [dashboard for _, _, dashboard in opened]
     client = Client(url, static_file(url), page_every)
     monitor = Monitor(dashboards)
@@ -353,9 +353,7 @@ def run_load(
         else "link at the budget's limit; "
         + (f"{heavy_dashboard.model.iteration} iterations at m = 999" if heavy_dashboard else "its run not built")
     )
-    for context, _, _ in opened:
-        context.close()
-    if heavy:
+    for context in [context for context, _, _ in opened] + ([heavy_context] if heavy else []):
         context.close()
     time.sleep(settle)  # the sessions stop their workers at once; Bokeh discards them 15–32 s after the page closed
     dashboards.clear()  # this harness's references: the server keeps none of a closed session
@@ -392,13 +390,13 @@ def run_load(
     }
 
 
-def page_number(page, pattern: re.Pattern, group: int = 0) -> int:
+def page_number(page, pattern: re.Pattern) -> int:
     """The first number in the page's first text matching `pattern` (0 if none is shown)."""
     found = page.get_by_text(pattern)
     if not found.count():
         return 0
     match = pattern.search(found.first.inner_text())
-    return int(re.search(r"\d+", match.group(group)).group()) if match else 0
+    return int(re.search(r"\d+", match.group()).group()) if match else 0
 
 
 def open_live(browser, url: str, errors: list):

@@ -40,7 +40,6 @@ from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
-from explorer.recipe import full_batch_engine
 from explorer.studies import finish
 from explorer.training import fit_to_optimum
 from explorer.xgpc import XGPC
@@ -115,9 +114,9 @@ def mean_offset(result: ComparisonResult) -> float:
 
 
 def family_engine(X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, family: str) -> XGPC:
-    """Multi-class X-GPC in the family `family` (`xgpc_stickbreaking.MULTICLASS_FAMILIES`), full (Z None) or sparse,
-    with `recipe.full_batch_engine`'s settings (full batches, constant ρ = 1: exact coordinate ascent, fixed kernel).
-    X (n, d) standardised, y (n,) K ≥ 3 class indices."""
+    """X-GPC, full (Z None) or sparse, with `recipe.full_batch_engine`'s settings (full batches, constant ρ = 1:
+    exact coordinate ascent, fixed kernel); for K ≥ 3 classes in the family `family`
+    (`xgpc_stickbreaking.MULTICLASS_FAMILIES`; two classes ignore it). X (n, d) standardised, y (n,) class indices."""
     return methods.build(
         "xgpc",
         X,
@@ -167,11 +166,6 @@ def _sampling_progress(sampler: GibbsChains, diagnostics: dict | None, stage: st
     )
 
 
-def _has_diagnostics(sampler: GibbsChains) -> bool:
-    """Whether R̂ and ESS can be computed yet: 4 sweeps after burn-in and 4 stored draws per chain."""
-    return sampler.draws_stored >= 4 and sampler.sweeps_done - sampler.burn_in >= 4
-
-
 def _sampled(sampler: GibbsChains, diagnostics_share: float) -> Generator[Progress, None, dict | None]:
     """Run the sampler to its end in steps of ≈ STEP_SECONDS, yielding a SAMPLING event after each, with R̂ and ESS
     recomputed whenever that keeps their cost below `diagnostics_share` of the time (0: never) and at the end;
@@ -181,7 +175,8 @@ def _sampled(sampler: GibbsChains, diagnostics_share: float) -> Generator[Progre
         start = time.perf_counter()
         sampler.step(size)
         size = _next_step(size, time.perf_counter() - start)
-        if diagnostics_share > 0 and _has_diagnostics(sampler) and (sampler.finished or time.perf_counter() >= due):
+        ready = sampler.draws_stored >= 4 and sampler.sweeps_done - sampler.burn_in >= 4  # R̂ and ESS can be computed
+        if diagnostics_share > 0 and ready and (sampler.finished or time.perf_counter() >= due):
             started = time.perf_counter()
             diagnostics = sampler.diagnostics()
             cost = time.perf_counter() - started
@@ -240,18 +235,14 @@ def comparison(
     logistic_softmax = n_classes > 2 and family in FAMILIES
     fitted = "joint" if logistic_softmax else family  # the logistic-softmax's joint fit, its factorised one beside it
     X_train, y_train = sampler.X, sampler.y
-
-    def engine(Z: np.ndarray | None, fitted_family: str = fitted) -> XGPC:
-        if n_classes == 2:
-            return full_batch_engine("xgpc", X_train, y_train, Z, kernel, full=Z is None)
-        return family_engine(X_train, y_train, Z, kernel, fitted_family)
-
     yield Progress(FITTING, 0.0)
-    builds = {"full": lambda: engine(None)}
+    builds = {"full": lambda: family_engine(X_train, y_train, None, kernel, fitted)}
     if n_inducing is not None:  # its time includes placing Z and building the engine
-        builds["sparse"] = lambda: engine(kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]))
+        builds["sparse"] = lambda: family_engine(
+            X_train, y_train, kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]), kernel, fitted
+        )
     if logistic_softmax:
-        builds["factorised"] = lambda: engine(None, "factorised")
+        builds["factorised"] = lambda: family_engine(X_train, y_train, None, kernel, "factorised")
     models, cost = {}, {}
     for name, build in builds.items():
         start = time.perf_counter()

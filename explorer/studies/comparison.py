@@ -205,15 +205,12 @@ def comparison(
     """Fig. 1 at a fixed kernel as a generator: fit full X-GPC (and a sparse one with `n_inducing` inducing points
     placed by k-means++ on the training inputs, as every run places them; for K ≥ 3 in the family `family`, and for
     the logistic-softmax families also a full one in the paper's factorised family) by exact coordinate ascent
-    (`recipe.full_batch_engine`, `family_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in`
-    + `n_samples` sweeps (at most `max_stored_draws` kept per chain), compare both with the sampler at the test
-    points. Yields a `Progress` after each short step (fractions non-decreasing, 1 from the end of sampling on);
-    returns the `ComparisonRun`.
+    (`family_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in` + `n_samples` sweeps (at
+    most `max_stored_draws` kept per chain), compare both with the sampler at the test points. Yields a `Progress`
+    after each short step (fractions non-decreasing, 1 from the end of sampling on); returns the `ComparisonRun`.
 
     X_train (n, d) and X_test (n*, d) standardised (as the kernel expects them), y class indices 0…K−1 (K = the
-    highest training index + 1; K ≥ 3 compares multi-class X-GPC with the exact sampler of the model of `family`:
-    `StickBreakingGibbsSampler` for "stick-breaking", `MulticlassGibbsSampler` for "joint" and "factorised", module
-    docstring; two classes ignore it), n ≤ the sampler's
+    highest training index + 1; the sampler of `family`'s model for K ≥ 3: module docstring), n ≤ the sampler's
     limit (checked, with the sampler's other settings, before any work); `subsampled_from` is recorded in the results.
     The sampler and the inducing points draw from `streams(seed)`. `diagnostics_share`: the largest share of the
     time spent on the live R̂ and ESS (0: none; the results carry the final ones either way).

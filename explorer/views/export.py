@@ -179,17 +179,16 @@ def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> bool:
     changed = False
     for axis in (ax.xaxis, ax.yaxis):
         log = axis.get_scale() == "log"
+        formatters = (
+            (axis.get_major_formatter, axis.set_major_formatter),
+            (axis.get_minor_formatter, axis.set_minor_formatter),
+        )
         if log:
-            for formatter, setter in (
-                (axis.get_major_formatter(), axis.set_major_formatter),
-                (axis.get_minor_formatter(), axis.set_minor_formatter),
-            ):
-                if type(formatter) is LogFormatterSciNotation or type(formatter) is LogFormatter:
-                    setter(
-                        PlainLogFormatter(
-                            labelOnlyBase=formatter.labelOnlyBase, minor_thresholds=formatter.minor_thresholds
-                        )
-                    )
+            for get, setter in formatters:
+                formatter = get()
+                if type(formatter) in (LogFormatter, LogFormatterSciNotation):
+                    thresholds = formatter.minor_thresholds
+                    setter(PlainLogFormatter(labelOnlyBase=formatter.labelOnlyBase, minor_thresholds=thresholds))
                     changed = True
         for _ in range(4):
             low, high = sorted(axis.get_view_interval())
@@ -210,10 +209,7 @@ def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> bool:
                 break
             if log:
                 kept = [position for position, _ in ticks[::2]]
-                for get, setter in (
-                    (axis.get_major_formatter, axis.set_major_formatter),
-                    (axis.get_minor_formatter, axis.set_minor_formatter),
-                ):
+                for get, setter in formatters:
                     setter(_only_at(get(), kept))
             else:
                 axis.set_major_locator(MaxNLocator(nbins=len(shown) - 2))

@@ -83,8 +83,9 @@ class Progress:
 @dataclass
 class ComparisonRun:
     """What a comparison did: the comparison(s) (`full`, `sparse`; for K ≥ 3 in a logistic-softmax family also
-    `factorised`, the full fit in the paper's factorised family, else None), the fitted X-GPC engines, the sampler (traces, draws), the data it ran on
-    (standardised as given) and `subsampled_from` (the size before subsampling, None if none)."""
+    `factorised`, the full fit in the paper's factorised family, else None), the fitted X-GPC engines, the sampler
+    (traces, draws), the data it ran on (standardised as given) and `subsampled_from` (the size before subsampling,
+    None if none)."""
 
     full: ComparisonResult
     sparse: ComparisonResult | None
@@ -358,8 +359,7 @@ def run_comparison(
         The study's own (`comparison`, with its defaults): `n_samples`, `burn_in`, `n_chains` (Gibbs draws kept per
         chain, discarded per chain, and chains), `n_inducing` (m of the sparse X-GPC; None: no sparse fit),
         `max_stored_draws` (draws kept for the predictive, thinned evenly), `family` (K ≥ 3: the multi-class X-GPC
-        family compared, default "stick-breaking" against the stick-breaking sampler; "joint" or "factorised"
-        against the logistic-softmax sampler, in both families).
+        family compared, default "stick-breaking"; module docstring).
 
     Returns
     -------

@@ -167,10 +167,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         (`explorer.xgpc_stickbreaking`), lays the classes on a stick in the order of `classes_` (the sorted labels)
         and fits K − 1 binary logit GPs sharing one kernel: p(classes_[0]) = σ(f_0), p(classes_[k]) = σ(f_k)
         Π_{j<k}(1 − σ(f_j)), the last class what is left. The model is not symmetric in the classes: renaming the
-        labels so that they sort differently changes the fit (measured: the test NLL moved by up to 0.06 on digits
-        and 0.07 on a generated 5-class set across five orders, and no rule, e.g. most frequent class first, beat the
-        sorted order; BENCHMARKS.md "multiclass: stick-breaking PG family (issue 29.3b)"); to put another class
-        first, relabel it so that it sorts first. "joint" and the paper's "factorised" fit the augmented
+        labels so that they sort differently changes the fit, and no other order beat the sorted one (BENCHMARKS.md
+        "multiclass: stick-breaking PG family (issue 29.3b)"); to put another class first, relabel it so that it
+        sorts first. "joint" and the paper's "factorised" fit the augmented
         logistic-softmax p(y = k | f) = σ(f_k)/Σ_j σ(f_j) instead, one latent GP per class, symmetric in the classes
         (`explorer.xgpc_multiclass`; the option `kernel_bound`, which the binary model and the stick-breaking
         logits follow, then does not apply). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo" is EP's

@@ -27,8 +27,7 @@ latent function.
 Two optimisers of q(u): `SVGPAdam` (Adam on the whitened means and Cholesky factors, all latent functions' as one
 vector: GPflow's default parameterisation, whose KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is) and
 `SVGPNatGrad` (natural-gradient steps with one ρ for all latent functions; not coordinate ascent, so ρ must be small
-or adaptive: the paper's adaptive rule settled on ρ ≈ 1e-2…1e-3 here; a constant 0.1 with kernel learning diverged
-on a9a, 0.01 worked).
+or adaptive: `schedules.DEFAULT_STEP_RULES`).
 Kernel learning alternates as in X-GPC: after each variational step, one Adam step on the kernel's log-parameters
 along the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
 natural-gradient step used (NaN for SVGPAdam). With K = 2 the softmax is a valid two-class model, but with two latent

@@ -135,29 +135,6 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
 # ----------------------------------------------------------------------------------------------- built-in 2-D sets
 
 
-def _check_generator_args(n, noise):
-    if int(n) != n or n < 4:
-        raise DataError(f"a built-in data set needs an integer n ≥ 4 rows, got n={show(n)}")
-    if not np.isfinite(noise) or noise < 0:
-        raise DataError(f"noise must be a finite number ≥ 0, got noise={show(noise)}")
-
-
-def _assemble_classes(parts: list[np.ndarray], noise: float, rng: np.random.Generator):
-    """Stack the classes' points parts[k] (n_k, 2), add N(0, noise²) to every coordinate, shuffle rows. Returns
-    (X (n, 2), y (n,) class indices: k for the rows of parts[k])."""
-    X = np.vstack(parts)
-    y = np.repeat(np.arange(len(parts), dtype=np.int64), [len(part) for part in parts])
-    X = X + noise * rng.standard_normal(X.shape)
-    order = rng.permutation(len(y))
-    return np.ascontiguousarray(X[order]), y[order]
-
-
-def _class_sizes(n: int, K: int = 2) -> tuple[int, ...]:
-    """Rows per class of an n-row set of K classes: n // K each, one more for the first n mod K (K = 2: the −1 class
-    takes the odd row)."""
-    return tuple(n // K + (k < n % K) for k in range(K))
-
-
 BUILTIN: dict[str, Callable] = {}
 """The built-in 2-D sets by name: make(n, noise, rng) → (X (n, 2), y (n,) class indices)."""
 DEFAULT_NOISE: dict[str, float] = {}
@@ -167,14 +144,23 @@ BUILTIN_CLASSES: dict[str, int] = {}
 
 def _builtin(name: str, noise: float, K: int = 2):
     """Register the built-in set `name` (default noise `noise`, K classes) from `parts(sizes, rng)`, the classes'
-    points before the noise (one (n_k, 2) array per class k, n_k = `_class_sizes(n, K)`): the set is make(n, noise,
-    rng), its arguments checked, N(0, noise²) added to every coordinate and the rows shuffled (`_assemble_classes`)."""
+    points before the noise (one (n_k, 2) array per class k, n // K rows each and one more for the first n mod K: with
+    K = 2 the −1 class takes the odd row): the set is make(n, noise, rng) → (X (n, 2), y (n,) class indices k for the
+    rows of part k), its arguments checked, N(0, noise²) added to every coordinate and the rows shuffled."""
 
     def register(parts):
         def make(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
-            _check_generator_args(n, noise)
+            if int(n) != n or n < 4:
+                raise DataError(f"a built-in data set needs an integer n ≥ 4 rows, got n={show(n)}")
+            if not np.isfinite(noise) or noise < 0:
+                raise DataError(f"noise must be a finite number ≥ 0, got noise={show(noise)}")
             rng = np.random.default_rng(rng)
-            return _assemble_classes(parts(_class_sizes(n, K), rng), noise, rng)
+            classes = parts(tuple(n // K + (k < n % K) for k in range(K)), rng)
+            X = np.vstack(classes)
+            y = np.repeat(np.arange(K, dtype=np.int64), [len(part) for part in classes])
+            X = X + noise * rng.standard_normal(X.shape)
+            order = rng.permutation(len(y))
+            return np.ascontiguousarray(X[order]), y[order]
 
         make.__name__, make.__qualname__, make.__doc__ = parts.__name__, parts.__qualname__, parts.__doc__
         BUILTIN[name], DEFAULT_NOISE[name], BUILTIN_CLASSES[name] = make, noise, K

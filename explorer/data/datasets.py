@@ -17,8 +17,8 @@ import numpy as np
 from scipy import sparse
 
 from explorer.data import readers
-from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, read_csv, read_libsvm, read_npz
-from explorer.data.registry import (
+from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, read_csv, read_libsvm, read_npz  # noqa: F401
+from explorer.data.registry import (  # noqa: F401  (re-exported, as the readers' and validation's names)
     PAPER_DATASETS,
     ChecksumWarning,
     PaperDataset,
@@ -33,50 +33,9 @@ from explorer.data.registry import (
     resolve_data_dir,
 )
 from explorer.data.sources import SOURCE_FORMATS, open_source
-from explorer.scaling import Standardizer
+from explorer.scaling import Standardizer  # noqa: F401
 from explorer.sources import DataSource, SubsetSource
-from explorer.validation import DataError, decode_labels, encode_labels, show, validate
-
-__all__ = [
-    "DataError",
-    "encode_labels",
-    "decode_labels",
-    "validate",
-    "read_csv",
-    "read_libsvm",
-    "read_npz",
-    "load_file",
-    "open_source",
-    "MAX_FILE_BYTES",
-    "MAX_DENSE_BYTES",
-    "PAPER_DATASETS",
-    "PaperDataset",
-    "ChecksumWarning",
-    "cache_dir",
-    "data_locations",
-    "resolve_data_dir",
-    "paper_availability",
-    "BUILTIN",
-    "DEFAULT_NOISE",
-    "make_banana",
-    "make_moons",
-    "make_circles",
-    "make_xor",
-    "make_blobs",
-    "make_three_blobs",
-    "make_three_spiral",
-    "make_three_xor",
-    "BUILTIN_CLASSES",
-    "load",
-    "load_with_names",
-    "available",
-    "deduplicate",
-    "load_openml",
-    "train_test_split",
-    "split_source",
-    "kfold_indices",
-    "Standardizer",
-]
+from explorer.validation import DataError, decode_labels, encode_labels, show, validate  # noqa: F401
 
 
 def load_file(path_or_file, label_column=None, *, source_name: str | None = None, out_of_core: bool = False):

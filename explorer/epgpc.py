@@ -245,12 +245,9 @@ class EPGPC(SVIEngine):
             if K_sm is None:
                 return {"t_mean": kappa @ cav.mu, "t_var": cav.quadratic_forms(kappa)}
             kappa_Sigma_B = K_sm @ cav.sandwich(B)  # κΣ₋₁B = K_sm BΣ₋₁B
-            return {
-                "t_mean": kappa @ cav.mu,
-                "t_var": np.einsum("ij,ij->i", kappa_Sigma_B, K_sm),
-                "P": np.repeat((B @ cav.mu)[None], len(kappa), axis=0),
-                "E": kappa_Sigma_B - kappa,
-            }
+            P = np.repeat((B @ cav.mu)[None], len(kappa), axis=0)
+            t_var = np.einsum("ij,ij->i", kappa_Sigma_B, K_sm)
+            return {"t_mean": kappa @ cav.mu, "t_var": t_var, "P": P, "E": kappa_Sigma_B - kappa}
         q, store = self.q, self.point_sites
         a, tau, nu = store.direction[rows], store.tau[rows], store.nu[rows]
         sigma_a = a @ q.Sigma  # rows Σa_i

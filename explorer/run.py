@@ -301,14 +301,8 @@ class Run:
             )
         if isinstance(config["kernel"], Kernel):
             config["kernel"] = {key: np.asarray(v).tolist() for key, v in config["kernel"].state_dict().items()}
-        stored = {
-            "X_train": self.X_train,
-            "X_test": self.X_test,
-            "y_train": self.y_train,
-            "y_test": self.y_test,
-            "Z": self.engine.Z,
-            **(arrays or {}),
-        }
+        stored = {name: getattr(self, name) for name in ("X_train", "X_test", "y_train", "y_test")}
+        stored.update(Z=self.engine.Z, **(arrays or {}))
         state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
         description = {
             "format": RUN_FORMAT,

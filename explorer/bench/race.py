@@ -50,12 +50,6 @@ def parse_arguments(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def race_settings(args: argparse.Namespace, *, m: int, nugget: float | None, batch_size: int) -> dict:
-    """What `race_task` needs from the parsed arguments (a plain dict: it travels to the workers)."""
-    keys = ("protocol", "seed", "eval_points", "kernel", "seconds")
-    return {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
-
-
 def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], settings: dict) -> dict:
     """One race of a grid: every entrant (label → (method, options)) for `settings["seconds"]` of training on fold
     `fold` (0-based) of 10 of data set `name` (a registered name or a file), all from the same seed, in the fair
@@ -88,9 +82,12 @@ def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], setti
     return {"n": len(P.shared_dataset(name, settings["protocol"])[1]), "entrants": results}
 
 
-def race_tasks(races: list[tuple[str, int, str]], entrants: dict, settings: dict) -> list:
-    """The grid's tasks of `races` (data set, 0-based fold, label of the fold): one `race_task` each, its cost the
-    entrants' budget, keyed by the data set's file version."""
+def race_tasks(races: list[tuple[str, int, str]], entrants: dict, args, *, m: int, nugget, batch_size: int) -> list:
+    """The grid's tasks of `races` (data set, 0-based fold, label of the fold): one `race_task` each, given what it
+    needs from the parsed arguments `args` and m, nugget, batch_size (a plain dict: it travels to the workers), its
+    cost the entrants' budget, keyed by the data set's file version."""
+    keys = ("protocol", "seed", "eval_points", "kernel", "seconds")
+    settings = {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
     return [
         grid.Task(
             (name, label),
@@ -130,8 +127,8 @@ def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dic
     on fold args.fold of every data set in args.datasets, one task of the grid per data set (`grid.run`: here or on
     a cluster, BLAS pinned to args.threads): data set → {"n", "best_nll", "entrants": label → results}."""
     entrants = {label: (method, options) for short, (label, method, options) in table.items() if short in args.entrants}
-    settings = race_settings(args, m=100, nugget=None, batch_size=100)
-    tasks = race_tasks([(name, args.fold - 1, f"fold {args.fold}") for name in args.datasets], entrants, settings)
+    folds = [(name, args.fold - 1, f"fold {args.fold}") for name in args.datasets]
+    tasks = race_tasks(folds, entrants, args, m=100, nugget=None, batch_size=100)
     races = {}
     for name, race in zip(args.datasets, grid.run(tasks, args)):
         results = race["entrants"]
@@ -261,10 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(list(argv or []))
     options = P.parse_options(args.option)
     entrants = {method: (method, options.get(method)) for method in args.methods}
-    settings = race_settings(args, m=args.m, nugget=args.nugget, batch_size=args.batch_size)
-    tasks = race_tasks(
-        [(args.dataset, fold, f"fold {fold + 1}/{args.folds}") for fold in range(args.folds)], entrants, settings
-    )
+    races = [(args.dataset, fold, f"fold {fold + 1}/{args.folds}") for fold in range(args.folds)]
+    tasks = race_tasks(races, entrants, args, m=args.m, nugget=args.nugget, batch_size=args.batch_size)
     folds = []
     for race in grid.run(tasks, args):
         results = race["entrants"]

@@ -1,8 +1,7 @@
 """`python -m explorer.tools.benchmark`: what the served dashboard costs the training it shows.
 
-It lives with the tools above the dashboard (`explorer.tools`: it imports the dashboard and the benchmarks' helpers,
-neither imports it) and writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark.
-Needs Playwright (the `test` extra) and Debian Chromium.
+It writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark. Needs Playwright (the
+`test` extra) and Debian Chromium.
 
 The app is served in this process (`pn.serve`, as `panel serve` would) and opened in headless Debian Chromium
 (Playwright). Phases alternate, `--repeats` times: (a) a headless `Model` with the same configuration trained by

@@ -199,21 +199,23 @@ def logit_pseudo_data(t: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.n
 
 def _logit_pseudo_data(t, a, v, nodes, weights) -> tuple[np.ndarray, np.ndarray]:
     """`logit_pseudo_data` on one Gauss–Hermite rule (nodes x_k, weights w_k/√π), in place on two (r, nodes) arrays."""
-    scale = np.sqrt(2.0 * np.maximum(v, 0.0))
-    scale *= t
-    z = np.multiply(scale[:, None], nodes)
-    z += (t * a)[:, None]  # z = t(a + √(2v) x_k): the nodes of N(a, v) times the label, exactly
+    z = np.multiply.outer(np.sqrt(2.0 * np.maximum(v, 0.0)), nodes)
+    z += a[:, None]
+    z *= t[:, None]  # z = t(a + √(2v) x_k): the nodes of N(a, v) times the label, exactly
     e = np.abs(z)
     np.negative(e, out=e)
     np.exp(e, out=e)  # e^{−|z|}
     r = np.add(e, 1.0)
     np.reciprocal(r, out=r)  # σ(|z|)
     e *= r  # σ(−|z|)
-    upper = r.copy()
-    np.copyto(upper, e, where=z > 0)  # σ(−z): the slope of log σ(z) is σ(−z)
+    slope = np.where(z > 0, e, r)  # σ(−z): the slope of log σ(z)
     r *= e  # σ(z)σ(−z), minus the curvature
     theta = r @ weights
-    return 2.0 * (t * (upper @ weights) + theta * a), theta
+    labels = slope @ weights
+    labels *= t
+    labels += theta * a
+    labels *= 2.0
+    return labels, theta
 
 
 def stick_breaking_bound(positions: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -122,14 +122,17 @@ def elbo_kernel_gradient(
 
 
 def stacked_posterior_products(L_P: np.ndarray, K_inv: np.ndarray, K_sm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`posterior_products` of J latent functions at once: N (J, m, m), N_j = AΣ_jA = C_jᵀC_j with C_j = L_P,j⁻¹A
-    (one triangular solve and one symmetric rank-m update each), and T (J, s, m), T_j = K_sm N_j, in one stacked
-    product. L_P (J, m, m) lower triangular with Σ_j⁻¹ = L_P,j L_P,jᵀ, K_inv = A (m, m), K_sm (s, m)."""
-    N = np.empty(L_P.shape)
+    """`posterior_products` of J latent functions at once: N (m, J, m), N[:, j] = N_j = AΣ_jA = C_jᵀC_j with
+    C_jᵀ = AL_P,j⁻ᵀ (A symmetric: a triangular solve from the right, BLAS trsm, at m = 50 about two thirds of the
+    time of the left solve L_P,j⁻¹A; then a symmetric rank-m update), and T (s, J, m), T[:, j] = T_j = K_sm N_j, all J
+    in one product K_sm (N_0 … N_J−1). L_P (J, m, m) lower triangular with Σ_j⁻¹ = L_P,j L_P,jᵀ, K_inv = A (m, m),
+    K_sm (s, m)."""
+    (J, m), s = L_P.shape[:2], len(K_sm)
+    N = np.empty((m, J, m))
     for j, L in enumerate(L_P):
-        C = lower_triangular_solve(L, K_inv.T)  # K_inv symmetric: its transpose is it in Fortran order; no GIL held
-        N[j] = C.T @ C  # a symmetric rank-m update (numpy's product of a matrix with its transpose)
-    return N, np.matmul(K_sm, N)
+        C_t = blas.dtrsm(1.0, L, K_inv, side=1, lower=1, trans_a=1)  # AL⁻ᵀ
+        np.matmul(C_t, C_t.T, out=N[:, j])  # a symmetric rank-m update (numpy's product of a matrix with its transpose)
+    return N, np.matmul(K_sm, N.reshape(m, J * m)).reshape(s, J, m)
 
 
 def summed_kernel_gradient(
@@ -156,7 +159,7 @@ def summed_kernel_gradient(
         G_mm,j/(n/s) = κᵀ(½Θ_jκ − G_sm,j/(n/s)) + ½(N_j − A + Aμ_j(Aμ_j)ᵀ)/(n/s)
 
     and ∂/∂log σ² gains −½(n/s)σ² Σ_j Σ_i θ_ij. Shapes: X_batch (s, d), Z (m, d), K_zz = kernel.cross(Z, Z), mu (J, m),
-    kappa/K_sm (s, m), (N (J, m, m), T (J, s, m)) = `stacked_posterior_products(L_P, K_inv, K_sm)`,
+    kappa/K_sm (s, m), (N (m, J, m), T (s, J, m)) = `stacked_posterior_products(L_P, K_inv, K_sm)` (T is overwritten),
     labels/theta/kappa_mu = κμ_j (s, J). Returns (L + 1,)."""
     s, m, scale = len(X_batch), len(Z), n / len(X_batch)
     A_mu = mu @ K_inv  # (J, m): rows (Aμ_j)ᵀ, A symmetric
@@ -165,14 +168,14 @@ def summed_kernel_gradient(
     G_sm, G_mm = G[:s], G[s:]
     np.multiply(theta_sum[:, None], kappa, out=G_sm)
     G_sm += (0.5 * labels - theta * kappa_mu) @ A_mu
-    N_sum = A_mu.T @ A_mu - len(mu) * K_inv
-    for j in range(len(mu)):
-        T[j] *= theta[:, j, None]
-        G_sm -= T[j]
-        N_sum += N[j]
+    T *= theta[:, :, None]
+    G_sm -= T.sum(axis=1)
     R = np.multiply((0.5 * theta_sum)[:, None], kappa)
     R -= G_sm
     np.matmul(kappa.T, R, out=G_mm)
+    N_sum = N.sum(axis=1)
+    N_sum -= len(mu) * K_inv
+    N_sum += A_mu.T @ A_mu
     G_mm += (0.5 / scale) * N_sum
     gradient = kernel.contract_gradient(np.concatenate([X_batch, Z]), Z, np.concatenate([K_sm, K_zz]), G)
     gradient *= scale

@@ -371,6 +371,12 @@ class MultiLatentXGPC(XGPC):
         """η of every q(u_j) = p(u), flat (J(m + m²),)."""
         return np.tile(super()._prior_natural_parameters(), self.n_latent)
 
+    def _set_kernel(self, kernel: Kernel) -> None:
+        """The skeleton's kernel caches (`SVIEngine._set_kernel`) and the prior's η₂ = −½K_mm⁻¹ (`prior_eta2`), which
+        every natural-gradient target holds."""
+        super()._set_kernel(kernel)
+        self.prior_eta2 = -0.5 * self.K_inv
+
     # ----- q(u_j) in natural parameters ----------------------------------------------------------------------------
     def _set_posterior(self, eta: np.ndarray) -> None:
         """η (J(m + m²),) → L_P (J, m, m) with Σ_j⁻¹ = L_P[j] L_P[j]ᵀ and μ (J, m); the inverse factors `W` are formed
@@ -458,7 +464,7 @@ class MultiLatentXGPC(XGPC):
                 for j in range(self.n_latent)
             )
         N, T = stacked_posterior_products(self.L_P, self.K_inv, K_sm)
-        v = np.einsum("jsm,sm->sj", T, K_sm)  # diag(κΣ_jκᵀ) = rowsum(T_j ∘ K_sm)
+        v = np.einsum("sjm,sm->sj", T, K_sm)  # diag(κΣ_jκᵀ) = rowsum(T_j ∘ K_sm)
         v += K_tilde[:, None]
         a = kappa @ self.mu.T
         labels, theta = self._kernel_pseudo_data(y_b, a, v)

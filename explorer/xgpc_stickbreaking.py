@@ -141,20 +141,26 @@ def stick_probabilities(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def stick_tables(n_logits: int) -> tuple[np.ndarray, np.ndarray]:
-    """`stick_labels` of every stick position 0…K−1 as two read-only tables (K, K−1), the labels R∘t and the reach
-    mask R, row p those of position p: a minibatch's are its rows of them (`table[positions]`)."""
+def stick_table(n_logits: int) -> np.ndarray:
+    """`stick_labels` of every stick position 0…K−1 as one read-only table (K, 2(K−1)), row p the labels R∘t then the
+    reach mask R of position p: a minibatch's are its rows of it (`stick_rows`)."""
     t, reach = stick_labels(np.arange(n_logits + 1), n_logits)
-    tables = reach * t, reach
-    for table in tables:
-        table.setflags(write=False)
-    return tables
+    table = np.concatenate([reach * t, reach], axis=1)
+    table.setflags(write=False)
+    return table
+
+
+def stick_rows(positions: np.ndarray, n_logits: int) -> tuple[np.ndarray, np.ndarray]:
+    """The labels R∘t and the reach mask R (s, K−1) of stick positions p (s,): views of one gather from `stick_table`
+    (one call where two cost ten times as much at s = 100)."""
+    rows = stick_table(n_logits).take(positions, axis=0)
+    return rows[:, :n_logits], rows[:, n_logits:]
 
 
 def local_step(positions: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The optimal q(ω_ij) = PG(1, c_ij) of every reached logit given the marginals q(ψ_ij) = N(a_ij, v_ij), a, v
     (s, K−1), and the natural-gradient pseudo-data: c (s, K−1), labels R∘t (s, K−1), PG means θ = R∘tanh(c/2)/(2c)."""
-    labels, reach = (table[positions] for table in stick_tables(a.shape[1]))
+    labels, reach = stick_rows(positions, a.shape[1])
     c = a * a
     c += v
     np.maximum(c, 0.0, out=c)
@@ -193,21 +199,23 @@ def logit_pseudo_data(t: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.n
 
 def _logit_pseudo_data(t, a, v, nodes, weights) -> tuple[np.ndarray, np.ndarray]:
     """`logit_pseudo_data` on one Gauss–Hermite rule (nodes x_k, weights w_k/√π), in place on two (r, nodes) arrays."""
-    scale = np.sqrt(2.0 * np.maximum(v, 0.0))
-    scale *= t
-    z = np.multiply(scale[:, None], nodes)
-    z += (t * a)[:, None]  # z = t(a + √(2v) x_k): the nodes of N(a, v) times the label, exactly
+    z = np.multiply.outer(np.sqrt(2.0 * np.maximum(v, 0.0)), nodes)
+    z += a[:, None]
+    z *= t[:, None]  # z = t(a + √(2v) x_k): the nodes of N(a, v) times the label, exactly
     e = np.abs(z)
     np.negative(e, out=e)
     np.exp(e, out=e)  # e^{−|z|}
     r = np.add(e, 1.0)
     np.reciprocal(r, out=r)  # σ(|z|)
     e *= r  # σ(−|z|)
-    upper = r.copy()
-    np.copyto(upper, e, where=z > 0)  # σ(−z): the slope of log σ(z) is σ(−z)
+    slope = np.where(z > 0, e, r)  # σ(−z): the slope of log σ(z)
     r *= e  # σ(z)σ(−z), minus the curvature
     theta = r @ weights
-    return 2.0 * (t * (upper @ weights) + theta * a), theta
+    labels = slope @ weights
+    labels *= t
+    labels += theta * a
+    labels *= 2.0
+    return labels, theta
 
 
 def stick_breaking_bound(positions: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -403,18 +411,17 @@ class XGPCStickBreaking(MultiLatentXGPC):
         B_jᵀB_j with B_j = (½(n/s)θ_j)^½ ∘ κ, B_jᵀB_j one symmetric rank-s update (numpy's product of a matrix with
         its own transpose: half a general product's work, exactly symmetric)."""
         c, labels, theta = local_step(positions, a, v)
-        m, J, scale = self.m, self.n_logits, self.n / len(positions)
+        m, J, scale = self.m, len(self.mu), self.n / len(positions)
         target = np.empty((J, m + m * m))
         np.matmul(labels.T, kappa, out=target[:, :m])
         target[:, :m] *= 0.5 * scale
-        weights = np.multiply(theta.T, 0.5 * scale)
-        np.sqrt(weights, out=weights)  # (K−1, s)
+        theta *= 0.5 * scale
+        np.sqrt(theta, out=theta)
+        B = np.multiply(theta.T[:, :, None], kappa)  # (K−1, s, m)
         lam2 = target[:, m:].reshape(J, m, m)
-        prior = -0.5 * self.K_inv
         for j in range(J):
-            B = np.multiply(weights[j, :, None], kappa)
-            np.matmul(B.T, B, out=lam2[j])
-            np.subtract(prior, lam2[j], out=lam2[j])
+            np.matmul(B[j].T, B[j], out=lam2[j])
+        np.subtract(self.prior_eta2, lam2, out=lam2)
         return target.ravel(), c
 
     # ----- the kernel step ---------------------------------------------------------------------------------------------
@@ -438,10 +445,10 @@ class XGPCStickBreaking(MultiLatentXGPC):
         zero where a point does not reach the logit."""
         if self.kernel_bound == "augmented":
             return local_step(positions, a, v)[1:]
-        labels, reach = (table[positions] for table in stick_tables(self.n_logits))
+        labels, reach = stick_rows(positions, a.shape[1])
         reached = np.flatnonzero(reach)  # the quadrature on the entries that count only (about half of them at K = 10)
         pseudo_labels, pseudo_theta = logit_pseudo_data(labels.take(reached), a.take(reached), v.take(reached))
-        theta = np.zeros(a.shape)
+        labels, theta = np.zeros(a.shape), np.zeros(a.shape)
         np.put(labels, reached, pseudo_labels)
         np.put(theta, reached, pseudo_theta)
         return labels, theta

@@ -8,13 +8,16 @@ K = 5 set (`make_classification`, --generated-rows rows, default 10⁵) and a ge
 Every fit is a `run.Run` with the shared settings and seed policy, as `bench table1` and `bench race` start theirs:
 each data set's stratified folds (the first --folds of --k) prepared by `protocol.prepare_split` under the "clean"
 protocol (m = --m) and every Run `protocol.make_trainer`'s on it (seed + fold). The entrants (`ENTRANTS`, one line
-each) are of three kinds:
+each) are of four kinds:
   "race"     a Run of a method (`methods.METHODS`) with its settings; all of them race on the fold in fair slices of
              training time (`studies.race.Race`, --seconds each, evaluation time excluded, evaluated about 40 times
              per decade of iterations on at most --eval-points validation rows), so they meet the same machine load;
              with --iterations each trains that many iterations instead (a budget the load cannot move). Besides the
              default run's, the stick-breaking family's variants race when named (its class order, kernel bound,
              kernel rate, brake, σ₀², ℓ₀, ARD, m, minibatch size; `ENTRANTS`);
+  "tempered" a raced entrant's own fit (raced whether named or not), its test probabilities tempered by the
+             temperature fitted on the fold's validation part (`explorer.temperature`: issue 29's under-confidence
+             lever, measured in BENCHMARKS.md "multiclass: under-confidence, cause and levers (issue 29)");
   "ovr"      one-vs-rest X-GPC: K binary Runs of "xgpc" (class k against the rest, the same split, Z, kernel and
              seed), --ovr-iterations iterations each, their class-1 probabilities normalised per row;
   "sklearn"  scikit-learn's GPC on at most --gpc-rows training rows (a subset drawn from the run's split stream;

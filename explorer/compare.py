@@ -236,10 +236,8 @@ def compare_with_mcmc(
     subsampled_from: int | None = None,
 ) -> ComparisonResult:
     """Compare a trained X-GPC (sparse or full) with a finished-or-running Gibbs run on the same training data and
-    kernel hyperparameters. X_test (n*, d), y_test (n*,) class indices 0…K−1. Uses the sampler's stored draws so far.
-    Two classes: `XGPC` against `gibbs.GibbsSampler`; K ≥ 3: `XGPCMulticlass` against
-    `gibbs_multiclass.MulticlassGibbsSampler`, or `XGPCStickBreaking` against
-    `gibbs_stickbreaking.StickBreakingGibbsSampler` with the same class order, with the same K."""
+    kernel hyperparameters (and, for K ≥ 3, the sampler of its own model: module docstring). X_test (n*, d), y_test
+    (n*,) class indices 0…K−1. Uses the sampler's stored draws so far."""
     if not _same_kernel(model.kernel, sampler.kernel):
         raise ValueError(
             f"X-GPC and the sampler use different kernels ({model.kernel} vs {sampler.kernel}); "

@@ -40,7 +40,6 @@ from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.inputs import labelled_data
 from explorer.kernels import Kernel
-from explorer.recipe import full_batch_engine
 from explorer.studies import finish
 from explorer.training import fit_to_optimum
 from explorer.xgpc import XGPC
@@ -84,8 +83,9 @@ class Progress:
 @dataclass
 class ComparisonRun:
     """What a comparison did: the comparison(s) (`full`, `sparse`; for K ≥ 3 in a logistic-softmax family also
-    `factorised`, the full fit in the paper's factorised family, else None), the fitted X-GPC engines, the sampler (traces, draws), the data it ran on
-    (standardised as given) and `subsampled_from` (the size before subsampling, None if none)."""
+    `factorised`, the full fit in the paper's factorised family, else None), the fitted X-GPC engines, the sampler
+    (traces, draws), the data it ran on (standardised as given) and `subsampled_from` (the size before subsampling,
+    None if none)."""
 
     full: ComparisonResult
     sparse: ComparisonResult | None
@@ -115,9 +115,9 @@ def mean_offset(result: ComparisonResult) -> float:
 
 
 def family_engine(X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, family: str) -> XGPC:
-    """Multi-class X-GPC in the family `family` (`xgpc_stickbreaking.MULTICLASS_FAMILIES`), full (Z None) or sparse,
-    with `recipe.full_batch_engine`'s settings (full batches, constant ρ = 1: exact coordinate ascent, fixed kernel).
-    X (n, d) standardised, y (n,) K ≥ 3 class indices."""
+    """X-GPC, full (Z None) or sparse, with `recipe.full_batch_engine`'s settings (full batches, constant ρ = 1:
+    exact coordinate ascent, fixed kernel); for K ≥ 3 classes in the family `family`
+    (`xgpc_stickbreaking.MULTICLASS_FAMILIES`; two classes ignore it). X (n, d) standardised, y (n,) class indices."""
     return methods.build(
         "xgpc",
         X,
@@ -167,11 +167,6 @@ def _sampling_progress(sampler: GibbsChains, diagnostics: dict | None, stage: st
     )
 
 
-def _has_diagnostics(sampler: GibbsChains) -> bool:
-    """Whether R̂ and ESS can be computed yet: 4 sweeps after burn-in and 4 stored draws per chain."""
-    return sampler.draws_stored >= 4 and sampler.sweeps_done - sampler.burn_in >= 4
-
-
 def _sampled(sampler: GibbsChains, diagnostics_share: float) -> Generator[Progress, None, dict | None]:
     """Run the sampler to its end in steps of ≈ STEP_SECONDS, yielding a SAMPLING event after each, with R̂ and ESS
     recomputed whenever that keeps their cost below `diagnostics_share` of the time (0: never) and at the end;
@@ -181,7 +176,8 @@ def _sampled(sampler: GibbsChains, diagnostics_share: float) -> Generator[Progre
         start = time.perf_counter()
         sampler.step(size)
         size = _next_step(size, time.perf_counter() - start)
-        if diagnostics_share > 0 and _has_diagnostics(sampler) and (sampler.finished or time.perf_counter() >= due):
+        ready = sampler.draws_stored >= 4 and sampler.sweeps_done - sampler.burn_in >= 4  # R̂ and ESS can be computed
+        if diagnostics_share > 0 and ready and (sampler.finished or time.perf_counter() >= due):
             started = time.perf_counter()
             diagnostics = sampler.diagnostics()
             cost = time.perf_counter() - started
@@ -210,15 +206,12 @@ def comparison(
     """Fig. 1 at a fixed kernel as a generator: fit full X-GPC (and a sparse one with `n_inducing` inducing points
     placed by k-means++ on the training inputs, as every run places them; for K ≥ 3 in the family `family`, and for
     the logistic-softmax families also a full one in the paper's factorised family) by exact coordinate ascent
-    (`recipe.full_batch_engine`, `family_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in`
-    + `n_samples` sweeps (at most `max_stored_draws` kept per chain), compare both with the sampler at the test
-    points. Yields a `Progress` after each short step (fractions non-decreasing, 1 from the end of sampling on);
-    returns the `ComparisonRun`.
+    (`family_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in` + `n_samples` sweeps (at
+    most `max_stored_draws` kept per chain), compare both with the sampler at the test points. Yields a `Progress`
+    after each short step (fractions non-decreasing, 1 from the end of sampling on); returns the `ComparisonRun`.
 
     X_train (n, d) and X_test (n*, d) standardised (as the kernel expects them), y class indices 0…K−1 (K = the
-    highest training index + 1; K ≥ 3 compares multi-class X-GPC with the exact sampler of the model of `family`:
-    `StickBreakingGibbsSampler` for "stick-breaking", `MulticlassGibbsSampler` for "joint" and "factorised", module
-    docstring; two classes ignore it), n ≤ the sampler's
+    highest training index + 1; the sampler of `family`'s model for K ≥ 3: module docstring), n ≤ the sampler's
     limit (checked, with the sampler's other settings, before any work); `subsampled_from` is recorded in the results.
     The sampler and the inducing points draw from `streams(seed)`. `diagnostics_share`: the largest share of the
     time spent on the live R̂ and ESS (0: none; the results carry the final ones either way).
@@ -240,18 +233,14 @@ def comparison(
     logistic_softmax = n_classes > 2 and family in FAMILIES
     fitted = "joint" if logistic_softmax else family  # the logistic-softmax's joint fit, its factorised one beside it
     X_train, y_train = sampler.X, sampler.y
-
-    def engine(Z: np.ndarray | None, fitted_family: str = fitted) -> XGPC:
-        if n_classes == 2:
-            return full_batch_engine("xgpc", X_train, y_train, Z, kernel, full=Z is None)
-        return family_engine(X_train, y_train, Z, kernel, fitted_family)
-
     yield Progress(FITTING, 0.0)
-    builds = {"full": lambda: engine(None)}
+    builds = {"full": lambda: family_engine(X_train, y_train, None, kernel, fitted)}
     if n_inducing is not None:  # its time includes placing Z and building the engine
-        builds["sparse"] = lambda: engine(kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]))
+        builds["sparse"] = lambda: family_engine(
+            X_train, y_train, kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]), kernel, fitted
+        )
     if logistic_softmax:
-        builds["factorised"] = lambda: engine(None, "factorised")
+        builds["factorised"] = lambda: family_engine(X_train, y_train, None, kernel, "factorised")
     models, cost = {}, {}
     for name, build in builds.items():
         start = time.perf_counter()
@@ -370,8 +359,7 @@ def run_comparison(
         The study's own (`comparison`, with its defaults): `n_samples`, `burn_in`, `n_chains` (Gibbs draws kept per
         chain, discarded per chain, and chains), `n_inducing` (m of the sparse X-GPC; None: no sparse fit),
         `max_stored_draws` (draws kept for the predictive, thinned evenly), `family` (K ≥ 3: the multi-class X-GPC
-        family compared, default "stick-breaking" against the stick-breaking sampler; "joint" or "factorised"
-        against the logistic-softmax sampler, in both families).
+        family compared, default "stick-breaking"; module docstring).
 
     Returns
     -------

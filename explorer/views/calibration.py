@@ -12,11 +12,13 @@ From a `bench multiclass` JSON (the first data set's first fold, or --dataset, -
 
 from __future__ import annotations
 
+from itertools import cycle
+
 import holoviews as hv
 import numpy as np
 
 from explorer.metrics import calibration_error
-from explorer.views.style import RUN_COLORS, curve, sized, styled
+from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
 
 CONFIDENCE = hv.Dimension("confidence", label="confidence (top-label probability)", range=(0.0, 1.0))
 ACCURACY = hv.Dimension("accuracy", label="accuracy", range=(0.0, 1.0))
@@ -55,18 +57,16 @@ def reliability_diagram(tables: dict[str, dict], *, title: str = "") -> hv.Layou
         ([0.0, 1.0], [0.0, 1.0]), CONFIDENCE, ACCURACY, "perfect", "Perfect", color="gray", line_width=1.5, dashed=True
     )
     curves, shares = [diagonal], []
-    for k, (name, table) in enumerate(tables.items()):
-        color = RUN_COLORS[k % len(RUN_COLORS)]
+    for (name, table), color in zip(tables.items(), cycle(RUN_COLORS)):
         count = np.asarray(table["count"], float)
         full = count > 0
         label = f"{name} (ECE {calibration_error(table):.3f})"
         points = (np.asarray(table["confidence"], float)[full], np.asarray(table["accuracy"], float)[full])
-        dots = hv.Scatter(points, kdims=[CONFIDENCE], vdims=[ACCURACY], label=label)
         curves += [curve(points, CONFIDENCE, ACCURACY, label, color=color, line_width=2)]
-        curves += [styled(dots, color=color, marker="circle", size=7)]
+        curves += [scatter(points, CONFIDENCE, ACCURACY, label, color=color, marker="circle", size=7)]
         centres = 0.5 * (np.asarray(table["lower"], float) + np.asarray(table["upper"], float))
-        share = hv.Curve((centres, count / count.sum()), kdims=[CONFIDENCE], vdims=[SHARE], label=name)
-        shares.append(styled(share, color=color, line_width=2, interpolation="steps-mid"))
+        share = (centres, count / count.sum())
+        shares.append(curve(share, CONFIDENCE, SHARE, name, color=color, line_width=2, interpolation="steps-mid"))
     top = sized(styled(hv.Overlay(curves), title=title or "reliability", legend_position="bottom"), height=420)
     bottom = sized(styled(hv.Overlay(shares), title="confidence histogram", show_legend=False), height=160)
     return (top + bottom).cols(1)

@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import holoviews as hv
-import holoviews.plotting.bokeh  # noqa: F401  (registers the Bokeh backend's options)
 import numpy as np
 from scipy.special import ndtr
 from scipy.stats import norm
 
 from explorer.likelihoods import probit_site, probit_tilted_moments
+from explorer.views.style import curve, sized, styled
 
 COLORS = {"likelihood": "black", "site": "darkorange", "cavity": "gray", "tilted": "royalblue", "matched": "crimson"}
 
@@ -98,39 +98,36 @@ def ep_site_view(cavity_mean: float, cavity_var: float, y: float, *, width: int 
     f = ep.grid()
     cavity = ep.cavity(f)
     sign = "+" if ep.y > 0 else "−"
+    scaled = hv.Area((f, cavity / cavity.max()), "f", "value", label="cavity (scaled to peak 1)")
+    left = [
+        styled(scaled, color=COLORS["cavity"], alpha=0.25, bokeh=dict(line_alpha=0.0), matplotlib=dict(linewidth=0)),
+        curve(
+            (f, ep.likelihood(f)), "f", "value", f"Φ({sign}f), the likelihood", color=COLORS["likelihood"], line_width=2
+        ),
+        curve((f, ep.site(f)), "f", "value", "t̃(f), EP's site", color=COLORS["site"], line_width=2, dashed=True),
+    ]
+    right = [
+        curve((f, cavity), "f", "density", "cavity N(f | μ₋, σ₋²)", color=COLORS["cavity"], line_width=2),
+        curve((f, ep.tilted(f)), "f", "density", "tilted Φ(yf)·cavity / Z", color=COLORS["tilted"], line_width=3),
+        curve(
+            (f, ep.matched(f)),
+            "f",
+            "density",
+            "same mean and variance (∝ site × cavity)",
+            color=COLORS["matched"],
+            line_width=2,
+            dashed=True,
+        ),
+    ]
     common = dict(
-        width=width,
-        height=height,
-        xlabel="f",
-        tools=["hover"],
         show_grid=True,
         legend_position="top_left",
-        legend_opts={"background_fill_alpha": 0.6},
+        bokeh=dict(tools=["hover"], legend_opts={"background_fill_alpha": 0.6}),
     )
-    left = hv.Overlay(
-        [
-            hv.Area((f, cavity / cavity.max()), "f", "value", label="cavity (scaled to peak 1)").opts(
-                color=COLORS["cavity"], alpha=0.25, line_alpha=0.0
-            ),
-            hv.Curve((f, ep.likelihood(f)), "f", "value", label=f"Φ({sign}f), the likelihood").opts(
-                color=COLORS["likelihood"], line_width=2
-            ),
-            hv.Curve((f, ep.site(f)), "f", "value", label="t̃(f), EP's site").opts(
-                color=COLORS["site"], line_width=2, line_dash="dashed"
-            ),
-        ]
-    ).opts(title="the likelihood and the Gaussian site in its place", ylim=(-0.02, 1.5), **common)
-    right = hv.Overlay(
-        [
-            hv.Curve((f, cavity), "f", "density", label="cavity N(f | μ₋, σ₋²)").opts(
-                color=COLORS["cavity"], line_width=2
-            ),
-            hv.Curve((f, ep.tilted(f)), "f", "density", label="tilted Φ(yf)·cavity / Z").opts(
-                color=COLORS["tilted"], line_width=3
-            ),
-            hv.Curve((f, ep.matched(f)), "f", "density", label="same mean and variance (∝ site × cavity)").opts(
-                color=COLORS["matched"], line_width=2, line_dash="dashed"
-            ),
-        ]
-    ).opts(title="tilted distribution and its moment match", **common)
-    return (left + right).opts(shared_axes=False)
+    panels = [
+        styled(
+            hv.Overlay(left), title="the likelihood and the Gaussian site in its place", ylim=(-0.02, 1.5), **common
+        ),
+        styled(hv.Overlay(right), title="tilted distribution and its moment match", **common),
+    ]
+    return styled(hv.Layout([sized(panel, width=width, height=height) for panel in panels]), shared_axes=False)

@@ -41,9 +41,7 @@ MAX_FRAMES = 200
 ANIMATED_TRACES = ("elbo", "test_nll", "test_error")
 SURFACE_SAMPLES = 256
 """Quasi-Monte Carlo points of an animation's K-class surface (`surface_arrays(samples=…)`), a quarter of the
-predictive's 1,024: on blobs-3, spiral-3 and xor-3 at resolution 40, from the prior to 2,000 iterations, its class
-probabilities differ from the 1,024-point ones by at most 1.4e-3 and its colours by at most 0.19 of one 8-bit level
-(BENCHMARKS.md, "export: the K-class animation"), below what a frame shows."""
+predictive's 1,024, within what a frame shows (BENCHMARKS.md, "export: the K-class animation")."""
 # pyplot keeps process-wide state (its figure registry); sessions exporting at once take turns.
 _MATPLOTLIB = threading.Lock()
 
@@ -104,12 +102,10 @@ def fit_layout(plot, *, margin: float = 6.0, gap: float = 14.0, rounds: int = 3)
     titles, tick and axis labels, legends, panel letters, colour bars with their labels — lies inside the figure,
     `margin` px from its edges, and clear of the neighbouring panels by `gap` px: the layout's grid is kept; each
     column (row) gets the width (height) its widest (tallest) panel's text needs, and the panels share what is left
-    in proportion to their current size. HoloViews places the axes for a figure size it chose, so a figure set to
-    another size (a slide's 1200 × 450) clipped its letters and labels, and a colour bar's label met the next panel's
-    axis label. A few rounds, since a panel's text moves with it (and its ticks: matplotlib gives a widened panel
-    more of them, whose labels may then meet); fewer where a round moves nothing. Everything is measured without
-    drawing the figure (matplotlib works out each text's extent when asked), since drawing is what takes the time:
-    with a draw per round and per tick change, laying out the README's figure took about twice as long."""
+    in proportion to their current size. A few rounds, since a panel's text moves with it (and its ticks: matplotlib
+    gives a widened panel more of them, whose labels may then meet); fewer where a round moves nothing. Texts are
+    measured without drawing the figure, which is what takes the time. (matplotlib's tight and constrained layouts
+    do not count HoloViews' colour bars, which it adds beside the grid: BENCHMARKS.md, "export: the layout".)"""
     figure = plot.state
     panels = _panels(plot)
     if type(figure.canvas) is not FigureCanvasAgg:
@@ -183,17 +179,16 @@ def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> bool:
     changed = False
     for axis in (ax.xaxis, ax.yaxis):
         log = axis.get_scale() == "log"
+        formatters = (
+            (axis.get_major_formatter, axis.set_major_formatter),
+            (axis.get_minor_formatter, axis.set_minor_formatter),
+        )
         if log:
-            for formatter, setter in (
-                (axis.get_major_formatter(), axis.set_major_formatter),
-                (axis.get_minor_formatter(), axis.set_minor_formatter),
-            ):
-                if type(formatter) is LogFormatterSciNotation or type(formatter) is LogFormatter:
-                    setter(
-                        PlainLogFormatter(
-                            labelOnlyBase=formatter.labelOnlyBase, minor_thresholds=formatter.minor_thresholds
-                        )
-                    )
+            for get, setter in formatters:
+                formatter = get()
+                if type(formatter) in (LogFormatter, LogFormatterSciNotation):
+                    thresholds = formatter.minor_thresholds
+                    setter(PlainLogFormatter(labelOnlyBase=formatter.labelOnlyBase, minor_thresholds=thresholds))
                     changed = True
         for _ in range(4):
             low, high = sorted(axis.get_view_interval())
@@ -214,10 +209,7 @@ def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> bool:
                 break
             if log:
                 kept = [position for position, _ in ticks[::2]]
-                for get, setter in (
-                    (axis.get_major_formatter, axis.set_major_formatter),
-                    (axis.get_minor_formatter, axis.set_minor_formatter),
-                ):
+                for get, setter in formatters:
                     setter(_only_at(get(), kept))
             else:
                 axis.set_major_locator(MaxNLocator(nbins=len(shown) - 2))
@@ -507,9 +499,8 @@ def training_frames(
         for iteration, (surface, columns) in snapshots.items()
     }
     frames = hv.HoloMap(layouts, kdims=[hv.Dimension("iteration")]).collate()
-    # Each panel keeps the run's limits and is ranged on its own (matplotlib `framewise`): HoloViews then no longer
-    # ranges every element over all frames for each frame it draws, which took 140 of the 142 s of a 21-frame GIF
-    # of the banana set.
+    # Each panel keeps the run's limits and is ranged on its own (matplotlib `framewise`), not over all frames for
+    # each frame drawn (BENCHMARKS.md, "export: the layout").
     frames = hv.Layout(
         [
             panel.map(
@@ -519,9 +510,8 @@ def training_frames(
         ]
     ).cols(2)
     frames = frames.map(lambda element: element.opts(framewise=True, backend="matplotlib"), [hv.Element])
-    # The layout's own option set on an empty layout and kept by `clone` (which keeps the options' id): `.opts` on the
-    # full layout walks the whole tree once per option id in it (HoloViews' `propagate_ids`), a cost growing as the
-    # square of the frames: 26 frames of blobs-3 took longer that way than drawing them.
+    # The layout's own option set on an empty layout and kept by `clone`: `.opts` on the full layout walks the whole
+    # tree once per option id in it, a cost growing as the square of the frames.
     return hv.Layout([]).opts(sublabel_format="", backend="matplotlib").clone(list(frames)).cols(2)
 
 
@@ -586,8 +576,7 @@ def write_animation(
 
 def _on_demand(frames):
     """A HoloMap (or a Layout of HoloMaps) as DynamicMaps over the same keys, whose frames HoloViews ranges one at a
-    time as they are drawn: a HoloMap's plot ranges every frame of every panel before drawing the first (a
-    200-iteration animation of the Train tab took 143 s that way, 8 s this way)."""
+    time as they are drawn, where a HoloMap's plot ranges every frame of every panel before drawing the first."""
 
     def dynamic(holomap: hv.HoloMap) -> hv.DynamicMap:
         keys = list(holomap.data)

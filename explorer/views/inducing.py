@@ -19,7 +19,7 @@ import numpy as np
 
 from explorer.studies.inducing import value_at
 from explorer.views.race import NAMES
-from explorer.views.style import RUN_COLORS, curve, sized, styled
+from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
 
 QUANTITIES = {"error": ("test_error", "test error rate"), "nll": ("test_nll", "test negative log-likelihood")}
 TIME_POINTS = 60
@@ -73,21 +73,14 @@ def inducing_study(study: dict, *, quantity: str = "error", x: str = "seconds") 
     if x == "m":
         m_dim = hv.Dimension("m", label="inducing points m")
         curves = []
-        for k, method in enumerate(methods):
+        for method, color in zip(methods, cycle(RUN_COLORS)):
             finals = [
                 np.mean([f["final"][quantity] for f in fits if f["method"] == method and f["m"] == m]) for m in ms
             ]
-            curves += [  # a line through the m's, a marker at each
-                styled(
-                    kind((ms, finals), kdims=[m_dim], vdims=[y_dim], group=group, label=NAMES.get(method, method)),
-                    color=RUN_COLORS[k % len(RUN_COLORS)],
-                    logx=True,
-                    **style,
-                )
-                for kind, group, style in (
-                    (hv.Curve, "Curve", dict(line_width=2)),
-                    (hv.Scatter, "Final", dict(marker="circle", size=8)),
-                )
+            name = NAMES.get(method, method)  # a line through the m's, a marker at each
+            curves += [
+                curve((ms, finals), m_dim, y_dim, name, color=color, logx=True, line_width=2),
+                scatter((ms, finals), m_dim, y_dim, name, "Final", color=color, logx=True, marker="circle", size=8),
             ]
         overlay = styled(
             hv.Overlay(curves, group="Inducing", label=quantity),

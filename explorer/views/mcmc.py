@@ -23,7 +23,7 @@ from itertools import cycle
 import holoviews as hv
 import numpy as np
 
-from explorer.views.style import RUN_COLORS, curve, sized, styled
+from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
 from explorer.views.surface import decision_surface_from_arrays
 
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
@@ -85,7 +85,7 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
         low, high = min(low, mcmc.min(), vi.min()), max(high, mcmc.max(), vi.max())
         style = MARKERS.get(kind, dict(marker="square", size=6, color=RUN_COLORS[2]))
         style = dict(style, bokeh=dict(style.get("bokeh", {}), tools=["hover"]))
-        scatters.append(styled(hv.Scatter((mcmc, vi), kdims=[x], vdims=[y], label=result.label), **style))
+        scatters.append(scatter((mcmc, vi), x, y, result.label, **style))
     identity = curve(
         ([low, high], [low, high]), x, y, "identity", "Identity", color="gray", line_width=1.5, dashed=True
     )

@@ -15,13 +15,14 @@ axis. The race report (`explorer.dashboard.race_report`) draws this view.
 from __future__ import annotations
 
 import math
+from itertools import cycle
 
 import holoviews as hv
 import numpy as np
 from scipy.ndimage import median_filter
 
 from explorer.studies.race import DIVERGED_FACTOR, NAMES, Verdict, band_edge, judge
-from explorer.views.style import RUN_COLORS, scatter, sized, styled
+from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
 
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
 NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
@@ -135,8 +136,7 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
     diverged = {s.entrant: s.diverged for s in verdict.standings}
     nll_curves, error_curves, markers = [], [], []
     settled = settle_points(one, settle_band)
-    for k, (method, r) in enumerate(one["methods"].items()):
-        color = RUN_COLORS[k % len(RUN_COLORS)]
+    for (method, r), color in zip(one["methods"].items(), cycle(RUN_COLORS)):
         name = NAMES.get(method, method)
         seconds = np.asarray(r["trace"]["seconds"], float)
         shown = seconds > 0
@@ -145,17 +145,11 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
         tail = shown & (np.arange(len(seconds)) >= max(int(np.searchsorted(seconds, since)) - 1, 0))
         parts = [(head, "Curve", name, False)]  # a diverged run: its tail dashed, named so in the legend
         parts += [(tail, "Diverged", f"{name} diverged at {since:.2g} s", True)] if math.isfinite(since) else []
+        style = dict(color=color, line_width=2, logx=True, bokeh=dict(tools=["hover"]))
         for dim, curves in ((NLL, nll_curves), (ERROR, error_curves)):
             values = np.asarray(r["trace"][dim.name], float)
             curves += [
-                styled(
-                    hv.Curve((seconds[part], values[part]), kdims=[SECONDS], vdims=[dim], group=group, label=label),
-                    color=color,
-                    line_width=2,
-                    logx=True,
-                    dashed=dashed,
-                    bokeh=dict(tools=["hover"]),
-                )
+                curve((seconds[part], values[part]), SECONDS, dim, label, group, dashed=dashed, **style)
                 for part, group, label, dashed in parts
             ]
         if method in settled:

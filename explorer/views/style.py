@@ -18,12 +18,10 @@ from matplotlib import pyplot as plt
 from matplotlib.ticker import LogFormatter
 from matplotlib.transforms import ScaledTranslation
 
-BACKENDS = ("bokeh", "matplotlib")
 CLASS_COLORS = ["#2166ac", "#b2182b"]  # −1 blue, +1 red: the ends of the probability palette
 P_PALETTE = interp_palette(RdBu11, 256)  # p = 0 blue … p = 1 red (Bokeh orders RdBu from blue)
 PROBABILITY_CMAP = list(P_PALETTE)  # p = 0 blue … p = 1 red, as on the Train tab
 SD_CMAP = "viridis"
-CLASS_COLOR = {0: CLASS_COLORS[0], 1: CLASS_COLORS[1]}  # by class index: 0 the −1 class, 1 the +1 class
 RUN_COLORS = list(Category10_10)
 UNCERTAINTY_CMAP = "magma"
 LIGHTEN = 0.2  # share of white in the K-class surface's class colours, so points in their class colour stand out

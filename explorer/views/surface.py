@@ -39,7 +39,6 @@ from explorer.studies.plane import (
     through_link,
 )
 from explorer.views.style import (
-    CLASS_COLOR,
     PROBABILITY_CMAP,
     SD_CMAP,
     UNCERTAINTY_CMAP,
@@ -169,13 +168,12 @@ def _points(
     label: str,
     marker: str,
     size: float,
-    alpha: float = 1.0,
-    colors: dict = CLASS_COLOR,
+    alpha: float,
+    colors: dict,
     names: list[str] | None = None,
 ) -> hv.Points | hv.Overlay:
-    """Points (n, 2) coloured by class (labels (n,) class indices) by `colors` (class index → colour; the binary
-    default: red 1 (the +1 class), blue 0 (the −1 class)); with the class `names` (K,), one element per class
-    labelled "class <name>", so that the legend names the classes."""
+    """Points (n, 2) coloured by class (labels (n,) class indices) by `colors` (class index → colour); with the
+    class `names` (K,), one element per class labelled "class <name>", so that the legend names the classes."""
     points = _in_plane(points)
     labels = np.zeros(0) if labels is None else np.asarray(labels, dtype=float)
     if len(labels) != len(points):
@@ -290,7 +288,7 @@ def decision_surface_from_arrays(
         bokeh=dict(fill_alpha=0.0, line_color="gold"),
         matplotlib=dict(color="none", edgecolors="gold"),
     )
-    colors = CLASS_COLOR if K == 2 else dict(enumerate(class_colors(K)))
+    colors = dict(enumerate(class_colors(K)))  # binary: blue 0 (the −1 class), red 1 (the +1 class)
     training = _points(
         train, train_labels, x, y, "training points", "circle", 6, 1.0, colors, None if K == 2 else names
     )

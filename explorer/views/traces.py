@@ -11,10 +11,12 @@ A history is a `training.History`, a `Model` (its `history`) or a dict of column
 
 from __future__ import annotations
 
+from itertools import cycle
+
 import holoviews as hv
 import numpy as np
 
-from explorer.views.style import RUN_COLORS, sized, styled
+from explorer.views.style import RUN_COLORS, curve, sized, styled
 
 KERNEL_PARAMETERS = ("lengthscale", "variance")
 DEFAULT_QUANTITIES = ("elbo", "test_nll", "test_error", "rho") + KERNEL_PARAMETERS
@@ -101,20 +103,17 @@ def training_traces(
     panels = []
     for quantity in quantities:
         y_dim = hv.Dimension(quantity, label=AXIS_LABELS.get(quantity, _label(quantity)))
-        curves = []
-        for k, (run, label) in enumerate(zip(runs, labels)):
-            values = run.get(quantity)
-            if values is None or (len(values) and not np.any(np.isfinite(values))):
-                continue
-            curve = hv.Curve((run[x], values), kdims=[x_dim], vdims=[y_dim], label=label)
-            curves.append(
-                styled(curve, color=RUN_COLORS[k % len(RUN_COLORS)], line_width=2, bokeh=dict(tools=["hover"]))
-            )
+        logy = quantity in LOG_SCALE or quantity.startswith("lengthscale_")
+        style = dict(line_width=2, logy=logy, bokeh=dict(tools=["hover"]))
+        curves = [
+            curve((run[x], run[quantity]), x_dim, y_dim, label, color=color, **style)
+            for run, label, color in zip(runs, labels, cycle(RUN_COLORS))
+            if quantity in run and (len(run[quantity]) == 0 or np.isfinite(run[quantity]).any())
+        ]
         if not curves:
             raise ValueError(f"no history has values of {quantity!r} (columns: {sorted(runs[0])})")
-        logy = quantity in LOG_SCALE or quantity.startswith("lengthscale_")
         overlay = styled(
-            hv.Overlay([styled(curve, logy=logy) for curve in curves], group="Trace", label=quantity),
+            hv.Overlay(curves, group="Trace", label=quantity),
             title=_label(quantity),
             logy=logy,
             bokeh=dict(show_legend=len(histories) > 1),

@@ -84,7 +84,7 @@ class Dashboard(pn.viewable.Viewer):
             self.settings, self.surface, self.history_csv, self.model_copy, self.publisher, self.session.offload
         )
         self.train.budget = budget
-        self.data = DataTab(self.settings, self.read_file, notify)
+        self.data = DataTab(self.settings, lambda *upload: self.uploads.read_file(*upload), notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
         self.learn = LearnTab()
@@ -132,7 +132,7 @@ class Dashboard(pn.viewable.Viewer):
         self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
         if self.session.served:
             pn.state.on_session_destroyed(lambda context: self.close())
-            pn.state.onload(lambda: self.open_link(search))  # the link's run is built once the page is up
+            pn.state.onload(lambda: self.changes.open_link(search))  # the link's run is built once the page is up
 
     def _wire(self) -> None:
         t = self.train
@@ -199,14 +199,6 @@ class Dashboard(pn.viewable.Viewer):
         self.jobs.stop(name)
         self.refresh()
 
-    def apply(self, changes: dict) -> None:
-        """Set configuration parameters on the Model (`changes.Changes.apply`)."""
-        self.changes.apply(changes)
-
-    def open_link(self, search: str) -> None:
-        """Take the settings of a shared link's URL query (`changes.Changes.open_link`)."""
-        self.changes.open_link(search)
-
     def add_point(self, x, label: int) -> None:
         """The surface click: a training point of class `label` at raw input x (d,); training continues."""
         was_training = self.jobs.running("train")
@@ -223,14 +215,6 @@ class Dashboard(pn.viewable.Viewer):
                 self.play()
 
         self.actions.act("Adding the point", work, done, pause=not self.session.offload)
-
-    def load_file(self, content: bytes, filename: str, label_column: str) -> bool:
-        """Parse an uploaded CSV and make it the data set, here and now (`uploads.Uploads.load_file`)."""
-        return self.uploads.load_file(content, filename, label_column)
-
-    async def read_file(self, content: bytes, filename: str, label_column: str) -> bool:
-        """`load_file` off the event loop (`uploads.Uploads.read_file`)."""
-        return await self.uploads.read_file(content, filename, label_column)
 
     def model_copy(self) -> Model:
         """A copy of the session's model as it is now, taken under the gate (exports step and draw the copy)."""

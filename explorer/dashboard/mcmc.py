@@ -26,7 +26,7 @@ from bokeh.plotting import figure
 
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range
-from explorer.dashboard.tabs import LIVE, Tab, Tick
+from explorer.dashboard.tabs import StudyTab, Tick
 from explorer.dashboard.text import markdown_text
 from explorer.diagnostics import mixing_problems
 from explorer.gibbs import N_MAX, GibbsChains
@@ -169,12 +169,10 @@ class McmcRun:
         return dict(stage=self.stage, **counts, diagnostics=p.diagnostics)
 
 
-class McmcTab(Tab, pn.viewable.Viewer):
-    """Controls, live progress and results of the MCMC comparison (shows itself in a notebook): a study tab
-    (`explorer.dashboard.tabs.StudyTab`)."""
+class McmcTab(StudyTab, pn.viewable.Viewer):
+    """Controls, live progress and results of the MCMC comparison (shows itself in a notebook): a study tab."""
 
     title = "MCMC"
-    reads = LIVE
     job_label = "The MCMC run"
     starting = "Starting the MCMC comparison"
 
@@ -221,9 +219,6 @@ class McmcTab(Tab, pn.viewable.Viewer):
         self.comparison, self.surfaces = pn.Row(**WRAPPING), pn.Row(**WRAPPING)
 
     # ------------------------------------------------------------------------------------------------ running
-    def problem(self) -> str | None:
-        return None
-
     def new_run(self, model, projection) -> McmcRun:
         """A run configured from the widgets on the model's current data and kernel, drawn on the Train tab's plane
         (`studies.plane.Projection`) (call under the gate)."""

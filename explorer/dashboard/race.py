@@ -23,7 +23,7 @@ from bokeh.plotting import figure
 from explorer import methods as registry
 from explorer.dashboard.controls import CONFIGURATION
 from explorer.dashboard.ranges import fit_range
-from explorer.dashboard.tabs import LIVE, Tab, Tick
+from explorer.dashboard.tabs import StudyTab, Tick
 from explorer.data import datasets
 from explorer.model import Model
 from explorer.studies.race import COLUMNS, DIVERGED_FACTOR, NAMES, Race, Verdict, judge
@@ -158,13 +158,11 @@ def seconds_left(budget: float, trained: dict[str, float]) -> float:
     return float(sum(max(0.0, budget - seconds) for seconds in trained.values()))
 
 
-class RaceTab(Tab, pn.viewable.Viewer):
-    """Controls, curves and table of the race (shows itself in a notebook): a study tab
-    (`explorer.dashboard.tabs.StudyTab`); the dashboard runs `RaceRun.chunks()` in its worker, or on the Dask
-    cluster when the server names one."""
+class RaceTab(StudyTab, pn.viewable.Viewer):
+    """Controls, curves and table of the race (shows itself in a notebook); the dashboard runs `RaceRun.chunks()` in
+    its worker, or on the Dask cluster when the server names one."""
 
     title = "Race"
-    reads = LIVE
     job_label = "The race"
     starting = "Starting the race"
 

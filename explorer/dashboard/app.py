@@ -1,14 +1,6 @@
 """`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
 session; the page: `explorer.dashboard.page`) or shown in a notebook. It builds the session's tabs and joins its
-rooms, each a module of its own:
-
-- `session`: the session's lifecycle, its worker thread (`worker`) and the worker's gate as the page takes it;
-- `actions`: one-off tasks of the worker, one at a time, in three phases (submitted, done in the worker with what a
-  new run needs, finished by the refresh); the page says what it is working on and refuses other actions meanwhile;
-- `jobs`: what the worker runs while playing (training, Step, a study), one at a time;
-- `changes`: settings changed by a widget or a shared link, checked against the budget of one action (`budget`);
-- `uploads`: uploaded files, parsed by the server's upload parser (`parsers`) and swapped in by the worker;
-- `refresh`: what a periodic callback and every action render, through the tabs' one protocol (`tabs`).
+rooms, each a module of its own: `session` (with its `worker`), `actions`, `jobs`, `changes`, `uploads`, `refresh`.
 
 Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19). In a
 notebook the same actions run at once.
@@ -76,7 +68,8 @@ class Dashboard(pn.viewable.Viewer):
             self.worker.turns = budget.turns
         self.publisher = Publisher()  # the training job's snapshots, read by the periodic refresh
         self.actions = Actions(self.session, self.report_failure, lambda: self.uploads.loading())
-        self.settings = Settings(self.model, lambda changes: self.changes.apply(changes), notify, self._location())
+        location = pn.state.location if self.session.served else None  # the page's URL shows the settings
+        self.settings = Settings(self.model, lambda changes: self.changes.apply(changes), notify, location)
         self.surface = SurfaceView(
             self.add_point, replot=self._replot_surface, redraw=lambda: self.refresh(force_surface=True)
         )
@@ -117,9 +110,6 @@ class Dashboard(pn.viewable.Viewer):
         self._callback = None
         if start:
             self.start()
-
-    def _location(self):
-        return pn.state.location if self.session.served else None
 
     def start(self) -> None:
         """Render the first state, start the periodic refresh and, served, take the link's settings once the page is

@@ -1,17 +1,10 @@
 """MCMC tab: the exact PG Gibbs sampler against X-GPC at the model's current kernel, live (paper Fig. 1).
 
-A run takes a subsample of the model's data (a Gibbs sweep costs O(n³)), fits sparse (m inducing points) and full
-X-GPC by exact coordinate ascent in the model's multi-class family (K ≥ 3 classes), against the exact sampler of that
-family's model: stick-breaking (the default) against K − 1 binary PG samplers (`gibbs_stickbreaking`); the
-logistic-softmax families against its sampler (`gibbs_multiclass`), full X-GPC then in both variational families of
-(λ, n), the joint q(λ, n) and the paper's factorised q(λ)q(n), whose gap to MCMC the summary puts in words. It runs
-the chains with progress, sweeps/s, R-hat and ESS, then shows posterior
-mean, variance and p(y=1) at the test points, MCMC against X-GPC, and the two decision surfaces side by side —
-drawn once, when the run is done, with the HoloViews views of `explorer.views.mcmc` (the notebooks' drawing);
-the log-likelihood trace streams while the chains run, so it is raw Bokeh (DESIGN §8).
-The worker drives `McmcRun.chunks()`, a generator whose every step is short, so Pause and clicks stay quick: the
-comparison study (`explorer.studies.comparison`, the one `run_comparison` runs) and then the surfaces of the
-plane (`explorer.studies.plane`).
+A run (`McmcRun`) takes a subsample of the model's data (a Gibbs sweep costs O(n³)) and drives the comparison study
+(`explorer.studies.comparison`, the one `run_comparison` runs; K ≥ 3: the model's multi-class family against that
+family's exact sampler), then the two decision surfaces (`explorer.studies.plane`), a short step at a time, so Pause
+and clicks stay quick. The log-likelihood trace streams while the chains run (raw Bokeh, DESIGN §8); the results are
+drawn once, when the run is done, with the HoloViews views of `explorer.views.mcmc`.
 """
 
 from __future__ import annotations
@@ -20,12 +13,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import panel as pn
-from bokeh.models import ColumnDataSource, Range1d
+from bokeh.models import ColumnDataSource
 from bokeh.palettes import Category10_10
-from bokeh.plotting import figure
 
 from explorer.dashboard.panes import WRAPPING, canvas_pane
-from explorer.dashboard.ranges import fit_range
+from explorer.dashboard.ranges import fit_range, live_figure
 from explorer.dashboard.tabs import StudyTab, Tick
 from explorer.dashboard.text import markdown_text
 from explorer.diagnostics import mixing_problems
@@ -201,15 +193,7 @@ class McmcTab(StudyTab, pn.viewable.Viewer):
         self._build_figures()
 
     def _build_figures(self) -> None:
-        self.trace = figure(
-            title="log-likelihood per sweep, by chain",
-            height=260,
-            sizing_mode="stretch_width",
-            x_axis_label="sweep",
-            tools="pan,wheel_zoom,box_zoom,reset,save",
-            x_range=Range1d(0.0, 1.0),
-            y_range=Range1d(0.0, 1.0),
-        )  # fitted as sweeps arrive
+        self.trace = live_figure(title="log-likelihood per sweep, by chain", height=260, x_axis_label="sweep")
         self.trace_sources = []
         for chain in range(8):
             source = ColumnDataSource(dict(sweep=[], value=[]))

@@ -23,7 +23,7 @@ from tornado.websocket import WebSocketClosedError
 
 from explorer.dashboard.app import Dashboard, header
 from explorer.dashboard.budget import RefreshBudget
-from explorer.dashboard.notices import describe, notify, report
+from explorer.dashboard.notices import describe, notify, report, working
 from explorer.dashboard.session import forget_views_of
 from explorer.dashboard.text import markdown_text
 
@@ -53,13 +53,6 @@ def _page_failed(error: Exception) -> list:
             disable_math=True,
         )
     ]
-
-
-def _building_notice() -> pn.Row:
-    return pn.Row(
-        pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22),
-        pn.pane.Str("Building the page…", styles={"font-weight": "bold"}),
-    )
 
 
 def build_page(
@@ -114,11 +107,9 @@ def build_page(
 
 @cache
 def freeze_the_imports() -> None:
-    """Once per server process, at its first page: collect the garbage, then move every object alive — the modules
-    of numpy, SciPy, Bokeh, HoloViews, Panel and ours, ≈ 0.33 M objects — to the garbage collector's permanent
-    generation (`gc.freeze`). A full collection holds the GIL, so it stalls every visitor, and Panel runs one on the
-    event loop a few seconds after sessions end; it now walks only what the sessions made. Measured with ten
-    Dashboards alive: a full collection took 0.21 s instead of 0.35 s."""
+    """Once per server process, at its first page: collect the garbage, then move every object alive (the modules of
+    numpy, SciPy, Bokeh, HoloViews, Panel and ours) to the garbage collector's permanent generation (`gc.freeze`): a
+    full collection holds the GIL, stalling every visitor, and now walks only what the sessions made."""
     gc.collect()
     gc.freeze()
 
@@ -143,7 +134,8 @@ def serve_app(on_ready: Callable[[Dashboard], None] | None = None, budget: Refre
         # A session made by its websocket (several server processes: the page came from another) has no page of its
         # own to tell Panel where its stylesheets are: this server's, not the CDN's, which a class offline lacks.
         document._template_variables.setdefault("dist_url", get_dist_path(cdn=False))
-    page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
+    building = working(pn.pane.Str("Building the page…", styles={"font-weight": "bold"}))
+    page = pn.Column(header(), building, sizing_mode="stretch_width")
     if document is not None and document.session_context is not None:
         freeze_the_imports()
         pn.state.onload(partial(build_page, page, on_ready, budget))

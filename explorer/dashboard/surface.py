@@ -5,10 +5,7 @@ log K) or the sd of the predicted class's f*, and the points in their class colo
 
 For d > 2 the plane is two chosen features (the other features at their training mean) or the first two principal
 components of the standardised training inputs. A click on the plane adds a training point of the chosen class.
-
-Raw Bokeh rather than HoloViews `Pipe`/`DynamicMap` (DESIGN §8): in the full dashboard document each HoloViews
-update took ≈ 0.8 s of server time (Bokeh re-walked the document's ~6,000 models per update), while replacing the
-data of a `ColumnDataSource` costs milliseconds.
+Raw Bokeh rather than HoloViews `Pipe`/`DynamicMap`: DESIGN §8.
 """
 
 from __future__ import annotations
@@ -29,11 +26,10 @@ from bokeh.models import (
     LegendItem,
     LinearColorMapper,
     PlainText,
-    Range1d,
 )
 from bokeh.palettes import Magma256, Viridis256
-from bokeh.plotting import figure
 
+from explorer.dashboard.ranges import live_figure
 from explorer.likelihoods import LogisticSoftmax
 from explorer.scaling import standardised
 from explorer.studies import finish
@@ -42,8 +38,7 @@ from explorer.views.style import CLASS_COLORS, P_PALETTE, class_colors, class_mi
 
 LIVE_SAMPLES = 64
 """Quasi-Monte Carlo points of the K-class predictive in the live picture (`LogisticSoftmax.samples`; the model's
-own predictions use 1,024). Measured here on 6,800 rows of K = 3 with f*-variances up to 2: 0.34 s a frame instead
-of 6.9 s, and at most 4e-3 from the 1,024-point probabilities — one step of an 8-bit colour channel."""
+own predictions use 1,024): at most 4e-3 from those probabilities, one step of an 8-bit colour channel."""
 
 BINARY_MODES = ["p(y=1)", "predictive sd"]
 MULTICLASS_MODES = ["class probabilities", "uncertainty", "predictive sd"]
@@ -132,14 +127,7 @@ class SurfaceView(pn.viewable.Viewer):
             widget.param.watch(lambda e: None if self._configuring else replot(), "value")
 
     def _build_figure(self) -> None:
-        self.figure = figure(
-            height=520,
-            sizing_mode="stretch_width",
-            x_range=Range1d(0, 1),
-            y_range=Range1d(0, 1),
-            tools="pan,wheel_zoom,box_zoom,reset,save",
-            toolbar_location="above",
-        )
+        self.figure = live_figure(height=520, toolbar_location="above")  # the ranges: `build` fits them
         self.mapper = LinearColorMapper(palette=P_PALETTE, low=0.0, high=1.0)
         self.image = ColumnDataSource(
             dict(image=[np.full((2, 2), 0.5, np.float32)], x=[0.0], y=[0.0], dw=[1.0], dh=[1.0]), name="surface-image"

@@ -1,16 +1,9 @@
-"""Learn tab: Pólya-Gamma augmentation shown on screen (paper §3 and appendix "Variational bound").
-
-Four panels: the PG(1, c) density with E[ω] and exact draws; the identity σ(z) = ½∫exp(z/2 − z²ω/2) PG(ω|1,0)dω
-checked by quadrature and by Monte Carlo; log σ(z) against the Gibbs–MacKay bound for a chosen c; histograms of
-c_i and θ_i = E[ω_i] on the running model's last minibatch. A fifth shows what EPGPC does instead of the bound for
-one point: the probit likelihood, the cavity, the tilted distribution and the Gaussian site. A sixth shows multi-class
-X-GPC's augmentation of the logistic-softmax (the "joint" and "factorised" families; the default multi-class model,
-stick-breaking, uses the binary augmentation per logit, and the text says so) for one point of K = 3 classes: the likelihood against the softmax, the
-optimal q(λ), q(n_k), q(ω_k), the Gaussian bounds the augmented likelihood becomes, and the paper's factorised q(λ)q(n)
-against the joint q(λ, n): each one's bound against the expected log likelihood as the mean of f_k moves, and the
-gap of each in nats. The pictures are the HoloViews
-views of `explorer.views.learn`, `views.ep_site` and `views.softmax_augmentation` (one drawing for the tab and
-notebooks).
+"""Learn tab: how the methods work, in six pictures (paper §3 and appendix "Variational bound"): Pólya-Gamma
+augmentation (the PG(1, c) density; σ(z) as a mixture, checked by quadrature and Monte Carlo; the Gibbs–MacKay
+bound; c_i and θ_i = E[ω_i] of the running model's last minibatch), one point's EP site (EPGPC), and one point's
+augmented logistic-softmax of K = 3 classes (multi-class X-GPC's "joint" and "factorised" families). The pictures are
+the HoloViews views of `explorer.views.learn`, `views.ep_site` and `views.softmax_augmentation` (one drawing for the
+tab and notebooks).
 """
 
 from __future__ import annotations

@@ -153,13 +153,6 @@ class McmcRun:
             self.stage, self.sampler = self.latest.stage, self.latest.sampler
             yield
 
-    def progress(self) -> dict:
-        """Numbers for the progress line (call under the gate): the study's latest progress, R̂ and ESS as it last
-        computed them (in the worker)."""
-        p = self.latest
-        counts = dict(done=p.sweeps_done, total=p.total_sweeps, rate=p.sweeps_per_second, left=p.seconds_left)
-        return dict(stage=self.stage, **counts, diagnostics=p.diagnostics)
-
 
 class McmcTab(StudyTab, pn.viewable.Viewer):
     """Controls, live progress and results of the MCMC comparison (shows itself in a notebook): a study tab."""
@@ -221,7 +214,7 @@ class McmcTab(StudyTab, pn.viewable.Viewer):
         run = self.run
         if run is None:
             return None
-        update = {"progress": run.progress(), "results": None, "traces": None}
+        update = {"stage": run.stage, "progress": run.latest, "results": None, "traces": None}
         if run.sampler is not None and run.sampler.sweeps_done > self._shown_traces:
             values = run.sampler.traces[:, self._shown_traces :, 0]
             update["traces"] = (self._shown_traces, values.copy())
@@ -234,20 +227,20 @@ class McmcTab(StudyTab, pn.viewable.Viewer):
     def render(self, update: dict | None, running: bool) -> None:
         if update is None:
             return
-        p = update["progress"]
-        self.progress_bar.value = int(100 * p["done"] / max(p["total"], 1))
-        text = f"{p['stage']}"
-        if p["done"]:
-            text += f" · sweep {p['done']} of {p['total']} per chain · {p['rate']:.0f} sweeps/s"
-            if p["stage"] == SAMPLING and np.isfinite(p["left"]):
-                text += f" · about {p['left']:.0f} s left"
-        if p["diagnostics"]:
-            d = p["diagnostics"]
+        stage, p = update["stage"], update["progress"]  # the study's latest `Progress` (R̂ and ESS as last computed)
+        self.progress_bar.value = int(100 * p.sweeps_done / max(p.total_sweeps, 1))
+        text = stage
+        if p.sweeps_done:
+            text += f" · sweep {p.sweeps_done} of {p.total_sweeps} per chain · {p.sweeps_per_second:.0f} sweeps/s"
+            if stage == SAMPLING and np.isfinite(p.seconds_left):
+                text += f" · about {p.seconds_left:.0f} s left"
+        if p.diagnostics:
+            d = p.diagnostics
             text += (
                 f" · R̂ max {d['rhat_max/f']:.3f}, bulk ESS min {d['ess_bulk_min/f']:.0f} "
                 f"(log-lik. ESS {d['ess_bulk/log_likelihood']:.0f})"
             )
-        if not running and p["stage"] != DONE:
+        if not running and stage != DONE:
             text += " · stopped"
         self.progress_text.value = text
         if update["traces"] is not None:

@@ -58,13 +58,11 @@ def _page_failed(error: Exception) -> list:
 def build_page(
     page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None
 ) -> None:
-    """Fill `page`, the light page a session was served at once (the header and "Building the page…"), with a
-    Dashboard built away from the event loop: the Model, its data and first evaluation, the widgets and figures and
-    their Bokeh models are made in a page-builder thread (at most PAGE_BUILDERS at a time, for the whole server), and
-    only the swap — attaching the ready models to the page and sending them — runs on the loop, in a next-tick
-    callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session that ended
-    meanwhile gets its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason.
-    `budget`: the server's `RefreshBudget`, handed to the Dashboard."""
+    """Fill `page`, the light page a session was served at once, with a Dashboard built (with its Bokeh models) in a
+    page-builder thread (at most PAGE_BUILDERS at a time, for the whole server); only the swap runs on the loop, in a
+    next-tick callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session
+    that ended meanwhile gets its Dashboard closed instead; a failure shows its reason. `budget`: the server's
+    `RefreshBudget`, handed to the Dashboard."""
     document = pn.state.curdoc
     root = next(model for model, _ in page._models.values() if model.document is document)
     ended = threading.Event()

@@ -139,12 +139,6 @@ def supporting(chosen: list[str], K: int) -> tuple[list[str], dict[str, str]]:
     return kept, left_out
 
 
-def class_count(model, dataset: str | None) -> int:
-    """K of the data a race runs on: the Train tab's (`model.classes`) or the named set's (a built-in set's
-    `datasets.BUILTIN_CLASSES`; the paper's sets are binary)."""
-    return len(model.classes) if dataset is None else datasets.BUILTIN_CLASSES.get(dataset, 2)
-
-
 def seconds_left(budget: float, trained: dict[str, float]) -> float:
     """Training time still to run, summed over the racers (each trains `budget` seconds; evaluation comes on top)."""
     return float(sum(max(0.0, budget - seconds) for seconds in trained.values()))
@@ -226,7 +220,8 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         plane, so `projection` is not used)."""
         settings = SCALE_SETTINGS if self.dataset.value == SCALE_RACE else None
         dataset = None if self.dataset.value in (TRAIN_DATA, SCALE_RACE) else self.dataset.value
-        K = class_count(model, settings["dataset"] if settings else dataset)
+        named = settings["dataset"] if settings else dataset  # K: a built-in set's, or 2 (the paper's sets are binary)
+        K = len(model.classes) if named is None else datasets.BUILTIN_CLASSES.get(named, 2)
         chosen = [m for m in self.sources if m in self.methods.value]  # in the registry's order
         racing, left_out = supporting(chosen, K)
         self.left_out.object = (
@@ -413,12 +408,10 @@ def _table(verdict: Verdict) -> str:
             )
         ),
         "",
-        (
-            f"| method | iterations | training time | best NLL | {final} NLL | {final} error | reached the band | "
-            "in the band from |" + (" ÷ X-GPC's |" if ratios else "")
-        ),
-        "|---|---|---|---|---|---|---|---|" + ("---|" if ratios else ""),
     ]
+    columns = ["method", "iterations", "training time", "best NLL", f"{final} NLL", f"{final} error"]
+    columns += ["reached the band", "in the band from"] + (["÷ X-GPC's"] if ratios else [])
+    lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for s in verdict.standings:
         lines.append(
             f"| {NAMES.get(s.entrant, s.entrant)} | {s.iterations} | {s.seconds:.2f} s | {s.best_nll:.4f} | "

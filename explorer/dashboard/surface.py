@@ -129,20 +129,14 @@ class SurfaceView(pn.viewable.Viewer):
     def _build_figure(self) -> None:
         self.figure = live_figure(height=520, toolbar_location="above")  # the ranges: `build` fits them
         self.mapper = LinearColorMapper(palette=P_PALETTE, low=0.0, high=1.0)
-        self.image = ColumnDataSource(
-            dict(image=[np.full((2, 2), 0.5, np.float32)], x=[0.0], y=[0.0], dw=[1.0], dh=[1.0]), name="surface-image"
-        )
-        self.scalar_image = self.figure.image(
-            image="image", x="x", y="y", dw="dw", dh="dh", source=self.image, color_mapper=self.mapper
-        )
+        unit = dict(x=[0.0], y=[0.0], dw=[1.0], dh=[1.0])  # where an image lies; `show` places each frame's
+        placed = dict(image="image", x="x", y="y", dw="dw", dh="dh")
+        self.image = ColumnDataSource(dict(image=[np.full((2, 2), 0.5, np.float32)], **unit), name="surface-image")
+        self.scalar_image = self.figure.image(**placed, source=self.image, color_mapper=self.mapper)
         self.figure.add_tools(HoverTool(renderers=[self.scalar_image], tooltips=[("value", "@image{0.000}")]))
         # K ≥ 3 classes' probabilities: the class colours mixed (an RGBA image; empty and hidden for two classes)
-        self.mixture = ColumnDataSource(
-            dict(image=[np.zeros((1, 1), np.uint32)], x=[0.0], y=[0.0], dw=[1.0], dh=[1.0]), name="surface-mixture"
-        )
-        self.mixture_image = self.figure.image_rgba(
-            image="image", x="x", y="y", dw="dw", dh="dh", source=self.mixture, visible=False
-        )
+        self.mixture = ColumnDataSource(dict(image=[np.zeros((1, 1), np.uint32)], **unit), name="surface-mixture")
+        self.mixture_image = self.figure.image_rgba(**placed, source=self.mixture, visible=False)
         self.colorbar = ColorBar(color_mapper=self.mapper, title="p(y=1)", width=14)
         self.figure.add_layout(self.colorbar, "right")
         self.contour = ColumnDataSource(dict(x=[], y=[]))
@@ -152,20 +146,9 @@ class SurfaceView(pn.viewable.Viewer):
         # class indices: 0 the −1 class, 1 the +1 class (K ≥ 3: class k the k-th of `class_colors(K)`)
         self.class_mapper = LinearColorMapper(palette=CLASS_COLORS, low=0, high=1)
         colors = {"field": "label", "transform": self.class_mapper}
-        self.figure.scatter(
-            "x", "y", source=self.train, marker="circle", size=6, color=colors, line_color="white", line_width=0.5
-        )
-        self.figure.scatter(
-            "x",
-            "y",
-            source=self.test,
-            marker="triangle",
-            size=8,
-            color=colors,
-            alpha=0.8,
-            line_color="white",
-            line_width=0.5,
-        )
+        by_class = dict(color=colors, line_color="white", line_width=0.5)
+        self.figure.scatter("x", "y", source=self.train, marker="circle", size=6, **by_class)
+        self.figure.scatter("x", "y", source=self.test, marker="triangle", size=8, alpha=0.8, **by_class)
         self.wrong = ColumnDataSource(dict(x=[], y=[]))
         self.figure.scatter("x", "y", source=self.wrong, marker="x", size=9, color="black", line_width=2)
         self.inducing = ColumnDataSource(dict(x=[], y=[]))

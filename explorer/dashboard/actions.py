@@ -71,10 +71,6 @@ class Actions:
         self.prepare()
         return result
 
-    def when_idle(self, label: str, start: Callable[[], None]) -> None:
-        """Run start() here once the worker is idle (its job paused after the chunk that was running)."""
-        self.act(label, lambda: None, lambda _: start())
-
     def done(self) -> bool:
         """Whether the worker has done the submitted task (True also when there is none)."""
         return self.current is None or self.current[1].done()

@@ -113,9 +113,7 @@ def freeze_the_imports() -> None:
 
 
 def serve_app(on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None) -> pn.Column:
-    """The page for one browser session: BLAS on one thread (DESIGN §8), the upload widget's script, notifications
-    on (also for any exception a callback did not handle itself), quiet disconnects. Served, the server's imports out
-    of the garbage collector's walk (`freeze_the_imports`, at the first page) and a light page at once
+    """The page for one browser session, with the server-wide settings of the module. Served, a light page at once
     (nothing computed on the event loop, nothing kept for a page that is fetched and never opened) that `build_page`
     fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built.
     `budget`: the server's `RefreshBudget`, shared by all its sessions (None: each refreshes at its own period)."""

@@ -4,9 +4,7 @@ One iteration (`step`): warm-start the step-size rule if it needs it, draw a min
 method update q(u) on it (its variational step), then — every `hyper_every`-th iteration, when a hyper optimiser is
 given — one ascent step on the kernel's log-parameters along the method's gradient of the same minibatch's bound at the
 new q(u), and feed the relative change of the global parameters to the convergence criterion. An iteration that
-raises leaves the engine exactly as it was before it. The minibatch size of an iteration (`batch_size_at`) and the
-factor on Adam's rate (`_hyper_rate_scale`) are `batch_size` and 1 here; the variants measured in
-`explorer.bench.xgpc_variants` (a minibatch that grows, a rate that follows ρ_t) override them.
+raises leaves the engine exactly as it was before it.
 
 A method (X-GPC, the SVGP baselines, EP, multi-class X-GPC) subclasses `SVIEngine` and supplies only:
 
@@ -22,7 +20,6 @@ A method (X-GPC, the SVGP baselines, EP, multi-class X-GPC) subclasses `SVIEngin
                                  likelihood `link` (of `explorer.likelihoods`: the logit unless set) turns q(f*)
                                  into the (n*, K) class probabilities (`predict_proba`) and codes the labels for its
                                  equations.
-  `_move_kernel(kernel)`         how q(u) follows a kernel step (default: held fixed in u-space, `_set_kernel`).
   `state_dict()` / `load_state_dict()`   its own variational parameters, merged with `_base_state()` /
                                  `_load_base_state()` (the shared parts below).
 Optionally: `_stateful_parts()` (extra optimiser objects with state_dict/load_state_dict that an iteration advances,
@@ -146,15 +143,10 @@ class SVIEngine:
         self.n = self.source.n
         self.batch_size = min(self.batch_size, self.n)
 
-    def batch_size_at(self, iteration: int) -> int:
-        """The minibatch size of the `iteration`-th iteration (1-based): `batch_size` (a variant that grows its
-        minibatch overrides it; `studies.race` reads it to keep its slices short)."""
-        return self.batch_size
-
     def _sample_batch(self) -> np.ndarray:
-        """A fresh minibatch (s_t,) for the next iteration from the source: the same rows for every method given the
-        same seed and minibatch sizes."""
-        return self.source.sample(self.rng, self.batch_size_at(self.iteration + 1))
+        """A fresh minibatch (s,) for the next iteration from the source: the same rows for every method given the
+        same seed and minibatch size."""
+        return self.source.sample(self.rng, self.batch_size)
 
     def _batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The rows `index` (s,) of the source: X_b (s, d) and their labels as the method's equations write them
@@ -257,25 +249,17 @@ class SVIEngine:
         X_b, y_b = self._batch(index)
         self.iteration += 1  # from here errors name the iteration being computed; step() restores it on failure
         change, context = self._update_q(index, X_b, y_b)
-        if self._kernel_step_due():
+        if self.hyper_optimizer is not None and self.iteration % self.hyper_every == 0:
             gradient = self._minibatch_kernel_gradient(X_b, y_b, context)
             with kernel_step_guard(self.kernel, self.iteration):
                 log_params = self.hyper_optimizer.ascend(self.kernel.log_params, gradient, self._hyper_rate_scale())
-                self._move_kernel(learned_kernel(self.kernel.with_log_params(log_params)))
+                self._set_kernel(learned_kernel(self.kernel.with_log_params(log_params)))  # q(u) held in u-space
         self.criterion.update(change)
         self.last_batch = index
 
-    def _kernel_step_due(self) -> bool:
-        """Kernel learning is on and this is a `hyper_every`-th iteration."""
-        return self.hyper_optimizer is not None and self.iteration % self.hyper_every == 0
-
     def _hyper_rate_scale(self) -> float:
-        """The factor on Adam's learning rate: 1."""
+        """The factor on Adam's learning rate: 1 (the stick-breaking family's kernel brake lowers it)."""
         return 1.0
-
-    def _move_kernel(self, kernel: Kernel) -> None:
-        """Take a kernel step: q(u) stays as it is in u-space (the paper's alternation); methods may override."""
-        self._set_kernel(kernel)
 
     def _warm_start(self) -> None:
         """Initialise the step-size rule from samples of λ̂ (`warm_start_on="target"`) or of the natural gradient

@@ -51,7 +51,7 @@ RETIRED_SETTINGS = {
     "overrelax": None,
 }
 """The X-GPC options that run files of versions 3 and 4 store and that left the product (measured and not adopted:
-README "Choices", BENCHMARKS.md; `explorer.bench.xgpc_variants` keeps them for `bench dynamics`), with the value
+README "Choices", BENCHMARKS.md; their code is at commit 9976c39, `explorer/bench/xgpc_variants.py`), with the value
 that turned each off. `init_rows` only sized `init_sweeps`, so any value of it means "off" with no sweeps."""
 _SIGNED_LABELS = ("y_train", "y_test", "custom/y")
 """The label arrays a version 2 or 3 file stores as ±1."""

@@ -9,8 +9,8 @@ Groups: "data" (which rows, and the seed of everything random), "method", "induc
 step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (the further options of
 the methods, `explorer.methods.option_names`, and the evaluation's rows; a method receives only the options it
 reads, `builder_options`). A setting is structural — it defines the run, so changing it starts a new one — unless
-it only shapes what is shown (`eval_every`). Options that were measured and not adopted are no settings: they live
-with the benchmark that measured them (`explorer.bench.xgpc_variants`).
+it only shapes what is shown (`eval_every`). Options that were measured and not adopted are no settings (README
+"Choices"; their numbers are in BENCHMARKS.md).
 """
 
 from __future__ import annotations

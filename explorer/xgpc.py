@@ -43,7 +43,7 @@ EVALUATION_CHUNK = 1024
 function) then stay in cache; a default fit on 5,000 rows at K = 5 spent about a third less time in its evaluations
 than with 4,096-row chunks."""
 KERNEL_BOUNDS = ("augmented", "exact")
-# The project's kernel-learning defaults (README "Choices"; `python -m explorer bench dynamics`, BENCHMARKS.md): one
+# The project's kernel-learning defaults (README "Choices"; BENCHMARKS.md, "dynamics"): one
 # kernel step per 5 natural-gradient steps, ascending the exact bound at X-GPC's q. The paper's alternation is
 # hyper_every=1, kernel_bound="augmented": on confident data its kernel drifts (ijcnn1 σ² in the hundreds, w8a
 # σ² ≈ 2.4 against natural-gradient SVGP's ≈ 6) and its final NLL stays 0.004–0.006 behind.
@@ -91,8 +91,7 @@ class XGPC(SVIEngine):
     `kernel_bound` is the bound the kernel step ascends at the current q(u): "augmented" (the paper: X-GPC's own
     ELBO, c at its optimum) or "exact" (the default; Σ E_q[log σ(y f)] − KL, the non-augmented bound that the
     augmented one lower-bounds, its expectations by Gauss–Hermite: the kernel gradient at the pseudo-data (ỹ, θ̃),
-    `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way. Options
-    measured and not adopted live in `explorer.bench.xgpc_variants` (README "Choices").
+    `targets.pseudo_data`); the local and natural-gradient steps stay on the augmented bound either way.
 
     η is held as one read-only vector (η₁, vec η₂) of length m + m²; `eta1` and `eta2` are views of it.
     Kernel-dependent quantities (inducing features, K_zz, K_mm's factor and inverse) are cached until the kernel
@@ -173,11 +172,6 @@ class XGPC(SVIEngine):
         eta.setflags(write=False)
         self._eta, self.L_P = eta, L_P
         self.mu = lapack.dpotrs(L_P, eta[:m], lower=1)[0]
-
-    def _reported(self) -> tuple[np.ndarray, np.ndarray]:
-        """(μ, L_P) of the q that the bound and the predictions use: the iterate's (a variant may report an
-        average, `explorer.bench.xgpc_variants`)."""
-        return self.mu, self.L_P
 
     @property
     def eta1(self) -> np.ndarray:
@@ -260,13 +254,13 @@ class XGPC(SVIEngine):
 
     # ----- the variational step of one SVI iteration (the skeleton's `_update_q`) --------------------------------
     def _update_q(self, index: np.ndarray, X_b: np.ndarray, y_b: np.ndarray) -> tuple[float, tuple]:
-        """Local step, natural-gradient targets, η ← η + ρ(λ̂ − η) with the rule's ρ (`_step_size`). Returns the relative
+        """Local step, natural-gradient targets, η ← η + ρ(λ̂ − η) with the rule's ρ. Returns the relative
         change of the global parameters ‖η_new − η_old‖/‖η_old‖ = ρ‖λ̂ − η‖/‖η_old‖ and (κ, K̃, K_sm) for the kernel
         gradient (the natural gradient, a fresh array of `_natural_gradient`, becomes the new η in place)."""
         kappa, K_tilde, K_sm = self.project(X_b, index)
         gradient, c = self._natural_gradient(kappa, K_tilde, y_b)
         squared_norm = float(gradient @ gradient)
-        rho = self._step_size(gradient, squared_norm, len(index))
+        rho = self.schedule.rate(gradient, squared_norm)
         old_eta = self._eta
         gradient *= rho
         gradient += old_eta
@@ -287,10 +281,6 @@ class XGPC(SVIEngine):
         np.subtract(lam2, self.eta2, out=gradient[self.m :].reshape(self.m, self.m))
         return gradient, c
 
-    def _step_size(self, gradient: np.ndarray, squared_norm: float, batch_rows: int) -> float:
-        """ρ of this iteration: the step-size rule's, for the natural gradient (m + m²,) and its squared norm."""
-        return self.schedule.rate(gradient, squared_norm)
-
     def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:
         return self._kernel_gradient(X_b, y_b, *context)
 
@@ -298,34 +288,29 @@ class XGPC(SVIEngine):
     def elbo(self, index: np.ndarray | None = None) -> float:
         """The augmented ELBO (eq. variational_bound with all constants), a lower bound on log p(y).
         On all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-        mu, L_P = self._reported()
 
         def terms(part, X_part, y_part):
             kappa, K_tilde, _ = self.project(X_part, part)
-            a = kappa @ mu
-            V = _whiten(L_P, kappa)
+            a = kappa @ self.mu
+            V = _whiten(self.L_P, kappa)
             b = np.einsum("ij,ij->j", V, V)
             return augmented_likelihood_terms(y_part, a, b, K_tilde, np.sqrt(K_tilde + b + a * a))
 
         return self._estimate(terms, index) - self.kl()
 
     def kl(self) -> float:
-        """KL(q(u) ‖ p(u)) of the reported q (`_reported`)."""
-        return self._kl(*self._reported())
-
-    def _kl(self, mu: np.ndarray, L_P: np.ndarray) -> float:
-        """KL(N(μ, Σ) ‖ p(u)) with Σ⁻¹ = L_P L_Pᵀ, μ (m,), L_P (m, m)."""
-        return gaussian_kl(mu, L_P, triangular_inverse(L_P), self.L_K, self.L_K_inv)
+        """KL(q(u) ‖ p(u)) = KL(N(μ, Σ) ‖ N(0, K_mm)) with Σ⁻¹ = L_P L_Pᵀ."""
+        return gaussian_kl(self.mu, self.L_P, triangular_inverse(self.L_P), self.L_K, self.L_K_inv)
 
     def predict_latent(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) = N(μ*, σ*²): μ* = κ*μ, σ*² = k** − κ*K_m* + κ*Σκ*ᵀ (eq. predictive_distr). Xs (n*, d) → (n*,), (n*,)."""
-        mu, L_P = self._reported()
 
         def marginals(X_rows):
             K_sm = self._cross(X_rows)
             kappa = K_sm @ self.K_inv
-            V = _whiten(L_P, kappa)
-            return kappa @ mu, self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
+            V = _whiten(self.L_P, kappa)
+            var = self._prior_variance - np.einsum("ij,ij->i", kappa, K_sm) + np.einsum("ij,ij->j", V, V)
+            return kappa @ self.mu, var
 
         return self._in_chunks(marginals, Xs)
 

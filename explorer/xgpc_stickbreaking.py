@@ -383,9 +383,6 @@ class XGPCStickBreaking(MultiLatentXGPC):
     n_latent = n_logits
     _latent_name = "logit"
 
-    def _reported(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.mu, self.L_P
-
     # ----- the local step and the natural-gradient targets -----------------------------------------------------------
     def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The marginals q(ψ_ij) = N(a_ij, v_ij) of the rows with projection κ (s, m), K̃ (s,): a, v (s, K−1), with

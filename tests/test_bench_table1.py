@@ -9,7 +9,7 @@ import sklearn.datasets
 
 from explorer import methods
 from explorer.__main__ import main as command_line
-from explorer.bench import bound, dynamics, gibbs, inducing, protocol, race, scale, steps, table1
+from explorer.bench import bound, gibbs, inducing, protocol, race, scale, steps, table1
 from explorer.dashboard import race_report
 from explorer.data import datasets, registry
 from explorer.kernels import KERNELS
@@ -320,35 +320,6 @@ def test_tiny_steps_run_races_epgpcs_two_step_rules(tmp_path):
     entrants = json.loads(path.read_text())["races"]["diabetes"]["entrants"]
     assert [label.split()[:2] for label in entrants] == [["epgpc", "robbins-monro"], ["epgpc", "constant"]]
     assert all(r["iterations"] > 0 and 0.0 < r["final_nll"] < np.log(2.0) + 0.05 for r in entrants.values())
-
-
-def test_tiny_dynamics_run_adds_the_reference_and_its_kernel_ratios(tmp_path):
-    path = tmp_path / "dynamics.json"
-    assert (
-        dynamics.main(
-            [
-                "--datasets",
-                "diabetes",
-                "--seconds",
-                "0.4",
-                "--entrants",
-                "paper",
-                "whitened",
-                "--no-write-md",
-                "--json",
-                str(path),
-            ]
-        )
-        == 0
-    )
-    entrants = json.loads(path.read_text())["races"]["diabetes"]["entrants"]
-    reference = dynamics.ENTRANTS[dynamics.REFERENCE][0]
-    assert list(entrants)[-1] == reference and len(entrants) == 3  # natural-gradient SVGP always races too
-    assert entrants[reference]["variance_ratio"] == pytest.approx(1.0)
-    for r in entrants.values():
-        assert r["variance_ratio"] == pytest.approx(r["variance"] / entrants[reference]["variance"])
-    with pytest.raises(SystemExit):
-        dynamics.main(["--fold", "11"])
 
 
 def test_tiny_bound_run_orders_the_two_bounds_as_theory_says(tmp_path):

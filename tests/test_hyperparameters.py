@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 from test_xgpc import rbf, reference_elbo, toy_problem
 
-from explorer.bench.xgpc_variants import XGPCVariants
 from explorer.hyperparameters import Adam, elbo_kernel_gradient, learned_kernel
 from explorer.kernels import RBF, KernelParameterError, make_kernel
 from explorer.polyagamma import pg_mean
@@ -221,158 +220,18 @@ def test_hyper_every_takes_an_adam_step_on_every_kth_iteration_only():
         XGPC(X, y, X[:6], RBF(1.0), batch_size=10, hyper_every=0)
 
 
-# ----- the whitened kernel step (issue 11): q(w) held fixed, u = L_K w ------------------------------------------------
-def _whitened_q(engine):
-    """(m_w, S_w) of the engine's q(u) under its current kernel, by numpy's own Cholesky of K_mm."""
-    k = engine.kernel
-    L = np.linalg.cholesky(rbf(engine.Z, engine.Z, k.lengthscale, k.variance) + k.nugget * np.eye(engine.m))
-    return np.linalg.solve(L, engine.mu), np.linalg.solve(L, np.linalg.solve(L, engine.Sigma).T)
-
-
-@pytest.mark.parametrize("lengthscale", [np.array([0.8]), np.array([0.6, 1.5])])
-def test_whitened_kernel_gradient_matches_finite_differences_at_fixed_q_w(lengthscale):
-    # central differences of the minibatch augmented ELBO (c re-optimised) with q(w) fixed: at θ ± h the posterior is
-    # u = L_K(θ ± h) w, so μ and Σ follow the kernel's Cholesky factor; q is deliberately not at its optimum
-    X, y = toy_problem(40, seed=5)
-    kernel = RBF(lengthscale, 1.4, 1e-3)
-    engine = XGPCVariants(
-        X,
-        y,
-        X[:7],
-        kernel,
-        batch_size=10,
-        rng=np.random.default_rng(0),
-        kernel_step="whitened",
-        schedule=Constant(0.3),
-        kernel_bound="augmented",
-    )
-    engine.step(3)
-    index = np.arange(3, 13)
-    m_w, S_w = _whitened_q(engine)
-    numeric = np.empty(len(kernel.log_params))
-    h = 1e-5
-    for k in range(len(numeric)):
-        values = []
-        for sign in (1, -1):
-            t = kernel.log_params.copy()
-            t[k] += sign * h
-            ell, var = np.exp(t[:-1]), np.exp(t[-1])
-            L = np.linalg.cholesky(rbf(engine.Z, engine.Z, ell, var) + kernel.nugget * np.eye(7))
-            values.append(
-                reference_elbo(
-                    X[index], y[index], engine.Z, ell, var, kernel.nugget, L @ m_w, L @ S_w @ L.T, scale=40 / 10
-                )
-            )
-        numeric[k] = (values[0] - values[1]) / (2 * h)
-    analytic = engine.kernel_gradient(index)
-    np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
-    # and it is a different gradient from the paper's (q fixed in u-space)
-    paper = XGPC(
-        X,
-        y,
-        X[:7],
-        kernel,
-        batch_size=10,
-        rng=np.random.default_rng(0),
-        schedule=Constant(0.3),
-        kernel_bound="augmented",
-    )
-    paper.step(3)
-    assert np.abs(paper.kernel_gradient(index) - analytic).max() > 1e-3 * np.abs(analytic).max()
-
-
-def test_whitened_kernel_step_keeps_q_w_and_moves_q_u_with_the_kernel():
-    X, y = toy_problem(60, seed=3)
-    engine = XGPCVariants(
-        X,
-        y,
-        X[:6],
-        RBF(np.array([1.0]), 1.0, 1e-4),
-        batch_size=10,
-        hyper_optimizer=Adam(0.1),
-        rng=np.random.default_rng(0),
-        hyper_every=1,
-        kernel_step="whitened",
-    )
-    engine.step(3)
-    before_w, before_kernel = _whitened_q(engine), engine.kernel.log_params
-    # the next iteration's kernel step on its own: its variational step is replaced by one that leaves q(u) as it is
-    engine._update_q = lambda index, X_b, y_b: (0.0, engine.project(X_b, index))
-    engine.step()
-    assert not np.array_equal(engine.kernel.log_params, before_kernel)
-    after_w = _whitened_q(engine)
-    np.testing.assert_allclose(after_w[0], before_w[0], rtol=1e-9, atol=1e-9)
-    np.testing.assert_allclose(after_w[1], before_w[1], rtol=1e-8, atol=1e-9)
-    np.testing.assert_array_equal(engine.eta2, engine.eta2.T)
-
-
-def test_kernel_step_options_are_checked():
+def test_the_engine_refuses_an_unknown_kernel_bound():
     X, y = toy_problem(20, seed=7)
-    for options, message in [
-        ({"kernel_step": "euclidean"}, "kernel_step"),
-        ({"hyper_rate": "fast"}, "hyper_rate"),
-        ({"hyper_warmup": -1}, "hyper_warmup"),
-        ({"init_sweeps": -1}, "init_sweeps"),
-        ({"kernel_bound": "tight"}, "kernel_bound"),
-        ({"kernel_step": "whitened", "full": True}, "non-sparse"),
-    ]:
-        with pytest.raises(ValueError, match=message):
-            XGPCVariants(X, y, X[:5], RBF(1.0), batch_size=10, **options)
+    with pytest.raises(ValueError, match="kernel_bound"):
+        XGPC(X, y, X[:5], RBF(1.0), batch_size=10, kernel_bound="tight")
 
 
-def test_hyper_warmup_freezes_the_kernel_for_its_iterations_only():
-    X, y = toy_problem(60, seed=7)
-    engine = XGPCVariants(
-        X,
-        y,
-        X[:6],
-        RBF(np.array([1.0]), 1.0, 1e-4),
-        batch_size=10,
-        hyper_optimizer=Adam(0.05),
-        rng=np.random.default_rng(0),
-        hyper_every=1,
-        hyper_warmup=4,
-    )
-    start = engine.kernel.log_params
-    engine.step(4)
-    np.testing.assert_array_equal(engine.kernel.log_params, start)
-    assert engine.hyper_optimizer.t == 0
-    engine.step()
-    assert engine.hyper_optimizer.t == 1 and not np.array_equal(engine.kernel.log_params, start)
-
-
-def test_adam_scale_multiplies_its_step_and_hyper_rate_rho_scales_by_rho_over_first_rho():
+def test_adam_scale_multiplies_its_step():
     x, g = np.array([0.3, -1.0]), np.array([2.0, -0.5])
     plain, scaled = Adam(0.1), Adam(0.1)
     plain.ascend(x, 0.5 * g)
     scaled.ascend(x, 0.5 * g)
     np.testing.assert_allclose(scaled.ascend(x, g, 0.25) - x, 0.25 * (plain.ascend(x, g) - x), rtol=1e-14)
-    # in the engine: the same gradients, one run at ρ_t/ρ₁ times the other's Adam steps (Robbins–Monro ρ_t known)
-    X, y = toy_problem(60, seed=7)
-    runs = {}
-    for rate in ("constant", "rho"):
-        engine = XGPCVariants(
-            X,
-            y,
-            X[:6],
-            RBF(np.array([1.0]), 1.0, 1e-4),
-            batch_size=10,
-            hyper_optimizer=Adam(0.05),
-            rng=np.random.default_rng(0),
-            hyper_every=1,
-            hyper_rate=rate,
-        )
-        engine._minibatch_kernel_gradient = lambda X_b, y_b, context: np.array([0.7, -0.2])  # a fixed direction
-        steps = []
-        for _ in range(3):
-            before = engine.kernel.log_params
-            engine.step()
-            steps.append(engine.kernel.log_params - before)
-        runs[rate] = steps
-    rho = [(t + 10.0) ** -0.6 for t in (1, 2, 3)]  # X-GPC's default rule, τ = 10, κ = 0.6
-    for t in range(3):
-        np.testing.assert_allclose(runs["rho"][t], rho[t] / rho[0] * runs["constant"][t], rtol=1e-12)
-    assert engine.first_rho == pytest.approx(rho[0])
 
 
 # ----- the kernel step on the exact bound (issue 11): Σ E_q[log σ(y f)] − KL at X-GPC's q ------------------------------
@@ -398,25 +257,20 @@ def _exact_elbo(X, y, Z, lengthscale, variance, nugget, mu, Sigma, scale):
     return scale * np.sum(expected) - kl
 
 
-@pytest.mark.parametrize("kernel_step", ["fixed-u", "whitened"])
-def test_exact_bound_kernel_gradient_matches_finite_differences(kernel_step):
-    # q held fixed in u-space (fixed-u) or in whitened coordinates (whitened) while the kernel moves, q not optimal
+def test_exact_bound_kernel_gradient_matches_finite_differences():
+    # q held fixed in u-space while the kernel moves, q not optimal
     X, y = toy_problem(40, seed=9)
     kernel = RBF(np.array([0.7, 1.3]), 1.2, 1e-3)
-    engine = XGPCVariants(
-        X,
-        y,
-        X[:7],
-        kernel,
-        batch_size=10,
-        rng=np.random.default_rng(2),
-        schedule=Constant(0.3),
-        kernel_bound="exact",
-        kernel_step=kernel_step,
-    )
-    engine.step(3)
+
+    def engine(bound):
+        made = XGPC(
+            X, y, X[:7], kernel, batch_size=10, rng=np.random.default_rng(2), schedule=Constant(0.3), kernel_bound=bound
+        )
+        made.step(3)
+        return made
+
+    exact = engine("exact")
     index = np.arange(5, 15)
-    m_w, S_w = _whitened_q(engine)
     numeric = np.empty(3)
     h = 1e-5
     for k in range(3):
@@ -425,24 +279,10 @@ def test_exact_bound_kernel_gradient_matches_finite_differences(kernel_step):
             t = kernel.log_params.copy()
             t[k] += sign * h
             ell, var = np.exp(t[:-1]), np.exp(t[-1])
-            mu, Sigma = engine.mu, engine.Sigma
-            if kernel_step == "whitened":
-                L = np.linalg.cholesky(rbf(engine.Z, engine.Z, ell, var) + kernel.nugget * np.eye(7))
-                mu, Sigma = L @ m_w, L @ S_w @ L.T
-            values.append(_exact_elbo(X[index], y[index], engine.Z, ell, var, kernel.nugget, mu, Sigma, 40 / 10))
+            values.append(
+                _exact_elbo(X[index], y[index], exact.Z, ell, var, kernel.nugget, exact.mu, exact.Sigma, 40 / 10)
+            )
         numeric[k] = (values[0] - values[1]) / (2 * h)
-    analytic = engine.kernel_gradient(index)
+    analytic = exact.kernel_gradient(index)
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6, atol=1e-7 * np.abs(numeric).max())
-    augmented = XGPCVariants(
-        X,
-        y,
-        X[:7],
-        kernel,
-        batch_size=10,
-        rng=np.random.default_rng(2),
-        schedule=Constant(0.3),
-        kernel_step=kernel_step,
-        kernel_bound="augmented",
-    )
-    augmented.step(3)
-    assert np.abs(augmented.kernel_gradient(index) - analytic).max() > 1e-3 * np.abs(analytic).max()
+    assert np.abs(engine("augmented").kernel_gradient(index) - analytic).max() > 1e-3 * np.abs(analytic).max()

@@ -17,7 +17,7 @@ from explorer.dashboard.race_report import race_report_from_json
 from explorer.data import datasets
 from explorer.kernels import make_kernel
 from explorer.model import Model
-from explorer.studies.race import NAMES, Race, band_edge, judge
+from explorer.studies.race import NAMES, Race, band_edge, judge, log_spaced_evaluation
 
 LOG2 = 0.6931471805599453
 
@@ -246,6 +246,24 @@ def test_a_race_refuses_no_entrants_and_a_bad_budget():
         Race({}, 1.0)
     with pytest.raises(ValueError, match="budget"):
         Race({"xgpc": _entrant("xgpc")}, math.inf)
+
+
+def test_log_spaced_evaluation_by_hand():
+    """Every max(10, t/40) iterations, rounded down to tens, but at least every 2 s at the last chunk's cost."""
+    trainer = _entrant("xgpc")()
+    trainer.engine.iteration = 4150  # 4150/40 = 103.75: 100 after rounding down to tens
+    log_spaced_evaluation(trainer)  # no cost measured yet: the log spacing alone
+    assert trainer.eval_every == 100
+    trainer.history.append({"iteration": 4140, "seconds": 1.0})
+    trainer.history.append({"iteration": 4150, "seconds": 3.0})  # 0.2 s per iteration: 2 s is 10 iterations
+    log_spaced_evaluation(trainer)
+    assert trainer.eval_every == 10
+    trainer.history.append({"iteration": 4160, "seconds": 3.01})  # 1 ms per iteration: the log spacing again
+    log_spaced_evaluation(trainer)
+    assert trainer.eval_every == 100
+    trainer.engine.iteration = 5
+    log_spaced_evaluation(trainer)
+    assert trainer.eval_every == 10
 
 
 # ----- the tab's defaults -----------------------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from scipy import integrate, optimize
 from scipy.special import log_expit
 from threadpoolctl import threadpool_limits
 
-from explorer.bench.xgpc_variants import XGPCVariants
 from explorer.hyperparameters import Adam
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
@@ -294,96 +293,3 @@ def test_banana_test_error_after_two_thousand_iterations(paper_data):
         engine.step(2000)
     assert error_rate(engine.predict_proba(X[test]), y[test]) <= 0.11
     assert np.isfinite(engine.elbo())
-
-
-# ----- a better initial q (issue 11): coordinate-ascent sweeps on a subsample before SVI -----------------------------
-def test_initial_sweeps_on_all_rows_reach_the_coordinate_ascent_fixed_point_and_keep_the_minibatch_stream():
-    X, y = toy_problem(30, seed=1)
-    kernel = RBF(np.array([1.0]), 1.5, 1e-4)
-    started = XGPCVariants(
-        X,
-        y,
-        X[::3],
-        kernel,
-        batch_size=5,
-        schedule=Constant(1e-9),
-        rng=np.random.default_rng(4),
-        init_sweeps=300,
-        init_rows=30,
-    )
-    plain = XGPC(X, y, X[::3], kernel, batch_size=5, schedule=Constant(1e-9), rng=np.random.default_rng(4))
-    assert started.init_sweeps == 300 and not started.q_initialised
-    started.step()
-    plain.step()
-    np.testing.assert_array_equal(started.last_batch, plain.last_batch)  # the stream was rewound after the subsample
-    # ρ = 1e-9 barely moves q after the sweeps: q is (to 1e-8) the full-batch coordinate-ascent fixed point
-    lam1, lam2 = started.minibatch_targets(np.arange(30))
-    scale = np.linalg.norm(started.eta2)
-    assert np.linalg.norm(lam1 - started.eta1) < 1e-7 * scale
-    assert np.linalg.norm(lam2 - started.eta2) < 1e-7 * scale
-    assert np.linalg.norm(plain.minibatch_targets(np.arange(30))[0] - plain.eta1) > 1e-2 * scale
-    twin = XGPCVariants(
-        X,
-        y,
-        X[::3],
-        kernel,
-        batch_size=5,
-        schedule=Constant(1e-9),
-        rng=np.random.default_rng(4),
-        init_sweeps=300,
-        init_rows=30,
-    )
-    twin.load_state_dict(started.state_dict())
-    assert twin.q_initialised
-    started.step(2)
-    twin.step(2)  # no second initialisation after a restore
-    np.testing.assert_array_equal(twin.eta2, started.eta2)
-
-
-# ----- iterate averaging (issue 11) ----------------------------------------------------------------------------------
-def test_iterate_average_is_the_mean_of_the_iterates_and_predictions_use_it():
-    X, y = toy_problem(40, seed=2)
-    kernel = RBF(np.array([0.9]), 1.3, 1e-4)
-
-    def make(window):
-        return XGPCVariants(
-            X,
-            y,
-            X[:6],
-            kernel,
-            batch_size=8,
-            schedule=Constant(0.3),
-            rng=np.random.default_rng(5),
-            average_window=window,
-        )
-
-    uniform, plain, last = make(10**9), make(0), make(1)
-    iterates = []
-    for _ in range(6):
-        for engine in (uniform, plain, last):
-            engine.step()
-        iterates.append(np.concatenate([uniform.eta1, uniform.eta2.ravel()]))
-    np.testing.assert_array_equal(uniform.eta2, plain.eta2)  # averaging does not change the SVI iterate
-    mean = np.mean(iterates, axis=0)
-    m = 6
-    Sigma_bar = np.linalg.inv(-2.0 * mean[m:].reshape(m, m))
-    mu_bar = Sigma_bar @ mean[:m]
-    K_sm = rbf(X[:5], X[:6], kernel.lengthscale, kernel.variance)
-    kappa = np.linalg.solve(rbf(X[:6], X[:6], kernel.lengthscale, kernel.variance) + 1e-4 * np.eye(6), K_sm.T).T
-    mean_f, var_f = uniform.predict_latent(X[:5])
-    np.testing.assert_allclose(mean_f, kappa @ mu_bar, rtol=1e-8, atol=1e-10)
-    np.testing.assert_allclose(
-        var_f,
-        kernel.variance + 1e-4 - np.sum(kappa * K_sm, 1) + np.einsum("ij,jk,ik->i", kappa, Sigma_bar, kappa),
-        rtol=1e-8,
-        atol=1e-10,
-    )
-    assert np.abs(mean_f - plain.predict_latent(X[:5])[0]).max() > 1e-3  # the average is not the last iterate
-    np.testing.assert_allclose(last.predict_latent(X[:5])[0], plain.predict_latent(X[:5])[0], rtol=1e-12)
-    assert uniform.elbo() != plain.elbo()
-    twin = make(10**9)
-    twin.load_state_dict(uniform.state_dict())
-    assert twin.elbo() == uniform.elbo()
-    uniform.step(2)
-    twin.step(2)
-    np.testing.assert_array_equal(twin.predict_latent(X[:5])[0], uniform.predict_latent(X[:5])[0])

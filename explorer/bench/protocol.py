@@ -271,7 +271,7 @@ def add_datasets_argument(parser: argparse.ArgumentParser, default, note: str = 
 
 
 def add_entrant_arguments(parser: argparse.ArgumentParser, entrants, datasets, entrants_help: str) -> None:
-    """The flags of a benchmark that races named entrants on one fold of several data sets (`steps`, `dynamics`):
+    """The flags of a benchmark that races named entrants on one fold of several data sets (`steps`):
     --datasets, --entrants (choices: `entrants`), --protocol, --fold, --seconds, --eval-points, --kernel, --seed."""
     add_datasets_argument(parser, datasets)
     parser.add_argument("--entrants", nargs="+", default=list(entrants), choices=list(entrants), help=entrants_help)

@@ -56,15 +56,13 @@ def race_fold(
     seconds: float,
     seed: int,
     batch_size: int = 100,
-    make_trainer=P.make_trainer,
 ) -> dict[str, dict]:
     """Race every entrant (label → (method, options)) for `seconds` of training on one split, all from the same seed,
-    in the fair slices of `studies.race.Race`; traces and final values per label. `make_trainer` builds each
-    entrant's Trainer (default `protocol.make_trainer`, whose options are run settings)."""
+    in the fair slices of `studies.race.Race`; traces and final values per label."""
     race = Race(
         {
             label: partial(
-                make_trainer, method, split, seed=seed, batch_size=batch_size, convergence="none", options=options
+                P.make_trainer, method, split, seed=seed, batch_size=batch_size, convergence="none", options=options
             )
             for label, (method, options) in entrants.items()
         },
@@ -96,27 +94,23 @@ def race_settings(args: argparse.Namespace, *, m: int, nugget: float | None, bat
     return {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
 
 
-def race_task(
-    name: str, fold: int, entrants: dict[str, tuple[str, dict]], settings: dict, make_trainer=P.make_trainer
-) -> dict:
+def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], settings: dict) -> dict:
     """One race of a grid: the entrants on fold `fold` (0-based) of 10 of data set `name` (a registered name or a
     file), `settings` the protocol, seed, m, nugget, eval_points, kernel, seconds and batch_size; the data set's n
-    and each entrant's results (`race_fold` with `make_trainer`)."""
+    and each entrant's results (`race_fold`)."""
     split = P.task_split(name, fold, settings, monitor_points=settings["eval_points"])
-    results = race_fold(
-        split, entrants, settings["seconds"], settings["seed"] + fold, settings["batch_size"], make_trainer
-    )
+    results = race_fold(split, entrants, settings["seconds"], settings["seed"] + fold, settings["batch_size"])
     return {"n": len(P.shared_dataset(name, settings["protocol"])[1]), "entrants": results}
 
 
-def race_tasks(races: list[tuple[str, int, str]], entrants: dict, settings: dict, make_trainer=P.make_trainer) -> list:
+def race_tasks(races: list[tuple[str, int, str]], entrants: dict, settings: dict) -> list:
     """The grid's tasks of `races` (data set, 0-based fold, label of the fold): one `race_task` each, its cost the
     entrants' budget, keyed by the data set's file version."""
     return [
         grid.Task(
             (name, label),
             race_task,
-            (name, fold, entrants, settings, make_trainer),
+            (name, fold, entrants, settings),
             len(entrants) * settings["seconds"],
             (P.file_version(name, settings["protocol"]),),
         )
@@ -146,24 +140,16 @@ def verdict_record(verdict: Verdict) -> dict:
     }
 
 
-def race_entrants(
-    args: argparse.Namespace, table: dict[str, tuple[str, str, dict]], annotate=None, make_trainer=P.make_trainer
-) -> dict:
+def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dict]]) -> dict:
     """Race the entrants of `table` (short name → (label, method, options)) named in args.entrants, args.seconds each,
     on fold args.fold of every data set in args.datasets, one task of the grid per data set (`grid.run`: here or on
-    a cluster, BLAS pinned to args.threads): data set → {"n", "best_nll", "entrants": label → results}.
-    `annotate(results)` may add columns to a data set's results (e.g. kernel ratios); `make_trainer` builds the
-    entrants (`race_fold`)."""
+    a cluster, BLAS pinned to args.threads): data set → {"n", "best_nll", "entrants": label → results}."""
     entrants = {label: (method, options) for short, (label, method, options) in table.items() if short in args.entrants}
     settings = race_settings(args, m=100, nugget=None, batch_size=100)
-    tasks = race_tasks(
-        [(name, args.fold - 1, f"fold {args.fold}") for name in args.datasets], entrants, settings, make_trainer
-    )
+    tasks = race_tasks([(name, args.fold - 1, f"fold {args.fold}") for name in args.datasets], entrants, settings)
     races = {}
     for name, race in zip(args.datasets, grid.run(tasks, args)):
         results = race["entrants"]
-        if annotate is not None:
-            annotate(results)
         races[name] = {"n": race["n"], **verdict_record(time_to_quality(results, args.seconds)), "entrants": results}
     return races
 

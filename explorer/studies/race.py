@@ -62,19 +62,15 @@ NAMES = {"xgpc": "X-GPC", "svgp-adam": "SVGP (Adam)", "svgp-natgrad": "SVGP (nat
 def log_spaced_evaluation(trainer: Trainer, per_decade: int = 40, minimum: int = 10, most_seconds: float = 2.0) -> None:
     """Progress hook: evaluate about `per_decade` times per decade of iterations (every max(minimum, t/per_decade)
     iterations), so long races keep fine resolution early and stay cheap late; but at least every `most_seconds` of
-    training at the last chunk's cost per iteration, and before a growing minibatch more than doubles
-    (`SVIEngine.batch_size_at`), so that a run whose iterations grow costly still stops near its time budget (the
-    trainer checks the budget between chunks)."""
-    engine = trainer.engine
-    t = engine.iteration
+    training at the last chunk's cost per iteration, so that a run whose iterations are costly still stops near its
+    time budget (the trainer checks the budget between chunks)."""
+    t = trainer.engine.iteration
     every = max(minimum, int(t / per_decade) // minimum * minimum)
     rows = trainer.history.rows
     if len(rows) >= 2 and rows[-1]["iteration"] > rows[-2]["iteration"]:
         cost = (rows[-1]["seconds"] - rows[-2]["seconds"]) / (rows[-1]["iteration"] - rows[-2]["iteration"])
         if cost > 0:
             every = min(every, max(1, int(most_seconds / cost)))
-    while every > 1 and engine.batch_size_at(t + every) > 2 * engine.batch_size_at(t + 1):
-        every //= 2
     trainer.eval_every = every
 
 

@@ -1,9 +1,8 @@
 """What one action of a served session may cost: a budget checked before the work starts (issue 19).
 
-Every action runs in the session's worker, off the server's event loop, but the machine is shared by the whole room:
-one visitor's link `?n_points=100000&n_inducing=2000&batch_size=100000` asked for a minute of one core per
-iteration. The units of work that cannot be interrupted are bounded here, by counts the configuration fixes before
-anything is computed (n training rows, d features, m inducing points, s minibatch rows, r evaluation rows):
+Every action runs in the session's worker, off the server's event loop, but the machine is shared by the whole room.
+The units of work that cannot be interrupted are bounded here, by counts the configuration fixes before anything is
+computed (n training rows, d features, m inducing points, s minibatch rows, r evaluation rows):
 
 =============  =========================  =====================================================================
 unit           count                      what it is

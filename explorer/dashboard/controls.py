@@ -1,14 +1,10 @@
 """Widgets for the Model's configuration, each derived from its declaration (`explorer.settings`: kind, choices,
 bounds, label, help; the URL keys are the settings' names). They are not linked to the Model directly: a change goes through
 `apply` (the dashboard pauses the worker and sets the parameter under the gate), and `sync` shows the Model's
-values again afterwards (also after a rejected change, which the Model rolls back).
-
-A typed value outside a setting's range is refused visibly: the box goes back to the value in use and a notification
-names the setting, the value typed and the range (the browser's own number boxes would keep showing it while sending
-nothing, so they are given no limits of their own).
-
-The settings also travel in the page's URL (`query_string`, `settings_from_query`): a link opens the same data set,
-method and settings; a value in a link that cannot be used is named in words and the default kept."""
+values again afterwards (also after a rejected change, which the Model rolls back). A typed value outside a setting's
+range is refused visibly: the box goes back to the value in use and a notification names the setting, the value typed
+and the range (the browser's own number boxes would keep showing it while sending nothing, so they have no limits).
+The settings also travel in the page's URL (`query_string`, `settings_from_query`)."""
 
 from __future__ import annotations
 

@@ -92,8 +92,8 @@ class Traces:
     """Bokeh figures fed from Model history rows with `add(rows)`; `new_run(config)` moves the live run into the
     overlay of earlier runs, `clear_earlier()` removes them.
 
-    Every repaint of a figure costs the browser ≈ 15 ms of CPU (measured in headless Chromium without GPU), so the
-    ρ/kernel figure, the least urgent, has its own source and is redrawn only by `flush_parameters()` (≈ 1 Hz)."""
+    Every repaint of a figure costs the browser CPU, so the ρ/kernel figure, the least urgent, has its own source and
+    is redrawn only by `flush_parameters()` (≈ 1 Hz)."""
 
     def __init__(self, capacity: int = 4000):
         self.live = ColumnDataSource(_empty(), name="live-trace")

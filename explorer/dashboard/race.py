@@ -224,17 +224,12 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         K = len(model.classes) if named is None else datasets.BUILTIN_CLASSES.get(named, 2)
         chosen = [m for m in self.sources if m in self.methods.value]  # in the registry's order
         racing, left_out = supporting(chosen, K)
-        self.left_out.object = (
-            f"*Left out for these data's {K} classes:* "
-            + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
-            + " (`methods.CLASS_COUNTS`)."
-        )
+        why = "; ".join(f"{NAMES.get(m, m)}: {reason}" for m, reason in left_out.items())
+        self.left_out.object = f"*Left out for these data's {K} classes:* {why} (`methods.CLASS_COUNTS`)."
         self.left_out.visible = bool(left_out)
         if not racing:
             raise datasets.DataError(
-                f"None of the chosen methods takes data of {K} classes: "
-                + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
-                + ". Choose one that does."
+                f"None of the chosen methods takes data of {K} classes: {why}. Choose one that does."
             )
         self.run = RaceRun(
             model,

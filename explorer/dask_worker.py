@@ -5,11 +5,9 @@ A Dask nanny starts each worker process with ``MALLOC_TRIM_THRESHOLD_=65536`` (D
 of glibc's malloc thresholds also switches off its adaptive mmap threshold, so every array above 128 kB is mapped
 afresh and unmapped at each allocation and every first touch of it faults its pages in. Our fits allocate such arrays
 at every iteration (the monitor set's kernel block, the m × m solves), and the page faults doubled their time on a
-worker: 1,000 X-GPC iterations on a9a (m = 100, one BLAS thread) took 2.0 s on a worker against 1.0 s in a plain
-process, 0.9 s of it system time, and ``MALLOC_TRIM_THRESHOLD_=65536`` alone gave a plain process the same 2.0 s.
-`run_pinned` therefore sets the two thresholds to the values glibc's adaptation would settle at for such arrays
-(mmap above 32 MiB, its ceiling; trim above 64 MiB) once per worker process, which brings the worker's fit back to
-1.0 s; then a freed 1.6 MB block is reused instead of being returned to the system.
+worker (BENCHMARKS.md). `run_pinned` therefore sets the two thresholds to the values glibc's adaptation would settle
+at for such arrays (mmap above 32 MiB, its ceiling; trim above 64 MiB) once per worker process; then a freed 1.6 MB
+block is reused instead of being returned to the system.
 
 Nothing here imports Dask: the functions run inside a Dask task, wherever its worker is.
 """

@@ -24,18 +24,16 @@ Two forms of the sites (`sites=`):
                          (τ̃_i, ν̃_i): memory O(nm) (the AISTATS 2016 form). A minibatch's sites are replaced at once
                          with damping δ: (τ̃, ν̃) ← (1 − δ)(τ̃, ν̃)_old + δ(τ̃, ν̃)_new, direction the current κ_i.
                          With s = n and a fixed kernel this is damped parallel EP; its fixed point is EP's.
-The tied form is the default because its memory does not grow with n: measured with tracemalloc after 20 steps at
-m = 100, s = 100, the engine holds 0.5 MB at n = 10⁴, 10⁵ and 4·10⁵ with tied sites, and 8.7, 82 and 327 MB with
-per-point sites (8·n·(m + 2) bytes, ~0.4 GB for a9a-sized n). Its price: its fixed point is averaged EP's, which for
-small n is cruder than EP's (0.24 nats off log p(y) for n = 2–3 where EP is within 0.005) and close to it for n ≫ 1.
+The tied form is the default because its memory does not grow with n (per-point sites take 8·n·(m + 2) bytes);
+its price: its fixed point is averaged EP's, cruder than EP's for small n and close to it for n ≫ 1 (BENCHMARKS.md,
+"Numbers from the core modules' docstrings").
 
 Choices the papers leave open, made here: per-point damping δ = 0.5 (`methods.build_epgpc`), as the parallel EP
 updates of the co-authors' `geepee` code (Bui; its `inference(parallel=True, decay=0.5)`), which also keeps sites
 in u-space across kernel changes. The SEP step ε: Li et al.'s SEP takes ε = 1/n per point (s/n per minibatch, a
 constant); we default to a decaying Robbins–Monro ε (τ = 10, κ = 0.6, X-GPC's row), so the sites settle instead of
-keeping noise ∝ ε and the parameter-change criterion can fire. On a9a (paper protocol, fold 1, m = 100, s = 100,
-30 s of training) both reach the same test NLL (0.3387 Robbins–Monro, 0.3393 with ε = s/n = 0.003);
-`step_size="constant", rho=s/n` gives the authors' rule. The kernel step alternates with the site step every
+keeping noise ∝ ε and the parameter-change criterion can fire; both reach the same test NLL on a9a (BENCHMARKS.md,
+"EPGPC's step ε"); `step_size="constant", rho=s/n` gives the authors' rule. The kernel step alternates with the site step every
 iteration (as X-GPC's), with the same Adam.
 
 EP's estimate of log p(y) (Seeger 2005), with Ψ(Λ, h) = ½hᵀΛ⁻¹h − ½log|Λ| the log normaliser of a Gaussian in natural
@@ -247,12 +245,9 @@ class EPGPC(SVIEngine):
             if K_sm is None:
                 return {"t_mean": kappa @ cav.mu, "t_var": cav.quadratic_forms(kappa)}
             kappa_Sigma_B = K_sm @ cav.sandwich(B)  # κΣ₋₁B = K_sm BΣ₋₁B
-            return {
-                "t_mean": kappa @ cav.mu,
-                "t_var": np.einsum("ij,ij->i", kappa_Sigma_B, K_sm),
-                "P": np.repeat((B @ cav.mu)[None], len(kappa), axis=0),
-                "E": kappa_Sigma_B - kappa,
-            }
+            P = np.repeat((B @ cav.mu)[None], len(kappa), axis=0)
+            t_var = np.einsum("ij,ij->i", kappa_Sigma_B, K_sm)
+            return {"t_mean": kappa @ cav.mu, "t_var": t_var, "P": P, "E": kappa_Sigma_B - kappa}
         q, store = self.q, self.point_sites
         a, tau, nu = store.direction[rows], store.tau[rows], store.nu[rows]
         sigma_a = a @ q.Sigma  # rows Σa_i

@@ -162,21 +162,18 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         `explorer.kernels.Kernel` object (its own initial parameters, in standardised units; copied, never changed: the
         learned kernel is `kernel_`), and `step_size` a rule object from `explorer.schedules` (copied, never advanced
         itself). Labels may be any K ≥ 2 distinct values (strings or numbers, in any order: `classes_` sorts them).
-        Two classes fit the paper's logit model; three or more fit multi-class X-GPC (method "xgpc" only, the
-        others are binary) in the family `options["multiclass_family"]`. The default, "stick-breaking"
-        (`explorer.xgpc_stickbreaking`), lays the classes on a stick in the order of `classes_` (the sorted labels)
-        and fits K − 1 binary logit GPs sharing one kernel: p(classes_[0]) = σ(f_0), p(classes_[k]) = σ(f_k)
-        Π_{j<k}(1 − σ(f_j)), the last class what is left. The model is not symmetric in the classes: renaming the
-        labels so that they sort differently changes the fit (measured: the test NLL moved by up to 0.06 on digits
-        and 0.07 on a generated 5-class set across five orders, and no rule, e.g. most frequent class first, beat the
-        sorted order; BENCHMARKS.md "multiclass: stick-breaking PG family (issue 29.3b)"); to put another class
-        first, relabel it so that it sorts first. "joint" and the paper's "factorised" fit the augmented
-        logistic-softmax p(y = k | f) = σ(f_k)/Σ_j σ(f_j) instead, one latent GP per class, symmetric in the classes
-        (`explorer.xgpc_multiclass`; the option `kernel_bound`, which the binary model and the stick-breaking
-        logits follow, then does not apply). With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo" is EP's
-        log-evidence estimate (not a bound). Parameters are checked at `fit` (scikit-learn's InvalidParameterError, a
-        ValueError, naming the parameter). Feature values beyond ±1e100, in the input units or after standardisation,
-        raise DataError (a ValueError) naming the row and column (`explorer.inputs.FEATURE_LIMIT`).
+        Two classes fit the paper's logit model; three or more fit multi-class X-GPC in the family
+        `options["multiclass_family"]` (or an SVGP's softmax; EPGPC is binary: `methods.CLASS_COUNTS`). The default,
+        "stick-breaking" (`explorer.xgpc_stickbreaking`), lays the classes on a stick in the order of `classes_` (the
+        sorted labels) and fits K − 1 binary logit GPs sharing one kernel: p(classes_[0]) = σ(f_0), p(classes_[k]) =
+        σ(f_k) Π_{j<k}(1 − σ(f_j)), the last class what is left. The model is not symmetric in the classes: renaming
+        the labels so that they sort differently changes the fit, and no other order beat the sorted one
+        (BENCHMARKS.md "multiclass: stick-breaking PG family (issue 29.3b)"); to put another class first, relabel it
+        so that it sorts first. With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo"
+        is EP's log-evidence estimate (not a bound). Parameters are checked at `fit` (scikit-learn's
+        InvalidParameterError, a ValueError, naming the parameter). Feature values beyond ±1e100, in the input units
+        or after standardisation, raise DataError (a ValueError) naming the row and column
+        (`explorer.inputs.FEATURE_LIMIT`).
 
         Parameters
         ----------

@@ -22,9 +22,8 @@ whose every conditional is a closed-form exact draw. One sweep (this module's bl
 
 The first three are one exact joint draw of (λ, n, ω) | f, so the f-chain is a two-block data-augmentation sampler.
 The paper's λ_i | n_i ~ Gamma(1 + Σ_k n_ik, rate K) (the counts kept) is another exact block of the same joint; it
-couples λ and n (a slow random walk where the σ(−f_ik) are near 1, i.e. for every wrong class), so it is not used:
-on 45 points of three blobs (RBF(1, 2), 4 chains × 2,000 sweeps) the smallest bulk ESS of f was 657 with it against
-1,320 with λ | f, at about the same cost per sweep.
+couples λ and n (a slow random walk where the σ(−f_ik) are near 1, i.e. for every wrong class), so it is not used
+(about half the ESS of λ | f at the same cost per sweep).
 The f_k draws are the binary sampler's (`explorer.gibbs.conditional_latent_precision` / `…_whitened`), and the
 chains, traces, storage and diagnostics are `explorer.gibbs.GibbsChains`'.
 """
@@ -47,9 +46,8 @@ _PREDICT_CHUNK = 2_000_000  # values of f* per block in predict_proba
 
 MAX_COUNT_RATE = 1e7
 """Largest Poisson rate λ_i σ(−f_ik) of a count the sampler draws. The exact PG(Y + n, c) draw sums Y + n terms, so a
-sweep costs about the counts' sum: on 60 rows of blobs-3 (2 chains × 70 sweeps) the largest rate met was 3e2 at
-kernel variance σ² = 1e2 (0.1 s), 5e5 at 1e3 (6 s), 4e6 at 3e3 (57 s); at 1e4 the rates pass 1e9 (a sweep of hours;
-numpy refuses a rate above about 9e18 as "lam value too large"). Beyond this rate the sampler refuses to go on."""
+sweep costs about the counts' sum, which passes 1e9 (a sweep of hours) at kernel variance σ² = 1e4 on blobs-3.
+Beyond this rate the sampler refuses to go on."""
 
 
 def draw_lambda(F: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -73,15 +71,11 @@ class MulticlassGibbsSampler(GibbsChains):
 
     The run length, storage bound, starts, forms and diagnostics are those of `explorer.gibbs.GibbsSampler` (see
     there), with K latent functions in place of one: each chain starts from f_k⁽⁰⁾ ~ N(0, init_scale² K) for every
-    class, and one sweep draws λ, n, ω and then the K f_k (one n×n Cholesky each): measured at K = 3 (one chain, one
-    BLAS thread), 2.8× a binary sweep at n = 900, 3.4× at n = 300 (5× at n = 90, where Python overhead dominates).
+    class, and one sweep draws λ, n, ω and then the K f_k (one n×n Cholesky each).
 
     ω is drawn by Devroye's exact sampler as a sum of Y_ik + n_ik PG(1, ·) draws (`polyagamma.sample_whole_shape`),
     so a sweep's cost grows with the counts, which are large only where every f_ik is far below 0 (λ_i has mean
-    1/Σ_k σ(f_ik)): over 300 sweeps on 90 points of three blobs the largest count was 21 at kernel variance 1, 149 at
-    7 and 2,587 at 30, with no change in the time per sweep. (The package's faster "alternate" method, which its
-    default picks for some shapes, is biased for h > 1 at small |c|: mean 37 standard errors high at h = 15, c = 0
-    in 10⁶ draws, polyagamma 2.0.2; not used.)
+    1/Σ_k σ(f_ik)). (The package's faster "alternate" method is biased for h > 1 at small |c|; not used.)
 
     Parameters
     ----------

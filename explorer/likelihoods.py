@@ -308,13 +308,11 @@ class LogisticSoftmax:
         """p(y* = k) under q(f*_k) = N(mean_k, var_k), independent across k: mean, var (n*, K) → (n*, K), rows summing
         to 1 (the average of σ(f_k)/Σ_j σ(f_j) at f* = mean + √var ∘ ε over the quasi-random ε).
 
-        Computed in the linear domain, σ(f) = 1/(1 + e^{−f}) with one exp per point and class (numpy's vectorised
-        exp, about three times faster than `scipy.special.expit` here) and the normalised average as one batched
-        product with the weights 1/(samples · Σ_j σ(f_j)), laid out (rows, K, points) in a reused buffer of a few
-        rows that stays in cache: equal to the log-domain average (`quadrature_average`, four transcendental calls
-        per point and class) to rounding (tests/test_evaluation_cost.py) at about a seventh of its cost (500 rows,
-        K = 3…10, one thread). Rows whose normaliser Σ_j σ(f_j) underflows to 0 at some point (every latent mean
-        below about −709) take the log-domain form (never NaN)."""
+        Computed in the linear domain, σ(f) = 1/(1 + e^{−f}) with one exp per point and class and the normalised
+        average as one batched product with the weights 1/(samples · Σ_j σ(f_j)) in a reused buffer of a few rows:
+        equal to the log-domain average (`quadrature_average`) to rounding at a fraction of its cost. Rows whose
+        normaliser Σ_j σ(f_j) underflows to 0 at some point (every latent mean below about −709) take the log-domain
+        form (never NaN)."""
         mean, var = _finite_predictive(mean, var)
         K, samples = self.n_classes, self.samples
         eps = _sobol_normal_points(K, samples)  # (K, samples)

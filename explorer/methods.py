@@ -223,17 +223,7 @@ def _known(method: str) -> None:
         raise ValueError(f"unknown method {method!r}; choose one of {sorted(METHODS)}")
 
 
-def build(
-    method: str,
-    X,
-    y,
-    Z,
-    kernel: Kernel,
-    *,
-    batch_size: int,
-    rng: np.random.Generator,
-    **options,
-):
+def build(method: str, X, y, Z, kernel: Kernel, *, batch_size: int, rng: np.random.Generator, **options):
     """Engine for `method` (a key of METHODS) on X (n, d), y (n,) class indices 0…K−1, or X a source (y None; with K
     classes when the model has classes the rows do not hold yet, `XGPClassifier.partial_fit`'s `classes`:
     `sources.as_source`), Z (m, d), with the minibatch size s and stream `rng`. `options` by name

@@ -102,11 +102,9 @@ def two_class_only(method: str, link: str, data_name: str, K: int) -> tuple[str,
 class Model(RunSettings):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
     training statistics): a param face over a headless `explorer.run.Run`. Data arrays and predictions are in the
-    data's raw units. Data with K ≥ 3 classes (`set_data`) train multi-class X-GPC (method "xgpc"), in the family
-    `multiclass_family`: by default stick-breaking (`explorer.xgpc_stickbreaking`: K − 1 binary logit GPs, classes on
-    the stick in the order of `classes`), or the augmented logistic-softmax (`explorer.xgpc_multiclass`: one latent GP
-    per class, "joint" or "factorised"); class probabilities are then (n*, K), and the other methods, binary, refuse
-    such data.
+    data's raw units. Data with K ≥ 3 classes (`set_data`) train a method that takes them (`methods.CLASS_COUNTS`;
+    X-GPC in the family `multiclass_family`, by default stick-breaking with the classes on the stick in the order of
+    `classes`); class probabilities are then (n*, K).
 
     `dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set; a found
     file that cannot be read (damaged, truncated, NaN cells) is named in a warning (also in `fallback` and `status`)

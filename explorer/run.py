@@ -114,9 +114,8 @@ def default_lengthscale(d: int) -> float:
     """ℓ₀ = √(d/2) on d standardised features, the initial lengthscale when none is given. Two standardised points
     are about √(2d) apart, so ℓ₀ puts a typical pair at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension —
     what ℓ = 1 gives in two dimensions (so the 2-D teaching sets start where they always did), while ℓ = 1 at d = 180
-    gives e^(−180): white noise, with no gradient for kernel learning to start from. Measured against √d and the
-    median distance between training rows (BENCHMARKS, "Defaults at any dimension"): as good on 8–180 features,
-    better early in training on the 2-D sets."""
+    gives e^(−180): white noise, with no gradient for kernel learning to start from (BENCHMARKS, "Defaults at any
+    dimension")."""
     return math.sqrt(d / 2)
 
 
@@ -302,14 +301,8 @@ class Run:
             )
         if isinstance(config["kernel"], Kernel):
             config["kernel"] = {key: np.asarray(v).tolist() for key, v in config["kernel"].state_dict().items()}
-        stored = {
-            "X_train": self.X_train,
-            "X_test": self.X_test,
-            "y_train": self.y_train,
-            "y_test": self.y_test,
-            "Z": self.engine.Z,
-            **(arrays or {}),
-        }
+        stored = {name: getattr(self, name) for name in ("X_train", "X_test", "y_train", "y_test")}
+        stored.update(Z=self.engine.Z, **(arrays or {}))
         state = {"engine": self.engine.state_dict(), "trainer": self.trainer.state_dict()}
         description = {
             "format": RUN_FORMAT,

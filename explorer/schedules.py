@@ -127,16 +127,11 @@ class StepRule:
     kappa: float
 
 
-# The one table of step-size defaults. X-GPC: Robbins–Monro τ = 10, κ = 0.6 (ρ₁ ≈ 0.24, ρ at 10⁴ iterations ≈ 0.004),
-# chosen over the paper's adaptive rule by `python -m explorer bench steps`: after 30 s on the offline data sets
-# above 10,000 rows (with the paper's kernel step) its held-out NLL was better on ijcnn1 (0.100 against 0.114) and
-# w8a (0.062 against 0.068) and within 0.001 on a9a and bank_marketing; rerun with the kernel step of issue 11 for
-# 15 s under heavy load (BENCHMARKS.md) it was again ahead of the adaptive rule on ijcnn1 and w8a. The adaptive ρ
-# falls to ~1e-4 while X-GPC's coordinate-ascent steps are still far from the optimum. Natural-gradient SVGP: the paper's adaptive rule; its
-# step is not coordinate ascent, so a constant ρ must be small (0.01 worked, 0.1 diverged on a9a).
-# SVGP-Adam has no natural-gradient step (its Adam learning rate is a builder option). EPGPC: the stochastic-EP step
-# ε on its tied site, λ_f ← (1 − ε)λ_f + ε·(minibatch's mean site) (`explorer.epgpc`), X-GPC's Robbins–Monro rule;
-# the rule's constant ρ is its per-point damping when a rule is named (default per-point damping: 0.5).
+# The one table of step-size defaults, chosen by `python -m explorer bench steps` (BENCHMARKS.md). X-GPC: Robbins–Monro
+# τ = 10, κ = 0.6, ahead of the paper's adaptive rule, whose ρ falls to ~1e-4 while X-GPC's coordinate-ascent steps
+# are still far from the optimum. Natural-gradient SVGP: the adaptive rule (its step is not coordinate ascent, so a
+# constant ρ must be small). SVGP-Adam has no natural-gradient step. EPGPC: the stochastic-EP step ε on its tied site
+# (`explorer.epgpc`), X-GPC's rule; a named rule's constant ρ is its per-point damping (default 0.5).
 DEFAULT_STEP_RULES = {
     "xgpc": StepRule("robbins-monro", rho=0.5, tau=10.0, kappa=0.6),
     "svgp-natgrad": StepRule("adaptive", rho=0.01, tau=1.0, kappa=0.75),

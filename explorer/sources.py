@@ -180,8 +180,8 @@ class LabelCount:
         self.source, self.values = source, np.zeros(0, dtype=np.int64)
 
     BINCOUNT_LABELS = 1 << 20
-    """Below this highest label a block's distinct labels are found by `np.bincount` (≤ 8 MB, 30 times faster than
-    `np.unique`'s sort: 0.02 s against 0.7 s for 4·10⁶ labels)."""
+    """Below this highest label a block's distinct labels are found by `np.bincount` (≤ 8 MB, far faster than
+    `np.unique`'s sort)."""
 
     def add(self, labels: np.ndarray, first_row: int) -> None:
         """Count the block `labels` (b,) int64, rows first_row … first_row + b − 1."""

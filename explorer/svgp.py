@@ -27,8 +27,7 @@ latent function.
 Two optimisers of q(u): `SVGPAdam` (Adam on the whitened means and Cholesky factors, all latent functions' as one
 vector: GPflow's default parameterisation, whose KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is) and
 `SVGPNatGrad` (natural-gradient steps with one ρ for all latent functions; not coordinate ascent, so ρ must be small
-or adaptive: the paper's adaptive rule settled on ρ ≈ 1e-2…1e-3 here; a constant 0.1 with kernel learning diverged
-on a9a, 0.01 worked).
+or adaptive: `schedules.DEFAULT_STEP_RULES`).
 Kernel learning alternates as in X-GPC: after each variational step, one Adam step on the kernel's log-parameters
 along the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
 natural-gradient step used (NaN for SVGPAdam). With K = 2 the softmax is a valid two-class model, but with two latent
@@ -308,22 +307,9 @@ class SVGPAdam(_SVGP):
         """∂L̂/∂(kernel log-parameters) at fixed (m_l, L_S,l): the sum over latent functions of
         `hyperparameters.whitened_kernel_gradient` at their slopes."""
         beta = self._project(K_sm) if beta is None else beta
+        shared = (self.kernel, X_b, self.Z, K_sm, self.K_zz, self.L_K, self.L_K_inv)
         return sum(
-            whitened_kernel_gradient(
-                self.kernel,
-                X_b,
-                self.Z,
-                K_sm,
-                self.K_zz,
-                self.L_K,
-                self.L_K_inv,
-                m_w,
-                L_S @ L_S.T,
-                g_a,
-                g_v,
-                self.n / len(y_b),
-                beta,
-            )
+            whitened_kernel_gradient(*shared, m_w, L_S @ L_S.T, g_a, g_v, self.n / len(y_b), beta)
             for (_, g_a, g_v), m_w, L_S in zip(
                 self._slopes(K_sm, beta, y_b), self._latents(self.m_w), self._latents(self.L_S)
             )
@@ -470,18 +456,7 @@ class SVGPNatGrad(_SVGP):
         kappa = self._project(K_sm) if kappa is None else kappa
         return sum(
             elbo_kernel_gradient(
-                self.kernel,
-                X_b,
-                y_tilde,
-                self.Z,
-                self.n,
-                mu,
-                L_P,
-                self.K_inv,
-                kappa,
-                K_sm,
-                theta_tilde,
-                K_zz=self.K_zz,
+                self.kernel, X_b, y_tilde, self.Z, self.n, mu, L_P, self.K_inv, kappa, K_sm, theta_tilde, K_zz=self.K_zz
             )
             for (y_tilde, theta_tilde), mu, L_P in zip(
                 (pseudo_data(*slopes) for slopes in self._slopes(K_sm, kappa, y_b)),

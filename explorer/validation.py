@@ -109,7 +109,11 @@ def encode_labels(y, classes=None, *, source: str | None = None, fewest: int = 2
         raise DataError(f"{prefix(source)}label at row index {row} is {show(y[row])}, not a class value")
     comparable_labels(y, source=source)
     if classes is not None:
-        return _indices_of(y, np.asarray(classes), source), np.asarray(classes)
+        classes = np.asarray(classes)
+        unknown = np.setdiff1d(y, classes)
+        if len(unknown):
+            raise DataError(f"{prefix(source)}labels {show_list(unknown)} are outside the classes {show_list(classes)}")
+        return np.searchsorted(classes, y).astype(np.int64), classes
     try:
         classes, inverse, counts = np.unique(y, return_inverse=True, return_counts=True)
     except TypeError as err:
@@ -122,15 +126,6 @@ def encode_labels(y, classes=None, *, source: str | None = None, fewest: int = 2
             f"{'class' if classes.size == 1 else 'classes'}: {found or 'none'}"
         )
     return inverse.reshape(-1).astype(np.int64), classes
-
-
-def _indices_of(y: np.ndarray, classes: np.ndarray, source: str | None) -> np.ndarray:
-    """The labels y (n,) as indices (n,) int64 into the sorted distinct `classes` (K,); DataError naming the labels
-    outside them."""
-    unknown = np.setdiff1d(y, classes)
-    if len(unknown):
-        raise DataError(f"{prefix(source)}labels {show_list(unknown)} are outside the classes {show_list(classes)}")
-    return np.searchsorted(classes, y).astype(np.int64)
 
 
 def decode_labels(y, classes) -> np.ndarray:

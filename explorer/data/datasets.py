@@ -17,8 +17,8 @@ import numpy as np
 from scipy import sparse
 
 from explorer.data import readers
-from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, read_csv, read_libsvm, read_npz
-from explorer.data.registry import (
+from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, read_csv, read_libsvm, read_npz  # noqa: F401
+from explorer.data.registry import (  # noqa: F401  (re-exported, as the readers' and validation's names)
     PAPER_DATASETS,
     ChecksumWarning,
     PaperDataset,
@@ -33,50 +33,9 @@ from explorer.data.registry import (
     resolve_data_dir,
 )
 from explorer.data.sources import SOURCE_FORMATS, open_source
-from explorer.scaling import Standardizer
+from explorer.scaling import Standardizer  # noqa: F401
 from explorer.sources import DataSource, SubsetSource
-from explorer.validation import DataError, decode_labels, encode_labels, show, validate
-
-__all__ = [
-    "DataError",
-    "encode_labels",
-    "decode_labels",
-    "validate",
-    "read_csv",
-    "read_libsvm",
-    "read_npz",
-    "load_file",
-    "open_source",
-    "MAX_FILE_BYTES",
-    "MAX_DENSE_BYTES",
-    "PAPER_DATASETS",
-    "PaperDataset",
-    "ChecksumWarning",
-    "cache_dir",
-    "data_locations",
-    "resolve_data_dir",
-    "paper_availability",
-    "BUILTIN",
-    "DEFAULT_NOISE",
-    "make_banana",
-    "make_moons",
-    "make_circles",
-    "make_xor",
-    "make_blobs",
-    "make_three_blobs",
-    "make_three_spiral",
-    "make_three_xor",
-    "BUILTIN_CLASSES",
-    "load",
-    "load_with_names",
-    "available",
-    "deduplicate",
-    "load_openml",
-    "train_test_split",
-    "split_source",
-    "kfold_indices",
-    "Standardizer",
-]
+from explorer.validation import DataError, decode_labels, encode_labels, show, validate  # noqa: F401
 
 
 def load_file(path_or_file, label_column=None, *, source_name: str | None = None, out_of_core: bool = False):
@@ -135,29 +94,6 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
 # ----------------------------------------------------------------------------------------------- built-in 2-D sets
 
 
-def _check_generator_args(n, noise):
-    if int(n) != n or n < 4:
-        raise DataError(f"a built-in data set needs an integer n ≥ 4 rows, got n={show(n)}")
-    if not np.isfinite(noise) or noise < 0:
-        raise DataError(f"noise must be a finite number ≥ 0, got noise={show(noise)}")
-
-
-def _assemble_classes(parts: list[np.ndarray], noise: float, rng: np.random.Generator):
-    """Stack the classes' points parts[k] (n_k, 2), add N(0, noise²) to every coordinate, shuffle rows. Returns
-    (X (n, 2), y (n,) class indices: k for the rows of parts[k])."""
-    X = np.vstack(parts)
-    y = np.repeat(np.arange(len(parts), dtype=np.int64), [len(part) for part in parts])
-    X = X + noise * rng.standard_normal(X.shape)
-    order = rng.permutation(len(y))
-    return np.ascontiguousarray(X[order]), y[order]
-
-
-def _class_sizes(n: int, K: int = 2) -> tuple[int, ...]:
-    """Rows per class of an n-row set of K classes: n // K each, one more for the first n mod K (K = 2: the −1 class
-    takes the odd row)."""
-    return tuple(n // K + (k < n % K) for k in range(K))
-
-
 BUILTIN: dict[str, Callable] = {}
 """The built-in 2-D sets by name: make(n, noise, rng) → (X (n, 2), y (n,) class indices)."""
 DEFAULT_NOISE: dict[str, float] = {}
@@ -167,14 +103,23 @@ BUILTIN_CLASSES: dict[str, int] = {}
 
 def _builtin(name: str, noise: float, K: int = 2):
     """Register the built-in set `name` (default noise `noise`, K classes) from `parts(sizes, rng)`, the classes'
-    points before the noise (one (n_k, 2) array per class k, n_k = `_class_sizes(n, K)`): the set is make(n, noise,
-    rng), its arguments checked, N(0, noise²) added to every coordinate and the rows shuffled (`_assemble_classes`)."""
+    points before the noise (one (n_k, 2) array per class k, n // K rows each and one more for the first n mod K: with
+    K = 2 the −1 class takes the odd row): the set is make(n, noise, rng) → (X (n, 2), y (n,) class indices k for the
+    rows of part k), its arguments checked, N(0, noise²) added to every coordinate and the rows shuffled."""
 
     def register(parts):
         def make(n: int, noise: float, rng) -> tuple[np.ndarray, np.ndarray]:
-            _check_generator_args(n, noise)
+            if int(n) != n or n < 4:
+                raise DataError(f"a built-in data set needs an integer n ≥ 4 rows, got n={show(n)}")
+            if not np.isfinite(noise) or noise < 0:
+                raise DataError(f"noise must be a finite number ≥ 0, got noise={show(noise)}")
             rng = np.random.default_rng(rng)
-            return _assemble_classes(parts(_class_sizes(n, K), rng), noise, rng)
+            classes = parts(tuple(n // K + (k < n % K) for k in range(K)), rng)
+            X = np.vstack(classes)
+            y = np.repeat(np.arange(K, dtype=np.int64), [len(part) for part in classes])
+            X = X + noise * rng.standard_normal(X.shape)
+            order = rng.permutation(len(y))
+            return np.ascontiguousarray(X[order]), y[order]
 
         make.__name__, make.__qualname__, make.__doc__ = parts.__name__, parts.__qualname__, parts.__doc__
         BUILTIN[name], DEFAULT_NOISE[name], BUILTIN_CLASSES[name] = make, noise, K

@@ -147,17 +147,14 @@ class _Deadline:
         self._timer.daemon = True
         watch = self
 
-        class Connection(http.client.HTTPConnection):
+        class Watched:  # a connection refused after the deadline, its socket kept to shut at it
             def connect(self):
                 watch._refuse_if_expired()
                 super().connect()
                 watch._keep(self.sock)
 
-        class SecureConnection(http.client.HTTPSConnection):
-            def connect(self):
-                watch._refuse_if_expired()
-                super().connect()
-                watch._keep(self.sock)
+        Connection = type("Connection", (Watched, http.client.HTTPConnection), {})
+        SecureConnection = type("SecureConnection", (Watched, http.client.HTTPSConnection), {})
 
         class Handler(urllib.request.HTTPHandler):
             def http_open(self, request):

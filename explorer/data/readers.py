@@ -50,17 +50,13 @@ def check_dense_size(n_rows: int, n_features: int, name: str, where: str = "") -
 # ------------------------------------------------------------------------------------------------------ raw bytes
 
 
-def _describe_file_type(mode: int) -> str:
-    for test, kind in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a pipe (FIFO)"),
-        (stat.S_ISCHR, "a device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return kind
-    return "not a regular file"
+_FILE_TYPES = {
+    stat.S_ISDIR: "a directory",
+    stat.S_ISFIFO: "a pipe (FIFO)",
+    stat.S_ISCHR: "a device",
+    stat.S_ISBLK: "a block device",
+    stat.S_ISSOCK: "a socket",
+}
 
 
 def regular_file(path: Path, name: str | None = None) -> os.stat_result:
@@ -72,7 +68,8 @@ def regular_file(path: Path, name: str | None = None) -> os.stat_result:
     except OSError as err:
         raise DataError(f"{name}: cannot read the file: {err.strerror or err}") from None
     if not stat.S_ISREG(status.st_mode):
-        raise DataError(f"{name}: is {_describe_file_type(status.st_mode)}, not a regular file")
+        kind = next((kind for test, kind in _FILE_TYPES.items() if test(status.st_mode)), "not a regular file")
+        raise DataError(f"{name}: is {kind}, not a regular file")
     return status
 
 
@@ -547,15 +544,3 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
             )
         label_column = matches[0]
     return read_csv(io.BytesIO(content), label_column, source_name=name)
-
-
-__all__ = [
-    "MAX_FILE_BYTES",
-    "MAX_DENSE_BYTES",
-    "read_csv",
-    "read_libsvm",
-    "read_npz",
-    "load_file",
-    "npz_member",
-    "regular_file",
-]

@@ -48,8 +48,7 @@ class NpySource(DataSource):
 
     Resident memory stays bounded however many rows a run reads. A minibatch's rows are read with `os.pread`, one
     row each (the files' C-order rows are contiguous records), not through the map: a page fault maps a whole large
-    folio of the page cache (up to 2 MiB), so 5,000 minibatches of 100 random rows of a 7.2 GB file left 3.3 GB
-    resident through the map. Consecutive rows (the check, the chunked passes) are read through the map, whose pages
+    folio of the page cache (up to 2 MiB), which kept gigabytes resident (BENCHMARKS.md). Consecutive rows (the check, the chunked passes) are read through the map, whose pages
     are given back (`madvise(MADV_DONTNEED)`; they stay in the kernel's page cache) after `RELEASE_BYTES`.
 
     The map reads the files as they are on disk during the run, so every `batch` first checks (`os.stat`, two calls)

@@ -24,7 +24,6 @@ from scipy.special import expit, log_expit
 from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_and_sample
-from explorer.dashboard.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.dashboard.mcmc import stick_model
 from explorer.dashboard.race import TRAIN_DATA, _table, seconds_left
 from explorer.dashboard.race_report import race_report_from_json
@@ -44,6 +43,7 @@ from explorer.model import Model
 from explorer.studies.comparison import text_progress
 from explorer.studies.plane import PCA, UNDECIDED, misclassified
 from explorer.studies.race import Standing, Verdict
+from explorer.views.learn import gibbs_mackay_bound, sigmoid_by_augmentation
 from explorer.views.race import robust_range
 from explorer.views.style import CLASS_COLORS, P_PALETTE
 
@@ -105,11 +105,11 @@ def test_a_configuration_change_archives_the_run_and_labels_runs_by_what_changed
     traces = dash.train.traces
     dash.step()
     dash.step()
-    dash.apply({"n_inducing": 10})
+    dash.changes.apply({"n_inducing": 10})
     assert dash.model.n_inducing == 10 and dash.model.iteration == 0
     assert traces.points == 0
     assert all(w.value == 10 for w in dash.settings.widgets("n_inducing"))
-    dash.apply({"seed": 3})  # run 2 ends before it drew anything: run 3 does not exist, the next run is run 2
+    dash.changes.apply({"seed": 3})  # run 2 ends before it drew anything: run 3 does not exist, the next run is run 2
     dash.step()
     dash.step()
     dash.reset()
@@ -126,7 +126,7 @@ def test_a_rejected_change_keeps_the_run_and_resyncs_the_widgets(dash, caplog):
     dash.step()
     iteration = dash.model.iteration
     with caplog.at_level(logging.ERROR):
-        dash.apply({"dataset": "custom"})  # no custom data loaded: the Model refuses
+        dash.changes.apply({"dataset": "custom"})  # no custom data loaded: the Model refuses
     assert dash.model.dataset == "moons" and dash.model.iteration == iteration
     assert "custom" in caplog.text
     assert all(w.value == "moons" for w in dash.settings.widgets("dataset"))
@@ -136,7 +136,7 @@ def test_a_bad_upload_is_reported_and_leaves_the_run_intact(dash, caplog):
     dash.step()
     X_train, iteration = dash.model.X_train.copy(), dash.model.iteration
     with caplog.at_level(logging.ERROR):
-        dash.load_file(b"a,b,label\n1,2,x\n3,oops,y\n", "bad.csv", "label")
+        dash.uploads.load_file(b"a,b,label\n1,2,x\n3,oops,y\n", "bad.csv", "label")
     assert "bad.csv" in caplog.text and "'oops'" in caplog.text
     assert dash.model.dataset == "moons" and dash.model.iteration == iteration
     np.testing.assert_array_equal(dash.model.X_train, X_train)
@@ -149,7 +149,7 @@ def test_a_good_upload_becomes_the_data_with_a_feature_plane():
     text = "f1,f2,outcome,f3\n" + "".join(f"{a},{b},{c},{d}\n" for (a, b, d), c in zip(X, label))
     dash = Dashboard(Model(dataset="moons", n_points=100, n_inducing=10))
     try:
-        dash.load_file(text.encode(), "mine.csv", "outcome")
+        dash.uploads.load_file(text.encode(), "mine.csv", "outcome")
         assert dash.model.dataset == "custom" and dash.model.feature_names == ["f1", "f2", "f3"]
         assert dash.surface.projection.kind == PCA and dash.surface.axes.visible
         assert "mine.csv" not in dash.data.description.object or "custom" in dash.data.description.object
@@ -654,7 +654,9 @@ def _two_class_rows(n=60, labels=(0, 1), seed=2):
 def test_uploaded_names_reach_the_description_as_text():
     dash = Dashboard(Model(dataset="moons", n_points=100, n_inducing=10))
     try:
-        assert dash.load_file(_csv(["x1", PAYLOAD.replace('"', ""), "label"], _two_class_rows()), "p.csv", "label")
+        assert dash.uploads.load_file(
+            _csv(["x1", PAYLOAD.replace('"', ""), "label"], _two_class_rows()), "p.csv", "label"
+        )
         rendered = _visible(_markdown_as_html(dash.data.description.object))
         assert "img" not in rendered.tags and PAYLOAD.replace('"', "") in rendered.text
     finally:
@@ -663,13 +665,13 @@ def test_uploaded_names_reach_the_description_as_text():
 
 def test_messages_name_classes_plainly(dash, caplog):
     with caplog.at_level(logging.INFO):
-        assert dash.load_file(_csv(["a", "b", "label"], _two_class_rows()), "zero-one.csv", "label")
+        assert dash.uploads.load_file(_csv(["a", "b", "label"], _two_class_rows()), "zero-one.csv", "label")
     assert "2 classes: 0, 1." in caplog.text and "np." not in caplog.text
 
 
 def test_custom_before_any_upload_says_what_to_do(dash, caplog):
     with caplog.at_level(logging.ERROR):
-        dash.apply({"dataset": "custom"})
+        dash.changes.apply({"dataset": "custom"})
     assert "upload a CSV in the Data tab first" in caplog.text and "set_data" not in caplog.text
     assert dash.model.dataset == "moons"
 
@@ -693,7 +695,7 @@ def test_read_file_parses_off_the_event_loop(dash, monkeypatch):
             loop_ran.set()
 
         other = asyncio.ensure_future(other_session())
-        loaded = await dash.read_file(_csv(["a", "b", "label"], _two_class_rows()), "slow.csv", "label")
+        loaded = await dash.uploads.read_file(_csv(["a", "b", "label"], _two_class_rows()), "slow.csv", "label")
         await other
         return loaded
 
@@ -759,7 +761,7 @@ def test_a_rejected_label_choice_restores_the_label_box(dash, caplog):
 
 def test_feature_names_label_the_surface_axes_as_plain_text(dash):
     names = [r"$$\frac{a}{b}$$", r"\(x^2\)"]
-    assert dash.load_file(_csv([*names, "label"], _two_class_rows()), "tex.csv", "label")
+    assert dash.uploads.load_file(_csv([*names, "label"], _two_class_rows()), "tex.csv", "label")
     labels = [axis[0].axis_label for axis in (dash.surface.figure.xaxis, dash.surface.figure.yaxis)]
     assert [type(label).__name__ for label in labels] == ["PlainText", "PlainText"]  # not typeset as TeX
     assert [label.text for label in labels] == names
@@ -979,7 +981,7 @@ def test_an_advanced_setting_has_its_widget_label_and_link_key_and_reaches_the_e
     every[0].value = 3
     assert dash.model.hyper_every == 3 and dash.model.engine.hyper_every == 3
     assert "hyper_every=3" in controls.query_string(dash.model)
-    dash.apply({"method": "svgp-adam"})
+    dash.changes.apply({"method": "svgp-adam"})
     assert dash.model.engine.hyper_every == 3  # every method takes it
     assert not bound[0].visible and dash.settings.widgets("learning_rate")[0].visible
 
@@ -1069,7 +1071,7 @@ def test_a_three_label_upload_trains_and_says_how_many_classes(dash, caplog):
 def test_a_shared_link_greets_the_visitor_with_where_the_settings_came_from(dash):
     """A visitor who opens a link changed nothing: the status names the link's settings that differ from the defaults,
     not "Run reset (dataset 'moons' → 'blobs-3')" as if they had."""
-    dash.open_link("?dataset=blobs-3&n_inducing=20&seed=3")
+    dash.changes.open_link("?dataset=blobs-3&n_inducing=20&seed=3")
     wait_until(lambda: dash.model.dataset == "blobs-3" and dash.actions.current is None, limit=60)
     status = dash.model.status
     assert status.startswith("Opened with the settings of a shared link: dataset 'blobs-3', seed 3. "), status

@@ -228,7 +228,7 @@ def test_clicked_points_are_drawn_apart_and_a_new_run_says_it_dropped_them(dash)
     dash._replot_surface()  # the same run on a redrawn plane: still there, still stars
     assert len(surface.added.data["x"]) == 2 and not surface.dropped_note.visible
     n_data = len(dash.model.y_train) - 2
-    dash.apply({"n_inducing": 10})  # a new run, from the data set
+    dash.changes.apply({"n_inducing": 10})  # a new run, from the data set
     assert len(dash.model.y_train) == n_data and len(surface.added.data["x"]) == 0
     assert (
         surface.dropped_note.visible

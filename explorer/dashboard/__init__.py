@@ -1,10 +1,8 @@
-"""The X-GPC Explorer dashboard: the only package that imports Panel, HoloViews or Bokeh (DESIGN §1).
+"""The X-GPC Explorer dashboard: the only package that imports Panel (DESIGN §1).
 
 `Dashboard(model)` shows a `Model` in a notebook (after `pn.extension("filedropper", notifications=True)`: the upload
 widget's script and notifications) or a served page; `serve_app()` builds the page for one browser session of
 `panel serve apps/explorer.py`; `serve_in_background` serves it from a thread (tests, benchmarks).
-`explorer.views` has every picture as a composable HoloViews view (notebooks, the MCMC and Learn tabs, the
-race report).
 """
 
 from explorer.dashboard.app import Dashboard

@@ -13,7 +13,7 @@ from functools import partial
 
 import panel as pn
 
-from explorer.dashboard.notices import notify
+from explorer.dashboard.notices import notify, working
 from explorer.dashboard.text import html_text
 
 
@@ -29,9 +29,7 @@ class Actions:
         self.after: Callable[[], None] = lambda: None  # (3): after each action's `then`
         self.buttons: tuple = ()  # disabled while an action runs
         self.working = pn.widgets.StaticText(value="", styles={"font-weight": "bold"})
-        self.row = pn.Row(
-            pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22), self.working, visible=False
-        )
+        self.row = working(self.working, visible=False)
 
     def act(
         self,
@@ -72,10 +70,6 @@ class Actions:
         result = work()
         self.prepare()
         return result
-
-    def when_idle(self, label: str, start: Callable[[], None]) -> None:
-        """Run start() here once the worker is idle (its job paused after the chunk that was running)."""
-        self.act(label, lambda: None, lambda _: start())
 
     def done(self) -> bool:
         """Whether the worker has done the submitted task (True also when there is none)."""

@@ -1,14 +1,6 @@
 """`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
 session; the page: `explorer.dashboard.page`) or shown in a notebook. It builds the session's tabs and joins its
-rooms, each a module of its own:
-
-- `session`: the session's lifecycle, its worker thread (`worker`) and the worker's gate as the page takes it;
-- `actions`: one-off tasks of the worker, one at a time, in three phases (submitted, done in the worker with what a
-  new run needs, finished by the refresh); the page says what it is working on and refuses other actions meanwhile;
-- `jobs`: what the worker runs while playing (training, Step, a study), one at a time;
-- `changes`: settings changed by a widget or a shared link, checked against the budget of one action (`budget`);
-- `uploads`: uploaded files, parsed by the server's upload parser (`parsers`) and swapped in by the worker;
-- `refresh`: what a periodic callback and every action render, through the tabs' one protocol (`tabs`).
+rooms, each a module of its own: `session` (with its `worker`), `actions`, `jobs`, `changes`, `uploads`, `refresh`.
 
 Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19). In a
 notebook the same actions run at once.
@@ -76,7 +68,8 @@ class Dashboard(pn.viewable.Viewer):
             self.worker.turns = budget.turns
         self.publisher = Publisher()  # the training job's snapshots, read by the periodic refresh
         self.actions = Actions(self.session, self.report_failure, lambda: self.uploads.loading())
-        self.settings = Settings(self.model, lambda changes: self.changes.apply(changes), notify, self._location())
+        location = pn.state.location if self.session.served else None  # the page's URL shows the settings
+        self.settings = Settings(self.model, lambda changes: self.changes.apply(changes), notify, location)
         self.surface = SurfaceView(
             self.add_point, replot=self._replot_surface, redraw=lambda: self.refresh(force_surface=True)
         )
@@ -84,7 +77,7 @@ class Dashboard(pn.viewable.Viewer):
             self.settings, self.surface, self.history_csv, self.model_copy, self.publisher, self.session.offload
         )
         self.train.budget = budget
-        self.data = DataTab(self.settings, self.read_file, notify)
+        self.data = DataTab(self.settings, lambda *upload: self.uploads.read_file(*upload), notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
         self.learn = LearnTab()
@@ -118,9 +111,6 @@ class Dashboard(pn.viewable.Viewer):
         if start:
             self.start()
 
-    def _location(self):
-        return pn.state.location if self.session.served else None
-
     def start(self) -> None:
         """Render the first state, start the periodic refresh and, served, take the link's settings once the page is
         up (in the worker) and stop with the session. On the event loop (served): Bokeh's periodic callbacks belong
@@ -132,7 +122,7 @@ class Dashboard(pn.viewable.Viewer):
         self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
         if self.session.served:
             pn.state.on_session_destroyed(lambda context: self.close())
-            pn.state.onload(lambda: self.open_link(search))  # the link's run is built once the page is up
+            pn.state.onload(lambda: self.changes.open_link(search))  # the link's run is built once the page is up
 
     def _wire(self) -> None:
         t = self.train
@@ -199,14 +189,6 @@ class Dashboard(pn.viewable.Viewer):
         self.jobs.stop(name)
         self.refresh()
 
-    def apply(self, changes: dict) -> None:
-        """Set configuration parameters on the Model (`changes.Changes.apply`)."""
-        self.changes.apply(changes)
-
-    def open_link(self, search: str) -> None:
-        """Take the settings of a shared link's URL query (`changes.Changes.open_link`)."""
-        self.changes.open_link(search)
-
     def add_point(self, x, label: int) -> None:
         """The surface click: a training point of class `label` at raw input x (d,); training continues."""
         was_training = self.jobs.running("train")
@@ -223,14 +205,6 @@ class Dashboard(pn.viewable.Viewer):
                 self.play()
 
         self.actions.act("Adding the point", work, done, pause=not self.session.offload)
-
-    def load_file(self, content: bytes, filename: str, label_column: str) -> bool:
-        """Parse an uploaded CSV and make it the data set, here and now (`uploads.Uploads.load_file`)."""
-        return self.uploads.load_file(content, filename, label_column)
-
-    async def read_file(self, content: bytes, filename: str, label_column: str) -> bool:
-        """`load_file` off the event loop (`uploads.Uploads.read_file`)."""
-        return await self.uploads.read_file(content, filename, label_column)
 
     def model_copy(self) -> Model:
         """A copy of the session's model as it is now, taken under the gate (exports step and draw the copy)."""

@@ -1,9 +1,8 @@
 """What one action of a served session may cost: a budget checked before the work starts (issue 19).
 
-Every action runs in the session's worker, off the server's event loop, but the machine is shared by the whole room:
-one visitor's link `?n_points=100000&n_inducing=2000&batch_size=100000` asked for a minute of one core per
-iteration. The units of work that cannot be interrupted are bounded here, by counts the configuration fixes before
-anything is computed (n training rows, d features, m inducing points, s minibatch rows, r evaluation rows):
+Every action runs in the session's worker, off the server's event loop, but the machine is shared by the whole room.
+The units of work that cannot be interrupted are bounded here, by counts the configuration fixes before anything is
+computed (n training rows, d features, m inducing points, s minibatch rows, r evaluation rows):
 
 =============  =========================  =====================================================================
 unit           count                      what it is
@@ -23,14 +22,8 @@ class"). Step and Play run in chunks of iterations, so their length is not limit
 frame costs about what an evaluation at 6,400 rows costs. The budget is the dashboard's: a `Model` used from Python
 is not limited (it runs on its user's own machine).
 
-The server's refreshes have a budget of their own (`RefreshBudget`, issue 33): one object per server process, shared
-by its sessions, that sets how often a training session's page is refreshed so that the refreshes of all of them
-together take at most a fixed share of the event loop (which every visitor shares, and which holds the GIL the
-training threads need while it works), and the periodic surface frames of all of them together at most a fixed share
-of one core. Every training session gets the same rate (fair shares); when there are too many for the fastest rate,
-each is slowed, down to at most `slowest` seconds between refreshes whatever the load, and its status line says so.
-The same object holds the process's `Turns`: its sessions' training chunks run one at a time (`lanes`), so that the
-event loop competes with one training thread for the GIL, not with every session's.
+The server's refreshes have a budget of their own (`RefreshBudget`, issue 33), which also holds the process's
+training `Turns`.
 """
 
 from __future__ import annotations
@@ -192,13 +185,10 @@ class Turns:
     job at a time, the others wait for their turn, first come first served — a chunk that ends hands its lane to the
     session that has waited longest, so none is left out and one that asks again goes to the back of the queue.
 
-    Why (issue 33): a training chunk is mostly Python (small matrices), so it holds the GIL, which the server's event
-    loop needs for every refresh and every visitor's request. With twelve sessions all training, the event loop
-    competed with twelve threads for the GIL and got about a thirteenth of it: a refresh that needs 4 ms of CPU took
-    the loop 100 ms of wall time, and the loop fell seconds behind its periodic callbacks. Taking turns leaves the
-    loop `lanes` competitors whatever the class's size, while the GIL lets about one thread's Python run at a time
-    anyway (measured: BENCHMARKS, issue 33). A worker waits for its turn without its gate, so the page can still take
-    the gate meanwhile, and its wait ends early when it is told to do something else (`interrupt`). Safe from any
+    Why: a training chunk is mostly Python, so it holds the GIL, which the server's event loop needs for every
+    refresh; taking turns leaves the loop `lanes` competitors whatever the class's size (BENCHMARKS.md, "Dashboard:
+    12 light clients …", issue 33.4). A worker waits for its turn without its gate, so the page can still take the
+    gate meanwhile, and its wait ends early when it is told to do something else (`interrupt`). Safe from any
     thread."""
 
     def __init__(self, lanes: int = 1):

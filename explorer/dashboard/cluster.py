@@ -3,20 +3,15 @@ or the environment variable `XGPC_SCHEDULER`); without one nothing here imports 
 
 A study run that can go to the cluster has `mirror()`: the attributes its tab reads, as a dict (a few kB to a few
 hundred: progress, traces, results — never the data or the sampler's matrices). `on_cluster(run)` is then the
-session's worker job in place of `run.chunks()`: the run is sent to the cluster as one task, which drives
-`run.chunks()` to its end on a Dask worker and publishes `run.mirror()` to a `distributed.Variable` of its own at
-most every `PERIOD` seconds and at the end; each step of the job polls that Variable (at most every `PERIOD`, a
-round trip to the scheduler) and copies the news into the session's run, so the tab shows progress and results as it
-does for a run at home. Stop cancels the task. A failed task, a worker lost more often than the scheduler retries a
+session's worker job in place of `run.chunks()`: the run goes to the cluster as one task, whose `run.mirror()`
+reaches the session's run at most every `PERIOD` seconds (`_job`), so the tab shows progress and results as it does
+for a run at home. Stop cancels the task. A failed task, a worker lost more often than the scheduler retries a
 task (Dask's `distributed.scheduler.allowed-failures`: a task on a lost worker is run again from its start on
 another) or a lost scheduler ends the job with that error, which the page shows as a notification; the session
 carries on. Each session's run is its own task, its own Variable: sessions stay independent. A cancelled task (Stop,
 or the server process gone) ends itself at its next step, freeing its Dask worker.
 
-A one-shot job with progress (the Train tab's animation) goes the same way through `call_on_cluster(function, args,
-progress)`: the function runs on a worker as one task, its `progress(stage, done, total)` calls are published to the
-task's Variable and reach the session's `progress` at its polls, and its result comes back to the session; `wait`
-steps such a job to its end in a thread of the session (never on the event loop).
+A one-shot job with progress (the Train tab's animation) goes the same way through `call_on_cluster`.
 
 One Dask client per server process, connected on first use (after Tornado has forked the processes).
 """
@@ -79,20 +74,16 @@ def client():
 
 
 def on_cluster(run) -> Generator[None, None, None]:
-    """`run.chunks()` driven on the cluster as one task, as a generator the session's worker steps: each step (≈
-    POLL_SLEEP, or a poll) copies the task's latest `run.mirror()` into `run`; once the task is done, its final one.
-    Raises the task's error (or the lost worker's, or the client's) at the step that sees it; closing the generator
-    (the job replaced or the session closed) cancels the task."""
+    """`run.chunks()` driven on the cluster as one task, as a generator the session's worker steps (`_job`): each
+    poll copies the task's latest `run.mirror()` into `run`; once the task is done, its final one."""
     final = yield from _job(_drive, (run,), lambda mirror: vars(run).update(mirror))
     vars(run).update(final)
 
 
 def call_on_cluster(function: Callable, args: tuple, progress: Callable[[str, int, int], None]):
-    """`function(*args, progress=…)` run on the cluster as one task, as a generator to step (each step ≈ POLL_SLEEP,
-    or a poll) whose return value is the function's result. The function's `progress(stage, done, total)` calls
-    reach `progress` here, the latest one at each poll; its error (or the lost worker's, or the client's) is raised
-    at the step that sees it; closing the generator cancels the task, which then ends at its next progress call.
-    `wait` steps it to the end in a thread. The function, its arguments and its result travel pickled."""
+    """`function(*args, progress=…)` run on the cluster as one task, as a generator to step (`_job`) whose return
+    value is the function's result; its `progress(stage, done, total)` calls reach `progress` here, the latest one at
+    each poll. `wait` steps it to the end in a thread. The function, its arguments and its result travel pickled."""
     return (yield from _job(_call, (function, args), lambda news: progress(*news)))
 
 
@@ -114,9 +105,10 @@ class Cancelled(Exception):
 
 def _job(task: Callable, args: tuple, news: Callable[[object], None]) -> Generator[None, None, object]:
     """`task(*args, name, PERIOD)` on the cluster as one task (through `run_pinned`, under the key `name`), as a
-    generator each of whose steps waits ≈ POLL_SLEEP or polls the Variable `name` (at most every PERIOD) and gives
-    the task's latest publication there, if new, unpickled, to `news`; returns the task's result. Closing it cancels
-    the task."""
+    generator each of whose steps waits ≈ POLL_SLEEP or polls the Variable `name` (at most every PERIOD, a round trip
+    to the scheduler) and gives the task's latest publication there, if new, unpickled, to `news`; returns the task's
+    result. The task's error (or the lost worker's, or the client's) is raised at the step that sees it; closing the
+    generator (the job replaced, the session closed) cancels the task."""
     from distributed import Variable
 
     dask = client()

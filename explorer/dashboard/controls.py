@@ -1,14 +1,10 @@
 """Widgets for the Model's configuration, each derived from its declaration (`explorer.settings`: kind, choices,
 bounds, label, help; the URL keys are the settings' names). They are not linked to the Model directly: a change goes through
 `apply` (the dashboard pauses the worker and sets the parameter under the gate), and `sync` shows the Model's
-values again afterwards (also after a rejected change, which the Model rolls back).
-
-A typed value outside a setting's range is refused visibly: the box goes back to the value in use and a notification
-names the setting, the value typed and the range (the browser's own number boxes would keep showing it while sending
-nothing, so they are given no limits of their own).
-
-The settings also travel in the page's URL (`query_string`, `settings_from_query`): a link opens the same data set,
-method and settings; a value in a link that cannot be used is named in words and the default kept."""
+values again afterwards (also after a rejected change, which the Model rolls back). A typed value outside a setting's
+range is refused visibly: the box goes back to the value in use and a notification names the setting, the value typed
+and the range (the browser's own number boxes would keep showing it while sending nothing, so they have no limits).
+The settings also travel in the page's URL (`query_string`, `settings_from_query`)."""
 
 from __future__ import annotations
 
@@ -23,6 +19,7 @@ from explorer import methods, settings
 from explorer.data import datasets
 from explorer.model import two_class_only
 from explorer.studies.race import NAMES as METHOD_NAMES
+from explorer.validation import show
 
 DATA = settings.group("data")
 TRAINING = settings.group("method") + settings.group("inducing") + settings.group("steps") + settings.group("kernel")
@@ -97,7 +94,6 @@ def _widget(model, name: str, value):
     return pn.widgets.FloatInput(value=value, step=step, format="0[.]000000", **common)
 
 
-LINK_VALUE_CHARS = 60  # longest value of a link quoted back in a message
 LINK_MOST_SETTINGS = 2 * len(CONFIGURATION)  # settings of a link read at most: the app's own links hold each once
 KERNEL_SETTINGS = ("kernel", "ard", "lengthscale", "variance", "nugget")  # left out of a link for a `Kernel` object
 
@@ -137,15 +133,13 @@ def settings_from_query(search: str, model) -> tuple[dict, list[str]]:
         if names.count(name) > 1
     ]
     for name, text in pairs:
-        quoted = repr(text if len(text) <= LINK_VALUE_CHARS else text[:LINK_VALUE_CHARS] + "…")
         if name not in CONFIGURATION:
-            shown = repr(name if len(name) <= LINK_VALUE_CHARS else name[:LINK_VALUE_CHARS] + "…")
-            problems.append(f"unknown setting {shown}")
+            problems.append(f"unknown setting {show(name)}")
             continue
         try:
             value = _link_value(model, name, text)
         except ValueError as err:
-            problems.append(f"{LABELS[name]}: {quoted} {err}")
+            problems.append(f"{LABELS[name]}: {show(text)} {err}")
             continue
         problem = settings.SETTINGS[name].out_of_range(value)
         if problem is not None:
@@ -282,16 +276,12 @@ class Settings:
         by_name = isinstance(model.kernel, str)
         show = {
             **{name: settings.applies(name, model.method) for name in ADVANCED},
-            "n_points": model.dataset in datasets.BUILTIN,
-            "noise": model.dataset in datasets.BUILTIN,
+            **dict.fromkeys(("n_points", "noise"), model.dataset in datasets.BUILTIN),
             "rho": model.step_size == "constant",
             "tau": model.step_size == "robbins-monro",
             "kappa": model.step_size == "robbins-monro",
             "hyper_learning_rate": model.learn_hyperparameters,
-            "ard": by_name,
-            "lengthscale": by_name,
-            "variance": by_name,
-            "nugget": by_name,
+            **dict.fromkeys(KERNEL_SETTINGS[1:], by_name),  # the initial kernel parameters
         }
         for name, visible in show.items():
             for widget in self._widgets[name]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import panel as pn
@@ -215,12 +216,7 @@ class DataTab(Tab, pn.viewable.Viewer):
         """A label column chosen by the user (not one shown by `_show_label_choice`): read the file again with it."""
         if self._showing or self.shown is None or event.new in (None, self.shown.label_column):
             return
-        upload = replace(self.shown, label_column=event.new)
-
-        async def read() -> None:
-            await self._read(upload)
-
-        pn.state.execute(read)
+        pn.state.execute(partial(self._read, replace(self.shown, label_column=event.new)))
 
     async def _read(self, upload: Upload) -> None:
         """Read `upload` (progress shown meanwhile); keep it as the accepted file if the dashboard took it. One file

@@ -32,7 +32,7 @@ def stepper(generator):
 
 class Jobs:
     """The jobs of one session (`session.Session`) on its `model`: each published snapshot goes to `publisher`,
-    a study starts once the worker is idle (`actions.when_idle`)."""
+    a study starts once the worker is idle (an empty action)."""
 
     def __init__(self, session, model, publisher, studies: tuple[StudyTab, ...], actions):
         self.session, self.worker = session, session.worker
@@ -98,7 +98,7 @@ class Jobs:
             remote = cluster.scheduler() is not None and hasattr(run, "mirror")  # the run goes to the Dask cluster
             self.start(study.title, stepper(cluster.on_cluster(run) if remote else run.chunks()))
 
-        self.actions.when_idle(study.starting, start)
+        self.actions.act(study.starting, lambda: None, lambda _: start())  # once the worker is idle (its job paused)
 
     def stop(self, name: str) -> None:
         """Stop a study: its job pauses and its run ends (in the worker; a run on the Dask cluster is cancelled)."""

@@ -6,9 +6,7 @@ model steps, with no callback to wire — a cell `model.step(100)` updates the p
 
 It is a `DynamicMap` whose stream follows the model's `iteration`, `history_length` and `status` parameters (param
 watchers): `Model` publishes the first two after every step, and every reset or configuration change rewrites
-`status`, so a new run is drawn at once (traces empty until its first evaluation), even when it starts where the
-old one stood (iteration 0, no history). The Train tab of the dashboard keeps its own raw Bokeh figures (they stream
-at 5 Hz: DESIGN §8).
+`status`, so a new run is drawn at once, even when it starts where the old one stood (iteration 0, no history).
 """
 
 from __future__ import annotations
@@ -20,14 +18,13 @@ import holoviews as hv
 from explorer import views
 
 LIVE_QUANTITIES = ("test_nll", "test_error")
-NOTEBOOK_WIDTH = 880  # px: JupyterLab's output area is about 900 px wide; a row of the default drawing fits in it
 PANEL_SIZE = (435, 380)  # width, height in px (Bokeh) of the surface and of the test NLL beside it
 ERROR_HEIGHT = 220  # px: the test error under the surface
 
 
 def default_drawing(model) -> hv.Layout:
     """The decision surface (40² grid) beside the test NLL, the test error under it (against iterations), two
-    panels a row to fit a notebook's output area (`NOTEBOOK_WIDTH`)."""
+    panels a row to fit a notebook's output area (JupyterLab's: about 900 px wide)."""
     width, height = PANEL_SIZE
     nll, error = views.training_traces(model, quantities=LIVE_QUANTITIES, x="iteration")
     surface = views.decision_surface(model, resolution=40).opts(

@@ -1,17 +1,10 @@
 """MCMC tab: the exact PG Gibbs sampler against X-GPC at the model's current kernel, live (paper Fig. 1).
 
-A run takes a subsample of the model's data (a Gibbs sweep costs O(n³)), fits sparse (m inducing points) and full
-X-GPC by exact coordinate ascent in the model's multi-class family (K ≥ 3 classes), against the exact sampler of that
-family's model: stick-breaking (the default) against K − 1 binary PG samplers (`gibbs_stickbreaking`); the
-logistic-softmax families against its sampler (`gibbs_multiclass`), full X-GPC then in both variational families of
-(λ, n), the joint q(λ, n) and the paper's factorised q(λ)q(n), whose gap to MCMC the summary puts in words. It runs
-the chains with progress, sweeps/s, R-hat and ESS, then shows posterior
-mean, variance and p(y=1) at the test points, MCMC against X-GPC, and the two decision surfaces side by side —
-drawn once, when the run is done, with the HoloViews views of `explorer.views.mcmc` (the notebooks' drawing);
-the log-likelihood trace streams while the chains run, so it is raw Bokeh (DESIGN §8).
-The worker drives `McmcRun.chunks()`, a generator whose every step is short, so Pause and clicks stay quick: the
-comparison study (`explorer.studies.comparison`, the one `run_comparison` runs) and then the surfaces of the
-plane (`explorer.studies.plane`).
+A run (`McmcRun`) takes a subsample of the model's data (a Gibbs sweep costs O(n³)) and drives the comparison study
+(`explorer.studies.comparison`, the one `run_comparison` runs; K ≥ 3: the model's multi-class family against that
+family's exact sampler), then the two decision surfaces (`explorer.studies.plane`), a short step at a time, so Pause
+and clicks stay quick. The log-likelihood trace streams while the chains run (raw Bokeh, DESIGN §8); the results are
+drawn once, when the run is done, with the HoloViews views of `explorer.views.mcmc`.
 """
 
 from __future__ import annotations
@@ -20,13 +13,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import panel as pn
-from bokeh.models import ColumnDataSource, Range1d
+from bokeh.models import ColumnDataSource
 from bokeh.palettes import Category10_10
-from bokeh.plotting import figure
 
 from explorer.dashboard.panes import WRAPPING, canvas_pane
-from explorer.dashboard.ranges import fit_range
-from explorer.dashboard.tabs import LIVE, Tab, Tick
+from explorer.dashboard.ranges import fit_range, live_figure
+from explorer.dashboard.tabs import StudyTab, Tick
 from explorer.dashboard.text import markdown_text
 from explorer.diagnostics import mixing_problems
 from explorer.gibbs import N_MAX, GibbsChains
@@ -161,20 +153,11 @@ class McmcRun:
             self.stage, self.sampler = self.latest.stage, self.latest.sampler
             yield
 
-    def progress(self) -> dict:
-        """Numbers for the progress line (call under the gate): the study's latest progress, R̂ and ESS as it last
-        computed them (in the worker)."""
-        p = self.latest
-        counts = dict(done=p.sweeps_done, total=p.total_sweeps, rate=p.sweeps_per_second, left=p.seconds_left)
-        return dict(stage=self.stage, **counts, diagnostics=p.diagnostics)
 
-
-class McmcTab(Tab, pn.viewable.Viewer):
-    """Controls, live progress and results of the MCMC comparison (shows itself in a notebook): a study tab
-    (`explorer.dashboard.tabs.StudyTab`)."""
+class McmcTab(StudyTab, pn.viewable.Viewer):
+    """Controls, live progress and results of the MCMC comparison (shows itself in a notebook): a study tab."""
 
     title = "MCMC"
-    reads = LIVE
     job_label = "The MCMC run"
     starting = "Starting the MCMC comparison"
 
@@ -203,15 +186,7 @@ class McmcTab(Tab, pn.viewable.Viewer):
         self._build_figures()
 
     def _build_figures(self) -> None:
-        self.trace = figure(
-            title="log-likelihood per sweep, by chain",
-            height=260,
-            sizing_mode="stretch_width",
-            x_axis_label="sweep",
-            tools="pan,wheel_zoom,box_zoom,reset,save",
-            x_range=Range1d(0.0, 1.0),
-            y_range=Range1d(0.0, 1.0),
-        )  # fitted as sweeps arrive
+        self.trace = live_figure(title="log-likelihood per sweep, by chain", height=260, x_axis_label="sweep")
         self.trace_sources = []
         for chain in range(8):
             source = ColumnDataSource(dict(sweep=[], value=[]))
@@ -221,9 +196,6 @@ class McmcTab(Tab, pn.viewable.Viewer):
         self.comparison, self.surfaces = pn.Row(**WRAPPING), pn.Row(**WRAPPING)
 
     # ------------------------------------------------------------------------------------------------ running
-    def problem(self) -> str | None:
-        return None
-
     def new_run(self, model, projection) -> McmcRun:
         """A run configured from the widgets on the model's current data and kernel, drawn on the Train tab's plane
         (`studies.plane.Projection`) (call under the gate)."""
@@ -242,7 +214,7 @@ class McmcTab(Tab, pn.viewable.Viewer):
         run = self.run
         if run is None:
             return None
-        update = {"progress": run.progress(), "results": None, "traces": None}
+        update = {"stage": run.stage, "progress": run.latest, "results": None, "traces": None}
         if run.sampler is not None and run.sampler.sweeps_done > self._shown_traces:
             values = run.sampler.traces[:, self._shown_traces :, 0]
             update["traces"] = (self._shown_traces, values.copy())
@@ -255,20 +227,20 @@ class McmcTab(Tab, pn.viewable.Viewer):
     def render(self, update: dict | None, running: bool) -> None:
         if update is None:
             return
-        p = update["progress"]
-        self.progress_bar.value = int(100 * p["done"] / max(p["total"], 1))
-        text = f"{p['stage']}"
-        if p["done"]:
-            text += f" · sweep {p['done']} of {p['total']} per chain · {p['rate']:.0f} sweeps/s"
-            if p["stage"] == SAMPLING and np.isfinite(p["left"]):
-                text += f" · about {p['left']:.0f} s left"
-        if p["diagnostics"]:
-            d = p["diagnostics"]
+        stage, p = update["stage"], update["progress"]  # the study's latest `Progress` (R̂ and ESS as last computed)
+        self.progress_bar.value = int(100 * p.sweeps_done / max(p.total_sweeps, 1))
+        text = stage
+        if p.sweeps_done:
+            text += f" · sweep {p.sweeps_done} of {p.total_sweeps} per chain · {p.sweeps_per_second:.0f} sweeps/s"
+            if stage == SAMPLING and np.isfinite(p.seconds_left):
+                text += f" · about {p.seconds_left:.0f} s left"
+        if p.diagnostics:
+            d = p.diagnostics
             text += (
                 f" · R̂ max {d['rhat_max/f']:.3f}, bulk ESS min {d['ess_bulk_min/f']:.0f} "
                 f"(log-lik. ESS {d['ess_bulk/log_likelihood']:.0f})"
             )
-        if not running and p["stage"] != DONE:
+        if not running and stage != DONE:
             text += " · stopped"
         self.progress_text.value = text
         if update["traces"] is not None:

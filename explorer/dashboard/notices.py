@@ -25,6 +25,11 @@ def notify(message: str, kind: str = "error", duration: int | None = None) -> No
     getattr(area, kind)(html_text(message), duration=duration)
 
 
+def working(text, **params) -> pn.Row:
+    """A spinner beside `text` (a Panel object): how the page shows that work is under way."""
+    return pn.Row(pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22), text, **params)
+
+
 def describe(error: Exception) -> str:
     """An exception in words for people: a DataError says everything itself, others name their type."""
     return str(error) if isinstance(error, datasets.DataError) else f"{type(error).__name__}: {error}"

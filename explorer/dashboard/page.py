@@ -23,7 +23,7 @@ from tornado.websocket import WebSocketClosedError
 
 from explorer.dashboard.app import Dashboard, header
 from explorer.dashboard.budget import RefreshBudget
-from explorer.dashboard.notices import describe, notify, report
+from explorer.dashboard.notices import describe, notify, report, working
 from explorer.dashboard.session import forget_views_of
 from explorer.dashboard.text import markdown_text
 
@@ -55,23 +55,14 @@ def _page_failed(error: Exception) -> list:
     ]
 
 
-def _building_notice() -> pn.Row:
-    return pn.Row(
-        pn.indicators.LoadingSpinner(value=True, size=22, width=22, height=22),
-        pn.pane.Str("Building the page…", styles={"font-weight": "bold"}),
-    )
-
-
 def build_page(
     page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None
 ) -> None:
-    """Fill `page`, the light page a session was served at once (the header and "Building the page…"), with a
-    Dashboard built away from the event loop: the Model, its data and first evaluation, the widgets and figures and
-    their Bokeh models are made in a page-builder thread (at most PAGE_BUILDERS at a time, for the whole server), and
-    only the swap — attaching the ready models to the page and sending them — runs on the loop, in a next-tick
-    callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session that ended
-    meanwhile gets its Dashboard closed instead. Called on the loop once the page has loaded; a failure shows its reason.
-    `budget`: the server's `RefreshBudget`, handed to the Dashboard."""
+    """Fill `page`, the light page a session was served at once, with a Dashboard built (with its Bokeh models) in a
+    page-builder thread (at most PAGE_BUILDERS at a time, for the whole server); only the swap runs on the loop, in a
+    next-tick callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session
+    that ended meanwhile gets its Dashboard closed instead; a failure shows its reason. `budget`: the server's
+    `RefreshBudget`, handed to the Dashboard."""
     document = pn.state.curdoc
     root = next(model for model, _ in page._models.values() if model.document is document)
     ended = threading.Event()
@@ -114,19 +105,15 @@ def build_page(
 
 @cache
 def freeze_the_imports() -> None:
-    """Once per server process, at its first page: collect the garbage, then move every object alive — the modules
-    of numpy, SciPy, Bokeh, HoloViews, Panel and ours, ≈ 0.33 M objects — to the garbage collector's permanent
-    generation (`gc.freeze`). A full collection holds the GIL, so it stalls every visitor, and Panel runs one on the
-    event loop a few seconds after sessions end; it now walks only what the sessions made. Measured with ten
-    Dashboards alive: a full collection took 0.21 s instead of 0.35 s."""
+    """Once per server process, at its first page: collect the garbage, then move every object alive (the modules of
+    numpy, SciPy, Bokeh, HoloViews, Panel and ours) to the garbage collector's permanent generation (`gc.freeze`): a
+    full collection holds the GIL, stalling every visitor, and now walks only what the sessions made."""
     gc.collect()
     gc.freeze()
 
 
 def serve_app(on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None) -> pn.Column:
-    """The page for one browser session: BLAS on one thread (DESIGN §8), the upload widget's script, notifications
-    on (also for any exception a callback did not handle itself), quiet disconnects. Served, the server's imports out
-    of the garbage collector's walk (`freeze_the_imports`, at the first page) and a light page at once
+    """The page for one browser session, with the server-wide settings of the module. Served, a light page at once
     (nothing computed on the event loop, nothing kept for a page that is fetched and never opened) that `build_page`
     fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built.
     `budget`: the server's `RefreshBudget`, shared by all its sessions (None: each refreshes at its own period)."""
@@ -143,7 +130,8 @@ def serve_app(on_ready: Callable[[Dashboard], None] | None = None, budget: Refre
         # A session made by its websocket (several server processes: the page came from another) has no page of its
         # own to tell Panel where its stylesheets are: this server's, not the CDN's, which a class offline lacks.
         document._template_variables.setdefault("dist_url", get_dist_path(cdn=False))
-    page = pn.Column(header(), _building_notice(), sizing_mode="stretch_width")
+    building = working(pn.pane.Str("Building the page…", styles={"font-weight": "bold"}))
+    page = pn.Column(header(), building, sizing_mode="stretch_width")
     if document is not None and document.session_context is not None:
         freeze_the_imports()
         pn.state.onload(partial(build_page, page, on_ready, budget))

@@ -1,10 +1,6 @@
-"""HoloViews views as Panel panes drawn on a 2-D canvas.
-
-HoloViews' Bokeh renderer asks for WebGL output by default. In Chromium, the WebGL plots of panes inserted into a
-page after it has loaded (the MCMC tab's Fig. 1 and decision surfaces, shown when a run is done) drew axes, legend
-and colour bar but no points and no image, while the same views saved as standalone HTML rendered; the dashboard's
-raw Bokeh figures use the canvas and always drew. The dashboard's views are small (hundreds of points, 40×40
-images), well within what the canvas draws at once, so every HoloViews pane in the dashboard uses it.
+"""HoloViews views as Panel panes drawn on a 2-D canvas, not with WebGL (HoloViews' default for Bokeh): in Chromium
+the WebGL plots of panes inserted after the page has loaded drew no points and no image. The dashboard's views are
+small (hundreds of points, 40×40 images), well within what the canvas draws at once.
 """
 
 from __future__ import annotations

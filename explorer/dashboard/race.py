@@ -1,12 +1,8 @@
 """Race tab: every registered method (X-GPC, the SVGP baselines, EPGPC) on the same data, inducing points, minibatch
 size and seed, advanced in fair slices of training time (evaluation time is not counted) by the headless race of
-`explorer.studies.race`, which `bench race` runs too. By default on the banana-like set generated at 100,000 points
-with noise 0.6 for 10 s each, where X-GPC gets into the band first (`CLAIM` gives the numbers). Test NLL and error against training time, overlaid (the y-axes
-fit the bulk of the curves, so one spike of a natural-gradient run does not flatten the rest; a run that diverged is
-drawn dashed from there, named so in the legend, left out of the NLL axis, and the caption says what runs above
-it: `views.race.nll_axis`, `clipped_words`); the verdict in words
-and a table, both from the study's one judge: when each method first came within the band of the best final NLL
-("reached") and from when it stayed there ("settled"), and the ratio to X-GPC's.
+`explorer.studies.race`, which `bench race` runs too (`CLAIM`: the default race and what it measured). Test NLL and
+error against training time, overlaid (a racer that diverged drawn dashed from there: `views.race.nll_axis`,
+`clipped_words`); the verdict in words and a table, both from the study's one judge (`studies.race.judge`).
 """
 
 from __future__ import annotations
@@ -16,14 +12,13 @@ from functools import partial
 
 import numpy as np
 import panel as pn
-from bokeh.models import ColumnDataSource, Range1d
+from bokeh.models import ColumnDataSource
 from bokeh.palettes import Category10_10
-from bokeh.plotting import figure
 
 from explorer import methods as registry
 from explorer.dashboard.controls import CONFIGURATION
-from explorer.dashboard.ranges import fit_range
-from explorer.dashboard.tabs import LIVE, Tab, Tick
+from explorer.dashboard.ranges import fit_range, live_figure
+from explorer.dashboard.tabs import StudyTab, Tick
 from explorer.data import datasets
 from explorer.model import Model
 from explorer.studies.race import COLUMNS, DIVERGED_FACTOR, NAMES, Race, Verdict, judge
@@ -55,11 +50,8 @@ MISSING = (
 class RaceRun:
     """One race: a Model per method built like the dashboard's model (same configuration; the Train tab's data or a
     named data set), raced by `studies.race.Race` until each has trained `budget` seconds. `chunks()` builds the race
-    and runs it, a step at a time (the dashboard's worker runs it, or a Dask worker: `explorer.dashboard.cluster`);
-    `models` holds the racers built so far, in the process the race runs in. What the tab reads is the run's
-    `mirror()`: `traces`, `trained` and `finished`, so a run updated from a mirror shows as one that ran at home.
-    The run holds its configuration and, for the Train tab's uploaded data, those data (they travel with it to a
-    Dask worker, which reads a named data set from the data directory instead)."""
+    and runs it, a step at a time (in the dashboard's worker, or a Dask worker: `explorer.dashboard.cluster`); the
+    tab reads the run's `mirror()`. For the Train tab's uploaded data the run holds those data (they travel with it)."""
 
     def __init__(
         self,
@@ -147,24 +139,16 @@ def supporting(chosen: list[str], K: int) -> tuple[list[str], dict[str, str]]:
     return kept, left_out
 
 
-def class_count(model, dataset: str | None) -> int:
-    """K of the data a race runs on: the Train tab's (`model.classes`) or the named set's (a built-in set's
-    `datasets.BUILTIN_CLASSES`; the paper's sets are binary)."""
-    return len(model.classes) if dataset is None else datasets.BUILTIN_CLASSES.get(dataset, 2)
-
-
 def seconds_left(budget: float, trained: dict[str, float]) -> float:
     """Training time still to run, summed over the racers (each trains `budget` seconds; evaluation comes on top)."""
     return float(sum(max(0.0, budget - seconds) for seconds in trained.values()))
 
 
-class RaceTab(Tab, pn.viewable.Viewer):
-    """Controls, curves and table of the race (shows itself in a notebook): a study tab
-    (`explorer.dashboard.tabs.StudyTab`); the dashboard runs `RaceRun.chunks()` in its worker, or on the Dask
-    cluster when the server names one."""
+class RaceTab(StudyTab, pn.viewable.Viewer):
+    """Controls, curves and table of the race (shows itself in a notebook); the dashboard runs `RaceRun.chunks()` in
+    its worker, or on the Dask cluster when the server names one."""
 
     title = "Race"
-    reads = LIVE
     job_label = "The race"
     starting = "Starting the race"
 
@@ -199,17 +183,10 @@ class RaceTab(Tab, pn.viewable.Viewer):
         self.run: RaceRun | None = None
         self._consumed: dict[str, int] = {}
         self.histories: dict[str, dict] = {}
-        common = dict(
-            height=320,
-            sizing_mode="stretch_width",
-            x_axis_type="log",
-            x_axis_label="training time (s, log scale; evaluation excluded)",
-            tools="pan,wheel_zoom,box_zoom,reset,save",
-        )
-        self.nll = figure(
-            title="test negative log-likelihood", x_range=Range1d(0.01, 10.0), y_range=Range1d(0.0, 1.0), **common
-        )
-        self.error = figure(title="test error", x_range=self.nll.x_range, y_range=Range1d(0.0, 1.0), **common)
+        axis = dict(height=320, x_axis_type="log", x_axis_label="training time (s, log scale; evaluation excluded)")
+        self.nll = live_figure(x=(0.01, 10.0), title="test negative log-likelihood", **axis)
+        self.error = live_figure(title="test error", **axis)
+        self.error.x_range = self.nll.x_range
         self.clipped = pn.pane.Markdown("", sizing_mode="stretch_width", styles={"font-size": "0.85em"})
         self.sources: dict[str, ColumnDataSource] = {}
         self.tails: dict[str, ColumnDataSource] = {}  # a diverged racer's curve from the evaluation before it diverged
@@ -243,20 +220,16 @@ class RaceTab(Tab, pn.viewable.Viewer):
         plane, so `projection` is not used)."""
         settings = SCALE_SETTINGS if self.dataset.value == SCALE_RACE else None
         dataset = None if self.dataset.value in (TRAIN_DATA, SCALE_RACE) else self.dataset.value
-        K = class_count(model, settings["dataset"] if settings else dataset)
+        named = settings["dataset"] if settings else dataset  # K: a built-in set's, or 2 (the paper's sets are binary)
+        K = len(model.classes) if named is None else datasets.BUILTIN_CLASSES.get(named, 2)
         chosen = [m for m in self.sources if m in self.methods.value]  # in the registry's order
         racing, left_out = supporting(chosen, K)
-        self.left_out.object = (
-            f"*Left out for these data's {K} classes:* "
-            + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
-            + " (`methods.CLASS_COUNTS`)."
-        )
+        why = "; ".join(f"{NAMES.get(m, m)}: {reason}" for m, reason in left_out.items())
+        self.left_out.object = f"*Left out for these data's {K} classes:* {why} (`methods.CLASS_COUNTS`)."
         self.left_out.visible = bool(left_out)
         if not racing:
             raise datasets.DataError(
-                f"None of the chosen methods takes data of {K} classes: "
-                + "; ".join(f"{NAMES.get(m, m)}: {why}" for m, why in left_out.items())
-                + ". Choose one that does."
+                f"None of the chosen methods takes data of {K} classes: {why}. Choose one that does."
             )
         self.run = RaceRun(
             model,
@@ -430,12 +403,10 @@ def _table(verdict: Verdict) -> str:
             )
         ),
         "",
-        (
-            f"| method | iterations | training time | best NLL | {final} NLL | {final} error | reached the band | "
-            "in the band from |" + (" ÷ X-GPC's |" if ratios else "")
-        ),
-        "|---|---|---|---|---|---|---|---|" + ("---|" if ratios else ""),
     ]
+    columns = ["method", "iterations", "training time", "best NLL", f"{final} NLL", f"{final} error"]
+    columns += ["reached the band", "in the band from"] + (["÷ X-GPC's"] if ratios else [])
+    lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for s in verdict.standings:
         lines.append(
             f"| {NAMES.get(s.entrant, s.entrant)} | {s.iterations} | {s.seconds:.2f} s | {s.best_nll:.4f} | "

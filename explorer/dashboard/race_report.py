@@ -2,8 +2,7 @@
 against training time with the band lines and settle markers: `views.race.race_curves`). The words are the verdict
 of `explorer.studies.race.judge` on the JSON's traces, the one the Race tab and `bench race` give.
 
-The race benchmark (`python -m explorer bench race`) writes its numbers as JSON and draws nothing; this module, in
-the dashboard package (the only one that imports Bokeh and HoloViews), renders them:
+The race benchmark (`python -m explorer bench race`) writes its numbers as JSON and draws nothing; this renders them:
 
     python -m explorer.dashboard.race_report race-a9a.json race-a9a.html
 

@@ -1,8 +1,8 @@
 """Axis ranges of figures that start empty. Bokeh fits an automatic range (`DataRange1d`) to the data of a figure's
 renderers; with no data yet it cannot, and logs "could not set initial ranges" on every repaint (about 20 warnings
 per fresh page). The remedy, `fit_range`: the live raw-Bokeh figures (training curves, race, MCMC traces) have
-explicit `Range1d`s that the server fits to the data it sends (while data arrive they follow it; once paused, a
-zoom stays). The HoloViews views set explicit ranges themselves.
+explicit `Range1d`s (`live_figure`) that the server fits to the data it sends (while data arrive they follow it; once
+paused, a zoom stays). The HoloViews views set explicit ranges themselves.
 
 `log_ticks`: Bokeh's `LogTicker` falls back to evenly spaced ticks on a log axis that spans fewer decades than it
 wants ticks (0.1, 0.2, …, 0.9 piled up under 1 on the ρ/kernel figure); a `FixedTicker` with these ticks does not.
@@ -12,6 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 from bokeh.models import Range1d
+from bokeh.plotting import figure
+
+
+def live_figure(x: tuple[float, float] = (0.0, 1.0), y: tuple[float, float] = (0.0, 1.0), **options):
+    """A full-width Bokeh figure with the usual tools whose data arrive later: explicit x and y ranges (`fit_range`
+    fits them to the data; `x`, `y`: the ranges until then); `options` go to `figure`."""
+    tools = "pan,wheel_zoom,box_zoom,reset,save"
+    return figure(x_range=Range1d(*x), y_range=Range1d(*y), tools=tools, sizing_mode="stretch_width", **options)
 
 
 def log_ticks(low: float, high: float) -> list[float]:

@@ -1,10 +1,7 @@
 """A session's refresh: what a periodic callback (every `Dashboard.period_ms`) and every user action render of the
 session's run, through the tabs' protocol (`tabs.Tab`). While training plays, the periodic refresh shows the snapshot
-the worker published after its last chunk and never takes the worker's gate, so training goes on; otherwise (and
-always after an action: `force_surface`, or while a tab that reads its own run is shown) it takes the gate and a
-snapshot itself, which also catches a new run (each tab then shows it). It finishes the action the worker has done
-(`actions.Actions`), skips while an uploaded file is swapped in, and says when the training job has converged or
-failed."""
+the worker published after its last chunk and never takes the worker's gate, so training goes on; otherwise it takes
+the gate and a snapshot itself, which also catches a new run (each tab then shows it)."""
 
 from __future__ import annotations
 

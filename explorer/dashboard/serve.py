@@ -6,17 +6,12 @@ runs — a query of more than 1,000 parameters gets an empty "400 Bad Request", 
 a closed connection — and `panel serve` cannot change that; here the limits are raised (`request_limits`) so that any
 link a browser sends up to `MOST_LINK_BYTES` reaches the app, which names in a notification what it cannot use.
 
-**Several processes** (`num_procs`, Linux and macOS): Bokeh binds the port, then Tornado forks the server into that
-many processes, which share the listening socket; the kernel hands each new connection to one of them. A page's HTTP
-request and its websocket are two connections and often land in different processes (4 of 8 pages, measured): the
-websocket's process then makes the session anew from the page's token (Bokeh's `create_session_if_needed`: same
-session id and link; `serve_app` keeps its stylesheets on this server), at the cost of one more light page — the
-Dashboard itself is only built once the page has connected — and the first process discards its unused one. The
-session, its Model, worker and refreshes then live in the process that holds its websocket. Everything a process
-keeps is its own: its sessions, page builders, upload parsers, its Dask client (`explorer.dashboard.cluster`),
-Tornado's cache of the static files (each process serves them from the installed package); nothing is shared, and a
-process that dies takes its sessions with it (Tornado starts a new one). The processes end with the first one (on
-Linux the parent's death ends them), and `show` opens one browser tab, not one per process.
+**Several processes** (`num_procs`, Linux and macOS): Tornado forks the server into processes sharing the listening
+socket. A page's HTTP request and its websocket often land in different processes: the websocket's process then makes
+the session anew from the page's token (same session id and link; `serve_app` keeps its stylesheets on this server),
+and the session lives there. Everything a process keeps is its own (sessions, page builders, upload parsers, Dask
+client); a process that dies takes its sessions with it. The processes end with the first one, and `show` opens one
+browser tab.
 """
 
 from __future__ import annotations

@@ -17,8 +17,7 @@ GATE_WAIT = 0.05  # s: the longest the event loop waits for the worker's gate (t
 def forget_views_of(document) -> None:
     """Drop Panel's registrations of the views rendered into `document` (a destroyed session's). Panel 1.9 removes
     them when a connected page closes, but a page that was fetched and never opened its websocket leaves them in
-    `pn.state._views`, which then keeps the whole session alive for good: measured, 200 such fetches held 2 GB when
-    each page held its Dashboard, and each light page still ≈ 170 kB."""
+    `pn.state._views`, which then keeps the whole session alive for good (BENCHMARKS.md, issue 33)."""
     for ref, (_, _, view_document, _) in list(pn.state._views.items()):
         if view_document is document:
             pn.state._views.pop(ref, None)

@@ -5,10 +5,7 @@ log K) or the sd of the predicted class's f*, and the points in their class colo
 
 For d > 2 the plane is two chosen features (the other features at their training mean) or the first two principal
 components of the standardised training inputs. A click on the plane adds a training point of the chosen class.
-
-Raw Bokeh rather than HoloViews `Pipe`/`DynamicMap` (DESIGN §8): in the full dashboard document each HoloViews
-update took ≈ 0.8 s of server time (Bokeh re-walked the document's ~6,000 models per update), while replacing the
-data of a `ColumnDataSource` costs milliseconds.
+Raw Bokeh rather than HoloViews `Pipe`/`DynamicMap`: DESIGN §8.
 """
 
 from __future__ import annotations
@@ -29,11 +26,10 @@ from bokeh.models import (
     LegendItem,
     LinearColorMapper,
     PlainText,
-    Range1d,
 )
 from bokeh.palettes import Magma256, Viridis256
-from bokeh.plotting import figure
 
+from explorer.dashboard.ranges import live_figure
 from explorer.likelihoods import LogisticSoftmax
 from explorer.scaling import standardised
 from explorer.studies import finish
@@ -42,8 +38,7 @@ from explorer.views.style import CLASS_COLORS, P_PALETTE, class_colors, class_mi
 
 LIVE_SAMPLES = 64
 """Quasi-Monte Carlo points of the K-class predictive in the live picture (`LogisticSoftmax.samples`; the model's
-own predictions use 1,024). Measured here on 6,800 rows of K = 3 with f*-variances up to 2: 0.34 s a frame instead
-of 6.9 s, and at most 4e-3 from the 1,024-point probabilities — one step of an 8-bit colour channel."""
+own predictions use 1,024): at most 4e-3 from those probabilities, one step of an 8-bit colour channel."""
 
 BINARY_MODES = ["p(y=1)", "predictive sd"]
 MULTICLASS_MODES = ["class probabilities", "uncertainty", "predictive sd"]
@@ -132,29 +127,16 @@ class SurfaceView(pn.viewable.Viewer):
             widget.param.watch(lambda e: None if self._configuring else replot(), "value")
 
     def _build_figure(self) -> None:
-        self.figure = figure(
-            height=520,
-            sizing_mode="stretch_width",
-            x_range=Range1d(0, 1),
-            y_range=Range1d(0, 1),
-            tools="pan,wheel_zoom,box_zoom,reset,save",
-            toolbar_location="above",
-        )
+        self.figure = live_figure(height=520, toolbar_location="above")  # the ranges: `build` fits them
         self.mapper = LinearColorMapper(palette=P_PALETTE, low=0.0, high=1.0)
-        self.image = ColumnDataSource(
-            dict(image=[np.full((2, 2), 0.5, np.float32)], x=[0.0], y=[0.0], dw=[1.0], dh=[1.0]), name="surface-image"
-        )
-        self.scalar_image = self.figure.image(
-            image="image", x="x", y="y", dw="dw", dh="dh", source=self.image, color_mapper=self.mapper
-        )
+        unit = dict(x=[0.0], y=[0.0], dw=[1.0], dh=[1.0])  # where an image lies; `show` places each frame's
+        placed = dict(image="image", x="x", y="y", dw="dw", dh="dh")
+        self.image = ColumnDataSource(dict(image=[np.full((2, 2), 0.5, np.float32)], **unit), name="surface-image")
+        self.scalar_image = self.figure.image(**placed, source=self.image, color_mapper=self.mapper)
         self.figure.add_tools(HoverTool(renderers=[self.scalar_image], tooltips=[("value", "@image{0.000}")]))
         # K ≥ 3 classes' probabilities: the class colours mixed (an RGBA image; empty and hidden for two classes)
-        self.mixture = ColumnDataSource(
-            dict(image=[np.zeros((1, 1), np.uint32)], x=[0.0], y=[0.0], dw=[1.0], dh=[1.0]), name="surface-mixture"
-        )
-        self.mixture_image = self.figure.image_rgba(
-            image="image", x="x", y="y", dw="dw", dh="dh", source=self.mixture, visible=False
-        )
+        self.mixture = ColumnDataSource(dict(image=[np.zeros((1, 1), np.uint32)], **unit), name="surface-mixture")
+        self.mixture_image = self.figure.image_rgba(**placed, source=self.mixture, visible=False)
         self.colorbar = ColorBar(color_mapper=self.mapper, title="p(y=1)", width=14)
         self.figure.add_layout(self.colorbar, "right")
         self.contour = ColumnDataSource(dict(x=[], y=[]))
@@ -164,20 +146,9 @@ class SurfaceView(pn.viewable.Viewer):
         # class indices: 0 the −1 class, 1 the +1 class (K ≥ 3: class k the k-th of `class_colors(K)`)
         self.class_mapper = LinearColorMapper(palette=CLASS_COLORS, low=0, high=1)
         colors = {"field": "label", "transform": self.class_mapper}
-        self.figure.scatter(
-            "x", "y", source=self.train, marker="circle", size=6, color=colors, line_color="white", line_width=0.5
-        )
-        self.figure.scatter(
-            "x",
-            "y",
-            source=self.test,
-            marker="triangle",
-            size=8,
-            color=colors,
-            alpha=0.8,
-            line_color="white",
-            line_width=0.5,
-        )
+        by_class = dict(color=colors, line_color="white", line_width=0.5)
+        self.figure.scatter("x", "y", source=self.train, marker="circle", size=6, **by_class)
+        self.figure.scatter("x", "y", source=self.test, marker="triangle", size=8, alpha=0.8, **by_class)
         self.wrong = ColumnDataSource(dict(x=[], y=[]))
         self.figure.scatter("x", "y", source=self.wrong, marker="x", size=9, color="black", line_width=2)
         self.inducing = ColumnDataSource(dict(x=[], y=[]))

@@ -1,26 +1,12 @@
-"""What the dashboard asks of its tabs, so that it (`app.py`, `refresh.py`) loops over them instead of naming each one.
-
-Every tab is a Panel viewer on the one protocol of `Tab`: a `title` (its label in the tab bar), what its refresh
-reads while it is shown (`reads`), and four steps, each with a default that does nothing:
-
-- `prepare(model)`: once the session has a new run (a reset, a new setting or data set), what the tab needs to show
-  it, computed under the worker's gate (served: in the worker, by the action that made the run) — no Panel object;
-- `show_run(prepared)`: on the page, show that new run;
-- `collect(tick)`: at each refresh (`Tick`), the news to show — from the training's published snapshot, without the
-  gate, or, for a tab that `reads` LIVE, from its own run's state under the gate and only while it is shown;
-- `render(news, running)`: on the page, show the news (`running`: the tab's job runs in the worker).
-
-A *study tab* runs a headless study of `explorer.studies` (the MCMC comparison, the race) as a job of the session's
-worker and also follows `StudyTab`: Start and Stop buttons; `problem()`, what would make Start refuse (None: nothing);
-`new_run(model, projection)`, the study's run on the session's model and the Train tab's plane (called under the
-worker's gate; its `chunks()` is the job). A new tab is one module with such a class, listed in `Dashboard`'s tabs;
-the dashboard refreshes it, and for a study tab wires its buttons and runs its job one at a time with training.
+"""What the dashboard asks of its tabs, so that it (`app.py`, `refresh.py`) loops over them instead of naming each one:
+every tab is a Panel viewer on the one protocol of `Tab`, and a tab that runs a study is a `StudyTab`. A new tab is
+one module with such a class, listed in `Dashboard`'s tabs; the dashboard refreshes it, and for a study tab wires its
+buttons and runs its job one at a time with training.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
 SNAPSHOT = "snapshot"  # the training's published snapshot (no gate: training goes on)
 MINIBATCH = "minibatch"  # that, with the last minibatch's local parameters, which the worker then publishes too
@@ -60,17 +46,21 @@ class Tab:
         """Show the session's new run (on the page)."""
 
     def collect(self, tick: Tick | None = None) -> object | None:
-        """The news to show at this refresh (None: nothing); no Panel object."""
+        """The news to show at this refresh (None: nothing; no Panel object): from the tick's snapshot, without the
+        gate, or, for a tab that `reads` LIVE, from its own run under the gate, only while it is shown."""
         return None
 
     def render(self, news, running: bool) -> None:
         """Show `collect`'s news on the page."""
 
 
-@runtime_checkable
-class StudyTab(Protocol):
-    title: str
-    """The tab's label, and the name of its job in the worker."""
+class StudyTab(Tab):
+    """A tab that runs a headless study of `explorer.studies` (the MCMC comparison, the race) as a job of the
+    session's worker: Start and Stop buttons (`start`, `stop`) and `new_run(model, projection)`, the study's run on
+    the session's model and the Train tab's plane (called under the worker's gate; its `chunks()` is the job). Its
+    `collect` reads that run under the gate while the tab is shown."""
+
+    reads = LIVE
     job_label: str
     """The job for people: "The race" (as in "The race was paused")."""
     starting: str
@@ -78,12 +68,4 @@ class StudyTab(Protocol):
 
     def problem(self) -> str | None:
         """Why Start cannot run now, for a notification (None: it can)."""
-
-    def new_run(self, model, projection):
-        """The study's run on the session's model (under the worker's gate); its `chunks()` is the worker's job."""
-
-    def collect(self, tick: Tick | None = None) -> dict | None:
-        """The run's news since the last call (under the gate, while the tab is shown: it `reads` LIVE)."""
-
-    def render(self, update: dict | None, running: bool) -> None:
-        """Show `collect`'s news on the page."""
+        return None

@@ -12,12 +12,11 @@ right, so no legend covers a curve. A click on a legend entry hides that run.
 from __future__ import annotations
 
 import numpy as np
-from bokeh.models import ColumnDataSource, FixedTicker, Legend, LegendItem, Range1d
+from bokeh.models import ColumnDataSource, FixedTicker, Legend, LegendItem
 from bokeh.palettes import Category10_10, Viridis256
-from bokeh.plotting import figure
 
 from explorer.dashboard.controls import describe_change
-from explorer.dashboard.ranges import fit_range, log_ticks, moved
+from explorer.dashboard.ranges import fit_range, live_figure, log_ticks, moved
 from explorer.training import COLUMNS
 from explorer.views.race import robust_range
 
@@ -93,8 +92,8 @@ class Traces:
     """Bokeh figures fed from Model history rows with `add(rows)`; `new_run(config)` moves the live run into the
     overlay of earlier runs, `clear_earlier()` removes them.
 
-    Every repaint of a figure costs the browser ≈ 15 ms of CPU (measured in headless Chromium without GPU), so the
-    ρ/kernel figure, the least urgent, has its own source and is redrawn only by `flush_parameters()` (≈ 1 Hz)."""
+    Every repaint of a figure costs the browser CPU, so the ρ/kernel figure, the least urgent, has its own source and
+    is redrawn only by `flush_parameters()` (≈ 1 Hz)."""
 
     def __init__(self, capacity: int = 4000):
         self.live = ColumnDataSource(_empty(), name="live-trace")
@@ -108,29 +107,17 @@ class Traces:
         self.number = 1  # of the live run
         self._config: dict | None = None  # the live run's settings
         self._reference: dict | None = None  # the settings of the run before it (None: it is the first)
-        tools = "pan,wheel_zoom,box_zoom,reset,save"
-
-        def common(x=(0.0, 1.0), y=(0.0, 1.0)):  # ranges fitted by `_fit_ranges` (ranges.py says why)
-            return dict(
-                height=_HEIGHT, sizing_mode="stretch_width", tools=tools, x_range=Range1d(*x), y_range=Range1d(*y)
-            )
-
-        self.elbo = figure(title="ELBO", x_axis_label=_X_LABEL["iteration"], **common())
-        seconds = _X_LABEL["seconds"]
-        self.nll = figure(title="test negative log-likelihood", x_axis_label=seconds, **common())
-        self.error = figure(title="test error", x_axis_label=seconds, **common())
+        self.elbo = live_figure(title="ELBO", x_axis_label=_X_LABEL["iteration"], height=_HEIGHT)
+        seconds, nll = _X_LABEL["seconds"], "test negative log-likelihood"
+        self.nll = live_figure(title=nll, x_axis_label=seconds, height=_HEIGHT)
+        self.error = live_figure(title="test error", x_axis_label=seconds, height=_HEIGHT)
         # Bokeh cannot swap a live figure's scale cleanly, so the log-time versions are separate figures, shown
         # instead of the linear ones (`time_figures`).
-        self.nll_log = figure(
-            title="test negative log-likelihood", x_axis_type="log", x_axis_label=seconds, **common(x=(1e-3, 1.0))
-        )
-        self.error_log = figure(title="test error", x_axis_type="log", x_axis_label=seconds, **common(x=(1e-3, 1.0)))
-        self.params = figure(
-            title="step size ρ and kernel parameters",
-            x_axis_label="iteration",
-            y_axis_type="log",
-            **common(y=(1e-2, 1.0)),
-        )
+        log_time = dict(x=(1e-3, 1.0), x_axis_type="log", x_axis_label=seconds, height=_HEIGHT)
+        self.nll_log = live_figure(title=nll, **log_time)
+        self.error_log = live_figure(title="test error", **log_time)
+        parameters = dict(title="step size ρ and kernel parameters", x_axis_label="iteration", y_axis_type="log")
+        self.params = live_figure(y=(1e-2, 1.0), height=_HEIGHT, **parameters)
         self.params.yaxis[0].ticker = FixedTicker(ticks=log_ticks(1e-2, 1.0))  # ranges.py says why
         self.elbo_x = "iteration"
         self._log_time = False  # which pair of time figures is shown (`time_figures`): only theirs are fitted

@@ -89,12 +89,8 @@ def animation_bytes(model, *, progress=None, **options) -> bytes:
 
 class TrainTab(Tab, pn.viewable.Viewer):
     """Widgets and layout of the Train tab (shows itself in a notebook); the `Dashboard` wires the buttons to its
-    worker. Its refresh (`collect`, `render`): the history rows not yet shown, the status line (at most every
-    `slow_seconds`) and the iteration counter (at least every `slow_seconds`, so a page whose curves are not evaluated
-    for a while still shows it trains) from the training's published snapshots, and the surface's frames, computed from a snapshot's
-    frozen prediction at most every `surface_seconds` while the tab is shown (and rarer when frames are slow: they take
-    at most `SURFACE_SHARE` of the time) — served, in the tab's frame thread, off the event loop, and shown at the
-    first refresh after they are ready; in a notebook a frame the user asked for is computed at once."""
+    worker. Its refresh (`collect`) renders the training's published snapshots; the surface's frames are computed
+    from a snapshot's frozen prediction, served in the tab's frame thread, off the event loop."""
 
     title = "Train"
     surface_seconds = param.Number(default=0.8, bounds=(0.1, None), doc="Least time between surface refreshes")
@@ -307,9 +303,11 @@ class TrainTab(Tab, pn.viewable.Viewer):
     def collect(self, tick: Tick | None = None) -> dict:
         """What to render of the snapshot (no gate needed): the rows not yet shown, the status (at most every
         `slow_seconds`, unless forced or a new run), the counter (with the status, and at the last refresh before
-        the one shown would be `slow_seconds` old: the tick's `next_within` says when the next comes at the latest), a surface frame (a finished periodic one; a new periodic one is
-        started in the frame thread when due; forced: one computed now, or served in the frame thread as well; a new
-        run brings its own, or served has one started)."""
+        the one shown would be `slow_seconds` old: a page whose curves are not evaluated for a while still shows it
+        trains), a surface frame (a finished periodic one; a new periodic one is started in the frame thread at most
+        every `surface_seconds` while the tab is shown, rarer when frames are slow: they take at most `SURFACE_SHARE`
+        of the time; forced: one computed now, or served in the frame thread as well; a new run brings its own, or
+        served has one started)."""
         snapshot, new_run, force_surface = tick.snapshot, tick.new_run, tick.forced
         if new_run:
             self._consumed, self._surface_iteration = 0, snapshot.iteration

@@ -43,10 +43,8 @@ class Uploads:
         return self._show_loaded(*self._swap(filename, *parsed))
 
     async def read_file(self, content: bytes, filename: str, label_column: str) -> bool:
-        """`load_file` off the event loop, so that other sessions stay served: the file is parsed in a process of the
-        upload parser (served; in a notebook in a thread) while this session carries on, checked against the budget,
-        then swapped in by the session's worker (this session's refresh skips and its actions wait); the result is
-        rendered by a callback scheduled on the session. Returns whether the data were swapped in."""
+        """`load_file` off the event loop, so that other sessions stay served (see the module); the result is rendered
+        by a callback scheduled on the session. Returns whether the data were swapped in."""
         if self.reading is not None:
             notify(f"Still reading {self.reading}: upload {filename} once it is loaded.", kind="info")
             return False

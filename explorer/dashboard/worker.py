@@ -1,9 +1,5 @@
 """One background thread per dashboard session (DESIGN §8): everything the session computes runs here, never on the
-server's event loop. It runs the current job while playing (training, Step, a race, the MCMC comparison) and, between
-two chunks, the one-off tasks the page submits (reset, a new setting, a shared link, a new data set …). It never
-touches Panel or Bokeh objects; the UI takes the same gate lock around anything that reads or changes the job's state
-directly — on the event loop only with a timeout (`hold(timeout=…)`), so a long task is never waited for there (the
-training job also publishes snapshots, which the periodic refresh reads without the gate)."""
+server's event loop; it never touches Panel or Bokeh objects. The event loop takes its gate only with a timeout."""
 
 from __future__ import annotations
 

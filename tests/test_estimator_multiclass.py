@@ -134,3 +134,27 @@ def test_the_binary_only_settings_say_so_and_kernel_bound_applies_to_the_stick_b
     exact = XGPClassifier(**FAST, options={"kernel_bound": "exact"}).fit(X, y)
     augmented = XGPClassifier(**FAST, options={"kernel_bound": "augmented"}).fit(X, y)
     assert not np.array_equal(exact.kernel_.log_params, augmented.kernel_.log_params)
+
+
+def test_a_temperature_fitted_by_scikit_learn_on_held_out_rows_makes_the_default_fit_calibrated():
+    """README "Calibrated probabilities": the default multi-class fit is under-confident on wine (its mean top
+    probability below its accuracy) and scikit-learn's temperature scaling on a calibration part it did not see
+    brings the test NLL down and the confidence to the accuracy; the predicted classes stay the fit's."""
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.metrics import log_loss
+
+    X, y = load_wine(return_X_y=True)
+    X_fit, X_rest, y_fit, y_rest = train_test_split(X, y, test_size=0.4, stratify=y, random_state=0)
+    X_cal, X_test, y_cal, y_test = train_test_split(X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=0)
+    clf = XGPClassifier(random_state=0).fit(X_fit, y_fit)
+    tempered = CalibratedClassifierCV(FrozenEstimator(clf), method="temperature").fit(X_cal, y_cal)
+    raw, calibrated = clf.predict_proba(X_test), tempered.predict_proba(X_test)
+
+    def confidence_gap(p):
+        return p.max(axis=1).mean() - (p.argmax(axis=1) == y_test).mean()
+
+    assert confidence_gap(raw) < -0.05  # under-confident as fitted
+    assert abs(confidence_gap(calibrated)) < abs(confidence_gap(raw)) / 2
+    assert log_loss(y_test, calibrated) < 0.75 * log_loss(y_test, raw)
+    np.testing.assert_array_equal(calibrated.argmax(axis=1), raw.argmax(axis=1))

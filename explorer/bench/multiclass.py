@@ -8,16 +8,13 @@ K = 5 set (`make_classification`, --generated-rows rows, default 10⁵) and a ge
 Every fit is a `run.Run` with the shared settings and seed policy, as `bench table1` and `bench race` start theirs:
 each data set's stratified folds (the first --folds of --k) prepared by `protocol.prepare_split` under the "clean"
 protocol (m = --m) and every Run `protocol.make_trainer`'s on it (seed + fold). The entrants (`ENTRANTS`, one line
-each) are of four kinds:
+each) are of three kinds:
   "race"     a Run of a method (`methods.METHODS`) with its settings; all of them race on the fold in fair slices of
              training time (`studies.race.Race`, --seconds each, evaluation time excluded, evaluated about 40 times
              per decade of iterations on at most --eval-points validation rows), so they meet the same machine load;
              with --iterations each trains that many iterations instead (a budget the load cannot move). Besides the
              default run's, the stick-breaking family's variants race when named (its class order, kernel bound,
              kernel rate, brake, σ₀², ℓ₀, ARD, m, minibatch size; `ENTRANTS`);
-  "tempered" a raced entrant's own fit (raced whether named or not), its test probabilities tempered by the
-             temperature fitted on the fold's validation part (`explorer.temperature`: issue 29's under-confidence
-             lever, measured in BENCHMARKS.md "multiclass: under-confidence, cause and levers (issue 29)");
   "ovr"      one-vs-rest X-GPC: K binary Runs of "xgpc" (class k against the rest, the same split, Z, kernel and
              seed), --ovr-iterations iterations each, their class-1 probabilities normalised per row;
   "sklearn"  scikit-learn's GPC on at most --gpc-rows training rows (a subset drawn from the run's split stream;
@@ -80,7 +77,6 @@ from explorer.metrics import (
 )
 from explorer.settings import SETTINGS
 from explorer.studies.race import Race
-from explorer.temperature import PRIOR_SD, fit_temperature, tempered
 from explorer.xgpc_stickbreaking import stick_order
 
 DESCRIPTION = (
@@ -97,17 +93,13 @@ PROTOCOL = "clean"
 @dataclass(frozen=True)
 class Entrant:
     """One column of the comparison: its name in the table, its `kind` ("race": a Run of `method` with the settings
-    `options`, raced against the other such entrants; "tempered": the raced entrant `tempered_from`'s own fit, its
-    test probabilities tempered by the temperature fitted on its validation part, `temperature.fit_temperature`
-    with `prior_sd`; "ovr": K binary Runs of `method`; "sklearn": scikit-learn's GPC), and the settings
-    (`explorer.settings`) it runs with beyond the shared ones."""
+    `options`, raced against the other such entrants; "ovr": K binary Runs of `method`; "sklearn": scikit-learn's
+    GPC), and the settings (`explorer.settings`) it runs with beyond the shared ones."""
 
     label: str
     kind: str = "race"
     method: str = "xgpc"
     options: dict = field(default_factory=dict)
-    tempered_from: str | None = None
-    prior_sd: float = PRIOR_SD
 
 
 ENTRANTS = {
@@ -147,26 +139,17 @@ ENTRANTS |= {  # the stick-breaking family's variants (issue 29.3b), raced when 
     "stick-l0-sqrt-half-d": _stick("ℓ₀ √(d/2)", lengthscale_factor=math.sqrt(0.5)),
     "stick-l0-2-sqrt-d": _stick("ℓ₀ 2√d", lengthscale_factor=2.0),
     "stick-m-100": _stick("m 100", m=100),
-    "stick-m-200": _stick("m 200", m=200),
     "stick-batch-50": _stick("batch 50", batch_size=50),
     "stick-batch-200": _stick("batch 200", batch_size=200),
     "stick-ard": _stick("ARD", ard=True),
     "stick-no-kernel-learning": _stick("no kernel learning", learn_hyperparameters=False),
-    "stick-tempered": Entrant("X-GPC stick-breaking (tempered, T on validation)", "tempered", tempered_from="xgpc-stick"),
-    "stick-tempered-no-prior": Entrant(
-        "X-GPC stick-breaking (tempered, T on validation, no prior)", "tempered", tempered_from="xgpc-stick",
-        prior_sd=math.inf,
-    ),
-    "svgp-adam-tempered": Entrant("softmax SVGP (Adam; tempered, T on validation)", "tempered", tempered_from="svgp-adam"),
-}  # fmt: skip
+}
 """The entrants by short name (the --methods choices; the default run `DEFAULT_METHODS`): a new family or variant is
 one line here. "xgpc-stick" is the stick-breaking family's default (kernel rate 0.1, braked with patience 10); of
 its variants, "class_order" lays the classes on the stick ("frequency", or "random r": the permutation drawn by
 `default_rng(r)`; `entrant_split`), "variance", "lengthscale_factor" and "ard" change the initial kernel, "m" its
 inducing points (k-means++ as the fold's, m of them: `entrant_start`), the rest are run settings (batch_size over
---batch-size). The "tempered" entrants (issue 29's under-confidence lever, `explorer.temperature`) cost no training
-of their own: each is its base entrant's fit (raced whether named or not), its test probabilities tempered by the T
-fitted on the fold's validation part (log T ~ N(0, 1), or no prior)."""
+--batch-size)."""
 REFERENCE = ("svgp-adam", "svgp-natgrad")
 """The softmax SVGP entrants: the best of their final validation NLLs on a fold is the bar of issue 29's "NLL ≤ 1.1 ×
 the best softmax SVGP's" (`REACH_BAND`), and the time it takes them to get there is what "reached ≥ 5× sooner" is
@@ -295,10 +278,6 @@ def race_task(name: str, fold: int, entrants: list[str], settings: dict) -> list
     settings["iterations"] trained that many iterations each; one record per entrant with its scores on all test
     rows, its fitted kernel and its validation trace."""
     split, n = fold_split(name, fold, settings)
-    tempering = [short for short in entrants if ENTRANTS[short].kind == "tempered"]
-    entrants = list(
-        dict.fromkeys([s for s in entrants if s not in tempering] + [ENTRANTS[s].tempered_from for s in tempering])
-    )
     starts = {short: entrant_start(name, fold, short, settings, split) for short in entrants}
 
     def trainer(short):
@@ -332,32 +311,7 @@ def race_task(name: str, fold: int, entrants: list[str], settings: dict) -> list
                     "trace": trace,
                 }
             )
-        for short in tempering:
-            records.append(tempered_record(name, fold, short, split, n, starts, trainers))
     return records
-
-
-def tempered_record(name, fold, short, split, n, starts, trainers) -> dict:
-    """The record of "tempered" entrant `short`: its base entrant's trained fit (`trainers`, from `starts`), its test
-    probabilities tempered by T fitted on the fold's validation part (`temperature.fit_temperature`, the entrant's
-    prior); the fit of T is added to the base's training time. No trace (its validation readings are the base's)."""
-    entrant = ENTRANTS[short]
-    fitted, start = trainers[entrant.tempered_from], starts[entrant.tempered_from][0]
-    clock = time.perf_counter()
-    T = fit_temperature(fitted.engine.predict_proba(start.X_monitor), start.y_monitor, entrant.prior_sd)
-    seconds = fitted.seconds + time.perf_counter() - clock
-    probabilities = tempered(fitted.engine.predict_proba(start.X_test), T)
-    kernel = fitted.engine.kernel
-    return {
-        **_record(name, fold, short, split, n),
-        **scores(probabilities, start.y_test),
-        "seconds": seconds,
-        "iterations": fitted.engine.iteration,
-        "lengthscale": kernel.mean_lengthscale,
-        "variance": kernel.variance,
-        "temperature": T,
-        "status": "tempered",
-    }
 
 
 def ovr_task(name: str, fold: int, short: str, settings: dict) -> dict:
@@ -416,7 +370,7 @@ def settings_of(args) -> dict:
 def tasks(args) -> list[grid.Task]:
     """The grid: per data set and fold, one race of the "race" entrants and one task per other entrant."""
     settings = settings_of(args)
-    raced = [short for short in args.methods if ENTRANTS[short].kind in ("race", "tempered")]
+    raced = [short for short in args.methods if ENTRANTS[short].kind == "race"]
     listed = []
     for name in args.datasets:
         for fold in range(args.folds):
@@ -425,7 +379,7 @@ def tasks(args) -> list[grid.Task]:
                 listed.append(grid.Task(key, race_task, (name, fold, raced, settings), len(raced) * args.seconds))
             for short in args.methods:
                 kind = ENTRANTS[short].kind
-                if kind in TASKS:
+                if kind != "race":
                     listed.append(
                         grid.Task((name, f"fold {fold + 1}", short), TASKS[kind], (name, fold, short, settings))
                     )
@@ -569,8 +523,6 @@ def summarise(records: list[dict]) -> list[dict]:
                     "(Laplace: O(n³) time, O(n²) memory per class)"
                 )
             mean = lambda key: float(np.mean([r[key] for r in group]))  # noqa: E731
-            if "temperature" in group[0]:
-                note = f"T = {mean('temperature'):.3g} (fitted on the validation part)"
             rows.append(
                 {
                     "data set": f"{name} (n {group[0]['n']}, d {group[0]['d']}, K {group[0]['K']})",

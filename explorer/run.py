@@ -54,6 +54,11 @@ RETIRED_SETTINGS = {
 README "Choices", BENCHMARKS.md; their code is at commit 9976c39, `explorer/bench/xgpc_variants.py`), with the value
 that turned each off. `init_rows` only sized `init_sweeps`, so any value of it means "off" with no sweeps."""
 _SIGNED_LABELS = ("y_train", "y_test", "custom/y")
+ELBO_POINTS = 1000
+"""Most training rows of the history's ELBO column (a fixed random subset drawn from the evaluation stream; the
+estimate (n/s)Σ_{i∈subset}(…) − KL): on all 4,500 training rows the ELBO was 3/4 of an evaluation's cost and the
+evaluations 21–30% of a default five-class fit; on 1,000 rows 15% (BENCHMARKS.md "multiclass at the product's
+m = 100"). Early stopping reads the validation NLL only."""
 """The label arrays a version 2 or 3 file stores as ±1."""
 
 
@@ -145,7 +150,7 @@ class Run:
     convergence, no_improvement :
         The Trainer's convergence rule and early-stopping criterion (`training.Trainer`).
     elbo_points : int, optional
-        Most training rows of the ELBO column; default `eval_points`.
+        Most training rows of the ELBO column; default the smaller of `eval_points` and `ELBO_POINTS`.
     batch_size : int, optional
         The engine's minibatch size when it differs from the setting (a restored run's clamped size).
     classes : (K,), optional
@@ -205,7 +210,7 @@ class Run:
             batch_size=config["batch_size"] if batch_size is None else batch_size,
             eval_every=config["eval_every"],
             convergence=convergence,
-            elbo_points=config["eval_points"] if elbo_points is None else elbo_points,
+            elbo_points=min(config["eval_points"], ELBO_POINTS) if elbo_points is None else elbo_points,
             options=settings.builder_options(config),
             no_improvement=no_improvement,
             n_classes=None if classes is None else len(classes),

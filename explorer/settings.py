@@ -361,8 +361,8 @@ SETTINGS = _declare(
         5000,
         "rows per evaluation",
         "evaluation rows",
-        "Most test rows (and training rows for the ELBO) used per evaluation: larger data are evaluated on fixed "
-        "random subsets so big sets stay responsive",
+        "Most test rows (and training rows for the ELBO, at most run.ELBO_POINTS) used per evaluation: larger data "
+        "are evaluated on fixed random subsets so big sets stay responsive",
         "advanced",
         100,
     ),

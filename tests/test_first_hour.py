@@ -112,7 +112,7 @@ def test_play_on_a_large_set_trains_most_of_the_time_and_the_tab_says_how_it_eva
     dash.step()
     assert len(dash.model.history) == evaluated + 1 and dash.model.history.rows[-1]["iteration"] > before
     note = dash.train.evaluation_note.value
-    assert "5,000 test rows" in note and "5,000 training rows" in note and "25%" in note
+    assert "5,000 test rows" in note and "ELBO on 1,000 training rows" in note and "25%" in note
     dash.close()
 
 

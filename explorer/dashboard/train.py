@@ -24,6 +24,7 @@ from explorer.dashboard.tabs import Tab, Tick
 from explorer.dashboard.text import html_text
 from explorer.dashboard.traces import Traces
 from explorer.metrics import chance_note
+from explorer.run import ELBO_POINTS
 from explorer.training import kernel_steps_to_move
 from explorer.views import export
 
@@ -72,7 +73,8 @@ def evaluation_note(trainer) -> str:
     elbo_rows = trainer.engine.n if trainer.elbo_index is None else len(trainer.elbo_index)
     return (
         f"Curves: test NLL and error on {len(trainer.y_eval):,} test rows, ELBO on {elbo_rows:,} training rows "
-        "(larger sets: fixed random subsets, of eval_points test rows and at most 1,000 training rows). Step evaluates every eval_every iterations; "
+        f"(larger sets: fixed random subsets, of eval_points test rows and at most {ELBO_POINTS:,} training rows). "
+        "Step evaluates every eval_every iterations; "
         f"while Play runs, evaluations are skipped where they would take more than {EVALUATION_SHARE:.0%} of the "
         "time (on large sets: fewer points, each exact for its iteration)."
     )

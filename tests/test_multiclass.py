@@ -16,10 +16,10 @@ from explorer import methods
 from explorer.kernels import RBF
 from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.schedules import Constant
-from explorer.xgpc import XGPC
+from explorer.xgpc import XGPC, MultiLatentXGPC
 from explorer.xgpc_multiclass import (
     FAMILIES,
-    XGPCMulticlass,
+    AugmentedLogisticSoftmax,
     augmented_likelihood_terms,
     local_step,
     one_hot,
@@ -105,8 +105,15 @@ def test_the_elbo_is_below_the_exact_log_marginal_on_a_tiny_problem(family):
     X = np.array([[0.0], [0.8]])
     y = np.array([2, 0])
     kernel = RBF(1.0, variance=1.5)
-    engine = XGPCMulticlass(
-        X, y, None, kernel, full=True, batch_size=2, schedule=Constant(1.0), n_classes=K3, family=family
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        None,
+        kernel,
+        likelihood=AugmentedLogisticSoftmax(K3, family=family),
+        full=True,
+        batch_size=2,
+        schedule=Constant(1.0),
     )
     at_the_prior = engine.elbo()
     for _ in range(30):
@@ -123,7 +130,16 @@ def test_the_elbo_is_below_the_exact_log_marginal_on_a_tiny_problem(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_full_batch_coordinate_ascent_never_lowers_the_elbo(family):
     X, y = three_blobs()
-    engine = XGPCMulticlass(X, y, None, RBF(1.0), full=True, batch_size=len(y), schedule=Constant(1.0), family=family)
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        None,
+        RBF(1.0),
+        likelihood=AugmentedLogisticSoftmax(3, family=family),
+        full=True,
+        batch_size=len(y),
+        schedule=Constant(1.0),
+    )
     bounds = [engine.elbo()]
     for _ in range(15):
         engine.step()
@@ -135,7 +151,15 @@ def test_full_batch_coordinate_ascent_never_lowers_the_elbo(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_natural_gradient_fixed_point_is_a_stationary_point_of_the_elbo(family):
     X, y = three_blobs(n_per_class=8)
-    engine = XGPCMulticlass(X, y, X[::3], RBF(1.0), batch_size=len(y), schedule=Constant(1.0), family=family)
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        X[::3],
+        RBF(1.0),
+        likelihood=AugmentedLogisticSoftmax(3, family=family),
+        batch_size=len(y),
+        schedule=Constant(1.0),
+    )
     for _ in range(200):
         engine.step()
     target = engine.minibatch_targets(np.arange(len(y)))
@@ -160,15 +184,15 @@ def test_the_natural_gradient_fixed_point_is_a_stationary_point_of_the_elbo(fami
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_kernel_gradient_matches_finite_differences(family):
     X, y = three_blobs(n_per_class=10, seed=4)
-    engine = XGPCMulticlass(
+    engine = MultiLatentXGPC(
         X,
         y,
         X[::4],
         RBF(0.8, variance=1.3),
+        likelihood=AugmentedLogisticSoftmax(3, family=family),
         batch_size=12,
         rng=np.random.default_rng(1),
-        family=family,
-        kernel_prior=None,  # the bound alone (with its prior: test_multiclass_kernel.py)
+        kernel_prior=0,  # the bound alone (with its prior: test_multiclass_kernel.py)
     )
     engine.step(5)
     index = np.arange(0, 30, 2)
@@ -203,7 +227,7 @@ def test_a_trained_engine_separates_three_blobs_and_keeps_its_state():
     X, y = three_blobs(n_per_class=30, seed=2)
     options = dict(hyper_learning_rate=0.05, multiclass_family="joint")  # the logistic-softmax (not the default)
     engine = methods.build("xgpc", X, y, X[::6], RBF(1.0), batch_size=30, rng=np.random.default_rng(0), **options)
-    assert isinstance(engine, XGPCMulticlass) and engine.n_classes == 3
+    assert isinstance(engine.link, AugmentedLogisticSoftmax) and engine.n_classes == 3
     engine.step(150)
     assert np.mean(engine.predict_proba(X).argmax(axis=1) == y) > 0.95
     state = engine.state_dict()
@@ -227,7 +251,7 @@ def test_with_two_classes_it_is_a_logit_model_on_another_latent_and_not_the_pape
     X = rng.standard_normal((80, 2))
     y = (X[:, 0] * X[:, 1] > 0).astype(int)
     kwargs = dict(batch_size=80, schedule=Constant(1.0))
-    two = XGPCMulticlass(X, y, X[::4], RBF(1.0), n_classes=2, **kwargs)
+    two = MultiLatentXGPC(X, y, X[::4], RBF(1.0), likelihood=AugmentedLogisticSoftmax(2), **kwargs)
     logit = XGPC(X, y, X[::4], RBF(1.0), **kwargs)
     two.step(40)
     logit.step(40)

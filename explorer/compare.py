@@ -14,11 +14,11 @@ Expectations over f_i are 64-node Gauss–Hermite. The study that fits, samples 
 
 K ≥ 3 classes: the same measures per class, the probabilities the (n*, K) class probabilities, and L_orig =
 Σ_i E_q[log p(y_i | f_i)] − Σ_k KL(q(u_k) ‖ p(u_k)), the augmentation gap L_orig − L_aug itself (no separate closed
-form). Two models:
-- the logistic-softmax (`xgpc_multiclass.XGPCMulticlass`, either family of q(λ, n), against
+form). Two models of `xgpc.MultiLatentXGPC`:
+- the logistic-softmax (`xgpc_multiclass.AugmentedLogisticSoftmax`, either family of q(λ, n), against
   `gibbs_multiclass.MulticlassGibbsSampler`): latent arrays (n*, K), one f_k per class, the expectation of
   log p(y_i | f_i) over q(f_i) = Π_k N(m_ik, v_ik) by the link's quasi-Monte Carlo points (`LogisticSoftmax`);
-- stick-breaking (`xgpc_stickbreaking.XGPCStickBreaking`, the default, against
+- stick-breaking (`xgpc_stickbreaking.StickBreaking`, the default, against
   `gibbs_stickbreaking.StickBreakingGibbsSampler` with the same class order): latent arrays (n*, K − 1), one logit ψ_j
   per stick position, and E_q[log p(y_i | ψ_i)] = Σ_j R_ij E_q[log σ(t_ij ψ_ij)] over the logits the point reaches,
   each a 64-node Gauss–Hermite integral.

@@ -44,10 +44,9 @@ EVALUATION_CHUNK = 1024
 """Rows per chunk of `MultiLatentXGPC`'s ELBO column and predictive: their arrays (rows × m, per latent function)
 then stay in cache (BENCHMARKS.md, "multiclass: evaluation cost and per-iteration overhead")."""
 KERNEL_BOUNDS = ("augmented", "exact")
-# The project's kernel-learning defaults (README "Choices"; BENCHMARKS.md, "dynamics"): one
-# kernel step per 5 natural-gradient steps, ascending the exact bound at X-GPC's q. The paper's alternation is
-# hyper_every=1, kernel_bound="augmented": on confident data its kernel drifts (ijcnn1 σ² in the hundreds, w8a
-# σ² ≈ 2.4 against natural-gradient SVGP's ≈ 6) and its final NLL stays 0.004–0.006 behind.
+# The project's kernel-learning defaults: one kernel step per 5 natural-gradient steps, ascending the exact bound at
+# X-GPC's q; the paper's alternation (hyper_every=1, kernel_bound="augmented") drifts on confident data (README
+# "Choices worth knowing"; BENCHMARKS.md, "dynamics").
 DEFAULT_HYPER_EVERY = 5
 DEFAULT_KERNEL_BOUND = "exact"
 KERNEL_BRAKE_TOL = 1e-4

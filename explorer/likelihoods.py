@@ -352,6 +352,11 @@ class LogisticSoftmax:
         if isinstance(self.n_classes, bool) or not isinstance(self.n_classes, (int, np.integer)) or self.n_classes < 2:
             raise ValueError(f"the logistic-softmax needs a whole number K ≥ 2 of classes, got {self.n_classes!r}")
 
+    @property
+    def n_latent(self) -> int:
+        """One latent function per class: K."""
+        return self.n_classes
+
     def equation_labels(self, y: np.ndarray) -> np.ndarray:
         """The class indices (s,) as integers: the multi-class equations index the one-hot Y_ik = [y_i = k] by them."""
         return np.asarray(y, dtype=np.intp)
@@ -503,11 +508,6 @@ class Softmax(LogisticSoftmax):
         samples = self.mc_samples
         if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
             raise ValueError(f"mc_samples must be a whole number ≥ 1, got {self.mc_samples!r}")
-
-    @property
-    def n_latent(self) -> int:
-        """One latent function per class: K."""
-        return self.n_classes
 
     def variational_expectations(
         self, y: np.ndarray, a: np.ndarray, v: np.ndarray, rng: np.random.Generator | None = None

@@ -234,11 +234,6 @@ class AugmentedLogisticSoftmax(LogisticSoftmax):
         if self.family not in FAMILIES:
             raise ValueError(f"unknown multi-class family {self.family!r}; choose one of {', '.join(FAMILIES)}")
 
-    @property
-    def n_latent(self) -> int:
-        """K, one latent function per class."""
-        return self.n_classes
-
     def local_step(self, labels: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, ...]:
         """The family's optimal local parameters at the marginals a, v (s, K) for class indices (s,): c (s, K) and
         the natural-gradient pseudo-data, labels Y_k − E[n_k] and PG means θ_k = (Y_k + E[n_k]) tanh(c_k/2)/(2c_k)

@@ -13,8 +13,10 @@ from scipy import integrate, stats
 from scipy.special import expit
 
 from explorer import methods
+from explorer.data import datasets
+from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
-from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
+from explorer.likelihoods import LOGIT, LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.schedules import Constant
 from explorer.xgpc import XGPC, MultiLatentXGPC
 from explorer.xgpc_multiclass import (
@@ -258,3 +260,57 @@ def test_with_two_classes_it_is_a_logit_model_on_another_latent_and_not_the_pape
     P2, Pl = two.predict_proba(X), logit.predict_proba(X)
     assert np.mean(P2.argmax(axis=1) == y) >= 0.85 and np.mean(Pl.argmax(axis=1) == y) >= 0.85  # both classify
     assert np.max(np.abs(P2 - Pl)) > 0.05  # but they are different models
+
+
+# ----- the engine takes any likelihood on the augmented protocol ---------------------------------------------------------
+class OneLatentLogit:
+    """Binary X-GPC's logit written here alone on the augmented-likelihood protocol (`explorer.likelihoods`): one
+    latent function, labels ±1, the binary PG local step, the augmented bound at the optimal c, the logit predictive."""
+
+    name, family, latent_name = "one-latent logit", "test", "latent function"
+    n_classes, n_latent, kernel_prior, kernel_patience = 2, 1, 0, 0
+
+    def equation_labels(self, y):
+        return 2.0 * np.asarray(y) - 1.0
+
+    def local_step(self, labels, a, v):
+        c = np.sqrt(a * a + v)
+        return c, np.repeat(labels[:, None], a.shape[1], axis=1), np.tanh(c / 2) / (2 * c)
+
+    def kernel_pseudo_data(self, labels, a, v, kernel_bound):
+        return self.local_step(labels, a, v)[1:]  # the augmented bound's
+
+    def bound(self, labels, a, v):
+        c = np.sqrt(a[:, 0] ** 2 + v[:, 0])
+        return -math.log(2.0) + 0.5 * labels * a[:, 0] - np.log(np.cosh(c / 2))
+
+    def predictive(self, mean, var):
+        return LOGIT.predictive(mean[:, 0], var[:, 0])
+
+    def state_dict(self):
+        return {}
+
+    def check_state(self, state):
+        pass
+
+
+def test_a_likelihood_written_in_a_test_alone_trains_as_binary_x_gpc_does():
+    """A new K-class likelihood is one module: the multi-latent engine trains the binary logit written above (J = 1)
+    to binary X-GPC's fit on the same minibatches, kernel learning on the augmented bound included."""
+    X, y = datasets.load("moons", n=80, seed=3)
+    keywords = dict(batch_size=20, hyper_every=1, kernel_bound="augmented")
+    engines = [
+        XGPC(X, y, X[::8], RBF(1.0), rng=np.random.default_rng(4), hyper_optimizer=Adam(0.05), **keywords),
+        MultiLatentXGPC(
+            X, y, X[::8], RBF(1.0), likelihood=OneLatentLogit(), rng=np.random.default_rng(4),
+            hyper_optimizer=Adam(0.05), **keywords,
+        ),
+    ]  # fmt: skip
+    for engine in engines:
+        engine.step(30)
+    binary, multi = engines
+    np.testing.assert_allclose(multi.kernel.log_params, binary.kernel.log_params, rtol=1e-9)
+    np.testing.assert_allclose(multi.mu[0], binary.mu, rtol=1e-8, atol=1e-10)
+    assert multi.elbo() == pytest.approx(binary.elbo(), rel=1e-9)
+    np.testing.assert_allclose(multi.predict_proba(X), binary.predict_proba(X), rtol=0, atol=1e-10)
+    assert abs(binary.kernel.log_params - np.log([1.0, 1.0])).max() > 0.05  # the kernel did move

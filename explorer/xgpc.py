@@ -355,8 +355,8 @@ class MultiLatentXGPC(XGPC):
         As for `XGPC`: the training inputs (n, d) and class indices 0…K−1 (n,) (or a `explorer.sources.DataSource`
         and None), the fixed inducing inputs (m, d; None with `full`) and the starting kernel, shared by the J latent
         functions.
-    likelihood : explorer.xgpc_stickbreaking.StickBreaking or explorer.xgpc_multiclass.AugmentedLogisticSoftmax
-        The K-class likelihood and its augmentation (`explorer.likelihoods`' augmented-likelihood protocol).
+    likelihood : explorer.xgpc_stickbreaking.StickBreaking, explorer.xgpc_multiclass.AugmentedLogisticSoftmax, ...
+        The K-class likelihood and its augmentation: any on `explorer.likelihoods`' augmented-likelihood protocol.
     kernel_prior : float or None, default None
         With kernel learning, the kernel step ascends the bound plus log p(θ), θ = (log ℓ, log σ²) independently
         normal around the initial kernel's with this standard deviation (`hyperparameters.LogNormalKernelPrior`); 0:

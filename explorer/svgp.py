@@ -17,19 +17,11 @@ draws from the engine's own generator `mc_rng`, not the minibatch stream, so eve
 for the same seed). With the logit the bound is never below X-GPC's augmented bound at the same q(u), so both
 methods' ELBOs share one axis. All three likelihoods are log-concave (g_v ≤ 0), which the natural-gradient step
 relies on. With one latent function every array below has no latent axis (μ (m,), Σ (m, m), marginals (s,)); with L,
-a leading one (μ (L, m), Σ (L, m, m)) and marginals (s, L).
+a leading one (μ (L, m), Σ (L, m, m)) and marginals (s, L). X-GPC's natural-gradient targets and kernel gradient at
+fixed q(u) are exact for SVGP at the pseudo-data of the slopes (`explorer.targets`), per latent function.
 
-Link to X-GPC: the augmented per-point term ½y a − ½θ(K̃ + b + a²) + const has ∂/∂a = ½y − θa, ∂/∂v = −½θ. With the
-pseudo-data θ̃ = −2g_v, ỹ = 2(g_a + θ̃a) its gradients in (a, v) equal the likelihood's, so X-GPC's natural-gradient
-targets λ̂ and its kernel gradient at fixed q(u) are exact for SVGP when evaluated at (ỹ, θ̃) (`pseudo_data`), per
-latent function.
-
-Two optimisers of q(u): `SVGPAdam` (Adam on the whitened means and Cholesky factors, all latent functions' as one
-vector: GPflow's default parameterisation, whose KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is) and
-`SVGPNatGrad` (natural-gradient steps with one ρ for all latent functions; not coordinate ascent, so ρ must be small
-or adaptive: `schedules.DEFAULT_STEP_RULES`).
-Kernel learning alternates as in X-GPC: after each variational step, one Adam step on the kernel's log-parameters
-along the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
+Two optimisers of q(u), `SVGPAdam` and `SVGPNatGrad`; kernel learning alternates with their step as in X-GPC, along
+the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
 natural-gradient step used (NaN for SVGPAdam). With K = 2 the softmax is a valid two-class model, but with two latent
 functions where the logit has one (softmax(f₀, f₁)₁ = σ(f₁ − f₀)); the methods use it from K = 3 on
 (`methods.svgp_likelihood`).
@@ -184,7 +176,7 @@ class _SVGP(SVIEngine):
 # ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------
 class SVGPAdam(_SVGP):
     """SVGP trained by Adam on (m_l, L_S,l), u_l = L_K w_l, q(w_l) = N(m_l, S_l), S_l = L_S,l L_S,lᵀ (Hensman et al.
-    2015; whitened).
+    2015; whitened, GPflow's default: KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is).
 
     q(u) starts at the prior (m = 0, L_S = I). One step: Adam ascent (learning rate `learning_rate`) on the minibatch
     bound in the packed parameters (per latent function m, lower triangle of L_S with log-diagonal), then the optional

@@ -352,16 +352,13 @@ class EPGPC(SVIEngine):
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂(log Z_EP estimate)/∂(kernel log-parameters) on the minibatch `index` at fixed sites → (L + 1,)."""
         X_b, y_b = self._batch(index)
-        return self._kernel_gradient(index, X_b, y_b, *self.project(X_b))
+        return self._minibatch_kernel_gradient(X_b, y_b, (index, *self.project(X_b)))
 
     def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:
-        rows, kappa, K_tilde, K_sm = context
-        return self._kernel_gradient(rows, X_b, y_b, kappa, K_tilde, K_sm)
-
-    def _kernel_gradient(self, rows, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
-        """Through K_mm (B = K_mm⁻¹, Λ_q = B + sites, dB = −B dK B), K_sm and k_ii at fixed site parameters.
+        """The gradient on the rows X_b with `context` = (rows, κ, K̃, K_sm) of `_update_q`: through K_mm (B = K_mm⁻¹, Λ_q = B + sites, dB = −B dK B), K_sm and k_ii at fixed site parameters.
         For log Z_i(a, v), a = κμ₋ᵢ, v = K̃ + κΣ₋ᵢκᵀ: da = dkᵀp + eᵀdK p, dv = dk_ii + 2dkᵀe + eᵀdK e with p = Bμ₋ᵢ,
         e = BΣ₋ᵢκᵀ − κᵀ; dΨ(Λ, h) = −½tr((Σ + μμᵀ)dΛ) gives ½B(Σ + μμᵀ)B for each normaliser, ½B for Ψ(p)."""
+        rows, kappa, K_tilde, K_sm = context
         scale = self.n / len(y_b)
         cav = self._cavities(rows, kappa, K_sm)
         _, alpha, beta, _, _ = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)

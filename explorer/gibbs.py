@@ -173,8 +173,9 @@ class SweepRun:
     """What every Gibbs sampler's run shares, one chain set (`GibbsChains`) or several (the stick-breaking sampler's
     logits, `explorer.gibbs_stickbreaking.StickBreakingGibbsSampler`): the run length and its clock, `run` in slices,
     the refusal to summarise before a draw is stored, and R̂/ESS of the monitored scalars. A subclass holds
-    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and
-    `_sweeps(k)` (k sweeps of every chain, which `step` times)."""
+    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names`,
+    `_sweeps(k)` (k sweeps of every chain, which `step` times) and `_draw_sets()` (its arrays of stored draws of f,
+    each (chains, draws, …))."""
 
     @property
     def finished(self) -> bool:
@@ -216,11 +217,12 @@ class SweepRun:
                 f"draws are kept every {self.thin} sweeps after burn-in"
             )
 
-    def _diagnostics(self, draws: list[np.ndarray]) -> dict[str, float]:
+    def diagnostics(self) -> dict[str, float]:
         """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats: per monitored scalar over
-        the post-burn-in sweeps ("rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"), and over every coordinate of
-        the stored draws of each array of `draws` (chains, draws, …): "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
-        kept = self.traces[:, self.burn_in :]
+        the post-burn-in sweeps ("rhat/log_likelihood", "ess_bulk/…", "ess_tail/…"), and over every coordinate of the
+        stored (thinned) draws of f (`_draw_sets`): "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f". Needs at least 4
+        post-burn-in sweeps and 4 stored draws per chain."""
+        kept, draws = self.traces[:, self.burn_in :], self._draw_sets()
         out: dict[str, float] = {}
         for name, r, bulk, tail in zip(
             self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
@@ -462,14 +464,8 @@ class GibbsChains(SweepRun, ABC):
         per_chain = means.reshape(self.n_chains, self.draws_stored, *means.shape[1:])
         return self._as_output(means.std(axis=0, ddof=1) / np.sqrt(diagnostics.ess_mean(per_chain)))
 
-    def diagnostics(self) -> dict[str, float]:
-        """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats.
-
-        Per monitored scalar over all post-burn-in sweeps ("rhat/log_likelihood", "ess_bulk/…", "ess_tail/…"), and
-        over the coordinates of the stored f draws: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f" (ESS of the
-        stored, thinned draws). Needs at least 4 post-burn-in sweeps and 4 stored draws per chain.
-        """
-        return self._diagnostics([self.draws])
+    def _draw_sets(self) -> list[np.ndarray]:
+        return [self.draws]
 
 
 class GibbsSampler(GibbsChains):

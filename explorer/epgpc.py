@@ -141,10 +141,9 @@ class EPGPC(SVIEngine):
     """EPGPC on the SVI skeleton (`explorer.engine.SVIEngine`): its step is the minibatch EP/SEP site update, its
     objective EP's log-evidence estimate.
 
-    `sites`: "tied" (SEP, default; step ε from `schedule`, default its row of `schedules.DEFAULT_STEP_RULES`) or
-    "per-point" (parallel minibatch EP; damping δ = `schedule`'s ρ, default `Constant(0.5)`). `hyper_optimizer` (an
-    `Adam`) turns on kernel learning along the stochastic gradient of log Z_EP at fixed sites. `rho` is the last ε
-    (δ). Attributes q (`Gaussian`, the posterior of u), `mu`, `Sigma`; tied: `site_shift` h_f, `site_precision` Λ_f.
+    `hyper_optimizer` (an `Adam`) turns on kernel learning along the stochastic gradient of log Z_EP at fixed sites.
+    `rho` is the last ε (δ). Attributes q (`Gaussian`, the posterior of u), `mu`, `Sigma`; tied: `site_shift` h_f,
+    `site_precision` Λ_f.
 
     Parameters
     ----------
@@ -153,7 +152,8 @@ class EPGPC(SVIEngine):
     sites : {"tied", "per-point"}, default "tied"
         SEP's tied site, or parallel minibatch EP.
     schedule : step-size rule, optional
-        ε (tied) or the damping δ (per-point), a rule of `explorer.schedules`.
+        ε (tied; default its row of `schedules.DEFAULT_STEP_RULES`) or the damping δ (per-point; default
+        `Constant(0.5)`), a rule of `explorer.schedules`.
     **keywords
         The SVI skeleton's (`explorer.engine.SVIEngine`).
 

@@ -53,16 +53,14 @@ Predictions: q(f*) = N(κ*μ, k** − κ*K_m* + κ*Σκ*ᵀ), p(y* = 1) = Φ(μ*
 from __future__ import annotations
 
 import math
-from functools import cached_property
 
 import numpy as np
-from scipy.linalg import blas
 
 from explorer.engine import SVIEngine
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import PROBIT, probit_log_normaliser_derivatives
-from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.linalg import Gaussian
 from explorer.schedules import Constant, schedule_for
 from explorer.sources import as_source
 
@@ -78,33 +76,6 @@ def probit_site_in_u_space(
     log_z, alpha, gamma = probit_log_normaliser_derivatives(y, t_mean, K_tilde + t_var)
     denominator = 1.0 - t_var * gamma  # > 0: γ < 1/(1 + K̃ + t_var)
     return log_z, alpha, 0.5 * (alpha * alpha - gamma), gamma / denominator, (alpha + t_mean * gamma) / denominator
-
-
-class Gaussian:
-    """A Gaussian in u-space from its natural parameters Λ (m, m) and h (m,): L⁻¹ (Λ = LLᵀ, lower triangular),
-    μ = Λ⁻¹h, the log normaliser Ψ = ½hᵀμ − ½log|Λ| (without (m/2)log 2π), and Σ = L⁻ᵀL⁻¹ when asked. Never
-    changed after construction (a new posterior is a new object)."""
-
-    def __init__(self, precision: np.ndarray, shift: np.ndarray, name: str, iteration: int):
-        L = robust_cholesky(precision, name, iteration)
-        self.shift, self.L_inv = shift, triangular_inverse(L)
-        self.mu = self.L_inv.T @ (self.L_inv @ shift)
-        self.log_normaliser = 0.5 * float(shift @ self.mu) - float(np.sum(np.log(np.diag(L))))
-
-    @cached_property
-    def Sigma(self) -> np.ndarray:
-        """Σ = Λ⁻¹, (m, m)."""
-        return inverse_from_factor_inverse(self.L_inv)
-
-    def quadratic_forms(self, rows: np.ndarray) -> np.ndarray:
-        """diag(RΣRᵀ) for R (s, m) → (s,)."""
-        V = rows @ self.L_inv.T
-        return np.einsum("ij,ij->i", V, V)
-
-    def sandwich(self, B: np.ndarray) -> np.ndarray:
-        """BΣB for a symmetric B (m, m), as CᵀC with C = L⁻¹B (a triangular product and a symmetric rank-m update)."""
-        C = blas.dtrmm(1.0, self.L_inv, B, lower=1)
-        return C.T @ C
 
 
 class _SiteJournal:
@@ -142,7 +113,7 @@ class EPGPC(SVIEngine):
     objective EP's log-evidence estimate.
 
     `hyper_optimizer` (an `Adam`) turns on kernel learning along the stochastic gradient of log Z_EP at fixed sites.
-    `rho` is the last ε (δ). Attributes q (`Gaussian`, the posterior of u), `mu`, `Sigma`; tied: `site_shift` h_f,
+    `rho` is the last ε (δ). Attributes q (`linalg.Gaussian`, the posterior of u), `mu`, `Sigma`; tied: `site_shift` h_f,
     `site_precision` Λ_f.
 
     Parameters

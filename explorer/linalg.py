@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import ctypes
 import math
+from functools import cached_property
 
 import numpy as np
-from scipy.linalg import cython_blas, lapack
+from scipy.linalg import blas, cython_blas, lapack
 
 # jitter·mean|diag A| for the retries: 1e-10, 1e-9, …, 1e-4. The last keeps a genuinely indefinite matrix an error
 # (eigenvalue below −1e-4 of the mean diagonal) instead of hiding it under a large ridge.
@@ -120,6 +121,33 @@ def inverse_from_factor_inverse(L_inv: np.ndarray) -> np.ndarray:
     """A⁻¹ = L⁻ᵀ L⁻¹ from the inverse lower factor of A = L Lᵀ, shape (m, m), exactly symmetric (numpy computes
     `B.T @ B` with a symmetric rank-k update)."""
     return L_inv.T @ L_inv
+
+
+class Gaussian:
+    """A Gaussian from its natural parameters Λ (m, m) and h (m,): L and L⁻¹ (Λ = LLᵀ, lower triangular; `robust_cholesky`
+    naming `name` and `iteration` if Λ is not positive definite), μ = Λ⁻¹h, the log normaliser Ψ = ½hᵀμ − ½log|Λ|
+    (without (m/2)log 2π), and Σ = L⁻ᵀL⁻¹ when asked. Never changed after construction (a new one is a new object)."""
+
+    def __init__(self, precision: np.ndarray, shift: np.ndarray, name: str, iteration: int):
+        self.L = L = robust_cholesky(precision, name, iteration)
+        self.shift, self.L_inv = shift, triangular_inverse(L)
+        self.mu = self.L_inv.T @ (self.L_inv @ shift)
+        self.log_normaliser = 0.5 * float(shift @ self.mu) - float(np.sum(np.log(np.diag(L))))
+
+    @cached_property
+    def Sigma(self) -> np.ndarray:
+        """Σ = Λ⁻¹, (m, m)."""
+        return inverse_from_factor_inverse(self.L_inv)
+
+    def quadratic_forms(self, rows: np.ndarray) -> np.ndarray:
+        """diag(RΣRᵀ) for R (s, m) → (s,)."""
+        V = rows @ self.L_inv.T
+        return np.einsum("ij,ij->i", V, V)
+
+    def sandwich(self, B: np.ndarray) -> np.ndarray:
+        """BΣB for a symmetric B (m, m), as CᵀC with C = L⁻¹B (a triangular product and a symmetric rank-m update)."""
+        C = blas.dtrmm(1.0, self.L_inv, B, lower=1)
+        return C.T @ C
 
 
 def log_det_from_cholesky(L: np.ndarray) -> float:

@@ -37,7 +37,7 @@ from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import LOGIT, Link, Softmax
-from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.linalg import Gaussian, gaussian_kl
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
@@ -362,31 +362,25 @@ class SVGPNatGrad(_SVGP):
 
     def _start_q(self) -> None:
         """q(u) at the prior: η₁ = 0, η₂ = −½K_mm⁻¹."""
-        eta2 = np.tile(-0.5 * self.K_inv, self._latent_shape + (1, 1))
-        self._set_natural(np.zeros(self._latent_shape + (self.m,)), eta2, self._precision_factor(eta2, 0))
+        self._set_natural(
+            np.zeros(self._latent_shape + (self.m,)), np.tile(-0.5 * self.K_inv, self._latent_shape + (1, 1))
+        )
 
-    def _precision_factor(self, eta2: np.ndarray, iteration: int) -> np.ndarray:
-        """L_P,l with Σ_l⁻¹ = −2η₂,l = L_P,l L_P,lᵀ (NumericalError naming the `iteration`, and the class of a K-class
-        likelihood, if −2η₂,l is not positive definite)."""
+    def _set_natural(self, eta1: np.ndarray, eta2: np.ndarray) -> None:
+        """η₁, η₂ and each latent function's q(u_l) = `linalg.Gaussian`(Σ_l⁻¹ = −2η₂,l, η₁,l) in `q`; a NumericalError
+        naming the iteration (and the class of a K-class likelihood) if a −2η₂,l is not positive definite, with
+        nothing changed."""
         blocks = self._latents(eta2)
-        return self._assemble(
-            [
-                robust_cholesky(-2.0 * block, "Σ⁻¹ = −2η₂" + (f" of class {k}" if len(blocks) > 1 else ""), iteration)
-                for k, block in enumerate(blocks)
-            ]
-        )
-
-    def _set_natural(self, eta1: np.ndarray, eta2: np.ndarray, L_P: np.ndarray) -> None:
-        self.eta1, self.eta2, self.L_P = eta1, eta2, L_P
-        self.L_P_inv = self._assemble([triangular_inverse(L) for L in self._latents(L_P)])
-        self.mu = self._assemble(
-            [L_inv.T @ (L_inv @ e1) for L_inv, e1 in zip(self._latents(self.L_P_inv), self._latents(eta1))]
-        )
+        self.q = [
+            Gaussian(-2.0 * block, shift, "Σ⁻¹ = −2η₂" + (f" of class {k}" if len(blocks) > 1 else ""), self.iteration)
+            for k, (block, shift) in enumerate(zip(blocks, self._latents(eta1)))
+        ]
+        self.eta1, self.eta2, self.mu = eta1, eta2, self._assemble([q.mu for q in self.q])
 
     @property
     def Sigma(self) -> np.ndarray:
         """Σ_l = (−2η₂,l)⁻¹, shape (m, m) or (L, m, m)."""
-        return self._assemble([inverse_from_factor_inverse(L_inv) for L_inv in self._latents(self.L_P_inv)])
+        return self._assemble([q.Sigma for q in self.q])
 
     def _project(self, K_sm: np.ndarray) -> np.ndarray:
         """κ = K_smK_mm⁻¹, shape (s, m)."""
@@ -397,17 +391,14 @@ class SVGPNatGrad(_SVGP):
         (≥ 0)."""
         prior = k_diag - np.einsum("ij,ij->i", kappa, K_sm)
         columns = []
-        for mu, L_inv in zip(self._latents(self.mu), self._latents(self.L_P_inv)):
-            V = L_inv @ kappa.T
-            columns.append((kappa @ mu, np.maximum(prior + np.einsum("ij,ij->j", V, V), 0.0)))
+        for q in self.q:
+            V = q.L_inv @ kappa.T
+            columns.append((kappa @ q.mu, np.maximum(prior + np.einsum("ij,ij->j", V, V), 0.0)))
         return columns
 
     def kl(self) -> float:
         """Σ_l KL(q(u_l) ‖ p(u_l))."""
-        return sum(
-            gaussian_kl(mu, L_P, L_inv, self.L_K, self.L_K_inv)
-            for mu, L_P, L_inv in zip(self._latents(self.mu), self._latents(self.L_P), self._latents(self.L_P_inv))
-        )
+        return sum(gaussian_kl(q.mu, q.L, q.L_inv, self.L_K, self.L_K_inv) for q in self.q)
 
     def natural_gradient_targets(
         self, K_sm: np.ndarray, y: np.ndarray, kappa: np.ndarray | None = None
@@ -434,9 +425,8 @@ class SVGPNatGrad(_SVGP):
         g1, g2 = lam1 - self.eta1, lam2 - self.eta2
         rho = self.schedule.rate(np.concatenate([g1.ravel(), g2.ravel()]))
         eta1, eta2 = self.eta1 + rho * g1, self.eta2 + rho * g2
-        L_P = self._precision_factor(eta2, self.iteration)
         change = relative_change(self._flat_natural_parameters(), np.concatenate([eta1.ravel(), eta2.ravel()]))
-        self._set_natural(eta1, eta2, L_P)
+        self._set_natural(eta1, eta2)
         self.rho = rho
         return change
 
@@ -446,14 +436,11 @@ class SVGPNatGrad(_SVGP):
         """∂L̂/∂(kernel log-parameters) at fixed q(u): the sum over latent functions of X-GPC's
         `elbo_kernel_gradient` at their pseudo-data (ỹ, θ̃)."""
         kappa = self._project(K_sm) if kappa is None else kappa
+        fixed = {"Z": self.Z, "n": self.n, "K_inv": self.K_inv, "kappa": kappa, "K_sm": K_sm, "K_zz": self.K_zz}
         return sum(
-            elbo_kernel_gradient(
-                self.kernel, X_b, y_tilde, self.Z, self.n, mu, L_P, self.K_inv, kappa, K_sm, theta_tilde, K_zz=self.K_zz
-            )
-            for (y_tilde, theta_tilde), mu, L_P in zip(
-                (pseudo_data(*slopes) for slopes in self._slopes(K_sm, kappa, y_b)),
-                self._latents(self.mu),
-                self._latents(self.L_P),
+            elbo_kernel_gradient(self.kernel, X_b, y_tilde, mu=q.mu, L_P=q.L, theta=theta_tilde, **fixed)
+            for (y_tilde, theta_tilde), q in zip(
+                (pseudo_data(*slopes) for slopes in self._slopes(K_sm, kappa, y_b)), self.q
             )
         )
 
@@ -464,4 +451,4 @@ class SVGPNatGrad(_SVGP):
     def load_state_dict(self, state: dict) -> None:
         self._load_shared_state(state)
         eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
-        self._set_natural(eta1, eta2, self._precision_factor(eta2, self.iteration))
+        self._set_natural(eta1, eta2)

@@ -125,7 +125,7 @@ def test_exact_bound_is_above_the_augmented_bound_at_the_same_q(problem):
     natgrad = SVGPNatGrad(X, y, Z, kernel, batch_size=len(y), rng=np.random.default_rng(0))
     gaps = []
     for _ in range(4):  # the prior, then X-GPC's coordinate-ascent iterates
-        natgrad._set_natural(xgpc.eta1, xgpc.eta2, xgpc.L_P)
+        natgrad._set_natural(xgpc.eta1, xgpc.eta2)
         np.testing.assert_allclose(natgrad.kl(), xgpc.kl(), rtol=1e-12)
         gaps.append(natgrad.elbo() - xgpc.elbo())
         xgpc.step(3)

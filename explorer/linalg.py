@@ -68,19 +68,12 @@ class NumericalError(RuntimeError):
     """A matrix stayed numerically non-positive-definite after the largest allowed jitter."""
 
 
-def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
-    """Lower Cholesky factor of a symmetric A (m, m), or None when A is not numerically positive definite (no
-    jitter: for a caller that wants to know, e.g. whether a proposed step keeps a precision matrix valid)."""
-    L, info = lapack.dpotrf(A.T, lower=1, clean=1)
-    # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
-    return L if info == 0 and math.isfinite(L[-1, -1]) else None
-
-
 def cholesky_over(A: np.ndarray) -> np.ndarray | None:
     """Lower Cholesky factor of a symmetric, C-contiguous A (m, m) written over A itself (no copy): returned as the
     Fortran-ordered view Aᵀ, zeros above its diagonal, so A then holds Lᵀ; None when A is not numerically positive
-    definite (A's contents are then undefined). The factor `positive_definite_cholesky` gives, bit for bit."""
+    definite (A's contents are then undefined)."""
     L, info = lapack.dpotrf(A.T, lower=1, clean=1, overwrite_a=1)
+    # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
     return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
@@ -91,7 +84,7 @@ def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None) -> n
     Raises NumericalError naming the matrix and the iteration when A has non-finite entries or every try fails.
     """
     where = "" if iteration is None else f" at iteration {iteration}"
-    L = positive_definite_cholesky(A)
+    L = cholesky_over(np.array(A, dtype=float, order="C"))
     if L is not None:
         return L
     if not np.all(np.isfinite(A)):
@@ -100,7 +93,7 @@ def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None) -> n
     jitter = 0.0
     for relative in _JITTERS:
         jitter = relative * scale
-        L = positive_definite_cholesky(A + jitter * np.eye(len(A)))
+        L = cholesky_over(A + jitter * np.eye(len(A)))
         if L is not None:
             return L
     raise NumericalError(

@@ -210,12 +210,10 @@ class SVGPAdam(_SVGP):
         """q(u) at the prior: m = 0, L_S = I."""
         self._tril = np.tril_indices(self.m)
         self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
-        self._set_whitened(
-            np.zeros(self._latent_shape + (self.m,)), np.tile(np.eye(self.m), self._latent_shape + (1, 1))
+        self.m_w, self.L_S = (
+            np.zeros(self._latent_shape + (self.m,)),
+            np.tile(np.eye(self.m), self._latent_shape + (1, 1)),
         )
-
-    def _set_whitened(self, m_w: np.ndarray, L_S: np.ndarray) -> None:
-        self.m_w, self.L_S = m_w, L_S
 
     def _pack(self) -> np.ndarray:
         """(m_l, L_S,l) of every latent function → one vector (L(m + m(m+1)/2),): per latent function m_l, then L_S,l's
@@ -290,7 +288,7 @@ class SVGPAdam(_SVGP):
     def _variational_step(self, K_sm: np.ndarray, beta: np.ndarray, y: np.ndarray) -> float:
         old = self._pack()
         new = self.optimizer.ascend(old, self.variational_gradient(K_sm, y, beta))
-        self._set_whitened(*self._unpack(new))
+        self.m_w, self.L_S = self._unpack(new)
         return relative_change(old, new)
 
     def kernel_gradient(
@@ -316,7 +314,7 @@ class SVGPAdam(_SVGP):
 
     def load_state_dict(self, state: dict) -> None:
         self._load_shared_state(state)
-        self._set_whitened(np.asarray(state["m_w"], dtype=float), np.asarray(state["L_S"], dtype=float))
+        self.m_w, self.L_S = np.asarray(state["m_w"], dtype=float), np.asarray(state["L_S"], dtype=float)
         self.optimizer.load_state_dict(state["optimizer"])
 
 

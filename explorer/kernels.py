@@ -399,8 +399,26 @@ class RBF(Kernel):
         return K
 
 
+@register
+class Matern12(Kernel):
+    """Matérn ν = 1/2 (exponential): g(r) = exp(−r); W = σ² exp(−r)/r (0 at r = 0, where Δ² = 0 as well)."""
+
+    name: ClassVar[str] = "matern12"
+
+    def _from_exponent(self, exponent):
+        r = self._distance(exponent)
+        np.negative(r, out=r)
+        np.exp(r, out=r)
+        r *= self.variance
+        return r
+
+    def _lengthscale_weight(self, X1, X2, K):
+        r = self._distance(self._exponent(X1, self.features(X2)))
+        return np.divide(K, r, out=np.zeros_like(K), where=r > 0)
+
+
 def _half_integer_matern(p: int) -> tuple[float, np.ndarray, np.ndarray]:
-    """√(2ν) and the coefficients (lowest power first) of q and w for Matérn ν = p + ½, p ≥ 0 (Rasmussen & Williams
+    """√(2ν) and the coefficients (lowest power first) of q and w for Matérn ν = p + ½, p ≥ 1 (Rasmussen & Williams
     eq. 4.16): g(r) = q(s) exp(−s) with s = √(2ν) r and q(s) = Σ_j p!(2p − j)! 2ʲ / ((2p)! (p − j)! j!) sʲ; then
     W = −2σ² dg/d(r²) = σ² w(s) exp(−s) with w(s) = 2ν (q(s) − q′(s))/s (q − q′ has no constant term)."""
     f = math.factorial
@@ -410,7 +428,7 @@ def _half_integer_matern(p: int) -> tuple[float, np.ndarray, np.ndarray]:
 
 
 class _HalfIntegerMatern(Kernel):
-    """Matérn ν = p + ½: g(r) = q(s) exp(−s), W = σ² w(s) exp(−s), s = √(2ν) r (`_half_integer_matern`)."""
+    """Matérn ν = p + ½ for p ≥ 1: g(r) = q(s) exp(−s), W = σ² w(s) exp(−s), s = √(2ν) r (`_half_integer_matern`)."""
 
     root: ClassVar[float]
     q: ClassVar[np.ndarray]
@@ -424,18 +442,6 @@ class _HalfIntegerMatern(Kernel):
     def _lengthscale_weight(self, X1, X2, K):
         s = self.root * self._distance(self._exponent(X1, self.features(X2)))
         return self.variance * np.polynomial.polynomial.polyval(s, self.w) * np.exp(-s)
-
-
-@register
-class Matern12(_HalfIntegerMatern):
-    """Matérn ν = 1/2 (exponential): g(r) = exp(−r); W = σ² exp(−r)/r (0 at r = 0, where Δ² = 0 as well)."""
-
-    name: ClassVar[str] = "matern12"
-    root, q, w = _half_integer_matern(0)
-
-    def _lengthscale_weight(self, X1, X2, K):
-        r = self._distance(self._exponent(X1, self.features(X2)))
-        return np.divide(K, r, out=np.zeros_like(K), where=r > 0)
 
 
 @register

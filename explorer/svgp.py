@@ -88,11 +88,9 @@ class _SVGP(SVIEngine):
             schedule = schedule_for(self.default_rule)
         self.link = link
         self._latent_shape = () if link.n_latent == 1 else (link.n_latent,)
-        self.mc_stream = None
+        self.mc_rng = None  # the generator of the likelihood's training draws (None for a likelihood that draws none)
         if link.mc_samples:  # its own generator: a child of `rng` (spawned, so the minibatch stream is untouched)
-            if mc_rng is None:
-                mc_rng = (rng if rng is not None else np.random.default_rng()).spawn(1)[0]
-            self.mc_stream = GeneratorState(mc_rng)
+            self.mc_rng = mc_rng if mc_rng is not None else (rng or np.random.default_rng()).spawn(1)[0]
         source = as_source(X, y)
         super().__init__(source, inducing_inputs(Z, source.d), kernel, schedule=schedule, rng=rng, **keywords)
         self.last_c = np.zeros(0)  # no local variational parameters
@@ -106,11 +104,6 @@ class _SVGP(SVIEngine):
     def _assemble(self, parts: list, axis: int = 0) -> np.ndarray:
         """The inverse of `_latents`: one latent function's array as it is, L of them stacked along `axis`."""
         return parts[0] if self._latent_shape == () else np.stack(parts, axis=axis)
-
-    @property
-    def mc_rng(self) -> np.random.Generator | None:
-        """The generator of the likelihood's training draws (None for a likelihood that draws nothing)."""
-        return None if self.mc_stream is None else self.mc_stream.generator
 
     def marginals(self, K_sm: np.ndarray, projection: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Mean a and variance v ((s,) or (s, L)) of q(f_i) for the rows with cross-covariance K_sm (s, m) and
@@ -157,20 +150,20 @@ class _SVGP(SVIEngine):
 
     # ----- persistence of what both share ------------------------------------------------------------------
     def _stateful_parts(self) -> list:
-        return super()._stateful_parts() + ([] if self.mc_stream is None else [self.mc_stream])
+        return super()._stateful_parts() + ([] if self.mc_rng is None else [GeneratorState(self.mc_rng)])
 
     def _shared_state(self) -> dict:
         """The skeleton's state, the number of classes and the Monte Carlo stream (a likelihood that draws)."""
         state = {**self._base_state(), "n_classes": self.link.n_classes}
-        return state if self.mc_stream is None else {**state, "mc_rng": self.mc_stream.state_dict()}
+        return state if self.mc_rng is None else {**state, "mc_rng": self.mc_rng.bit_generator.state}
 
     def _load_shared_state(self, state: dict) -> None:
         classes = int(state.get("n_classes", self.link.n_classes))  # older binary states: without it
         if classes != self.link.n_classes:
             raise ValueError(f"the state has {classes} classes, this engine {self.link.n_classes}")
         self._load_base_state(state)
-        if self.mc_stream is not None:
-            self.mc_stream.load_state_dict(state["mc_rng"])
+        if self.mc_rng is not None:
+            self.mc_rng.bit_generator.state = state["mc_rng"]
 
 
 # ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------

@@ -262,12 +262,14 @@ class GibbsChains(SweepRun, ABC):
     n above `N_MAX` = 2000 raises unless `force=True`; call `seconds_per_sweep_estimate(n)` first to know the cost.
 
     A subclass (`GibbsSampler`, the logit model; `explorer.gibbs_multiclass.MulticlassGibbsSampler`) sets `n_latent`
-    and gives its model's blocks: the labels it takes (`_check_labels`), one sweep (`_sweep_chain`) and the
-    log-likelihood it traces (`_log_likelihood`).
+    and `n_classes` (the labels it takes, refused by `check_class_indices` in the words of `model`), and gives its
+    model's blocks: one sweep (`_sweep_chain`) and the log-likelihood it traces (`_log_likelihood`).
     """
 
     n_latent = 1
     """L, the latent functions per chain: `f[chain]` is (n,) for one, (L, n) for L."""
+    n_classes = 2
+    model = "the sampler's logit model"
 
     def __init__(
         self,
@@ -288,7 +290,7 @@ class GibbsChains(SweepRun, ABC):
     ):
         self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
-        self._check_labels()
+        check_class_indices(self.y, self.n_classes, self.model)
         rng = generator(rng)
         given = {"n_chains": n_chains, "burn_in": burn_in, "n_samples": n_samples, "max_stored_draws": max_stored_draws}
         n_chains, burn_in, n_samples, max_stored_draws = (count(value, name) for name, value in given.items())
@@ -368,10 +370,6 @@ class GibbsChains(SweepRun, ABC):
         self.seconds = 0.0
 
     # ----- what a model says -------------------------------------------------------------------------------------
-    @abstractmethod
-    def _check_labels(self) -> None:
-        """Refuse labels `self.y` (n,) the model cannot take (DataError/ValueError naming them)."""
-
     def _stored_per_draw(self) -> int:
         """Numbers a subclass keeps per stored draw besides the latent state (counted in the memory limit)."""
         return 0
@@ -479,11 +477,8 @@ class GibbsSampler(GibbsChains):
 
     def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, **run):
         super().__init__(X, y, kernel, **run)
-        self.omega = np.zeros((self.n_chains, self.n))
-
-    def _check_labels(self) -> None:
-        check_class_indices(self.y, 2, "the sampler's logit model")
         self.y_signed = signed_labels(self.y)  # the labels as the paper's equations write them, ±1
+        self.omega = np.zeros((self.n_chains, self.n))
 
     def _sweep_chain(self, chain: int) -> None:
         rng = self.rngs[chain]

@@ -34,7 +34,7 @@ import numpy as np
 from scipy.special import expit
 
 from explorer import polyagamma
-from explorer.gibbs import GibbsChains, check_class_indices
+from explorer.gibbs import GibbsChains
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.xgpc_multiclass import one_hot
@@ -119,6 +119,8 @@ class MulticlassGibbsSampler(GibbsChains):
     ((2, 3), True, [0, 1])
     """
 
+    model = "the sampler"
+
     def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, n_classes: int, **run):
         self.likelihood = LogisticSoftmax(n_classes)  # refuses a K that is not a whole number ≥ 2
         self.n_classes = self.n_latent = int(n_classes)
@@ -133,9 +135,6 @@ class MulticlassGibbsSampler(GibbsChains):
         )
 
     # ----- the model -----------------------------------------------------------------------------------------------
-    def _check_labels(self) -> None:
-        check_class_indices(self.y, self.n_classes, "the sampler")
-
     def _refuse_huge_counts(self, lam: np.ndarray, F: np.ndarray) -> None:
         """ValueError naming the kernel variance when a count's Poisson rate λ_i σ(−f_ik) passes MAX_COUNT_RATE (rows
         whose every latent value lies deep below 0: a prior far too wide for the exact augmentation)."""

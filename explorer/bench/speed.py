@@ -1,20 +1,7 @@
-"""`python -m explorer bench speed`: how fast one X-GPC SVI iteration is, against the linear algebra it cannot avoid.
-
-1. Iterations per second for m ∈ {16, 32, 64, 100, 128, 256}, s = 100, d = 8, on a 100,000-point synthetic set,
-   without the hyperparameter (Adam) step, with it every iteration (the paper's alternation), and with it under the
-   project's default schedule (every `xgpc.DEFAULT_HYPER_EVERY`-th iteration, its cost amortised over the others;
-   X-GPC's default kernel bound), and the ratio of one iteration to the bare linear-algebra floor
-   timed in the same run: one m×m Cholesky plus the s×m products (kernel block, κ = K_sm K_mm⁻¹, κᵀΘκ). Beside it,
-   for scale only (the targets stay in units of the floor), the linear algebra a kernel step cannot avoid: the new
-   kernel's K_mm (its m×m exponentials, Cholesky factor and inverse) and the gradient's products N = AΣA, T = K_sm N
-   and κᵀR; the kernel step (with − without) is reported in units of it too.
-2. Seconds per iteration at n ∈ {10⁴, 10⁵, 10⁶} (m = s = 100): independent of n.
-3. Peak memory allocated while training (tracemalloc) against n·m·8 bytes, the size of the n×m matrix that an
-   implementation must never hold.
-4. Banana (5,300 points, 80/20 split, m = 100): training seconds until the test NLL is in the race's band
-   around its final value (within 1% of its gain over a coin flip, `studies.race.band_edge`).
-Targets (issue 2): at m = s = 100 at least 2,000 iterations/s without and 500/s with hyperparameter steps.
-"""
+"""`python -m explorer bench speed`: how fast one X-GPC SVI iteration is, against the linear algebra it cannot avoid
+(`floor_function`, `kernel_step_floor_function`), against m and n, its memory, and banana's time to its final NLL;
+targets (issue 2) in `TARGETS`. What each table holds is written above it (`markdown`; BENCHMARKS.md, "Speed: X-GPC
+iterations")."""
 
 from __future__ import annotations
 

@@ -1,25 +1,9 @@
-"""`python -m explorer.tools.loadtest`: a class in front of one server (issue 19).
-
-The app is served in this process on 127.0.0.1 only (`serve_in_background`, as `panel serve` would) and opened by N
-headless Debian Chromium pages (Playwright), each its own browser context, that each press Play and train for
-`--seconds`. A further client fetches a small static file of the server every second and the page itself every
-`--page-every` seconds (a new session each time: its light page, as the page is built only once it opens). Reported per
-N: refreshes/s and SVI iterations/s per session (median and least), the longest time any training session went
-without a refresh, errors (console errors, page errors, worker errors), the other client's static-file and page-load
-times, and this process's resident memory and thread count before the pages open, during the run (largest) and
-`--settle` seconds after the pages have closed, with the number of `Dashboard` objects still alive then. `--heavy` adds a row: one session opens the costliest link the budget
-allows (`explorer.dashboard.budget`) and trains on it while the others train — their refreshes must not stop.
-
-With `--num-procs P` the server is `xgpc-explorer serve --num-procs P` in a process of its own, and the sessions are
-the clients of `--clients`: Chromium pages (measured in the browser), or light clients (`LightSession`) that speak
-Bokeh's websocket protocol — fetch the page, open its websocket with the page's token, pull the document, announce it
-ready, click Play by sending its ButtonClick event — and read every message without rendering, so that the machine's
-cores are the server's; each row also reports the server processes' CPU seconds (/proc) per second, per refresh and
-per iteration, and the longest time a training page received no change (issue 33).
-
-Bounded on purpose: at most `MAX_SESSIONS` pages and `MAX_SECONDS` per run; the machine is shared, keep runs short.
-It writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark (`--no-write-md`).
-Needs Playwright (the `test` extra) and Debian Chromium.
+"""`python -m explorer.tools.loadtest`: a class in front of one server (issue 19): N training sessions (headless
+Chromium pages, or with `--num-procs` also light clients, `LightSession`) and another visitor's latency, against a
+server in this process (`run_load`, its memory and threads too) or `xgpc-explorer serve --num-procs P` in a process
+of its own (`classroom`, the server's CPU too). What each column means is written above its table (BENCHMARKS.md,
+"Dashboard: a class on one server (load test)", "… on several processes"). Bounded on purpose: at most
+`MAX_SESSIONS` pages and `MAX_SECONDS` per run. Needs Playwright (the `test` extra) and Debian Chromium.
 """
 
 from __future__ import annotations
@@ -715,7 +699,8 @@ def main(argv: list[str] | None = None) -> int:
         f"pressing Play for {args.seconds:g} s, served from this process on 127.0.0.1; another client fetches a small "
         f"static file every second and the page every {args.page_every:g} s (each fetch of the page makes a "
         "session that never connects: its light page only, the Dashboard is built once a page opens). Memory and threads are this process's (server, sessions' workers and the "
-        f"Playwright client; before: server up, no page open; after: {args.settle:g} s after the pages closed). "
+        f"Playwright client; before: server up, no page open; after: {args.settle:g} s after the pages closed, with the "
+        "Dashboard objects still alive then: 'sessions kept after'); errors: console, page and worker errors. "
         '"longest gap": the longest time a training session\'s page got no refresh (sampled every 0.25 s). The '
         f"heavy row: one of the N sessions opens `{HEAVY_LINK}` (the costliest run the budget lets a link ask for) while the others "
         "train, then trains on it. The machine is shared with other users; runs are short.\n\n"

@@ -183,15 +183,31 @@ def process_cpu_seconds(pid: int) -> tuple[float, float]:
     return total, loop
 
 
-class Client(threading.Thread):
+class Periodic(threading.Thread):
+    """A daemon thread that calls `tick` every `period` seconds until `stop`."""
+
+    def __init__(self, period: float):
+        super().__init__(daemon=True)
+        self.period, self._done = period, threading.Event()
+
+    def run(self) -> None:
+        while not self._done.is_set():
+            self.tick()
+            self._done.wait(self.period)
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join(timeout=120)
+
+
+class Client(Periodic):
     """Another visitor: every second fetches `static` (a small file the page loads), every `page_every` seconds
     the page `url` itself; records (monotonic start, seconds taken) of each, and failures."""
 
     def __init__(self, url: str, static: str, page_every: float):
-        super().__init__(daemon=True)
-        self.url, self.static, self.page_every = url, static, page_every
+        super().__init__(1.0)
+        self.url, self.static, self.page_every, self.next_page = url, static, page_every, 0.0
         self.static_times, self.page_times, self.failures = [], [], []
-        self._done = threading.Event()
 
     def _fetch(self, url: str, times: list) -> None:
         start = time.monotonic()
@@ -203,46 +219,25 @@ class Client(threading.Thread):
             return
         times.append((start, time.monotonic() - start))
 
-    def run(self) -> None:
-        next_page = time.monotonic()
-        while not self._done.is_set():
-            self._fetch(self.static, self.static_times)
-            if time.monotonic() >= next_page:
-                self._fetch(self.url, self.page_times)
-                next_page = time.monotonic() + self.page_every
-            self._done.wait(1.0)
-
-    def stop(self) -> None:
-        self._done.set()
-        self.join(timeout=120)
+    def tick(self) -> None:
+        self._fetch(self.static, self.static_times)
+        if time.monotonic() >= self.next_page:
+            self._fetch(self.url, self.page_times)
+            self.next_page = time.monotonic() + self.page_every
 
 
-class Monitor(threading.Thread):
+class Monitor(Periodic):
     """Samples every SAMPLE_SECONDS the refresh and iteration counts of `dashboards`, this process's resident memory
     and threads; `gaps()` is the longest time each dashboard went without a new refresh."""
 
     def __init__(self, dashboards: list):
-        super().__init__(daemon=True)
+        super().__init__(SAMPLE_SECONDS)
         self.dashboards = dashboards
         self.samples: list[tuple[float, list[int], list[int], float, int]] = []
-        self._done = threading.Event()
 
-    def run(self) -> None:
-        while not self._done.is_set():
-            self.samples.append(
-                (
-                    time.monotonic(),
-                    [d.refreshes for d in self.dashboards],
-                    [d.model.iteration for d in self.dashboards],
-                    resident_mb(),
-                    psutil.Process().num_threads(),
-                )
-            )
-            self._done.wait(SAMPLE_SECONDS)
-
-    def stop(self) -> None:
-        self._done.set()
-        self.join(timeout=10)
+    def tick(self) -> None:
+        refreshes, iterations = [d.refreshes for d in self.dashboards], [d.model.iteration for d in self.dashboards]
+        self.samples.append((time.monotonic(), refreshes, iterations, resident_mb(), psutil.Process().num_threads()))
 
     def rates(self, index: int) -> tuple[float, float]:
         """(refreshes/s, iterations/s) of dashboard `index` over the run."""

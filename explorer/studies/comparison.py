@@ -30,6 +30,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 import numpy as np
+from tqdm import tqdm
 
 from explorer import methods, run
 from explorer.compare import ComparisonResult, compare_with_mcmc
@@ -299,26 +300,20 @@ def subsample(n: int, limit: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int], None]:
-    """A `progress(sweeps_done, total_sweeps)` callback for long sampler runs: rewrites one line such as
-    "Gibbs sampling: 1,200 of 2,600 sweeps per chain (46%), about 21 s left" on `stream` (default sys.stderr) at most
-    every `every_seconds`, and ends the line when done."""
-    first, shown = {}, [-math.inf]  # the first report (time, sweeps) starts the clock: setup time is not sweeping
+    """A `progress(sweeps_done, total_sweeps)` callback for long sampler runs: a tqdm bar of the sweeps per chain on
+    `stream` (default sys.stderr), redrawn at most every `every_seconds` and closed when done; its clock starts at
+    the first report (setup time is not sweeping)."""
+    bar = None
 
     def report(done: int, total: int) -> None:
-        now = time.perf_counter()
-        first.setdefault("time", now)
-        first.setdefault("done", done)
-        if done < total and now - shown[0] < every_seconds:
-            return
-        shown[0] = now
-        elapsed, swept = now - first["time"], done - first["done"]
-        tail = "done" if done >= total else "estimating the time left"
-        if done < total and swept > 0:
-            tail = f"about {elapsed * (total - done) / swept:.0f} s left"
-        out = stream if stream is not None else sys.stderr
-        line = f"Gibbs sampling: {done:,} of {total:,} sweeps per chain ({100 * done / total:.0f}%), {tail}"
-        out.write("\r" + line.ljust(80) + ("\n" if done >= total else ""))  # padded: a shorter line hides a longer
-        out.flush()
+        nonlocal bar
+        if bar is None:
+            file = stream if stream is not None else sys.stderr
+            desc = "Gibbs sampling, sweeps per chain"
+            bar = tqdm(total=total, initial=done, desc=desc, unit="sweep", file=file, mininterval=every_seconds)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
 
     return report
 

@@ -7,7 +7,6 @@ error against training time, overlaid (a racer that diverged drawn dashed from t
 
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import numpy as np
@@ -21,7 +20,7 @@ from explorer.dashboard.ranges import fit_range, live_figure
 from explorer.dashboard.tabs import StudyTab, Tick
 from explorer.data import datasets
 from explorer.model import Model
-from explorer.studies.race import COLUMNS, DIVERGED_FACTOR, NAMES, Race, Verdict, judge
+from explorer.studies.race import COLUMNS, NAMES, Race, Verdict, judge
 from explorer.views.race import clipped_words, nll_axis, robust_range
 
 CLAIM_DATASET = "a9a"  # where the paper's claim shows in a classroom-sized race (BENCHMARKS.md, "race: the live race")
@@ -279,7 +278,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         verdict = judge(self.histories, budget=self.run.budget, finished=finished, classes=self.run.classes)
         self._draw(streamed, verdict)
         self.verdict.object = verdict.words()
-        self.table.object = _table(verdict)
+        self.table.object = verdict.table()
 
     def _draw(self, streamed: dict, verdict: Verdict) -> None:
         """Stream each racer's new rows onto its curve; a racer that diverged (or no longer has) is redrawn whole:
@@ -357,60 +356,3 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
             ),
             sizing_mode="stretch_width",
         )
-
-
-def _table(verdict: Verdict) -> str:
-    """The race's standings as a Markdown table under a sentence defining the band ("latest" for "final" while the
-    race runs; the ratio to X-GPC's time only when X-GPC settled)."""
-    if not verdict.standings:
-        return ""
-    finished, final = verdict.finished, verdict.final
-    K = round(math.exp(verdict.chance))
-    reference = next((s.settled for s in verdict.standings if s.entrant == "xgpc"), float("nan"))
-    ratios = bool(np.isfinite(reference) and reference > 0)
-
-    def reached(s):
-        if np.isfinite(s.first):
-            return f"{s.first:.3g} s"
-        return "never" if finished else "not yet"
-
-    def stays(s):
-        if np.isfinite(s.diverged):
-            return f"diverged at {s.diverged:.3g} s"
-        if np.isfinite(s.settled):
-            return f"{s.settled:.3g} s"
-        if np.isfinite(s.first):
-            return "left it again" if finished else "not in it now"
-        return "never" if finished else "not yet"
-
-    def ratio(value):
-        return f" {value / reference:.2g}× |" if np.isfinite(value) else " — |"
-
-    chance = "coin flip" if K == 2 else "chance"
-    lines = [
-        (
-            f"The band: NLL ≤ {verdict.edge:.4f}, i.e. within {100 * verdict.band:g}% of the best {final} gain over a "
-            f"{chance} (best {final} test NLL {verdict.best_nll:.4f}, a {chance} log {K} = {verdict.chance:.4f}; a "
-            f"method's {final} NLL is the median of its last five evaluations; the same judge as `bench race`). "
-            "*Reached the band*: training time of the first evaluation inside it. *In the band from*: the time after "
-            "which every evaluation stayed inside (a method can reach the band, leave it as its kernel parameters "
-            f"move, and end above it: then its {final} NLL is larger than the band's edge)."
-            + (
-                f" *Diverged*: its test NLL stayed above {DIVERGED_FACTOR:g}× log {K} from then on; it does not set "
-                "the band."
-                if verdict.diverged
-                else ""
-            )
-        ),
-        "",
-    ]
-    columns = ["method", "iterations", "training time", "best NLL", f"{final} NLL", f"{final} error"]
-    columns += ["reached the band", "in the band from"] + (["÷ X-GPC's"] if ratios else [])
-    lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    for s in verdict.standings:
-        lines.append(
-            f"| {NAMES.get(s.entrant, s.entrant)} | {s.iterations} | {s.seconds:.2f} s | {s.best_nll:.4f} | "
-            f"{s.final_nll:.4f} | {s.final_error:.3f} | {reached(s)} | {stays(s)} |"
-            + (ratio(s.settled) if ratios else "")
-        )
-    return "\n".join(lines)

@@ -186,23 +186,66 @@ class Verdict:
         """How the words call a run's last evaluations: "final" once the race finished, "latest" while it runs."""
         return "final" if self.finished else "latest"
 
-    def words(self, names: Mapping[str, str] = NAMES) -> str:
+    @property
+    def classes(self) -> int:
+        """K, whose chance level log K the band is measured from."""
+        return round(math.exp(self.chance))
+
+    def words(self) -> str:
         """Who won (or leads, while the race runs) and by how much, in words (Markdown: the winner in bold); the
         entrants that diverged first, and the verdict on the others."""
         if not self.standings:
             return ""
-        name = {s.entrant: names.get(s.entrant, s.entrant) for s in self.standings}
+        name = {s.entrant: NAMES.get(s.entrant, s.entrant) for s in self.standings}
         lead = _diverged_words(self, name)
         if not self.judged:
             return lead + " No method is left to judge."
         return (lead + " " if lead else "") + self._judged_words(name)
+
+    def table(self) -> str:
+        """The standings as a Markdown table under a sentence defining the band ("latest" for "final" while the race
+        runs; the ratio to X-GPC's time only when X-GPC settled)."""
+        if not self.standings:
+            return ""
+        finished, final, K = self.finished, self.final, self.classes
+        reference = next((s.settled for s in self.standings if s.entrant == "xgpc"), math.nan)
+        ratios = math.isfinite(reference) and reference > 0
+        never = "never" if finished else "not yet"
+
+        def at(seconds: float, otherwise: str) -> str:
+            return f"{seconds:.3g} s" if math.isfinite(seconds) else otherwise
+
+        chance = "coin flip" if K == 2 else "chance"
+        diverged = f" *Diverged*: its test NLL stayed above {DIVERGED_FACTOR:g}× log {K} from then on; it does not set "
+        lines = [
+            f"The band: NLL ≤ {self.edge:.4f}, i.e. within {100 * self.band:g}% of the best {final} gain over a "
+            f"{chance} (best {final} test NLL {self.best_nll:.4f}, a {chance} log {K} = {self.chance:.4f}; a "
+            f"method's {final} NLL is the median of its last five evaluations; the same judge as `bench race`). "
+            "*Reached the band*: training time of the first evaluation inside it. *In the band from*: the time after "
+            "which every evaluation stayed inside (a method can reach the band, leave it as its kernel parameters "
+            f"move, and end above it: then its {final} NLL is larger than the band's edge)."
+            + (diverged + "the band." if self.diverged else ""),
+            "",
+        ]
+        columns = ["method", "iterations", "training time", "best NLL", f"{final} NLL", f"{final} error"]
+        columns += ["reached the band", "in the band from"] + (["÷ X-GPC's"] if ratios else [])
+        lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+        for s in self.standings:
+            left = never if not math.isfinite(s.first) else "left it again" if finished else "not in it now"
+            stays = f"diverged at {s.diverged:.3g} s" if math.isfinite(s.diverged) else at(s.settled, left)
+            ratio = (f" {s.settled / reference:.2g}× |" if math.isfinite(s.settled) else " — |") if ratios else ""
+            lines.append(
+                f"| {NAMES.get(s.entrant, s.entrant)} | {s.iterations} | {s.seconds:.2f} s | {s.best_nll:.4f} | "
+                f"{s.final_nll:.4f} | {s.final_error:.3f} | {at(s.first, never)} | {stays} |{ratio}"
+            )
+        return "\n".join(lines)
 
     def _judged_words(self, name: dict[str, str]) -> str:
         if self.solved:
             return _solved_words(self, name)
         final = self.final
         won, so_far = ("won", "") if self.finished else ("leads", " so far")
-        chance = "a coin flip" if self.chance == COIN_FLIP_NLL else f"chance (log {round(math.exp(self.chance))})"
+        chance = "a coin flip" if self.classes == 2 else f"chance (log {self.classes})"
         band = f"the band (NLL ≤ {self.edge:.4f}: within {100 * self.band:g}% of the best {final} gain over {chance})"
         winner = self.winner
         if winner is None:
@@ -252,7 +295,7 @@ def _diverged_words(verdict: Verdict, name: dict[str, str]) -> str:
     final 14.2); the verdict is on the others.' ('' when none did)."""
     if not verdict.diverged:
         return ""
-    chance = "a coin flip's" if verdict.chance == COIN_FLIP_NLL else f"chance's (log {round(math.exp(verdict.chance))})"
+    chance = "a coin flip's" if verdict.classes == 2 else f"chance's (log {verdict.classes})"
     since = "from then on" if verdict.finished else "since"
     each = [
         f"**{name[s.entrant]} diverged** at {s.diverged:.2g} s (test NLL above {DIVERGED_FACTOR * verdict.chance:.3g}, "

@@ -173,7 +173,7 @@ def test_bench_tab_and_report_give_the_same_verdict_from_the_same_traces(tmp_pat
     # the bench's path: its results dict, judged at each band
     results = {name: {"trace": {k: v.tolist() for k, v in h.items()}} for name, h in traces.items()}
     bench = time_to_quality(results, budget=8.0)
-    assert bench.words() == expected.words()
+    assert bench["verdict"] == expected.words()
     for s in expected.standings:
         assert (results[s.entrant]["first_0.01"], results[s.entrant]["settled_0.01"]) == (s.first, s.settled)
     # the tab's path: its render of the same rows
@@ -188,7 +188,7 @@ def test_bench_tab_and_report_give_the_same_verdict_from_the_same_traces(tmp_pat
     assert f"{settled['svgp-natgrad'] / settled['xgpc']:.2g}×" in tab.table.object
     # the report's path: the JSON the bench writes
     path = tmp_path / "race.json"
-    fold = {"best_nll": bench.best_nll, "methods": results}
+    fold = {"best_nll": bench["best_nll"], "methods": results}
     path.write_text(json.dumps({"folds": [fold], "config": {"dataset": "toy", "seconds": 8.0}, "bands": [0.01]}))
     page = html.unescape(
         html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())
@@ -240,7 +240,7 @@ def test_a_race_advances_the_entrant_behind_and_ends_with_every_entrant_done():
         assert [row["iteration"] for row in rows[name]] == history["iteration"].tolist()  # the trace as it grew
         assert history["seconds"][0] == 0.0 and history["seconds"][-1] >= budget
     assert result.verdict.finished and {s.entrant for s in result.verdict.standings} == {"xgpc", "svgp-adam"}
-    assert result.verdict.words() == race.verdict().words()
+    assert result.verdict.words() == race.result().verdict.words()
 
 
 def test_a_race_refuses_no_entrants_and_a_bad_budget():
@@ -308,7 +308,7 @@ def test_a_race_on_a_named_data_set_leaves_the_train_tabs_model_alone():
     from explorer.dashboard.race import RaceRun
 
     model = Model(dataset="moons", n_points=100, n_inducing=6, batch_size=20, lengthscale=1.0)
-    run = RaceRun(model, ["xgpc", "epgpc"], 0.05, lengthscale_sqrt_d=True, dataset="xor")
+    run = RaceRun(model, ["xgpc", "epgpc"], 0.05, lengthscale_sqrt_d=True, settings={"dataset": "xor"})
     for _ in run.chunks():
         pass
     assert run.finished and {racer.dataset for racer in run.models.values()} == {"xor"}

@@ -1,13 +1,11 @@
 """`python -m explorer bench race`: the paper's Fig. 2 race on one data set — test NLL and error against training time
 for each registered method (evaluation time excluded), time to get within the 1% and 5% bands of the best final test
-NLL of all methods ("first" reaches the band, "settled" stays in it to the end; DESIGN §6), the verdict in words, and
-X-GPC's speed-up over each baseline (the paper claims one to two orders of magnitude over both SVGPC and EPGPC).
+NLL of all methods ("first" reaches the band, "settled" stays in it to the end), the verdict in words, and X-GPC's
+speed-up over each baseline (the paper claims one to two orders of magnitude over both SVGPC and EPGPC).
 
 The race and its verdict are `explorer.studies.race` (the Race tab runs the same): every method runs the whole budget
-on the same split, Z, initial kernel and minibatch stream, in fair slices of training time, evaluated on a fixed
-subset of the held-out rows about 40 times per decade of iterations. A method's final NLL is the median of its last
-five evaluations; a band of b around the best final NLL holds NLL ≤ best + b · (log 2 − best) (within b of the best
-gain over a coin flip). With several folds the table shows each fold and the medians. The numbers go to JSON (`--json`, default
+on the same split, Z, initial kernel and minibatch stream, evaluated on a fixed subset of the held-out rows. With
+several folds the table shows each fold and the medians. The numbers go to JSON (`--json`, default
 race-<dataset>.json); `python -m explorer.dashboard.race_report RACE.json RACE.html` draws them.
 """
 
@@ -23,7 +21,7 @@ from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table
 from explorer.console import positive_number, whole_number
-from explorer.studies.race import BAND, BANDS, Race, Verdict, final_value, judge
+from explorer.studies.race import BAND, BANDS, Race, final_value, judge
 
 DESCRIPTION = "Race: test NLL/error against training time, time to the 1%/5% bands of the best NLL, X-GPC's speed-ups"
 TARGETS = {"svgp-adam": 10.0, "svgp-natgrad": 3.0}  # issue 4: X-GPC settles this many times sooner (none set for EPGPC)
@@ -100,19 +98,16 @@ def race_tasks(races: list[tuple[str, int, str]], entrants: dict, args, *, m: in
     ]
 
 
-def time_to_quality(results: dict[str, dict], budget: float | None = None) -> Verdict:
+def time_to_quality(results: dict[str, dict], budget: float | None = None) -> dict:
     """Judge the race (`studies.race.judge`) at each of `BANDS`: adds the first/settled times per band to every
-    entrant's results; returns the verdict at the race's band (`studies.race.BAND`)."""
+    entrant's results; returns what the JSON keeps of the verdict at the race's band (`studies.race.BAND`): the
+    reference, the band's edge, the words and their caveats."""
     histories = {label: r["trace"] for label, r in results.items()}
     verdicts = {band: judge(histories, band=band, budget=budget) for band in BANDS}
     for band, verdict in verdicts.items():
         for standing in verdict.standings:
             results[standing.entrant].update({f"first_{band:g}": standing.first, f"settled_{band:g}": standing.settled})
-    return verdicts[BAND]
-
-
-def verdict_record(verdict: Verdict) -> dict:
-    """What the JSON keeps of a race's verdict: the reference, the band's edge, the words and their caveats."""
+    verdict = verdicts[BAND]
     return {
         "best_nll": verdict.best_nll,
         "band_edge": verdict.edge,
@@ -132,7 +127,7 @@ def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dic
     races = {}
     for name, race in zip(args.datasets, grid.run(tasks, args)):
         results = race["entrants"]
-        races[name] = {"n": race["n"], **verdict_record(time_to_quality(results, args.seconds)), "entrants": results}
+        races[name] = {"n": race["n"], **time_to_quality(results, args.seconds), "entrants": results}
     return races
 
 
@@ -263,8 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     folds = []
     for race in grid.run(tasks, args):
         results = race["entrants"]
-        verdict = time_to_quality(results, args.seconds)
-        folds.append({**verdict_record(verdict), "methods": results, "speedups": speedups(results, args.seconds)})
+        record = time_to_quality(results, args.seconds)
+        folds.append({**record, "methods": results, "speedups": speedups(results, args.seconds)})
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
     args.json = args.json or f"race-{Path(args.dataset).stem if P.is_file(args.dataset) else args.dataset}.json"
     finish(args, f"race ({args.dataset}{variant})", markdown(folds, args), {"folds": folds, "bands": list(BANDS)})

@@ -52,37 +52,21 @@ class RaceRun:
     and runs it, a step at a time (in the dashboard's worker, or a Dask worker: `explorer.dashboard.cluster`); the
     tab reads the run's `mirror()`. For the Train tab's uploaded data the run holds those data (they travel with it)."""
 
-    def __init__(
-        self,
-        model,
-        methods: list[str],
-        budget: float,
-        lengthscale_sqrt_d: bool = False,
-        dataset=None,
-        classes=2,
-        settings=None,
-    ):
+    def __init__(self, model, methods: list[str], budget: float, lengthscale_sqrt_d=False, classes=2, settings=None):
         """`lengthscale_sqrt_d`: every racer starts from ℓ = √d (d features), as `bench race` and the paper's
-        harness do, instead of the Train tab's initial ℓ. `dataset`: a data set name to race on instead of the Train
-        tab's data (None). `settings`: data settings to race with instead of the Train tab's, e.g. a generated set's
-        dataset, n_points and noise (`SCALE_SETTINGS`). `classes`: K of the data, whose chance level log K the
-        verdict's band is measured from."""
+        harness do, instead of the Train tab's initial ℓ. `settings`: data settings to race with instead of the Train
+        tab's data (None), e.g. a named data set ({"dataset": "a9a"}) or a generated set's dataset, n_points and noise
+        (`SCALE_SETTINGS`). `classes`: K of the data, whose chance level log K the verdict's band is measured from."""
         self.methods, self.budget, self.classes = list(methods), float(budget), int(classes)
-        self.config = {name: getattr(model, name) for name in CONFIGURATION if name != "method"}
-        self.data_dir = model.data_dir
-        self.custom = None
-        if settings is not None:
-            self.config.update(settings)
-            dataset = self.config["dataset"]
-        if dataset is not None:
-            self.config["dataset"] = dataset
-        elif model.dataset == "custom":
+        config = {name: getattr(model, name) for name in CONFIGURATION if name != "method"}
+        self.config, self.data_dir, self.custom = {**config, **(settings or {})}, model.data_dir, None
+        if settings is None and model.dataset == "custom":
             self.custom = (
                 np.vstack([model.X_train, model.X_test]),
                 np.concatenate([model.y_train, model.y_test]),
                 list(model.feature_names),
             )
-        self.features = model.X_train.shape[1] if dataset is None else None  # read in the worker otherwise
+        self.features = model.X_train.shape[1] if settings is None else None  # read in the worker otherwise
         self.lengthscale_sqrt_d = lengthscale_sqrt_d
         self.models: dict = {}
         # per racer, its history's `COLUMNS` so far (lists of floats, an entry per evaluation)
@@ -217,10 +201,10 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
     def new_run(self, model, projection=None) -> RaceRun:
         """A race configured from the widgets and the model's configuration (call under the gate; a race draws no
         plane, so `projection` is not used)."""
-        settings = SCALE_SETTINGS if self.dataset.value == SCALE_RACE else None
-        dataset = None if self.dataset.value in (TRAIN_DATA, SCALE_RACE) else self.dataset.value
-        named = settings["dataset"] if settings else dataset  # K: a built-in set's, or 2 (the paper's sets are binary)
-        K = len(model.classes) if named is None else datasets.BUILTIN_CLASSES.get(named, 2)
+        choice = self.dataset.value
+        settings = SCALE_SETTINGS if choice == SCALE_RACE else None if choice == TRAIN_DATA else {"dataset": choice}
+        # K: a built-in set's, or 2 (the paper's sets are binary)
+        K = len(model.classes) if settings is None else datasets.BUILTIN_CLASSES.get(settings["dataset"], 2)
         chosen = [m for m in self.sources if m in self.methods.value]  # in the registry's order
         racing, left_out = supporting(chosen, K)
         why = "; ".join(f"{NAMES.get(m, m)}: {reason}" for m, reason in left_out.items())
@@ -230,15 +214,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
             raise datasets.DataError(
                 f"None of the chosen methods takes data of {K} classes: {why}. Choose one that does."
             )
-        self.run = RaceRun(
-            model,
-            racing,
-            self.budget.value,
-            lengthscale_sqrt_d=self.sqrt_d.value,
-            dataset=dataset,
-            classes=K,
-            settings=settings,
-        )
+        self.run = RaceRun(model, racing, self.budget.value, self.sqrt_d.value, classes=K, settings=settings)
         self._consumed = {m: 0 for m in self.run.methods}
         self.histories = {m: {name: np.zeros(0) for name in COLUMNS} for m in self.run.methods}
         for source in (*self.sources.values(), *self.tails.values()):
@@ -322,7 +298,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         if fitted is not None:
             self.nll.y_range.update(start=fitted[0], end=fitted[1])
             shown = {m: {k: h[k][h["seconds"] > 0] for k in COLUMNS} for m, h in self.histories.items()}
-            words = clipped_words(shown, fitted[1], verdict, lead="Test NLL above the axis: ")
+            words = clipped_words(shown, fitted[1], verdict)
             self.clipped.object = f"*{words}*" if words else ""
 
     def __panel__(self):

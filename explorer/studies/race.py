@@ -1,42 +1,23 @@
 """The race (paper Fig. 2): every entrant trains on the same data for the same training time, and the verdict says who
 came within the band of the best test NLL first and stayed there. `bench race`, the dashboard's Race tab and the race
-report all run and judge races here; this module is the one definition of the band and of "settled".
+report all run and judge races here; this module is the one definition of the band and of "settled" (README, "Race";
+DESIGN §6).
 
-**The band.** A prediction of ½ for every point scores a test NLL of log 2 (a coin flip); a method that predicts better
-gains log 2 − NLL nats per test point. The reference is the best *final* NLL of all entrants (a method's final NLL is
-the median of its last five evaluations, robust to one noisy evaluation). An evaluation is *within the band* when it
-has gained at least (1 − band) of the reference's gain:
+**The band.** Predicting 1/K for every point scores a test NLL of log K, chance (a coin flip, log 2, for two
+classes). The reference is the best *final* NLL (`final_value`) of the entrants that did not diverge; an evaluation is
+*within the band* when it has gained at least (1 − band) of the reference's gain over chance (`band_edge`):
 
-    NLL ≤ best + band · (log 2 − best)            (band = 1%: within 1% of the best gain over a coin flip)
+    NLL ≤ best + band · (log K − best)            (band = 1%: within 1% of the best gain over chance)
 
-For K classes the chance level is a prediction of 1/K for every point, a test NLL of log K (`judge(..., classes=K)`);
-log 2 above is its K = 2.
-
-On the paper's large sets (best ≈ 0.33 on a9a) this is 1% of the NLL give or take a tenth (0.0036 against 0.0033);
-near 0 it stays a sensible width (best 0.022: 0.0067, not the 0.0002 of "1% of the NLL", narrower than one noisy
-evaluation).
-
-**First and settled.** An entrant *reached* the band at the training time of its first evaluation inside it; it
-*settled* at the training time after which every evaluation stayed inside (DESIGN §6: natural-gradient SVGP reaches
-the band fast and then drifts as its kernel moves; a method that settles is the better tool). The winner is the first
-to settle.
-
-**Diverged.** An entrant whose NLL ends above twice chance for good (`diverged_at`: its last five evaluations or more,
-NLL > 2 log K, a run that lost what it had learned, e.g. natural-gradient SVGP whose step broke down) is said to
-have diverged at the start of that stretch. It is judged apart: it does not set the band's reference, it cannot win,
-and the verdict names it before judging the others.
-
-**What a verdict can and cannot say.** A race shorter than the slowest drift cannot see it. When the best entrant
-ends with test error 0 (a separable set such as the built-in banana-like one) the NLLs near it differ only in
-confidence, which keeps growing with the kernel's variance on a set with nothing left to misclassify: the verdict
-then says so and ranks the time to test error 0 instead (`Verdict.solved`). A winner that settled in the last half
-of the race was still falling when the race ended: the verdict says the race was too short to call
-(`Verdict.conclusive`).
+An entrant *reached* the band at the training time of its first evaluation inside it and *settled* at the time after
+which every evaluation stayed inside; the first to settle wins (`Verdict.winner`). An entrant whose NLL ends above
+twice chance for good has *diverged* (`diverged_at`): it is judged apart. The verdict also says when a race was too
+short to call (`Verdict.conclusive`) and when the best entrant left nothing to misclassify (`Verdict.solved`).
 
     race = Race({"xgpc": lambda: make_trainer("xgpc"), "svgp-natgrad": lambda: make_trainer("svgp-natgrad")}, 8.0)
     for progress in race.run():          # one slice of training per step: a tab draws the traces as they grow
         ...
-    print(race.verdict().words())
+    print(race.result().verdict.words())
 """
 
 from __future__ import annotations
@@ -455,11 +436,7 @@ class Race:
             for name, trainer in self.trainers.items()
         }
 
-    def verdict(self) -> Verdict:
-        """`judge` on the histories so far."""
-        return self.result().verdict
-
     def result(self) -> RaceResult:
-        """Each entrant's history and the verdict, as they stand."""
+        """Each entrant's history and the verdict (`judge`), as they stand."""
         histories = self.histories()
         return RaceResult(histories, judge(histories, band=self.band, budget=self.budget, finished=self.finished))

@@ -181,7 +181,7 @@ def test_bench_tab_and_report_give_the_same_verdict_from_the_same_traces(tmp_pat
     tab.dataset.value = TRAIN_DATA
     tab.budget.value = 8.0
     tab.new_run(Model(dataset="moons", n_points=60, n_inducing=5, batch_size=10))
-    tab.render({"new": traces, "finished": True, "seconds": {name: 8.0 for name in traces}}, running=False)
+    tab.render({"traces": traces, "finished": True, "seconds": {name: 8.0 for name in traces}}, running=False)
     assert tab.verdict.object == expected.words()
     settled = {s.entrant: s.settled for s in expected.standings}
     assert f"| {settled['svgp-natgrad']:.3g} s |" in tab.table.object
@@ -422,12 +422,11 @@ def test_the_tab_draws_a_diverged_run_dashed_keeps_the_nll_axis_to_the_others_an
     tab.budget.value = 8.0
     tab.new_run(Model(dataset="moons", n_points=60, n_inducing=5, batch_size=10))
     half = {name: {k: v[:9] for k, v in h.items()} for name, h in race.items()}  # to 5.7 s: diverged for 3 only
-    tab.render({"new": half, "finished": False, "seconds": {name: 5.7 for name in race}}, running=True)
+    tab.render({"traces": half, "finished": False, "seconds": {name: 5.7 for name in race}}, running=True)
     assert tab.diverged == {} and len(tab.sources["svgp-natgrad"].data["seconds"]) == 9
     assert tab.nll.y_range.end == pytest.approx(2 * LOG2 * 1.05)  # the spike so far runs above, capped at 2 log 2
     assert tab.clipped.object == "*Test NLL above the axis: SVGP (natural gradients) at 3 evaluations (up to 14.2).*"
-    rest = {name: {k: v[9:] for k, v in h.items()} for name, h in race.items()}
-    tab.render({"new": rest, "finished": True, "seconds": {name: 8.0 for name in race}}, running=False)
+    tab.render({"traces": race, "finished": True, "seconds": {name: 8.0 for name in race}}, running=False)
     assert tab.diverged == {"svgp-natgrad": 5.1}
     head, tail = tab.sources["svgp-natgrad"].data, tab.tails["svgp-natgrad"].data
     assert list(head["seconds"]) == [0.0, 1.0, 2.0, 3.0, 4.0, 4.5] and list(tail["seconds"])[:2] == [4.5, 5.1]

@@ -1,8 +1,6 @@
-"""Race tab: every registered method (X-GPC, the SVGP baselines, EPGPC) on the same data, inducing points, minibatch
-size and seed, advanced in fair slices of training time (evaluation time is not counted) by the headless race of
-`explorer.studies.race`, which `bench race` runs too (`CLAIM`: the default race and what it measured). Test NLL and
-error against training time, overlaid (a racer that diverged drawn dashed from there: `views.race.nll_axis`,
-`clipped_words`); the verdict in words and a table, both from the study's one judge (`studies.race.judge`).
+"""Race tab: every registered method on the same data, inducing points, minibatch size and seed, raced in fair slices
+of training time by `explorer.studies.race` as `bench race` races them (`CLAIM`: the default race and what it
+measured); the curves (axes fitted by `views.race`), the verdict in words and its table, from the study's one judge.
 """
 
 from __future__ import annotations
@@ -164,8 +162,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         self.left_out = pn.pane.Markdown("", visible=False, sizing_mode="stretch_width")
         self.table = pn.pane.Markdown("", sizing_mode="stretch_width")
         self.run: RaceRun | None = None
-        self._consumed: dict[str, int] = {}
-        self.histories: dict[str, dict] = {}
+        self.histories: dict[str, dict] = {}  # per racer, its trace as last drawn (`COLUMNS`: arrays (k,))
         axis = dict(height=320, x_axis_type="log", x_axis_label="training time (s, log scale; evaluation excluded)")
         self.nll = live_figure(x=(0.01, 10.0), title="test negative log-likelihood", **axis)
         self.error = live_figure(title="test error", **axis)
@@ -215,7 +212,6 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
                 f"None of the chosen methods takes data of {K} classes: {why}. Choose one that does."
             )
         self.run = RaceRun(model, racing, self.budget.value, self.sqrt_d.value, classes=K, settings=settings)
-        self._consumed = {m: 0 for m in self.run.methods}
         self.histories = {m: {name: np.zeros(0) for name in COLUMNS} for m in self.run.methods}
         for source in (*self.sources.values(), *self.tails.values()):
             source.data = {name: [] for name in COLUMNS}
@@ -225,24 +221,20 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         return self.run
 
     def collect(self, tick: Tick | None = None) -> dict | None:
-        """New rows of each racer's trace since the last call, the racers' training seconds and whether the race
+        """Each racer's trace so far (`COLUMNS`: arrays (k,)), the racers' training seconds and whether the race
         finished, from what the run mirrors (`RaceRun.mirror`; call under the gate)."""
         if self.run is None:
             return None
-        new = {}
-        for method, trace in self.run.traces.items():
-            start, self._consumed[method] = self._consumed[method], len(trace["seconds"])
-            new[method] = {name: np.array(trace[name][start : self._consumed[method]], dtype=float) for name in COLUMNS}
-        return {"new": new, "finished": self.run.finished, "seconds": dict(self.run.trained)}
+        traces = {m: {name: np.array(t[name], dtype=float) for name in COLUMNS} for m, t in self.run.traces.items()}
+        return {"traces": traces, "finished": self.run.finished, "seconds": dict(self.run.trained)}
 
     def render(self, update: dict | None, running: bool) -> None:
         if update is None:
             return
-        streamed = {}
-        for method, data in update["new"].items():
-            if len(data["seconds"]):
-                self.histories[method] = {k: np.concatenate([self.histories[method][k], data[k]]) for k in COLUMNS}
-                streamed[method] = data
+        drawn = {m: len(h["seconds"]) for m, h in self.histories.items()}
+        self.histories = update["traces"]
+        new = {m: {k: h[k][drawn[m] :] for k in COLUMNS} for m, h in self.histories.items()}
+        streamed = {m: rows for m, rows in new.items() if len(rows["seconds"])}
         done = ", ".join(f"{NAMES.get(m, m)} {s:.1f} s" for m, s in update["seconds"].items())
         finished = update["finished"]
         state = "finished" if finished else ("running" if running else "stopped")

@@ -16,9 +16,8 @@ with the exact sampler of its own model, per class:
   points: the joint q(λ, n) (`full`) and the paper's factorised q(λ)q(n) (`factorised`, labelled `FACTORISED_LABEL`),
   whose latent means sit above the sampler's where the joint family's land on them (`mean_offset`).
 
-Each step of the generator is short (≈ `STEP_SECONDS` of fitting or sampling), so a tab stays responsive and can
-stop it between two steps; what it yields says how far it got (stage, share of the sweeps, sweeps per second, time
-left, R̂ and ESS so far). All randomness comes from one seed, by the seed policy of a run (`streams`, `run.streams`).
+Each step of the generator is short (≈ `STEP_SECONDS`), so a tab stays responsive and can stop it between two steps
+(`Progress`: how far it got). All randomness comes from one seed, by the seed policy of a run (`streams`).
 """
 
 from __future__ import annotations

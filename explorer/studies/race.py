@@ -59,23 +59,17 @@ DIVERGED_FACTOR = 2.0  # an NLL above this many times chance (log K) is worse th
 DIVERGED_EVALUATIONS = 5  # evaluations in a row, to the end, that make a divergence (fewer: a spike)
 
 
-def diverged_at(
-    seconds: np.ndarray,
-    nll: np.ndarray,
-    chance: float = COIN_FLIP_NLL,
-    factor: float = DIVERGED_FACTOR,
-    evaluations: int = DIVERGED_EVALUATIONS,
-) -> float:
+def diverged_at(seconds: np.ndarray, nll: np.ndarray, chance: float = COIN_FLIP_NLL) -> float:
     """When an entrant diverged, or inf: the training time of the first evaluation of the stretch at the end of its
-    trace (seconds, nll: arrays (k,)) in which every test NLL is above `factor` · `chance` (default 2 · log 2; a NaN
-    or inf NLL counts as above), provided that stretch holds at least `evaluations` evaluations. Such a run is worse
-    than predicting 1/K for every point and has stayed so: its last evaluations (and so its `final_value`) say
-    nothing about the time to a good classifier. A shorter stretch (a spike) or one that ends back below is not a
-    divergence; in a race still running the reading is of the trace so far."""
+    trace (seconds, nll: arrays (k,)) in which every test NLL is above `DIVERGED_FACTOR` · `chance` (default 2 · log
+    2; a NaN or inf NLL counts as above), provided that stretch holds at least `DIVERGED_EVALUATIONS` evaluations.
+    Such a run is worse than predicting 1/K for every point and has stayed so: its last evaluations (and so its
+    `final_value`) say nothing about the time to a good classifier. A shorter stretch (a spike) or one that ends back
+    below is not a divergence; in a race still running the reading is of the trace so far."""
     seconds, nll = np.asarray(seconds, float), np.asarray(nll, float)
-    below = np.flatnonzero(nll <= factor * chance)
+    below = np.flatnonzero(nll <= DIVERGED_FACTOR * chance)
     start = below[-1] + 1 if len(below) else 0
-    return float(seconds[start]) if len(nll) - start >= evaluations else math.inf
+    return float(seconds[start]) if len(nll) - start >= DIVERGED_EVALUATIONS else math.inf
 
 
 def final_value(values: np.ndarray, last: int = 5) -> float:
@@ -429,14 +423,10 @@ class Race:
         self.finished = True
         return self.result()
 
-    def histories(self) -> dict[str, dict[str, np.ndarray]]:
-        """Each built entrant's history columns (`COLUMNS`: arrays (k,))."""
-        return {
+    def result(self) -> RaceResult:
+        """Each built entrant's history columns (`COLUMNS`: arrays (k,)) and the verdict (`judge`), as they stand."""
+        histories = {
             name: {column: trainer.history.column(column) for column in COLUMNS}
             for name, trainer in self.trainers.items()
         }
-
-    def result(self) -> RaceResult:
-        """Each entrant's history and the verdict (`judge`), as they stand."""
-        histories = self.histories()
         return RaceResult(histories, judge(histories, band=self.band, budget=self.budget, finished=self.finished))

@@ -151,18 +151,12 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
             outlined = dict(bokeh=dict(line_color="black"), matplotlib=dict(edgecolors="black"))
             style = dict(color=color, marker="diamond", size=12, logx=True, **outlined)
             markers.append(scatter([settled[method]], SECONDS, NLL, label, "Settled", **style))
+    edges = {band: band_edge(best, band) for band in bands}
+    band_line = dict(color="gray", line_width=1.5, dashed=True)
     lines = [
-        styled(
-            hv.HLine(band_edge(best, band), group="Band", label=f"{100 * band:g}% band"),
-            color="gray",
-            line_width=1.5,
-            dashed=True,
-        )
-        for band in bands
+        styled(hv.HLine(edge, group="Band", label=f"{100 * band:g}% band"), **band_line) for band, edge in edges.items()
     ]
-    y_range = nll_axis(
-        {method: r["trace"] for method, r in one["methods"].items()}, verdict, [band_edge(best, band) for band in bands]
-    )
+    y_range = nll_axis({method: r["trace"] for method, r in one["methods"].items()}, verdict, edges.values())
     nll = styled(
         hv.Overlay(nll_curves + markers + lines, group="Race", label="test_nll"),
         title=f"test NLL (best {best:.4f})",

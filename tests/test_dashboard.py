@@ -25,7 +25,7 @@ from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_and_sample
 from explorer.dashboard.mcmc import stick_model
-from explorer.dashboard.race import TRAIN_DATA, seconds_left
+from explorer.dashboard.race import TRAIN_DATA
 from explorer.dashboard.race_report import race_report_from_json
 from explorer.dashboard.snapshot import Publisher
 from explorer.dashboard.surface import FrozenPrediction
@@ -537,7 +537,6 @@ def test_race_table_in_words():
     assert (
         "| not yet | not yet |" in Verdict(0.3, 0.01, 0.3039, 8.0, False, (row("xgpc", np.inf, np.inf, 0.5),)).table()
     )
-    assert seconds_left(8.0, {"xgpc": 3.0, "svgp-adam": 9.0}) == 5.0
 
 
 def test_every_tab_displays_itself_as_a_panel_view(dash):

@@ -422,7 +422,8 @@ def test_the_tab_draws_a_diverged_run_dashed_keeps_the_nll_axis_to_the_others_an
     tab.budget.value = 8.0
     tab.new_run(Model(dataset="moons", n_points=60, n_inducing=5, batch_size=10))
     half = {name: {k: v[:9] for k, v in h.items()} for name, h in race.items()}  # to 5.7 s: diverged for 3 only
-    tab.render({"traces": half, "finished": False, "seconds": {name: 5.7 for name in race}}, running=True)
+    tab.render({"traces": half, "finished": False, "seconds": {"xgpc": 5.7, "svgp-natgrad": 9.0}}, running=True)
+    assert "about 10 s of training left" in tab.status.value  # 8 − 5.7 (X-GPC), none (SVGP: past 8), 8 (EPGPC: unbuilt)
     assert tab.diverged == {} and len(tab.sources["svgp-natgrad"].data["seconds"]) == 9
     assert tab.nll.y_range.end == pytest.approx(2 * LOG2 * 1.05)  # the spike so far runs above, capped at 2 log 2
     assert tab.clipped.object == "*Test NLL above the axis: SVGP (natural gradients) at 3 evaluations (up to 14.2).*"

@@ -80,13 +80,14 @@ def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], setti
     return {"n": len(P.shared_dataset(name, settings["protocol"])[1]), "entrants": results}
 
 
-def race_tasks(races: list[tuple[str, int, str]], entrants: dict, args, *, m: int, nugget, batch_size: int) -> list:
-    """The grid's tasks of `races` (data set, 0-based fold, label of the fold): one `race_task` each, given what it
-    needs from the parsed arguments `args` and m, nugget, batch_size (a plain dict: it travels to the workers), its
-    cost the entrants' budget, keyed by the data set's file version."""
+def judged_races(races: list[tuple[str, int, str]], entrants: dict, args, *, m: int, nugget, batch_size: int) -> list:
+    """Run `races` (data set, 0-based fold, label of the fold) as one grid (`grid.run`: here or on a cluster, BLAS
+    pinned to args.threads), one `race_task` each, given what it needs from the parsed arguments `args` and m, nugget,
+    batch_size (a plain dict: it travels to the workers), its cost the entrants' budget, keyed by the data set's file
+    version; each race judged (`time_to_quality`): {"n", the verdict's record, "entrants": label → results}."""
     keys = ("protocol", "seed", "eval_points", "kernel", "seconds")
     settings = {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
-    return [
+    tasks = [
         grid.Task(
             (name, label),
             race_task,
@@ -95,6 +96,10 @@ def race_tasks(races: list[tuple[str, int, str]], entrants: dict, args, *, m: in
             (P.file_version(name, settings["protocol"]),),
         )
         for name, fold, label in races
+    ]
+    return [
+        {"n": race["n"], **time_to_quality(race["entrants"], args.seconds), "entrants": race["entrants"]}
+        for race in grid.run(tasks, args)
     ]
 
 
@@ -119,16 +124,11 @@ def time_to_quality(results: dict[str, dict], budget: float | None = None) -> di
 
 def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dict]]) -> dict:
     """Race the entrants of `table` (short name → (label, method, options)) named in args.entrants, args.seconds each,
-    on fold args.fold of every data set in args.datasets, one task of the grid per data set (`grid.run`: here or on
-    a cluster, BLAS pinned to args.threads): data set → {"n", "best_nll", "entrants": label → results}."""
+    on fold args.fold of every data set in args.datasets, one task of the grid per data set (`judged_races`): data
+    set → {"n", "best_nll", "entrants": label → results}."""
     entrants = {label: (method, options) for short, (label, method, options) in table.items() if short in args.entrants}
     folds = [(name, args.fold - 1, f"fold {args.fold}") for name in args.datasets]
-    tasks = race_tasks(folds, entrants, args, m=100, nugget=None, batch_size=100)
-    races = {}
-    for name, race in zip(args.datasets, grid.run(tasks, args)):
-        results = race["entrants"]
-        races[name] = {"n": race["n"], **time_to_quality(results, args.seconds), "entrants": results}
-    return races
+    return dict(zip(args.datasets, judged_races(folds, entrants, args, m=100, nugget=None, batch_size=100)))
 
 
 def entrants_markdown(races: dict[str, dict], args, columns: dict, note: str) -> str:
@@ -254,12 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     options = P.parse_options(args.option)
     entrants = {method: (method, options.get(method)) for method in args.methods}
     races = [(args.dataset, fold, f"fold {fold + 1}/{args.folds}") for fold in range(args.folds)]
-    tasks = race_tasks(races, entrants, args, m=args.m, nugget=args.nugget, batch_size=args.batch_size)
     folds = []
-    for race in grid.run(tasks, args):
-        results = race["entrants"]
-        record = time_to_quality(results, args.seconds)
-        folds.append({**record, "methods": results, "speedups": speedups(results, args.seconds)})
+    for race in judged_races(races, entrants, args, m=args.m, nugget=args.nugget, batch_size=args.batch_size):
+        results = race.pop("entrants")
+        folds.append({**race, "methods": results, "speedups": speedups(results, args.seconds)})
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
     args.json = args.json or f"race-{Path(args.dataset).stem if P.is_file(args.dataset) else args.dataset}.json"
     finish(args, f"race ({args.dataset}{variant})", markdown(folds, args), {"folds": folds, "bands": list(BANDS)})

@@ -120,11 +120,6 @@ def supporting(chosen: list[str], K: int) -> tuple[list[str], dict[str, str]]:
     return kept, left_out
 
 
-def seconds_left(budget: float, trained: dict[str, float]) -> float:
-    """Training time still to run, summed over the racers (each trains `budget` seconds; evaluation comes on top)."""
-    return float(sum(max(0.0, budget - seconds) for seconds in trained.values()))
-
-
 class RaceTab(StudyTab, pn.viewable.Viewer):
     """Controls, curves and table of the race (shows itself in a notebook); the dashboard runs `RaceRun.chunks()` in
     its worker, or on the Dask cluster when the server names one."""
@@ -240,7 +235,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         state = "finished" if finished else ("running" if running else "stopped")
         text = f"Race {state}: training time so far {done or '—'} (budget {self.run.budget:g} s each)"
         if not finished:
-            left = seconds_left(self.run.budget, {m: update["seconds"].get(m, 0.0) for m in self.run.methods})
+            left = sum(max(0.0, self.run.budget - update["seconds"].get(m, 0.0)) for m in self.run.methods)
             text += f"; about {left:.0f} s of training left (evaluations add a little)"
         self.status.value = text + "."
         verdict = judge(self.histories, budget=self.run.budget, finished=finished, classes=self.run.classes)

@@ -251,12 +251,10 @@ def comparison(
     diagnostics = yield from _sampled(sampler, diagnostics_share)
     mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
     results = {}
-    labels = {"factorised": FACTORISED_LABEL}
     for name, model in models.items():
         yield _sampling_progress(sampler, diagnostics, COMPARING)
-        results[name] = compare_with_mcmc(
-            model, sampler, X_test, y_test, label=labels.get(name), subsampled_from=subsampled_from
-        )
+        label = FACTORISED_LABEL if name == "factorised" else None
+        results[name] = compare_with_mcmc(model, sampler, X_test, y_test, label=label, subsampled_from=subsampled_from)
         results[name].cost = {**cost[name], **mcmc_cost}
     return ComparisonRun(
         results["full"],

@@ -74,8 +74,7 @@ def clipped_words(histories: dict, top: float, verdict: Verdict) -> str:
         if not above.any():
             continue
         name = NAMES.get(entrant, entrant)
-        finite = nll[np.isfinite(nll)]
-        highest = float(finite.max()) if len(finite) and np.isfinite(nll).all() else math.inf
+        highest = float(nll.max()) if np.isfinite(nll).all() else math.inf
         if math.isfinite(diverged.get(entrant, math.inf)):
             parts.append(f"{name} from {diverged[entrant]:.2g} s (diverged; NLL up to {highest:.3g})")
         else:
@@ -98,11 +97,10 @@ def race_fold(race: dict, fold: int = 1) -> dict:
     return folds[fold - 1]
 
 
-def judged(race: dict, band: float = 0.01, fold: int = 1, budget: float | None = None) -> Verdict:
-    """The verdict (`explorer.studies.race.judge`) on the traces of fold `fold` of a race JSON at `band`, for a race
-    of `budget` training seconds per method (None: not said)."""
-    one = race_fold(race, fold)
-    return judge({method: r["trace"] for method, r in one["methods"].items()}, band=band, budget=budget)
+def judged(fold: dict, band: float = 0.01, budget: float | None = None) -> Verdict:
+    """The verdict (`explorer.studies.race.judge`) on the traces of one fold of a race JSON (`race_fold`) at `band`,
+    for a race of `budget` training seconds per method (None: not said)."""
+    return judge({method: r["trace"] for method, r in fold["methods"].items()}, band=band, budget=budget)
 
 
 def settle_points(race: dict, band: float = 0.01, fold: int = 1) -> dict[str, tuple[float, float]]:

@@ -407,10 +407,7 @@ class Race:
         for name, build in self.entrants.items():
             self.trainers[name] = build()
             yield Progress(name, [], self.trained())
-        while True:
-            behind = [name for name, trainer in self.trainers.items() if trainer.seconds < self.budget]
-            if not behind:
-                break
+        while behind := [name for name, trainer in self.trainers.items() if trainer.seconds < self.budget]:
             name = min(behind, key=lambda n: self.trainers[n].seconds)
             trainer = self.trainers[name]
             before = trainer.history.total

@@ -65,28 +65,12 @@ FIT_PARAMETERS = {
 """The estimator's own parameters (how a fit stops and what it holds out): default and constraints."""
 
 
-def _constraint(setting: settings.Setting) -> list:
-    """scikit-learn's parameter constraint of a declared setting: its type, bounds (closed ends as declared),
-    choices and accepted objects, checked and said by the declaration (`_Declared`)."""
-    if setting.kind == "bool":
-        allowed = [_DeclaredOptions(setting, bool, {True, False})]
-    elif setting.kind == "choice":
-        allowed = [_DeclaredOptions(setting, str, set(setting.choices))]
-    else:
-        low_in = setting.inclusive[0] or setting.low is None
-        high_in = setting.inclusive[1] and setting.high is not None
-        closed = {(True, True): "both", (True, False): "left", (False, True): "right", (False, False): "neither"}
-        kind = numbers.Integral if setting.kind == "int" else numbers.Real
-        allowed = [_DeclaredInterval(setting, kind, setting.low, setting.high, closed=closed[low_in, high_in])]
-    return allowed + ([None] if setting.allow_none else [])
-
-
-class _Declared:
+class _Declared(Options):
     """A scikit-learn constraint checked and said by a setting's declaration (`Setting.check`,
     `Setting.requirement`): the same rule and words as the Model, links and benchmark flags (a bool is no number)."""
 
-    def __init__(self, setting: settings.Setting, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, setting: settings.Setting):
+        super().__init__(object, set())
         self.setting = setting
 
     def is_satisfied_by(self, val) -> bool:
@@ -94,18 +78,10 @@ class _Declared:
             self.setting.check(val)
         except ValueError:
             return False
-        return val is not None
+        return True
 
     def __str__(self) -> str:
         return self.setting.requirement()
-
-
-class _DeclaredInterval(_Declared, Interval):
-    """A numeric setting's declared bounds, as scikit-learn's `Interval`."""
-
-
-class _DeclaredOptions(_Declared, Options):
-    """A switch's or a choice's declared values (and accepted objects), as scikit-learn's `Options`."""
 
 
 def checked_options(options: dict | None) -> dict:
@@ -222,8 +198,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        **{name: _constraint(settings.SETTINGS[name]) for name in PARAMETER_SETTINGS},
-        "kernel": _constraint(settings.SETTINGS["kernel"]) + [None],  # None: RBF, as before the declarations
+        **{name: [_Declared(settings.SETTINGS[name])] for name in PARAMETER_SETTINGS},
+        "kernel": [_Declared(settings.SETTINGS["kernel"]), None],  # None: RBF, as before the declarations
         **{name: constraints for name, (_, constraints) in FIT_PARAMETERS.items()},
     }
 

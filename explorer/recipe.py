@@ -10,7 +10,7 @@ MCMC comparison, `bench bound`) builds its engine with `full_batch_engine` and r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -22,10 +22,10 @@ from explorer.sources import ArraySource, DataSource
 from explorer.training import Trainer
 
 
-@dataclass
-class Run:
-    """A started run: its training rows as given (`source`: an `ArraySource` of the caller's arrays, or the caller's
-    source; held once), the scaler of its inputs (None: inputs used as given), the engine and its `Trainer`."""
+class Started(NamedTuple):
+    """The parts `start_run` builds, which a `run.Run` holds: the training rows as given (`source`: an `ArraySource`
+    of the caller's arrays, or the caller's source; held once), the scaler of its inputs (None: inputs used as
+    given), the engine and its `Trainer`."""
 
     source: DataSource
     scaler: Standardizer | None
@@ -54,7 +54,7 @@ def start_run(
     options: dict | None = None,
     no_improvement=None,
     n_classes: int | None = None,
-) -> Run:
+) -> Started:
     """Hold the training rows X_train (n, d), y_train (n,) class indices 0…K−1 as a source (`sources.as_source`,
     checked once; `n_classes` K when the model has classes the rows do not hold yet), fit the scaler on them and
     read them standardised through it (`scaling.training_rows`, the one place; X_eval (n_eval, d) is standardised as
@@ -83,7 +83,7 @@ def start_run(
         rng=evaluation_rng,
         no_improvement=no_improvement,
     )
-    return Run(source, scaler, engine, trainer)
+    return Started(source, scaler, engine, trainer)
 
 
 def full_batch_engine(

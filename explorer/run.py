@@ -31,10 +31,7 @@ from explorer.training import Trainer
 from explorer.validation import DataError, show
 
 RUN_FORMAT = "xgpc-explorer-run/5"
-"""The run file's format. Older files still load: version 2 (written before the advanced settings existed) and
-version 3 (before the SVGP's `link`) ran with what are now the missing settings' defaults, and both stored labels
-as ±1, which `read` turns into the class indices 0, 1 runs hold now; versions 3 and 4 also stored the retired
-settings (`RETIRED_SETTINGS`), and load when each is at its value that meant "off"."""
+"""The run file's format; the older ones that still load: README "Run files" (versions 2 and 3 stored ±1 labels)."""
 READABLE_FORMATS = ("xgpc-explorer-run/2", "xgpc-explorer-run/3", "xgpc-explorer-run/4", RUN_FORMAT)
 RETIRED_SETTINGS = {
     "hyper_warmup": 0,
@@ -50,16 +47,13 @@ RETIRED_SETTINGS = {
     "batch_rho": "schedule",
     "overrelax": None,
 }
-"""The X-GPC options that run files of versions 3 and 4 store and that left the product (measured and not adopted:
-README "Choices", BENCHMARKS.md; their code is at commit 9976c39, `explorer/bench/xgpc_variants.py`), with the value
-that turned each off. `init_rows` only sized `init_sweeps`, so any value of it means "off" with no sweeps."""
+"""The X-GPC options that run files of versions 3 and 4 store and that left the product (README "Choices"), with the
+value that turned each off. `init_rows` only sized `init_sweeps`, so any value of it means "off" with no sweeps."""
 _SIGNED_LABELS = ("y_train", "y_test", "custom/y")
-ELBO_POINTS = 1000
-"""Most training rows of the history's ELBO column (a fixed random subset drawn from the evaluation stream; the
-estimate (n/s)Σ_{i∈subset}(…) − KL): on all 4,500 training rows the ELBO was 3/4 of an evaluation's cost and the
-evaluations 21–30% of a default five-class fit; on 1,000 rows 15% (BENCHMARKS.md "multiclass at the product's
-m = 100"). Early stopping reads the validation NLL only."""
 """The label arrays a version 2 or 3 file stores as ±1."""
+ELBO_POINTS = 1000
+"""Most training rows of the history's ELBO column, a fixed random subset drawn from the evaluation stream (the
+estimate (n/s)Σ_{i∈subset}(…) − KL; why 1,000: BENCHMARKS.md "The ELBO column on at most 1,000 training rows")."""
 
 
 class RunFileError(ValueError):
@@ -116,11 +110,9 @@ def start_kernel(config: dict, d: int) -> Kernel:
 
 
 def default_lengthscale(d: int) -> float:
-    """ℓ₀ = √(d/2) on d standardised features, the initial lengthscale when none is given. Two standardised points
-    are about √(2d) apart, so ℓ₀ puts a typical pair at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension —
-    what ℓ = 1 gives in two dimensions (so the 2-D teaching sets start where they always did), while ℓ = 1 at d = 180
-    gives e^(−180): white noise, with no gradient for kernel learning to start from (BENCHMARKS, "Defaults at any
-    dimension")."""
+    """ℓ₀ = √(d/2) on d standardised features, the initial lengthscale when none is given: two standardised points
+    are about √(2d) apart, so a typical pair is at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension
+    (BENCHMARKS, "Defaults at any dimension")."""
     return math.sqrt(d / 2)
 
 
@@ -192,7 +184,7 @@ class Run:
         X_monitor, y_monitor = (
             X_test.batch(monitor) if isinstance(X_test, DataSource) else (X_test[monitor], y_test[monitor])
         )
-        started = recipe.start_run(
+        self.source, self.scaler, self.engine, self.trainer = recipe.start_run(
             config["method"],
             X_train,
             y_train,
@@ -215,9 +207,7 @@ class Run:
             no_improvement=no_improvement,
             n_classes=None if classes is None else len(classes),
         )
-        self.source = started.source
         self.X_test, self.y_test = X_test, y_test
-        self.scaler, self.engine, self.trainer = started.scaler, started.engine, started.trainer
         self.classes = np.arange(self.engine.n_classes) if classes is None else np.asarray(classes)
 
     def standardised(self, X, name: str = "X"):

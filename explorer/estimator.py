@@ -1,11 +1,5 @@
-"""`XGPClassifier`: X-GPC as a scikit-learn estimator (two classes: the paper's logit model; three or more: by default
-the stick-breaking Pólya-Gamma model, `xgpc_stickbreaking`, or the augmented logistic-softmax, `xgpc_multiclass`;
-passes `check_estimator` with its multi-class checks).
-
-Inputs are standardised with the training statistics; inducing points are chosen by k-means++ on them and fixed;
-training is the shared loop (`explorer.training.Trainer`) until scikit-learn-style early stopping on a held-out
-share of the rows (or a chosen convergence rule) fires, or `max_iter`.
-"""
+"""`XGPClassifier`: X-GPC as a scikit-learn estimator, a face over a headless `explorer.run.Run` (passes
+`check_estimator` with its multi-class checks)."""
 
 from __future__ import annotations
 
@@ -130,26 +124,17 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     """Pólya-Gamma augmented sparse variational GP classifier (X-GPC; Wenzel et al., AAAI 2019), or another method
         of `explorer.methods` (`method`).
 
-        Its parameters are the run settings a user of a GP classifier chooses (method, kernel, inducing points,
-        minibatch size, step-size rule, kernel learning), how a fit stops and its seed; every further run setting
-        (`explorer.settings.SETTINGS`, but the data group, whose roles `fit`'s X and y, `validation_fraction` and
-        `random_state` play) is reachable by name in the one `options` mapping, checked by the same declarations as
-        the `Model`'s, the dashboard's and the benchmarks' (`checked_options`). `kernel` also takes an
-        `explorer.kernels.Kernel` object (its own initial parameters, in standardised units; copied, never changed: the
-        learned kernel is `kernel_`), and `step_size` a rule object from `explorer.schedules` (copied, never advanced
-        itself). Labels may be any K ≥ 2 distinct values (strings or numbers, in any order: `classes_` sorts them).
+        Its parameters are what a user of a GP classifier chooses, how a fit stops and its seed; every further run
+        setting (but the data group's) is reachable by name in the one `options` mapping, checked by the same
+        declarations as every face (`checked_options`; README "Use it from Python" says how a `Kernel` or step-size
+        rule object, labels and stopping behave). Labels may be any K ≥ 2 distinct values (`classes_` sorts them).
         Two classes fit the paper's logit model; three or more fit multi-class X-GPC in the family
-        `options["multiclass_family"]` (or an SVGP's softmax; EPGPC is binary: `methods.CLASS_COUNTS`). The default,
-        "stick-breaking" (`explorer.xgpc_stickbreaking`), lays the classes on a stick in the order of `classes_` (the
-        sorted labels) and fits K − 1 binary logit GPs sharing one kernel: p(classes_[0]) = σ(f_0), p(classes_[k]) =
-        σ(f_k) Π_{j<k}(1 − σ(f_j)), the last class what is left. The model is not symmetric in the classes: renaming
-        the labels so that they sort differently changes the fit, and no other order beat the sorted one
-        (BENCHMARKS.md "multiclass: stick-breaking PG family (issue 29.3b)"); to put another class first, relabel it
-        so that it sorts first. With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo"
-        is EP's log-evidence estimate (not a bound). Parameters are checked at `fit` (scikit-learn's
-        InvalidParameterError, a ValueError, naming the parameter). Feature values beyond ±1e100, in the input units
-        or after standardisation, raise DataError (a ValueError) naming the row and column
-        (`explorer.inputs.FEATURE_LIMIT`).
+        `options["multiclass_family"]` (EPGPC is binary: `methods.CLASS_COUNTS`), by default stick-breaking
+        (`explorer.xgpc_stickbreaking`): p(classes_[0]) = σ(f_0), p(classes_[k]) = σ(f_k) Π_{j<k}(1 − σ(f_j)), the
+        last class what is left, which is not symmetric in the classes (README "Choices worth knowing": relabel a
+        class so that it sorts first to put it first). Parameters are checked at `fit` (InvalidParameterError, a
+        ValueError, naming the parameter); feature values beyond ±1e100, in the input units or after
+        standardisation, raise DataError naming the row and column (`explorer.inputs.FEATURE_LIMIT`).
 
         Parameters
         ----------
@@ -313,12 +298,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self._finish()
 
     def _start(self, X, y: np.ndarray | None, classes: np.ndarray, rule: str, hold_out: bool) -> None:
-        """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)`: hold out `validation_fraction` of
-        the rows if `hold_out` (the run's stratified split); the run holds the rows trained on and reads them
-        standardised with their statistics (X within ±1e100 before and after), chooses the inducing points and builds
-        the method for the
-        class names `classes` (K,) and a Trainer with convergence `rule`. y None: X is a source holding its labels
-        (class indices of `classes`)."""
+        """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)` on the class names `classes` (K,)
+        and a Trainer with convergence `rule`, holding out `validation_fraction` of the rows (the run's stratified
+        split) if `hold_out`. y None: X is a source holding its labels (class indices of `classes`)."""
         seed = seed_from(self.random_state)
         X_fit, X_eval, y_fit, y_eval = X, X, y, y
         if hold_out and self.validation_fraction > 0:

@@ -4,13 +4,8 @@ parameters are the run's settings, generated from their declarations (`explorer.
 evaluation. UIs watch `history_length` (new rows), `iteration` and `status`. No UI imports here.
 
 Every configuration parameter except `eval_every` defines the run: changing one resets the run and `status` says so.
-A value outside a setting's declaration (`settings.Setting.check`: `True` is no number) is refused at assignment with
-a ValueError in the words of every face ("n_inducing must be a whole number from 1 to 2000, got 0"); nothing changes.
-A change that cannot be applied (e.g. a data set that is not available) is rolled back, the run stays as it was, and
-the error is raised to the caller. A step that fails (`NumericalError`; `KernelLearningError` when kernel learning
-diverged) leaves the run at its last good state; `continue_without_kernel_learning()` then trains on with the kernel
-fixed. A run whose predictions collapsed to the prior (p ≈ ½ everywhere) says so in `status`; a fit that ends (`run`
-returns, or the convergence rule fires in `step`) no better than chance says so in `status` and `chance`.
+A bad value (`settings.Setting.check`), a change that cannot be applied or a failed step changes nothing and raises,
+and `status` says what happened (README "Numerics" and "Input limits").
 """
 
 from __future__ import annotations

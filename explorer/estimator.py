@@ -41,11 +41,9 @@ PARAMETER_SETTINGS = ("method", "kernel", "n_inducing", "batch_size", "step_size
 parameters, `FIT_PARAMETERS`)."""
 OPTION_SETTINGS = tuple(name for name in RUN_SETTINGS if name not in PARAMETER_SETTINGS)
 """The further run settings, given by name in the one `options` mapping and checked by their declaration."""
-ESTIMATOR_DEFAULTS = {"eval_every": 50}
-"""Where the estimator's default differs from the declared one: it evaluates every 50 iterations (not 10), so that
-early stopping's patience of `n_iter_no_change` evaluations spans 250 iterations and a fit spends little time
-evaluating."""
-OPTION_DEFAULTS = {name: ESTIMATOR_DEFAULTS.get(name, settings.DEFAULTS[name]) for name in OPTION_SETTINGS}
+OPTION_DEFAULTS = {**{name: settings.DEFAULTS[name] for name in OPTION_SETTINGS}, "eval_every": 50}
+"""The options' defaults: the declared ones, but the estimator evaluates every 50 iterations (not 10), so that early
+stopping's patience of `n_iter_no_change` evaluations spans 250 iterations and a fit spends little time evaluating."""
 FIT_PARAMETERS = {
     "max_iter": (2000, [Interval(numbers.Integral, 0, None, closed="left")]),
     "random_state": (None, ["random_state", np.random.Generator]),

@@ -8,6 +8,10 @@ split stream, done by the face that holds the data), the inducing points (k-mean
 and the ELBO's row subset (the Trainer) — and the test rows evaluated when there are more
 than `eval_points` are a fixed subset drawn with `[seed, 7]` (`evaluation_rows`). So the same settings, data and
 seed give the same split, inducing points, minibatches and history whichever face starts the run.
+
+Beneath `Run`, the one run recipe, `start_run` (the rows as a source → the scaler → Z by k-means++ → the engine →
+its `Trainer`), which a few benchmarks call with streams of their own; and `full_batch_engine`, the engine of the
+full-batch fit to the optimum (`training.fit_to_optimum`: the MCMC comparison, `bench bound`).
 """
 
 from __future__ import annotations
@@ -20,11 +24,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from explorer import recipe, settings
+from explorer import methods, settings
 from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
+from explorer.inducing import initial_inducing
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
-from explorer.scaling import Standardizer, extended, standardised
+from explorer.scaling import Standardizer, extended, standardised, training_rows
 from explorer.scoring import test_scores
 from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 from explorer.training import Trainer
@@ -116,11 +121,103 @@ def default_lengthscale(d: int) -> float:
     return math.sqrt(d / 2)
 
 
+class Started(NamedTuple):
+    """The parts `start_run` builds, which a `run.Run` holds: the training rows as given (`source`: an `ArraySource`
+    of the caller's arrays, or the caller's source; held once), the scaler of its inputs (None: inputs used as
+    given), the engine and its `Trainer`."""
+
+    source: DataSource
+    scaler: Standardizer | None
+    engine: object
+    trainer: Trainer
+
+
+def start_run(
+    method: str,
+    X_train,
+    y_train,
+    X_eval: np.ndarray,
+    y_eval: np.ndarray,
+    kernel: Kernel,
+    *,
+    scaler: Standardizer | bool = True,
+    Z: np.ndarray | None = None,
+    n_inducing: int = 100,
+    inducing_rng: np.random.Generator | None = None,
+    engine_rng: np.random.Generator | None = None,
+    evaluation_rng: np.random.Generator | None = None,
+    batch_size: int = 100,
+    eval_every: int = 10,
+    convergence: str = "parameters",
+    elbo_points: int = 10_000,
+    options: dict | None = None,
+    no_improvement=None,
+    n_classes: int | None = None,
+) -> Started:
+    """Hold the training rows X_train (n, d), y_train (n,) class indices 0…K−1 as a source (`sources.as_source`,
+    checked once; `n_classes` K when the model has classes the rows do not hold yet), fit the scaler on them and
+    read them standardised through it (`scaling.training_rows`, the one place; X_eval (n_eval, d) is standardised as
+    an array), choose Z (m, d) by k-means++ on the standardised rows with `inducing_rng` unless Z is given
+    (standardised units), build `method` (a key of `methods.METHODS`, with builder `options`) on the standardised
+    rows with the minibatch stream `engine_rng`, and wrap it in a `Trainer` evaluating on (X_eval, y_eval);
+    `evaluation_rng` picks the Trainer's ELBO subset, `no_improvement` is the Trainer's early-stopping rule
+    (`convergence.NoImprovement`; None: its default).
+
+    X_train may be a `sources.DataSource` (y_train None), read out of core: the scaler is then fitted in one pass
+    over its chunks (`scaling.fitted_standardizer`), and Z is chosen by k-means++ on a seeded sample of its rows
+    (`inducing.initial_inducing`: all rows when n ≤ 100,000, giving the in-memory Z); k-means++ sees every row held in
+    memory, read through the view once (checked within ±1e100 after standardisation) and then dropped."""
+    source, scaler, train, X_eval = training_rows(X_train, y_train, X_eval, scaler=scaler, n_classes=n_classes)
+    if Z is None:
+        in_memory = isinstance(source, ArraySource)
+        Z = initial_inducing(train.batch(np.arange(train.n))[0] if in_memory else train, n_inducing, inducing_rng)
+    engine = methods.build(method, train, None, Z, kernel, batch_size=batch_size, rng=engine_rng, **(options or {}))
+    trainer = Trainer(
+        engine,
+        X_eval,
+        y_eval,
+        eval_every=eval_every,
+        convergence=convergence,
+        elbo_points=elbo_points,
+        rng=evaluation_rng,
+        no_improvement=no_improvement,
+    )
+    return Started(source, scaler, engine, trainer)
+
+
+def full_batch_engine(
+    method: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    Z: np.ndarray | None,
+    kernel: Kernel,
+    *,
+    rho: float = 1.0,
+    full: bool = False,
+):
+    """An engine for `training.fit_to_optimum`: full batches, constant step ρ (X-GPC with ρ = 1 is exact coordinate
+    ascent; SVGP's natural-gradient step needs a smaller one), fixed kernel. `full` is X-GPC's non-sparse mode
+    (Z None). X (n, d) standardised, y (n,) class indices 0…K−1."""
+    return methods.build(
+        method,
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=len(y),
+        rng=np.random.default_rng(0),
+        step_size="constant",
+        rho=rho,
+        learn_hyperparameters=False,
+        **({"full": True} if full else {}),
+    )
+
+
 class Run:
     """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
     engine, its `Trainer` and the history.
 
-    The face hands X here in its own units, and it goes one way, down (`recipe.start_run`: held once as a source,
+    The face hands X here in its own units, and it goes one way, down (`start_run`: held once as a source,
     standardised as read, Z by k-means++, the engine); predictions and added rows come in the face's units too.
 
     Parameters
@@ -129,7 +226,7 @@ class Run:
         Settings by name (`explorer.settings.SETTINGS`); missing ones take their defaults, each value is checked.
     X_train, y_train : (n, d), (n,)
         Training rows in input units, labels class indices 0…K−1; or X_train a `sources.DataSource` (y_train None)
-        read out of core (`recipe.start_run`: chunked standardisation, k-means++ on a seeded sample).
+        read out of core (`start_run`: chunked standardisation, k-means++ on a seeded sample).
     X_test, y_test : (n_test, d), (n_test,)
         Rows the history is evaluated on (at most `eval_points` of them, `evaluation_rows`, read into memory); or a
         `DataSource` (y_test None). `test_scores` evaluates all of them in chunks.
@@ -184,7 +281,7 @@ class Run:
         X_monitor, y_monitor = (
             X_test.batch(monitor) if isinstance(X_test, DataSource) else (X_test[monitor], y_test[monitor])
         )
-        self.source, self.scaler, self.engine, self.trainer = recipe.start_run(
+        self.source, self.scaler, self.engine, self.trainer = start_run(
             config["method"],
             X_train,
             y_train,

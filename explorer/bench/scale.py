@@ -12,7 +12,7 @@ memory, where the features are O(1) and not standardised and Z is k-means++ on a
 `--max-ram-gb` (as float64) the rows are written, chunk by chunk, to a float32 `.npy` file and its labels to an int8
 `_labels.npy` file in `--data-dir` (kept there and reused by later runs; default a temporary folder) and trained on
 out of core, as a user's file would be: an `NpySource` (memory map, checked block by block), standardised from one
-pass over its chunks and Z by k-means++ on a seeded sample of 100,000 rows (`recipe.start_run` with a source). Test
+pass over its chunks and Z by k-means++ on a seeded sample of 100,000 rows (`run.start_run` with a source). Test
 set: `--test-rows` fresh rows (default 100,000), in memory or, with `--test-on-disk`, in a float32 `.npy` pair as
 the on-disk training rows are; the test scores are computed chunk by chunk (`scoring.test_scores`, `--chunk-rows`
 a chunk). With `--workers N` or `--scheduler ADDRESS` (`bench.grid`) they are also computed as parallel tasks on
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import recipe, scoring
+from explorer import scoring
 from explorer.bench import common, grid
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import Progress, add_option_argument, parse_options
@@ -40,6 +40,7 @@ from explorer.console import non_negative_number, positive_number, whole_number
 from explorer.data.sources import open_source
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
+from explorer.run import start_run
 from explorer.scaling import ScaledSource
 from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 
@@ -211,7 +212,7 @@ def start_in_memory(n: int, args, X_holdout, y_holdout, folder: Path):
     rows = rng.choice(n, KMEANS_ROWS, replace=False) if n > KMEANS_ROWS else slice(None)
     Z = kmeans_plus_plus(np.asarray(X[rows]), args.m, rng)
     tracemalloc.start()  # what building the run allocates and keeps: the method's state (the data exist already)
-    started = recipe.start_run(
+    started = start_run(
         args.method, X, y, X_holdout, y_holdout, RBF(np.sqrt(D), 1.0, 1e-4), scaler=False, Z=Z, **run_options(args, n)
     )
     return started, {"storage": "RAM", "file_gb": float("nan"), "write_seconds": 0.0, "open_seconds": float("nan")}
@@ -219,12 +220,12 @@ def start_in_memory(n: int, args, X_holdout, y_holdout, folder: Path):
 
 def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path):
     """The run on n rows in a float32 `.npy` file, out of core: opened (checked) as an `NpySource`, standardised
-    from its chunks, Z by k-means++ on a seeded sample (`recipe.start_run` with a source)."""
+    from its chunks, Z by k-means++ on a seeded sample (`run.start_run` with a source)."""
     path, write_seconds = on_disk_set(n, args, folder)
     start = time.perf_counter()
     source = open_source(path)  # the labels in <stem>_labels.npy beside it
     tracemalloc.start()  # the chunked passes' allocations are freed: what stays is the method's state
-    started = recipe.start_run(
+    started = start_run(
         args.method,
         source,
         None,
@@ -265,7 +266,7 @@ def peak_memory_gb() -> float:
 
 
 def run_options(args, n: int) -> dict:
-    """`recipe.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
+    """`run.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
     return dict(
         engine_rng=np.random.default_rng([args.seed, n, 1]),
         evaluation_rng=np.random.default_rng([args.seed, n, 2]),

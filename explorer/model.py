@@ -35,9 +35,10 @@ COLLAPSE_TOLERANCE = 0.02
 """A run has collapsed to the prior when every evaluated p(y=1) is within this of ½ (test NLL ≈ log 2)."""
 
 
-class _Declared:
-    """A param parameter that checks a value by its setting's declaration (`settings.Setting.check`) before param's
-    own checks: one rule, in the same words, for the Model and the other faces (a bool for a number is refused)."""
+class _Declared(param.Parameter):
+    """A param parameter whose values its setting's declaration checks (`settings.Setting.check`, with the bounds
+    and choices of `settings.SETTINGS`): one rule, in the same words, for the Model and the other faces (a bool for a
+    number is refused)."""
 
     def _validate(self, val):
         if self.name is not None:  # None: the class default, checked by the declaration's own tests
@@ -45,28 +46,8 @@ class _Declared:
         super()._validate(val)
 
 
-# A declared parameter class per param type. Module attributes of their own names, as a class written out would be:
-# a Model is pickled to Dask workers, parameters and all, and pickle finds a class by its module and name.
-_DECLARED = {}
-for _type in (param.Boolean, param.ClassSelector, param.Selector, param.Integer, param.Number):
-    _name = f"_Declared{_type.__name__}"
-    _DECLARED[_type] = globals()[_name] = type(_name, (_Declared, _type), {"__module__": __name__})
-
-
-def _parameter(setting: settings.Setting) -> param.Parameter:
-    """The param parameter of a declared setting (`explorer.settings`): its type, default, bounds, choices, help;
-    values are checked by the declaration (`_Declared`)."""
-    common = dict(default=setting.default, doc=setting.help)
-    if setting.kind == "bool":
-        return _DECLARED[param.Boolean](**common)
-    if setting.kind == "choice":
-        if setting.objects:
-            return _DECLARED[param.ClassSelector](class_=(str, *setting.objects), **common)
-        return _DECLARED[param.Selector](objects=list(setting.choices or [setting.default]), **common)
-    numeric = _DECLARED[param.Integer if setting.kind == "int" else param.Number]
-    return numeric(
-        bounds=(setting.low, setting.high), inclusive_bounds=setting.inclusive, allow_None=setting.allow_none, **common
-    )
+class _DeclaredSelector(_Declared, param.Selector):
+    """A declared choice whose values param lists too (`.objects`: the methods; the data sets, found at run time)."""
 
 
 RunSettings = type(
@@ -74,7 +55,12 @@ RunSettings = type(
     (param.Parameterized,),
     {
         "__doc__": "Every declared run setting (`explorer.settings.SETTINGS`) as a param parameter.",
-        **{name: _parameter(setting) for name, setting in settings.SETTINGS.items()},
+        **{
+            name: _DeclaredSelector(objects=list(s.choices or [s.default]), default=s.default, doc=s.help)
+            if s.kind == "choice" and not s.objects
+            else _Declared(default=s.default, doc=s.help)
+            for name, s in settings.SETTINGS.items()
+        },
     },
 )
 
@@ -110,7 +96,7 @@ class Model(RunSettings):
     data_dir : str, optional
         A folder searched for the paper's data sets before the default data locations.
     **params
-        The run settings (`explorer.settings.SETTINGS`, listed with their defaults, bounds and help by
+        The run settings (`explorer.settings.SETTINGS`, with their bounds; listed with their defaults and help by
         ``Model.param``): every one is a param parameter; changing one that defines the run starts a new run.
 
     Attributes

@@ -45,22 +45,15 @@ def _serve(args: argparse.Namespace) -> int:
 def _bench(options: list[str]) -> int:
     from explorer import bench
 
-    if not options or options[0] in ("-h", "--help"):
-        print(bench_listing())
+    if not options or options[0] in ("-h", "--help"):  # the usage and the benchmarks, one line each
+        listing = "\n".join(f"  {name:12s} {text}" for name, text in sorted(bench.available().items()))
+        print(
+            f"usage: {PROG} bench NAME [options]   ({PROG} bench NAME --help for a benchmark's options)\n\n"
+            f"Each benchmark prints a table and writes it, with its numbers as JSON, into ./bench-results "
+            f"(--results DIR); --write-benchmarks-md also updates BENCHMARKS.md.\n\nbenchmarks:\n{listing}"
+        )
         return 0 if options else 2
     return bench.run(options[0], options[1:]) or 0
-
-
-def bench_listing() -> str:
-    """Usage of `bench` and the available benchmarks, one line each."""
-    from explorer import bench
-
-    listing = "\n".join(f"  {name:12s} {text}" for name, text in sorted(bench.available().items()))
-    return (
-        f"usage: {PROG} bench NAME [options]   ({PROG} bench NAME --help for a benchmark's options)\n\n"
-        f"Each benchmark prints a table and writes it, with its numbers as JSON, into ./bench-results "
-        f"(--results DIR); --write-benchmarks-md also updates BENCHMARKS.md.\n\nbenchmarks:\n{listing}"
-    )
 
 
 def parser() -> argparse.ArgumentParser:

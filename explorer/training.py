@@ -200,20 +200,17 @@ class Trainer:
             "rho": float(engine.rho),
             **engine.kernel.summary(),
         }
+        row["test_nll"] = row["test_error"] = float("nan")
         if len(self.y_eval):
             P = engine.predict_proba(self.X_eval)
-            row["test_nll"] = negative_log_likelihood(P, self.y_eval)
-            row["test_error"] = error_rate(P, self.y_eval)
-        else:
-            row["test_nll"] = row["test_error"] = float("nan")
-        previous = self.history.rows[-1]["test_nll"] if len(self.history) else None
-        if previous is not None and np.isfinite(previous) and np.isfinite(row["test_nll"]):
-            self.holdout.update(abs(row["test_nll"] - previous) / max(abs(previous), 1e-12))
-        if len(self.y_eval):
+            row["test_nll"], row["test_error"] = negative_log_likelihood(P, self.y_eval), error_rate(P, self.y_eval)
             self.no_improvement.update(row["test_nll"])
             holdout_evaluated = getattr(engine, "holdout_evaluated", None)  # an engine's brake on its kernel
             if holdout_evaluated is not None:
                 holdout_evaluated(row["test_nll"])
+        previous = self.history.rows[-1]["test_nll"] if len(self.history) else None
+        if previous is not None and np.isfinite(previous) and np.isfinite(row["test_nll"]):
+            self.holdout.update(abs(row["test_nll"] - previous) / max(abs(previous), 1e-12))
         self.history.append(row)
         end = time.perf_counter()
         self.eval_seconds += end - start

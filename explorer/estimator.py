@@ -227,10 +227,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Fit on X (n, d), y (n,) with as many classes as the method supports (`methods.CLASS_COUNTS`: any K ≥ 2
         for "xgpc" and the SVGPs, 2 for EPGPC); returns self. X may instead be a `sources.DataSource` or the path of a
-        .npy, .zarr or .parquet file (y None; `sources.open_source`), trained on out of core (`run.Run`): its labels,
-        whole numbers ≥ 0, are counted in one pass and its K distinct ones are the classes, as in memory
-        (`sources.encoded_source`: labels 1 and 2 are two classes). A fit that ends no better than chance
-        (`metrics.chance_note`) warns `NoBetterThanChanceWarning`, a scikit-learn `ConvergenceWarning`."""
+        .npy, .zarr or .parquet file (y None), trained on out of core (README "Data larger than memory"). A fit that
+        ends no better than chance (`metrics.chance_note`) warns `NoBetterThanChanceWarning`, a `ConvergenceWarning`."""
         self._validate_params()
         checked_options(self.options)
         source = training_source(X, y)
@@ -375,14 +373,10 @@ _FIT_PARAMETERS_DOC = """\
         minibatches and history as the `Model` and the benchmarks with that seed and settings (`explorer.run`'s
         seed policy).
     early_stopping : {"auto", True, False}, default "auto"
-        scikit-learn's early stopping. On, `fit` holds out `validation_fraction` of the rows (a stratified split by
-        the run's split stream), evaluates their NLL every `eval_every` iterations and stops once it has not
-        beaten its best by more than `tol` for `n_iter_no_change` consecutive evaluations
-        (`convergence.NoImprovement`), but not before kernel learning (when on) has taken ⌈1/`hyper_learning_rate`⌉
-        steps (`training.kernel_steps_to_move`); `max_iter` stays the cap and `converged_` says whether the rule
-        fired.
-        "auto" turns it on when `convergence` is None and there are at least `AUTO_EARLY_STOPPING_ROWS` (500)
-        training rows; below that, or with False, `fit` runs `max_iter` iterations on all rows.
+        scikit-learn's early stopping on the NLL of a held-out `validation_fraction` of the rows, with patience
+        `n_iter_no_change` and improvement `tol` (`convergence.NoImprovement`; README "Use it from Python"); "auto"
+        turns it on when `convergence` is None and there are at least `AUTO_EARLY_STOPPING_ROWS` (500) rows; off,
+        `fit` runs `max_iter` iterations on all rows.
     validation_fraction : float, default 0.1
         Share of the rows held out for early stopping (and for an explicit `convergence` rule, where 0 evaluates
         on the training rows); `history_`'s test_nll/test_error are on these rows. The inputs are standardised
@@ -392,11 +386,8 @@ _FIT_PARAMETERS_DOC = """\
     tol : float, default 1e-4
         The early-stopping improvement, in nats per point.
     convergence : str or None, default None
-        None (`early_stopping` decides) or one of the Trainer's rules, which replaces early stopping (with
-        early_stopping=True it is refused): "parameters" (paper's X-GPC rule; it measures ρ‖λ̂ − η‖/‖η‖, so under
-        the Robbins–Monro default it fires late and `max_iter` usually ends the fit), "holdout" (paper's hold-out
-        NLL rule; needs validation_fraction > 0 to mean what it says), "no-improvement" (the early-stopping rule)
-        or "none" (run `max_iter`).
+        None (`early_stopping` decides) or one of the Trainer's rules (`training.Trainer`), which replaces early
+        stopping (with early_stopping=True it is refused): "parameters", "holdout", "no-improvement" or "none".
 """
 _OPTIONS_DOC = """\
     options : dict or None, default None

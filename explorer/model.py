@@ -422,9 +422,8 @@ class Model(RunSettings):
         `methods.CLASS_COUNTS`), encoded by `validation.encode_labels`; or, with `classes` (K,) (the sorted distinct
         labels a reader encoded them by: `datasets.read_csv`, the dashboard's upload), class indices 0…K−1 of
         `classes`, checked, not encoded again. Validated first: on a DataError nothing changes. X may instead be
-        a `sources.DataSource` or the path of a .npy, .zarr or .parquet file (y None; `sources.open_source`), split
-        by `train_fraction` and trained on out of core: its labels, whole numbers ≥ 0, are counted in one pass and its
-        K distinct ones are the classes, as in memory (`sources.encoded_source`); `save` refuses such a run."""
+        a `sources.DataSource` or the path of a .npy, .zarr or .parquet file (y None), split by `train_fraction` and
+        trained on out of core (README "Data larger than memory"); `save` refuses such a run."""
         source = training_source(X, y)
         if source is not None:
             feature_names = feature_names if feature_names is not None else getattr(source, "feature_names", None)

@@ -163,10 +163,9 @@ def start_run(
     `evaluation_rng` picks the Trainer's ELBO subset, `no_improvement` is the Trainer's early-stopping rule
     (`convergence.NoImprovement`; None: its default).
 
-    X_train may be a `sources.DataSource` (y_train None), read out of core: the scaler is then fitted in one pass
-    over its chunks (`scaling.fitted_standardizer`), and Z is chosen by k-means++ on a seeded sample of its rows
-    (`inducing.initial_inducing`: all rows when n ≤ 100,000, giving the in-memory Z); k-means++ sees every row held in
-    memory, read through the view once (checked within ±1e100 after standardisation) and then dropped."""
+    X_train may be a `sources.DataSource` (y_train None), read out of core: the scaler is fitted in one pass over its
+    chunks, and Z by k-means++ on a seeded sample of its rows (`inducing.initial_inducing`; README "Data larger than
+    memory")."""
     source, scaler, train, X_eval = training_rows(X_train, y_train, X_eval, scaler=scaler, n_classes=n_classes)
     if Z is None:
         in_memory = isinstance(source, ArraySource)

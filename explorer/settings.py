@@ -1,9 +1,7 @@
 """The settings of a run, each declared once: name, type, bounds, default, choices, labels, help and group.
 
-Every face of a run reads this table: the param `Model` (its parameters), `XGPClassifier` (its parameters and
-`_parameter_constraints`, and the entries of its one `options` mapping, `estimator.checked_options`), the dashboard
-(widgets, labels, URL keys) and the benchmarks (their run flags). A new setting is one `Setting` here, plus the code
-that reads it, which its `reader` names (`Setting`).
+Every face of a run reads this table (README "Architecture": what each derives from it). A new setting is one
+`Setting` here, plus the code that reads it, which its `reader` names (`Setting`).
 
 Groups: "data" (which rows, and the seed of everything random), "method", "inducing", "steps" (minibatches, the
 step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (the further options of

@@ -195,14 +195,13 @@ class Model(RunSettings):
     def _build(self) -> None:
         """Load data and start the run (`run.Run`) for the current configuration (all or nothing)."""
         X_tr, X_te, y_tr, y_te = self._load_data()
-        if y_tr is not None:  # a method or link that models two classes only refuses K ≥ 3, before any engine
-            K = int(max(y_tr.max(initial=0), y_te.max(initial=0))) + 1
-            refused = two_class_only(self.method, self.link, self.data_name, K)
-            if refused is not None:
-                raise datasets.DataError(refused[1])
+        classes = self._data_classes()  # a method or link that models two classes only refuses K ≥ 3, before any engine
+        refused = two_class_only(self.method, self.link, self.data_name, len(classes))
+        if refused is not None:
+            raise datasets.DataError(refused[1])
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            run = Run(self.config, X_tr, y_tr, X_te, y_te, classes=self._data_classes())
+            run = Run(self.config, X_tr, y_tr, X_te, y_te, classes=classes)
         self.current_run = run
         self._collapsed = False
         with param.edit_constant(self):

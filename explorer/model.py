@@ -252,8 +252,7 @@ class Model(RunSettings):
             self._publish(status=f"Could not apply {changes}: {err}. The previous run is kept.")
             raise
         prefix = f"Run reset ({changes}). " if self._configured_by is None else f"{self._configured_by}. "
-        with param.edit_constant(self):
-            self.status = prefix + self.status
+        self._publish(status=prefix + self.status)
 
     def configure(self, changes: dict, source: str) -> None:
         """Apply several settings at once (as `param.update`: one new run, or none and the previous run kept if the
@@ -269,8 +268,7 @@ class Model(RunSettings):
     # ----- driving ----------------------------------------------------------------------------------------------
     @property
     def history(self):
-        """The run's `training.History` (rows: iteration, seconds, elbo, test_nll, test_error, rho, lengthscale,
-        variance, and the kernel's further parameters, e.g. lengthscale_1 … under ARD)."""
+        """The run's `training.History`: one row per evaluation (`training.COLUMNS` and the kernel's further ones)."""
         return self.trainer.history
 
     def step(self, k: int = 1) -> int:
@@ -408,8 +406,7 @@ class Model(RunSettings):
     def reset(self) -> None:
         """Start the run again from the prior with the current configuration."""
         self._build()
-        with param.edit_constant(self):
-            self.status = "Run reset by request. " + self.status
+        self._publish(status="Run reset by request. " + self.status)
 
     @param.depends("eval_every", watch=True)
     def _eval_every_changed(self) -> None:
@@ -445,8 +442,7 @@ class Model(RunSettings):
         except Exception:
             self._custom = previous
             raise
-        with param.edit_constant(self):
-            self.status = f"Loaded {name}: {len(X)} rows, {X.shape[1]} features. " + self.status
+        self._publish(status=f"Loaded {name}: {len(X)} rows, {X.shape[1]} features. " + self.status)
 
     def add_point(self, x, label: int) -> None:
         """Add a training point x (raw units, (d,)) of class `label` (an index 0…K−1 of `classes`) and keep training

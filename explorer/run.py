@@ -213,11 +213,9 @@ def full_batch_engine(
 
 
 class Run:
-    """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
-    engine, its `Trainer` and the history.
-
-    The face hands X here in its own units, and it goes one way, down (`start_run`: held once as a source,
-    standardised as read, Z by k-means++, the engine); predictions and added rows come in the face's units too.
+    """A started run on a train/test split: `config` (every setting), the data in the face's units (X goes one way,
+    down, through `start_run`; predictions and added rows come in the face's units too), the scaler, the engine,
+    its `Trainer` and the history.
 
     Parameters
     ----------

@@ -1,7 +1,5 @@
-"""The one training loop every caller drives (Model, XGPClassifier, benchmarks, dashboard): step an engine, keep
-training time apart from evaluation time, evaluate every `eval_every` iterations into a bounded `History`, and apply
-the paper's convergence criteria; and the one full-batch fit to the optimum (`fit_to_optimum`). The test scores over
-a test set of any size are `explorer.scoring`'s.
+"""The one training loop every caller drives (`Trainer`: Model, XGPClassifier, benchmarks, dashboard) and the one
+full-batch fit to the optimum (`fit_to_optimum`); the test scores over a test set of any size are `scoring`'s.
 
 An engine (`explorer.engine.SVIEngine`: `XGPC`, an SVGP baseline) offers: `step(k)`, `iteration`, `rho`, `kernel`,
 `n`, `mu`, `converged` (global-parameter criterion), `elbo(index=None)`, `predict_proba(X)` ((n*, K) class

@@ -268,14 +268,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return "no-improvement" if on else "none"
 
     def partial_fit(self, X, y, classes=None):
-        """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far.
-
-        The rows seen are kept once, in your units (`Run.add_training_rows`: n·d values, never n×m; the engine reads
-        them standardised), so the likelihood scaling n/s stays that of all data seen; the first call fixes the
-        standardisation and the inducing points from its rows, and the classes: `classes` (all K labels, the model
-        then has K classes whichever its y holds), or y's labels. A later call's `classes`
-        must be the same (ValueError otherwise, as in scikit-learn). Nothing is held out and nothing stops early (as
-        in scikit-learn's SGDClassifier): the caller decides how many passes to make."""
+        """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far (kept
+        once, in your units: `Run.add_training_rows`). The first call fixes the standardisation, the inducing points
+        and the classes (`classes`, all K labels, or y's; a later call's must be the same, as in scikit-learn);
+        nothing is held out or stops early (README "Use it from Python")."""
         first = not hasattr(self, "engine_")
         if first:
             self._validate_params()

@@ -84,8 +84,7 @@ class Model(RunSettings):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
     training statistics): a param face over a headless `explorer.run.Run`. Data arrays and predictions are in the
     data's raw units. Data with K ≥ 3 classes (`set_data`) train a method that takes them (`methods.CLASS_COUNTS`;
-    X-GPC in the family `multiclass_family`, by default stick-breaking with the classes on the stick in the order of
-    `classes`); class probabilities are then (n*, K).
+    README "Multi-class"); class probabilities are then (n*, K).
 
     `dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set; a found
     file that cannot be read (damaged, truncated, NaN cells) is named in a warning (also in `fallback` and `status`)
@@ -531,11 +530,8 @@ class Model(RunSettings):
         arrays, custom = {}, None
         if self._custom is not None:
             arrays["custom/X"], arrays["custom/y"] = self._custom["X"], self._custom["y"]
-            custom = {
-                "name": self._custom["name"],
-                "feature_names": self._custom["feature_names"],
-                "classes": self._custom["classes"].tolist(),
-            }
+            custom = {key: self._custom[key] for key in ("name", "feature_names")}
+            custom["classes"] = self._custom["classes"].tolist()
         self.current_run.save(path, meta={"feature_names": self.feature_names, "custom": custom}, arrays=arrays)
 
     @classmethod

@@ -18,7 +18,7 @@ from explorer import methods, settings
 from explorer.convergence import no_improvement_criterion
 from explorer.data.datasets import split_source, train_test_split
 from explorer.data.sources import training_source
-from explorer.metrics import chance_note, predicted_class
+from explorer.metrics import predicted_class
 from explorer.run import Run, seed_from, streams
 from explorer.sources import encoded_source
 from explorer.training import CONVERGENCE_RULES
@@ -242,11 +242,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self._start(X, y, classes, rule, hold_out=rule != "none" or self.convergence is not None)
         self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=rule != "none")
         self._finish()
-        last = self.history_[-1] if self.history_ else None
-        if last is not None and last["iteration"] > 0:  # at iteration 0 the prior is at chance by construction
-            note = chance_note(last["test_nll"], self.trainer_.y_eval, len(self.classes_))
-            if note is not None:
-                warnings.warn(note, NoBetterThanChanceWarning, stacklevel=2)
+        note = self.run_.chance_note()
+        if note is not None:
+            warnings.warn(note, NoBetterThanChanceWarning, stacklevel=2)
         return self
 
     def _stopping_rule(self, n: int) -> str:

@@ -22,7 +22,6 @@ from explorer.data import datasets
 from explorer.data.sources import training_source
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data
-from explorer.metrics import chance_note
 from explorer.polyagamma import pg_mean
 from explorer.run import RUN_FORMAT, Run, RunFileError, streams  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
 from explorer.sources import encoded_source
@@ -235,7 +234,7 @@ class Model(RunSettings):
         if status is not None:
             values["status"] = status
         if ended or self.chance:
-            values["chance"] = self._chance_note() or ""
+            values["chance"] = self.current_run.chance_note() or ""
         with param.edit_constant(self):
             self.param.update(**values)
 
@@ -304,7 +303,9 @@ class Model(RunSettings):
             self._failed(err)
             raise
         ended = self.trainer.converged and not was_converged
-        self._publish(status=self._collapse_status(new) or (self._chance_note() if ended else None), ended=ended)
+        self._publish(
+            status=self._collapse_status(new) or (self.current_run.chance_note() if ended else None), ended=ended
+        )
         return new
 
     def run(self, seconds: float | None = None, max_iter: int | None = None, stop_at_convergence: bool = True) -> int:
@@ -346,16 +347,9 @@ class Model(RunSettings):
             self._failed(err)
             raise
         ran = f"Ran to iteration {self.engine.iteration}" + (" (converged)" if self.trainer.converged else "")
-        chance = self._chance_note()
+        chance = self.current_run.chance_note()
         self._publish(status=self._collapse_status(1) or (f"{ran}. {chance}" if chance else ran), ended=True)
         return new
-
-    def _chance_note(self) -> str | None:
-        """`metrics.chance_note` of the latest evaluation after iteration 0 (None before any, or without test rows)."""
-        row = self.history.rows[-1] if len(self.history) else None
-        if row is None or row["iteration"] == 0:
-            return None
-        return chance_note(row["test_nll"], self.trainer.y_eval, self.engine.n_classes)
 
     def _failed(self, err: Exception) -> None:
         """Say in `status` which step failed, that the run is kept, and (kernel learning diverged) what to do."""

@@ -29,6 +29,7 @@ from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
 from explorer.inducing import initial_inducing
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
+from explorer.metrics import chance_note
 from explorer.scaling import Standardizer, extended, standardised, training_rows
 from explorer.scoring import test_scores
 from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
@@ -350,6 +351,13 @@ class Run:
     def history(self):
         """The `training.History`: one row per evaluation."""
         return self.trainer.history
+
+    def chance_note(self) -> str | None:
+        """`metrics.chance_note` of the latest evaluation after iteration 0 (None before, or without test rows)."""
+        row = self.history.rows[-1] if len(self.history) else None
+        if row is None or row["iteration"] == 0:
+            return None
+        return chance_note(row["test_nll"], self.trainer.y_eval, len(self.classes))
 
     def test_scores(self, chunk_rows: int = CHUNK_ROWS, *, client=None, progress=None) -> tuple[float, float]:
         """Test NLL and error rate over all test rows (not only the `eval_points` the history watches), read and

@@ -88,13 +88,12 @@ def checked_options(options: dict | None) -> dict:
         raise InvalidParameterError(
             f"XGPClassifier's options hold unknown names {unknown}{hint}; the options are {', '.join(OPTION_SETTINGS)}"
         )
-    checked = {}
     for name, value in options.items():
         try:
-            checked[name] = settings.SETTINGS[name].check(value)
+            settings.SETTINGS[name].check(value)
         except ValueError as err:
             raise InvalidParameterError(f"XGPClassifier's options[{name!r}]: {err}") from None
-    return {**OPTION_DEFAULTS, **checked}
+    return {**OPTION_DEFAULTS, **options}
 
 
 _DEFAULTS = {

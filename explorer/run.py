@@ -123,9 +123,8 @@ def default_lengthscale(d: int) -> float:
 
 
 class Started(NamedTuple):
-    """The parts `start_run` builds, which a `run.Run` holds: the training rows as given (`source`: an `ArraySource`
-    of the caller's arrays, or the caller's source; held once), the scaler of its inputs (None: inputs used as
-    given), the engine and its `Trainer`."""
+    """The parts `start_run` builds, which a `Run` holds: the training rows as given (`source`, held once), the
+    scaler of its inputs (None: inputs used as given), the engine and its `Trainer`."""
 
     source: DataSource
     scaler: Standardizer | None

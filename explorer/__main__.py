@@ -98,7 +98,7 @@ def parser() -> argparse.ArgumentParser:
         "if set, else in the server; needs the `dask` extra); checked at start: it must answer within a few seconds",
     )
     serving.add_argument("--show", action="store_true", help="open the page in this machine's browser")
-    serving.set_defaults(run=_serve, parser=serving)
+    serving.set_defaults(parser=serving)
 
     # bench and data hand their options on untouched (main dispatches them); listed here for the help
     commands.add_parser("bench", help="run a benchmark (list them with: bench --help)")
@@ -114,12 +114,11 @@ def main(argv: list[str] | None = None) -> int:
         from explorer.data import data_command
 
         return data_command.main(argv[1:])
-    args = parser().parse_args(argv)
-    if args.command == "serve":
-        problem = listening_problem(args.port, args.address)
-        if problem is not None:
-            args.parser.error(f"argument --{problem[0]}: {problem[1]}")
-    return args.run(args)
+    args = parser().parse_args(argv)  # serve: the one command argparse dispatches
+    problem = listening_problem(args.port, args.address)
+    if problem is not None:
+        args.parser.error(f"argument --{problem[0]}: {problem[1]}")
+    return _serve(args)
 
 
 if __name__ == "__main__":

@@ -127,8 +127,6 @@ class Model(RunSettings):
         "when a later evaluation beats chance or a new run starts",
     )
 
-    _STRUCTURAL = settings.STRUCTURAL
-
     def __init__(self, data_dir: str | None = None, **params):
         self.data_dir = data_dir
         self.param.dataset.objects = datasets.available(data_dir) + ["custom"]
@@ -156,7 +154,7 @@ class Model(RunSettings):
             self._build()
             self.warnings.insert(0, self.fallback)
             self._publish(status=f"{self.fallback} {self.status}")
-        self.param.watch(self._configuration_changed, list(self._STRUCTURAL))
+        self.param.watch(self._configuration_changed, list(settings.STRUCTURAL))
 
     # ----- building a run --------------------------------------------------------------------------------------
     @property
@@ -581,7 +579,7 @@ class Model(RunSettings):
         )
         model.warnings = []
         model._publish(status=f"Loaded run at iteration {model.engine.iteration}")
-        model.param.watch(model._configuration_changed, list(cls._STRUCTURAL))
+        model.param.watch(model._configuration_changed, list(settings.STRUCTURAL))
         return model
 
     def _check_data(self, X_train, X_test, y_train, y_test, m: int, refuse) -> None:

@@ -211,12 +211,8 @@ class Model(RunSettings):
     # The run's parts, as the faces read them.
     X_train = property(lambda self: self.current_run.X_train, doc="Training rows (n, d), raw units")
     X_test = property(lambda self: self.current_run.X_test, doc="Test rows (n_test, d), raw units")
-    y_train = property(
-        lambda self: self.current_run.y_train, doc="Training labels (n,): class indices 0…K−1 of `classes`"
-    )
-    y_test = property(
-        lambda self: self.current_run.y_test, doc="Test labels (n_test,): class indices 0…K−1 of `classes`"
-    )
+    y_train = property(lambda self: self.current_run.y_train, doc="Training labels (n,): class indices of `classes`")
+    y_test = property(lambda self: self.current_run.y_test, doc="Test labels (n_test,): class indices of `classes`")
     scaler = property(lambda self: self.current_run.scaler, doc="The `Standardizer` of the training rows")
     engine = property(lambda self: self.current_run.engine, doc="The method's engine (`explorer.engine.SVIEngine`)")
     trainer = property(lambda self: self.current_run.trainer, doc="The run's `training.Trainer`")
@@ -516,9 +512,8 @@ class Model(RunSettings):
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def save(self, path) -> None:
-        """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle; `Run.save`).
-        `Model.load(path)` continues it exactly: the next step gives the same state as without the round trip, and
-        `reset()` the same split (custom data are stored with their class names)."""
+        """Write the run, and custom data with their class names, to one `.npz` (`Run.save`): `Model.load(path)`
+        continues it exactly (the next step as without the round trip), and `reset()` gives the same split."""
         arrays, custom = {}, None
         if self._custom is not None:
             arrays["custom/X"], arrays["custom/y"] = self._custom["X"], self._custom["y"]
@@ -528,10 +523,9 @@ class Model(RunSettings):
 
     @classmethod
     def load(cls, path, data_dir: str | None = None) -> "Model":
-        """Restore a run written by `save` (this version's format or the previous one, `run.READABLE_FORMATS`).
-        `data_dir` is where a later `reset()` reads a paper data set from (as for `Model(data_dir=…)`; the file does
-        not choose it). Any problem with the file — not an npz, truncated, corrupted, wrong or inconsistent
-        contents — raises RunFileError naming the file and the problem."""
+        """Restore a run written by `save` (any of `run.READABLE_FORMATS`); `data_dir` is where a later `reset()` reads
+        a paper data set from (the file does not choose it). Any problem with the file — not an npz, truncated,
+        corrupted, wrong or inconsistent contents — raises RunFileError naming the file and the problem."""
         try:
             return cls._load(path, data_dir)
         except RunFileError:

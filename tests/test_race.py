@@ -10,13 +10,13 @@ import holoviews as hv
 import numpy as np
 import pytest
 
-from explorer import recipe
 from explorer.bench.race import time_to_quality
 from explorer.dashboard.race import TRAIN_DATA, RaceTab
 from explorer.dashboard.race_report import race_report_from_json
 from explorer.data import datasets
 from explorer.kernels import make_kernel
 from explorer.model import Model
+from explorer.run import start_run
 from explorer.studies.race import NAMES, Race, band_edge, judge, log_spaced_evaluation
 
 LOG2 = 0.6931471805599453
@@ -201,7 +201,7 @@ def test_bench_tab_and_report_give_the_same_verdict_from_the_same_traces(tmp_pat
 def _entrant(method, seed=0):
     X, y = datasets.load("moons", n=120, seed=seed)
     return lambda: (
-        recipe.start_run(
+        start_run(
             method,
             X[:90],
             y[:90].astype(float),

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import recipe, scoring
+from explorer import scoring
 from explorer.bench import common, grid
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import Progress, add_option_argument, parse_options
@@ -25,6 +25,7 @@ from explorer.console import non_negative_number, positive_number, whole_number
 from explorer.data.sources import open_source
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
+from explorer.run import start_run
 from explorer.scaling import ScaledSource
 from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 
@@ -196,7 +197,7 @@ def scores_in_turn(engine, test: DataSource, args, client, note, repeats: int = 
 def start(n: int, args, X_holdout, y_holdout, folder: Path, on_disk: bool):
     """The run on n rows and where its data are: generated into memory (features as they are, Z by k-means++ on
     ≤ 100,000 rows), or `on_disk` in a float32 `.npy` file, out of core: opened (checked) as an `NpySource`,
-    standardised from its chunks, Z by k-means++ on a seeded sample (`recipe.start_run` with a source)."""
+    standardised from its chunks, Z by k-means++ on a seeded sample (`run.start_run` with a source)."""
     rng = np.random.default_rng([args.seed, n])
     if on_disk:
         path, write_seconds = on_disk_set(n, args, folder)
@@ -209,7 +210,7 @@ def start(n: int, args, X_holdout, y_holdout, folder: Path, on_disk: bool):
         data, given = (X, y), dict(scaler=False, Z=kmeans_plus_plus(np.asarray(X[rows]), args.m, rng))
     tracemalloc.start()  # what building the run allocates and keeps: the method's state (the data exist already)
     kernel = RBF(np.sqrt(D), 1.0, 1e-4)
-    started = recipe.start_run(args.method, *data, X_holdout, y_holdout, kernel, **given, **run_options(args, n))
+    started = start_run(args.method, *data, X_holdout, y_holdout, kernel, **given, **run_options(args, n))
     if not on_disk:
         return started, {"storage": "RAM", "file_gb": float("nan"), "write_seconds": 0.0, "open_seconds": float("nan")}
     return started, {
@@ -242,7 +243,7 @@ def peak_memory_gb() -> float:
 
 
 def run_options(args, n: int) -> dict:
-    """`recipe.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
+    """`run.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
     return dict(
         engine_rng=np.random.default_rng([args.seed, n, 1]),
         evaluation_rng=np.random.default_rng([args.seed, n, 2]),

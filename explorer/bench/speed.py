@@ -11,13 +11,13 @@ import time
 import numpy as np
 from scipy.linalg import blas, lapack
 
-from explorer import recipe
 from explorer.bench import common
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.data import datasets
 from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
 from explorer.metrics import first_time_within, settled_time_within
+from explorer.run import start_run
 from explorer.schedules import Adaptive
 from explorer.studies.race import band_edge, final_value
 from explorer.xgpc import DEFAULT_HYPER_EVERY, XGPC
@@ -150,7 +150,7 @@ def banana_row(iterations: int, seed: int = 0) -> dict:
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     rng = np.random.default_rng(seed)
     X_train, X_test, y_train, y_test = datasets.train_test_split(X, y, 0.2, rng)
-    trainer = recipe.start_run(
+    trainer = start_run(
         "xgpc",
         X_train,
         y_train,

@@ -35,7 +35,7 @@ from explorer.data.registry import (  # noqa: F401  (re-exported, as the readers
 from explorer.data.sources import SOURCE_FORMATS, open_source
 from explorer.scaling import Standardizer  # noqa: F401
 from explorer.sources import DataSource, SubsetSource
-from explorer.validation import DataError, decode_labels, encode_labels, show, validate  # noqa: F401
+from explorer.validation import DataError, encode_labels, show, validate  # noqa: F401
 
 
 def load_file(path_or_file, label_column=None, *, source_name: str | None = None, out_of_core: bool = False):

@@ -10,7 +10,7 @@ docstrings say how each reads its rows and keeps memory bounded:
 `open_source(path)` picks one by the path's extension, and `training_source` is what a face makes of its training
 data (a source, a file path, or arrays). Zarr and Parquet need the optional extra
 `pip install 'xgpc-explorer[ooc]'` (zarr, pyarrow); the core install does not. A run standardises a source and
-places its inducing points without loading all rows (`recipe.start_run`, `scaling.fitted_standardizer`,
+places its inducing points without loading all rows (`run.start_run`, `scaling.fitted_standardizer`,
 `inducing.initial_inducing`).
 """
 

@@ -115,7 +115,7 @@ def mean_offset(result: ComparisonResult) -> float:
 
 
 def family_engine(X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, family: str) -> XGPC:
-    """X-GPC, full (Z None) or sparse, with `recipe.full_batch_engine`'s settings (full batches, constant ρ = 1:
+    """X-GPC, full (Z None) or sparse, with `run.full_batch_engine`'s settings (full batches, constant ρ = 1:
     exact coordinate ascent, fixed kernel); for K ≥ 3 classes in the family `family`
     (`xgpc_stickbreaking.MULTICLASS_FAMILIES`; two classes ignore it). X (n, d) standardised, y (n,) class indices."""
     return methods.build(

@@ -688,7 +688,7 @@ def test_standardizer_errors():
         s.transform(np.zeros((2, 3)))
     with pytest.raises(DataError, match="scale"):
         D.Standardizer([0.0], [0.0])
-    with pytest.raises(DataError, match=r"column 1 \(0-based\) holds a non-finite value"):
+    with pytest.raises(DataError, match=r"X row 0, column 1 \(0-based\) holds nan, which is NaN or infinite"):
         s.transform(np.array([[0.0, np.nan]]))
 
 

@@ -30,7 +30,6 @@ from explorer.data.registry import (  # noqa: F401  (re-exported, as the readers
     how_to_get,
     openml_cache_file,
     paper_availability,
-    resolve_data_dir,
 )
 from explorer.data.sources import SOURCE_FORMATS, open_source
 from explorer.scaling import Standardizer  # noqa: F401

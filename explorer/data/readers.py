@@ -508,6 +508,19 @@ LOADERS[".npz"] = "npz"
 DEFAULT_LABEL_NAMES = ("label", "y", "class", "target")
 
 
+def default_label_column(columns: list[str], name, shown: str = "the header is {} and {} of its names") -> str:
+    """The one of `columns` named label, y, class or target (any case); DataError naming the file `name` and the
+    columns (in the words of `shown`) when none or several are."""
+    matches = [column for column in columns if column.lower() in DEFAULT_LABEL_NAMES]
+    if len(matches) != 1:
+        shown = shown.format(show_list(columns), "none" if not matches else "several")
+        raise DataError(
+            f"{name}: say which column holds the labels (label_column=...); {shown} are one of "
+            f"{list(DEFAULT_LABEL_NAMES)}"
+        )
+    return matches[0]
+
+
 def load_file(path_or_file, label_column=None, *, source_name: str | None = None):
     """Read a data file by its extension: .csv/.tsv/.txt (with a header) | .libsvm/.svm/.svmlight | .npz.
 
@@ -536,11 +549,5 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
         if first is None:
             raise DataError(f"{name}: the file is empty")
         header = next(csv_rows(first, sniff_delimiter(first, name), name), (0, []))[1]
-        matches = [h for h in header if h.lower() in DEFAULT_LABEL_NAMES]
-        if len(matches) != 1:
-            raise DataError(
-                f"{name}: say which column holds the labels (label_column=...); the header is {show_list(header)} and "
-                f"{'none' if not matches else 'several'} of its names are one of {list(DEFAULT_LABEL_NAMES)}"
-            )
-        label_column = matches[0]
+        label_column = default_label_column(header, name)
     return read_csv(io.BytesIO(content), label_column, source_name=name)

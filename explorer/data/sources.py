@@ -10,7 +10,7 @@ docstrings say how each reads its rows and keeps memory bounded:
 `open_source(path)` picks one by the path's extension, and `training_source` is what a face makes of its training
 data (a source, a file path, or arrays). Zarr and Parquet need the optional extra
 `pip install 'xgpc-explorer[ooc]'` (zarr, pyarrow); the core install does not. A run standardises a source and
-places its inducing points without loading all rows (`recipe.start_run`, `scaling.fitted_standardizer`,
+places its inducing points without loading all rows (`recipe.start_run`, `scaling.Standardizer.fit`,
 `inducing.initial_inducing`).
 """
 
@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from explorer.data.readers import DEFAULT_LABEL_NAMES, NPY_MAGIC, NPY_READ_ERRORS, regular_file
+from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, default_label_column, regular_file
 from explorer.inputs import bounded_features, class_indices
 from explorer.sources import CHUNK_ROWS, DataSource, LabelCount, row_blocks
 from explorer.validation import DataError, show, show_list
@@ -362,17 +362,11 @@ class ParquetSource(NpySource):
 def _label_column(names: list[str], label_column, path) -> str:
     """The label column among `names`: `label_column` if given (DataError naming the file and the columns if it is
     not there), else the one named label, y, class or target (any case)."""
-    if label_column is not None:
-        if label_column not in names:
-            raise DataError(f"{path}: no label column {show(label_column)}; the columns are {show_list(names)}")
-        return label_column
-    matches = [name for name in names if name.lower() in DEFAULT_LABEL_NAMES]
-    if len(matches) != 1:
-        raise DataError(
-            f"{path}: say which column holds the labels (label_column=...); the columns are {show_list(names)} and "
-            f"{'none' if not matches else 'several'} of their names are one of {list(DEFAULT_LABEL_NAMES)}"
-        )
-    return matches[0]
+    if label_column is None:
+        return default_label_column(names, path, "the columns are {} and {} of their names")
+    if label_column not in names:
+        raise DataError(f"{path}: no label column {show(label_column)}; the columns are {show_list(names)}")
+    return label_column
 
 
 def _column_values(column, name: str, start: int, path) -> np.ndarray:

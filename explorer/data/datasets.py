@@ -17,11 +17,10 @@ import numpy as np
 from scipy import sparse
 
 from explorer.data import readers
-from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, read_csv, read_libsvm, read_npz  # noqa: F401
+from explorer.data.readers import read_csv, read_libsvm, read_npz  # noqa: F401
 from explorer.data.registry import (  # noqa: F401  (re-exported, as the readers' and validation's names)
     PAPER_DATASETS,
     ChecksumWarning,
-    PaperDataset,
     cache_dir,
     check_checksum,
     data_locations,
@@ -236,11 +235,11 @@ def _encode_openml_features(data, feature_names, categories: dict, one_hot: bool
     return np.column_stack(columns), names
 
 
-def load_openml(data_id: int, *, one_hot: bool = False, positive=None, cache: Path | None = None):
+def load_openml(data_id: int, *, one_hot: bool = False, cache: Path | None = None):
     """Fetch OpenML data set `data_id` (binary target) through scikit-learn, convert and cache it as .npz.
 
-    Categorical features: ordinal (default) or one-hot, see `_encode_openml_features`. Labels: `positive` ↦ +1 if given,
-    else the minority class ↦ +1 (ties: sorted order), the convention of the offline copies. Returns (X (n, d) float64,
+    Categorical features: ordinal (default) or one-hot, see `_encode_openml_features`. Labels: the minority class ↦ +1
+    (ties: sorted order), the convention of the offline copies. Returns (X (n, d) float64,
     y (n,) int64 class indices, classes (2,) as str [class ↦ 0 (−1), class ↦ 1 (+1)], feature_names). Network and OpenML
     failures propagate unchanged.
     """
@@ -264,12 +263,7 @@ def load_openml(data_id: int, *, one_hot: bool = False, positive=None, cache: Pa
     values, counts = np.unique(target, return_counts=True)
     if values.size != 2:
         raise DataError(f"{source}: needs 2 target classes, found {dict(zip(values.tolist(), counts.tolist()))}")
-    if positive is not None:
-        if str(positive) not in values:
-            raise DataError(f"{source}: positive class {show(positive)} is not among the targets {values.tolist()}")
-        positive_class = str(positive)
-    else:
-        positive_class = values[1] if counts[0] == counts[1] else values[int(np.argmin(counts))]
+    positive_class = values[1] if counts[0] == counts[1] else values[int(np.argmin(counts))]
     classes = np.array([values[values != positive_class][0], positive_class])
     y = np.where(target == positive_class, 1, -1).astype(np.int8)
     X, y, _ = validate(X, y, feature_names, source=source)

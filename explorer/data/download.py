@@ -71,9 +71,10 @@ def download(
     progress: bool = True,
     timeout: float = 30.0,
     deadline: float = DEADLINE_SECONDS,
+    gzipped: bool = False,
 ) -> Path:
-    """Stream `url` into `target` (via `target.partial`, renamed when complete and, if given, its sha256 matches).
-    At most MAX_FILE_BYTES; each read waits at most `timeout` seconds and the whole download, connecting and the
+    """Stream `url` into `target` (via `target.partial`, renamed when complete and, if given, its sha256 matches;
+    gzip-compressed as it is written when `gzipped`). At most MAX_FILE_BYTES; each read waits at most `timeout` seconds and the whole download, connecting and the
     server's headers included, at most `deadline` seconds (`_Deadline`: DataError after that, however slowly the
     server trickles its bytes). Returns target."""
     target = Path(target)
@@ -94,7 +95,8 @@ def download(
                     raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
                 read = getattr(response, "read1", response.read)  # what has arrived, so the deadline is checked often
                 meter = dict(total=total, unit="B", unit_scale=True, unit_divisor=1024, disable=not progress)
-                with open(partial, "wb") as out, tqdm(**meter, desc=target.name, file=sys.stderr) as bar:
+                meter["desc"] = target.stem if gzipped else target.name
+                with (gzip.open if gzipped else open)(partial, "wb") as out, tqdm(**meter, file=sys.stderr) as bar:
                     while block := read(BLOCK_BYTES):
                         received += len(block)
                         if received > MAX_FILE_BYTES:
@@ -212,14 +214,7 @@ def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: 
             )
         cached = root / (inside + ".gz")
         if not cached.exists():
-            url = f"{openml_url.rstrip('/')}/{inside}"
-            plain = download(url, cached.with_name(cached.stem), progress=progress, deadline=deadline)
-            partial = cached.with_name(cached.name + ".partial")
-            with open(plain, "rb") as source, gzip.open(partial, "wb") as target:
-                while block := source.read(BLOCK_BYTES):
-                    target.write(block)
-            os.replace(partial, cached)
-            plain.unlink()
+            download(f"{openml_url.rstrip('/')}/{inside}", cached, progress=progress, deadline=deadline, gzipped=True)
         return cached
 
     description = json.loads(gzip.decompress(get(f"api/v1/json/data/{data_id}").read_bytes()))

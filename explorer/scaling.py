@@ -1,10 +1,7 @@
-"""The one place a user's inputs are standardised: z = (x − mean) / scale per column, fitted on the training rows
-(in memory, or one pass over a source's chunks: `Standardizer.fit`) and saved with a run. A run's training rows are
-held once, in the user's units, and read standardised (`ScaledSource`, a view: each minibatch standardised as it is
-read, in memory as out of core); the evaluation, test and prediction rows are standardised as arrays
-(`standardised`); always within ±`inputs.FEATURE_LIMIT` before and after. A `run.Run` gets its rows, scaler and
-training view here (`training_rows`, and `extended` for added rows); the faces hand it their inputs in their own
-units."""
+"""The one place a user's inputs are standardised: z = (x − mean) / scale per column (`Standardizer`), fitted on
+the training rows and saved with a run, always within ±`inputs.FEATURE_LIMIT` before and after. A run's training rows
+are held once, in the user's units, and read standardised (`ScaledSource`); a `run.Run` gets its rows, scaler and
+training view here (`training_rows`, and `extended` for added rows)."""
 
 from __future__ import annotations
 

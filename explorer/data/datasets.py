@@ -1,10 +1,6 @@
-"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits (the scaling,
-`Standardizer`, lives in `explorer.scaling` and is re-exported here).
-
-This is the entry point callers use (`datasets.load`, `datasets.read_csv`, `datasets.DataError`, …): the checks at
-the boundary live in `explorer.validation`, the file readers in `explorer.data.readers`, and the registry of the paper's
-sets with the search order for their files (and the OpenML fallback) in `explorer.data.registry`; their public names
-are re-exported here.
+"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits. The entry point
+callers use (`datasets.load`, `datasets.read_csv`, `datasets.DataError`, …): it re-exports the public names of
+`readers`, `registry`, `validation` and `scaling.Standardizer`.
 """
 
 from __future__ import annotations

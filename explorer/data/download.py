@@ -1,14 +1,7 @@
-"""Fetching the paper's data sets into the data home (`registry.data_home()`; `xgpc-explorer data fetch NAME…`).
-
-Two routes: a mirror of the registry's files (`--from`, an http(s) or file URL or a plain folder; checked against the
-registry's sha256),
-or OpenML by id: its description, feature list, qualities and ARFF data are downloaded into the layout of
-scikit-learn's OpenML cache under the data directory, then `fetch_openml` reads them from there and the converted
-arrays are written as `openml-ID-ENCODING.npz` (should scikit-learn change that layout, it simply downloads the
-files again itself, without progress bars). Every download streams with a progress bar and is written atomically,
-within an overall deadline (a server that trickles bytes is given up on); without a network both routes fail with a
-`DataError` that says so, and nothing half-written is left behind. Files land only inside the target folder: a path
-from OpenML's description that would leave it is refused.
+"""Fetching the paper's data sets into the data home (`xgpc-explorer data fetch NAME…`): from a mirror of the
+registry's files (checked against their sha256), or from OpenML by id into scikit-learn's cache layout, where
+`fetch_openml` then reads them (`fetch`). Every download streams with a progress bar, is written atomically within
+an overall deadline, and fails with a `DataError` that says why, leaving nothing half-written (`download`).
 """
 
 from __future__ import annotations

@@ -1,13 +1,10 @@
 """Reading data files: CSV/TSV with a header row, LIBSVM/SVMlight text, NumPy .npz; `load_file` picks by extension.
 
 Every reader returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]) or
-raises `DataError` naming the file, line, column and value. Limits, checked before anything large is read or allocated:
-a file of at most `MAX_FILE_BYTES` (1 GiB), and a dense X of at most `MAX_DENSE_BYTES` (n·d·8 bytes ≤ 512 MiB,
-e.g. 10⁷ rows × 6 features; the largest paper set, w8a, takes 119 MB).
-
-CSV is parsed by pandas' C reader (10⁶ rows × 5 columns in about a second); when it meets anything unusual (a bad
-or non-finite cell, a ragged line, an empty label, number forms only Python reads) the careful reader reads the
-file again line by line and either returns the same table or names the offending line, column and value.
+raises `DataError` naming the file, line, column and value; its limits (`MAX_FILE_BYTES`, `MAX_DENSE_BYTES`) are
+checked before anything large is read or allocated (README "Limits of the readers"). CSV is parsed by pandas' C
+reader; when it meets anything unusual the careful reader reads the file again line by line and either returns the
+same table or names the offending line, column and value.
 """
 
 from __future__ import annotations

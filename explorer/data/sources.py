@@ -1,17 +1,7 @@
-"""The out-of-core file sources of the data catalogue: training rows read from files a minibatch at a time, each an
-implementation of the data-source protocol (`explorer.sources.DataSource`, beside the numerics). Their class
-docstrings say how each reads its rows and keeps memory bounded:
-
-- `NpySource`: X (n, d) and y (n,) in two `.npy` files (`open_source` looks for `<stem>_labels.npy` beside
-  `<stem>.npy` unless told);
-- `ZarrSource`: a Zarr group (a `.zarr` directory) holding the arrays `X` (n, d) and `y` (n,), as an `.npz` does;
-- `ParquetSource`: a Parquet table with a label column, copied once into an `NpySource` in a cache folder.
-
-`open_source(path)` picks one by the path's extension, and `training_source` is what a face makes of its training
-data (a source, a file path, or arrays). Zarr and Parquet need the optional extra
-`pip install 'xgpc-explorer[ooc]'` (zarr, pyarrow); the core install does not. A run standardises a source and
-places its inducing points without loading all rows (`recipe.start_run`, `scaling.Standardizer.fit`,
-`inducing.initial_inducing`).
+"""The out-of-core file sources of the data catalogue, implementations of the data-source protocol
+(`explorer.sources.DataSource`): `NpySource` (two `.npy` files), `ZarrSource` (a `.zarr` group), `ParquetSource`
+(a Parquet table); `open_source(path)` picks one by extension, `training_source` is what a face makes of its training
+data. Formats, the `ooc` extra and what a run does with a source: README "Data larger than memory".
 """
 
 from __future__ import annotations
@@ -46,17 +36,13 @@ class NpySource(DataSource):
     is a `DataError` naming the file (and the row and column of a bad value). `check=False` skips the value checks,
     for files this package has just written and checked (`ParquetSource`).
 
-    Resident memory stays bounded however many rows a run reads. A minibatch's rows are read with `os.pread`, one
-    row each (the files' C-order rows are contiguous records), not through the map: a page fault maps a whole large
-    folio of the page cache (up to 2 MiB), which kept gigabytes resident (BENCHMARKS.md). Consecutive rows (the check, the chunked passes) are read through the map, whose pages
-    are given back (`madvise(MADV_DONTNEED)`; they stay in the kernel's page cache) after `RELEASE_BYTES`.
-
-    The map reads the files as they are on disk during the run, so every `batch` first checks (`os.stat`, two calls)
-    that neither file has changed since it was opened — its size, modification time (ns) and inode (`FileStamp`) — and
-    raises DataError naming the file if one has (rewritten in place, replaced, truncated): the rows read would no
-    longer be the rows checked and trained on. A file truncated by another program between that check and the read
-    still ends the process with SIGBUS, and a rewrite within the file system's timestamp resolution keeping the size
-    goes unseen. Keep the files unchanged while a run uses them (or copy them first)."""
+    Resident memory stays bounded: a minibatch's rows are read with `os.pread`, one row each (the files' C-order rows
+    are contiguous records), not through the map, whose page faults keep whole folios resident (BENCHMARKS.md "Scale
+    past memory"); consecutive rows (the check, the chunked passes) are read through the map, whose pages are given
+    back (`madvise(MADV_DONTNEED)`) after `RELEASE_BYTES`. Every `batch` first checks that neither file has changed
+    since it was opened (`FileStamp`; README "Data larger than memory"), else DataError naming the file. A file
+    truncated between that check and the read still ends the process with SIGBUS, and a rewrite within the file
+    system's timestamp resolution keeping the size goes unseen."""
 
     CHECK_BYTES = 1 << 25  # 32 MiB of X per block (a few times that at the peak of the check)
     RELEASE_BYTES = 1 << 26  # 64 MiB of consecutive rows read through the map before its pages are given back
@@ -292,12 +278,11 @@ class ParquetSource(NpySource):
     distinct ones), every other column is a feature of numbers (integer, floating or boolean, no empty cells). Needs
     the `ooc` extra (pyarrow).
 
-    Parquet offers no random row access (a minibatch of random rows would decompress every row group), so the
-    table is read once, batch by batch (`ParquetFile.iter_batches`, `batch_rows` rows at a time), checked as it
-    is read, and written into two `.npy` files in `cache_dir` (default: a temporary folder removed with the source)
-    that it then serves as an `NpySource`: memory stays at one batch, disk takes n·(d·itemsize + 8) bytes (float32
-    features stay float32). Every error is a `DataError` naming the file and the column (and the row of a bad
-    value). `feature_names` lists the feature columns in order."""
+    Parquet offers no random row access, so the table is read once, `batch_rows` rows at a time, checked as it is
+    read, and written into two `.npy` files in `cache_dir` (default: a temporary folder removed with the source) that
+    it then serves as an `NpySource`: memory stays at one batch, disk takes n·(d·itemsize + 8) bytes. Every error is
+    a `DataError` naming the file and the column (and the row of a bad value). `feature_names` lists the feature
+    columns in order."""
 
     def __init__(self, path, label_column=None, *, cache_dir=None, batch_rows: int = CHUNK_ROWS):
         pq = _optional("pyarrow.parquet", "a Parquet file", path)

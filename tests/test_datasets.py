@@ -1192,12 +1192,12 @@ def test_the_command_line_answers_help_and_names_its_commands(capsys):
 
 def test_example_files_are_the_ones_the_script_writes_and_read_back(tmp_path):
     from explorer.__main__ import main
-    from explorer.data import examples
+    from explorer.data import data_command
 
     assert main(["data", "examples", "--to", str(tmp_path)]) == 0
     committed = Path(__file__).resolve().parents[1] / "data" / "examples"
-    assert sorted(p.name for p in committed.iterdir()) == sorted(e.file for e in examples.EXAMPLES)
-    for example in examples.EXAMPLES:
+    assert sorted(p.name for p in committed.iterdir()) == sorted(e.file for e in data_command.EXAMPLES)
+    for example in data_command.EXAMPLES:
         assert (tmp_path / example.file).read_bytes() == (committed / example.file).read_bytes(), example.file
         X, y, classes, names = D.load_file(committed / example.file, example.label)
         X_true, y_true = D.load(example.dataset, n=example.n, seed=example.seed)

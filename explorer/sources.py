@@ -61,9 +61,8 @@ class DataSource:
 
     @cached_property
     def n_classes(self) -> int:
-        """The number of classes the labels span, highest class index + 1 (reads every row once, in blocks; the
-        sources here know it from their check)."""
-        return 1 + int(np.max(self.labels()))
+        """The number of classes the labels span, highest class index + 1 (of `label_values`)."""
+        return int(self.label_values[-1]) + 1
 
     @cached_property
     def label_values(self) -> np.ndarray:
@@ -182,11 +181,6 @@ class LabelCount:
             )
         self.values = np.union1d(self.values, new)
 
-    @property
-    def n_classes(self) -> int:
-        """Highest label + 1."""
-        return int(self.values[-1]) + 1
-
 
 class EncodedSource(DataSource):
     """Another source whose labels, the sorted distinct values `classes` (K,), are handed out as class indices
@@ -224,10 +218,8 @@ class EncodedSource(DataSource):
 
 
 def encoded_source(source: DataSource) -> tuple[DataSource, np.ndarray]:
-    """(a source of `source`'s rows with labels 0…K−1, classes (K,)): the K distinct labels the source holds
-    (`label_values`), sorted and mapped to 0…K−1 as `validation.encode_labels` maps labels in memory — so labels 1
-    and 2 in a file are two classes, as they are in memory. The source itself when its labels are 0…K−1 already,
-    else an `EncodedSource` of it."""
+    """(`source` with labels 0…K−1, classes (K,) its distinct labels, `label_values`): the source itself when they
+    are 0…K−1 already, else an `EncodedSource` of it (labels 1 and 2 in a file are two classes, as in memory)."""
     classes = source.label_values
     if np.array_equal(classes, np.arange(len(classes))):
         return source, classes

@@ -78,8 +78,7 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
                 "datasets.load_file(path, out_of_core=True) (or datasets.open_source(path)) returns its data source, "
                 "which XGPClassifier.fit, Model.set_data and Run take in place of arrays"
             )
-        options = {} if label_column is None else {"label_column": label_column}
-        return open_source(path_or_file, **options)
+        return open_source(path_or_file, label_column=label_column)
     if out_of_core:
         raise DataError(f"{name}: out_of_core applies to {sorted(SOURCE_FORMATS)} files, not {suffix or 'this file'}")
     return readers.load_file(path_or_file, label_column, source_name=source_name)

@@ -500,8 +500,10 @@ def read_npz(file, *, source_name: str | None = None):
 
 # ------------------------------------------------------------------------------------------------------- load_file
 
-LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), "csv") | dict.fromkeys((".libsvm", ".svm", ".svmlight"), "libsvm")
-LOADERS[".npz"] = "npz"
+LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), read_csv) | dict.fromkeys(
+    (".libsvm", ".svm", ".svmlight"), read_libsvm
+)
+LOADERS[".npz"] = read_npz
 DEFAULT_LABEL_NAMES = ("label", "y", "class", "target")
 
 
@@ -529,16 +531,15 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
         str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", None)
     )
     suffix = Path(str(name)).suffix.lower() if name else ""
-    kind = LOADERS.get(suffix)
-    if kind is None:
+    reader = LOADERS.get(suffix)
+    if reader is None:
         raise DataError(f"{name or '<uploaded data>'}: unknown file extension {suffix!r}; supported: {sorted(LOADERS)}")
-    if kind != "csv":
+    if reader is not read_csv:
         if label_column is not None:
             raise DataError(
                 f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} "
                 "files carry their own labels"
             )
-        reader = read_libsvm if kind == "libsvm" else read_npz
         return reader(path_or_file, source_name=name)
     content, name = read_bytes(path_or_file, name)
     if label_column is None:

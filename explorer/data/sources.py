@@ -65,7 +65,7 @@ class NpySource(DataSource):
                 where = f"{self.X_path}: X" + (f" (block of rows from index {start})" if start else "")
                 bounded_features(self._read(slice(start, stop)), where)
                 count.add(class_indices(self.y[start:stop], f"{self.y_path}: y", first_row=start), start)
-            self.label_values, self.n_classes = count.values, count.n_classes
+            self.label_values = count.values
 
     def _read(self, rows: slice) -> np.ndarray:
         """The consecutive rows X[rows] as float64 C-contiguous, through the map, whose pages are given back past
@@ -258,7 +258,7 @@ class ZarrSource(DataSource):
         for start, stop in row_blocks(self.n, rows):
             bounded_features(np.asarray(self.X[start:stop], dtype=float), f"{path}: array 'X'", first_row=start)
             count.add(class_indices(np.asarray(self.y[start:stop]), f"{path}: array 'y'", first_row=start), start)
-        self.label_values, self.n_classes = count.values, count.n_classes
+        self.label_values = count.values
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         index = np.asarray(index)
@@ -332,7 +332,7 @@ class ParquetSource(NpySource):
         X.flush()
         y.flush()
         del X, y
-        self.label_values, self.n_classes = count.values, count.n_classes
+        self.label_values = count.values
         super().__init__(folder / "X.npy", folder / "y.npy", check=False)
 
     def __getstate__(self) -> dict:

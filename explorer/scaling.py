@@ -100,48 +100,38 @@ def standardised(scaler: Standardizer, X, name: str = "X"):
 
 
 def standardise(X_train, *others, scaler: Standardizer | bool = True):
-    """(scaler, X_train, *others) in standardised units: `scaler` True fits a `Standardizer` on X_train
-    (`Standardizer.fit`), a fitted `Standardizer` is applied as it is, False keeps the inputs as given (already
-    standardised; scaler None). Arrays (n, d) are standardised at once, `DataSource`s as their rows are read
-    (`standardised`: a `ScaledSource`); values beyond ±1e100 before or after standardisation raise DataError."""
+    """(scaler, X_train, *others) in standardised units (`Standardizer.transform`): `scaler` True fits a
+    `Standardizer` on X_train, a fitted `Standardizer` is applied as it is, False keeps the inputs as given (already
+    standardised; scaler None)."""
     if scaler is False:
         return (None, X_train, *others)
     if scaler is True:
         scaler = Standardizer().fit(X_train, "training data")
-    return (
-        scaler,
-        standardised(scaler, X_train, "training data"),
-        *(standardised(scaler, X, "evaluation data") for X in others),
-    )
+    others = (scaler.transform(X, "evaluation data") for X in others)
+    return (scaler, scaler.transform(X_train, "training data"), *others)
 
 
 def training_rows(X_train, y_train=None, *others, scaler: Standardizer | bool = True, n_classes: int | None = None):
-    """(rows, scaler, train, *others), what a run trains on: the training rows X_train (n, d), y_train (n,) class
-    indices held once, in their units, as a source (`sources.as_source`, checked there; or X_train a `DataSource`,
-    y_train None; `n_classes` K when the model has classes the rows do not hold yet); the scaler fitted on them (or
-    given, or None: `standardise`); `train`, the same rows as the engine reads them, standardised as they are read (a
-    `ScaledSource` of `rows`; `rows` itself with no scaler); and `others` (arrays, the evaluation rows)
-    standardised."""
+    """(rows, scaler, train, *others), what a run trains on: the training rows X_train (n, d), y_train (n,) held
+    once, in their units, as a source (`sources.as_source`, with `n_classes`), then `standardise(rows, *others,
+    scaler=scaler)`: `train` is the view the engine reads (a `ScaledSource`; `rows` itself with no scaler)."""
     rows = as_source(X_train, y_train, n_classes=n_classes)
     return (rows, *standardise(rows, *others, scaler=scaler))
 
 
 def extended(rows: ArraySource, X, y, scaler: Standardizer | None, name: str = "X") -> tuple[ArraySource, DataSource]:
-    """(rows with X (k, d), y (k,) added, the view the engine reads): the rows in their units, one array
-    (`ArraySource.extended`: the new rows checked and named `name`), and standardised as they are read by `scaler`
-    (None: as given). New rows beyond ±1e100 before or after standardisation raise DataError, and nothing changes."""
+    """(rows with X (k, d), y (k,) added (`ArraySource.extended`), the view the engine reads through `scaler`, None:
+    as given); new rows beyond ±1e100 before or after standardisation raise DataError, and nothing changes."""
     rows = rows.extended(X, y, name)
     if scaler is None:
         return rows, rows
-    standardised(scaler, X, name)  # the new rows after standardisation, checked before the run takes them
-    return rows, standardised(scaler, rows, "training data")
+    scaler.transform(X, name)  # the new rows after standardisation, checked before the run takes them
+    return rows, scaler.transform(rows, "training data")
 
 
 class ScaledSource(DataSource):
-    """Another source's rows standardised as they are read, by a fitted `Standardizer` (the training statistics):
-    X_b ↦ (X_b − mean)/scale, each value within ±`inputs.FEATURE_LIMIT` after it (DataError otherwise), the same
-    values `standardised` gives the rows in memory. A run's engine reads its training rows through one, so they are
-    held once, in the user's units."""
+    """Another source's rows standardised as they are read by a fitted `Standardizer`: X_b ↦ (X_b − mean)/scale,
+    within ±`inputs.FEATURE_LIMIT` (DataError otherwise), the values `Standardizer.transform` gives them in memory."""
 
     def __init__(self, source: DataSource, scaler: Standardizer, name: str = "training data"):
         self.source, self.scaler, self.name = source, scaler, name

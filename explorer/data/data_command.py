@@ -55,11 +55,9 @@ def example_text(example: Example) -> str:
     return table.to_csv(sep=example.delimiter, float_format="%.6g", index=False, lineterminator="\n")
 
 
-def write_examples(directory: Path | None = None) -> list[Path]:
-    """Write every example file into `directory` (default: `registry.examples_dir()`, `examples/` in the data home;
+def write_examples(directory: Path) -> list[Path]:
+    """Write every example file into the folder `directory` (`data examples`' default: `registry.examples_dir()`;
     a checkout keeps them in `data/examples/`). Returns their paths."""
-    directory = registry.examples_dir() if directory is None else Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     written = []
     for example in EXAMPLES:
         path = directory / example.file

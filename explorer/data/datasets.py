@@ -508,20 +508,14 @@ def kfold_indices(y, k: int, rng=None, stratified: bool = True) -> list[tuple[np
         raise DataError(f"k must be an integer with 2 ≤ k ≤ n = {n}, got k={show(k)}")
     rng = None if rng is None else np.random.default_rng(rng)
     fold_of = np.empty(n, dtype=np.intp)
-    if stratified:
+    if stratified:  # the rows class by class, dealt round-robin
         classes, counts = np.unique(y, return_counts=True)
         if counts.min() < k:
             small = classes[np.argmin(counts)].item()
             raise DataError(f"class {show(small)} has {counts.min()} rows, fewer than k={k} stratified folds")
-        start = 0
-        for c in classes:
-            members = np.flatnonzero(y == c)
-            if rng is not None:
-                members = rng.permutation(members)
-            fold_of[members] = (start + np.arange(len(members))) % k
-            start = (start + len(members)) % k
+        members = (np.flatnonzero(y == c) for c in classes)
+        fold_of[np.concatenate([m if rng is None else rng.permutation(m) for m in members])] = np.arange(n) % k
     else:
         order = np.arange(n) if rng is None else rng.permutation(n)
-        for f, chunk in enumerate(np.array_split(order, k)):
-            fold_of[chunk] = f
+        fold_of[order] = np.repeat(np.arange(k), [len(chunk) for chunk in np.array_split(order, k)])
     return [(np.flatnonzero(fold_of != f), np.flatnonzero(fold_of == f)) for f in range(k)]

@@ -41,9 +41,7 @@ class Standardizer:
         X = X.X if isinstance(X, ArraySource) else self._checked(X, name, None)  # a source's rows: checked already
         spread = np.ptp(X, axis=0)
         constant = spread == 0
-        self.mean = np.where(
-            constant, X[0], X.mean(axis=0)
-        )  # a constant column to exactly 0, not to its mean's rounding
+        self.mean = np.where(constant, X[0], X.mean(axis=0))
         self.scale = np.where(constant, 1.0, X.std(axis=0))
         _check_spread(self.scale, spread, name)
         return self

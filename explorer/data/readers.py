@@ -292,11 +292,12 @@ def _careful_table(rows, header: list[str], label_at: int, name: str):
     return X, numeric_labels_if_possible(labels)
 
 
-def read_csv(file, label_column, *, delimiter: str | None = None, source_name: str | None = None):
+def read_csv(file, label_column=None, *, delimiter: str | None = None, source_name: str | None = None):
     """CSV/TSV with a header row. Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,),
     feature_names list[str]).
 
-    `label_column` is a header name or a column index; every other column is a numeric feature. The delimiter, if
+    `label_column` is a header name or a column index (None: the one named label, y, class or target, any case);
+    every other column is a numeric feature. The delimiter, if
     not given, is TAB for a .tsv name, else the most frequent of , TAB ; | in the header line, else whitespace.
     """
     content, name = read_bytes(file, source_name)
@@ -323,6 +324,8 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
         raise DataError(
             f"{name}: line {header_line}: column names {show_list(duplicates)} appear more than once in {show_list(header)}"
         )
+    if label_column is None:
+        label_column = default_label_column(header, name)
     label_at = _label_index(label_column, header, name)
     if len(header) < 2:
         raise DataError(
@@ -534,18 +537,11 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
     reader = LOADERS.get(suffix)
     if reader is None:
         raise DataError(f"{name or '<uploaded data>'}: unknown file extension {suffix!r}; supported: {sorted(LOADERS)}")
-    if reader is not read_csv:
-        if label_column is not None:
-            raise DataError(
-                f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} "
-                "files carry their own labels"
-            )
-        return reader(path_or_file, source_name=name)
-    content, name = read_bytes(path_or_file, name)
-    if label_column is None:
-        first = first_nonblank_line(decode_text(content, name))
-        if first is None:
-            raise DataError(f"{name}: the file is empty")
-        header = next(csv_rows(first, sniff_delimiter(first, name), name), (0, []))[1]
-        label_column = default_label_column(header, name)
-    return read_csv(io.BytesIO(content), label_column, source_name=name)
+    if reader is read_csv:
+        return read_csv(path_or_file, label_column, source_name=name)
+    if label_column is not None:
+        raise DataError(
+            f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} files carry their own "
+            "labels"
+        )
+    return reader(path_or_file, source_name=name)

@@ -315,15 +315,13 @@ class ParquetSource(NpySource):
         try:
             for part in table.iter_batches(batch_size=batch_rows, columns=self.feature_names + [label]):
                 stop = start + part.num_rows
-                for j, name in enumerate(self.feature_names + [label]):
+                for j, name in enumerate(self.feature_names):
                     values = _column_values(part.column(j), name, start, path)
-                    if name == label:
-                        labels = class_indices(values, f"{path}: column {label!r}", first_row=start)
-                        y[start:stop] = labels
-                        count.add(labels, start)
-                    else:
-                        bounded_features(values[:, None], str(path), first_row=start, columns=[name])
-                        X[start:stop, j] = values
+                    bounded_features(values[:, None], str(path), first_row=start, columns=[name])
+                    X[start:stop, j] = values
+                labels = _column_values(part.column(d), label, start, path)
+                y[start:stop] = labels = class_indices(labels, f"{path}: column {label!r}", first_row=start)
+                count.add(labels, start)
                 start = stop
         except BaseException:  # a bad value (or an interrupt): the half-written copy goes at once, not at exit
             del X, y

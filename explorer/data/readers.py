@@ -297,8 +297,8 @@ def read_csv(file, label_column=None, *, delimiter: str | None = None, source_na
     feature_names list[str]).
 
     `label_column` is a header name or a column index (None: the one named label, y, class or target, any case);
-    every other column is a numeric feature. The delimiter, if
-    not given, is TAB for a .tsv name, else the most frequent of , TAB ; | in the header line, else whitespace.
+    every other column is a numeric feature. The delimiter, if not given, is TAB for a .tsv name, else the most
+    frequent of , TAB ; | in the header line, else whitespace.
     """
     content, name = read_bytes(file, source_name)
     text = decode_text(content, name)
@@ -503,10 +503,8 @@ def read_npz(file, *, source_name: str | None = None):
 
 # ------------------------------------------------------------------------------------------------------- load_file
 
-LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), read_csv) | dict.fromkeys(
-    (".libsvm", ".svm", ".svmlight"), read_libsvm
-)
-LOADERS[".npz"] = read_npz
+LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), read_csv) | {".npz": read_npz}
+LOADERS |= dict.fromkeys((".libsvm", ".svm", ".svmlight"), read_libsvm)
 DEFAULT_LABEL_NAMES = ("label", "y", "class", "target")
 
 

@@ -234,9 +234,9 @@ def load_openml(data_id: int, *, one_hot: bool = False, cache: Path | None = Non
     """Fetch OpenML data set `data_id` (binary target) through scikit-learn, convert and cache it as .npz.
 
     Categorical features: ordinal (default) or one-hot, see `_encode_openml_features`. Labels: the minority class ↦ +1
-    (ties: sorted order), the convention of the offline copies. Returns (X (n, d) float64,
-    y (n,) int64 class indices, classes (2,) as str [class ↦ 0 (−1), class ↦ 1 (+1)], feature_names). Network and OpenML
-    failures propagate unchanged.
+    (ties: sorted order), the convention of the offline copies. Returns (X (n, d) float64, y (n,) int64 class indices,
+    classes (2,) as str [class ↦ 0 (−1), class ↦ 1 (+1)], feature_names). Network and OpenML failures propagate
+    unchanged.
     """
     cache = Path(cache) if cache is not None else cache_dir()
     cached = openml_cache_file(data_id, one_hot, cache)

@@ -134,7 +134,6 @@ class _Deadline:
     connection opened after that is refused. `expired()` says whether it came."""
 
     def __init__(self, seconds: float):
-        self.seconds = seconds
         self._sockets: list[socket.socket] = []
         self._expired = threading.Event()
         self._lock = threading.Lock()
@@ -142,11 +141,15 @@ class _Deadline:
         self._timer.daemon = True
         watch = self
 
-        class Watched:  # a connection refused after the deadline, its socket kept to shut at it
+        class Watched:  # a connection refused after the deadline, its socket kept to shut at it (at once if it came)
             def connect(self):
-                watch._refuse_if_expired()
+                if watch.expired():
+                    raise TimeoutError(f"the deadline of {seconds:g} s came")
                 super().connect()
-                watch._keep(self.sock)
+                with watch._lock:
+                    watch._sockets.append(self.sock)
+                if watch.expired():
+                    watch._shut(self.sock)
 
         Connection = type("Connection", (Watched, http.client.HTTPConnection), {})
         SecureConnection = type("SecureConnection", (Watched, http.client.HTTPSConnection), {})
@@ -160,17 +163,6 @@ class _Deadline:
                 return self.do_open(SecureConnection, request, context=self._context)
 
         self.opener = urllib.request.build_opener(Handler, SecureHandler)
-
-    def _refuse_if_expired(self) -> None:
-        if self.expired():
-            raise TimeoutError(f"the deadline of {self.seconds:g} s came")
-
-    def _keep(self, sock: socket.socket) -> None:
-        """Keep a new connection's socket, to shut at the deadline (at once if it came while connecting)."""
-        with self._lock:
-            self._sockets.append(sock)
-        if self.expired():
-            self._shut(sock)
 
     def _expire(self) -> None:
         self._expired.set()

@@ -683,7 +683,7 @@ def test_standardizer_errors():
         s.transform(np.zeros((2, 3)))
     with pytest.raises(DataError, match="scale"):
         D.Standardizer([0.0], [0.0])
-    with pytest.raises(DataError, match=r"column 1 \(0-based\) holds a non-finite value"):
+    with pytest.raises(DataError, match=r"X row 0, column 1 \(0-based\) holds nan, which is NaN or infinite"):
         s.transform(np.array([[0.0, np.nan]]))
 
 
@@ -1184,12 +1184,12 @@ def test_the_command_line_answers_help_and_names_its_commands(capsys):
 
 def test_example_files_are_the_ones_the_script_writes_and_read_back(tmp_path):
     from explorer.__main__ import main
-    from explorer.data import examples
+    from explorer.data import data_command
 
     assert main(["data", "examples", "--to", str(tmp_path)]) == 0
     committed = Path(__file__).resolve().parents[1] / "data" / "examples"
-    assert sorted(p.name for p in committed.iterdir()) == sorted(e.file for e in examples.EXAMPLES)
-    for example in examples.EXAMPLES:
+    assert sorted(p.name for p in committed.iterdir()) == sorted(e.file for e in data_command.EXAMPLES)
+    for example in data_command.EXAMPLES:
         assert (tmp_path / example.file).read_bytes() == (committed / example.file).read_bytes(), example.file
         X, y, classes, names = D.load_file(committed / example.file, example.label)
         X_true, y_true = D.load(example.dataset, n=example.n, seed=example.seed)

@@ -26,11 +26,10 @@ from matplotlib import animation
 from matplotlib import pyplot as plt
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.offsetbox import AnchoredText, DrawingArea
-from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterSciNotation, MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 from matplotlib.transforms import Bbox
 
 from explorer.views import decision_surface_from_arrays, surface_arrays, training_traces
-from explorer.views.style import PlainLogFormatter
 from explorer.views.surface import surface_plane
 from explorer.views.traces import history_columns
 
@@ -171,7 +170,7 @@ def _titles_on_top(figure, renderer, margin: float, gap: float) -> float:
 def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> bool:
     """On an axis of `ax` whose tick labels touch (long labels such as 0.0025 on a narrow panel, or 1.05, 1.1, 1.15
     on a log axis spanning less than a decade), keep fewer ticks (linear: `MaxNLocator`) or label every other tick
-    (log) until they stand apart by `gap` px; log axes are labelled in plain numbers (`PlainLogFormatter`). Returns
+    (log; `style.sized` labels the views' log axes in plain numbers) until they stand apart by `gap` px. Returns
     whether it changed a locator or formatter. The tick labels are measured without drawing the figure: asking an
     axis for its tick labels updates them, and `apply_aspect` puts the axes where a draw would."""
     locator = ax.get_axes_locator()
@@ -183,13 +182,6 @@ def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> bool:
             (axis.get_major_formatter, axis.set_major_formatter),
             (axis.get_minor_formatter, axis.set_minor_formatter),
         )
-        if log:
-            for get, setter in formatters:
-                formatter = get()
-                if type(formatter) in (LogFormatter, LogFormatterSciNotation):
-                    thresholds = formatter.minor_thresholds
-                    setter(PlainLogFormatter(labelOnlyBase=formatter.labelOnlyBase, minor_thresholds=thresholds))
-                    changed = True
         for _ in range(4):
             low, high = sorted(axis.get_view_interval())
             inside = low - 1e-9 * (high - low), high + 1e-9 * (high - low)

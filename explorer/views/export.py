@@ -74,20 +74,14 @@ def _figure_size(figure, width: int | None, height: int | None, dpi: int) -> Non
 def _panels(plot) -> list[tuple]:
     """(main axes, colour-bar axes or None, the bar's padding as a fraction of the figure's width) of every panel of
     a drawn HoloViews matplotlib plot."""
-    figure = plot.state
-    colorbars = {
-        id(cax): (main, padding)
-        for main, cax, padding in plot.traverse(
-            lambda p: (p.handles.get("axis"), p.handles.get("cax"), getattr(p, "cbar_padding", 0.0))
-        )
-        if main is not None and cax is not None
-    }
-    panels = []
-    for ax in figure.axes:
-        if id(ax) not in colorbars:
-            bar = next((c for c in figure.axes if colorbars.get(id(c), (None,))[0] is ax), None)
-            panels.append((ax, bar, colorbars[id(bar)][1] if bar is not None else 0.0))
-    return panels
+    bars = {}  # main axes → (its colour bar's axes, padding)
+    for main, cax, padding in plot.traverse(
+        lambda p: (p.handles.get("axis"), p.handles.get("cax"), getattr(p, "cbar_padding", 0.0))
+    ):
+        if main is not None and cax is not None:
+            bars.setdefault(main, (cax, padding))
+    caxes = [cax for cax, _ in bars.values()]
+    return [(ax, *bars.get(ax, (None, 0.0))) for ax in plot.state.axes if ax not in caxes]
 
 
 def _cell(ax) -> tuple[int, int]:

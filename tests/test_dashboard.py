@@ -27,12 +27,12 @@ from explorer.dashboard.data import guess_label_column, header_and_sample
 from explorer.dashboard.mcmc import stick_model
 from explorer.dashboard.race import TRAIN_DATA, _table, seconds_left
 from explorer.dashboard.race_report import race_report_from_json
+from explorer.dashboard.session import Worker
 from explorer.dashboard.snapshot import Publisher
 from explorer.dashboard.surface import FrozenPrediction
 from explorer.dashboard.tabs import StudyTab
 from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.traces import Decimator
-from explorer.dashboard.worker import Worker
 from explorer.data import datasets
 from explorer.data.datasets import DataError
 from explorer.gibbs_multiclass import MulticlassGibbsSampler

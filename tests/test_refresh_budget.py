@@ -16,10 +16,10 @@ from explorer.dashboard import train as train_module
 from explorer.dashboard.app import Dashboard
 from explorer.dashboard.budget import RefreshBudget, Turns
 from explorer.dashboard.ranges import fit_range
+from explorer.dashboard.session import Worker
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.tabs import Tick
 from explorer.dashboard.traces import _WIDTH, Traces
-from explorer.dashboard.worker import Worker
 from explorer.model import Model
 from explorer.views.style import P_PALETTE
 

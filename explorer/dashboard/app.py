@@ -1,9 +1,6 @@
 """`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
 session; the page: `explorer.dashboard.page`) or shown in a notebook. It builds the session's tabs and joins its
-rooms, each a module of its own: `session` (with its `worker`), `actions`, `jobs`, `changes`, `uploads`, `refresh`.
-
-Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19). In a
-notebook the same actions run at once.
+rooms: `session` (its worker, actions and jobs), `changes`, `upload`, `refresh`.
 """
 
 from __future__ import annotations
@@ -11,23 +8,21 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from explorer.dashboard.actions import Actions
 from explorer.dashboard.budget import RefreshBudget
 from explorer.dashboard.changes import Changes
 from explorer.dashboard.controls import Settings
 from explorer.dashboard.data import DataTab
-from explorer.dashboard.jobs import Jobs
 from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.notices import describe, notify
 from explorer.dashboard.race import RaceTab
 from explorer.dashboard.refresh import Refresh
-from explorer.dashboard.session import Session
+from explorer.dashboard.session import Actions, Jobs, Session
 from explorer.dashboard.snapshot import Publisher
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.tabs import StudyTab
 from explorer.dashboard.train import TrainTab
-from explorer.dashboard.uploads import Uploads
+from explorer.dashboard.upload import Uploads
 from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
 from explorer.views.export import run_copy
@@ -181,7 +176,7 @@ class Dashboard(pn.viewable.Viewer):
         self.actions.act("Turning kernel learning off", self.model.continue_without_kernel_learning, done)
 
     def start_study(self, study: StudyTab) -> None:
-        """Run a study tab's study on the model's current data, kernel and plane (`jobs.Jobs.start_study`)."""
+        """Run a study tab's study on the model's current data, kernel and plane (`session.Jobs.start_study`)."""
         self.jobs.start_study(study, lambda: self.surface.projection)
 
     def stop_job(self, name: str) -> None:

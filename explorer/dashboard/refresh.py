@@ -10,8 +10,8 @@ import time
 
 import panel as pn
 
-from explorer.dashboard.jobs import TRAINING_JOBS
 from explorer.dashboard.notices import notify
+from explorer.dashboard.session import TRAINING_JOBS
 from explorer.dashboard.snapshot import Snapshot
 from explorer.dashboard.tabs import LIVE, MINIBATCH, Tick
 from explorer.dashboard.train import convergence_rule

@@ -11,7 +11,7 @@ import pytest
 from test_browser import LIVE_POINTS, TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401 (served: the in-process server fixture)
 
 import explorer.dashboard.upload as uploads  # (the module; `upload` below drops a file)
-from explorer.dashboard import app
+from explorer.dashboard import app, changes
 from explorer.dashboard.data import MAX_UPLOAD_BYTES
 
 pytestmark = pytest.mark.browser
@@ -187,7 +187,7 @@ def test_every_upload_gets_feedback_and_a_refused_file_offers_its_own_header(ser
     """Every file gets a notice; a refused file leaves the data in use (good.csv) and offers its own columns in the
     label box, where another label column can be chosen (issue 31: 'x,y,species' could not be fixed there)."""
     notified, real_notify = [], app.notify
-    for module in (app, uploads):  # the Data tab's notices, and the uploads'
+    for module in (app, changes):  # the Data tab's notices, and the uploads'
         monkeypatch.setattr(
             module, "notify", lambda message, kind="error": (notified.append(message), real_notify(message, kind))
         )

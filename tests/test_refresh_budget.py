@@ -106,7 +106,7 @@ def test_a_training_dashboard_is_refreshed_at_the_budgets_rate_to_within_a_tick(
         for _ in range(ticks):
             for session in range(11):
                 budget.training(session)
-            allowed += dashboard._budget_allows()
+            allowed += dashboard.refresh.budget_allows()
             clock.now += 0.17
         # 2.2 Hz on average although ticks come every 0.17 s (± the window's ends and one late tick caught up)
         assert abs(allowed - ticks * 0.17 / 0.45) <= 2

@@ -18,9 +18,8 @@ from functools import partial
 import panel as pn
 
 from explorer.dashboard import cluster
-from explorer.dashboard.notices import notify, working
+from explorer.dashboard.notices import html_text, notify, working
 from explorer.dashboard.tabs import StudyTab
-from explorer.dashboard.text import html_text
 from explorer.dashboard.train import EVALUATION_SHARE
 from explorer.data import datasets
 
@@ -195,8 +194,7 @@ class Session:
     def __init__(self):
         self.worker = Worker()
         self.context = pn.state.curdoc.session_context if pn.state.curdoc else None
-        self.served = self.context is not None
-        self.offload = self.served  # served: every computing action in the worker (in a notebook: at once)
+        self.served = self.context is not None  # then everything it computes runs in the worker (notebook: at once)
         self.loaded = not self.served
         self._after_load: list = []  # messages for a page that has not loaded yet
         self._was_connected = False
@@ -209,7 +207,7 @@ class Session:
     def gate(self):
         """The worker's gate for the page: served, waited for at most GATE_WAIT (the block gets False if it was not
         taken and must then not touch the job's state); in a notebook, as long as needed."""
-        return self.worker.hold(timeout=GATE_WAIT if self.offload else None)
+        return self.worker.hold(timeout=GATE_WAIT if self.served else None)
 
     def page_loaded(self) -> None:
         """The page has loaded: the messages kept for it are shown."""
@@ -240,7 +238,7 @@ class Session:
         """Stop the worker (served, not waited for: it ends after the chunk or task it is running) and forget the
         page's views."""
         self.closed = True
-        self.worker.stop(wait=0.0 if self.offload else 5.0)
+        self.worker.stop(wait=0.0 if self.served else 5.0)
         if self.served:
             forget_views_of(self.context._document)
 
@@ -282,7 +280,7 @@ class Actions:
         submitting a task always pauses it)."""
         if self.busy():
             return
-        if self.session.offload:
+        if self.session.served:
             future = self.worker.submit(partial(self._then_prepare, work))
             self.current = (label, future, then or (lambda _: None), report)
             self.show_busy(label)
@@ -419,15 +417,6 @@ class Jobs:
 
         return chunk
 
-    def play(self) -> None:
-        """Train in the worker until Pause (or convergence, unless the run had already converged)."""
-        self.start("train", self.training_job())
-
-    def step(self) -> None:
-        """Train to the next evaluation as the worker's job (served: the page shows its progress, Pause stops it)."""
-        self.stepping = True
-        self.start("step", self.training_job(to_next_evaluation=True))
-
     def start_study(self, study: StudyTab, projection: Callable[[], object]) -> None:
         """Run the study tab's study (the MCMC comparison, the race) on the model's current data, kernel and plane
         (`projection()`, read once the worker is idle) as the worker's job (training pauses meanwhile)."""
@@ -451,7 +440,7 @@ class Jobs:
     def stop(self, name: str) -> None:
         """Stop a study: its job pauses and its run ends (in the worker; a run on the Dask cluster is cancelled)."""
         if self.running(name):
-            self.worker.pause(wait=not self.session.offload)
+            self.worker.pause(wait=not self.session.served)
             self.worker.submit(self._jobs[name].close)
 
     def running(self, name: str) -> bool:

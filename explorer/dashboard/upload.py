@@ -1,8 +1,6 @@
-"""Uploaded files, from the browser to the session's run: the upload widget whose limits the server keeps
-(`LimitedFileDropper`), the server's pool of processes that parse the files (`parse_in_process`), and a session's
-uploads (`Uploads`): parsed off the event loop, checked against the budget of one action, swapped in by the
-session's worker — the refresh skips and other actions wait meanwhile — and the result said in a notification.
-"""
+"""Uploaded files on the server: the upload widget whose limits the server keeps (`LimitedFileDropper`) and the
+server's pool of processes that parse the files (`parse_in_process`); a session swaps them in through
+`changes.Changes`."""
 
 from __future__ import annotations
 
@@ -11,7 +9,6 @@ import math
 import multiprocessing
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -21,7 +18,6 @@ from io import BytesIO
 import panel as pn
 import param
 
-from explorer.dashboard.notices import notify, unchanged
 from explorer.data import datasets
 
 MAX_UPLOAD_BYTES = 10_000_000  # "10MB" for the browser's check (FilePond counts 1 MB as 10**6 bytes)
@@ -55,15 +51,12 @@ def _megabytes(n_bytes: int) -> str:
 
 
 class LimitedFileDropper(pn.widgets.FileDropper):
-    """`pn.widgets.FileDropper` whose limits the server keeps: Panel's checks the file size only in the browser
-    (FilePond's option, which a visitor can switch off from the browser console) and joins whatever chunks arrive.
-    Here each chunk is checked as it arrives, before it is kept: at most `max_upload_bytes` per upload (the chunk that
-    would pass it drops the upload, its memory freed at once, and its further chunks unread); at most
-    `max_session_bytes` in the page's unfinished uploads (a single-file widget holds one: a new file replaces the one
-    whose chunks stopped, as the browser does); nothing for `stall_seconds` drops an upload; a malformed message
-    (chunk 2 without chunk 1, chunks out of order, text for the file's bytes, a missing or odd field) is refused in
-    words and changes nothing else. Every refusal goes to `report(message)` (file names shown as text there).
-    `value` holds each completed file's bytes by name (not decoded, whatever its type)."""
+    """`pn.widgets.FileDropper` whose limits the server keeps (Panel's checks the file size only in the browser, where
+    a visitor can switch it off, and joins whatever chunks arrive): each chunk is checked as it arrives, before it is
+    kept — `max_upload_bytes` per upload, `max_session_bytes` in the page's unfinished uploads, `stall_seconds` without
+    a chunk, the chunks' order and fields (what each refusal does: README, "The dashboard", Data). Every refusal goes
+    to `report(message)` (file names shown as text there). `value` holds each completed file's bytes by name (not
+    decoded, whatever its type)."""
 
     max_upload_bytes = param.Integer(default=MAX_UPLOAD_BYTES, bounds=(1, None), doc="Most bytes of one upload")
     max_session_bytes = param.Integer(
@@ -268,81 +261,3 @@ async def parse_in_process(content: bytes, filename: str, label_column: str) -> 
         if "bootstrapping phase" not in str(err):  # multiprocessing's words for a process started while importing
             raise
         raise RuntimeError(MAIN_GUARD) from None
-
-
-# -------------------------------------------------------------------------------------------- a session's uploads
-class Uploads:
-    """The uploads of one session (`session.Session`) into its `model`; `changes` checks them against the budget,
-    `settings` are the widgets, `refresh(force_surface=True)` shows the new data."""
-
-    def __init__(self, model, session, actions, changes, settings, refresh: Callable):
-        self.model, self.session, self.worker = model, session, session.worker
-        self.actions, self.changes, self.settings, self._refresh = actions, changes, settings, refresh
-        self.reading: str | None = None  # the uploaded file being read, if any
-        self.swapping = False  # its data are being swapped in: the gate is taken for seconds, so the UI waits
-
-    def loading(self) -> str | None:
-        """The file whose data are being swapped in (None: none is)."""
-        return self.reading if self.swapping else None
-
-    def load_file(self, content: bytes, filename: str, label_column: str) -> bool:
-        """Parse an uploaded CSV and make it the data set, here and now (notebooks, tests; the page uses `read_file`).
-        A bad file only raises a notification. Returns whether the data were swapped in."""
-        if self.actions.busy():
-            return False
-        try:
-            parsed = parsing(content, filename, label_column)()
-        except Exception as err:  # a file that cannot be read is reported; nothing has changed
-            return self._show_loaded(False, unchanged(err))
-        self.worker.pause()
-        return self._show_loaded(*self._swap(filename, *parsed))
-
-    async def read_file(self, content: bytes, filename: str, label_column: str) -> bool:
-        """`load_file` off the event loop (served: in a parser process), so that other sessions stay served; the result
-        is rendered by a callback scheduled on the session. Returns whether the data were swapped in."""
-        if self.reading is not None:
-            notify(f"Still reading {self.reading}: upload {filename} once it is loaded.", kind="info")
-            return False
-        self.reading = filename
-        try:
-            parsed = await (
-                parse_in_process(content, filename, label_column)
-                if self.session.offload
-                else asyncio.to_thread(parsing(content, filename, label_column))
-            )
-            X = parsed[0]
-            too_costly = self.changes.over_budget({"dataset": "custom"}, shape=X.shape)
-            if too_costly:
-                raise datasets.DataError(
-                    f"{filename} ({X.shape[0]} rows, {X.shape[1]} features) with these settings "
-                    "is beyond this server's budget: " + "; ".join(too_costly)
-                )
-            self.swapping = True
-            loaded, message = await asyncio.wrap_future(self.worker.submit(partial(self._swap, filename, *parsed)))
-        except Exception as err:  # a file that cannot be read is reported; nothing has changed
-            loaded, message = False, unchanged(err)
-        finally:
-            self.reading, self.swapping = None, False
-        pn.state.execute(partial(self._show_loaded, loaded, message), schedule=True)
-        return loaded
-
-    def _swap(self, filename: str, X, y, classes, names) -> tuple[bool, str]:
-        """Make a parsed file the data set, under the gate (any thread; touches no Panel or Bokeh object).
-        Returns (whether it was swapped in, the message for people)."""
-        with self.worker.hold():
-            try:
-                self.model.set_data(X, y, filename, names, classes=classes)  # encoded once, by the parse
-            except Exception as err:  # the Model keeps its data on any failure
-                return False, unchanged(err)
-            self.changes.custom_shape = X.shape
-        return True, (
-            f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; {len(classes)} classes: "
-            + ", ".join(str(c) for c in classes)
-            + "."
-        )
-
-    def _show_loaded(self, loaded: bool, message: str) -> bool:
-        notify(message, kind="success" if loaded else "error")
-        self.settings.sync()
-        self._refresh(force_surface=True)
-        return loaded

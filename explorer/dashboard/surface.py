@@ -51,11 +51,8 @@ def shown_quantity(mode: str, K: int) -> str:
 
 def rgba(colours: np.ndarray) -> np.ndarray:
     """RGB colours (ny, nx, 3) in [0, 1] as the packed RGBA (ny, nx) uint32 of a Bokeh `image_rgba`, opaque."""
-    packed = np.empty(colours.shape[:2], dtype=np.uint32)
-    view = packed.view(np.uint8).reshape(*colours.shape[:2], 4)
-    view[..., :3] = np.round(255.0 * colours)
-    view[..., 3] = 255
-    return packed
+    opaque = np.dstack([np.round(255.0 * colours), np.full(colours.shape[:2], 255.0)]).astype(np.uint8)
+    return opaque.view(np.uint32)[..., 0]  # the four bytes of each pixel as one number
 
 
 class FrozenPrediction:

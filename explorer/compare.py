@@ -12,16 +12,10 @@ its marginals through the sparse projection (m_i = κ_iμ, v_i = K̃_ii + κ_iΣ
 Expectations over f_i are 64-node Gauss–Hermite. The study that fits, samples and compares is
 `explorer.studies.comparison`.
 
-K ≥ 3 classes: the same measures per class, the probabilities the (n*, K) class probabilities, and L_orig =
-Σ_i E_q[log p(y_i | f_i)] − Σ_k KL(q(u_k) ‖ p(u_k)), the augmentation gap L_orig − L_aug itself (no separate closed
-form). Two models:
-- the logistic-softmax (`xgpc_multiclass.XGPCMulticlass`, either family of q(λ, n), against
-  `gibbs_multiclass.MulticlassGibbsSampler`): latent arrays (n*, K), one f_k per class, the expectation of
-  log p(y_i | f_i) over q(f_i) = Π_k N(m_ik, v_ik) by the link's quasi-Monte Carlo points (`LogisticSoftmax`);
-- stick-breaking (`xgpc_stickbreaking.XGPCStickBreaking`, the default, against
-  `gibbs_stickbreaking.StickBreakingGibbsSampler` with the same class order): latent arrays (n*, K − 1), one logit ψ_j
-  per stick position, and E_q[log p(y_i | ψ_i)] = Σ_j R_ij E_q[log σ(t_ij ψ_ij)] over the logits the point reaches,
-  each a 64-node Gauss–Hermite integral.
+K ≥ 3 classes: the same measures per class, the probabilities the (n*, K) class probabilities, and the augmentation
+gap L_orig − L_aug itself (no separate closed form), for the logistic-softmax fit (either family of q(λ, n)) against
+`gibbs_multiclass.MulticlassGibbsSampler` or the stick-breaking one against
+`gibbs_stickbreaking.StickBreakingGibbsSampler` of the same class order (L_orig: `nonaugmented_elbo`).
 A fit is compared only with the sampler of its own model (a ValueError otherwise).
 """
 
@@ -129,10 +123,9 @@ class ComparisonResult:
     p(y* = k) (n_test, K) (rows summing to 1) and the latent arrays (n_test, K), or (n_test, K − 1) for stick-breaking
     (one column per logit, `latent_per_class`); `y_test` (class indices); `mcmc_mean_se`, the Monte Carlo standard error of
     `mcmc_mean` (error bars). `mean_kl` = mean_i KL(N_vi,i ‖ N_mcmc,i). Bounds on log p(y_train): `elbo_augmented`
-    (X-GPC's ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (the paper's estimate of
-    their difference; equal to it up to quadrature error; for K ≥ 3 the difference itself). `subsampled_from` is the size of the data set before it was
-    subsampled to fit the sampler's limit, None if it was not. `cost`: seconds and iterations spent (set by
-    the study, `explorer.studies.comparison`).
+    (X-GPC's ELBO), `elbo_nonaugmented` (same q(u), no augmentation) and `augmentation_gap` (module docstring).
+    `subsampled_from` is the size of the data set before it was subsampled to fit the sampler's limit, None if it was
+    not. `cost`: seconds and iterations spent (set by the study, `explorer.studies.comparison`).
     """
 
     label: str

@@ -53,16 +53,14 @@ Predictions: q(f*) = N(κ*μ, k** − κ*K_m* + κ*Σκ*ᵀ), p(y* = 1) = Φ(μ*
 from __future__ import annotations
 
 import math
-from functools import cached_property
 
 import numpy as np
-from scipy.linalg import blas
 
 from explorer.engine import SVIEngine
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import PROBIT, probit_log_normaliser_derivatives
-from explorer.linalg import inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.linalg import Gaussian
 from explorer.schedules import Constant, schedule_for
 from explorer.sources import as_source
 
@@ -78,33 +76,6 @@ def probit_site_in_u_space(
     log_z, alpha, gamma = probit_log_normaliser_derivatives(y, t_mean, K_tilde + t_var)
     denominator = 1.0 - t_var * gamma  # > 0: γ < 1/(1 + K̃ + t_var)
     return log_z, alpha, 0.5 * (alpha * alpha - gamma), gamma / denominator, (alpha + t_mean * gamma) / denominator
-
-
-class Gaussian:
-    """A Gaussian in u-space from its natural parameters Λ (m, m) and h (m,): L⁻¹ (Λ = LLᵀ, lower triangular),
-    μ = Λ⁻¹h, the log normaliser Ψ = ½hᵀμ − ½log|Λ| (without (m/2)log 2π), and Σ = L⁻ᵀL⁻¹ when asked. Never
-    changed after construction (a new posterior is a new object)."""
-
-    def __init__(self, precision: np.ndarray, shift: np.ndarray, name: str, iteration: int):
-        L = robust_cholesky(precision, name, iteration)
-        self.shift, self.L_inv = shift, triangular_inverse(L)
-        self.mu = self.L_inv.T @ (self.L_inv @ shift)
-        self.log_normaliser = 0.5 * float(shift @ self.mu) - float(np.sum(np.log(np.diag(L))))
-
-    @cached_property
-    def Sigma(self) -> np.ndarray:
-        """Σ = Λ⁻¹, (m, m)."""
-        return inverse_from_factor_inverse(self.L_inv)
-
-    def quadratic_forms(self, rows: np.ndarray) -> np.ndarray:
-        """diag(RΣRᵀ) for R (s, m) → (s,)."""
-        V = rows @ self.L_inv.T
-        return np.einsum("ij,ij->i", V, V)
-
-    def sandwich(self, B: np.ndarray) -> np.ndarray:
-        """BΣB for a symmetric B (m, m), as CᵀC with C = L⁻¹B (a triangular product and a symmetric rank-m update)."""
-        C = blas.dtrmm(1.0, self.L_inv, B, lower=1)
-        return C.T @ C
 
 
 class _SiteJournal:
@@ -141,10 +112,9 @@ class EPGPC(SVIEngine):
     """EPGPC on the SVI skeleton (`explorer.engine.SVIEngine`): its step is the minibatch EP/SEP site update, its
     objective EP's log-evidence estimate.
 
-    `sites`: "tied" (SEP, default; step ε from `schedule`, default its row of `schedules.DEFAULT_STEP_RULES`) or
-    "per-point" (parallel minibatch EP; damping δ = `schedule`'s ρ, default `Constant(0.5)`). `hyper_optimizer` (an
-    `Adam`) turns on kernel learning along the stochastic gradient of log Z_EP at fixed sites. `rho` is the last ε
-    (δ). Attributes q (`Gaussian`, the posterior of u), `mu`, `Sigma`; tied: `site_shift` h_f, `site_precision` Λ_f.
+    `hyper_optimizer` (an `Adam`) turns on kernel learning along the stochastic gradient of log Z_EP at fixed sites.
+    `rho` is the last ε (δ). Attributes q (`linalg.Gaussian`, the posterior of u), `mu`, `Sigma`; tied: `site_shift` h_f,
+    `site_precision` Λ_f.
 
     Parameters
     ----------
@@ -153,7 +123,8 @@ class EPGPC(SVIEngine):
     sites : {"tied", "per-point"}, default "tied"
         SEP's tied site, or parallel minibatch EP.
     schedule : step-size rule, optional
-        ε (tied) or the damping δ (per-point), a rule of `explorer.schedules`.
+        ε (tied; default its row of `schedules.DEFAULT_STEP_RULES`) or the damping δ (per-point; default
+        `Constant(0.5)`), a rule of `explorer.schedules`.
     **keywords
         The SVI skeleton's (`explorer.engine.SVIEngine`).
 
@@ -352,16 +323,13 @@ class EPGPC(SVIEngine):
     def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
         """∂(log Z_EP estimate)/∂(kernel log-parameters) on the minibatch `index` at fixed sites → (L + 1,)."""
         X_b, y_b = self._batch(index)
-        return self._kernel_gradient(index, X_b, y_b, *self.project(X_b))
+        return self._minibatch_kernel_gradient(X_b, y_b, (index, *self.project(X_b)))
 
     def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:
-        rows, kappa, K_tilde, K_sm = context
-        return self._kernel_gradient(rows, X_b, y_b, kappa, K_tilde, K_sm)
-
-    def _kernel_gradient(self, rows, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
-        """Through K_mm (B = K_mm⁻¹, Λ_q = B + sites, dB = −B dK B), K_sm and k_ii at fixed site parameters.
+        """The gradient on the rows X_b with `context` = (rows, κ, K̃, K_sm) of `_update_q`: through K_mm (B = K_mm⁻¹, Λ_q = B + sites, dB = −B dK B), K_sm and k_ii at fixed site parameters.
         For log Z_i(a, v), a = κμ₋ᵢ, v = K̃ + κΣ₋ᵢκᵀ: da = dkᵀp + eᵀdK p, dv = dk_ii + 2dkᵀe + eᵀdK e with p = Bμ₋ᵢ,
         e = BΣ₋ᵢκᵀ − κᵀ; dΨ(Λ, h) = −½tr((Σ + μμᵀ)dΛ) gives ½B(Σ + μμᵀ)B for each normaliser, ½B for Ψ(p)."""
+        rows, kappa, K_tilde, K_sm = context
         scale = self.n / len(y_b)
         cav = self._cavities(rows, kappa, K_sm)
         _, alpha, beta, _, _ = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)

@@ -173,8 +173,9 @@ class SweepRun:
     """What every Gibbs sampler's run shares, one chain set (`GibbsChains`) or several (the stick-breaking sampler's
     logits, `explorer.gibbs_stickbreaking.StickBreakingGibbsSampler`): the run length and its clock, `run` in slices,
     the refusal to summarise before a draw is stored, and R̂/ESS of the monitored scalars. A subclass holds
-    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names` and
-    `_sweeps(k)` (k sweeps of every chain, which `step` times)."""
+    `sweeps_done`, `total_sweeps`, `seconds`, `burn_in`, `thin`, `draws_stored`, `traces`, `trace_names`,
+    `_sweeps(k)` (k sweeps of every chain, which `step` times) and `_draw_sets()` (its arrays of stored draws of f,
+    each (chains, draws, …))."""
 
     @property
     def finished(self) -> bool:
@@ -216,11 +217,12 @@ class SweepRun:
                 f"draws are kept every {self.thin} sweeps after burn-in"
             )
 
-    def _diagnostics(self, draws: list[np.ndarray]) -> dict[str, float]:
+    def diagnostics(self) -> dict[str, float]:
         """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats: per monitored scalar over
-        the post-burn-in sweeps ("rhat/<name>", "ess_bulk/<name>", "ess_tail/<name>"), and over every coordinate of
-        the stored draws of each array of `draws` (chains, draws, …): "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
-        kept = self.traces[:, self.burn_in :]
+        the post-burn-in sweeps ("rhat/log_likelihood", "ess_bulk/…", "ess_tail/…"), and over every coordinate of the
+        stored (thinned) draws of f (`_draw_sets`): "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f". Needs at least 4
+        post-burn-in sweeps and 4 stored draws per chain."""
+        kept, draws = self.traces[:, self.burn_in :], self._draw_sets()
         out: dict[str, float] = {}
         for name, r, bulk, tail in zip(
             self.trace_names, diagnostics.rhat(kept), diagnostics.ess_bulk(kept), diagnostics.ess_tail(kept)
@@ -233,15 +235,41 @@ class SweepRun:
 
 
 class GibbsChains(SweepRun, ABC):
-    """The machinery every exact Gibbs sampler of a full GP shares: several independent chains of a latent state,
-    advanced incrementally with `step(k)`, with bounded traces and stored draws, R̂/ESS and predictions at new inputs.
+    """The machinery every exact Gibbs sampler of a full GP shares: several independent chains of L latent functions
+    (`n_latent`: 1 for the logit model, K for the K-class one) sharing one prior K = kernel.gram(X), advanced
+    incrementally with `step(k)`, with bounded traces and stored draws, R̂/ESS and predictions at new inputs.
 
-    A subclass (`GibbsSampler`, the logit model; `explorer.gibbs_multiclass.MulticlassGibbsSampler`) says what its
-    labels may be (`_check_labels`), the shape of one chain's latent state (`latent_shape`: (n,) for one latent
-    function, (K, n) for K), its monitored scalars (`_trace_names`, `_record_traces`), its start and its sweep
-    (`_start`, `_sweep_chain`), and how a latent array is shown to the caller (`_as_output`). The arguments are
-    `GibbsSampler`'s; the numbers of every sampler come from its own blocks alone.
+    X (n, d), y (n,) class indices, `kernel` fixed (any `explorer.kernels.Kernel`). `rng` (a numpy Generator; None: a
+    fresh `default_rng()`, not reproducible) is spawned into one independent stream per chain. `monitor`: the
+    training indices whose f is traced (default up to 3 spread over the data).
+
+    Run length and memory. The run is fixed at construction: `burn_in` + `n_samples` sweeps per chain. Every array
+    is allocated up front: `traces` (chains, burn_in + n_samples, k) holds monitored scalars at every sweep, and the
+    f draws at the n training points are stored every `thin`-th sweep after burn-in, at most `max_stored_draws` per
+    chain (`thin=None` picks the smallest thinning that fits). Once the run length is reached `finished` is True and
+    `step` does nothing (returns 0); memory never grows. Posterior summaries use the stored draws of all chains.
+
+    Start: each chain starts from f_l⁽⁰⁾ ~ N(0, init_scale² K) per latent function, overdispersed relative to the
+    posterior (whose covariance C ⪯ K) for init_scale ≥ 1; default 2.
+
+    Form (`form="auto"`): the precision form needs K⁻¹ explicitly, so its draws carry a rounding error of about
+    2e-16·cond(K) relative to the posterior scale (the whitened form stays at 1e-15; BENCHMARKS.md, "Numbers from the
+    core modules' docstrings"). "auto" uses the precision form (one Cholesky + two solves per sweep) when LAPACK's
+    estimate of cond(K) is at most `PRECISION_FORM_MAX_CONDITION` = 1e12, where that bias (≲ 2e-4) is still two
+    orders below the Monte Carlo error of a run with ESS ≤ 10⁴, else the whitened form (an extra n³/3 rank update
+    per sweep, ≈ 2× slower). Either can be forced with form="precision" / "whitened".
+
+    n above `N_MAX` = 2000 raises unless `force=True`; call `seconds_per_sweep_estimate(n)` first to know the cost.
+
+    A subclass (`GibbsSampler`, the logit model; `explorer.gibbs_multiclass.MulticlassGibbsSampler`) sets `n_latent`
+    and `n_classes` (the labels it takes, refused by `check_class_indices` in the words of `model`), and gives its
+    model's blocks: one sweep (`_sweep_chain`) and the log-likelihood it traces (`_log_likelihood`).
     """
+
+    n_latent = 1
+    """L, the latent functions per chain: `f[chain]` is (n,) for one, (L, n) for L."""
+    n_classes = 2
+    model = "the sampler's logit model"
 
     def __init__(
         self,
@@ -262,7 +290,7 @@ class GibbsChains(SweepRun, ABC):
     ):
         self.X, self.y = labelled_data(X, y)
         self.n = len(self.y)
-        self._check_labels()
+        check_class_indices(self.y, self.n_classes, self.model)
         rng = generator(rng)
         given = {"n_chains": n_chains, "burn_in": burn_in, "n_samples": n_samples, "max_stored_draws": max_stored_draws}
         n_chains, burn_in, n_samples, max_stored_draws = (count(value, name) for name, value in given.items())
@@ -300,7 +328,9 @@ class GibbsChains(SweepRun, ABC):
             raise ValueError(
                 f"monitor must be a 1-D array of at most 100 training indices in [0, {self.n}), got {self.monitor}"
             )
-        self.trace_names = ["log_likelihood"] + self._trace_names()
+        self.trace_names = ["log_likelihood"] + [
+            f"f[{i}]" if self.n_latent == 1 else f"f[{i},{k}]" for i in self.monitor for k in range(self.n_latent)
+        ]
         per_chain = (burn_in + n_samples) * len(self.trace_names)  # float64 traces and draws
         per_chain += (n_samples // thin) * (math.prod(self.latent_shape) + self._stored_per_draw())
         stored = 8 * n_chains * per_chain
@@ -329,7 +359,8 @@ class GibbsChains(SweepRun, ABC):
 
         self.rngs = rng.spawn(self.n_chains)
         self.rng = rng  # what is left of the caller's stream after the chains' (a subclass may spawn more)
-        self.f = np.stack([init_scale * self._start(r) for r in self.rngs])  # (chains, *latent_shape)
+        # (chains, *latent_shape) from the prior, each chain its own draw
+        self.f = np.stack([init_scale * (self.L @ r.standard_normal(self.latent_shape[::-1])).T for r in self.rngs])
         self.total_sweeps = self.burn_in + self.n_samples
         self._traces = np.empty((self.n_chains, self.total_sweeps, len(self.trace_names)))
         self._draws = np.empty((self.n_chains, self.n_samples // self.thin, *self.latent_shape))
@@ -339,38 +370,27 @@ class GibbsChains(SweepRun, ABC):
         self.seconds = 0.0
 
     # ----- what a model says -------------------------------------------------------------------------------------
-    @abstractmethod
-    def _check_labels(self) -> None:
-        """Refuse labels `self.y` (n,) the model cannot take (DataError/ValueError naming them)."""
-
-    @property
-    @abstractmethod
-    def latent_shape(self) -> tuple[int, ...]:
-        """The shape of one chain's latent state `f[chain]`, the last axis the n training points."""
-
-    @abstractmethod
-    def _trace_names(self) -> list[str]:
-        """The monitored scalars after the log-likelihood, e.g. "f[i]" per index of `monitor`."""
-
     def _stored_per_draw(self) -> int:
         """Numbers a subclass keeps per stored draw besides the latent state (counted in the memory limit)."""
         return 0
-
-    @abstractmethod
-    def _start(self, rng: np.random.Generator) -> np.ndarray:
-        """One chain's f⁽⁰⁾ / init_scale, a draw from the prior: `latent_shape`."""
 
     @abstractmethod
     def _sweep_chain(self, chain: int) -> None:
         """One sweep of every block of chain `chain`, updating `f[chain]` and the model's other state."""
 
     @abstractmethod
-    def _record_traces(self, row: np.ndarray) -> None:
-        """Write the monitored scalars of every chain's latest state into `row` (chains, len(trace_names))."""
+    def _log_likelihood(self) -> np.ndarray:
+        """log p(y | f) of every chain's latest f: (chains,)."""
+
+    @property
+    def latent_shape(self) -> tuple[int, ...]:
+        """The shape of one chain's latent state `f[chain]`: (n,) for one latent function, (L, n) for L."""
+        return (self.n,) if self.n_latent == 1 else (self.n_latent, self.n)
 
     def _as_output(self, values: np.ndarray) -> np.ndarray:
-        """A latent array (..., *latent_shape[:-1], points) as the caller sees it (the identity for one latent)."""
-        return values
+        """A latent array (..., *latent_shape) as the caller sees it: (..., points) for one latent function,
+        (..., points, L) for L."""
+        return values if self.n_latent == 1 else np.swapaxes(values, -1, -2)
 
     # ----- running -----------------------------------------------------------------------------------------------
     def _draw_latent(self, omega: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
@@ -384,7 +404,9 @@ class GibbsChains(SweepRun, ABC):
         for _ in range(k):
             for chain in range(self.n_chains):
                 self._sweep_chain(chain)
-            self._record_traces(self._traces[:, self.sweeps_done])
+            row = self._traces[:, self.sweeps_done]
+            row[:, 0] = self._log_likelihood()
+            row[:, 1:] = self._as_output(self.f[..., self.monitor]).reshape(self.n_chains, -1)
             self.sweeps_done += 1
             after_burn_in = self.sweeps_done - self.burn_in
             if after_burn_in > 0 and after_burn_in % self.thin == 0 and self.draws_stored < self._draws.shape[1]:
@@ -440,66 +462,23 @@ class GibbsChains(SweepRun, ABC):
         per_chain = means.reshape(self.n_chains, self.draws_stored, *means.shape[1:])
         return self._as_output(means.std(axis=0, ddof=1) / np.sqrt(diagnostics.ess_mean(per_chain)))
 
-    def diagnostics(self) -> dict[str, float]:
-        """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats.
-
-        Per monitored scalar over all post-burn-in sweeps ("rhat/log_likelihood", "ess_bulk/…", "ess_tail/…"), and
-        over the coordinates of the stored f draws: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f" (ESS of the
-        stored, thinned draws). Needs at least 4 post-burn-in sweeps and 4 stored draws per chain.
-        """
-        return self._diagnostics([self.draws])
+    def _draw_sets(self) -> list[np.ndarray]:
+        return [self.draws]
 
 
 class GibbsSampler(GibbsChains):
-    """Several independent PG Gibbs chains for the full logit GP, advanced incrementally with `step(k)`.
-
-    X (n, d), y (n,) class indices 0, 1 with both classes present (`y`; as ±1 in `y_signed`), `kernel` fixed (any
-    `explorer.kernels.Kernel`). `rng` (a numpy Generator; None: a fresh `default_rng()`, not reproducible) is spawned
-    into one independent stream per chain.
-
-    Run length and memory. The run is fixed at construction: `burn_in` + `n_samples` sweeps per chain. Every array
-    is allocated up front: `traces` (chains, burn_in + n_samples, k) holds monitored scalars at every sweep, and the
-    f draws at the n training points are stored every `thin`-th sweep after burn-in, at most `max_stored_draws` per
-    chain (`thin=None` picks the smallest thinning that fits). Once the run length is reached `finished` is True and
-    `step` does nothing (returns 0); memory never grows. Posterior summaries use the stored draws of all chains.
-
-    Keywords (defaults in `GibbsChains`): rng, n_chains = 4, burn_in = 100, n_samples = 1000, thin = None,
-    max_stored_draws = 1000, form = "auto", init_scale = 2.0, monitor (training indices whose f is traced; default up
-    to 3 spread over the data), force = False.
+    """Several independent PG Gibbs chains for the full logit GP (module docstring), advanced incrementally with
+    `step(k)`: y (n,) class indices 0, 1 with both classes present (as ±1 in `y_signed`); the run, its keywords and
+    defaults (rng, n_chains = 4, burn_in = 100, n_samples = 1000, thin = None, max_stored_draws = 1000, form = "auto",
+    init_scale = 2.0, monitor, force = False), storage and diagnostics are `GibbsChains`'.
 
     State: `f` and `omega` (chains, n) hold every chain's latest sweep.
-
-    Start: each chain starts from f⁽⁰⁾ ~ N(0, init_scale² K), overdispersed relative to the posterior (whose
-    covariance C ⪯ K) for init_scale ≥ 1; default 2.
-
-    Form (`form="auto"`): the precision form needs K⁻¹ explicitly, so its draws carry a rounding error of about
-    2e-16·cond(K) relative to the posterior scale (measured against 50-digit arithmetic: 2.4e-9 at cond 6.5e7,
-    1.4e-6 at 6.6e9; the whitened form stays at 1e-15). "auto" uses the precision form (one Cholesky + two solves
-    per sweep) when LAPACK's estimate of cond(K) is at most `PRECISION_FORM_MAX_CONDITION` = 1e12, where that bias
-    (≲ 2e-4) is still two orders below the Monte Carlo error of a run with ESS ≤ 10⁴, else the whitened form (an
-    extra n³/3 rank update per sweep, ≈ 2× slower). Either can be forced with form="precision" / "whitened".
-
-    n above `N_MAX` = 2000 raises unless `force=True`; call `seconds_per_sweep_estimate(n)` first to know the cost.
-    The chains, traces, storage and diagnostics are `GibbsChains`'; this class adds the logit model's blocks.
     """
 
     def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, **run):
         super().__init__(X, y, kernel, **run)
-        self.omega = np.zeros((self.n_chains, self.n))
-
-    def _check_labels(self) -> None:
-        check_class_indices(self.y, 2, "the sampler's logit model")
         self.y_signed = signed_labels(self.y)  # the labels as the paper's equations write them, ±1
-
-    @property
-    def latent_shape(self) -> tuple[int, ...]:
-        return (self.n,)
-
-    def _trace_names(self) -> list[str]:
-        return [f"f[{i}]" for i in self.monitor]
-
-    def _start(self, rng: np.random.Generator) -> np.ndarray:
-        return self.L @ rng.standard_normal(self.n)
+        self.omega = np.zeros((self.n_chains, self.n))
 
     def _sweep_chain(self, chain: int) -> None:
         rng = self.rngs[chain]
@@ -508,9 +487,8 @@ class GibbsSampler(GibbsChains):
         self.f[chain] = self._draw_latent(omega, self.y_signed, z)
         self.omega[chain] = omega
 
-    def _record_traces(self, row: np.ndarray) -> None:
-        row[:, 0] = log_expit(self.y_signed * self.f).sum(axis=1)
-        row[:, 1:] = self.f[:, self.monitor]
+    def _log_likelihood(self) -> np.ndarray:
+        return log_expit(self.y_signed * self.f).sum(axis=1)
 
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:
         """The class probabilities (n*, 2), column 1 p(y*=1 | y) = mean_s ∫σ(f*) N(f* | K_*n K⁻¹ f_s, k** − K_*n K⁻¹

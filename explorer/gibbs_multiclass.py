@@ -34,7 +34,7 @@ import numpy as np
 from scipy.special import expit
 
 from explorer import polyagamma
-from explorer.gibbs import GibbsChains, check_class_indices
+from explorer.gibbs import GibbsChains
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.xgpc_multiclass import one_hot
@@ -69,9 +69,8 @@ class MulticlassGibbsSampler(GibbsChains):
     """Several independent Gibbs chains for the full K-class logistic-softmax GP of Galy-Fajou et al. (2019),
     advanced incrementally with `step(k)`; each block an exact draw (module docstring).
 
-    The run length, storage bound, starts, forms and diagnostics are those of `explorer.gibbs.GibbsSampler` (see
-    there), with K latent functions in place of one: each chain starts from f_k⁽⁰⁾ ~ N(0, init_scale² K) for every
-    class, and one sweep draws λ, n, ω and then the K f_k (one n×n Cholesky each).
+    The run length, storage bound, starts, forms and diagnostics are `explorer.gibbs.GibbsChains`' with K latent
+    functions; one sweep draws λ, n, ω and then the K f_k (one n×n Cholesky each).
 
     ω is drawn by Devroye's exact sampler as a sum of Y_ik + n_ik PG(1, ·) draws (`polyagamma.sample_whole_shape`),
     so a sweep's cost grows with the counts, which are large only where every f_ik is far below 0 (λ_i has mean
@@ -90,7 +89,7 @@ class MulticlassGibbsSampler(GibbsChains):
         its probability depends on both functions, not on one, and it cannot reach 0 or 1 from one function alone.
     **run
         rng, n_chains, burn_in, n_samples, thin, max_stored_draws, form, init_scale, monitor, force: as
-        `explorer.gibbs.GibbsSampler`'s (`rng` is spawned into one stream per chain and one for the predictive's
+        `explorer.gibbs.GibbsChains`' (`rng` is spawned into one stream per chain and one for the predictive's
         draws of f*; `form`: how each f_k | ω is drawn; `monitor`: the training indices whose f_ik are traced for
         every class).
 
@@ -120,9 +119,11 @@ class MulticlassGibbsSampler(GibbsChains):
     ((2, 3), True, [0, 1])
     """
 
+    model = "the sampler"
+
     def __init__(self, X: np.ndarray, y: np.ndarray, kernel: Kernel, n_classes: int, **run):
         self.likelihood = LogisticSoftmax(n_classes)  # refuses a K that is not a whole number ≥ 2
-        self.n_classes = int(n_classes)
+        self.n_classes = self.n_latent = int(n_classes)
         super().__init__(X, y, kernel, **run)
         self.Y = one_hot(self.y, self.n_classes)
         self.lam = np.zeros((self.n_chains, self.n))
@@ -134,9 +135,6 @@ class MulticlassGibbsSampler(GibbsChains):
         )
 
     # ----- the model -----------------------------------------------------------------------------------------------
-    def _check_labels(self) -> None:
-        check_class_indices(self.y, self.n_classes, "the sampler")
-
     def _refuse_huge_counts(self, lam: np.ndarray, F: np.ndarray) -> None:
         """ValueError naming the kernel variance when a count's Poisson rate λ_i σ(−f_ik) passes MAX_COUNT_RATE (rows
         whose every latent value lies deep below 0: a prior far too wide for the exact augmentation)."""
@@ -152,21 +150,8 @@ class MulticlassGibbsSampler(GibbsChains):
                 "is far wider than a classifier's latent values need; σ² ≤ 1e3 runs in seconds)"
             )
 
-    @property
-    def latent_shape(self) -> tuple[int, ...]:
-        return (self.n_classes, self.n)
-
-    def _trace_names(self) -> list[str]:
-        return [f"f[{i},{k}]" for i in self.monitor for k in range(self.n_classes)]
-
     def _stored_per_draw(self) -> int:
         return PREDICTIVE_DRAWS * self.n_classes
-
-    def _start(self, rng: np.random.Generator) -> np.ndarray:
-        return (self.L @ rng.standard_normal((self.n, self.n_classes))).T
-
-    def _as_output(self, values: np.ndarray) -> np.ndarray:
-        return np.swapaxes(values, -1, -2)  # (…, K, points) → (…, points, K)
 
     def _sweep_chain(self, chain: int) -> None:
         rng = self.rngs[chain]
@@ -181,10 +166,8 @@ class MulticlassGibbsSampler(GibbsChains):
             self.f[chain, k] = self._draw_latent(omega[:, k], target[:, k], z[k])
         self.lam[chain], self.counts[chain], self.omega[chain] = lam, counts, omega
 
-    def _record_traces(self, row: np.ndarray) -> None:
-        for chain in range(self.n_chains):
-            row[chain, 0] = logistic_softmax_log_likelihood(self.y, self.f[chain].T).sum()
-        row[:, 1:] = self.f[:, :, self.monitor].transpose(0, 2, 1).reshape(self.n_chains, -1)
+    def _log_likelihood(self) -> np.ndarray:
+        return np.array([logistic_softmax_log_likelihood(self.y, f.T).sum() for f in self.f])
 
     # ----- predictions ---------------------------------------------------------------------------------------------
     def predict_proba(self, Xs: np.ndarray) -> np.ndarray:

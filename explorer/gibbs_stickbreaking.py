@@ -193,9 +193,5 @@ class StickBreakingGibbsSampler(SweepRun):
             out[start : start + rows] = stick_probabilities(P, Q).mean(axis=0)[:, self.likelihood.positions]
         return out
 
-    def diagnostics(self) -> dict[str, float]:
-        """Rank-normalised split R̂ and bulk/tail ESS (explorer.diagnostics) as plain floats, as
-        `gibbs.GibbsChains.diagnostics` gives them: per monitored scalar over the post-burn-in sweeps
-        ("rhat/log_likelihood", "ess_bulk/…", "ess_tail/…"), and over the stored draws of every logit at the rows
-        it sees: "rhat_max/f", "ess_bulk_min/f", "ess_tail_min/f"."""
-        return self._diagnostics([logit.draws for logit in self.logits])
+    def _draw_sets(self) -> list[np.ndarray]:
+        return [logit.draws for logit in self.logits]  # every logit's at the rows it sees

@@ -10,15 +10,9 @@ k(x, x') = σ² g(r),  r = ‖(x − x')/ℓ‖   (DESIGN §2; one lengthscale a
 The nugget γ is a white-noise term on the latent f: it is added to the diagonal of K_mm, to k(x_i, x_i) in K̃ and
 to k** in predictions, never to cross-covariances between distinct variables.
 
-The protocol (`Kernel`): `gram`, `cross`, `diag`, `contract_gradient` (Σ G ∘ ∂K/∂θ for θ = (log ℓ, log σ²)),
-`log_params`/`with_log_params`, `state_dict`/`kernel_from_state`, `summary` (the numbers a history row and a plot
-show), and the inducing-side cache `features(Z)` + `cross_from_features(X, features)`: every K(X, Z) is one matrix
-product ÃF̃ᵀ = c − ½r² with the Z side F̃ computed once per kernel setting, then `_from_exponent` maps it to K in place.
-
-Adding a kernel = one subclass of `Kernel` defining `name`, `_from_exponent` (K from c − ½r²) and
-`_lengthscale_weight` (W with ∂K_ij/∂log ℓ_d = W_ij (x_id − x'_jd)²/ℓ_d²), plus `@register`. The Matérn family below
-took exactly that and nothing else: the methods, the sampler, the estimator, the Model and the dashboard reach
-kernels only through this protocol and the registry (`KERNELS`, `make_kernel`, `initial_kernel`, `kernel_from_state`).
+The protocol is `Kernel` (the inducing-side cache: every K(X, Z) is one matrix product ÃF̃ᵀ = c − ½r² with the Z side
+F̃ = `features(Z)` computed once per kernel setting, then `_from_exponent` maps it to K in place); adding a kernel is
+one subclass plus `@register` (README, "Architecture").
 """
 
 from __future__ import annotations

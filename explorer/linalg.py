@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import ctypes
 import math
+from functools import cached_property
 
 import numpy as np
-from scipy.linalg import cython_blas, lapack
+from scipy.linalg import blas, cython_blas, lapack
 
 # jitter·mean|diag A| for the retries: 1e-10, 1e-9, …, 1e-4. The last keeps a genuinely indefinite matrix an error
 # (eigenvalue below −1e-4 of the mean diagonal) instead of hiding it under a large ridge.
@@ -67,19 +68,12 @@ class NumericalError(RuntimeError):
     """A matrix stayed numerically non-positive-definite after the largest allowed jitter."""
 
 
-def positive_definite_cholesky(A: np.ndarray) -> np.ndarray | None:
-    """Lower Cholesky factor of a symmetric A (m, m), or None when A is not numerically positive definite (no
-    jitter: for a caller that wants to know, e.g. whether a proposed step keeps a precision matrix valid)."""
-    L, info = lapack.dpotrf(A.T, lower=1, clean=1)
-    # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
-    return L if info == 0 and math.isfinite(L[-1, -1]) else None
-
-
 def cholesky_over(A: np.ndarray) -> np.ndarray | None:
     """Lower Cholesky factor of a symmetric, C-contiguous A (m, m) written over A itself (no copy): returned as the
     Fortran-ordered view Aᵀ, zeros above its diagonal, so A then holds Lᵀ; None when A is not numerically positive
-    definite (A's contents are then undefined). The factor `positive_definite_cholesky` gives, bit for bit."""
+    definite (A's contents are then undefined)."""
     L, info = lapack.dpotrf(A.T, lower=1, clean=1, overwrite_a=1)
+    # an infinite pivot makes every later one NaN, which LAPACK reports, except the last: check it here
     return L if info == 0 and math.isfinite(L[-1, -1]) else None
 
 
@@ -90,7 +84,7 @@ def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None) -> n
     Raises NumericalError naming the matrix and the iteration when A has non-finite entries or every try fails.
     """
     where = "" if iteration is None else f" at iteration {iteration}"
-    L = positive_definite_cholesky(A)
+    L = cholesky_over(np.array(A, dtype=float, order="C"))
     if L is not None:
         return L
     if not np.all(np.isfinite(A)):
@@ -99,7 +93,7 @@ def robust_cholesky(A: np.ndarray, name: str, iteration: int | None = None) -> n
     jitter = 0.0
     for relative in _JITTERS:
         jitter = relative * scale
-        L = positive_definite_cholesky(A + jitter * np.eye(len(A)))
+        L = cholesky_over(A + jitter * np.eye(len(A)))
         if L is not None:
             return L
     raise NumericalError(
@@ -120,6 +114,33 @@ def inverse_from_factor_inverse(L_inv: np.ndarray) -> np.ndarray:
     """A⁻¹ = L⁻ᵀ L⁻¹ from the inverse lower factor of A = L Lᵀ, shape (m, m), exactly symmetric (numpy computes
     `B.T @ B` with a symmetric rank-k update)."""
     return L_inv.T @ L_inv
+
+
+class Gaussian:
+    """A Gaussian from its natural parameters Λ (m, m) and h (m,): L and L⁻¹ (Λ = LLᵀ, lower triangular; `robust_cholesky`
+    naming `name` and `iteration` if Λ is not positive definite), μ = Λ⁻¹h, the log normaliser Ψ = ½hᵀμ − ½log|Λ|
+    (without (m/2)log 2π), and Σ = L⁻ᵀL⁻¹ when asked. Never changed after construction (a new one is a new object)."""
+
+    def __init__(self, precision: np.ndarray, shift: np.ndarray, name: str, iteration: int):
+        self.L = L = robust_cholesky(precision, name, iteration)
+        self.shift, self.L_inv = shift, triangular_inverse(L)
+        self.mu = self.L_inv.T @ (self.L_inv @ shift)
+        self.log_normaliser = 0.5 * float(shift @ self.mu) - float(np.sum(np.log(np.diag(L))))
+
+    @cached_property
+    def Sigma(self) -> np.ndarray:
+        """Σ = Λ⁻¹, (m, m)."""
+        return inverse_from_factor_inverse(self.L_inv)
+
+    def quadratic_forms(self, rows: np.ndarray) -> np.ndarray:
+        """diag(RΣRᵀ) for R (s, m) → (s,)."""
+        V = rows @ self.L_inv.T
+        return np.einsum("ij,ij->i", V, V)
+
+    def sandwich(self, B: np.ndarray) -> np.ndarray:
+        """BΣB for a symmetric B (m, m), as CᵀC with C = L⁻¹B (a triangular product and a symmetric rank-m update)."""
+        C = blas.dtrmm(1.0, self.L_inv, B, lower=1)
+        return C.T @ C
 
 
 def log_det_from_cholesky(L: np.ndarray) -> float:

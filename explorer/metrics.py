@@ -41,11 +41,8 @@ p = ½ or 1/K at a zero-mean prior, as at iteration 0) is one on every machine."
 
 def predicted_class(P: np.ndarray) -> np.ndarray:
     """The predicted class index (n,) of each row of P (n, K): the most probable class, where every class whose
-    probability lies within `TIE_TOLERANCE` of the row's largest counts as tied and a tie goes to the lowest index.
-
-    The rule is deterministic on any CPU: a tie in exact arithmetic (binary p(class 1) = ½, or equal p_k) picks the
-    lowest class, not whichever rounding left a last-bit ahead. Binary: class 1 iff p(class 1) − p(class 0) > 1e-9,
-    i.e. p(class 1) > ½ + 5e-10."""
+    probability lies within `TIE_TOLERANCE` of the row's largest counts as tied and a tie goes to the lowest index
+    (binary: class 1 iff p(class 1) > ½ + 5e-10)."""
     P = np.asarray(P, dtype=float)
     if P.ndim != 2 or P.shape[1] < 1:
         raise ValueError(f"need probabilities P (n, K) with K ≥ 1; got shape {P.shape}")
@@ -142,9 +139,8 @@ def reliability(P: np.ndarray, y: np.ndarray, bins: int = CALIBRATION_BINS) -> d
 def expected_calibration_error(P: np.ndarray, y: np.ndarray, bins: int = CALIBRATION_BINS) -> float:
     """Top-label expected calibration error (Guo et al. 2017) with equal-width confidence bins.
 
-    ECE = Σ_b (n_b / n) |accuracy_b − confidence_b| over the non-empty bins of `reliability`: each row's confidence
-    is its top probability, correct when that class (ties: the lowest index) is its label; bin b holds the
-    confidences in [b/B, (b + 1)/B) (the last also 1).
+    ECE = Σ_b (n_b / n) |accuracy_b − confidence_b| over the non-empty bins of `reliability` (its confidences, bins
+    and tie rule).
 
     Parameters
     ----------

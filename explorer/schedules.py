@@ -2,7 +2,8 @@
 and the table of each method's default rule (`DEFAULT_STEP_RULES`).
 
 Every rule has `rate(gradient, squared_norm=None) -> ρ` (gradient = λ̂ − η flattened, shape (p,); its gᵀg may be
-passed when the caller has it) and `state_dict()/load_state_dict()`. Rules replace their state arrays and never
+passed when the caller has it) and `state_dict()/load_state_dict()`; one that needs a warm start (`Adaptive`) says so
+with `needs_warm_start = True` and takes it by `warm_start(samples)`. Rules replace their state arrays and never
 write into them, so a caller may keep `state_dict()` as a cheap snapshot to roll back to.
 """
 
@@ -17,8 +18,6 @@ from scipy.linalg import blas
 
 class Constant:
     """ρ_t = ρ. With ρ = 1 and full batches the step is exact coordinate ascent."""
-
-    needs_warm_start = False
 
     def __init__(self, rho: float = 1.0):
         if not 0.0 < rho <= 1.0:
@@ -37,8 +36,6 @@ class Constant:
 
 class RobbinsMonro:
     """ρ_t = (t + τ)^(−κ), κ ∈ (0.5, 1], τ ≥ 1 (t counts calls from 1)."""
-
-    needs_warm_start = False
 
     def __init__(self, tau: float = 1.0, kappa: float = 0.75):
         if tau < 1.0:

@@ -107,11 +107,11 @@ def chunk_scores_on_cluster(
     The engine's predictive state (`predictive_snapshot`, a few m × m arrays) and the source are sent to every
     worker once; a task then reads its own rows from the source there (an `NpySource`, `ZarrSource` or `ParquetSource`
     travels as its paths, so the workers must see the same files; an `ArraySource` as its arrays). A task scores
-    consecutive blocks of about `TASK_ROWS` rows in all (about 0.5 s of work with m = 100), so that its fixed cost
-    (the round trip to the scheduler and pinning BLAS: 15 ms one at a time on this 2-core machine) stays small beside
-    its work, while the tasks stay many enough to keep every worker busy to the end. `progress(rows_done, n)` is
-    called as tasks finish. A failed task's error is raised as the serial loop would raise it: that of the first
-    failing block in row order, once every block before it has been scored (the tasks after it are cancelled)."""
+    consecutive blocks of about `TASK_ROWS` rows in all, its fixed cost small beside its work and the tasks many
+    enough to keep every worker busy (BENCHMARKS.md, "scale (xgpc, test scores on a Dask cluster)").
+    `progress(rows_done, n)` is called as tasks finish. A failed task's error is raised as the serial loop would
+    raise it: that of the first failing block in row order, once every block before it has been scored (the tasks
+    after it are cancelled)."""
     from distributed import as_completed
 
     per_task = max(1, TASK_ROWS // max(stop - start for start, stop in blocks))

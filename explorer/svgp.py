@@ -17,19 +17,11 @@ draws from the engine's own generator `mc_rng`, not the minibatch stream, so eve
 for the same seed). With the logit the bound is never below X-GPC's augmented bound at the same q(u), so both
 methods' ELBOs share one axis. All three likelihoods are log-concave (g_v ≤ 0), which the natural-gradient step
 relies on. With one latent function every array below has no latent axis (μ (m,), Σ (m, m), marginals (s,)); with L,
-a leading one (μ (L, m), Σ (L, m, m)) and marginals (s, L).
+a leading one (μ (L, m), Σ (L, m, m)) and marginals (s, L). X-GPC's natural-gradient targets and kernel gradient at
+fixed q(u) are exact for SVGP at the pseudo-data of the slopes (`explorer.targets`), per latent function.
 
-Link to X-GPC: the augmented per-point term ½y a − ½θ(K̃ + b + a²) + const has ∂/∂a = ½y − θa, ∂/∂v = −½θ. With the
-pseudo-data θ̃ = −2g_v, ỹ = 2(g_a + θ̃a) its gradients in (a, v) equal the likelihood's, so X-GPC's natural-gradient
-targets λ̂ and its kernel gradient at fixed q(u) are exact for SVGP when evaluated at (ỹ, θ̃) (`pseudo_data`), per
-latent function.
-
-Two optimisers of q(u): `SVGPAdam` (Adam on the whitened means and Cholesky factors, all latent functions' as one
-vector: GPflow's default parameterisation, whose KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is) and
-`SVGPNatGrad` (natural-gradient steps with one ρ for all latent functions; not coordinate ascent, so ρ must be small
-or adaptive: `schedules.DEFAULT_STEP_RULES`).
-Kernel learning alternates as in X-GPC: after each variational step, one Adam step on the kernel's log-parameters
-along the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
+Two optimisers of q(u), `SVGPAdam` and `SVGPNatGrad`; kernel learning alternates with their step as in X-GPC, along
+the analytic gradient of the same minibatch's bound (summed over the latent functions). `rho` is the
 natural-gradient step used (NaN for SVGPAdam). With K = 2 the softmax is a valid two-class model, but with two latent
 functions where the logit has one (softmax(f₀, f₁)₁ = σ(f₁ − f₀)); the methods use it from K = 3 on
 (`methods.svgp_likelihood`).
@@ -45,7 +37,7 @@ from explorer.hyperparameters import Adam, elbo_kernel_gradient, whitened_kernel
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
 from explorer.likelihoods import LOGIT, Link, Softmax
-from explorer.linalg import gaussian_kl, inverse_from_factor_inverse, robust_cholesky, triangular_inverse
+from explorer.linalg import Gaussian, gaussian_kl
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
 from explorer.targets import natural_gradient_targets, pseudo_data
@@ -96,11 +88,9 @@ class _SVGP(SVIEngine):
             schedule = schedule_for(self.default_rule)
         self.link = link
         self._latent_shape = () if link.n_latent == 1 else (link.n_latent,)
-        self.mc_stream = None
+        self.mc_rng = None  # the generator of the likelihood's training draws (None for a likelihood that draws none)
         if link.mc_samples:  # its own generator: a child of `rng` (spawned, so the minibatch stream is untouched)
-            if mc_rng is None:
-                mc_rng = (rng if rng is not None else np.random.default_rng()).spawn(1)[0]
-            self.mc_stream = GeneratorState(mc_rng)
+            self.mc_rng = mc_rng if mc_rng is not None else (rng or np.random.default_rng()).spawn(1)[0]
         source = as_source(X, y)
         super().__init__(source, inducing_inputs(Z, source.d), kernel, schedule=schedule, rng=rng, **keywords)
         self.last_c = np.zeros(0)  # no local variational parameters
@@ -114,11 +104,6 @@ class _SVGP(SVIEngine):
     def _assemble(self, parts: list, axis: int = 0) -> np.ndarray:
         """The inverse of `_latents`: one latent function's array as it is, L of them stacked along `axis`."""
         return parts[0] if self._latent_shape == () else np.stack(parts, axis=axis)
-
-    @property
-    def mc_rng(self) -> np.random.Generator | None:
-        """The generator of the likelihood's training draws (None for a likelihood that draws nothing)."""
-        return None if self.mc_stream is None else self.mc_stream.generator
 
     def marginals(self, K_sm: np.ndarray, projection: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Mean a and variance v ((s,) or (s, L)) of q(f_i) for the rows with cross-covariance K_sm (s, m) and
@@ -165,26 +150,26 @@ class _SVGP(SVIEngine):
 
     # ----- persistence of what both share ------------------------------------------------------------------
     def _stateful_parts(self) -> list:
-        return super()._stateful_parts() + ([] if self.mc_stream is None else [self.mc_stream])
+        return super()._stateful_parts() + ([] if self.mc_rng is None else [GeneratorState(self.mc_rng)])
 
     def _shared_state(self) -> dict:
         """The skeleton's state, the number of classes and the Monte Carlo stream (a likelihood that draws)."""
         state = {**self._base_state(), "n_classes": self.link.n_classes}
-        return state if self.mc_stream is None else {**state, "mc_rng": self.mc_stream.state_dict()}
+        return state if self.mc_rng is None else {**state, "mc_rng": self.mc_rng.bit_generator.state}
 
     def _load_shared_state(self, state: dict) -> None:
         classes = int(state.get("n_classes", self.link.n_classes))  # older binary states: without it
         if classes != self.link.n_classes:
             raise ValueError(f"the state has {classes} classes, this engine {self.link.n_classes}")
         self._load_base_state(state)
-        if self.mc_stream is not None:
-            self.mc_stream.load_state_dict(state["mc_rng"])
+        if self.mc_rng is not None:
+            self.mc_rng.bit_generator.state = state["mc_rng"]
 
 
 # ----- (a) Adam on the whitened mean and Cholesky factor ------------------------------------------------------
 class SVGPAdam(_SVGP):
     """SVGP trained by Adam on (m_l, L_S,l), u_l = L_K w_l, q(w_l) = N(m_l, S_l), S_l = L_S,l L_S,lᵀ (Hensman et al.
-    2015; whitened).
+    2015; whitened, GPflow's default: KL(q(w) ‖ N(0, I)) is well conditioned whatever K_mm is).
 
     q(u) starts at the prior (m = 0, L_S = I). One step: Adam ascent (learning rate `learning_rate`) on the minibatch
     bound in the packed parameters (per latent function m, lower triangle of L_S with log-diagonal), then the optional
@@ -218,12 +203,10 @@ class SVGPAdam(_SVGP):
         """q(u) at the prior: m = 0, L_S = I."""
         self._tril = np.tril_indices(self.m)
         self._diag_in_tril = np.flatnonzero(self._tril[0] == self._tril[1])
-        self._set_whitened(
-            np.zeros(self._latent_shape + (self.m,)), np.tile(np.eye(self.m), self._latent_shape + (1, 1))
+        self.m_w, self.L_S = (
+            np.zeros(self._latent_shape + (self.m,)),
+            np.tile(np.eye(self.m), self._latent_shape + (1, 1)),
         )
-
-    def _set_whitened(self, m_w: np.ndarray, L_S: np.ndarray) -> None:
-        self.m_w, self.L_S = m_w, L_S
 
     def _pack(self) -> np.ndarray:
         """(m_l, L_S,l) of every latent function → one vector (L(m + m(m+1)/2),): per latent function m_l, then L_S,l's
@@ -298,7 +281,7 @@ class SVGPAdam(_SVGP):
     def _variational_step(self, K_sm: np.ndarray, beta: np.ndarray, y: np.ndarray) -> float:
         old = self._pack()
         new = self.optimizer.ascend(old, self.variational_gradient(K_sm, y, beta))
-        self._set_whitened(*self._unpack(new))
+        self.m_w, self.L_S = self._unpack(new)
         return relative_change(old, new)
 
     def kernel_gradient(
@@ -324,7 +307,7 @@ class SVGPAdam(_SVGP):
 
     def load_state_dict(self, state: dict) -> None:
         self._load_shared_state(state)
-        self._set_whitened(np.asarray(state["m_w"], dtype=float), np.asarray(state["L_S"], dtype=float))
+        self.m_w, self.L_S = np.asarray(state["m_w"], dtype=float), np.asarray(state["L_S"], dtype=float)
         self.optimizer.load_state_dict(state["optimizer"])
 
 
@@ -370,31 +353,25 @@ class SVGPNatGrad(_SVGP):
 
     def _start_q(self) -> None:
         """q(u) at the prior: η₁ = 0, η₂ = −½K_mm⁻¹."""
-        eta2 = np.tile(-0.5 * self.K_inv, self._latent_shape + (1, 1))
-        self._set_natural(np.zeros(self._latent_shape + (self.m,)), eta2, self._precision_factor(eta2, 0))
+        self._set_natural(
+            np.zeros(self._latent_shape + (self.m,)), np.tile(-0.5 * self.K_inv, self._latent_shape + (1, 1))
+        )
 
-    def _precision_factor(self, eta2: np.ndarray, iteration: int) -> np.ndarray:
-        """L_P,l with Σ_l⁻¹ = −2η₂,l = L_P,l L_P,lᵀ (NumericalError naming the `iteration`, and the class of a K-class
-        likelihood, if −2η₂,l is not positive definite)."""
+    def _set_natural(self, eta1: np.ndarray, eta2: np.ndarray) -> None:
+        """η₁, η₂ and each latent function's q(u_l) = `linalg.Gaussian`(Σ_l⁻¹ = −2η₂,l, η₁,l) in `q`; a NumericalError
+        naming the iteration (and the class of a K-class likelihood) if a −2η₂,l is not positive definite, with
+        nothing changed."""
         blocks = self._latents(eta2)
-        return self._assemble(
-            [
-                robust_cholesky(-2.0 * block, "Σ⁻¹ = −2η₂" + (f" of class {k}" if len(blocks) > 1 else ""), iteration)
-                for k, block in enumerate(blocks)
-            ]
-        )
-
-    def _set_natural(self, eta1: np.ndarray, eta2: np.ndarray, L_P: np.ndarray) -> None:
-        self.eta1, self.eta2, self.L_P = eta1, eta2, L_P
-        self.L_P_inv = self._assemble([triangular_inverse(L) for L in self._latents(L_P)])
-        self.mu = self._assemble(
-            [L_inv.T @ (L_inv @ e1) for L_inv, e1 in zip(self._latents(self.L_P_inv), self._latents(eta1))]
-        )
+        self.q = [
+            Gaussian(-2.0 * block, shift, "Σ⁻¹ = −2η₂" + (f" of class {k}" if len(blocks) > 1 else ""), self.iteration)
+            for k, (block, shift) in enumerate(zip(blocks, self._latents(eta1)))
+        ]
+        self.eta1, self.eta2, self.mu = eta1, eta2, self._assemble([q.mu for q in self.q])
 
     @property
     def Sigma(self) -> np.ndarray:
         """Σ_l = (−2η₂,l)⁻¹, shape (m, m) or (L, m, m)."""
-        return self._assemble([inverse_from_factor_inverse(L_inv) for L_inv in self._latents(self.L_P_inv)])
+        return self._assemble([q.Sigma for q in self.q])
 
     def _project(self, K_sm: np.ndarray) -> np.ndarray:
         """κ = K_smK_mm⁻¹, shape (s, m)."""
@@ -405,17 +382,14 @@ class SVGPNatGrad(_SVGP):
         (≥ 0)."""
         prior = k_diag - np.einsum("ij,ij->i", kappa, K_sm)
         columns = []
-        for mu, L_inv in zip(self._latents(self.mu), self._latents(self.L_P_inv)):
-            V = L_inv @ kappa.T
-            columns.append((kappa @ mu, np.maximum(prior + np.einsum("ij,ij->j", V, V), 0.0)))
+        for q in self.q:
+            V = q.L_inv @ kappa.T
+            columns.append((kappa @ q.mu, np.maximum(prior + np.einsum("ij,ij->j", V, V), 0.0)))
         return columns
 
     def kl(self) -> float:
         """Σ_l KL(q(u_l) ‖ p(u_l))."""
-        return sum(
-            gaussian_kl(mu, L_P, L_inv, self.L_K, self.L_K_inv)
-            for mu, L_P, L_inv in zip(self._latents(self.mu), self._latents(self.L_P), self._latents(self.L_P_inv))
-        )
+        return sum(gaussian_kl(q.mu, q.L, q.L_inv, self.L_K, self.L_K_inv) for q in self.q)
 
     def natural_gradient_targets(
         self, K_sm: np.ndarray, y: np.ndarray, kappa: np.ndarray | None = None
@@ -442,9 +416,8 @@ class SVGPNatGrad(_SVGP):
         g1, g2 = lam1 - self.eta1, lam2 - self.eta2
         rho = self.schedule.rate(np.concatenate([g1.ravel(), g2.ravel()]))
         eta1, eta2 = self.eta1 + rho * g1, self.eta2 + rho * g2
-        L_P = self._precision_factor(eta2, self.iteration)
         change = relative_change(self._flat_natural_parameters(), np.concatenate([eta1.ravel(), eta2.ravel()]))
-        self._set_natural(eta1, eta2, L_P)
+        self._set_natural(eta1, eta2)
         self.rho = rho
         return change
 
@@ -454,14 +427,11 @@ class SVGPNatGrad(_SVGP):
         """∂L̂/∂(kernel log-parameters) at fixed q(u): the sum over latent functions of X-GPC's
         `elbo_kernel_gradient` at their pseudo-data (ỹ, θ̃)."""
         kappa = self._project(K_sm) if kappa is None else kappa
+        fixed = {"Z": self.Z, "n": self.n, "K_inv": self.K_inv, "kappa": kappa, "K_sm": K_sm, "K_zz": self.K_zz}
         return sum(
-            elbo_kernel_gradient(
-                self.kernel, X_b, y_tilde, self.Z, self.n, mu, L_P, self.K_inv, kappa, K_sm, theta_tilde, K_zz=self.K_zz
-            )
-            for (y_tilde, theta_tilde), mu, L_P in zip(
-                (pseudo_data(*slopes) for slopes in self._slopes(K_sm, kappa, y_b)),
-                self._latents(self.mu),
-                self._latents(self.L_P),
+            elbo_kernel_gradient(self.kernel, X_b, y_tilde, mu=q.mu, L_P=q.L, theta=theta_tilde, **fixed)
+            for (y_tilde, theta_tilde), q in zip(
+                (pseudo_data(*slopes) for slopes in self._slopes(K_sm, kappa, y_b)), self.q
             )
         )
 
@@ -472,4 +442,4 @@ class SVGPNatGrad(_SVGP):
     def load_state_dict(self, state: dict) -> None:
         self._load_shared_state(state)
         eta1, eta2 = np.asarray(state["eta1"], dtype=float), np.asarray(state["eta2"], dtype=float)
-        self._set_natural(eta1, eta2, self._precision_factor(eta2, self.iteration))
+        self._set_natural(eta1, eta2)

@@ -25,14 +25,14 @@ from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_and_sample
 from explorer.dashboard.mcmc import stick_model
+from explorer.dashboard.notices import html_text, markdown_text
 from explorer.dashboard.race import TRAIN_DATA
 from explorer.dashboard.race_report import race_report_from_json
-from explorer.dashboard.snapshot import Publisher
+from explorer.dashboard.refresh import Publisher
+from explorer.dashboard.session import Worker
 from explorer.dashboard.surface import FrozenPrediction
 from explorer.dashboard.tabs import StudyTab
-from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.traces import Decimator
-from explorer.dashboard.worker import Worker
 from explorer.data import datasets
 from explorer.data.datasets import DataError
 from explorer.gibbs_multiclass import MulticlassGibbsSampler
@@ -136,7 +136,7 @@ def test_a_bad_upload_is_reported_and_leaves_the_run_intact(dash, caplog):
     dash.step()
     X_train, iteration = dash.model.X_train.copy(), dash.model.iteration
     with caplog.at_level(logging.ERROR):
-        dash.uploads.load_file(b"a,b,label\n1,2,x\n3,oops,y\n", "bad.csv", "label")
+        asyncio.run(dash.changes.read_file(b"a,b,label\n1,2,x\n3,oops,y\n", "bad.csv", "label"))
     assert "bad.csv" in caplog.text and "'oops'" in caplog.text
     assert dash.model.dataset == "moons" and dash.model.iteration == iteration
     np.testing.assert_array_equal(dash.model.X_train, X_train)
@@ -149,7 +149,7 @@ def test_a_good_upload_becomes_the_data_with_a_feature_plane():
     text = "f1,f2,outcome,f3\n" + "".join(f"{a},{b},{c},{d}\n" for (a, b, d), c in zip(X, label))
     dash = Dashboard(Model(dataset="moons", n_points=100, n_inducing=10))
     try:
-        dash.uploads.load_file(text.encode(), "mine.csv", "outcome")
+        asyncio.run(dash.changes.read_file(text.encode(), "mine.csv", "outcome"))
         assert dash.model.dataset == "custom" and dash.model.feature_names == ["f1", "f2", "f3"]
         assert dash.surface.projection.kind == PCA and dash.surface.axes.visible
         assert "mine.csv" not in dash.data.description.object or "custom" in dash.data.description.object
@@ -656,8 +656,8 @@ def _two_class_rows(n=60, labels=(0, 1), seed=2):
 def test_uploaded_names_reach_the_description_as_text():
     dash = Dashboard(Model(dataset="moons", n_points=100, n_inducing=10))
     try:
-        assert dash.uploads.load_file(
-            _csv(["x1", PAYLOAD.replace('"', ""), "label"], _two_class_rows()), "p.csv", "label"
+        assert asyncio.run(
+            dash.changes.read_file(_csv(["x1", PAYLOAD.replace('"', ""), "label"], _two_class_rows()), "p.csv", "label")
         )
         rendered = _visible(_markdown_as_html(dash.data.description.object))
         assert "img" not in rendered.tags and PAYLOAD.replace('"', "") in rendered.text
@@ -667,7 +667,9 @@ def test_uploaded_names_reach_the_description_as_text():
 
 def test_messages_name_classes_plainly(dash, caplog):
     with caplog.at_level(logging.INFO):
-        assert dash.uploads.load_file(_csv(["a", "b", "label"], _two_class_rows()), "zero-one.csv", "label")
+        assert asyncio.run(
+            dash.changes.read_file(_csv(["a", "b", "label"], _two_class_rows()), "zero-one.csv", "label")
+        )
     assert "2 classes: 0, 1." in caplog.text and "np." not in caplog.text
 
 
@@ -697,7 +699,7 @@ def test_read_file_parses_off_the_event_loop(dash, monkeypatch):
             loop_ran.set()
 
         other = asyncio.ensure_future(other_session())
-        loaded = await dash.uploads.read_file(_csv(["a", "b", "label"], _two_class_rows()), "slow.csv", "label")
+        loaded = await dash.changes.read_file(_csv(["a", "b", "label"], _two_class_rows()), "slow.csv", "label")
         await other
         return loaded
 
@@ -763,7 +765,7 @@ def test_a_rejected_label_choice_restores_the_label_box(dash, caplog):
 
 def test_feature_names_label_the_surface_axes_as_plain_text(dash):
     names = [r"$$\frac{a}{b}$$", r"\(x^2\)"]
-    assert dash.uploads.load_file(_csv([*names, "label"], _two_class_rows()), "tex.csv", "label")
+    assert asyncio.run(dash.changes.read_file(_csv([*names, "label"], _two_class_rows()), "tex.csv", "label"))
     labels = [axis[0].axis_label for axis in (dash.surface.figure.xaxis, dash.surface.figure.yaxis)]
     assert [type(label).__name__ for label in labels] == ["PlainText", "PlainText"]  # not typeset as TeX
     assert [label.text for label in labels] == names

@@ -45,22 +45,15 @@ def _serve(args: argparse.Namespace) -> int:
 def _bench(options: list[str]) -> int:
     from explorer import bench
 
-    if not options or options[0] in ("-h", "--help"):
-        print(bench_listing())
+    if not options or options[0] in ("-h", "--help"):  # the usage and the benchmarks, one line each
+        listing = "\n".join(f"  {name:12s} {text}" for name, text in sorted(bench.available().items()))
+        print(
+            f"usage: {PROG} bench NAME [options]   ({PROG} bench NAME --help for a benchmark's options)\n\n"
+            f"Each benchmark prints a table and writes it, with its numbers as JSON, into ./bench-results "
+            f"(--results DIR); --write-benchmarks-md also updates BENCHMARKS.md.\n\nbenchmarks:\n{listing}"
+        )
         return 0 if options else 2
     return bench.run(options[0], options[1:]) or 0
-
-
-def bench_listing() -> str:
-    """Usage of `bench` and the available benchmarks, one line each."""
-    from explorer import bench
-
-    listing = "\n".join(f"  {name:12s} {text}" for name, text in sorted(bench.available().items()))
-    return (
-        f"usage: {PROG} bench NAME [options]   ({PROG} bench NAME --help for a benchmark's options)\n\n"
-        f"Each benchmark prints a table and writes it, with its numbers as JSON, into ./bench-results "
-        f"(--results DIR); --write-benchmarks-md also updates BENCHMARKS.md.\n\nbenchmarks:\n{listing}"
-    )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -105,7 +98,7 @@ def parser() -> argparse.ArgumentParser:
         "if set, else in the server; needs the `dask` extra); checked at start: it must answer within a few seconds",
     )
     serving.add_argument("--show", action="store_true", help="open the page in this machine's browser")
-    serving.set_defaults(run=_serve, parser=serving)
+    serving.set_defaults(parser=serving)
 
     # bench and data hand their options on untouched (main dispatches them); listed here for the help
     commands.add_parser("bench", help="run a benchmark (list them with: bench --help)")
@@ -121,12 +114,11 @@ def main(argv: list[str] | None = None) -> int:
         from explorer.data import data_command
 
         return data_command.main(argv[1:])
-    args = parser().parse_args(argv)
-    if args.command == "serve":
-        problem = listening_problem(args.port, args.address)
-        if problem is not None:
-            args.parser.error(f"argument --{problem[0]}: {problem[1]}")
-    return args.run(args)
+    args = parser().parse_args(argv)  # serve: the one command argparse dispatches
+    problem = listening_problem(args.port, args.address)
+    if problem is not None:
+        args.parser.error(f"argument --{problem[0]}: {problem[1]}")
+    return _serve(args)
 
 
 if __name__ == "__main__":

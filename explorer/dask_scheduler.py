@@ -1,11 +1,6 @@
 """Naming a Dask scheduler: an address is checked where it is given (`bench --scheduler`, `serve --scheduler`,
-`XGPC_SCHEDULER`), within a few seconds, so that a typo or a scheduler that is not running is one clear line at
-start rather than a traceback later (or a failure only when a visitor starts a job).
-
-`check_scheduler(address)` parses the address, connects to it and asks who answers (Dask's `identity` request), all
-within `CHECK_SECONDS`; it raises `SchedulerError` naming the address, what failed and how to start a scheduler.
-`open_client(client)` checks that what a function was handed as its `client` is an open `distributed.Client`.
-Dask is imported only when an address or a client is given.
+`XGPC_SCHEDULER`), within a few seconds (`check_scheduler`), and a function's `client` is checked to be an open
+`distributed.Client` (`open_client`). Dask is imported only when an address or a client is given.
 """
 
 from __future__ import annotations

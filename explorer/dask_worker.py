@@ -1,15 +1,7 @@
-"""How our work runs on a Dask worker: BLAS pinned to one thread, and glibc's allocator as it is in a plain process.
-
-A Dask nanny starts each worker process with ``MALLOC_TRIM_THRESHOLD_=65536`` (Dask's
-``distributed.nanny.pre-spawn-environ``), so that the worker hands freed memory back to the system at once. Setting any
-of glibc's malloc thresholds also switches off its adaptive mmap threshold, so every array above 128 kB is mapped
-afresh and unmapped at each allocation and every first touch of it faults its pages in. Our fits allocate such arrays
-at every iteration (the monitor set's kernel block, the m × m solves), and the page faults doubled their time on a
-worker (BENCHMARKS.md). `run_pinned` therefore sets the two thresholds to the values glibc's adaptation would settle
-at for such arrays (mmap above 32 MiB, its ceiling; trim above 64 MiB) once per worker process; then a freed 1.6 MB
-block is reused instead of being returned to the system.
-
-Nothing here imports Dask: the functions run inside a Dask task, wherever its worker is.
+"""How our work runs on a Dask worker: BLAS pinned to one thread, and glibc's allocator as it is in a plain process
+(`run_pinned`). A Dask nanny starts each worker with ``MALLOC_TRIM_THRESHOLD_=65536``, which switches off glibc's
+adaptive mmap threshold and doubled our fits' time there (BENCHMARKS.md, "What was wrong before"); the thresholds
+are set back to where glibc's adaptation settles. Nothing here imports Dask: the functions run inside a Dask task.
 """
 
 from __future__ import annotations

@@ -1,11 +1,5 @@
-"""`XGPClassifier`: X-GPC as a scikit-learn estimator (two classes: the paper's logit model; three or more: by default
-the stick-breaking Pólya-Gamma model, `xgpc_stickbreaking`, or the augmented logistic-softmax, `xgpc_multiclass`;
-passes `check_estimator` with its multi-class checks).
-
-Inputs are standardised with the training statistics; inducing points are chosen by k-means++ on them and fixed;
-training is the shared loop (`explorer.training.Trainer`) until scikit-learn-style early stopping on a held-out
-share of the rows (or a chosen convergence rule) fires, or `max_iter`.
-"""
+"""`XGPClassifier`: X-GPC as a scikit-learn estimator, a face over a headless `explorer.run.Run` (passes
+`check_estimator` with its multi-class checks)."""
 
 from __future__ import annotations
 
@@ -24,7 +18,7 @@ from explorer import methods, settings
 from explorer.convergence import no_improvement_criterion
 from explorer.data.datasets import split_source, train_test_split
 from explorer.data.sources import training_source
-from explorer.metrics import chance_note, predicted_class
+from explorer.metrics import predicted_class
 from explorer.run import Run, seed_from, streams
 from explorer.sources import encoded_source
 from explorer.training import CONVERGENCE_RULES
@@ -47,11 +41,9 @@ PARAMETER_SETTINGS = ("method", "kernel", "n_inducing", "batch_size", "step_size
 parameters, `FIT_PARAMETERS`)."""
 OPTION_SETTINGS = tuple(name for name in RUN_SETTINGS if name not in PARAMETER_SETTINGS)
 """The further run settings, given by name in the one `options` mapping and checked by their declaration."""
-ESTIMATOR_DEFAULTS = {"eval_every": 50}
-"""Where the estimator's default differs from the declared one: it evaluates every 50 iterations (not 10), so that
-early stopping's patience of `n_iter_no_change` evaluations spans 250 iterations and a fit spends little time
-evaluating."""
-OPTION_DEFAULTS = {name: ESTIMATOR_DEFAULTS.get(name, settings.DEFAULTS[name]) for name in OPTION_SETTINGS}
+OPTION_DEFAULTS = {**{name: settings.DEFAULTS[name] for name in OPTION_SETTINGS}, "eval_every": 50}
+"""The options' defaults: the declared ones, but the estimator evaluates every 50 iterations (not 10), so that early
+stopping's patience of `n_iter_no_change` evaluations spans 250 iterations and a fit spends little time evaluating."""
 FIT_PARAMETERS = {
     "max_iter": (2000, [Interval(numbers.Integral, 0, None, closed="left")]),
     "random_state": (None, ["random_state", np.random.Generator]),
@@ -65,28 +57,12 @@ FIT_PARAMETERS = {
 """The estimator's own parameters (how a fit stops and what it holds out): default and constraints."""
 
 
-def _constraint(setting: settings.Setting) -> list:
-    """scikit-learn's parameter constraint of a declared setting: its type, bounds (closed ends as declared),
-    choices and accepted objects, checked and said by the declaration (`_Declared`)."""
-    if setting.kind == "bool":
-        allowed = [_DeclaredOptions(setting, bool, {True, False})]
-    elif setting.kind == "choice":
-        allowed = [_DeclaredOptions(setting, str, set(setting.choices))]
-    else:
-        low_in = setting.inclusive[0] or setting.low is None
-        high_in = setting.inclusive[1] and setting.high is not None
-        closed = {(True, True): "both", (True, False): "left", (False, True): "right", (False, False): "neither"}
-        kind = numbers.Integral if setting.kind == "int" else numbers.Real
-        allowed = [_DeclaredInterval(setting, kind, setting.low, setting.high, closed=closed[low_in, high_in])]
-    return allowed + ([None] if setting.allow_none else [])
-
-
-class _Declared:
+class _Declared(Options):
     """A scikit-learn constraint checked and said by a setting's declaration (`Setting.check`,
     `Setting.requirement`): the same rule and words as the Model, links and benchmark flags (a bool is no number)."""
 
-    def __init__(self, setting: settings.Setting, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, setting: settings.Setting):
+        super().__init__(object, set())
         self.setting = setting
 
     def is_satisfied_by(self, val) -> bool:
@@ -94,18 +70,10 @@ class _Declared:
             self.setting.check(val)
         except ValueError:
             return False
-        return val is not None
+        return True
 
     def __str__(self) -> str:
         return self.setting.requirement()
-
-
-class _DeclaredInterval(_Declared, Interval):
-    """A numeric setting's declared bounds, as scikit-learn's `Interval`."""
-
-
-class _DeclaredOptions(_Declared, Options):
-    """A switch's or a choice's declared values (and accepted objects), as scikit-learn's `Options`."""
 
 
 def checked_options(options: dict | None) -> dict:
@@ -120,13 +88,12 @@ def checked_options(options: dict | None) -> dict:
         raise InvalidParameterError(
             f"XGPClassifier's options hold unknown names {unknown}{hint}; the options are {', '.join(OPTION_SETTINGS)}"
         )
-    checked = {}
     for name, value in options.items():
         try:
-            checked[name] = settings.SETTINGS[name].check(value)
+            settings.SETTINGS[name].check(value)
         except ValueError as err:
             raise InvalidParameterError(f"XGPClassifier's options[{name!r}]: {err}") from None
-    return {**OPTION_DEFAULTS, **checked}
+    return {**OPTION_DEFAULTS, **options}
 
 
 _DEFAULTS = {
@@ -154,26 +121,17 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     """Pólya-Gamma augmented sparse variational GP classifier (X-GPC; Wenzel et al., AAAI 2019), or another method
         of `explorer.methods` (`method`).
 
-        Its parameters are the run settings a user of a GP classifier chooses (method, kernel, inducing points,
-        minibatch size, step-size rule, kernel learning), how a fit stops and its seed; every further run setting
-        (`explorer.settings.SETTINGS`, but the data group, whose roles `fit`'s X and y, `validation_fraction` and
-        `random_state` play) is reachable by name in the one `options` mapping, checked by the same declarations as
-        the `Model`'s, the dashboard's and the benchmarks' (`checked_options`). `kernel` also takes an
-        `explorer.kernels.Kernel` object (its own initial parameters, in standardised units; copied, never changed: the
-        learned kernel is `kernel_`), and `step_size` a rule object from `explorer.schedules` (copied, never advanced
-        itself). Labels may be any K ≥ 2 distinct values (strings or numbers, in any order: `classes_` sorts them).
+        Its parameters are what a user of a GP classifier chooses, how a fit stops and its seed; every further run
+        setting (but the data group's) is reachable by name in the one `options` mapping, checked by the same
+        declarations as every face (`checked_options`; README "Use it from Python" says how a `Kernel` or step-size
+        rule object, labels and stopping behave). Labels may be any K ≥ 2 distinct values (`classes_` sorts them).
         Two classes fit the paper's logit model; three or more fit multi-class X-GPC in the family
-        `options["multiclass_family"]` (or an SVGP's softmax; EPGPC is binary: `methods.CLASS_COUNTS`). The default,
-        "stick-breaking" (`explorer.xgpc_stickbreaking`), lays the classes on a stick in the order of `classes_` (the
-        sorted labels) and fits K − 1 binary logit GPs sharing one kernel: p(classes_[0]) = σ(f_0), p(classes_[k]) =
-        σ(f_k) Π_{j<k}(1 − σ(f_j)), the last class what is left. The model is not symmetric in the classes: renaming
-        the labels so that they sort differently changes the fit, and no other order beat the sorted one
-        (BENCHMARKS.md "multiclass: stick-breaking PG family (issue 29.3b)"); to put another class first, relabel it
-        so that it sorts first. With method "epgpc" the step-size settings set its SEP step ε and `history_`'s "elbo"
-        is EP's log-evidence estimate (not a bound). Parameters are checked at `fit` (scikit-learn's
-        InvalidParameterError, a ValueError, naming the parameter). Feature values beyond ±1e100, in the input units
-        or after standardisation, raise DataError (a ValueError) naming the row and column
-        (`explorer.inputs.FEATURE_LIMIT`).
+        `options["multiclass_family"]` (EPGPC is binary: `methods.CLASS_COUNTS`), by default stick-breaking
+        (`explorer.xgpc_stickbreaking`): p(classes_[0]) = σ(f_0), p(classes_[k]) = σ(f_k) Π_{j<k}(1 − σ(f_j)), the
+        last class what is left, which is not symmetric in the classes (README "Choices worth knowing": relabel a
+        class so that it sorts first to put it first). Parameters are checked at `fit` (InvalidParameterError, a
+        ValueError, naming the parameter); feature values beyond ±1e100, in the input units or after
+        standardisation, raise DataError naming the row and column (`explorer.inputs.FEATURE_LIMIT`).
 
         Parameters
         ----------
@@ -222,8 +180,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        **{name: _constraint(settings.SETTINGS[name]) for name in PARAMETER_SETTINGS},
-        "kernel": _constraint(settings.SETTINGS["kernel"]) + [None],  # None: RBF, as before the declarations
+        **{name: [_Declared(settings.SETTINGS[name])] for name in PARAMETER_SETTINGS},
+        "kernel": [_Declared(settings.SETTINGS["kernel"]), None],  # None: RBF, as before the declarations
         **{name: constraints for name, (_, constraints) in FIT_PARAMETERS.items()},
     }
 
@@ -268,10 +226,8 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Fit on X (n, d), y (n,) with as many classes as the method supports (`methods.CLASS_COUNTS`: any K ≥ 2
         for "xgpc" and the SVGPs, 2 for EPGPC); returns self. X may instead be a `sources.DataSource` or the path of a
-        .npy, .zarr or .parquet file (y None; `sources.open_source`), trained on out of core (`run.Run`): its labels,
-        whole numbers ≥ 0, are counted in one pass and its K distinct ones are the classes, as in memory
-        (`sources.encoded_source`: labels 1 and 2 are two classes). A fit that ends no better than chance
-        (`metrics.chance_note`) warns `NoBetterThanChanceWarning`, a scikit-learn `ConvergenceWarning`."""
+        .npy, .zarr or .parquet file (y None), trained on out of core (README "Data larger than memory"). A fit that
+        ends no better than chance (`metrics.chance_note`) warns `NoBetterThanChanceWarning`, a `ConvergenceWarning`."""
         self._validate_params()
         checked_options(self.options)
         source = training_source(X, y)
@@ -285,11 +241,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         self._start(X, y, classes, rule, hold_out=rule != "none" or self.convergence is not None)
         self.trainer_.run(max_iter=self.max_iter, stop_at_convergence=rule != "none")
         self._finish()
-        last = self.history_[-1] if self.history_ else None
-        if last is not None and last["iteration"] > 0:  # at iteration 0 the prior is at chance by construction
-            note = chance_note(last["test_nll"], self.trainer_.y_eval, len(self.classes_))
-            if note is not None:
-                warnings.warn(note, NoBetterThanChanceWarning, stacklevel=2)
+        note = self.run_.chance_note()
+        if note is not None:
+            warnings.warn(note, NoBetterThanChanceWarning, stacklevel=2)
         return self
 
     def _stopping_rule(self, n: int) -> str:
@@ -311,14 +265,10 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return "no-improvement" if on else "none"
 
     def partial_fit(self, X, y, classes=None):
-        """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far.
-
-        The rows seen are kept once, in your units (`Run.add_training_rows`: n·d values, never n×m; the engine reads
-        them standardised), so the likelihood scaling n/s stays that of all data seen; the first call fixes the
-        standardisation and the inducing points from its rows, and the classes: `classes` (all K labels, the model
-        then has K classes whichever its y holds), or y's labels. A later call's `classes`
-        must be the same (ValueError otherwise, as in scikit-learn). Nothing is held out and nothing stops early (as
-        in scikit-learn's SGDClassifier): the caller decides how many passes to make."""
+        """One pass of ⌈len(X)/batch_size⌉ SVI iterations after adding the rows (X, y) to the data seen so far (kept
+        once, in your units: `Run.add_training_rows`). The first call fixes the standardisation, the inducing points
+        and the classes (`classes`, all K labels, or y's; a later call's must be the same, as in scikit-learn);
+        nothing is held out or stops early (README "Use it from Python")."""
         first = not hasattr(self, "engine_")
         if first:
             self._validate_params()
@@ -337,12 +287,9 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
         return self._finish()
 
     def _start(self, X, y: np.ndarray | None, classes: np.ndarray, rule: str, hold_out: bool) -> None:
-        """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)`: hold out `validation_fraction` of
-        the rows if `hold_out` (the run's stratified split); the run holds the rows trained on and reads them
-        standardised with their statistics (X within ±1e100 before and after), chooses the inducing points and builds
-        the method for the
-        class names `classes` (K,) and a Trainer with convergence `rule`. y None: X is a source holding its labels
-        (class indices of `classes`)."""
+        """Start the run (`explorer.run.Run`) with seed `seed_from(random_state)` on the class names `classes` (K,)
+        and a Trainer with convergence `rule`, holding out `validation_fraction` of the rows (the run's stratified
+        split) if `hold_out`. y None: X is a source holding its labels (class indices of `classes`)."""
         seed = seed_from(self.random_state)
         X_fit, X_eval, y_fit, y_eval = X, X, y, y
         if hold_out and self.validation_fraction > 0:
@@ -419,14 +366,10 @@ _FIT_PARAMETERS_DOC = """\
         minibatches and history as the `Model` and the benchmarks with that seed and settings (`explorer.run`'s
         seed policy).
     early_stopping : {"auto", True, False}, default "auto"
-        scikit-learn's early stopping. On, `fit` holds out `validation_fraction` of the rows (a stratified split by
-        the run's split stream), evaluates their NLL every `eval_every` iterations and stops once it has not
-        beaten its best by more than `tol` for `n_iter_no_change` consecutive evaluations
-        (`convergence.NoImprovement`), but not before kernel learning (when on) has taken ⌈1/`hyper_learning_rate`⌉
-        steps (`training.kernel_steps_to_move`); `max_iter` stays the cap and `converged_` says whether the rule
-        fired.
-        "auto" turns it on when `convergence` is None and there are at least `AUTO_EARLY_STOPPING_ROWS` (500)
-        training rows; below that, or with False, `fit` runs `max_iter` iterations on all rows.
+        scikit-learn's early stopping on the NLL of a held-out `validation_fraction` of the rows, with patience
+        `n_iter_no_change` and improvement `tol` (`convergence.NoImprovement`; README "Use it from Python"); "auto"
+        turns it on when `convergence` is None and there are at least `AUTO_EARLY_STOPPING_ROWS` (500) rows; off,
+        `fit` runs `max_iter` iterations on all rows.
     validation_fraction : float, default 0.1
         Share of the rows held out for early stopping (and for an explicit `convergence` rule, where 0 evaluates
         on the training rows); `history_`'s test_nll/test_error are on these rows. The inputs are standardised
@@ -436,11 +379,8 @@ _FIT_PARAMETERS_DOC = """\
     tol : float, default 1e-4
         The early-stopping improvement, in nats per point.
     convergence : str or None, default None
-        None (`early_stopping` decides) or one of the Trainer's rules, which replaces early stopping (with
-        early_stopping=True it is refused): "parameters" (paper's X-GPC rule; it measures ρ‖λ̂ − η‖/‖η‖, so under
-        the Robbins–Monro default it fires late and `max_iter` usually ends the fit), "holdout" (paper's hold-out
-        NLL rule; needs validation_fraction > 0 to mean what it says), "no-improvement" (the early-stopping rule)
-        or "none" (run `max_iter`).
+        None (`early_stopping` decides) or one of the Trainer's rules (`training.Trainer`), which replaces early
+        stopping (with early_stopping=True it is refused): "parameters", "holdout", "no-improvement" or "none".
 """
 _OPTIONS_DOC = """\
     options : dict or None, default None

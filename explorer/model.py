@@ -4,13 +4,8 @@ parameters are the run's settings, generated from their declarations (`explorer.
 evaluation. UIs watch `history_length` (new rows), `iteration` and `status`. No UI imports here.
 
 Every configuration parameter except `eval_every` defines the run: changing one resets the run and `status` says so.
-A value outside a setting's declaration (`settings.Setting.check`: `True` is no number) is refused at assignment with
-a ValueError in the words of every face ("n_inducing must be a whole number from 1 to 2000, got 0"); nothing changes.
-A change that cannot be applied (e.g. a data set that is not available) is rolled back, the run stays as it was, and
-the error is raised to the caller. A step that fails (`NumericalError`; `KernelLearningError` when kernel learning
-diverged) leaves the run at its last good state; `continue_without_kernel_learning()` then trains on with the kernel
-fixed. A run whose predictions collapsed to the prior (p ≈ ½ everywhere) says so in `status`; a fit that ends (`run`
-returns, or the convergence rule fires in `step`) no better than chance says so in `status` and `chance`.
+A bad value (`settings.Setting.check`), a change that cannot be applied or a failed step changes nothing and raises,
+and `status` says what happened (README "Numerics" and "Input limits").
 """
 
 from __future__ import annotations
@@ -27,7 +22,6 @@ from explorer.data import datasets
 from explorer.data.sources import training_source
 from explorer.hyperparameters import KernelLearningError
 from explorer.inputs import bounded_features, count, labelled_data
-from explorer.metrics import chance_note
 from explorer.polyagamma import pg_mean
 from explorer.run import RUN_FORMAT, Run, RunFileError, streams  # noqa: F401  (RUN_FORMAT, RunFileError: importable here)
 from explorer.sources import encoded_source
@@ -40,9 +34,10 @@ COLLAPSE_TOLERANCE = 0.02
 """A run has collapsed to the prior when every evaluated p(y=1) is within this of ½ (test NLL ≈ log 2)."""
 
 
-class _Declared:
-    """A param parameter that checks a value by its setting's declaration (`settings.Setting.check`) before param's
-    own checks: one rule, in the same words, for the Model and the other faces (a bool for a number is refused)."""
+class _Declared(param.Parameter):
+    """A param parameter whose values its setting's declaration checks (`settings.Setting.check`, with the bounds
+    and choices of `settings.SETTINGS`): one rule, in the same words, for the Model and the other faces (a bool for a
+    number is refused)."""
 
     def _validate(self, val):
         if self.name is not None:  # None: the class default, checked by the declaration's own tests
@@ -50,28 +45,8 @@ class _Declared:
         super()._validate(val)
 
 
-# A declared parameter class per param type. Module attributes of their own names, as a class written out would be:
-# a Model is pickled to Dask workers, parameters and all, and pickle finds a class by its module and name.
-_DECLARED = {}
-for _type in (param.Boolean, param.ClassSelector, param.Selector, param.Integer, param.Number):
-    _name = f"_Declared{_type.__name__}"
-    _DECLARED[_type] = globals()[_name] = type(_name, (_Declared, _type), {"__module__": __name__})
-
-
-def _parameter(setting: settings.Setting) -> param.Parameter:
-    """The param parameter of a declared setting (`explorer.settings`): its type, default, bounds, choices, help;
-    values are checked by the declaration (`_Declared`)."""
-    common = dict(default=setting.default, doc=setting.help)
-    if setting.kind == "bool":
-        return _DECLARED[param.Boolean](**common)
-    if setting.kind == "choice":
-        if setting.objects:
-            return _DECLARED[param.ClassSelector](class_=(str, *setting.objects), **common)
-        return _DECLARED[param.Selector](objects=list(setting.choices or [setting.default]), **common)
-    numeric = _DECLARED[param.Integer if setting.kind == "int" else param.Number]
-    return numeric(
-        bounds=(setting.low, setting.high), inclusive_bounds=setting.inclusive, allow_None=setting.allow_none, **common
-    )
+class _DeclaredSelector(_Declared, param.Selector):
+    """A declared choice whose values param lists too (`.objects`: the methods; the data sets, found at run time)."""
 
 
 RunSettings = type(
@@ -79,7 +54,12 @@ RunSettings = type(
     (param.Parameterized,),
     {
         "__doc__": "Every declared run setting (`explorer.settings.SETTINGS`) as a param parameter.",
-        **{name: _parameter(setting) for name, setting in settings.SETTINGS.items()},
+        **{
+            name: _DeclaredSelector(objects=list(s.choices or [s.default]), default=s.default, doc=s.help)
+            if s.kind == "choice" and not s.objects
+            else _Declared(default=s.default, doc=s.help)
+            for name, s in settings.SETTINGS.items()
+        },
     },
 )
 
@@ -103,8 +83,7 @@ class Model(RunSettings):
     """A stepping X-GPC run on one data set (split into train/test with `train_fraction`, standardised with the
     training statistics): a param face over a headless `explorer.run.Run`. Data arrays and predictions are in the
     data's raw units. Data with K ≥ 3 classes (`set_data`) train a method that takes them (`methods.CLASS_COUNTS`;
-    X-GPC in the family `multiclass_family`, by default stick-breaking with the classes on the stick in the order of
-    `classes`); class probabilities are then (n*, K).
+    README "Multi-class"); class probabilities are then (n*, K).
 
     `dataset` defaults to the paper's banana set when its file is found, else the generated banana-like set; a found
     file that cannot be read (damaged, truncated, NaN cells) is named in a warning (also in `fallback` and `status`)
@@ -115,7 +94,7 @@ class Model(RunSettings):
     data_dir : str, optional
         A folder searched for the paper's data sets before the default data locations.
     **params
-        The run settings (`explorer.settings.SETTINGS`, listed with their defaults, bounds and help by
+        The run settings (`explorer.settings.SETTINGS`, with their bounds; listed with their defaults and help by
         ``Model.param``): every one is a param parameter; changing one that defines the run starts a new run.
 
     Attributes
@@ -148,8 +127,6 @@ class Model(RunSettings):
         "when a later evaluation beats chance or a new run starts",
     )
 
-    _STRUCTURAL = settings.STRUCTURAL
-
     def __init__(self, data_dir: str | None = None, **params):
         self.data_dir = data_dir
         self.param.dataset.objects = datasets.available(data_dir) + ["custom"]
@@ -177,7 +154,7 @@ class Model(RunSettings):
             self._build()
             self.warnings.insert(0, self.fallback)
             self._publish(status=f"{self.fallback} {self.status}")
-        self.param.watch(self._configuration_changed, list(self._STRUCTURAL))
+        self.param.watch(self._configuration_changed, list(settings.STRUCTURAL))
 
     # ----- building a run --------------------------------------------------------------------------------------
     @property
@@ -214,14 +191,13 @@ class Model(RunSettings):
     def _build(self) -> None:
         """Load data and start the run (`run.Run`) for the current configuration (all or nothing)."""
         X_tr, X_te, y_tr, y_te = self._load_data()
-        if y_tr is not None:  # a method or link that models two classes only refuses K ≥ 3, before any engine
-            K = int(max(y_tr.max(initial=0), y_te.max(initial=0))) + 1
-            refused = two_class_only(self.method, self.link, self.data_name, K)
-            if refused is not None:
-                raise datasets.DataError(refused[1])
+        classes = self._data_classes()  # a method or link that models two classes only refuses K ≥ 3, before any engine
+        refused = two_class_only(self.method, self.link, self.data_name, len(classes))
+        if refused is not None:
+            raise datasets.DataError(refused[1])
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            run = Run(self.config, X_tr, y_tr, X_te, y_te, classes=self._data_classes())
+            run = Run(self.config, X_tr, y_tr, X_te, y_te, classes=classes)
         self.current_run = run
         self._collapsed = False
         with param.edit_constant(self):
@@ -235,12 +211,8 @@ class Model(RunSettings):
     # The run's parts, as the faces read them.
     X_train = property(lambda self: self.current_run.X_train, doc="Training rows (n, d), raw units")
     X_test = property(lambda self: self.current_run.X_test, doc="Test rows (n_test, d), raw units")
-    y_train = property(
-        lambda self: self.current_run.y_train, doc="Training labels (n,): class indices 0…K−1 of `classes`"
-    )
-    y_test = property(
-        lambda self: self.current_run.y_test, doc="Test labels (n_test,): class indices 0…K−1 of `classes`"
-    )
+    y_train = property(lambda self: self.current_run.y_train, doc="Training labels (n,): class indices of `classes`")
+    y_test = property(lambda self: self.current_run.y_test, doc="Test labels (n_test,): class indices of `classes`")
     scaler = property(lambda self: self.current_run.scaler, doc="The `Standardizer` of the training rows")
     engine = property(lambda self: self.current_run.engine, doc="The method's engine (`explorer.engine.SVIEngine`)")
     trainer = property(lambda self: self.current_run.trainer, doc="The run's `training.Trainer`")
@@ -256,7 +228,7 @@ class Model(RunSettings):
         if status is not None:
             values["status"] = status
         if ended or self.chance:
-            values["chance"] = self._chance_note() or ""
+            values["chance"] = self.current_run.chance_note() or ""
         with param.edit_constant(self):
             self.param.update(**values)
 
@@ -272,8 +244,7 @@ class Model(RunSettings):
             self._publish(status=f"Could not apply {changes}: {err}. The previous run is kept.")
             raise
         prefix = f"Run reset ({changes}). " if self._configured_by is None else f"{self._configured_by}. "
-        with param.edit_constant(self):
-            self.status = prefix + self.status
+        self._publish(status=prefix + self.status)
 
     def configure(self, changes: dict, source: str) -> None:
         """Apply several settings at once (as `param.update`: one new run, or none and the previous run kept if the
@@ -289,8 +260,7 @@ class Model(RunSettings):
     # ----- driving ----------------------------------------------------------------------------------------------
     @property
     def history(self):
-        """The run's `training.History` (rows: iteration, seconds, elbo, test_nll, test_error, rho, lengthscale,
-        variance, and the kernel's further parameters, e.g. lengthscale_1 … under ARD)."""
+        """The run's `training.History`: one row per evaluation (`training.COLUMNS` and the kernel's further ones)."""
         return self.trainer.history
 
     def step(self, k: int = 1) -> int:
@@ -327,7 +297,9 @@ class Model(RunSettings):
             self._failed(err)
             raise
         ended = self.trainer.converged and not was_converged
-        self._publish(status=self._collapse_status(new) or (self._chance_note() if ended else None), ended=ended)
+        self._publish(
+            status=self._collapse_status(new) or (self.current_run.chance_note() if ended else None), ended=ended
+        )
         return new
 
     def run(self, seconds: float | None = None, max_iter: int | None = None, stop_at_convergence: bool = True) -> int:
@@ -369,16 +341,9 @@ class Model(RunSettings):
             self._failed(err)
             raise
         ran = f"Ran to iteration {self.engine.iteration}" + (" (converged)" if self.trainer.converged else "")
-        chance = self._chance_note()
+        chance = self.current_run.chance_note()
         self._publish(status=self._collapse_status(1) or (f"{ran}. {chance}" if chance else ran), ended=True)
         return new
-
-    def _chance_note(self) -> str | None:
-        """`metrics.chance_note` of the latest evaluation after iteration 0 (None before any, or without test rows)."""
-        row = self.history.rows[-1] if len(self.history) else None
-        if row is None or row["iteration"] == 0:
-            return None
-        return chance_note(row["test_nll"], self.trainer.y_eval, self.engine.n_classes)
 
     def _failed(self, err: Exception) -> None:
         """Say in `status` which step failed, that the run is kept, and (kernel learning diverged) what to do."""
@@ -428,8 +393,7 @@ class Model(RunSettings):
     def reset(self) -> None:
         """Start the run again from the prior with the current configuration."""
         self._build()
-        with param.edit_constant(self):
-            self.status = "Run reset by request. " + self.status
+        self._publish(status="Run reset by request. " + self.status)
 
     @param.depends("eval_every", watch=True)
     def _eval_every_changed(self) -> None:
@@ -441,9 +405,8 @@ class Model(RunSettings):
         `methods.CLASS_COUNTS`), encoded by `validation.encode_labels`; or, with `classes` (K,) (the sorted distinct
         labels a reader encoded them by: `datasets.read_csv`, the dashboard's upload), class indices 0…K−1 of
         `classes`, checked, not encoded again. Validated first: on a DataError nothing changes. X may instead be
-        a `sources.DataSource` or the path of a .npy, .zarr or .parquet file (y None; `sources.open_source`), split
-        by `train_fraction` and trained on out of core: its labels, whole numbers ≥ 0, are counted in one pass and its
-        K distinct ones are the classes, as in memory (`sources.encoded_source`); `save` refuses such a run."""
+        a `sources.DataSource` or the path of a .npy, .zarr or .parquet file (y None), split by `train_fraction` and
+        trained on out of core (README "Data larger than memory"); `save` refuses such a run."""
         source = training_source(X, y)
         if source is not None:
             feature_names = feature_names if feature_names is not None else getattr(source, "feature_names", None)
@@ -466,8 +429,7 @@ class Model(RunSettings):
         except Exception:
             self._custom = previous
             raise
-        with param.edit_constant(self):
-            self.status = f"Loaded {name}: {len(X)} rows, {X.shape[1]} features. " + self.status
+        self._publish(status=f"Loaded {name}: {len(X)} rows, {X.shape[1]} features. " + self.status)
 
     def add_point(self, x, label: int) -> None:
         """Add a training point x (raw units, (d,)) of class `label` (an index 0…K−1 of `classes`) and keep training
@@ -550,25 +512,20 @@ class Model(RunSettings):
 
     # ----- persistence ---------------------------------------------------------------------------------------
     def save(self, path) -> None:
-        """Write the run to one `.npz` (arrays) with its JSON description inside (no pickle; `Run.save`).
-        `Model.load(path)` continues it exactly: the next step gives the same state as without the round trip, and
-        `reset()` the same split (custom data are stored with their class names)."""
+        """Write the run, and custom data with their class names, to one `.npz` (`Run.save`): `Model.load(path)`
+        continues it exactly (the next step as without the round trip), and `reset()` gives the same split."""
         arrays, custom = {}, None
         if self._custom is not None:
             arrays["custom/X"], arrays["custom/y"] = self._custom["X"], self._custom["y"]
-            custom = {
-                "name": self._custom["name"],
-                "feature_names": self._custom["feature_names"],
-                "classes": self._custom["classes"].tolist(),
-            }
+            custom = {key: self._custom[key] for key in ("name", "feature_names")}
+            custom["classes"] = self._custom["classes"].tolist()
         self.current_run.save(path, meta={"feature_names": self.feature_names, "custom": custom}, arrays=arrays)
 
     @classmethod
     def load(cls, path, data_dir: str | None = None) -> "Model":
-        """Restore a run written by `save` (this version's format or the previous one, `run.READABLE_FORMATS`).
-        `data_dir` is where a later `reset()` reads a paper data set from (as for `Model(data_dir=…)`; the file does
-        not choose it). Any problem with the file — not an npz, truncated, corrupted, wrong or inconsistent
-        contents — raises RunFileError naming the file and the problem."""
+        """Restore a run written by `save` (any of `run.READABLE_FORMATS`); `data_dir` is where a later `reset()` reads
+        a paper data set from (the file does not choose it). Any problem with the file — not an npz, truncated,
+        corrupted, wrong or inconsistent contents — raises RunFileError naming the file and the problem."""
         try:
             return cls._load(path, data_dir)
         except RunFileError:
@@ -616,7 +573,7 @@ class Model(RunSettings):
         )
         model.warnings = []
         model._publish(status=f"Loaded run at iteration {model.engine.iteration}")
-        model.param.watch(model._configuration_changed, list(cls._STRUCTURAL))
+        model.param.watch(model._configuration_changed, list(settings.STRUCTURAL))
         return model
 
     def _check_data(self, X_train, X_test, y_train, y_test, m: int, refuse) -> None:

@@ -8,6 +8,10 @@ split stream, done by the face that holds the data), the inducing points (k-mean
 and the ELBO's row subset (the Trainer) — and the test rows evaluated when there are more
 than `eval_points` are a fixed subset drawn with `[seed, 7]` (`evaluation_rows`). So the same settings, data and
 seed give the same split, inducing points, minibatches and history whichever face starts the run.
+
+Beneath `Run`, the one run recipe, `start_run` (the rows as a source → the scaler → Z by k-means++ → the engine →
+its `Trainer`), which a few benchmarks call with streams of their own; and `full_batch_engine`, the engine of the
+full-batch fit to the optimum (`training.fit_to_optimum`: the MCMC comparison, `bench bound`).
 """
 
 from __future__ import annotations
@@ -20,21 +24,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-from explorer import recipe, settings
+from explorer import methods, settings
 from explorer.data.readers import MAX_DENSE_BYTES, npz_member, regular_file
+from explorer.inducing import initial_inducing
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
-from explorer.scaling import Standardizer, extended, standardised
+from explorer.metrics import chance_note
+from explorer.scaling import Standardizer, extended, standardised, training_rows
 from explorer.scoring import test_scores
 from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 from explorer.training import Trainer
 from explorer.validation import DataError, show
 
 RUN_FORMAT = "xgpc-explorer-run/5"
-"""The run file's format. Older files still load: version 2 (written before the advanced settings existed) and
-version 3 (before the SVGP's `link`) ran with what are now the missing settings' defaults, and both stored labels
-as ±1, which `read` turns into the class indices 0, 1 runs hold now; versions 3 and 4 also stored the retired
-settings (`RETIRED_SETTINGS`), and load when each is at its value that meant "off"."""
+"""The run file's format; the older ones that still load: README "Run files" (versions 2 and 3 stored ±1 labels)."""
 READABLE_FORMATS = ("xgpc-explorer-run/2", "xgpc-explorer-run/3", "xgpc-explorer-run/4", RUN_FORMAT)
 RETIRED_SETTINGS = {
     "hyper_warmup": 0,
@@ -50,16 +53,13 @@ RETIRED_SETTINGS = {
     "batch_rho": "schedule",
     "overrelax": None,
 }
-"""The X-GPC options that run files of versions 3 and 4 store and that left the product (measured and not adopted:
-README "Choices", BENCHMARKS.md; their code is at commit 9976c39, `explorer/bench/xgpc_variants.py`), with the value
-that turned each off. `init_rows` only sized `init_sweeps`, so any value of it means "off" with no sweeps."""
+"""The X-GPC options that run files of versions 3 and 4 store and that left the product (README "Choices"), with the
+value that turned each off. `init_rows` only sized `init_sweeps`, so any value of it means "off" with no sweeps."""
 _SIGNED_LABELS = ("y_train", "y_test", "custom/y")
-ELBO_POINTS = 1000
-"""Most training rows of the history's ELBO column (a fixed random subset drawn from the evaluation stream; the
-estimate (n/s)Σ_{i∈subset}(…) − KL): on all 4,500 training rows the ELBO was 3/4 of an evaluation's cost and the
-evaluations 21–30% of a default five-class fit; on 1,000 rows 15% (BENCHMARKS.md "multiclass at the product's
-m = 100"). Early stopping reads the validation NLL only."""
 """The label arrays a version 2 or 3 file stores as ±1."""
+ELBO_POINTS = 1000
+"""Most training rows of the history's ELBO column, a fixed random subset drawn from the evaluation stream (the
+estimate (n/s)Σ_{i∈subset}(…) − KL; why 1,000: BENCHMARKS.md "The ELBO column on at most 1,000 training rows")."""
 
 
 class RunFileError(ValueError):
@@ -116,20 +116,106 @@ def start_kernel(config: dict, d: int) -> Kernel:
 
 
 def default_lengthscale(d: int) -> float:
-    """ℓ₀ = √(d/2) on d standardised features, the initial lengthscale when none is given. Two standardised points
-    are about √(2d) apart, so ℓ₀ puts a typical pair at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension —
-    what ℓ = 1 gives in two dimensions (so the 2-D teaching sets start where they always did), while ℓ = 1 at d = 180
-    gives e^(−180): white noise, with no gradient for kernel learning to start from (BENCHMARKS, "Defaults at any
-    dimension")."""
+    """ℓ₀ = √(d/2) on d standardised features, the initial lengthscale when none is given: two standardised points
+    are about √(2d) apart, so a typical pair is at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension
+    (BENCHMARKS, "Defaults at any dimension")."""
     return math.sqrt(d / 2)
 
 
-class Run:
-    """A started run on a train/test split: `config` (every setting), the data in input units, the scaler, the
-    engine, its `Trainer` and the history.
+class Started(NamedTuple):
+    """The parts `start_run` builds, which a `Run` holds: the training rows as given (`source`, held once), the
+    scaler of its inputs (None: inputs used as given), the engine and its `Trainer`."""
 
-    The face hands X here in its own units, and it goes one way, down (`recipe.start_run`: held once as a source,
-    standardised as read, Z by k-means++, the engine); predictions and added rows come in the face's units too.
+    source: DataSource
+    scaler: Standardizer | None
+    engine: object
+    trainer: Trainer
+
+
+def start_run(
+    method: str,
+    X_train,
+    y_train,
+    X_eval: np.ndarray,
+    y_eval: np.ndarray,
+    kernel: Kernel,
+    *,
+    scaler: Standardizer | bool = True,
+    Z: np.ndarray | None = None,
+    n_inducing: int = 100,
+    inducing_rng: np.random.Generator | None = None,
+    engine_rng: np.random.Generator | None = None,
+    evaluation_rng: np.random.Generator | None = None,
+    batch_size: int = 100,
+    eval_every: int = 10,
+    convergence: str = "parameters",
+    elbo_points: int = 10_000,
+    options: dict | None = None,
+    no_improvement=None,
+    n_classes: int | None = None,
+) -> Started:
+    """Hold the training rows X_train (n, d), y_train (n,) class indices 0…K−1 as a source (`sources.as_source`,
+    checked once; `n_classes` K when the model has classes the rows do not hold yet), fit the scaler on them and
+    read them standardised through it (`scaling.training_rows`, the one place; X_eval (n_eval, d) is standardised as
+    an array), choose Z (m, d) by k-means++ on the standardised rows with `inducing_rng` unless Z is given
+    (standardised units), build `method` (a key of `methods.METHODS`, with builder `options`) on the standardised
+    rows with the minibatch stream `engine_rng`, and wrap it in a `Trainer` evaluating on (X_eval, y_eval);
+    `evaluation_rng` picks the Trainer's ELBO subset, `no_improvement` is the Trainer's early-stopping rule
+    (`convergence.NoImprovement`; None: its default).
+
+    X_train may be a `sources.DataSource` (y_train None), read out of core: the scaler is fitted in one pass over its
+    chunks, and Z by k-means++ on a seeded sample of its rows (`inducing.initial_inducing`; README "Data larger than
+    memory")."""
+    source, scaler, train, X_eval = training_rows(X_train, y_train, X_eval, scaler=scaler, n_classes=n_classes)
+    if Z is None:
+        in_memory = isinstance(source, ArraySource)
+        Z = initial_inducing(train.batch(np.arange(train.n))[0] if in_memory else train, n_inducing, inducing_rng)
+    engine = methods.build(method, train, None, Z, kernel, batch_size=batch_size, rng=engine_rng, **(options or {}))
+    trainer = Trainer(
+        engine,
+        X_eval,
+        y_eval,
+        eval_every=eval_every,
+        convergence=convergence,
+        elbo_points=elbo_points,
+        rng=evaluation_rng,
+        no_improvement=no_improvement,
+    )
+    return Started(source, scaler, engine, trainer)
+
+
+def full_batch_engine(
+    method: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    Z: np.ndarray | None,
+    kernel: Kernel,
+    *,
+    rho: float = 1.0,
+    full: bool = False,
+):
+    """An engine for `training.fit_to_optimum`: full batches, constant step ρ (X-GPC with ρ = 1 is exact coordinate
+    ascent; SVGP's natural-gradient step needs a smaller one), fixed kernel. `full` is X-GPC's non-sparse mode
+    (Z None). X (n, d) standardised, y (n,) class indices 0…K−1."""
+    return methods.build(
+        method,
+        X,
+        y,
+        Z,
+        kernel,
+        batch_size=len(y),
+        rng=np.random.default_rng(0),
+        step_size="constant",
+        rho=rho,
+        learn_hyperparameters=False,
+        **({"full": True} if full else {}),
+    )
+
+
+class Run:
+    """A started run on a train/test split: `config` (every setting), the data in the face's units (X goes one way,
+    down, through `start_run`; predictions and added rows come in the face's units too), the scaler, the engine,
+    its `Trainer` and the history.
 
     Parameters
     ----------
@@ -137,7 +223,7 @@ class Run:
         Settings by name (`explorer.settings.SETTINGS`); missing ones take their defaults, each value is checked.
     X_train, y_train : (n, d), (n,)
         Training rows in input units, labels class indices 0…K−1; or X_train a `sources.DataSource` (y_train None)
-        read out of core (`recipe.start_run`: chunked standardisation, k-means++ on a seeded sample).
+        read out of core (`start_run`: chunked standardisation, k-means++ on a seeded sample).
     X_test, y_test : (n_test, d), (n_test,)
         Rows the history is evaluated on (at most `eval_points` of them, `evaluation_rows`, read into memory); or a
         `DataSource` (y_test None). `test_scores` evaluates all of them in chunks.
@@ -192,7 +278,7 @@ class Run:
         X_monitor, y_monitor = (
             X_test.batch(monitor) if isinstance(X_test, DataSource) else (X_test[monitor], y_test[monitor])
         )
-        started = recipe.start_run(
+        self.source, self.scaler, self.engine, self.trainer = start_run(
             config["method"],
             X_train,
             y_train,
@@ -215,9 +301,7 @@ class Run:
             no_improvement=no_improvement,
             n_classes=None if classes is None else len(classes),
         )
-        self.source = started.source
         self.X_test, self.y_test = X_test, y_test
-        self.scaler, self.engine, self.trainer = started.scaler, started.engine, started.trainer
         self.classes = np.arange(self.engine.n_classes) if classes is None else np.asarray(classes)
 
     def standardised(self, X, name: str = "X"):
@@ -266,6 +350,13 @@ class Run:
     def history(self):
         """The `training.History`: one row per evaluation."""
         return self.trainer.history
+
+    def chance_note(self) -> str | None:
+        """`metrics.chance_note` of the latest evaluation after iteration 0 (None before, or without test rows)."""
+        row = self.history.rows[-1] if len(self.history) else None
+        if row is None or row["iteration"] == 0:
+            return None
+        return chance_note(row["test_nll"], self.trainer.y_eval, len(self.classes))
 
     def test_scores(self, chunk_rows: int = CHUNK_ROWS, *, client=None, progress=None) -> tuple[float, float]:
         """Test NLL and error rate over all test rows (not only the `eval_points` the history watches), read and

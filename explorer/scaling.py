@@ -1,10 +1,7 @@
-"""The one place a user's inputs are standardised: z = (x − mean) / scale per column, fitted on the training rows
-(in memory, or one pass over a source's chunks: `fitted_standardizer`) and saved with a run. A run's training rows are
-held once, in the user's units, and read standardised (`ScaledSource`, a view: each minibatch standardised as it is
-read, in memory as out of core); the evaluation, test and prediction rows are standardised as arrays
-(`standardised`); always within ±`inputs.FEATURE_LIMIT` before and after. A `run.Run` gets its rows, scaler and
-training view here (`training_rows`, and `extended` for added rows); the faces hand it their inputs in their own
-units."""
+"""The one place a user's inputs are standardised: z = (x − mean) / scale per column (`Standardizer`), fitted on
+the training rows and saved with a run, always within ±`inputs.FEATURE_LIMIT` before and after. A run's training rows
+are held once, in the user's units, and read standardised (`ScaledSource`); a `run.Run` gets its rows, scaler and
+training view here (`training_rows`, and `extended` for added rows)."""
 
 from __future__ import annotations
 
@@ -32,37 +29,49 @@ class Standardizer:
             if not (np.all(np.isfinite(self.mean)) and np.all(np.isfinite(self.scale)) and np.all(self.scale > 0)):
                 raise DataError("mean must be finite and scale finite and > 0")
 
-    def fit(self, X) -> "Standardizer":
-        """Learn mean (d,) and scale (d,) from the training inputs X (n, d)."""
-        X = self._as_2d(X, None)
-        self.mean = X.mean(axis=0)
-        std = X.std(axis=0)
-        self.scale = np.where(np.ptp(X, axis=0) == 0, 1.0, std)
+    def fit(self, X, name: str = "X") -> "Standardizer":
+        """Learn mean (d,) and scale (d,) from the training inputs X (n, d), an `ArraySource`'s rows (in memory: the
+        same statistics) or all rows of another `DataSource` (one pass over its chunks, `_chunked_statistics`),
+        refusing (DataError) values beyond ±FEATURE_LIMIT and a column whose spread is too small for float64 (its sd
+        underflows to 0 although its values differ). A constant column's mean is its value, so it standardises to
+        exactly 0 (the mean of 7 × 9.3e26 is off by ~1e10)."""
+        if isinstance(X, DataSource) and not isinstance(X, ArraySource):
+            self.mean, self.scale = _chunked_statistics(X, name)
+            return self
+        X = X.X if isinstance(X, ArraySource) else self._checked(X, name, None)  # a source's rows: checked already
+        spread = np.ptp(X, axis=0)
+        constant = spread == 0
+        self.mean = np.where(constant, X[0], X.mean(axis=0))
+        self.scale = np.where(constant, 1.0, X.std(axis=0))
+        _check_spread(self.scale, spread, name)
         return self
 
-    def _as_2d(self, X, d) -> np.ndarray:
+    @staticmethod
+    def _checked(X, name: str, d: int | None) -> np.ndarray:
+        """X as float64 (n, d), n ≥ 1, within ±FEATURE_LIMIT (`inputs.bounded_features`), else DataError."""
         X = np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or (d is not None and X.shape[1] != d):
             raise DataError(f"expected X of shape (n, {d if d is not None else 'd'}), got {X.shape}")
         if len(X) == 0:
             raise DataError("X has no rows")
-        if not np.all(np.isfinite(X)):
-            j = int(np.flatnonzero(~np.isfinite(X).all(axis=0))[0])
-            raise DataError(f"column {j} (0-based) holds a non-finite value; standardise only checked data")
-        return X
+        return bounded_features(X, name)
 
     def _fitted_d(self) -> int:
         if self.mean is None:
             raise DataError("Standardizer is not fitted; call fit(X_train) first")
         return len(self.mean)
 
-    def transform(self, X) -> np.ndarray:
-        """(X − mean) / scale, shape (n, d)."""
-        return (self._as_2d(X, self._fitted_d()) - self.mean) / self.scale
+    def transform(self, X, name: str = "X"):
+        """(X − mean) / scale for X (n, d), within ±FEATURE_LIMIT before and after (DataError); a `DataSource` X
+        becomes a `ScaledSource`, its rows standardised and checked as they are read."""
+        if isinstance(X, DataSource):
+            return ScaledSource(X, self, name)
+        X = self._checked(X, name, self._fitted_d())
+        return bounded_features((X - self.mean) / self.scale, name, STANDARDISED)
 
     def inverse_transform(self, Z) -> np.ndarray:
         """Z · scale + mean, shape (n, d)."""
-        return self._as_2d(Z, self._fitted_d()) * self.scale + self.mean
+        return self._checked(Z, "Z", self._fitted_d()) * self.scale + self.mean
 
     def to_dict(self) -> dict:
         self._fitted_d()
@@ -71,26 +80,6 @@ class Standardizer:
     @classmethod
     def from_dict(cls, state: dict) -> "Standardizer":
         return cls(state["mean"], state["scale"])
-
-
-def fitted_standardizer(X, name: str = "X") -> Standardizer:
-    """The `Standardizer` of the training inputs X (n, d), of an `ArraySource`'s rows (in memory: the same
-    statistics), or of all rows of another `DataSource` X (one pass over its chunks, `_chunked_standardizer`),
-    refusing (DataError) values beyond ±FEATURE_LIMIT and a column whose spread is too small for float64 (its sd
-    underflows to 0 although its values differ). A constant column's mean is its value, so it standardises to
-    exactly 0 (the mean of 7 × 9.3e26 is off by ~1e10)."""
-    if isinstance(X, ArraySource):
-        X = X.X  # held in memory and checked when the source was made
-    elif isinstance(X, DataSource):
-        return _chunked_standardizer(X, name)
-    else:
-        bounded_features(X, name)
-    scaler = Standardizer().fit(X)
-    spread = np.ptp(X, axis=0)
-    constant = spread == 0
-    scaler.mean[constant] = X[0, constant]  # a constant column standardises to exactly 0, not to its mean's rounding
-    _check_spread(scaler.scale, spread, name)
-    return scaler
 
 
 def _check_spread(scale: np.ndarray, spread: np.ndarray, name: str) -> None:
@@ -104,57 +93,43 @@ def _check_spread(scale: np.ndarray, spread: np.ndarray, name: str) -> None:
 
 
 def standardised(scaler: Standardizer, X, name: str = "X"):
-    """scaler.transform(X) for X (n, d) within ±FEATURE_LIMIT before and after standardisation (DataError); a
-    `DataSource` X becomes a `ScaledSource`, its rows standardised and checked as they are read."""
-    if isinstance(X, DataSource):
-        return ScaledSource(X, scaler, name)
-    bounded_features(np.asarray(X, dtype=float), name)
-    return bounded_features(scaler.transform(X), name, STANDARDISED)
+    """`scaler.transform(X, name)`: X (n, d) or a `DataSource` in the engine's units."""
+    return scaler.transform(X, name)
 
 
 def standardise(X_train, *others, scaler: Standardizer | bool = True):
-    """(scaler, X_train, *others) in standardised units: `scaler` True fits a `Standardizer` on X_train
-    (`fitted_standardizer`), a fitted `Standardizer` is applied as it is, False keeps the inputs as given (already
-    standardised; scaler None). Arrays (n, d) are standardised at once, `DataSource`s as their rows are read
-    (`standardised`: a `ScaledSource`); values beyond ±1e100 before or after standardisation raise DataError."""
+    """(scaler, X_train, *others) in standardised units (`Standardizer.transform`): `scaler` True fits a
+    `Standardizer` on X_train, a fitted `Standardizer` is applied as it is, False keeps the inputs as given (already
+    standardised; scaler None)."""
     if scaler is False:
         return (None, X_train, *others)
     if scaler is True:
-        scaler = fitted_standardizer(X_train, "training data")
-    return (
-        scaler,
-        standardised(scaler, X_train, "training data"),
-        *(standardised(scaler, X, "evaluation data") for X in others),
-    )
+        scaler = Standardizer().fit(X_train, "training data")
+    others = (scaler.transform(X, "evaluation data") for X in others)
+    return (scaler, scaler.transform(X_train, "training data"), *others)
 
 
 def training_rows(X_train, y_train=None, *others, scaler: Standardizer | bool = True, n_classes: int | None = None):
-    """(rows, scaler, train, *others), what a run trains on: the training rows X_train (n, d), y_train (n,) class
-    indices held once, in their units, as a source (`sources.as_source`, checked there; or X_train a `DataSource`,
-    y_train None; `n_classes` K when the model has classes the rows do not hold yet); the scaler fitted on them (or
-    given, or None: `standardise`); `train`, the same rows as the engine reads them, standardised as they are read (a
-    `ScaledSource` of `rows`; `rows` itself with no scaler); and `others` (arrays, the evaluation rows)
-    standardised."""
+    """(rows, scaler, train, *others), what a run trains on: the training rows X_train (n, d), y_train (n,) held
+    once, in their units, as a source (`sources.as_source`, with `n_classes`), then `standardise(rows, *others,
+    scaler=scaler)`: `train` is the view the engine reads (a `ScaledSource`; `rows` itself with no scaler)."""
     rows = as_source(X_train, y_train, n_classes=n_classes)
     return (rows, *standardise(rows, *others, scaler=scaler))
 
 
 def extended(rows: ArraySource, X, y, scaler: Standardizer | None, name: str = "X") -> tuple[ArraySource, DataSource]:
-    """(rows with X (k, d), y (k,) added, the view the engine reads): the rows in their units, one array
-    (`ArraySource.extended`: the new rows checked and named `name`), and standardised as they are read by `scaler`
-    (None: as given). New rows beyond ±1e100 before or after standardisation raise DataError, and nothing changes."""
+    """(rows with X (k, d), y (k,) added (`ArraySource.extended`), the view the engine reads through `scaler`, None:
+    as given); new rows beyond ±1e100 before or after standardisation raise DataError, and nothing changes."""
     rows = rows.extended(X, y, name)
     if scaler is None:
         return rows, rows
-    standardised(scaler, X, name)  # the new rows after standardisation, checked before the run takes them
-    return rows, standardised(scaler, rows, "training data")
+    scaler.transform(X, name)  # the new rows after standardisation, checked before the run takes them
+    return rows, scaler.transform(rows, "training data")
 
 
 class ScaledSource(DataSource):
-    """Another source's rows standardised as they are read, by a fitted `Standardizer` (the training statistics):
-    X_b ↦ (X_b − mean)/scale, each value within ±`inputs.FEATURE_LIMIT` after it (DataError otherwise), the same
-    values `standardised` gives the rows in memory. A run's engine reads its training rows through one, so they are
-    held once, in the user's units."""
+    """Another source's rows standardised as they are read by a fitted `Standardizer`: X_b ↦ (X_b − mean)/scale,
+    within ±`inputs.FEATURE_LIMIT` (DataError otherwise), the values `Standardizer.transform` gives them in memory."""
 
     def __init__(self, source: DataSource, scaler: Standardizer, name: str = "training data"):
         self.source, self.scaler, self.name = source, scaler, name
@@ -179,12 +154,11 @@ class ScaledSource(DataSource):
         return self.source.label_values
 
 
-def _chunked_standardizer(source: DataSource, name: str = "training data") -> Standardizer:
-    """The `Standardizer` of all of `source`'s rows from one pass over consecutive blocks of `CHUNK_ROWS`: the
+def _chunked_statistics(source: DataSource, name: str = "training data") -> tuple[np.ndarray, np.ndarray]:
+    """(mean (d,), scale (d,)) of all of `source`'s rows from one pass over consecutive blocks of `CHUNK_ROWS`: the
     exact mean and sd (ddof = 0), each block's mean and sum of squared deviations merged by Chan, Golub and
-    LeVeque's pairwise update (equal to `fitted_standardizer` on the rows in memory up to rounding); a
-    constant column keeps its value as mean and scale 1, and a column whose sd underflows raises DataError, as in
-    memory."""
+    LeVeque's pairwise update (equal to `Standardizer.fit` on the rows in memory up to rounding); a constant column
+    keeps its value as mean and scale 1, and a column whose sd underflows raises DataError, as in memory."""
     count, mean, squares = 0, np.zeros(source.d), np.zeros(source.d)
     low, high, first = np.full(source.d, np.inf), np.full(source.d, -np.inf), None
     for rows in source.chunks(CHUNK_ROWS):
@@ -199,4 +173,4 @@ def _chunked_standardizer(source: DataSource, name: str = "training data") -> St
     constant = low == high
     scale = np.where(constant, 1.0, np.sqrt(squares / count))
     _check_spread(scale, high - low, name)
-    return Standardizer(np.where(constant, first, mean), scale)
+    return np.where(constant, first, mean), scale

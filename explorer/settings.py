@@ -1,9 +1,7 @@
 """The settings of a run, each declared once: name, type, bounds, default, choices, labels, help and group.
 
-Every face of a run reads this table: the param `Model` (its parameters), `XGPClassifier` (its parameters and
-`_parameter_constraints`, and the entries of its one `options` mapping, `estimator.checked_options`), the dashboard
-(widgets, labels, URL keys) and the benchmarks (their run flags). A new setting is one `Setting` here, plus the code
-that reads it, which its `reader` names (`Setting`).
+Every face of a run reads this table (README "Architecture": what each derives from it). A new setting is one
+`Setting` here, plus the code that reads it, which its `reader` names (`Setting`).
 
 Groups: "data" (which rows, and the seed of everything random), "method", "inducing", "steps" (minibatches, the
 step-size rule, evaluation), "kernel" (the initial kernel and its learning) and "advanced" (the further options of
@@ -16,7 +14,7 @@ it only shapes what is shown (`eval_every`). Options that were measured and not 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -53,7 +51,6 @@ class Setting:
     label: str
     short: str
     help: str
-    group: str
     low: float | None = None
     high: float | None = None
     inclusive: tuple[bool, bool] = (True, True)
@@ -62,6 +59,7 @@ class Setting:
     objects: tuple[type, ...] = ()
     structural: bool = True
     reader: str = "run"
+    group: str = ""
 
     def out_of_range(self, value) -> str | None:
         """Why the number `value` is outside the bounds, in words naming the setting and the limit; None if inside
@@ -125,387 +123,345 @@ class Setting:
         return value
 
 
-def _declare(*settings: Setting) -> dict[str, Setting]:
-    return {setting.name: setting for setting in settings}
+def _declare(**groups: tuple[Setting, ...]) -> dict[str, Setting]:
+    """The table by name, each setting in the group (of GROUPS) it is listed under."""
+    return {setting.name: replace(setting, group=group) for group, listed in groups.items() for setting in listed}
 
 
 SETTINGS = _declare(
-    # ----- data ------------------------------------------------------------------------------------------------
-    Setting(
-        "dataset",
-        "choice",
-        "banana-like",
-        "data set",
-        "data",
-        "Data set: built-in 2-D set, a paper data set found in the data directory, or 'custom' (your data)",
-        "data",
+    data=(
+        Setting(
+            "dataset",
+            "choice",
+            "banana-like",
+            "data set",
+            "data",
+            "Data set: built-in 2-D set, a paper data set found in the data directory, or 'custom' (your data)",
+        ),
+        Setting("n_points", "int", 400, "points (built-in sets)", "points", "Points generated for a built-in set", 20),
+        Setting(
+            "noise",
+            "float",
+            None,
+            "noise (empty: the set's default)",
+            "noise",
+            "Noise of a built-in set (None: the set's default)",
+            0.0,
+            allow_none=True,
+        ),
+        Setting(
+            "train_fraction",
+            "float",
+            0.8,
+            "train fraction",
+            "train fraction",
+            "Share of the rows used for training; the rest are the test rows the history is evaluated on",
+            0.05,
+            0.95,
+        ),
+        Setting(
+            "seed",
+            "int",
+            0,
+            "seed",
+            "seed",
+            "Seed of the split, the inducing points, the minibatches and the ELBO's rows (`run.streams`)",
+            0,
+        ),
     ),
-    Setting(
-        "n_points", "int", 400, "points (built-in sets)", "points", "Points generated for a built-in set", "data", 20
+    method=(
+        Setting(
+            "method",
+            "choice",
+            "xgpc",
+            "method",
+            "method",
+            "Inference method (`explorer.methods.METHODS`)",
+            choices=tuple(methods.METHODS),
+        ),
     ),
-    Setting(
-        "noise",
-        "float",
-        None,
-        "noise (empty: the set's default)",
-        "noise",
-        "Noise of a built-in set (None: the set's default)",
-        "data",
-        0.0,
-        allow_none=True,
+    inducing=(
+        Setting(
+            "n_inducing",
+            "int",
+            100,
+            "inducing points m",
+            "inducing points",
+            "m: inducing points (k-means++ on the standardised training rows, fixed); fewer when there are fewer "
+            "distinct rows. At most 2,000: each step factors m × m matrices",
+            1,
+            2000,
+        ),
     ),
-    Setting(
-        "train_fraction",
-        "float",
-        0.8,
-        "train fraction",
-        "train fraction",
-        "Share of the rows used for training; the rest are the test rows the history is evaluated on",
-        "data",
-        0.05,
-        0.95,
+    steps=(
+        Setting(
+            "batch_size",
+            "int",
+            100,
+            "minibatch size s",
+            "minibatch size",
+            "s: minibatch size (clamped to n with a warning)",
+            1,
+        ),
+        Setting(
+            "step_size",
+            "choice",
+            METHOD_DEFAULT,
+            "step-size rule",
+            "step-size rule",
+            "Step-size rule for the natural-gradient step (EPGPC: the SEP step ε); 'method default': Robbins–Monro "
+            "(τ = 10, κ = 0.6) for X-GPC and EPGPC, the adaptive rule for natural-gradient SVGP; or a rule object of "
+            "`explorer.schedules` (copied, never advanced itself)",
+            choices=(METHOD_DEFAULT, "adaptive", "robbins-monro", "constant"),
+            objects=(Constant, RobbinsMonro, Adaptive),
+            reader="builder",
+        ),
+        Setting(
+            "rho", "float", 0.5, "constant ρ", "ρ", "Constant step size ρ", 0.0, 1.0, (False, True), reader="builder"
+        ),
+        Setting(
+            "tau",
+            "float",
+            10.0,
+            "Robbins–Monro delay τ",
+            "τ",
+            "Robbins–Monro delay τ in ρ_t = (t+τ)^−κ",
+            1.0,
+            reader="builder",
+        ),
+        Setting(
+            "kappa",
+            "float",
+            0.6,
+            "Robbins–Monro rate κ",
+            "κ",
+            "Robbins–Monro forgetting rate κ (Robbins–Monro conditions: 0.5 < κ ≤ 1)",
+            0.5,
+            1.0,
+            (False, True),
+            reader="builder",
+        ),
+        Setting(
+            "eval_every",
+            "int",
+            10,
+            "evaluate every … iterations",
+            "evaluate every",
+            "Iterations between evaluations (history rows)",
+            1,
+            structural=False,
+        ),
     ),
-    Setting(
-        "seed",
-        "int",
-        0,
-        "seed",
-        "seed",
-        "Seed of the split, the inducing points, the minibatches and the ELBO's rows (`run.streams`)",
-        "data",
-        0,
+    kernel=(
+        Setting(
+            "kernel",
+            "choice",
+            "rbf",
+            "kernel",
+            "kernel",
+            f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own initial parameters replace "
+            "lengthscale, variance, nugget and ard (it is copied, never changed)",
+            choices=tuple(KERNELS),
+            objects=(Kernel,),
+        ),
+        Setting(
+            "ard",
+            "bool",
+            False,
+            "one lengthscale per feature (ARD)",
+            "ARD",
+            "One lengthscale per feature (ARD), all starting at `lengthscale`",
+        ),
+        Setting(
+            "lengthscale",
+            "float",
+            None,
+            "initial lengthscale ℓ (empty: √(d/2))",
+            "initial ℓ",
+            "Initial kernel lengthscale ℓ (standardised units; within the kernels' limits 1e-50 … 1e100); empty: √(d/2) "
+            "for d features (1 in two dimensions), where ℓ = 1 would make the kernel white noise in many dimensions",
+            *LENGTHSCALE_LIMITS,
+            allow_none=True,
+        ),
+        Setting(
+            "variance",
+            "float",
+            1.0,
+            "initial variance σ²",
+            "initial σ²",
+            "Initial kernel variance σ² (at most 1e6: a latent sd of 1000 is certainty already)",
+            0.0,
+            1e6,
+            (False, True),
+        ),
+        Setting(
+            "nugget", "float", 1e-4, "nugget γ", "nugget γ", "γ: white-noise variance on f (jitter), fixed", 1e-10, 10.0
+        ),
+        Setting(
+            "learn_hyperparameters",
+            "bool",
+            True,
+            "learn ℓ and σ² (Adam)",
+            "learn ℓ and σ²",
+            "Adam on log lengthscale and log variance, alternating with the variational steps",
+            reader="builder",
+        ),
+        Setting(
+            "hyper_learning_rate",
+            "float",
+            None,
+            "Adam learning rate (empty: the method's own)",
+            "Adam rate",
+            "Adam learning rate of the kernel's log-parameters; empty: the method's own (X-GPC's stick-breaking "
+            "multi-class family 0.1, with its kernel brake; every other 0.01)",
+            0.0,
+            1.0,
+            (False, True),
+            allow_none=True,
+            reader="builder",
+        ),
     ),
-    # ----- method ----------------------------------------------------------------------------------------------
-    Setting(
-        "method",
-        "choice",
-        "xgpc",
-        "method",
-        "method",
-        "Inference method (`explorer.methods.METHODS`)",
-        "method",
-        choices=tuple(methods.METHODS),
-    ),
-    # ----- inducing points -------------------------------------------------------------------------------------
-    Setting(
-        "n_inducing",
-        "int",
-        100,
-        "inducing points m",
-        "inducing points",
-        "m: inducing points (k-means++ on the standardised training rows, fixed); fewer when there are fewer "
-        "distinct rows. At most 2,000: each step factors m × m matrices",
-        "inducing",
-        1,
-        2000,
-    ),
-    # ----- steps -----------------------------------------------------------------------------------------------
-    Setting(
-        "batch_size",
-        "int",
-        100,
-        "minibatch size s",
-        "minibatch size",
-        "s: minibatch size (clamped to n with a warning)",
-        "steps",
-        1,
-    ),
-    Setting(
-        "step_size",
-        "choice",
-        METHOD_DEFAULT,
-        "step-size rule",
-        "step-size rule",
-        "Step-size rule for the natural-gradient step (EPGPC: the SEP step ε); 'method default': Robbins–Monro "
-        "(τ = 10, κ = 0.6) for X-GPC and EPGPC, the adaptive rule for natural-gradient SVGP; or a rule object of "
-        "`explorer.schedules` (copied, never advanced itself)",
-        "steps",
-        choices=(METHOD_DEFAULT, "adaptive", "robbins-monro", "constant"),
-        objects=(Constant, RobbinsMonro, Adaptive),
-        reader="builder",
-    ),
-    Setting(
-        "rho",
-        "float",
-        0.5,
-        "constant ρ",
-        "ρ",
-        "Constant step size ρ",
-        "steps",
-        0.0,
-        1.0,
-        (False, True),
-        reader="builder",
-    ),
-    Setting(
-        "tau",
-        "float",
-        10.0,
-        "Robbins–Monro delay τ",
-        "τ",
-        "Robbins–Monro delay τ in ρ_t = (t+τ)^−κ",
-        "steps",
-        1.0,
-        reader="builder",
-    ),
-    Setting(
-        "kappa",
-        "float",
-        0.6,
-        "Robbins–Monro rate κ",
-        "κ",
-        "Robbins–Monro forgetting rate κ (Robbins–Monro conditions: 0.5 < κ ≤ 1)",
-        "steps",
-        0.5,
-        1.0,
-        (False, True),
-        reader="builder",
-    ),
-    Setting(
-        "eval_every",
-        "int",
-        10,
-        "evaluate every … iterations",
-        "evaluate every",
-        "Iterations between evaluations (history rows)",
-        "steps",
-        1,
-        structural=False,
-    ),
-    # ----- kernel ----------------------------------------------------------------------------------------------
-    Setting(
-        "kernel",
-        "choice",
-        "rbf",
-        "kernel",
-        "kernel",
-        f"Kernel family by name ({', '.join(KERNELS)}), or a `Kernel` object whose own initial parameters replace "
-        "lengthscale, variance, nugget and ard (it is copied, never changed)",
-        "kernel",
-        choices=tuple(KERNELS),
-        objects=(Kernel,),
-    ),
-    Setting(
-        "ard",
-        "bool",
-        False,
-        "one lengthscale per feature (ARD)",
-        "ARD",
-        "One lengthscale per feature (ARD), all starting at `lengthscale`",
-        "kernel",
-    ),
-    Setting(
-        "lengthscale",
-        "float",
-        None,
-        "initial lengthscale ℓ (empty: √(d/2))",
-        "initial ℓ",
-        "Initial kernel lengthscale ℓ (standardised units; within the kernels' limits 1e-50 … 1e100); empty: √(d/2) "
-        "for d features (1 in two dimensions), where ℓ = 1 would make the kernel white noise in many dimensions",
-        "kernel",
-        *LENGTHSCALE_LIMITS,
-        allow_none=True,
-    ),
-    Setting(
-        "variance",
-        "float",
-        1.0,
-        "initial variance σ²",
-        "initial σ²",
-        "Initial kernel variance σ² (at most 1e6: a latent sd of 1000 is certainty already)",
-        "kernel",
-        0.0,
-        1e6,
-        (False, True),
-    ),
-    Setting(
-        "nugget",
-        "float",
-        1e-4,
-        "nugget γ",
-        "nugget γ",
-        "γ: white-noise variance on f (jitter), fixed",
-        "kernel",
-        1e-10,
-        10.0,
-    ),
-    Setting(
-        "learn_hyperparameters",
-        "bool",
-        True,
-        "learn ℓ and σ² (Adam)",
-        "learn ℓ and σ²",
-        "Adam on log lengthscale and log variance, alternating with the variational steps",
-        "kernel",
-        reader="builder",
-    ),
-    Setting(
-        "hyper_learning_rate",
-        "float",
-        None,
-        "Adam learning rate (empty: the method's own)",
-        "Adam rate",
-        "Adam learning rate of the kernel's log-parameters; empty: the method's own (X-GPC's stick-breaking "
-        "multi-class family 0.1, with its kernel brake; every other 0.01)",
-        "kernel",
-        0.0,
-        1.0,
-        (False, True),
-        allow_none=True,
-        reader="builder",
-    ),
-    # ----- advanced: the further options of the methods (explorer.methods.option_names) ---------------------
-    Setting(
-        "eval_points",
-        "int",
-        5000,
-        "rows per evaluation",
-        "evaluation rows",
-        "Most test rows (and training rows for the ELBO, at most run.ELBO_POINTS) used per evaluation: larger data "
-        "are evaluated on fixed random subsets so big sets stay responsive",
-        "advanced",
-        100,
-    ),
-    Setting(
-        "hyper_every",
-        "int",
-        None,
-        "kernel step every … iterations",
-        "kernel step every",
-        f"Iterations per kernel-learning (Adam) step; empty: the method's own (X-GPC {DEFAULT_HYPER_EVERY}, the "
-        "others 1)",
-        "advanced",
-        1,
-        allow_none=True,
-        reader="engine",
-    ),
-    Setting(
-        "link",
-        "choice",
-        "logit",
-        "SVGP likelihood link",
-        "link",
-        "SVGP (Adam or natural gradients; two classes): the likelihood's link, 'logit' (the paper's) or 'probit' "
-        "(X-GPC's augmentation needs the logit; EPGPC's is the probit)",
-        "advanced",
-        choices=tuple(LINKS),
-        reader="builder",
-    ),
-    Setting(
-        "kernel_bound",
-        "choice",
-        DEFAULT_KERNEL_BOUND,
-        "X-GPC kernel gradient of",
-        "kernel bound",
-        "X-GPC with two classes, and each logit of the stick-breaking multi-class family (the default): the bound "
-        "whose gradient the kernel step follows: 'exact' (the logistic ELBO) or 'augmented' (the Pólya-Gamma "
-        "augmented bound of the paper); the logistic-softmax families ('joint', 'factorised') follow their augmented "
-        "bound either way",
-        "advanced",
-        choices=KERNEL_BOUNDS,
-        reader="engine",
-    ),
-    Setting(
-        "multiclass_family",
-        "choice",
-        DEFAULT_MULTICLASS_FAMILY,
-        "X-GPC multi-class family (3+ classes)",
-        "family",
-        "X-GPC with three or more classes: the model and its variational family. 'stick-breaking' (the default): "
-        "K − 1 binary logits on a stick, classes in label order (the order changes the fit), each with the binary "
-        "Pólya-Gamma step. The logistic-softmax model, symmetric in the classes, in one of two families of its "
-        "augmentation's (λ, n) block: 'joint' (exact at zero latent variance) or 'factorised' (the paper's q(λ)q(n), "
-        "under-confident). Binary X-GPC has none of these",
-        "advanced",
-        choices=MULTICLASS_FAMILIES,
-        reader="builder",
-    ),
-    Setting(
-        "multiclass_kernel_prior",
-        "float",
-        DEFAULT_KERNEL_PRIOR,
-        "X-GPC kernel prior spread (3+ classes)",
-        "kernel prior",
-        "X-GPC with three or more classes (the logistic-softmax families, not stick-breaking): the standard deviation of "
-        "a weak normal prior on log ℓ and log σ² "
-        "around the initial kernel, added to what the kernel step ascends so the kernel settles where the data "
-        "stop pulling; 0: no prior (the bound alone)",
-        "advanced",
-        0.0,
-        100.0,
-        reader="builder",
-    ),
-    Setting(
-        "kernel_patience",
-        "int",
-        None,
-        "X-GPC kernel brake patience (stick-breaking)",
-        "kernel brake",
-        "X-GPC's stick-breaking family (3+ classes): the kernel step's Adam rate halves each time the hold-out NLL "
-        "has not improved for this many evaluations in a row, so the kernel stops drifting where the held-out data "
-        f"stop rewarding it; 0: no brake; empty: the family's own ({DEFAULT_KERNEL_PATIENCE})",
-        "advanced",
-        0,
-        allow_none=True,
-        reader="engine",
-    ),
-    Setting(
-        "warm_start_on",
-        "choice",
-        "gradient",
-        "adaptive rule warm start on",
-        "warm start on",
-        "Adaptive step-size rule: warm-start averages of the gradient λ̂ − η ('gradient') or of λ̂ ('target')",
-        "advanced",
-        choices=("gradient", "target"),
-        reader="builder",
-    ),
-    Setting(
-        "full",
-        "bool",
-        False,
-        "X-GPC without inducing points",
-        "non-sparse",
-        "X-GPC: the non-sparse model (u = f at every training row; n × n, small data only)",
-        "advanced",
-        reader="engine",
-    ),
-    Setting(
-        "learning_rate",
-        "float",
-        0.01,
-        "SVGP Adam learning rate",
-        "SVGP Adam rate",
-        "SVGP by Adam: learning rate of the variational parameters",
-        "advanced",
-        0.0,
-        1.0,
-        (False, True),
-        reader="engine",
-    ),
-    Setting(
-        "sites",
-        "choice",
-        "tied",
-        "EPGPC sites",
-        "EP sites",
-        "EPGPC: 'tied' (stochastic EP, memory O(m²)) or 'per-point' (one site per point, memory O(nm))",
-        "advanced",
-        choices=("tied", "per-point"),
-        reader="engine",
-    ),
-    Setting(
-        "damping",
-        "float",
-        0.5,
-        "EPGPC damping δ",
-        "EP damping",
-        "EPGPC with per-point sites and the method's default step: damping δ of the site updates",
-        "advanced",
-        0.0,
-        1.0,
-        (False, True),
-        reader="builder",
+    advanced=(
+        Setting(
+            "eval_points",
+            "int",
+            5000,
+            "rows per evaluation",
+            "evaluation rows",
+            "Most test rows (and training rows for the ELBO, at most run.ELBO_POINTS) used per evaluation: larger data "
+            "are evaluated on fixed random subsets so big sets stay responsive",
+            100,
+        ),
+        Setting(
+            "hyper_every",
+            "int",
+            None,
+            "kernel step every … iterations",
+            "kernel step every",
+            f"Iterations per kernel-learning (Adam) step; empty: the method's own (X-GPC {DEFAULT_HYPER_EVERY}, the "
+            "others 1)",
+            1,
+            allow_none=True,
+            reader="engine",
+        ),
+        Setting(
+            "link",
+            "choice",
+            "logit",
+            "SVGP likelihood link",
+            "link",
+            "SVGP (Adam or natural gradients; two classes): the likelihood's link, 'logit' (the paper's) or 'probit' "
+            "(X-GPC's augmentation needs the logit; EPGPC's is the probit)",
+            choices=tuple(LINKS),
+            reader="builder",
+        ),
+        Setting(
+            "kernel_bound",
+            "choice",
+            DEFAULT_KERNEL_BOUND,
+            "X-GPC kernel gradient of",
+            "kernel bound",
+            "X-GPC with two classes, and each logit of the stick-breaking multi-class family (the default): the bound "
+            "whose gradient the kernel step follows: 'exact' (the logistic ELBO) or 'augmented' (the Pólya-Gamma "
+            "augmented bound of the paper); the logistic-softmax families ('joint', 'factorised') follow their augmented "
+            "bound either way",
+            choices=KERNEL_BOUNDS,
+            reader="engine",
+        ),
+        Setting(
+            "multiclass_family",
+            "choice",
+            DEFAULT_MULTICLASS_FAMILY,
+            "X-GPC multi-class family (3+ classes)",
+            "family",
+            "X-GPC with three or more classes: the model and its variational family. 'stick-breaking' (the default): "
+            "K − 1 binary logits on a stick, classes in label order (the order changes the fit), each with the binary "
+            "Pólya-Gamma step. The logistic-softmax model, symmetric in the classes, in one of two families of its "
+            "augmentation's (λ, n) block: 'joint' (exact at zero latent variance) or 'factorised' (the paper's q(λ)q(n), "
+            "under-confident). Binary X-GPC has none of these",
+            choices=MULTICLASS_FAMILIES,
+            reader="builder",
+        ),
+        Setting(
+            "multiclass_kernel_prior",
+            "float",
+            DEFAULT_KERNEL_PRIOR,
+            "X-GPC kernel prior spread (3+ classes)",
+            "kernel prior",
+            "X-GPC with three or more classes (the logistic-softmax families, not stick-breaking): the standard deviation of "
+            "a weak normal prior on log ℓ and log σ² "
+            "around the initial kernel, added to what the kernel step ascends so the kernel settles where the data "
+            "stop pulling; 0: no prior (the bound alone)",
+            0.0,
+            100.0,
+            reader="builder",
+        ),
+        Setting(
+            "kernel_patience",
+            "int",
+            None,
+            "X-GPC kernel brake patience (stick-breaking)",
+            "kernel brake",
+            "X-GPC's stick-breaking family (3+ classes): the kernel step's Adam rate halves each time the hold-out NLL "
+            "has not improved for this many evaluations in a row, so the kernel stops drifting where the held-out data "
+            f"stop rewarding it; 0: no brake; empty: the family's own ({DEFAULT_KERNEL_PATIENCE})",
+            0,
+            allow_none=True,
+            reader="engine",
+        ),
+        Setting(
+            "warm_start_on",
+            "choice",
+            "gradient",
+            "adaptive rule warm start on",
+            "warm start on",
+            "Adaptive step-size rule: warm-start averages of the gradient λ̂ − η ('gradient') or of λ̂ ('target')",
+            choices=("gradient", "target"),
+            reader="builder",
+        ),
+        Setting(
+            "full",
+            "bool",
+            False,
+            "X-GPC without inducing points",
+            "non-sparse",
+            "X-GPC: the non-sparse model (u = f at every training row; n × n, small data only)",
+            reader="engine",
+        ),
+        Setting(
+            "learning_rate",
+            "float",
+            0.01,
+            "SVGP Adam learning rate",
+            "SVGP Adam rate",
+            "SVGP by Adam: learning rate of the variational parameters",
+            0.0,
+            1.0,
+            (False, True),
+            reader="engine",
+        ),
+        Setting(
+            "sites",
+            "choice",
+            "tied",
+            "EPGPC sites",
+            "EP sites",
+            "EPGPC: 'tied' (stochastic EP, memory O(m²)) or 'per-point' (one site per point, memory O(nm))",
+            choices=("tied", "per-point"),
+            reader="engine",
+        ),
+        Setting(
+            "damping",
+            "float",
+            0.5,
+            "EPGPC damping δ",
+            "EP damping",
+            "EPGPC with per-point sites and the method's default step: damping δ of the site updates",
+            0.0,
+            1.0,
+            (False, True),
+            reader="builder",
+        ),
     ),
 )
 

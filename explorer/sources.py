@@ -1,29 +1,8 @@
-"""The data-source protocol the engines read their training rows through: a source hands out minibatches by row
-index, so the SVI loop never needs the whole training set as one contiguous array in memory. It lives beside the
-numerics (no file format here); the file readers of the data catalogue (`explorer.data.sources`: `.npy`, Zarr,
-Parquet) implement it.
-
-A source has `n` (rows), `d` (features), `n_classes` (highest class index + 1), `label_values` (the distinct labels
-its rows hold, sorted), `batch(index) -> (X_b (s, d) float64 C-contiguous, y_b (s,) int64 class indices 0…K−1)`
-(DESIGN §1: a binary method writes them as ±1 in its own equations, at the engine),
-`sample(rng, s) -> index (s,)` (a fresh minibatch of distinct rows) and `chunks(size)` (all rows as consecutive
-index blocks, for the full-set ELBO and evaluation). Every source draws minibatches with `minibatch_indices`, so two
-engines given the same seed see the same rows whatever their method.
-
-Here: `ArraySource` (arrays X (n, d), y (n,) in memory; a run holds its training rows in one, in the user's units,
-and `extended` adds rows to them), `SubsetSource` (a view of some rows: a hold-out split, `datasets.split_source`)
-and `EncodedSource` (labels mapped to 0…K−1). `scaling.ScaledSource` standardises a source's rows as they are read:
-the engine of a run reads its rows through one.
-
-A file's labels are whole numbers ≥ 0 that need not be 0…K−1: labels 1 and 2, or 0, 1 and one stray 1,000,000. The
-faces train on the K distinct values the file holds (counted in the check's pass, at most `MAX_CLASSES`), mapped to
-0…K−1 in sorted order as `validation.encode_labels` maps labels in memory (`encoded_source`, an `EncodedSource`
-view), so a file and the same rows in memory give the same classes and the same model.
-
-Another backend — a Dask array, an HDF5 store, a database cursor — plugs in by subclassing `DataSource` and
-implementing `n`, `d` and `batch` (and `labels` to read the labels alone); `sample` and `chunks` come with the base
-class (override `sample` only to read blocks, e.g. contiguous chunks of a remote store, and accept that its
-minibatches then differ from the other sources').
+"""The data-source protocol the engines read their training rows through (`DataSource`: minibatches by row index,
+so the SVI loop never needs the whole training set in memory), beside the numerics: no file format here; the
+catalogue's file sources (`explorer.data.sources`: `.npy`, Zarr, Parquet) implement it. Here also the in-memory rows
+(`ArraySource`), views of another source's rows (`SubsetSource`, `EncodedSource`; `scaling.ScaledSource`), and a
+file's labels mapped to 0…K−1 as in memory (`encoded_source`; README "Data larger than memory").
 """
 
 from __future__ import annotations
@@ -55,9 +34,11 @@ def minibatch_indices(rng: np.random.Generator, n: int, s: int) -> np.ndarray:
 
 
 class DataSource:
-    """Base class of the training-data sources; subclasses define `n`, `d` and `batch(index)`. The SVI loop, the
-    ELBO and prediction need nothing else. Callers that want the whole set at once (the MCMC comparison on ≤ 2,000
-    rows) read the attributes `X` and `y` of an `ArraySource`."""
+    """Base class of the training-data sources: `n` (rows), `d` (features), `batch(index)`, and `labels()` to read
+    the labels alone; `n_classes`, `label_values`, `sample` (every source draws minibatches with
+    `minibatch_indices`, so two engines given the same seed see the same rows whatever their method) and `chunks`
+    come with it. Another backend (a Dask array, an HDF5 store, a database cursor) plugs in by subclassing it
+    (override `sample` only to read blocks, and accept that its minibatches then differ from the other sources')."""
 
     n: int
     d: int
@@ -80,9 +61,8 @@ class DataSource:
 
     @cached_property
     def n_classes(self) -> int:
-        """The number of classes the labels span, highest class index + 1 (reads every row once, in blocks; the
-        sources here know it from their check)."""
-        return 1 + int(np.max(self.labels()))
+        """The number of classes the labels span, highest class index + 1 (of `label_values`)."""
+        return int(self.label_values[-1]) + 1
 
     @cached_property
     def label_values(self) -> np.ndarray:
@@ -201,11 +181,6 @@ class LabelCount:
             )
         self.values = np.union1d(self.values, new)
 
-    @property
-    def n_classes(self) -> int:
-        """Highest label + 1."""
-        return int(self.values[-1]) + 1
-
 
 class EncodedSource(DataSource):
     """Another source whose labels, the sorted distinct values `classes` (K,), are handed out as class indices
@@ -243,10 +218,8 @@ class EncodedSource(DataSource):
 
 
 def encoded_source(source: DataSource) -> tuple[DataSource, np.ndarray]:
-    """(a source of `source`'s rows with labels 0…K−1, classes (K,)): the K distinct labels the source holds
-    (`label_values`), sorted and mapped to 0…K−1 as `validation.encode_labels` maps labels in memory — so labels 1
-    and 2 in a file are two classes, as they are in memory. The source itself when its labels are 0…K−1 already,
-    else an `EncodedSource` of it."""
+    """(`source` with labels 0…K−1, classes (K,) its distinct labels, `label_values`): the source itself when they
+    are 0…K−1 already, else an `EncodedSource` of it (labels 1 and 2 in a file are two classes, as in memory)."""
     classes = source.label_values
     if np.array_equal(classes, np.arange(len(classes))):
         return source, classes

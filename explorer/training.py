@@ -1,7 +1,5 @@
-"""The one training loop every caller drives (Model, XGPClassifier, benchmarks, dashboard): step an engine, keep
-training time apart from evaluation time, evaluate every `eval_every` iterations into a bounded `History`, and apply
-the paper's convergence criteria; and the one full-batch fit to the optimum (`fit_to_optimum`). The test scores over
-a test set of any size are `explorer.scoring`'s.
+"""The one training loop every caller drives (`Trainer`: Model, XGPClassifier, benchmarks, dashboard) and the one
+full-batch fit to the optimum (`fit_to_optimum`); the test scores over a test set of any size are `scoring`'s.
 
 An engine (`explorer.engine.SVIEngine`: `XGPC`, an SVGP baseline) offers: `step(k)`, `iteration`, `rho`, `kernel`,
 `n`, `mu`, `converged` (global-parameter criterion), `elbo(index=None)`, `predict_proba(X)` ((n*, K) class
@@ -32,8 +30,8 @@ CONVERGENCE_RULES = ("parameters", "holdout", "no-improvement", "none")
 
 def kernel_steps_to_move(engine) -> int:
     """The kernel steps (Adam's) early stopping waits for: ⌈1/rate⌉ with Adam's learning rate, the fewest in which
-    Adam — which moves each log-parameter by at most about its rate per step — can change ℓ or σ² by a factor e;
-    0 with kernel learning off. Stopping before them keeps a fit at its initial kernel, whatever that is worth."""
+    Adam — which moves each log-parameter by at most about its rate per step — can change ℓ or σ² by a factor e
+    (0 with kernel learning off), so that a fit does not stop at its initial kernel."""
     adam = engine.hyper_optimizer
     return 0 if adam is None else math.ceil(1.0 / adam.learning_rate)
 
@@ -92,12 +90,11 @@ class History:
 
 class Trainer:
     """Runs an engine with evaluation on (X_eval (n_eval, d), y_eval (n_eval,) class indices) every `eval_every`
-    iterations: test NLL and error from the engine's (n_eval, K) class probabilities (`metrics`).
+    iterations: test NLL and error from the engine's (n_eval, K) class probabilities (`predict_proba`, `metrics`).
 
     `seconds` counts only time inside `engine.step`; `eval_seconds` the wall time spent evaluating and `evaluations`
-    their number (`evaluation_share` the share of the two times that went to evaluations). The class probabilities
-    are the engine's `predict_proba`. The ELBO column is the full training ELBO when n ≤ `elbo_points`,
-    otherwise the unbiased estimate on a fixed random subset of `elbo_points` training rows.
+    their number (`evaluation_share` the share of the two times that went to evaluations). The ELBO column is the
+    full training ELBO when n ≤ `elbo_points`, otherwise the unbiased estimate on a fixed random subset of that many.
     Convergence: "parameters" (paper's X-GPC rule on η), "holdout" (paper's rule for all methods: window-5 mean
     relative change of the hold-out NLL < 1e-3), "no-improvement" (scikit-learn's early stopping on the hold-out NLL:
     `no_improvement`, a `convergence.NoImprovement`, by default 5 evaluations without beating the best by 1e-4; it
@@ -200,20 +197,17 @@ class Trainer:
             "rho": float(engine.rho),
             **engine.kernel.summary(),
         }
+        row["test_nll"] = row["test_error"] = float("nan")
         if len(self.y_eval):
             P = engine.predict_proba(self.X_eval)
-            row["test_nll"] = negative_log_likelihood(P, self.y_eval)
-            row["test_error"] = error_rate(P, self.y_eval)
-        else:
-            row["test_nll"] = row["test_error"] = float("nan")
-        previous = self.history.rows[-1]["test_nll"] if len(self.history) else None
-        if previous is not None and np.isfinite(previous) and np.isfinite(row["test_nll"]):
-            self.holdout.update(abs(row["test_nll"] - previous) / max(abs(previous), 1e-12))
-        if len(self.y_eval):
+            row["test_nll"], row["test_error"] = negative_log_likelihood(P, self.y_eval), error_rate(P, self.y_eval)
             self.no_improvement.update(row["test_nll"])
             holdout_evaluated = getattr(engine, "holdout_evaluated", None)  # an engine's brake on its kernel
             if holdout_evaluated is not None:
                 holdout_evaluated(row["test_nll"])
+        previous = self.history.rows[-1]["test_nll"] if len(self.history) else None
+        if previous is not None and np.isfinite(previous) and np.isfinite(row["test_nll"]):
+            self.holdout.update(abs(row["test_nll"] - previous) / max(abs(previous), 1e-12))
         self.history.append(row)
         end = time.perf_counter()
         self.eval_seconds += end - start

@@ -1,4 +1,4 @@
-"""Checks at the data boundary: labels to class indices 0…K−1 and back, and float features that are finite (DESIGN §5).
+"""Checks at the data boundary: labels to class indices 0…K−1, and float features that are finite (DESIGN §5).
 
 Internally every classifier sees X float64 (n, d), finite, and y int64 class indices 0…K−1 with the user's label
 values kept as `classes` (K,) (DESIGN §1; a binary method writes them as ±1 in its own equations). Bad input raises
@@ -126,22 +126,6 @@ def encode_labels(y, classes=None, *, source: str | None = None, fewest: int = 2
             f"{'class' if classes.size == 1 else 'classes'}: {found or 'none'}"
         )
     return inverse.reshape(-1).astype(np.int64), classes
-
-
-def decode_labels(y, classes) -> np.ndarray:
-    """Inverse of `encode_labels`: class index k ↦ classes[k]. y (n,) of indices 0…K−1 → (n,) of the classes' dtype."""
-    y = np.asarray(y)
-    classes = np.asarray(classes)
-    if classes.ndim != 1 or classes.size < 2:
-        raise DataError(f"classes must hold at least 2 values, got shape {classes.shape}")
-    bad = ~np.isin(y, np.arange(classes.size))
-    if np.any(bad):
-        row = int(np.flatnonzero(bad.reshape(-1))[0])
-        raise DataError(
-            f"labels to decode must be class indices 0…{classes.size - 1}; row index {row} is "
-            f"{show(y.reshape(-1)[row])}"
-        )
-    return classes[y.astype(np.intp)]
 
 
 # ----------------------------------------------------------------------------------------------------------- checks

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from test_browser import LIVE_POINTS, TIMEOUT_MS, open_app, served, shoot, wait_server  # noqa: F401 (served: the in-process server fixture)
 
-from explorer.dashboard import app, parsers, uploads
+import explorer.dashboard.upload as uploads  # (the module; `upload` below drops a file)
+from explorer.dashboard import app, changes
 from explorer.dashboard.data import MAX_UPLOAD_BYTES
 
 pytestmark = pytest.mark.browser
@@ -148,7 +149,7 @@ def test_one_sessions_upload_does_not_stall_another_sessions_page(served, browse
     """Session A's file is parsed by a parser that waits until session B's page has loaded (failsafe: the
     timeout). Were the parse on the server's event loop, B's page could not load before the parse ended."""
     url, dashboards = served
-    real_parse, parsing, b_loaded, order = parsers.parse_in_process, threading.Event(), threading.Event(), []
+    real_parse, parsing, b_loaded, order = uploads.parse_in_process, threading.Event(), threading.Event(), []
 
     async def parse_waiting_for_b(*args):
         parsing.set()
@@ -156,7 +157,7 @@ def test_one_sessions_upload_does_not_stall_another_sessions_page(served, browse
         order.append("parse done")
         return await real_parse(*args)
 
-    monkeypatch.setattr(parsers, "parse_in_process", parse_waiting_for_b)
+    monkeypatch.setattr(uploads, "parse_in_process", parse_waiting_for_b)
     first, second = browser.new_context(), browser.new_context()
     try:
         page_a, page_b = first.new_page(), second.new_page()
@@ -186,7 +187,7 @@ def test_every_upload_gets_feedback_and_a_refused_file_offers_its_own_header(ser
     """Every file gets a notice; a refused file leaves the data in use (good.csv) and offers its own columns in the
     label box, where another label column can be chosen (issue 31: 'x,y,species' could not be fixed there)."""
     notified, real_notify = [], app.notify
-    for module in (app, uploads):  # the Data tab's notices, and the uploads'
+    for module in (app, changes):  # the Data tab's notices, and the uploads'
         monkeypatch.setattr(
             module, "notify", lambda message, kind="error": (notified.append(message), real_notify(message, kind))
         )

@@ -17,7 +17,7 @@ from explorer.kernels import RBF
 from explorer.likelihoods import LINKS
 from explorer.metrics import error_rate, negative_log_likelihood, predicted_class
 from explorer.model import Model
-from explorer.validation import DataError, decode_labels, encode_labels
+from explorer.validation import DataError, encode_labels
 
 # ----- labels of any type ↔ class indices ----------------------------------------------------------------------------
 LABEL_KINDS = {
@@ -49,7 +49,6 @@ def test_encode_then_decode_gives_the_labels_back_for_two_and_three_classes(case
     assert indices.dtype == np.int64 and classes.tolist() == sorted(values)  # classes[k] ↦ k in sorted order
     assert set(indices.tolist()) == set(range(len(values)))
     assert [classes[k] for k in indices] == y.tolist()
-    assert decode_labels(indices, classes).tolist() == y.tolist()
 
 
 @settings(max_examples=60, deadline=None)
@@ -71,11 +70,6 @@ def test_binary_methods_refuse_three_classes_naming_them(case):
         assert message.startswith(f"three.csv: Only binary classification is supported. Method '{method}'")
         assert "exactly 2 classes; the labels hold 3 classes: [" in message
         assert all(repr(value) in message for value in np.asarray(sorted(values)).tolist())
-
-
-def test_decode_refuses_an_index_beyond_the_classes():
-    with pytest.raises(DataError, match=r"class indices 0…2; row index 3 is 3"):
-        decode_labels([0, 1, 2, 3], ["a", "b", "c"])
 
 
 def _three_class_table(n=60, seed=0):

@@ -25,7 +25,7 @@ from explorer.gibbs_multiclass import MulticlassGibbsSampler
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
 from explorer.likelihoods import logistic_softmax
-from explorer.recipe import full_batch_engine
+from explorer.run import full_batch_engine
 from explorer.schedules import Constant
 from explorer.studies import finish
 from explorer.studies.comparison import (

@@ -25,14 +25,14 @@ from explorer.dashboard import Dashboard, controls
 from explorer.dashboard.controls import describe_change
 from explorer.dashboard.data import guess_label_column, header_and_sample
 from explorer.dashboard.mcmc import stick_model
-from explorer.dashboard.race import TRAIN_DATA, _table, seconds_left
+from explorer.dashboard.notices import html_text, markdown_text
+from explorer.dashboard.race import TRAIN_DATA
 from explorer.dashboard.race_report import race_report_from_json
-from explorer.dashboard.snapshot import Publisher
+from explorer.dashboard.refresh import Publisher
+from explorer.dashboard.session import Worker
 from explorer.dashboard.surface import FrozenPrediction
 from explorer.dashboard.tabs import StudyTab
-from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.traces import Decimator
-from explorer.dashboard.worker import Worker
 from explorer.data import datasets
 from explorer.data.datasets import DataError
 from explorer.gibbs_multiclass import MulticlassGibbsSampler
@@ -136,7 +136,7 @@ def test_a_bad_upload_is_reported_and_leaves_the_run_intact(dash, caplog):
     dash.step()
     X_train, iteration = dash.model.X_train.copy(), dash.model.iteration
     with caplog.at_level(logging.ERROR):
-        dash.uploads.load_file(b"a,b,label\n1,2,x\n3,oops,y\n", "bad.csv", "label")
+        asyncio.run(dash.changes.read_file(b"a,b,label\n1,2,x\n3,oops,y\n", "bad.csv", "label"))
     assert "bad.csv" in caplog.text and "'oops'" in caplog.text
     assert dash.model.dataset == "moons" and dash.model.iteration == iteration
     np.testing.assert_array_equal(dash.model.X_train, X_train)
@@ -149,7 +149,7 @@ def test_a_good_upload_becomes_the_data_with_a_feature_plane():
     text = "f1,f2,outcome,f3\n" + "".join(f"{a},{b},{c},{d}\n" for (a, b, d), c in zip(X, label))
     dash = Dashboard(Model(dataset="moons", n_points=100, n_inducing=10))
     try:
-        dash.uploads.load_file(text.encode(), "mine.csv", "outcome")
+        asyncio.run(dash.changes.read_file(text.encode(), "mine.csv", "outcome"))
         assert dash.model.dataset == "custom" and dash.model.feature_names == ["f1", "f2", "f3"]
         assert dash.surface.projection.kind == PCA and dash.surface.axes.visible
         assert "mine.csv" not in dash.data.description.object or "custom" in dash.data.description.object
@@ -372,8 +372,8 @@ def test_race_tab_races_and_ranks(dash):
 def test_race_tab_races_every_registered_method_and_names_each(dash):
     """Four entrants by default (X-GPC, both SVGPs, EPGPC): each trains its budget, gets a curve, a legend entry
     (two a row, so four fit above the plot), a table row and a place in the verdict."""
-    from explorer.dashboard.race_report import NAMES
     from explorer.methods import METHODS
+    from explorer.studies.race import NAMES
 
     assert dash.race.methods.value == list(METHODS) and len(METHODS) == 4
     run = finished_race(dash, budget=0.3, limit=180)
@@ -531,13 +531,12 @@ def test_race_table_in_words():
         return Standing(method, 100, 8.0, 0.3, final, 0.1, first, settled, np.inf)
 
     rows = (row("xgpc", 0.5, 1.0, 0.301), row("svgp-adam", 2.0, 3.0, 0.302), row("svgp-natgrad", 0.2, np.inf, 0.35))
-    table = _table(Verdict(0.3, 0.01, 0.3039, 8.0, True, rows + (row("svgp-adam", np.inf, np.inf, 0.5),)))
+    table = Verdict(0.3, 0.01, 0.3039, 8.0, True, rows + (row("svgp-adam", np.inf, np.inf, 0.5),)).table()
     assert "NLL ≤ 0.3039" in table and "| left it again |" in table and "| never | never |" in table
     assert "| 3 s | 3× |" in table  # SVGP (Adam) settled at 3 s, three times X-GPC's 1 s
-    assert "| not yet | not yet |" in _table(
-        Verdict(0.3, 0.01, 0.3039, 8.0, False, (row("xgpc", np.inf, np.inf, 0.5),))
+    assert (
+        "| not yet | not yet |" in Verdict(0.3, 0.01, 0.3039, 8.0, False, (row("xgpc", np.inf, np.inf, 0.5),)).table()
     )
-    assert seconds_left(8.0, {"xgpc": 3.0, "svgp-adam": 9.0}) == 5.0
 
 
 def test_every_tab_displays_itself_as_a_panel_view(dash):
@@ -553,9 +552,9 @@ def test_text_progress_counts_sweeps_and_ends_its_line():
     for done in (10, 20, 30):
         report(done, 30)
     lines = out.getvalue().split("\r")
-    assert "10 of 30 sweeps per chain (33%)" in lines[1] and "estimating" in lines[1]
-    assert "20 of 30" in lines[2] and "s left" in lines[2]
-    assert lines[3].rstrip().endswith("done") and out.getvalue().endswith("\n")
+    assert "Gibbs sampling, sweeps per chain" in lines[1] and "33%" in lines[1] and "10/30" in lines[1]
+    assert any("20/30" in line for line in lines) and "30/30" in lines[-1]
+    assert out.getvalue().count("\n") == 1 and out.getvalue().endswith("\n")  # one line, ended when done
 
 
 def test_race_report_page_names_the_winner_in_words(tmp_path):
@@ -581,8 +580,11 @@ def test_race_report_page_names_the_winner_in_words(tmp_path):
     }
     path = tmp_path / "race.json"
     path.write_text(json.dumps({"folds": [race], "config": {"dataset": "toy"}, "bands": [0.01]}))
-    page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())  # the Div's text is escaped
-    assert "<b>X-GPC won</b>" in page and "SVGP (natural gradients) never reached it (final NLL 0.3" in page
+    page = html.unescape(
+        html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())
+    )  # escaped twice
+    assert "<strong>X-GPC won</strong>" in page and "SVGP (natural gradients) never reached it (final NLL 0.3" in page
+    assert "<td>SVGP (natural gradients)</td>" in page  # the standings table
 
 
 # ------------------------------------------------------------------------------------------ uploads (issue 9)
@@ -654,8 +656,8 @@ def _two_class_rows(n=60, labels=(0, 1), seed=2):
 def test_uploaded_names_reach_the_description_as_text():
     dash = Dashboard(Model(dataset="moons", n_points=100, n_inducing=10))
     try:
-        assert dash.uploads.load_file(
-            _csv(["x1", PAYLOAD.replace('"', ""), "label"], _two_class_rows()), "p.csv", "label"
+        assert asyncio.run(
+            dash.changes.read_file(_csv(["x1", PAYLOAD.replace('"', ""), "label"], _two_class_rows()), "p.csv", "label")
         )
         rendered = _visible(_markdown_as_html(dash.data.description.object))
         assert "img" not in rendered.tags and PAYLOAD.replace('"', "") in rendered.text
@@ -665,7 +667,9 @@ def test_uploaded_names_reach_the_description_as_text():
 
 def test_messages_name_classes_plainly(dash, caplog):
     with caplog.at_level(logging.INFO):
-        assert dash.uploads.load_file(_csv(["a", "b", "label"], _two_class_rows()), "zero-one.csv", "label")
+        assert asyncio.run(
+            dash.changes.read_file(_csv(["a", "b", "label"], _two_class_rows()), "zero-one.csv", "label")
+        )
     assert "2 classes: 0, 1." in caplog.text and "np." not in caplog.text
 
 
@@ -695,7 +699,7 @@ def test_read_file_parses_off_the_event_loop(dash, monkeypatch):
             loop_ran.set()
 
         other = asyncio.ensure_future(other_session())
-        loaded = await dash.uploads.read_file(_csv(["a", "b", "label"], _two_class_rows()), "slow.csv", "label")
+        loaded = await dash.changes.read_file(_csv(["a", "b", "label"], _two_class_rows()), "slow.csv", "label")
         await other
         return loaded
 
@@ -761,7 +765,7 @@ def test_a_rejected_label_choice_restores_the_label_box(dash, caplog):
 
 def test_feature_names_label_the_surface_axes_as_plain_text(dash):
     names = [r"$$\frac{a}{b}$$", r"\(x^2\)"]
-    assert dash.uploads.load_file(_csv([*names, "label"], _two_class_rows()), "tex.csv", "label")
+    assert asyncio.run(dash.changes.read_file(_csv([*names, "label"], _two_class_rows()), "tex.csv", "label"))
     labels = [axis[0].axis_label for axis in (dash.surface.figure.xaxis, dash.surface.figure.yaxis)]
     assert [type(label).__name__ for label in labels] == ["PlainText", "PlainText"]  # not typeset as TeX
     assert [label.text for label in labels] == names
@@ -1021,8 +1025,8 @@ def test_a_three_class_surface_is_the_class_colours_mixed_by_probability():
 
 
 def test_a_three_class_race_runs_only_the_methods_that_take_three_classes_and_says_which_it_left_out(caplog):
-    from explorer.dashboard.race_report import NAMES
     from explorer.methods import CLASS_COUNTS, METHODS
+    from explorer.studies.race import NAMES
 
     takes_three = {m for m, (fewest, most) in CLASS_COUNTS.items() if fewest <= 3 and (most is None or most >= 3)}
     assert "xgpc" in takes_three

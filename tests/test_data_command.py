@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from explorer.__main__ import main
-from explorer.data import examples, registry
+from explorer.data import data_command, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED_EXAMPLES = ROOT / "data" / "examples"
@@ -65,7 +65,7 @@ def test_data_examples_defaults_to_the_examples_folder_of_the_data_home(setting,
     monkeypatch.setattr(registry, "PROJECT_DATA_DIR", project)
     expected = (project if project is not None else tmp_path / "cache") / "examples"
     assert main(["data", "examples"]) == 0
-    assert sorted(path.name for path in expected.iterdir()) == sorted(e.file for e in examples.EXAMPLES)
+    assert sorted(path.name for path in expected.iterdir()) == sorted(e.file for e in data_command.EXAMPLES)
     assert str(expected) in capsys.readouterr().out
 
 

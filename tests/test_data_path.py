@@ -78,7 +78,7 @@ def test_x_goes_down_from_the_estimator_through_the_run_to_the_engine_and_never_
     after_run = rooms[rooms.index("run") :]
     assert not [room for room in after_run if room == "estimator" or room.startswith("data.")], rooms
     engine = type(clf.engine_).__module__.removeprefix("explorer.")
-    order = ["run", "recipe", "scaling", "sources", "inputs", "inducing", "methods", engine, "training"]
+    order = ["run", "scaling", "sources", "inputs", "inducing", "methods", engine, "training"]
     assert after_run == order, rooms
 
 

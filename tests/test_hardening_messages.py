@@ -328,7 +328,7 @@ def run_without_the_main_guard(folder: Path) -> subprocess.CompletedProcess:
     script = folder / "no_guard.py"
     script.write_text(
         "import asyncio\n"
-        "from explorer.dashboard.parsers import parse_in_process\n"
+        "from explorer.dashboard.upload import parse_in_process\n"
         "try:\n"
         "    asyncio.run(parse_in_process(b'a,b\\n1,0\\n2,1\\n', 'x.csv', 'b'))\n"
         "except RuntimeError as err:\n"

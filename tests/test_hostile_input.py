@@ -410,7 +410,7 @@ def test_a_page_that_cannot_be_built_says_why_instead_of_staying_blank(monkeypat
     as the out-of-memory a huge data set could cause) gives a page with the reason, shown as text."""
     import panel as pn
 
-    from explorer.dashboard import app, page
+    from explorer.dashboard import app, serve
 
     def failing_model():
         raise MemoryError("cannot allocate 8 GiB for <X>")
@@ -421,7 +421,7 @@ def test_a_page_that_cannot_be_built_says_why_instead_of_staying_blank(monkeypat
     monkeypatch.setattr(pn.state, "_notification", pn.state._notification)
     for setting in ("notifications", "exception_handler"):
         monkeypatch.setattr(pn.config, setting, getattr(pn.config, setting))
-    served = page.serve_app()
+    served = serve.serve_app()
     assert isinstance(served, pn.Column)
     alert = served.objects[0]
     assert alert.alert_type == "danger"

@@ -12,7 +12,7 @@ from explorer.kernels import RBF
 from explorer.likelihoods import class_probabilities
 from explorer.metrics import predicted_class
 from explorer.model import Model
-from explorer.recipe import full_batch_engine
+from explorer.run import full_batch_engine
 from explorer.studies import finish
 from explorer.studies.plane import (
     PCA,

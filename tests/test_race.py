@@ -10,13 +10,13 @@ import holoviews as hv
 import numpy as np
 import pytest
 
-from explorer import recipe
 from explorer.bench.race import time_to_quality
-from explorer.dashboard.race import TRAIN_DATA, RaceTab, _table
+from explorer.dashboard.race import TRAIN_DATA, RaceTab
 from explorer.dashboard.race_report import race_report_from_json
 from explorer.data import datasets
 from explorer.kernels import make_kernel
 from explorer.model import Model
+from explorer.run import start_run
 from explorer.studies.race import NAMES, Race, band_edge, judge, log_spaced_evaluation
 
 LOG2 = 0.6931471805599453
@@ -173,7 +173,7 @@ def test_bench_tab_and_report_give_the_same_verdict_from_the_same_traces(tmp_pat
     # the bench's path: its results dict, judged at each band
     results = {name: {"trace": {k: v.tolist() for k, v in h.items()}} for name, h in traces.items()}
     bench = time_to_quality(results, budget=8.0)
-    assert bench.words() == expected.words()
+    assert bench["verdict"] == expected.words()
     for s in expected.standings:
         assert (results[s.entrant]["first_0.01"], results[s.entrant]["settled_0.01"]) == (s.first, s.settled)
     # the tab's path: its render of the same rows
@@ -181,17 +181,19 @@ def test_bench_tab_and_report_give_the_same_verdict_from_the_same_traces(tmp_pat
     tab.dataset.value = TRAIN_DATA
     tab.budget.value = 8.0
     tab.new_run(Model(dataset="moons", n_points=60, n_inducing=5, batch_size=10))
-    tab.render({"new": traces, "finished": True, "seconds": {name: 8.0 for name in traces}}, running=False)
+    tab.render({"traces": traces, "finished": True, "seconds": {name: 8.0 for name in traces}}, running=False)
     assert tab.verdict.object == expected.words()
     settled = {s.entrant: s.settled for s in expected.standings}
     assert f"| {settled['svgp-natgrad']:.3g} s |" in tab.table.object
     assert f"{settled['svgp-natgrad'] / settled['xgpc']:.2g}×" in tab.table.object
     # the report's path: the JSON the bench writes
     path = tmp_path / "race.json"
-    fold = {"best_nll": bench.best_nll, "methods": results}
+    fold = {"best_nll": bench["best_nll"], "methods": results}
     path.write_text(json.dumps({"folds": [fold], "config": {"dataset": "toy", "seconds": 8.0}, "bands": [0.01]}))
-    page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())  # the Div's text is escaped
-    shown = expected.words().replace("**X-GPC won**", "<b>X-GPC won</b>")
+    page = html.unescape(
+        html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())
+    )  # escaped twice
+    shown = expected.words().replace("**X-GPC won**", "<strong>X-GPC won</strong>")
     assert json.dumps(shown)[1:-1] in page  # in the page's JSON, ≤ and × as \u escapes
 
 
@@ -199,7 +201,7 @@ def test_bench_tab_and_report_give_the_same_verdict_from_the_same_traces(tmp_pat
 def _entrant(method, seed=0):
     X, y = datasets.load("moons", n=120, seed=seed)
     return lambda: (
-        recipe.start_run(
+        start_run(
             method,
             X[:90],
             y[:90].astype(float),
@@ -238,7 +240,7 @@ def test_a_race_advances_the_entrant_behind_and_ends_with_every_entrant_done():
         assert [row["iteration"] for row in rows[name]] == history["iteration"].tolist()  # the trace as it grew
         assert history["seconds"][0] == 0.0 and history["seconds"][-1] >= budget
     assert result.verdict.finished and {s.entrant for s in result.verdict.standings} == {"xgpc", "svgp-adam"}
-    assert result.verdict.words() == race.verdict().words()
+    assert result.verdict.words() == race.result().verdict.words()
 
 
 def test_a_race_refuses_no_entrants_and_a_bad_budget():
@@ -306,7 +308,7 @@ def test_a_race_on_a_named_data_set_leaves_the_train_tabs_model_alone():
     from explorer.dashboard.race import RaceRun
 
     model = Model(dataset="moons", n_points=100, n_inducing=6, batch_size=20, lengthscale=1.0)
-    run = RaceRun(model, ["xgpc", "epgpc"], 0.05, lengthscale_sqrt_d=True, dataset="xor")
+    run = RaceRun(model, ["xgpc", "epgpc"], 0.05, lengthscale_sqrt_d=True, settings={"dataset": "xor"})
     for _ in run.chunks():
         pass
     assert run.finished and {racer.dataset for racer in run.models.values()} == {"xor"}
@@ -400,14 +402,14 @@ def test_a_race_still_running_speaks_of_latest_values_not_final_ones():
     running = {name: {k: v[:12] for k, v in h.items()} for name, h in race.items()}  # to 6.6 s of 8
     for finished, final, other in ((False, "latest", "final"), (True, "final", "latest")):
         verdict = judge(running, budget=8.0, finished=finished)
-        words, table = verdict.words(), _table(verdict)
+        words, table = verdict.words(), verdict.table()
         assert f"{final} NLL" in table and other not in table and other not in words
         assert f"best {final} gain" in words
     verdict = judge(running, budget=8.0, finished=False)
     words = verdict.words()
     assert "diverged** at 5.1 s (test NLL above 1.39, 2× a coin flip's, since; latest 14.2)" in words
     assert "**X-GPC leads** so far" in words and "EPGPC after 4 s" in words
-    assert "| diverged at 5.1 s |" in _table(verdict)
+    assert "| diverged at 5.1 s |" in verdict.table()
     right = {name: dict(h, test_error=np.zeros(12)) for name, h in running.items() if name != "svgp-natgrad"}
     words = judge(right, budget=8.0, finished=False).words()
     assert words.startswith("**Every method classifies every test point correctly** so far (latest test error 0)")
@@ -420,12 +422,12 @@ def test_the_tab_draws_a_diverged_run_dashed_keeps_the_nll_axis_to_the_others_an
     tab.budget.value = 8.0
     tab.new_run(Model(dataset="moons", n_points=60, n_inducing=5, batch_size=10))
     half = {name: {k: v[:9] for k, v in h.items()} for name, h in race.items()}  # to 5.7 s: diverged for 3 only
-    tab.render({"new": half, "finished": False, "seconds": {name: 5.7 for name in race}}, running=True)
+    tab.render({"traces": half, "finished": False, "seconds": {"xgpc": 5.7, "svgp-natgrad": 9.0}}, running=True)
+    assert "about 10 s of training left" in tab.status.value  # 8 − 5.7 (X-GPC), none (SVGP: past 8), 8 (EPGPC: unbuilt)
     assert tab.diverged == {} and len(tab.sources["svgp-natgrad"].data["seconds"]) == 9
     assert tab.nll.y_range.end == pytest.approx(2 * LOG2 * 1.05)  # the spike so far runs above, capped at 2 log 2
     assert tab.clipped.object == "*Test NLL above the axis: SVGP (natural gradients) at 3 evaluations (up to 14.2).*"
-    rest = {name: {k: v[9:] for k, v in h.items()} for name, h in race.items()}
-    tab.render({"new": rest, "finished": True, "seconds": {name: 8.0 for name in race}}, running=False)
+    tab.render({"traces": race, "finished": True, "seconds": {name: 8.0 for name in race}}, running=False)
     assert tab.diverged == {"svgp-natgrad": 5.1}
     head, tail = tab.sources["svgp-natgrad"].data, tab.tails["svgp-natgrad"].data
     assert list(head["seconds"]) == [0.0, 1.0, 2.0, 3.0, 4.0, 4.5] and list(tail["seconds"])[:2] == [4.5, 5.1]
@@ -459,6 +461,7 @@ def test_the_race_report_page_says_which_entrant_diverged(tmp_path):
     fold = {"methods": {name: {"trace": {k: v.tolist() for k, v in h.items()}} for name, h in race.items()}}
     path = tmp_path / "race.json"
     path.write_text(json.dumps({"folds": [fold], "config": {"dataset": "toy", "seconds": 8.0}, "bands": [0.01]}))
-    page = html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text())
-    assert "SVGP (natural gradients): final NLL 14.2000, diverged at 5.1 s" in page
-    assert json.dumps("<b>SVGP (natural gradients) diverged</b> at 5.1 s")[1:-1] in page
+    page = html.unescape(html.unescape(race_report_from_json(path, tmp_path / "race.html").read_text()))
+    assert "<td>SVGP (natural gradients)</td>" in page and "<td>14.2000</td>" in page
+    assert "<td>diverged at 5.1 s</td>" in page
+    assert json.dumps("<strong>SVGP (natural gradients) diverged</strong> at 5.1 s")[1:-1] in page

@@ -140,7 +140,9 @@ def test_the_worker_reads_a_named_set_from_the_data_directory_and_a_damaged_file
     (tmp_path / "good").mkdir()
     (tmp_path / "good" / "banana.npz").write_bytes((paper_data / "banana.npz").read_bytes())
     model = Model(data_dir=str(tmp_path / "good"), dataset="moons", n_points=100, n_inducing=10, batch_size=50)
-    home, remote = (RaceRun(model, RACERS, 0.5, lengthscale_sqrt_d=True, dataset="banana") for _ in range(2))
+    home, remote = (
+        RaceRun(model, RACERS, 0.5, lengthscale_sqrt_d=True, settings={"dataset": "banana"}) for _ in range(2)
+    )
     assert len(pickle.dumps(remote)) < 50_000  # the run names the set; the worker reads its file
     at_home(home)
     on_the_cluster(remote)
@@ -149,7 +151,7 @@ def test_the_worker_reads_a_named_set_from_the_data_directory_and_a_damaged_file
     (tmp_path / "damaged").mkdir()
     (tmp_path / "damaged" / "banana.npz").write_bytes((paper_data / "banana.npz").read_bytes()[:20_000])
     model.data_dir = str(tmp_path / "damaged")
-    damaged = RaceRun(model, RACERS, 0.5, dataset="banana")
+    damaged = RaceRun(model, RACERS, 0.5, settings={"dataset": "banana"})
     with pytest.raises(DataError, match="banana.npz"):
         on_the_cluster(damaged)
     assert not damaged.finished

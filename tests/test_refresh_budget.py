@@ -16,10 +16,10 @@ from explorer.dashboard import train as train_module
 from explorer.dashboard.app import Dashboard
 from explorer.dashboard.budget import RefreshBudget, Turns
 from explorer.dashboard.ranges import fit_range
+from explorer.dashboard.session import Worker
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.tabs import Tick
 from explorer.dashboard.traces import _WIDTH, Traces
-from explorer.dashboard.worker import Worker
 from explorer.model import Model
 from explorer.views.style import P_PALETTE
 
@@ -106,7 +106,7 @@ def test_a_training_dashboard_is_refreshed_at_the_budgets_rate_to_within_a_tick(
         for _ in range(ticks):
             for session in range(11):
                 budget.training(session)
-            allowed += dashboard._budget_allows()
+            allowed += dashboard.refresh.budget_allows()
             clock.now += 0.17
         # 2.2 Hz on average although ticks come every 0.17 s (± the window's ends and one late tick caught up)
         assert abs(allowed - ticks * 0.17 / 0.45) <= 2

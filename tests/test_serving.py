@@ -20,9 +20,8 @@ from test_browser import TIMEOUT_MS, free_port, open_app, served, wait_server  #
 from test_browser_upload import csv_bytes, notice, upload
 
 from explorer.dashboard.budget import LIMITS
-from explorer.dashboard.page import serve_app, serve_in_background
-from explorer.dashboard.parsers import upload_parser
-from explorer.dashboard.serve import MOST_LINK_BYTES, request_limits
+from explorer.dashboard.serve import MOST_LINK_BYTES, request_limits, serve_app, serve_in_background
+from explorer.dashboard.upload import upload_parser
 from explorer.tools.loadtest import static_file
 
 pytestmark = pytest.mark.browser

@@ -24,7 +24,7 @@ from explorer.inducing import inducing_sample
 from explorer.metrics import error_rate, negative_log_likelihood
 from explorer.model import Model
 from explorer.run import Run, streams
-from explorer.scaling import ScaledSource, fitted_standardizer
+from explorer.scaling import ScaledSource, Standardizer
 from explorer.sources import ArraySource
 from explorer.validation import DataError
 
@@ -102,12 +102,12 @@ def test_a_run_on_a_source_matches_the_run_in_memory(tmp_path, kind, small_chunk
 def test_chunked_standardisation_is_the_mean_and_sd_of_all_rows(small_chunks):
     rng = np.random.default_rng(0)
     X = np.column_stack([1e6 + rng.standard_normal(1000), rng.exponential(3.0, 1000), np.full(1000, 7.25)])
-    scaler = fitted_standardizer(ArraySource(X, np.zeros(1000, dtype=int)))
+    scaler = Standardizer().fit(ArraySource(X, np.zeros(1000, dtype=int)))
     exact = [np.mean(X[:, j], dtype=np.longdouble) for j in range(2)]
     np.testing.assert_allclose(scaler.mean[:2], np.array(exact, dtype=float), rtol=1e-15)
     np.testing.assert_allclose(scaler.scale[:2], X[:, :2].std(axis=0), rtol=1e-10)
     assert (scaler.mean[2], scaler.scale[2]) == (7.25, 1.0)  # a constant column standardises to exactly 0
-    reference = fitted_standardizer(X)
+    reference = Standardizer().fit(X)
     np.testing.assert_allclose(scaler.mean, reference.mean, rtol=1e-15)
 
 
@@ -247,7 +247,7 @@ def test_a_missing_optional_package_is_named_with_the_extra_to_install(tmp_path,
 
 def test_a_scaled_source_gives_the_standardised_rows_of_memory():
     X, y = banana(100)
-    scaler = fitted_standardizer(X)
+    scaler = Standardizer().fit(X)
     scaled = ScaledSource(ArraySource(X, y), scaler)
     np.testing.assert_array_equal(scaled.batch(np.arange(7, 20))[0], scaler.transform(X)[7:20])
 

@@ -1,15 +1,16 @@
-"""The one training loop (`Trainer`), the one fit to the optimum and the one run recipe."""
+"""The one training loop (`Trainer`), the one fit to the optimum and the one run recipe (`run.start_run`)."""
 
 import copy
 
 import numpy as np
 import pytest
 
-from explorer import methods, recipe, training
+from explorer import methods, training
 from explorer.convergence import NoImprovement
 from explorer.estimator import XGPClassifier
 from explorer.kernels import RBF
 from explorer.linalg import NumericalError
+from explorer.run import full_batch_engine, start_run
 from explorer.schedules import RobbinsMonro
 from explorer.training import History, Trainer, fit_to_optimum
 
@@ -104,7 +105,7 @@ def test_convergence_rules():
         none.run()
     # hold-out rule: full-batch coordinate ascent settles the NLL; stop when the window-5 mean change is < 1e-3
     holdout = Trainer(
-        recipe.full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4)),
+        full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4)),
         X[:50],
         y[:50],
         eval_every=1,
@@ -116,7 +117,7 @@ def test_convergence_rules():
     assert holdout.converged and holdout.engine.iteration < 200
     assert changes[-5:].mean() < 1e-3 and not changes[-6:-1].mean() < 1e-3  # stopped at the first time it held
     # parameter rule: the trainer reports the engine's global-parameter criterion
-    parameters = Trainer(recipe.full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4)), X[:50], y[:50], eval_every=1)
+    parameters = Trainer(full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4)), X[:50], y[:50], eval_every=1)
     parameters.run(max_iter=300)
     assert parameters.converged and parameters.engine.converged
     window = parameters.engine.criterion
@@ -140,7 +141,7 @@ def test_trainer_state_round_trip_continues_identically():
 
 def test_fit_to_optimum_reaches_the_coordinate_ascent_fixed_point():
     X, y, Z = problem()
-    engine = recipe.full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4))
+    engine = full_batch_engine("xgpc", X, y, Z, RBF(1.0, 1.0, 1e-4))
     fit = fit_to_optimum(engine, tolerance=1e-10)
     assert fit.converged and fit.error is None and fit.sweeps == engine.iteration < 500
     lam1, lam2 = engine.minibatch_targets(np.arange(len(y)))  # at the optimum λ̂(q) = η (DESIGN §2 step 3)
@@ -152,7 +153,7 @@ def test_fit_to_optimum_reaches_the_coordinate_ascent_fixed_point():
 
 def test_fit_to_optimum_stops_at_a_numerical_error_in_the_last_good_state(monkeypatch):
     X, y, Z = problem()
-    engine = recipe.full_batch_engine("svgp-natgrad", X, y, Z, RBF(1.0, 1.0, 1e-4), rho=0.1)
+    engine = full_batch_engine("svgp-natgrad", X, y, Z, RBF(1.0, 1.0, 1e-4), rho=0.1)
     engine.step(3)
     eta1 = engine.eta1.copy()
 
@@ -168,7 +169,7 @@ def test_fit_to_optimum_stops_at_a_numerical_error_in_the_last_good_state(monkey
 def test_the_recipe_standardises_with_training_statistics_and_picks_inducing_rows():
     X, y, _ = problem()
     X = 5.0 + 3.0 * X
-    run = recipe.start_run(
+    run = start_run(
         "svgp-natgrad",
         X[:100],
         y[:100],
@@ -184,7 +185,7 @@ def test_the_recipe_standardises_with_training_statistics_and_picks_inducing_row
     np.testing.assert_allclose(X_std.std(0), 1.0, rtol=1e-12)
     np.testing.assert_allclose(run.trainer.X_eval, (X[100:] - X[:100].mean(0)) / X[:100].std(0))
     assert run.engine.m == 12 and all((X_std == z).all(1).any() for z in run.engine.Z)
-    as_given = recipe.start_run("xgpc", X[:100], y[:100], X[100:], y[100:], RBF(1.0), scaler=False, Z=X[:5])
+    as_given = start_run("xgpc", X[:100], y[:100], X[100:], y[100:], RBF(1.0), scaler=False, Z=X[:5])
     assert as_given.scaler is None
     np.testing.assert_array_equal(as_given.engine.X, X[:100])
 

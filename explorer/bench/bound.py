@@ -29,7 +29,7 @@ from explorer.compare import nonaugmented_elbo
 from explorer.console import positive_number, whole_number
 from explorer.kernels import make_kernel
 from explorer.metrics import error_rate, negative_log_likelihood
-from explorer.recipe import full_batch_engine
+from explorer.run import full_batch_engine
 from explorer.studies.race import log_spaced_evaluation
 from explorer.training import fit_to_optimum
 

@@ -1,10 +1,7 @@
-"""Shared plumbing for `python -m explorer bench <name>`: BLAS pinning, machine facts, JSON and Markdown output.
-
-Benchmarks report ratios against a baseline timed in the same process, medians over repeats, with BLAS pinned to
-one thread by default (two BLAS threads on two shared cores turned a 5 ms Cholesky into 500 ms). Each run writes its
-table as Markdown and its numbers as JSON into a results folder (`--results`, default `./bench-results`), so a
-user's checkout stays clean; `--write-benchmarks-md` also replaces the benchmark's section of `BENCHMARKS.md`.
-"""
+"""Shared plumbing for `python -m explorer bench <name>`: BLAS pinning, machine facts, JSON and Markdown output (what a
+user sees of it: README.md, "Benchmarks"). Benchmarks report ratios against a baseline timed in the same process,
+medians over repeats, with BLAS pinned to one thread by default (BENCHMARKS.md, "Numbers from the benchmarks'
+docstrings")."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from explorer.console import whole_number
 from explorer.data import datasets
 from explorer.gibbs import GibbsSampler, seconds_per_sweep_estimate
 from explorer.kernels import Kernel, make_kernel
-from explorer.studies.comparison import run_comparison
+from explorer.studies.comparison import run_comparison, text_progress
 
 DESCRIPTION = "PG Gibbs sampler: seconds per sweep vs the Cholesky+solves+PG floor; Fig. 1 MCMC vs X-GPC on Diabetes"
 
@@ -119,16 +119,8 @@ def figure1(kernel: Kernel, seed: int, **study) -> dict:
     n_train = len(y) - int(round(0.2 * (y > 0).sum())) - int(round(0.2 * (y == 0).sum()))
     estimate = seconds_per_sweep_estimate(n_train) * study["n_chains"] * (study["burn_in"] + study["n_samples"])
     print(f"Fig. 1: about {estimate:.0f} s of sampling expected", file=sys.stderr)
-
-    shown = [0]  # the last multiple of 500 sweeps reported
-
-    def progress(done, total):
-        if done // 500 > shown[0] or done == total:
-            shown[0] = done // 500
-            print(f"  sweep {done}/{total}", file=sys.stderr)
-
     start = time.perf_counter()
-    kept = dict(max_stored_draws=study["n_samples"], progress=progress)  # every draw kept
+    kept = dict(max_stored_draws=study["n_samples"], progress=text_progress())  # every draw kept
     run = run_comparison(X, y.astype(float), kernel, test_fraction=0.2, seed=seed, **kept, **study)
     return {"run": run, "estimated_seconds": estimate, "wall_seconds": time.perf_counter() - start}
 

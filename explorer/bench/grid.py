@@ -1,19 +1,6 @@
-"""A benchmark's grid of independent fits, run one after another in this process or as tasks on a Dask cluster.
-
-A study lists its grid as named `Task`s (data sets × folds × methods, or whatever its independent units are) and
-hands them to `run`; it gets their results back in the order it listed them and builds its tables from them with the
-same code either way. Without `--scheduler`/`--workers` the tasks run here, in order, and Dask is not imported. With
-`--scheduler ADDRESS` (a running `dask.distributed` scheduler) or `--workers N` (a `LocalCluster` of N
-single-threaded worker processes started for the run) each task runs on a worker with BLAS pinned to `--threads`
-threads; a line reports each task as it finishes; a task that fails or whose worker dies is reported by its name
-and error, the others run on, and the run ends with `GridFailed` (the bench command's exit status 1) and no table.
-On a cluster each finished task's result is kept in `RESULTS/tasks/` (the `--results` folder) under its name and a
-digest of its function and arguments, so a rerun of the same command skips what is done and runs only the rest
-(`--no-write-md` keeps nothing).
-
-Results are the serial run's for the same seeds when the fits are: a fit stopped by an iteration count or a
-convergence rule gives the same numbers anywhere (one BLAS thread, the same seed-derived streams); a time budget
-stops each fit where that machine's speed puts it, serially or not.
+"""A benchmark's grid of independent fits, run one after another in this process or as tasks on a Dask cluster
+(`--workers N`, `--scheduler ADDRESS`); what a user sees — progress lines, failures named, finished tasks kept for a
+rerun, the same numbers as the serial run for a fixed budget — is README.md's "Grids on a cluster".
 
 A study on the grid (as `bench table1`, `race`, `inducing`, `multiclass`): its unit of work is a module-level
 function of plain, picklable arguments that loads its own data (`protocol.shared_dataset` or `protocol.task_split`,

@@ -1,45 +1,17 @@
 """`python -m explorer bench multiclass`: issue 29's comparison in one run — multi-class X-GPC (its default
 stick-breaking family, the logistic-softmax in the joint q(λ, n) family and the paper's factorised one), one-vs-rest
 binary X-GPC, the softmax SVGP (Adam, natural gradients) and scikit-learn's GaussianProcessClassifier (one-vs-rest
-Laplace), side by side on iris, wine, digits, a generated
-K = 5 set (`make_classification`, --generated-rows rows, default 10⁵) and a generated set of 180 0/1 features
-("binary": K = 3, 3,000 rows), and on request an imbalanced K = 5 set ("imbalanced"); none needs the network.
+Laplace), side by side on iris, wine, digits, a generated K = 5 set (--generated-rows rows) and a generated set of 180
+0/1 features ("binary"), and on request an imbalanced K = 5 set ("imbalanced"); none needs the network.
 
 Every fit is a `run.Run` with the shared settings and seed policy, as `bench table1` and `bench race` start theirs:
 each data set's stratified folds (the first --folds of --k) prepared by `protocol.prepare_split` under the "clean"
-protocol (m = --m) and every Run `protocol.make_trainer`'s on it (seed + fold). The entrants (`ENTRANTS`, one line
-each) are of three kinds:
-  "race"     a Run of a method (`methods.METHODS`) with its settings; all of them race on the fold in fair slices of
-             training time (`studies.race.Race`, --seconds each, evaluation time excluded, evaluated about 40 times
-             per decade of iterations on at most --eval-points validation rows), so they meet the same machine load;
-             with --iterations each trains that many iterations instead (a budget the load cannot move). Besides the
-             default run's, the stick-breaking family's variants race when named (its class order, kernel bound,
-             kernel rate, brake, σ₀², ℓ₀, ARD, m, minibatch size; `ENTRANTS`);
-  "ovr"      one-vs-rest X-GPC: K binary Runs of "xgpc" (class k against the rest, the same split, Z, kernel and
-             seed), --ovr-iterations iterations each, their class-1 probabilities normalised per row;
-  "sklearn"  scikit-learn's GPC on at most --gpc-rows training rows (a subset drawn from the run's split stream;
-             Laplace is O(n³) in time and O(n²) in memory per class, so larger sets are subsampled and the table
-             says so), its kernel starting at the same σ² = 1, ℓ = √d.
-Reported per (data set, entrant), means over folds, on all test rows: test error, NLL, top-label ECE
-(`metrics.expected_calibration_error`, 10 bins), mean top probability − accuracy (below 0: under-confident), training
-time, and for the raced entrants their iterations, fitted ℓ and σ², NLL and ECE over the best softmax SVGP's on the
-fold, and issue 29's "NLL ≤ 1.1 × the best softmax SVGP's, reached ≥ 5× sooner": the training
-time of their first validation NLL at or below 1.1 × the best final validation NLL of the softmax SVGP entrants on
-the fold (`reach_times`, `metrics.first_time_within`; "—" if never) and how many times sooner than the first SVGP
-entrant to get there.
-
-Two cost tables follow, each for the default multi-class family (`default_family`, the settings table's) and beside
-it the others of `COST_FAMILIES` (stick-breaking, joint). Per-iteration cost against K and n: the time of one SVI step
-(minibatch s, m inducing points, a kernel step every --cost-kernel-every iterations; `iteration_seconds`) divided by
-its linear-algebra floor timed in the same process: J Cholesky factorisations of an m × m matrix and J triangular
-solves with s right-hand sides, J the family's latent functions (K, or K − 1 for stick-breaking: what their
-natural-gradient steps must do); each the fastest of many readings, the one least moved by a shared machine's load.
-The share of a default `XGPClassifier(random_state=0)` fit's time that goes to its evaluations (early stopping's
-held-out NLL and the ELBO column) on each of --share-datasets (generated: 5,000 rows), from the fit's Trainer
-(`Trainer.evaluation_share`).
-
-The grid (`grid`) holds one race per (data set, fold) and one task per other entrant. Its JSON holds each fit's
-reliability table; `python -m explorer.views.reliability_figure JSON PNG` draws them.
+protocol and every Run `protocol.make_trainer`'s on it (seed + fold). The entrants (`ENTRANTS`, one line each) race
+on the fold in fair slices of training time (--seconds each; --iterations: that many iterations instead), or are
+one-vs-rest X-GPC or scikit-learn's GPC (`Entrant`, `race_task`, `ovr_task`, `sklearn_task`). Two cost tables follow
+(`cost_task`, `share_task`). The columns: `scores`, `reach_times` and the notes under the tables (BENCHMARKS.md,
+"multiclass: the issue-29 table"). Its JSON holds each fit's reliability table; `python -m explorer.views.reliability_figure JSON PNG`
+draws them.
 """
 
 from __future__ import annotations
@@ -150,10 +122,7 @@ its variants, "class_order" lays the classes on the stick ("frequency", or "rand
 `default_rng(r)`; `entrant_split`), "variance", "lengthscale_factor" and "ard" change the initial kernel, "m" its
 inducing points (k-means++ as the fold's, m of them: `entrant_start`), the rest are run settings (batch_size over
 --batch-size)."""
-REFERENCE = ("svgp-adam", "svgp-natgrad")
-"""The softmax SVGP entrants: the best of their final validation NLLs on a fold is the bar of issue 29's "NLL ≤ 1.1 ×
-the best softmax SVGP's" (`REACH_BAND`), and the time it takes them to get there is what "reached ≥ 5× sooner" is
-against."""
+REFERENCE = ("svgp-adam", "svgp-natgrad")  # the softmax SVGP entrants, whose NLL sets the bar (`reach_times`)
 REACH_BAND = 1.1
 QUICK = {"datasets": ["iris", "wine"], "folds": 1, "seconds": 3.0, "gpc_rows": 200, "ovr_iterations": 200}
 QUICK_COST = {"cost_classes": [3, 5], "cost_rows": [1000, 10000], "share_datasets": ["wine"]}
@@ -466,9 +435,7 @@ def share_task(dataset: str, *, generated_rows: int = 5000, threads: int = 1, fa
     family `family` (None: the default one, nothing passed): its iterations, evaluations (early stopping's, or the
     history's where early stopping is off), training and evaluation seconds (the Trainer's own timing record) and the
     share of their sum that went to evaluations."""
-    X, y = load(dataset, generated_rows)
-    sd = X.std(axis=0)
-    X = (X - X.mean(axis=0)) / np.where(sd > 0, sd, 1.0)
+    X, y = load(dataset, generated_rows)  # the estimator standardises its inputs
     options = {} if family is None else {"options": {"multiclass_family": family}}
     with pinned_blas(threads), warnings.catch_warnings(action="ignore"):
         model = XGPClassifier(random_state=0, **options).fit(X, y)
@@ -508,36 +475,41 @@ def reach_times(records: list[dict]) -> None:
         record["sooner"] = float("nan") if not math.isfinite(reached) else svgp / reached if reached > 0 else math.inf
 
 
+SUMMARY = {  # column of the table → key of the records averaged over folds ("—" where an entrant has none)
+    "error": "test_error",
+    "NLL": "test_nll",
+    "ECE": "ece",
+    "conf − acc": "confidence_gap",
+    "train s": "seconds",
+    f"≤ {REACH_BAND}× SVGP s": "reached_s",
+    "× sooner than SVGP": "sooner",
+    "NLL / SVGP": "nll_ratio",
+    "ECE / SVGP": "ece_ratio",
+    "iterations": "iterations",
+}
+
+
 def summarise(records: list[dict]) -> list[dict]:
-    """One row per (data set, entrant): means over folds, and a note where scikit-learn's GPC was fit on a subset."""
+    """One row per (data set, entrant): means over folds (`SUMMARY`), and a note where scikit-learn's GPC was fit on
+    a subset."""
     rows = []
     for name in dict.fromkeys(r["dataset"] for r in records):
         for method in dict.fromkeys(r["method"] for r in records):
             group = [r for r in records if r["dataset"] == name and r["method"] == method]
             if not group:
                 continue
+            first = group[0]
+            mean = lambda key: float(np.mean([r[key] for r in group])) if key in first else float("nan")  # noqa: E731
             note = ""
-            if "fit_rows" in group[0] and group[0]["fit_rows"] < group[0]["train_rows"]:
-                note = (
-                    f"fit on {group[0]['fit_rows']} of {group[0]['train_rows']} training rows "
-                    "(Laplace: O(n³) time, O(n²) memory per class)"
-                )
-            mean = lambda key: float(np.mean([r[key] for r in group]))  # noqa: E731
+            if "fit_rows" in first and first["fit_rows"] < first["train_rows"]:
+                note = f"fit on {first['fit_rows']} of {first['train_rows']} training rows "
+                note += "(Laplace: O(n³) time, O(n²) memory per class)"
             rows.append(
                 {
-                    "data set": f"{name} (n {group[0]['n']}, d {group[0]['d']}, K {group[0]['K']})",
+                    "data set": f"{name} (n {first['n']}, d {first['d']}, K {first['K']})",
                     "method": ENTRANTS[method].label,
-                    "error": mean("test_error"),
-                    "NLL": mean("test_nll"),
-                    "ECE": mean("ece"),
-                    "conf − acc": mean("confidence_gap"),
-                    "train s": mean("seconds"),
-                    f"≤ {REACH_BAND}× SVGP s": mean("reached_s") if "reached_s" in group[0] else float("nan"),
-                    "× sooner than SVGP": mean("sooner") if "sooner" in group[0] else float("nan"),
-                    "NLL / SVGP": mean("nll_ratio") if "nll_ratio" in group[0] else float("nan"),
-                    "ECE / SVGP": mean("ece_ratio") if "ece_ratio" in group[0] else float("nan"),
-                    "iterations": mean("iterations") if "iterations" in group[0] else float("nan"),
-                    "ℓ, σ²": f"{mean('lengthscale'):.3g}, {mean('variance'):.3g}" if "variance" in group[0] else "",
+                    **{column: mean(key) for column, key in SUMMARY.items()},
+                    "ℓ, σ²": f"{mean('lengthscale'):.3g}, {mean('variance'):.3g}" if "variance" in first else "",
                     "note": note,
                 }
             )

@@ -22,7 +22,6 @@ import argparse
 import functools
 import os
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -395,32 +394,22 @@ def fmt_seconds(value: float) -> str:
 
 
 # ----- progress ---------------------------------------------------------------------------------------------
-class Progress:
-    """A one-line progress report on stderr (a tqdm bar): percent of the work budget done, the note, the elapsed and
-    the estimated wall time left.
-
-    Work is counted in budget units (e.g. seconds of allowed training); `advance` adds finished units, `show`
-    reports how much of the current unit is done (at most every 0.5 s unless forced)."""
+class Progress(tqdm):
+    """A one-line progress report on stderr (a tqdm bar, redrawn at most every 0.5 s): percent of the work budget done,
+    the note, the elapsed and the estimated wall time left. Work is counted in budget units (e.g. seconds of allowed
+    training); `advance` adds finished units, `show` reports how much of the current unit is done."""
 
     def __init__(self, total: float, stream=None):
-        self.done, self._last = 0.0, 0.0
-        self.bar = tqdm(
-            total=max(float(total), 1e-12),
-            file=stream if stream is not None else sys.stderr,
-            bar_format="[{percentage:5.1f}%] {desc:70s} elapsed {elapsed}, about {remaining} left",
-        )
+        bar = "[{percentage:5.1f}%] {desc:70s} elapsed {elapsed}, about {remaining} left"
+        super().__init__(total=max(float(total), 1e-12), file=stream or sys.stderr, mininterval=0.5, bar_format=bar)
+        self.done = 0.0
 
     def advance(self, units: float, note: str = "") -> None:
         self.done += units
         self.show(0.0, note, force=True)
 
     def show(self, current: float, note: str = "", force: bool = False) -> None:
-        now = time.perf_counter()
-        if not force and now - self._last < 0.5:
-            return
-        self._last = now
-        self.bar.n = min(self.done + current, self.bar.total)
-        self.bar.set_description_str(note[:70])  # redraws the line
-
-    def close(self) -> None:
-        self.bar.close()
+        self.set_description_str(note[:70], refresh=False)
+        self.update(min(self.done + current, self.total) - self.n)
+        if force:
+            self.refresh()

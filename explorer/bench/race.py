@@ -1,13 +1,11 @@
 """`python -m explorer bench race`: the paper's Fig. 2 race on one data set — test NLL and error against training time
 for each registered method (evaluation time excluded), time to get within the 1% and 5% bands of the best final test
-NLL of all methods ("first" reaches the band, "settled" stays in it to the end; DESIGN §6), the verdict in words, and
-X-GPC's speed-up over each baseline (the paper claims one to two orders of magnitude over both SVGPC and EPGPC).
+NLL of all methods ("first" reaches the band, "settled" stays in it to the end), the verdict in words, and X-GPC's
+speed-up over each baseline (the paper claims one to two orders of magnitude over both SVGPC and EPGPC).
 
 The race and its verdict are `explorer.studies.race` (the Race tab runs the same): every method runs the whole budget
-on the same split, Z, initial kernel and minibatch stream, in fair slices of training time, evaluated on a fixed
-subset of the held-out rows about 40 times per decade of iterations. A method's final NLL is the median of its last
-five evaluations; a band of b around the best final NLL holds NLL ≤ best + b · (log 2 − best) (within b of the best
-gain over a coin flip). With several folds the table shows each fold and the medians. The numbers go to JSON (`--json`, default
+on the same split, Z, initial kernel and minibatch stream, evaluated on a fixed subset of the held-out rows. With
+several folds the table shows each fold and the medians. The numbers go to JSON (`--json`, default
 race-<dataset>.json); `python -m explorer.dashboard.race_report RACE.json RACE.html` draws them.
 """
 
@@ -23,7 +21,7 @@ from explorer.bench import grid
 from explorer.bench import protocol as P
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table
 from explorer.console import positive_number, whole_number
-from explorer.studies.race import BAND, BANDS, Race, Verdict, final_value, judge
+from explorer.studies.race import BAND, BANDS, Race, final_value, judge
 
 DESCRIPTION = "Race: test NLL/error against training time, time to the 1%/5% bands of the best NLL, X-GPC's speed-ups"
 TARGETS = {"svgp-adam": 10.0, "svgp-natgrad": 3.0}  # issue 4: X-GPC settles this many times sooner (none set for EPGPC)
@@ -82,13 +80,14 @@ def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], setti
     return {"n": len(P.shared_dataset(name, settings["protocol"])[1]), "entrants": results}
 
 
-def race_tasks(races: list[tuple[str, int, str]], entrants: dict, args, *, m: int, nugget, batch_size: int) -> list:
-    """The grid's tasks of `races` (data set, 0-based fold, label of the fold): one `race_task` each, given what it
-    needs from the parsed arguments `args` and m, nugget, batch_size (a plain dict: it travels to the workers), its
-    cost the entrants' budget, keyed by the data set's file version."""
+def judged_races(races: list[tuple[str, int, str]], entrants: dict, args, *, m: int, nugget, batch_size: int) -> list:
+    """Run `races` (data set, 0-based fold, label of the fold) as one grid (`grid.run`: here or on a cluster, BLAS
+    pinned to args.threads), one `race_task` each, given what it needs from the parsed arguments `args` and m, nugget,
+    batch_size (a plain dict: it travels to the workers), its cost the entrants' budget, keyed by the data set's file
+    version; each race judged (`time_to_quality`): {"n", the verdict's record, "entrants": label → results}."""
     keys = ("protocol", "seed", "eval_points", "kernel", "seconds")
     settings = {**{key: getattr(args, key) for key in keys}, "m": m, "nugget": nugget, "batch_size": batch_size}
-    return [
+    tasks = [
         grid.Task(
             (name, label),
             race_task,
@@ -98,21 +97,22 @@ def race_tasks(races: list[tuple[str, int, str]], entrants: dict, args, *, m: in
         )
         for name, fold, label in races
     ]
+    return [
+        {"n": race["n"], **time_to_quality(race["entrants"], args.seconds), "entrants": race["entrants"]}
+        for race in grid.run(tasks, args)
+    ]
 
 
-def time_to_quality(results: dict[str, dict], budget: float | None = None) -> Verdict:
+def time_to_quality(results: dict[str, dict], budget: float | None = None) -> dict:
     """Judge the race (`studies.race.judge`) at each of `BANDS`: adds the first/settled times per band to every
-    entrant's results; returns the verdict at the race's band (`studies.race.BAND`)."""
+    entrant's results; returns what the JSON keeps of the verdict at the race's band (`studies.race.BAND`): the
+    reference, the band's edge, the words and their caveats."""
     histories = {label: r["trace"] for label, r in results.items()}
     verdicts = {band: judge(histories, band=band, budget=budget) for band in BANDS}
     for band, verdict in verdicts.items():
         for standing in verdict.standings:
             results[standing.entrant].update({f"first_{band:g}": standing.first, f"settled_{band:g}": standing.settled})
-    return verdicts[BAND]
-
-
-def verdict_record(verdict: Verdict) -> dict:
-    """What the JSON keeps of a race's verdict: the reference, the band's edge, the words and their caveats."""
+    verdict = verdicts[BAND]
     return {
         "best_nll": verdict.best_nll,
         "band_edge": verdict.edge,
@@ -124,16 +124,11 @@ def verdict_record(verdict: Verdict) -> dict:
 
 def race_entrants(args: argparse.Namespace, table: dict[str, tuple[str, str, dict]]) -> dict:
     """Race the entrants of `table` (short name → (label, method, options)) named in args.entrants, args.seconds each,
-    on fold args.fold of every data set in args.datasets, one task of the grid per data set (`grid.run`: here or on
-    a cluster, BLAS pinned to args.threads): data set → {"n", "best_nll", "entrants": label → results}."""
+    on fold args.fold of every data set in args.datasets, one task of the grid per data set (`judged_races`): data
+    set → {"n", "best_nll", "entrants": label → results}."""
     entrants = {label: (method, options) for short, (label, method, options) in table.items() if short in args.entrants}
     folds = [(name, args.fold - 1, f"fold {args.fold}") for name in args.datasets]
-    tasks = race_tasks(folds, entrants, args, m=100, nugget=None, batch_size=100)
-    races = {}
-    for name, race in zip(args.datasets, grid.run(tasks, args)):
-        results = race["entrants"]
-        races[name] = {"n": race["n"], **verdict_record(time_to_quality(results, args.seconds)), "entrants": results}
-    return races
+    return dict(zip(args.datasets, judged_races(folds, entrants, args, m=100, nugget=None, batch_size=100)))
 
 
 def entrants_markdown(races: dict[str, dict], args, columns: dict, note: str) -> str:
@@ -259,12 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     options = P.parse_options(args.option)
     entrants = {method: (method, options.get(method)) for method in args.methods}
     races = [(args.dataset, fold, f"fold {fold + 1}/{args.folds}") for fold in range(args.folds)]
-    tasks = race_tasks(races, entrants, args, m=args.m, nugget=args.nugget, batch_size=args.batch_size)
     folds = []
-    for race in grid.run(tasks, args):
-        results = race["entrants"]
-        verdict = time_to_quality(results, args.seconds)
-        folds.append({**verdict_record(verdict), "methods": results, "speedups": speedups(results, args.seconds)})
+    for race in judged_races(races, entrants, args, m=args.m, nugget=args.nugget, batch_size=args.batch_size):
+        results = race.pop("entrants")
+        folds.append({**race, "methods": results, "speedups": speedups(results, args.seconds)})
     variant = P.kernel_label(args.kernel) + "".join(f", {item}" for item in args.option)
     args.json = args.json or f"race-{Path(args.dataset).stem if P.is_file(args.dataset) else args.dataset}.json"
     finish(args, f"race ({args.dataset}{variant})", markdown(folds, args), {"folds": folds, "bands": list(BANDS)})

@@ -1,23 +1,8 @@
-"""`python -m explorer bench scale`: one method (`--method`, default X-GPC) on synthetic SUSY-like data at
-n = 10⁴ … 10⁷ (and past memory: 10⁸ rows on disk) — seconds per iteration (independent of n: a minibatch step never
-touches the other rows), seconds and iterations to the paper's convergence rule, and memory: the state the method
-keeps, the peak of its steps and what the steps leave allocated (bounded: independent of n), and the process's peak
-resident size.
-
-Data (d = 18, like SUSY): 8 "low-level" features z ~ N(0, I) and 10 "high-level" non-linear functions of them
-(norms, products, |·|, tanh), class y = 1[g(z) + noise·ε > 0], ε ~ N(0, 1), with
-g = 2 sin(1.5z₀) + 1.5 cos(z₁ + z₂) − |z₃| + 0.8z₄ (46% positives, as SUSY; a score with a finite natural lengthscale:
-quadratic scores such as z₀z₁ drove the learned σ² and ℓ to grow without end). Rows are generated in chunks into
-memory, where the features are O(1) and not standardised and Z is k-means++ on at most 100,000 training rows. Above
-`--max-ram-gb` (as float64) the rows are written, chunk by chunk, to a float32 `.npy` file and its labels to an int8
-`_labels.npy` file in `--data-dir` (kept there and reused by later runs; default a temporary folder) and trained on
-out of core, as a user's file would be: an `NpySource` (memory map, checked block by block), standardised from one
-pass over its chunks and Z by k-means++ on a seeded sample of 100,000 rows (`recipe.start_run` with a source). Test
-set: `--test-rows` fresh rows (default 100,000), in memory or, with `--test-on-disk`, in a float32 `.npy` pair as
-the on-disk training rows are; the test scores are computed chunk by chunk (`scoring.test_scores`, `--chunk-rows`
-a chunk). With `--workers N` or `--scheduler ADDRESS` (`bench.grid`) they are also computed as parallel tasks on
-that Dask cluster, the two in turn three times, and the row reports both times, their ratio and whether the numbers
-are the same.
+"""`python -m explorer bench scale`: one method (`--method`, default X-GPC) on synthetic SUSY-like data (`susy_like`)
+at n = 10⁴ … 10⁷ in memory and past memory (e.g. 10⁸ rows, written to disk and trained on out of core) — seconds per
+iteration (independent of n), seconds and iterations to the paper's convergence rule, test scores (chunk by chunk;
+with --workers or --scheduler also on a Dask cluster) and memory (bounded: independent of n). What each column
+means is written under its table (BENCHMARKS.md, "scale (xgpc)").
 """
 
 from __future__ import annotations
@@ -32,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer import recipe, scoring
+from explorer import scoring
 from explorer.bench import common, grid
 from explorer.bench.common import BenchParser, add_setting_argument, finish, markdown_table, pinned_blas
 from explorer.bench.protocol import Progress, add_option_argument, parse_options
@@ -40,6 +25,7 @@ from explorer.console import non_negative_number, positive_number, whole_number
 from explorer.data.sources import open_source
 from explorer.inducing import kmeans_plus_plus
 from explorer.kernels import RBF
+from explorer.run import start_run
 from explorer.scaling import ScaledSource
 from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 
@@ -55,7 +41,11 @@ REFERENCE_ROWS = 10_000
 
 
 def susy_like(n: int, rng: np.random.Generator, noise: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
-    """n rows of the generator above: X (n, 18) float64, y (n,) int8 class indices (1 where g + noise > 0)."""
+    """n rows like SUSY's (d = 18): 8 "low-level" features z ~ N(0, I) and 10 "high-level" non-linear functions of
+    them (norms, products, |·|, tanh), class y = 1[g(z) + noise·ε > 0], ε ~ N(0, 1), with
+    g = 2 sin(1.5z₀) + 1.5 cos(z₁ + z₂) − |z₃| + 0.8z₄ (46% positives, as SUSY; a score with a finite natural
+    lengthscale: quadratic scores such as z₀z₁ drove the learned σ² and ℓ to grow without end), generated `CHUNK`
+    rows at a time. X (n, 18) float64, y (n,) int8 class indices."""
     X = np.empty((n, D))
     y = np.empty(n, dtype=np.int8)
     for start in range(0, n, CHUNK):
@@ -204,40 +194,28 @@ def scores_in_turn(engine, test: DataSource, args, client, note, repeats: int = 
     }
 
 
-def start_in_memory(n: int, args, X_holdout, y_holdout, folder: Path):
-    """The run on n rows generated into memory: features as they are, Z by k-means++ on ≤ 100,000 rows."""
+def start(n: int, args, X_holdout, y_holdout, folder: Path, on_disk: bool):
+    """The run on n rows and where its data are: generated into memory (features as they are, Z by k-means++ on
+    ≤ 100,000 rows), or `on_disk` in a float32 `.npy` file, out of core: opened (checked) as an `NpySource`,
+    standardised from its chunks, Z by k-means++ on a seeded sample (`run.start_run` with a source)."""
     rng = np.random.default_rng([args.seed, n])
-    X, y = susy_like(n, rng, args.noise)
-    rows = rng.choice(n, KMEANS_ROWS, replace=False) if n > KMEANS_ROWS else slice(None)
-    Z = kmeans_plus_plus(np.asarray(X[rows]), args.m, rng)
+    if on_disk:
+        path, write_seconds = on_disk_set(n, args, folder)
+        start = time.perf_counter()
+        data = (open_source(path), None)  # the labels in <stem>_labels.npy beside it
+        given = dict(n_inducing=args.m, inducing_rng=rng)
+    else:
+        X, y = susy_like(n, rng, args.noise)
+        rows = rng.choice(n, KMEANS_ROWS, replace=False) if n > KMEANS_ROWS else slice(None)
+        data, given = (X, y), dict(scaler=False, Z=kmeans_plus_plus(np.asarray(X[rows]), args.m, rng))
     tracemalloc.start()  # what building the run allocates and keeps: the method's state (the data exist already)
-    started = recipe.start_run(
-        args.method, X, y, X_holdout, y_holdout, RBF(np.sqrt(D), 1.0, 1e-4), scaler=False, Z=Z, **run_options(args, n)
-    )
-    return started, {"storage": "RAM", "file_gb": float("nan"), "write_seconds": 0.0, "open_seconds": float("nan")}
-
-
-def start_on_disk(n: int, args, X_holdout, y_holdout, folder: Path):
-    """The run on n rows in a float32 `.npy` file, out of core: opened (checked) as an `NpySource`, standardised
-    from its chunks, Z by k-means++ on a seeded sample (`recipe.start_run` with a source)."""
-    path, write_seconds = on_disk_set(n, args, folder)
-    start = time.perf_counter()
-    source = open_source(path)  # the labels in <stem>_labels.npy beside it
-    tracemalloc.start()  # the chunked passes' allocations are freed: what stays is the method's state
-    started = recipe.start_run(
-        args.method,
-        source,
-        None,
-        X_holdout,
-        y_holdout,
-        RBF(np.sqrt(D), 1.0, 1e-4),
-        n_inducing=args.m,
-        inducing_rng=np.random.default_rng([args.seed, n]),
-        **run_options(args, n),
-    )
+    kernel = RBF(np.sqrt(D), 1.0, 1e-4)
+    started = start_run(args.method, *data, X_holdout, y_holdout, kernel, **given, **run_options(args, n))
+    if not on_disk:
+        return started, {"storage": "RAM", "file_gb": float("nan"), "write_seconds": 0.0, "open_seconds": float("nan")}
     return started, {
         "storage": "disk (.npy float32, out of core)",
-        "file_gb": (path.stat().st_size + source.y_path.stat().st_size) / 1e9,
+        "file_gb": (path.stat().st_size + data[0].y_path.stat().st_size) / 1e9,
         "write_seconds": write_seconds,
         "open_seconds": time.perf_counter() - start,
     }
@@ -265,7 +243,7 @@ def peak_memory_gb() -> float:
 
 
 def run_options(args, n: int) -> dict:
-    """`recipe.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
+    """`run.start_run`'s options of the run on n rows: its streams, minibatch, evaluation and stopping rule."""
     return dict(
         engine_rng=np.random.default_rng([args.seed, n, 1]),
         evaluation_rng=np.random.default_rng([args.seed, n, 2]),
@@ -299,8 +277,7 @@ def run_size(
     gigabytes = n * D * 8 / 1e9
 
     reset_peak_memory()
-    start = start_on_disk if gigabytes > args.max_ram_gb else start_in_memory
-    started, data = start(n, args, X_holdout, y_holdout, folder)
+    started, data = start(n, args, X_holdout, y_holdout, folder, on_disk=gigabytes > args.max_ram_gb)
     state = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     trainer, engine = started.trainer, started.trainer.engine
@@ -357,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(args.data_dir or tmp)
         folder.mkdir(parents=True, exist_ok=True)
         test = test_set(args, folder)
-        reference = start_in_memory(REFERENCE_ROWS, args, X_holdout, y_holdout, folder)[0].trainer.engine
+        reference = start(REFERENCE_ROWS, args, X_holdout, y_holdout, folder, on_disk=False)[0].trainer.engine
         tracemalloc.stop()
         for n in sizes:
             results.append(run_size(n, args, test, X_holdout, y_holdout, folder, progress, reference, client))

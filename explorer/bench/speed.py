@@ -1,37 +1,23 @@
-"""`python -m explorer bench speed`: how fast one X-GPC SVI iteration is, against the linear algebra it cannot avoid.
-
-1. Iterations per second for m ∈ {16, 32, 64, 100, 128, 256}, s = 100, d = 8, on a 100,000-point synthetic set,
-   without the hyperparameter (Adam) step, with it every iteration (the paper's alternation), and with it under the
-   project's default schedule (every `xgpc.DEFAULT_HYPER_EVERY`-th iteration, its cost amortised over the others;
-   X-GPC's default kernel bound), and the ratio of one iteration to the bare linear-algebra floor
-   timed in the same run: one m×m Cholesky plus the s×m products (kernel block, κ = K_sm K_mm⁻¹, κᵀΘκ). Beside it,
-   for scale only (the targets stay in units of the floor), the linear algebra a kernel step cannot avoid: the new
-   kernel's K_mm (its m×m exponentials, Cholesky factor and inverse) and the gradient's products N = AΣA, T = K_sm N
-   and κᵀR; the kernel step (with − without) is reported in units of it too.
-2. Seconds per iteration at n ∈ {10⁴, 10⁵, 10⁶} (m = s = 100): independent of n.
-3. Peak memory allocated while training (tracemalloc) against n·m·8 bytes, the size of the n×m matrix that an
-   implementation must never hold.
-4. Banana (5,300 points, 80/20 split, m = 100): training seconds until the test NLL is in the race's band
-   around its final value (within 1% of its gain over a coin flip, `studies.race.band_edge`).
-Targets (issue 2): at m = s = 100 at least 2,000 iterations/s without and 500/s with hyperparameter steps.
-"""
+"""`python -m explorer bench speed`: how fast one X-GPC SVI iteration is, against the linear algebra it cannot avoid
+(`floor_function`, `kernel_step_floor_function`) against m, and banana's time to its final NLL; targets (issue 2)
+in `TARGETS`. Its time and memory against n: `bench scale`. What each table holds is written above it (`markdown`; BENCHMARKS.md, "Speed: X-GPC
+iterations")."""
 
 from __future__ import annotations
 
 import os
 import time
-import tracemalloc
 
 import numpy as np
 from scipy.linalg import blas, lapack
 
-from explorer import recipe
 from explorer.bench import common
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.data import datasets
 from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
 from explorer.metrics import first_time_within, settled_time_within
+from explorer.run import start_run
 from explorer.schedules import Adaptive
 from explorer.studies.race import band_edge, final_value
 from explorer.xgpc import DEFAULT_HYPER_EVERY, XGPC
@@ -39,9 +25,9 @@ from explorer.xgpc import DEFAULT_HYPER_EVERY, XGPC
 DESCRIPTION = "X-GPC iterations/s vs m against the linear-algebra floor, n-independence, memory, banana time-to-NLL"
 BATCH, DIM = 100, 8
 TARGETS = {"without": 2000.0, "with": 500.0}  # iterations/s at m = s = 100
-# n, the m timed, the n timed, repeats, iterations per timing, banana's iterations: of a full run and of --quick
-FULL = (100_000, [16, 32, 64, 100, 128, 256], [10_000, 100_000, 1_000_000], 7, 300, 3000)
-QUICK = (20_000, [16, 100], [10_000, 100_000], 3, 50, 300)
+# n, the m timed, repeats, iterations per timing, banana's iterations: of a full run and of --quick
+FULL = (100_000, [16, 32, 64, 100, 128, 256], 7, 300, 3000)
+QUICK = (20_000, [16, 100], 3, 50, 300)
 
 
 def synthetic(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -156,37 +142,6 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
     return rows
 
 
-def scaling_rows(sizes: list[int], m: int, repeats: int, number: int) -> list[dict]:
-    """Per-iteration time (engines for all n timed in turn within each repeat, so load drifts hit them alike) and
-    the peak traced memory of 100 training iterations with hyperparameter steps, at each n."""
-    problems = {n: synthetic(n) for n in sizes}
-    engines = {n: make_engine(*problems[n], m, hyper=False) for n in sizes}
-    for engine in engines.values():
-        engine.step(20)
-    blocks = {n: (lambda e=engine: e.step(number), number) for n, engine in engines.items()}
-    seconds = common.medians(common.interleaved_times(blocks, repeats))
-    rows = []
-    for n in sizes:
-        engine = make_engine(*problems[n], m, hyper=True)
-        engine.step(20)
-        tracemalloc.start()
-        before = tracemalloc.get_traced_memory()[0]
-        engine.step(100)
-        peak = tracemalloc.get_traced_memory()[1] - before
-        tracemalloc.stop()
-        rows.append(
-            {
-                "n": n,
-                "µs/it": seconds[n] * 1e6,
-                "peak training MB": peak / 1e6,
-                "n·m·8 MB": n * m * 8 / 1e6,
-                "peak / (n·m·8)": peak / (n * m * 8),
-            }
-        )
-        print(f"  n = {n}: {seconds[n] * 1e6:.0f} µs/it, peak {peak / 1e6:.2f} MB", flush=True)
-    return rows
-
-
 def banana_row(iterations: int, seed: int = 0) -> dict:
     """Train on banana (standardised, random 80/20 split, m = 100 by k-means++, s = 100, adaptive step, Adam) and
     read the training seconds at which the test NLL first gets, and stays, in the race's band around its final value
@@ -195,7 +150,7 @@ def banana_row(iterations: int, seed: int = 0) -> dict:
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     rng = np.random.default_rng(seed)
     X_train, X_test, y_train, y_test = datasets.train_test_split(X, y, 0.2, rng)
-    trainer = recipe.start_run(
+    trainer = start_run(
         "xgpc",
         X_train,
         y_train,
@@ -246,9 +201,6 @@ def markdown(result: dict) -> str:
         f"gradient's N = AΣA, T = K_sm N, κᵀR), and the kernel step (with − without) is given in its units. "
         f"Load average before: "
         f"{result['load_before']:.2f}.\n\n{verdict}" + markdown_table(result["iterations"]) + "\n\n"
-        "Per-iteration time against n (m = s = 100, without hyperparameter steps), and the peak memory allocated by "
-        "100 training iterations with hyperparameter steps (tracemalloc) against the n×m matrix that is never "
-        "formed:\n\n" + markdown_table(result["scaling"]) + "\n\n"
         "Banana (5,300 points, standardised, random 80/20 split, m = 100 by k-means++, s = 100, adaptive step, "
         "Adam 0.01 on the kernel): training seconds until the test NLL is within 1% of its final value (median of "
         "the last 5 evaluations) — first reached, and from when on it stayed there:\n\n"
@@ -262,12 +214,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
-    n, sizes, n_sizes, repeats, number, banana_iterations = QUICK if args.quick else FULL
+    n, sizes, repeats, number, banana_iterations = QUICK if args.quick else FULL
     with pinned_blas(args.threads):
         print("iterations per second:", flush=True)
         rows = iteration_rows(sizes, n, repeats, number)
-        print("independence of n and memory:", flush=True)
-        scaling = scaling_rows(n_sizes, 100, repeats, number)
         print("banana:", flush=True)
         banana = banana_row(banana_iterations)
     result = {
@@ -278,7 +228,6 @@ def main(argv: list[str] | None = None) -> int:
         "quick": args.quick,
         "load_before": load_before,
         "iterations": rows,
-        "scaling": scaling,
         "banana": banana,
         "targets_at_m100": TARGETS,
         "wall_seconds": time.perf_counter() - start,

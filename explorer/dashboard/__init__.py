@@ -6,6 +6,6 @@ widget's script and notifications) or a served page; `serve_app()` builds the pa
 """
 
 from explorer.dashboard.app import Dashboard
-from explorer.dashboard.page import serve_app, serve_in_background
+from explorer.dashboard.serve import serve_app, serve_in_background
 
 __all__ = ["Dashboard", "serve_app", "serve_in_background"]

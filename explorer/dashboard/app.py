@@ -1,9 +1,6 @@
 """`Dashboard(model)`: the X-GPC Explorer for one `Model`, served (`panel serve apps/explorer.py`, one per browser
-session; the page: `explorer.dashboard.page`) or shown in a notebook. It builds the session's tabs and joins its
-rooms, each a module of its own: `session` (with its `worker`), `actions`, `jobs`, `changes`, `uploads`, `refresh`.
-
-Served, nothing a session computes runs on the server's event loop, which every visitor shares (issue 19). In a
-notebook the same actions run at once.
+session; the page: `explorer.dashboard.serve`) or shown in a notebook. It builds the session's tabs and joins its
+rooms: `session` (its worker, actions and jobs), `changes` (settings, links, uploaded files), `refresh`.
 """
 
 from __future__ import annotations
@@ -11,23 +8,19 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from explorer.dashboard.actions import Actions
 from explorer.dashboard.budget import RefreshBudget
 from explorer.dashboard.changes import Changes
 from explorer.dashboard.controls import Settings
 from explorer.dashboard.data import DataTab
-from explorer.dashboard.jobs import Jobs
 from explorer.dashboard.learn import LearnTab
 from explorer.dashboard.mcmc import McmcTab
 from explorer.dashboard.notices import describe, notify
 from explorer.dashboard.race import RaceTab
-from explorer.dashboard.refresh import Refresh
-from explorer.dashboard.session import Session
-from explorer.dashboard.snapshot import Publisher
+from explorer.dashboard.refresh import Publisher, Refresh
+from explorer.dashboard.session import Actions, Jobs, Session
 from explorer.dashboard.surface import SurfaceView
 from explorer.dashboard.tabs import StudyTab
 from explorer.dashboard.train import TrainTab
-from explorer.dashboard.uploads import Uploads
 from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
 from explorer.views.export import run_copy
@@ -56,28 +49,25 @@ class Dashboard(pn.viewable.Viewer):
         self, model: Model | None = None, *, start: bool = True, budget: RefreshBudget | None = None, **params
     ):
         """`start`: render the first state and start refreshing now; False when the page is built away from the event
-        loop, which then calls `start` itself (`page.build_page`). `budget`: the server's `RefreshBudget`, which sets
+        loop, which then calls `start` itself (`serve.build_page`). `budget`: the server's `RefreshBudget`, which sets
         how often the page is refreshed while training plays (None: every `period_ms`)."""
         super().__init__(**params)
         self.budget = budget
-        self._refresh_due = 0.0  # while training plays under a budget: when the next refresh is due
         self.model = model if model is not None else Model()
         self.session = Session()
         self.worker = self.session.worker
         if budget is not None:  # the server's sessions take turns to train (`budget.Turns`)
             self.worker.turns = budget.turns
         self.publisher = Publisher()  # the training job's snapshots, read by the periodic refresh
-        self.actions = Actions(self.session, self.report_failure, lambda: self.uploads.loading())
+        self.actions = Actions(self.session, self.report_failure, lambda: self.changes.loading())
         location = pn.state.location if self.session.served else None  # the page's URL shows the settings
         self.settings = Settings(self.model, lambda changes: self.changes.apply(changes), notify, location)
-        self.surface = SurfaceView(
-            self.add_point, replot=self._replot_surface, redraw=lambda: self.refresh(force_surface=True)
-        )
+        self.surface = SurfaceView(self.add_point, replot=self._replot_surface, redraw=self.redraw)
         self.train = TrainTab(
-            self.settings, self.surface, self.history_csv, self.model_copy, self.publisher, self.session.offload
+            self.settings, self.surface, self.history_csv, self.model_copy, self.publisher, self.session.served
         )
         self.train.budget = budget
-        self.data = DataTab(self.settings, lambda *upload: self.uploads.read_file(*upload), notify)
+        self.data = DataTab(self.settings, lambda *upload: self.changes.read_file(*upload), notify)
         self.mcmc = McmcTab()
         self.race = RaceTab(list(self.model.param.method.objects))
         self.learn = LearnTab()
@@ -85,9 +75,8 @@ class Dashboard(pn.viewable.Viewer):
         self.studies = tuple(tab for tab in self.tab_list if isinstance(tab, StudyTab))  # run as worker jobs
         self.tabs = pn.Tabs(*((tab.title, tab) for tab in self.tab_list), dynamic=True, sizing_mode="stretch_width")
         self.changes = Changes(
-            self.model, self.session, self.actions, self.settings, lambda: self.data.accepted is not None, self.refresh
+            self.model, self.session, self.actions, self.settings, lambda: self.data.accepted is not None, self.redraw
         )
-        self.uploads = Uploads(self.model, self.session, self.actions, self.changes, self.settings, self.refresh)
         self.jobs = Jobs(self.session, self.model, self.publisher, self.studies, self.actions)
         self.fix_kernel = pn.widgets.Button(label="Continue with kernel learning off", color="primary")
         self.busy = self.actions.row
@@ -100,11 +89,11 @@ class Dashboard(pn.viewable.Viewer):
         t = self.train
         self.actions.buttons = (t.play, t.step, t.reset, *(study.start for study in self.studies), self.fix_kernel)
         self.actions.after = self.changes.apply_queued
-        self._refresh = Refresh(self)
-        self.actions.prepare = self._refresh.prepare_in_worker
+        self.refresh = Refresh(self)  # refresh(force_surface=False): render what is new (`refresh.Refresh`)
+        self.actions.prepare = self.refresh.prepare_in_worker
         self._wire()
         with self.worker.hold():
-            first = self._refresh.prepare()
+            first = self.refresh.prepare()
         for tab in self.tab_list:
             tab.show_run(first[tab.title])
         self._callback = None
@@ -138,7 +127,7 @@ class Dashboard(pn.viewable.Viewer):
         }
         for button, action in buttons.items():
             button.on_click(lambda event, action=action: self.actions.guard(action))
-        self.tabs.param.watch(lambda e: self.refresh(force_surface=True), "active")
+        self.tabs.param.watch(self.redraw, "active")
 
     def _page_loaded(self) -> None:
         """The page has loaded: the URL shows the settings, and messages kept for it are shown."""
@@ -148,27 +137,26 @@ class Dashboard(pn.viewable.Viewer):
     # ------------------------------------------------------------------------------------------------- actions
     def play(self) -> None:
         """Train in the worker until Pause (or convergence, unless the run had already converged)."""
-        self.jobs.play()
+        self.jobs.start("train", self.jobs.training_job())
 
     def pause(self) -> None:
-        self.worker.pause(wait=not self.session.offload)
-        if self.actions.current is not None or self.uploads.swapping:  # the page already shows what the worker does
+        self.worker.pause(wait=not self.session.served)
+        if self.actions.current is not None or self.changes.swapping:  # the page already shows what the worker does
             return
         # the state shown now gets exact numbers, even if Play skipped its evaluation (in the worker when served)
-        self.actions.act("Pausing", self.model.trainer.evaluate_skipped, lambda _: self.refresh(force_surface=True))
+        self.actions.act("Pausing", self.model.trainer.evaluate_skipped, self.redraw)
 
     def step(self) -> None:
         """One evaluation interval (eval_every iterations), then redraw. Served, a job of the worker (the page shows
         its progress and Pause stops it); in a notebook, at once."""
-        if self.session.offload:
-            self.jobs.step()
+        if self.session.served:
+            self.jobs.stepping = True
+            self.jobs.start("step", self.jobs.training_job(to_next_evaluation=True))
             return
-        self.actions.act(
-            "Step", lambda: self.model.step(self.model.eval_every), lambda _: self.refresh(force_surface=True)
-        )
+        self.actions.act("Step", lambda: self.model.step(self.model.eval_every), self.redraw)
 
     def reset(self) -> None:
-        self.actions.act("Resetting the run", self.model.reset, lambda _: self.refresh(force_surface=True))
+        self.actions.act("Resetting the run", self.model.reset, self.redraw)
 
     def continue_without_kernel_learning(self) -> None:
         """After kernel learning diverged: keep the run, turn kernel learning off (no reset)."""
@@ -176,12 +164,12 @@ class Dashboard(pn.viewable.Viewer):
         def done(_) -> None:
             self.kernel_advice.visible = False
             self.settings.sync()
-            self.refresh(force_surface=True)
+            self.redraw()
 
         self.actions.act("Turning kernel learning off", self.model.continue_without_kernel_learning, done)
 
     def start_study(self, study: StudyTab) -> None:
-        """Run a study tab's study on the model's current data, kernel and plane (`jobs.Jobs.start_study`)."""
+        """Run a study tab's study on the model's current data, kernel and plane (`session.Jobs.start_study`)."""
         self.jobs.start_study(study, lambda: self.surface.projection)
 
     def stop_job(self, name: str) -> None:
@@ -200,11 +188,11 @@ class Dashboard(pn.viewable.Viewer):
         def done(points) -> None:
             if points is not None:
                 self.surface.show_points(points)
-            self.refresh(force_surface=True)
-            if was_training and points is not None and self.session.offload:
+            self.redraw()
+            if was_training and points is not None and self.session.served:
                 self.play()
 
-        self.actions.act("Adding the point", work, done, pause=not self.session.offload)
+        self.actions.act("Adding the point", work, done, pause=not self.session.served)
 
     def model_copy(self) -> Model:
         """A copy of the session's model as it is now, taken under the gate (exports step and draw the copy)."""
@@ -238,23 +226,11 @@ class Dashboard(pn.viewable.Viewer):
     # ------------------------------------------------------------------------------------------------ refresh
     @property
     def refreshes(self) -> int:
-        return self._refresh.count
+        return self.refresh.count
 
-    def refresh(self, force_surface: bool = False) -> None:
-        """Render what is new (`refresh.Refresh`); `force_surface`: the user acted, show the state now."""
-        self._refresh(force_surface)
-
-    def _budget_allows(self) -> bool:
-        """While training plays: whether this tick is due by the server's `RefreshBudget` (the session counts as
-        training; due ticks are spaced by the budget's interval on average, to within a tick). True without one."""
-        if self.budget is None:
-            return True
-        self.budget.training(id(self))
-        now, interval = self.budget.clock(), self.budget.interval()
-        if now < self._refresh_due:
-            return False
-        self._refresh_due = max(self._refresh_due, now - interval) + interval
-        return True
+    def redraw(self, *_) -> None:
+        """Show the state now, the user acted: a forced refresh (arguments, an action's result or an event, ignored)."""
+        self.refresh(force_surface=True)
 
     def _replot_surface(self) -> None:
         """A new plane: the points and axes now (cheap, under the gate), the surface computed now (notebook) or in
@@ -263,11 +239,11 @@ class Dashboard(pn.viewable.Viewer):
             if not taken:
                 notify("The surface is busy: choose the plane again in a moment.", kind="info")
                 return
-            static = self.surface.reset(self.model, frame=not self.session.offload)
+            static = self.surface.reset(self.model, frame=not self.session.served)
             self.train.pending_frame = None  # of the old plane: never shown
         self.surface.build(static)
-        if self.session.offload:
-            self.refresh(force_surface=True)
+        if self.session.served:
+            self.redraw()
 
     # -------------------------------------------------------------------------------------------------- layout
     @property

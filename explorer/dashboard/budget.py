@@ -1,29 +1,12 @@
-"""What one action of a served session may cost: a budget checked before the work starts (issue 19).
+"""What one action of a served session may cost, checked before the work starts (`over_budget`, issue 19), and how
+the server's training sessions share its event loop and GIL (`RefreshBudget`, `Turns`, issue 33).
 
-Every action runs in the session's worker, off the server's event loop, but the machine is shared by the whole room.
-The units of work that cannot be interrupted are bounded here, by counts the configuration fixes before anything is
-computed (n training rows, d features, m inducing points, s minibatch rows, r evaluation rows):
-
-=============  =========================  =====================================================================
-unit           count                      what it is
-=============  =========================  =====================================================================
-building       n·m·(d + 30)               k-means++ for Z (new data, a new setting, Reset, a link, each racer):
-                                          m passes over n rows of d features, plus a per-pass overhead of ≈ 30
-iteration      s·m·(m + d)                one SVI iteration: K_sm and κ Σ κᵀ over the minibatch (m³ for the
-                                          Cholesky of K_mm is ≈ 8× cheaper per unit and at most 0.15 s at the
-                                          Model's own bound m ≤ 2000, so it needs no budget of its own)
-minibatch      s·m                        the minibatch's s × m arrays (memory: 8 bytes each)
-evaluation     r·m·(m + d)                one evaluation: q(f*) at the test rows and the ELBO on training rows,
-                                          r = min(n_test, eval_points) + min(n_train, eval_points)
-=============  =========================  =====================================================================
-
-The limits (`LIMITS`) were measured on the project's 2-core machine with BLAS on one thread (README, "Serving a
-class"). Step and Play run in chunks of iterations, so their length is not limited (Pause stops them); the surface
-frame costs about what an evaluation at 6,400 rows costs. The budget is the dashboard's: a `Model` used from Python
-is not limited (it runs on its user's own machine).
-
-The server's refreshes have a budget of their own (`RefreshBudget`, issue 33), which also holds the process's
-training `Turns`.
+Every action runs in the session's worker, but the machine is shared by the whole room. The units of work that cannot
+be interrupted are bounded (`LIMITS`) by counts the configuration fixes before anything is computed — n training
+rows, d features, m inducing points, s minibatch rows, r evaluation rows (test plus ELBO rows): building a run
+(k-means++ for Z: n·m·(d + 30)), one iteration (s·m·(m + d)), the minibatch's arrays (s·m) and one evaluation
+(r·m·(m + d)). Their measured costs, and why the Cholesky of K_mm and Step or Play need no limit: README, "Serving a
+class". The budget is the dashboard's: a `Model` used from Python is not limited.
 """
 
 from __future__ import annotations
@@ -102,13 +85,11 @@ def over_budget(config: dict, shape: tuple[int, int], changed=()) -> list[str]:
 class RefreshBudget:
     """How often each training session of one server process is refreshed: every training session gets the same
     interval, `n · cost / share` clamped to [`fastest`, `slowest`] seconds, where n is the number of sessions that
-    trained within the last `memory` seconds and cost the event-loop seconds one refresh took (wall time, a running
-    mean of the recent ones: a loaded machine, with less CPU left, makes refreshes take longer and so rarer). So the
-    refreshes of all n together take about `share` of the event loop, leaving the rest to the other visitors and the
-    GIL to training, and each session gets ≥ 1/`fastest` Hz when that fits. Periodic surface frames, computed in the
-    sessions' frame threads, get `frame_share` of one core the same way (`frame_interval`). One object per server
-    process (made by `serve`, handed to every session), which also holds the process's training `turns` (`Turns` of
-    `lanes` lanes); safe to use from any thread; `clock` is injectable for tests."""
+    trained within the last `memory` seconds and cost the event-loop seconds one refresh took (a running mean of its
+    wall time: a loaded machine makes refreshes rarer; why: README, "Serving a class"). Periodic surface frames get
+    `frame_share` of one core the same way (`frame_interval`). One object per server process (made by `serve`, handed
+    to every session), which also holds the process's training `turns` (`Turns` of `lanes` lanes); safe to use from
+    any thread; `clock` is injectable for tests."""
 
     def __init__(
         self,
@@ -185,11 +166,9 @@ class Turns:
     job at a time, the others wait for their turn, first come first served — a chunk that ends hands its lane to the
     session that has waited longest, so none is left out and one that asks again goes to the back of the queue.
 
-    Why: a training chunk is mostly Python, so it holds the GIL, which the server's event loop needs for every
-    refresh; taking turns leaves the loop `lanes` competitors whatever the class's size (BENCHMARKS.md, "Dashboard:
-    12 light clients …", issue 33.4). A worker waits for its turn without its gate, so the page can still take the
-    gate meanwhile, and its wait ends early when it is told to do something else (`interrupt`). Safe from any
-    thread."""
+    Why: README, "Serving a class" (a chunk holds the GIL, which every refresh needs). A worker waits for its turn
+    without its gate, so the page can still take the gate meanwhile, and its wait ends early when it is told to do
+    something else (`interrupt`). Safe from any thread."""
 
     def __init__(self, lanes: int = 1):
         if isinstance(lanes, bool) or not isinstance(lanes, int) or lanes < 1:

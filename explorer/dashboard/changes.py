@@ -1,36 +1,43 @@
-"""Settings the page changes — a widget (`apply`) or a shared link's URL query (`open_link`) — each checked against the
-budget of one action (`explorer.dashboard.budget`) before any of it is computed, then made by the worker as an
-action; settings changed while another action runs are kept and applied together once it is done."""
+"""What the page changes of the session's run — a setting (a widget: `apply`), a shared link's URL query
+(`open_link`) or an uploaded file (`read_file`) — each checked against the budget of one action
+(`explorer.dashboard.budget`) before any of it is computed, then made by the session's worker. Settings changed while
+another action runs are kept and applied together once it is done. A file is parsed off the event loop (served: in a
+process of the server's upload parser, `upload.parse_in_process`) and swapped in by the worker — the refresh skips and
+other actions wait meanwhile — and the result is said in a notification."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import partial
 
+import panel as pn
+
+from explorer.dashboard import upload
 from explorer.dashboard.budget import data_shape, over_budget
-from explorer.dashboard.controls import LABELS, configuration, settings_from_query
-from explorer.dashboard.notices import describe, notify
+from explorer.dashboard.controls import LABELS, settings_from_query
+from explorer.dashboard.notices import describe, notify, unchanged
 from explorer.data import datasets
 
 LINK_PROBLEMS_SHOWN = 5  # problems of a shared link named in its notification
 
 
 class Changes:
-    """The settings changes of one session on its `model`, made as `actions`; `settings` are its widgets,
-    `has_upload()` whether a file has been uploaded, `refresh(force_surface=True)` shows the result."""
+    """The changes of one session (`session.Session`) on its `model`, made as `actions`; `settings` are its widgets,
+    `has_upload()` whether a file has been uploaded, `redraw()` shows the result."""
 
-    def __init__(self, model, session, actions, settings, has_upload: Callable[[], bool], refresh: Callable):
-        self.model, self.session, self.actions, self.settings = model, session, actions, settings
-        self._has_upload, self._refresh = has_upload, refresh
+    def __init__(self, model, session, actions, settings, has_upload: Callable[[], bool], redraw: Callable[[], None]):
+        self.model, self.session, self.worker, self.actions = model, session, session.worker, actions
+        self.settings, self._has_upload, self._redraw = settings, has_upload, redraw
         self.queued: dict = {}  # settings changed while the worker did an action: applied after it
         self.custom_shape: tuple[int, int] | None = None  # (rows, features) of the uploaded data swapped in
+        self.reading: str | None = None  # the uploaded file being read, if any
+        self.swapping = False  # its data are being swapped in: the gate is taken for seconds, so the UI waits
 
     def over_budget(self, changes: dict, shape: tuple[int, int] | None = None) -> list[str]:
         """Why the model's configuration with `changes` would exceed the budget of one action (empty: it would not).
         `shape`: (rows, features) of the data, if not those `changes` name."""
-        # (configuration() names uploaded data by their file name, the budget by "custom")
-        config = {**configuration(self.model), "dataset": self.model.dataset, "eval_points": self.model.eval_points}
-        config.update(changes)
+        config = {**self.model.config, **changes}  # (uploaded data named "custom", as the budget names them)
         shape = shape or data_shape(config, self.custom_shape)
         return [] if shape is None else over_budget(config, shape, changed=list(changes))
 
@@ -65,7 +72,7 @@ class Changes:
         def done(_) -> None:
             if not self.queued:  # (else the widgets keep showing the values typed meanwhile)
                 self.settings.sync()
-            self._refresh(force_surface=True)
+            self._redraw()
 
         self.actions.act("Applying " + ", ".join(LABELS.get(name, name) for name in changes), work, done)
 
@@ -95,7 +102,7 @@ class Changes:
                 )
                 self.session.tell("Some settings in this link were not used: " + "; ".join(shown) + ".", duration=0)
             self.settings.sync()
-            self._refresh(force_surface=True)
+            self._redraw()
 
         if changes:
             asked = (f"{name} {value!r}" for name, value in changes.items() if value != getattr(self.model, name, None))
@@ -104,3 +111,59 @@ class Changes:
             self.actions.act("Opening the link's settings", configure, done, report=False)
         else:
             done(None)
+
+    # ------------------------------------------------------------------------------------------------ uploads
+    def loading(self) -> str | None:
+        """The file whose data are being swapped in (None: none is)."""
+        return self.reading if self.swapping else None
+
+    async def read_file(self, content: bytes, filename: str, label_column: str) -> bool:
+        """Parse an uploaded CSV off the event loop (served: in a parser process, so that other sessions stay served)
+        and make it the data set; a bad file only raises a notification, rendered by a callback scheduled on the
+        session. Returns whether the data were swapped in."""
+        if self.reading is not None:
+            notify(f"Still reading {self.reading}: upload {filename} once it is loaded.", kind="info")
+            return False
+        self.reading = filename
+        try:
+            parsed = await (
+                upload.parse_in_process(content, filename, label_column)
+                if self.session.served
+                else asyncio.to_thread(upload.parsing(content, filename, label_column))
+            )
+            X = parsed[0]
+            too_costly = self.over_budget({"dataset": "custom"}, shape=X.shape)
+            if too_costly:
+                raise datasets.DataError(
+                    f"{filename} ({X.shape[0]} rows, {X.shape[1]} features) with these settings "
+                    "is beyond this server's budget: " + "; ".join(too_costly)
+                )
+            self.swapping = True
+            loaded, message = await asyncio.wrap_future(self.worker.submit(partial(self._swap, filename, *parsed)))
+        except Exception as err:  # a file that cannot be read is reported; nothing has changed
+            loaded, message = False, unchanged(err)
+        finally:
+            self.reading, self.swapping = None, False
+        pn.state.execute(partial(self._show_loaded, loaded, message), schedule=True)
+        return loaded
+
+    def _swap(self, filename: str, X, y, classes, names) -> tuple[bool, str]:
+        """Make a parsed file the data set, under the gate (any thread; touches no Panel or Bokeh object).
+        Returns (whether it was swapped in, the message for people)."""
+        with self.worker.hold():
+            try:
+                self.model.set_data(X, y, filename, names, classes=classes)  # encoded once, by the parse
+            except Exception as err:  # the Model keeps its data on any failure
+                return False, unchanged(err)
+            self.custom_shape = X.shape
+        return True, (
+            f"Loaded {filename}: {len(y)} rows, {X.shape[1]} features; {len(classes)} classes: "
+            + ", ".join(str(c) for c in classes)
+            + "."
+        )
+
+    def _show_loaded(self, loaded: bool, message: str) -> bool:
+        notify(message, kind="success" if loaded else "error")
+        self.settings.sync()
+        self._redraw()
+        return loaded

@@ -1,19 +1,13 @@
 """The sessions' heavy jobs on a Dask cluster, when the server names one (`xgpc-explorer serve --scheduler ADDRESS`,
-or the environment variable `XGPC_SCHEDULER`); without one nothing here imports Dask.
+or $XGPC_SCHEDULER; without one nothing here imports Dask; what it gives a class: README, "A class past one process").
 
-A study run that can go to the cluster has `mirror()`: the attributes its tab reads, as a dict (a few kB to a few
-hundred: progress, traces, results — never the data or the sampler's matrices). `on_cluster(run)` is then the
-session's worker job in place of `run.chunks()`: the run goes to the cluster as one task, whose `run.mirror()`
-reaches the session's run at most every `PERIOD` seconds (`_job`), so the tab shows progress and results as it does
-for a run at home. Stop cancels the task. A failed task, a worker lost more often than the scheduler retries a
-task (Dask's `distributed.scheduler.allowed-failures`: a task on a lost worker is run again from its start on
-another) or a lost scheduler ends the job with that error, which the page shows as a notification; the session
-carries on. Each session's run is its own task, its own Variable: sessions stay independent. A cancelled task (Stop,
-or the server process gone) ends itself at its next step, freeing its Dask worker.
-
-A one-shot job with progress (the Train tab's animation) goes the same way through `call_on_cluster`.
-
-One Dask client per server process, connected on first use (after Tornado has forked the processes).
+A study run that can go to the cluster has `mirror()`: the attributes its tab reads, as a dict (progress, traces,
+results — never the data or the sampler's matrices). `on_cluster(run)` is then the session's worker job in place of
+`run.chunks()`: the run is one task, its own Variable (sessions stay independent), whose `run.mirror()` reaches the
+session's run at most every `PERIOD` seconds. A one-shot job with progress (the Train tab's animation) goes through
+`call_on_cluster`. Stop cancels the task, which ends itself at its next step; a failed task, a worker lost more often
+than Dask retries (`distributed.scheduler.allowed-failures`) or a lost scheduler ends the job with its error, which
+the page shows. One Dask client per server process, connected on first use (after Tornado has forked the processes).
 """
 
 from __future__ import annotations

@@ -1,25 +1,24 @@
 """Data tab: the built-in 2-D sets, the paper's data sets found in the data directory, and CSV upload with a
-label-column chooser. The browser refuses a file over the limit before sending anything and sends the rest in small
-chunks; the server checks every chunk again (`upload.LimitedFileDropper`: size per upload and per page, order, stalls)
-and the dashboard reads the file off the event loop. A file that cannot be used raises a notification and leaves the
-current run, and the label-column box, as they were."""
+label-column chooser (the upload's limits: `upload.LimitedFileDropper`; the file is read off the event loop,
+`changes.Changes.read_file`). A file that cannot be used raises a notification and leaves the current run, and the
+label-column box, as they were."""
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import islice
 
 import numpy as np
 import panel as pn
 
 from explorer import methods
 from explorer.dashboard.controls import DATA
+from explorer.dashboard.notices import html_text, markdown_text
 from explorer.dashboard.tabs import Tab
-from explorer.dashboard.text import html_text, markdown_text
 from explorer.dashboard.upload import MAX_UPLOAD_BYTES, LimitedFileDropper
 from explorer.data import datasets, registry
-from explorer.data.readers import sniff_delimiter
+from explorer.data.readers import csv_rows, first_nonblank_line, sniff_delimiter
 
 _LABEL_NAMES = ("label", "labels", "class", "classes", "target", "y", "outcome")
 
@@ -51,21 +50,19 @@ def header_and_sample(content: bytes, filename: str) -> tuple[list[str], list[li
         if err.start < 65536 - 4:  # not a multi-byte character cut by the 64 kB read
             raise datasets.DataError(f"{filename}: not UTF-8 text (byte {err.start}: {err.reason})") from None
         text = content[: err.start].decode("utf-8-sig")
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
+    first = first_nonblank_line(text)
+    if first is None:
         raise datasets.DataError(f"{filename}: the file is empty")
-    first = lines[0]
-    delimiter = sniff_delimiter(first, filename)  # the rule the reader parses the file with
-    rows = list(csv.reader(lines, delimiter=delimiter)) if delimiter else [line.split() for line in lines]
-    columns = [c.strip() for c in rows[0]]
+    delimiter = sniff_delimiter(first, filename)  # the rules the reader parses the file with
+    rows = [fields for _, fields in islice(csv_rows(text, delimiter, filename), SAMPLED_ROWS + 2)]
+    columns = rows[0] if rows else []  # (a line of one empty quoted field is no row)
     if len(columns) < 2:
         raise datasets.DataError(
             f"{filename}: the first line {first!r} has one column; a header row with a label "
             "column and at least one feature column is needed"
         )
     whole = len(content) <= 65536
-    sample = rows[1 : SAMPLED_ROWS + 1] if whole else rows[1 : min(SAMPLED_ROWS + 1, len(rows) - 1)]
-    return columns, [[cell.strip() for cell in row] for row in sample]
+    return columns, rows[1 : SAMPLED_ROWS + 1] if whole else rows[1 : min(SAMPLED_ROWS + 1, len(rows) - 1)]
 
 
 def _is_number(text: str) -> bool:

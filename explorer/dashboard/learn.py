@@ -1,9 +1,6 @@
-"""Learn tab: how the methods work, in six pictures (paper §3 and appendix "Variational bound"): Pólya-Gamma
-augmentation (the PG(1, c) density; σ(z) as a mixture, checked by quadrature and Monte Carlo; the Gibbs–MacKay
-bound; c_i and θ_i = E[ω_i] of the running model's last minibatch), one point's EP site (EPGPC), and one point's
-augmented logistic-softmax of K = 3 classes (multi-class X-GPC's "joint" and "factorised" families). The pictures are
-the HoloViews views of `explorer.views.learn`, `views.ep_site` and `views.softmax_augmentation` (one drawing for the
-tab and notebooks).
+"""Learn tab: how the methods work, in six pictures (paper §3 and appendix "Variational bound"; what each shows:
+README, "The dashboard"), the HoloViews views of `explorer.views.learn`, `views.ep_site` and
+`views.softmax_augmentation` (one drawing for the tab and notebooks).
 """
 
 from __future__ import annotations
@@ -86,8 +83,6 @@ class LearnTab(Tab, pn.viewable.Viewer):
         # dynamic Tabs was drawn with plots of zero size (Panel 1.9.4, Bokeh 3.9.2); single overlays draw fine
         self.ep_panes = [pn.pane.HoloViews(backend="bokeh", linked_axes=False) for _ in range(2)]
         self.ep_text = pn.pane.Markdown()
-        for widget in (self.cavity_mean, self.cavity_var, self.label):
-            widget.param.watch(lambda e: self._update_ep_site(), "value")
         self.softmax_means = [
             pn.widgets.FloatSlider(label=f"mean of f_{k}", start=-4.0, end=4.0, step=0.1, value=value)
             for k, value in enumerate((1.0, 0.0, -1.0))
@@ -99,7 +94,7 @@ class LearnTab(Tab, pn.viewable.Viewer):
         self.softmax_label = pn.widgets.RadioButtonGroup(label="label y", options=classes, value=0)
         self.softmax_slice = pn.widgets.RadioButtonGroup(label="slice along f_k", options=classes, value=0)
         # The six pictures in six panes, each redrawn from the same Pipe; data: (augmentation, ω draws, slice k).
-        self.softmax_pipe = hv.streams.Pipe(data=self._softmax_data())
+        self.softmax_pipe = hv.streams.Pipe()
         views = (
             lambda aug, draws, k: likelihood_against_softmax(aug, k),
             lambda aug, draws, k: lambda_view(aug),
@@ -110,16 +105,17 @@ class LearnTab(Tab, pn.viewable.Viewer):
         )
         self.softmax_panes = [_pane(self.softmax_pipe, lambda data, view=view: view(*data)) for view in views]
         self.softmax_text = pn.pane.Markdown()
-        for widget in (*self.softmax_means, self.softmax_var, self.softmax_label, self.softmax_slice):
-            widget.param.watch(lambda e: self._update_softmax(), "value")
-        self.c_density.param.watch(lambda e: self._update_density(), "value")
-        self.z_identity.param.watch(lambda e: self._update_identity(), "value")
-        self.c_bound.param.watch(lambda e: self._update_bound(), "value")
-        self._update_density()
-        self._update_identity()
-        self._update_bound()
-        self._update_ep_site()
-        self._describe_softmax(self.softmax_pipe.data[0])
+        softmax = (*self.softmax_means, self.softmax_var, self.softmax_label, self.softmax_slice)
+        for update, widgets in (
+            (self._update_density, [self.c_density]),
+            (self._update_identity, [self.z_identity]),
+            (self._update_bound, [self.c_bound]),
+            (self._update_ep_site, [self.cavity_mean, self.cavity_var, self.label]),
+            (self._update_softmax, softmax),
+        ):  # each picture drawn now and again when one of its widgets moves
+            for widget in widgets:
+                widget.param.watch(lambda e, update=update: update(), "value")
+            update()
 
     def _update_density(self):
         c = self.c_density.value
@@ -198,18 +194,12 @@ class LearnTab(Tab, pn.viewable.Viewer):
         )
 
     # ------------------------------------------------------------------------------------ the logistic-softmax
-    def _softmax_data(self) -> tuple[SoftmaxAugmentation, np.ndarray, int]:
-        """The sliders' point at its optimal local parameters, fresh exact ω draws and the slice's class."""
+    def _update_softmax(self):
+        """Draw the sliders' point at its optimal local parameters (with fresh exact ω draws and the slice's class)
+        and describe it."""
         means = [slider.value for slider in self.softmax_means]
         aug = SoftmaxAugmentation.at(means, self.softmax_var.value, self.softmax_label.value)
-        return aug, aug.omega_draws(OMEGA_DRAWS, self._rng), self.softmax_slice.value
-
-    def _update_softmax(self):
-        data = self._softmax_data()
-        self.softmax_pipe.send(data)
-        self._describe_softmax(data[0])
-
-    def _describe_softmax(self, aug: SoftmaxAugmentation) -> None:
+        self.softmax_pipe.send((aug, aug.omega_draws(OMEGA_DRAWS, self._rng), self.softmax_slice.value))
         rows = "\n".join(
             f"| {k} | {aug.mean[k]:.2f} | {aug.c[k]:.4f} | {aug.joint_n[k]:.4f} | {aug.gamma[k]:.4f} | "
             f"{aug.joint_theta[k]:.4f} | {aug.theta[k]:.4f} |"

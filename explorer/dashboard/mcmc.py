@@ -16,10 +16,10 @@ import panel as pn
 from bokeh.models import ColumnDataSource
 from bokeh.palettes import Category10_10
 
+from explorer.dashboard.notices import markdown_text
 from explorer.dashboard.panes import WRAPPING, canvas_pane
 from explorer.dashboard.ranges import fit_range, live_figure
 from explorer.dashboard.tabs import StudyTab, Tick
-from explorer.dashboard.text import markdown_text
 from explorer.diagnostics import mixing_problems
 from explorer.gibbs import N_MAX, GibbsChains
 from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler

@@ -1,13 +1,10 @@
-"""Race tab: every registered method (X-GPC, the SVGP baselines, EPGPC) on the same data, inducing points, minibatch
-size and seed, advanced in fair slices of training time (evaluation time is not counted) by the headless race of
-`explorer.studies.race`, which `bench race` runs too (`CLAIM`: the default race and what it measured). Test NLL and
-error against training time, overlaid (a racer that diverged drawn dashed from there: `views.race.nll_axis`,
-`clipped_words`); the verdict in words and a table, both from the study's one judge (`studies.race.judge`).
+"""Race tab: every registered method on the same data, inducing points, minibatch size and seed, raced in fair slices
+of training time by `explorer.studies.race` as `bench race` races them (`CLAIM`: the default race and what it
+measured); the curves (axes fitted by `views.race`), the verdict in words and its table, from the study's one judge.
 """
 
 from __future__ import annotations
 
-import math
 from functools import partial
 
 import numpy as np
@@ -21,7 +18,7 @@ from explorer.dashboard.ranges import fit_range, live_figure
 from explorer.dashboard.tabs import StudyTab, Tick
 from explorer.data import datasets
 from explorer.model import Model
-from explorer.studies.race import COLUMNS, DIVERGED_FACTOR, NAMES, Race, Verdict, judge
+from explorer.studies.race import COLUMNS, NAMES, Race, Verdict, judge
 from explorer.views.race import clipped_words, nll_axis, robust_range
 
 CLAIM_DATASET = "a9a"  # where the paper's claim shows in a classroom-sized race (BENCHMARKS.md, "race: the live race")
@@ -53,37 +50,21 @@ class RaceRun:
     and runs it, a step at a time (in the dashboard's worker, or a Dask worker: `explorer.dashboard.cluster`); the
     tab reads the run's `mirror()`. For the Train tab's uploaded data the run holds those data (they travel with it)."""
 
-    def __init__(
-        self,
-        model,
-        methods: list[str],
-        budget: float,
-        lengthscale_sqrt_d: bool = False,
-        dataset=None,
-        classes=2,
-        settings=None,
-    ):
+    def __init__(self, model, methods: list[str], budget: float, lengthscale_sqrt_d=False, classes=2, settings=None):
         """`lengthscale_sqrt_d`: every racer starts from ℓ = √d (d features), as `bench race` and the paper's
-        harness do, instead of the Train tab's initial ℓ. `dataset`: a data set name to race on instead of the Train
-        tab's data (None). `settings`: data settings to race with instead of the Train tab's, e.g. a generated set's
-        dataset, n_points and noise (`SCALE_SETTINGS`). `classes`: K of the data, whose chance level log K the
-        verdict's band is measured from."""
+        harness do, instead of the Train tab's initial ℓ. `settings`: data settings to race with instead of the Train
+        tab's data (None), e.g. a named data set ({"dataset": "a9a"}) or a generated set's dataset, n_points and noise
+        (`SCALE_SETTINGS`). `classes`: K of the data, whose chance level log K the verdict's band is measured from."""
         self.methods, self.budget, self.classes = list(methods), float(budget), int(classes)
-        self.config = {name: getattr(model, name) for name in CONFIGURATION if name != "method"}
-        self.data_dir = model.data_dir
-        self.custom = None
-        if settings is not None:
-            self.config.update(settings)
-            dataset = self.config["dataset"]
-        if dataset is not None:
-            self.config["dataset"] = dataset
-        elif model.dataset == "custom":
+        config = {name: getattr(model, name) for name in CONFIGURATION if name != "method"}
+        self.config, self.data_dir, self.custom = {**config, **(settings or {})}, model.data_dir, None
+        if settings is None and model.dataset == "custom":
             self.custom = (
                 np.vstack([model.X_train, model.X_test]),
                 np.concatenate([model.y_train, model.y_test]),
                 list(model.feature_names),
             )
-        self.features = model.X_train.shape[1] if dataset is None else None  # read in the worker otherwise
+        self.features = model.X_train.shape[1] if settings is None else None  # read in the worker otherwise
         self.lengthscale_sqrt_d = lengthscale_sqrt_d
         self.models: dict = {}
         # per racer, its history's `COLUMNS` so far (lists of floats, an entry per evaluation)
@@ -139,11 +120,6 @@ def supporting(chosen: list[str], K: int) -> tuple[list[str], dict[str, str]]:
     return kept, left_out
 
 
-def seconds_left(budget: float, trained: dict[str, float]) -> float:
-    """Training time still to run, summed over the racers (each trains `budget` seconds; evaluation comes on top)."""
-    return float(sum(max(0.0, budget - seconds) for seconds in trained.values()))
-
-
 class RaceTab(StudyTab, pn.viewable.Viewer):
     """Controls, curves and table of the race (shows itself in a notebook); the dashboard runs `RaceRun.chunks()` in
     its worker, or on the Dask cluster when the server names one."""
@@ -181,8 +157,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         self.left_out = pn.pane.Markdown("", visible=False, sizing_mode="stretch_width")
         self.table = pn.pane.Markdown("", sizing_mode="stretch_width")
         self.run: RaceRun | None = None
-        self._consumed: dict[str, int] = {}
-        self.histories: dict[str, dict] = {}
+        self.histories: dict[str, dict] = {}  # per racer, its trace as last drawn (`COLUMNS`: arrays (k,))
         axis = dict(height=320, x_axis_type="log", x_axis_label="training time (s, log scale; evaluation excluded)")
         self.nll = live_figure(x=(0.01, 10.0), title="test negative log-likelihood", **axis)
         self.error = live_figure(title="test error", **axis)
@@ -218,10 +193,10 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
     def new_run(self, model, projection=None) -> RaceRun:
         """A race configured from the widgets and the model's configuration (call under the gate; a race draws no
         plane, so `projection` is not used)."""
-        settings = SCALE_SETTINGS if self.dataset.value == SCALE_RACE else None
-        dataset = None if self.dataset.value in (TRAIN_DATA, SCALE_RACE) else self.dataset.value
-        named = settings["dataset"] if settings else dataset  # K: a built-in set's, or 2 (the paper's sets are binary)
-        K = len(model.classes) if named is None else datasets.BUILTIN_CLASSES.get(named, 2)
+        choice = self.dataset.value
+        settings = SCALE_SETTINGS if choice == SCALE_RACE else None if choice == TRAIN_DATA else {"dataset": choice}
+        # K: a built-in set's, or 2 (the paper's sets are binary)
+        K = len(model.classes) if settings is None else datasets.BUILTIN_CLASSES.get(settings["dataset"], 2)
         chosen = [m for m in self.sources if m in self.methods.value]  # in the registry's order
         racing, left_out = supporting(chosen, K)
         why = "; ".join(f"{NAMES.get(m, m)}: {reason}" for m, reason in left_out.items())
@@ -231,16 +206,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
             raise datasets.DataError(
                 f"None of the chosen methods takes data of {K} classes: {why}. Choose one that does."
             )
-        self.run = RaceRun(
-            model,
-            racing,
-            self.budget.value,
-            lengthscale_sqrt_d=self.sqrt_d.value,
-            dataset=dataset,
-            classes=K,
-            settings=settings,
-        )
-        self._consumed = {m: 0 for m in self.run.methods}
+        self.run = RaceRun(model, racing, self.budget.value, self.sqrt_d.value, classes=K, settings=settings)
         self.histories = {m: {name: np.zeros(0) for name in COLUMNS} for m in self.run.methods}
         for source in (*self.sources.values(), *self.tails.values()):
             source.data = {name: [] for name in COLUMNS}
@@ -250,36 +216,32 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         return self.run
 
     def collect(self, tick: Tick | None = None) -> dict | None:
-        """New rows of each racer's trace since the last call, the racers' training seconds and whether the race
+        """Each racer's trace so far (`COLUMNS`: arrays (k,)), the racers' training seconds and whether the race
         finished, from what the run mirrors (`RaceRun.mirror`; call under the gate)."""
         if self.run is None:
             return None
-        new = {}
-        for method, trace in self.run.traces.items():
-            start, self._consumed[method] = self._consumed[method], len(trace["seconds"])
-            new[method] = {name: np.array(trace[name][start : self._consumed[method]], dtype=float) for name in COLUMNS}
-        return {"new": new, "finished": self.run.finished, "seconds": dict(self.run.trained)}
+        traces = {m: {name: np.array(t[name], dtype=float) for name in COLUMNS} for m, t in self.run.traces.items()}
+        return {"traces": traces, "finished": self.run.finished, "seconds": dict(self.run.trained)}
 
     def render(self, update: dict | None, running: bool) -> None:
         if update is None:
             return
-        streamed = {}
-        for method, data in update["new"].items():
-            if len(data["seconds"]):
-                self.histories[method] = {k: np.concatenate([self.histories[method][k], data[k]]) for k in COLUMNS}
-                streamed[method] = data
+        drawn = {m: len(h["seconds"]) for m, h in self.histories.items()}
+        self.histories = update["traces"]
+        new = {m: {k: h[k][drawn[m] :] for k in COLUMNS} for m, h in self.histories.items()}
+        streamed = {m: rows for m, rows in new.items() if len(rows["seconds"])}
         done = ", ".join(f"{NAMES.get(m, m)} {s:.1f} s" for m, s in update["seconds"].items())
         finished = update["finished"]
         state = "finished" if finished else ("running" if running else "stopped")
         text = f"Race {state}: training time so far {done or '—'} (budget {self.run.budget:g} s each)"
         if not finished:
-            left = seconds_left(self.run.budget, {m: update["seconds"].get(m, 0.0) for m in self.run.methods})
+            left = sum(max(0.0, self.run.budget - update["seconds"].get(m, 0.0)) for m in self.run.methods)
             text += f"; about {left:.0f} s of training left (evaluations add a little)"
         self.status.value = text + "."
         verdict = judge(self.histories, budget=self.run.budget, finished=finished, classes=self.run.classes)
         self._draw(streamed, verdict)
         self.verdict.object = verdict.words()
-        self.table.object = _table(verdict)
+        self.table.object = verdict.table()
 
     def _draw(self, streamed: dict, verdict: Verdict) -> None:
         """Stream each racer's new rows onto its curve; a racer that diverged (or no longer has) is redrawn whole:
@@ -323,7 +285,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         if fitted is not None:
             self.nll.y_range.update(start=fitted[0], end=fitted[1])
             shown = {m: {k: h[k][h["seconds"] > 0] for k in COLUMNS} for m, h in self.histories.items()}
-            words = clipped_words(shown, fitted[1], verdict, lead="Test NLL above the axis: ")
+            words = clipped_words(shown, fitted[1], verdict)
             self.clipped.object = f"*{words}*" if words else ""
 
     def __panel__(self):
@@ -357,60 +319,3 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
             ),
             sizing_mode="stretch_width",
         )
-
-
-def _table(verdict: Verdict) -> str:
-    """The race's standings as a Markdown table under a sentence defining the band ("latest" for "final" while the
-    race runs; the ratio to X-GPC's time only when X-GPC settled)."""
-    if not verdict.standings:
-        return ""
-    finished, final = verdict.finished, verdict.final
-    K = round(math.exp(verdict.chance))
-    reference = next((s.settled for s in verdict.standings if s.entrant == "xgpc"), float("nan"))
-    ratios = bool(np.isfinite(reference) and reference > 0)
-
-    def reached(s):
-        if np.isfinite(s.first):
-            return f"{s.first:.3g} s"
-        return "never" if finished else "not yet"
-
-    def stays(s):
-        if np.isfinite(s.diverged):
-            return f"diverged at {s.diverged:.3g} s"
-        if np.isfinite(s.settled):
-            return f"{s.settled:.3g} s"
-        if np.isfinite(s.first):
-            return "left it again" if finished else "not in it now"
-        return "never" if finished else "not yet"
-
-    def ratio(value):
-        return f" {value / reference:.2g}× |" if np.isfinite(value) else " — |"
-
-    chance = "coin flip" if K == 2 else "chance"
-    lines = [
-        (
-            f"The band: NLL ≤ {verdict.edge:.4f}, i.e. within {100 * verdict.band:g}% of the best {final} gain over a "
-            f"{chance} (best {final} test NLL {verdict.best_nll:.4f}, a {chance} log {K} = {verdict.chance:.4f}; a "
-            f"method's {final} NLL is the median of its last five evaluations; the same judge as `bench race`). "
-            "*Reached the band*: training time of the first evaluation inside it. *In the band from*: the time after "
-            "which every evaluation stayed inside (a method can reach the band, leave it as its kernel parameters "
-            f"move, and end above it: then its {final} NLL is larger than the band's edge)."
-            + (
-                f" *Diverged*: its test NLL stayed above {DIVERGED_FACTOR:g}× log {K} from then on; it does not set "
-                "the band."
-                if verdict.diverged
-                else ""
-            )
-        ),
-        "",
-    ]
-    columns = ["method", "iterations", "training time", "best NLL", f"{final} NLL", f"{final} error"]
-    columns += ["reached the band", "in the band from"] + (["÷ X-GPC's"] if ratios else [])
-    lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    for s in verdict.standings:
-        lines.append(
-            f"| {NAMES.get(s.entrant, s.entrant)} | {s.iterations} | {s.seconds:.2f} s | {s.best_nll:.4f} | "
-            f"{s.final_nll:.4f} | {s.final_error:.3f} | {reached(s)} | {stays(s)} |"
-            + (ratio(s.settled) if ratios else "")
-        )
-    return "\n".join(lines)

@@ -1,35 +1,113 @@
 """A session's refresh: what a periodic callback (every `Dashboard.period_ms`) and every user action render of the
 session's run, through the tabs' protocol (`tabs.Tab`). While training plays, the periodic refresh shows the snapshot
-the worker published after its last chunk and never takes the worker's gate, so training goes on; otherwise it takes
-the gate and a snapshot itself, which also catches a new run (each tab then shows it)."""
+the worker published after its last chunk (`Publisher`) and never takes the worker's gate (issue 11), so training
+goes on: the history rows the page has not taken yet, the status line and a frozen prediction for the surface.
+Otherwise it takes the gate and a snapshot itself, which also catches a new run (each tab then shows it).
+
+A `Snapshot` is immutable and shares no array that training later writes into: history rows are dicts the trainer
+appends and never changes, `FrozenPrediction` is a shallow copy of the engine (whose iterations replace arrays and
+never write into them, the engine's rollback contract), and the minibatch's c_i are an array the engine replaces each
+iteration. The `Publisher` hands it over by one reference assignment (`latest`); the page says how many rows it has
+taken (`taken`), so the next snapshot carries only the rows after those — none lost, none sent twice.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
+from itertools import islice
 
 import panel as pn
 
-from explorer.dashboard.jobs import TRAINING_JOBS
 from explorer.dashboard.notices import notify
-from explorer.dashboard.snapshot import Snapshot
+from explorer.dashboard.session import TRAINING_JOBS
+from explorer.dashboard.surface import FrozenPrediction
 from explorer.dashboard.tabs import LIVE, MINIBATCH, Tick
 from explorer.dashboard.train import convergence_rule
 
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """A run's state after a chunk: `run` (its `Trainer`, the run's identity), history rows number `first` + 1 …
+    `total` (counted over the run, as `History.total`), iteration, status and convergence as the Model shows them,
+    the frozen prediction, and the last minibatch's local parameters (`Model.last_local()`, or None when not asked
+    for)."""
+
+    run: object
+    first: int
+    rows: tuple[dict, ...]
+    iteration: int
+    status: str
+    converged: bool
+    prediction: FrozenPrediction
+    local: dict | None
+
+    @property
+    def total(self) -> int:
+        """History rows ever added to the run when this was taken."""
+        return self.first + len(self.rows)
+
+    def rows_after(self, taken: int) -> list[dict]:
+        """The rows after the first `taken` of the run (those this snapshot holds; none if it is older)."""
+        return list(self.rows[max(taken - self.first, 0) :])
+
+
+def _rows_since(history, taken: int) -> tuple[dict, ...]:
+    """`History.since(taken)` in O(new rows) rather than O(kept rows): the newest rows, oldest first."""
+    new = min(history.total - taken, len(history.rows))
+    return tuple(islice(reversed(history.rows), new))[::-1] if new > 0 else ()
+
+
+class Publisher:
+    """Snapshots of one session's Model, from the thread that holds the worker's gate (the worker after a chunk, or
+    the UI when it takes the gate itself), read by the periodic refresh without the gate.
+
+    `local_wanted` (set by the UI: the Learn tab is shown) adds the last minibatch's local parameters."""
+
+    def __init__(self):
+        self.latest: Snapshot | None = None
+        self.local_wanted = False
+        self._taken: tuple[object, int] = (None, 0)  # (run, rows the page has taken of it), replaced whole
+
+    def publish(self, model) -> Snapshot:
+        """Take a snapshot of `model` (call under the worker's gate) and make it the latest."""
+        run, history = model.trainer, model.history
+        taken_run, taken = self._taken
+        start = taken if taken_run is run else 0
+        rows = _rows_since(history, start)
+        snapshot = Snapshot(
+            run=run,
+            first=history.total - len(rows),
+            rows=rows,
+            iteration=model.iteration,
+            status=model.status,
+            converged=model.converged,
+            prediction=FrozenPrediction(model),
+            local=model.last_local() if self.local_wanted else None,
+        )
+        self.latest = snapshot
+        return snapshot
+
+    def taken(self, run, total: int) -> None:
+        """The page has taken the first `total` rows of `run` (later snapshots start after them)."""
+        self._taken = (run, total)
+
+
 class Refresh:
-    """The refresh of one `Dashboard`: its session, actions, uploads, jobs, publisher and tabs."""
+    """The refresh of one `Dashboard`: its session, actions, changes, jobs, publisher and tabs."""
 
     def __init__(self, dashboard):
         d = dashboard
         self.dashboard, self.model, self.session, self.worker = d, d.model, d.session, d.session.worker
-        self.actions, self.uploads, self.jobs, self.publisher = d.actions, d.uploads, d.jobs, d.publisher
+        self.actions, self.changes, self.jobs, self.publisher = d.actions, d.changes, d.jobs, d.publisher
         self.tab_list = d.tab_list
         self.trainer = self.model.trainer  # the run shown
         self._prepared: tuple | None = None  # (a new run, its tabs' `prepare`) computed in the worker by an action
         self._force_pending = False  # a forced refresh could not take the gate: the next tick that can is forced
+        self._due = 0.0  # while training plays under a budget: when the next refresh is due
         self.count = 0
 
     def shown(self):
@@ -58,7 +136,7 @@ class Refresh:
             if self.actions.done():
                 self.actions.finish()
             return
-        if self.uploads.swapping:
+        if self.changes.swapping:
             return
         if self.jobs.stepping and not self.jobs.running("step"):  # Step's job is done: show where it ended
             self.jobs.stepping, force_surface = False, True
@@ -68,7 +146,7 @@ class Refresh:
             shown = self.shown()
             self.publisher.local_wanted = shown.reads == MINIBATCH
             snapshot = None if force_surface else self._published(shown)
-            if snapshot is not None and not self.dashboard._budget_allows():  # the server's pace while training
+            if snapshot is not None and not self.budget_allows():  # the server's pace while training
                 return
             paced = snapshot is not None
             budget = self.dashboard.budget
@@ -99,6 +177,19 @@ class Refresh:
             log.exception("refresh failed")
             notify(f"Refresh failed: {type(err).__name__}: {err}")
         self.count += 1
+
+    def budget_allows(self) -> bool:
+        """While training plays: whether this tick is due by the server's `RefreshBudget` (the session counts as
+        training; due ticks are spaced by the budget's interval on average, to within a tick). True without one."""
+        budget = self.dashboard.budget
+        if budget is None:
+            return True
+        budget.training(id(self.dashboard))
+        now, interval = budget.clock(), budget.interval()
+        if now < self._due:
+            return False
+        self._due = max(self._due, now - interval) + interval
+        return True
 
     def _published(self, shown) -> Snapshot | None:
         """The worker's latest snapshot if the periodic refresh may show it without the gate: training plays, the

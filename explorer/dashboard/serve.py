@@ -1,35 +1,185 @@
-"""`xgpc-explorer serve`: the dashboard served by Panel's server from an installed package, no checkout needed.
-
-The same page as `panel serve apps/explorer.py`: one `Dashboard` (its own Model and worker thread) per browser
-session, at `/explorer`. One difference: the web server under Panel, Tornado, refuses a long link before any of the app
-runs — a query of more than 1,000 parameters gets an empty "400 Bad Request", a request line and headers over 64 KiB
-a closed connection — and `panel serve` cannot change that; here the limits are raised (`request_limits`) so that any
-link a browser sends up to `MOST_LINK_BYTES` reaches the app, which names in a notification what it cannot use.
-
-**Several processes** (`num_procs`, Linux and macOS): Tornado forks the server into processes sharing the listening
-socket. A page's HTTP request and its websocket often land in different processes: the websocket's process then makes
-the session anew from the page's token (same session id and link; `serve_app` keeps its stylesheets on this server),
-and the session lives there. Everything a process keeps is its own (sessions, page builders, upload parsers, Dask
-client); a process that dies takes its sessions with it. The processes end with the first one, and `show` opens one
-browser tab.
+"""The served app: the page a session gets (`serve_app`: a light page at once; its Dashboard is built in a page-builder
+thread, away from the event loop every visitor shares, and swapped in by `build_page`), the server-wide settings of
+the page, `serve_in_background` (tests, benchmarks), and `xgpc-explorer serve` (`serve`): the same page as `panel serve
+apps/explorer.py` from an installed package, at `/explorer`, with Tornado's limits on a request raised so that any
+link a browser sends up to `MOST_LINK_BYTES` reaches the app (`request_limits`), and `num_procs` server processes
+sharing the socket, each with its own sessions, page builders, upload parsers and Dask client (README, "Serving a
+class" and "A class past one process").
 """
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
+import gc
+import logging
 import os
 import signal
 import sys
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache, partial
 
 import panel as pn
+from panel.io.resources import get_dist_path
+from panel.io.state import set_curdoc
+from threadpoolctl import threadpool_limits
 from tornado.httputil import ParseBodyConfig, ParseUrlEncodedConfig, set_parse_body_config
+from tornado.iostream import StreamClosedError
 from tornado.process import task_id
+from tornado.websocket import WebSocketClosedError
 
 from explorer.console import listening_problem
 from explorer.dashboard import cluster
+from explorer.dashboard.app import Dashboard, header
 from explorer.dashboard.budget import RefreshBudget
-from explorer.dashboard.page import serve_app
+from explorer.dashboard.notices import describe, markdown_text, notify, report, working
+from explorer.dashboard.session import forget_views_of
 
+log = logging.getLogger(__name__)
+PAGE_BUILDERS = 2  # threads that build sessions' pages, for the whole server: a class opening the link at once queues
+_builders = ThreadPoolExecutor(max_workers=PAGE_BUILDERS, thread_name_prefix="xgpc-page")
+
+
+def _closed_page_is_no_error(loop, context: dict) -> None:
+    """asyncio exception handler of the server's loop: a message still on its way to a page that has just closed
+    fails with tornado's WebSocketClosedError, which Panel leaves unretrieved when the session ends; that is a
+    disconnect (logged by Bokeh and the Dashboard as one line each), not an error. Anything else goes to the default
+    handler."""
+    if isinstance(context.get("exception"), (WebSocketClosedError, StreamClosedError)):
+        log.debug("a message to a closed page was dropped")
+        return
+    loop.default_exception_handler(context)
+
+
+def _page_failed(error: Exception) -> list:
+    """What a page that could not be built shows instead: the reason, as text (never a blank page)."""
+    log.error("the page could not be built", exc_info=error)
+    return [
+        pn.pane.Alert(
+            f"**X-GPC Explorer could not start:** {markdown_text(describe(error))}",
+            alert_type="danger",
+            disable_math=True,
+        )
+    ]
+
+
+def build_page(
+    page: pn.Column, on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None
+) -> None:
+    """Fill `page`, the light page a session was served at once, with a Dashboard built (with its Bokeh models) in a
+    page-builder thread (at most PAGE_BUILDERS at a time, for the whole server); only the swap runs on the loop, in a
+    next-tick callback, where `on_ready(dashboard)` is called; the Dashboard `start`s in the tick after it. A session
+    that ended meanwhile gets its Dashboard closed instead; a failure shows its reason. `budget`: the server's
+    `RefreshBudget`, handed to the Dashboard."""
+    document = pn.state.curdoc
+    root = next(model for model, _ in page._models.values() if model.document is document)
+    ended = threading.Event()
+    pn.state.on_session_destroyed(lambda context: ended.set())
+
+    def swap(dashboard: Dashboard | None, error: Exception | None) -> None:
+        if error is not None:
+            page.objects = _page_failed(error)
+            return
+        if ended.is_set():
+            dashboard.close()
+            return
+        page.objects = [dashboard.layout]  # the models made in the builder are attached, not made again
+        if on_ready is not None:
+            on_ready(dashboard)
+        document.add_next_tick_callback(partial(begin, dashboard))  # a tick of its own: the loop serves others between
+
+    def begin(dashboard: Dashboard) -> None:
+        if ended.is_set():
+            dashboard.close()
+            return
+        dashboard.start()
+        if dashboard.model.fallback is not None:  # a damaged data file: the page says so until closed
+            notify(dashboard.model.fallback, kind="warning", duration=0)
+
+    def build() -> None:
+        dashboard = error = None
+        with set_curdoc(document):
+            if not ended.is_set():
+                try:
+                    dashboard = Dashboard(start=False, budget=budget)
+                    # its Bokeh models, and the defaults Bokeh reads when they join the page, made here, not on the loop
+                    dashboard.layout._get_model(document, root, root).references()
+                except Exception as err:  # the page says what went wrong
+                    error = err
+        document.add_next_tick_callback(partial(swap, dashboard, error))  # (Bokeh: safe from any thread)
+
+    _builders.submit(build)
+
+
+@cache
+def freeze_the_imports() -> None:
+    """Once per server process, at its first page: collect the garbage, then move every object alive (the modules of
+    numpy, SciPy, Bokeh, HoloViews, Panel and ours) to the garbage collector's permanent generation (`gc.freeze`): a
+    full collection holds the GIL, stalling every visitor, and now walks only what the sessions made."""
+    gc.collect()
+    gc.freeze()
+
+
+def serve_app(on_ready: Callable[[Dashboard], None] | None = None, budget: RefreshBudget | None = None) -> pn.Column:
+    """The page for one browser session, with the server-wide settings of the module. Served, a light page at once
+    (nothing computed on the event loop, nothing kept for a page that is fetched and never opened) that `build_page`
+    fills once it has loaded; elsewhere (a script) the Dashboard at once. `on_ready(dashboard)` once it is built.
+    `budget`: the server's `RefreshBudget`, shared by all its sessions (None: each refreshes at its own period)."""
+    threadpool_limits(limits=1)
+    pn.extension("filedropper", notifications=True, exception_handler=report)
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # not on the server's loop (e.g. called from a script)
+        loop = None
+    if loop is not None and loop.get_exception_handler() is None:
+        loop.set_exception_handler(_closed_page_is_no_error)
+    document = pn.state.curdoc
+    if document is not None and document.session_context is not None:
+        # A session made by its websocket (several server processes: the page came from another) has no page of its
+        # own to tell Panel where its stylesheets are: this server's, not the CDN's, which a class offline lacks.
+        document._template_variables.setdefault("dist_url", get_dist_path(cdn=False))
+    building = working(pn.pane.Str("Building the page…", styles={"font-weight": "bold"}))
+    page = pn.Column(header(), building, sizing_mode="stretch_width")
+    if document is not None and document.session_context is not None:
+        freeze_the_imports()
+        pn.state.onload(partial(build_page, page, on_ready, budget))
+        pn.state.on_session_destroyed(lambda context: forget_views_of(document))  # also of a page never opened
+        return page
+    try:
+        dashboard = Dashboard(budget=budget)
+    except Exception as err:  # the page still comes up and says what went wrong, never blank
+        page.objects = _page_failed(err)
+        return page
+    page.objects = [dashboard.layout]
+    if on_ready is not None:
+        on_ready(dashboard)
+    return page
+
+
+def serve_in_background(port: int, sessions: list | None = None, budget: RefreshBudget | None = None, **options):
+    """Serve the app on 127.0.0.1:`port` from a background thread (tests, benchmarks), appending each session's
+    Dashboard to `sessions` once it is built; `budget`: the server's `RefreshBudget` (default: a new one, as
+    `xgpc-explorer serve` makes); `options`: more of `pn.serve`'s. Returns the server; stop it with `.stop()` then
+    `.join()`."""
+    budget = RefreshBudget() if budget is None else budget
+
+    def app() -> pn.Column:  # (a function: Panel would render a partial as a pane of its own)
+        return serve_app(None if sessions is None else sessions.append, budget)
+
+    return pn.serve(
+        app,
+        port=port,
+        address="127.0.0.1",
+        threaded=True,
+        show=False,
+        websocket_origin=[f"127.0.0.1:{port}"],
+        **options,
+    )
+
+
+# ------------------------------------------------------------------------------------ xgpc-explorer serve
 TITLE = "X-GPC Explorer"
 MOST_LINK_BYTES = 2 * 1024 * 1024  # Chromium's longest URL; Tornado's default for the request head is 64 KiB
 MOST_LINK_PARAMETERS = 20_000  # query parameters Tornado parses (its default 1,000); parsing 20,000 takes ≈ 10 ms

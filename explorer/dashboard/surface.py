@@ -1,11 +1,7 @@
-"""The decision surface: p(y=1) (or the predictive sd of f*) as an image with its 0.5 contour, train and test points
-by class with the misclassified ones crossed out, and the inducing points. For K ≥ 3 classes: the class colours mixed
-by probability (an RGBA image, `views.style.class_mixture`) with the class boundaries, or the uncertainty (entropy /
-log K) or the sd of the predicted class's f*, and the points in their class colours, named above the plot.
-
-For d > 2 the plane is two chosen features (the other features at their training mean) or the first two principal
-components of the standardised training inputs. A click on the plane adds a training point of the chosen class.
-Raw Bokeh rather than HoloViews `Pipe`/`DynamicMap`: DESIGN §8.
+"""The Train tab's decision surface (what it shows: README, "The dashboard", and the legend under the plot), in raw
+Bokeh rather than HoloViews `Pipe`/`DynamicMap` (DESIGN §8). For K ≥ 3 classes the class colours are mixed by
+probability (an RGBA image, `views.style.class_mixture`). For d > 2 the plane is two chosen features (the other
+features at their training mean) or the first two principal components of the standardised training inputs.
 """
 
 from __future__ import annotations
@@ -55,11 +51,8 @@ def shown_quantity(mode: str, K: int) -> str:
 
 def rgba(colours: np.ndarray) -> np.ndarray:
     """RGB colours (ny, nx, 3) in [0, 1] as the packed RGBA (ny, nx) uint32 of a Bokeh `image_rgba`, opaque."""
-    packed = np.empty(colours.shape[:2], dtype=np.uint32)
-    view = packed.view(np.uint8).reshape(*colours.shape[:2], 4)
-    view[..., :3] = np.round(255.0 * colours)
-    view[..., 3] = 255
-    return packed
+    opaque = np.dstack([np.round(255.0 * colours), np.full(colours.shape[:2], 255.0)]).astype(np.uint8)
+    return opaque.view(np.uint32)[..., 0]  # the four bytes of each pixel as one number
 
 
 class FrozenPrediction:

@@ -1,8 +1,6 @@
 """What the dashboard asks of its tabs, so that it (`app.py`, `refresh.py`) loops over them instead of naming each one:
-every tab is a Panel viewer on the one protocol of `Tab`, and a tab that runs a study is a `StudyTab`. A new tab is
-one module with such a class, listed in `Dashboard`'s tabs; the dashboard refreshes it, and for a study tab wires its
-buttons and runs its job one at a time with training.
-"""
+every tab is a Panel viewer on the one protocol of `Tab`, and a tab that runs a study is a `StudyTab` (a new tab:
+README, "Architecture")."""
 
 from __future__ import annotations
 
@@ -18,7 +16,7 @@ class Tick:
     """One refresh, as the tabs see it."""
 
     snapshot: object
-    """The run now (`snapshot.Snapshot`): as the worker last published it, or taken by the refresh under the gate."""
+    """The run now (`refresh.Snapshot`): as the worker last published it, or taken by the refresh under the gate."""
     new_run: bool
     """The session has a new run since the last refresh (each tab's `show_run` follows in this refresh)."""
     shown: str

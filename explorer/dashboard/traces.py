@@ -1,12 +1,9 @@
-"""Live training curves in raw Bokeh (DESIGN §8: `ColumnDataSource.stream` costs ≈ 1 ms per update).
-
-ELBO against iteration or wall time; test NLL and test error against wall time (log-x toggle); ρ and the kernel
-parameters (every column of the kernel's `summary()`: the lengthscale, under ARD also one line per feature, and the
-variance). The live run is a decimating buffer, so an hour of training keeps a bounded number of points on screen;
-earlier runs on the same data set stay overlaid (at most `MAX_EARLIER`; a new data set clears them). Runs are numbered in order (a run ended before it drew a curve
-gives its number to the next) and labelled by what changed since the run before, old → new ("run 2: inducing points
-30 → 50"). The ELBO figure has the full labels in a legend below it; the others name the runs compactly at their
-right, so no legend covers a curve. A click on a legend entry hides that run.
+"""The Train tab's live training curves in raw Bokeh (DESIGN §8: `ColumnDataSource.stream` costs ≈ 1 ms per update);
+what they show, and how earlier runs stay overlaid and are labelled: README, "The dashboard". The ρ/kernel figure has
+every column of the kernel's `summary()` (under ARD one line per lengthscale). The live run is a decimating buffer, so
+an hour of training keeps a bounded number of points on screen; at most `MAX_EARLIER` earlier runs stay. The ELBO
+figure has the full labels in a legend below it; the others name the runs compactly at their right, so no legend
+covers a curve.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ import param
 from explorer import views
 from explorer.dashboard import cluster
 from explorer.dashboard.controls import ADVANCED, DATA, TRAINING, configuration
+from explorer.dashboard.notices import html_text
 from explorer.dashboard.tabs import Tab, Tick
-from explorer.dashboard.text import html_text
 from explorer.dashboard.traces import Traces
 from explorer.metrics import chance_note
 from explorer.run import ELBO_POINTS
@@ -104,12 +104,11 @@ class TrainTab(Tab, pn.viewable.Viewer):
         "while training plays (it is refreshed at the last refresh before it would be this old)",
     )
 
-    def __init__(self, settings, surface, history_csv, model_copy, publisher, offload: bool):
+    def __init__(self, settings, surface, history_csv, model_copy, publisher, served: bool):
         """model_copy() returns a copy of the session's model as it is now, from any thread (the files are drawn
-        from it); `publisher` (`snapshot.Publisher`) is told the rows shown; `offload`: served (frames in the frame
-        thread)."""
+        from it); `publisher` (`refresh.Publisher`) is told the rows shown; `served`: frames in the frame thread."""
         super().__init__()
-        self._publisher, self._offload = publisher, offload
+        self._publisher, self._served = publisher, served
         self.trainer = None  # of the run shown
         self._consumed = 0  # history rows of the run shown
         self._shown_status = None
@@ -294,7 +293,7 @@ class TrainTab(Tab, pn.viewable.Viewer):
     def prepare(self, model) -> tuple:
         """(configuration, the surface's new data without a frame — served, the frame thread computes it; the first
         run's is computed at once — and the run's trainer) of the model's current run (under the gate)."""
-        frame = not self._offload or self.trainer is None
+        frame = not self._served or self.trainer is None
         return configuration(model), self._surface.reset(model, frame=frame), model.trainer
 
     def show_run(self, prepared: tuple) -> None:
@@ -303,13 +302,10 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self._surface.build(static)
 
     def collect(self, tick: Tick | None = None) -> dict:
-        """What to render of the snapshot (no gate needed): the rows not yet shown, the status (at most every
-        `slow_seconds`, unless forced or a new run), the counter (with the status, and at the last refresh before
-        the one shown would be `slow_seconds` old: a page whose curves are not evaluated for a while still shows it
-        trains), a surface frame (a finished periodic one; a new periodic one is started in the frame thread at most
-        every `surface_seconds` while the tab is shown, rarer when frames are slow: they take at most `SURFACE_SHARE`
-        of the time; forced: one computed now, or served in the frame thread as well; a new run brings its own, or
-        served has one started)."""
+        """What to render of the snapshot (no gate needed): the rows not yet shown, the status and the counter at the
+        pace of `slow_seconds` (unless forced or a new run), and a surface frame — a finished periodic one, a new one
+        started in the frame thread while the tab is shown (`surface_seconds`, rarer when frames are slow:
+        `SURFACE_SHARE`), or, forced, one computed now (served: in the frame thread too); a new run brings its own."""
         snapshot, new_run, force_surface = tick.snapshot, tick.new_run, tick.forced
         if new_run:
             self._consumed, self._surface_iteration = 0, snapshot.iteration
@@ -334,12 +330,12 @@ class TrainTab(Tab, pn.viewable.Viewer):
             update["counter"] = (snapshot.iteration, snapshot.converged)
             self._counter_due = now + self.slow_seconds
         # A frame the user asked for; a new run brings its own, except served (its first frame comes from here).
-        wanted = (force_surface and not new_run) or (new_run and self._offload)
+        wanted = (force_surface and not new_run) or (new_run and self._served)
         surface_due = wanted or (now >= self._surface_due and snapshot.iteration != self._surface_iteration)
         shown = tick.shown == self.title
         if shown and surface_due and (wanted or not new_run) and (wanted or not self.pending_frame):
             inputs = self._surface.frame_inputs(snapshot.prediction)
-            if wanted and not self._offload:  # the user acted: show the state now; an older frame is dropped
+            if wanted and not self._served:  # the user acted: show the state now; an older frame is dropped
                 update["frame"] = self._surface.compute_frame(inputs)
                 self.pending_frame = None
             else:  # served, also what the user asked for: shown at the first tick after it is ready

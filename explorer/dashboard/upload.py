@@ -1,31 +1,30 @@
-"""The upload widget with its limits kept by the server: Panel's `FileDropper` checks the file size only in the browser
-(FilePond's option, which a visitor can switch off from the browser console) and joins whatever chunks arrive. Here
-every chunk is checked as it arrives, before it is kept:
-
-- per upload: at most `max_upload_bytes` in all; the chunk that would pass the limit drops the upload (its memory
-  is freed at once) and the rest of its chunks are dropped unread;
-- per page (session): the uploads in progress hold at most `max_session_bytes` together, and a single-file widget
-  holds one (a new file replaces the one whose chunks stopped, as the browser itself replaces it);
-- a partial upload that receives nothing for `stall_seconds` is dropped;
-- a malformed message (chunk 2 without chunk 1, chunks out of order, text where the file's bytes belong, a missing
-  or odd field) is answered with a notification in words and changes nothing else.
-
-Every refusal is passed to `report(message)` (the dashboard's notification); file names are shown as text there.
-"""
+"""Uploaded files on the server: the upload widget whose limits the server keeps (`LimitedFileDropper`) and the
+server's pool of processes that parse the files (`parse_in_process`); a session swaps them in through
+`changes.Changes`."""
 
 from __future__ import annotations
 
+import asyncio
 import math
+import multiprocessing
+import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
+from io import BytesIO
 
 import panel as pn
 import param
+
+from explorer.data import datasets
 
 MAX_UPLOAD_BYTES = 10_000_000  # "10MB" for the browser's check (FilePond counts 1 MB as 10**6 bytes)
 UPLOAD_CHUNK_BYTES = 1_000_000  # one websocket message per chunk, far below the server's message limit
 MAX_NAME_CHARACTERS = 255  # longest file name taken (most file systems' limit)
 REFUSED_REMEMBERED = 16  # refused uploads whose remaining chunks are dropped quietly
+UPLOAD_PARSERS = 2  # worker processes parsing uploaded files, for the whole server
 
 
 class UploadRefused(ValueError):
@@ -52,8 +51,12 @@ def _megabytes(n_bytes: int) -> str:
 
 
 class LimitedFileDropper(pn.widgets.FileDropper):
-    """`pn.widgets.FileDropper` whose size limits and chunk sequence are checked on the server (see the module).
-    `value` holds each completed file's bytes by name (not decoded, whatever its type)."""
+    """`pn.widgets.FileDropper` whose limits the server keeps (Panel's checks the file size only in the browser, where
+    a visitor can switch it off, and joins whatever chunks arrive): each chunk is checked as it arrives, before it is
+    kept — `max_upload_bytes` per upload, `max_session_bytes` in the page's unfinished uploads, `stall_seconds` without
+    a chunk, the chunks' order and fields (what each refusal does: README, "The dashboard", Data). Every refusal goes
+    to `report(message)` (file names shown as text there). `value` holds each completed file's bytes by name (not
+    decoded, whatever its type)."""
 
     max_upload_bytes = param.Integer(default=MAX_UPLOAD_BYTES, bounds=(1, None), doc="Most bytes of one upload")
     max_session_bytes = param.Integer(
@@ -214,3 +217,47 @@ class LimitedFileDropper(pn.widgets.FileDropper):
     def _check_stalls(self) -> None:
         self.drop_stalled()
         self._watch_stalls()
+
+
+# ------------------------------------------------------------------------------------------- the server's parser
+def parsing(content: bytes, filename: str, label_column: str) -> partial:
+    """The call that parses an uploaded CSV/TSV into (X (n, d), y (n,) class indices, classes (K,), feature names),
+    raising DataError (any thread or process): `datasets.read_csv` itself, so that a parser process imports no Panel."""
+    return partial(datasets.read_csv, BytesIO(content), label_column, source_name=filename)
+
+
+_parser: ProcessPoolExecutor | None = None
+_parser_lock = threading.Lock()
+
+
+def upload_parser(renew: bool = False) -> ProcessPoolExecutor:
+    """The server's pool of `UPLOAD_PARSERS` processes that parse uploaded files (started on first use, "spawn":
+    safe in a threaded server; `renew`: replace a pool whose process died)."""
+    global _parser
+    with _parser_lock:
+        if _parser is None or renew:
+            _parser = ProcessPoolExecutor(UPLOAD_PARSERS, mp_context=multiprocessing.get_context("spawn"))
+        return _parser
+
+
+MAIN_GUARD = (
+    "uploads are read in a separate process, which Python starts by running your script again (the 'spawn' start "
+    "method), so the script's code that starts the server ran a second time there; put that code under "
+    '`if __name__ == "__main__":` in your script and start it again'
+)
+
+
+async def parse_in_process(content: bytes, filename: str, label_column: str) -> tuple:
+    """`parsing(…)()` in a process of the server's upload parser (shared by every session: a large file's parse holds
+    no GIL of the server). RuntimeError saying to add the main-module guard (`MAIN_GUARD`) when this runs while a
+    script without one is imported again to start a parser process."""
+    call = parsing(content, filename, label_column)
+    try:
+        try:
+            return await asyncio.wrap_future(upload_parser().submit(call))
+        except BrokenProcessPool:  # the parser process died (e.g. killed for memory): one more try in a fresh pool
+            return await asyncio.wrap_future(upload_parser(renew=True).submit(call))
+    except RuntimeError as err:
+        if "bootstrapping phase" not in str(err):  # multiprocessing's words for a process started while importing
+            raise
+        raise RuntimeError(MAIN_GUARD) from None

@@ -1,18 +1,69 @@
 """Command line for the data home: `xgpc-explorer data list | fetch NAME… [--from URL|FOLDER] | examples`.
 
 `list` reads every file it finds and compares the registry's sha256, and says which cannot be used; every problem
-(a damaged registry, an unreachable mirror, a target that is not a folder) is one line on stderr and exit status 1."""
+(a damaged registry, an unreachable mirror, a target that is not a folder) is one line on stderr and exit status 1.
+`examples` writes the upload demo's small files (`EXAMPLES`), generated from fixed seeds: the same bytes every time."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from explorer.console import positive_number
-from explorer.data import download, examples, registry
+from explorer.data import datasets, download, registry
 from explorer.data.readers import read_npz
 from explorer.validation import DataError
+
+
+@dataclass(frozen=True)
+class Example:
+    """An example file: built-in set `dataset` with n rows, written with `delimiter`, label column `label` first or
+    last, class k (a class index 0…K−1 of the generated set; binary: 0 is class −1, 1 is +1) written as labels[k].
+    Each shows one thing the readers accept."""
+
+    file: str
+    dataset: str
+    n: int
+    seed: int
+    label: str
+    labels: tuple[str, ...]
+    delimiter: str = ","
+    label_first: bool = False
+
+
+EXAMPLES = (
+    Example("moons.csv", "moons", 200, 1, "label", ("0", "1")),
+    Example("circles.csv", "circles", 240, 2, "ring", ("outer", "inner")),
+    Example("xor.tsv", "xor", 200, 3, "class", ("-1", "+1"), delimiter="\t"),
+    Example("banana-like.csv", "banana-like", 300, 4, "class", ("A", "B"), label_first=True),
+    Example("blobs-semicolon.csv", "blobs", 160, 5, "target", ("no", "yes"), delimiter=";"),
+    Example("blobs-3.csv", "blobs-3", 240, 6, "species", ("bird", "cat", "dog")),
+)
+
+
+def example_text(example: Example) -> str:
+    """The file's content: a header, then one row per point, coordinates to 6 significant digits."""
+    import pandas as pd  # here, not at the top: importing pandas takes about a second
+
+    X, y = datasets.load(example.dataset, n=example.n, seed=example.seed)
+    table = pd.DataFrame({"x1": X[:, 0], "x2": X[:, 1]})
+    table.insert(0 if example.label_first else 2, example.label, np.array(example.labels)[y])
+    return table.to_csv(sep=example.delimiter, float_format="%.6g", index=False, lineterminator="\n")
+
+
+def write_examples(directory: Path) -> list[Path]:
+    """Write every example file into the folder `directory` (`data examples`' default: `registry.examples_dir()`;
+    a checkout keeps them in `data/examples/`). Returns their paths."""
+    written = []
+    for example in EXAMPLES:
+        path = directory / example.file
+        path.write_text(example_text(example), encoding="utf-8", newline="\n")
+        written.append(path)
+    return written
 
 
 def _registry_damaged() -> bool:
@@ -92,7 +143,7 @@ def _fetch(args) -> int:
 def _examples(args) -> int:
     folder = registry.examples_dir() if args.to is None else args.to
     try:
-        written = examples.write_examples(download.target_folder(folder))
+        written = write_examples(download.target_folder(folder))
     except DataError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1

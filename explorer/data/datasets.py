@@ -1,10 +1,6 @@
-"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits (the scaling,
-`Standardizer`, lives in `explorer.scaling` and is re-exported here).
-
-This is the entry point callers use (`datasets.load`, `datasets.read_csv`, `datasets.DataError`, …): the checks at
-the boundary live in `explorer.validation`, the file readers in `explorer.data.readers`, and the registry of the paper's
-sets with the search order for their files (and the OpenML fallback) in `explorer.data.registry`; their public names
-are re-exported here.
+"""Data sets by name: the built-in 2-D teaching sets, the paper's sets (files or OpenML), splits. The entry point
+callers use (`datasets.load`, `datasets.read_csv`, `datasets.DataError`, …): it re-exports the public names of
+`readers`, `registry`, `validation` and `scaling.Standardizer`.
 """
 
 from __future__ import annotations
@@ -17,11 +13,10 @@ import numpy as np
 from scipy import sparse
 
 from explorer.data import readers
-from explorer.data.readers import MAX_DENSE_BYTES, MAX_FILE_BYTES, read_csv, read_libsvm, read_npz  # noqa: F401
+from explorer.data.readers import read_csv, read_libsvm, read_npz  # noqa: F401
 from explorer.data.registry import (  # noqa: F401  (re-exported, as the readers' and validation's names)
     PAPER_DATASETS,
     ChecksumWarning,
-    PaperDataset,
     cache_dir,
     check_checksum,
     data_locations,
@@ -30,12 +25,11 @@ from explorer.data.registry import (  # noqa: F401  (re-exported, as the readers
     how_to_get,
     openml_cache_file,
     paper_availability,
-    resolve_data_dir,
 )
 from explorer.data.sources import SOURCE_FORMATS, open_source
 from explorer.scaling import Standardizer  # noqa: F401
 from explorer.sources import DataSource, SubsetSource
-from explorer.validation import DataError, decode_labels, encode_labels, show, validate  # noqa: F401
+from explorer.validation import DataError, encode_labels, show, validate  # noqa: F401
 
 
 def load_file(path_or_file, label_column=None, *, source_name: str | None = None, out_of_core: bool = False):
@@ -84,8 +78,7 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
                 "datasets.load_file(path, out_of_core=True) (or datasets.open_source(path)) returns its data source, "
                 "which XGPClassifier.fit, Model.set_data and Run take in place of arrays"
             )
-        options = {} if label_column is None else {"label_column": label_column}
-        return open_source(path_or_file, **options)
+        return open_source(path_or_file, label_column=label_column)
     if out_of_core:
         raise DataError(f"{name}: out_of_core applies to {sorted(SOURCE_FORMATS)} files, not {suffix or 'this file'}")
     return readers.load_file(path_or_file, label_column, source_name=source_name)
@@ -237,13 +230,13 @@ def _encode_openml_features(data, feature_names, categories: dict, one_hot: bool
     return np.column_stack(columns), names
 
 
-def load_openml(data_id: int, *, one_hot: bool = False, positive=None, cache: Path | None = None):
+def load_openml(data_id: int, *, one_hot: bool = False, cache: Path | None = None):
     """Fetch OpenML data set `data_id` (binary target) through scikit-learn, convert and cache it as .npz.
 
-    Categorical features: ordinal (default) or one-hot, see `_encode_openml_features`. Labels: `positive` ↦ +1 if given,
-    else the minority class ↦ +1 (ties: sorted order), the convention of the offline copies. Returns (X (n, d) float64,
-    y (n,) int64 class indices, classes (2,) as str [class ↦ 0 (−1), class ↦ 1 (+1)], feature_names). Network and OpenML
-    failures propagate unchanged.
+    Categorical features: ordinal (default) or one-hot, see `_encode_openml_features`. Labels: the minority class ↦ +1
+    (ties: sorted order), the convention of the offline copies. Returns (X (n, d) float64, y (n,) int64 class indices,
+    classes (2,) as str [class ↦ 0 (−1), class ↦ 1 (+1)], feature_names). Network and OpenML failures propagate
+    unchanged.
     """
     cache = Path(cache) if cache is not None else cache_dir()
     cached = openml_cache_file(data_id, one_hot, cache)
@@ -265,12 +258,7 @@ def load_openml(data_id: int, *, one_hot: bool = False, positive=None, cache: Pa
     values, counts = np.unique(target, return_counts=True)
     if values.size != 2:
         raise DataError(f"{source}: needs 2 target classes, found {dict(zip(values.tolist(), counts.tolist()))}")
-    if positive is not None:
-        if str(positive) not in values:
-            raise DataError(f"{source}: positive class {show(positive)} is not among the targets {values.tolist()}")
-        positive_class = str(positive)
-    else:
-        positive_class = values[1] if counts[0] == counts[1] else values[int(np.argmin(counts))]
+    positive_class = values[1] if counts[0] == counts[1] else values[int(np.argmin(counts))]
     classes = np.array([values[values != positive_class][0], positive_class])
     y = np.where(target == positive_class, 1, -1).astype(np.int8)
     X, y, _ = validate(X, y, feature_names, source=source)
@@ -520,20 +508,14 @@ def kfold_indices(y, k: int, rng=None, stratified: bool = True) -> list[tuple[np
         raise DataError(f"k must be an integer with 2 ≤ k ≤ n = {n}, got k={show(k)}")
     rng = None if rng is None else np.random.default_rng(rng)
     fold_of = np.empty(n, dtype=np.intp)
-    if stratified:
+    if stratified:  # the rows class by class, dealt round-robin
         classes, counts = np.unique(y, return_counts=True)
         if counts.min() < k:
             small = classes[np.argmin(counts)].item()
             raise DataError(f"class {show(small)} has {counts.min()} rows, fewer than k={k} stratified folds")
-        start = 0
-        for c in classes:
-            members = np.flatnonzero(y == c)
-            if rng is not None:
-                members = rng.permutation(members)
-            fold_of[members] = (start + np.arange(len(members))) % k
-            start = (start + len(members)) % k
+        members = (np.flatnonzero(y == c) for c in classes)
+        fold_of[np.concatenate([m if rng is None else rng.permutation(m) for m in members])] = np.arange(n) % k
     else:
         order = np.arange(n) if rng is None else rng.permutation(n)
-        for f, chunk in enumerate(np.array_split(order, k)):
-            fold_of[chunk] = f
+        fold_of[order] = np.repeat(np.arange(k), [len(chunk) for chunk in np.array_split(order, k)])
     return [(np.flatnonzero(fold_of != f), np.flatnonzero(fold_of == f)) for f in range(k)]

@@ -1,14 +1,7 @@
-"""Fetching the paper's data sets into the data home (`registry.data_home()`; `xgpc-explorer data fetch NAME…`).
-
-Two routes: a mirror of the registry's files (`--from`, an http(s) or file URL or a plain folder; checked against the
-registry's sha256),
-or OpenML by id: its description, feature list, qualities and ARFF data are downloaded into the layout of
-scikit-learn's OpenML cache under the data directory, then `fetch_openml` reads them from there and the converted
-arrays are written as `openml-ID-ENCODING.npz` (should scikit-learn change that layout, it simply downloads the
-files again itself, without progress bars). Every download streams with a progress bar and is written atomically,
-within an overall deadline (a server that trickles bytes is given up on); without a network both routes fail with a
-`DataError` that says so, and nothing half-written is left behind. Files land only inside the target folder: a path
-from OpenML's description that would leave it is refused.
+"""Fetching the paper's data sets into the data home (`xgpc-explorer data fetch NAME…`): from a mirror of the
+registry's files (checked against their sha256), or from OpenML by id into scikit-learn's cache layout, where
+`fetch_openml` then reads them (`fetch`). Every download streams with a progress bar, is written atomically within
+an overall deadline, and fails with a `DataError` that says why, leaving nothing half-written (`download`).
 """
 
 from __future__ import annotations
@@ -71,9 +64,10 @@ def download(
     progress: bool = True,
     timeout: float = 30.0,
     deadline: float = DEADLINE_SECONDS,
+    gzipped: bool = False,
 ) -> Path:
-    """Stream `url` into `target` (via `target.partial`, renamed when complete and, if given, its sha256 matches).
-    At most MAX_FILE_BYTES; each read waits at most `timeout` seconds and the whole download, connecting and the
+    """Stream `url` into `target` (via `target.partial`, renamed when complete and, if given, its sha256 matches;
+    gzip-compressed as it is written when `gzipped`). At most MAX_FILE_BYTES; each read waits at most `timeout` seconds and the whole download, connecting and the
     server's headers included, at most `deadline` seconds (`_Deadline`: DataError after that, however slowly the
     server trickles its bytes). Returns target."""
     target = Path(target)
@@ -94,7 +88,8 @@ def download(
                     raise DataError(f"{url}: {total:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
                 read = getattr(response, "read1", response.read)  # what has arrived, so the deadline is checked often
                 meter = dict(total=total, unit="B", unit_scale=True, unit_divisor=1024, disable=not progress)
-                with open(partial, "wb") as out, tqdm(**meter, desc=target.name, file=sys.stderr) as bar:
+                meter["desc"] = target.stem if gzipped else target.name
+                with (gzip.open if gzipped else open)(partial, "wb") as out, tqdm(**meter, file=sys.stderr) as bar:
                     while block := read(BLOCK_BYTES):
                         received += len(block)
                         if received > MAX_FILE_BYTES:
@@ -139,7 +134,6 @@ class _Deadline:
     connection opened after that is refused. `expired()` says whether it came."""
 
     def __init__(self, seconds: float):
-        self.seconds = seconds
         self._sockets: list[socket.socket] = []
         self._expired = threading.Event()
         self._lock = threading.Lock()
@@ -147,11 +141,15 @@ class _Deadline:
         self._timer.daemon = True
         watch = self
 
-        class Watched:  # a connection refused after the deadline, its socket kept to shut at it
+        class Watched:  # a connection refused after the deadline, its socket kept to shut at it (at once if it came)
             def connect(self):
-                watch._refuse_if_expired()
+                if watch.expired():
+                    raise TimeoutError(f"the deadline of {seconds:g} s came")
                 super().connect()
-                watch._keep(self.sock)
+                with watch._lock:
+                    watch._sockets.append(self.sock)
+                if watch.expired():
+                    watch._shut(self.sock)
 
         Connection = type("Connection", (Watched, http.client.HTTPConnection), {})
         SecureConnection = type("SecureConnection", (Watched, http.client.HTTPSConnection), {})
@@ -165,17 +163,6 @@ class _Deadline:
                 return self.do_open(SecureConnection, request, context=self._context)
 
         self.opener = urllib.request.build_opener(Handler, SecureHandler)
-
-    def _refuse_if_expired(self) -> None:
-        if self.expired():
-            raise TimeoutError(f"the deadline of {self.seconds:g} s came")
-
-    def _keep(self, sock: socket.socket) -> None:
-        """Keep a new connection's socket, to shut at the deadline (at once if it came while connecting)."""
-        with self._lock:
-            self._sockets.append(sock)
-        if self.expired():
-            self._shut(sock)
 
     def _expire(self) -> None:
         self._expired.set()
@@ -212,14 +199,7 @@ def _openml_files(data_id: int, directory: Path, *, progress: bool, openml_url: 
             )
         cached = root / (inside + ".gz")
         if not cached.exists():
-            url = f"{openml_url.rstrip('/')}/{inside}"
-            plain = download(url, cached.with_name(cached.stem), progress=progress, deadline=deadline)
-            partial = cached.with_name(cached.name + ".partial")
-            with open(plain, "rb") as source, gzip.open(partial, "wb") as target:
-                while block := source.read(BLOCK_BYTES):
-                    target.write(block)
-            os.replace(partial, cached)
-            plain.unlink()
+            download(f"{openml_url.rstrip('/')}/{inside}", cached, progress=progress, deadline=deadline, gzipped=True)
         return cached
 
     description = json.loads(gzip.decompress(get(f"api/v1/json/data/{data_id}").read_bytes()))

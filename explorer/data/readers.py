@@ -1,13 +1,10 @@
 """Reading data files: CSV/TSV with a header row, LIBSVM/SVMlight text, NumPy .npz; `load_file` picks by extension.
 
 Every reader returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]) or
-raises `DataError` naming the file, line, column and value. Limits, checked before anything large is read or allocated:
-a file of at most `MAX_FILE_BYTES` (1 GiB), and a dense X of at most `MAX_DENSE_BYTES` (n·d·8 bytes ≤ 512 MiB,
-e.g. 10⁷ rows × 6 features; the largest paper set, w8a, takes 119 MB).
-
-CSV is parsed by pandas' C reader (10⁶ rows × 5 columns in about a second); when it meets anything unusual (a bad
-or non-finite cell, a ragged line, an empty label, number forms only Python reads) the careful reader reads the
-file again line by line and either returns the same table or names the offending line, column and value.
+raises `DataError` naming the file, line, column and value; its limits (`MAX_FILE_BYTES`, `MAX_DENSE_BYTES`) are
+checked before anything large is read or allocated (README "Limits of the readers"). CSV is parsed by pandas' C
+reader; when it meets anything unusual the careful reader reads the file again line by line and either returns the
+same table or names the offending line, column and value.
 """
 
 from __future__ import annotations
@@ -295,12 +292,13 @@ def _careful_table(rows, header: list[str], label_at: int, name: str):
     return X, numeric_labels_if_possible(labels)
 
 
-def read_csv(file, label_column, *, delimiter: str | None = None, source_name: str | None = None):
+def read_csv(file, label_column=None, *, delimiter: str | None = None, source_name: str | None = None):
     """CSV/TSV with a header row. Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,),
     feature_names list[str]).
 
-    `label_column` is a header name or a column index; every other column is a numeric feature. The delimiter, if
-    not given, is TAB for a .tsv name, else the most frequent of , TAB ; | in the header line, else whitespace.
+    `label_column` is a header name or a column index (None: the one named label, y, class or target, any case);
+    every other column is a numeric feature. The delimiter, if not given, is TAB for a .tsv name, else the most
+    frequent of , TAB ; | in the header line, else whitespace.
     """
     content, name = read_bytes(file, source_name)
     text = decode_text(content, name)
@@ -326,6 +324,8 @@ def read_csv(file, label_column, *, delimiter: str | None = None, source_name: s
         raise DataError(
             f"{name}: line {header_line}: column names {show_list(duplicates)} appear more than once in {show_list(header)}"
         )
+    if label_column is None:
+        label_column = default_label_column(header, name)
     label_at = _label_index(label_column, header, name)
     if len(header) < 2:
         raise DataError(
@@ -503,9 +503,22 @@ def read_npz(file, *, source_name: str | None = None):
 
 # ------------------------------------------------------------------------------------------------------- load_file
 
-LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), "csv") | dict.fromkeys((".libsvm", ".svm", ".svmlight"), "libsvm")
-LOADERS[".npz"] = "npz"
+LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), read_csv) | {".npz": read_npz}
+LOADERS |= dict.fromkeys((".libsvm", ".svm", ".svmlight"), read_libsvm)
 DEFAULT_LABEL_NAMES = ("label", "y", "class", "target")
+
+
+def default_label_column(columns: list[str], name, shown: str = "the header is {} and {} of its names") -> str:
+    """The one of `columns` named label, y, class or target (any case); DataError naming the file `name` and the
+    columns (in the words of `shown`) when none or several are."""
+    matches = [column for column in columns if column.lower() in DEFAULT_LABEL_NAMES]
+    if len(matches) != 1:
+        shown = shown.format(show_list(columns), "none" if not matches else "several")
+        raise DataError(
+            f"{name}: say which column holds the labels (label_column=...); {shown} are one of "
+            f"{list(DEFAULT_LABEL_NAMES)}"
+        )
+    return matches[0]
 
 
 def load_file(path_or_file, label_column=None, *, source_name: str | None = None):
@@ -519,28 +532,14 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
         str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", None)
     )
     suffix = Path(str(name)).suffix.lower() if name else ""
-    kind = LOADERS.get(suffix)
-    if kind is None:
+    reader = LOADERS.get(suffix)
+    if reader is None:
         raise DataError(f"{name or '<uploaded data>'}: unknown file extension {suffix!r}; supported: {sorted(LOADERS)}")
-    if kind != "csv":
-        if label_column is not None:
-            raise DataError(
-                f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} "
-                "files carry their own labels"
-            )
-        reader = read_libsvm if kind == "libsvm" else read_npz
-        return reader(path_or_file, source_name=name)
-    content, name = read_bytes(path_or_file, name)
-    if label_column is None:
-        first = first_nonblank_line(decode_text(content, name))
-        if first is None:
-            raise DataError(f"{name}: the file is empty")
-        header = next(csv_rows(first, sniff_delimiter(first, name), name), (0, []))[1]
-        matches = [h for h in header if h.lower() in DEFAULT_LABEL_NAMES]
-        if len(matches) != 1:
-            raise DataError(
-                f"{name}: say which column holds the labels (label_column=...); the header is {show_list(header)} and "
-                f"{'none' if not matches else 'several'} of its names are one of {list(DEFAULT_LABEL_NAMES)}"
-            )
-        label_column = matches[0]
-    return read_csv(io.BytesIO(content), label_column, source_name=name)
+    if reader is read_csv:
+        return read_csv(path_or_file, label_column, source_name=name)
+    if label_column is not None:
+        raise DataError(
+            f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} files carry their own "
+            "labels"
+        )
+    return reader(path_or_file, source_name=name)

@@ -172,11 +172,6 @@ def data_locations(data_dir=None) -> list[tuple[str, Path]]:
     return found
 
 
-def resolve_data_dir(path=None) -> Path | None:
-    """The first data directory that exists (see `data_locations`), or None."""
-    return next((directory for _, directory in data_locations(path) if directory.is_dir()), None)
-
-
 def sha256_of(path: Path) -> str:
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()

@@ -1,17 +1,7 @@
-"""The out-of-core file sources of the data catalogue: training rows read from files a minibatch at a time, each an
-implementation of the data-source protocol (`explorer.sources.DataSource`, beside the numerics). Their class
-docstrings say how each reads its rows and keeps memory bounded:
-
-- `NpySource`: X (n, d) and y (n,) in two `.npy` files (`open_source` looks for `<stem>_labels.npy` beside
-  `<stem>.npy` unless told);
-- `ZarrSource`: a Zarr group (a `.zarr` directory) holding the arrays `X` (n, d) and `y` (n,), as an `.npz` does;
-- `ParquetSource`: a Parquet table with a label column, copied once into an `NpySource` in a cache folder.
-
-`open_source(path)` picks one by the path's extension, and `training_source` is what a face makes of its training
-data (a source, a file path, or arrays). Zarr and Parquet need the optional extra
-`pip install 'xgpc-explorer[ooc]'` (zarr, pyarrow); the core install does not. A run standardises a source and
-places its inducing points without loading all rows (`recipe.start_run`, `scaling.fitted_standardizer`,
-`inducing.initial_inducing`).
+"""The out-of-core file sources of the data catalogue, implementations of the data-source protocol
+(`explorer.sources.DataSource`): `NpySource` (two `.npy` files), `ZarrSource` (a `.zarr` group), `ParquetSource`
+(a Parquet table); `open_source(path)` picks one by extension, `training_source` is what a face makes of its training
+data. Formats, the `ooc` extra and what a run does with a source: README "Data larger than memory".
 """
 
 from __future__ import annotations
@@ -25,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from explorer.data.readers import DEFAULT_LABEL_NAMES, NPY_MAGIC, NPY_READ_ERRORS, regular_file
+from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, default_label_column, regular_file
 from explorer.inputs import bounded_features, class_indices
 from explorer.sources import CHUNK_ROWS, DataSource, LabelCount, row_blocks
 from explorer.validation import DataError, show, show_list
@@ -46,17 +36,13 @@ class NpySource(DataSource):
     is a `DataError` naming the file (and the row and column of a bad value). `check=False` skips the value checks,
     for files this package has just written and checked (`ParquetSource`).
 
-    Resident memory stays bounded however many rows a run reads. A minibatch's rows are read with `os.pread`, one
-    row each (the files' C-order rows are contiguous records), not through the map: a page fault maps a whole large
-    folio of the page cache (up to 2 MiB), which kept gigabytes resident (BENCHMARKS.md). Consecutive rows (the check, the chunked passes) are read through the map, whose pages
-    are given back (`madvise(MADV_DONTNEED)`; they stay in the kernel's page cache) after `RELEASE_BYTES`.
-
-    The map reads the files as they are on disk during the run, so every `batch` first checks (`os.stat`, two calls)
-    that neither file has changed since it was opened — its size, modification time (ns) and inode (`FileStamp`) — and
-    raises DataError naming the file if one has (rewritten in place, replaced, truncated): the rows read would no
-    longer be the rows checked and trained on. A file truncated by another program between that check and the read
-    still ends the process with SIGBUS, and a rewrite within the file system's timestamp resolution keeping the size
-    goes unseen. Keep the files unchanged while a run uses them (or copy them first)."""
+    Resident memory stays bounded: a minibatch's rows are read with `os.pread`, one row each (the files' C-order rows
+    are contiguous records), not through the map, whose page faults keep whole folios resident (BENCHMARKS.md "Scale
+    past memory"); consecutive rows (the check, the chunked passes) are read through the map, whose pages are given
+    back (`madvise(MADV_DONTNEED)`) after `RELEASE_BYTES`. Every `batch` first checks that neither file has changed
+    since it was opened (`FileStamp`; README "Data larger than memory"), else DataError naming the file. A file
+    truncated between that check and the read still ends the process with SIGBUS, and a rewrite within the file
+    system's timestamp resolution keeping the size goes unseen."""
 
     CHECK_BYTES = 1 << 25  # 32 MiB of X per block (a few times that at the peak of the check)
     RELEASE_BYTES = 1 << 26  # 64 MiB of consecutive rows read through the map before its pages are given back
@@ -79,7 +65,7 @@ class NpySource(DataSource):
                 where = f"{self.X_path}: X" + (f" (block of rows from index {start})" if start else "")
                 bounded_features(self._read(slice(start, stop)), where)
                 count.add(class_indices(self.y[start:stop], f"{self.y_path}: y", first_row=start), start)
-            self.label_values, self.n_classes = count.values, count.n_classes
+            self.label_values = count.values
 
     def _read(self, rows: slice) -> np.ndarray:
         """The consecutive rows X[rows] as float64 C-contiguous, through the map, whose pages are given back past
@@ -272,7 +258,7 @@ class ZarrSource(DataSource):
         for start, stop in row_blocks(self.n, rows):
             bounded_features(np.asarray(self.X[start:stop], dtype=float), f"{path}: array 'X'", first_row=start)
             count.add(class_indices(np.asarray(self.y[start:stop]), f"{path}: array 'y'", first_row=start), start)
-        self.label_values, self.n_classes = count.values, count.n_classes
+        self.label_values = count.values
 
     def batch(self, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         index = np.asarray(index)
@@ -292,12 +278,11 @@ class ParquetSource(NpySource):
     distinct ones), every other column is a feature of numbers (integer, floating or boolean, no empty cells). Needs
     the `ooc` extra (pyarrow).
 
-    Parquet offers no random row access (a minibatch of random rows would decompress every row group), so the
-    table is read once, batch by batch (`ParquetFile.iter_batches`, `batch_rows` rows at a time), checked as it
-    is read, and written into two `.npy` files in `cache_dir` (default: a temporary folder removed with the source)
-    that it then serves as an `NpySource`: memory stays at one batch, disk takes n·(d·itemsize + 8) bytes (float32
-    features stay float32). Every error is a `DataError` naming the file and the column (and the row of a bad
-    value). `feature_names` lists the feature columns in order."""
+    Parquet offers no random row access, so the table is read once, `batch_rows` rows at a time, checked as it is
+    read, and written into two `.npy` files in `cache_dir` (default: a temporary folder removed with the source) that
+    it then serves as an `NpySource`: memory stays at one batch, disk takes n·(d·itemsize + 8) bytes. Every error is
+    a `DataError` naming the file and the column (and the row of a bad value). `feature_names` lists the feature
+    columns in order."""
 
     def __init__(self, path, label_column=None, *, cache_dir=None, batch_rows: int = CHUNK_ROWS):
         pq = _optional("pyarrow.parquet", "a Parquet file", path)
@@ -330,15 +315,13 @@ class ParquetSource(NpySource):
         try:
             for part in table.iter_batches(batch_size=batch_rows, columns=self.feature_names + [label]):
                 stop = start + part.num_rows
-                for j, name in enumerate(self.feature_names + [label]):
+                for j, name in enumerate(self.feature_names):
                     values = _column_values(part.column(j), name, start, path)
-                    if name == label:
-                        labels = class_indices(values, f"{path}: column {label!r}", first_row=start)
-                        y[start:stop] = labels
-                        count.add(labels, start)
-                    else:
-                        bounded_features(values[:, None], str(path), first_row=start, columns=[name])
-                        X[start:stop, j] = values
+                    bounded_features(values[:, None], str(path), first_row=start, columns=[name])
+                    X[start:stop, j] = values
+                labels = _column_values(part.column(d), label, start, path)
+                y[start:stop] = labels = class_indices(labels, f"{path}: column {label!r}", first_row=start)
+                count.add(labels, start)
                 start = stop
         except BaseException:  # a bad value (or an interrupt): the half-written copy goes at once, not at exit
             del X, y
@@ -347,7 +330,7 @@ class ParquetSource(NpySource):
         X.flush()
         y.flush()
         del X, y
-        self.label_values, self.n_classes = count.values, count.n_classes
+        self.label_values = count.values
         super().__init__(folder / "X.npy", folder / "y.npy", check=False)
 
     def __getstate__(self) -> dict:
@@ -362,17 +345,11 @@ class ParquetSource(NpySource):
 def _label_column(names: list[str], label_column, path) -> str:
     """The label column among `names`: `label_column` if given (DataError naming the file and the columns if it is
     not there), else the one named label, y, class or target (any case)."""
-    if label_column is not None:
-        if label_column not in names:
-            raise DataError(f"{path}: no label column {show(label_column)}; the columns are {show_list(names)}")
-        return label_column
-    matches = [name for name in names if name.lower() in DEFAULT_LABEL_NAMES]
-    if len(matches) != 1:
-        raise DataError(
-            f"{path}: say which column holds the labels (label_column=...); the columns are {show_list(names)} and "
-            f"{'none' if not matches else 'several'} of their names are one of {list(DEFAULT_LABEL_NAMES)}"
-        )
-    return matches[0]
+    if label_column is None:
+        return default_label_column(names, path, "the columns are {} and {} of their names")
+    if label_column not in names:
+        raise DataError(f"{path}: no label column {show(label_column)}; the columns are {show_list(names)}")
+    return label_column
 
 
 def _column_values(column, name: str, start: int, path) -> np.ndarray:

@@ -1,6 +1,5 @@
-"""Headless studies a tab drives and a script runs: the plane of a 2-D picture (`plane`), the MCMC-versus-variational
-comparison (`comparison`), the race and its one verdict (`race`), the inducing-point study's measure (`inducing`).
-Each imports numerics and the data catalogue only, never Panel or a view.
+"""Headless studies a tab drives and a script runs (`plane`, `comparison`, `race`, `inducing`): each imports numerics
+and the data catalogue only, never Panel or a view.
 
 A long study is a generator: each `next` does a short piece of work and yields its progress, and the generator
 returns the study's result. A tab's worker advances it a step at a time between clicks; a script runs it with

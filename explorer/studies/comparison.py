@@ -16,9 +16,8 @@ with the exact sampler of its own model, per class:
   points: the joint q(λ, n) (`full`) and the paper's factorised q(λ)q(n) (`factorised`, labelled `FACTORISED_LABEL`),
   whose latent means sit above the sampler's where the joint family's land on them (`mean_offset`).
 
-Each step of the generator is short (≈ `STEP_SECONDS` of fitting or sampling), so a tab stays responsive and can
-stop it between two steps; what it yields says how far it got (stage, share of the sweeps, sweeps per second, time
-left, R̂ and ESS so far). All randomness comes from one seed, by the seed policy of a run (`streams`, `run.streams`).
+Each step of the generator is short (≈ `STEP_SECONDS`), so a tab stays responsive and can stop it between two steps
+(`Progress`: how far it got). All randomness comes from one seed, by the seed policy of a run (`streams`).
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 import numpy as np
+from tqdm import tqdm
 
 from explorer import methods, run
 from explorer.compare import ComparisonResult, compare_with_mcmc
@@ -115,7 +115,7 @@ def mean_offset(result: ComparisonResult) -> float:
 
 
 def family_engine(X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, family: str) -> XGPC:
-    """X-GPC, full (Z None) or sparse, with `recipe.full_batch_engine`'s settings (full batches, constant ρ = 1:
+    """X-GPC, full (Z None) or sparse, with `run.full_batch_engine`'s settings (full batches, constant ρ = 1:
     exact coordinate ascent, fixed kernel); for K ≥ 3 classes in the family `family`
     (`xgpc_stickbreaking.MULTICLASS_FAMILIES`; two classes ignore it). X (n, d) standardised, y (n,) class indices."""
     return methods.build(
@@ -251,12 +251,10 @@ def comparison(
     diagnostics = yield from _sampled(sampler, diagnostics_share)
     mcmc_cost = {"mcmc_seconds": sampler.seconds, "mcmc_sweeps_per_second": sampler.sweeps_per_second}
     results = {}
-    labels = {"factorised": FACTORISED_LABEL}
     for name, model in models.items():
         yield _sampling_progress(sampler, diagnostics, COMPARING)
-        results[name] = compare_with_mcmc(
-            model, sampler, X_test, y_test, label=labels.get(name), subsampled_from=subsampled_from
-        )
+        label = FACTORISED_LABEL if name == "factorised" else None
+        results[name] = compare_with_mcmc(model, sampler, X_test, y_test, label=label, subsampled_from=subsampled_from)
         results[name].cost = {**cost[name], **mcmc_cost}
     return ComparisonRun(
         results["full"],
@@ -299,26 +297,20 @@ def subsample(n: int, limit: int, rng: np.random.Generator) -> np.ndarray:
 
 
 def text_progress(stream=None, every_seconds: float = 1.0) -> Callable[[int, int], None]:
-    """A `progress(sweeps_done, total_sweeps)` callback for long sampler runs: rewrites one line such as
-    "Gibbs sampling: 1,200 of 2,600 sweeps per chain (46%), about 21 s left" on `stream` (default sys.stderr) at most
-    every `every_seconds`, and ends the line when done."""
-    first, shown = {}, [-math.inf]  # the first report (time, sweeps) starts the clock: setup time is not sweeping
+    """A `progress(sweeps_done, total_sweeps)` callback for long sampler runs: a tqdm bar of the sweeps per chain on
+    `stream` (default sys.stderr), redrawn at most every `every_seconds` and closed when done; its clock starts at
+    the first report (setup time is not sweeping)."""
+    bar = None
 
     def report(done: int, total: int) -> None:
-        now = time.perf_counter()
-        first.setdefault("time", now)
-        first.setdefault("done", done)
-        if done < total and now - shown[0] < every_seconds:
-            return
-        shown[0] = now
-        elapsed, swept = now - first["time"], done - first["done"]
-        tail = "done" if done >= total else "estimating the time left"
-        if done < total and swept > 0:
-            tail = f"about {elapsed * (total - done) / swept:.0f} s left"
-        out = stream if stream is not None else sys.stderr
-        line = f"Gibbs sampling: {done:,} of {total:,} sweeps per chain ({100 * done / total:.0f}%), {tail}"
-        out.write("\r" + line.ljust(80) + ("\n" if done >= total else ""))  # padded: a shorter line hides a longer
-        out.flush()
+        nonlocal bar
+        if bar is None:
+            file = stream if stream is not None else sys.stderr
+            desc = "Gibbs sampling, sweeps per chain"
+            bar = tqdm(total=total, initial=done, desc=desc, unit="sweep", file=file, mininterval=every_seconds)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
 
     return report
 

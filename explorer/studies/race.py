@@ -1,42 +1,23 @@
 """The race (paper Fig. 2): every entrant trains on the same data for the same training time, and the verdict says who
 came within the band of the best test NLL first and stayed there. `bench race`, the dashboard's Race tab and the race
-report all run and judge races here; this module is the one definition of the band and of "settled".
+report all run and judge races here; this module is the one definition of the band and of "settled" (README, "Race";
+DESIGN §6).
 
-**The band.** A prediction of ½ for every point scores a test NLL of log 2 (a coin flip); a method that predicts better
-gains log 2 − NLL nats per test point. The reference is the best *final* NLL of all entrants (a method's final NLL is
-the median of its last five evaluations, robust to one noisy evaluation). An evaluation is *within the band* when it
-has gained at least (1 − band) of the reference's gain:
+**The band.** Predicting 1/K for every point scores a test NLL of log K, chance (a coin flip, log 2, for two
+classes). The reference is the best *final* NLL (`final_value`) of the entrants that did not diverge; an evaluation is
+*within the band* when it has gained at least (1 − band) of the reference's gain over chance (`band_edge`):
 
-    NLL ≤ best + band · (log 2 − best)            (band = 1%: within 1% of the best gain over a coin flip)
+    NLL ≤ best + band · (log K − best)            (band = 1%: within 1% of the best gain over chance)
 
-For K classes the chance level is a prediction of 1/K for every point, a test NLL of log K (`judge(..., classes=K)`);
-log 2 above is its K = 2.
-
-On the paper's large sets (best ≈ 0.33 on a9a) this is 1% of the NLL give or take a tenth (0.0036 against 0.0033);
-near 0 it stays a sensible width (best 0.022: 0.0067, not the 0.0002 of "1% of the NLL", narrower than one noisy
-evaluation).
-
-**First and settled.** An entrant *reached* the band at the training time of its first evaluation inside it; it
-*settled* at the training time after which every evaluation stayed inside (DESIGN §6: natural-gradient SVGP reaches
-the band fast and then drifts as its kernel moves; a method that settles is the better tool). The winner is the first
-to settle.
-
-**Diverged.** An entrant whose NLL ends above twice chance for good (`diverged_at`: its last five evaluations or more,
-NLL > 2 log K, a run that lost what it had learned, e.g. natural-gradient SVGP whose step broke down) is said to
-have diverged at the start of that stretch. It is judged apart: it does not set the band's reference, it cannot win,
-and the verdict names it before judging the others.
-
-**What a verdict can and cannot say.** A race shorter than the slowest drift cannot see it. When the best entrant
-ends with test error 0 (a separable set such as the built-in banana-like one) the NLLs near it differ only in
-confidence, which keeps growing with the kernel's variance on a set with nothing left to misclassify: the verdict
-then says so and ranks the time to test error 0 instead (`Verdict.solved`). A winner that settled in the last half
-of the race was still falling when the race ended: the verdict says the race was too short to call
-(`Verdict.conclusive`).
+An entrant *reached* the band at the training time of its first evaluation inside it and *settled* at the time after
+which every evaluation stayed inside; the first to settle wins (`Verdict.winner`). An entrant whose NLL ends above
+twice chance for good has *diverged* (`diverged_at`): it is judged apart. The verdict also says when a race was too
+short to call (`Verdict.conclusive`) and when the best entrant left nothing to misclassify (`Verdict.solved`).
 
     race = Race({"xgpc": lambda: make_trainer("xgpc"), "svgp-natgrad": lambda: make_trainer("svgp-natgrad")}, 8.0)
     for progress in race.run():          # one slice of training per step: a tab draws the traces as they grow
         ...
-    print(race.verdict().words())
+    print(race.result().verdict.words())
 """
 
 from __future__ import annotations
@@ -78,23 +59,17 @@ DIVERGED_FACTOR = 2.0  # an NLL above this many times chance (log K) is worse th
 DIVERGED_EVALUATIONS = 5  # evaluations in a row, to the end, that make a divergence (fewer: a spike)
 
 
-def diverged_at(
-    seconds: np.ndarray,
-    nll: np.ndarray,
-    chance: float = COIN_FLIP_NLL,
-    factor: float = DIVERGED_FACTOR,
-    evaluations: int = DIVERGED_EVALUATIONS,
-) -> float:
+def diverged_at(seconds: np.ndarray, nll: np.ndarray, chance: float = COIN_FLIP_NLL) -> float:
     """When an entrant diverged, or inf: the training time of the first evaluation of the stretch at the end of its
-    trace (seconds, nll: arrays (k,)) in which every test NLL is above `factor` · `chance` (default 2 · log 2; a NaN
-    or inf NLL counts as above), provided that stretch holds at least `evaluations` evaluations. Such a run is worse
-    than predicting 1/K for every point and has stayed so: its last evaluations (and so its `final_value`) say
-    nothing about the time to a good classifier. A shorter stretch (a spike) or one that ends back below is not a
-    divergence; in a race still running the reading is of the trace so far."""
+    trace (seconds, nll: arrays (k,)) in which every test NLL is above `DIVERGED_FACTOR` · `chance` (default 2 · log
+    2; a NaN or inf NLL counts as above), provided that stretch holds at least `DIVERGED_EVALUATIONS` evaluations.
+    Such a run is worse than predicting 1/K for every point and has stayed so: its last evaluations (and so its
+    `final_value`) say nothing about the time to a good classifier. A shorter stretch (a spike) or one that ends back
+    below is not a divergence; in a race still running the reading is of the trace so far."""
     seconds, nll = np.asarray(seconds, float), np.asarray(nll, float)
-    below = np.flatnonzero(nll <= factor * chance)
+    below = np.flatnonzero(nll <= DIVERGED_FACTOR * chance)
     start = below[-1] + 1 if len(below) else 0
-    return float(seconds[start]) if len(nll) - start >= evaluations else math.inf
+    return float(seconds[start]) if len(nll) - start >= DIVERGED_EVALUATIONS else math.inf
 
 
 def final_value(values: np.ndarray, last: int = 5) -> float:
@@ -186,23 +161,66 @@ class Verdict:
         """How the words call a run's last evaluations: "final" once the race finished, "latest" while it runs."""
         return "final" if self.finished else "latest"
 
-    def words(self, names: Mapping[str, str] = NAMES) -> str:
+    @property
+    def classes(self) -> int:
+        """K, whose chance level log K the band is measured from."""
+        return round(math.exp(self.chance))
+
+    def words(self) -> str:
         """Who won (or leads, while the race runs) and by how much, in words (Markdown: the winner in bold); the
         entrants that diverged first, and the verdict on the others."""
         if not self.standings:
             return ""
-        name = {s.entrant: names.get(s.entrant, s.entrant) for s in self.standings}
+        name = {s.entrant: NAMES.get(s.entrant, s.entrant) for s in self.standings}
         lead = _diverged_words(self, name)
         if not self.judged:
             return lead + " No method is left to judge."
         return (lead + " " if lead else "") + self._judged_words(name)
+
+    def table(self) -> str:
+        """The standings as a Markdown table under a sentence defining the band ("latest" for "final" while the race
+        runs; the ratio to X-GPC's time only when X-GPC settled)."""
+        if not self.standings:
+            return ""
+        finished, final, K = self.finished, self.final, self.classes
+        reference = next((s.settled for s in self.standings if s.entrant == "xgpc"), math.nan)
+        ratios = math.isfinite(reference) and reference > 0
+        never = "never" if finished else "not yet"
+
+        def at(seconds: float, otherwise: str) -> str:
+            return f"{seconds:.3g} s" if math.isfinite(seconds) else otherwise
+
+        chance = "coin flip" if K == 2 else "chance"
+        diverged = f" *Diverged*: its test NLL stayed above {DIVERGED_FACTOR:g}× log {K} from then on; it does not set "
+        lines = [
+            f"The band: NLL ≤ {self.edge:.4f}, i.e. within {100 * self.band:g}% of the best {final} gain over a "
+            f"{chance} (best {final} test NLL {self.best_nll:.4f}, a {chance} log {K} = {self.chance:.4f}; a "
+            f"method's {final} NLL is the median of its last five evaluations; the same judge as `bench race`). "
+            "*Reached the band*: training time of the first evaluation inside it. *In the band from*: the time after "
+            "which every evaluation stayed inside (a method can reach the band, leave it as its kernel parameters "
+            f"move, and end above it: then its {final} NLL is larger than the band's edge)."
+            + (diverged + "the band." if self.diverged else ""),
+            "",
+        ]
+        columns = ["method", "iterations", "training time", "best NLL", f"{final} NLL", f"{final} error"]
+        columns += ["reached the band", "in the band from"] + (["÷ X-GPC's"] if ratios else [])
+        lines += ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+        for s in self.standings:
+            left = never if not math.isfinite(s.first) else "left it again" if finished else "not in it now"
+            stays = f"diverged at {s.diverged:.3g} s" if math.isfinite(s.diverged) else at(s.settled, left)
+            ratio = (f" {s.settled / reference:.2g}× |" if math.isfinite(s.settled) else " — |") if ratios else ""
+            lines.append(
+                f"| {NAMES.get(s.entrant, s.entrant)} | {s.iterations} | {s.seconds:.2f} s | {s.best_nll:.4f} | "
+                f"{s.final_nll:.4f} | {s.final_error:.3f} | {at(s.first, never)} | {stays} |{ratio}"
+            )
+        return "\n".join(lines)
 
     def _judged_words(self, name: dict[str, str]) -> str:
         if self.solved:
             return _solved_words(self, name)
         final = self.final
         won, so_far = ("won", "") if self.finished else ("leads", " so far")
-        chance = "a coin flip" if self.chance == COIN_FLIP_NLL else f"chance (log {round(math.exp(self.chance))})"
+        chance = "a coin flip" if self.classes == 2 else f"chance (log {self.classes})"
         band = f"the band (NLL ≤ {self.edge:.4f}: within {100 * self.band:g}% of the best {final} gain over {chance})"
         winner = self.winner
         if winner is None:
@@ -252,7 +270,7 @@ def _diverged_words(verdict: Verdict, name: dict[str, str]) -> str:
     final 14.2); the verdict is on the others.' ('' when none did)."""
     if not verdict.diverged:
         return ""
-    chance = "a coin flip's" if verdict.chance == COIN_FLIP_NLL else f"chance's (log {round(math.exp(verdict.chance))})"
+    chance = "a coin flip's" if verdict.classes == 2 else f"chance's (log {verdict.classes})"
     since = "from then on" if verdict.finished else "since"
     each = [
         f"**{name[s.entrant]} diverged** at {s.diverged:.2g} s (test NLL above {DIVERGED_FACTOR * verdict.chance:.3g}, "
@@ -389,10 +407,7 @@ class Race:
         for name, build in self.entrants.items():
             self.trainers[name] = build()
             yield Progress(name, [], self.trained())
-        while True:
-            behind = [name for name, trainer in self.trainers.items() if trainer.seconds < self.budget]
-            if not behind:
-                break
+        while behind := [name for name, trainer in self.trainers.items() if trainer.seconds < self.budget]:
             name = min(behind, key=lambda n: self.trainers[n].seconds)
             trainer = self.trainers[name]
             before = trainer.history.total
@@ -405,18 +420,10 @@ class Race:
         self.finished = True
         return self.result()
 
-    def histories(self) -> dict[str, dict[str, np.ndarray]]:
-        """Each built entrant's history columns (`COLUMNS`: arrays (k,))."""
-        return {
+    def result(self) -> RaceResult:
+        """Each built entrant's history columns (`COLUMNS`: arrays (k,)) and the verdict (`judge`), as they stand."""
+        histories = {
             name: {column: trainer.history.column(column) for column in COLUMNS}
             for name, trainer in self.trainers.items()
         }
-
-    def verdict(self) -> Verdict:
-        """`judge` on the histories so far."""
-        return self.result().verdict
-
-    def result(self) -> RaceResult:
-        """Each entrant's history and the verdict, as they stand."""
-        histories = self.histories()
         return RaceResult(histories, judge(histories, band=self.band, budget=self.budget, finished=self.finished))

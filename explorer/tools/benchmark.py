@@ -1,20 +1,8 @@
-"""`python -m explorer.tools.benchmark`: what the served dashboard costs the training it shows.
-
-It writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark. Needs Playwright (the
-`test` extra) and Debian Chromium.
-
-The app is served in this process (`pn.serve`, as `panel serve` would) and opened in headless Debian Chromium
-(Playwright). Phases alternate, `--repeats` times: (a) a headless `Model` with the same configuration trained by
-`step(100)` calls for `--seconds`; (b) the served session trained by its Play button for `--seconds`, with the page
-receiving and drawing every update. Reported: SVI iterations/s of each and their ratio (median of per-repeat
-ratios; target ≥ 70%), the same ratio per CPU-second of this process (robust to other users of the machine),
-refresh and surface rates, bytes per refresh and per second, the CPU taken by this process, by the Chromium drawing
-the page and by the whole machine, then resident memory after `--minutes` of uninterrupted training (default 1
-minute; the issue's figure is `--minutes 10`).
-
-`--pin` separates the app's own overhead from the browser's drawing: this process (server, worker, headless phase)
-runs on core 0, Chromium and every process it starts on core 1 (`os.sched_setaffinity`, set before Chromium is
-launched so that its children inherit it, and checked again before each phase); the affinities are recorded.
+"""`python -m explorer.tools.benchmark`: what the served dashboard costs the training it shows — phases alternate
+`--repeats` times: a headless `Model` trained by `step(100)` calls, then the session served in this process trained
+by its Play button in headless Debian Chromium (Playwright), then a memory soak of `--minutes`; `--pin` puts this
+process on core 0 and Chromium on core 1 (`pin`). What each column means is written under its table (BENCHMARKS.md,
+"Dashboard: training inside the served app"). Needs Playwright (the `test` extra) and Debian Chromium.
 """
 
 from __future__ import annotations

@@ -1,25 +1,9 @@
-"""`python -m explorer.tools.loadtest`: a class in front of one server (issue 19).
-
-The app is served in this process on 127.0.0.1 only (`serve_in_background`, as `panel serve` would) and opened by N
-headless Debian Chromium pages (Playwright), each its own browser context, that each press Play and train for
-`--seconds`. A further client fetches a small static file of the server every second and the page itself every
-`--page-every` seconds (a new session each time: its light page, as the page is built only once it opens). Reported per
-N: refreshes/s and SVI iterations/s per session (median and least), the longest time any training session went
-without a refresh, errors (console errors, page errors, worker errors), the other client's static-file and page-load
-times, and this process's resident memory and thread count before the pages open, during the run (largest) and
-`--settle` seconds after the pages have closed, with the number of `Dashboard` objects still alive then. `--heavy` adds a row: one session opens the costliest link the budget
-allows (`explorer.dashboard.budget`) and trains on it while the others train — their refreshes must not stop.
-
-With `--num-procs P` the server is `xgpc-explorer serve --num-procs P` in a process of its own, and the sessions are
-the clients of `--clients`: Chromium pages (measured in the browser), or light clients (`LightSession`) that speak
-Bokeh's websocket protocol — fetch the page, open its websocket with the page's token, pull the document, announce it
-ready, click Play by sending its ButtonClick event — and read every message without rendering, so that the machine's
-cores are the server's; each row also reports the server processes' CPU seconds (/proc) per second, per refresh and
-per iteration, and the longest time a training page received no change (issue 33).
-
-Bounded on purpose: at most `MAX_SESSIONS` pages and `MAX_SECONDS` per run; the machine is shared, keep runs short.
-It writes its table to BENCHMARKS.md and JSON like every `python -m explorer bench` benchmark (`--no-write-md`).
-Needs Playwright (the `test` extra) and Debian Chromium.
+"""`python -m explorer.tools.loadtest`: a class in front of one server (issue 19): N training sessions (headless
+Chromium pages, or with `--num-procs` also light clients, `LightSession`) and another visitor's latency, against a
+server in this process (`run_load`, its memory and threads too) or `xgpc-explorer serve --num-procs P` in a process
+of its own (`classroom`, the server's CPU too). What each column means is written above its table (BENCHMARKS.md,
+"Dashboard: a class on one server (load test)", "… on several processes"). Bounded on purpose: at most
+`MAX_SESSIONS` pages and `MAX_SECONDS` per run. Needs Playwright (the `test` extra) and Debian Chromium.
 """
 
 from __future__ import annotations
@@ -199,15 +183,31 @@ def process_cpu_seconds(pid: int) -> tuple[float, float]:
     return total, loop
 
 
-class Client(threading.Thread):
+class Periodic(threading.Thread):
+    """A daemon thread that calls `tick` every `period` seconds until `stop`."""
+
+    def __init__(self, period: float):
+        super().__init__(daemon=True)
+        self.period, self._done = period, threading.Event()
+
+    def run(self) -> None:
+        while not self._done.is_set():
+            self.tick()
+            self._done.wait(self.period)
+
+    def stop(self) -> None:
+        self._done.set()
+        self.join(timeout=120)
+
+
+class Client(Periodic):
     """Another visitor: every second fetches `static` (a small file the page loads), every `page_every` seconds
     the page `url` itself; records (monotonic start, seconds taken) of each, and failures."""
 
     def __init__(self, url: str, static: str, page_every: float):
-        super().__init__(daemon=True)
-        self.url, self.static, self.page_every = url, static, page_every
+        super().__init__(1.0)
+        self.url, self.static, self.page_every, self.next_page = url, static, page_every, 0.0
         self.static_times, self.page_times, self.failures = [], [], []
-        self._done = threading.Event()
 
     def _fetch(self, url: str, times: list) -> None:
         start = time.monotonic()
@@ -219,46 +219,25 @@ class Client(threading.Thread):
             return
         times.append((start, time.monotonic() - start))
 
-    def run(self) -> None:
-        next_page = time.monotonic()
-        while not self._done.is_set():
-            self._fetch(self.static, self.static_times)
-            if time.monotonic() >= next_page:
-                self._fetch(self.url, self.page_times)
-                next_page = time.monotonic() + self.page_every
-            self._done.wait(1.0)
-
-    def stop(self) -> None:
-        self._done.set()
-        self.join(timeout=120)
+    def tick(self) -> None:
+        self._fetch(self.static, self.static_times)
+        if time.monotonic() >= self.next_page:
+            self._fetch(self.url, self.page_times)
+            self.next_page = time.monotonic() + self.page_every
 
 
-class Monitor(threading.Thread):
+class Monitor(Periodic):
     """Samples every SAMPLE_SECONDS the refresh and iteration counts of `dashboards`, this process's resident memory
     and threads; `gaps()` is the longest time each dashboard went without a new refresh."""
 
     def __init__(self, dashboards: list):
-        super().__init__(daemon=True)
+        super().__init__(SAMPLE_SECONDS)
         self.dashboards = dashboards
         self.samples: list[tuple[float, list[int], list[int], float, int]] = []
-        self._done = threading.Event()
 
-    def run(self) -> None:
-        while not self._done.is_set():
-            self.samples.append(
-                (
-                    time.monotonic(),
-                    [d.refreshes for d in self.dashboards],
-                    [d.model.iteration for d in self.dashboards],
-                    resident_mb(),
-                    psutil.Process().num_threads(),
-                )
-            )
-            self._done.wait(SAMPLE_SECONDS)
-
-    def stop(self) -> None:
-        self._done.set()
-        self.join(timeout=10)
+    def tick(self) -> None:
+        refreshes, iterations = [d.refreshes for d in self.dashboards], [d.model.iteration for d in self.dashboards]
+        self.samples.append((time.monotonic(), refreshes, iterations, resident_mb(), psutil.Process().num_threads()))
 
     def rates(self, index: int) -> tuple[float, float]:
         """(refreshes/s, iterations/s) of dashboard `index` over the run."""
@@ -715,7 +694,8 @@ def main(argv: list[str] | None = None) -> int:
         f"pressing Play for {args.seconds:g} s, served from this process on 127.0.0.1; another client fetches a small "
         f"static file every second and the page every {args.page_every:g} s (each fetch of the page makes a "
         "session that never connects: its light page only, the Dashboard is built once a page opens). Memory and threads are this process's (server, sessions' workers and the "
-        f"Playwright client; before: server up, no page open; after: {args.settle:g} s after the pages closed). "
+        f"Playwright client; before: server up, no page open; after: {args.settle:g} s after the pages closed, with the "
+        "Dashboard objects still alive then: 'sessions kept after'); errors: console, page and worker errors. "
         '"longest gap": the longest time a training session\'s page got no refresh (sampled every 0.25 s). The '
         f"heavy row: one of the N sessions opens `{HEAVY_LINK}` (the costliest run the budget lets a link ask for) while the others "
         "train, then trains on it. The machine is shared with other users; runs are short.\n\n"

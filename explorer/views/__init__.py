@@ -1,19 +1,8 @@
 """Composable HoloViews views of every picture of the explorer (issue 13): functions that take a `Model`, a run
 history, a comparison result, a race result or plain arrays and return HoloViews objects (labels, units and colour
-maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` and `.opts`:
-
-- `surface`: the decision surface (p(y=1) or predictive sd, 0.5 contour, points, misclassified, inducing points;
-  K ≥ 3 classes: the class colours mixed by probability, the class boundaries, the uncertainty).
-- `traces`: training traces (ELBO, test NLL, error, ρ, kernel parameters) of one or more runs against training time.
-- `mcmc`: the MCMC-versus-X-GPC comparison (paper Fig. 1).
-- `race`: race curves (test NLL and error against training time, settle markers) from a race JSON.
-- `learn`: the Pólya-Gamma pictures of the Learn tab.
-- `ep_site`: one point's EP update (probit likelihood, cavity, tilted distribution, site), EPGPC's counterpart.
-- `softmax_augmentation`: one point's augmented logistic-softmax (multi-class X-GPC): the likelihood against the
-  softmax, q(λ), q(n_k), q(ω_k) and the Gaussian bound along f_k.
-- `inducing`: the inducing-point study (paper Fig. 3) from a `bench inducing` JSON.
-- `calibration`: reliability diagrams (top-label accuracy against confidence, any K) from `metrics.reliability`.
-- `style`: the backend-neutral styling they share.
+maps set for the Bokeh and the matplotlib backend) that compose with `*`, `+` and `.opts`. One module per picture
+(`surface`, `traces`, `mcmc`, `race`, `learn`, `ep_site`, `softmax_augmentation`, `inducing`, `calibration`; each
+module's docstring says what it draws), `style` for the styling they share and `export` for files.
 
 Notebooks, the MCMC and Learn tabs and the race report draw with these; the Train tab's live surface and traces
 stay raw Bokeh (they refresh at 5 Hz: DESIGN §8).

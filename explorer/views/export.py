@@ -26,11 +26,10 @@ from matplotlib import animation
 from matplotlib import pyplot as plt
 from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.offsetbox import AnchoredText, DrawingArea
-from matplotlib.ticker import FuncFormatter, LogFormatter, LogFormatterSciNotation, MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 from matplotlib.transforms import Bbox
 
 from explorer.views import decision_surface_from_arrays, surface_arrays, training_traces
-from explorer.views.style import PlainLogFormatter
 from explorer.views.surface import surface_plane
 from explorer.views.traces import history_columns
 
@@ -75,20 +74,14 @@ def _figure_size(figure, width: int | None, height: int | None, dpi: int) -> Non
 def _panels(plot) -> list[tuple]:
     """(main axes, colour-bar axes or None, the bar's padding as a fraction of the figure's width) of every panel of
     a drawn HoloViews matplotlib plot."""
-    figure = plot.state
-    colorbars = {
-        id(cax): (main, padding)
-        for main, cax, padding in plot.traverse(
-            lambda p: (p.handles.get("axis"), p.handles.get("cax"), getattr(p, "cbar_padding", 0.0))
-        )
-        if main is not None and cax is not None
-    }
-    panels = []
-    for ax in figure.axes:
-        if id(ax) not in colorbars:
-            bar = next((c for c in figure.axes if colorbars.get(id(c), (None,))[0] is ax), None)
-            panels.append((ax, bar, colorbars[id(bar)][1] if bar is not None else 0.0))
-    return panels
+    bars = {}  # main axes → (its colour bar's axes, padding)
+    for main, cax, padding in plot.traverse(
+        lambda p: (p.handles.get("axis"), p.handles.get("cax"), getattr(p, "cbar_padding", 0.0))
+    ):
+        if main is not None and cax is not None:
+            bars.setdefault(main, (cax, padding))
+    caxes = [cax for cax, _ in bars.values()]
+    return [(ax, *bars.get(ax, (None, 0.0))) for ax in plot.state.axes if ax not in caxes]
 
 
 def _cell(ax) -> tuple[int, int]:
@@ -171,7 +164,7 @@ def _titles_on_top(figure, renderer, margin: float, gap: float) -> float:
 def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> bool:
     """On an axis of `ax` whose tick labels touch (long labels such as 0.0025 on a narrow panel, or 1.05, 1.1, 1.15
     on a log axis spanning less than a decade), keep fewer ticks (linear: `MaxNLocator`) or label every other tick
-    (log) until they stand apart by `gap` px; log axes are labelled in plain numbers (`PlainLogFormatter`). Returns
+    (log; `style.sized` labels the views' log axes in plain numbers) until they stand apart by `gap` px. Returns
     whether it changed a locator or formatter. The tick labels are measured without drawing the figure: asking an
     axis for its tick labels updates them, and `apply_aspect` puts the axes where a draw would."""
     locator = ax.get_axes_locator()
@@ -183,13 +176,6 @@ def _fewer_ticks_where_labels_meet(ax, renderer, gap: float = 3.0) -> bool:
             (axis.get_major_formatter, axis.set_major_formatter),
             (axis.get_minor_formatter, axis.set_minor_formatter),
         )
-        if log:
-            for get, setter in formatters:
-                formatter = get()
-                if type(formatter) in (LogFormatter, LogFormatterSciNotation):
-                    thresholds = formatter.minor_thresholds
-                    setter(PlainLogFormatter(labelOnlyBase=formatter.labelOnlyBase, minor_thresholds=thresholds))
-                    changed = True
         for _ in range(4):
             low, high = sorted(axis.get_view_interval())
             inside = low - 1e-9 * (high - low), high + 1e-9 * (high - low)

@@ -62,10 +62,14 @@ def density_histogram(values: np.ndarray, bins: int = 30) -> tuple[np.ndarray, n
     return edges, top
 
 
-def _histogram(values, dim: hv.Dimension, label: str, color: str, bins: int) -> hv.Histogram:
+def filled_histogram(
+    values, dim: hv.Dimension, label: str, color: str, bins: int, *, alpha: float = 0.4, share: float = 1.0
+) -> hv.Histogram:
+    """The `density_histogram` of `values` on `dim`, its heights times `share` (the part of a distribution they
+    make), filled in `color` without edges."""
     edges, top = density_histogram(values, bins)
-    element = hv.Histogram((edges, top), kdims=[dim], vdims=[DENSITY], label=label)
-    return styled(element, color=color, alpha=0.4, bokeh=dict(line_alpha=0.0), matplotlib=dict(edgecolor="none"))
+    element = hv.Histogram((edges, top * share), kdims=[dim], vdims=[DENSITY], label=label)
+    return styled(element, color=color, alpha=alpha, bokeh=dict(line_alpha=0.0), matplotlib=dict(edgecolor="none"))
 
 
 def pg_density(
@@ -79,7 +83,7 @@ def pg_density(
     draws = np.asarray(draws, dtype=float)
     upper = max(float(np.quantile(draws, 0.995)), 4.0 * mean)
     omega = np.linspace(1e-4, upper, 400)
-    histogram = _histogram(draws[draws <= upper], OMEGA, f"{len(draws):,} exact draws", "#1f77b4", 50)
+    histogram = filled_histogram(draws[draws <= upper], OMEGA, f"{len(draws):,} exact draws", "#1f77b4", 50)
     pdf = curve((omega, density(omega, c)), OMEGA, DENSITY, "PG(1, c) density", color="black", line_width=2)
     overlay = styled(
         hv.Overlay([histogram, pdf, mean_line(mean, "E[ω] = θ(c)")], group="PG", label="density"),
@@ -139,7 +143,7 @@ def minibatch_histogram(local: dict, quantity: str = "c", bins: int = 30) -> hv.
         if quantity == "c"
         else (hv.Dimension("theta", label="θ_i = E[ω_i]"), "darkorange")
     )
-    histogram = styled(_histogram(local[quantity], dim, dim.label, color, bins), title=dim.label)
+    histogram = styled(filled_histogram(local[quantity], dim, dim.label, color, bins), title=dim.label)
     return sized(histogram, width=230, height=300)
 
 

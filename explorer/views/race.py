@@ -1,15 +1,10 @@
-"""Race curves as a HoloViews layout (paper Fig. 2): test NLL and test error against training time on a log axis,
-one curve per method, the edges of the NLL bands (1% and 5%, as `explorer.studies.race.band_edge` defines them) as
-dashed lines and a marker where each method settled within the first band (came within it and stayed: DESIGN §6),
-all read from the traces by the race's one judge (`explorer.studies.race.judge`).
+"""Race curves as a HoloViews layout (paper Fig. 2): test NLL and test error against training time on a log axis, one
+curve per method, the edges of the NLL bands as dashed lines and a marker where each method settled within the first
+band, all read from the traces by the race's one judge (`explorer.studies.race`); the NLL axis fits the bulk of the
+curves (`nll_axis`). The race report (`explorer.dashboard.race_report`) and the Race tab's axes use this module.
 
     race = json.loads(Path("race-a9a.json").read_text())   # written by `python -m explorer bench race`
     race_curves(race, fold=1)
-
-The NLL axis is fitted to the bulk of the curves (`robust_range`), up to twice chance at most, and leaves out the
-tail of a run that diverged (`explorer.studies.race.diverged_at`; drawn dashed, its legend entry says so): one spike
-of a natural-gradient run, or one that blew up, does not squash the others; `clipped_words` says what runs above the
-axis. The race report (`explorer.dashboard.race_report`) draws this view.
 """
 
 from __future__ import annotations
@@ -67,10 +62,10 @@ def nll_axis(histories: dict, verdict: Verdict, extra=()) -> tuple[float, float]
     return (low, high) if high <= most else (min(low, 0.9 * most), most)
 
 
-def clipped_words(histories: dict, top: float, verdict: Verdict, names=NAMES, lead: str = "Above the axis: ") -> str:
-    """What runs above an NLL axis ending at `top`, in words after `lead` ('' when nothing does): 'Above the axis:
-    SVGP (natural gradients) from 5.1 s (diverged; NLL up to 14.9); EPGPC at 2 evaluations (up to 3.2).'
-    histories: entrant → columns "seconds", "test_nll" (k,); `verdict` says who diverged when."""
+def clipped_words(histories: dict, top: float, verdict: Verdict) -> str:
+    """What runs above an NLL axis ending at `top`, in words ('' when nothing does): 'Test NLL above the axis: SVGP
+    (natural gradients) from 5.1 s (diverged; NLL up to 14.9); EPGPC at 2 evaluations (up to 3.2).' histories:
+    entrant → columns "seconds", "test_nll" (k,); `verdict` says who diverged when."""
     diverged = {s.entrant: s.diverged for s in verdict.standings}
     parts = []
     for entrant, h in histories.items():
@@ -78,15 +73,14 @@ def clipped_words(histories: dict, top: float, verdict: Verdict, names=NAMES, le
         above = ~(nll <= top)
         if not above.any():
             continue
-        name = names.get(entrant, entrant)
-        finite = nll[np.isfinite(nll)]
-        highest = float(finite.max()) if len(finite) and np.isfinite(nll).all() else math.inf
+        name = NAMES.get(entrant, entrant)
+        highest = float(nll.max()) if np.isfinite(nll).all() else math.inf
         if math.isfinite(diverged.get(entrant, math.inf)):
             parts.append(f"{name} from {diverged[entrant]:.2g} s (diverged; NLL up to {highest:.3g})")
         else:
             count = int(above.sum())
             parts.append(f"{name} at {count} evaluation{'s' if count > 1 else ''} (up to {highest:.3g})")
-    return lead + "; ".join(parts) + "." if parts else ""
+    return "Test NLL above the axis: " + "; ".join(parts) + "." if parts else ""
 
 
 def race_fold(race: dict, fold: int = 1) -> dict:
@@ -103,11 +97,10 @@ def race_fold(race: dict, fold: int = 1) -> dict:
     return folds[fold - 1]
 
 
-def judged(race: dict, band: float = 0.01, fold: int = 1, budget: float | None = None) -> Verdict:
-    """The verdict (`explorer.studies.race.judge`) on the traces of fold `fold` of a race JSON at `band`, for a race
-    of `budget` training seconds per method (None: not said)."""
-    one = race_fold(race, fold)
-    return judge({method: r["trace"] for method, r in one["methods"].items()}, band=band, budget=budget)
+def judged(fold: dict, band: float = 0.01, budget: float | None = None) -> Verdict:
+    """The verdict (`explorer.studies.race.judge`) on the traces of one fold of a race JSON (`race_fold`) at `band`,
+    for a race of `budget` training seconds per method (None: not said)."""
+    return judge({method: r["trace"] for method, r in fold["methods"].items()}, band=band, budget=budget)
 
 
 def settle_points(race: dict, band: float = 0.01, fold: int = 1) -> dict[str, tuple[float, float]]:
@@ -119,9 +112,8 @@ def settle_points(race: dict, band: float = 0.01, fold: int = 1) -> dict[str, tu
         if not math.isfinite(standing.settled):
             continue
         trace = one["methods"][standing.entrant]["trace"]
-        seconds, nll = np.asarray(trace["seconds"], float), np.asarray(trace["test_nll"], float)
-        i = int(np.flatnonzero(seconds == standing.settled)[0])
-        out[standing.entrant] = (float(seconds[i]), float(nll[i]))
+        at = np.asarray(trace["seconds"], float) == standing.settled
+        out[standing.entrant] = (standing.settled, float(np.asarray(trace["test_nll"], float)[at][0]))
     return out
 
 
@@ -157,18 +149,12 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
             outlined = dict(bokeh=dict(line_color="black"), matplotlib=dict(edgecolors="black"))
             style = dict(color=color, marker="diamond", size=12, logx=True, **outlined)
             markers.append(scatter([settled[method]], SECONDS, NLL, label, "Settled", **style))
+    edges = {band: band_edge(best, band) for band in bands}
+    band_line = dict(color="gray", line_width=1.5, dashed=True)
     lines = [
-        styled(
-            hv.HLine(band_edge(best, band), group="Band", label=f"{100 * band:g}% band"),
-            color="gray",
-            line_width=1.5,
-            dashed=True,
-        )
-        for band in bands
+        styled(hv.HLine(edge, group="Band", label=f"{100 * band:g}% band"), **band_line) for band, edge in edges.items()
     ]
-    y_range = nll_axis(
-        {method: r["trace"] for method, r in one["methods"].items()}, verdict, [band_edge(best, band) for band in bands]
-    )
+    y_range = nll_axis({method: r["trace"] for method, r in one["methods"].items()}, verdict, edges.values())
     nll = styled(
         hv.Overlay(nll_curves + markers + lines, group="Race", label="test_nll"),
         title=f"test NLL (best {best:.4f})",

@@ -1,22 +1,9 @@
-"""The logistic-softmax augmentation of multi-class X-GPC for one point, in pictures (Galy-Fajou et al., UAI 2019;
-`explorer.xgpc_multiclass`): the Learn tab's K-class counterpart of the binary Pólya-Gamma pictures (`views.learn`).
-
-The likelihood p(y = k | f) = σ(f_k) / Σ_j σ(f_j) is not conjugate to the K Gaussian latent values. Three augmented
-variables make it so, each undoing one obstacle:
-
-- λ (Gamma): 1/Σ_j σ(f_j) = ∫₀^∞ exp(−λ Σ_j σ(f_j)) dλ turns the normaliser into a product of exponentials;
-- n_k (Poisson): exp(−λσ(f_k)) = Σ_n Po(n | λ) σ(−f_k)^n turns each exponential into powers of a sigmoid;
-- ω_k (Pólya-Gamma): σ(f_k)^Y σ(−f_k)^n ∝ e^{(Y−n)f_k/2} E_{PG(ω | Y+n, 0)}[e^{−ωf_k²/2}] turns the powers into a
-  Gaussian in f_k.
-
-Two variational families of the (λ, n) block (`xgpc_multiclass.FAMILIES`), both at their optimum for a chosen
-q(f) = Π_k N(f_k | mean_k, var_k): the paper's factorised q(λ) = Ga(α, K), q(n_k) = Po(γ_k)
-(`xgpc_multiclass.local_step`) and the joint q(λ) = Exp(β), q(n_k | λ) = Po(λ r_k) (`joint_local_step`; marginally
-n_k is geometric with mean E[n_k] = r_k/β), each with q(ω_k | n_k) = PG(Y_k + n_k, c_k). Either family's augmented
-bound ℓ(f) (the engine's per-point terms at variance 0) is, along each f_k, the log of an unnormalised Gaussian with
-precision θ_k = E[ω_k] lying below log p(y | f), and E_q[ℓ(f)] is the point's term of the ELBO. As the mean of f_k
-moves, the factorised bound stays well below the expected log likelihood E_q[log p(y | f)] (the mean-field gap); the
-joint one follows it closely (exactly at zero variance).
+"""The logistic-softmax augmentation of multi-class X-GPC for one point, in pictures: the Learn tab's K-class
+counterpart of the binary Pólya-Gamma pictures (`views.learn`). The augmented variables λ (Gamma), n_k (Poisson) and
+ω_k (Pólya-Gamma), the two families of the (λ, n) block (`xgpc_multiclass.FAMILIES`) and their bounds are
+`explorer.xgpc_multiclass`'s (its module docstring has the equations); here both families sit at their optimum for a
+chosen q(f) = Π_k N(f_k | mean_k, var_k), and each one's augmented bound ℓ(f) is, along each f_k, the log of an
+unnormalised Gaussian of precision θ_k = E[ω_k] below log p(y | f), with E_q[ℓ(f)] the point's term of the ELBO.
 
     SoftmaxAugmentation.at(mean, var, label)      # the numbers and the curves as functions of f
     softmax_augmentation_view(mean, var, label)   # the six pictures as a Layout
@@ -33,7 +20,7 @@ from scipy.special import expit, softmax
 
 from explorer.likelihoods import logistic_softmax, logistic_softmax_log_likelihood
 from explorer.polyagamma import sample
-from explorer.views.learn import density_histogram
+from explorer.views.learn import DENSITY, filled_histogram
 from explorer.views.style import RUN_COLORS, curve, mean_line, sized, styled
 from explorer.xgpc_multiclass import (
     augmented_likelihood_terms,
@@ -48,7 +35,6 @@ from explorer.xgpc_multiclass import (
 F_GRID = np.linspace(-8.0, 8.0, 321)
 LATENT = hv.Dimension("f", label="f_k")
 PROBABILITY = hv.Dimension("p", label="probability")
-DENSITY = hv.Dimension("pdf", label="density")
 MEAN_GRID = np.linspace(-8.0, 8.0, 61)
 """The means of f_k along which the expected log likelihood and the two bounds are drawn."""
 QUADRATURE_NODES = 8_000
@@ -318,17 +304,10 @@ def omega_view(aug: SoftmaxAugmentation, draws: np.ndarray, bins: int = 40) -> h
     layers = []
     for k in range(aug.n_classes):
         positive = draws[:, k][(draws[:, k] > 0) & (draws[:, k] <= upper)]
-        edges, top = density_histogram(positive, bins)
-        top = top * len(positive) / len(draws)  # the continuous part's share
         atom = f", P(ω = 0) = {np.exp(-aug.gamma[k]):.2f}" if k != aug.label else ""
+        label = f"ω_{k}: E = {aug.theta[k]:.3f}{atom}"
         layers.append(
-            styled(
-                hv.Histogram((edges, top), kdims=[dim], vdims=[DENSITY], label=f"ω_{k}: E = {aug.theta[k]:.3f}{atom}"),
-                color=_class_color(k),
-                alpha=0.45,
-                bokeh=dict(line_alpha=0.0),
-                matplotlib=dict(edgecolor="none"),
-            )
+            filled_histogram(positive, dim, label, _class_color(k), bins, alpha=0.45, share=len(positive) / len(draws))
         )
     overlay = styled(
         hv.Overlay(layers, group="PG", label="omega"),

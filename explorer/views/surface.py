@@ -1,13 +1,6 @@
 """The decision surface as a HoloViews overlay: p(y=1) = ∫p(y=1|f)N(f|μ*,σ*²)df (`Model.predict_proba`, through the
-method's own link, e.g. the logit σ(f)) or the predictive sd σ* of f* on a grid, the p = 0.5 contour, train
-(circles) and test (triangles) points by class, misclassified points (black crosses) and the inducing points (gold
-squares).
-
-For K ≥ 3 classes the probability picture mixes the class colours by probability (RGB = Σ_k p_k colour_k,
-`style.class_mixture`: a sure region shows its class's colour, a torn one a blend) with the class boundaries (where
-the most probable class changes) in place of the 0.5 contour, and a legend naming the classes; the "uncertainty"
-quantity (entropy / log K, for any K) and "sd" (the predicted class's f*) draw the same lines and points over their
-own image (`explorer.studies.plane.Surface` says what each is).
+method's own link), the predictive sd σ* of f* or the uncertainty on a grid, with the decision line and the points
+(`decision_surface_from_arrays` says what each layer is; K ≥ 3 classes: README "Figures for notebooks and slides").
 
     decision_surface(model)                          # the model's current state
     surface_arrays(model) → dict                     # the same as plain arrays (a snapshot, e.g. one per iteration)

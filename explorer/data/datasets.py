@@ -33,7 +33,7 @@ from explorer.validation import DataError, encode_labels, show, validate  # noqa
 
 
 def load_file(path_or_file, label_column=None, *, source_name: str | None = None, out_of_core: bool = False):
-    """Read a data file by its extension (`readers.load_file`: CSV/TSV, LIBSVM, .npz), or open a large one out of
+    """Read a data file by its extension (`readers.LOADERS`: CSV/TSV, LIBSVM, .npz), or open a large one out of
     core.
 
     A path to a `.npy` (features; labels in `<stem>_labels.npy`), `.zarr` or `.parquet`/`.pq` file is never read
@@ -67,8 +67,11 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
     >>> source.n, source.d, source.n_classes
     (1000, 3, 2)
     """
-    name = source_name or str(path_or_file)
-    suffix = Path(name).suffix.lower()
+    name = source_name or (
+        str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", None)
+    )
+    suffix = Path(str(name)).suffix.lower() if name else ""
+    name = name or "<uploaded data>"
     if suffix in SOURCE_FORMATS:
         if not isinstance(path_or_file, (str, os.PathLike)):
             raise DataError(f"{name}: {suffix} files are read out of core from a path on disk, not from an upload")
@@ -81,7 +84,17 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
         return open_source(path_or_file, label_column=label_column)
     if out_of_core:
         raise DataError(f"{name}: out_of_core applies to {sorted(SOURCE_FORMATS)} files, not {suffix or 'this file'}")
-    return readers.load_file(path_or_file, label_column, source_name=source_name)
+    reader = readers.LOADERS.get(suffix)
+    if reader is None:
+        raise DataError(f"{name}: unknown file extension {suffix!r}; supported: {sorted(readers.LOADERS)}")
+    if reader is read_csv:
+        return read_csv(path_or_file, label_column, source_name=name)
+    if label_column is not None:
+        raise DataError(
+            f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} files carry their own "
+            "labels"
+        )
+    return reader(path_or_file, source_name=name)
 
 
 # ----------------------------------------------------------------------------------------------- built-in 2-D sets

@@ -1,4 +1,4 @@
-"""Reading data files: CSV/TSV with a header row, LIBSVM/SVMlight text, NumPy .npz; `load_file` picks by extension.
+"""Reading data files: CSV/TSV with a header row, LIBSVM/SVMlight text, NumPy .npz; `LOADERS` by extension.
 
 Every reader returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]) or
 raises `DataError` naming the file, line, column and value; its limits (`MAX_FILE_BYTES`, `MAX_DENSE_BYTES`) are
@@ -501,7 +501,7 @@ def read_npz(file, *, source_name: str | None = None):
     return X, y, classes, feature_names or [f"x{k}" for k in range(1, X.shape[1] + 1)]
 
 
-# ------------------------------------------------------------------------------------------------------- load_file
+# --------------------------------------------------------------------------------------------- readers by extension
 
 LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), read_csv) | {".npz": read_npz}
 LOADERS |= dict.fromkeys((".libsvm", ".svm", ".svmlight"), read_libsvm)
@@ -519,27 +519,3 @@ def default_label_column(columns: list[str], name, shown: str = "the header is {
             f"{list(DEFAULT_LABEL_NAMES)}"
         )
     return matches[0]
-
-
-def load_file(path_or_file, label_column=None, *, source_name: str | None = None):
-    """Read a data file by its extension: .csv/.tsv/.txt (with a header) | .libsvm/.svm/.svmlight | .npz.
-
-    For an uploaded file-like object the extension is taken from `source_name` (e.g. the uploaded file's name).
-    `label_column` applies to CSV/TSV only; if None, the one column named label, y, class or target (any case).
-    Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]).
-    """
-    name = source_name or (
-        str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", None)
-    )
-    suffix = Path(str(name)).suffix.lower() if name else ""
-    reader = LOADERS.get(suffix)
-    if reader is None:
-        raise DataError(f"{name or '<uploaded data>'}: unknown file extension {suffix!r}; supported: {sorted(LOADERS)}")
-    if reader is read_csv:
-        return read_csv(path_or_file, label_column, source_name=name)
-    if label_column is not None:
-        raise DataError(
-            f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} files carry their own "
-            "labels"
-        )
-    return reader(path_or_file, source_name=name)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, default_label_column, regular_file
+from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, label_column_index, regular_file
 from explorer.inputs import bounded_features, class_indices
 from explorer.sources import CHUNK_ROWS, DataSource, LabelCount, row_blocks
 from explorer.validation import DataError, show, show_list
@@ -293,9 +293,9 @@ class ParquetSource(NpySource):
             table = pq.ParquetFile(self.path)
         except (pa.ArrowException, OSError) as err:
             raise DataError(f"{path}: not a readable Parquet file ({type(err).__name__}: {err})") from None
-        schema = table.schema_arrow
-        self.label_column = label = _label_column(schema.names, label_column, path)
-        self.feature_names = [name for name in schema.names if name != label]
+        schema, names = table.schema_arrow, table.schema_arrow.names
+        self.label_column = label = names[label_column_index(names, label_column, path, "the columns are {}")]
+        self.feature_names = [name for name in names if name != label]
         if not self.feature_names:
             raise DataError(f"{path}: the table has no feature columns besides the label column {label!r}")
         for name in self.feature_names + [label]:
@@ -340,16 +340,6 @@ class ParquetSource(NpySource):
 
     def label_location(self, row: int) -> str:
         return f"{self.path}: column {self.label_column!r} row {row} (0-based)"
-
-
-def _label_column(names: list[str], label_column, path) -> str:
-    """The label column among `names`: `label_column` if given (DataError naming the file and the columns if it is
-    not there), else the one named label, y, class or target (any case)."""
-    if label_column is None:
-        return default_label_column(names, path, "the columns are {} and {} of their names")
-    if label_column not in names:
-        raise DataError(f"{path}: no label column {show(label_column)}; the columns are {show_list(names)}")
-    return label_column
 
 
 def _column_values(column, name: str, start: int, path) -> np.ndarray:

@@ -164,14 +164,11 @@ def make_circles(sizes, rng):
 @_builtin("xor", 0.1)
 def make_xor(sizes, rng):
     """XOR on [−1, 1]²: +1 in the quadrants where x₁x₂ > 0, −1 where x₁x₂ < 0 (before the noise is added)."""
-
-    def quadrant_points(m: int, same_sign: bool) -> np.ndarray:
-        magnitude = rng.uniform(0.0, 1.0, (m, 2))
-        s1 = rng.choice([-1.0, 1.0], m)
-        s2 = s1 if same_sign else -s1
-        return magnitude * np.c_[s1, s2]
-
-    return [quadrant_points(sizes[0], False), quadrant_points(sizes[1], True)]
+    parts = []
+    for m, sign in zip(sizes, (-1.0, 1.0)):  # x₂'s sign is x₁'s times `sign`
+        magnitude, s1 = rng.uniform(0.0, 1.0, (m, 2)), rng.choice([-1.0, 1.0], m)
+        parts.append(magnitude * np.c_[s1, sign * s1])
+    return parts
 
 
 @_builtin("blobs", 0.7)

@@ -193,12 +193,8 @@ def check_checksum(spec: PaperDataset, path: Path) -> bool:
 
 def find_paper_file(name: str, data_dir=None) -> Path | None:
     """The first copy of a paper set's registry file in `data_locations`, or None."""
-    spec = PAPER_DATASETS[name]
-    for _, directory in data_locations(data_dir):
-        candidate = directory / spec.file
-        if candidate.is_file():
-            return candidate
-    return None
+    candidates = (directory / PAPER_DATASETS[name].file for _, directory in data_locations(data_dir))
+    return next(filter(Path.is_file, candidates), None)
 
 
 def find_openml_copy(name: str, data_dir=None) -> Path | None:
@@ -206,12 +202,9 @@ def find_openml_copy(name: str, data_dir=None) -> Path | None:
     spec = PAPER_DATASETS[name]
     if spec.openml_id is None:
         return None
-    directories = [directory for _, directory in data_locations(data_dir)]
-    for directory in directories + [cache_dir()] * (cache_dir() not in directories):
-        candidate = openml_cache_file(spec.openml_id, spec.one_hot, directory)
-        if candidate.is_file():
-            return candidate
-    return None
+    directories = [directory for _, directory in data_locations(data_dir)] + [cache_dir()]
+    candidates = (openml_cache_file(spec.openml_id, spec.one_hot, directory) for directory in directories)
+    return next(filter(Path.is_file, candidates), None)
 
 
 def copy_by_hand(name: str) -> str:

@@ -103,15 +103,11 @@ class NpySource(DataSource):
             return self._read(rows), np.asarray(self.y[rows], dtype=np.int64)
         if self.X.flags.f_contiguous and self.d > 1:  # a Fortran-order file: a row is not one record
             return np.ascontiguousarray(self.X[index], dtype=float), np.asarray(self.y[index], dtype=np.int64)
-        X_file, y_file = self._files()
+        if self._open is None:  # the two files opened for `os.pread` (unbuffered), at first use
+            self._open = (open(self.X_path, "rb", buffering=0), open(self.y_path, "rb", buffering=0))
+        X_file, y_file = self._open
         X_b = _pread_rows(X_file, self.X, index, self.X_path).astype(float)
         return X_b, _pread_rows(y_file, self.y, index, self.y_path).astype(np.int64)
-
-    def _files(self):
-        """The two files opened for `os.pread` (unbuffered), opened at first use."""
-        if self._open is None:
-            self._open = (open(self.X_path, "rb", buffering=0), open(self.y_path, "rb", buffering=0))
-        return self._open
 
     def __getstate__(self) -> dict:
         """The source as its two paths and their layout, not its rows (a Dask task or a copy reopens the files)."""

@@ -419,12 +419,10 @@ def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
         info = archive.getinfo(member)
         with archive.open(info) as handle:
             version = np.lib.format.read_magic(handle)
-            if version == (1, 0):
-                shape, _, dtype = np.lib.format.read_array_header_1_0(handle)
-            elif version == (2, 0):
-                shape, _, dtype = np.lib.format.read_array_header_2_0(handle)
-            else:
+            header = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+            if version not in header:
                 raise DataError(f"{where}: .npy format version {version} is not supported (1.0 or 2.0 are)")
+            shape, _, dtype = header[version](handle)
             header_bytes = handle.tell()
     except DataError:
         raise

@@ -92,11 +92,9 @@ def _paper_dataset(name: str, entry, path) -> PaperDataset:
     if not isinstance(entry, dict):
         raise DataError(f"{where} is {type(entry).__name__}, not an object")
     for field, kinds in _REGISTRY_FIELDS.items():
-        if field not in entry:
-            if field == "openml_one_hot":
-                continue
+        if field not in entry and field != "openml_one_hot":  # the one optional field
             raise DataError(f"{where} has no field {field!r}")
-        value = entry[field]
+        value = entry.get(field, False)
         if not isinstance(value, kinds) or (isinstance(value, bool) and kinds is not bool):
             raise DataError(f"{where}: field {field!r} is {value!r:.60}, of the wrong kind")
     file = entry["file"]

@@ -342,8 +342,8 @@ def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None 
     Raises
     ------
     DataError
-        An unknown name (the message lists the valid ones), n or noise given for a paper set, or a paper set that
-        is in no data location and cannot be fetched (the message says how to get it).
+        A name that is not a string or unknown (the message lists the valid ones), n or noise given for a paper set,
+        or a paper set that is in no data location and cannot be fetched (the message says how to get it).
 
     Examples
     --------
@@ -370,11 +370,6 @@ def load_with_names(name: str, data_dir=None, *, n: int | None = None, noise: fl
     y : ndarray of shape (n,), int64 (class indices 0…K−1)
     names : list of str, length d
         The features' names ("x1", "x2" for the built-in sets).
-
-    Raises
-    ------
-    DataError
-        As `load`; also a name that is not a string.
 
     Examples
     --------
@@ -495,12 +490,7 @@ def _test_rows(y: np.ndarray, test_fraction: float, rng, stratify: bool) -> np.n
 
 def split_source(source: DataSource, test_fraction: float, rng, stratify: bool = True):
     """`train_test_split` of an out-of-core source: the same rows (the same split for the same labels and `rng`)
-    as two `sources.SubsetSource` views, reading only the labels (n int64) to choose them.
-
-    Returns
-    -------
-    train, test : SubsetSource
-    """
+    as two `sources.SubsetSource` views (train, test), reading only the labels (n int64) to choose them."""
     test = _test_rows(source.labels(), test_fraction, rng, stratify)
     return SubsetSource(source, np.flatnonzero(~test)), SubsetSource(source, np.flatnonzero(test))
 

@@ -1,14 +1,9 @@
 """The paper's data sets (Table 1) and where their files are found.
 
 `explorer/data/registry.json` (package data, read through `importlib.resources`, so an installed wheel has it) lists each
-set: its file, sha256, size, positive rate, OpenML id, source and quirks. A set's file is looked for, in this order, in
-  1. $XGPC_DATA_DIR, when set;
-  2. in a checkout, the repository's `data/` (where `xgpc-explorer data fetch` puts downloads there);
-  3. in a checkout, `../shared/data` beside it, when it exists;
-  4. the user cache ($XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer; where an installed package's downloads go);
-then its OpenML copy (converted to arrays and cached as `openml-ID-ENCODING.npz`) in those directories; and last
-OpenML itself when online (see `datasets.load`). An explicit `data_dir` argument replaces the four directories
-(OpenML copies in the user cache still count).
+set: its file, sha256, size, positive rate, OpenML id, source and quirks. A set's file is looked for in the directories
+of `data_locations` (in the order README's first section gives; a `data_dir` argument replaces them), then its OpenML
+copy (converted and cached as `openml-ID-ENCODING.npz`) there and in the user cache, and last OpenML when online.
 """
 
 from __future__ import annotations

@@ -366,11 +366,8 @@ def training_source(X, y=None) -> DataSource | None:
     return X
 
 
-SOURCE_FORMATS = {".npy": NpySource, ".zarr": ZarrSource, ".parquet": ParquetSource, ".pq": ParquetSource}
+SOURCE_FORMATS = {".npy": NpySource, ".zarr": ZarrSource} | dict.fromkeys((".parquet", ".pq"), ParquetSource)
 """The out-of-core formats `open_source` reads, by extension."""
-SOURCE_OPTIONS = {
-    ".npy": {"labels"},
-    ".zarr": set(),
-    ".parquet": {"label_column", "cache_dir", "batch_rows"},
-    ".pq": {"label_column", "cache_dir", "batch_rows"},
-}
+SOURCE_OPTIONS = {".npy": {"labels"}, ".zarr": set()} | dict.fromkeys(
+    (".parquet", ".pq"), {"label_column", "cache_dir", "batch_rows"}
+)

@@ -103,23 +103,18 @@ def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
 
 def start_kernel(config: dict, d: int) -> Kernel:
     """The run's starting kernel on d features: the family `config["kernel"]` with the initial parameters of
-    `config`, or a copy of a `Kernel` object. With no lengthscale given (None), ℓ₀ = √(d/2) (`default_lengthscale`)."""
+    `config`, or a copy of a `Kernel` object. With no lengthscale given (None), ℓ₀ = √(d/2): two standardised points
+    are about √(2d) apart, so a typical pair is at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension
+    (BENCHMARKS, "Defaults at any dimension")."""
     lengthscale = config["lengthscale"]
     return initial_kernel(
         config["kernel"],
         d,
-        lengthscale=default_lengthscale(d) if lengthscale is None else lengthscale,
+        lengthscale=math.sqrt(d / 2) if lengthscale is None else lengthscale,
         variance=config["variance"],
         nugget=config["nugget"],
         ard=config["ard"],
     )
-
-
-def default_lengthscale(d: int) -> float:
-    """ℓ₀ = √(d/2) on d standardised features, the initial lengthscale when none is given: two standardised points
-    are about √(2d) apart, so a typical pair is at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension
-    (BENCHMARKS, "Defaults at any dimension")."""
-    return math.sqrt(d / 2)
 
 
 class Started(NamedTuple):

@@ -7,14 +7,9 @@ by exact coordinate ascent against the PG Gibbs sampler's posterior, compared at
     run = run_comparison(X, y, kernel, n_inducing=100)   # the same from one data set: subsample, split, run, report
 
 Labels are class indices: two classes compare X-GPC with the PG Gibbs sampler of the logit GP (`gibbs.GibbsSampler`);
-K ≥ 3 compare multi-class X-GPC in the chosen family (`family`, default `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`)
-with the exact sampler of its own model, per class:
-- "stick-breaking": `xgpc_stickbreaking.XGPCStickBreaking` (full and sparse) against
-  `gibbs_stickbreaking.StickBreakingGibbsSampler` (K − 1 binary PG samplers, classes on the stick in the same order);
-- "joint" or "factorised": `xgpc_multiclass.XGPCMulticlass` against the exact sampler of the logistic-softmax GP
-  (`gibbs_multiclass.MulticlassGibbsSampler`), the full fit made in both variational families of (λ, n) on the same
-  points: the joint q(λ, n) (`full`) and the paper's factorised q(λ)q(n) (`factorised`, labelled `FACTORISED_LABEL`),
-  whose latent means sit above the sampler's where the joint family's land on them (`mean_offset`).
+K ≥ 3 compare multi-class X-GPC in the chosen `family` with the exact sampler of its own model, per class (README
+"Checking X-GPC against exact MCMC"); a logistic-softmax family adds the full fit in the paper's factorised q(λ)q(n)
+(`FACTORISED_LABEL`), whose latent means sit above the sampler's (`mean_offset`).
 
 Each step of the generator is short (≈ `STEP_SECONDS`), so a tab stays responsive and can stop it between two steps
 (`Progress`: how far it got). All randomness comes from one seed, by the seed policy of a run (`run.streams`).

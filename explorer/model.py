@@ -1,7 +1,5 @@
-"""`Model`: one X-GPC (or baseline) run as a `param.Parameterized`, a face over a headless `explorer.run.Run` — its
-parameters are the run's settings, generated from their declarations (`explorer.settings`);
-`step`, `run` and `reset` drive the shared training loop (`explorer.training.Trainer`); `history` holds one row per
-evaluation. UIs watch `history_length` (new rows), `iteration` and `status`. No UI imports here.
+"""`Model`: the param face of a run (`Model`'s docstring); UIs watch `history_length` (new rows), `iteration` and
+`status`. No UI imports here.
 
 Every configuration parameter except `eval_every` defines the run: changing one resets the run and `status` says so.
 A bad value (`settings.Setting.check`), a change that cannot be applied or a failed step changes nothing and raises,

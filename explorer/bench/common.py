@@ -149,17 +149,22 @@ def setting_value(name: str, text: str):
     return setting.check(value)
 
 
-def setting_type(name: str):
-    """An argparse type: run setting `name`'s value from its text (`setting_value`), a usage error in its words."""
+def usage_type(parse, name: str):
+    """An argparse type named `name`: `parse(text)`, a ValueError it raises a usage error in its own words."""
 
-    def parse(text: str):
+    def typed(text: str):
         try:
-            return setting_value(name, text)
+            return parse(text)
         except ValueError as err:
             raise argparse.ArgumentTypeError(str(err)) from None
 
-    parse.__name__ = name
-    return parse
+    typed.__name__ = name
+    return typed
+
+
+def setting_type(name: str):
+    """An argparse type: run setting `name`'s value from its text (`setting_value`), a usage error in its words."""
+    return usage_type(lambda text: setting_value(name, text), name)
 
 
 def add_setting_argument(

@@ -31,6 +31,7 @@ import psutil
 
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.bench.grid import dask_client
+from explorer.console import whole_number
 from explorer.dashboard.app import Dashboard
 from explorer.tools import free_port, headless_chromium, served_in_chromium
 from explorer.tools.benchmark import Traffic, resident_mb
@@ -593,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = BenchParser("python -m explorer.tools.loadtest", DESCRIPTION)
     parser.add_argument(
         "--sessions",
-        type=int,
+        type=whole_number(1, MAX_SESSIONS),
         nargs="+",
         default=[1, 3, 6, 12],
         help=f"the numbers N of training sessions, one run each (default 1 3 6 12; at most {MAX_SESSIONS})",
@@ -613,14 +614,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--heavy",
-        type=int,
+        type=whole_number(2, MAX_SESSIONS),
         default=None,
         metavar="N",
-        help="also a run of N sessions where one opens the costliest link the budget allows",
+        help="also a run of N sessions where one opens the costliest link the budget allows and the others train",
     )
     parser.add_argument(
         "--num-procs",
-        type=int,
+        type=whole_number(1, 8),
         nargs="+",
         default=None,
         metavar="P",
@@ -646,11 +647,15 @@ def main(argv: list[str] | None = None) -> int:
         "`this` names this package's folder",
     )
     parser.add_argument(
-        "--mcmc", type=int, default=0, metavar="M", help="with --num-procs: M more sessions run an MCMC comparison"
+        "--mcmc",
+        type=whole_number(0),
+        default=0,
+        metavar="M",
+        help="with --num-procs: M more sessions run an MCMC comparison",
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=whole_number(0),
         nargs="+",
         default=[0],
         metavar="W",
@@ -661,11 +666,8 @@ def main(argv: list[str] | None = None) -> int:
         "--scheduler", default=None, metavar="ADDRESS", help="with --num-procs: the MCMC comparisons on this cluster"
     )
     args = parser.parse_args(argv)
-    counts = args.sessions + ([args.heavy] if args.heavy else [])
-    if not all(1 <= n <= MAX_SESSIONS for n in counts) or not 0 < args.seconds <= MAX_SECONDS:
-        parser.error(f"sessions from 1 to {MAX_SESSIONS} and seconds up to {MAX_SECONDS}")
-    if args.heavy is not None and args.heavy < 2:
-        parser.error("--heavy needs at least 2 sessions (one heavy, the others train)")
+    if not 0 < args.seconds <= MAX_SECONDS:
+        parser.error(f"--seconds must be above 0 and at most {MAX_SECONDS}, got {args.seconds:g}")
     if args.clients is not None and args.num_procs is None:
         args.num_procs = [1]
     args.clients = args.clients or ["chromium"]
@@ -677,8 +679,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.mcmc and "light" in args.clients:
         parser.error("--mcmc needs Chromium clients (--clients chromium)")
     if args.num_procs is not None:
-        if not all(1 <= p <= 8 for p in args.num_procs) or min(args.workers) < 0 or args.mcmc < 0:
-            parser.error("--num-procs from 1 to 8, --workers and --mcmc at least 0")
         return classroom(args)
     if args.mcmc or any(args.workers) or args.scheduler:
         parser.error("--mcmc, --workers and --scheduler go with --num-procs")

@@ -165,6 +165,11 @@ class LightSession:
             await asyncio.gather(self._reader, return_exceptions=True)
 
 
+def per_second(first: tuple, last: tuple, column: int) -> list[float]:
+    """Each session's count in `column` of two samples (their time first), per second between the two."""
+    return [(b - a) / (last[0] - first[0]) for a, b in zip(first[column], last[column])]
+
+
 def longest_gap(times: list[float], start: float, end: float) -> float:
     """The longest time between start and end without an entry of `times` (sorted)."""
     inside = [start] + [t for t in times if start < t < end] + [end]
@@ -239,11 +244,6 @@ class Monitor(Periodic):
     def tick(self) -> None:
         refreshes, iterations = [d.refreshes for d in self.dashboards], [d.model.iteration for d in self.dashboards]
         self.samples.append((time.monotonic(), refreshes, iterations, resident_mb(), psutil.Process().num_threads()))
-
-    def rates(self, index: int) -> tuple[float, float]:
-        """(refreshes/s, iterations/s) of dashboard `index` over the run."""
-        (t0, r0, i0, *_), (t1, r1, i1, *_) = self.samples[0], self.samples[-1]
-        return (r1[index] - r0[index]) / (t1 - t0), (i1[index] - i0[index]) / (t1 - t0)
 
     def gap(self, index: int) -> float:
         """The longest time dashboard `index` went without a new refresh (to within SAMPLE_SECONDS)."""
@@ -324,7 +324,7 @@ def run_load(
     monitor.stop()
     client.stop()
     worker_errors = [str(d.worker.error) for d in dashboards if d.worker.error is not None]
-    rates = [monitor.rates(i) for i in range(len(dashboards))]
+    refreshes, iterations = (per_second(monitor.samples[0], monitor.samples[-1], column) for column in (1, 2))
     gaps = [monitor.gap(i) for i in range(len(dashboards))]
     training = len(dashboards)
     heavy_state = (
@@ -341,8 +341,6 @@ def run_load(
     opened.clear()
     heavy_dashboard = None
     gc.collect()
-    refreshes = [r for r, _ in rates]
-    iterations = [i for _, i in rates]
     static, page_load = _quantiles(client.static_times, start, end), _quantiles(client.page_times, start, end)
     return {
         "sessions": n,
@@ -427,9 +425,7 @@ def _class_row(
     """One row of the class: `first` and `last` are samples (time, refreshes per session, iterations per session,
     sweeps per MCMC session, the server's CPU seconds) at the ends of the measured window, `errors` the sessions'."""
     elapsed = last[0] - first[0]
-    refreshes = [(b - a) / elapsed for a, b in zip(first[1], last[1])]
-    iterations = [(b - a) / elapsed for a, b in zip(first[2], last[2])]
-    sweeps = [(b - a) / elapsed for a, b in zip(first[3], last[3])]
+    refreshes, iterations, sweeps = (per_second(first, last, column) for column in (1, 2, 3))
     cpu, loop = last[4][0] - first[4][0], last[4][1] - first[4][1]
     page_load = _quantiles(client.page_times, first[0], last[0])
     total_refreshes, total_iterations = sum(last[1]) - sum(first[1]), sum(last[2]) - sum(first[2])

@@ -103,23 +103,16 @@ def markdown_table(rows: list[dict], columns: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def update_benchmarks_md(
-    section: str, markdown: str, command: str, path: Path = BENCHMARKS_MD, threads: int | None = None
-) -> None:
-    """Replace (or append) the section `## {section}` of BENCHMARKS.md with the command, machine line and markdown.
-    `threads`: the BLAS thread limit the run used (the pools' own sizes are listed otherwise)."""
+def update_benchmarks_md(section: str, markdown: str, command: str, threads: int, path: Path = BENCHMARKS_MD) -> None:
+    """Replace (or append) the section `## {section}` of BENCHMARKS.md with the command, the machine line (BLAS
+    pinned to `threads` threads) and markdown."""
     info = machine_info()
     libraries = ", ".join(sorted({str(b["library"]) for b in info["blas"]}))
-    pools = (
-        f"BLAS pinned to {threads} thread{'s' if threads != 1 else ''} ({libraries})"
-        if threads is not None
-        else "BLAS threads " + ", ".join(f"{b['library']}={b['threads']}" for b in info["blas"])
-    )
     body = (
         f"## {section}\n\n"
         f"Command: `{command}`  \n"
-        f"Machine: {info['cores']} cores, {info['cpu']}, {pools}, "
-        f"load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
+        f"Machine: {info['cores']} cores, {info['cpu']}, BLAS pinned to {threads} thread{'s' if threads != 1 else ''} "
+        f"({libraries}), load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
         f"{markdown.strip()}\n"
     )
     text = "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
@@ -269,9 +262,9 @@ def finish(args, section: str, markdown: str, payload: dict) -> None:
     results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
     stem = results_stem(section)
-    update_benchmarks_md(section, markdown, command, path=results / f"{stem}.md", threads=args.threads)
+    update_benchmarks_md(section, markdown, command, args.threads, path=results / f"{stem}.md")
     write_json(results / f"{stem}.json", payload)
     print(f"wrote {results / stem}.md and .json")
     if args.write_benchmarks_md:
-        update_benchmarks_md(section, markdown, command, threads=args.threads)
+        update_benchmarks_md(section, markdown, command, args.threads)
         print(f"updated {BENCHMARKS_MD} section '{section}'")

@@ -166,7 +166,7 @@ def test_a_lever_entrant_builds_the_stick_run_with_the_setting_it_names(short, r
 
     def engine(name):
         start, options = multiclass.entrant_start("digits", 0, name, settings, split)
-        return P.task_trainer(multiclass.ENTRANTS[name].method, start, 0, settings, options).engine
+        return P.make_trainer(multiclass.ENTRANTS[name].method, start, 0, settings, options).engine
 
     lever, default = engine(short), engine("xgpc-stick")
     assert lever.family == default.family == "stick-breaking"

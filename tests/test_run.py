@@ -57,7 +57,7 @@ def protocol_history(X, y, method):
     as the Model's train_fraction 0.9 and the estimator's validation_fraction 0.1 do; ℓ = √d, γ = 1e-4."""
     X_all, y_all = np.vstack([X, X[:10]]), np.concatenate([y, y[:10]])
     split = P.prepare_split("moons", X_all, y_all, np.arange(N), np.arange(N, N + 10), "clean", m=15, seed=SEED)
-    trainer = P.make_trainer(method, split, seed=SEED, batch_size=40, convergence="none", eval_every=10)
+    trainer = P.make_trainer(method, split, 0, {"seed": SEED, "batch_size": 40, "eval_every": 10})
     trainer.step(60)
     return trainer.history.rows
 

@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.datasets:
             fold = {"protocol": args.protocol, "k": 10, "seed": args.seed, "m": 100, "kernel": args.kernel}
             split = P.task_split(name, 0, fold)
-            trainer = P.make_trainer("svgp-natgrad", split, seed=args.seed, convergence="none")
+            trainer = P.make_trainer("svgp-natgrad", split, 0, {"seed": args.seed})
             trainer.run(
                 seconds=args.seconds,
                 stop_at_convergence=False,

@@ -103,23 +103,16 @@ def markdown_table(rows: list[dict], columns: list[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def update_benchmarks_md(
-    section: str, markdown: str, command: str, path: Path = BENCHMARKS_MD, threads: int | None = None
-) -> None:
-    """Replace (or append) the section `## {section}` of BENCHMARKS.md with the command, machine line and markdown.
-    `threads`: the BLAS thread limit the run used (the pools' own sizes are listed otherwise)."""
+def update_benchmarks_md(section: str, markdown: str, command: str, threads: int, path: Path = BENCHMARKS_MD) -> None:
+    """Replace (or append) the section `## {section}` of BENCHMARKS.md with the command, the machine line (BLAS
+    pinned to `threads` threads) and markdown."""
     info = machine_info()
     libraries = ", ".join(sorted({str(b["library"]) for b in info["blas"]}))
-    pools = (
-        f"BLAS pinned to {threads} thread{'s' if threads != 1 else ''} ({libraries})"
-        if threads is not None
-        else "BLAS threads " + ", ".join(f"{b['library']}={b['threads']}" for b in info["blas"])
-    )
     body = (
         f"## {section}\n\n"
         f"Command: `{command}`  \n"
-        f"Machine: {info['cores']} cores, {info['cpu']}, {pools}, "
-        f"load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
+        f"Machine: {info['cores']} cores, {info['cpu']}, BLAS pinned to {threads} thread{'s' if threads != 1 else ''} "
+        f"({libraries}), load average at the end {info['load_average'][0]:.2f}; {info['date']}\n\n"
         f"{markdown.strip()}\n"
     )
     text = "# Benchmarks\n\nEvery table below was written by the command shown above it.\n"
@@ -143,17 +136,22 @@ def setting_value(name: str, text: str):
     return setting.check(value)
 
 
-def setting_type(name: str):
-    """An argparse type: run setting `name`'s value from its text (`setting_value`), a usage error in its words."""
+def usage_type(parse, name: str):
+    """An argparse type named `name`: `parse(text)`, a ValueError it raises a usage error in its own words."""
 
-    def parse(text: str):
+    def typed(text: str):
         try:
-            return setting_value(name, text)
+            return parse(text)
         except ValueError as err:
             raise argparse.ArgumentTypeError(str(err)) from None
 
-    parse.__name__ = name
-    return parse
+    typed.__name__ = name
+    return typed
+
+
+def setting_type(name: str):
+    """An argparse type: run setting `name`'s value from its text (`setting_value`), a usage error in its words."""
+    return usage_type(lambda text: setting_value(name, text), name)
 
 
 def add_setting_argument(
@@ -258,9 +256,9 @@ def finish(args, section: str, markdown: str, payload: dict) -> None:
     results = Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
     stem = results_stem(section)
-    update_benchmarks_md(section, markdown, command, path=results / f"{stem}.md", threads=args.threads)
+    update_benchmarks_md(section, markdown, command, args.threads, path=results / f"{stem}.md")
     write_json(results / f"{stem}.json", payload)
     print(f"wrote {results / stem}.md and .json")
     if args.write_benchmarks_md:
-        update_benchmarks_md(section, markdown, command, threads=args.threads)
+        update_benchmarks_md(section, markdown, command, args.threads)
         print(f"updated {BENCHMARKS_MD} section '{section}'")

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
-from explorer.bench.common import results_stem
+from explorer.bench.common import results_stem, usage_type
 from explorer.console import whole_number
-from explorer.dask_scheduler import CHECK_SECONDS, SchedulerError, check_scheduler
+from explorer.dask_scheduler import CHECK_SECONDS, check_scheduler
 from explorer.dask_worker import run_pinned
 
 STORE = "tasks"  # the folder inside --results that keeps finished tasks' results
@@ -82,7 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--scheduler",
-        type=_answering_scheduler,
+        type=usage_type(check_scheduler, "scheduler"),  # the address once a scheduler answered there
         metavar="ADDRESS",
         help="run the benchmark's tasks (a grid's fits; bench scale's test scoring) on this running dask.distributed "
         f"scheduler (e.g. tcp://host:8786; checked at start: it must answer within {CHECK_SECONDS:g} s)",
@@ -94,14 +94,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the benchmark's tasks (a grid's fits; bench scale's test scoring) on a local Dask cluster of N "
         "single-threaded worker processes",
     )
-
-
-def _answering_scheduler(text: str) -> str:
-    """The address `text` once a Dask scheduler answered there (`dask_scheduler.check_scheduler`)."""
-    try:
-        return check_scheduler(text)
-    except SchedulerError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def run(tasks: Sequence[Task], args: argparse.Namespace, log=None) -> list:

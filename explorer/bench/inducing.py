@@ -45,7 +45,7 @@ def fit(name: str, m: int, fold: int, method: str, settings: dict) -> dict:
     registered name or a file) for `settings["seconds"]` of training (or `settings["iterations"]`), evaluated on a
     log-spaced schedule; its error at the checkpoints, final values and trace."""
     split = P.task_split(name, fold, settings, m=m, monitor_points=settings["eval_points"])
-    trainer = P.task_trainer(method, split, fold, settings)
+    trainer = P.make_trainer(method, split, fold, settings)
     budget = dict(seconds=settings["seconds"], max_iter=settings["iterations"])
     trainer.run(**budget, progress=log_spaced_evaluation, stop_at_convergence=False)
     h = trainer.history

@@ -251,7 +251,7 @@ def race_task(name: str, fold: int, entrants: list[str], settings: dict) -> list
 
     def trainer(short):
         start, options = starts[short]
-        return P.task_trainer(ENTRANTS[short].method, start, fold, settings, options)
+        return P.make_trainer(ENTRANTS[short].method, start, fold, settings, options)
 
     with pinned_blas(settings["threads"]), warnings.catch_warnings(action="ignore"):  # the clamped-batch warnings
         if settings.get("iterations"):  # a budget the load cannot move: each entrant alone, that many iterations
@@ -299,7 +299,7 @@ def ovr_task(name: str, fold: int, short: str, settings: dict) -> dict:
                 y_test=(split.y_test == k).astype(int),
                 y_monitor=(split.y_monitor == k).astype(int),
             )
-            trainer = P.task_trainer(entrant.method, binary, fold, settings, entrant.options)
+            trainer = P.make_trainer(entrant.method, binary, fold, settings, entrant.options)
             trainer.run(max_iter=settings["ovr_iterations"], stop_at_convergence=False)
             seconds += trainer.seconds
             columns.append(trainer.engine.predict_proba(split.X_test)[:, 1])

@@ -29,7 +29,7 @@ import numpy as np
 from tqdm import tqdm
 
 from explorer import methods, run, scaling, settings
-from explorer.bench.common import add_setting_argument, setting_type, setting_value
+from explorer.bench.common import add_setting_argument, setting_type, setting_value, usage_type
 from explorer.console import positive_number, whole_number
 from explorer.data import datasets, registry
 from explorer.inducing import kmeans_plus_plus
@@ -321,13 +321,11 @@ def add_option_argument(parser: argparse.ArgumentParser, help: str) -> None:
     (`parse_option`: a usage error saying what is wrong)."""
 
     def option(item: str) -> str:
-        try:
-            parse_option(item)
-        except ValueError as err:
-            raise argparse.ArgumentTypeError(str(err)) from None
-        return item
+        parse_option(item)
+        return item  # kept as written: it names the run's section and notes
 
-    parser.add_argument("--option", action="append", default=[], type=option, metavar="METHOD.KEY=VALUE", help=help)
+    kind = usage_type(option, "option")
+    parser.add_argument("--option", action="append", default=[], type=kind, metavar="METHOD.KEY=VALUE", help=help)
 
 
 def parse_options(items: list[str] | None) -> dict[str, dict]:
@@ -341,39 +339,25 @@ def parse_options(items: list[str] | None) -> dict[str, dict]:
 
 
 def make_trainer(
-    method: str,
-    split: Split,
-    *,
-    seed: int,
-    convergence: str = "holdout",
-    elbo_points: int = 1000,
-    options: dict | None = None,
-    **run_settings,
+    method: str, split: Split, fold: int, shared: dict, options=None, convergence: str = "none"
 ) -> Trainer:
-    """The `Trainer` of a `run.Run` of `method` on the split with the `run_settings` (by name, e.g.
-    batch_size, eval_every; the others at their declared defaults, `explorer.settings`) and `options` (further
-    settings by name, e.g. a benchmark's `--option`; a step-size rule named without its ρ, τ, κ takes the method's
-    row of `schedules.DEFAULT_STEP_RULES`). All methods get the same Z, initial kernel and, by the run's seed policy,
+    """The `Trainer` of a `run.Run` of `method` on fold `fold`'s split (0-based), for a benchmark's fit: seed
+    shared["seed"] + fold, the batch_size and eval_every of `shared` (a plain dict: it travels to a grid's workers)
+    where present and `options` does not name them; `options` further settings by name (e.g. a benchmark's
+    `--option` or an entrant's own; a step-size rule named without its ρ, τ, κ takes the method's row of
+    `schedules.DEFAULT_STEP_RULES`); the others at their declared defaults (`explorer.settings`); no stopping rule
+    unless `convergence` names one. All methods get the same Z, initial kernel and, by the run's seed policy,
     minibatch stream."""
     options = dict(options or {})
     if "step_size" in options:
         row = DEFAULT_STEP_RULES.get(method)
         options.update({key: getattr(row, key) for key in ("rho", "tau", "kappa") if row and key not in options})
+    given = {key: shared[key] for key in ("batch_size", "eval_every") if key in shared}
     eval_points = max(len(split.y_monitor), settings.SETTINGS["eval_points"].low)  # chosen in prepare_split
-    config = {**options, "method": method, "seed": seed, **run_settings, "eval_points": eval_points}
+    config = {**given, **options, "method": method, "seed": shared["seed"] + fold, "eval_points": eval_points}
     data = (split.X_train, split.y_train, split.X_monitor, split.y_monitor)
-    fixed = dict(kernel=split.kernel, scaler=False, Z=split.Z, convergence=convergence, elbo_points=elbo_points)
+    fixed = dict(kernel=split.kernel, scaler=False, Z=split.Z, convergence=convergence, elbo_points=1000)
     return run.Run(config, *data, **fixed).trainer
-
-
-def task_trainer(method: str, split: Split, fold: int, settings: dict, options=None, convergence: str = "none"):
-    """`make_trainer` for a grid task's fit of `method` on fold `fold`: seed + fold, and the batch_size and
-    eval_every of its `settings` where present (a plain dict) and `options` does not name them (an entrant's own
-    wins); no stopping rule unless `convergence` names one."""
-    given = {
-        key: settings[key] for key in ("batch_size", "eval_every") if key in settings and key not in (options or {})
-    }
-    return make_trainer(method, split, seed=settings["seed"] + fold, convergence=convergence, options=options, **given)
 
 
 # ----- time to quality (DESIGN §6) ----------------------------------------------------------------------------

@@ -54,9 +54,8 @@ def race_task(name: str, fold: int, entrants: dict[str, tuple[str, dict]], setti
     slices of `studies.race.Race`; `settings` the protocol, seed, m, nugget, eval_points, kernel, seconds and
     batch_size. The data set's n and each entrant's traces and final values."""
     split = P.task_split(name, fold, settings, monitor_points=settings["eval_points"])
-    run = dict(seed=settings["seed"] + fold, batch_size=settings["batch_size"], convergence="none")
     trainers = {
-        label: partial(P.make_trainer, method, split, options=options, **run)
+        label: partial(P.make_trainer, method, split, fold, settings, options)
         for label, (method, options) in entrants.items()
     }
     race = Race(trainers, settings["seconds"])

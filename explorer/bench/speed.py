@@ -1,7 +1,7 @@
 """`python -m explorer bench speed`: how fast one X-GPC SVI iteration is, against the linear algebra it cannot avoid
-(`floor_function`, `kernel_step_floor_function`) against m, and banana's time to its final NLL; targets (issue 2)
-in `TARGETS`. Its time and memory against n: `bench scale`. What each table holds is written above it (`markdown`; BENCHMARKS.md, "Speed: X-GPC
-iterations")."""
+(`floor_function`, `kernel_step_floor_function`) against m; targets (issue 2) in `TARGETS`. Its time and memory
+against n: `bench scale`; banana's time to its final NLL: `bench race --dataset banana --methods xgpc`. What the table
+holds is written above it (`markdown`; BENCHMARKS.md, "Speed: X-GPC iterations")."""
 
 from __future__ import annotations
 
@@ -13,21 +13,17 @@ from scipy.linalg import blas, lapack
 
 from explorer.bench import common
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
-from explorer.data import datasets
 from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
-from explorer.metrics import first_time_within, settled_time_within
-from explorer.run import start_run
 from explorer.schedules import Adaptive
-from explorer.studies.race import band_edge, final_value
 from explorer.xgpc import DEFAULT_HYPER_EVERY, XGPC
 
-DESCRIPTION = "X-GPC iterations/s vs m against the linear-algebra floor, n-independence, memory, banana time-to-NLL"
+DESCRIPTION = "X-GPC iterations/s vs m against the linear-algebra floor, with and without kernel steps"
 BATCH, DIM = 100, 8
 TARGETS = {"without": 2000.0, "with": 500.0}  # iterations/s at m = s = 100
-# n, the m timed, repeats, iterations per timing, banana's iterations: of a full run and of --quick
-FULL = (100_000, [16, 32, 64, 100, 128, 256], 7, 300, 3000)
-QUICK = (20_000, [16, 100], 3, 50, 300)
+# n, the m timed, repeats, iterations per timing: of a full run and of --quick
+FULL = (100_000, [16, 32, 64, 100, 128, 256], 7, 300)
+QUICK = (20_000, [16, 100], 3, 50)
 
 
 def synthetic(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -142,42 +138,6 @@ def iteration_rows(sizes: list[int], n: int, repeats: int, number: int) -> list[
     return rows
 
 
-def banana_row(iterations: int, seed: int = 0) -> dict:
-    """Train on banana (standardised, random 80/20 split, m = 100 by k-means++, s = 100, adaptive step, Adam) and
-    read the training seconds at which the test NLL first gets, and stays, in the race's band around its final value
-    (`studies.race.band_edge`: within 1% of its gain over a coin flip)."""
-    X, y = datasets.load("banana")
-    X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
-    rng = np.random.default_rng(seed)
-    X_train, X_test, y_train, y_test = datasets.train_test_split(X, y, 0.2, rng)
-    trainer = start_run(
-        "xgpc",
-        X_train,
-        y_train,
-        X_test,
-        y_test,
-        RBF(1.0, 1.0, 1e-4),
-        n_inducing=100,
-        inducing_rng=rng,
-        engine_rng=rng,
-        batch_size=BATCH,
-        convergence="none",
-        options={"step_size": "adaptive", "hyper_learning_rate": 0.01},
-    ).trainer
-    trainer.run(max_iter=iterations, stop_at_convergence=False)
-    seconds, nll = trainer.history.column("seconds"), trainer.history.column("test_nll")
-    final = final_value(nll)
-    target = band_edge(final)
-    return {
-        "iterations": iterations,
-        "training s": float(seconds[-1]),
-        "final test NLL": final,
-        "final test error": float(trainer.history.column("test_error")[-1]),
-        "first in the band (s)": first_time_within(seconds, nll, target),
-        "settled in the band (s)": settled_time_within(seconds, nll, target),
-    }
-
-
 def markdown(result: dict) -> str:
     at_100 = next((row for row in result["iterations"] if row["m"] == 100), None)
     verdict = ""
@@ -200,11 +160,7 @@ def markdown(result: dict) -> str:
         f"algebra a kernel step cannot avoid (the new K_mm: m×m exponentials, Cholesky factor, inverse; the "
         f"gradient's N = AΣA, T = K_sm N, κᵀR), and the kernel step (with − without) is given in its units. "
         f"Load average before: "
-        f"{result['load_before']:.2f}.\n\n{verdict}" + markdown_table(result["iterations"]) + "\n\n"
-        "Banana (5,300 points, standardised, random 80/20 split, m = 100 by k-means++, s = 100, adaptive step, "
-        "Adam 0.01 on the kernel): training seconds until the test NLL is within 1% of its final value (median of "
-        "the last 5 evaluations) — first reached, and from when on it stayed there:\n\n"
-        + markdown_table([result["banana"]])
+        f"{result['load_before']:.2f}.\n\n{verdict}" + markdown_table(result["iterations"])
     )
 
 
@@ -214,12 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     load_before = os.getloadavg()[0]
     start = time.perf_counter()
-    n, sizes, repeats, number, banana_iterations = QUICK if args.quick else FULL
+    n, sizes, repeats, number = QUICK if args.quick else FULL
     with pinned_blas(args.threads):
         print("iterations per second:", flush=True)
         rows = iteration_rows(sizes, n, repeats, number)
-        print("banana:", flush=True)
-        banana = banana_row(banana_iterations)
     result = {
         "n": n,
         "batch_size": BATCH,
@@ -228,7 +182,6 @@ def main(argv: list[str] | None = None) -> int:
         "quick": args.quick,
         "load_before": load_before,
         "iterations": rows,
-        "banana": banana,
         "targets_at_m100": TARGETS,
         "wall_seconds": time.perf_counter() - start,
     }

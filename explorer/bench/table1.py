@@ -86,7 +86,7 @@ def fit(name: str, fold: int, method: str, settings: dict) -> dict:
     thinned trace)."""
     X, y = P.shared_dataset(name, settings["protocol"])
     split = P.task_split(name, fold, settings)
-    trainer = P.task_trainer(method, split, fold, settings, settings["options"].get(method), settings["convergence"])
+    trainer = P.make_trainer(method, split, fold, settings, settings["options"].get(method), settings["convergence"])
     budget = dict(seconds=settings["seconds"], max_iter=settings["iterations"])
     trainer.run(**budget, stop_at_convergence=settings["convergence"] != "none")
     p = trainer.engine.predict_proba(split.X_test)

@@ -208,21 +208,12 @@ def main(argv: list[str] | None = None) -> int:
         memory = soak(page, dashboard, args.minutes)
 
     median = {key: float(np.median([row[key] for row in rows])) for key in rows[0] if key != "repeat"}
-    columns = [
-        "repeat",
-        "headless it/s",
-        "served it/s",
-        "served / headless",
-        "headless cores",
-        "app_cores",
-        "per CPU-second",
-        "refreshes_per_s",
-        "surface_frames_per_s",
-        "bytes_per_refresh",
-        "bytes_per_s",
-        "browser_cores",
-        "machine_busy_cores",
-    ]
+    repeated = (
+        "iterations_per_s",
+        "frames_per_s",
+        "history_rows_per_s",
+    )  # served it/s; the note and the JSON have the rest
+    columns = [column for column in rows[0] if column not in repeated]
     placement = (
         "the browser shares the machine with the training here; a browser on another machine would not"
         if affinity is None

@@ -31,6 +31,7 @@ import psutil
 
 from explorer.bench.common import BenchParser, finish, markdown_table, pinned_blas
 from explorer.bench.grid import dask_client
+from explorer.console import whole_number
 from explorer.dashboard.app import Dashboard
 from explorer.tools import free_port, headless_chromium, served_in_chromium
 from explorer.tools.benchmark import Traffic, resident_mb
@@ -164,6 +165,11 @@ class LightSession:
             await asyncio.gather(self._reader, return_exceptions=True)
 
 
+def per_second(first: tuple, last: tuple, column: int) -> list[float]:
+    """Each session's count in `column` of two samples (their time first), per second between the two."""
+    return [(b - a) / (last[0] - first[0]) for a, b in zip(first[column], last[column])]
+
+
 def longest_gap(times: list[float], start: float, end: float) -> float:
     """The longest time between start and end without an entry of `times` (sorted)."""
     inside = [start] + [t for t in times if start < t < end] + [end]
@@ -238,11 +244,6 @@ class Monitor(Periodic):
     def tick(self) -> None:
         refreshes, iterations = [d.refreshes for d in self.dashboards], [d.model.iteration for d in self.dashboards]
         self.samples.append((time.monotonic(), refreshes, iterations, resident_mb(), psutil.Process().num_threads()))
-
-    def rates(self, index: int) -> tuple[float, float]:
-        """(refreshes/s, iterations/s) of dashboard `index` over the run."""
-        (t0, r0, i0, *_), (t1, r1, i1, *_) = self.samples[0], self.samples[-1]
-        return (r1[index] - r0[index]) / (t1 - t0), (i1[index] - i0[index]) / (t1 - t0)
 
     def gap(self, index: int) -> float:
         """The longest time dashboard `index` went without a new refresh (to within SAMPLE_SECONDS)."""
@@ -323,7 +324,7 @@ def run_load(
     monitor.stop()
     client.stop()
     worker_errors = [str(d.worker.error) for d in dashboards if d.worker.error is not None]
-    rates = [monitor.rates(i) for i in range(len(dashboards))]
+    refreshes, iterations = (per_second(monitor.samples[0], monitor.samples[-1], column) for column in (1, 2))
     gaps = [monitor.gap(i) for i in range(len(dashboards))]
     training = len(dashboards)
     heavy_state = (
@@ -340,8 +341,6 @@ def run_load(
     opened.clear()
     heavy_dashboard = None
     gc.collect()
-    refreshes = [r for r, _ in rates]
-    iterations = [i for _, i in rates]
     static, page_load = _quantiles(client.static_times, start, end), _quantiles(client.page_times, start, end)
     return {
         "sessions": n,
@@ -426,9 +425,7 @@ def _class_row(
     """One row of the class: `first` and `last` are samples (time, refreshes per session, iterations per session,
     sweeps per MCMC session, the server's CPU seconds) at the ends of the measured window, `errors` the sessions'."""
     elapsed = last[0] - first[0]
-    refreshes = [(b - a) / elapsed for a, b in zip(first[1], last[1])]
-    iterations = [(b - a) / elapsed for a, b in zip(first[2], last[2])]
-    sweeps = [(b - a) / elapsed for a, b in zip(first[3], last[3])]
+    refreshes, iterations, sweeps = (per_second(first, last, column) for column in (1, 2, 3))
     cpu, loop = last[4][0] - first[4][0], last[4][1] - first[4][1]
     page_load = _quantiles(client.page_times, first[0], last[0])
     total_refreshes, total_iterations = sum(last[1]) - sum(first[1]), sum(last[2]) - sum(first[2])
@@ -593,7 +590,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = BenchParser("python -m explorer.tools.loadtest", DESCRIPTION)
     parser.add_argument(
         "--sessions",
-        type=int,
+        type=whole_number(1, MAX_SESSIONS),
         nargs="+",
         default=[1, 3, 6, 12],
         help=f"the numbers N of training sessions, one run each (default 1 3 6 12; at most {MAX_SESSIONS})",
@@ -613,14 +610,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--heavy",
-        type=int,
+        type=whole_number(2, MAX_SESSIONS),
         default=None,
         metavar="N",
-        help="also a run of N sessions where one opens the costliest link the budget allows",
+        help="also a run of N sessions where one opens the costliest link the budget allows and the others train",
     )
     parser.add_argument(
         "--num-procs",
-        type=int,
+        type=whole_number(1, 8),
         nargs="+",
         default=None,
         metavar="P",
@@ -646,11 +643,15 @@ def main(argv: list[str] | None = None) -> int:
         "`this` names this package's folder",
     )
     parser.add_argument(
-        "--mcmc", type=int, default=0, metavar="M", help="with --num-procs: M more sessions run an MCMC comparison"
+        "--mcmc",
+        type=whole_number(0),
+        default=0,
+        metavar="M",
+        help="with --num-procs: M more sessions run an MCMC comparison",
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=whole_number(0),
         nargs="+",
         default=[0],
         metavar="W",
@@ -661,11 +662,8 @@ def main(argv: list[str] | None = None) -> int:
         "--scheduler", default=None, metavar="ADDRESS", help="with --num-procs: the MCMC comparisons on this cluster"
     )
     args = parser.parse_args(argv)
-    counts = args.sessions + ([args.heavy] if args.heavy else [])
-    if not all(1 <= n <= MAX_SESSIONS for n in counts) or not 0 < args.seconds <= MAX_SECONDS:
-        parser.error(f"sessions from 1 to {MAX_SESSIONS} and seconds up to {MAX_SECONDS}")
-    if args.heavy is not None and args.heavy < 2:
-        parser.error("--heavy needs at least 2 sessions (one heavy, the others train)")
+    if not 0 < args.seconds <= MAX_SECONDS:
+        parser.error(f"--seconds must be above 0 and at most {MAX_SECONDS}, got {args.seconds:g}")
     if args.clients is not None and args.num_procs is None:
         args.num_procs = [1]
     args.clients = args.clients or ["chromium"]
@@ -677,8 +675,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.mcmc and "light" in args.clients:
         parser.error("--mcmc needs Chromium clients (--clients chromium)")
     if args.num_procs is not None:
-        if not all(1 <= p <= 8 for p in args.num_procs) or min(args.workers) < 0 or args.mcmc < 0:
-            parser.error("--num-procs from 1 to 8, --workers and --mcmc at least 0")
         return classroom(args)
     if args.mcmc or any(args.workers) or args.scheduler:
         parser.error("--mcmc, --workers and --scheduler go with --num-procs")

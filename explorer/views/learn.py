@@ -16,7 +16,7 @@ from scipy import integrate
 from scipy.special import expit, log_expit
 
 from explorer.polyagamma import density, log_cosh, pg_mean, sample
-from explorer.views.style import curve, mean_line, scatter, sized, styled
+from explorer.views.style import curve, mean_line, panel, scatter, sized, styled
 
 _OMEGA_MAX = 20.0  # PG(1, 0) mass beyond ω = 20 is below 1e-40; the series density is noise there
 _SPLITS = [0.05, 0.25, 1.0, 4.0]
@@ -85,12 +85,10 @@ def pg_density(
     omega = np.linspace(1e-4, upper, 400)
     histogram = filled_histogram(draws[draws <= upper], OMEGA, f"{len(draws):,} exact draws", "#1f77b4", 50)
     pdf = curve((omega, density(omega, c)), OMEGA, DENSITY, "PG(1, c) density", color="black", line_width=2)
-    overlay = styled(
-        hv.Overlay([histogram, pdf, mean_line(mean, "E[ω] = θ(c)")], group="PG", label="density"),
-        title=f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}",
-        legend_position="top_right",
+    title = f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}"
+    return panel(
+        [histogram, pdf, mean_line(mean, "E[ω] = θ(c)")], "PG", "density", title=title, legend_position="top_right"
     )
-    return sized(overlay, width=460, height=300)
 
 
 def augmentation_identity(z: float | None = None) -> hv.Overlay:
@@ -105,12 +103,8 @@ def augmentation_identity(z: float | None = None) -> hv.Overlay:
     if z is not None:
         chosen = ([z], [sigmoid_by_augmentation(z)[0]])
         layers.append(scatter(chosen, Z, SIGMOID, "chosen z", "Chosen", color="crimson", marker="diamond", size=14))
-    overlay = styled(
-        hv.Overlay(layers, group="PG", label="identity"),
-        title="σ(z) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0) dω",
-        legend_position="top_left",
-    )
-    return sized(overlay, width=460, height=300)
+    title = "σ(z) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0) dω"
+    return panel(layers, "PG", "identity", title=title, legend_position="top_left")
 
 
 def augmented_bound(c: float) -> hv.Overlay:
@@ -123,13 +117,8 @@ def augmented_bound(c: float) -> hv.Overlay:
     points = scatter(
         (touch, log_expit(touch)), Z, LOG_SIGMOID, "tight at z = ±c", "Touch", color="crimson", marker="circle", size=10
     )
-    overlay = styled(
-        hv.Overlay([exact, bound, points], group="PG", label="bound"),
-        title="log σ(z) and its Gibbs–MacKay lower bound",
-        ylim=(-10.0, 1.0),
-        legend_position="bottom_right",
-    )
-    return sized(overlay, width=460, height=300)
+    title = "log σ(z) and its Gibbs–MacKay lower bound"
+    return panel([exact, bound, points], "PG", "bound", title=title, ylim=(-10.0, 1.0), legend_position="bottom_right")
 
 
 def minibatch_histogram(local: dict, quantity: str = "c", bins: int = 30) -> hv.Histogram:

@@ -23,7 +23,7 @@ from itertools import cycle
 import holoviews as hv
 import numpy as np
 
-from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
+from explorer.views.style import RUN_COLORS, curve, panel, scatter, sized, styled
 from explorer.views.surface import decision_surface_from_arrays
 
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
@@ -92,8 +92,12 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
     # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal);
     # one column when a third variant's long label would not fit two to a row
     columns = 2 if len(results) <= 2 else 1
-    overlay = styled(
-        hv.Overlay([identity] + scatters, group="Comparison", label=quantity),
+    return panel(
+        [identity] + scatters,
+        "Comparison",
+        quantity,
+        width=330,
+        height=350 if columns == 2 else 420,
         title=panels[quantity],
         # the title names the quantity, the axes only the method: the labels fit a short plot (at 1024×768
         # "X-GPC: posterior variance of f*_k" was as long as the frame is high, and was clipped to "sterior mean…")
@@ -102,7 +106,6 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
         bokeh=dict(legend_position="bottom", legend_cols=columns),
         matplotlib=dict(legend_position="top_left"),
     )
-    return sized(overlay, width=330, height=350 if columns == 2 else 420)
 
 
 def mcmc_comparison(results) -> hv.Layout:
@@ -164,9 +167,7 @@ def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
         if burn_in
         else []
     )
-    overlay = styled(
-        hv.Overlay(curves + shaded, group="Gibbs", label="log_likelihood"),
-        title="PG Gibbs: log-likelihood per sweep, by chain",
-        legend_position="right",
+    title = "PG Gibbs: log-likelihood per sweep, by chain"
+    return panel(
+        curves + shaded, "Gibbs", "log_likelihood", width=700, height=260, title=title, legend_position="right"
     )
-    return sized(overlay, width=700, height=260)

@@ -16,7 +16,7 @@ from itertools import cycle
 import holoviews as hv
 import numpy as np
 
-from explorer.views.style import RUN_COLORS, curve, sized, styled
+from explorer.views.style import RUN_COLORS, curve, panel, styled
 
 KERNEL_PARAMETERS = ("lengthscale", "variance")
 DEFAULT_QUANTITIES = ("elbo", "test_nll", "test_error", "rho") + KERNEL_PARAMETERS
@@ -112,8 +112,11 @@ def training_traces(
         ]
         if not curves:
             raise ValueError(f"no history has values of {quantity!r} (columns: {sorted(runs[0])})")
-        overlay = styled(
-            hv.Overlay(curves, group="Trace", label=quantity),
+        overlay = panel(
+            curves,
+            "Trace",
+            quantity,
+            height=280,
             title=_label(quantity),
             logy=logy,
             bokeh=dict(show_legend=len(histories) > 1),
@@ -121,5 +124,5 @@ def training_traces(
             # curves
             matplotlib=dict(ylabel="", show_legend=len(histories) > 1 and not panels, legend_position="right"),
         )
-        panels.append(sized(overlay, width=460, height=280))
+        panels.append(overlay)
     return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))

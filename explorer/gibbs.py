@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Self
 
 import numpy as np
-from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack
+from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack, solve_triangular
 from scipy.special import log_expit
 
 from explorer import diagnostics, polyagamma
@@ -52,14 +52,6 @@ def _cholesky_in_place(A: np.ndarray) -> np.ndarray:
     return R
 
 
-def _triangular_solve(R: np.ndarray, b: np.ndarray, transpose: bool = False) -> np.ndarray:
-    """R⁻¹ b, or R⁻ᵀ b with `transpose`, for lower-triangular R (only its lower triangle is read); b (n,) or (n, s)."""
-    x, info = lapack.dtrtrs(R, b, lower=1, trans=int(transpose))
-    if info != 0:
-        raise LinAlgError(f"triangular solve failed (LAPACK info {info}): singular factor")
-    return x
-
-
 def _add_to_diagonal(A: np.ndarray, values: np.ndarray | float) -> None:
     A.flat[:: len(A) + 1] += values  # entry (i, i) sits at flat index i(n + 1) in either memory order
 
@@ -76,8 +68,8 @@ def conditional_latent_precision(
     np.copyto(P, K_inv)
     _add_to_diagonal(P, omega)
     R = _cholesky_in_place(P)
-    a = _triangular_solve(R, 0.5 * y)
-    return _triangular_solve(R, (a if z.ndim == 1 else a[:, None]) + z, transpose=True)
+    a = solve_triangular(R, 0.5 * y, lower=True, check_finite=False)
+    return solve_triangular(R, (a if z.ndim == 1 else a[:, None]) + z, trans=1, lower=True, check_finite=False)
 
 
 def conditional_latent_whitened(
@@ -95,8 +87,8 @@ def conditional_latent_whitened(
     W = (np.sqrt(omega)[:, None] * L).T  # Fortran-ordered (Ω^½ L)ᵀ, so syrk reads it without a copy
     B = blas.dsyrk(1.0, W, beta=1.0, c=B, trans=0, lower=1, overwrite_c=1)
     R = _cholesky_in_place(B)
-    a = _triangular_solve(R, L.T @ (0.5 * y))
-    return L @ _triangular_solve(R, (a if z.ndim == 1 else a[:, None]) + z, transpose=True)
+    a = solve_triangular(R, L.T @ (0.5 * y), lower=True, check_finite=False)
+    return L @ solve_triangular(R, (a if z.ndim == 1 else a[:, None]) + z, trans=1, lower=True, check_finite=False)
 
 
 def condition_number(K: np.ndarray, L: np.ndarray) -> float:

@@ -38,7 +38,7 @@ PRECISION_FORM_MAX_CONDITION = 1e12
 MAX_STORED_BYTES = 2e9
 """Most memory the traces and stored draws of one sampler may take (they are allocated up front)."""
 
-_PREDICT_CHUNK = 2_000_000  # draws × test points per block in predict_proba
+PREDICT_CHUNK = 2_000_000  # values (draws × test points, × classes) per block of a sampler's predict_proba
 
 
 def _cholesky_in_place(A: np.ndarray) -> np.ndarray:
@@ -487,7 +487,7 @@ class GibbsSampler(GibbsChains):
         K_n*) df*: the integral is 64-node Gauss–Hermite per stored draw (Rao–Blackwellised over f* | f), then averaged
         over draws; column 0 is 1 − p."""
         means, var = self._test_conditionals(Xs)
-        rows = max(1, _PREDICT_CHUNK // max(1, means.shape[1]))
+        rows = max(1, PREDICT_CHUNK // max(1, means.shape[1]))
         total = np.zeros(means.shape[1])
         for start in range(0, len(means), rows):
             block = means[start : start + rows]

@@ -34,15 +34,13 @@ import numpy as np
 from scipy.special import expit
 
 from explorer import polyagamma
-from explorer.gibbs import GibbsChains
+from explorer.gibbs import PREDICT_CHUNK, GibbsChains
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.xgpc_multiclass import one_hot
 
 PREDICTIVE_DRAWS = 16
 """Exact draws of f* | f per stored draw of f that `MulticlassGibbsSampler.predict_proba` averages over."""
-
-_PREDICT_CHUNK = 2_000_000  # values of f* per block in predict_proba
 
 MAX_COUNT_RATE = 1e7
 """Largest Poisson rate λ_i σ(−f_ik) of a count the sampler draws. The exact PG(Y + n, c) draw sums Y + n terms, so a
@@ -180,7 +178,7 @@ class MulticlassGibbsSampler(GibbsChains):
         """
         means, var = self._test_conditionals(Xs)  # (S, K, n*), (n*,)
         noise = self._predictive_noise[:, : self.draws_stored].reshape(-1, PREDICTIVE_DRAWS, self.n_classes)
-        rows = max(1, _PREDICT_CHUNK // (PREDICTIVE_DRAWS * self.n_classes * max(1, len(var))))
+        rows = max(1, PREDICT_CHUNK // (PREDICTIVE_DRAWS * self.n_classes * max(1, len(var))))
         total = np.zeros((len(var), self.n_classes))
         sd = np.sqrt(var)
         for start in range(0, len(means), rows):

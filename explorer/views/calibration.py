@@ -3,11 +3,7 @@ diagonal of perfect calibration, above the share of test points in each bin (`ex
 expected calibration error in the legend).
 
     tables = {"X-GPC": reliability(P, y)}             # or the "reliability" entries of a `bench multiclass` JSON
-    reliability_diagram(tables)
-
-From a `bench multiclass` JSON (the first data set's first fold, or --dataset, --fold):
-
-    python -m explorer.views.reliability_figure bench-results/multiclass-the-issue-29-table.json reliability.png [--dataset digits]
+    reliability_diagram(tables)                       # as a file from the command line: `views.reliability_figure`
 """
 
 from __future__ import annotations

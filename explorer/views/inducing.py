@@ -19,7 +19,7 @@ import numpy as np
 
 from explorer.studies.inducing import value_at
 from explorer.views.race import NAMES
-from explorer.views.style import RUN_COLORS, curve, panel, scatter, styled
+from explorer.views.style import RUN_COLORS, curve, grid, panel, scatter
 
 QUANTITIES = {"error": ("test_error", "test error rate"), "nll": ("test_nll", "test negative log-likelihood")}
 TIME_POINTS = 60
@@ -106,4 +106,4 @@ def inducing_study(study: dict, *, quantity: str = "error", x: str = "seconds") 
         panels.append(
             panel(curves, "Inducing", method, title=NAMES.get(method, method), logx=True, legend_position="right")
         )
-    return styled(hv.Layout(panels).cols(min(len(panels), 3)), shared_axes=True, matplotlib=dict(sublabel_format=""))
+    return grid(panels, min(len(panels), 3), shared_axes=True)

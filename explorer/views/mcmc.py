@@ -10,10 +10,7 @@ K ≥ 3 classes: the panels are the mean, the variance and p(y*=k), each with ev
 values at every test point (`ComparisonResult.pairs`). Stick-breaking (the default family, against its own sampler):
 the latent panels show the K − 1 logits ψ*_j. The logistic-softmax against its sampler: one latent f*_k per class, and
 a third variant beside sparse and full, the full fit in the paper's factorised q(λ)q(n) ("factorised"), above the
-diagonal where the joint family sits near it.
-
-Inputs are the comparison's results: a `ComparisonRun` (`explorer.studies.comparison`), one `ComparisonResult`
-(`explorer.compare`), or a dict name → result (as the MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
+diagonal where the joint family sits near it. The results a view takes: `comparison_results`.
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ from itertools import cycle
 import holoviews as hv
 import numpy as np
 
-from explorer.views.style import RUN_COLORS, curve, panel, scatter, sized, styled
+from explorer.views.style import RUN_COLORS, curve, grid, panel, scatter, sized, styled
 from explorer.views.surface import decision_surface_from_arrays
 
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
@@ -112,10 +109,7 @@ def mcmc_comparison(results) -> hv.Layout:
     """The paper's Fig. 1: posterior mean, variance and p(y=1) (K ≥ 3: p(y=k), every class) at the test points,
     X-GPC against MCMC, side by side (a Layout of three `mcmc_scatter` panels)."""
     results = comparison_results(results)
-    return styled(
-        hv.Layout([mcmc_scatter(results, quantity) for quantity in _panels(results)]).cols(3),
-        matplotlib=dict(sublabel_format="", fig_size=150),
-    )
+    return grid([mcmc_scatter(results, quantity) for quantity in _panels(results)], 3, matplotlib=dict(fig_size=150))
 
 
 def mcmc_surfaces(
@@ -140,11 +134,8 @@ def mcmc_surfaces(
         for name, p in surfaces.items()
         if name != "grid"
     ]
-    return styled(
-        hv.Layout([sized(panel, width=460, height=380) for panel in panels]).cols(len(panels)),
-        shared_axes=True,
-        matplotlib=dict(sublabel_format="", fig_size=150),
-    )
+    panels = [sized(surface, width=460, height=380) for surface in panels]
+    return grid(panels, len(panels), shared_axes=True, matplotlib=dict(fig_size=150))
 
 
 def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:

@@ -17,7 +17,7 @@ import numpy as np
 from scipy.ndimage import median_filter
 
 from explorer.studies.race import DIVERGED_FACTOR, NAMES, Verdict, band_edge, judge
-from explorer.views.style import RUN_COLORS, curve, panel, scatter, styled
+from explorer.views.style import RUN_COLORS, curve, grid, panel, scatter, styled
 
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
 NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
@@ -167,8 +167,4 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
         **({"ylim": y_range} if y_range is not None else {}),
     )
     error = panel(error_curves, "Race", "test_error", width=900, title="test error", logx=True, legend_position="right")
-    return styled(
-        hv.Layout([nll, error]).cols(1),
-        shared_axes=True,
-        matplotlib=dict(sublabel_format="", fig_size=200, vspace=0.45),
-    )
+    return grid([nll, error], 1, shared_axes=True, matplotlib=dict(fig_size=200, vspace=0.45))

@@ -21,7 +21,7 @@ from scipy.special import expit, softmax
 from explorer.likelihoods import logistic_softmax, logistic_softmax_log_likelihood
 from explorer.polyagamma import sample
 from explorer.views.learn import DENSITY, filled_histogram
-from explorer.views.style import RUN_COLORS, curve, mean_line, panel, styled
+from explorer.views.style import RUN_COLORS, curve, grid, mean_line, panel, styled
 from explorer.xgpc_multiclass import (
     augmented_likelihood_terms,
     factorised_bound,
@@ -363,4 +363,4 @@ def softmax_augmentation_view(
         augmented_slice(aug, k),
         family_gap_slice(aug, k),
     ]
-    return styled(hv.Layout(plots).cols(2), shared_axes=False, matplotlib=dict(sublabel_format=""))
+    return grid(plots, 2, shared_axes=False)

@@ -101,6 +101,11 @@ def panel(layers, group: str = "Overlay", label: str = "", *, width: int = 460, 
     return sized(styled(hv.Overlay(layers, group=group, label=label), **options), width=width, height=height)
 
 
+def grid(panels, cols: int, *, matplotlib: dict | None = None, **options) -> hv.Layout:
+    """`panels` in a Layout of `cols` columns, `styled` by `options`, without matplotlib's panel letters."""
+    return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", **(matplotlib or {})), **options)
+
+
 def sized(element, *, width: int = 420, height: int = 360):
     """A plot panel per backend: width × height px in Bokeh; in matplotlib the same height/width ratio of the axes
     box (set by a hook: HoloViews' numeric `aspect` is a data aspect, which distorts log axes) in a figure scaled

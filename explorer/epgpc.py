@@ -177,11 +177,7 @@ class EPGPC(SVIEngine):
             )
         else:
             self.q = Gaussian(self.K_inv + self.sum_precision, self.sum_shift, "Σ⁻¹ = K_mm⁻¹ + Σ_iΛ_i", self.iteration)
-
-    @property
-    def mu(self) -> np.ndarray:
-        """The posterior mean of u, (m,)."""
-        return self.q.mu
+        self.mu = self.q.mu  # the posterior mean of u, (m,)
 
     @property
     def Sigma(self) -> np.ndarray:
@@ -238,10 +234,8 @@ class EPGPC(SVIEngine):
         kappa, K_tilde, K_sm = self.project(X_b)
         cav = self._cavities(index, kappa)
         _, _, _, tau, nu = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)
-        if self.sites == "tied":
-            change = self._tied_step(kappa, tau, nu)
-        else:
-            change = self._per_point_step(index, kappa, tau, nu)
+        tied = self.sites == "tied"
+        change = self._tied_step(kappa, tau, nu) if tied else self._per_point_step(index, kappa, tau, nu)
         return change, (index, kappa, K_tilde, K_sm)
 
     def _tied_step(self, kappa: np.ndarray, tau: np.ndarray, nu: np.ndarray) -> float:

@@ -461,8 +461,7 @@ class GibbsChains(SweepRun, ABC):
 class GibbsSampler(GibbsChains):
     """Several independent PG Gibbs chains for the full logit GP (module docstring), advanced incrementally with
     `step(k)`: y (n,) class indices 0, 1 with both classes present (as ±1 in `y_signed`); the run, its keywords and
-    defaults (rng, n_chains = 4, burn_in = 100, n_samples = 1000, thin = None, max_stored_draws = 1000, form = "auto",
-    init_scale = 2.0, monitor, force = False), storage and diagnostics are `GibbsChains`'.
+    their defaults, storage and diagnostics are `GibbsChains`'.
 
     State: `f` and `omega` (chains, n) hold every chain's latest sweep.
     """

@@ -65,10 +65,7 @@ def draw_omega(Y: np.ndarray, counts: np.ndarray, F: np.ndarray, rng: np.random.
 
 class MulticlassGibbsSampler(GibbsChains):
     """Several independent Gibbs chains for the full K-class logistic-softmax GP of Galy-Fajou et al. (2019),
-    advanced incrementally with `step(k)`; each block an exact draw (module docstring).
-
-    The run length, storage bound, starts, forms and diagnostics are `explorer.gibbs.GibbsChains`' with K latent
-    functions; one sweep draws λ, n, ω and then the K f_k (one n×n Cholesky each).
+    advanced incrementally with `step(k)`; each block an exact draw (module docstring), one n×n Cholesky per f_k.
 
     ω is drawn by Devroye's exact sampler as a sum of Y_ik + n_ik PG(1, ·) draws (`polyagamma.sample_whole_shape`),
     so a sweep's cost grows with the counts, which are large only where every f_ik is far below 0 (λ_i has mean

@@ -400,11 +400,12 @@ SETTINGS = _declare(
             "kernel_patience",
             "int",
             None,
-            "X-GPC kernel brake patience (stick-breaking)",
+            "X-GPC kernel brake patience (3+ classes)",
             "kernel brake",
-            "X-GPC's stick-breaking family (3+ classes): the kernel step's Adam rate halves each time the hold-out NLL "
+            "X-GPC with 3+ classes: the kernel step's Adam rate halves each time the hold-out NLL "
             "has not improved for this many evaluations in a row, so the kernel stops drifting where the held-out data "
-            f"stop rewarding it; 0: no brake; empty: the family's own ({DEFAULT_KERNEL_PATIENCE})",
+            f"stop rewarding it; 0: no brake; empty: the family's own (stick-breaking {DEFAULT_KERNEL_PATIENCE}, joint and "
+            "factorised none)",
             0,
             allow_none=True,
             reader="engine",

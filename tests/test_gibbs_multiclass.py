@@ -17,7 +17,7 @@ from explorer.likelihoods import logistic_softmax
 from explorer.metrics import predicted_class
 from explorer.studies.comparison import family_engine
 from explorer.training import fit_to_optimum
-from explorer.xgpc_multiclass import XGPCMulticlass
+from explorer.xgpc_multiclass import AugmentedLogisticSoftmax
 
 
 # ----- the augmented joint, written independently of the module -----------------------------------------------------
@@ -314,7 +314,7 @@ def test_full_multiclass_xgpc_agrees_with_the_sampler_on_three_blobs():
     Xs = np.concatenate([rng.normal(c, 0.7, (10, 2)) for c in centres])
     kernel = RBF(1.0, 2.0, 1e-4)
     vi = family_engine(X, y, None, kernel, "joint")
-    assert isinstance(vi, XGPCMulticlass) and fit_to_optimum(vi, max_sweeps=2_000).converged
+    assert isinstance(vi.link, AugmentedLogisticSoftmax) and fit_to_optimum(vi, max_sweeps=2_000).converged
     sampler = MulticlassGibbsSampler(X, y, kernel, 3, rng=np.random.default_rng(1), burn_in=200, n_samples=1_000)
     sampler.run(chunk=500)
     assert sampler.diagnostics()["rhat_max/f"] < 1.01

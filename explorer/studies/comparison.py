@@ -9,9 +9,9 @@ by exact coordinate ascent against the PG Gibbs sampler's posterior, compared at
 Labels are class indices: two classes compare X-GPC with the PG Gibbs sampler of the logit GP (`gibbs.GibbsSampler`);
 K ≥ 3 compare multi-class X-GPC in the chosen family (`family`, default `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`)
 with the exact sampler of its own model, per class:
-- "stick-breaking": `xgpc_stickbreaking.XGPCStickBreaking` (full and sparse) against
+- "stick-breaking": X-GPC with `xgpc_stickbreaking.StickBreaking` (full and sparse) against
   `gibbs_stickbreaking.StickBreakingGibbsSampler` (K − 1 binary PG samplers, classes on the stick in the same order);
-- "joint" or "factorised": `xgpc_multiclass.XGPCMulticlass` against the exact sampler of the logistic-softmax GP
+- "joint" or "factorised": X-GPC with `xgpc_multiclass.AugmentedLogisticSoftmax` against the exact sampler of the logistic-softmax GP
   (`gibbs_multiclass.MulticlassGibbsSampler`), the full fit made in both variational families of (λ, n) on the same
   points: the joint q(λ, n) (`full`) and the paper's factorised q(λ)q(n) (`factorised`, labelled `FACTORISED_LABEL`),
   whose latent means sit above the sampler's where the joint family's land on them (`mean_offset`).

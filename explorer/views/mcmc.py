@@ -120,16 +120,10 @@ def mcmc_surfaces(
     the class colours mixed by probability), each with its 0.5 contour (K ≥ 3: the class boundaries) and the training
     points (n, 2) with labels (n,) class indices, on shared axes."""
     gx, gy = surfaces["grid"]
+    shared = dict(train=train, train_labels=train_labels, xlabel=xlabel, ylabel=ylabel)
     panels = [
         decision_surface_from_arrays(
-            gx,
-            gy,
-            p,
-            train=train,
-            train_labels=train_labels,
-            xlabel=xlabel,
-            ylabel=ylabel,
-            title=f"{name}: p(y=1)" if np.ndim(p) == 2 else f"{name}: class probabilities",
+            gx, gy, p, title=f"{name}: p(y=1)" if np.ndim(p) == 2 else f"{name}: class probabilities", **shared
         )
         for name, p in surfaces.items()
         if name != "grid"

@@ -51,7 +51,7 @@ DEFAULT_HYPER_EVERY = 5
 DEFAULT_KERNEL_BOUND = "exact"
 KERNEL_BRAKE_TOL = 1e-4
 """The improvement of the best hold-out NLL (nats per point) that counts as one for the kernel brake of
-`MultiLatentXGPC` (the "no-improvement" early-stopping rule's, `convergence.no_improvement_criterion`)."""
+`MultiLatentXGPC` (the "no-improvement" early-stopping rule's, `convergence.NoImprovement`)."""
 
 
 def _whiten(L: np.ndarray, kappa: np.ndarray) -> np.ndarray:

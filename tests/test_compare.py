@@ -45,7 +45,7 @@ KERNEL = RBF(5.35, 6.93)  # the bench's Fig. 1 kernel: ELBO-optimal for a sparse
 
 
 def fitted(X, y, kernel, Z=None):
-    model = full_batch_engine("xgpc", X, y, Z, kernel, full=Z is None)
+    model = full_batch_engine("xgpc", X, y, Z, kernel)
     assert fit_to_optimum(model).converged
     return model
 
@@ -229,7 +229,7 @@ def tiny_study():
     split_rng, sampler_rng, inducing_rng = run_streams.split, run_streams.engine, run_streams.inducing
     keep = np.sort(split_rng.choice(90, 80, replace=False))
     old_X_train, old_X_test, old_y_train, old_y_test = train_test_split(X[keep], y[keep], 0.25, split_rng)
-    full = full_batch_engine("xgpc", old_X_train, old_y_train, None, kernel, full=True)
+    full = full_batch_engine("xgpc", old_X_train, old_y_train, None, kernel)
     full_fit = fit_to_optimum(full)
     sparse = full_batch_engine(
         "xgpc", old_X_train, old_y_train, kmeans_plus_plus(old_X_train, 10, inducing_rng), kernel

@@ -15,8 +15,9 @@ from explorer.gibbs_multiclass import MulticlassGibbsSampler
 from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
 from explorer.kernels import RBF
 from explorer.likelihoods import logit_predictive_probability
+from explorer.run import full_batch_engine
 from explorer.schedules import Constant
-from explorer.studies.comparison import family_engine, run_comparison
+from explorer.studies.comparison import run_comparison
 from explorer.training import fit_to_optimum
 from explorer.validation import DataError
 from explorer.xgpc import MultiLatentXGPC
@@ -229,7 +230,7 @@ def test_the_stick_breaking_bound_without_augmentation_is_the_expected_log_likel
     # class 1 takes E log σ(−ψ_0) + E log σ(ψ_1)), each by a 2,001-point trapezoid rule here; L_orig subtracts the KL,
     # and the augmented bound lies below it.
     X, y = np.array([[0.0], [1.0], [2.0]]), np.array([1, 0, 2])
-    engine = family_engine(X, y, None, RBF(1.0, 2.0, 1e-6), "stick-breaking")
+    engine = full_batch_engine("xgpc", X, y, None, RBF(1.0, 2.0, 1e-6), multiclass_family="stick-breaking")
     fit_to_optimum(engine)
     mean, var = training_marginals(engine)  # q(ψ_ij) at the training points, (3, 2) each
     f = np.linspace(-12.0, 12.0, 2001)

@@ -24,17 +24,8 @@ Two forms of the sites (`sites=`):
                          (τ̃_i, ν̃_i): memory O(nm) (the AISTATS 2016 form). A minibatch's sites are replaced at once
                          with damping δ: (τ̃, ν̃) ← (1 − δ)(τ̃, ν̃)_old + δ(τ̃, ν̃)_new, direction the current κ_i.
                          With s = n and a fixed kernel this is damped parallel EP; its fixed point is EP's.
-The tied form is the default because its memory does not grow with n (per-point sites take 8·n·(m + 2) bytes);
-its price: its fixed point is averaged EP's, cruder than EP's for small n and close to it for n ≫ 1 (BENCHMARKS.md,
-"Numbers from the core modules' docstrings").
-
-Choices the papers leave open, made here: per-point damping δ = 0.5 (`methods.build_epgpc`), as the parallel EP
-updates of the co-authors' `geepee` code (Bui; its `inference(parallel=True, decay=0.5)`), which also keeps sites
-in u-space across kernel changes. The SEP step ε: Li et al.'s SEP takes ε = 1/n per point (s/n per minibatch, a
-constant); we default to a decaying Robbins–Monro ε (τ = 10, κ = 0.6, X-GPC's row), so the sites settle instead of
-keeping noise ∝ ε and the parameter-change criterion can fire; both reach the same test NLL on a9a (BENCHMARKS.md,
-"EPGPC's step ε"); `step_size="constant", rho=s/n` gives the authors' rule. The kernel step alternates with the site step every
-iteration (as X-GPC's), with the same Adam.
+Why the tied form is the default, the damping and ε the papers leave open, and the kernel step: README ("EPGPC");
+their numbers: BENCHMARKS.md ("EPGPC's step ε", "Numbers from the core modules' docstrings").
 
 EP's estimate of log p(y) (Seeger 2005), with Ψ(Λ, h) = ½hᵀΛ⁻¹h − ½log|Λ| the log normaliser of a Gaussian in natural
 parameters (the (m/2)log 2π terms cancel) and Z_i = ∫ φ_i(u) q₋ᵢ(u) du = Φ(y_i κ_iμ₋ᵢ / √(1 + K̃_ii + κ_iΣ₋ᵢκ_iᵀ)):
@@ -186,11 +177,7 @@ class EPGPC(SVIEngine):
             )
         else:
             self.q = Gaussian(self.K_inv + self.sum_precision, self.sum_shift, "Σ⁻¹ = K_mm⁻¹ + Σ_iΛ_i", self.iteration)
-
-    @property
-    def mu(self) -> np.ndarray:
-        """The posterior mean of u, (m,)."""
-        return self.q.mu
+        self.mu = self.q.mu  # the posterior mean of u, (m,)
 
     @property
     def Sigma(self) -> np.ndarray:
@@ -247,10 +234,8 @@ class EPGPC(SVIEngine):
         kappa, K_tilde, K_sm = self.project(X_b)
         cav = self._cavities(index, kappa)
         _, _, _, tau, nu = probit_site_in_u_space(y_b, cav["t_mean"], cav["t_var"], K_tilde)
-        if self.sites == "tied":
-            change = self._tied_step(kappa, tau, nu)
-        else:
-            change = self._per_point_step(index, kappa, tau, nu)
+        tied = self.sites == "tied"
+        change = self._tied_step(kappa, tau, nu) if tied else self._per_point_step(index, kappa, tau, nu)
         return change, (index, kappa, K_tilde, K_sm)
 
     def _tied_step(self, kappa: np.ndarray, tau: np.ndarray, nu: np.ndarray) -> float:
@@ -380,14 +365,8 @@ class EPGPC(SVIEngine):
         if self.sites == "tied":
             sites = {"site_shift": self.site_shift, "site_precision": self.site_precision}
         else:
-            store = self.point_sites
-            sites = {
-                "site_direction": store.direction.copy(),
-                "site_tau": store.tau.copy(),
-                "site_nu": store.nu.copy(),
-                "sum_shift": self.sum_shift,
-                "sum_precision": self.sum_precision,
-            }
+            sites = {f"site_{name}": getattr(self.point_sites, name).copy() for name in ("direction", "tau", "nu")}
+            sites |= {"sum_shift": self.sum_shift, "sum_precision": self.sum_precision}
         return {**self._base_state(), "sites": self.sites, **sites}
 
     def load_state_dict(self, state: dict) -> None:
@@ -400,11 +379,9 @@ class EPGPC(SVIEngine):
                 raise ValueError(f"tied site of shapes {shift.shape}, {precision.shape}, expected ({m},), ({m}, {m})")
             self.site_shift, self.site_precision = shift, precision
         else:
-            store = _SiteJournal(self.n, m)
-            store.direction[:], store.tau[:], store.nu[:] = (
-                np.asarray(state[k], dtype=float) for k in ("site_direction", "site_tau", "site_nu")
-            )
-            self.point_sites = store
+            self.point_sites = store = _SiteJournal(self.n, m)
+            for name in ("direction", "tau", "nu"):
+                getattr(store, name)[:] = np.asarray(state[f"site_{name}"], dtype=float)
             self.sum_shift = np.asarray(state["sum_shift"], dtype=float).reshape(m)
             self.sum_precision = np.asarray(state["sum_precision"], dtype=float).reshape(m, m)
         self._load_base_state(state)  # the kernel last: its `_set_kernel` rebuilds q from the sites

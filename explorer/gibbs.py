@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Self
 
 import numpy as np
-from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack
+from scipy.linalg import LinAlgError, blas, cho_solve, cholesky, lapack, solve_triangular
 from scipy.special import log_expit
 
 from explorer import diagnostics, polyagamma
@@ -38,7 +38,7 @@ PRECISION_FORM_MAX_CONDITION = 1e12
 MAX_STORED_BYTES = 2e9
 """Most memory the traces and stored draws of one sampler may take (they are allocated up front)."""
 
-_PREDICT_CHUNK = 2_000_000  # draws × test points per block in predict_proba
+PREDICT_CHUNK = 2_000_000  # values (draws × test points, × classes) per block of a sampler's predict_proba
 
 
 def _cholesky_in_place(A: np.ndarray) -> np.ndarray:
@@ -50,14 +50,6 @@ def _cholesky_in_place(A: np.ndarray) -> np.ndarray:
             "numerically positive definite"
         )
     return R
-
-
-def _triangular_solve(R: np.ndarray, b: np.ndarray, transpose: bool = False) -> np.ndarray:
-    """R⁻¹ b, or R⁻ᵀ b with `transpose`, for lower-triangular R (only its lower triangle is read); b (n,) or (n, s)."""
-    x, info = lapack.dtrtrs(R, b, lower=1, trans=int(transpose))
-    if info != 0:
-        raise LinAlgError(f"triangular solve failed (LAPACK info {info}): singular factor")
-    return x
 
 
 def _add_to_diagonal(A: np.ndarray, values: np.ndarray | float) -> None:
@@ -76,8 +68,8 @@ def conditional_latent_precision(
     np.copyto(P, K_inv)
     _add_to_diagonal(P, omega)
     R = _cholesky_in_place(P)
-    a = _triangular_solve(R, 0.5 * y)
-    return _triangular_solve(R, (a if z.ndim == 1 else a[:, None]) + z, transpose=True)
+    a = solve_triangular(R, 0.5 * y, lower=True, check_finite=False)
+    return solve_triangular(R, (a if z.ndim == 1 else a[:, None]) + z, trans=1, lower=True, check_finite=False)
 
 
 def conditional_latent_whitened(
@@ -95,8 +87,8 @@ def conditional_latent_whitened(
     W = (np.sqrt(omega)[:, None] * L).T  # Fortran-ordered (Ω^½ L)ᵀ, so syrk reads it without a copy
     B = blas.dsyrk(1.0, W, beta=1.0, c=B, trans=0, lower=1, overwrite_c=1)
     R = _cholesky_in_place(B)
-    a = _triangular_solve(R, L.T @ (0.5 * y))
-    return L @ _triangular_solve(R, (a if z.ndim == 1 else a[:, None]) + z, transpose=True)
+    a = solve_triangular(R, L.T @ (0.5 * y), lower=True, check_finite=False)
+    return L @ solve_triangular(R, (a if z.ndim == 1 else a[:, None]) + z, trans=1, lower=True, check_finite=False)
 
 
 def condition_number(K: np.ndarray, L: np.ndarray) -> float:
@@ -469,8 +461,7 @@ class GibbsChains(SweepRun, ABC):
 class GibbsSampler(GibbsChains):
     """Several independent PG Gibbs chains for the full logit GP (module docstring), advanced incrementally with
     `step(k)`: y (n,) class indices 0, 1 with both classes present (as ±1 in `y_signed`); the run, its keywords and
-    defaults (rng, n_chains = 4, burn_in = 100, n_samples = 1000, thin = None, max_stored_draws = 1000, form = "auto",
-    init_scale = 2.0, monitor, force = False), storage and diagnostics are `GibbsChains`'.
+    their defaults, storage and diagnostics are `GibbsChains`'.
 
     State: `f` and `omega` (chains, n) hold every chain's latest sweep.
     """
@@ -495,7 +486,7 @@ class GibbsSampler(GibbsChains):
         K_n*) df*: the integral is 64-node Gauss–Hermite per stored draw (Rao–Blackwellised over f* | f), then averaged
         over draws; column 0 is 1 − p."""
         means, var = self._test_conditionals(Xs)
-        rows = max(1, _PREDICT_CHUNK // max(1, means.shape[1]))
+        rows = max(1, PREDICT_CHUNK // max(1, means.shape[1]))
         total = np.zeros(means.shape[1])
         for start in range(0, len(means), rows):
             block = means[start : start + rows]

@@ -34,15 +34,13 @@ import numpy as np
 from scipy.special import expit
 
 from explorer import polyagamma
-from explorer.gibbs import GibbsChains
+from explorer.gibbs import PREDICT_CHUNK, GibbsChains
 from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.xgpc_multiclass import one_hot
 
 PREDICTIVE_DRAWS = 16
 """Exact draws of f* | f per stored draw of f that `MulticlassGibbsSampler.predict_proba` averages over."""
-
-_PREDICT_CHUNK = 2_000_000  # values of f* per block in predict_proba
 
 MAX_COUNT_RATE = 1e7
 """Largest Poisson rate λ_i σ(−f_ik) of a count the sampler draws. The exact PG(Y + n, c) draw sums Y + n terms, so a
@@ -67,10 +65,7 @@ def draw_omega(Y: np.ndarray, counts: np.ndarray, F: np.ndarray, rng: np.random.
 
 class MulticlassGibbsSampler(GibbsChains):
     """Several independent Gibbs chains for the full K-class logistic-softmax GP of Galy-Fajou et al. (2019),
-    advanced incrementally with `step(k)`; each block an exact draw (module docstring).
-
-    The run length, storage bound, starts, forms and diagnostics are `explorer.gibbs.GibbsChains`' with K latent
-    functions; one sweep draws λ, n, ω and then the K f_k (one n×n Cholesky each).
+    advanced incrementally with `step(k)`; each block an exact draw (module docstring), one n×n Cholesky per f_k.
 
     ω is drawn by Devroye's exact sampler as a sum of Y_ik + n_ik PG(1, ·) draws (`polyagamma.sample_whole_shape`),
     so a sweep's cost grows with the counts, which are large only where every f_ik is far below 0 (λ_i has mean
@@ -180,7 +175,7 @@ class MulticlassGibbsSampler(GibbsChains):
         """
         means, var = self._test_conditionals(Xs)  # (S, K, n*), (n*,)
         noise = self._predictive_noise[:, : self.draws_stored].reshape(-1, PREDICTIVE_DRAWS, self.n_classes)
-        rows = max(1, _PREDICT_CHUNK // (PREDICTIVE_DRAWS * self.n_classes * max(1, len(var))))
+        rows = max(1, PREDICT_CHUNK // (PREDICTIVE_DRAWS * self.n_classes * max(1, len(var))))
         total = np.zeros((len(var), self.n_classes))
         sd = np.sqrt(var)
         for start in range(0, len(means), rows):

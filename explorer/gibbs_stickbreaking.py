@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.gibbs import GibbsSampler, SweepRun, check_class_indices, generator
+from explorer.gibbs import PREDICT_CHUNK, GibbsSampler, SweepRun, check_class_indices, generator
 from explorer.inputs import labelled_data, query_points
 from explorer.kernels import Kernel
 from explorer.xgpc_stickbreaking import (
@@ -42,8 +42,6 @@ from explorer.xgpc_stickbreaking import (
     stick_order,
     stick_probabilities,
 )
-
-_PREDICT_CHUNK = 2_000_000  # joint draws × test points per block in predict_proba
 
 
 class StickBreakingGibbsSampler(SweepRun):
@@ -181,7 +179,7 @@ class StickBreakingGibbsSampler(SweepRun):
         self._require_draws()
         Xs = query_points(Xs, self.X.shape[1])
         draws = self.n_chains * self.draws_stored
-        rows = max(1, _PREDICT_CHUNK // draws)
+        rows = max(1, PREDICT_CHUNK // draws)
         out = np.empty((len(Xs), self.n_classes))
         for start in range(0, len(Xs), rows):
             part = Xs[start : start + rows]

@@ -232,11 +232,10 @@ class Kernel(ABC):
                     f"{lengthscale.tolist()}: below {low:g} the squared distances ‖(x − x')/ℓ‖² overflow float64, "
                     f"above {high:g} every pair of points is at distance 0"
                 )
-        variance, nugget = (_positive_scalar(name, getattr(self, name)) for name in ("variance", "nugget"))
         lengthscale.setflags(write=False)
         object.__setattr__(self, "lengthscale", lengthscale)
-        object.__setattr__(self, "variance", variance)
-        object.__setattr__(self, "nugget", nugget)
+        for name in ("variance", "nugget"):
+            object.__setattr__(self, name, _positive_scalar(name, getattr(self, name)))
 
     def __eq__(self, other) -> bool:
         return (

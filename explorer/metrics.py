@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy.stats import entropy
 
 _CLIP = 1e-12
 
@@ -55,11 +56,7 @@ def class_prior_nll(y: np.ndarray, n_classes: int) -> float:
     best constant prediction, the class shares themselves — what a classifier that learned nothing from the
     features can reach. NaN for no labels."""
     y = np.asarray(y, dtype=np.intp)
-    if not len(y):
-        return float("nan")
-    shares = np.bincount(y, minlength=n_classes) / len(y)
-    shares = shares[shares > 0]
-    return float(-np.sum(shares * np.log(shares)))
+    return float(entropy(np.bincount(y, minlength=n_classes))) if len(y) else float("nan")
 
 
 CHANCE_MARGIN = 0.02

@@ -75,11 +75,7 @@ def test_scores(
             sums.append(chunk_scores(engine, source, start, stop))
             if progress is not None:
                 progress(stop, source.n)
-    total_nll = total_errors = 0.0
-    for nll, errors in sums:
-        total_nll += nll
-        total_errors += errors
-    return total_nll / source.n, total_errors / source.n
+    return sum(nll for nll, _ in sums) / source.n, sum(errors for _, errors in sums) / source.n  # in row order
 
 
 def chunk_scores(engine, source: DataSource, start: int, stop: int) -> tuple[float, float]:

@@ -211,24 +211,19 @@ class SVGPAdam(_SVGP):
     def _pack(self) -> np.ndarray:
         """(m_l, L_S,l) of every latent function → one vector (L(m + m(m+1)/2),): per latent function m_l, then L_S,l's
         lower triangle with log on the diagonal."""
-        parts = []
-        for m_w, L_S in zip(self._latents(self.m_w), self._latents(self.L_S)):
-            lower = L_S[self._tril].copy()
-            lower[self._diag_in_tril] = np.log(lower[self._diag_in_tril])
-            parts += [m_w, lower]
-        return np.concatenate(parts)
+        lower = self._latents(self.L_S)[:, self._tril[0], self._tril[1]]  # (L, m(m+1)/2), a copy
+        lower[:, self._diag_in_tril] = np.log(lower[:, self._diag_in_tril])
+        return np.concatenate([self._latents(self.m_w), lower], axis=1).ravel()
 
     def _unpack(self, packed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The inverse of `_pack`."""
-        means, factors = [], []
-        for block in packed.reshape(len(self._latents(self.m_w)), -1):
-            lower = block[self.m :].copy()
-            lower[self._diag_in_tril] = np.exp(lower[self._diag_in_tril])
-            L_S = np.zeros((self.m, self.m))
-            L_S[self._tril] = lower
-            means.append(block[: self.m].copy())
-            factors.append(L_S)
-        return self._assemble(means), self._assemble(factors)
+        blocks = packed.reshape(len(self._latents(self.m_w)), -1)
+        lower = blocks[:, self.m :].copy()
+        lower[:, self._diag_in_tril] = np.exp(lower[:, self._diag_in_tril])
+        L_S = np.zeros((len(blocks), self.m, self.m))
+        L_S[:, self._tril[0], self._tril[1]] = lower
+        means = blocks[:, : self.m].copy()
+        return (means[0], L_S[0]) if self._latent_shape == () else (means, L_S)
 
     @property
     def mu(self) -> np.ndarray:

@@ -230,7 +230,7 @@ def test_prediction_chunks_give_the_same_probabilities(monkeypatch):
     X, y = small_problem()
     s = GibbsSampler(X, y, RBF(1.0), rng=np.random.default_rng(0), n_chains=2, burn_in=5, n_samples=20).run()
     whole = s.predict_proba(X[:7])
-    monkeypatch.setattr(gibbs, "_PREDICT_CHUNK", 10)
+    monkeypatch.setattr(gibbs, "PREDICT_CHUNK", 10)
     np.testing.assert_allclose(s.predict_proba(X[:7]), whole, rtol=1e-12)
 
 

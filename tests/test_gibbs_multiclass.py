@@ -268,7 +268,7 @@ def test_predictions_are_deterministic_pointwise_and_chunk_free(monkeypatch):
     whole = s.predict_proba(X)
     np.testing.assert_array_equal(s.predict_proba(X), whole)
     np.testing.assert_allclose(s.predict_proba(X[3:5]), whole[3:5], rtol=1e-12)  # a point's value is its own
-    monkeypatch.setattr(gibbs_multiclass, "_PREDICT_CHUNK", 10)
+    monkeypatch.setattr(gibbs_multiclass, "PREDICT_CHUNK", 10)
     np.testing.assert_allclose(s.predict_proba(X), whole, rtol=1e-12)
 
 

@@ -3,11 +3,7 @@ diagonal of perfect calibration, above the share of test points in each bin (`ex
 expected calibration error in the legend).
 
     tables = {"X-GPC": reliability(P, y)}             # or the "reliability" entries of a `bench multiclass` JSON
-    reliability_diagram(tables)
-
-From a `bench multiclass` JSON (the first data set's first fold, or --dataset, --fold):
-
-    python -m explorer.views.reliability_figure bench-results/multiclass-the-issue-29-table.json reliability.png [--dataset digits]
+    reliability_diagram(tables)                       # as a file from the command line: `views.reliability_figure`
 """
 
 from __future__ import annotations
@@ -18,7 +14,7 @@ import holoviews as hv
 import numpy as np
 
 from explorer.metrics import calibration_error
-from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
+from explorer.views.style import RUN_COLORS, curve, panel, scatter
 
 CONFIDENCE = hv.Dimension("confidence", label="confidence (top-label probability)", range=(0.0, 1.0))
 ACCURACY = hv.Dimension("accuracy", label="accuracy", range=(0.0, 1.0))
@@ -67,8 +63,8 @@ def reliability_diagram(tables: dict[str, dict], *, title: str = "") -> hv.Layou
         centres = 0.5 * (np.asarray(table["lower"], float) + np.asarray(table["upper"], float))
         share = (centres, count / count.sum())
         shares.append(curve(share, CONFIDENCE, SHARE, name, color=color, line_width=2, interpolation="steps-mid"))
-    top = sized(styled(hv.Overlay(curves), title=title or "reliability", legend_position="bottom"), height=420)
-    bottom = sized(styled(hv.Overlay(shares), title="confidence histogram", show_legend=False), height=160)
+    top = panel(curves, width=420, height=420, title=title or "reliability", legend_position="bottom")
+    bottom = panel(shares, width=420, height=160, title="confidence histogram", show_legend=False)
     return (top + bottom).cols(1)
 
 

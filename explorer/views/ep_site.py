@@ -19,7 +19,7 @@ from scipy.special import ndtr
 from scipy.stats import norm
 
 from explorer.likelihoods import probit_site, probit_tilted_moments
-from explorer.views.style import curve, sized, styled
+from explorer.views.style import curve, panel, styled
 
 COLORS = {"likelihood": "black", "site": "darkorange", "cavity": "gray", "tilted": "royalblue", "matched": "crimson"}
 
@@ -120,14 +120,14 @@ def ep_site_view(cavity_mean: float, cavity_var: float, y: float, *, width: int 
         ),
     ]
     common = dict(
+        width=width,
+        height=height,
         show_grid=True,
         legend_position="top_left",
         bokeh=dict(tools=["hover"], legend_opts={"background_fill_alpha": 0.6}),
     )
     panels = [
-        styled(
-            hv.Overlay(left), title="the likelihood and the Gaussian site in its place", ylim=(-0.02, 1.5), **common
-        ),
-        styled(hv.Overlay(right), title="tilted distribution and its moment match", **common),
+        panel(left, title="the likelihood and the Gaussian site in its place", ylim=(-0.02, 1.5), **common),
+        panel(right, title="tilted distribution and its moment match", **common),
     ]
-    return styled(hv.Layout([sized(panel, width=width, height=height) for panel in panels]), shared_axes=False)
+    return styled(hv.Layout(panels), shared_axes=False)

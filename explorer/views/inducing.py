@@ -19,7 +19,7 @@ import numpy as np
 
 from explorer.studies.inducing import value_at
 from explorer.views.race import NAMES
-from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
+from explorer.views.style import RUN_COLORS, curve, grid, panel, scatter
 
 QUANTITIES = {"error": ("test_error", "test error rate"), "nll": ("test_nll", "test negative log-likelihood")}
 TIME_POINTS = 60
@@ -82,13 +82,10 @@ def inducing_study(study: dict, *, quantity: str = "error", x: str = "seconds") 
                 curve((ms, finals), m_dim, y_dim, name, color=color, logx=True, line_width=2),
                 scatter((ms, finals), m_dim, y_dim, name, "Final", color=color, logx=True, marker="circle", size=8),
             ]
-        overlay = styled(
-            hv.Overlay(curves, group="Inducing", label=quantity),
-            title=f"final {label} against m",
-            logx=True,
-            legend_position="right",
+        title = f"final {label} against m"
+        return panel(
+            curves, "Inducing", quantity, width=560, height=340, title=title, logx=True, legend_position="right"
         )
-        return sized(overlay, width=560, height=340)
     times = study_times(study)
     t_dim = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
     panels = []
@@ -106,11 +103,7 @@ def inducing_study(study: dict, *, quantity: str = "error", x: str = "seconds") 
             )
             for m, color in zip(ms, cycle(RUN_COLORS))
         ]
-        overlay = styled(
-            hv.Overlay(curves, group="Inducing", label=method),
-            title=NAMES.get(method, method),
-            logx=True,
-            legend_position="right",
+        panels.append(
+            panel(curves, "Inducing", method, title=NAMES.get(method, method), logx=True, legend_position="right")
         )
-        panels.append(sized(overlay, width=460, height=300))
-    return styled(hv.Layout(panels).cols(min(len(panels), 3)), shared_axes=True, matplotlib=dict(sublabel_format=""))
+    return grid(panels, min(len(panels), 3), shared_axes=True)

@@ -1,12 +1,6 @@
-"""Pólya-Gamma augmentation in pictures (paper §3 and appendix "Variational bound"), as HoloViews views — the Learn
-tab shows these:
-
-- `pg_density(c)`: the PG(1, c) density with a histogram of exact draws and E[ω] = θ(c) = tanh(c/2)/(2c);
-- `augmentation_identity(z)`: σ(z) = ½∫exp(z/2 − z²ω/2) PG(ω|1,0)dω, the integral by quadrature at 17 points;
-- `augmented_bound(c)`: log σ(z) against the Gibbs–MacKay lower bound, tight at z = ±c;
-- `minibatch_view(local)`: histograms of c_i and θ_i on a model's last minibatch (`Model.last_local()`), each
-  also alone (`minibatch_histogram`).
-"""
+"""Pólya-Gamma augmentation in pictures (paper §3 and appendix "Variational bound"), as HoloViews views the Learn tab
+shows: `pg_density(c)`, `augmentation_identity(z)`, `augmented_bound(c)` and `minibatch_view(local)` (each one's
+docstring says what it draws)."""
 
 from __future__ import annotations
 
@@ -16,7 +10,7 @@ from scipy import integrate
 from scipy.special import expit, log_expit
 
 from explorer.polyagamma import density, log_cosh, pg_mean, sample
-from explorer.views.style import curve, mean_line, scatter, sized, styled
+from explorer.views.style import curve, grid, mean_line, panel, scatter, sized, styled
 
 _OMEGA_MAX = 20.0  # PG(1, 0) mass beyond ω = 20 is below 1e-40; the series density is noise there
 _SPLITS = [0.05, 0.25, 1.0, 4.0]
@@ -27,6 +21,10 @@ DENSITY = hv.Dimension("pdf", label="density")
 Z = hv.Dimension("z", label="z")
 SIGMOID = hv.Dimension("value", label="value")
 LOG_SIGMOID = hv.Dimension("log_value", label="log σ(z) and bound")
+MINIBATCH_QUANTITIES = {
+    "c": (hv.Dimension("c", label="c_i"), "#1f77b4"),
+    "theta": (hv.Dimension("theta", label="θ_i = E[ω_i]"), "darkorange"),
+}
 
 
 def sigmoid_by_augmentation(z: float) -> tuple[float, float]:
@@ -49,25 +47,18 @@ def gibbs_mackay_bound(z: np.ndarray, c: float) -> np.ndarray:
     return z / 2.0 - np.log(2.0) - log_cosh(c / 2.0) - 0.5 * pg_mean(c) * (z * z - c * c)
 
 
-def density_histogram(values: np.ndarray, bins: int = 30) -> tuple[np.ndarray, np.ndarray]:
-    """(edges (bins+1,), heights (bins,)) of a density-normalised histogram of `values` over their range (a unit
-    range around a constant); no values: empty arrays."""
-    values = np.asarray(values, dtype=float)
-    if values.size == 0:
-        return np.zeros(0), np.zeros(0)
-    low, high = float(values.min()), float(values.max())
-    if high - low < 1e-12:
-        low, high = low - 0.5, high + 0.5
-    top, edges = np.histogram(values, bins=bins, range=(low, high), density=True)
-    return edges, top
-
-
 def filled_histogram(
     values, dim: hv.Dimension, label: str, color: str, bins: int, *, alpha: float = 0.4, share: float = 1.0
 ) -> hv.Histogram:
-    """The `density_histogram` of `values` on `dim`, its heights times `share` (the part of a distribution they
-    make), filled in `color` without edges."""
-    edges, top = density_histogram(values, bins)
+    """A density-normalised histogram of `values` on `dim` over their range (a unit range around a constant; no
+    values: no bars), its heights times `share` (the part of a distribution they make), filled in `color` without
+    edges."""
+    values = np.asarray(values, dtype=float)
+    edges, top = np.zeros(0), np.zeros(0)
+    if values.size:
+        low, high = float(values.min()), float(values.max())
+        span = (low, high) if high - low >= 1e-12 else (low - 0.5, high + 0.5)
+        top, edges = np.histogram(values, bins=bins, range=span, density=True)
     element = hv.Histogram((edges, top * share), kdims=[dim], vdims=[DENSITY], label=label)
     return styled(element, color=color, alpha=alpha, bokeh=dict(line_alpha=0.0), matplotlib=dict(edgecolor="none"))
 
@@ -85,12 +76,10 @@ def pg_density(
     omega = np.linspace(1e-4, upper, 400)
     histogram = filled_histogram(draws[draws <= upper], OMEGA, f"{len(draws):,} exact draws", "#1f77b4", 50)
     pdf = curve((omega, density(omega, c)), OMEGA, DENSITY, "PG(1, c) density", color="black", line_width=2)
-    overlay = styled(
-        hv.Overlay([histogram, pdf, mean_line(mean, "E[ω] = θ(c)")], group="PG", label="density"),
-        title=f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}",
-        legend_position="top_right",
+    title = f"PG(ω | 1, c = {c:g}) and its mean E[ω] = {mean:.4f}"
+    return panel(
+        [histogram, pdf, mean_line(mean, "E[ω] = θ(c)")], "PG", "density", title=title, legend_position="top_right"
     )
-    return sized(overlay, width=460, height=300)
 
 
 def augmentation_identity(z: float | None = None) -> hv.Overlay:
@@ -105,12 +94,8 @@ def augmentation_identity(z: float | None = None) -> hv.Overlay:
     if z is not None:
         chosen = ([z], [sigmoid_by_augmentation(z)[0]])
         layers.append(scatter(chosen, Z, SIGMOID, "chosen z", "Chosen", color="crimson", marker="diamond", size=14))
-    overlay = styled(
-        hv.Overlay(layers, group="PG", label="identity"),
-        title="σ(z) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0) dω",
-        legend_position="top_left",
-    )
-    return sized(overlay, width=460, height=300)
+    title = "σ(z) and ½∫exp(z/2 − z²ω/2) PG(ω|1,0) dω"
+    return panel(layers, "PG", "identity", title=title, legend_position="top_left")
 
 
 def augmented_bound(c: float) -> hv.Overlay:
@@ -123,34 +108,21 @@ def augmented_bound(c: float) -> hv.Overlay:
     points = scatter(
         (touch, log_expit(touch)), Z, LOG_SIGMOID, "tight at z = ±c", "Touch", color="crimson", marker="circle", size=10
     )
-    overlay = styled(
-        hv.Overlay([exact, bound, points], group="PG", label="bound"),
-        title="log σ(z) and its Gibbs–MacKay lower bound",
-        ylim=(-10.0, 1.0),
-        legend_position="bottom_right",
-    )
-    return sized(overlay, width=460, height=300)
+    title = "log σ(z) and its Gibbs–MacKay lower bound"
+    return panel([exact, bound, points], "PG", "bound", title=title, ylim=(-10.0, 1.0), legend_position="bottom_right")
 
 
 def minibatch_histogram(local: dict, quantity: str = "c", bins: int = 30) -> hv.Histogram:
     """Histogram (density) of c_i (quantity "c") or θ_i = E[ω_i] ("theta") of a minibatch: local = {"c": (s,),
     "theta": (s,)}, as `Model.last_local()` returns (empty before the first step and for the SVGP baselines, which
     do not augment)."""
-    if quantity not in ("c", "theta"):
+    if quantity not in MINIBATCH_QUANTITIES:
         raise ValueError(f"quantity must be 'c' or 'theta', got {quantity!r}")
-    dim, color = (
-        (hv.Dimension("c", label="c_i"), "#1f77b4")
-        if quantity == "c"
-        else (hv.Dimension("theta", label="θ_i = E[ω_i]"), "darkorange")
-    )
+    dim, color = MINIBATCH_QUANTITIES[quantity]
     histogram = styled(filled_histogram(local[quantity], dim, dim.label, color, bins), title=dim.label)
     return sized(histogram, width=230, height=300)
 
 
 def minibatch_view(local: dict, bins: int = 30) -> hv.Layout:
     """The histograms of c_i and θ_i of a minibatch side by side (`minibatch_histogram`), each on its own axes."""
-    return styled(
-        hv.Layout([minibatch_histogram(local, quantity, bins) for quantity in ("c", "theta")]).cols(2),
-        shared_axes=False,
-        matplotlib=dict(sublabel_format=""),
-    )
+    return grid([minibatch_histogram(local, quantity, bins) for quantity in ("c", "theta")], 2, shared_axes=False)

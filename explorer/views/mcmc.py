@@ -10,10 +10,7 @@ K ≥ 3 classes: the panels are the mean, the variance and p(y*=k), each with ev
 values at every test point (`ComparisonResult.pairs`). Stick-breaking (the default family, against its own sampler):
 the latent panels show the K − 1 logits ψ*_j. The logistic-softmax against its sampler: one latent f*_k per class, and
 a third variant beside sparse and full, the full fit in the paper's factorised q(λ)q(n) ("factorised"), above the
-diagonal where the joint family sits near it.
-
-Inputs are the comparison's results: a `ComparisonRun` (`explorer.studies.comparison`), one `ComparisonResult`
-(`explorer.compare`), or a dict name → result (as the MCMC tab keeps them). The MCMC tab draws its results with these views; its live trace stays raw Bokeh (it streams).
+diagonal where the joint family sits near it. The results a view takes: `comparison_results`.
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ from itertools import cycle
 import holoviews as hv
 import numpy as np
 
-from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
+from explorer.views.style import RUN_COLORS, curve, grid, panel, scatter, sized, styled
 from explorer.views.surface import decision_surface_from_arrays
 
 PANELS = {"mean": "posterior mean of f*", "variance": "posterior variance of f*", "p(y=1)": "p(y*=1)"}
@@ -92,8 +89,12 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
     # Bokeh: the legend below the axes, where it covers no point (inside, it sat on the posterior means' diagonal);
     # one column when a third variant's long label would not fit two to a row
     columns = 2 if len(results) <= 2 else 1
-    overlay = styled(
-        hv.Overlay([identity] + scatters, group="Comparison", label=quantity),
+    return panel(
+        [identity] + scatters,
+        "Comparison",
+        quantity,
+        width=330,
+        height=350 if columns == 2 else 420,
         title=panels[quantity],
         # the title names the quantity, the axes only the method: the labels fit a short plot (at 1024×768
         # "X-GPC: posterior variance of f*_k" was as long as the frame is high, and was clipped to "sterior mean…")
@@ -102,17 +103,13 @@ def mcmc_scatter(results, quantity: str) -> hv.Overlay:
         bokeh=dict(legend_position="bottom", legend_cols=columns),
         matplotlib=dict(legend_position="top_left"),
     )
-    return sized(overlay, width=330, height=350 if columns == 2 else 420)
 
 
 def mcmc_comparison(results) -> hv.Layout:
     """The paper's Fig. 1: posterior mean, variance and p(y=1) (K ≥ 3: p(y=k), every class) at the test points,
     X-GPC against MCMC, side by side (a Layout of three `mcmc_scatter` panels)."""
     results = comparison_results(results)
-    return styled(
-        hv.Layout([mcmc_scatter(results, quantity) for quantity in _panels(results)]).cols(3),
-        matplotlib=dict(sublabel_format="", fig_size=150),
-    )
+    return grid([mcmc_scatter(results, quantity) for quantity in _panels(results)], 3, matplotlib=dict(fig_size=150))
 
 
 def mcmc_surfaces(
@@ -123,25 +120,16 @@ def mcmc_surfaces(
     the class colours mixed by probability), each with its 0.5 contour (K ≥ 3: the class boundaries) and the training
     points (n, 2) with labels (n,) class indices, on shared axes."""
     gx, gy = surfaces["grid"]
+    shared = dict(train=train, train_labels=train_labels, xlabel=xlabel, ylabel=ylabel)
     panels = [
         decision_surface_from_arrays(
-            gx,
-            gy,
-            p,
-            train=train,
-            train_labels=train_labels,
-            xlabel=xlabel,
-            ylabel=ylabel,
-            title=f"{name}: p(y=1)" if np.ndim(p) == 2 else f"{name}: class probabilities",
+            gx, gy, p, title=f"{name}: p(y=1)" if np.ndim(p) == 2 else f"{name}: class probabilities", **shared
         )
         for name, p in surfaces.items()
         if name != "grid"
     ]
-    return styled(
-        hv.Layout([sized(panel, width=460, height=380) for panel in panels]).cols(len(panels)),
-        shared_axes=True,
-        matplotlib=dict(sublabel_format="", fig_size=150),
-    )
+    panels = [sized(surface, width=460, height=380) for surface in panels]
+    return grid(panels, len(panels), shared_axes=True, matplotlib=dict(fig_size=150))
 
 
 def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
@@ -164,9 +152,7 @@ def mcmc_traces(sampler_or_traces, *, burn_in: int | None = None) -> hv.Overlay:
         if burn_in
         else []
     )
-    overlay = styled(
-        hv.Overlay(curves + shaded, group="Gibbs", label="log_likelihood"),
-        title="PG Gibbs: log-likelihood per sweep, by chain",
-        legend_position="right",
+    title = "PG Gibbs: log-likelihood per sweep, by chain"
+    return panel(
+        curves + shaded, "Gibbs", "log_likelihood", width=700, height=260, title=title, legend_position="right"
     )
-    return sized(overlay, width=700, height=260)

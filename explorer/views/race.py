@@ -17,7 +17,7 @@ import numpy as np
 from scipy.ndimage import median_filter
 
 from explorer.studies.race import DIVERGED_FACTOR, NAMES, Verdict, band_edge, judge
-from explorer.views.style import RUN_COLORS, curve, scatter, sized, styled
+from explorer.views.style import RUN_COLORS, curve, grid, panel, scatter, styled
 
 SECONDS = hv.Dimension("seconds", label="training time (s, log scale; evaluation excluded)")
 NLL = hv.Dimension("test_nll", label="test negative log-likelihood")
@@ -155,21 +155,16 @@ def race_curves(race: dict, *, fold: int = 1, bands=None, settle_band: float = 0
         styled(hv.HLine(edge, group="Band", label=f"{100 * band:g}% band"), **band_line) for band, edge in edges.items()
     ]
     y_range = nll_axis({method: r["trace"] for method, r in one["methods"].items()}, verdict, edges.values())
-    nll = styled(
-        hv.Overlay(nll_curves + markers + lines, group="Race", label="test_nll"),
+    nll = panel(
+        nll_curves + markers + lines,
+        "Race",
+        "test_nll",
+        width=900,
+        height=380,
         title=f"test NLL (best {best:.4f})",
         logx=True,
         legend_position="right",
         **({"ylim": y_range} if y_range is not None else {}),
     )
-    error = styled(
-        hv.Overlay(error_curves, group="Race", label="test_error"),
-        title="test error",
-        logx=True,
-        legend_position="right",
-    )
-    return styled(
-        hv.Layout([sized(nll, width=900, height=380), sized(error, width=900, height=300)]).cols(1),
-        shared_axes=True,
-        matplotlib=dict(sublabel_format="", fig_size=200, vspace=0.45),
-    )
+    error = panel(error_curves, "Race", "test_error", width=900, title="test error", logx=True, legend_position="right")
+    return grid([nll, error], 1, shared_axes=True, matplotlib=dict(fig_size=200, vspace=0.45))

@@ -21,7 +21,7 @@ from scipy.special import expit, softmax
 from explorer.likelihoods import logistic_softmax, logistic_softmax_log_likelihood
 from explorer.polyagamma import sample
 from explorer.views.learn import DENSITY, filled_histogram
-from explorer.views.style import RUN_COLORS, curve, mean_line, sized, styled
+from explorer.views.style import RUN_COLORS, curve, grid, mean_line, panel, styled
 from explorer.xgpc_multiclass import (
     augmented_likelihood_terms,
     factorised_bound,
@@ -44,7 +44,6 @@ FAMILY_STYLES = {
     "joint": dict(color="seagreen", line_width=2),
     "factorised": dict(color="royalblue", line_width=2, dashed=True),
 }
-_SIZE = dict(width=460, height=300)
 _BLACK = dict(color="black", line_width=2)  # the exact curve of a picture
 _SOFTMAX = dict(color="royalblue", line_width=2, dashed=True)
 
@@ -233,14 +232,15 @@ def likelihood_against_softmax(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         bokeh=dict(line_dash="dotted"),
         matplotlib=dict(linestyle="dotted"),
     )
-    overlay = styled(
-        hv.Overlay([logistic, soft, ceiling], group="Softmax", label="likelihood"),
+    return panel(
+        [logistic, soft, ceiling],
+        "Softmax",
+        "likelihood",
         title=f"p(y = {k} | f) along f_{k}; ceiling {aug.ceiling(k):.3f}",
         xlabel=f"f_{k}",
         ylim=(-0.02, 1.02),
         legend_position="top_left",
     )
-    return sized(overlay, **_SIZE)
 
 
 def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
@@ -253,12 +253,10 @@ def lambda_view(aug: SoftmaxAugmentation) -> hv.Overlay:
     factorised = curve((lam, aug.lambda_density(lam)), dim, DENSITY, "q(λ)", **_BLACK)
     exponential = (lam, aug.joint_rate * np.exp(-aug.joint_rate * lam))
     joint = curve(exponential, dim, DENSITY, "joint q(λ) = Exp(β)", "Joint", **FAMILY_STYLES["joint"])
-    overlay = styled(
-        hv.Overlay([factorised, joint, mean_line(mean, "E[λ]")], group="Gamma", label="lambda"),
-        title=f"q(λ): factorised Ga({aug.alpha:.3f}, {aug.n_classes}), joint Exp({aug.joint_rate:.3f})",
-        legend_position="top_right",
+    title = f"q(λ): factorised Ga({aug.alpha:.3f}, {aug.n_classes}), joint Exp({aug.joint_rate:.3f})"
+    return panel(
+        [factorised, joint, mean_line(mean, "E[λ]")], "Gamma", "lambda", title=title, legend_position="top_right"
     )
-    return sized(overlay, **_SIZE)
 
 
 def counts_view(aug: SoftmaxAugmentation) -> hv.Overlay:
@@ -283,15 +281,16 @@ def counts_view(aug: SoftmaxAugmentation) -> hv.Overlay:
         for k in range(aug.n_classes)
         for j, family in enumerate(pmfs)
     ]
-    overlay = styled(
-        hv.Overlay(spikes, group="Poisson", label="counts"),
+    return panel(
+        spikes,
+        "Poisson",
+        "counts",
         title="q(n_k): joint (solid), factorised (pale)",
         ylim=(0.0, 1.02),
         legend_position="top_right",
         legend_cols=2,
         **({"xticks": [int(count) for count in n]} if len(n) <= 16 else {}),
     )
-    return sized(overlay, **_SIZE)
 
 
 def omega_view(aug: SoftmaxAugmentation, draws: np.ndarray, bins: int = 40) -> hv.Overlay:
@@ -309,12 +308,8 @@ def omega_view(aug: SoftmaxAugmentation, draws: np.ndarray, bins: int = 40) -> h
         layers.append(
             filled_histogram(positive, dim, label, _class_color(k), bins, alpha=0.45, share=len(positive) / len(draws))
         )
-    overlay = styled(
-        hv.Overlay(layers, group="PG", label="omega"),
-        title=f"ω_k: factorised q(ω_k), {len(draws):,} exact draws each",
-        legend_position="top_right",
-    )
-    return sized(overlay, **_SIZE)
+    title = f"ω_k: factorised q(ω_k), {len(draws):,} exact draws each"
+    return panel(layers, "PG", "omega", title=title, legend_position="top_right")
 
 
 def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
@@ -328,13 +323,10 @@ def augmented_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         for family, values in (("joint", aug.joint_bound(F)), ("factorised", aug.bound(F)))
     ]
     mean = mean_line(aug.mean[k], f"mean of f_{k}", color="gray", line_width=1)
-    overlay = styled(
-        hv.Overlay([likelihood, *bounds, mean], group="Softmax", label="bound"),
-        title=f"the likelihood and its Gaussian bounds along f_{k}",
-        xlabel=f"f_{k}",
-        legend_position="top_left",
+    title = f"the likelihood and its Gaussian bounds along f_{k}"
+    return panel(
+        [likelihood, *bounds, mean], "Softmax", "bound", title=title, xlabel=f"f_{k}", legend_position="top_left"
     )
-    return sized(overlay, **_SIZE)
 
 
 def family_gap_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
@@ -350,12 +342,8 @@ def family_gap_slice(aug: SoftmaxAugmentation, k: int) -> hv.Overlay:
         for family in ("joint", "factorised")
     ]
     mean = mean_line(aug.mean[k], f"q's mean of f_{k}", color="gray", line_width=1)
-    overlay = styled(
-        hv.Overlay([expected, *bounds, mean], group="Gap", label="families"),
-        title=f"gap at q: joint {gaps['joint']:.3f}, factorised {gaps['factorised']:.3f} nats",
-        legend_position="bottom_right",
-    )
-    return sized(overlay, **_SIZE)
+    title = f"gap at q: joint {gaps['joint']:.3f}, factorised {gaps['factorised']:.3f} nats"
+    return panel([expected, *bounds, mean], "Gap", "families", title=title, legend_position="bottom_right")
 
 
 def softmax_augmentation_view(
@@ -375,4 +363,4 @@ def softmax_augmentation_view(
         augmented_slice(aug, k),
         family_gap_slice(aug, k),
     ]
-    return styled(hv.Layout(plots).cols(2), shared_axes=False, matplotlib=dict(sublabel_format=""))
+    return grid(plots, 2, shared_axes=False)

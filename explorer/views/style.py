@@ -96,6 +96,16 @@ def mean_line(value: float, label: str, *, color: str = "crimson", line_width: f
     return styled(hv.VLine(value, group="Mean", label=label), color=color, line_width=line_width, dashed=True)
 
 
+def panel(layers, group: str = "Overlay", label: str = "", *, width: int = 460, height: int = 300, **options):
+    """One panel of a view: the Overlay of `layers` (its `group`, `label`), `styled` by `options`, `sized`."""
+    return sized(styled(hv.Overlay(layers, group=group, label=label), **options), width=width, height=height)
+
+
+def grid(panels, cols: int, *, matplotlib: dict | None = None, **options) -> hv.Layout:
+    """`panels` in a Layout of `cols` columns, `styled` by `options`, without matplotlib's panel letters."""
+    return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", **(matplotlib or {})), **options)
+
+
 def sized(element, *, width: int = 420, height: int = 360):
     """A plot panel per backend: width × height px in Bokeh; in matplotlib the same height/width ratio of the axes
     box (set by a hook: HoloViews' numeric `aspect` is a data aspect, which distorts log axes) in a figure scaled

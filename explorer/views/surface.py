@@ -9,7 +9,6 @@ method's own link), the predictive sd σ* of f* or the uncertainty on a grid, wi
 
 For d > 2 the plane is the dashboard's (`explorer.studies.plane.Projection`): the first two principal components
 of the standardised training inputs, or two chosen features with the others at their training mean.
-The Train tab draws the same picture in raw Bokeh, because it refreshes at 5 Hz (DESIGN §8).
 """
 
 from __future__ import annotations

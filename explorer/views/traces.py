@@ -3,10 +3,7 @@ parameters) against training time, with several runs overlaid and labelled.
 
     training_traces(model.history)                                   # one run
     training_traces(h1, h2, labels=["m = 20", "m = 50"])             # runs overlaid
-    training_traces(model, quantities=("test_nll",), x="iteration")  # a Model stands for its history
-
-A history is a `training.History`, a `Model` (its `history`) or a dict of columns (name → array, e.g.
-`History.state_dict()["columns"]`). The Train tab draws the live run in raw Bokeh (it streams at 5 Hz: DESIGN §8).
+    training_traces(model, quantities=("test_nll",), x="iteration")  # a Model stands for its history (`history_columns`)
 """
 
 from __future__ import annotations
@@ -16,7 +13,7 @@ from itertools import cycle
 import holoviews as hv
 import numpy as np
 
-from explorer.views.style import RUN_COLORS, curve, sized, styled
+from explorer.views.style import RUN_COLORS, curve, grid, panel
 
 KERNEL_PARAMETERS = ("lengthscale", "variance")
 DEFAULT_QUANTITIES = ("elbo", "test_nll", "test_error", "rho") + KERNEL_PARAMETERS
@@ -112,8 +109,11 @@ def training_traces(
         ]
         if not curves:
             raise ValueError(f"no history has values of {quantity!r} (columns: {sorted(runs[0])})")
-        overlay = styled(
-            hv.Overlay(curves, group="Trace", label=quantity),
+        overlay = panel(
+            curves,
+            "Trace",
+            quantity,
+            height=280,
             title=_label(quantity),
             logy=logy,
             bokeh=dict(show_legend=len(histories) > 1),
@@ -121,5 +121,5 @@ def training_traces(
             # curves
             matplotlib=dict(ylabel="", show_legend=len(histories) > 1 and not panels, legend_position="right"),
         )
-        panels.append(sized(overlay, width=460, height=280))
-    return styled(hv.Layout(panels).cols(cols), matplotlib=dict(sublabel_format="", hspace=0.45, vspace=0.5))
+        panels.append(overlay)
+    return grid(panels, cols, matplotlib=dict(hspace=0.45, vspace=0.5))

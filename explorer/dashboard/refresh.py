@@ -7,8 +7,8 @@ Otherwise it takes the gate and a snapshot itself, which also catches a new run 
 A `Snapshot` is immutable and shares no array that training later writes into: history rows are dicts the trainer
 appends and never changes, `FrozenPrediction` is a shallow copy of the engine (whose iterations replace arrays and
 never write into them, the engine's rollback contract), and the minibatch's c_i are an array the engine replaces each
-iteration. The `Publisher` hands it over by one reference assignment (`latest`); the page says how many rows it has
-taken (`taken`), so the next snapshot carries only the rows after those — none lost, none sent twice.
+iteration. The `Publisher` hands it over by one reference assignment (`latest`); the page takes the rows
+it has not taken yet (`take`), so the next snapshot carries only the rows after those — none lost, none sent twice.
 """
 
 from __future__ import annotations
@@ -50,10 +50,6 @@ class Snapshot:
         """History rows ever added to the run when this was taken."""
         return self.first + len(self.rows)
 
-    def rows_after(self, taken: int) -> list[dict]:
-        """The rows after the first `taken` of the run (those this snapshot holds; none if it is older)."""
-        return list(self.rows[max(taken - self.first, 0) :])
-
 
 def _rows_since(history, taken: int) -> tuple[dict, ...]:
     """`History.since(taken)` in O(new rows) rather than O(kept rows): the newest rows, oldest first."""
@@ -91,9 +87,13 @@ class Publisher:
         self.latest = snapshot
         return snapshot
 
-    def taken(self, run, total: int) -> None:
-        """The page has taken the first `total` rows of `run` (later snapshots start after them)."""
-        self._taken = (run, total)
+    def take(self, snapshot: Snapshot) -> list[dict]:
+        """The rows of `snapshot` the page has not taken yet (none if it is older), taken now: later snapshots start
+        after them."""
+        run, taken = self._taken
+        taken = taken if run is snapshot.run else 0
+        self._taken = (snapshot.run, max(taken, snapshot.total))
+        return list(snapshot.rows[max(taken - snapshot.first, 0) :])
 
 
 class Refresh:

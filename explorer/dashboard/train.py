@@ -106,11 +106,10 @@ class TrainTab(Tab, pn.viewable.Viewer):
 
     def __init__(self, settings, surface, history_csv, model_copy, publisher, served: bool):
         """model_copy() returns a copy of the session's model as it is now, from any thread (the files are drawn
-        from it); `publisher` (`refresh.Publisher`) is told the rows shown; `served`: frames in the frame thread."""
+        from it); `publisher` (`refresh.Publisher`) hands the rows to show; `served`: frames in the frame thread."""
         super().__init__()
         self._publisher, self._served = publisher, served
         self.trainer = None  # of the run shown
-        self._consumed = 0  # history rows of the run shown
         self._shown_status = None
         self._slow_due = 0.0
         self._counter_due = 0.0
@@ -308,12 +307,9 @@ class TrainTab(Tab, pn.viewable.Viewer):
         `SURFACE_SHARE`), or, forced, one computed now (served: in the frame thread too); a new run brings its own."""
         snapshot, new_run, force_surface = tick.snapshot, tick.new_run, tick.forced
         if new_run:
-            self._consumed, self._surface_iteration = 0, snapshot.iteration
-            self.pending_frame = None  # of the old data: never shown
+            self._surface_iteration, self.pending_frame = snapshot.iteration, None  # the old data's frame: never shown
         now = time.monotonic()
-        update = {"rows": snapshot.rows_after(self._consumed)}
-        self._consumed = max(self._consumed, snapshot.total)
-        self._publisher.taken(snapshot.run, self._consumed)
+        update = {"rows": self._publisher.take(snapshot)}
         if self.pending_frame is not None and self.pending_frame.done():
             job, self.pending_frame = self.pending_frame, None
             frame = job.result()

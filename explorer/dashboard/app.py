@@ -59,7 +59,7 @@ class Dashboard(pn.viewable.Viewer):
         if budget is not None:  # the server's sessions take turns to train (`budget.Turns`)
             self.worker.turns = budget.turns
         self.publisher = Publisher()  # the training job's snapshots, read by the periodic refresh
-        self.actions = Actions(self.session, self.report_failure, lambda: self.changes.loading())
+        self.actions = Actions(self.session, self.report_failure, lambda: self.changes.swapping)
         location = pn.state.location if self.session.served else None  # the page's URL shows the settings
         self.settings = Settings(self.model, lambda changes: self.changes.apply(changes), notify, location)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface, redraw=self.redraw)

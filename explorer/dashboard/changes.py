@@ -153,8 +153,7 @@ class Changes:
             + "."
         )
 
-    def _show_loaded(self, loaded: bool, message: str) -> bool:
+    def _show_loaded(self, loaded: bool, message: str) -> None:
         notify(message, kind="success" if loaded else "error")
         self.settings.sync()
         self._redraw()
-        return loaded

@@ -110,9 +110,6 @@ class Refresh:
         self._due = 0.0  # while training plays under a budget: when the next refresh is due
         self.count = 0
 
-    def shown(self):
-        return self.tab_list[self.dashboard.tabs.active]
-
     def prepare(self) -> dict:
         """Each tab's `prepare` of the model's current run (under the gate)."""
         return {tab.title: tab.prepare(self.model) for tab in self.tab_list}
@@ -133,8 +130,7 @@ class Refresh:
             self.dashboard.close()
             return
         if self.actions.current is not None:
-            if self.actions.done():
-                self.actions.finish()
+            self.actions.finish()  # once the worker has done it
             return
         if self.changes.swapping:
             return
@@ -143,7 +139,7 @@ class Refresh:
         force_surface, self._force_pending = force_surface or self._force_pending, False
         begun = time.perf_counter()
         try:
-            shown = self.shown()
+            shown = self.tab_list[self.dashboard.tabs.active]
             self.publisher.local_wanted = shown.reads == MINIBATCH
             snapshot = None if force_surface else self._published(shown)
             if snapshot is not None and not self.budget_allows():  # the server's pace while training

@@ -115,9 +115,7 @@ class McmcRun:
         self.stage = DONE
 
     def mirror(self) -> dict:
-        """What the tab reads of the run, light enough to send every quarter second (`explorer.dashboard.cluster`:
-        the run goes to a Dask cluster as one task): stage, progress (without the sampler), the sampler's traces,
-        results and surfaces."""
+        """What the tab reads of the run (`explorer.dashboard.cluster`): progress (no sampler), traces, results."""
         traces = None if self.traces is None else self.traces.copy()
         latest = replace(self.latest, sampler=None)
         return dict(latest=latest, stage=self.stage, traces=traces, results=self.results, surfaces=self.surfaces)
@@ -200,9 +198,7 @@ class McmcTab(StudyTab, pn.viewable.Viewer):
             self._shown_results = True
         return update
 
-    def render(self, update: dict | None, running: bool) -> None:
-        if update is None:
-            return
+    def render(self, update: dict, running: bool) -> None:
         stage, p = update["stage"], update["progress"]  # the study's latest `Progress` (R̂ and ESS as last computed)
         self.progress_bar.value = int(100 * p.sweeps_done / max(p.total_sweeps, 1))
         text = stage

@@ -246,7 +246,7 @@ def test_a_lost_worker_is_a_notification_and_the_session_carries_on(on_local_clu
     url, dashboards, watcher = on_local_cluster
     dashboard, errors = open_app(page, url, dashboards)
     start_mcmc(page, dashboard, 100, 20000)
-    wait_server(page, lambda: dashboard.mcmc.run is not None and dashboard.mcmc.run.sampler is not None)  # sampling
+    wait_server(page, lambda: dashboard.mcmc.run is not None and dashboard.mcmc.run.traces is not None)  # sampling
     running = watcher.run_on_scheduler(
         lambda dask_scheduler: [
             ts.processing_on.address

@@ -71,7 +71,7 @@ def nonaugmented_elbo(model: XGPC) -> float:
     of log σ(t_ij ψ_ij), each by quadrature over q(ψ_ij)."""
     mean, var = training_marginals(model)
     if isinstance(model.link, StickBreaking):  # Σ_j R_ij E log σ(t_ij ψ_ij) over the logits each point reaches
-        t, reach = stick_labels(model.link.equation_labels(model.y), model.n_logits)
+        t, reach = stick_labels(model.link.equation_labels(model.y), model.n_latent)
         expected = normal_expectation(lambda f: log_expit(t.ravel()[:, None] * f), mean.ravel(), var.ravel())
         return float(np.sum(reach.ravel() * expected)) - model.kl()
     if model.n_classes > 2:

@@ -37,27 +37,25 @@ def whole_number(low: int, high: int | None = None, floats: bool = False):
     return parse
 
 
-def _finite_number(text: str, low: float, strict: bool) -> float:
-    """`text` as a finite number above `low` (strict) or at least `low`; ArgumentTypeError saying which otherwise."""
-    try:
-        number = float(text)
-    except ValueError:
-        number = math.nan
-    if not (math.isfinite(number) and (number > low if strict else number >= low)):
-        raise argparse.ArgumentTypeError(
-            f"must be a finite number {'above' if strict else 'at least'} {low:g}, got {text!r}"
-        )
-    return number
+def finite_number(low: float, strict: bool):
+    """An argparse type: a finite number above `low` (`strict`) or at least `low`."""
+    allowed = f"{'above' if strict else 'at least'} {low:g}"
+
+    def parse(text: str) -> float:
+        try:
+            number = float(text)
+        except ValueError:
+            number = math.nan
+        if not (math.isfinite(number) and (number > low if strict else number >= low)):
+            raise argparse.ArgumentTypeError(f"must be a finite number {allowed}, got {text!r}")
+        return number
+
+    parse.__name__ = "number"
+    return parse
 
 
-def positive_number(text: str) -> float:
-    """An argparse type: a finite number above 0 (seconds, gigabytes)."""
-    return _finite_number(text, 0.0, strict=True)
-
-
-def non_negative_number(text: str) -> float:
-    """An argparse type: a finite number at least 0."""
-    return _finite_number(text, 0.0, strict=False)
+positive_number = finite_number(0.0, strict=True)  # seconds, gigabytes
+non_negative_number = finite_number(0.0, strict=False)
 
 
 def listening_problem(port: int, address: str | None) -> tuple[str, str] | None:

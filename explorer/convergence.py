@@ -42,15 +42,10 @@ def global_parameter_criterion(window: int = 10, threshold: float = 1e-4) -> Sli
     return SlidingWindow(window, threshold)
 
 
-def holdout_nll_criterion(window: int = 5, threshold: float = 1e-3) -> SlidingWindow:
-    """Paper's rule for all methods: window-5 mean of the relative change of the hold-out NLL < 1e-3."""
-    return SlidingWindow(window, threshold)
-
-
 class NoImprovement:
     """scikit-learn's early-stopping rule (as in SGDClassifier): a count of consecutive evaluations whose loss L_k did
     not beat the best earlier loss by more than `tol`, L_k ≥ min_{j<k} L_j − tol; converged when it reaches
-    `n_iter_no_change`. A NaN loss is no improvement."""
+    `n_iter_no_change`. A NaN loss is no improvement. On the hold-out NLL, `tol` is in nats per point."""
 
     def __init__(self, n_iter_no_change: int = 5, tol: float = 1e-4):
         if n_iter_no_change < 1 or not tol >= 0:
@@ -77,9 +72,3 @@ class NoImprovement:
 
     def load_state_dict(self, state: dict) -> None:
         self.best, self.count = float(state["best"]), int(state["count"])
-
-
-def no_improvement_criterion(n_iter_no_change: int = 5, tol: float = 1e-4) -> NoImprovement:
-    """scikit-learn's rule on the hold-out NLL: stop after `n_iter_no_change` evaluations without an improvement of
-    the best NLL by more than `tol` (nats per point)."""
-    return NoImprovement(n_iter_no_change, tol)

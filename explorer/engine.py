@@ -60,8 +60,7 @@ class SVIEngine:
     `iteration`, `rho` (last step size; NaN when the method has none), `last_batch` (rows of the last minibatch).
 
     A method's constructor takes its own keywords and hands the rest, `**keywords`, to its base class, down to these
-    (its docstring names only its own; one that sets a base's keyword itself lists it in `fixed_keywords`):
-    `methods.build` passes each option to the engine whose constructor chain takes it (`methods.engine_keywords`).
+    (its docstring names only its own): `methods.build` passes each option to the engine whose constructor chain takes it (`methods.engine_keywords`).
 
     Parameters
     ----------
@@ -86,8 +85,6 @@ class SVIEngine:
     """
 
     link: Link = LOGIT
-    fixed_keywords: tuple[str, ...] = ()
-    """Keywords of a base class's constructor that this engine's constructor sets itself (so no caller may)."""
 
     def __init__(
         self,

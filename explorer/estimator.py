@@ -15,7 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from explorer import methods, settings
-from explorer.convergence import no_improvement_criterion
+from explorer.convergence import NoImprovement
 from explorer.data.datasets import split_source, train_test_split
 from explorer.data.sources import training_source
 from explorer.metrics import predicted_class
@@ -313,7 +313,7 @@ class XGPClassifier(ClassifierMixin, BaseEstimator):
             X_eval,
             y_eval,
             convergence=rule,
-            no_improvement=no_improvement_criterion(self.n_iter_no_change, self.tol),
+            no_improvement=NoImprovement(self.n_iter_no_change, self.tol),
             classes=classes,
         )
         self.classes_ = self.run_.classes

@@ -62,7 +62,7 @@ class StickBreakingGibbsSampler(SweepRun):
     n_classes : int
         K ≥ 2 (K = 2: the binary logit model, one logit, p(y = π(0)) = σ(ψ_0)).
     class_order : {"given", "frequency"} or sequence of int, default "given"
-        The classes' order on the stick, as `xgpc_stickbreaking.XGPCStickBreaking` lays them (`stick_order`, from
+        The classes' order on the stick, as `xgpc_stickbreaking.StickBreaking` lays them (`stick_order`, from
         the labels' counts): compare a fit with the sampler of the same order.
     rng : numpy.random.Generator, optional
         Spawned into one stream per logit (each binary sampler spawns its chains from it); None: a fresh, unseeded

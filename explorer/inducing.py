@@ -10,11 +10,9 @@ import numpy as np
 from explorer.sources import CHUNK_ROWS, DataSource
 
 TIE_TOLERANCE = 1e-9
-"""Candidate centres whose potentials lie within this (relative) of the smallest are tied (`seeded_rows`). Candidates
-tie in exact arithmetic more often than one would think: late in the seeding an isolated pair of rows gives the same
-potential whichever of the two is added, and on symmetric data (a lattice, a factorial design) whole sets do. Their
-computed potentials then differ by the rounding of the distance products (seen: up to 5e-16 of the potential), which
-differs between CPUs and BLAS kernels; a potential lower by 1e-9 of itself is not a better seeding."""
+"""Candidate centres whose potentials lie within this (relative) of the smallest are tied (`seeded_rows`): they tie
+in exact arithmetic, and their computed potentials differ by rounding that differs between CPUs and BLAS kernels
+(BENCHMARKS.md "k-means++ ties")."""
 
 
 INDUCING_SAMPLE_ROWS = 100_000
@@ -57,9 +55,7 @@ def seeded_rows(X: np.ndarray, m: int, random_state: np.random.RandomState) -> n
 
     The draws and the arithmetic are those of `sklearn.cluster.kmeans_plusplus` (1.9) with `random_state`, so the
     same rows, except at a tie: candidates whose potentials lie within `TIE_TOLERANCE` of the smallest are tied, and
-    the first drawn of them wins. (scikit-learn's argmin lets the last bit of rounding decide a tie: translating the
-    data, which changes nothing in exact arithmetic, changed its rows for 29 of 100 seeds on a 4×4×4 lattice and
-    for 24 of 100 with 80 of 120 random 2-D rows, so the inducing points could differ between CPUs.)"""
+    the first drawn of them wins (scikit-learn's argmin lets the last bit of rounding decide a tie)."""
     n = len(X)
     trials = 2 + int(math.log(m))
     weights = np.ones(n)

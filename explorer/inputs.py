@@ -96,20 +96,17 @@ def class_indices(y: np.ndarray, name: str = "y", first_row: int = 0) -> np.ndar
     return y.astype(np.int64)
 
 
-def query_points(Xs, d: int, name: str = "Xs") -> np.ndarray:
-    """Prediction inputs as a C-contiguous float (n*, d) array, finite and within ±FEATURE_LIMIT."""
+def query_points(Xs, d: int, name: str = "Xs", rows: str = "n*", fewest: int = 0) -> np.ndarray:
+    """`Xs` as a C-contiguous float (rows, d) array of at least `fewest` rows, finite and within ±FEATURE_LIMIT."""
     Xs = np.ascontiguousarray(Xs, dtype=float)
-    if Xs.ndim != 2 or Xs.shape[1] != d:
-        raise DataError(f"{name} must be (n*, {d}), got {Xs.shape}")
+    if Xs.ndim != 2 or Xs.shape[1] != d or len(Xs) < fewest:
+        raise DataError(f"{name} must be ({rows}, {d}){f' with {rows} ≥ {fewest}' if fewest else ''}, got {Xs.shape}")
     return bounded_features(Xs, name)
 
 
 def inducing_inputs(Z, d: int) -> np.ndarray:
-    """Z as a C-contiguous float (m, d) array, m ≥ 1, finite and within ±FEATURE_LIMIT."""
-    Z = np.ascontiguousarray(Z, dtype=float)
-    if Z.ndim != 2 or Z.shape[1] != d or len(Z) == 0:
-        raise DataError(f"Z must be (m, {d}) with m ≥ 1, got {Z.shape}")
-    return bounded_features(Z, "Z")
+    """Z as a C-contiguous float (m, d) array, m ≥ 1 (`query_points`)."""
+    return query_points(Z, d, "Z", "m", fewest=1)
 
 
 def minibatch_size(batch_size: int, n: int) -> int:

@@ -9,8 +9,8 @@ setup, and the K-class logistic-softmax and softmax.
 Labels outside are class indices 0…K−1 (DESIGN §1); a binary link's equations write them as y = 2k − 1 (class 0 ↦
 −1, class 1 ↦ +1: `signed_labels`). Each binary link offers `log_likelihood(y, f)` → (ℓ, ∂ℓ/∂f, ∂²ℓ/∂f²) and
 `predictive_probability(mean, var)` = ∫ p(y=1 | f) N(f | mean, var) df; `LINKS` holds them by name. Expectations under
-N(f | a, v) are by 64-node Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`, `gauss_hermite_slopes`;
-the logit's derivatives alone: `logit_slopes`). For EP the probit's tilted distribution Φ(yf)N(f | μ, v) has
+N(f | a, v) are by 64-node Gauss–Hermite (`normal_expectation`, `gauss_hermite_expectations`; the logit's X-GPC
+pseudo-data: `logit_pseudo_data`). For EP the probit's tilted distribution Φ(yf)N(f | μ, v) has
 closed-form normaliser and moments (`probit_tilted_moments`, `probit_site`).
 
 The likelihood protocol of the non-augmented SVGP (`explorer.svgp`; GPflow's `Likelihood` plays this part there),
@@ -28,6 +28,20 @@ what is K-specific about a likelihood, met by `Link` (logit, probit) and `Softma
 
 A new K-class likelihood is a class with these members here, named in `MULTICLASS_LIKELIHOODS`; both SVGP engines
 then train it (`svgp.SVGPAdam(…, link=…)`, `methods.build("svgp-natgrad", …, link=name)`).
+
+The augmented-likelihood protocol of K-class X-GPC (`xgpc.MultiLatentXGPC(…, likelihood=…)`), met by
+`xgpc_stickbreaking.StickBreaking` and `xgpc_multiclass.AugmentedLogisticSoftmax`, each in its own module: `name`,
+`n_classes`, `n_latent` (J), `equation_labels` and `predictive` as above, and
+
+    family, latent_name              its `multiclass_family` name, what a latent function is called in messages
+    local_step(labels, a, v)         the optimal local (Pólya-Gamma) parameters at the marginals q(f_ij) = N(a_ij, v_ij),
+                                     a, v (s, J): c (s, J) and the natural-gradient pseudo-data, labels ỹ and PG means
+                                     θ (s, J), whose binary X-GPC targets per latent function are the step's
+    kernel_pseudo_data(labels, a, v, kernel_bound)
+                                     (ỹ, θ) (s, J) of the bound the kernel step ascends ("augmented" or "exact")
+    bound(labels, a, v)              the per-point augmented bound at the optimal local parameters (s,)
+    kernel_prior, kernel_patience    its kernel step's defaults: a log-normal prior's spread, the brake (0: none)
+    state_dict(), check_state(state) what a saved state records of it beyond name and K; refusal of another's
 """
 
 from __future__ import annotations
@@ -73,53 +87,96 @@ def gauss_hermite_expectations(
     return value @ _GH_NORMAL_WEIGHTS, first @ _GH_NORMAL_WEIGHTS, 0.5 * (second @ _GH_NORMAL_WEIGHTS)
 
 
-def gauss_hermite_slopes(slopes, y: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(g_a, g_v) of `gauss_hermite_expectations` without E, for a gradient that needs only the slopes:
-    `slopes(y, f)` returns (ℓ', ℓ''). y, a, v (s,) → two (s,), the same numbers."""
-    first, second = slopes(y[:, None], _nodes(a, v))
-    return first @ _GH_NORMAL_WEIGHTS, 0.5 * (second @ _GH_NORMAL_WEIGHTS)
-
-
 # ----- logit ------------------------------------------------------------------------------------------------------
 def logit_log_likelihood(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """log σ(yf), its first and second derivatives in f: y σ(−yf) and −σ(f)σ(−f). Broadcasting shapes.
     With z = yf and e = exp(−|z|) (no overflow): log σ(z) = min(z, 0) − log1p(e), σ(f)σ(−f) = e/(1+e)²."""
     z = y * f
     e = np.exp(-np.abs(z))
-    return (np.minimum(z, 0.0) - np.log1p(e), *_logit_slopes(y, z, e))
-
-
-def logit_slopes(y: np.ndarray, f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The derivatives of log σ(yf) in f alone, y σ(−yf) and −σ(f)σ(−f) (as `logit_log_likelihood`'s)."""
-    z = y * f
-    return _logit_slopes(y, z, np.exp(-np.abs(z)))
-
-
-def _logit_slopes(y, z: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """y σ(−z) and −σ(z)σ(−z) from z = yf and e = exp(−|z|): σ(|z|) = r = 1/(1+e), σ(−|z|) = er."""
-    r = 1.0 / (1.0 + e)
+    r = 1.0 / (1.0 + e)  # σ(|z|); σ(−|z|) = er
     er = e * r
-    return y * np.where(z > 0, er, r), -(er * r)
+    return np.minimum(z, 0.0) - np.log1p(e), y * np.where(z > 0, er, r), -(er * r)
+
+
+FEW_NODES_MAX_VARIANCE = 0.1
+"""The marginal variance up to which `logit_pseudo_data` may take 16 Gauss–Hermite nodes instead of 64: there the
+integrand σ(t(a + √(2v)x)) is analytic within π/√(2v) ≥ 7 of the real axis (its poles at ±iπ), and the 16-node rule
+gives the 64-node rule's numbers to rounding (BENCHMARKS.md "multiclass: stick-breaking PG family", cost table)."""
+_FEW_NODES, _FEW_WEIGHTS = np.polynomial.hermite.hermgauss(16)
+_FEW_NORMAL_WEIGHTS = _FEW_WEIGHTS / np.sqrt(np.pi)
+
+
+def logit_pseudo_data(t: np.ndarray, a: np.ndarray, v: np.ndarray, few_nodes: bool = True) -> tuple[np.ndarray, ...]:
+    """The pseudo-data (ỹ, θ̃) = (2(g_a + θ̃a), −2g_v) (`targets.pseudo_data`) of the exact logit terms
+    E_{N(f | a, v)}[log σ(tf)] with labels t = ±1: the X-GPC labels and PG means whose augmented terms have their slopes
+    g_a, g_v in (a, v) (the kernel step's on the exact bound), by 64-node Gauss–Hermite (`gauss_hermite_expectations`'
+    numbers, bit for bit) or, with `few_nodes`, 16 nodes where v ≤ `FEW_NODES_MAX_VARIANCE` (binary X-GPC keeps 64:
+    its recorded histories). t, a, v (r,) → ỹ, θ̃ (r,)."""
+    few = (v <= FEW_NODES_MAX_VARIANCE) & few_nodes
+    if few.all():
+        return _logit_pseudo_data(t, a, v, _FEW_NODES, _FEW_NORMAL_WEIGHTS)
+    if not few.any():
+        return _logit_pseudo_data(t, a, v, _GH_NODES, _GH_NORMAL_WEIGHTS)
+    labels, theta = np.empty(a.shape), np.empty(a.shape)
+    for rows, rule in ((few, (_FEW_NODES, _FEW_NORMAL_WEIGHTS)), (~few, (_GH_NODES, _GH_NORMAL_WEIGHTS))):
+        labels[rows], theta[rows] = _logit_pseudo_data(t[rows], a[rows], v[rows], *rule)
+    return labels, theta
+
+
+def _logit_pseudo_data(t, a, v, nodes, weights) -> tuple[np.ndarray, np.ndarray]:
+    """`logit_pseudo_data` on one Gauss–Hermite rule (nodes x_k, weights w_k/√π), in place on two (r, nodes) arrays."""
+    z = np.multiply.outer(np.sqrt(2.0 * np.maximum(v, 0.0)), nodes)
+    z += a[:, None]
+    z *= t[:, None]  # z = t(a + √(2v) x_k): the nodes of N(a, v) times the label, exactly
+    e = np.abs(z)
+    np.negative(e, out=e)
+    np.exp(e, out=e)  # e^{−|z|}
+    r = np.add(e, 1.0)
+    np.reciprocal(r, out=r)  # σ(|z|)
+    e *= r  # σ(−|z|)
+    slope = np.where(z > 0, e, r)  # σ(−z): the slope of log σ(z)
+    r *= e  # σ(z)σ(−z), minus the curvature
+    theta = r @ weights
+    labels = slope @ weights
+    labels *= t
+    labels += theta * a
+    labels *= 2.0
+    return labels, theta
 
 
 def logit_predictive_probability(mean: np.ndarray, var: np.ndarray) -> np.ndarray:
-    """Eq. (test_distribution): p(y*=1) = ∫σ(f)N(f|mean, var)df, accurate to ~1e-12 for any variance. Shapes (n*,).
+    """Eq. (test_distribution): p(y*=1) = ∫σ(f)N(f|mean, var)df, accurate to ~1e-12 for any variance
+    (`logit_predictive_pair`'s P). Shapes (n*,)."""
+    return logit_predictive_pair(*_finite_predictive(mean, var))[0]
 
-    var ≤ 2: 64-node Gauss–Hermite. Larger var, where the Gaussian is wide against the sigmoid's unit width: split
-    σ(f) = 1[f > 0] + (σ(f) − 1[f > 0]), so p = Φ(mean/sd) + ∫₀^∞ e^{−t} σ(t)[N(−t|mean, var) − N(t|mean, var)]dt,
-    the integral by 64-node Gauss–Laguerre (its integrand is smooth on the scale sd).
+
+def logit_predictive_pair(mean: np.ndarray, var: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """P = ∫σ(f)N(f | mean, var)df and Q = ∫σ(−f)N(f | mean, var)df = 1 − P, each to full relative precision (Q
+    is not formed as 1 − P, which loses its digits where P is near 1). mean, var finite (n,) → P, Q (n,).
+
+    var ≤ 2: 64-node Gauss–Hermite, σ(±f) from one e^{−|f|} (σ(f) = 1/(1 + e^{−|f|}) for f > 0, its complement
+    e^{−|f|}/(1 + e^{−|f|})). Larger var, where the Gaussian is wide against the sigmoid's unit width: split
+    σ(f) = 1[f > 0] + (σ(f) − 1[f > 0]), so P = Φ(mean/sd) + ∫₀^∞ e^{−t} σ(t)[N(−t|mean, var) − N(t|mean, var)]dt,
+    the integral by 64-node Gauss–Laguerre (its integrand is smooth on the scale sd), and Q likewise.
     """
-    mean, var = _finite_predictive(mean, var)
-    p = np.empty(mean.shape)
+    P, Q = np.empty(mean.shape), np.empty(mean.shape)
     narrow = var <= _GH_MAX_VARIANCE
-    p[narrow] = expit(_nodes(mean[narrow], var[narrow])) @ _GH_WEIGHTS / np.sqrt(np.pi)
+    nodes = _nodes(mean[narrow], var[narrow])
+    e = np.exp(-np.abs(nodes))
+    large = 1.0 / (1.0 + e)  # σ(|f|)
+    small = e * large  # σ(−|f|)
+    positive = nodes > 0
+    P[narrow] = np.where(positive, large, small) @ _GH_NORMAL_WEIGHTS
+    Q[narrow] = np.where(positive, small, large) @ _GH_NORMAL_WEIGHTS
     wide = ~narrow
     m, sd = mean[wide, None], np.sqrt(var[wide])[:, None]
     density_difference = (np.exp(-0.5 * ((_GL_NODES + m) / sd) ** 2) - np.exp(-0.5 * ((_GL_NODES - m) / sd) ** 2)) / (
         sd * np.sqrt(2.0 * np.pi)
     )
-    p[wide] = ndtr(mean[wide] / sd[:, 0]) + (expit(_GL_NODES) * density_difference) @ _GL_WEIGHTS
-    return np.clip(p, 0.0, 1.0, out=p)  # the quadratures' rounding may step a hair outside [0, 1]
+    correction = (expit(_GL_NODES) * density_difference) @ _GL_WEIGHTS  # odd in the mean
+    P[wide] = ndtr(mean[wide] / sd[:, 0]) + correction
+    Q[wide] = ndtr(-mean[wide] / sd[:, 0]) - correction
+    return np.clip(P, 0.0, 1.0, out=P), np.clip(Q, 0.0, 1.0, out=Q)  # rounding may step a hair outside [0, 1]
 
 
 def _finite_predictive(mean, var) -> tuple[np.ndarray, np.ndarray]:
@@ -295,6 +352,11 @@ class LogisticSoftmax:
         if isinstance(self.n_classes, bool) or not isinstance(self.n_classes, (int, np.integer)) or self.n_classes < 2:
             raise ValueError(f"the logistic-softmax needs a whole number K ≥ 2 of classes, got {self.n_classes!r}")
 
+    @property
+    def n_latent(self) -> int:
+        """One latent function per class: K."""
+        return self.n_classes
+
     def equation_labels(self, y: np.ndarray) -> np.ndarray:
         """The class indices (s,) as integers: the multi-class equations index the one-hot Y_ik = [y_i = k] by them."""
         return np.asarray(y, dtype=np.intp)
@@ -446,11 +508,6 @@ class Softmax(LogisticSoftmax):
         samples = self.mc_samples
         if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
             raise ValueError(f"mc_samples must be a whole number ≥ 1, got {self.mc_samples!r}")
-
-    @property
-    def n_latent(self) -> int:
-        """One latent function per class: K."""
-        return self.n_classes
 
     def variational_expectations(
         self, y: np.ndarray, a: np.ndarray, v: np.ndarray, rng: np.random.Generator | None = None

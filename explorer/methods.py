@@ -30,14 +30,9 @@ from explorer.schedules import schedule_for
 from explorer.sources import DataSource, as_source
 from explorer.svgp import SVGPAdam, SVGPNatGrad
 from explorer.validation import DataError, prefix, show, show_list
-from explorer.xgpc import XGPC
-from explorer.xgpc_multiclass import XGPCMulticlass
-from explorer.xgpc_stickbreaking import (
-    DEFAULT_KERNEL_RATE,
-    DEFAULT_MULTICLASS_FAMILY,
-    STICK_BREAKING,
-    XGPCStickBreaking,
-)
+from explorer.xgpc import XGPC, MultiLatentXGPC
+from explorer.xgpc_multiclass import AugmentedLogisticSoftmax
+from explorer.xgpc_stickbreaking import DEFAULT_KERNEL_RATE, DEFAULT_MULTICLASS_FAMILY, STICK_BREAKING, StickBreaking
 
 MULTICLASS_LINKS = ("logit", *MULTICLASS_LIKELIHOODS)
 """The link names the K ≥ 3 SVGPs take: the logit means the softmax (the logit is its two-class case), the others
@@ -73,18 +68,24 @@ BUILDER_OPTIONS = {
 model (into the engine class and its family of q(λ, n)) and its kernel prior's spread (0: none), the SVGP's
 likelihood by name, EPGPC's per-point damping (into its rule)."""
 NOT_OPTIONS = (
-    *("batch_size", "rng", "schedule", "hyper_optimizer", "link", "family", "kernel_prior", "n_classes"),
-    *("criterion", "mc_rng", "class_order"),
+    "batch_size",
+    "rng",
+    "schedule",
+    "hyper_optimizer",
+    "link",
+    "likelihood",
+    "kernel_prior",
+    "criterion",
+    "mc_rng",
 )
 """Engine keywords that are no options: those `build` and the builders fill in (from the options above or the
-data), and those set on an engine directly: its convergence rule, the SVGP's Monte Carlo stream (for tests of the
-expectations) and the stick-breaking class order (measured, not adopted: its benchmark sets it)."""
+data), and those set on an engine directly: its convergence rule and the SVGP's Monte Carlo stream (for tests of the
+expectations)."""
 
 
 def engine_keywords(engine: type) -> set[str]:
     """The keywords the constructor of `engine` takes: its keyword-only parameters and, through its `**keywords`,
-    those of the base class it hands them to, and so on down to `engine.SVIEngine`'s, less those the engine sets
-    itself (`fixed_keywords`)."""
+    those of the base class it hands them to, and so on down to `engine.SVIEngine`'s."""
     keywords = set()
     for cls in engine.__mro__:
         if "__init__" in vars(cls):
@@ -92,7 +93,7 @@ def engine_keywords(engine: type) -> set[str]:
             keywords |= {p.name for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
             if all(p.kind is not inspect.Parameter.VAR_KEYWORD for p in parameters):
                 break
-    return keywords - set(engine.fixed_keywords)
+    return keywords
 
 
 def engine_options(engine: type, options: dict) -> dict:
@@ -129,14 +130,14 @@ def _schedule(method: str, options: dict, **extra):
 
 def build_xgpc(source, options: dict) -> tuple[type, dict]:
     """X-GPC with the options' step-size rule (`warm_start_on` applies to the adaptive rule) and, when asked, Adam
-    on the kernel's log-parameters. Two classes: the paper's `XGPC`. Three or more, by `multiclass_family` (default
-    `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`): "stick-breaking", `xgpc_stickbreaking.XGPCStickBreaking` (K − 1
-    binary logits, each with the binary PG step; its kernel step follows `kernel_bound` as the binary model's does,
-    without the kernel prior, at its own default rate `xgpc_stickbreaking.DEFAULT_KERNEL_RATE` unless
-    `hyper_learning_rate` is given); "joint" or the paper's "factorised", `xgpc_multiclass.XGPCMulticlass`, the
-    augmented logistic-softmax model in that family of q(λ, n), whose kernel step ascends its augmented bound plus,
-    unless `multiclass_kernel_prior` is 0, a log-normal prior of that spread around the initial kernel
-    (`kernel_bound` is the binary model's choice). Returns the engine class and the keywords made here."""
+    on the kernel's log-parameters. Two classes: the paper's `XGPC`. Three or more: `xgpc.MultiLatentXGPC` with the
+    likelihood of `multiclass_family` (default `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`): "stick-breaking",
+    `xgpc_stickbreaking.StickBreaking` (K − 1 binary logits, each with the binary PG step; its kernel step follows
+    `kernel_bound` as the binary model's does, without the kernel prior, at its own default rate
+    `xgpc_stickbreaking.DEFAULT_KERNEL_RATE` unless `hyper_learning_rate` is given); "joint" or the paper's
+    "factorised", `xgpc_multiclass.AugmentedLogisticSoftmax` in that family of q(λ, n), whose kernel step ascends its
+    augmented bound plus, unless `multiclass_kernel_prior` is 0, a log-normal prior of that spread around the initial
+    kernel. Returns the engine class and the keywords made here."""
     warm_start = {"warm_start_on": options["warm_start_on"]} if "warm_start_on" in options else {}
     family = options.get("multiclass_family", DEFAULT_MULTICLASS_FAMILY) if source.n_classes > 2 else None
     made = {
@@ -145,11 +146,12 @@ def build_xgpc(source, options: dict) -> tuple[type, dict]:
     }
     if family is None:
         return XGPC, made
+    K = source.n_classes
     if family == STICK_BREAKING:
-        return XGPCStickBreaking, made
+        return MultiLatentXGPC, {**made, "likelihood": StickBreaking(K)}
     if "multiclass_kernel_prior" in options:  # 0: no prior
-        made["kernel_prior"] = options["multiclass_kernel_prior"] or None
-    return XGPCMulticlass, {**made, "family": family}
+        made["kernel_prior"] = options["multiclass_kernel_prior"]
+    return MultiLatentXGPC, {**made, "likelihood": AugmentedLogisticSoftmax(K, family=family)}
 
 
 def build_svgp_adam(source, options: dict) -> tuple[type, dict]:
@@ -186,13 +188,13 @@ def build_epgpc(source, options: dict) -> tuple[type, dict]:
 
 METHODS = {"xgpc": build_xgpc, "svgp-adam": build_svgp_adam, "svgp-natgrad": build_svgp_natgrad, "epgpc": build_epgpc}
 ENGINES = {
-    "xgpc": (XGPC, XGPCStickBreaking, XGPCMulticlass),
+    "xgpc": (XGPC, MultiLatentXGPC),
     "svgp-adam": (SVGPAdam,),
     "svgp-natgrad": (SVGPNatGrad,),
     "epgpc": (EPGPC,),
 }
-"""The engine classes each method's builder may make (X-GPC: two classes; K ≥ 3 by stick-breaking, the default, or
-the logistic-softmax), whose constructor keywords are options (`option_names`); `build` refuses any other."""
+"""The engine classes each method's builder may make (X-GPC: two classes; K ≥ 3 with a likelihood of
+`multiclass_family`), whose constructor keywords are options (`option_names`); `build` refuses any other."""
 
 CLASS_COUNTS = {"xgpc": (2, None), "svgp-adam": (2, None), "svgp-natgrad": (2, None), "epgpc": (2, 2)}
 """The numbers of classes K each method supports, (fewest, most) with most None for any K ≥ fewest. X-GPC takes any

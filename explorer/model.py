@@ -1,7 +1,5 @@
-"""`Model`: one X-GPC (or baseline) run as a `param.Parameterized`, a face over a headless `explorer.run.Run` — its
-parameters are the run's settings, generated from their declarations (`explorer.settings`);
-`step`, `run` and `reset` drive the shared training loop (`explorer.training.Trainer`); `history` holds one row per
-evaluation. UIs watch `history_length` (new rows), `iteration` and `status`. No UI imports here.
+"""`Model`: the param face of a run (`Model`'s docstring); UIs watch `history_length` (new rows), `iteration` and
+`status`. No UI imports here.
 
 Every configuration parameter except `eval_every` defines the run: changing one resets the run and `status` says so.
 A bad value (`settings.Setting.check`), a change that cannot be applied or a failed step changes nothing and raises,
@@ -216,6 +214,23 @@ class Model(RunSettings):
     scaler = property(lambda self: self.current_run.scaler, doc="The `Standardizer` of the training rows")
     engine = property(lambda self: self.current_run.engine, doc="The method's engine (`explorer.engine.SVIEngine`)")
     trainer = property(lambda self: self.current_run.trainer, doc="The run's `training.Trainer`")
+    history = property(lambda self: self.current_run.history, doc="The run's `training.History`, a row per evaluation")
+    inducing_points = property(lambda self: self.current_run.inducing_points, doc="Z (m, d), raw units")
+    classes = property(
+        lambda self: self.current_run.classes,
+        doc="The class values (K,) of the indices 0…K−1 of `y_train`, `y_test` and `predict_proba`'s columns "
+        "(`Run.classes`): −1 and +1 for the two-class built-in and paper sets, 0…K−1 for a K-class built-in set "
+        "(`datasets.BUILTIN_CLASSES`), the values given to `set_data` for custom data",
+    )
+    predict_latent = property(
+        lambda self: self.current_run.predict_latent,
+        doc="q(f*) mean and variance at raw-unit inputs X (n*, d), within ±1e100 before and after standardisation",
+    )
+    predict_proba = property(
+        lambda self: self.current_run.predict_proba,
+        doc="The class probabilities (n*, K) at raw-unit inputs X (n*, d), column k for `classes[k]`: finite, in "
+        "[0, 1], rows summing to 1 (NumericalError if the run diverged)",
+    )
 
     def _publish(self, status: str | None = None, ended: bool = False) -> None:
         """Publish the run's counters, `status` if given, and `chance`: set if the fit has `ended` at chance, kept
@@ -258,11 +273,6 @@ class Model(RunSettings):
             self._configured_by = None
 
     # ----- driving ----------------------------------------------------------------------------------------------
-    @property
-    def history(self):
-        """The run's `training.History`: one row per evaluation (`training.COLUMNS` and the kernel's further ones)."""
-        return self.trainer.history
-
     def step(self, k: int = 1) -> int:
         """Advance k SVI iterations, evaluating every `eval_every`.
 
@@ -449,29 +459,7 @@ class Model(RunSettings):
             status=f"Added a training point of class {self.classes[label]} at {np.round(x.ravel(), 3).tolist()}"
         )
 
-    @property
-    def inducing_points(self) -> np.ndarray:
-        """Z in raw units, (m, d)."""
-        return self.current_run.inducing_points
-
     # ----- predictions -----------------------------------------------------------------------------------------
-    def predict_latent(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """q(f*) mean and variance at raw-unit inputs X (n*, d), within ±1e100 before and after standardisation."""
-        return self.current_run.predict_latent(X)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """The class probabilities (n*, K) at raw-unit inputs X (n*, d), column k for `classes[k]`: finite, in [0, 1],
-        rows summing to 1 (NumericalError if the run diverged)."""
-        return self.current_run.predict_proba(X)
-
-    @property
-    def classes(self) -> np.ndarray:
-        """The data's class values (K,) for the class indices 0…K−1 of `y_train`, `y_test` and the columns of
-        `predict_proba`, as the run holds them (`Run.classes`): −1 and +1 for the two-class built-in and paper sets,
-        0…K−1 for a K-class built-in set (`datasets.BUILTIN_CLASSES`), the values given to `set_data` for custom
-        data."""
-        return self.current_run.classes
-
     def _data_classes(self) -> np.ndarray:
         """The class values of the configured data set (`classes` of the run about to be built)."""
         if self.dataset == "custom" and self._custom is not None:

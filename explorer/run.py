@@ -103,23 +103,18 @@ def evaluation_rows(n: int, most: int, seed: int) -> np.ndarray:
 
 def start_kernel(config: dict, d: int) -> Kernel:
     """The run's starting kernel on d features: the family `config["kernel"]` with the initial parameters of
-    `config`, or a copy of a `Kernel` object. With no lengthscale given (None), ℓ₀ = √(d/2) (`default_lengthscale`)."""
+    `config`, or a copy of a `Kernel` object. With no lengthscale given (None), ℓ₀ = √(d/2): two standardised points
+    are about √(2d) apart, so a typical pair is at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension
+    (BENCHMARKS, "Defaults at any dimension")."""
     lengthscale = config["lengthscale"]
     return initial_kernel(
         config["kernel"],
         d,
-        lengthscale=default_lengthscale(d) if lengthscale is None else lengthscale,
+        lengthscale=math.sqrt(d / 2) if lengthscale is None else lengthscale,
         variance=config["variance"],
         nugget=config["nugget"],
         ard=config["ard"],
     )
-
-
-def default_lengthscale(d: int) -> float:
-    """ℓ₀ = √(d/2) on d standardised features, the initial lengthscale when none is given: two standardised points
-    are about √(2d) apart, so a typical pair is at prior correlation exp(−2d/2ℓ₀²) = e^(−2) in any dimension
-    (BENCHMARKS, "Defaults at any dimension")."""
-    return math.sqrt(d / 2)
 
 
 class Started(NamedTuple):
@@ -184,32 +179,18 @@ def start_run(
     return Started(source, scaler, engine, trainer)
 
 
-def full_batch_engine(
-    method: str,
-    X: np.ndarray,
-    y: np.ndarray,
-    Z: np.ndarray | None,
-    kernel: Kernel,
-    *,
-    rho: float = 1.0,
-    full: bool = False,
-):
-    """An engine for `training.fit_to_optimum`: full batches, constant step ρ (X-GPC with ρ = 1 is exact coordinate
-    ascent; SVGP's natural-gradient step needs a smaller one), fixed kernel. `full` is X-GPC's non-sparse mode
-    (Z None). X (n, d) standardised, y (n,) class indices 0…K−1."""
-    return methods.build(
-        method,
-        X,
-        y,
-        Z,
-        kernel,
-        batch_size=len(y),
-        rng=np.random.default_rng(0),
-        step_size="constant",
-        rho=rho,
-        learn_hyperparameters=False,
-        **({"full": True} if full else {}),
-    )
+def full_batch_engine(method: str, X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, **options):
+    """An engine for `training.fit_to_optimum`: full batches, constant step ρ (default 1: X-GPC's exact coordinate
+    ascent; SVGP's natural-gradient step needs a smaller `rho=`), fixed kernel; Z None is X-GPC's non-sparse mode
+    (`full`). X (n, d) standardised, y (n,) class indices 0…K−1; further `options` as `methods.build`'s (e.g.
+    `multiclass_family=`)."""
+    fixed = {
+        "step_size": "constant",
+        "rho": 1.0,
+        "learn_hyperparameters": False,
+        **({"full": True} if Z is None else {}),
+    }
+    return methods.build(method, X, y, Z, kernel, batch_size=len(y), rng=np.random.default_rng(0), **(fixed | options))
 
 
 class Run:

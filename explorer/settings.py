@@ -14,6 +14,7 @@ it only shapes what is shown (`eval_every`). Options that were measured and not 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -96,6 +97,33 @@ class Setting:
             return self.allowed() + objects
         number = "a whole number" if self.kind == "int" else "a finite number"
         return number if self.low is None and self.high is None else f"{number} {self.allowed()}"
+
+    def from_text(self, text: str, none: str = ""):
+        """The value written as `text` (a link's query, a benchmark's flag): `none` (in any case) for None where
+        the setting allows it, true/false for a switch, a whole or a finite number, a choice's text as it is; not
+        yet checked (`check`). ValueError with the reason in words ("is not a whole number") otherwise."""
+        if self.allow_none and text.lower() == none:
+            return None
+        if self.kind == "bool":
+            if text.lower() not in ("true", "false"):
+                raise ValueError("is not true or false")
+            return text.lower() == "true"
+        if self.kind == "choice":
+            return text
+        if self.kind == "int":  # any length the faces take (a seed of 13 digits and more too)
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
+                raise ValueError("is not a whole number")
+            try:
+                return int(text)
+            except ValueError:  # beyond Python's limit on the digits of an int read from text (4,300)
+                raise ValueError(f"has {len(text):,} digits, too many to read") from None
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError("is not a number") from None
+        if not math.isfinite(value):
+            raise ValueError("is not a finite number")
+        return value
 
     def check(self, value):
         """`value` if it is a valid value of this setting, else ValueError naming the setting, the value and what
@@ -400,11 +428,12 @@ SETTINGS = _declare(
             "kernel_patience",
             "int",
             None,
-            "X-GPC kernel brake patience (stick-breaking)",
+            "X-GPC kernel brake patience (3+ classes)",
             "kernel brake",
-            "X-GPC's stick-breaking family (3+ classes): the kernel step's Adam rate halves each time the hold-out NLL "
+            "X-GPC with 3+ classes: the kernel step's Adam rate halves each time the hold-out NLL "
             "has not improved for this many evaluations in a row, so the kernel stops drifting where the held-out data "
-            f"stop rewarding it; 0: no brake; empty: the family's own ({DEFAULT_KERNEL_PATIENCE})",
+            f"stop rewarding it; 0: no brake; empty: the family's own (stick-breaking {DEFAULT_KERNEL_PATIENCE}, joint and "
+            "factorised none)",
             0,
             allow_none=True,
             reader="engine",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.convergence import NoImprovement, holdout_nll_criterion, no_improvement_criterion
+from explorer.convergence import NoImprovement, SlidingWindow
 from explorer.inputs import class_indices
 from explorer.linalg import NumericalError
 from explorer.metrics import error_rate, negative_log_likelihood
@@ -159,8 +159,8 @@ class Trainer:
         self.X_eval, self.y_eval = np.asarray(X_eval, dtype=float), class_indices(np.asarray(y_eval).ravel(), "y_eval")
         self.eval_every, self.convergence = int(eval_every), convergence
         self.history = History()
-        self.holdout = holdout_nll_criterion()
-        self.no_improvement = no_improvement if no_improvement is not None else no_improvement_criterion()
+        self.holdout = SlidingWindow(5, 1e-3)  # the paper's rule for all methods (above)
+        self.no_improvement = no_improvement if no_improvement is not None else NoImprovement()
         self.seconds = 0.0
         self.eval_share: float | None = None
         self.eval_seconds = 0.0  # wall time spent in `evaluate`

@@ -13,10 +13,12 @@ import math
 
 import numpy as np
 from scipy.linalg import lapack
-from scipy.linalg.blas import dtrmm
+from scipy.linalg.blas import dtrmm, dtrsm
 
+from explorer.convergence import NoImprovement
 from explorer.engine import SVIEngine
 from explorer.hyperparameters import (
+    LogNormalKernelPrior,
     elbo_kernel_gradient,
     posterior_products,
     stacked_posterior_products,
@@ -24,7 +26,7 @@ from explorer.hyperparameters import (
 )
 from explorer.inputs import inducing_inputs
 from explorer.kernels import Kernel
-from explorer.likelihoods import gauss_hermite_slopes, logit_slopes
+from explorer.likelihoods import logit_pseudo_data
 from explorer.linalg import (
     cholesky_over,
     gaussian_kl,
@@ -36,19 +38,20 @@ from explorer.linalg import (
 from explorer.polyagamma import log_cosh, pg_mean
 from explorer.schedules import schedule_for
 from explorer.sources import as_source
-from explorer.targets import natural_gradient_targets, pseudo_data
+from explorer.targets import natural_gradient_targets
 
 EVALUATION_CHUNK = 1024
-"""Rows per chunk of the multi-class engines' ELBO column and predictive: their arrays (rows × m, per latent
-function) then stay in cache; a default fit on 5,000 rows at K = 5 spent about a third less time in its evaluations
-than with 4,096-row chunks."""
+"""Rows per chunk of `MultiLatentXGPC`'s ELBO column and predictive: their arrays (rows × m, per latent function)
+then stay in cache (BENCHMARKS.md, "multiclass: evaluation cost and per-iteration overhead")."""
 KERNEL_BOUNDS = ("augmented", "exact")
-# The project's kernel-learning defaults (README "Choices"; BENCHMARKS.md, "dynamics"): one
-# kernel step per 5 natural-gradient steps, ascending the exact bound at X-GPC's q. The paper's alternation is
-# hyper_every=1, kernel_bound="augmented": on confident data its kernel drifts (ijcnn1 σ² in the hundreds, w8a
-# σ² ≈ 2.4 against natural-gradient SVGP's ≈ 6) and its final NLL stays 0.004–0.006 behind.
+# The project's kernel-learning defaults: one kernel step per 5 natural-gradient steps, ascending the exact bound at
+# X-GPC's q; the paper's alternation (hyper_every=1, kernel_bound="augmented") drifts on confident data (README
+# "Choices worth knowing"; BENCHMARKS.md, "dynamics").
 DEFAULT_HYPER_EVERY = 5
 DEFAULT_KERNEL_BOUND = "exact"
+KERNEL_BRAKE_TOL = 1e-4
+"""The improvement of the best hold-out NLL (nats per point) that counts as one for the kernel brake of
+`MultiLatentXGPC` (the "no-improvement" early-stopping rule's, `convergence.NoImprovement`)."""
 
 
 def _whiten(L: np.ndarray, kappa: np.ndarray) -> np.ndarray:
@@ -243,7 +246,7 @@ class XGPC(SVIEngine):
         exact bound's pseudo-data (ỹ, θ̃) from the Gauss–Hermite expectations. Shapes (s,)."""
         if self.kernel_bound == "augmented":
             return y, pg_mean(optimal_c(v, 0.0, a))
-        return pseudo_data(a, *gauss_hermite_slopes(logit_slopes, y, a, v))
+        return logit_pseudo_data(y, a, v, few_nodes=False)
 
     def _warm_start_target(self, index: np.ndarray) -> np.ndarray:
         lam1, lam2 = self.minibatch_targets(index)
@@ -337,35 +340,72 @@ class XGPC(SVIEngine):
 
 
 class MultiLatentXGPC(XGPC):
-    """The X-GPC skeleton of J latent functions that share the kernel, Z and the minibatch (the multi-class engines,
-    `xgpc_multiclass.XGPCMulticlass` and `xgpc_stickbreaking.XGPCStickBreaking`): q(u_j) = N(μ_j, Σ_j) held as one
-    read-only η = (η₁⁽⁰⁾, vec η₂⁽⁰⁾, …, η₁⁽ᴶ⁻¹⁾, vec η₂⁽ᴶ⁻¹⁾) (J(m + m²),), one natural-gradient step on all J blocks
-    with the rule's one ρ (the rule sees them as one vector), the kernel gradient summed over the J latent functions
-    (`hyperparameters.summed_kernel_gradient`), the evaluations through the inverse factors W_j = L_P,j⁻¹.
+    """X-GPC with J latent functions that share the kernel, Z and the minibatch, for a K-class `likelihood` that owns
+    what is K-specific (the augmented-likelihood protocol, `explorer.likelihoods`): q(u_j) = N(μ_j, Σ_j) held as one
+    read-only η = (η₁⁽⁰⁾, vec η₂⁽⁰⁾, …, η₁⁽ᴶ⁻¹⁾, vec η₂⁽ᴶ⁻¹⁾) (J(m + m²),), the likelihood's local step and one
+    closed-form natural-gradient step on all J blocks with the rule's one ρ (the rule sees them as one vector), the
+    kernel gradient summed over the J latent functions at the likelihood's pseudo-data
+    (`hyperparameters.summed_kernel_gradient`), the evaluations through the inverse factors W_j = L_P,j⁻¹. The
+    K-class X-GPC models are its likelihoods: `xgpc_stickbreaking.StickBreaking` (K − 1 binary logits) and
+    `xgpc_multiclass.AugmentedLogisticSoftmax` (K latent functions, in its family of q(λ, n)).
 
-    X, y, Z, kernel and `**keywords` as for `XGPC` (its `full`, `kernel_bound`, `hyper_every` and the SVI
-    skeleton's); `n_classes` K (default: the highest class index in y plus one, at least 2). A subclass gives its
-    likelihood of K classes (`_likelihood(source, K)`, set as `link` before the X-GPC parts are built), `n_latent`
-    (J), `marginals` (κ, K̃) → (a, v) (s, J) for the training steps, `_targets` (κ, labels, a, v) → (flat λ̂, c) and
-    `_kernel_pseudo_data` (labels, a, v) → (labels, θ) (s, J) of the bound the kernel step ascends; `_latent_name`
-    names a latent function in messages."""
+    Parameters
+    ----------
+    X, y, Z, kernel
+        As for `XGPC`: the training inputs (n, d) and class indices 0…K−1 (n,) (or a `explorer.sources.DataSource`
+        and None), the fixed inducing inputs (m, d; None with `full`) and the starting kernel, shared by the J latent
+        functions.
+    likelihood : explorer.xgpc_stickbreaking.StickBreaking, explorer.xgpc_multiclass.AugmentedLogisticSoftmax, ...
+        The K-class likelihood and its augmentation: any on `explorer.likelihoods`' augmented-likelihood protocol.
+    kernel_prior : float or None, default None
+        With kernel learning, the kernel step ascends the bound plus log p(θ), θ = (log ℓ, log σ²) independently
+        normal around the initial kernel's with this standard deviation (`hyperparameters.LogNormalKernelPrior`); 0:
+        the bound alone; None: the likelihood's own (`likelihood.kernel_prior`).
+    kernel_patience : int or None, default None
+        The kernel brake: each time the hold-out NLL reported by the `training.Trainer` (`holdout_evaluated`) has
+        not beaten its best by `KERNEL_BRAKE_TOL` for this many evaluations in a row, the kernel's Adam rate halves
+        (for good; the q(u_j) steps go on). 0: no brake; None: the likelihood's own (`likelihood.kernel_patience`).
+    **keywords
+        `XGPC`'s: `full`, `kernel_bound` (read by the likelihood's `kernel_pseudo_data`), `hyper_every` and the SVI
+        skeleton's.
 
-    _latent_name = "latent function"
+    Examples
+    --------
+    >>> from explorer.data.datasets import load
+    >>> from explorer.kernels import RBF
+    >>> from explorer.xgpc_stickbreaking import StickBreaking
+    >>> X, y = load("blobs-3", n=60, seed=2)
+    >>> stick = StickBreaking(3, (2, 0, 1))  # class 2 breaks off first
+    >>> engine = MultiLatentXGPC(X, y, X[::6], RBF(1.0), likelihood=stick, batch_size=30)
+    >>> engine.n_latent, engine.link.equation_labels(np.array([2, 0, 1])).tolist()  # K − 1 logits; stick positions
+    (2, [0, 1, 2])
+    >>> engine.step(40)
+    >>> P = engine.predict_proba(X)
+    >>> bool(np.allclose(P.sum(axis=1), 1.0)), float(np.mean(P.argmax(axis=1) == y)) > 0.9
+    (True, True)
+    """
 
-    def __init__(self, X, y, Z, kernel: Kernel, *, n_classes: int | None = None, **keywords):
-        source = as_source(X, y)
-        self.link = self._likelihood(source, max(source.n_classes, 2) if n_classes is None else n_classes)
-        super().__init__(source, None, Z, kernel, **keywords)
+    def __init__(self, X, y, Z, kernel: Kernel, *, likelihood, kernel_prior=None, kernel_patience=None, **keywords):
+        patience = likelihood.kernel_patience if kernel_patience is None else kernel_patience
+        if isinstance(patience, bool) or not isinstance(patience, (int, np.integer)) or patience < 0:
+            raise ValueError(f"kernel_patience must be a whole number ≥ 0 (0: no brake), got {kernel_patience!r}")
+        self.link = likelihood
+        super().__init__(X, y, Z, kernel, **keywords)
         self.last_c = np.zeros((0, self.n_latent))
-
-    def _likelihood(self, source, n_classes: int):
-        """The model's likelihood of K = `n_classes` classes for the training rows `source`."""
-        raise NotImplementedError
+        spread = likelihood.kernel_prior if kernel_prior is None else kernel_prior
+        self.kernel_prior = LogNormalKernelPrior(kernel.log_params, spread) if spread else None
+        self.kernel_brake = NoImprovement(int(patience), KERNEL_BRAKE_TOL) if patience else None
+        self.kernel_rate_scale = 1.0
 
     @property
     def n_latent(self) -> int:
-        """J, the number of latent functions."""
-        raise NotImplementedError
+        """J, the number of latent functions (the likelihood's)."""
+        return self.link.n_latent
+
+    @property
+    def family(self) -> str:
+        """The multi-class family by name (setting `multiclass_family`): the likelihood's."""
+        return self.link.family
 
     def _prior_natural_parameters(self) -> np.ndarray:
         """η of every q(u_j) = p(u), flat (J(m + m²),)."""
@@ -390,7 +430,7 @@ class MultiLatentXGPC(XGPC):
             L = cholesky_over(factors[j])
             if L is None:
                 precision = -2.0 * blocks[j, m:].reshape(m, m)
-                factors[j] = robust_cholesky(precision, f"Σ⁻¹ of {self._latent_name} {j}", self.iteration).T
+                factors[j] = robust_cholesky(precision, f"Σ⁻¹ of {self.link.latent_name} {j}", self.iteration).T
                 L = factors[j].T
             mu[j] = lapack.dpotrs(L, blocks[j, :m], lower=1)[0]
         eta.setflags(write=False)
@@ -419,7 +459,38 @@ class MultiLatentXGPC(XGPC):
             self._inverse_factors = np.stack([triangular_inverse(L) for L in self.L_P])
         return self._inverse_factors
 
-    # ----- the natural-gradient step -----------------------------------------------------------------------------------
+    # ----- the local step and the natural-gradient step ------------------------------------------------------------
+    def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The marginals q(f_ij) = N(a_ij, v_ij) of the rows with projection κ (s, m), K̃ (s,): a, v (s, J), with
+        κΣ_jκᵀ's diagonal the row sums of squares of κL_P,jᵀ⁻¹, a triangular solve from the right (BLAS trsm on κ in
+        Fortran order; BENCHMARKS.md "multiclass: stick-breaking PG family")."""
+        R = np.empty((self.n_latent, self.m, len(kappa)))  # R[j]ᵀ = κL_P,jᵀ⁻¹ (s, m), Fortran-ordered
+        for j in range(self.n_latent):
+            np.copyto(R[j].T, kappa)  # then solved over in place (L_P,j Fortran-ordered)
+            dtrsm(1.0, self.L_P[j], R[j].T, side=1, lower=1, trans_a=1, overwrite_b=1)
+        v = np.einsum("jms,jms->sj", R, R)
+        v += K_tilde[:, None]
+        return kappa @ self.mu.T, v
+
+    def _targets(self, kappa, labels, a, v) -> tuple[np.ndarray, np.ndarray]:
+        """The flat targets λ̂ (J(m + m²),) on a minibatch with labels (s,) and marginals a, v (s, J), after the
+        likelihood's local step, and c (s, J): per latent function `targets.natural_gradient_targets` at the local
+        step's pseudo-data, written in place, λ̂₂ = −½K_mm⁻¹ − B_jᵀB_j with B_j = (½(n/s)θ_j)^½ ∘ κ, B_jᵀB_j one
+        symmetric rank-s update (numpy's product of a matrix with its own transpose: exactly symmetric)."""
+        c, pseudo_labels, theta = self.link.local_step(labels, a, v)
+        m, J, scale = self.m, self.n_latent, self.n / len(labels)
+        target = np.empty((J, m + m * m))
+        np.matmul(pseudo_labels.T, kappa, out=target[:, :m])
+        target[:, :m] *= 0.5 * scale
+        theta *= 0.5 * scale
+        np.sqrt(theta, out=theta)
+        B = np.multiply(theta.T[:, :, None], kappa)  # (J, s, m)
+        lam2 = target[:, m:].reshape(J, m, m)
+        for j in range(J):
+            np.matmul(B[j].T, B[j], out=lam2[j])
+        np.subtract(self.prior_eta2, lam2, out=lam2)
+        return target.ravel(), c
+
     def minibatch_targets(self, index: np.ndarray) -> np.ndarray:
         """The flat targets λ̂ (J(m + m²),) on the minibatch `index` at the current q, after its local step."""
         X_b, y_b = self._batch(index)
@@ -438,14 +509,22 @@ class MultiLatentXGPC(XGPC):
         return target, c
 
     # ----- the kernel step ---------------------------------------------------------------------------------------------
+    def kernel_objective(self, index: np.ndarray | None = None) -> float:
+        """What the kernel step ascends: `elbo(index)` plus the kernel prior's log density (when there is one)."""
+        prior = 0.0 if self.kernel_prior is None else self.kernel_prior.log_density(self.kernel.log_params)
+        return self.elbo(index) + prior
+
     def _kernel_gradient(self, X_b, y_b, kappa, K_tilde, K_sm) -> np.ndarray:
-        """∂L̂/∂(kernel log-parameters) at the current q: the sum over the latent functions of the binary-form gradient
-        (`hyperparameters.elbo_kernel_gradient`) at their pseudo-data (`_kernel_pseudo_data`), in the sparse mode with
-        the J adjoints summed and contracted once (`hyperparameters.summed_kernel_gradient`) and the J posterior products
-        N_j, T_j stacked (`hyperparameters.stacked_posterior_products`); the full mode's needs no pseudo-data (only the
-        KL depends on the kernel there)."""
+        """The gradient of `kernel_objective` in the kernel's log-parameters at the current q: the kernel prior's
+        ∂ log p(θ)/∂θ (with one; once per step: L̂ estimates the bound on all n rows) plus the sum over the latent
+        functions of the binary-form gradient (`hyperparameters.elbo_kernel_gradient`) at the likelihood's
+        pseudo-data (`kernel_pseudo_data`), in the sparse mode with the J adjoints summed and contracted once
+        (`hyperparameters.summed_kernel_gradient`) and the J posterior products N_j, T_j stacked
+        (`hyperparameters.stacked_posterior_products`); the full mode's needs no pseudo-data (only the KL depends on
+        the kernel there)."""
+        prior = 0.0 if self.kernel_prior is None else self.kernel_prior.gradient(self.kernel.log_params)
         if self.full:
-            return sum(
+            return prior + sum(
                 elbo_kernel_gradient(
                     self.kernel,
                     X_b,
@@ -467,17 +546,29 @@ class MultiLatentXGPC(XGPC):
         v = np.einsum("sjm,sm->sj", T, K_sm)  # diag(κΣ_jκᵀ) = rowsum(T_j ∘ K_sm)
         v += K_tilde[:, None]
         a = kappa @ self.mu.T
-        labels, theta = self._kernel_pseudo_data(y_b, a, v)
-        return summed_kernel_gradient(
+        labels, theta = self.link.kernel_pseudo_data(y_b, a, v, self.kernel_bound)
+        return prior + summed_kernel_gradient(
             self.kernel, X_b, self.Z, self.K_zz, self.n, self.mu, self.K_inv, kappa, K_sm, N, T, labels, theta, a
         )
+
+    def holdout_evaluated(self, nll: float) -> None:
+        """The kernel brake (`kernel_patience`): take the hold-out NLL of an evaluation at the current state; after
+        `kernel_patience` evaluations in a row that did not beat the best by `KERNEL_BRAKE_TOL`, halve the kernel's
+        Adam rate (`kernel_rate_scale`) and count afresh: it bounds the kernel's further travel by what the held-out
+        data still reward (BENCHMARKS.md "multiclass: stick-breaking kernel learning (issue 29.3b)")."""
+        if self.kernel_brake is not None and self.hyper_optimizer is not None and self.kernel_brake.update(nll):
+            self.kernel_rate_scale *= 0.5
+            self.kernel_brake.count = 0
+
+    def _hyper_rate_scale(self) -> float:
+        """The kernel brake's factor on Adam's rate (1 until the brake halves it)."""
+        return self.kernel_rate_scale
 
     # ----- evaluation ----------------------------------------------------------------------------------------------
     def _evaluation_marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """`marginals` through the inverse factors W (`W`, once per q): κΣ_jκᵀ's diagonal as the row sums of squares of
-        κW_jᵀ, a triangular product (BLAS trmm, half a general product's work; m = 50, 4,096 rows: 0.28 ms per latent
-        function against 0.49 ms for the general product κΣ_j; about 0.4× the time of the triangular solves on 1,024
-        rows), for the evaluations, which read many rows at one q; equal to `marginals` to rounding."""
+        κW_jᵀ, a triangular product (BLAS trmm, half a general product's work), for the evaluations, which read many
+        rows at one q; equal to `marginals` to rounding."""
         kappa_f = np.asfortranarray(kappa)
         v = np.empty((len(kappa), self.n_latent))
         for j, W in enumerate(self.W):
@@ -485,6 +576,17 @@ class MultiLatentXGPC(XGPC):
             np.einsum("ij,ij->i", R, R, out=v[:, j])
         v += K_tilde[:, None]
         return kappa @ self.mu.T, v
+
+    def elbo(self, index: np.ndarray | None = None) -> float:
+        """The augmented ELBO with all constants (the likelihood's `bound` at its optimal local parameters, summed,
+        minus the KL), a lower bound on log p(y); on all n points (in chunks), or estimated as
+        (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
+
+        def terms(part, X_part, labels):
+            kappa, K_tilde, _ = self.project(X_part, part)
+            return self.link.bound(labels, *self._evaluation_marginals(kappa, K_tilde))
+
+        return self._estimate(terms, index, EVALUATION_CHUNK) - self.kl()
 
     def kl(self) -> float:
         """Σ_j KL(q(u_j) ‖ p(u_j))."""
@@ -505,7 +607,7 @@ class MultiLatentXGPC(XGPC):
 
     def local_parameters(self, X: np.ndarray, index: np.ndarray | None = None) -> np.ndarray:
         """Optimal c_ij = √(a_ij² + v_ij) of the PG variables for the rows X (s, d) at the current q → (s, J) (every
-        family's local step sets them so)."""
+        likelihood's local step sets them so)."""
         kappa, K_tilde, _ = self.project(np.ascontiguousarray(X, dtype=float), index)
         a, v = self.marginals(kappa, K_tilde)
         return np.sqrt(np.maximum(a * a + v, 0.0))
@@ -513,15 +615,28 @@ class MultiLatentXGPC(XGPC):
     # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
         """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        return {**self._base_state(), "eta": self._eta.copy(), "n_classes": self.n_classes, "last_c": self.last_c}
+        state = {
+            **self._base_state(),
+            **self.link.state_dict(),
+            "eta": self._eta.copy(),
+            "n_classes": self.n_classes,
+            "last_c": self.last_c,
+            "kernel_rate_scale": self.kernel_rate_scale,
+            "kernel_brake": None if self.kernel_brake is None else self.kernel_brake.state_dict(),
+        }
+        if self.kernel_prior is not None:
+            state["kernel_prior_centre"] = self.kernel_prior.centre.copy()
+        return state
 
     def load_state_dict(self, state: dict) -> None:
-        self._check_state(state)
+        if int(state["n_classes"]) != self.n_classes:  # refuse a state of another model before loading anything
+            raise ValueError(f"the state has {state['n_classes']} classes, this engine {self.n_classes}")
+        self.link.check_state(state)
         self._load_base_state(state)
         self._set_posterior(np.array(state["eta"], dtype=float))
         self.last_c = np.asarray(state["last_c"], dtype=float)
-
-    def _check_state(self, state: dict) -> None:
-        """Refuses a state of another model before anything is loaded."""
-        if int(state["n_classes"]) != self.n_classes:
-            raise ValueError(f"the state has {state['n_classes']} classes, this engine {self.n_classes}")
+        self.kernel_rate_scale = float(state.get("kernel_rate_scale", 1.0))  # states saved before the brake: 1
+        if self.kernel_brake is not None and state.get("kernel_brake") is not None:
+            self.kernel_brake.load_state_dict(state["kernel_brake"])
+        if self.kernel_prior is not None and "kernel_prior_centre" in state:  # the centre is the run's first kernel
+            self.kernel_prior = LogNormalKernelPrior(state["kernel_prior_centre"], self.kernel_prior.scale)

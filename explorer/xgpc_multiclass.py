@@ -53,27 +53,20 @@ binary-form gradients, `hyperparameters.elbo_kernel_gradient` at (Y_k − E[n_k]
 optimal locals by the envelope theorem): one K_mm factor per kernel step instead of K, and one length scale that the K
 latent functions of a K-class set share. Memory O(K m² + s·m).
 
-With K = 2 the model is a valid two-class classifier, but not the paper's logit one: p(y = 1 | f) = σ(f₁)/(σ(f₀) +
-σ(f₁)) = σ(g) with g = log σ(f₁) − log σ(f₀), a logit model on a latent g that is neither Gaussian nor free (for a
-given f₀, p(y = 1 | f) < 1/(1 + σ(f₀)) whatever f₁: a class is certain only when the other latent function is very
-negative), with two GPs where the logit has one. The project's binary "xgpc" stays the paper's logit model
-(`methods.build_xgpc`); this engine is its K ≥ 3 case.
+With K = 2 the model is a valid two-class classifier, but not the paper's logit one (README, "Two labels keep the
+paper's logit model"): the project's binary "xgpc" stays the logit model (`methods.build_xgpc`).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import digamma, gammaln, polygamma
 
-from explorer.hyperparameters import LogNormalKernelPrior
-from explorer.kernels import Kernel
 from explorer.likelihoods import LogisticSoftmax
-from explorer.linalg import triangular_inverse
 from explorer.polyagamma import log_cosh, pg_mean
-from explorer.targets import natural_gradient_targets
-from explorer.xgpc import EVALUATION_CHUNK, MultiLatentXGPC
 
 _LOG_2 = math.log(2.0)
 _NEWTON_STEPS = 30
@@ -182,8 +175,8 @@ maps the marginals a, v (s, K) to (c, E[n] (s, K), its q(λ)'s parameter (s,), t
 (Y, a, v) to (s,)."""
 DEFAULT_FAMILY = "joint"
 DEFAULT_KERNEL_PRIOR = 1.0
-"""The standard deviation of the kernel step's log-normal prior around the initial kernel (`hyperparameters.LogNormalKernelPrior`),
-or None: no prior."""
+"""The standard deviation of the kernel step's log-normal prior around the initial kernel
+(`hyperparameters.LogNormalKernelPrior`) of this likelihood (`AugmentedLogisticSoftmax.kernel_prior`; 0: none)."""
 
 
 def one_hot(y: np.ndarray, K: int) -> np.ndarray:
@@ -193,34 +186,37 @@ def one_hot(y: np.ndarray, K: int) -> np.ndarray:
     return Y
 
 
-class XGPCMulticlass(MultiLatentXGPC):
-    """Multi-class X-GPC on the multi-latent X-GPC skeleton (`xgpc.MultiLatentXGPC`): K Gaussian q(u_k) with one kernel
-    and one Z (the kernel caches and the projection κ, K̃ are X-GPC's, `xgpc.XGPC`), the local step of the augmented
-    logistic-softmax model in the chosen family of q(λ, n) (`FAMILIES`) and one closed-form natural-gradient step per
-    class with one step size ρ for all (the rule sees the K classes' natural gradient as one vector).
+@dataclass(frozen=True)
+class AugmentedLogisticSoftmax(LogisticSoftmax):
+    """The logistic-softmax likelihood of K classes (`likelihoods.LogisticSoftmax`) with the module's augmentation in
+    the variational family `family` of the (λ, n) block (`FAMILIES`): a likelihood of `xgpc.MultiLatentXGPC` (the
+    augmented-likelihood protocol of `explorer.likelihoods`), one latent function per class, its labels the class
+    indices. Its kernel step ascends the augmented bound whatever `kernel_bound` (no exact one in closed form),
+    by default plus a weak log-normal prior around the initial kernel (`kernel_prior`).
 
     Parameters
     ----------
-    X, y, Z, kernel
-        The training inputs (n, d) and class indices 0…K−1 (n,) (or a `explorer.sources.DataSource` and None), the
-        fixed inducing inputs (m, d; None with `full`) and the starting kernel, shared by the K latent functions.
+    n_classes : int
+        K ≥ 2.
+    samples : int, default 1024
+        Quasi-Monte Carlo points per prediction (`likelihoods.LogisticSoftmax`).
+    name : str, default "logistic-softmax"
+        The likelihood's name, as engine states record it.
     family : {"joint", "factorised"}, default "joint"
         The variational family of the (λ, n) block (`FAMILIES`): "joint" q(λ, n), exact at zero variance, or the
         paper's factorised q(λ)q(n).
-    kernel_prior : float or None, default DEFAULT_KERNEL_PRIOR
-        With kernel learning, the kernel step ascends the bound plus log p(θ), θ = (log ℓ, log σ²) independently
-        normal around the initial kernel's with this standard deviation (`hyperparameters.LogNormalKernelPrior`);
-        None: the bound alone.
-    **keywords
-        `n_classes` (K; default from y) and X-GPC's (`xgpc.XGPC`: `full`, `hyper_every`, the SVI skeleton's) but
-        `kernel_bound`: the kernel step ascends the augmented bound (no exact one in closed form).
 
     Examples
     --------
+    >>> import numpy as np
     >>> from explorer.data.datasets import load
     >>> from explorer.kernels import RBF
+    >>> from explorer.xgpc import MultiLatentXGPC
     >>> X, y = load("blobs-3", n=90, seed=0)
-    >>> joint, factorised = (XGPCMulticlass(X, y, X[::9], RBF(1.0), family=f, batch_size=45) for f in FAMILIES)
+    >>> joint, factorised = (
+    ...     MultiLatentXGPC(X, y, X[::9], RBF(1.0), likelihood=AugmentedLogisticSoftmax(3, family=f), batch_size=45)
+    ...     for f in FAMILIES
+    ... )
     >>> bool(joint.elbo() > factorised.elbo())  # at one q(u), the prior: the joint family's bound is the tighter
     True
     >>> joint.step(40)
@@ -228,101 +224,36 @@ class XGPCMulticlass(MultiLatentXGPC):
     True
     """
 
-    fixed_keywords = ("kernel_bound",)
+    family: str = DEFAULT_FAMILY
+    latent_name = "class"
+    kernel_prior = DEFAULT_KERNEL_PRIOR
+    kernel_patience = 0
 
-    def __init__(
-        self, X, y, Z, kernel: Kernel, *, family=DEFAULT_FAMILY, kernel_prior=DEFAULT_KERNEL_PRIOR, **keywords
-    ):
-        if family not in FAMILIES:
-            raise ValueError(f"unknown multi-class family {family!r}; choose one of {', '.join(FAMILIES)}")
-        self.family = family
-        self._local_step, self._bound = FAMILIES[family]
-        super().__init__(X, y, Z, kernel, kernel_bound="augmented", **keywords)
-        self.kernel_prior = None if kernel_prior is None else LogNormalKernelPrior(kernel.log_params, kernel_prior)
+    def __post_init__(self):
+        super().__post_init__()
+        if self.family not in FAMILIES:
+            raise ValueError(f"unknown multi-class family {self.family!r}; choose one of {', '.join(FAMILIES)}")
 
-    def _likelihood(self, source, n_classes: int) -> LogisticSoftmax:
-        """The logistic-softmax likelihood of K classes."""
-        return LogisticSoftmax(n_classes)
+    def local_step(self, labels: np.ndarray, a: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The family's optimal local parameters at the marginals a, v (s, K) for class indices (s,): c (s, K) and
+        the natural-gradient pseudo-data, labels Y_k − E[n_k] and PG means θ_k = (Y_k + E[n_k]) tanh(c_k/2)/(2c_k)
+        (s, K)."""
+        Y = one_hot(labels, self.n_classes)
+        c, expected_n, _, tanh_part = FAMILIES[self.family][0](a, v)
+        return c, Y - expected_n, (Y + expected_n) * tanh_part
 
-    _latent_name = "class"
+    def kernel_pseudo_data(self, labels, a, v, kernel_bound: str) -> tuple[np.ndarray, np.ndarray]:
+        """(labels Y_k − E[n_k], PG means θ_k) (s, K) of the augmented bound at the local optimum, whatever
+        `kernel_bound` (exact for the bound's kernel gradient by the envelope theorem)."""
+        return self.local_step(labels, a, v)[1:]
 
-    @property
-    def n_latent(self) -> int:
-        """K, one latent function per class."""
-        return self.n_classes
+    def bound(self, labels: np.ndarray, a: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The family's per-point bound at its optimum (`FAMILIES`) for class indices (s,), a, v (s, K) → (s,)."""
+        return FAMILIES[self.family][1](one_hot(labels, self.n_classes), a, v)
 
-    # ----- the local step and the natural-gradient targets -----------------------------------------------------------
-    def marginals(self, kappa: np.ndarray, K_tilde: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The marginals q(f_ik) = N(a_ik, v_ik) of the rows with projection κ (s, m), K̃ (s,): a, v (s, K), with
-        κΣ_kκᵀ's diagonal the column sums of squares of W_kκᵀ, W_k = L_P,k⁻¹ (Σ_k = W_kᵀW_k): a triangular inversion
-        and a general product, at s = 100, m = 50 about two thirds of the time of the triangular solve L_P,k⁻¹κᵀ
-        (small trsm is slow in BLAS), equal to it to rounding."""
-        a = kappa @ self.mu.T
-        v = np.empty_like(a)
-        kappa_t = kappa.T
-        for k in range(self.n_classes):
-            V = triangular_inverse(self.L_P[k]) @ kappa_t
-            np.einsum("ij,ij->j", V, V, out=v[:, k])
-        v += K_tilde[:, None]
-        return a, v
-
-    def _targets(self, kappa, y_b, a, v) -> tuple[np.ndarray, tuple]:
-        """The flat natural-gradient targets λ̂ (K(m + m²),) on a minibatch with labels y_b (s,) and marginals a, v,
-        after its local step, and c (s, K)."""
-        Y = one_hot(y_b, self.n_classes)
-        c, expected_n, _, tanh_part = self._local_step(a, v)
-        theta = (Y + expected_n) * tanh_part
-        parts = []
-        for k in range(self.n_classes):
-            lam1, lam2 = natural_gradient_targets(kappa, Y[:, k] - expected_n[:, k], theta[:, k], self.K_inv, self.n)
-            parts += [lam1, lam2.ravel()]
-        return np.concatenate(parts), c
-
-    # ----- the kernel step ---------------------------------------------------------------------------------------------
-    def kernel_gradient(self, index: np.ndarray) -> np.ndarray:
-        """The gradient the kernel step ascends on the rows `index`, that of `kernel_objective(index)`."""
-        return self._with_prior(super().kernel_gradient(index))
-
-    def _minibatch_kernel_gradient(self, X_b: np.ndarray, y_b: np.ndarray, context: tuple) -> np.ndarray:
-        return self._with_prior(super()._minibatch_kernel_gradient(X_b, y_b, context))
-
-    def _with_prior(self, gradient: np.ndarray) -> np.ndarray:
-        """The bound's gradient plus, with a kernel prior, ∂ log p(θ)/∂θ (once per step: L̂ estimates the bound on
-        all n rows)."""
-        return gradient if self.kernel_prior is None else gradient + self.kernel_prior.gradient(self.kernel.log_params)
-
-    def kernel_objective(self, index: np.ndarray | None = None) -> float:
-        """What the kernel step ascends: `elbo(index)` plus the kernel prior's log density (when there is one)."""
-        prior = 0.0 if self.kernel_prior is None else self.kernel_prior.log_density(self.kernel.log_params)
-        return self.elbo(index) + prior
-
-    def _kernel_pseudo_data(self, y_b, a, v) -> tuple[np.ndarray, np.ndarray]:
-        """(labels Y_k − E[n_k], PG means θ_k) (s, K) of the augmented bound at the local parameters' optimum for the
-        marginals a, v (exact for the bound's kernel gradient by the envelope theorem)."""
-        Y = one_hot(y_b, self.n_classes)
-        _, expected_n, _, tanh_part = self._local_step(a, v)
-        return Y - expected_n, (Y + expected_n) * tanh_part
-
-    # ----- objective and prediction ----------------------------------------------------------------------------------
-    def elbo(self, index: np.ndarray | None = None) -> float:
-        """The augmented ELBO with all constants (the family's bound at its optimal local parameters), a lower bound
-        on log p(y); on all n points (in chunks), or estimated as (n/s)Σ_{i∈index}(…) − KL on the rows `index`."""
-
-        def terms(part, X_part, y_part):
-            kappa, K_tilde, _ = self.project(X_part, part)
-            return self._bound(one_hot(y_part, self.n_classes), *self._evaluation_marginals(kappa, K_tilde))
-
-        return self._estimate(terms, index, EVALUATION_CHUNK) - self.kl()
-
-    # ----- persistence -------------------------------------------------------------------------------------------------
     def state_dict(self) -> dict:
-        """Everything needed to continue bit-identically (arrays and plain values; no pickle)."""
-        state = super().state_dict()
-        if self.kernel_prior is not None:
-            state["kernel_prior_centre"] = self.kernel_prior.centre.copy()
-        return state
+        """Nothing beyond the name and K, which the engine's state records."""
+        return {}
 
-    def load_state_dict(self, state: dict) -> None:
-        super().load_state_dict(state)
-        if self.kernel_prior is not None and "kernel_prior_centre" in state:  # the centre is the run's first kernel
-            self.kernel_prior = LogNormalKernelPrior(state["kernel_prior_centre"], self.kernel_prior.scale)
+    def check_state(self, state: dict) -> None:
+        """Every state of this name and K is this likelihood's."""

@@ -12,7 +12,8 @@ from explorer.bench import grid, multiclass
 from explorer.bench import protocol as P
 from explorer.kernels import make_kernel
 from explorer.settings import SETTINGS
-from explorer.xgpc_stickbreaking import XGPCStickBreaking, stick_order
+from explorer.xgpc import MultiLatentXGPC
+from explorer.xgpc_stickbreaking import StickBreaking, stick_order
 
 
 def arguments(*extra):
@@ -120,7 +121,7 @@ def test_an_unknown_entrant_or_data_set_is_a_usage_error(flag, capsys):
 
 def test_a_class_order_entrant_is_the_engine_with_that_order_on_relabelled_classes():
     # entrant_split relabels the classes by stick position instead of passing class_order to the engine: the same fit,
-    # its probability columns permuted (checked against XGPCStickBreaking given the order itself)
+    # its probability columns permuted (checked against the engine given the order itself)
     X, y = multiclass.load(multiclass.IMBALANCED)
     X, y = X[:400], y[:400]
     split = P.Split(X, y, X[:50], y[:50], X[:50], y[:50], X[:12], make_kernel("rbf", 2.0, 1.0, 1e-4))
@@ -129,14 +130,15 @@ def test_a_class_order_entrant_is_the_engine_with_that_order_on_relabelled_class
     order = stick_order(np.bincount(y, minlength=5), "frequency")
     assert order[0] == 4 and [start.y_train[y == k][0] for k in order] == [0, 1, 2, 3, 4]
 
-    def fit(labels, class_order):
-        engine = XGPCStickBreaking(
-            X, labels, X[:12], split.kernel, batch_size=50, rng=np.random.default_rng(3), class_order=class_order
+    def fit(labels, order):
+        stick = StickBreaking(5, order)
+        engine = MultiLatentXGPC(
+            X, labels, X[:12], split.kernel, likelihood=stick, batch_size=50, rng=np.random.default_rng(3)
         )
         engine.step(20)
         return engine.predict_proba(X[:50])
 
-    direct, relabelled = fit(y, order), fit(start.y_train, "given")
+    direct, relabelled = fit(y, order), fit(start.y_train, None)
     np.testing.assert_allclose(relabelled, direct[:, list(order)], rtol=1e-9, atol=1e-12)
     ard, rest = multiclass.entrant_split(split, {"ard": True, "variance": 4.0})
     assert rest == {} and ard.kernel.lengthscale.tolist() == [2.0] * X.shape[1] and ard.kernel.variance == 4.0

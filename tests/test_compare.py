@@ -38,13 +38,14 @@ from explorer.studies.comparison import (
     sampler_split,
 )
 from explorer.training import fit_to_optimum
-from explorer.xgpc_multiclass import XGPCMulticlass
+from explorer.xgpc import MultiLatentXGPC
+from explorer.xgpc_multiclass import AugmentedLogisticSoftmax
 
 KERNEL = RBF(5.35, 6.93)  # the bench's Fig. 1 kernel: ELBO-optimal for a sparse X-GPC (m = 100) on all of Diabetes
 
 
 def fitted(X, y, kernel, Z=None):
-    model = full_batch_engine("xgpc", X, y, Z, kernel, full=Z is None)
+    model = full_batch_engine("xgpc", X, y, Z, kernel)
     assert fit_to_optimum(model).converged
     return model
 
@@ -228,7 +229,7 @@ def tiny_study():
     split_rng, sampler_rng, inducing_rng = run_streams.split, run_streams.engine, run_streams.inducing
     keep = np.sort(split_rng.choice(90, 80, replace=False))
     old_X_train, old_X_test, old_y_train, old_y_test = train_test_split(X[keep], y[keep], 0.25, split_rng)
-    full = full_batch_engine("xgpc", old_X_train, old_y_train, None, kernel, full=True)
+    full = full_batch_engine("xgpc", old_X_train, old_y_train, None, kernel)
     full_fit = fit_to_optimum(full)
     sparse = full_batch_engine(
         "xgpc", old_X_train, old_y_train, kmeans_plus_plus(old_X_train, 10, inducing_rng), kernel
@@ -306,7 +307,9 @@ def test_multiclass_bounds_on_a_one_point_problem_against_quadrature():
     # log p(y) by the same rule under the prior: L_aug ≤ L_orig ≤ log p(y).
     X, y = np.array([[0.3]]), np.array([2])
     kernel = RBF(1.0, 2.5, 1e-6)
-    model = XGPCMulticlass(X, y, None, kernel, n_classes=3, batch_size=1, schedule=Constant(1.0), full=True)
+    model = MultiLatentXGPC(
+        X, y, None, kernel, likelihood=AugmentedLogisticSoftmax(3), batch_size=1, schedule=Constant(1.0), full=True
+    )
     assert fit_to_optimum(model).converged
     m, v, k = model.mu[:, 0], np.array([S[0, 0] for S in model.Sigma]), kernel.variance + kernel.nugget
     nodes, weights = np.polynomial.hermite.hermgauss(40)
@@ -337,7 +340,7 @@ def test_the_study_compares_multiclass_xgpc_with_the_multiclass_sampler():
     run = run_comparison(
         X, y, RBF(1.0, 2.0, 1e-4), n_samples=500, burn_in=100, n_inducing=15, progress=None, family="joint"
     )
-    assert isinstance(run.sampler, MulticlassGibbsSampler) and isinstance(run.full_model, XGPCMulticlass)
+    assert isinstance(run.sampler, MulticlassGibbsSampler) and isinstance(run.full_model.link, AugmentedLogisticSoftmax)
     for result, model in ((run.full, run.full_model), (run.sparse, run.sparse_model)):
         assert result.n_classes == 3 and result.vi_proba.shape == result.mcmc_mean.shape == (len(run.y_test), 3)
         np.testing.assert_array_equal(result.mcmc_proba, run.sampler.predict_proba(run.X_test))

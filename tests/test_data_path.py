@@ -1,6 +1,6 @@
 """One way in for a user's data (issue 32 items 4-6): X goes down from a face through `Run` to the engine and is
 standardised once, in `scaling`; labels are encoded once and the run holds the class names (`Run.classes`) every
-face shows; the comparison study draws from a run's streams."""
+face shows (the comparison study draws from a run's streams: test_compare's tiny_study)."""
 
 import ast
 import gc
@@ -17,9 +17,8 @@ from explorer import XGPClassifier, methods
 from explorer.dashboard.surface import SurfaceView
 from explorer.data import datasets
 from explorer.model import Model
-from explorer.run import Run, RunFileError, streams
+from explorer.run import Run, RunFileError
 from explorer.sources import DataSource
-from explorer.studies import comparison
 from explorer.validation import DataError, encode_labels
 
 PACKAGE = Path(explorer.__file__).parent
@@ -203,9 +202,3 @@ def test_encoded_labels_with_their_classes_give_the_run_of_the_labels_themselves
 
 def test_the_binary_click_names_the_data_classes():
     assert SurfaceView._click_options(["no", "yes"]) == {"click adds class yes": 1, "click adds class no": 0}
-
-
-def test_the_comparison_draws_from_the_streams_of_a_run():
-    study, run = comparison.streams(11), streams(11)
-    for name, stream in (("split", run.split), ("inducing", run.inducing), ("sampler", run.engine)):
-        np.testing.assert_array_equal(study[name].random(5), stream.random(5), err_msg=name)

@@ -11,8 +11,8 @@ from sklearn.preprocessing import StandardScaler
 
 from explorer import XGPClassifier, settings
 from explorer.metrics import predicted_class
-from explorer.xgpc_multiclass import XGPCMulticlass
-from explorer.xgpc_stickbreaking import XGPCStickBreaking
+from explorer.xgpc_multiclass import AugmentedLogisticSoftmax
+from explorer.xgpc_stickbreaking import StickBreaking
 
 FAST = dict(n_inducing=15, batch_size=50, max_iter=150, early_stopping=False, random_state=0)
 """Short fits for tests of labels and pipelines. ℓ₀ = 1 (the default is √(d/2), √2 on iris): in 150 iterations the
@@ -31,7 +31,7 @@ def test_a_pipeline_with_a_scaler_fits_wine_and_predicts_its_three_classes():
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
     pipeline = make_pipeline(StandardScaler(), XGPClassifier(**FAST)).fit(X_train, y_train)
     clf = pipeline[-1]
-    assert isinstance(clf.engine_, XGPCStickBreaking) and clf.classes_.tolist() == [0, 1, 2]  # the default family
+    assert isinstance(clf.engine_.link, StickBreaking) and clf.classes_.tolist() == [0, 1, 2]  # the default family
     P = pipeline.predict_proba(X_test)
     assert P.shape == (len(X_test), 3) and np.allclose(P.sum(axis=1), 1.0) and np.all((P >= 0) & (P <= 1))
     assert np.array_equal(pipeline.predict(X_test), clf.classes_[predicted_class(P)])
@@ -97,7 +97,7 @@ def test_renaming_the_classes_permutes_the_logistic_softmax_columns_and_nothing_
     first = XGPClassifier(**joint).fit(X, y)
     renamed = np.array(["c", "a", "b"])  # class 0 → "c" (last column), 1 → "a", 2 → "b"
     second = XGPClassifier(**joint).fit(X, renamed[y])
-    assert isinstance(second.engine_, XGPCMulticlass)
+    assert isinstance(second.engine_.link, AugmentedLogisticSoftmax)
     order = [1, 2, 0]
     for a, b in zip(second.predict_latent(X), first.predict_latent(X)):
         np.testing.assert_allclose(a, b[:, order], rtol=1e-8, atol=1e-10)
@@ -111,7 +111,7 @@ def test_the_default_stick_breaking_model_follows_the_sorted_labels_order(iris):
     0.21 apart)."""
     X, y = iris
     first = XGPClassifier(**FAST).fit(X, y)
-    assert isinstance(first.engine_, XGPCStickBreaking) and first.engine_.link.order == (0, 1, 2)
+    assert isinstance(first.engine_.link, StickBreaking) and first.engine_.link.order == (0, 1, 2)
     same_order = XGPClassifier(**FAST).fit(X, np.array(["a", "b", "c"])[y])
     np.testing.assert_array_equal(same_order.predict_proba(X), first.predict_proba(X))
     renamed = XGPClassifier(**FAST).fit(X, np.array(["c", "a", "b"])[y])  # class 0 now last on the stick

@@ -15,19 +15,23 @@ from explorer.bench import multiclass
 from explorer.estimator import XGPClassifier
 from explorer.hyperparameters import elbo_kernel_gradient
 from explorer.kernels import RBF
-from explorer.likelihoods import LogisticSoftmax, gauss_hermite_slopes, logit_predictive_probability, logit_slopes
+from explorer.likelihoods import (
+    FEW_NODES_MAX_VARIANCE,
+    LogisticSoftmax,
+    gauss_hermite_expectations,
+    logit_log_likelihood,
+    logit_predictive_probability,
+    logit_pseudo_data,
+)
 from explorer.linalg import NumericalError, cholesky_over, lower_triangular_solve, robust_cholesky
 from explorer.polyagamma import pg_mean
 from explorer.schedules import Constant
 from explorer.targets import natural_gradient_targets, pseudo_data
-from explorer.xgpc_multiclass import XGPCMulticlass, one_hot
+from explorer.xgpc import MultiLatentXGPC
+from explorer.xgpc_multiclass import AugmentedLogisticSoftmax
 from explorer.xgpc_stickbreaking import (
-    FEW_NODES_MAX_VARIANCE,
     StickBreaking,
-    XGPCStickBreaking,
     logit_predictive_pair,
-    logit_pseudo_data,
-    stick_breaking_bound,
     stick_labels,
     stick_probabilities,
 )
@@ -65,7 +69,16 @@ def test_the_predictive_falls_back_to_the_log_domain_where_every_sigmoid_underfl
 
 def test_the_engine_predictive_is_the_log_domain_average_at_the_solved_marginals():
     X, y = blobs(4)
-    engine = XGPCMulticlass(X, y, X[::8], RBF(1.0), batch_size=40, schedule=Constant(0.5), rng=np.random.default_rng(0))
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        X[::8],
+        RBF(1.0),
+        likelihood=AugmentedLogisticSoftmax(4),
+        batch_size=40,
+        schedule=Constant(0.5),
+        rng=np.random.default_rng(0),
+    )
     engine.step(20)
     kappa, K_tilde, _ = engine.project(X, None)
     a, v = engine.marginals(kappa, K_tilde)  # K triangular solves, the training step's path
@@ -89,9 +102,7 @@ def per_class_kernel_gradient(engine, X_b, y_b):
     (`hyperparameters.elbo_kernel_gradient` per class: the path before the adjoints were summed)."""
     kappa, K_tilde, K_sm = engine.project(X_b, None)
     a, v = engine.marginals(kappa, K_tilde)
-    _, expected_n, _, tanh_part = engine._local_step(a, v)
-    Y = one_hot(y_b, engine.n_classes)
-    labels, theta = Y - expected_n, (Y + expected_n) * tanh_part
+    _, labels, theta = engine.link.local_step(y_b, a, v)
     return sum(
         elbo_kernel_gradient(
             engine.kernel, X_b, labels[:, k], engine.Z, engine.n, engine.mu[k], engine.L_P[k], engine.K_inv,
@@ -106,8 +117,15 @@ def per_class_kernel_gradient(engine, X_b, y_b):
 def test_the_summed_adjoint_kernel_gradient_is_the_sum_of_the_per_class_gradients(family, K):
     X, y = blobs(K)
     ard = RBF(np.array([0.8, 1.3]), variance=1.7)
-    engine = XGPCMulticlass(
-        X, y, X[::7], ard, batch_size=30, schedule=Constant(0.5), rng=np.random.default_rng(1), family=family
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        X[::7],
+        ard,
+        likelihood=AugmentedLogisticSoftmax(K, family=family),
+        batch_size=30,
+        schedule=Constant(0.5),
+        rng=np.random.default_rng(1),
     )
     engine.step(15)
     rows = np.random.default_rng(2).choice(len(y), 30, replace=False)
@@ -122,13 +140,20 @@ def test_the_summed_adjoint_kernel_gradient_is_the_sum_of_the_per_class_gradient
 @pytest.mark.parametrize("family", ["joint", "factorised"])
 def test_the_elbo_through_the_covariance_is_the_elbo_through_the_triangular_solves(family):
     X, y = blobs(5, n_per_class=30)
-    engine = XGPCMulticlass(
-        X, y, X[::9], RBF(1.2), batch_size=50, schedule=Constant(0.5), rng=np.random.default_rng(3), family=family
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        X[::9],
+        RBF(1.2),
+        likelihood=AugmentedLogisticSoftmax(5, family=family),
+        batch_size=50,
+        schedule=Constant(0.5),
+        rng=np.random.default_rng(3),
     )
     engine.step(25)
     kappa, K_tilde, _ = engine.project(X, None)
     a, v = engine.marginals(kappa, K_tilde)  # K triangular solves, the training step's path
-    solved = float(np.sum(engine._bound(one_hot(y, 5), a, v))) - engine.kl()
+    solved = float(np.sum(engine.link.bound(y, a, v))) - engine.kl()
     assert engine.elbo() == pytest.approx(solved, rel=1e-12)
     kappa, K_tilde, _ = engine.project(X[::3], None)
     np.testing.assert_allclose(engine.predict_latent(X[::3]), engine.marginals(kappa, K_tilde), rtol=1e-12, atol=0)
@@ -179,29 +204,29 @@ def looped_targets(engine, kappa, positions, a, v):
     """The targets logit by logit (`targets.natural_gradient_targets` per logit: the path before the batched one)."""
     c, labels, theta = formed_local_step(positions, a, v)
     parts = []
-    for j in range(engine.n_logits):
+    for j in range(engine.n_latent):
         lam1, lam2 = natural_gradient_targets(kappa, labels[:, j], theta[:, j], engine.K_inv, engine.n)
         parts += [lam1, lam2.ravel()]
     return np.concatenate(parts), c
 
 
 def solved_elbo(engine, index=None):
-    """The ELBO as `stick_breaking_bound` on every (row, logit), reached or not, from the triangular solves."""
+    """The ELBO as `StickBreaking.bound` on every (row, logit), reached or not, from the triangular solves."""
     rows = np.arange(engine.n) if index is None else index
     X_b, positions = engine._batch(rows)
     kappa, K_tilde, _ = engine.project(X_b, rows)
-    total = float(np.sum(stick_breaking_bound(positions, *left_solved_marginals(engine, kappa, K_tilde))))
+    total = float(np.sum(engine.link.bound(positions, *left_solved_marginals(engine, kappa, K_tilde))))
     return engine.n / len(rows) * total - engine.kl()
 
 
 def gauss_hermite_kernel_pseudo_data(engine, positions, a, v):
-    """The exact bound's pseudo-data by `likelihoods.gauss_hermite_slopes` (64 nodes) on the reached entries, zero
+    """The exact bound's pseudo-data by `likelihoods.gauss_hermite_expectations` (64 nodes) on the reached entries, zero
     elsewhere (binary X-GPC's path per logit: the path before `logit_pseudo_data`)."""
-    t, reach = stick_labels(positions, engine.n_logits)
+    t, reach = stick_labels(positions, engine.n_latent)
     reached = reach > 0
     labels, theta = np.zeros(a.shape), np.zeros(a.shape)
     labels[reached], theta[reached] = pseudo_data(
-        a[reached], *gauss_hermite_slopes(logit_slopes, t[reached], a[reached], v[reached])
+        a[reached], *gauss_hermite_expectations(logit_log_likelihood, t[reached], a[reached], v[reached])[1:]
     )
     return labels, theta
 
@@ -215,7 +240,7 @@ def per_logit_kernel_gradient(engine, X_b, positions, kappa, K_tilde, K_sm):
             engine.kernel, X_b, labels[:, j], engine.Z, engine.n, engine.mu[j], engine.L_P[j], engine.K_inv, kappa,
             K_sm, theta[:, j], K_zz=engine.K_zz,
         )
-        for j in range(engine.n_logits)
+        for j in range(engine.n_latent)
     )  # fmt: skip
 
 
@@ -232,10 +257,16 @@ def copied_posterior(engine, eta):
 
 def stick_engine(K, seed=0, n_per_class=30):
     X, y = blobs(K, n_per_class=n_per_class, seed=seed)
-    engine = XGPCStickBreaking(
-        X, y, X[:: len(X) // 20], RBF(np.array([0.9, 1.4]), variance=1.5), batch_size=40, schedule=Constant(0.5),
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        X[:: len(X) // 20],
+        RBF(np.array([0.9, 1.4]), variance=1.5),
+        likelihood=StickBreaking(K),
+        batch_size=40,
+        schedule=Constant(0.5),
         rng=np.random.default_rng(seed),
-    )  # fmt: skip
+    )
     engine.step(15)
     return engine, X, y
 
@@ -256,7 +287,7 @@ def test_the_stick_breaking_targets_batched_over_the_logits_are_the_per_logit_ta
 
 
 @pytest.mark.parametrize("K", [3, 5, 10])
-def test_the_stick_breaking_elbo_on_the_reached_logits_is_the_bound_on_every_logit(K):
+def test_the_stick_breaking_elbo_through_the_inverse_factors_is_the_bound_through_the_solves(K):
     engine, X, y = stick_engine(K, n_per_class=1100 // K)  # about 1,100 rows: two evaluation chunks of ≤ 1,024
     assert engine.elbo() == pytest.approx(solved_elbo(engine), rel=1e-12)
     rows = np.sort(np.random.default_rng(2).choice(len(y), 50, replace=False))
@@ -288,13 +319,13 @@ def test_a_stick_breaking_fit_through_the_cheaper_step_and_evaluations_is_the_fi
     X, y = blobs(4, n_per_class=150)  # 600 rows: early stopping on (≥ 500)
     options = {"multiclass_family": "stick-breaking"}
     cheap = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
-    monkeypatch.setattr(XGPCStickBreaking, "_targets", looped_targets)
-    monkeypatch.setattr(XGPCStickBreaking, "elbo", solved_elbo)
-    monkeypatch.setattr(XGPCStickBreaking, "marginals", left_solved_marginals)
-    monkeypatch.setattr(XGPCStickBreaking, "_evaluation_marginals", left_solved_marginals)
+    monkeypatch.setattr(MultiLatentXGPC, "_targets", looped_targets)
+    monkeypatch.setattr(MultiLatentXGPC, "elbo", solved_elbo)
+    monkeypatch.setattr(MultiLatentXGPC, "marginals", left_solved_marginals)
+    monkeypatch.setattr(MultiLatentXGPC, "_evaluation_marginals", left_solved_marginals)
     monkeypatch.setattr(StickBreaking, "predictive", two_integral_predictive)
-    monkeypatch.setattr(XGPCStickBreaking, "_kernel_gradient", per_logit_kernel_gradient)
-    monkeypatch.setattr(XGPCStickBreaking, "_set_posterior", copied_posterior)
+    monkeypatch.setattr(MultiLatentXGPC, "_kernel_gradient", per_logit_kernel_gradient)
+    monkeypatch.setattr(MultiLatentXGPC, "_set_posterior", copied_posterior)
     before = XGPClassifier(n_inducing=20, max_iter=400, random_state=0, options=options).fit(X, y)
     assert cheap.n_iter_ == before.n_iter_
     for column in ("test_nll", "elbo", "lengthscale"):
@@ -308,7 +339,7 @@ def test_the_stick_breaking_predictive_pair_is_the_two_binary_integrals_and_keep
     mean = np.concatenate([rng.normal(0.0, 4.0, 300), [30.0, -30.0, 0.0]])
     var = np.concatenate([rng.uniform(0.0, 2.0, 150), rng.uniform(2.0, 400.0, 150), [0.5, 0.5, 1e-12]])
     P, Q = logit_predictive_pair(mean, var)  # both variance branches: ≤ 2 Gauss–Hermite, above Gauss–Laguerre
-    np.testing.assert_allclose(P, logit_predictive_probability(mean, var), rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(P + Q, 1.0, rtol=0, atol=1e-13)  # P is the binary predictive (test_likelihoods.py)
     np.testing.assert_allclose(Q, logit_predictive_probability(-mean, var), rtol=1e-13, atol=1e-15)
     # independent truth where one side is tiny (σ(−f) ≈ e^{−30} at mean 30): adaptive quadrature of σ(∓f)N(f)
     for i in (-3, -2):
@@ -352,8 +383,11 @@ def test_the_exact_bound_pseudo_data_meet_the_integrals_with_16_nodes_and_are_th
     # above it (64 nodes): binary X-GPC's pseudo-data, the same rule
     t, a = rng.choice([-1.0, 1.0], 200), rng.normal(0.0, 5.0, 200)
     v = FEW_NODES_MAX_VARIANCE + rng.uniform(1e-9, 30.0, 200)
-    expected = pseudo_data(a, *gauss_hermite_slopes(logit_slopes, t, a, v))
-    np.testing.assert_allclose(logit_pseudo_data(t, a, v), expected, rtol=1e-14, atol=1e-300)
+    expected = pseudo_data(a, *gauss_hermite_expectations(logit_log_likelihood, t, a, v)[1:])
+    np.testing.assert_array_equal(logit_pseudo_data(t, a, v), expected)  # bit for bit
+    v[::2] = rng.uniform(0.0, FEW_NODES_MAX_VARIANCE, 100)  # binary X-GPC's: 64 nodes at any variance
+    expected = pseudo_data(a, *gauss_hermite_expectations(logit_log_likelihood, t, a, v)[1:])
+    np.testing.assert_array_equal(logit_pseudo_data(t, a, v, few_nodes=False), expected)
     # a mixed call is each entry's own rule
     v = np.where(rng.random(200) < 0.5, rng.uniform(0.0, FEW_NODES_MAX_VARIANCE, 200), v)
     mixed = np.array(logit_pseudo_data(t, a, v))

@@ -15,9 +15,9 @@ from explorer.gibbs_multiclass import MulticlassGibbsSampler, draw_counts, draw_
 from explorer.kernels import RBF
 from explorer.likelihoods import logistic_softmax
 from explorer.metrics import predicted_class
-from explorer.studies.comparison import family_engine
+from explorer.run import full_batch_engine
 from explorer.training import fit_to_optimum
-from explorer.xgpc_multiclass import XGPCMulticlass
+from explorer.xgpc_multiclass import AugmentedLogisticSoftmax
 
 
 # ----- the augmented joint, written independently of the module -----------------------------------------------------
@@ -313,8 +313,8 @@ def test_full_multiclass_xgpc_agrees_with_the_sampler_on_three_blobs():
     y = np.repeat([0, 1, 2], 14)
     Xs = np.concatenate([rng.normal(c, 0.7, (10, 2)) for c in centres])
     kernel = RBF(1.0, 2.0, 1e-4)
-    vi = family_engine(X, y, None, kernel, "joint")
-    assert isinstance(vi, XGPCMulticlass) and fit_to_optimum(vi, max_sweeps=2_000).converged
+    vi = full_batch_engine("xgpc", X, y, None, kernel, multiclass_family="joint")
+    assert isinstance(vi.link, AugmentedLogisticSoftmax) and fit_to_optimum(vi, max_sweeps=2_000).converged
     sampler = MulticlassGibbsSampler(X, y, kernel, 3, rng=np.random.default_rng(1), burn_in=200, n_samples=1_000)
     sampler.run(chunk=500)
     assert sampler.diagnostics()["rhat_max/f"] < 1.01

@@ -15,12 +15,14 @@ from explorer.gibbs_multiclass import MulticlassGibbsSampler
 from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
 from explorer.kernels import RBF
 from explorer.likelihoods import logit_predictive_probability
+from explorer.run import full_batch_engine
 from explorer.schedules import Constant
-from explorer.studies.comparison import family_engine, run_comparison
+from explorer.studies.comparison import run_comparison
 from explorer.training import fit_to_optimum
 from explorer.validation import DataError
-from explorer.xgpc_multiclass import XGPCMulticlass
-from explorer.xgpc_stickbreaking import XGPCStickBreaking
+from explorer.xgpc import MultiLatentXGPC
+from explorer.xgpc_multiclass import AugmentedLogisticSoftmax
+from explorer.xgpc_stickbreaking import StickBreaking
 
 
 def direct_likelihood(y, F, order):
@@ -126,8 +128,9 @@ def blobs_and_sampler():
     return X, y, Xs, kernel, sampler, np.column_stack(se)
 
 
-def full_fit(X, y, kernel, **options):
-    engine = XGPCStickBreaking(X, y, None, kernel, full=True, batch_size=len(y), schedule=Constant(1.0), **options)
+def full_fit(X, y, kernel, order=None):
+    stick = StickBreaking(3, order)
+    engine = MultiLatentXGPC(X, y, None, kernel, likelihood=stick, full=True, batch_size=len(y), schedule=Constant(1.0))
     assert fit_to_optimum(engine, max_sweeps=2_000).converged
     return engine
 
@@ -144,7 +147,7 @@ def test_the_full_variational_fit_predicts_as_the_sampler_within_monte_carlo_err
     engine = full_fit(X, y, kernel)
     assert engine.link.order == sampler.likelihood.order == (0, 1, 2)
     assert np.all(np.abs(engine.predict_proba(Xs) - P_mc) <= tolerance)
-    reordered = full_fit(X, y, kernel, class_order=(2, 1, 0)).predict_proba(Xs)
+    reordered = full_fit(X, y, kernel, (2, 1, 0)).predict_proba(Xs)
     assert np.max(np.abs(reordered - P_mc) / tolerance) > 2.0
     # the logits' means agree too, within 4 of the sampler's own standard errors plus the same approximation margin
     mean_vi, _ = engine.predict_latent(Xs)
@@ -155,10 +158,14 @@ def test_the_full_variational_fit_predicts_as_the_sampler_within_monte_carlo_err
 
 def test_a_fit_is_compared_only_with_the_sampler_of_its_own_model_and_order(blobs_and_sampler):
     X, y, Xs, kernel, sampler, _ = blobs_and_sampler
-    joint = XGPCMulticlass(X, y, None, kernel, full=True, batch_size=len(y), schedule=Constant(1.0))
+    joint = MultiLatentXGPC(
+        X, y, None, kernel, likelihood=AugmentedLogisticSoftmax(3), full=True, batch_size=len(y), schedule=Constant(1.0)
+    )
     with pytest.raises(ValueError, match="fits the logistic-softmax model, the sampler samples the stick-breaking"):
         compare_with_mcmc(joint, sampler, Xs, np.zeros(len(Xs), dtype=int))
-    reordered = XGPCStickBreaking(X, y, None, kernel, full=True, batch_size=len(y), class_order=(1, 0, 2))
+    reordered = MultiLatentXGPC(
+        X, y, None, kernel, likelihood=StickBreaking(3, (1, 0, 2)), full=True, batch_size=len(y)
+    )
     with pytest.raises(ValueError, match=r"order \[1, 0, 2\], the sampler in \[0, 1, 2\]"):
         compare_with_mcmc(reordered, sampler, Xs, np.zeros(len(Xs), dtype=int))
 
@@ -198,8 +205,8 @@ def test_the_study_compares_the_default_family_with_its_own_sampler_and_the_join
     y = np.repeat([0, 1, 2], 25)
     kernel = RBF(1.0, 2.0, 1e-4)
     run = run_comparison(X, y, kernel, n_samples=500, burn_in=100, n_inducing=15, progress=None)
-    assert isinstance(run.sampler, StickBreakingGibbsSampler) and isinstance(run.full_model, XGPCStickBreaking)
-    assert isinstance(run.sparse_model, XGPCStickBreaking) and run.factorised is None
+    assert isinstance(run.sampler, StickBreakingGibbsSampler) and isinstance(run.full_model.link, StickBreaking)
+    assert isinstance(run.sparse_model.link, StickBreaking) and run.factorised is None
     for result, model in ((run.full, run.full_model), (run.sparse, run.sparse_model)):
         assert result.mcmc_mean.shape == result.vi_mean.shape == (len(run.y_test), 2)  # the K − 1 logits
         assert result.vi_proba.shape == result.mcmc_proba.shape == (len(run.y_test), 3) and not result.latent_per_class
@@ -223,7 +230,7 @@ def test_the_stick_breaking_bound_without_augmentation_is_the_expected_log_likel
     # class 1 takes E log σ(−ψ_0) + E log σ(ψ_1)), each by a 2,001-point trapezoid rule here; L_orig subtracts the KL,
     # and the augmented bound lies below it.
     X, y = np.array([[0.0], [1.0], [2.0]]), np.array([1, 0, 2])
-    engine = family_engine(X, y, None, RBF(1.0, 2.0, 1e-6), "stick-breaking")
+    engine = full_batch_engine("xgpc", X, y, None, RBF(1.0, 2.0, 1e-6), multiclass_family="stick-breaking")
     fit_to_optimum(engine)
     mean, var = training_marginals(engine)  # q(ψ_ij) at the training points, (3, 2) each
     f = np.linspace(-12.0, 12.0, 2001)

@@ -13,8 +13,7 @@ from explorer.likelihoods import (
     LOGIT,
     PROBIT,
     gauss_hermite_expectations,
-    gauss_hermite_slopes,
-    logit_slopes,
+    logit_pseudo_data,
     normal_expectation,
 )
 from explorer.linalg import gaussian_kl
@@ -116,11 +115,11 @@ def test_gauss_hermite_expectations_match_quadrature(link):
         assert g_v[i] == pytest.approx(0.5 * expected(a[i], v[i], 2), abs=1e-9)  # ½E[ℓ'']
 
 
-def test_logit_slopes_alone_match_quadrature():
-    # the kernel step's slopes-only path: E[ℓ'] and ½E[ℓ''] of log σ(yf) against adaptive quadrature of the
-    # derivatives written with scipy's expit, ℓ' = yσ(−yf), ℓ'' = −σ(f)σ(−f), for both labels and a wide (a, v)
+def test_the_logit_pseudo_data_on_64_nodes_match_quadrature():
+    # the kernel step's exact-bound pseudo-data (ỹ, θ̃) = (2(E[ℓ'] + θ̃a), −E[ℓ'']) of log σ(yf) against adaptive
+    # quadrature of the derivatives written with scipy's expit, ℓ' = yσ(−yf), ℓ'' = −σ(f)σ(−f), for both labels
     y, a, v = np.array([1.0, -1.0, 1.0, -1.0]), np.array([0.5, 1.2, -2.0, 6.0]), np.array([0.3, 2.0, 4.0, 1e-3])
-    g_a, g_v = gauss_hermite_slopes(logit_slopes, y, a, v)
+    labels, theta = logit_pseudo_data(y, a, v, few_nodes=False)
     for i in range(len(y)):
 
         def expected(derivative):
@@ -132,8 +131,11 @@ def test_logit_slopes_alone_match_quadrature():
                 epsabs=1e-13,
             )[0]
 
-        assert g_a[i] == pytest.approx(expected(lambda f: y[i] * expit(-y[i] * f)), abs=1e-9)
-        assert g_v[i] == pytest.approx(0.5 * expected(lambda f: -expit(f) * expit(-f)), abs=1e-9)
+        curvature = expected(lambda f: expit(f) * expit(-f))
+        assert theta[i] == pytest.approx(curvature, abs=1e-9)
+        assert labels[i] == pytest.approx(
+            2.0 * (expected(lambda f: y[i] * expit(-y[i] * f)) + curvature * a[i]), abs=1e-8
+        )
 
 
 def test_normal_expectation_of_moments():

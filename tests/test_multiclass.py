@@ -13,13 +13,15 @@ from scipy import integrate, stats
 from scipy.special import expit
 
 from explorer import methods
+from explorer.data import datasets
+from explorer.hyperparameters import Adam
 from explorer.kernels import RBF
-from explorer.likelihoods import LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
+from explorer.likelihoods import LOGIT, LogisticSoftmax, logistic_softmax, logistic_softmax_log_likelihood
 from explorer.schedules import Constant
-from explorer.xgpc import XGPC
+from explorer.xgpc import XGPC, MultiLatentXGPC
 from explorer.xgpc_multiclass import (
     FAMILIES,
-    XGPCMulticlass,
+    AugmentedLogisticSoftmax,
     augmented_likelihood_terms,
     local_step,
     one_hot,
@@ -105,8 +107,15 @@ def test_the_elbo_is_below_the_exact_log_marginal_on_a_tiny_problem(family):
     X = np.array([[0.0], [0.8]])
     y = np.array([2, 0])
     kernel = RBF(1.0, variance=1.5)
-    engine = XGPCMulticlass(
-        X, y, None, kernel, full=True, batch_size=2, schedule=Constant(1.0), n_classes=K3, family=family
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        None,
+        kernel,
+        likelihood=AugmentedLogisticSoftmax(K3, family=family),
+        full=True,
+        batch_size=2,
+        schedule=Constant(1.0),
     )
     at_the_prior = engine.elbo()
     for _ in range(30):
@@ -123,7 +132,16 @@ def test_the_elbo_is_below_the_exact_log_marginal_on_a_tiny_problem(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_full_batch_coordinate_ascent_never_lowers_the_elbo(family):
     X, y = three_blobs()
-    engine = XGPCMulticlass(X, y, None, RBF(1.0), full=True, batch_size=len(y), schedule=Constant(1.0), family=family)
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        None,
+        RBF(1.0),
+        likelihood=AugmentedLogisticSoftmax(3, family=family),
+        full=True,
+        batch_size=len(y),
+        schedule=Constant(1.0),
+    )
     bounds = [engine.elbo()]
     for _ in range(15):
         engine.step()
@@ -135,7 +153,15 @@ def test_full_batch_coordinate_ascent_never_lowers_the_elbo(family):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_natural_gradient_fixed_point_is_a_stationary_point_of_the_elbo(family):
     X, y = three_blobs(n_per_class=8)
-    engine = XGPCMulticlass(X, y, X[::3], RBF(1.0), batch_size=len(y), schedule=Constant(1.0), family=family)
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        X[::3],
+        RBF(1.0),
+        likelihood=AugmentedLogisticSoftmax(3, family=family),
+        batch_size=len(y),
+        schedule=Constant(1.0),
+    )
     for _ in range(200):
         engine.step()
     target = engine.minibatch_targets(np.arange(len(y)))
@@ -160,15 +186,15 @@ def test_the_natural_gradient_fixed_point_is_a_stationary_point_of_the_elbo(fami
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_kernel_gradient_matches_finite_differences(family):
     X, y = three_blobs(n_per_class=10, seed=4)
-    engine = XGPCMulticlass(
+    engine = MultiLatentXGPC(
         X,
         y,
         X[::4],
         RBF(0.8, variance=1.3),
+        likelihood=AugmentedLogisticSoftmax(3, family=family),
         batch_size=12,
         rng=np.random.default_rng(1),
-        family=family,
-        kernel_prior=None,  # the bound alone (with its prior: test_multiclass_kernel.py)
+        kernel_prior=0,  # the bound alone (with its prior: test_multiclass_kernel.py)
     )
     engine.step(5)
     index = np.arange(0, 30, 2)
@@ -203,7 +229,7 @@ def test_a_trained_engine_separates_three_blobs_and_keeps_its_state():
     X, y = three_blobs(n_per_class=30, seed=2)
     options = dict(hyper_learning_rate=0.05, multiclass_family="joint")  # the logistic-softmax (not the default)
     engine = methods.build("xgpc", X, y, X[::6], RBF(1.0), batch_size=30, rng=np.random.default_rng(0), **options)
-    assert isinstance(engine, XGPCMulticlass) and engine.n_classes == 3
+    assert isinstance(engine.link, AugmentedLogisticSoftmax) and engine.n_classes == 3
     engine.step(150)
     assert np.mean(engine.predict_proba(X).argmax(axis=1) == y) > 0.95
     state = engine.state_dict()
@@ -227,10 +253,64 @@ def test_with_two_classes_it_is_a_logit_model_on_another_latent_and_not_the_pape
     X = rng.standard_normal((80, 2))
     y = (X[:, 0] * X[:, 1] > 0).astype(int)
     kwargs = dict(batch_size=80, schedule=Constant(1.0))
-    two = XGPCMulticlass(X, y, X[::4], RBF(1.0), n_classes=2, **kwargs)
+    two = MultiLatentXGPC(X, y, X[::4], RBF(1.0), likelihood=AugmentedLogisticSoftmax(2), **kwargs)
     logit = XGPC(X, y, X[::4], RBF(1.0), **kwargs)
     two.step(40)
     logit.step(40)
     P2, Pl = two.predict_proba(X), logit.predict_proba(X)
     assert np.mean(P2.argmax(axis=1) == y) >= 0.85 and np.mean(Pl.argmax(axis=1) == y) >= 0.85  # both classify
     assert np.max(np.abs(P2 - Pl)) > 0.05  # but they are different models
+
+
+# ----- the engine takes any likelihood on the augmented protocol ---------------------------------------------------------
+class OneLatentLogit:
+    """Binary X-GPC's logit written here alone on the augmented-likelihood protocol (`explorer.likelihoods`): one
+    latent function, labels ±1, the binary PG local step, the augmented bound at the optimal c, the logit predictive."""
+
+    name, family, latent_name = "one-latent logit", "test", "latent function"
+    n_classes, n_latent, kernel_prior, kernel_patience = 2, 1, 0, 0
+
+    def equation_labels(self, y):
+        return 2.0 * np.asarray(y) - 1.0
+
+    def local_step(self, labels, a, v):
+        c = np.sqrt(a * a + v)
+        return c, np.repeat(labels[:, None], a.shape[1], axis=1), np.tanh(c / 2) / (2 * c)
+
+    def kernel_pseudo_data(self, labels, a, v, kernel_bound):
+        return self.local_step(labels, a, v)[1:]  # the augmented bound's
+
+    def bound(self, labels, a, v):
+        c = np.sqrt(a[:, 0] ** 2 + v[:, 0])
+        return -math.log(2.0) + 0.5 * labels * a[:, 0] - np.log(np.cosh(c / 2))
+
+    def predictive(self, mean, var):
+        return LOGIT.predictive(mean[:, 0], var[:, 0])
+
+    def state_dict(self):
+        return {}
+
+    def check_state(self, state):
+        pass
+
+
+def test_a_likelihood_written_in_a_test_alone_trains_as_binary_x_gpc_does():
+    """A new K-class likelihood is one module: the multi-latent engine trains the binary logit written above (J = 1)
+    to binary X-GPC's fit on the same minibatches, kernel learning on the augmented bound included."""
+    X, y = datasets.load("moons", n=80, seed=3)
+    keywords = dict(batch_size=20, hyper_every=1, kernel_bound="augmented")
+    engines = [
+        XGPC(X, y, X[::8], RBF(1.0), rng=np.random.default_rng(4), hyper_optimizer=Adam(0.05), **keywords),
+        MultiLatentXGPC(
+            X, y, X[::8], RBF(1.0), likelihood=OneLatentLogit(), rng=np.random.default_rng(4),
+            hyper_optimizer=Adam(0.05), **keywords,
+        ),
+    ]  # fmt: skip
+    for engine in engines:
+        engine.step(30)
+    binary, multi = engines
+    np.testing.assert_allclose(multi.kernel.log_params, binary.kernel.log_params, rtol=1e-9)
+    np.testing.assert_allclose(multi.mu[0], binary.mu, rtol=1e-8, atol=1e-10)
+    assert multi.elbo() == pytest.approx(binary.elbo(), rel=1e-9)
+    np.testing.assert_allclose(multi.predict_proba(X), binary.predict_proba(X), rtol=0, atol=1e-10)
+    assert abs(binary.kernel.log_params - np.log([1.0, 1.0])).max() > 0.05  # the kernel did move

@@ -19,8 +19,9 @@ from explorer.kernels import RBF
 from explorer.likelihoods import logistic_softmax, logistic_softmax_log_likelihood
 from explorer.schedules import Constant
 from explorer.training import fit_to_optimum
+from explorer.xgpc import MultiLatentXGPC
 from explorer.xgpc_multiclass import (
-    XGPCMulticlass,
+    AugmentedLogisticSoftmax,
     augmented_likelihood_terms,
     joint_bound,
     joint_likelihood_terms,
@@ -165,7 +166,16 @@ def blobs_and_sampler():
 
 
 def fitted(family, X, y, kernel):
-    engine = XGPCMulticlass(X, y, None, kernel, full=True, batch_size=len(y), schedule=Constant(1.0), family=family)
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        None,
+        kernel,
+        likelihood=AugmentedLogisticSoftmax(3, family=family),
+        full=True,
+        batch_size=len(y),
+        schedule=Constant(1.0),
+    )
     assert fit_to_optimum(engine, max_sweeps=2_000).converged
     return engine
 
@@ -205,7 +215,7 @@ def test_both_logistic_softmax_families_are_named_options_of_the_builder_the_est
     joint = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng, multiclass_family="joint")
     paper = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng, multiclass_family="factorised")
     assert (joint.family, paper.family) == ("joint", "factorised")
-    assert isinstance(joint, XGPCMulticlass) and isinstance(paper, XGPCMulticlass)
+    assert isinstance(joint.link, AugmentedLogisticSoftmax) and isinstance(paper.link, AugmentedLogisticSoftmax)
     fast = dict(n_inducing=10, batch_size=50, max_iter=30, early_stopping=False, random_state=0)
     assert XGPClassifier(options={"multiclass_family": "joint"}, **fast).fit(X, y).engine_.family == "joint"
     assert XGPClassifier(options={"multiclass_family": "factorised"}, **fast).fit(X, y).engine_.family == "factorised"
@@ -215,4 +225,4 @@ def test_both_logistic_softmax_families_are_named_options_of_the_builder_the_est
     with pytest.raises(ValueError, match="multiclass_family"):
         XGPClassifier(options={"multiclass_family": "mean-field"}, **fast).fit(X, y)
     with pytest.raises(ValueError, match="unknown multi-class family 'mean-field'; choose one of joint, factorised"):
-        XGPCMulticlass(X, y, X[::10], RBF(3.0), family="mean-field")
+        MultiLatentXGPC(X, y, X[::10], RBF(3.0), likelihood=AugmentedLogisticSoftmax(3, family="mean-field"))

@@ -16,7 +16,8 @@ from explorer import XGPClassifier, methods
 from explorer.hyperparameters import Adam, LogNormalKernelPrior
 from explorer.kernels import RBF
 from explorer.schedules import Constant
-from explorer.xgpc_multiclass import DEFAULT_KERNEL_PRIOR, FAMILIES, XGPCMulticlass
+from explorer.xgpc import MultiLatentXGPC
+from explorer.xgpc_multiclass import DEFAULT_KERNEL_PRIOR, FAMILIES, AugmentedLogisticSoftmax
 
 
 def finite_difference(objective, engine, h=1e-5):
@@ -52,14 +53,14 @@ def test_the_prior_is_an_independent_normal_on_every_log_parameter():
 @pytest.mark.parametrize("lengthscale", [0.8, np.array([0.6, 1.4])])
 def test_the_kernel_steps_gradient_is_that_of_the_bound_plus_the_log_prior(family, lengthscale):
     X, y = three_blobs(n_per_class=10, seed=4)
-    engine = XGPCMulticlass(
+    engine = MultiLatentXGPC(
         X,
         y,
         X[::4],
         RBF(lengthscale, variance=1.3),
+        likelihood=AugmentedLogisticSoftmax(3, family=family),
         batch_size=12,
         rng=np.random.default_rng(1),
-        family=family,
         kernel_prior=0.9,
     )
     engine.step(5)
@@ -75,11 +76,12 @@ def test_the_kernel_steps_gradient_is_that_of_the_bound_plus_the_log_prior(famil
 def settle(kernel_prior, iterations):
     """Full-batch coordinate ascent (ρ = 1) on three blobs with a kernel step (Adam 0.1) every iteration."""
     X, y = three_blobs(n_per_class=10, seed=0)
-    engine = XGPCMulticlass(
+    engine = MultiLatentXGPC(
         X,
         y,
         X[::3],
         RBF(1.0),
+        likelihood=AugmentedLogisticSoftmax(3),
         batch_size=len(y),
         schedule=Constant(1.0),
         hyper_optimizer=Adam(0.1),
@@ -130,11 +132,12 @@ def test_a_saved_state_keeps_the_priors_centre():
     X, y = three_blobs(n_per_class=10, seed=2)
 
     def build(lengthscale, seed):
-        return XGPCMulticlass(
+        return MultiLatentXGPC(
             X,
             y,
             X[::3],
             RBF(lengthscale),
+            likelihood=AugmentedLogisticSoftmax(3),
             batch_size=10,
             hyper_optimizer=Adam(0.1),
             hyper_every=1,
@@ -166,11 +169,12 @@ def test_where_the_bound_alone_drifts_the_kernel_settles():
     """The bound alone takes σ² from 1 to ≈ 8·10³ here (ℓ ≈ 20) by 1,000 steps and then wanders with the bound; with
     the default prior the kernel settles near σ² ≈ 68, ℓ ≈ 3.5 (with sd √3 near σ² ≈ 280, ℓ ≈ 5.5)."""
     X, y = sectors()
-    engine = XGPCMulticlass(
+    engine = MultiLatentXGPC(
         X,
         y,
         X[::15],
         RBF(1.0),
+        likelihood=AugmentedLogisticSoftmax(3),
         batch_size=len(y),
         schedule=Constant(1.0),
         hyper_optimizer=Adam(0.1),

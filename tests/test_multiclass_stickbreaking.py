@@ -20,12 +20,9 @@ from explorer.likelihoods import logit_predictive_probability
 from explorer.run import Run
 from explorer.schedules import Constant
 from explorer.training import Trainer, fit_to_optimum
-from explorer.xgpc import XGPC
+from explorer.xgpc import XGPC, MultiLatentXGPC
 from explorer.xgpc_stickbreaking import (
     StickBreaking,
-    XGPCStickBreaking,
-    local_step,
-    stick_breaking_bound,
     stick_labels,
     stick_order,
     stick_probabilities,
@@ -90,7 +87,7 @@ def test_the_local_step_is_the_polya_gamma_conditional_on_the_logits_a_point_rea
     K = 4
     positions = np.array([0, 1, 2, 3])
     a, v = rng.normal(0.0, 2.0, (4, K - 1)), rng.uniform(0.1, 3.0, (4, K - 1))
-    c, labels, theta = local_step(positions, a, v)
+    c, labels, theta = StickBreaking(K).local_step(positions, a, v)
     reach = np.arange(K - 1) <= positions[:, None]
     assert np.array_equal(labels != 0, reach) and np.array_equal(theta != 0, reach)
     assert np.array_equal(labels[reach], np.where((np.arange(K - 1) == positions[:, None])[reach], 1.0, -1.0))
@@ -122,17 +119,19 @@ def test_the_bound_is_below_the_expected_log_likelihood_by_quadrature_and_exact_
                 a[i, j] + 12 * sd,
                 epsabs=1e-12,
             )[0]
-    bound = stick_breaking_bound(positions, a, v)
+    bound = StickBreaking(K).bound(positions, a, v)
     assert np.all(bound <= expected + 1e-10) and np.all(bound < expected - 1e-4)  # strictly below when v > 0
     exact = np.log([direct_likelihood(k, a[k], tuple(range(K))) for k in range(K)])
-    assert np.allclose(stick_breaking_bound(positions, a, np.zeros_like(v)), exact, rtol=0.0, atol=1e-12)
+    assert np.allclose(StickBreaking(K).bound(positions, a, np.zeros_like(v)), exact, rtol=0.0, atol=1e-12)
 
 
 # ----- the engine -------------------------------------------------------------------------------------------------------
 def test_the_fixed_point_is_a_stationary_point_of_the_elbo_by_finite_differences():
     rng = np.random.default_rng(3)
     X, y = blobs(4, 12, rng)
-    engine = XGPCStickBreaking(X, y, X[::4], RBF(1.0, 2.0), batch_size=len(y), schedule=Constant(1.0), rng=rng)
+    engine = MultiLatentXGPC(
+        X, y, X[::4], RBF(1.0, 2.0), likelihood=StickBreaking(4), batch_size=len(y), schedule=Constant(1.0), rng=rng
+    )
     start = engine._eta.copy()
 
     def directional_slope(eta, direction, h=1e-5):
@@ -143,7 +142,7 @@ def test_the_fixed_point_is_a_stationary_point_of_the_elbo_by_finite_differences
         engine._set_posterior(eta.copy())
         return (values[0] - values[1]) / (2 * h)
 
-    m, J = engine.m, engine.n_logits
+    m, J = engine.m, engine.n_latent
     directions = []
     for _ in range(4):  # random directions in (η₁, η₂) of every logit, η₂'s part symmetric
         parts = []
@@ -161,20 +160,33 @@ def test_the_elbo_never_falls_under_coordinate_ascent_and_the_order_is_kept_thro
     rng = np.random.default_rng(4)
     X, y = blobs(5, 10, rng)
     y = np.where(y == 0, 3, y)  # class 3 the most frequent, class 0 absent
-    engine = XGPCStickBreaking(
-        X, y, X[::5], RBF(1.0), n_classes=5, batch_size=len(y), schedule=Constant(1.0), rng=rng, class_order="frequency"
+    engine = MultiLatentXGPC(
+        X,
+        y,
+        X[::5],
+        RBF(1.0),
+        likelihood=StickBreaking(5, stick_order(np.bincount(y, minlength=5), "frequency")),
+        batch_size=len(y),
+        schedule=Constant(1.0),
+        rng=rng,
     )
-    assert engine.link.order[0] == 3 and engine.n_logits == 4
+    assert engine.link.order[0] == 3 and engine.n_latent == 4
     bounds = []
     for _ in range(8):
         engine.step()
         bounds.append(engine.elbo())
     assert all(b1 <= b2 + 1e-9 for b1, b2 in zip(bounds, bounds[1:]))
-    other = XGPCStickBreaking(X, y, X[::5], RBF(1.0), n_classes=5, batch_size=len(y), class_order="given")
+    other = MultiLatentXGPC(X, y, X[::5], RBF(1.0), likelihood=StickBreaking(5), batch_size=len(y))
     with pytest.raises(ValueError, match=r"order \[3, 1, 2, 4, 0\], this engine in \[0, 1, 2, 3, 4\]"):
         other.load_state_dict(engine.state_dict())
-    again = XGPCStickBreaking(
-        X, y, X[::5], RBF(1.0), n_classes=5, batch_size=len(y), schedule=Constant(1.0), class_order="frequency"
+    again = MultiLatentXGPC(
+        X,
+        y,
+        X[::5],
+        RBF(1.0),
+        likelihood=StickBreaking(5, stick_order(np.bincount(y, minlength=5), "frequency")),
+        batch_size=len(y),
+        schedule=Constant(1.0),
     )
     again.load_state_dict(engine.state_dict())
     assert np.array_equal(again.predict_proba(X), engine.predict_proba(X))
@@ -187,7 +199,7 @@ def exact_bound(engine, index, nodes=120):
     X_b, positions = engine._batch(index)
     kappa, K_tilde, _ = engine.project(X_b, index)
     a, v = engine.marginals(kappa, K_tilde)
-    t, reach = stick_labels(positions, engine.n_logits)
+    t, reach = stick_labels(positions, engine.n_latent)
     values = log_expit(t[..., None] * (a[..., None] + np.sqrt(2.0 * v)[..., None] * x)) @ w / np.sqrt(np.pi)
     return engine.n / len(index) * float(np.sum(reach * values)) - engine.kl()
 
@@ -200,7 +212,9 @@ def test_the_kernel_gradient_is_the_finite_difference_of_the_bound_it_ascends(ke
     rng = np.random.default_rng(5)
     X, y = blobs(4, 10, rng)
     kernel = RBF(lengthscale, variance=1.3)
-    engine = XGPCStickBreaking(X, y, X[::4], kernel, batch_size=12, rng=rng, kernel_bound=kernel_bound)
+    engine = MultiLatentXGPC(
+        X, y, X[::4], kernel, likelihood=StickBreaking(4), batch_size=12, rng=rng, kernel_bound=kernel_bound
+    )
     engine.step(5)
     index = np.arange(0, 40, 2)
     bound = engine.elbo if kernel_bound == "augmented" else (lambda rows: exact_bound(engine, rows))
@@ -255,7 +269,9 @@ def test_the_fixed_point_predicts_as_k_minus_one_exact_binary_samplers(blobs_and
     # 0.009, at most 0.43 of the tolerance; a fit of logit 1 that ignores the mask (every point in it) is 32× outside.
     X, y, Xs, kernel, P_mc, se = blobs_and_samplers
     tolerance = 4.0 * se + 0.01
-    engine = XGPCStickBreaking(X, y, None, kernel, full=True, batch_size=len(y), schedule=Constant(1.0))
+    engine = MultiLatentXGPC(
+        X, y, None, kernel, likelihood=StickBreaking(3), full=True, batch_size=len(y), schedule=Constant(1.0)
+    )
     assert fit_to_optimum(engine, max_sweeps=2_000).converged
     mean, var = engine.predict_latent(Xs)
     P_vi = logit_predictive_probability(mean.ravel(), var.ravel()).reshape(mean.shape)
@@ -283,22 +299,22 @@ def test_stick_breaking_is_the_default_of_the_builder_the_estimator_the_model_an
     named = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng, multiclass_family="stick-breaking")
     default = methods.build("xgpc", X, y, X[::10], RBF(3.0), batch_size=50, rng=rng)
     for engine in (named, default):
-        assert isinstance(engine, XGPCStickBreaking) and engine.n_classes == 3 and engine.family == "stick-breaking"
+        assert isinstance(engine.link, StickBreaking) and engine.n_classes == 3 and engine.family == "stick-breaking"
     assert settings.DEFAULTS["multiclass_family"] == "stick-breaking"
     fast = dict(n_inducing=10, batch_size=50, max_iter=30, early_stopping=False, random_state=0)
     clf = XGPClassifier(**fast).fit(X, ["abc"[k] for k in y])
     P = clf.predict_proba(X)
-    assert isinstance(clf.engine_, XGPCStickBreaking) and P.shape == (len(y), 3)
+    assert isinstance(clf.engine_.link, StickBreaking) and P.shape == (len(y), 3)
     assert clf.engine_.link.order == (0, 1, 2)  # the classes on the stick in the order of classes_
     assert np.allclose(P.sum(axis=1), 1.0, rtol=0.0, atol=1e-14)
     assert np.mean(clf.predict(X) == np.array(list("abc"))[y]) > 0.8
     model = Model(dataset="moons", n_inducing=10, batch_size=50)
     model.set_data(X, y, "wine")
-    assert isinstance(model.engine, XGPCStickBreaking)
+    assert isinstance(model.engine.link, StickBreaking)
     model.step(20)
     assert model.surface(resolution=5)["p"].shape == (5, 5)
     run = Run({"n_inducing": 10, "batch_size": 50, "seed": 0}, X[::2], y[::2], X[1::2], y[1::2])
-    assert isinstance(run.engine, XGPCStickBreaking)
+    assert isinstance(run.engine.link, StickBreaking)
 
 
 @pytest.mark.parametrize("patience", [0, 3])
@@ -310,11 +326,12 @@ def test_the_kernel_brake_stops_the_kernel_once_the_holdout_nll_stops_improving(
     q(u_j) steps go on (the posterior mean keeps moving)."""
     rng = np.random.default_rng(3)
     X, y = blobs(3, 30, rng)
-    engine = XGPCStickBreaking(
+    engine = MultiLatentXGPC(
         X,
         y,
         X[::6],
         RBF(1.0),
+        likelihood=StickBreaking(3),
         batch_size=30,
         rng=rng,
         hyper_optimizer=Adam(0.1),
@@ -334,7 +351,9 @@ def test_the_kernel_brake_stops_the_kernel_once_the_holdout_nll_stops_improving(
     assert np.max(np.abs(engine.mu - mean_before)) > 1e-3  # q(u) still learns
     if patience:
         assert travel < 1e-4
-        restored = XGPCStickBreaking(X, y, X[::6], RBF(1.0), hyper_optimizer=Adam(0.1), kernel_patience=patience)
+        restored = MultiLatentXGPC(
+            X, y, X[::6], RBF(1.0), likelihood=StickBreaking(3), hyper_optimizer=Adam(0.1), kernel_patience=patience
+        )
         restored.load_state_dict(engine.state_dict())  # the brake travels with the state
         assert restored.kernel_rate_scale == engine.kernel_rate_scale < 2.0**-20
         assert restored.kernel_brake.state_dict() == engine.kernel_brake.state_dict()
@@ -356,6 +375,6 @@ def test_the_kernel_brake_and_rate_are_settings_that_reach_the_stick_breaking_en
     binary = Run({"seed": 0}, X[y < 2], y[y < 2], X[y < 2], y[y < 2]).engine
     assert joint.hyper_optimizer.learning_rate == binary.hyper_optimizer.learning_rate == 0.01
     with pytest.raises(ValueError, match="kernel_patience"):
-        XGPCStickBreaking(X, y, X[::3], RBF(1.0), kernel_patience=-1)
+        MultiLatentXGPC(X, y, X[::3], RBF(1.0), likelihood=StickBreaking(3), kernel_patience=-1)
     with pytest.raises(ValueError, match="kernel_patience must be a whole number at least 0, got -1"):
         Run({"kernel_patience": -1, "seed": 0}, X, y, X, y)

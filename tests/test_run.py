@@ -17,9 +17,8 @@ from explorer.data import datasets
 from explorer.estimator import OPTION_SETTINGS
 from explorer.kernels import RBF
 from explorer.run import RETIRED_SETTINGS, Run, RunFileError, streams
-from explorer.xgpc import XGPC
-from explorer.xgpc_multiclass import XGPCMulticlass
-from explorer.xgpc_stickbreaking import MULTICLASS_FAMILIES, XGPCStickBreaking
+from explorer.xgpc import XGPC, MultiLatentXGPC
+from explorer.xgpc_stickbreaking import MULTICLASS_FAMILIES
 
 N, SEED = 300, 3
 SETTINGS = dict(n_inducing=15, batch_size=40, eval_every=10)
@@ -252,7 +251,7 @@ def test_a_new_engine_keyword_reaches_the_engine_with_no_builder_naming_it(monke
     of the method and arrives from `methods.build` (which the faces call with the settings,
     `settings.builder_options`); no builder or signature relays it."""
 
-    class Probed(XGPCStickBreaking):
+    class Probed(MultiLatentXGPC):
         def __init__(self, *args, probe: int = 0, **keywords):
             super().__init__(*args, **keywords)
             self.probe = probe
@@ -261,8 +260,8 @@ def test_a_new_engine_keyword_reaches_the_engine_with_no_builder_naming_it(monke
     build = dict(batch_size=10, rng=np.random.default_rng(0))
     with pytest.raises(TypeError, match=r"takes no options \['probe'\]"):
         methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, **build)
-    monkeypatch.setattr(methods, "XGPCStickBreaking", Probed)
-    monkeypatch.setitem(methods.ENGINES, "xgpc", (XGPC, Probed, XGPCMulticlass))
+    monkeypatch.setattr(methods, "MultiLatentXGPC", Probed)
+    monkeypatch.setitem(methods.ENGINES, "xgpc", (XGPC, Probed))
     assert "probe" in methods.option_names("xgpc") and "probe" not in methods.option_names("epgpc")
     engine = methods.build("xgpc", X, y, X[:5], RBF(1.0), probe=3, hyper_every=2, kernel_patience=4, **build)
     assert type(engine) is Probed and engine.probe == 3 and engine.hyper_every == 2

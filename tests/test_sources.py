@@ -193,6 +193,7 @@ def _parquet(folder, **columns):
     [
         ({"a": [1.0, 2.0], "b": [0.5, 1.5]}, {}, r"say which column holds the labels .* the columns are \['a', 'b'\]"),
         ({"a": [1.0, 2.0], "label": [0, 1]}, {"label_column": "class"}, r"no label column 'class'; the columns are"),
+        ({"a": [1.0, 2.0], "label": [0, 1]}, {"label_column": 2}, r"label column index 2 is out of range for 2 col"),
         ({"a": ["x", "y"], "label": [0, 1]}, {}, r"column 'a' holds string values; it is a feature column"),
         ({"a": [1.0, 2.0], "label": ["s", "b"]}, {}, r"column 'label' holds string values; it is the label column"),
         ({"a": [1.0, None], "label": [0, 1]}, {}, r"column 'a' row 1 \(0-based\) is empty \(null\)"),
@@ -206,6 +207,13 @@ def test_a_bad_parquet_file_is_refused_naming_the_file_and_the_column(tmp_path, 
     with pytest.raises(DataError, match=problem) as caught:
         open_source(path, **options)
     assert str(caught.value).startswith(str(path))
+
+
+def test_a_parquet_label_column_may_be_named_by_its_index_as_in_a_csv(tmp_path):
+    path = _parquet(tmp_path, c=[0, 1, 1], a=[1.0, 2.0, 3.0], b=[0.5, 1.5, 2.5])
+    source = open_source(path, label_column=-3)
+    assert source.label_column == "c" and source.feature_names == ["a", "b"]
+    assert source.labels().tolist() == [0, 1, 1] and source.batch(np.arange(3))[0].tolist()[2] == [3.0, 2.5]
 
 
 def test_a_bad_zarr_group_is_refused_naming_the_group_and_the_array(tmp_path):

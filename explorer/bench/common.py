@@ -133,17 +133,11 @@ def update_benchmarks_md(
 
 
 def setting_value(name: str, text: str):
-    """The value of run setting `name` written as `text` on a command line ("none": None where the setting allows it;
-    "true"/"false" for a switch), checked by its declaration (`Setting.check`); ValueError in its words otherwise."""
+    """The value of run setting `name` written as `text` on a command line (`Setting.from_text`: "none" for None where
+    the setting allows it), checked by its declaration (`Setting.check`); ValueError in its words otherwise."""
     setting = settings.SETTINGS[name]
-    if setting.allow_none and text.lower() == "none":
-        return None
-    if setting.kind == "bool":
-        if text.lower() not in ("true", "false"):
-            raise ValueError(f"{name} must be True or False, got {text!r}")
-        return text.lower() == "true"
     try:
-        value = {"int": int, "float": float}.get(setting.kind, str)(text)
+        value = setting.from_text(text, none="none")
     except ValueError:
         raise ValueError(f"{name} must be {setting.requirement()}, got {text!r}") from None
     return setting.check(value)

@@ -8,8 +8,6 @@ The settings also travel in the page's URL (`query_string`, `settings_from_query
 
 from __future__ import annotations
 
-import math
-import re
 from functools import partial
 from urllib.parse import parse_qsl, urlencode
 
@@ -182,33 +180,14 @@ def _drop_what_the_classes_refuse(changes: dict, model) -> list[str]:
 
 
 def _link_value(model, name: str, text: str):
-    """A setting's value from its text in a link; ValueError (the reason, in words) if it cannot be one."""
-    setting = settings.SETTINGS[name]
+    """A setting's value from its text in a link (`Setting.from_text`); ValueError (the reason, in words) if it cannot
+    be one."""
     options = _options(model, name)
     if options is not None:
         if text not in options or text == "custom":
             raise ValueError(f"is not one of {', '.join(o for o in options if o != 'custom')}")
         return text
-    if text == "" and setting.allow_none:
-        return None
-    if setting.kind == "bool":
-        if text.lower() not in ("true", "false"):
-            raise ValueError("is not true or false")
-        return text.lower() == "true"
-    if setting.kind == "int":  # any length the Model takes (a seed of 13 digits and more too)
-        if not re.fullmatch(r"[+-]?[0-9]+", text):
-            raise ValueError("is not a whole number")
-        try:
-            return int(text)
-        except ValueError:  # beyond Python's limit on the digits of an int read from text (4,300)
-            raise ValueError(f"has {len(text):,} digits, too many to read") from None
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError("is not a number") from None
-    if not math.isfinite(value):
-        raise ValueError("is not a finite number")
-    return value
+    return settings.SETTINGS[name].from_text(text)
 
 
 class Settings:

@@ -23,7 +23,8 @@ from explorer.dashboard.tabs import StudyTab, Tick
 from explorer.diagnostics import mixing_problems
 from explorer.gibbs import N_MAX, GibbsChains
 from explorer.gibbs_stickbreaking import StickBreakingGibbsSampler
-from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, mean_offset, streams, subsample
+from explorer.run import streams
+from explorer.studies.comparison import FITTING, SAMPLING, Progress, comparison, mean_offset, subsample
 from explorer.studies.plane import PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.mcmc import mcmc_comparison, mcmc_surfaces
 
@@ -56,7 +57,7 @@ class McmcRun:
         n_inducing: int | None = None,
     ):
         """`n_inducing`: the sparse fit's inducing points (None: the model's own, at most the subsample's size)."""
-        rng = streams(seed)["split"]
+        rng = streams(seed).split
         train = subsample(len(model.y_train), n_train, rng)
         test = subsample(len(model.y_test), n_test, rng)
         self.seed = seed

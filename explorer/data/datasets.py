@@ -33,7 +33,7 @@ from explorer.validation import DataError, encode_labels, show, validate  # noqa
 
 
 def load_file(path_or_file, label_column=None, *, source_name: str | None = None, out_of_core: bool = False):
-    """Read a data file by its extension (`readers.load_file`: CSV/TSV, LIBSVM, .npz), or open a large one out of
+    """Read a data file by its extension (`readers.LOADERS`: CSV/TSV, LIBSVM, .npz), or open a large one out of
     core.
 
     A path to a `.npy` (features; labels in `<stem>_labels.npy`), `.zarr` or `.parquet`/`.pq` file is never read
@@ -67,8 +67,11 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
     >>> source.n, source.d, source.n_classes
     (1000, 3, 2)
     """
-    name = source_name or str(path_or_file)
-    suffix = Path(name).suffix.lower()
+    name = source_name or (
+        str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", None)
+    )
+    suffix = Path(str(name)).suffix.lower() if name else ""
+    name = name or "<uploaded data>"
     if suffix in SOURCE_FORMATS:
         if not isinstance(path_or_file, (str, os.PathLike)):
             raise DataError(f"{name}: {suffix} files are read out of core from a path on disk, not from an upload")
@@ -81,7 +84,17 @@ def load_file(path_or_file, label_column=None, *, source_name: str | None = None
         return open_source(path_or_file, label_column=label_column)
     if out_of_core:
         raise DataError(f"{name}: out_of_core applies to {sorted(SOURCE_FORMATS)} files, not {suffix or 'this file'}")
-    return readers.load_file(path_or_file, label_column, source_name=source_name)
+    reader = readers.LOADERS.get(suffix)
+    if reader is None:
+        raise DataError(f"{name}: unknown file extension {suffix!r}; supported: {sorted(readers.LOADERS)}")
+    if reader is read_csv:
+        return read_csv(path_or_file, label_column, source_name=name)
+    if label_column is not None:
+        raise DataError(
+            f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} files carry their own "
+            "labels"
+        )
+    return reader(path_or_file, source_name=name)
 
 
 # ----------------------------------------------------------------------------------------------- built-in 2-D sets
@@ -151,14 +164,11 @@ def make_circles(sizes, rng):
 @_builtin("xor", 0.1)
 def make_xor(sizes, rng):
     """XOR on [−1, 1]²: +1 in the quadrants where x₁x₂ > 0, −1 where x₁x₂ < 0 (before the noise is added)."""
-
-    def quadrant_points(m: int, same_sign: bool) -> np.ndarray:
-        magnitude = rng.uniform(0.0, 1.0, (m, 2))
-        s1 = rng.choice([-1.0, 1.0], m)
-        s2 = s1 if same_sign else -s1
-        return magnitude * np.c_[s1, s2]
-
-    return [quadrant_points(sizes[0], False), quadrant_points(sizes[1], True)]
+    parts = []
+    for m, sign in zip(sizes, (-1.0, 1.0)):  # x₂'s sign is x₁'s times `sign`
+        magnitude, s1 = rng.uniform(0.0, 1.0, (m, 2)), rng.choice([-1.0, 1.0], m)
+        parts.append(magnitude * np.c_[s1, sign * s1])
+    return parts
 
 
 @_builtin("blobs", 0.7)
@@ -332,8 +342,8 @@ def load(name: str, data_dir=None, *, n: int | None = None, noise: float | None 
     Raises
     ------
     DataError
-        An unknown name (the message lists the valid ones), n or noise given for a paper set, or a paper set that
-        is in no data location and cannot be fetched (the message says how to get it).
+        A name that is not a string or unknown (the message lists the valid ones), n or noise given for a paper set,
+        or a paper set that is in no data location and cannot be fetched (the message says how to get it).
 
     Examples
     --------
@@ -360,11 +370,6 @@ def load_with_names(name: str, data_dir=None, *, n: int | None = None, noise: fl
     y : ndarray of shape (n,), int64 (class indices 0…K−1)
     names : list of str, length d
         The features' names ("x1", "x2" for the built-in sets).
-
-    Raises
-    ------
-    DataError
-        As `load`; also a name that is not a string.
 
     Examples
     --------
@@ -485,12 +490,7 @@ def _test_rows(y: np.ndarray, test_fraction: float, rng, stratify: bool) -> np.n
 
 def split_source(source: DataSource, test_fraction: float, rng, stratify: bool = True):
     """`train_test_split` of an out-of-core source: the same rows (the same split for the same labels and `rng`)
-    as two `sources.SubsetSource` views, reading only the labels (n int64) to choose them.
-
-    Returns
-    -------
-    train, test : SubsetSource
-    """
+    as two `sources.SubsetSource` views (train, test), reading only the labels (n int64) to choose them."""
     test = _test_rows(source.labels(), test_fraction, rng, stratify)
     return SubsetSource(source, np.flatnonzero(~test)), SubsetSource(source, np.flatnonzero(test))
 

@@ -1,4 +1,4 @@
-"""Reading data files: CSV/TSV with a header row, LIBSVM/SVMlight text, NumPy .npz; `load_file` picks by extension.
+"""Reading data files: CSV/TSV with a header row, LIBSVM/SVMlight text, NumPy .npz; `LOADERS` by extension.
 
 Every reader returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]) or
 raises `DataError` naming the file, line, column and value; its limits (`MAX_FILE_BYTES`, `MAX_DENSE_BYTES`) are
@@ -209,19 +209,6 @@ def _check_delimiter(delimiter, name: str) -> None:
         )
 
 
-def _label_index(label_column, header: list[str], name: str) -> int:
-    if isinstance(label_column, (int, np.integer)) and not isinstance(label_column, bool):
-        if not -len(header) <= label_column < len(header):
-            raise DataError(
-                f"{name}: label column index {show(label_column)} is out of range for {len(header)} "
-                f"columns {show_list(header)}"
-            )
-        return int(label_column) % len(header)
-    if label_column not in header:
-        raise DataError(f"{name}: no label column {show(label_column)}; the header has {show_list(header)}")
-    return header.index(label_column)
-
-
 def _date_hint(value: str) -> str:
     has_date = len(value) >= 8 and value[:4].isdigit() and value[4:5] in "-/." and value[5:7].isdigit()
     return "; dates and times must be converted to numbers first" if has_date or value.count(":") == 2 else ""
@@ -324,9 +311,7 @@ def read_csv(file, label_column=None, *, delimiter: str | None = None, source_na
         raise DataError(
             f"{name}: line {header_line}: column names {show_list(duplicates)} appear more than once in {show_list(header)}"
         )
-    if label_column is None:
-        label_column = default_label_column(header, name)
-    label_at = _label_index(label_column, header, name)
+    label_at = label_column_index(header, label_column, name)
     if len(header) < 2:
         raise DataError(
             f"{name}: the header {show_list(header)} has no feature column besides the label {show(header[label_at])}"
@@ -434,12 +419,10 @@ def npz_member(archive: zipfile.ZipFile, key: str, name: str) -> np.ndarray:
         info = archive.getinfo(member)
         with archive.open(info) as handle:
             version = np.lib.format.read_magic(handle)
-            if version == (1, 0):
-                shape, _, dtype = np.lib.format.read_array_header_1_0(handle)
-            elif version == (2, 0):
-                shape, _, dtype = np.lib.format.read_array_header_2_0(handle)
-            else:
+            header = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+            if version not in header:
                 raise DataError(f"{where}: .npy format version {version} is not supported (1.0 or 2.0 are)")
+            shape, _, dtype = header[version](handle)
             header_bytes = handle.tell()
     except DataError:
         raise
@@ -501,45 +484,33 @@ def read_npz(file, *, source_name: str | None = None):
     return X, y, classes, feature_names or [f"x{k}" for k in range(1, X.shape[1] + 1)]
 
 
-# ------------------------------------------------------------------------------------------------------- load_file
+# --------------------------------------------------------------------------------------------- readers by extension
 
 LOADERS = dict.fromkeys((".csv", ".tsv", ".txt"), read_csv) | {".npz": read_npz}
 LOADERS |= dict.fromkeys((".libsvm", ".svm", ".svmlight"), read_libsvm)
 DEFAULT_LABEL_NAMES = ("label", "y", "class", "target")
 
 
-def default_label_column(columns: list[str], name, shown: str = "the header is {} and {} of its names") -> str:
-    """The one of `columns` named label, y, class or target (any case); DataError naming the file `name` and the
-    columns (in the words of `shown`) when none or several are."""
-    matches = [column for column in columns if column.lower() in DEFAULT_LABEL_NAMES]
-    if len(matches) != 1:
-        shown = shown.format(show_list(columns), "none" if not matches else "several")
-        raise DataError(
-            f"{name}: say which column holds the labels (label_column=...); {shown} are one of "
-            f"{list(DEFAULT_LABEL_NAMES)}"
-        )
-    return matches[0]
-
-
-def load_file(path_or_file, label_column=None, *, source_name: str | None = None):
-    """Read a data file by its extension: .csv/.tsv/.txt (with a header) | .libsvm/.svm/.svmlight | .npz.
-
-    For an uploaded file-like object the extension is taken from `source_name` (e.g. the uploaded file's name).
-    `label_column` applies to CSV/TSV only; if None, the one column named label, y, class or target (any case).
-    Returns (X (n, d) float64, y (n,) int64 class indices 0…K−1, classes (K,), feature_names list[str]).
-    """
-    name = source_name or (
-        str(path_or_file) if isinstance(path_or_file, (str, os.PathLike)) else getattr(path_or_file, "name", None)
-    )
-    suffix = Path(str(name)).suffix.lower() if name else ""
-    reader = LOADERS.get(suffix)
-    if reader is None:
-        raise DataError(f"{name or '<uploaded data>'}: unknown file extension {suffix!r}; supported: {sorted(LOADERS)}")
-    if reader is read_csv:
-        return read_csv(path_or_file, label_column, source_name=name)
-    if label_column is not None:
-        raise DataError(
-            f"{name}: label_column={show(label_column)} applies to CSV/TSV files only; {suffix} files carry their own "
-            "labels"
-        )
-    return reader(path_or_file, source_name=name)
+def label_column_index(columns: list[str], label_column, name, listed: str = "the header has {}") -> int:
+    """The index of the label column among `columns`: `label_column` (a name, or an index as Python counts), else the
+    one named label, y, class or target (any case); DataError naming the file `name` and the columns (in the words of
+    `listed`) otherwise."""
+    listed = listed.format(show_list(columns))
+    if label_column is None:
+        matches = [column for column in columns if column.lower() in DEFAULT_LABEL_NAMES]
+        if len(matches) != 1:
+            raise DataError(
+                f"{name}: say which column holds the labels (label_column=...); {listed} and "
+                f"{'none' if not matches else 'several'} of them are one of {list(DEFAULT_LABEL_NAMES)}"
+            )
+        label_column = matches[0]
+    if isinstance(label_column, (int, np.integer)) and not isinstance(label_column, bool):
+        if not -len(columns) <= label_column < len(columns):
+            raise DataError(
+                f"{name}: label column index {show(label_column)} is out of range for {len(columns)} "
+                f"columns {show_list(columns)}"
+            )
+        return int(label_column) % len(columns)
+    if label_column not in columns:
+        raise DataError(f"{name}: no label column {show(label_column)}; {listed}")
+    return columns.index(label_column)

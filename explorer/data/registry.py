@@ -1,14 +1,9 @@
 """The paper's data sets (Table 1) and where their files are found.
 
 `explorer/data/registry.json` (package data, read through `importlib.resources`, so an installed wheel has it) lists each
-set: its file, sha256, size, positive rate, OpenML id, source and quirks. A set's file is looked for, in this order, in
-  1. $XGPC_DATA_DIR, when set;
-  2. in a checkout, the repository's `data/` (where `xgpc-explorer data fetch` puts downloads there);
-  3. in a checkout, `../shared/data` beside it, when it exists;
-  4. the user cache ($XGPC_CACHE_DIR, else ~/.cache/xgpc-explorer; where an installed package's downloads go);
-then its OpenML copy (converted to arrays and cached as `openml-ID-ENCODING.npz`) in those directories; and last
-OpenML itself when online (see `datasets.load`). An explicit `data_dir` argument replaces the four directories
-(OpenML copies in the user cache still count).
+set: its file, sha256, size, positive rate, OpenML id, source and quirks. A set's file is looked for in the directories
+of `data_locations` (in the order README's first section gives; a `data_dir` argument replaces them), then its OpenML
+copy (converted and cached as `openml-ID-ENCODING.npz`) there and in the user cache, and last OpenML when online.
 """
 
 from __future__ import annotations
@@ -92,11 +87,9 @@ def _paper_dataset(name: str, entry, path) -> PaperDataset:
     if not isinstance(entry, dict):
         raise DataError(f"{where} is {type(entry).__name__}, not an object")
     for field, kinds in _REGISTRY_FIELDS.items():
-        if field not in entry:
-            if field == "openml_one_hot":
-                continue
+        if field not in entry and field != "openml_one_hot":  # the one optional field
             raise DataError(f"{where} has no field {field!r}")
-        value = entry[field]
+        value = entry.get(field, False)
         if not isinstance(value, kinds) or (isinstance(value, bool) and kinds is not bool):
             raise DataError(f"{where}: field {field!r} is {value!r:.60}, of the wrong kind")
     file = entry["file"]
@@ -193,12 +186,8 @@ def check_checksum(spec: PaperDataset, path: Path) -> bool:
 
 def find_paper_file(name: str, data_dir=None) -> Path | None:
     """The first copy of a paper set's registry file in `data_locations`, or None."""
-    spec = PAPER_DATASETS[name]
-    for _, directory in data_locations(data_dir):
-        candidate = directory / spec.file
-        if candidate.is_file():
-            return candidate
-    return None
+    candidates = (directory / PAPER_DATASETS[name].file for _, directory in data_locations(data_dir))
+    return next(filter(Path.is_file, candidates), None)
 
 
 def find_openml_copy(name: str, data_dir=None) -> Path | None:
@@ -206,12 +195,9 @@ def find_openml_copy(name: str, data_dir=None) -> Path | None:
     spec = PAPER_DATASETS[name]
     if spec.openml_id is None:
         return None
-    directories = [directory for _, directory in data_locations(data_dir)]
-    for directory in directories + [cache_dir()] * (cache_dir() not in directories):
-        candidate = openml_cache_file(spec.openml_id, spec.one_hot, directory)
-        if candidate.is_file():
-            return candidate
-    return None
+    directories = [directory for _, directory in data_locations(data_dir)] + [cache_dir()]
+    candidates = (openml_cache_file(spec.openml_id, spec.one_hot, directory) for directory in directories)
+    return next(filter(Path.is_file, candidates), None)
 
 
 def copy_by_hand(name: str) -> str:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, default_label_column, regular_file
+from explorer.data.readers import NPY_MAGIC, NPY_READ_ERRORS, label_column_index, regular_file
 from explorer.inputs import bounded_features, class_indices
 from explorer.sources import CHUNK_ROWS, DataSource, LabelCount, row_blocks
 from explorer.validation import DataError, show, show_list
@@ -24,25 +24,14 @@ OOC_EXTRA = "pip install 'xgpc-explorer[ooc]'"
 
 
 class NpySource(DataSource):
-    """Training rows in two `.npy` files, X (n, d) real numbers (float32 keeps the file half the size; rows are
-    handed out as float64) and y (n,) labels, whole numbers ≥ 0 (the faces map them to class indices 0…K−1,
-    `encoded_source`), opened read-only (`np.load(mmap_mode='r')` for the headers and the passes over consecutive
-    rows): a minibatch reads s rows from disk, so n may exceed memory.
-
-    Checked once when opened, as `ArraySource` checks arrays, and in blocks of about `CHECK_BYTES` so a large map stays
-    cheap: both files are regular `.npy` files (no pickles) holding what their headers promise; X is 2-D of real
-    numbers, every entry finite and within ±`inputs.FEATURE_LIMIT`; y holds whole numbers ≥ 0
-    (`inputs.class_indices`) for the same n rows, at most `MAX_CLASSES` distinct ones (`label_values`). Every error
-    is a `DataError` naming the file (and the row and column of a bad value). `check=False` skips the value checks,
-    for files this package has just written and checked (`ParquetSource`).
-
-    Resident memory stays bounded: a minibatch's rows are read with `os.pread`, one row each (the files' C-order rows
-    are contiguous records), not through the map, whose page faults keep whole folios resident (BENCHMARKS.md "Scale
-    past memory"); consecutive rows (the check, the chunked passes) are read through the map, whose pages are given
-    back (`madvise(MADV_DONTNEED)`) after `RELEASE_BYTES`. Every `batch` first checks that neither file has changed
-    since it was opened (`FileStamp`; README "Data larger than memory"), else DataError naming the file. A file
-    truncated between that check and the read still ends the process with SIGBUS, and a rewrite within the file
-    system's timestamp resolution keeping the size goes unseen."""
+    """Training rows in two `.npy` files, X (n, d) real numbers (rows handed out as float64) and y (n,) labels,
+    whole numbers ≥ 0, opened read-only (README "Data larger than memory"). Checked once when opened, in blocks of
+    about `CHECK_BYTES`, as `ArraySource` checks arrays (`inputs.bounded_features`, `inputs.class_indices`, at most
+    `MAX_CLASSES` distinct labels); every error is a `DataError` naming the file (and the row and column of a bad
+    value). `check=False` skips the value checks, for files this package has just written and checked
+    (`ParquetSource`). A minibatch's rows are read with one `os.pread` each, consecutive rows through the map, whose
+    pages are given back after `RELEASE_BYTES` (BENCHMARKS.md "Scale past memory"); every `batch` first checks the
+    files' `FileStamp`s."""
 
     CHECK_BYTES = 1 << 25  # 32 MiB of X per block (a few times that at the peak of the check)
     RELEASE_BYTES = 1 << 26  # 64 MiB of consecutive rows read through the map before its pages are given back
@@ -114,15 +103,11 @@ class NpySource(DataSource):
             return self._read(rows), np.asarray(self.y[rows], dtype=np.int64)
         if self.X.flags.f_contiguous and self.d > 1:  # a Fortran-order file: a row is not one record
             return np.ascontiguousarray(self.X[index], dtype=float), np.asarray(self.y[index], dtype=np.int64)
-        X_file, y_file = self._files()
+        if self._open is None:  # the two files opened for `os.pread` (unbuffered), at first use
+            self._open = (open(self.X_path, "rb", buffering=0), open(self.y_path, "rb", buffering=0))
+        X_file, y_file = self._open
         X_b = _pread_rows(X_file, self.X, index, self.X_path).astype(float)
         return X_b, _pread_rows(y_file, self.y, index, self.y_path).astype(np.int64)
-
-    def _files(self):
-        """The two files opened for `os.pread` (unbuffered), opened at first use."""
-        if self._open is None:
-            self._open = (open(self.X_path, "rb", buffering=0), open(self.y_path, "rb", buffering=0))
-        return self._open
 
     def __getstate__(self) -> dict:
         """The source as its two paths and their layout, not its rows (a Dask task or a copy reopens the files)."""
@@ -168,7 +153,8 @@ def _pread_rows(file, array: np.ndarray, index: np.ndarray, path: Path) -> np.nd
 
 
 class FileStamp(NamedTuple):
-    """What `os.stat` says of a file that changes when another program rewrites or replaces it."""
+    """What `os.stat` says of a file that changes when another program rewrites or replaces it (a rewrite within the
+    file system's timestamp resolution that keeps the size goes unseen)."""
 
     size: int
     mtime_ns: int
@@ -218,12 +204,9 @@ def _optional(module: str, what: str, path):
 
 
 class ZarrSource(DataSource):
-    """Training rows in a Zarr group (a `.zarr` directory, `zarr.save_group(path, X=X, y=y)` or arrays created in
-    it): the array `X` (n, d) of real numbers and the array `y` (n,) of labels (whole numbers ≥ 0, at most
-    `MAX_CLASSES` distinct ones), the same n. A minibatch reads the chunks that hold its rows (`Array.oindex`), so
-    rows chunked finely (1,000-10,000 rows per chunk) keep a step cheap. Checked when opened, block by block, as
-    `NpySource` checks its files; every error is a `DataError` naming the group and the array (and the row and column
-    of a bad value). Needs the `ooc` extra (zarr)."""
+    """Training rows in a Zarr group (a `.zarr` directory): the arrays `X` (n, d) of real numbers and `y` (n,) of
+    labels, checked when opened as `NpySource` checks its files (errors name the group and the array); a minibatch
+    reads the chunks that hold its rows (`Array.oindex`). Needs the `ooc` extra (zarr)."""
 
     def __init__(self, path):
         zarr = _optional("zarr", "a Zarr store", path)
@@ -273,16 +256,12 @@ class ZarrSource(DataSource):
 
 
 class ParquetSource(NpySource):
-    """Training rows in a Parquet table: the label column (`label_column`; default the one column named label, y,
-    class or target, any case) holds labels, whole numbers ≥ 0 (integers, or whole floats; at most `MAX_CLASSES`
-    distinct ones), every other column is a feature of numbers (integer, floating or boolean, no empty cells). Needs
-    the `ooc` extra (pyarrow).
-
-    Parquet offers no random row access, so the table is read once, `batch_rows` rows at a time, checked as it is
-    read, and written into two `.npy` files in `cache_dir` (default: a temporary folder removed with the source) that
-    it then serves as an `NpySource`: memory stays at one batch, disk takes n·(d·itemsize + 8) bytes. Every error is
-    a `DataError` naming the file and the column (and the row of a bad value). `feature_names` lists the feature
-    columns in order."""
+    """Training rows in a Parquet table: the label column (`label_column`: a name or an index, default the one named
+    label, y, class or target) holds whole numbers ≥ 0, every other column is a feature of numbers (integer, floating
+    or boolean, no empty cells); `feature_names` lists them in order. The table is read once, `batch_rows` rows at a
+    time, checked, and copied into two `.npy` files in `cache_dir` (default: a temporary folder removed with the
+    source) that it then serves as an `NpySource` (README "Data larger than memory"). Errors name the file and the
+    column (and the row). Needs the `ooc` extra (pyarrow)."""
 
     def __init__(self, path, label_column=None, *, cache_dir=None, batch_rows: int = CHUNK_ROWS):
         pq = _optional("pyarrow.parquet", "a Parquet file", path)
@@ -293,9 +272,9 @@ class ParquetSource(NpySource):
             table = pq.ParquetFile(self.path)
         except (pa.ArrowException, OSError) as err:
             raise DataError(f"{path}: not a readable Parquet file ({type(err).__name__}: {err})") from None
-        schema = table.schema_arrow
-        self.label_column = label = _label_column(schema.names, label_column, path)
-        self.feature_names = [name for name in schema.names if name != label]
+        schema, names = table.schema_arrow, table.schema_arrow.names
+        self.label_column = label = names[label_column_index(names, label_column, path, "the columns are {}")]
+        self.feature_names = [name for name in names if name != label]
         if not self.feature_names:
             raise DataError(f"{path}: the table has no feature columns besides the label column {label!r}")
         for name in self.feature_names + [label]:
@@ -340,16 +319,6 @@ class ParquetSource(NpySource):
 
     def label_location(self, row: int) -> str:
         return f"{self.path}: column {self.label_column!r} row {row} (0-based)"
-
-
-def _label_column(names: list[str], label_column, path) -> str:
-    """The label column among `names`: `label_column` if given (DataError naming the file and the columns if it is
-    not there), else the one named label, y, class or target (any case)."""
-    if label_column is None:
-        return default_label_column(names, path, "the columns are {} and {} of their names")
-    if label_column not in names:
-        raise DataError(f"{path}: no label column {show(label_column)}; the columns are {show_list(names)}")
-    return label_column
 
 
 def _column_values(column, name: str, start: int, path) -> np.ndarray:
@@ -397,11 +366,8 @@ def training_source(X, y=None) -> DataSource | None:
     return X
 
 
-SOURCE_FORMATS = {".npy": NpySource, ".zarr": ZarrSource, ".parquet": ParquetSource, ".pq": ParquetSource}
+SOURCE_FORMATS = {".npy": NpySource, ".zarr": ZarrSource} | dict.fromkeys((".parquet", ".pq"), ParquetSource)
 """The out-of-core formats `open_source` reads, by extension."""
-SOURCE_OPTIONS = {
-    ".npy": {"labels"},
-    ".zarr": set(),
-    ".parquet": {"label_column", "cache_dir", "batch_rows"},
-    ".pq": {"label_column", "cache_dir", "batch_rows"},
-}
+SOURCE_OPTIONS = {".npy": {"labels"}, ".zarr": set()} | dict.fromkeys(
+    (".parquet", ".pq"), {"label_column", "cache_dir", "batch_rows"}
+)

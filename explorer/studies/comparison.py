@@ -7,17 +7,12 @@ by exact coordinate ascent against the PG Gibbs sampler's posterior, compared at
     run = run_comparison(X, y, kernel, n_inducing=100)   # the same from one data set: subsample, split, run, report
 
 Labels are class indices: two classes compare X-GPC with the PG Gibbs sampler of the logit GP (`gibbs.GibbsSampler`);
-K ≥ 3 compare multi-class X-GPC in the chosen family (`family`, default `xgpc_stickbreaking.DEFAULT_MULTICLASS_FAMILY`)
-with the exact sampler of its own model, per class:
-- "stick-breaking": `xgpc_stickbreaking.XGPCStickBreaking` (full and sparse) against
-  `gibbs_stickbreaking.StickBreakingGibbsSampler` (K − 1 binary PG samplers, classes on the stick in the same order);
-- "joint" or "factorised": `xgpc_multiclass.XGPCMulticlass` against the exact sampler of the logistic-softmax GP
-  (`gibbs_multiclass.MulticlassGibbsSampler`), the full fit made in both variational families of (λ, n) on the same
-  points: the joint q(λ, n) (`full`) and the paper's factorised q(λ)q(n) (`factorised`, labelled `FACTORISED_LABEL`),
-  whose latent means sit above the sampler's where the joint family's land on them (`mean_offset`).
+K ≥ 3 compare multi-class X-GPC in the chosen `family` with the exact sampler of its own model, per class (README
+"Checking X-GPC against exact MCMC"); a logistic-softmax family adds the full fit in the paper's factorised q(λ)q(n)
+(`FACTORISED_LABEL`), whose latent means sit above the sampler's (`mean_offset`).
 
 Each step of the generator is short (≈ `STEP_SECONDS`), so a tab stays responsive and can stop it between two steps
-(`Progress`: how far it got). All randomness comes from one seed, by the seed policy of a run (`streams`).
+(`Progress`: how far it got). All randomness comes from one seed, by the seed policy of a run (`run.streams`).
 """
 
 from __future__ import annotations
@@ -31,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
-from explorer import methods, run
+from explorer import run
 from explorer.compare import ComparisonResult, compare_with_mcmc
 from explorer.data.datasets import train_test_split
 from explorer.gibbs import N_MAX, GibbsChains, GibbsSampler
@@ -52,14 +47,6 @@ COMPARING = "comparing at the test points"
 STEP_SECONDS = 0.05  # work per step of the generator
 MAX_FIT_SWEEPS = 500  # coordinate-ascent sweeps at most per X-GPC fit (`training.fit_to_optimum`'s default)
 FACTORISED_LABEL = "X-GPC full (paper's factorised q(λ)q(n))"
-
-
-def streams(seed: int) -> dict[str, np.random.Generator]:
-    """The study's random streams from one seed, a run's (`run.streams`, the one seed policy): "split" (subsampling
-    and the train/test split: the run's split stream), "inducing" (k-means++ placement of the sparse model's Z: the
-    run's inducing stream) and "sampler" (the Gibbs chains, in the place of a run's minibatches: its engine stream)."""
-    run_streams = run.streams(seed)
-    return {"split": run_streams.split, "sampler": run_streams.engine, "inducing": run_streams.inducing}
 
 
 @dataclass(frozen=True)
@@ -112,26 +99,6 @@ def mean_offset(result: ComparisonResult) -> float:
     """The variational latent means' average offset from MCMC's at the test points, mean(vi_mean − mcmc_mean) over
     every point (and class): > 0 where the fit sits above the exact posterior."""
     return float(np.mean(result.vi_mean - result.mcmc_mean))
-
-
-def family_engine(X: np.ndarray, y: np.ndarray, Z: np.ndarray | None, kernel: Kernel, family: str) -> XGPC:
-    """X-GPC, full (Z None) or sparse, with `run.full_batch_engine`'s settings (full batches, constant ρ = 1:
-    exact coordinate ascent, fixed kernel); for K ≥ 3 classes in the family `family`
-    (`xgpc_stickbreaking.MULTICLASS_FAMILIES`; two classes ignore it). X (n, d) standardised, y (n,) class indices."""
-    return methods.build(
-        "xgpc",
-        X,
-        y,
-        Z,
-        kernel,
-        batch_size=len(y),
-        rng=np.random.default_rng(0),
-        step_size="constant",
-        rho=1.0,
-        learn_hyperparameters=False,
-        multiclass_family=family,
-        **({"full": True} if Z is None else {}),
-    )
 
 
 def _fitted(engine: XGPC) -> Generator[Progress, None, tuple[int, float]]:
@@ -206,21 +173,23 @@ def comparison(
     """Fig. 1 at a fixed kernel as a generator: fit full X-GPC (and a sparse one with `n_inducing` inducing points
     placed by k-means++ on the training inputs, as every run places them; for K ≥ 3 in the family `family`, and for
     the logistic-softmax families also a full one in the paper's factorised family) by exact coordinate ascent
-    (`family_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in` + `n_samples` sweeps (at
-    most `max_stored_draws` kept per chain), compare both with the sampler at the test points. Yields a `Progress`
-    after each short step (fractions non-decreasing, 1 from the end of sampling on); returns the `ComparisonRun`.
+    (`run.full_batch_engine`, `training.fit_to_optimum`), run `n_chains` Gibbs chains of `burn_in` + `n_samples`
+    sweeps (at most `max_stored_draws` kept per chain), compare both with the sampler at the test points. Yields a
+    `Progress` after each short step (fractions non-decreasing, 1 from the end of sampling on); returns the
+    `ComparisonRun`.
 
     X_train (n, d) and X_test (n*, d) standardised (as the kernel expects them), y class indices 0…K−1 (K = the
     highest training index + 1; the sampler of `family`'s model for K ≥ 3: module docstring), n ≤ the sampler's
     limit (checked, with the sampler's other settings, before any work); `subsampled_from` is recorded in the results.
-    The sampler and the inducing points draw from `streams(seed)`. `diagnostics_share`: the largest share of the
-    time spent on the live R̂ and ESS (0: none; the results carry the final ones either way).
+    The sampler and the inducing points draw from `run.streams(seed)` (the engine and inducing streams).
+    `diagnostics_share`: the largest share of the time spent on the live R̂ and ESS (0: none; the results carry the
+    final ones either way).
     Cost: about chains × (burn_in + n_samples) × seconds_per_sweep_estimate(n) seconds."""
     if not 0.0 <= diagnostics_share < 1.0:
         raise ValueError(f"diagnostics_share must be in [0, 1), got {diagnostics_share!r}")
-    rngs = streams(seed)
+    rngs = run.streams(seed)
     run_length = dict(n_chains=n_chains, burn_in=burn_in, n_samples=n_samples, max_stored_draws=max_stored_draws)
-    settings = dict(rng=rngs["sampler"], **run_length)
+    settings = dict(rng=rngs.engine, **run_length)  # the sampler draws in the place of the minibatches
     if family not in MULTICLASS_FAMILIES:
         raise ValueError(f"unknown multi-class family {family!r}; choose one of {', '.join(MULTICLASS_FAMILIES)}")
     n_classes = int(labelled_data(X_train, y_train)[1].max()) + 1
@@ -234,13 +203,15 @@ def comparison(
     fitted = "joint" if logistic_softmax else family  # the logistic-softmax's joint fit, its factorised one beside it
     X_train, y_train = sampler.X, sampler.y
     yield Progress(FITTING, 0.0)
-    builds = {"full": lambda: family_engine(X_train, y_train, None, kernel, fitted)}
+
+    def engine(Z, family=fitted):  # X-GPC, full (Z None) or sparse, fitted by exact coordinate ascent
+        return run.full_batch_engine("xgpc", X_train, y_train, Z, kernel, multiclass_family=family)
+
+    builds = {"full": lambda: engine(None)}
     if n_inducing is not None:  # its time includes placing Z and building the engine
-        builds["sparse"] = lambda: family_engine(
-            X_train, y_train, kmeans_plus_plus(X_train, n_inducing, rngs["inducing"]), kernel, fitted
-        )
+        builds["sparse"] = lambda: engine(kmeans_plus_plus(X_train, n_inducing, rngs.inducing))
     if logistic_softmax:
-        builds["factorised"] = lambda: family_engine(X_train, y_train, None, kernel, "factorised")
+        builds["factorised"] = lambda: engine(None, "factorised")
     models, cost = {}, {}
     for name, build in builds.items():
         start = time.perf_counter()
@@ -279,13 +250,13 @@ def sampler_split(
     indices:
     stratified, `test_fraction` of each class in the test part; if the training part would exceed `n_train_max`
     (at most the sampler's limit), the data are first subsampled to ⌊n_train_max / (1 − test_fraction)⌋ rows and
-    `subsampled_from` is n (else None). Randomness from `streams(seed)["split"]`."""
+    `subsampled_from` is n (else None). Randomness from `run.streams(seed).split`."""
     X, y = labelled_data(X, y)
     if not 0.0 < test_fraction < 1.0:
         raise ValueError(f"test_fraction must be strictly between 0 and 1, got {test_fraction}")
     if not 1 <= n_train_max <= N_MAX:
         raise ValueError(f"n_train_max must be between 1 and the sampler's limit {N_MAX}, got {n_train_max}")
-    rng = streams(seed)["split"]
+    rng = run.streams(seed).split
     keep = subsample(len(y), int(n_train_max / (1.0 - test_fraction)), rng)
     subsampled_from = len(y) if len(keep) < len(y) else None
     return (*train_test_split(X[keep], y[keep], test_fraction, rng), subsampled_from)
@@ -343,7 +314,7 @@ def run_comparison(
     test_fraction : float, default 0.2
         Share of the rows held out for the test NLL.
     seed : int, default 0
-        All randomness (split, sampler, inducing points: three of a run's streams, `streams`).
+        All randomness (split, sampler, inducing points: three of a run's streams, `run.streams`).
     progress : callable, "auto" or None, default "auto"
         `progress(sweeps_done, total_sweeps)` after each step of sampling ("auto": `text_progress()` in a
         terminal or notebook, else nothing; None: nothing).

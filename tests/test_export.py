@@ -154,11 +154,11 @@ def test_the_train_tab_downloads_files_drawn_from_a_copy_of_the_session_model(mo
     try:
         dashboard.step()
         iteration, rows = dashboard.model.iteration, dashboard.model.history.total
-        rgb = pixels(asyncio.run(tab.surface_file_bytes()).getvalue())
+        rgb = pixels(asyncio.run(tab.surface_file.callback()).getvalue())
         assert min(reddish_and_bluish(rgb)) > 500
         tab.export_format.value = "SVG"
         assert (tab.surface_file.filename, tab.traces_file.filename) == ("xgpc-surface.svg", "xgpc-traces.svg")
-        assert ET.fromstring(asyncio.run(tab.traces_file_bytes()).getvalue()).tag == f"{SVG}svg"
+        assert ET.fromstring(asyncio.run(tab.traces_file.callback()).getvalue()).tag == f"{SVG}svg"
         tab.animation_iterations.value = 20
         gif = Image.open(asyncio.run(tab.animation_file_bytes()))
         assert gif.size == (320, 240) and gif.n_frames == 3  # now and after 10 and 20 iterations

@@ -103,7 +103,7 @@ def during_against_before(page, url: str, act, done) -> tuple[float, float]:
 
 def idle(dashboard) -> bool:
     """Whether the session's worker has nothing to do and the page shows that."""
-    return dashboard.actions.current is None and not dashboard.worker.playing and not dashboard.busy.visible
+    return dashboard.actions.current is None and not dashboard.worker.playing and not dashboard.actions.row.visible
 
 
 def test_step_runs_in_the_worker_while_other_visitors_are_served(served, page):
@@ -136,7 +136,7 @@ def test_a_setting_a_reset_and_a_race_compute_in_the_worker(served, page):
         url,
         set_inducing_points,
         lambda: (
-            working.append(dashboard.busy.visible and dashboard.train.reset.disabled)
+            working.append(dashboard.actions.row.visible and dashboard.train.reset.disabled)
             or (dashboard.model.n_inducing == 990 and idle(dashboard))
         ),
     )

@@ -5,6 +5,9 @@ rooms: `session` (its worker, actions and jobs), `changes` (settings, links, upl
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
+
 import panel as pn
 import param
 
@@ -23,7 +26,6 @@ from explorer.dashboard.tabs import StudyTab
 from explorer.dashboard.train import TrainTab
 from explorer.hyperparameters import KernelLearningError
 from explorer.model import Model
-from explorer.views.export import run_copy
 
 KERNEL_ADVICE = (
     "**Kernel learning diverged**; the run is kept at its last good iteration. Lower the Adam learning "
@@ -59,13 +61,11 @@ class Dashboard(pn.viewable.Viewer):
         if budget is not None:  # the server's sessions take turns to train (`budget.Turns`)
             self.worker.turns = budget.turns
         self.publisher = Publisher()  # the training job's snapshots, read by the periodic refresh
-        self.actions = Actions(self.session, self.report_failure, lambda: self.changes.loading())
+        self.actions = Actions(self.session, self.report_failure, lambda: self.changes.swapping)
         location = pn.state.location if self.session.served else None  # the page's URL shows the settings
         self.settings = Settings(self.model, lambda changes: self.changes.apply(changes), notify, location)
         self.surface = SurfaceView(self.add_point, replot=self._replot_surface, redraw=self.redraw)
-        self.train = TrainTab(
-            self.settings, self.surface, self.history_csv, self.model_copy, self.publisher, self.session.served
-        )
+        self.train = TrainTab(self.settings, self.surface, self.read, self.publisher, self.session.served)
         self.train.budget = budget
         self.data = DataTab(self.settings, lambda *upload: self.changes.read_file(*upload), notify)
         self.mcmc = McmcTab()
@@ -79,7 +79,6 @@ class Dashboard(pn.viewable.Viewer):
         )
         self.jobs = Jobs(self.session, self.model, self.publisher, self.studies, self.actions)
         self.fix_kernel = pn.widgets.Button(label="Continue with kernel learning off", color="primary")
-        self.busy = self.actions.row
         self.kernel_advice = pn.Row(
             pn.pane.Alert(KERNEL_ADVICE, alert_type="warning"),
             self.fix_kernel,
@@ -91,7 +90,19 @@ class Dashboard(pn.viewable.Viewer):
         self.actions.after = self.changes.apply_queued
         self.refresh = Refresh(self)  # refresh(force_surface=False): render what is new (`refresh.Refresh`)
         self.actions.prepare = self.refresh.prepare_in_worker
-        self._wire()
+        buttons = {
+            t.play: self.play,
+            t.pause: self.pause,
+            t.step: self.step,
+            t.reset: self.reset,
+            t.clear: t.traces.clear_earlier,
+            **{study.start: (lambda study=study: self.start_study(study)) for study in self.studies},
+            **{study.stop: (lambda study=study: self.stop_job(study.title)) for study in self.studies},
+            self.fix_kernel: self.continue_without_kernel_learning,
+        }
+        for button, action in buttons.items():
+            button.on_click(lambda event, action=action: self.actions.guard(action))
+        self.tabs.param.watch(self.redraw, "active")
         with self.worker.hold():
             first = self.refresh.prepare()
         for tab in self.tab_list:
@@ -106,33 +117,13 @@ class Dashboard(pn.viewable.Viewer):
         to it."""
         if self.session.served:  # the link's query, before the page's URL shows the settings (once it has loaded)
             search = pn.state.location.search
-            pn.state.onload(self._page_loaded)
+            pn.state.onload(self.settings.sync)  # once the page has loaded, its URL shows the settings
+            pn.state.onload(self.session.page_loaded)  # and the messages kept for it are shown
         self.refresh()
         self._callback = pn.state.add_periodic_callback(self.refresh, period=self.period_ms)
         if self.session.served:
             pn.state.on_session_destroyed(lambda context: self.close())
             pn.state.onload(lambda: self.changes.open_link(search))  # the link's run is built once the page is up
-
-    def _wire(self) -> None:
-        t = self.train
-        buttons = {
-            t.play: self.play,
-            t.pause: self.pause,
-            t.step: self.step,
-            t.reset: self.reset,
-            t.clear: t.traces.clear_earlier,
-            **{study.start: (lambda study=study: self.start_study(study)) for study in self.studies},
-            **{study.stop: (lambda study=study: self.stop_job(study.title)) for study in self.studies},
-            self.fix_kernel: self.continue_without_kernel_learning,
-        }
-        for button, action in buttons.items():
-            button.on_click(lambda event, action=action: self.actions.guard(action))
-        self.tabs.param.watch(self.redraw, "active")
-
-    def _page_loaded(self) -> None:
-        """The page has loaded: the URL shows the settings, and messages kept for it are shown."""
-        self.settings.sync()
-        self.session.page_loaded()
 
     # ------------------------------------------------------------------------------------------------- actions
     def play(self) -> None:
@@ -194,15 +185,11 @@ class Dashboard(pn.viewable.Viewer):
 
         self.actions.act("Adding the point", work, done, pause=not self.session.served)
 
-    def model_copy(self) -> Model:
-        """A copy of the session's model as it is now, taken under the gate (exports step and draw the copy)."""
+    def read(self, what: Callable[[Model], object]):
+        """what(the session's model) under the gate (served: from a thread, never on the event loop), e.g. the Train
+        tab's downloads: the history as CSV, and a copy of the model (`export.run_copy`) that exports step and draw."""
         with self.worker.hold():
-            return run_copy(self.model)
-
-    def history_csv(self) -> str:
-        """The run's history as CSV, read under the gate (served: from a thread, never on the event loop)."""
-        with self.worker.hold():
-            return self.model.history.to_csv()
+            return what(self.model)
 
     def report_failure(self, err: Exception, prefix: str = "") -> None:
         """A notification for a failed action; a diverged kernel step also shows the way on (KERNEL_ADVICE)."""
@@ -246,11 +233,9 @@ class Dashboard(pn.viewable.Viewer):
             self.redraw()
 
     # -------------------------------------------------------------------------------------------------- layout
-    @property
+    @cached_property
     def layout(self) -> pn.Column:
-        if not hasattr(self, "_layout"):
-            self._layout = pn.Column(header(), self.busy, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
-        return self._layout
+        return pn.Column(header(), self.actions.row, self.kernel_advice, self.tabs, sizing_mode="stretch_width")
 
     def __panel__(self):
         return self.layout

@@ -31,8 +31,7 @@ class Changes:
         self.settings, self._has_upload, self._redraw = settings, has_upload, redraw
         self.queued: dict = {}  # settings changed while the worker did an action: applied after it
         self.custom_shape: tuple[int, int] | None = None  # (rows, features) of the uploaded data swapped in
-        self.reading: str | None = None  # the uploaded file being read, if any
-        self.swapping = False  # its data are being swapped in: the gate is taken for seconds, so the UI waits
+        self.swapping: str | None = None  # the uploaded file being swapped in (the gate is held for seconds)
 
     def over_budget(self, changes: dict, shape: tuple[int, int] | None = None) -> list[str]:
         """Why the model's configuration with `changes` would exceed the budget of one action (empty: it would not).
@@ -113,18 +112,10 @@ class Changes:
             done(None)
 
     # ------------------------------------------------------------------------------------------------ uploads
-    def loading(self) -> str | None:
-        """The file whose data are being swapped in (None: none is)."""
-        return self.reading if self.swapping else None
-
     async def read_file(self, content: bytes, filename: str, label_column: str) -> bool:
         """Parse an uploaded CSV off the event loop (served: in a parser process, so that other sessions stay served)
         and make it the data set; a bad file only raises a notification, rendered by a callback scheduled on the
-        session. Returns whether the data were swapped in."""
-        if self.reading is not None:
-            notify(f"Still reading {self.reading}: upload {filename} once it is loaded.", kind="info")
-            return False
-        self.reading = filename
+        session. Returns whether the data were swapped in (the Data tab sends one file at a time)."""
         try:
             parsed = await (
                 upload.parse_in_process(content, filename, label_column)
@@ -138,12 +129,12 @@ class Changes:
                     f"{filename} ({X.shape[0]} rows, {X.shape[1]} features) with these settings "
                     "is beyond this server's budget: " + "; ".join(too_costly)
                 )
-            self.swapping = True
+            self.swapping = filename
             loaded, message = await asyncio.wrap_future(self.worker.submit(partial(self._swap, filename, *parsed)))
         except Exception as err:  # a file that cannot be read is reported; nothing has changed
             loaded, message = False, unchanged(err)
         finally:
-            self.reading, self.swapping = None, False
+            self.swapping = None
         pn.state.execute(partial(self._show_loaded, loaded, message), schedule=True)
         return loaded
 
@@ -162,8 +153,7 @@ class Changes:
             + "."
         )
 
-    def _show_loaded(self, loaded: bool, message: str) -> bool:
+    def _show_loaded(self, loaded: bool, message: str) -> None:
         notify(message, kind="success" if loaded else "error")
         self.settings.sync()
         self._redraw()
-        return loaded

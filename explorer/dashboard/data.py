@@ -91,15 +91,6 @@ def guess_label_column(columns: list[str], sample: list[list[str]] = ()) -> str:
     return columns[-1]
 
 
-def dropped_file(value: dict) -> tuple[str, bytes] | None:
-    """(filename, content) of the file in a FileDropper value {filename: content}, None when it is empty (a file was
-    removed). Text files arrive decoded from UTF-8; they are encoded back so every file is read the same way."""
-    if not value:
-        return None
-    filename, content = list(value.items())[-1]
-    return filename, content.encode("utf-8") if isinstance(content, str) else bytes(content)
-
-
 def paper_sets_text(availability: list[dict]) -> str:
     """Markdown for the paper's data sets (rows of `datasets.paper_availability()`): those found, each with its one-line
     note, then the missing ones in one short paragraph: the command that fetches those with an OpenML copy into the
@@ -197,10 +188,11 @@ class DataTab(Tab, pn.viewable.Viewer):
         self.description.object = prepared
 
     async def _uploaded(self, event) -> None:
-        dropped = dropped_file(event.new)
-        if dropped is None:
+        if not event.new:  # a file was removed
             return
-        filename, content = dropped
+        filename, content = list(event.new.items())[-1]
+        # text files arrive decoded from UTF-8: encoded back, every file is read the same way
+        content = content.encode("utf-8") if isinstance(content, str) else bytes(content)
         self.upload.value.clear()  # the content lives on in `accepted` only if the file is accepted
         try:
             columns, sample = header_and_sample(content, filename)

@@ -9,7 +9,7 @@ drawn once, when the run is done, with the HoloViews views of `explorer.views.mc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 import panel as pn
@@ -34,28 +34,6 @@ MCMC_SURFACE_BLOCK = 40  # grid points per prediction of the sampler's surface (
 SURFACES = "computing the two decision surfaces"
 DONE = "done"
 RUN_WIDGETS = ("n_train", "n_test", "n_samples", "burn_in", "n_chains", "n_inducing")  # McmcRun's settings
-
-
-@dataclass(frozen=True)
-class ChainTraces:
-    """What the tab reads of a `GibbsSampler`, without its matrices and draws: its sweeps (done, in all, burn-in),
-    speed, and the monitored scalars at every sweep so far, `traces` (chains, sweeps_done, k)."""
-
-    sweeps_done: int
-    total_sweeps: int
-    burn_in: int
-    sweeps_per_second: float
-    traces: np.ndarray
-
-    @property
-    def n_chains(self) -> int:
-        return self.traces.shape[0]
-
-    @classmethod
-    def of(cls, sampler: GibbsChains | StickBreakingGibbsSampler) -> ChainTraces:
-        return cls(
-            sampler.sweeps_done, sampler.total_sweeps, sampler.burn_in, sampler.sweeps_per_second, sampler.traces.copy()
-        )
 
 
 class McmcRun:
@@ -97,6 +75,7 @@ class McmcRun:
         self.latest = Progress(FITTING, 0.0)
         self.stage = FITTING
         self.sampler: GibbsChains | StickBreakingGibbsSampler | None = None  # the logit, K-class or stick sampler
+        self.traces: np.ndarray | None = None  # its monitored scalars at every sweep so far (chains, sweeps_done, k)
         self.results: dict = {}
         self.surfaces: dict | None = None
 
@@ -137,12 +116,10 @@ class McmcRun:
         self.stage = DONE
 
     def mirror(self) -> dict:
-        """What the tab reads of the run, light enough to send every quarter second (`explorer.dashboard.cluster`:
-        the run goes to a Dask cluster as one task): stage, progress, the sampler's traces (`ChainTraces`), results
-        and surfaces."""
-        traces = None if self.sampler is None else ChainTraces.of(self.sampler)
+        """What the tab reads of the run (`explorer.dashboard.cluster`): progress (no sampler), traces, results."""
+        traces = None if self.traces is None else self.traces.copy()
         latest = replace(self.latest, sampler=None)
-        return dict(latest=latest, stage=self.stage, sampler=traces, results=self.results, surfaces=self.surfaces)
+        return dict(latest=latest, stage=self.stage, traces=traces, results=self.results, surfaces=self.surfaces)
 
     def _followed(self, study):
         """Run the comparison study a step per `next`, keeping its latest progress (and its sampler once it runs)."""
@@ -152,6 +129,7 @@ class McmcRun:
             except StopIteration as stop:
                 return stop.value
             self.stage, self.sampler = self.latest.stage, self.latest.sampler
+            self.traces = None if self.sampler is None else self.sampler.traces
             yield
 
 
@@ -184,9 +162,6 @@ class McmcTab(StudyTab, pn.viewable.Viewer):
         self.run: McmcRun | None = None
         self._shown_results = False
         self._shown_traces = 0
-        self._build_figures()
-
-    def _build_figures(self) -> None:
         self.trace = live_figure(title="log-likelihood per sweep, by chain", height=260, x_axis_label="sweep")
         self.trace_sources = []
         for chain in range(8):
@@ -216,18 +191,15 @@ class McmcTab(StudyTab, pn.viewable.Viewer):
         if run is None:
             return None
         update = {"stage": run.stage, "progress": run.latest, "results": None, "traces": None}
-        if run.sampler is not None and run.sampler.sweeps_done > self._shown_traces:
-            values = run.sampler.traces[:, self._shown_traces :, 0]
-            update["traces"] = (self._shown_traces, values.copy())
-            self._shown_traces = run.sampler.sweeps_done
+        if run.traces is not None and run.traces.shape[1] > self._shown_traces:
+            update["traces"] = (self._shown_traces, run.traces[:, self._shown_traces :, 0].copy())
+            self._shown_traces = run.traces.shape[1]
         if run.stage == DONE and not self._shown_results:
             update["results"] = (run.results, run.surfaces)
             self._shown_results = True
         return update
 
-    def render(self, update: dict | None, running: bool) -> None:
-        if update is None:
-            return
+    def render(self, update: dict, running: bool) -> None:
         stage, p = update["stage"], update["progress"]  # the study's latest `Progress` (R̂ and ESS as last computed)
         self.progress_bar.value = int(100 * p.sweeps_done / max(p.total_sweeps, 1))
         text = stage
@@ -312,12 +284,7 @@ class McmcTab(StudyTab, pn.viewable.Viewer):
     def __panel__(self):
         settings = pn.Column(
             "### PG Gibbs sampler",
-            self.n_train,
-            self.n_test,
-            self.n_samples,
-            self.burn_in,
-            self.n_chains,
-            self.n_inducing,
+            *(getattr(self, name) for name in RUN_WIDGETS),
             pn.Row(self.start, self.stop),
             width=300,
         )
@@ -434,11 +401,10 @@ def _summary_table(results: dict, run: McmcRun) -> str:
     row("test error: MCMC", "error_mcmc", "{:.3f}")
     row("ELBO (augmented)", "elbo_augmented", "{:.2f}")
     row("ELBO without augmentation, same q(u)", "elbo_nonaugmented", "{:.2f}")
-    s = next(iter(summaries.values()))
-    sampler = run.sampler
+    s, p = next(iter(summaries.values())), run.latest  # the study's last `Progress`: the sampler at its end
     return (
-        "\n".join(rows) + f"\n\nSampler: {sampler.n_chains} chains × {sampler.total_sweeps} sweeps "
-        f"({sampler.burn_in} burn-in), {sampler.sweeps_per_second:.0f} sweeps/s, R̂ max {s['mcmc/rhat_max/f']:.3f}, "
+        "\n".join(rows) + f"\n\nSampler: {run.settings['n_chains']} chains × {p.total_sweeps} sweeps "
+        f"({run.settings['burn_in']} burn-in), {p.sweeps_per_second:.0f} sweeps/s, R̂ max {s['mcmc/rhat_max/f']:.3f}, "
         f"bulk ESS min {s['mcmc/ess_bulk_min/f']:.0f}; kernel ℓ = {np.round(run.kernel.lengthscale, 3).tolist()}, "
         f"σ² = {run.kernel.variance:.3g}, γ = {run.kernel.nugget:.2g}."
     )

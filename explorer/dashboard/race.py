@@ -9,7 +9,7 @@ from functools import partial
 
 import numpy as np
 import panel as pn
-from bokeh.models import ColumnDataSource
+from bokeh.models import ColumnDataSource, Legend
 from bokeh.palettes import Category10_10
 
 from explorer import methods as registry
@@ -100,9 +100,7 @@ class RaceRun:
         self.finished = True
 
     def mirror(self) -> dict:
-        """What the tab reads of the run, light enough to send every quarter second (`explorer.dashboard.cluster`:
-        the race goes to a Dask cluster as one task): the racers' `traces`, their `trained` seconds and whether the
-        race `finished` — no Model, data or matrix."""
+        """What the tab reads of the run (`explorer.dashboard.cluster`): traces, seconds; no Model, data or matrix."""
         return {"traces": self.traces, "trained": self.trained, "finished": self.finished}
 
 
@@ -166,6 +164,9 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         self.sources: dict[str, ColumnDataSource] = {}
         self.tails: dict[str, ColumnDataSource] = {}  # a diverged racer's curve from the evaluation before it diverged
         self.diverged: dict[str, float] = {}  # racer → when it diverged, as last drawn
+        for fig in (self.nll, self.error):  # the legend above the plot, two entries a row: it covers no curve
+            legend = dict(orientation="horizontal", ncols=min(2, len(methods)), margin=0, padding=2, spacing=8)
+            fig.add_layout(Legend(click_policy="hide", **legend), "above")
         for i, method in enumerate(methods):
             source = ColumnDataSource({name: [] for name in COLUMNS})
             tail = ColumnDataSource({name: [] for name in COLUMNS})
@@ -174,18 +175,6 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
                 fig.line(**line, source=source, legend_label=NAMES.get(method, method), name=f"{column}-{method}")
                 fig.line(**line, source=tail, line_dash="dashed", name=f"tail-{column}-{method}")
             self.sources[method], self.tails[method] = source, tail
-        for fig in (self.nll, self.error):  # the legend above the plot, two entries a row: it covers no curve
-            legend = fig.legend[0]
-            fig.center = [item for item in fig.center if item is not legend]
-            legend.update(
-                orientation="horizontal",
-                ncols=min(2, len(methods)),
-                click_policy="hide",
-                margin=0,
-                padding=2,
-                spacing=8,
-            )
-            fig.add_layout(legend, "above")
 
     def problem(self) -> str | None:
         return None if self.methods.value else "Choose at least one method to race."
@@ -223,9 +212,7 @@ class RaceTab(StudyTab, pn.viewable.Viewer):
         traces = {m: {name: np.array(t[name], dtype=float) for name in COLUMNS} for m, t in self.run.traces.items()}
         return {"traces": traces, "finished": self.run.finished, "seconds": dict(self.run.trained)}
 
-    def render(self, update: dict | None, running: bool) -> None:
-        if update is None:
-            return
+    def render(self, update: dict, running: bool) -> None:
         drawn = {m: len(h["seconds"]) for m, h in self.histories.items()}
         self.histories = update["traces"]
         new = {m: {k: h[k][drawn[m] :] for k in COLUMNS} for m, h in self.histories.items()}

@@ -7,8 +7,8 @@ Otherwise it takes the gate and a snapshot itself, which also catches a new run 
 A `Snapshot` is immutable and shares no array that training later writes into: history rows are dicts the trainer
 appends and never changes, `FrozenPrediction` is a shallow copy of the engine (whose iterations replace arrays and
 never write into them, the engine's rollback contract), and the minibatch's c_i are an array the engine replaces each
-iteration. The `Publisher` hands it over by one reference assignment (`latest`); the page says how many rows it has
-taken (`taken`), so the next snapshot carries only the rows after those — none lost, none sent twice.
+iteration. The `Publisher` hands it over by one reference assignment (`latest`); the page takes the rows
+it has not taken yet (`take`), so the next snapshot carries only the rows after those — none lost, none sent twice.
 """
 
 from __future__ import annotations
@@ -50,10 +50,6 @@ class Snapshot:
         """History rows ever added to the run when this was taken."""
         return self.first + len(self.rows)
 
-    def rows_after(self, taken: int) -> list[dict]:
-        """The rows after the first `taken` of the run (those this snapshot holds; none if it is older)."""
-        return list(self.rows[max(taken - self.first, 0) :])
-
 
 def _rows_since(history, taken: int) -> tuple[dict, ...]:
     """`History.since(taken)` in O(new rows) rather than O(kept rows): the newest rows, oldest first."""
@@ -91,9 +87,13 @@ class Publisher:
         self.latest = snapshot
         return snapshot
 
-    def taken(self, run, total: int) -> None:
-        """The page has taken the first `total` rows of `run` (later snapshots start after them)."""
-        self._taken = (run, total)
+    def take(self, snapshot: Snapshot) -> list[dict]:
+        """The rows of `snapshot` the page has not taken yet (none if it is older), taken now: later snapshots start
+        after them."""
+        run, taken = self._taken
+        taken = taken if run is snapshot.run else 0
+        self._taken = (snapshot.run, max(taken, snapshot.total))
+        return list(snapshot.rows[max(taken - snapshot.first, 0) :])
 
 
 class Refresh:
@@ -109,9 +109,6 @@ class Refresh:
         self._force_pending = False  # a forced refresh could not take the gate: the next tick that can is forced
         self._due = 0.0  # while training plays under a budget: when the next refresh is due
         self.count = 0
-
-    def shown(self):
-        return self.tab_list[self.dashboard.tabs.active]
 
     def prepare(self) -> dict:
         """Each tab's `prepare` of the model's current run (under the gate)."""
@@ -133,8 +130,7 @@ class Refresh:
             self.dashboard.close()
             return
         if self.actions.current is not None:
-            if self.actions.done():
-                self.actions.finish()
+            self.actions.finish()  # once the worker has done it
             return
         if self.changes.swapping:
             return
@@ -143,7 +139,7 @@ class Refresh:
         force_surface, self._force_pending = force_surface or self._force_pending, False
         begun = time.perf_counter()
         try:
-            shown = self.shown()
+            shown = self.tab_list[self.dashboard.tabs.active]
             self.publisher.local_wanted = shown.reads == MINIBATCH
             snapshot = None if force_surface else self._published(shown)
             if snapshot is not None and not self.budget_allows():  # the server's pace while training

@@ -164,12 +164,8 @@ def serve_in_background(port: int, sessions: list | None = None, budget: Refresh
     `xgpc-explorer serve` makes); `options`: more of `pn.serve`'s. Returns the server; stop it with `.stop()` then
     `.join()`."""
     budget = RefreshBudget() if budget is None else budget
-
-    def app() -> pn.Column:  # (a function: Panel would render a partial as a pane of its own)
-        return serve_app(None if sessions is None else sessions.append, budget)
-
     return pn.serve(
-        app,
+        lambda: serve_app(None if sessions is None else sessions.append, budget),  # (a partial: rendered as a pane)
         port=port,
         address="127.0.0.1",
         threaded=True,
@@ -249,12 +245,8 @@ def serve(
     if num_procs != 1:
         os.register_at_fork(after_in_child=_end_with_parent)
     budget = RefreshBudget()  # this process's (a forked process has its own copy: its own loop, GIL and sessions)
-
-    def app() -> pn.Column:  # (a function: Panel would render a partial as a pane of its own)
-        return serve_app(budget=budget)
-
     server = pn.serve(
-        {"explorer": app},
+        {"explorer": lambda: serve_app(budget=budget)},
         port=port,
         address=address,
         websocket_origin=websocket_origins,

@@ -48,7 +48,7 @@ class Worker:
         self._wake = threading.Event()  # set by play, submit and stop: the loop looks again at once
         self._tasks: collections.deque[tuple[Callable[[], object], Future]] = collections.deque()
         self._stopped = False
-        self._job: Callable[[], bool] | None = None
+        self.job: Callable[[], bool] | None = None  # the job played (set by `play`)
         self._job_takes_turns = False
         self.turns = None  # the server's `budget.Turns` (served), which chunks of jobs played with take_turns wait for
         self.error: BaseException | None = None
@@ -65,16 +65,12 @@ class Worker:
         """Whether the thread still runs (False once `stop` has ended it)."""
         return self._thread.is_alive()
 
-    @property
-    def job(self) -> Callable[[], bool] | None:
-        return self._job
-
     def play(self, job: Callable[[], bool], take_turns: bool = False) -> None:
         """Run `job` repeatedly from now on (replacing any other job). Returns at once: the job starts after the
         chunk or task now running. `take_turns`: each chunk waits for its turn among the server's sessions
         (`turns`, a `budget.Turns`, when the worker has one) before it takes the gate."""
         with self._count_lock:
-            self._job = job
+            self.job = job
             self._job_takes_turns = take_turns
             self.error = None
             self.finished = False
@@ -154,7 +150,7 @@ class Worker:
             while self._waiting and not self._stopped:
                 time.sleep(0.001)
             with self._count_lock:  # the job and whether it takes turns, read together (`play` sets both)
-                job, takes_turns = self._job, self._job_takes_turns
+                job, takes_turns = self.job, self._job_takes_turns
             turns = self.turns if takes_turns else None
             with turns.turn(self) if turns is not None else contextlib.nullcontext(True) as turn:
                 if turn:  # (not interrupted while it waited: a new job, a task, Pause or stop came first)
@@ -164,7 +160,7 @@ class Worker:
         """One chunk of `job`, under the gate, unless the worker was paused, given a task or another job meanwhile
         (the other job's next chunk then waits for its own turn, if it takes turns)."""
         with self._gate:
-            if not self._playing.is_set() or job is None or job is not self._job or self._stopped or self._tasks:
+            if not self._playing.is_set() or job is None or job is not self.job or self._stopped or self._tasks:
                 return
             try:
                 done = job()
@@ -172,7 +168,7 @@ class Worker:
                 self.error, done = err, True
             if done:
                 with self._count_lock:
-                    if self._job is job:  # not replaced by `play` meanwhile
+                    if self.job is job:  # not replaced by `play` meanwhile
                         self.finished = True
                         self._playing.clear()
 
@@ -304,13 +300,11 @@ class Actions:
         self.prepare()
         return result
 
-    def done(self) -> bool:
-        """Whether the worker has done the submitted task (True also when there is none)."""
-        return self.current is None or self.current[1].done()
-
     def finish(self) -> None:
-        """The worker has done the submitted task: say so, and run what follows it on the page."""
+        """If the worker has done the submitted task: say so, and run what follows it on the page."""
         label, future, then, report = self.current
+        if not future.done():
+            return
         self.current = None
         self.show_busy(None)
         try:
@@ -340,16 +334,14 @@ class Actions:
             notify(f"Loading {loading}: try again in a moment.", kind="info")
         return loading is not None
 
-    def guard(self, action, *args, **kwargs) -> bool:
-        """Run action; an exception becomes a notification. Returns whether it succeeded."""
+    def guard(self, action: Callable[[], None]) -> None:
+        """Run action() unless busy; an exception becomes a notification."""
         if self.busy():
-            return False
+            return
         try:
-            action(*args, **kwargs)
+            action()
         except Exception as err:  # any failure of a user action is reported, the session carries on
             self._report_failure(err)
-            return False
-        return True
 
     @staticmethod
     def failure_of(action, *args, **kwargs) -> Exception | None:

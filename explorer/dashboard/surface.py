@@ -67,11 +67,6 @@ class FrozenPrediction:
         """q(f*) mean and variance at raw-unit inputs X (n*, d) → (n*,), (n*,), as `Model.predict_latent`."""
         return self.engine.predict_latent(standardised(self.scaler, X))
 
-    @property
-    def n_classes(self) -> int:
-        """K, the classes of the model."""
-        return self.engine.n_classes
-
     def predict(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The class probabilities (n*, K) through the method's link (logit, EPGPC's probit, the logistic-softmax) and
         the variance of f* ((n*,), or (n*, K) for K ≥ 3) at raw-unit inputs X (n*, d): the plane's prediction
@@ -306,7 +301,7 @@ class SurfaceView(pn.viewable.Viewer):
         "z" (K ≥ 3 classes' probabilities: their mixed colours as packed RGBA "rgba"), the 0.5 contour or the class
         boundaries, the misclassified points; "seconds" is the time it took."""
         start = time.perf_counter()
-        quantity = shown_quantity(inputs["mode"], inputs["prediction"].n_classes)
+        quantity = shown_quantity(inputs["mode"], inputs["prediction"].engine.n_classes)
         surface = finish(
             compute_surface(
                 inputs["prediction"].predict,

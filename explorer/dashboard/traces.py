@@ -134,18 +134,10 @@ class Traces:
             item = LegendItem(label="", renderers=[renderer])
             fig.legend[0].items.append(item)
             self._live_items.append((fig, item))
-        items = [
-            LegendItem(
-                label=label,
-                renderers=[self.params.line("iteration", name, source=self.parameters, line_width=2, color=color)],
-            )
-            for name, label, color in (
-                ("rho", "ρ", "crimson"),
-                ("lengthscale", "ℓ", "seagreen"),
-                ("variance", "σ²", "darkorange"),
-            )
-        ]
-        self.params.add_layout(Legend(items=items, **_LEGEND), "right")
+        self.params.add_layout(Legend(**_LEGEND), "right")
+        lines = (("rho", "ρ", "crimson"), ("lengthscale", "ℓ", "seagreen"), ("variance", "σ²", "darkorange"))
+        for name, label, color in lines:
+            self.params.line("iteration", name, source=self.parameters, line_width=2, color=color, legend_label=label)
         self.figures = [self.elbo, self.nll, self.nll_log, self.error, self.error_log, self.params]
         self._label()
 

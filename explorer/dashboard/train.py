@@ -35,6 +35,10 @@ ANIMATION_SIZE = dict(width=800, height=600, dpi=80, resolution=40, fps=4)
 PROGRESS_SECONDS = 0.25  # how often the progress bar follows an animation being made
 EVALUATION_SHARE = 0.25  # while Play runs, evaluations take at most about this share of the wall time
 SURFACE_SHARE = 0.1  # periodic surface frames take at most this share of the wall time (slow machine: rarer frames)
+EXPORTS = {  # what the Surface and Traces downloads draw: draw(a copy of the session's model, the plane shown)
+    "surface": lambda model, plane: views.decision_surface_from_arrays(**views.surface_arrays(model, plane=plane)),
+    "traces": lambda model, plane: views.training_traces(model, labels=[model.data_name]),
+}
 
 
 def _download(callback, filename: str, label: str, **layout) -> pn.widgets.FileDownload:
@@ -104,13 +108,12 @@ class TrainTab(Tab, pn.viewable.Viewer):
         "while training plays (it is refreshed at the last refresh before it would be this old)",
     )
 
-    def __init__(self, settings, surface, history_csv, model_copy, publisher, served: bool):
-        """model_copy() returns a copy of the session's model as it is now, from any thread (the files are drawn
-        from it); `publisher` (`refresh.Publisher`) is told the rows shown; `served`: frames in the frame thread."""
+    def __init__(self, settings, surface, read, publisher, served: bool):
+        """read(what): what(the session's model) as it is now, from any thread (files are drawn from a copy of it);
+        `publisher` (`refresh.Publisher`) hands the rows to show; `served`: frames in the frame thread."""
         super().__init__()
         self._publisher, self._served = publisher, served
         self.trainer = None  # of the run shown
-        self._consumed = 0  # history rows of the run shown
         self._shown_status = None
         self._slow_due = 0.0
         self._counter_due = 0.0
@@ -148,8 +151,10 @@ class TrainTab(Tab, pn.viewable.Viewer):
         self.export_format = pn.widgets.RadioButtonGroup(
             options=["PNG", "SVG", "HTML"], width=160, description="File format of the surface and traces downloads"
         )
-        self.surface_file = _download(self.surface_file_bytes, "xgpc-surface.png", "Surface", width=90)
-        self.traces_file = _download(self.traces_file_bytes, "xgpc-traces.png", "Traces", width=90)
+        self.surface_file, self.traces_file = (
+            _download(functools.partial(self._exported, what), f"xgpc-{what}.png", what.capitalize(), width=90)
+            for what in EXPORTS
+        )
         self.animation_iterations = pn.widgets.IntInput(
             label="animation: the next … iterations",
             value=200,
@@ -163,8 +168,7 @@ class TrainTab(Tab, pn.viewable.Viewer):
         )
         self.export_status = pn.widgets.StaticText(value="", sizing_mode="stretch_width")
         self.export_format.param.watch(self._name_files, "value")
-        self._model_copy = model_copy
-        self._history_csv = history_csv
+        self._read = read
         self.elbo_axis.param.watch(lambda e: self.traces.set_elbo_axis(e.new), "value")
         self.log_time.param.watch(self._show_time_axis, "value")
         self._time_panes: list[tuple] = []  # (NLL pane, error pane) of every view built
@@ -204,37 +208,25 @@ class TrainTab(Tab, pn.viewable.Viewer):
 
     async def _history_file(self) -> io.StringIO:
         """The history as CSV, read in a thread (the read waits for the worker's gate, never on the event loop)."""
-        return io.StringIO(await asyncio.to_thread(self._history_csv))
+        return io.StringIO(await asyncio.to_thread(self._read, lambda model: model.history.to_csv()))
 
     def _name_files(self, event) -> None:
         suffix = event.new.lower()
         self.surface_file.filename, self.traces_file.filename = f"xgpc-surface.{suffix}", f"xgpc-traces.{suffix}"
 
-    async def _exported(self, draw, what: str) -> io.BytesIO:
-        """The bytes of draw(model copy) made in a thread; a failure is shown as text under the buttons (and
-        raised, so that nothing is downloaded)."""
-        plane, fmt = self._surface.projection, self.export_format.value.lower()
+    async def _exported(self, what: str) -> io.BytesIO:
+        """The current surface (on the plane shown) or traces (`EXPORTS[what]`) in the chosen format, drawn from a
+        copy of the model in a thread; a failure is shown as text under the buttons (and raised, so that nothing is
+        downloaded)."""
+        plane, fmt, draw = self._surface.projection, self.export_format.value.lower(), EXPORTS[what]
         self.export_status.value = html_text(f"Drawing the {what}…")
         try:
-            data = await asyncio.to_thread(lambda: export.render(draw(self._model_copy(), plane), fmt))
+            data = await asyncio.to_thread(lambda: export.render(draw(self._read(export.run_copy), plane), fmt))
         except Exception as err:
             self.export_status.value = html_text(f"The {what} could not be exported: {type(err).__name__}: {err}")
             raise
         self.export_status.value = ""
         return io.BytesIO(data)
-
-    async def surface_file_bytes(self) -> io.BytesIO:
-        """The current decision surface (on the plane shown) in the chosen format."""
-        return await self._exported(
-            lambda model, plane: views.decision_surface_from_arrays(**views.surface_arrays(model, plane=plane)),
-            "surface",
-        )
-
-    async def traces_file_bytes(self) -> io.BytesIO:
-        """The current run's training traces in the chosen format."""
-        return await self._exported(
-            lambda model, plane: views.training_traces(model, labels=[model.data_name]), "traces"
-        )
 
     async def animation_file_bytes(self) -> io.BytesIO:
         """A GIF of the next iterations (the number chosen) of a copy of the model, with progress and errors shown
@@ -247,7 +239,7 @@ class TrainTab(Tab, pn.viewable.Viewer):
             raise ValueError(f"animation iterations {iterations} out of range")
         plane, every = self._surface.projection, max(1, iterations // ANIMATION_FRAMES)
         done = {"stage": "training", "count": 0, "total": 1}
-        # set once this coroutine stops waiting or the session ends (`stop_animations`): the animation then ends at its
+        # set once this coroutine stops waiting or the session ends (`close`): the animation then ends at its
         # next frame, at home or on the cluster (whose task is cancelled)
         stop = threading.Event()
         self._animations.add(stop)
@@ -258,7 +250,7 @@ class TrainTab(Tab, pn.viewable.Viewer):
             done.update(stage=stage, count=count, total=total)
 
         def make() -> tuple[int, bytes]:
-            model = self._model_copy()
+            model = self._read(export.run_copy)
             options = dict(iterations=iterations, every=every, plane=plane, **ANIMATION_SIZE)
             if cluster.scheduler() is None:
                 return model.iteration, animation_bytes(model, progress=progress, **options)
@@ -308,12 +300,9 @@ class TrainTab(Tab, pn.viewable.Viewer):
         `SURFACE_SHARE`), or, forced, one computed now (served: in the frame thread too); a new run brings its own."""
         snapshot, new_run, force_surface = tick.snapshot, tick.new_run, tick.forced
         if new_run:
-            self._consumed, self._surface_iteration = 0, snapshot.iteration
-            self.pending_frame = None  # of the old data: never shown
+            self._surface_iteration, self.pending_frame = snapshot.iteration, None  # the old data's frame: never shown
         now = time.monotonic()
-        update = {"rows": snapshot.rows_after(self._consumed)}
-        self._consumed = max(self._consumed, snapshot.total)
-        self._publisher.taken(snapshot.run, self._consumed)
+        update = {"rows": self._publisher.take(snapshot)}
         if self.pending_frame is not None and self.pending_frame.done():
             job, self.pending_frame = self.pending_frame, None
             frame = job.result()
@@ -360,15 +349,11 @@ class TrainTab(Tab, pn.viewable.Viewer):
             self._surface.show(news["frame"])
 
     def close(self) -> None:
-        """The session ended: no animation or frame is made any more."""
-        self.stop_animations()
-        self._frames.shutdown(wait=False, cancel_futures=True)
-
-    def stop_animations(self) -> None:
-        """End the animations being made (the session ended): each stops at its next frame, and one on the cluster
-        has its task cancelled, so a visitor who leaves leaves no work behind."""
+        """The session ended: no frame is made any more, and each animation being made stops at its next frame (one
+        on the cluster has its task cancelled), so a visitor who leaves leaves no work behind."""
         for stop in list(self._animations):
             stop.set()
+        self._frames.shutdown(wait=False, cancel_futures=True)
 
     def _show_time_axis(self, event) -> None:
         for panes in self._time_panes:

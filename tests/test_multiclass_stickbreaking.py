@@ -160,16 +160,22 @@ def test_the_elbo_never_falls_under_coordinate_ascent_and_the_order_is_kept_thro
     rng = np.random.default_rng(4)
     X, y = blobs(5, 10, rng)
     y = np.where(y == 0, 3, y)  # class 3 the most frequent, class 0 absent
-    engine = MultiLatentXGPC(
-        X,
-        y,
-        X[::5],
-        RBF(1.0),
-        likelihood=StickBreaking(5, stick_order(np.bincount(y, minlength=5), "frequency")),
-        batch_size=len(y),
-        schedule=Constant(1.0),
-        rng=rng,
-    )
+
+    def by_frequency(**keywords):
+        """Coordinate ascent with the classes on the stick by frequency."""
+        order = stick_order(np.bincount(y, minlength=5), "frequency")
+        return MultiLatentXGPC(
+            X,
+            y,
+            X[::5],
+            RBF(1.0),
+            likelihood=StickBreaking(5, order),
+            batch_size=len(y),
+            schedule=Constant(1.0),
+            **keywords,
+        )
+
+    engine = by_frequency(rng=rng)
     assert engine.link.order[0] == 3 and engine.n_latent == 4
     bounds = []
     for _ in range(8):
@@ -179,15 +185,7 @@ def test_the_elbo_never_falls_under_coordinate_ascent_and_the_order_is_kept_thro
     other = MultiLatentXGPC(X, y, X[::5], RBF(1.0), likelihood=StickBreaking(5), batch_size=len(y))
     with pytest.raises(ValueError, match=r"order \[3, 1, 2, 4, 0\], this engine in \[0, 1, 2, 3, 4\]"):
         other.load_state_dict(engine.state_dict())
-    again = MultiLatentXGPC(
-        X,
-        y,
-        X[::5],
-        RBF(1.0),
-        likelihood=StickBreaking(5, stick_order(np.bincount(y, minlength=5), "frequency")),
-        batch_size=len(y),
-        schedule=Constant(1.0),
-    )
+    again = by_frequency()
     again.load_state_dict(engine.state_dict())
     assert np.array_equal(again.predict_proba(X), engine.predict_proba(X))
 

@@ -30,7 +30,7 @@ from explorer.inducing import initial_inducing
 from explorer.kernels import Kernel, initial_kernel, kernel_from_state
 from explorer.linalg import NumericalError
 from explorer.metrics import chance_note
-from explorer.scaling import Standardizer, extended, standardised, training_rows
+from explorer.scaling import Standardizer, extended, training_rows
 from explorer.scoring import test_scores
 from explorer.sources import CHUNK_ROWS, ArraySource, DataSource
 from explorer.training import Trainer
@@ -286,9 +286,9 @@ class Run:
         self.classes = np.arange(self.engine.n_classes) if classes is None else np.asarray(classes)
 
     def standardised(self, X, name: str = "X"):
-        """X (n, d) in the units the run was given, in the engine's (`scaling.standardised` with the run's scaler;
+        """X (n, d) in the units the run was given, in the engine's (`Standardizer.transform` with the run's scaler;
         as given when the run has none)."""
-        return X if self.scaler is None else standardised(self.scaler, X, name)
+        return X if self.scaler is None else self.scaler.transform(X, name)
 
     def predict_proba(self, X) -> np.ndarray:
         """The class probabilities (n, K) at X (n, d) in the units the run was given; column k is `classes[k]`."""

@@ -92,11 +92,6 @@ def _check_spread(scale: np.ndarray, spread: np.ndarray, name: str) -> None:
         )
 
 
-def standardised(scaler: Standardizer, X, name: str = "X"):
-    """`scaler.transform(X, name)`: X (n, d) or a `DataSource` in the engine's units."""
-    return scaler.transform(X, name)
-
-
 def standardise(X_train, *others, scaler: Standardizer | bool = True):
     """(scaler, X_train, *others) in standardised units (`Standardizer.transform`): `scaler` True fits a
     `Standardizer` on X_train, a fitted `Standardizer` is applied as it is, False keeps the inputs as given (already

@@ -27,7 +27,6 @@ from bokeh.palettes import Magma256, Viridis256
 
 from explorer.dashboard.ranges import live_figure
 from explorer.likelihoods import LogisticSoftmax
-from explorer.scaling import standardised
 from explorer.studies import finish
 from explorer.studies.plane import FEATURES, MAX_SHOWN, PCA, Projection, compute_surface, grid_axes, through_link
 from explorer.views.style import CLASS_COLORS, P_PALETTE, class_colors, class_mixture
@@ -65,7 +64,7 @@ class FrozenPrediction:
 
     def predict_latent(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """q(f*) mean and variance at raw-unit inputs X (n*, d) → (n*,), (n*,), as `Model.predict_latent`."""
-        return self.engine.predict_latent(standardised(self.scaler, X))
+        return self.engine.predict_latent(self.scaler.transform(X))
 
     def predict(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The class probabilities (n*, K) through the method's link (logit, EPGPC's probit, the logistic-softmax) and
